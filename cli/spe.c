@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* `spe <command> ...`: dispatch to the same entry points as the spe-<command> executables. */
+#include <stdio.h>
+#include <string.h>
+#include <sysexits.h>
+
+#define SPE_COMMAND(name) int cmd_##name(int argc, char **argv);
+#include "commands.h"
+#undef SPE_COMMAND
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+#define SPE_COMMAND(name) { #name, cmd_##name },
+#include "commands.h"
+#undef SPE_COMMAND
+	{ NULL, NULL }
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: spe <command> [options]\n\ncommands:\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(out, "  %s\n", c->name);
+	fprintf(out, "\n'spe <command> --help' and man spe-<command> describe each.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EX_USAGE : 0;
+	}
+	for (const struct command *c = commands; c->name; c++) {
+		if (strcmp(c->name, argv[1]) == 0)
+			return c->run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "spe: '%s' is not a command\n", argv[1]);
+	usage(stderr);
+	return EX_USAGE;
+}

@@ -1,0 +1,35 @@
+# Small helpers shared by the component CMakeLists.
+
+# spe_add_unit_test(NAME SOURCES src... [LIBS lib...] [LABELS l...])
+# Builds tests/<...> into an executable and registers it with ctest.
+function(spe_add_unit_test name)
+  cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS;ARGS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE ${T_LIBS} spe_testlib)
+  add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
+  set_tests_properties(${name} PROPERTIES LABELS "unit;${T_LABELS}" SKIP_RETURN_CODE 77)
+endfunction()
+
+# spe_add_fuzzer(NAME SOURCE src LIBS lib... CORPUS dir...)
+# With SPE_FUZZ: a libFuzzer binary, run for SPE_FUZZ_SECONDS by ctest (label fuzz).
+# Without: the same entry point linked to a driver that replays the corpus
+# files, so every build checks the fuzz target still runs clean on its seeds.
+set(SPE_FUZZ_SECONDS 30 CACHE STRING "Seconds each fuzz target runs in ctest")
+function(spe_add_fuzzer name)
+  cmake_parse_arguments(F "" "SOURCE" "LIBS;CORPUS" ${ARGN})
+  if(SPE_FUZZ)
+    add_executable(${name} ${F_SOURCE})
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+    target_link_libraries(${name} PRIVATE ${F_LIBS})
+    set(workdir ${CMAKE_CURRENT_BINARY_DIR}/${name}.corpus)
+    file(MAKE_DIRECTORY ${workdir})
+    add_test(NAME ${name} COMMAND ${name} -max_total_time=${SPE_FUZZ_SECONDS} -rss_limit_mb=1024
+             -timeout=10 ${workdir} ${F_CORPUS})
+    set_tests_properties(${name} PROPERTIES LABELS fuzz)
+  else()
+    add_executable(${name} ${F_SOURCE} ${CMAKE_SOURCE_DIR}/fuzz/replay_main.c)
+    target_link_libraries(${name} PRIVATE ${F_LIBS})
+    add_test(NAME ${name}_seeds COMMAND ${name} ${F_CORPUS})
+    set_tests_properties(${name}_seeds PROPERTIES LABELS "fuzz-seeds")
+  endif()
+endfunction()

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Packet layer: one SPE packet from a byte buffer, and its dump text. */
+#ifndef SPE_PACKET_H
+#define SPE_PACKET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum spe_pkt_type {
+	SPE_PKT_BAD = 0,     /* not a packet (only in dumps / error reports) */
+	SPE_PKT_PAD,
+	SPE_PKT_ALIGN_PAD,   /* extended header 0x2N 0x00: alignment padding */
+	SPE_PKT_END,
+	SPE_PKT_TIMESTAMP,
+	SPE_PKT_EVENTS,
+	SPE_PKT_DATA_SOURCE,
+	SPE_PKT_CONTEXT,
+	SPE_PKT_OP_TYPE,
+	SPE_PKT_ADDRESS,
+	SPE_PKT_COUNTER,
+	SPE_PKT_UNKNOWN,     /* well-formed header of no known kind: bytes kept */
+};
+
+/* Event bits, generated from SPE_EVENT_LIST: SPE_EV_RETIRED == 1 etc. */
+enum spe_event_bit {
+#define SPE_X(bit, id, word, col, since, desc) SPE_EV_##id = bit,
+	SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+};
+
+enum spe_counter_index {
+#define SPE_X(idx, id, word, col, desc) SPE_CNT_##id = idx,
+	SPE_COUNTER_LIST(SPE_X)
+#undef SPE_X
+};
+
+enum spe_address_index {
+#define SPE_X(idx, id, word, col, desc) SPE_ADDR_##id = idx,
+	SPE_ADDRESS_LIST(SPE_X)
+#undef SPE_X
+};
+
+/* One packet.  Only header and payload: the bytes stay in the caller's buffer. */
+struct spe_packet {
+	enum spe_pkt_type type;
+	uint8_t size;          /* total bytes: header(s) + payload */
+	uint8_t header_size;   /* 1, or 2 for an extended header */
+	uint8_t payload_size;  /* 0, 1, 2, 4 or 8 */
+	uint8_t index;         /* address/counter/context index, op-type class */
+	uint64_t payload;      /* little-endian payload widened to 64 bits */
+};
+
+/*
+ * Decode the packet at @p buf (@p len bytes left).  @p offset is the stream
+ * offset of @p buf[0]; alignment pads are measured from it.
+ * Returns the packet size (> 0), -spe_need_more if the buffer ends inside the
+ * packet, or -spe_bad_packet for an invalid header.  Never reads past len.
+ */
+SPE_API int spe_pkt_read(const uint8_t *buf, size_t len, uint64_t offset, struct spe_packet *pkt);
+
+/* Which perf's wording the dump text follows (one table in decoder/src/dialect.c). */
+enum spe_dialect {
+	SPE_DIALECT_NEWEST = 0,  /* newest upstream perf (default) */
+	SPE_DIALECT_PERF_6_1,    /* perf 6.1, quirks included */
+};
+
+/*
+ * Write the `perf report -D` description of @p pkt (no offset, no hex bytes)
+ * into @p buf.  @p midr selects CPU-specific wording (IMPDEF event names);
+ * pass 0 when unknown.  Returns the length written (NUL excluded), or a
+ * negative error.  The text is truncated to fit @p size.
+ */
+SPE_API int spe_pkt_describe(const struct spe_packet *pkt, enum spe_dialect dialect, uint32_t midr,
+			     char *buf, size_t size);
+
+/*
+ * Write one full dump line: ".  %08x: " + hex bytes padded to 16 + " " +
+ * description + "\n".  Returns the length written, or a negative error.
+ * For a bad byte pass pkt->type = SPE_PKT_BAD and pkt->size = 1.
+ */
+SPE_API int spe_pkt_dump_line(const uint8_t *bytes, const struct spe_packet *pkt, uint64_t offset,
+			      enum spe_dialect dialect, uint32_t midr, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPE_PACKET_H */

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Record layer: packets grouped into SPE records. */
+#ifndef SPE_RECORD_H
+#define SPE_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum spe_op_flag_bit {
+#define SPE_X(id, word, desc) SPE_OPF_BIT_##id,
+	SPE_OP_FLAG_LIST(SPE_X)
+#undef SPE_X
+	SPE_OPF_BIT_COUNT
+};
+#define SPE_OPF(id) (1u << SPE_OPF_BIT_##id)
+
+enum spe_op_class {
+#define SPE_X(id, name) SPE_OP_CLASS_##id,
+	SPE_OP_CLASS_LIST(SPE_X)
+#undef SPE_X
+};
+
+/* Which fields of a record were present in the trace. */
+enum spe_record_has {
+	SPE_HAS_PC = 1u << 0,
+	SPE_HAS_BRANCH_TARGET = 1u << 1,
+	SPE_HAS_DATA_VA = 1u << 2,
+	SPE_HAS_DATA_PA = 1u << 3,
+	SPE_HAS_PREV_BRANCH_TARGET = 1u << 4,
+	SPE_HAS_TIMESTAMP = 1u << 5,
+	SPE_HAS_EVENTS = 1u << 6,
+	SPE_HAS_TOTAL_LATENCY = 1u << 7,
+	SPE_HAS_ISSUE_LATENCY = 1u << 8,
+	SPE_HAS_TRANSLATION_LATENCY = 1u << 9,
+	SPE_HAS_CONTEXT = 1u << 10,
+	SPE_HAS_OP_TYPE = 1u << 11,
+	SPE_HAS_DATA_SOURCE = 1u << 12,
+	SPE_HAS_END = 1u << 13, /* closed by an END packet (else by a TIMESTAMP) */
+};
+
+/* An instruction address with its exception level and security bits. */
+struct spe_ip {
+	uint64_t addr; /* canonicalised as perf does (kernel addresses sign-filled) */
+	uint8_t el;    /* 0..3 */
+	uint8_t ns;    /* non-secure */
+	uint8_t nse;   /* FEAT_RME NSE bit */
+};
+
+#define SPE_REC_MAX_EXTRA 8
+
+struct spe_record {
+	uint64_t offset;      /* stream offset of the record's first packet */
+	uint32_t has;         /* SPE_HAS_* */
+	uint32_t op_flags;    /* SPE_OPF(...) */
+	struct spe_ip pc, branch_target, prev_branch_target;
+	uint64_t data_va;     /* tag byte removed, sign-filled when bits 55:52 are all ones */
+	uint8_t data_va_tag;  /* top byte of the VA packet */
+	uint8_t data_pa_ns, data_pa_ch, data_pa_pat;
+	uint64_t data_pa;     /* bits 55:0 */
+	uint64_t timestamp;
+	uint64_t events;      /* raw EVENTS payload: bit n = event n (IMPDEF kept) */
+	uint16_t total_latency, issue_latency, translation_latency;
+	uint8_t op_class;     /* enum spe_op_class */
+	uint8_t op_raw_class; /* op-type header bits 1:0 */
+	uint8_t op_raw;       /* op-type payload */
+	uint8_t context_index; /* 0 = EL1, 1 = EL2 */
+	uint32_t context;
+	uint16_t sve_evl;     /* SVE/SME effective vector length in bits, 0 = n/a */
+	uint64_t data_source;
+	/* counters and addresses of indices not named in the facts table */
+	uint8_t n_extra_counters, n_extra_addresses, n_unknown_packets;
+	struct { uint8_t index; uint16_t value; } extra_counters[SPE_REC_MAX_EXTRA];
+	struct { uint8_t index; uint64_t value; } extra_addresses[SPE_REC_MAX_EXTRA];
+};
+
+/* Opaque streaming record decoder. */
+struct spe_rec_decoder;
+
+struct spe_rec_config {
+	size_t size;    /* sizeof(struct spe_rec_config); use SPE_OPTS */
+	uint32_t midr;  /* CPU that produced the trace, 0 = unknown */
+	/* Called once per decode error (bad header, cut packet); may be NULL. */
+	void (*on_error)(void *ctx, uint64_t offset, int err, const char *reason);
+	void *ctx;
+};
+
+struct spe_rec_stats {
+	uint64_t records;       /* complete records returned */
+	uint64_t bad_bytes;     /* bytes that were not a valid packet */
+	uint64_t skipped_bytes; /* bytes dropped while resyncing (incl. bad bytes) */
+	uint64_t partial_records; /* records cut by an error or the end of data */
+	uint64_t unknown_packets;
+};
+
+SPE_API struct spe_rec_decoder *spe_rec_alloc_decoder(const struct spe_rec_config *config);
+SPE_API void spe_rec_free_decoder(struct spe_rec_decoder *dec);
+
+/*
+ * Give the decoder the next chunk of one stream.  @p offset is the stream
+ * offset of buf[0].  A record may span chunks; a packet cut at the end of a
+ * chunk is treated as perf does (its bytes are bad) unless the chunk is
+ * followed by spe_rec_feed() of the contiguous bytes with @p join = 1.
+ * The buffer must stay valid until spe_rec_next() returns -spe_eos.
+ */
+SPE_API int spe_rec_feed(struct spe_rec_decoder *dec, const uint8_t *buf, size_t len, uint64_t offset,
+			 int join);
+
+/*
+ * Decode the next record into @p rec (@p size = sizeof *rec).  Returns 0 with
+ * a record, -spe_eos when the fed bytes are used up.  Errors are reported
+ * through config.on_error and counted; they do not stop decoding.
+ */
+SPE_API int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t size);
+
+/* Drop any partial record (end of a stream).  Counted in partial_records. */
+SPE_API void spe_rec_flush(struct spe_rec_decoder *dec);
+
+SPE_API void spe_rec_get_stats(const struct spe_rec_decoder *dec, struct spe_rec_stats *stats, size_t size);
+
+/* Decode an op-type packet into class and flags (used by the record decoder). */
+SPE_API void spe_op_decode(uint8_t raw_class, uint8_t payload, uint8_t *op_class, uint32_t *op_flags,
+			   uint16_t *sve_evl);
+
+/* "LD GP-REG", "B COND" ... the op text of the newest perf; returns length. */
+SPE_API int spe_record_op_text(const struct spe_record *rec, char *buf, size_t size);
+
+/* Names from the facts table; NULL for values not in it. */
+SPE_API const char *spe_op_class_name(unsigned op_class);
+SPE_API const char *spe_event_column(unsigned bit);
+SPE_API const char *spe_event_dump_word(unsigned bit);
+
+/* CPU facts: look up by MIDR (implementer + part). NULL/-1 when unknown. */
+struct spe_cpu_info {
+	uint32_t implementer, part;
+	const char *name;        /* "neoverse-n1" */
+	const char *spe_version; /* "1.1" */
+	int ds_map;              /* enum spe_ds_map */
+};
+enum spe_ds_map { SPE_DS_MAP_NONE = 0, SPE_DS_MAP_COMMON, SPE_DS_MAP_AMPEREONE, SPE_DS_MAP_HISI_HIP };
+enum spe_mem_level {
+	SPE_MEM_LEVEL_UNKNOWN = -1,
+#define SPE_X(id, name, desc) SPE_MEM_LEVEL_##id,
+	SPE_MEM_LEVEL_LIST(SPE_X)
+#undef SPE_X
+};
+SPE_API const struct spe_cpu_info *spe_cpu_lookup(uint32_t midr);
+SPE_API const struct spe_cpu_info *spe_cpu_by_name(const char *name);
+/* Memory level of a load's data-source code on @p midr; SPE_MEM_LEVEL_UNKNOWN if unmapped. */
+SPE_API int spe_mem_level(uint32_t midr, uint64_t data_source, int *modified);
+SPE_API const char *spe_mem_level_name(int level);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPE_RECORD_H */

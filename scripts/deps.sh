@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Install the Debian packages spekit needs to build and test, if missing.
+# Used by the README commands and by CI; safe to run again.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config            # build
+  libcapstone-dev libdw-dev libelf-dev        # analysis: disassembly, symbols
+  libsqlite3-dev sqlite3                      # analysis: database
+  clang libclang-rt-14-dev                    # libFuzzer and sanitizer runtimes
+  linux-perf                                  # perf 6.1: the independent oracle in tests
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross # real aarch64 ELF fixtures
+  qemu-user                                   # aarch64 unit tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "deps: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
