@@ -33,3 +33,15 @@ function(spe_add_fuzzer name)
     set_tests_properties(${name}_seeds PROPERTIES LABELS "fuzz-seeds")
   endif()
 endfunction()
+
+# spe_add_fuzzers_in(DIR LIBS lib...): every DIR/fuzz_<x>.c becomes fuzz target
+# fuzz_<x> whose seed corpus is fixtures/fuzz/<x>/ (which must exist).
+function(spe_add_fuzzers_in dir)
+  cmake_parse_arguments(F "" "" "LIBS" ${ARGN})
+  file(GLOB srcs CONFIGURE_DEPENDS ${dir}/fuzz_*.c)
+  foreach(src ${srcs})
+    get_filename_component(base ${src} NAME_WE)
+    string(REGEX REPLACE "^fuzz_" "" x ${base})
+    spe_add_fuzzer(${base} SOURCE ${src} LIBS ${F_LIBS} CORPUS ${SPE_FIXTURES_DIR}/fuzz/${x})
+  endforeach()
+endfunction()
