@@ -148,7 +148,7 @@ struct spe_load_opts {
 	const char *symfs;                 /* --symfs */
 	const char *debug_path;            /* NULL = standard */
 	const char *kallsyms;              /* --kallsyms file, or NULL */
-	volatile sig_atomic_t *cancel;     /* loading stops with -spe_io... when *cancel != 0 */
+	volatile sig_atomic_t *cancel;     /* loading stops with -SPE_LOAD_CANCELLED once *cancel != 0 */
 };
 
 struct spe_load_counts {
@@ -173,7 +173,7 @@ int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const s
 		   struct spe_loader **out, char *err, size_t errlen);
 /* Sideband, in file order.  Times are perf-clock ns, or UINT64_MAX when unknown. */
 void spe_loader_cpu(struct spe_loader *ld, int cpu, uint32_t midr);
-void spe_loader_time_conv(struct spe_loader *ld, uint16_t time_shift, uint32_t time_mult, uint64_t time_zero);
+void spe_loader_time_conv(struct spe_loader *ld, const struct spe_perf_time_conv *tc);
 int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, uint64_t time);
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		    const char *path, const char *build_id, uint64_t time);
@@ -184,15 +184,30 @@ void spe_loader_lost(struct spe_loader *ld, uint64_t count);
  * Decode @p len aux bytes of @p cpu's stream (at stream offset @p offset) and
  * insert their records.  @p pid/@p tid come from the AUXTRACE record (-1 if
  * unknown) and are used only when neither CONTEXT nor switches tell.
+ * @p join = 1 when the bytes continue the previous chunk of the same CPU
+ * without a gap (a record, or a packet, may then span the two).
  */
 int spe_loader_aux(struct spe_loader *ld, int cpu, int pid, int tid, const uint8_t *buf, size_t len,
-		   uint64_t offset);
+		   uint64_t offset, int join);
 /* Insert one already decoded record (tests, other front ends). */
 int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec);
 /* Flush decoders, write load_stats and the derived tables.  Does not commit. */
 int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts);
 const char *spe_loader_error(const struct spe_loader *ld);
 void spe_loader_free(struct spe_loader *ld);
+
+/* ---- whole files -------------------------------------------------------- */
+
+/*
+ * Load one perf.data file (sideband, then every AUX queue in ring order)
+ * into @p db as a new source.  Returns 0, or a negative code with a message
+ * naming the file, offset and problem in @p err.
+ */
+int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_load_opts *opts,
+		       struct spe_load_counts *counts, char *err, size_t errlen);
+/* Load a raw SPE byte file recorded on a CPU with @p midr, as cpu @p cpu. */
+int spe_load_raw_file(struct spe_db *db, const char *path, uint32_t midr, int cpu, const struct spe_load_opts *opts,
+		      struct spe_load_counts *counts, char *err, size_t errlen);
 
 /* ---- query output -------------------------------------------------------- */
 
