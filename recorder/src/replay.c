@@ -178,9 +178,13 @@ int spe_replay_run(const struct spe_replay_manifest *m, const struct spe_replay_
 			len = spe_krec_mmap2(rec, &k, cfg.sample_type, &sid);
 		}
 		spe_ring_sim_emit(&rc[0].sim, rec, len);
-		if (spe_ring_data_pending(&rc[0].sim.ring) > cfg.data_size / 2 &&
-		    (r = (int)spe_session_drain(&s)) < 0)
-			goto drain_failed;
+		if (spe_ring_data_pending(&rc[0].sim.ring) > cfg.data_size / 2) {
+			int64_t d = spe_session_drain(&s);
+			if (d < 0) {
+				r = (int)d;
+				goto drain_failed;
+			}
+		}
 	}
 	for (size_t i = 0; i < m->n_cpus; i++) {
 		if (!m->cpus[i].has_itrace_start)
@@ -189,8 +193,11 @@ int spe_replay_run(const struct spe_replay_manifest *m, const struct spe_replay_
 						   &rc[i].sid);
 		spe_ring_sim_emit(&rc[i].sim, rec, len);
 	}
-	if ((r = (int)spe_session_drain(&s)) < 0)
+	int64_t first = spe_session_drain(&s);
+	if (first < 0) {
+		r = (int)first;
 		goto drain_failed;
+	}
 
 	uint8_t trailer[64];
 	for (;;) {

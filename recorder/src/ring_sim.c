@@ -116,7 +116,8 @@ uint64_t spe_ring_sim_aux_burst(struct spe_ring_sim *sim, const uint8_t *bytes, 
 	aux.aux_offset = head;
 	aux.aux_size = fit;
 	aux.flags = flags;
-	memcpy(aux.trailer, trailer, trailer_len);
+	if (trailer_len)
+		memcpy(aux.trailer, trailer, trailer_len);
 	spe_ring_sim_emit(sim, &aux, len);
 	return fit;
 }

@@ -43,7 +43,8 @@ static int on_aux(void *ctx, uint64_t offset, const uint8_t *p1, size_t n1, cons
 	s->aux_split += n2 != 0;
 	if (s->aux_n + n1 + n2 <= sizeof s->aux) {
 		memcpy(s->aux + s->aux_n, p1, n1);
-		memcpy(s->aux + s->aux_n + n1, p2, n2);
+		if (n2)
+			memcpy(s->aux + s->aux_n + n1, p2, n2);
 	}
 	s->aux_n += n1 + n2;
 	return 0;
