@@ -180,8 +180,7 @@ int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_loa
 
 /*
  * Raw files are mapped and fed in windows (the decoder carries a packet cut
- * by a window edge over to the next one).  libspe's spe_raw_* input would do
- * the same; it is not implemented yet on the perfdata branch.
+ * by a window edge over to the next one).
  */
 #define RAW_WINDOW (16u << 20)
 
