@@ -58,7 +58,7 @@ static int file_exists(const char *path)
 
 static int open_sqlite(const char *path, int flags, sqlite3 **out, char *err, size_t errlen)
 {
-	int rc = sqlite3_open_v2(path, out, flags, NULL);
+	int rc = sqlite3_open_v2(path, out, flags | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, *out ? sqlite3_errmsg(*out) : sqlite3_errstr(rc));
 		sqlite3_close(*out);
@@ -90,7 +90,7 @@ static int open_new(struct spe_db *db, char *err, size_t errlen)
 		return rc;
 	rc = spe_db_exec(db->sql,
 			 "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;"
-			 "PRAGMA cache_size = -65536; PRAGMA temp_store = FILE; BEGIN;",
+			 "PRAGMA cache_size = -65536; PRAGMA temp_store = FILE; PRAGMA locking_mode = EXCLUSIVE; BEGIN;",
 			 err, errlen);
 	if (rc < 0)
 		return rc;

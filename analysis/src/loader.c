@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "db_internal.h"
+#include "latency_summary.h"
 #include "pc_cache.h"
 #include "spe/analysis.h"
 
@@ -81,6 +82,7 @@ struct spe_loader {
 	struct spe_kallsyms *ks;
 	struct pc_cache pcs;     /* (pid, pc) -> rows */
 	struct pc_cache symbols; /* (mapping_id, function start) -> symbol id */
+	struct latency_summary latency;
 
 	sqlite3_stmt *ins_record, *ins_symbol, *ins_insn;
 	char op_text[4][256][48]; /* by op-type class and payload; "" = not built yet */
@@ -110,6 +112,22 @@ static int step_done(struct spe_loader *ld, sqlite3_stmt *st, const char *what)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(ld, what);
+}
+
+/* The record insert binds every parameter each time, so it skips clear_bindings. */
+static int step_record(struct spe_loader *ld, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : sql_fail(ld, "record");
+}
+
+static inline void bind_u64_if(sqlite3_stmt *st, int i, int has, uint64_t v)
+{
+	if (has)
+		sqlite3_bind_int64(st, i, (int64_t)v);
+	else
+		sqlite3_bind_null(st, i);
 }
 
 static void *grow_array(void *p, size_t *cap, size_t need, size_t elem)
@@ -570,67 +588,64 @@ int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const st
 			t->pid = pid;
 	}
 
-	sqlite3_bind_int64(st, 1, ld->source_id);
-	if (HAS(TIMESTAMP))
-		sqlite3_bind_int64(st, 2, (int64_t)rec->timestamp);
-	if (time != NO_TIME)
-		sqlite3_bind_int64(st, 3, (int64_t)time);
-	sqlite3_bind_int(st, 4, cpu);
-	if (pid >= 0)
-		sqlite3_bind_int(st, 5, pid);
-	if (tid >= 0)
-		sqlite3_bind_int(st, 6, tid);
 	struct pc_value where = { 0 };
-	if (HAS(PC)) {
-		sqlite3_bind_int64(st, 7, (int64_t)rec->pc.addr);
-		sqlite3_bind_int(st, 8, rec->pc.el);
-		if (resolve_pc(ld, rec, pid, time, &where) < 0) {
-			if (!ld->err[0])
-				snprintf(ld->err, sizeof ld->err, "out of memory");
-			return -spe_nomem;
-		}
+	if (HAS(PC) && resolve_pc(ld, rec, pid, time, &where) < 0) {
+		if (!ld->err[0])
+			snprintf(ld->err, sizeof ld->err, "out of memory");
+		return -spe_nomem;
 	}
-	if (HAS(OP_TYPE)) {
-		const char *cls = spe_op_class_name(rec->op_class);
-		if (cls)
-			sqlite3_bind_text(st, 9, cls, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 1, ld->source_id);
+	bind_u64_if(st, 2, HAS(TIMESTAMP), rec->timestamp);
+	bind_u64_if(st, 3, time != NO_TIME, time);
+	sqlite3_bind_int(st, 4, cpu);
+	bind_u64_if(st, 5, pid >= 0, (uint64_t)pid);
+	bind_u64_if(st, 6, tid >= 0, (uint64_t)tid);
+	bind_u64_if(st, 7, HAS(PC), rec->pc.addr);
+	bind_u64_if(st, 8, HAS(PC), rec->pc.el);
+	const char *cls = HAS(OP_TYPE) ? spe_op_class_name(rec->op_class) : NULL;
+	if (cls)
+		sqlite3_bind_text(st, 9, cls, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 9);
+	if (HAS(OP_TYPE))
 		sqlite3_bind_text(st, 10, op_text(ld, rec), -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 11, (rec->op_raw_class << 8) | rec->op_raw);
-	}
-	if (HAS(EVENTS))
-		sqlite3_bind_int64(st, 12, (int64_t)rec->events);
-	if (HAS(TOTAL_LATENCY))
-		sqlite3_bind_int(st, 13, rec->total_latency);
-	if (HAS(ISSUE_LATENCY))
-		sqlite3_bind_int(st, 14, rec->issue_latency);
-	if (HAS(TRANSLATION_LATENCY))
-		sqlite3_bind_int(st, 15, rec->translation_latency);
-	if (HAS(DATA_VA))
-		sqlite3_bind_int64(st, 16, (int64_t)rec->data_va);
-	if (HAS(DATA_PA))
-		sqlite3_bind_int64(st, 17, (int64_t)rec->data_pa);
+	else
+		sqlite3_bind_null(st, 10);
+	bind_u64_if(st, 11, HAS(OP_TYPE), (uint64_t)(rec->op_raw_class << 8 | rec->op_raw));
+	bind_u64_if(st, 12, HAS(EVENTS), rec->events);
+	bind_u64_if(st, 13, HAS(TOTAL_LATENCY), rec->total_latency);
+	bind_u64_if(st, 14, HAS(ISSUE_LATENCY), rec->issue_latency);
+	bind_u64_if(st, 15, HAS(TRANSLATION_LATENCY), rec->translation_latency);
+	bind_u64_if(st, 16, HAS(DATA_VA), rec->data_va);
+	bind_u64_if(st, 17, HAS(DATA_PA), rec->data_pa);
+	bind_u64_if(st, 18, HAS(DATA_SOURCE), rec->data_source);
+	const char *level_name = NULL;
 	if (HAS(DATA_SOURCE)) {
-		sqlite3_bind_int64(st, 18, (int64_t)rec->data_source);
 		int modified = 0;
 		int level = spe_mem_level(c->midr, rec->data_source, &modified);
-		const char *name = level >= 0 ? spe_mem_level_name(level) : NULL;
-		if (name)
-			sqlite3_bind_text(st, 19, name, -1, SQLITE_STATIC);
+		level_name = level >= 0 ? spe_mem_level_name(level) : NULL;
 	}
-	if (HAS(BRANCH_TARGET))
-		sqlite3_bind_int64(st, 20, (int64_t)rec->branch_target.addr);
-	if (HAS(PREV_BRANCH_TARGET))
-		sqlite3_bind_int64(st, 21, (int64_t)rec->prev_branch_target.addr);
-	if (HAS(CONTEXT))
-		sqlite3_bind_int64(st, 22, rec->context);
-	if (where.mapping_id)
-		sqlite3_bind_int64(st, 23, where.mapping_id);
-	if (where.symbol_id)
-		sqlite3_bind_int64(st, 24, where.symbol_id);
-	if (where.insn_id)
-		sqlite3_bind_int64(st, 25, where.insn_id);
-	if (step_done(ld, st, "record") < 0)
+	if (level_name)
+		sqlite3_bind_text(st, 19, level_name, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 19);
+	bind_u64_if(st, 20, HAS(BRANCH_TARGET), rec->branch_target.addr);
+	bind_u64_if(st, 21, HAS(PREV_BRANCH_TARGET), rec->prev_branch_target.addr);
+	bind_u64_if(st, 22, HAS(CONTEXT), rec->context);
+	bind_u64_if(st, 23, where.mapping_id != 0, (uint64_t)where.mapping_id);
+	bind_u64_if(st, 24, where.symbol_id != 0, (uint64_t)where.symbol_id);
+	bind_u64_if(st, 25, where.insn_id != 0, (uint64_t)where.insn_id);
+	if (step_record(ld, st) < 0)
 		return -spe_io;
+	struct latency_key lk = { .pc = HAS(PC) ? rec->pc.addr : 0,
+				  .insn_id = where.insn_id,
+				  .symbol_id = where.symbol_id,
+				  .latency = HAS(TOTAL_LATENCY) ? rec->total_latency : -1,
+				  .has_pc = HAS(PC) ? 1 : 0 };
+	if (latency_summary_add(&ld->latency, &lk) < 0) {
+		snprintf(ld->err, sizeof ld->err, "out of memory");
+		return -spe_nomem;
+	}
 	ld->counts.records++;
 	return 0;
 }
@@ -733,6 +748,35 @@ static int write_cpus(struct spe_loader *ld)
 	return rc;
 }
 
+static int write_latency_summary(struct spe_loader *ld)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(ld->sql,
+			       "INSERT INTO pc_latency(source_id, pc, insn_id, symbol_id, total_latency, samples)"
+			       " VALUES(?, ?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(ld, "pc_latency");
+	int rc = 0;
+	for (size_t i = 0; i < ld->latency.cap && rc == 0; i++) {
+		const struct latency_entry *e = &ld->latency.slots[i];
+		if (!e->used)
+			continue;
+		sqlite3_bind_int64(st, 1, ld->source_id);
+		if (e->key.has_pc)
+			sqlite3_bind_int64(st, 2, (int64_t)e->key.pc);
+		if (e->key.insn_id)
+			sqlite3_bind_int64(st, 3, e->key.insn_id);
+		if (e->key.symbol_id)
+			sqlite3_bind_int64(st, 4, e->key.symbol_id);
+		if (e->key.latency >= 0)
+			sqlite3_bind_int(st, 5, e->key.latency);
+		sqlite3_bind_int64(st, 6, (int64_t)e->count);
+		rc = step_done(ld, st, "pc_latency");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int write_stats(struct spe_loader *ld)
 {
 	sqlite3_stmt *st;
@@ -778,6 +822,8 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		rc = write_cpus(ld);
 	if (rc == 0)
 		rc = write_stats(ld);
+	if (rc == 0)
+		rc = write_latency_summary(ld);
 	if (counts)
 		*counts = ld->counts;
 	return rc;
@@ -814,5 +860,6 @@ void spe_loader_free(struct spe_loader *ld)
 	spe_kallsyms_free(ld->ks);
 	pc_cache_free(&ld->pcs);
 	pc_cache_free(&ld->symbols);
+	latency_summary_free(&ld->latency);
 	free(ld);
 }

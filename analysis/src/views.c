@@ -60,16 +60,16 @@ static void append_spe_sample(struct sql_text *t)
 }
 
 /*
- * Per-group latency statistics.  @p key is the grouping column list of
- * spe_record (an index on key + total_latency makes the first step a
- * covering scan).  Produces CTE "<name>_stats" with the key columns plus
- * samples, total_latency, p50, p90, p99.
+ * Per-group latency statistics over pc_latency (records counted by pc,
+ * insn, symbol and latency while loading).  @p key is the grouping column
+ * list.  Produces CTE "stats" with the key columns plus samples,
+ * total_latency, timed (samples with a latency), p50, p90, p99.
  */
 static void append_latency_ctes(struct sql_text *t, const char *key)
 {
 	sql_appendf(t,
 		    "WITH lat AS (\n"
-		    "  SELECT %s, total_latency AS lat, count(*) AS n FROM spe_record\n"
+		    "  SELECT %s, total_latency AS lat, sum(samples) AS n FROM pc_latency\n"
 		    "  GROUP BY %s, total_latency),\n"
 		    "cum AS (\n"
 		    "  SELECT %s, lat, n,\n"
@@ -83,7 +83,7 @@ static void append_latency_ctes(struct sql_text *t, const char *key)
 		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 90 THEN lat END) AS p90,\n"
 		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 99 THEN lat END) AS p99\n"
 		    "  FROM cum GROUP BY %s),\n"
-		    "everything AS (SELECT sum(total_latency) AS total FROM spe_record)\n",
+		    "everything AS (SELECT sum(total_latency * samples) AS total FROM pc_latency)\n",
 		    key, key, key, key, key, key, key);
 }
 
