@@ -119,6 +119,7 @@ int cmd_load(int argc, char **argv)
 	char err[1024] = "";
 	struct spe_db *db;
 	enum spe_db_mode mode = append ? SPE_DB_APPEND : force ? SPE_DB_FORCE : SPE_DB_CREATE;
+	int existed = access(output, F_OK) == 0;
 	int rc = spe_db_open(output, mode, &db, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "spe-load: %s\n", err);
@@ -147,10 +148,10 @@ int cmd_load(int argc, char **argv)
 	if (rc < 0) {
 		spe_db_close(db); /* rolls back: the database is as it was */
 		if (rc == -SPE_LOAD_CANCELLED) {
-			fprintf(stderr, "spe-load: interrupted; %s left unchanged\n", output);
+			fprintf(stderr, "spe-load: interrupted; %s %s\n", output, existed ? "left unchanged" : "not created");
 			return 128 + SIGINT;
 		}
-		fprintf(stderr, "spe-load: %s; %s left unchanged\n", err, output);
+		fprintf(stderr, "spe-load: %s; %s %s\n", err, output, existed ? "left unchanged" : "not created");
 		return rc == -spe_nomem || rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
 	}
 	spe_db_close(db);
