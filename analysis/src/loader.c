@@ -163,7 +163,7 @@ static struct cpu_state *cpu_state(struct spe_loader *ld, int cpu)
 /* ---- setup -------------------------------------------------------------- */
 
 static const char insert_record_sql[] =
-	"INSERT INTO spe_record(source_id, ts, time, cpu, pid, tid, pc, el, op_class, op, op_raw, events,"
+	"INSERT INTO _spe_record(source_id, ts, time, cpu, pid, tid, pc, el, op_class, op, op_raw, events,"
 	" total_latency, issue_latency, translation_latency, data_va, data_pa, data_source, mem_level,"
 	" branch_target, prev_branch_target, context, mapping_id, symbol_id, insn_id)"
 	" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"
