@@ -212,6 +212,34 @@ TEST(absent_fields_are_null)
 	stop();
 }
 
+/* Every event of the facts table reads its own bit, and only it (Perfetto's spe.sql read bit 17 twice). */
+TEST(event_columns_read_their_bits)
+{
+	static const struct { unsigned bit; const char *col; } events[] = {
+#define SPE_X(bit, id, word, col, since, desc) { bit, col },
+		SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+	};
+	const size_t n = sizeof events / sizeof *events;
+	start(0x410fd0c0, NULL);
+	for (size_t i = 0; i < n; i++) {
+		struct spe_record r = rec_at(0x1000, 10 + i);
+		r.has |= SPE_HAS_EVENTS;
+		r.events = 1ull << events[i].bit;
+		CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	}
+	finish();
+	for (size_t i = 0; i < n; i++) {
+		char sql[512];
+		snprintf(sql, sizeof sql, "SELECT group_concat(id) FROM spe_record WHERE %s = 1", events[i].col);
+		/* record i + 1 and no other */
+		CHECK_INT_EQ(q_int(sql), (long long)i + 1);
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM spe_record WHERE %s = 1", events[i].col);
+		CHECK_INT_EQ(q_int(sql), 1);
+	}
+	stop();
+}
+
 int main(void)
 {
 	RUN(attribution_order);
@@ -219,5 +247,6 @@ int main(void)
 	RUN(kernel_pcs_through_kallsyms);
 	RUN(mem_level_depends_on_midr);
 	RUN(absent_fields_are_null);
+	RUN(event_columns_read_their_bits);
 	return check_summary();
 }
