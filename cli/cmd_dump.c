@@ -35,6 +35,7 @@ struct dump {
 	const char *input;
 	int has_time_conv;
 	struct spe_perf_time_conv time_conv;
+	uint64_t record_offset_bias; /* perf counts pipe-mode offsets after the 16-byte header */
 	struct queue *queues;
 	size_t n_queues;
 	struct queue *cur;         /* queue whose records are being printed (for on_error) */
@@ -308,8 +309,14 @@ static int run_perf(struct dump *d, struct spe_perf_file *f, int *exit_code)
 		if (d->mode == MODE_DUMP) {
 			printf("\n0x%" PRIx64 " [%#x]: PERF_RECORD_AUXTRACE size: %#" PRIx64 "  offset: %#" PRIx64
 			       "  ref: %#" PRIx64 "  idx: %" PRIu32 "  tid: %d  cpu: %d\n",
-			       ev.file_offset, ev.header_size, a->size, a->offset, a->reference, a->idx, a->tid, a->cpu);
-			if (dump_block(d, a->data, a->size, a->data_offset, q->midr) < 0)
+			       ev.file_offset - d->record_offset_bias, ev.header_size, a->size, a->offset, a->reference, a->idx, a->tid, a->cpu);
+			/*
+			 * perf measures alignment pads from the host address of the data:
+			 * its mmap of the file (so the file offset) or, for a pipe, a
+			 * malloc'd 16-byte aligned buffer (so 0).
+			 */
+			uint64_t align = d->record_offset_bias ? 0 : a->data_offset;
+			if (dump_block(d, a->data, a->size, align, q->midr) < 0)
 				break;
 		}
 		/* perf does not rejoin packets split between AUXTRACE buffers: join = 0 */
@@ -468,6 +475,9 @@ int cmd_dump(int argc, char **argv)
 			spe_perf_free_file(f);
 			return err == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
 		}
+		spe_perf_get_info(f, &info, sizeof info);
+		if (info.pipe_format)
+			d.record_offset_bias = 16;
 		run_perf(&d, f, &exit_code);
 		finish_queues(&d);
 		spe_perf_get_info(f, &info, sizeof info);

@@ -35,6 +35,7 @@ struct w_build_id {
 
 struct spe_perf_writer {
 	int fd;
+	int pipe;                /* pipe mode: sequential write(), no header rewrite */
 	uint64_t pos;            /* file offset of the next byte appended */
 	uint8_t *buf;            /* pending bytes, to land at buf_pos */
 	size_t fill;
@@ -72,7 +73,7 @@ static int pwrite_all(struct spe_perf_writer *w, const void *data, size_t len, u
 {
 	const uint8_t *p = data;
 	while (len) {
-		ssize_t n = pwrite(w->fd, p, len, (off_t)off);
+		ssize_t n = w->pipe ? write(w->fd, p, len) : pwrite(w->fd, p, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -269,6 +270,48 @@ static int write_auxtrace_info(struct spe_perf_writer *w, const struct spe_perf_
 	return err;
 }
 
+static int write_feature(struct spe_perf_writer *w, unsigned bit);
+static unsigned feature_list(const struct spe_perf_writer *w, unsigned bits[8]);
+
+/* Pipe mode: header, HEADER_ATTR (attr + id), then each feature as a HEADER_FEATURE event. */
+static int write_pipe_start(struct spe_perf_writer *w)
+{
+	uint8_t h[16];
+	memcpy(h, "PERFILE2", 8);
+	put64(h + 8, PD_PIPE_HEADER_SIZE);
+	uint8_t a[8 + W_ATTR_SIZE + 8] = { 0 };
+	header(a, SPE_PERF_RECORD_HEADER_ATTR, 0, sizeof a);
+	put32(a + 8, w->pmu_type);
+	put32(a + 12, W_ATTR_SIZE);
+	put64(a + 16, w->config);
+	put64(a + 24, w->sample_period);
+	put64(a + 32, w->sample_type);
+	put64(a + 48, PD_SAMPLE_ID_ALL);
+	put64(a + 64, w->config1);
+	put64(a + 72, w->config2);
+	put64(a + 8 + W_ATTR_SIZE, w->sample_id);
+	if (append(w, h, sizeof h) || append(w, a, sizeof a))
+		return w->err;
+	unsigned bits[8], n = feature_list(w, bits);
+	for (unsigned i = 0; i < n; i++) {
+		if (bits[i] == SPE_PERF_FEAT_BUILD_ID || bits[i] == SPE_PERF_FEAT_AUXTRACE)
+			continue; /* known only at close / file mode only */
+		/* the buffer is empty at open, so the event header can be patched in place */
+		uint64_t start = w->pos;
+		uint8_t fh[16] = { 0 };
+		put64(fh + 8, bits[i]);
+		if (append(w, fh, sizeof fh) || write_feature(w, bits[i]))
+			return w->err;
+		uint64_t size = w->pos - start, padded = (size + 7) & ~7ull;
+		if (append(w, NULL, padded - size))
+			return w->err;
+		if (start < w->buf_pos || padded > 0xffff)
+			return w_fail(w, -spe_internal, 0, "pipe header");
+		header(w->buf + (start - w->buf_pos), SPE_PERF_RECORD_HEADER_FEATURE, 0, (uint16_t)padded);
+	}
+	return 0;
+}
+
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
@@ -309,10 +352,17 @@ struct spe_perf_writer *spe_perf_writer_open(int fd, const struct spe_perf_write
 				w->argv[i] = strdup(c.argv[i] ? c.argv[i] : "");
 		}
 	}
-	w->pos = W_DATA_OFFSET;
-	w->buf_pos = W_DATA_OFFSET;
+	w->pipe = c.pipe_mode;
+	w->pos = w->pipe ? 0 : W_DATA_OFFSET;
+	w->buf_pos = w->pos;
 	if (fd < 0) {
 		w_fail(w, -spe_invalid, EBADF, "bad file descriptor");
+		return w;
+	}
+	if (w->pipe) {
+		if (write_pipe_start(w) || write_time_conv(w, c.time_conv) || write_auxtrace_info(w, &c))
+			return w;
+		flush(w);
 		return w;
 	}
 	static const uint64_t no_features[4];
@@ -550,13 +600,10 @@ static int write_feature(struct spe_perf_writer *w, unsigned bit)
 	return 0;
 }
 
-static int finish(struct spe_perf_writer *w)
+/* The features the writer emits, in bit order. */
+static unsigned feature_list(const struct spe_perf_writer *w, unsigned bits[8])
 {
-	if (w->err)
-		return w->err;
-	uint64_t data_size = w->pos - W_DATA_OFFSET;
-	uint64_t features[4] = { 0 };
-	unsigned bits[8], n = 0;
+	unsigned n = 0;
 	if (w->n_bids)
 		bits[n++] = SPE_PERF_FEAT_BUILD_ID;
 	if (w->hostname)
@@ -570,6 +617,38 @@ static int finish(struct spe_perf_writer *w)
 	if (w->argc)
 		bits[n++] = SPE_PERF_FEAT_CMDLINE;
 	bits[n++] = SPE_PERF_FEAT_AUXTRACE;
+	return n;
+}
+
+/* Pipe mode: build ids as HEADER_BUILD_ID events; nothing to rewrite. */
+static int finish_pipe(struct spe_perf_writer *w)
+{
+	for (size_t i = 0; i < w->n_bids; i++) {
+		const struct w_build_id *b = &w->bids[i];
+		size_t len = strlen(b->filename) + 1;
+		/* name padded to 64, plus 4 so the 36-byte entry keeps the stream 8-byte aligned */
+		size_t padded = (len + W_NAME_ALIGN - 1) / W_NAME_ALIGN * W_NAME_ALIGN + 4;
+		uint8_t r[36] = { 0 };
+		header(r, SPE_PERF_RECORD_HEADER_BUILD_ID, W_MISC_USER | W_MISC_BUILD_ID_SIZE,
+		       (uint16_t)(36 + padded));
+		put32(r + 8, b->pid);
+		memcpy(r + 12, b->id, b->size);
+		r[32] = b->size;
+		if (append(w, r, 36) || append(w, b->filename, len) || append(w, NULL, padded - len))
+			return w->err;
+	}
+	return flush(w);
+}
+
+static int finish(struct spe_perf_writer *w)
+{
+	if (w->err)
+		return w->err;
+	if (w->pipe)
+		return finish_pipe(w);
+	uint64_t data_size = w->pos - W_DATA_OFFSET;
+	uint64_t features[4] = { 0 };
+	unsigned bits[8], n = feature_list(w, bits);
 	/* table of {offset, size} first, filled in as each section is appended */
 	uint64_t table = w->pos;
 	if (append(w, NULL, 16ull * n))

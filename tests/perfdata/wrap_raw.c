@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * wrap_raw RAW OUT [--midr=0x...] [--chunk=N] [--v2] [--sideband]: wrap a file of bare
+ * wrap_raw RAW OUT [--midr=0x...] [--chunk=N] [--v2] [--sideband] [--pipe]: wrap a file of bare
  * SPE bytes into a perf.data (test helper for the differential test and the
  * fuzz seeds).  Chunks of N bytes become AUXTRACE records of queue 0, cpu 0.
  * --sideband adds COMM, MMAP2, ITRACE_START and AUX records and a BUILD_ID.
@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 	}
 	uint32_t midr = 0x410fd0c0;
 	size_t chunk = 0;
-	int v2 = 0, sideband = 0;
+	int v2 = 0, sideband = 0, pipe_mode = 0;
 	for (int i = 3; i < argc; i++) {
 		if (!strncmp(argv[i], "--midr=", 7))
 			midr = (uint32_t)strtoul(argv[i] + 7, NULL, 0);
@@ -32,6 +32,8 @@ int main(int argc, char **argv)
 			v2 = 1;
 		else if (!strcmp(argv[i], "--sideband"))
 			sideband = 1;
+		else if (!strcmp(argv[i], "--pipe"))
+			pipe_mode = 1;
 	}
 	FILE *in = fopen(argv[1], "rb");
 	if (!in) {
@@ -54,7 +56,8 @@ int main(int argc, char **argv)
 	}
 	struct spe_perf_spe_cpu cpu = { .cpu = 0, .midr = midr, .pmu_type = 8, .min_interval = 256 };
 	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = midr,
-						     .auxtrace_info_version = v2 ? 2 : 1, .cpus = &cpu, .n_cpus = 1);
+						     .auxtrace_info_version = v2 ? 2 : 1, .cpus = &cpu, .n_cpus = 1,
+						     .pipe_mode = pipe_mode);
 	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
 	if (!w)
 		return 70;

@@ -429,11 +429,19 @@ struct spe_perf_writer_config {
 	int argc;                    /* CMDLINE; 0 = omit */
 	char *const *argv;
 	const struct spe_perf_time_conv *time_conv; /* NULL = identity (shift 0, mult 1) */
+	/*
+	 * Pipe mode (`perf record -o -` layout): a 16-byte header, then the attr
+	 * and the features as HEADER_ATTR / HEADER_FEATURE events, then the
+	 * events; written strictly in order with write(), so @p fd may be a pipe.
+	 * No HEADER_AUXTRACE index; build ids become HEADER_BUILD_ID events at close.
+	 */
+	int pipe_mode;
 };
 
 /*
  * Start a perf.data on @p fd (a regular file, positioned anywhere; the
- * writer uses pwrite from offset 0 and truncates nothing).  Writes a header
+ * writer uses pwrite from offset 0 and truncates nothing; or any fd in
+ * pipe_mode).  Writes a header
  * at once (so a file cut short still opens, its data running to EOF), the
  * attr with its id, TIME_CONV and AUXTRACE_INFO.  Returns NULL only without
  * memory; check spe_perf_writer_error().
