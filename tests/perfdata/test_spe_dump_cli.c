@@ -5,7 +5,7 @@
  * public bytes (quipper's two Neoverse records, spe-format.md §2.5 / perf
  * 6.1's own dump of them) and from small hand-made streams.
  *
- * usage: test_spe_dump_cli SPE_DUMP_BINARY
+ * usage: test_spe_dump_cli SPE_DUMP_BINARY FIXTURES_DIR
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include "check.h"
 #include "spe/spe.h"
 
-static const char *spe_dump;
+static const char *spe_dump, *fixtures;
 static char dir[] = "/tmp/spe-dump-test-XXXXXX";
 static char out[8192 * 8], err[8192];
 
@@ -173,6 +173,28 @@ TEST(json_records)
 	for (const char *c = out; *c; c++)
 		lines += *c == '\n';
 	CHECK_INT_EQ(lines, 2);
+}
+
+/* JSON lint: every line of a damaged random stream parses, records and errors alike. */
+TEST(json_lint)
+{
+	if (system("python3 -c 'import json' 2>/dev/null") != 0) {
+		printf("  python3 not available: JSON lint skipped\n");
+		return;
+	}
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "'%s' -q --format=json '%s/perfdata/random-seed101.data' | python3 -c '"
+		 "import json,sys\n"
+		 "recs=errs=0\n"
+		 "for line in sys.stdin:\n"
+		 "    o=json.loads(line)\n"
+		 "    assert set(o) >= ({\"error\",\"code\",\"offset\"} if \"error\" in o else {\"offset\",\"idx\",\"cpu\",\"end\"}), o\n"
+		 "    recs+= \"error\" not in o; errs+= \"error\" in o\n"
+		 "assert recs > 100 and errs > 10, (recs, errs)\n"
+		 "'",
+		 spe_dump, fixtures);
+	CHECK_INT_EQ(system(cmd), 0);
 }
 
 TEST(records_lines)
@@ -337,17 +359,19 @@ TEST(exit_codes_of_bad_inputs)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: test_spe_dump_cli SPE_DUMP\n");
+	if (argc < 3) {
+		fprintf(stderr, "usage: test_spe_dump_cli SPE_DUMP FIXTURES_DIR\n");
 		return 2;
 	}
 	spe_dump = argv[1];
+	fixtures = argv[2];
 	if (!mkdtemp(dir))
 		return 2;
 	write_perf("q.data", quipper, sizeof quipper);
 	RUN(dump_matches_perf_text);
 	RUN(dialects_differ);
 	RUN(json_records);
+	RUN(json_lint);
 	RUN(records_lines);
 	RUN(raw_input);
 	RUN(pipe_mode_stdin);
