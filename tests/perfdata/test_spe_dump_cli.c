@@ -230,6 +230,44 @@ TEST(raw_input)
 	CHECK(strstr(err, "--midr applies to --raw input only") != NULL);
 }
 
+/* Raw input dumped in small windows prints exactly what one whole-buffer dump prints. */
+TEST(raw_windows_do_not_change_output)
+{
+	static uint8_t junk[200000];
+	uint64_t x = 88172645463325252ull;
+	for (size_t i = 0; i < sizeof junk; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* many PADs, alignment-pad headers and packet headers among random bytes */
+		static const uint8_t common[] = { 0x00, 0x00, 0x00, 0x20, 0x21, 0x22, 0x23, 0x71, 0x49, 0xb0, 0x99, 0x01 };
+		junk[i] = x % 3 ? common[(x >> 8) % sizeof common] : (uint8_t)(x >> 16);
+	}
+	write_file("junk.bin", junk, sizeof junk);
+	static char whole[1 << 22], windowed[1 << 22];
+	char cmd[1024], p[256];
+	snprintf(p, sizeof p, "%s/out", dir);
+	snprintf(cmd, sizeof cmd, "'%s' -q --raw --window=1000000 %s > '%s'", spe_dump, at("junk.bin"), p);
+	CHECK_INT_EQ(WEXITSTATUS(system(cmd)), 1);
+	slurp(p, whole, sizeof whole);
+	snprintf(cmd, sizeof cmd, "'%s' -q --raw --window=64 %s > '%s'", spe_dump, at("junk.bin"), p);
+	CHECK_INT_EQ(WEXITSTATUS(system(cmd)), 1);
+	slurp(p, windowed, sizeof windowed);
+	CHECK(strlen(whole) > 1000000);
+	CHECK(strstr(whole, "Bad packet!") != NULL);
+	CHECK(strstr(whole, "  20 00") != NULL); /* alignment pads were exercised */
+	CHECK(strcmp(whole, windowed) == 0);
+	/* records mode too */
+	snprintf(cmd, sizeof cmd, "'%s' -q --raw --records %s > '%s'", spe_dump, at("junk.bin"), p);
+	system(cmd);
+	slurp(p, whole, sizeof whole);
+	snprintf(cmd, sizeof cmd, "'%s' -q --raw --records --window=64 %s > '%s'", spe_dump, at("junk.bin"), p);
+	system(cmd);
+	slurp(p, windowed, sizeof windowed);
+	CHECK(strlen(whole) > 1000);
+	CHECK(strcmp(whole, windowed) == 0);
+}
+
 /* A pipe-mode perf.data (`perf record -o -`): 16-byte header, attr event, SPE data. */
 TEST(pipe_mode_stdin)
 {
@@ -374,6 +412,7 @@ int main(int argc, char **argv)
 	RUN(json_lint);
 	RUN(records_lines);
 	RUN(raw_input);
+	RUN(raw_windows_do_not_change_output);
 	RUN(pipe_mode_stdin);
 	RUN(decode_errors_exit_1);
 	RUN(truncated_file_exit_1);
