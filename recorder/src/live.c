@@ -477,6 +477,8 @@ int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct
 			l->child = -1;
 			break;
 		}
+		if (l->cfg.mode == SPE_LIVE_PID && kill(l->cfg.pid, 0) < 0 && errno == ESRCH)
+			break; /* the process is gone */
 		if (l->cfg.mode == SPE_LIVE_PID && pr > 0) {
 			/* Every event hung up: the process is gone. */
 			int hup = 0;

@@ -10,12 +10,15 @@
 #include "check.h"
 #include "spe/kernel_records.h"
 #include "spe/live.h"
+#include "spe/proc_synth.h"
 #include "spe/rec_output.h"
 #include "spe/spe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 struct capture {
@@ -25,6 +28,8 @@ struct capture {
 	uint32_t comm_pid;
 	char last_mmap[256];
 	int trailer_cpu_ok, trailer_count;
+	const char *want_suffix; /* count MMAP2s of a file name ending so */
+	int want_hits;
 };
 
 static int on_event(void *ctx, const struct perf_event_header *ev)
@@ -53,6 +58,8 @@ static int on_event(void *ctx, const struct perf_event_header *ev)
 		size_t n = strlen(name);
 		if (n >= 5 && !strcmp(name + n - 5, "/true") && (prot & 4 /* PROT_EXEC */))
 			c->mmap2_true_exec++;
+		if (c->want_suffix && n >= strlen(c->want_suffix) && !strcmp(name + n - strlen(c->want_suffix), c->want_suffix))
+			c->want_hits++;
 		break;
 	}
 	case PERF_RECORD_LOST: {
@@ -184,6 +191,33 @@ TEST(perf_data_from_live_sideband)
 	unlink(path);
 }
 
+/* Processes running before recording starts get COMM/MMAP2 from /proc. */
+TEST(proc_synthesis)
+{
+	pid_t child = fork();
+	if (child == 0) {
+		execl("/bin/sleep", "sleep", "5", (char *)NULL);
+		_exit(127);
+	}
+	usleep(200000); /* let it exec */
+	struct capture cap = { .want_suffix = "/sleep" };
+	struct spe_session_sink sink = { &cap, on_event, on_aux };
+	int64_t n = spe_proc_synthesize("/proc", child, spe_rec_output_sample_type(), 7, 0, &sink);
+	CHECK(n >= 2);
+	CHECK_INT_EQ(cap.by_type[PERF_RECORD_COMM], 1);
+	CHECK(cap.by_type[PERF_RECORD_MMAP2] >= 1);
+	CHECK_INT_EQ(cap.want_hits, 1); /* the executable's r-x mapping */
+	CHECK(cap.trailer_count == n && cap.trailer_cpu_ok == 0); /* synthesized at time 0 */
+	struct capture all = { 0 };
+	struct spe_session_sink all_sink = { &all, on_event, on_aux };
+	CHECK(spe_proc_synthesize("/proc", -1, spe_rec_output_sample_type(), 7, 0, &all_sink) > n);
+	CHECK(all.by_type[PERF_RECORD_COMM] >= 2); /* at least this test and sleep */
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	memset(&cap, 0, sizeof cap);
+	CHECK_INT_EQ(spe_proc_synthesize("/proc", child, spe_rec_output_sample_type(), 7, 0, &sink), 0);
+}
+
 int main(void)
 {
 	/* Probe: can this process open a dummy event on itself? */
@@ -201,5 +235,6 @@ int main(void)
 	RUN(small_ring_accounts_losses);
 	RUN(command_not_found);
 	RUN(perf_data_from_live_sideband);
+	RUN(proc_synthesis);
 	return check_summary();
 }
