@@ -309,11 +309,11 @@ int record_run_live(const struct record_run_opts *o)
 	struct spe_session_sink sink = spe_rec_output_sink(out);
 	/* Processes already running: their COMM and MMAP2 from /proc (a launched command gets them at exec). */
 	if (!o->command) {
-		int64_t n = spe_proc_synthesize("/proc", o->pid > 0 ? o->pid : -1, spe_rec_output_sample_type(),
-						SPE_REC_OUTPUT_SAMPLE_ID, n > 0 ? cpus[0] : 0, &sink);
-		if (n < 0)
+		int64_t synth = spe_proc_synthesize("/proc", o->pid > 0 ? o->pid : -1, spe_rec_output_sample_type(),
+						    SPE_REC_OUTPUT_SAMPLE_ID, n > 0 ? cpus[0] : 0, &sink);
+		if (synth < 0)
 			fprintf(stderr, "%s: warning: could not write the sideband of running processes: %s\n", prog,
-				spe_errstr((int)n));
+				spe_errstr((int)synth));
 	}
 	struct spe_live_result res;
 	r = spe_live_run(live, &sink, &res, &lerr);
