@@ -81,12 +81,15 @@ static void put_terms(struct job *j)
 		if (ti->kind == SPE_TERM_NUMBER) {
 			uint64_t counter_max = (1ull << t->count_size) - 1;
 			uint64_t keep = max < counter_max ? max : counter_max;
-			if (v > keep)
+			if (v > keep && keep == max)
 				diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
-					 "%llu is wider than the %u-bit field config%u:%u-%u and the %u-bit counter of %s; "
-					 "the kernel keeps %llu",
+					 "%llu is wider than the %u-bit field config%u:%u-%u; the kernel keeps %llu",
 					 (unsigned long long)v, (unsigned)(f->hi - f->lo + 1), f->word, f->lo, f->hi,
-					 t->count_size, t->pmu, (unsigned long long)(v & max));
+					 (unsigned long long)(v & max));
+			else if (v > keep)
+				diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
+					 "%llu is wider than the %u-bit counter of %s: no latency can reach it",
+					 (unsigned long long)v, t->count_size, t->pmu);
 		} else if (v > max) {
 			diag_add(&j->out->diags, SPE_MSG_VALUE_TOO_BIG, true, ti->name,
 				 "value 0x%llx too big for config%u:%u-%u (maximum 0x%llx)", (unsigned long long)v,
