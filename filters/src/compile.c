@@ -214,9 +214,10 @@ static void check_strict(struct job *j)
 	if (p < 256 || p < t->min_interval) {
 		if (t->kernel >= 617)
 			diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
-				 "%llu is below %s; Linux %u.%u programs %llu", (unsigned long long)p,
-				 p < 256 ? "the architectural minimum 256" : "caps/min_interval (a recommendation since 6.17)",
-				 t->kernel / 100, t->kernel % 100, (unsigned long long)eff);
+				 "%llu is below %s%u%s; Linux %u.%u programs %llu", (unsigned long long)p,
+				 p < 256 ? "the floor of " : "caps/min_interval=", p < 256 ? 256 : t->min_interval,
+				 p < 256 ? "" : " (a recommendation since 6.17)", t->kernel / 100, t->kernel % 100,
+				 (unsigned long long)eff);
 		else
 			diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
 				 "%llu is below caps/min_interval=%u; Linux %u.%u raises it to %llu",
