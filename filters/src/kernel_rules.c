@@ -107,9 +107,8 @@ enum spe_filter_msg term_missing_reason(const struct spe_target *t, enum spe_ter
 	bool kernel_old = t->kernel < ti->since;
 	/* sysfs cannot tell a missing feature from an old kernel: blame the kernel first. */
 	if (kernel_old && (has_feature || t->origin == SPE_TARGET_SYSFS)) {
-		snprintf(buf, len, "needs Linux %u.%u (the driver has no %s before); target kernel is %u.%u%s%s",
-			 ti->since / 100, ti->since % 100, ti->name, t->kernel / 100, t->kernel % 100,
-			 t->origin == SPE_TARGET_SYSFS ? "; " : "", t->origin == SPE_TARGET_SYSFS ? who : "");
+		snprintf(buf, len, "needs Linux %u.%u (the driver has no %s before); %s", ti->since / 100,
+			 ti->since % 100, ti->name, who);
 		return SPE_MSG_NEEDS_KERNEL;
 	}
 	if (t->origin == SPE_TARGET_SYSFS && has_feature) {
