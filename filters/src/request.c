@@ -186,6 +186,17 @@ static int apply_modifiers(struct spe_filter_request *req, const char *mods)
 	return 0;
 }
 
+/* Does "name=..." name a mask term (whose value a following item may continue)? */
+static bool is_mask_item(const char *item, size_t len)
+{
+	const char *eq = memchr(item, '=', len);
+	int t = eq ? spe_term_lookup(item, (size_t)(eq - item)) : -1;
+	if (t < 0)
+		return false;
+	enum spe_term_kind k = spe_term_info(t)->kind;
+	return k == SPE_TERM_EVENTS || k == SPE_TERM_SOURCES;
+}
+
 int spe_filter_parse_terms(struct spe_filter_request *req, const char *text)
 {
 	const char *body = text, *end = text + strlen(text);
@@ -219,7 +230,7 @@ int spe_filter_parse_terms(struct spe_filter_request *req, const char *text)
 			next = end;
 		size_t n = (size_t)(next - p);
 		bool continues = have && n > 0 && !memchr(p, '=', n) && spe_term_lookup(p, n) < 0 &&
-				 !is_perf_term(p, n) && memchr(item, '=', ilen);
+				 !is_perf_term(p, n) && is_mask_item(item, ilen);
 		if (continues && ilen + 1 + n < sizeof item) {
 			item[ilen++] = ',';
 			memcpy(item + ilen, p, n);

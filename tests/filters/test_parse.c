@@ -70,6 +70,10 @@ TEST(mask_lists_continue_across_commas)
 	CHECK_U64_EQ(req.value[SPE_TERM_EVENT_FILTER], 0xa);
 	CHECK(req.set[SPE_TERM_LOAD_FILTER]);
 	CHECK_U64_EQ(req.value[SPE_TERM_INV_EVENT_FILTER], 0xc0);
+	/* Only masks continue: after a number term the item is a (bad) term. */
+	CHECK_INT_EQ(parse("arm_spe/min_latency=10,retired/"), -1);
+	CHECK(has(SPE_MSG_UNKNOWN_TERM, "retired: not an arm_spe term"));
+	CHECK_U64_EQ(req.value[SPE_TERM_MIN_LATENCY], 10);
 	CHECK_INT_EQ(parse("arm_spe/event_filter=retired,bogus/"), -1);
 	CHECK(has(SPE_MSG_BAD_VALUE, "'bogus' is not a number, or a list of event names"));
 	/* A lone number is the mask itself, as perf takes it. */
