@@ -55,7 +55,7 @@ static const struct row rows[] = {
 	{ SPE_TERM_EVENT_FILTER, "0x80", N1, 1, 0x80, N1, "retired,bogus", false, SPE_MSG_BAD_VALUE },
 	{ SPE_TERM_EVENT_FILTER, "1,3,5", EFT, 1, 0x2a, EFT, "13", false, SPE_MSG_EVENT_BITS },
 	{ SPE_TERM_MIN_LATENCY, "10", N1, 2, 0xa, N1, "ten", false, SPE_MSG_BAD_VALUE },
-	{ SPE_TERM_MIN_LATENCY, "0xfff", N2, 2, 0xfff, N2, "1,2", false, SPE_MSG_BAD_VALUE },
+	{ SPE_TERM_MIN_LATENCY, "0xfff", N2, 2, 0xfff, N2, "1x", false, SPE_MSG_BAD_VALUE },
 	{ SPE_TERM_INV_EVENT_FILTER, "not_taken", N2, 3, 0x40, N1, "not_taken", false, SPE_MSG_NEEDS_KERNEL },
 	{ SPE_TERM_INV_EVENT_FILTER, "l1d_access,l2d_miss", EFT, 3, 0x100004, "cpu:neoverse-n1:619", "0x2", false,
 	  SPE_MSG_NEEDS_FEATURE },
