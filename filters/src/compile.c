@@ -238,6 +238,11 @@ static void check_strict(struct job *j)
 			 "packets (no PID for kernel samples)",
 			 t->kernel >= 612 ? "needs CAP_PERFMON or perf_event_paranoid <= 1" : "needs CAP_PERFMON");
 
+	if (field_get(t, j->w, SPE_TERM_PCT_ENABLE) && !field_get(t, j->w, SPE_TERM_TS_ENABLE))
+		diag_add(d, SPE_MSG_PCT_WITHOUT_TS, r->strict, "pct_enable",
+			 "set without ts_enable: PCT only picks the timestamp counter, and no timestamps are "
+			 "recorded (perf adds ts_enable itself only in per-CPU mode)");
+
 	if (r->exclude_user && r->exclude_kernel)
 		diag_add(d, SPE_MSG_EXCLUDE_ALL, r->strict, "exclude",
 			 "both user and kernel are excluded: the event samples nothing");

@@ -169,11 +169,11 @@ TEST(privilege_by_kernel_release)
 	CHECK(rejected(&t612, "arm_spe/pa_enable=1/", SPE_MSG_NEEDS_PRIVILEGE, "perf_event_paranoid=2"));
 	CHECK_INT_EQ(out.first_error_class, SPE_DIAG_PRIVILEGE);
 	t612.privileged = true;
-	CHECK(clean(&t612, "arm_spe/pa_enable=1,pct_enable=1/", SPE_MSG_NEEDS_PRIVILEGE));
+	CHECK(clean(&t612, "arm_spe/pa_enable=1,pct_enable=1,ts_enable=1/", SPE_MSG_NEEDS_PRIVILEGE));
 	t611.paranoid = 1;
 	CHECK(rejected(&t611, "arm_spe/pct_enable=1/", SPE_MSG_NEEDS_PRIVILEGE, "needs CAP_PERFMON (Linux 6.11"));
 	t611.privileged = true;
-	CHECK(clean(&t611, "arm_spe/pct_enable=1/", SPE_MSG_NEEDS_PRIVILEGE));
+	CHECK(clean(&t611, "arm_spe/pct_enable=1,ts_enable=1/", SPE_MSG_NEEDS_PRIVILEGE));
 }
 
 /* ---- strict checks ---- */
@@ -286,6 +286,13 @@ TEST(strict_exclude_all)
 	CHECK_INT_EQ(spe_filter_compile(&req, &n2, &out), -1);
 }
 
+TEST(strict_pct_without_ts)
+{
+	struct spe_target n2 = sysfs_target(N2);
+	CHECK(clean(&n2, "arm_spe/pct_enable=1,ts_enable=1/", SPE_MSG_PCT_WITHOUT_TS));
+	CHECK(strict_only(&n2, "arm_spe/pct_enable=1/", SPE_MSG_PCT_WITHOUT_TS, "without ts_enable"));
+}
+
 int main(int argc, char **argv)
 {
 	fixture_init(argc, argv);
@@ -308,5 +315,6 @@ int main(int argc, char **argv)
 	RUN(strict_config_word_too_new);
 	RUN(strict_context_dropped);
 	RUN(strict_exclude_all);
+	RUN(strict_pct_without_ts);
 	return check_summary();
 }

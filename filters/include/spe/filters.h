@@ -200,7 +200,8 @@ enum spe_diag_class {
 	X(PERIOD_HIGH, "period-high", STRICT, "period above 0xffffff00")                            \
 	X(WORD_TOO_NEW, "config-word-too-new", STRICT, "config3/config4 on a kernel that lacks it")  \
 	X(CONTEXT_DROPPED, "context-dropped", STRICT, "CONTEXT packets dropped for lack of privilege") \
-	X(EXCLUDE_ALL, "exclude-all", STRICT, "both exclude_user and exclude_kernel: nothing sampled")
+	X(EXCLUDE_ALL, "exclude-all", STRICT, "both exclude_user and exclude_kernel: nothing sampled") \
+	X(PCT_WITHOUT_TS, "pct-without-ts", STRICT, "pct_enable without ts_enable: no timestamps to change")
 
 enum spe_filter_msg {
 #define SPE_X(id, name, cls, what) SPE_MSG_##id,
