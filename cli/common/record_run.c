@@ -246,7 +246,8 @@ int record_run_live(const struct record_run_opts *o)
 
 	struct spe_live_config lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .pmu_type = pmu.type,
 					     .config = o->config, .config1 = o->config1, .config2 = o->config2,
-					     .config3 = o->config3, .period = o->period,
+					     .config3 = o->config3, .exclude_user = o->exclude_user,
+					     .exclude_kernel = o->exclude_kernel, .period = o->period,
 					     .min_interval = pmu.min_interval, .aux_pages = o->aux_pages,
 					     .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
 					     .stop = (const volatile int *)&stop_requested);

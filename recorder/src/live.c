@@ -304,6 +304,8 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 #endif
 			a.sample_period = l->cfg.period ? l->cfg.period
 							: l->cfg.min_interval ? l->cfg.min_interval : DEFAULT_PERIOD;
+			a.exclude_user = !!l->cfg.exclude_user;
+			a.exclude_kernel = !!l->cfg.exclude_kernel;
 			a.sample_type = l->cfg.sample_type;
 			a.sample_id_all = 1;
 			a.disabled = 1;
