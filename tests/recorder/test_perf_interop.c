@@ -238,6 +238,16 @@ static int has_data_src(const char *s)
 	return strstr(s, "l1d-access") != NULL;
 }
 
+static int has_l1_hit(const char *s)
+{
+	return strstr(s, "L1 or L1 hit") && strstr(s, "Walker hit");
+}
+
+static int is_l1d_access_header(const char *s)
+{
+	return strstr(s, "# Samples: 1  of event 'l1d-access'") != NULL;
+}
+
 TEST(script_quipper_as_documented)
 {
 	char in[1024], out[1024], cmd[1200];
@@ -257,6 +267,16 @@ TEST(script_quipper_as_documented)
 		if (check_failures)
 			printf("  got: %s\n", s.v[0]);
 	}
+	free_lines(&s);
+
+	/* perf report and perf mem report accept the file too (DATA_SRC in the attr, perf-interop.md O5). */
+	snprintf(cmd, sizeof cmd, "perf mem report --stdio -i '%s' 2>/dev/null", out);
+	CHECK_INT_EQ(run_lines(cmd, has_l1_hit, &s), 0);
+	CHECK(s.n >= 1);
+	free_lines(&s);
+	snprintf(cmd, sizeof cmd, "perf report --stdio -i '%s' 2>/dev/null", out);
+	CHECK_INT_EQ(run_lines(cmd, is_l1d_access_header, &s), 0);
+	CHECK_INT_EQ(s.n, 1);
 	free_lines(&s);
 }
 
