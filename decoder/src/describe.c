@@ -142,8 +142,7 @@ void spe_describe_out(struct text_out *o, const struct spe_packet *pkt, const st
 		break;
 	case SPE_PKT_OP_TYPE: {
 		uint8_t cls;
-		uint32_t f;
-		uint16_t evl;
+		uint32_t f, evl;
 		uint8_t p = (uint8_t)pkt->payload;
 		spe_op_decode_rules(r, pkt->index, p, &cls, &f, &evl);
 		spe_op_text_out(o, pkt->index, p, cls, f, evl);

@@ -34,6 +34,6 @@ const struct spe_dialect_rules *spe_dialect_rules_get(enum spe_dialect dialect);
 
 /* Op-type decoding under @p rules (spe_op_decode uses the newest rules). */
 void spe_op_decode_rules(const struct spe_dialect_rules *rules, uint8_t raw_class, uint8_t payload,
-			 uint8_t *op_class, uint32_t *op_flags, uint16_t *sve_evl);
+			 uint8_t *op_class, uint32_t *op_flags, uint32_t *sve_evl);
 
 #endif

@@ -7,6 +7,6 @@
 #include "text_out.h"
 
 void spe_op_text_out(struct text_out *o, uint8_t raw_class, uint8_t payload, uint8_t op_class, uint32_t op_flags,
-		     uint16_t evl);
+		     uint32_t evl);
 
 #endif

@@ -16,12 +16,12 @@ static const char *const op_words[SPE_OPF_BIT_COUNT] = {
 };
 
 
-static uint16_t sve_evlen(uint8_t p)
+static uint32_t sve_evlen(uint8_t p)
 {
-	return (uint16_t)(32u << ((p >> 4) & 7));
+	return 32u << ((p >> 4) & 7);
 }
 
-static uint32_t decode_other(const struct spe_dialect_rules *r, uint8_t p, uint16_t *evl)
+static uint32_t decode_other(const struct spe_dialect_rules *r, uint8_t p, uint32_t *evl)
 {
 	uint32_t f = 0;
 	if ((p & 0x89) == 0x08) {
@@ -40,7 +40,7 @@ static uint32_t decode_other(const struct spe_dialect_rules *r, uint8_t p, uint1
 		f = SPE_OPF(SME_OTHER);
 		if (p & 0x02)
 			f |= SPE_OPF(FP);
-		*evl = (uint16_t)(128u << ((((p >> 4) & 7) << 1) | ((p >> 2) & 1)));
+		*evl = 128u << ((((p >> 4) & 7) << 1) | ((p >> 2) & 1));
 		return f;
 	}
 	if ((p & 0xF8) == 0) {
@@ -65,7 +65,7 @@ static uint32_t gp_extended(uint8_t p)
 	return f;
 }
 
-static uint32_t sve_sme_reg(uint8_t p, uint16_t *evl)
+static uint32_t sve_sme_reg(uint8_t p, uint32_t *evl)
 {
 	uint32_t f = 0;
 	if (p & 0x04)
@@ -76,7 +76,7 @@ static uint32_t sve_sme_reg(uint8_t p, uint16_t *evl)
 	return f;
 }
 
-static uint32_t decode_ldst(const struct spe_dialect_rules *r, uint8_t p, uint16_t *evl)
+static uint32_t decode_ldst(const struct spe_dialect_rules *r, uint8_t p, uint32_t *evl)
 {
 	uint32_t f = p & 1 ? SPE_OPF(STORE) : SPE_OPF(LOAD);
 	uint8_t sub = p & 0xFE;
@@ -143,11 +143,11 @@ static uint32_t decode_branch(const struct spe_dialect_rules *r, uint8_t p)
 }
 
 void spe_op_decode_rules(const struct spe_dialect_rules *r, uint8_t raw_class, uint8_t p, uint8_t *op_class,
-			 uint32_t *op_flags, uint16_t *sve_evl)
+			 uint32_t *op_flags, uint32_t *sve_evl)
 {
 	uint8_t cls;
 	uint32_t f;
-	uint16_t evl = 0;
+	uint32_t evl = 0;
 	switch (raw_class & 3) {
 	case 0:
 		cls = SPE_OP_CLASS_OTHER;
@@ -176,8 +176,10 @@ void spe_op_decode_rules(const struct spe_dialect_rules *r, uint8_t raw_class, u
 
 void spe_op_decode(uint8_t raw_class, uint8_t payload, uint8_t *op_class, uint32_t *op_flags, uint16_t *sve_evl)
 {
-	spe_op_decode_rules(spe_dialect_rules_get(SPE_DIALECT_NEWEST), raw_class, payload, op_class, op_flags,
-			    sve_evl);
+	uint32_t evl;
+	spe_op_decode_rules(spe_dialect_rules_get(SPE_DIALECT_NEWEST), raw_class, payload, op_class, op_flags, &evl);
+	if (sve_evl)
+		*sve_evl = evl > UINT16_MAX ? UINT16_MAX : (uint16_t)evl; /* SME tile sizes above 64 Kibit saturate */
 }
 
 /* Append the words of the flags in [first, last] that are set, in list order. */
@@ -188,7 +190,7 @@ static void out_flag_words(struct text_out *o, uint32_t f, int first, int last)
 			out_word(o, op_words[b]);
 }
 
-void spe_op_text_out(struct text_out *o, uint8_t raw_class, uint8_t p, uint8_t cls, uint32_t f, uint16_t evl)
+void spe_op_text_out(struct text_out *o, uint8_t raw_class, uint8_t p, uint8_t cls, uint32_t f, uint32_t evl)
 {
 	switch (raw_class & 3) {
 	case 0:
@@ -243,9 +245,9 @@ int spe_record_op_text(const struct spe_record *rec, char *buf, size_t size)
 	out_init(&o, buf, size);
 	if (rec->has & SPE_HAS_OP_TYPE) {
 		uint8_t cls;
-		uint32_t f;
-		uint16_t evl;
-		spe_op_decode(rec->op_raw_class, rec->op_raw, &cls, &f, &evl);
+		uint32_t f, evl;
+		spe_op_decode_rules(spe_dialect_rules_get(SPE_DIALECT_NEWEST), rec->op_raw_class, rec->op_raw, &cls, &f,
+				    &evl);
 		spe_op_text_out(&o, rec->op_raw_class, rec->op_raw, cls, f, evl);
 	}
 	out_finish(&o);

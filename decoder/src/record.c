@@ -252,7 +252,8 @@ static int run(struct spe_rec_decoder *dec, const uint8_t *p, size_t len, size_t
 			return 0;
 		}
 		error(dec, base + i, ret,
-		      ret == -spe_need_more ? "packet cut by the end of the data" : "invalid packet header");
+		      ret == -spe_need_more ? "packet cut by the end of the data; skipped one byte"
+						 : "not a packet header; skipped one byte");
 		dec->st.bad_bytes++;
 		dec->st.skipped_bytes++;
 		i++;

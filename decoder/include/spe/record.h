@@ -70,7 +70,7 @@ struct spe_record {
 	uint8_t op_raw;       /* op-type payload */
 	uint8_t context_index; /* 0 = EL1, 1 = EL2 */
 	uint32_t context;
-	uint16_t sve_evl;     /* SVE/SME effective vector length in bits, 0 = n/a */
+	uint16_t sve_evl;     /* SVE EVLEN or SME ETS in bits, 0 = n/a; saturates at 65535 */
 	uint64_t data_source;
 	/* counters and addresses of indices not named in the facts table */
 	uint8_t n_extra_counters, n_extra_addresses, n_unknown_packets;
