@@ -114,9 +114,14 @@ static int replay_file(const char *raw_or_manifest, uint64_t midr, const char *o
 			: spe_replay_manifest_for_raw(raw_or_manifest, 0, midr, &m);
 	if (r)
 		return r;
-	uint32_t cpu = m->cpus[0].cpu;
-	uint64_t mid = m->cpus[0].midr;
-	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = 1, .cpus = &cpu, .midrs = &mid);
+	uint32_t cpus[8];
+	uint64_t midrs[8];
+	for (size_t i = 0; i < m->n_cpus && i < 8; i++) {
+		cpus[i] = m->cpus[i].cpu;
+		midrs[i] = m->cpus[i].midr;
+	}
+	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus,
+						   .cpus = cpus, .midrs = midrs);
 	struct spe_rec_output *o;
 	if ((r = spe_rec_output_open(out, &oc, &o, err, sizeof err)) == 0) {
 		struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = aux_size,
@@ -280,6 +285,40 @@ TEST(script_quipper_as_documented)
 	free_lines(&s);
 }
 
+/*
+ * The analysis engineer's memwork fixture (fixtures/workloads): perf resolves
+ * every sample to the function the generator put it in, with the counts its
+ * header documents: chase 400, stream_sum 300, branchy 200 (tid 4242, comm
+ * memwork) and bump_shared 2 x 150 (the bumper threads).
+ */
+TEST(workload_fixture_symbolizes)
+{
+	char in[1024], out[1024], cmd[2400];
+	snprintf(in, sizeof in, "%s/../workloads/traces/memwork.replay", fixtures);
+	if (access(in, R_OK)) {
+		printf("  (no %s: skipped)\n", in);
+		return;
+	}
+	snprintf(out, sizeof out, "%s/memwork.data", tmpdir);
+	CHECK_INT_EQ(replay_file(in, 0, out, 0), 0);
+	char elf[1100], *symfs;
+	snprintf(elf, sizeof elf, "%s/../elf", fixtures);
+	symfs = realpath(elf, NULL); /* perf wants a plain --symfs path */
+	struct lines s = { 0 };
+	snprintf(cmd, sizeof cmd,
+		 "perf script -i '%s' --symfs='%s' --itrace=i1i -F comm,ip,sym 2>/dev/null | "
+		 "awk '{print $1, $3}' | sort | uniq -c | awk '{print $2, $3, $1}'",
+		 out, symfs ? symfs : elf);
+	free(symfs);
+	CHECK_INT_EQ(run_lines(cmd, NULL, &s), 0);
+	static const char *want[] = { "bumper bump_shared 300", "memwork branchy 200", "memwork chase 400",
+				      "memwork stream_sum 300" };
+	CHECK_INT_EQ(s.n, 4);
+	for (size_t i = 0; i < s.n && i < 4; i++)
+		CHECK_STR_EQ(s.v[i], want[i]);
+	free_lines(&s);
+}
+
 int main(int argc, char **argv)
 {
 	fixtures = argc > 1 ? argv[1] : "fixtures/replay";
@@ -292,6 +331,7 @@ int main(int argc, char **argv)
 		return 1;
 	RUN(dump_matches_perf);
 	RUN(script_quipper_as_documented);
+	RUN(workload_fixture_symbolizes);
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
