@@ -19,6 +19,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct capture {
@@ -218,6 +219,72 @@ TEST(proc_synthesis)
 	CHECK_INT_EQ(spe_proc_synthesize("/proc", child, spe_rec_output_sample_type(), 7, 0, &sink), 0);
 }
 
+static volatile int stop_flag;
+static void on_alarm(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A stop request (what SIGINT/SIGTERM set) ends a recording early; the command is terminated. */
+TEST(stop_flag_duration_and_pid)
+{
+	char *argv[] = { "/bin/sleep", "5", NULL };
+	struct capture cap = { 0 };
+	struct spe_session_sink sink = { &cap, on_event, on_aux };
+	struct spe_live_result res;
+	struct spe_live_error err = { 0 };
+	struct spe_live *l;
+
+	stop_flag = 0;
+	signal(SIGALRM, on_alarm);
+	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .mode = SPE_LIVE_COMMAND, .argv = argv,
+					      .sample_type = spe_rec_output_sample_type(), .stop = &stop_flag,
+					      .poll_ms = 20);
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	double t0 = now();
+	ualarm(300000, 0);
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	spe_live_close(l);
+	CHECK(now() - t0 < 3);
+	CHECK_INT_EQ(res.stopped_by_signal, 1);
+	CHECK_INT_EQ(res.command_status, 128 + SIGTERM);
+
+	/* --duration */
+	cfg.stop = NULL;
+	cfg.duration = 0.3;
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	t0 = now();
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	spe_live_close(l);
+	CHECK(now() - t0 < 3 && now() - t0 >= 0.3);
+	CHECK_INT_EQ(res.stopped_by_signal, 0);
+	CHECK_INT_EQ(res.command_status, 128 + SIGTERM);
+
+	/* -p: recording ends when the process exits (here a zombie nobody has reaped yet). */
+	pid_t child = fork();
+	if (child == 0) {
+		usleep(300000);
+		_exit(0);
+	}
+	struct spe_live_config pc = SPE_OPTS(spe_live_config, .mode = SPE_LIVE_PID, .pid = child,
+					     .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
+					     .duration = 10);
+	CHECK_INT_EQ(spe_live_open(&pc, &l, &err), 0);
+	t0 = now();
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	spe_live_close(l);
+	CHECK(now() - t0 < 5);
+	waitpid(child, NULL, 0);
+}
+
 int main(void)
 {
 	/* Probe: can this process open a dummy event on itself? */
@@ -236,5 +303,6 @@ int main(void)
 	RUN(command_not_found);
 	RUN(perf_data_from_live_sideband);
 	RUN(proc_synthesis);
+	RUN(stop_flag_duration_and_pid);
 	return check_summary();
 }
