@@ -4,6 +4,7 @@
 #include "cli_util.h"
 
 #include "spe/live.h"
+#include "spe/proc_synth.h"
 #include "spe/rec_output.h"
 #include "spe/replay.h"
 #include "spe/spe.h"
@@ -35,6 +36,8 @@ static void install_stop_handlers(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* Past a file-size limit, let write() fail with EFBIG (reported like a full disk) instead of dying. */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int record_parse_size(const char *s, uint64_t *out)
@@ -243,7 +246,8 @@ int record_run_live(const struct record_run_opts *o)
 
 	struct spe_live_config lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .pmu_type = pmu.type,
 					     .config = o->config, .config1 = o->config1, .config2 = o->config2,
-					     .config3 = o->config3, .period = o->period,
+					     .config3 = o->config3, .exclude_user = o->exclude_user,
+					     .exclude_kernel = o->exclude_kernel, .period = o->period,
 					     .min_interval = pmu.min_interval, .aux_pages = o->aux_pages,
 					     .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
 					     .stop = (const volatile int *)&stop_requested);
@@ -304,6 +308,14 @@ int record_run_live(const struct record_run_opts *o)
 	}
 
 	struct spe_session_sink sink = spe_rec_output_sink(out);
+	/* Processes already running: their COMM and MMAP2 from /proc (a launched command gets them at exec). */
+	if (!o->command) {
+		int64_t synth = spe_proc_synthesize("/proc", o->pid > 0 ? o->pid : -1, spe_rec_output_sample_type(),
+						    SPE_REC_OUTPUT_SAMPLE_ID, n > 0 ? cpus[0] : 0, &sink);
+		if (synth < 0)
+			fprintf(stderr, "%s: warning: could not write the sideband of running processes: %s\n", prog,
+				spe_errstr((int)synth));
+	}
 	struct spe_live_result res;
 	r = spe_live_run(live, &sink, &res, &lerr);
 	spe_live_close(live);

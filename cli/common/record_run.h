@@ -23,6 +23,7 @@ struct record_run_opts {
 	int sideband_only;         /* --sideband-only: no SPE event (diagnostics, tests) */
 	int have_config;           /* compiled filters below are valid */
 	uint64_t config, config1, config2, config3;
+	int exclude_user, exclude_kernel;
 	const char *devices_dir;   /* NULL = /sys/bus/event_source/devices */
 	/* replay */
 	const char *replay;        /* --replay=FILE */

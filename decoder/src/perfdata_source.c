@@ -8,7 +8,7 @@
 #include "perfdata_internal.h"
 
 /* Pages are released behind the cursor in steps of this many bytes. */
-#define PD_RELEASE_STEP (64u << 20)
+#define PD_RELEASE_STEP (4u << 20)
 
 int pd_source_map_fd(struct pd_source *s, int fd, uint64_t len)
 {

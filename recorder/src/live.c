@@ -304,6 +304,8 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 #endif
 			a.sample_period = l->cfg.period ? l->cfg.period
 							: l->cfg.min_interval ? l->cfg.min_interval : DEFAULT_PERIOD;
+			a.exclude_user = !!l->cfg.exclude_user;
+			a.exclude_kernel = !!l->cfg.exclude_kernel;
 			a.sample_type = l->cfg.sample_type;
 			a.sample_id_all = 1;
 			a.disabled = 1;
@@ -400,6 +402,23 @@ static void reenable(struct spe_session *s, struct spe_session_cpu *cpu)
 		ioctl(cpu->spe_fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
+/* The -p target has exited: no such process, or a zombie nobody reaped yet. */
+static int process_gone(pid_t pid)
+{
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return 1;
+	char path[64], buf[256];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	const char *paren = strrchr(buf, ')'); /* comm may contain spaces and parentheses */
+	return paren && (paren[1] == ' ') && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
 static int wait_status(int st)
 {
 	if (WIFEXITED(st))
@@ -477,6 +496,8 @@ int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct
 			l->child = -1;
 			break;
 		}
+		if (l->cfg.mode == SPE_LIVE_PID && process_gone(l->cfg.pid))
+			break;
 		if (l->cfg.mode == SPE_LIVE_PID && pr > 0) {
 			/* Every event hung up: the process is gone. */
 			int hup = 0;

@@ -418,9 +418,23 @@ static int run_dump(const struct fixture *f, const char *params, struct str *out
 		else if (strcmp(dialect, "newest"))
 			return -1;
 	}
-	if (param_u64(params, "midr", f->midr, &midr))
+	uint64_t pad8, from0, align;
+	if (param_u64(params, "midr", f->midr, &midr) || param_u64(params, "pad8", 0, &pad8) ||
+	    param_u64(params, "from0", 0, &from0) || param_u64(params, "align", f->base, &align))
 		return -1;
 	cfg.midr = (uint32_t)midr;
+	cfg.align_offset = align; /* stream/file offset of the first byte, for alignment pads */
+	if (from0) /* offsets printed from 0, as perf prints each AUXTRACE buffer */
+		cfg.offset = 0;
+	if (pad8) {
+		/* the zero padding perf.data adds to AUXTRACE data (to a multiple of 8) */
+		uint8_t padded[1 << 16] = { 0 };
+		size_t n = (f->enc.len + 7) & ~(size_t)7;
+		if (n > sizeof padded)
+			return -1;
+		memcpy(padded, f->enc.buf, f->enc.len);
+		return spe_dump_buffer(&cfg, padded, n, NULL);
+	}
 	return spe_dump_buffer(&cfg, f->enc.buf, f->enc.len, NULL);
 }
 
@@ -613,7 +627,7 @@ int main(int argc, char **argv)
 		return status;
 	if (!strcmp(argv[1], "compile") && argc == 4) {
 		FILE *fp = fopen(argv[3], "wb");
-		if (!fp || fwrite(f.enc.buf, 1, f.enc.len, fp) != f.enc.len || fclose(fp)) {
+		if (!fp || (f.enc.len && fwrite(f.enc.buf, 1, f.enc.len, fp) != f.enc.len) || fclose(fp)) {
 			fprintf(stderr, "spe-fixture: %s: %s\n", argv[3], strerror(errno));
 			return EX_IOERR;
 		}

@@ -55,6 +55,7 @@ struct spe_live_config {
 	int with_spe;             /* 0: sideband only (the dummy event owns the ring) */
 	uint32_t pmu_type;        /* with_spe: attr.type */
 	uint64_t config, config1, config2, config3; /* with_spe: compiled filters */
+	int exclude_user, exclude_kernel; /* with_spe: compiled filters */
 	uint64_t period;          /* with_spe: sample_period (-c); 0 = min_interval or 4096 */
 	uint64_t min_interval;
 	uint32_t aux_pages;       /* AUX pages per CPU (-m), power of two; 0 = 4 MiB worth */

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* COMM and MMAP2 records from /proc for processes already running (see spe/proc_synth.h). */
+#include "spe/proc_synth.h"
+#include "spe/kernel_records.h"
+#include "spe/spe.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static int read_comm(const char *path, char *comm, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	int ok = fgets(comm, (int)size, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	comm[strcspn(comm, "\n")] = 0;
+	return 0;
+}
+
+/* One line of /proc/PID/maps; 1 for an executable file-backed mapping written to @p m. */
+static int parse_maps_line(char *line, struct spe_krec_mmap2 *m, char *name, size_t name_size)
+{
+	unsigned long long start, end, pgoff, ino;
+	unsigned maj, min;
+	char perms[8];
+	int consumed = 0;
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj, &min, &ino,
+		   &consumed) < 7)
+		return 0;
+	if (perms[2] != 'x')
+		return 0;
+	char *path = line + consumed;
+	path[strcspn(path, "\n")] = 0;
+	if (path[0] != '/' && strcmp(path, "[vdso]"))
+		return 0;
+	snprintf(name, name_size, "%s", path);
+	m->start = start;
+	m->len = end - start;
+	m->pgoff = pgoff;
+	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+	m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+	m->build_id = NULL;
+	m->build_id_size = 0;
+	m->filename = name;
+	(void)maj, (void)min, (void)ino; /* the record's maj/min/ino stay 0: perf keys DSOs on the name */
+	return 1;
+}
+
+static int64_t one_process(const char *root, pid_t pid, uint64_t st, uint64_t id, uint32_t cpu,
+			   const struct spe_session_sink *sink, uint8_t *rec)
+{
+	char path[512], comm[64];
+	int64_t n = 0;
+	int r;
+	struct spe_sid sid = { .pid = (uint32_t)pid, .tid = (uint32_t)pid, .id = id, .cpu = cpu };
+
+	/* COMM for every thread (perf attributes samples by tid). */
+	snprintf(path, sizeof path, "%s/%d/task", root, (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0; /* gone */
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		uint32_t tid = (uint32_t)strtoul(e->d_name, NULL, 10);
+		snprintf(path, sizeof path, "%s/%d/task/%u/comm", root, (int)pid, tid);
+		if (read_comm(path, comm, sizeof comm))
+			continue;
+		sid.tid = tid;
+		size_t len = spe_krec_comm(rec, (uint32_t)pid, tid, comm, 0, st, &sid);
+		if ((r = sink->kernel_event(sink->ctx, (const struct perf_event_header *)rec)) < 0) {
+			closedir(d);
+			return r;
+		}
+		(void)len;
+		n++;
+	}
+	closedir(d);
+
+	snprintf(path, sizeof path, "%s/%d/maps", root, (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return n;
+	char line[4096 + 128], name[4096];
+	sid.tid = (uint32_t)pid;
+	while (fgets(line, sizeof line, f)) {
+		struct spe_krec_mmap2 m = { .pid = (uint32_t)pid, .tid = (uint32_t)pid };
+		if (!parse_maps_line(line, &m, name, sizeof name))
+			continue;
+		spe_krec_mmap2(rec, &m, st, &sid);
+		if ((r = sink->kernel_event(sink->ctx, (const struct perf_event_header *)rec)) < 0) {
+			fclose(f);
+			return r;
+		}
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+int64_t spe_proc_synthesize(const char *root, pid_t pid, uint64_t st, uint64_t id, uint32_t cpu,
+			    const struct spe_session_sink *sink)
+{
+	uint8_t *rec = malloc(SPE_KREC_MAX);
+	if (!rec)
+		return -spe_nomem;
+	int64_t total = 0;
+	if (pid > 0) {
+		total = one_process(root, pid, st, id, cpu, sink, rec);
+	} else {
+		DIR *d = opendir(root);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			if (!isdigit((unsigned char)e->d_name[0]))
+				continue;
+			int64_t n = one_process(root, (pid_t)strtol(e->d_name, NULL, 10), st, id, cpu, sink, rec);
+			if (n < 0) {
+				total = n;
+				break;
+			}
+			total += n;
+		}
+		if (d)
+			closedir(d);
+	}
+	free(rec);
+	return total;
+}
