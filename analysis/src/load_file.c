@@ -151,7 +151,9 @@ int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_loa
 	}
 	int rc = spe_perf_open(f, path);
 	if (rc < 0) {
-		snprintf(err, errlen, "%s", spe_perf_errmsg(f));
+		/* a file that is not perf.data at all may be raw SPE bytes */
+		snprintf(err, errlen, "%s%s", spe_perf_errmsg(f),
+			 rc == -spe_bad_file && spe_perf_err_offset(f) == 0 ? " (raw SPE bytes? use --raw --midr=PART)" : "");
 		spe_perf_free_file(f);
 		return rc;
 	}
