@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "common/cli_util.h"
 #include "spe/analysis.h"
 
@@ -110,6 +112,10 @@ int cmd_load(int argc, char **argv)
 			return CLI_NOINPUT;
 		}
 	}
+
+	/* before SQLite initialises: no per-allocation statistics, no mutexes (one thread) */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
 
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);

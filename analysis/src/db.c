@@ -89,8 +89,9 @@ static int open_new(struct spe_db *db, char *err, size_t errlen)
 	if (rc < 0)
 		return rc;
 	rc = spe_db_exec(db->sql,
+			 /* a small page cache: fewer page faults, and a new file spills cheaply */
 			 "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;"
-			 "PRAGMA cache_size = -65536; PRAGMA temp_store = FILE; PRAGMA locking_mode = EXCLUSIVE; BEGIN;",
+			 "PRAGMA cache_size = -8192; PRAGMA temp_store = FILE; PRAGMA locking_mode = EXCLUSIVE; BEGIN;",
 			 err, errlen);
 	if (rc < 0)
 		return rc;
