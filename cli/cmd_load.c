@@ -86,7 +86,16 @@ int cmd_load(int argc, char **argv)
 		case OPT_NO_SYMBOLS: opts.symbolize = 0; break;
 		case OPT_RAW: raw = 1; break;
 		case OPT_MIDR: midr_arg = optarg; break;
-		case OPT_CPU: cpu = atoi(optarg); break;
+		case OPT_CPU: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || v < 0 || v > 4095) {
+				fprintf(stderr, "spe-load: --cpu=%s: expected a CPU number 0-4095\n", optarg);
+				return CLI_USAGE;
+			}
+			cpu = (int)v;
+			break;
+		}
 		case 'h': usage(stdout); return cli_finish_stdout("spe-load", CLI_OK);
 		default: usage(stderr); return CLI_USAGE;
 		}
