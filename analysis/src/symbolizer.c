@@ -15,6 +15,7 @@
  * file offset = pc - mapping start + pgoff, then through the PT_LOAD headers.
  */
 #include <dwarf.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -139,6 +141,22 @@ static void read_build_id(struct spe_sym_binary *b)
 		snprintf(b->build_id + 2 * i, 3, "%02x", ((const unsigned char *)bits)[i]);
 }
 
+/* Does @p elf carry build-id @p want (hex)?  A file without one matches nothing. */
+static int build_id_matches(Elf *elf, const char *want)
+{
+	const void *bits;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &bits);
+	if (n <= 0 || (size_t)n * 2 != strlen(want))
+		return 0;
+	for (ssize_t i = 0; i < n; i++) {
+		char two[3];
+		snprintf(two, sizeof two, "%02x", ((const unsigned char *)bits)[i]);
+		if (strncasecmp(two, want + 2 * i, 2) != 0)
+			return 0;
+	}
+	return 1;
+}
+
 static int open_binary(struct spe_symbolizer *sym, struct spe_sym_binary *b)
 {
 	for (int i = 0; i < 3; i++) {
@@ -151,7 +169,8 @@ static int open_binary(struct spe_symbolizer *sym, struct spe_sym_binary *b)
 			continue;
 		}
 		Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		/* the trace named a build-id: a file at the path that differs is another binary */
+		if (!elf || elf_kind(elf) != ELF_K_ELF || (b->key_build_id && !build_id_matches(elf, b->key_build_id))) {
 			if (elf)
 				elf_end(elf);
 			close(fd);
