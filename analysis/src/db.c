@@ -254,6 +254,12 @@ void spe_db_rollback(struct spe_db *db)
 		db->tmp_path = NULL;
 	} else if (db->in_txn && db->sql) {
 		sqlite3_exec(db->sql, "ROLLBACK;", NULL, NULL, NULL);
+		/*
+		 * After an I/O error (disk full) the pager is in its error state and
+		 * rolls the journal back only when the database is next read: read
+		 * now, so the file is restored before we return, not by the next user.
+		 */
+		sqlite3_exec(db->sql, "SELECT count(*) FROM sqlite_schema;", NULL, NULL, NULL);
 	}
 	db->in_txn = 0;
 }

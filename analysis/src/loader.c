@@ -611,7 +611,7 @@ static int flush_rows(struct spe_loader *ld)
 		}
 	}
 	ld->n_rows = 0;
-	return rc == SQLITE_DONE ? 0 : sql_fail(ld, "record");
+	return rc == SQLITE_DONE ? 0 : sql_fail(ld, "inserting records");
 }
 
 #define HAS(f) (rec->has & SPE_HAS_##f)
