@@ -39,6 +39,7 @@ struct spe_sym_binary {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	int failed;   /* could not be opened: remember, do not retry */
+	char inline_chain[512]; /* last lookup's inlined functions (valid until the next lookup) */
 };
 
 struct spe_symbolizer {
@@ -280,8 +281,12 @@ size_t spe_sym_read_code(struct spe_sym_binary *bin, uint64_t vaddr, uint8_t *bu
 	return 0;
 }
 
-/* Innermost inlined subroutine covering @p vaddr, or NULL. */
-static const char *inline_function_at(Dwfl_Module *mod, uint64_t vaddr)
+/*
+ * The inlined subroutines covering @p vaddr, innermost first, joined by
+ * " <- " ("inner <- outer"), in @p buf; NULL when the address is not in
+ * inlined code.
+ */
+static const char *inline_chain_at(Dwfl_Module *mod, uint64_t vaddr, char *buf, size_t size)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, vaddr, &bias);
@@ -289,18 +294,22 @@ static const char *inline_function_at(Dwfl_Module *mod, uint64_t vaddr)
 		return NULL;
 	Dwarf_Die *scopes = NULL;
 	int n = dwarf_getscopes(cu, vaddr - bias, &scopes);
-	const char *name = NULL;
+	size_t len = 0;
+	buf[0] = 0;
 	for (int i = 0; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
-		if (tag == DW_TAG_inlined_subroutine) {
-			name = dwarf_diename(&scopes[i]);
-			break;
-		}
 		if (tag == DW_TAG_subprogram)
 			break;
+		if (tag != DW_TAG_inlined_subroutine)
+			continue;
+		const char *name = dwarf_diename(&scopes[i]);
+		int w = snprintf(buf + len, size - len, "%s%s", len ? " <- " : "", name ? name : "??");
+		if (w < 0 || (size_t)w >= size - len)
+			break;
+		len += (size_t)w;
 	}
 	free(scopes);
-	return name;
+	return len ? buf : NULL;
 }
 
 static void source_line(Dwfl_Module *mod, uint64_t vaddr, const char **file, int *line)
@@ -333,6 +342,6 @@ int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_re
 		source_line(bin->mod, res->function_start, &res->decl_file, &res->decl_line);
 	}
 	source_line(bin->mod, vaddr, &res->file, &res->line);
-	res->inline_function = inline_function_at(bin->mod, vaddr);
+	res->inline_function = inline_chain_at(bin->mod, vaddr, bin->inline_chain, sizeof bin->inline_chain);
 	return res->function || res->file;
 }

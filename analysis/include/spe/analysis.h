@@ -85,7 +85,7 @@ struct spe_sym_result {
 	uint64_t function_size;
 	const char *file;       /* source file of the address, NULL when unknown */
 	int line;               /* 0 when unknown */
-	const char *inline_function; /* innermost inlined function at the address, or NULL */
+	const char *inline_function; /* inlined functions at the address, innermost first, " <- " between; NULL if none */
 	const char *decl_file;  /* declaration of the function */
 	int decl_line;
 };
