@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * spe-record: compile arm_spe filters for a target and (later) record.
+ *
+ * Options come from two tables: the filter-term table of libspe_filters
+ * (--load-filter, --load_filter, --min-latency=10, ...) and record_options
+ * below for everything else.  To add an option, add a row and a handler;
+ * recording modes add a row to the mode switch in cmd_record().
+ */
+#include "common/cli_util.h"
+#include "spe/filters.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "spe-record"
+#define LIVE_SYSFS "/sys/bus/event_source/devices"
+
+enum record_mode { MODE_RECORD, MODE_DRY_RUN, MODE_LIST_FILTERS, MODE_HELP };
+enum out_format { OUT_TEXT, OUT_JSON };
+
+struct record_ctx {
+	enum record_mode mode;
+	enum out_format format;
+	const char *sysfs, *cpu;
+	unsigned kernel;
+	bool have_pmsidr, have_pmsver, have_valid_events;
+	uint64_t pmsidr, valid_events;
+	unsigned pmsver;
+	int paranoid; /* -1: not given */
+	bool privileged;
+	bool have_cpus;
+	struct spe_cpuset cpus;
+	struct spe_filter_request req;
+	char **command; /* after "--": the workload (for the recorder) */
+	int command_argc;
+};
+
+typedef int (*opt_handler)(struct record_ctx *ctx, const char *value);
+
+struct record_option {
+	const char *name;  /* long name, kebab-case */
+	char short_name;   /* 0 if none */
+	const char *argh;  /* NULL: takes no value */
+	opt_handler handle;
+	const char *help;
+};
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, PROG ": ");
+	fprintf(stderr, fmt, a, b);
+	fprintf(stderr, " (see " PROG " --help)\n");
+	return CLI_USAGE;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (!s || !*s || *s == '-')
+		return false;
+	*out = strtoull(s, &end, 0);
+	return !errno && !*end;
+}
+
+static int opt_help(struct record_ctx *c, const char *v)
+{
+	(void)v;
+	c->mode = MODE_HELP;
+	return 0;
+}
+static int opt_dry_run(struct record_ctx *c, const char *v)
+{
+	(void)v;
+	c->mode = MODE_DRY_RUN;
+	return 0;
+}
+static int opt_list(struct record_ctx *c, const char *v)
+{
+	(void)v;
+	c->mode = MODE_LIST_FILTERS;
+	return 0;
+}
+static int opt_format(struct record_ctx *c, const char *v)
+{
+	if (!strcmp(v, "text"))
+		c->format = OUT_TEXT;
+	else if (!strcmp(v, "json"))
+		c->format = OUT_JSON;
+	else
+		return usage_error("--format=%s: expected text or json%s", v, "");
+	return 0;
+}
+static int opt_sysfs(struct record_ctx *c, const char *v)
+{
+	c->sysfs = v;
+	return 0;
+}
+static int opt_cpu(struct record_ctx *c, const char *v)
+{
+	c->cpu = v;
+	return 0;
+}
+static int opt_kernel(struct record_ctx *c, const char *v)
+{
+	if (!(c->kernel = spe_kernel_parse(v)))
+		return usage_error("--kernel=%s: expected a release like 6.8%s", v, "");
+	return 0;
+}
+static int opt_pmsidr(struct record_ctx *c, const char *v)
+{
+	if (!parse_u64(v, &c->pmsidr))
+		return usage_error("--pmsidr=%s: expected a number%s", v, "");
+	c->have_pmsidr = true;
+	return 0;
+}
+static int opt_pmsver(struct record_ctx *c, const char *v)
+{
+	uint64_t n;
+	if (!parse_u64(v, &n) || n < 1 || n > 6)
+		return usage_error("--pmsver=%s: expected 1 (SPEv1.0) to 6 (SPEv1.5)%s", v, "");
+	c->pmsver = (unsigned)n;
+	c->have_pmsver = true;
+	return 0;
+}
+static int opt_valid_events(struct record_ctx *c, const char *v)
+{
+	if (!parse_u64(v, &c->valid_events))
+		return usage_error("--valid-events=%s: expected a mask%s", v, "");
+	c->have_valid_events = true;
+	return 0;
+}
+static int opt_paranoid(struct record_ctx *c, const char *v)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (!*v || *end || n < -1 || n > 4)
+		return usage_error("--paranoid=%s: expected -1 to 4%s", v, "");
+	c->paranoid = (int)n;
+	return 0;
+}
+static int opt_privileged(struct record_ctx *c, const char *v)
+{
+	(void)v;
+	c->privileged = true;
+	return 0;
+}
+static int opt_strict(struct record_ctx *c, const char *v)
+{
+	(void)v;
+	c->req.strict = true;
+	return 0;
+}
+static int opt_event(struct record_ctx *c, const char *v)
+{
+	spe_filter_parse_terms(&c->req, v); /* errors stay in req.diags */
+	return 0;
+}
+static int opt_period(struct record_ctx *c, const char *v)
+{
+	if (!parse_u64(v, &c->req.period))
+		return usage_error("--period=%s: expected a number%s", v, "");
+	c->req.period_set = true;
+	return 0;
+}
+static int opt_freq(struct record_ctx *c, const char *v)
+{
+	if (!parse_u64(v, &c->req.freq))
+		return usage_error("--freq=%s: expected a number%s", v, "");
+	c->req.freq_set = true;
+	return 0;
+}
+static int opt_cpus(struct record_ctx *c, const char *v)
+{
+	size_t off;
+	if (spe_cpuset_parse(v, &c->cpus, &off)) {
+		fprintf(stderr, PROG ": --cpus=%s: offset %zu: expected a CPU list like 0-3,8\n", v, off);
+		return CLI_USAGE;
+	}
+	c->have_cpus = true;
+	return 0;
+}
+static int opt_exclude_user(struct record_ctx *c, const char *v)
+{
+	(void)v;
+	c->req.exclude_user = true;
+	return 0;
+}
+static int opt_exclude_kernel(struct record_ctx *c, const char *v)
+{
+	(void)v;
+	c->req.exclude_kernel = true;
+	return 0;
+}
+
+static const struct record_option record_options[] = {
+	{ "help", 'h', NULL, opt_help, "show this help" },
+	{ "dry-run", 0, NULL, opt_dry_run, "print the attr and register image; open nothing" },
+	{ "list-filters", 0, NULL, opt_list, "list every filter term and whether the target supports it" },
+	{ "format", 0, "text|json", opt_format, "output format of --dry-run and --list-filters" },
+	{ "event", 'e', "EVENT", opt_event, "perf event string: arm_spe/term=v,.../ or arm_spe_N/.../[uk]" },
+	{ "period", 'c', "N", opt_period, "sample period in operations (default: caps/min_interval)" },
+	{ "freq", 'F', "N", opt_freq, "frequency mode (refused by the driver: EINVAL)" },
+	{ "cpus", 'C', "LIST", opt_cpus, "CPUs to profile; picks the arm_spe_N PMU that covers them" },
+	{ "exclude-user", 0, NULL, opt_exclude_user, "do not sample EL0 (attr.exclude_user)" },
+	{ "exclude-kernel", 0, NULL, opt_exclude_kernel, "do not sample EL1 (attr.exclude_kernel)" },
+	{ "sysfs", 0, "DIR", opt_sysfs, "target: a PMU directory or a directory of arm_spe_N PMUs" },
+	{ "cpu", 0, "NAME", opt_cpu, "target: a CPU profile (see below)" },
+	{ "pmsidr", 0, "VALUE", opt_pmsidr, "target: raw PMSIDR_EL1 (with --pmsver)" },
+	{ "pmsver", 0, "N", opt_pmsver, "target: ID_AA64DFR0_EL1.PMSVer, 1 (SPEv1.0) to 6 (SPEv1.5)" },
+	{ "valid-events", 0, "MASK", opt_valid_events, "target: caps/event_filter for --pmsidr targets" },
+	{ "kernel", 0, "X.Y", opt_kernel, "kernel release whose driver rules apply" },
+	{ "paranoid", 0, "N", opt_paranoid, "perf_event_paranoid of a --cpu/--sysfs target (default 2)" },
+	{ "privileged", 0, NULL, opt_privileged, "the caller has CAP_PERFMON" },
+	{ "strict", 0, NULL, opt_strict, "turn the warnings of the strict checks into errors" },
+};
+#define N_OPTIONS (sizeof record_options / sizeof record_options[0])
+
+static void print_help(FILE *out)
+{
+	fprintf(out, "usage: " PROG " --dry-run [options] [--sysfs=DIR | --cpu=NAME | --pmsidr=V --pmsver=N]\n"
+		     "       " PROG " --list-filters [--sysfs=DIR | --cpu=NAME | ...]\n\noptions:\n");
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct record_option *o = &record_options[i];
+		char left[48];
+		snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : "", o->short_name ? o->short_name : ' ',
+			 o->short_name ? ", " : " ", o->name, o->argh ? "=" : "", o->argh ? o->argh : "");
+		fprintf(out, "  %-30s %s\n", o->short_name ? left : left + 2, o->help);
+	}
+	fprintf(out, "\nfilter terms (--name, --kebab-name or inside -e arm_spe/name=v/):\n");
+	for (int t = 0; t < SPE_TERM_COUNT; t++) {
+		const struct spe_term_info *ti = spe_term_info(t);
+		char left[48];
+		snprintf(left, sizeof left, "--%s%s", ti->name, ti->kind == SPE_TERM_FLAG ? "" : "=V");
+		for (char *p = left + 2; *p; p++)
+			if (*p == '_')
+				*p = '-';
+		fprintf(out, "  %-30s %s\n", left, ti->help);
+	}
+	fprintf(out, "\nCPU profiles for --cpu:");
+	for (unsigned i = 0; i < spe_profile_count(); i++)
+		fprintf(out, "%s %s", i % 6 ? "" : "\n ", spe_profile_name(i));
+	fprintf(out, "\n\nexit: 0 accepted, 64 usage or --strict, 69 unsupported on the target,\n"
+		     "      77 needs privilege.  man spe-record has the messages.\n");
+}
+
+static const struct record_option *find_option(const char *name, size_t len, char short_name)
+{
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct record_option *o = &record_options[i];
+		if (short_name ? o->short_name == short_name : (strlen(o->name) == len && !strncmp(o->name, name, len)))
+			return o;
+	}
+	return NULL;
+}
+
+static int parse_args(struct record_ctx *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--")) {
+			c->command = argv + i + 1;
+			c->command_argc = argc - i - 1;
+			return 0;
+		}
+		const struct record_option *o = NULL;
+		const char *value = NULL;
+		if (a[0] == '-' && a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			value = eq ? eq + 1 : NULL;
+			o = find_option(name, len, 0);
+			if (!o) {
+				/* A filter term; errors are collected in req.diags. */
+				if (spe_term_lookup(name, len) < 0)
+					return usage_error("unknown option '%s'%s", a, "");
+				char term[64];
+				snprintf(term, sizeof term, "%.*s", (int)(len < 63 ? len : 63), name);
+				spe_filter_set_term(&c->req, term, value);
+				continue;
+			}
+		} else if (a[0] == '-' && a[1] && !a[2]) {
+			o = find_option(NULL, 0, a[1]);
+			if (!o)
+				return usage_error("unknown option '%s'%s", a, "");
+		} else if (a[0] == '-' && a[1]) {
+			o = find_option(NULL, 0, a[1]); /* -c4096 */
+			if (!o || !o->argh)
+				return usage_error("unknown option '%s'%s", a, "");
+			value = a + 2;
+		} else {
+			return usage_error("unexpected argument '%s' (a workload goes after --)%s", a, "");
+		}
+		if (o->argh && !value) {
+			if (i + 1 >= argc)
+				return usage_error("--%s needs a value (%s)", o->name, o->argh);
+			value = argv[++i];
+		} else if (!o->argh && value) {
+			return usage_error("--%s takes no value%s", o->name, "");
+		}
+		int rc = o->handle(c, value);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Build the target from --sysfs / --cpu / --pmsidr, or the live system. */
+static int load_target(struct record_ctx *c, struct spe_target *t)
+{
+	char err[512];
+	int sources = !!c->sysfs + !!c->cpu + !!c->have_pmsidr;
+	if (sources > 1)
+		return usage_error("--sysfs, --cpu and --pmsidr each name a target: give one%s%s", "", "");
+	if (c->have_pmsidr != c->have_pmsver && !c->sysfs && !c->cpu)
+		return usage_error("--pmsidr and --pmsver go together%s%s", "", "");
+	bool live = sources == 0;
+	if (c->cpu) {
+		if (spe_target_from_profile(c->cpu, c->kernel, t, err, sizeof err)) {
+			fprintf(stderr, PROG ": --cpu: %s\n", err);
+			return CLI_USAGE;
+		}
+	} else if (c->have_pmsidr) {
+		spe_target_from_regs(c->pmsidr, c->pmsver, c->kernel, t);
+		if (c->have_valid_events) {
+			t->evf_valid = c->valid_events;
+			t->evf_probed = true;
+		}
+	} else {
+		static struct spe_system sys; /* large: keep off the stack */
+		const char *dir = c->sysfs ? c->sysfs : LIVE_SYSFS;
+		if (spe_system_load_sysfs(dir, c->kernel, live, &sys, err, sizeof err)) {
+			fprintf(stderr, PROG ": %s\n", err);
+			if (live)
+				fprintf(stderr, PROG ": no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR\n");
+			return live ? CLI_UNAVAILABLE : CLI_NOINPUT;
+		}
+		int pick = spe_system_pick(&sys, c->have_cpus ? &c->cpus : NULL, c->req.pmu, err, sizeof err);
+		if (pick < 0) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return CLI_USAGE;
+		}
+		*t = sys.pmu[pick];
+		if (c->have_pmsver) {
+			t->pmsver = c->pmsver;
+			t->pmsver_is_lower_bound = false;
+		}
+	}
+	if (c->paranoid != -2)
+		t->paranoid = c->paranoid;
+	if (c->privileged)
+		t->privileged = true;
+	return 0;
+}
+
+static const char *exit_class_name(enum spe_diag_class cls)
+{
+	return cls == SPE_DIAG_STRICT ? "error (--strict)" : "error";
+}
+
+static void print_diags(const struct spe_filter_diags *d)
+{
+	for (unsigned i = 0; i < d->count; i++)
+		fprintf(stderr, PROG ": %s: %s [%s]\n", d->d[i].error ? exit_class_name(d->d[i].cls) : "warning",
+			d->d[i].text, spe_filter_msg_id(d->d[i].msg));
+	if (d->dropped)
+		fprintf(stderr, PROG ": %u more messages not shown\n", d->dropped);
+}
+
+static int exit_code(enum spe_diag_class cls)
+{
+	switch (cls) {
+	case SPE_DIAG_UNSUPPORTED: return CLI_UNAVAILABLE;
+	case SPE_DIAG_PRIVILEGE: return CLI_NOPERM;
+	default: return CLI_USAGE;
+	}
+}
+
+static void print_dry_run(const struct spe_target *t, const struct spe_filter_result *r, enum out_format fmt)
+{
+	static const char *const reg_names[SPE_REG_COUNT] = {
+#define SPE_X(id, name) [SPE_REG_##id] = name,
+		SPE_REG_LIST(SPE_X)
+#undef SPE_X
+	};
+	const struct spe_attr_image *a = &r->attr;
+	bool json = fmt == OUT_JSON;
+	const char *sep = json ? "," : "\n";
+	char type[16];
+	snprintf(type, sizeof type, "%d", a->type);
+	printf(json ? "{\"pmu\":\"%s\",\"type\":%s,\"size\":%u" : "pmu=%s\ntype=%s\nsize=%u", t->pmu,
+	       a->type < 0 ? (json ? "null" : "unknown") : type, a->size);
+	for (unsigned w = 0; w < SPE_CONFIG_WORDS; w++) {
+		char name[16];
+		snprintf(name, sizeof name, w ? "config%u" : "config", w);
+		printf(json ? "%s\"%s\":\"0x%016llx\"" : "%s%s=0x%016llx", sep, name, (unsigned long long)a->config[w]);
+	}
+	printf(json ? ",\"sample_period\":%llu,\"exclude_user\":%d,\"exclude_kernel\":%d"
+		    : "\nsample_period=%llu\nexclude_user=%d\nexclude_kernel=%d",
+	       (unsigned long long)a->sample_period, a->exclude_user, a->exclude_kernel);
+	for (unsigned i = 0; i < SPE_REG_COUNT; i++)
+		printf(json ? "%s\"%s\":\"0x%016llx\"" : "%s%s=0x%016llx", sep, reg_names[i],
+		       (unsigned long long)r->reg[i]);
+	printf(json ? "}\n" : "\n");
+}
+
+static void print_json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			putchar('\\');
+		if ((unsigned char)*s >= 0x20)
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void print_list(const struct spe_target *t, enum out_format fmt)
+{
+	char who[160];
+	spe_target_describe(t, who, sizeof who);
+	if (fmt == OUT_TEXT)
+		printf("# %s\n%-20s %-22s %-14s %s\n", who, "TERM", "OPTION", "FIELD", "SUPPORTED");
+	for (int i = 0; i < SPE_TERM_COUNT; i++) {
+		const struct spe_term_info *ti = spe_term_info(i);
+		char why[320] = "", option[48], field[24];
+		bool ok = spe_term_supported(t, i, why, sizeof why);
+		snprintf(option, sizeof option, "--%s", ti->name);
+		for (char *p = option + 2; *p; p++)
+			if (*p == '_')
+				*p = '-';
+		struct spe_format_field f = t->field[i];
+		if (!f.present)
+			f = (struct spe_format_field){ false, ti->word, ti->lo, ti->hi };
+		char word[8] = "";
+		if (f.word)
+			snprintf(word, sizeof word, "%u", f.word);
+		if (f.lo == f.hi)
+			snprintf(field, sizeof field, "config%s:%u", word, f.lo);
+		else
+			snprintf(field, sizeof field, "config%s:%u-%u", word, f.lo, f.hi);
+		if (fmt == OUT_TEXT) {
+			printf("%-20s %-22s %-14s %s%s%s\n", ti->name, option, field, ok ? "yes" : "no", ok ? "" : ": ",
+			       why);
+		} else {
+			printf("{\"term\":\"%s\",\"option\":\"%s\",\"field\":\"%s\",\"feature\":\"%s\",\"supported\":%s,"
+			       "\"reason\":",
+			       ti->name, option, field, spe_feature_name(ti->feature), ok ? "true" : "false");
+			if (ok)
+				printf("null");
+			else
+				print_json_string(why);
+			printf("}\n");
+		}
+	}
+}
+
+int cmd_record(int argc, char **argv);
+int cmd_record(int argc, char **argv)
+{
+	struct record_ctx *c = calloc(1, sizeof *c);
+	if (!c) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return CLI_UNAVAILABLE;
+	}
+	c->paranoid = -2; /* not given */
+	spe_filter_request_init(&c->req);
+	int rc = parse_args(c, argc, argv);
+	if (rc || c->mode == MODE_HELP) {
+		if (!rc)
+			print_help(stdout);
+		free(c);
+		return rc ? rc : cli_finish_stdout(PROG, CLI_OK);
+	}
+	if (c->mode == MODE_RECORD) {
+		fprintf(stderr, PROG ": recording is not built yet; use --dry-run or --list-filters\n");
+		free(c);
+		return CLI_UNAVAILABLE;
+	}
+	struct spe_target *t = calloc(1, sizeof *t);
+	struct spe_filter_result *res = calloc(1, sizeof *res);
+	if (!t || !res) {
+		rc = CLI_UNAVAILABLE;
+		goto out;
+	}
+	if ((rc = load_target(c, t)))
+		goto out;
+	if (c->mode == MODE_LIST_FILTERS) {
+		print_list(t, c->format);
+		rc = cli_finish_stdout(PROG, CLI_OK);
+		goto out;
+	}
+	spe_filter_compile(&c->req, t, res);
+	print_diags(&res->diags);
+	if (!res->accepted) {
+		rc = exit_code(res->first_error_class);
+		goto out;
+	}
+	print_dry_run(t, res, c->format);
+	rc = cli_finish_stdout(PROG, CLI_OK);
+out:
+	free(res);
+	free(t);
+	free(c);
+	return rc;
+}

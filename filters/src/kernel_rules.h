@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Internal: per-release driver behaviour. */
+#ifndef SPE_FILTERS_KERNEL_RULES_H
+#define SPE_FILTERS_KERNEL_RULES_H
+
+#include "target_internal.h"
+
+/* PMSEVFR/PMSNEVFR bits event_init accepts on @p t (complement of pmsevfr_res0). */
+uint64_t kernel_evf_accept(const struct spe_target *t);
+/* First release whose fixed accept mask includes the bits of @p pmsver. */
+unsigned kernel_accepting_pmsver(unsigned pmsver);
+/* The driver's kernel-privilege check (pa_enable, pct_enable, CX). */
+bool kernel_priv_ok(const struct spe_target *t);
+/* PMSIRR.INTERVAL the driver programs for @p period. */
+uint64_t kernel_effective_period(const struct spe_target *t, uint64_t period);
+/* facts.h column name of an event bit, NULL for IMPDEF/reserved bits. */
+const char *event_bit_name(unsigned bit);
+/* Why @p bit is rejected on @p t. */
+void event_bit_reason(const struct spe_target *t, unsigned bit, char *buf, size_t len);
+/* Why the target has no field for @p term, and the message class. */
+enum spe_filter_msg term_missing_reason(const struct spe_target *t, enum spe_term term, char *buf, size_t len);
+
+#endif

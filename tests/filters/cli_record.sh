@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# spe-record end to end on the sysfs fixtures: exact --dry-run output (worked
+# out by hand: see the comments), JSON, exit codes and messages.
+# usage: cli_record.sh SPE_RECORD FIXTURES_SYSFS
+set -u
+rec=$1 fx=$2
+fail=0 n=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run WANT_RC ARGS...: runs spe-record, stdout in $tmp/out, stderr in $tmp/err
+run() {
+	local want=$1; shift
+	n=$((n + 1))
+	"$rec" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "FAIL: spe-record $*: exit $rc, wanted $want"; cat "$tmp/err"; fail=$((fail + 1))
+	fi
+}
+# expect_out FILE: stdout equals FILE's content
+expect_out() {
+	if ! diff -u "$1" "$tmp/out"; then echo "FAIL: output differs (test $n)"; fail=$((fail + 1)); fi
+}
+# expect_err TEXT: stderr contains TEXT
+expect_err() {
+	if ! grep -qF -- "$1" "$tmp/err"; then
+		echo "FAIL: stderr of test $n lacks: $1"; cat "$tmp/err"; fail=$((fail + 1))
+	fi
+}
+expect_grep() {
+	if ! grep -qE -- "$1" "$tmp/out"; then
+		echo "FAIL: stdout of test $n lacks: $1"; cat "$tmp/out"; fail=$((fail + 1))
+	fi
+}
+
+# The hiperf example on Neoverse N1 / 6.1 (type 8, min_interval 1024):
+#  config = TS(0) PA(1) PCT(2) jitter(16) B(32) LD(33) ST(34) = 0x0000000700010007
+#  pmscr  = E0SPE(0) E1SPE(1) CX(3) PA(4) TS(5) PCT=01(6) = 0x7b
+#  pmsfcr = FT(1) B(16) LD(17) ST(18) = 0x70002; pmsirr = 1024 | RND = 0x401
+cat >"$tmp/want" <<'X'
+pmu=arm_spe_0
+type=8
+size=128
+config=0x0000000700010007
+config1=0x0000000000000000
+config2=0x0000000000000000
+config3=0x0000000000000000
+config4=0x0000000000000000
+sample_period=1024
+exclude_user=0
+exclude_kernel=0
+pmscr=0x000000000000007b
+pmsfcr=0x0000000000070002
+pmsevfr=0x0000000000000000
+pmsnevfr=0x0000000000000000
+pmslatfr=0x0000000000000000
+pmsdsfr=0xffffffffffffffff
+pmsirr=0x0000000000000401
+X
+run 0 --dry-run --sysfs="$fx/n1-v1p1-linux6.1" --privileged \
+	-e arm_spe/ts_enable=1,pa_enable=1,pct_enable=1,jitter=1,branch_filter=1,load_filter=1,store_filter=1/
+expect_out "$tmp/want"
+run 0 --dry-run --sysfs="$fx/n1-v1p1-linux6.1" --privileged --ts-enable --pa_enable --pct-enable \
+	--jitter --branch_filter --load-filter --store-filter=1
+expect_out "$tmp/want"
+
+# JSON: the same fields, one object.  N2 / 6.16, period 2048, user only:
+#  config1 = retired|l1d_refill = 0xa; config3 = not_taken = 0x40 (size 136)
+#  pmscr = E0SPE | CX = 0x9; pmsfcr = FE | FnE = 0x9; pmsirr = 2048 = 0x800
+printf '%s\n' '{"pmu":"arm_spe_0","type":9,"size":136,"config":"0x0000000000000000","config1":"0x000000000000000a","config2":"0x0000000000000000","config3":"0x0000000000000040","config4":"0x0000000000000000","sample_period":2048,"exclude_user":0,"exclude_kernel":1,"pmscr":"0x0000000000000009","pmsfcr":"0x0000000000000009","pmsevfr":"0x000000000000000a","pmsnevfr":"0x0000000000000040","pmslatfr":"0x0000000000000000","pmsdsfr":"0xffffffffffffffff","pmsirr":"0x0000000000000800"}' >"$tmp/want"
+run 0 --dry-run --format=json --sysfs="$fx/n2-v1p2-linux6.16" --paranoid=1 -c 2048 \
+	--event_filter=retired,l1d_refill -e 'arm_spe/inv_event_filter=not_taken/u'
+expect_out "$tmp/want"
+
+# Exit codes and messages.
+run 69 --dry-run --cpu=neoverse-n1 --inv-event-filter=not_taken
+expect_err "error: inv_event_filter: needs FEAT_SPE_FnE (SPEv1.2); arm_spe_0 is SPEv1.1 (neoverse-n1) on Linux 6.19 [needs-feature]"
+run 69 --dry-run --sysfs="$fx/n1-v1p1-linux6.1" --discard
+expect_err "discard: needs Linux 6.14"
+run 77 --dry-run --cpu=neoverse-n2 --kernel=6.12 --paranoid=2 --pa-enable
+expect_err "[needs-privilege]"
+run 0 --dry-run --cpu=neoverse-n2 --kernel=6.12 --paranoid=1 --pa-enable
+run 64 --dry-run --cpu=neoverse-n2 -F 1000
+expect_err "[freq-mode]"
+run 64 --dry-run --cpu=neoverse-n2 --load-filter=2
+expect_err "[value-too-big]"
+run 64 --dry-run --cpu=neoverse-n2 --lod-filter
+expect_err "unknown option '--lod-filter'"
+run 0 --dry-run --cpu=neoverse-n2 --privileged -c 1000
+expect_err "warning: period: 1000 is below caps/min_interval=1024 (a recommendation since 6.17); Linux 6.19 programs 768 [period-low]"
+run 64 --dry-run --cpu=neoverse-n2 --privileged -c 1000 --strict
+expect_err "error (--strict): period:"
+run 64 --dry-run --cpu=no-such-cpu
+expect_err "unknown CPU 'no-such-cpu'"
+run 66 --dry-run --sysfs="$fx/bad-format"
+expect_err "bad-format/format/load_filter: offset 7"
+run 64 --dry-run --cpu=neoverse-n1 --sysfs="$fx/n1-v1p1-linux6.1"
+
+# Heterogeneous: the PMU that covers the CPUs decides.
+run 64 --dry-run --sysfs="$fx/hetero-linux6.16"
+expect_err "pick one with --cpus=LIST"
+run 0 --dry-run --sysfs="$fx/hetero-linux6.16" -C 4-7 --privileged --inv-event-filter=not_taken
+expect_grep '^pmu=arm_spe_1$'
+expect_grep '^type=13$'
+run 69 --dry-run --sysfs="$fx/hetero-linux6.16" --cpus=0-3 --privileged --inv-event-filter=not_taken
+run 64 --dry-run --sysfs="$fx/hetero-linux6.16" --cpus=3-4
+
+# Raw registers.
+run 0 --dry-run --pmsidr=0x40000c7 --pmsver=5 --kernel=6.18 --privileged --simd-filter
+expect_grep '^config=0x0000008000000000$'
+expect_grep '^pmsfcr=0x0000000000100002$'
+
+# --list-filters names every term and the reason it is missing.
+run 0 --list-filters --sysfs="$fx/n1-v1p1-linux6.1"
+expect_grep '^inv_event_filter +--inv-event-filter +config3:0-63 +no: needs Linux 6.3'
+expect_grep '^load_filter +--load-filter +config:33 +yes$'
+[ "$(grep -c -- ' --' "$tmp/out")" = 25 ] || { echo "FAIL: --list-filters should list 25 terms"; fail=$((fail + 1)); }
+run 0 --list-filters --format=json --cpu=neoverse-v2
+expect_grep '^\{"term":"simd_filter","option":"--simd-filter","field":"config:39","feature":"FEAT_SPE_EFT","supported":false,"reason":"needs FEAT_SPE_EFT'
+
+# --help comes from the tables.
+run 0 --help
+expect_grep '^  --inv-data-src-filter=V'
+expect_grep 'neoverse-v3'
+
+echo "$n tests, $fail failures"
+[ "$fail" = 0 ]

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Every kernel rule (event_init's checks, per release) and every strict
+ * check, each with an accept and a reject case.  Expected effective values
+ * (periods, dropped words) are worked out from spe-filters.md sections 3-5.
+ */
+#include "check.h"
+#include "fixture_target.h"
+
+#include <string.h>
+
+#define N1 "n1-v1p1-linux6.1"
+#define N2 "n2-v1p2-linux6.16"
+#define EFT "v1p4-eft-linux6.18"
+#define FDS "v1p4-fds-linux6.19"
+
+static struct spe_filter_result out;
+
+/* Accepted, and message @p m absent. */
+static bool clean(const struct spe_target *t, const char *event, enum spe_filter_msg m)
+{
+	int rc = compile_event(t, event, true, &out);
+	if (rc != 0 || find_diag(&out.diags, m) >= 0) {
+		printf("  %s: rc %d\n", event, rc);
+		for (unsigned i = 0; i < out.diags.count; i++)
+			printf("    %s\n", out.diags.d[i].text);
+	}
+	return rc == 0 && find_diag(&out.diags, m) < 0;
+}
+
+/* Rejected with @p m (whose text holds @p text when non-NULL). */
+static bool rejected(const struct spe_target *t, const char *event, enum spe_filter_msg m, const char *text)
+{
+	int rc = compile_event(t, event, false, &out);
+	int i = find_diag(&out.diags, m);
+	bool ok = rc == -1 && i >= 0 && out.diags.d[i].error && (!text || strstr(out.diags.d[i].text, text));
+	if (!ok) {
+		printf("  %s: rc %d, wanted %s \"%s\"\n", event, rc, spe_filter_msg_id(m), text ? text : "");
+		for (unsigned k = 0; k < out.diags.count; k++)
+			printf("    %s\n", out.diags.d[k].text);
+	}
+	return ok;
+}
+
+/* A strict check: a warning by default (accepted), an error with --strict. */
+static bool strict_only(const struct spe_target *t, const char *event, enum spe_filter_msg m, const char *text)
+{
+	int rc = compile_event(t, event, false, &out);
+	int i = find_diag(&out.diags, m);
+	bool warn = rc == 0 && i >= 0 && !out.diags.d[i].error && (!text || strstr(out.diags.d[i].text, text));
+	if (!warn) {
+		printf("  %s: rc %d, wanted warning %s \"%s\"\n", event, rc, spe_filter_msg_id(m), text ? text : "");
+		for (unsigned k = 0; k < out.diags.count; k++)
+			printf("    %s\n", out.diags.d[k].text);
+	}
+	static struct spe_filter_result strict_out;
+	int src = compile_event(t, event, true, &strict_out);
+	int si = find_diag(&strict_out.diags, m);
+	bool err = src == -1 && si >= 0 && strict_out.diags.d[si].error &&
+		   strict_out.first_error_class == SPE_DIAG_STRICT;
+	if (!err)
+		printf("  %s --strict: rc %d, not an error\n", event, src);
+	return warn && err;
+}
+
+/* ---- kernel rules ---- */
+
+TEST(event_bits_by_version)
+{
+	struct spe_target n1 = sysfs_target(N1);
+	CHECK(clean(&n1, "arm_spe/event_filter=mispredicted,misaligned/", SPE_MSG_EVENT_BITS));
+	CHECK(rejected(&n1, "arm_spe/event_filter=not_taken/", SPE_MSG_EVENT_BITS,
+		       "bit 6 (not_taken) needs SPEv1.2; arm_spe_0 is SPEv1.1 (neoverse-n1) on Linux 6.1"));
+	CHECK(rejected(&n1, "arm_spe/event_filter=1/", SPE_MSG_EVENT_BITS, "can never be filtered"));
+	CHECK_INT_EQ(out.first_error_class, SPE_DIAG_UNSUPPORTED);
+}
+
+TEST(event_bits_by_kernel_release)
+{
+	struct spe_target n2_61 = profile_target("neoverse-n2", 601), n2_63 = profile_target("neoverse-n2", 603);
+	CHECK(rejected(&n2_61, "arm_spe/event_filter=not_taken/", SPE_MSG_EVENT_BITS, "needs Linux 6.3"));
+	CHECK(clean(&n2_63, "arm_spe/event_filter=not_taken/", SPE_MSG_EVENT_BITS));
+	struct spe_target n1_510 = profile_target("neoverse-n1", 510), n1_512 = profile_target("neoverse-n1", 512);
+	CHECK(rejected(&n1_510, "arm_spe/event_filter=misaligned/", SPE_MSG_EVENT_BITS, "needs Linux 5.12"));
+	CHECK(clean(&n1_512, "arm_spe/event_filter=misaligned/", SPE_MSG_EVENT_BITS));
+	/* v1.4 bits need the 6.18 probing even on v1.4 hardware. */
+	struct spe_target v14_617, v14_618;
+	spe_target_from_regs(0x7, 5, 617, &v14_617);
+	spe_target_from_regs(0x7, 5, 618, &v14_618);
+	v14_617.privileged = v14_618.privileged = true;
+	CHECK(rejected(&v14_617, "arm_spe/event_filter=l1d_access/", SPE_MSG_EVENT_BITS, "needs Linux 6.18"));
+	CHECK(clean(&v14_618, "arm_spe/event_filter=l1d_access/", SPE_MSG_EVENT_BITS));
+}
+
+TEST(event_bits_probed_on_6_18)
+{
+	struct spe_target eft = sysfs_target(EFT); /* caps/event_filter = 0xfe1ffe */
+		CHECK(clean(&eft, "arm_spe/event_filter=0x1000/", SPE_MSG_EVENT_BITS));
+	CHECK(rejected(&eft, "arm_spe/event_filter=0x2000/", SPE_MSG_EVENT_BITS, "IMPDEF bit 13 is not implemented"));
+	CHECK(rejected(&eft, "arm_spe/event_filter=0x10000000000/", SPE_MSG_EVENT_BITS, "bit 40 is reserved"));
+	CHECK(rejected(&eft, "arm_spe/event_filter=0x8000000/", SPE_MSG_EVENT_BITS, "reserved from SPEv1.4"));
+	CHECK(rejected(&eft, "arm_spe/event_filter=transactional/", SPE_MSG_EVENT_BITS, "needs FEAT_TME"));
+}
+
+TEST(inv_event_bits_use_the_pmsevfr_mask)
+{
+	struct spe_target n2 = sysfs_target(N2);
+	CHECK(clean(&n2, "arm_spe/inv_event_filter=not_taken/", SPE_MSG_EVENT_BITS));
+	CHECK(rejected(&n2, "arm_spe/inv_event_filter=l1d_access/", SPE_MSG_EVENT_BITS, "needs SPEv1.4"));
+}
+
+TEST(config4_needs_fds)
+{
+	struct spe_target fds = sysfs_target(FDS), v2 = profile_target("neoverse-v2", 619);
+	CHECK(clean(&fds, "arm_spe/config4=0x1/", SPE_MSG_NEEDS_FEATURE));
+	CHECK(rejected(&v2, "arm_spe/config4=0x1/", SPE_MSG_NEEDS_FEATURE, "FEAT_SPE_FDS"));
+}
+
+TEST(frequency_mode_is_einval)
+{
+	struct spe_target n1 = sysfs_target(N1);
+	CHECK(clean(&n1, "arm_spe/period=4096/", SPE_MSG_FREQ_MODE));
+	CHECK_U64_EQ(out.attr.sample_period, 4096);
+	CHECK(rejected(&n1, "arm_spe/freq=4000/", SPE_MSG_FREQ_MODE, "frequency mode"));
+	CHECK_INT_EQ(out.first_error_class, SPE_DIAG_INVALID);
+}
+
+TEST(features_from_pmsidr)
+{
+	struct spe_target all, no_fl, no_fe, no_ft, fne, no_fne;
+	spe_target_from_regs(0x7, 2, 619, &all);
+	spe_target_from_regs(0x3, 2, 619, &no_fl);
+	spe_target_from_regs(0x6, 2, 619, &no_fe);
+	spe_target_from_regs(0x5, 2, 619, &no_ft);
+	spe_target_from_regs(0x47, 3, 619, &fne);
+	spe_target_from_regs(0x07, 3, 619, &no_fne);
+	all.privileged = no_fl.privileged = no_fe.privileged = no_ft.privileged = true;
+	fne.privileged = no_fne.privileged = true;
+	CHECK(clean(&all, "arm_spe/min_latency=10,event_filter=2,load_filter=1/", SPE_MSG_NEEDS_FEATURE));
+	CHECK(rejected(&no_fl, "arm_spe/min_latency=10/", SPE_MSG_NEEDS_FEATURE, "PMSIDR_EL1.FL"));
+	CHECK(rejected(&no_fe, "arm_spe/event_filter=2/", SPE_MSG_NEEDS_FEATURE, "PMSIDR_EL1.FE"));
+	CHECK(rejected(&no_ft, "arm_spe/load_filter=1/", SPE_MSG_NEEDS_FEATURE, "PMSIDR_EL1.FT"));
+	CHECK(clean(&fne, "arm_spe/inv_event_filter=2/", SPE_MSG_NEEDS_FEATURE));
+	CHECK(rejected(&no_fne, "arm_spe/inv_event_filter=2/", SPE_MSG_NEEDS_FEATURE, "FEAT_SPE_FnE"));
+}
+
+TEST(feature_message_names_option_feature_and_target)
+{
+	struct spe_target n1 = profile_target("neoverse-n1", 619);
+	CHECK(rejected(&n1, "arm_spe/inv_event_filter=not_taken/", SPE_MSG_NEEDS_FEATURE,
+		       "inv_event_filter: needs FEAT_SPE_FnE (SPEv1.2); arm_spe_0 is SPEv1.1 (neoverse-n1)"));
+}
+
+TEST(missing_format_file_on_sysfs)
+{
+	struct spe_target eft = sysfs_target(EFT);
+	CHECK(clean(&eft, "arm_spe/float_filter=1/", SPE_MSG_NO_FIELD));
+	eft.field[SPE_TERM_FLOAT_FILTER].present = false; /* EFT shown, this file not */
+	CHECK(rejected(&eft, "arm_spe/float_filter=1/", SPE_MSG_NO_FIELD, "has no format/float_filter"));
+}
+
+TEST(privilege_by_kernel_release)
+{
+	struct spe_target t612 = profile_target("neoverse-n1", 612), t611 = profile_target("neoverse-n1", 611);
+	t612.privileged = t611.privileged = false;
+	t612.paranoid = 1;
+	CHECK(clean(&t612, "arm_spe/pa_enable=1/", SPE_MSG_NEEDS_PRIVILEGE));
+	t612.paranoid = 2;
+	CHECK(rejected(&t612, "arm_spe/pa_enable=1/", SPE_MSG_NEEDS_PRIVILEGE, "perf_event_paranoid=2"));
+	CHECK_INT_EQ(out.first_error_class, SPE_DIAG_PRIVILEGE);
+	t612.privileged = true;
+	CHECK(clean(&t612, "arm_spe/pa_enable=1,pct_enable=1/", SPE_MSG_NEEDS_PRIVILEGE));
+	t611.paranoid = 1;
+	CHECK(rejected(&t611, "arm_spe/pct_enable=1/", SPE_MSG_NEEDS_PRIVILEGE, "needs CAP_PERFMON (Linux 6.11"));
+	t611.privileged = true;
+	CHECK(clean(&t611, "arm_spe/pct_enable=1/", SPE_MSG_NEEDS_PRIVILEGE));
+}
+
+/* ---- strict checks ---- */
+
+TEST(strict_min_latency_width)
+{
+	struct spe_target n2 = sysfs_target(N2);
+	CHECK(clean(&n2, "arm_spe/min_latency=4095/", SPE_MSG_MINLAT_WIDE));
+	CHECK(strict_only(&n2, "arm_spe/min_latency=4096/", SPE_MSG_MINLAT_WIDE, "the kernel keeps 0"));
+	CHECK_U64_EQ(out.attr.config[2], 0);
+}
+
+TEST(strict_event_overlap)
+{
+	struct spe_target n2 = sysfs_target(N2);
+	CHECK(clean(&n2, "arm_spe/event_filter=0x2,inv_event_filter=0x80/", SPE_MSG_EVENT_OVERLAP));
+	CHECK(strict_only(&n2, "arm_spe/event_filter=0x82,inv_event_filter=0x80/", SPE_MSG_EVENT_OVERLAP,
+			  "bits 0x80"));
+}
+
+TEST(strict_mask_without_type)
+{
+	struct spe_target eft = sysfs_target(EFT);
+	CHECK(clean(&eft, "arm_spe/load_filter=1,load_filter_mask=1/", SPE_MSG_MASK_NO_TYPE));
+	CHECK(strict_only(&eft, "arm_spe/load_filter_mask=1/", SPE_MSG_MASK_NO_TYPE, "without load_filter"));
+	CHECK(strict_only(&eft, "arm_spe/float_filter_mask=1/", SPE_MSG_MASK_NO_TYPE, "without float_filter"));
+}
+
+TEST(strict_impdef_before_6_18)
+{
+	struct spe_target n2 = sysfs_target(N2), eft = sysfs_target(EFT);
+	CHECK(clean(&n2, "arm_spe/event_filter=0x2/", SPE_MSG_IMPDEF_UNCHECKED));
+	CHECK(clean(&eft, "arm_spe/event_filter=0x1000/", SPE_MSG_IMPDEF_UNCHECKED));
+	CHECK(strict_only(&n2, "arm_spe/event_filter=0x1000/", SPE_MSG_IMPDEF_UNCHECKED, "bits 0x1000"));
+	CHECK(strict_only(&n2, "arm_spe/inv_event_filter=0x1000000000000/", SPE_MSG_IMPDEF_UNCHECKED, "0x1000000000000"));
+}
+
+TEST(strict_stray_bits)
+{
+	struct spe_target n1 = sysfs_target(N1), n2 = sysfs_target(N2);
+	CHECK(clean(&n1, "arm_spe/config=0x1/", SPE_MSG_STRAY_BITS));
+	CHECK(strict_only(&n1, "arm_spe/config=0x9/", SPE_MSG_STRAY_BITS, "bits 0x8"));
+	/* EFT bit 36 on a kernel without EFT: silently ignored by the driver. */
+	CHECK(strict_only(&n2, "arm_spe/config=0x1000000000/", SPE_MSG_STRAY_BITS, "0x1000000000"));
+	CHECK(strict_only(&n1, "arm_spe/config2=0x1000/", SPE_MSG_STRAY_BITS, "config2"));
+}
+
+TEST(strict_period)
+{
+	struct spe_target n1 = sysfs_target(N1), n2 = sysfs_target(N2), eft = sysfs_target(EFT);
+	struct spe_target n1_617 = profile_target("neoverse-n1", 617);
+	CHECK(clean(&n2, "arm_spe/period=1024/", SPE_MSG_PERIOD_ROUNDED));
+	CHECK_U64_EQ(out.reg[SPE_REG_PMSIRR], 1024);
+	CHECK(strict_only(&eft, "arm_spe/period=1000/", SPE_MSG_PERIOD_ROUNDED, "programs 768"));
+	CHECK_U64_EQ(out.effective_period, 768);
+	CHECK_U64_EQ(out.attr.sample_period, 1000);
+	/* Before 6.17 a period below caps/min_interval is raised to it. */
+	CHECK(strict_only(&n1, "arm_spe/period=512/", SPE_MSG_PERIOD_LOW, "raises it to 1024"));
+	CHECK_U64_EQ(out.effective_period, 1024);
+	/* From 6.17 min_interval is a recommendation; 256 is the floor. */
+	CHECK(clean(&eft, "arm_spe/period=512/", SPE_MSG_PERIOD_LOW));
+	CHECK(strict_only(&n1_617, "arm_spe/period=512/", SPE_MSG_PERIOD_LOW, "programs 512"));
+	CHECK_U64_EQ(out.effective_period, 512);
+	CHECK(strict_only(&n1_617, "arm_spe/period=100/", SPE_MSG_PERIOD_LOW, "programs 256"));
+	CHECK(clean(&n2, "arm_spe/period=0xffffff00/", SPE_MSG_PERIOD_HIGH));
+	CHECK(strict_only(&n2, "arm_spe/period=0x100000000/", SPE_MSG_PERIOD_HIGH, "programs 4294967040"));
+	CHECK_U64_EQ(out.reg[SPE_REG_PMSIRR], 0xffffff00);
+	/* No period: perf's default, caps/min_interval. */
+	CHECK(clean(&n2, NULL, SPE_MSG_PERIOD_LOW));
+	CHECK_U64_EQ(out.attr.sample_period, 1024);
+}
+
+TEST(strict_config_word_too_new)
+{
+	struct spe_target n1 = sysfs_target(N1), n2 = sysfs_target(N2);
+	CHECK(clean(&n2, "arm_spe/config3=0x80/", SPE_MSG_WORD_TOO_NEW));
+	CHECK_INT_EQ(out.attr.size, 136);
+	CHECK(strict_only(&n1, "arm_spe/config3=0x80/", SPE_MSG_WORD_TOO_NEW, "Linux 6.1 has no config3"));
+	CHECK_U64_EQ(out.attr.config[3], 0);
+	CHECK_INT_EQ(out.attr.size, 128);
+	CHECK(strict_only(&n2, "arm_spe/config4=0x1/", SPE_MSG_WORD_TOO_NEW, "no config4 (added in 6.19)"));
+	CHECK_INT_EQ(out.attr.size, 128);
+}
+
+TEST(strict_context_dropped)
+{
+	struct spe_target n2 = sysfs_target(N2);
+	CHECK(clean(&n2, NULL, SPE_MSG_CONTEXT_DROPPED));
+	CHECK_U64_EQ(out.reg[SPE_REG_PMSCR] & 0x8, 0x8);
+	n2.privileged = false;
+	n2.paranoid = 2;
+	CHECK(strict_only(&n2, NULL, SPE_MSG_CONTEXT_DROPPED, "no CONTEXT packets"));
+	CHECK_U64_EQ(out.reg[SPE_REG_PMSCR] & 0x8, 0);
+	n2.paranoid = 1; /* 6.16: perf_allow_kernel() */
+	CHECK(clean(&n2, NULL, SPE_MSG_CONTEXT_DROPPED));
+}
+
+TEST(strict_exclude_all)
+{
+	struct spe_target n2 = sysfs_target(N2);
+	CHECK(clean(&n2, "arm_spe/ts_enable=1/u", SPE_MSG_EXCLUDE_ALL));
+	CHECK(out.attr.exclude_kernel && !out.attr.exclude_user);
+	CHECK_U64_EQ(out.reg[SPE_REG_PMSCR], 0x29); /* TS, CX, E0SPE */
+	static struct spe_filter_request req;
+	spe_filter_request_init(&req);
+	req.exclude_user = req.exclude_kernel = true;
+	CHECK_INT_EQ(spe_filter_compile(&req, &n2, &out), 0);
+	CHECK(find_diag(&out.diags, SPE_MSG_EXCLUDE_ALL) >= 0);
+	req.strict = true;
+	CHECK_INT_EQ(spe_filter_compile(&req, &n2, &out), -1);
+}
+
+int main(int argc, char **argv)
+{
+	fixture_init(argc, argv);
+	RUN(event_bits_by_version);
+	RUN(event_bits_by_kernel_release);
+	RUN(event_bits_probed_on_6_18);
+	RUN(inv_event_bits_use_the_pmsevfr_mask);
+	RUN(config4_needs_fds);
+	RUN(frequency_mode_is_einval);
+	RUN(features_from_pmsidr);
+	RUN(feature_message_names_option_feature_and_target);
+	RUN(missing_format_file_on_sysfs);
+	RUN(privilege_by_kernel_release);
+	RUN(strict_min_latency_width);
+	RUN(strict_event_overlap);
+	RUN(strict_mask_without_type);
+	RUN(strict_impdef_before_6_18);
+	RUN(strict_stray_bits);
+	RUN(strict_period);
+	RUN(strict_config_word_too_new);
+	RUN(strict_context_dropped);
+	RUN(strict_exclude_all);
+	return check_summary();
+}

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Targets: sysfs fixtures, heterogeneous PMU choice, CPU profiles, PMSIDR, parsers. */
+#include "check.h"
+#include "fixture_target.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct spe_system sys;
+static char err[512];
+
+static int load(const char *name, unsigned kernel)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/sysfs/%s", fixture_dir(), name);
+	err[0] = '\0';
+	return spe_system_load_sysfs(path, kernel, false, &sys, err, sizeof err);
+}
+
+TEST(sysfs_v1p1_linux_6_1)
+{
+	CHECK_INT_EQ(load("n1-v1p1-linux6.1", 0), 0);
+	const struct spe_target *t = &sys.pmu[0];
+	CHECK_INT_EQ(sys.count, 1);
+	CHECK_INT_EQ(t->type, 8);
+	CHECK_INT_EQ(t->kernel, 601);
+	CHECK_INT_EQ(t->pmsver, 2); /* from midr_el1 0x413fd0c1: neoverse-n1, SPEv1.1 */
+	CHECK(!t->pmsver_is_lower_bound);
+	CHECK_STR_EQ(t->cpu_name, "neoverse-n1");
+	CHECK_STR_EQ(t->cpumask_text, "0-3");
+	CHECK(!(t->features & SPE_FEAT_BIT(FNE)));
+	CHECK(!(t->features & SPE_FEAT_BIT(DISCARD)));
+	CHECK(t->features & SPE_FEAT_BIT(FE));
+	CHECK(!t->field[SPE_TERM_INV_EVENT_FILTER].present);
+	CHECK(!t->evf_probed);
+	CHECK_INT_EQ(t->min_interval, 1024);
+	char who[160];
+	spe_target_describe(t, who, sizeof who);
+	CHECK_STR_EQ(who, "arm_spe_0 is SPEv1.1 (neoverse-n1) on Linux 6.1");
+}
+
+TEST(sysfs_v1p2_linux_6_16)
+{
+	CHECK_INT_EQ(load("n2-v1p2-linux6.16", 0), 0);
+	const struct spe_target *t = &sys.pmu[0];
+	CHECK_INT_EQ(t->pmsver, 3);
+	CHECK(t->features & SPE_FEAT_BIT(FNE));
+	CHECK(t->features & SPE_FEAT_BIT(DISCARD));
+	CHECK(!(t->features & SPE_FEAT_BIT(EFT)));
+	CHECK(t->field[SPE_TERM_INV_EVENT_FILTER].present);
+	CHECK_INT_EQ(t->field[SPE_TERM_INV_EVENT_FILTER].word, 3);
+	CHECK_INT_EQ(t->field[SPE_TERM_DISCARD].lo, 35);
+}
+
+TEST(sysfs_v1p4_eft_linux_6_18)
+{
+	CHECK_INT_EQ(load("v1p4-eft-linux6.18", 0), 0);
+	const struct spe_target *t = &sys.pmu[0];
+	CHECK_INT_EQ(t->pmsver, 5); /* lower bound from the v1.4 bits of caps/event_filter */
+	CHECK(t->pmsver_is_lower_bound);
+	CHECK(t->evf_probed);
+	CHECK_U64_EQ(t->evf_valid, 0xfe1ffe);
+	CHECK(t->features & SPE_FEAT_BIT(EFT));
+	CHECK(t->features & SPE_FEAT_BIT(ERND));
+	CHECK(t->features & SPE_FEAT_BIT(ARCHINST));
+	CHECK(!(t->features & SPE_FEAT_BIT(FDS)));
+	CHECK_INT_EQ(t->count_size, 16);
+	CHECK_INT_EQ(t->min_interval, 256);
+	CHECK_INT_EQ(t->field[SPE_TERM_FLOAT_FILTER_MASK].lo, 42);
+}
+
+TEST(sysfs_v1p4_fds_linux_6_19)
+{
+	CHECK_INT_EQ(load("v1p4-fds-linux6.19", 0), 0);
+	const struct spe_target *t = &sys.pmu[0];
+	CHECK(t->features & SPE_FEAT_BIT(FDS));
+	CHECK(!(t->features & SPE_FEAT_BIT(EFT)));
+	CHECK(t->field[SPE_TERM_INV_DATA_SRC_FILTER].present);
+	CHECK_INT_EQ(t->field[SPE_TERM_INV_DATA_SRC_FILTER].word, 4);
+	CHECK(!t->field[SPE_TERM_DATA_SRC_FILTER].present);
+	CHECK_INT_EQ(t->kernel, 619);
+}
+
+TEST(kernel_argument_overrides_file)
+{
+	CHECK_INT_EQ(load("n1-v1p1-linux6.1", 603), 0);
+	CHECK_INT_EQ(sys.pmu[0].kernel, 603);
+}
+
+TEST(bad_format_names_file_and_offset)
+{
+	CHECK_INT_EQ(load("bad-format", 0), -1);
+	CHECK(strstr(err, "bad-format/format/load_filter: offset 7: expected configN:lo") != NULL);
+	CHECK_INT_EQ(load("no-such-fixture", 0), -1);
+	CHECK(strstr(err, "no-such-fixture") != NULL);
+}
+
+TEST(heterogeneous_pick)
+{
+	CHECK_INT_EQ(load("hetero-linux6.16", 0), 0);
+	CHECK_INT_EQ(sys.count, 2);
+	CHECK_STR_EQ(sys.pmu[0].pmu, "arm_spe_0");
+	CHECK_STR_EQ(sys.pmu[1].pmu, "arm_spe_1");
+	CHECK_STR_EQ(sys.pmu[1].cpu_name, "cortex-x3");
+	CHECK(sys.pmu[1].features & SPE_FEAT_BIT(FNE));
+	CHECK(!(sys.pmu[0].features & SPE_FEAT_BIT(FNE)));
+	struct spe_cpuset cpus;
+	CHECK_INT_EQ(spe_cpuset_parse("0-1", &cpus, NULL), 0);
+	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "", err, sizeof err), 0);
+	CHECK_INT_EQ(spe_cpuset_parse("4-7", &cpus, NULL), 0);
+	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "arm_spe", err, sizeof err), 1);
+	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "arm_spe_1", err, sizeof err), 1);
+	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "arm_spe_0", err, sizeof err), -1);
+	CHECK(strstr(err, "covers CPUs 0-3 only") != NULL);
+	CHECK_INT_EQ(spe_cpuset_parse("3-4", &cpus, NULL), 0);
+	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "", err, sizeof err), -1);
+	CHECK(strstr(err, "span more than one") != NULL);
+	CHECK_INT_EQ(spe_cpuset_parse("9", &cpus, NULL), 0);
+	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "", err, sizeof err), -1);
+	CHECK(strstr(err, "no SPE PMU covers") != NULL);
+	CHECK_INT_EQ(spe_system_pick(&sys, NULL, "", err, sizeof err), -1);
+	CHECK(strstr(err, "arm_spe_0 (CPUs 0-3) arm_spe_1 (CPUs 4-7)") != NULL);
+	CHECK_INT_EQ(spe_system_pick(&sys, NULL, "arm_spe_7", err, sizeof err), -1);
+	/* The same request, checked against the PMU of the chosen CPUs. */
+	static struct spe_filter_result out;
+	CHECK_INT_EQ(compile_event(&sys.pmu[1], "arm_spe/inv_event_filter=not_taken/", false, &out), 0);
+	CHECK_INT_EQ(compile_event(&sys.pmu[0], "arm_spe/inv_event_filter=not_taken/", false, &out), -1);
+}
+
+TEST(profiles)
+{
+	struct spe_target t;
+	for (unsigned i = 0; i < spe_profile_count(); i++) {
+		CHECK_INT_EQ(spe_target_from_profile(spe_profile_name(i), 0, &t, err, sizeof err), 0);
+		CHECK(t.pmsver >= 2);
+		CHECK(spe_profile_source(i) != NULL);
+	}
+	CHECK_INT_EQ(spe_target_from_profile("neoverse-v2", 0, &t, err, sizeof err), 0);
+	CHECK_INT_EQ(t.kernel, SPE_KERNEL_NEWEST);
+	CHECK(t.features & SPE_FEAT_BIT(FNE));
+	CHECK(t.field[SPE_TERM_INV_EVENT_FILTER].present);
+	CHECK(t.field[SPE_TERM_DISCARD].present);
+	CHECK(!t.field[SPE_TERM_SIMD_FILTER].present);
+	CHECK_INT_EQ(spe_target_from_profile("neoverse-v2", 613, &t, err, sizeof err), 0);
+	CHECK(!t.field[SPE_TERM_DISCARD].present); /* discard from 6.14 */
+	CHECK_INT_EQ(spe_target_from_profile("neoverse-n1", 0, &t, err, sizeof err), 0);
+	CHECK(!(t.features & SPE_FEAT_BIT(FNE)));
+	CHECK_INT_EQ(spe_target_from_profile("pentium-4", 0, &t, err, sizeof err), -1);
+	CHECK(strstr(err, "unknown CPU 'pentium-4'") != NULL);
+}
+
+TEST(pmsidr_decode)
+{
+	struct spe_target t;
+	/* FE FT FL ERnd FnE FDS, Interval=5 (1536), CountSize=3 (16-bit), EFT(26), SME(32). */
+	uint64_t pmsidr = 0x7 | 1u << 5 | 1u << 6 | 1u << 7 | 5u << 8 | 3u << 16 | 1u << 26 | 1ull << 32;
+	CHECK_INT_EQ(spe_target_from_regs(pmsidr, 5, 619, &t), 0);
+	CHECK_INT_EQ(t.min_interval, 1536);
+	CHECK_INT_EQ(t.count_size, 16);
+	uint32_t want = SPE_FEAT_BIT(NONE) | SPE_FEAT_BIT(FE) | SPE_FEAT_BIT(FT) | SPE_FEAT_BIT(FL) |
+			SPE_FEAT_BIT(ERND) | SPE_FEAT_BIT(FNE) | SPE_FEAT_BIT(FDS) | SPE_FEAT_BIT(EFT) |
+			SPE_FEAT_BIT(SME) | SPE_FEAT_BIT(DISCARD);
+	CHECK_U64_EQ(t.features, want);
+	CHECK(t.evf_valid & (1ull << 24)); /* SME events */
+	CHECK(t.field[SPE_TERM_INV_DATA_SRC_FILTER].present);
+	CHECK_INT_EQ(spe_target_from_regs(0x7, 2, 619, &t), 0);
+	CHECK_INT_EQ(t.min_interval, 256);
+	CHECK_INT_EQ(t.count_size, 12);
+	CHECK(!(t.features & SPE_FEAT_BIT(DISCARD)));
+	CHECK_INT_EQ(spe_target_from_regs(0x7, 0, 619, &t), -1);
+	CHECK_INT_EQ(spe_target_from_regs(0x7, 7, 619, &t), -1);
+}
+
+TEST(kernel_release_parse)
+{
+	CHECK_INT_EQ(spe_kernel_parse("6.1"), 601);
+	CHECK_INT_EQ(spe_kernel_parse("6.19.0-rc3"), 619);
+	CHECK_INT_EQ(spe_kernel_parse("5.15.0-91-generic\n"), 515);
+	CHECK_INT_EQ(spe_kernel_parse("6"), 0);
+	CHECK_INT_EQ(spe_kernel_parse("x.1"), 0);
+	CHECK_INT_EQ(spe_kernel_parse("6.100"), 0);
+}
+
+TEST(cpuset_parse)
+{
+	struct spe_cpuset s;
+	size_t off = 99;
+	CHECK_INT_EQ(spe_cpuset_parse("0-3,8\n", &s, &off), 0);
+	CHECK_U64_EQ(s.bits[0], 0x10f);
+	CHECK_INT_EQ(spe_cpuset_parse("1023", &s, &off), 0);
+	CHECK_U64_EQ(s.bits[15], 1ull << 63);
+	CHECK_INT_EQ(spe_cpuset_parse("3-1", &s, &off), -1);
+	CHECK_INT_EQ(spe_cpuset_parse("0,x", &s, &off), -1);
+	CHECK_INT_EQ(off, 2);
+	CHECK_INT_EQ(spe_cpuset_parse("", &s, &off), -1);
+	CHECK_INT_EQ(spe_cpuset_parse("1024", &s, &off), -1);
+}
+
+int main(int argc, char **argv)
+{
+	fixture_init(argc, argv);
+	RUN(sysfs_v1p1_linux_6_1);
+	RUN(sysfs_v1p2_linux_6_16);
+	RUN(sysfs_v1p4_eft_linux_6_18);
+	RUN(sysfs_v1p4_fds_linux_6_19);
+	RUN(kernel_argument_overrides_file);
+	RUN(bad_format_names_file_and_offset);
+	RUN(heterogeneous_pick);
+	RUN(profiles);
+	RUN(pmsidr_decode);
+	RUN(kernel_release_parse);
+	RUN(cpuset_parse);
+	return check_summary();
+}
