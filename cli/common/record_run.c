@@ -35,6 +35,8 @@ static void install_stop_handlers(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* Past a file-size limit, let write() fail with EFBIG (reported like a full disk) instead of dying. */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int record_parse_size(const char *s, uint64_t *out)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -57,7 +58,7 @@ int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cf
 		snprintf(err, errsize, "%s: out of memory", path);
 		return -spe_nomem;
 	}
-	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	o->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644); /* read: to seal after a failure */
 	if (o->fd < 0) {
 		snprintf(err, errsize, "%s: cannot create: %s", path, strerror(errno));
 		free(o->path);
@@ -260,17 +261,61 @@ const char *spe_rec_output_errmsg(const struct spe_rec_output *o)
 	return o->errmsg;
 }
 
+/*
+ * After a failed write the writer leaves data.size 0 ("unfinished"), which
+ * perf 6.1 refuses ("failed to process sample").  Set data.size to the end of
+ * the last complete record in the file: an in-place 8-byte write that needs
+ * no free space.  (To move into the writer: see the recorder's report.)
+ */
+static void seal_after_failure(int fd)
+{
+	uint8_t h[56];
+	struct stat st;
+	if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h || memcmp(h, "PERFILE2", 8) || fstat(fd, &st) < 0)
+		return;
+	uint64_t data_off = u64_at(h + 40), end = (uint64_t)st.st_size, pos = data_off;
+	if (data_off < 104 || data_off > end)
+		return;
+	for (;;) {
+		uint8_t rh[16];
+		if (end - pos < 8 || pread(fd, rh, sizeof rh, (off_t)pos) < 8)
+			break;
+		uint64_t n = (uint16_t)(rh[6] | rh[7] << 8);
+		if (n < 8)
+			break;
+		if (u32_at(rh) == SPE_PERF_RECORD_AUXTRACE) {
+			if (end - pos < 16)
+				break;
+			n += u64_at(rh + 8);
+		}
+		if (n > end - pos)
+			break;
+		pos += n;
+	}
+	uint8_t size[8];
+	uint64_t data_size = pos - data_off;
+	memcpy(size, &data_size, 8);
+	if (pwrite(fd, size, 8, 48) != 8) {
+		/* nothing more can be done: the reader treats data.size 0 as "to EOF" */
+	}
+}
+
 int spe_rec_output_close(struct spe_rec_output *o, char *err, size_t errsize)
 {
 	if (!o)
 		return 0;
 	int r = writer_failed(o);
+	errno = 0;
 	int c = spe_perf_writer_close(o->w);
+	int e = errno;
 	if (!r && c) {
 		r = c;
-		snprintf(o->errmsg, sizeof o->errmsg, "%s: writing the header and features failed: %s", o->path,
-			 spe_errstr(c));
+		/* The writer's message goes with it; its last failing call left errno. */
+		snprintf(o->errmsg, sizeof o->errmsg, "%s: write failed: %s", o->path,
+			 e ? strerror(e) : spe_errstr(c));
 	}
+	if (r)
+		seal_after_failure(o->fd);
 	if (close(o->fd) < 0 && !r) {
 		r = -spe_io;
 		snprintf(o->errmsg, sizeof o->errmsg, "%s: %s", o->path, strerror(errno));

@@ -1,2 +1,0 @@
-# Empty dependencies file for spe.
-# This may be replaced when dependencies are built.

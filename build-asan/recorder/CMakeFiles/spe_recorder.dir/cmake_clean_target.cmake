@@ -1,3 +1,0 @@
-file(REMOVE_RECURSE
-  "libspe_recorder.a"
-)

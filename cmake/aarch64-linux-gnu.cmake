@@ -1,0 +1,22 @@
+# Cross-compile for arm64 with Debian's gcc-aarch64-linux-gnu; ctest runs the
+# test binaries under qemu-user with the aarch64 sysroot as its -L prefix.
+#   cmake -S . -B build/arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -DSPE_WITH_ANALYSIS=OFF
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR aarch64)
+
+set(SPE_CROSS_TRIPLE aarch64-linux-gnu)
+set(SPE_CROSS_SYSROOT /usr/${SPE_CROSS_TRIPLE})
+
+find_program(CMAKE_C_COMPILER NAMES ${SPE_CROSS_TRIPLE}-gcc REQUIRED)
+find_program(SPE_QEMU_AARCH64 NAMES qemu-aarch64 qemu-aarch64-static REQUIRED)
+set(CMAKE_CROSSCOMPILING_EMULATOR ${SPE_QEMU_AARCH64} -L ${SPE_CROSS_SYSROOT})
+
+set(CMAKE_FIND_ROOT_PATH ${SPE_CROSS_SYSROOT})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+
+# pkg-config must look at arm64 .pc files (multiarch), never at the host's.
+set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/${SPE_CROSS_TRIPLE}/pkgconfig:/usr/share/pkgconfig")
+set(ENV{PKG_CONFIG_PATH} "")

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# spe-record --replay through the CLI: output, exact loss report, every exit
+# code with its message, a disk-full stop that leaves a readable file.
+#   cli_replay.sh RECORD_BINARY FIXTURES_DIR PUBLIC_DATA_DIR
+set -u
+rec=$1 fx=$2 pub=$3
+tmp=$(mktemp -d /tmp/spe-test-cli-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 pass=0
+check() { # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $name"; fi
+}
+run() { # run EXPECTED_STATUS ARGS... ; stderr in $tmp/err
+  "$rec" "${@:2}" >"$tmp/out" 2>"$tmp/err"
+  local st=$?
+  if [ "$st" != "$1" ]; then echo "  exit $st, expected $1: $rec ${*:2}"; sed 's/^/  | /' "$tmp/err"; return 1; fi
+}
+has() { grep -qF -- "$1" "$tmp/err" || { echo "  stderr lacks: $1"; sed 's/^/  | /' "$tmp/err"; return 1; }; }
+magic() { [ "$(head -c 8 "$1")" = "PERFILE2" ]; }
+
+# 1. A manifest replays into a perf.data.
+check manifest run 0 --replay="$fx/two-records.replay" -o "$tmp/a.data"
+check manifest-msg has "wrote $tmp/a.data: 128 bytes of SPE data from 1 CPU in 1 AUXTRACE records"
+check manifest-magic magic "$tmp/a.data"
+
+# 2. Truncation, worked out by hand: 2048 copies of the 128-byte pair of records
+#    (262144 bytes) in bursts of 8192 bytes into a 4096-byte area, drained after
+#    each burst: each of the 32 bursts keeps 4096 bytes (32 whole records) and loses 4096.
+cp "$fx/two-records.bin" "$tmp/big.bin"
+for i in $(seq 11); do cat "$tmp/big.bin" "$tmp/big.bin" >"$tmp/x.bin"; mv "$tmp/x.bin" "$tmp/big.bin"; done
+check trunc run 0 --replay="$tmp/big.bin" --aux-size=4K --replay-burst=8K -o "$tmp/t.data"
+check trunc-msg has "32 AUX buffers truncated, 131072 bytes lost; try a larger --aux-size"
+check trunc-bytes has "wrote $tmp/t.data: 131072 bytes of SPE data"
+check lossless run 0 --replay="$tmp/big.bin" --aux-size=4K -o "$tmp/l.data"
+check lossless-bytes has "wrote $tmp/l.data: 262144 bytes of SPE data from 1 CPU in 128 AUXTRACE records"
+
+# 3. Exit codes and messages.
+printf 'spekit-replay 1\nfrob 1\naux x\n' >"$tmp/bad.replay"
+check bad-manifest run 65 --replay="$tmp/bad.replay" -o "$tmp/b.data"
+check bad-manifest-msg has "$tmp/bad.replay:2: unknown directive 'frob'"
+printf 'spekit-replay 1\naux missing.bin\n' >"$tmp/missing.replay"
+check missing-aux run 66 --replay="$tmp/missing.replay" -o "$tmp/m.data"
+check missing-aux-msg has "$tmp/missing.bin: cannot open: No such file or directory"
+check missing-aux-nofile test ! -e "$tmp/m.data"
+check missing-input run 66 --replay="$tmp/nope.bin" -o "$tmp/n.data"
+check missing-input-msg has "$tmp/nope.bin: cannot open: No such file or directory"
+check bad-aux-size run 64 --replay="$tmp/big.bin" --aux-size=5000 -o "$tmp/s.data"
+check bad-aux-size-msg has "AUX size 5000 is not a power of two of at least 4096 bytes"
+check bad-size-syntax run 64 --replay="$tmp/big.bin" --aux-size=lots
+check cpu-with-manifest run 64 --replay="$fx/two-records.replay" --cpu=3
+check unwritable run 74 --replay="$fx/two-records.replay" -o /nonexistent/dir/x.data
+check unwritable-msg has "/nonexistent/dir/x.data: cannot create: No such file or directory"
+
+# 4. Disk full (a 64 KiB file-size limit): exit 74, a clear message, and the
+#    file written so far still opens.
+( ulimit -f 64; "$rec" --replay="$tmp/big.bin" --aux-size=16K -o "$tmp/full.data" ) >"$tmp/out" 2>"$tmp/err"
+check diskfull-status test $? = 74
+check diskfull-msg has "$tmp/full.data: write failed"
+check diskfull-why has "File too large"
+check diskfull-msg2 has "is incomplete but readable up to the failure"
+check diskfull-size test "$(stat -c %s "$tmp/full.data")" -le 65536
+if command -v perf >/dev/null; then
+  PAGER=cat perf report -D -i "$tmp/full.data" >"$tmp/d.txt" 2>&1
+  check diskfull-perf-opens grep -q 'ARM SPE data' "$tmp/d.txt"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
