@@ -308,16 +308,41 @@ static int parse_args(struct record_ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* The PMU of a sysfs tree (--sysfs, or the live one) that covers the requested CPUs. */
+static int load_sysfs_target(struct record_ctx *c, struct spe_target *t)
+{
+	static struct spe_system sys; /* large: keep off the stack */
+	char err[512];
+	bool live = !c->sysfs;
+	if (spe_system_load_sysfs(live ? LIVE_SYSFS : c->sysfs, c->kernel, live, &sys, err, sizeof err)) {
+		fprintf(stderr, PROG ": %s\n", err);
+		if (live)
+			fprintf(stderr, PROG ": no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR\n");
+		return live ? CLI_UNAVAILABLE : CLI_NOINPUT;
+	}
+	int pick = spe_system_pick(&sys, c->have_cpus ? &c->cpus : NULL, c->req.pmu, err, sizeof err);
+	if (pick < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return CLI_USAGE;
+	}
+	*t = sys.pmu[pick];
+	if (c->have_pmsver) {
+		t->pmsver = c->pmsver;
+		t->pmsver_is_lower_bound = false;
+	}
+	return 0;
+}
+
 /* Build the target from --sysfs / --cpu / --pmsidr, or the live system. */
 static int load_target(struct record_ctx *c, struct spe_target *t)
 {
 	char err[512];
-	int sources = !!c->sysfs + !!c->cpu + !!c->have_pmsidr;
-	if (sources > 1)
+	if (!!c->sysfs + !!c->cpu + !!c->have_pmsidr > 1)
 		return usage_error("--sysfs, --cpu and --pmsidr each name a target: give one%s%s", "", "");
-	if (c->have_pmsidr != c->have_pmsver && !c->sysfs && !c->cpu)
-		return usage_error("--pmsidr and --pmsver go together%s%s", "", "");
-	bool live = sources == 0;
+	if (c->have_pmsidr && !c->have_pmsver)
+		return usage_error("--pmsidr needs --pmsver%s%s", "", "");
+	if (c->cpu && (c->have_pmsver || c->have_valid_events))
+		return usage_error("--cpu=%s sets the SPE version and events itself%s", c->cpu, "");
 	if (c->cpu) {
 		if (spe_target_from_profile(c->cpu, c->kernel, t, err, sizeof err)) {
 			fprintf(stderr, PROG ": --cpu: %s\n", err);
@@ -330,25 +355,13 @@ static int load_target(struct record_ctx *c, struct spe_target *t)
 			t->evf_probed = true;
 		}
 	} else {
-		static struct spe_system sys; /* large: keep off the stack */
-		const char *dir = c->sysfs ? c->sysfs : LIVE_SYSFS;
-		if (spe_system_load_sysfs(dir, c->kernel, live, &sys, err, sizeof err)) {
-			fprintf(stderr, PROG ": %s\n", err);
-			if (live)
-				fprintf(stderr, PROG ": no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR\n");
-			return live ? CLI_UNAVAILABLE : CLI_NOINPUT;
-		}
-		int pick = spe_system_pick(&sys, c->have_cpus ? &c->cpus : NULL, c->req.pmu, err, sizeof err);
-		if (pick < 0) {
-			fprintf(stderr, PROG ": %s\n", err);
-			return CLI_USAGE;
-		}
-		*t = sys.pmu[pick];
-		if (c->have_pmsver) {
-			t->pmsver = c->pmsver;
-			t->pmsver_is_lower_bound = false;
-		}
+		int rc = load_sysfs_target(c, t);
+		if (rc)
+			return rc;
 	}
+	/* For a profile or registers, -e arm_spe_N/.../ names the instance in messages. */
+	if (t->origin != SPE_TARGET_SYSFS && !strncmp(c->req.pmu, "arm_spe_", 8))
+		snprintf(t->pmu, sizeof t->pmu, "%s", c->req.pmu);
 	if (c->paranoid != -2)
 		t->paranoid = c->paranoid;
 	if (c->privileged)

@@ -96,6 +96,25 @@ expect_err "unknown CPU 'no-such-cpu'"
 run 66 --dry-run --sysfs="$fx/bad-format"
 expect_err "bad-format/format/load_filter: offset 7"
 run 64 --dry-run --cpu=neoverse-n1 --sysfs="$fx/n1-v1p1-linux6.1"
+expect_err "each name a target"
+run 64 --dry-run --cpu=neoverse-n1 --pmsver=3
+run 64 --dry-run --pmsidr=0x7
+expect_err "--pmsidr needs --pmsver"
+run 64 --dry-run --cpu=neoverse-n1 stray-word
+expect_err "unexpected argument 'stray-word'"
+run 64 --dry-run --cpu=neoverse-n1 --period
+expect_err "--period needs a value"
+run 64 --dry-run --cpu=neoverse-n1 --strict=1
+expect_err "--strict takes no value"
+# -e arm_spe_N/ names the instance of a profile target in messages.
+run 69 --dry-run --cpu=neoverse-n1 -e arm_spe_2/inv_event_filter=2/
+expect_err "arm_spe_2 is SPEv1.1 (neoverse-n1)"
+
+# No target named and no arm_spe PMU on this machine: unavailable, with a hint.
+if ! ls /sys/bus/event_source/devices/ 2>/dev/null | grep -q '^arm_spe'; then
+	run 69 --dry-run --load-filter
+	expect_err "no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR"
+fi
 
 # Heterogeneous: the PMU that covers the CPUs decides.
 run 64 --dry-run --sysfs="$fx/hetero-linux6.16"
@@ -118,6 +137,15 @@ expect_grep '^load_filter +--load-filter +config:33 +yes$'
 [ "$(grep -c -- ' --' "$tmp/out")" = 25 ] || { echo "FAIL: --list-filters should list 25 terms"; fail=$((fail + 1)); }
 run 0 --list-filters --format=json --cpu=neoverse-v2
 expect_grep '^\{"term":"simd_filter","option":"--simd-filter","field":"config:39","feature":"FEAT_SPE_EFT","supported":false,"reason":"needs FEAT_SPE_EFT'
+
+# Every JSON output line parses.
+if command -v python3 >/dev/null; then
+	"$rec" --list-filters --format=json --sysfs="$fx/v1p4-fds-linux6.19" >"$tmp/out"
+	"$rec" --dry-run --format=json --sysfs="$fx/v1p4-fds-linux6.19" --data-src-filter=1,2 >>"$tmp/out" 2>/dev/null
+	n=$((n + 1))
+	python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' <"$tmp/out" ||
+		{ echo "FAIL: JSON lines do not parse"; fail=$((fail + 1)); }
+fi
 
 # --help comes from the tables.
 run 0 --help

@@ -4,7 +4,11 @@
 #include "fixture_target.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 static struct spe_system sys;
 static char err[512];
@@ -196,6 +200,62 @@ TEST(cpuset_parse)
 	CHECK_INT_EQ(spe_cpuset_parse("1024", &s, &off), -1);
 }
 
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* A PMU copy without our `kernel` file: live reads uname and /proc; a copy needs --kernel. */
+TEST(live_kernel_and_privilege)
+{
+	char dir[] = "/tmp/spe-sysfs-XXXXXX", sub[600];
+	if (!mkdtemp(dir)) {
+		CHECK(0);
+		return;
+	}
+	snprintf(sub, sizeof sub, "%s/format", dir);
+	mkdir(sub, 0700);
+	write_file(dir, "type", "8\n");
+	write_file(dir, "cpumask", "0\n");
+	write_file(dir, "format/load_filter", "config:33\n");
+	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, false, &sys, err, sizeof err), -1);
+	CHECK(strstr(err, "no kernel release") != NULL);
+	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), 0);
+	struct utsname u;
+	uname(&u);
+	CHECK_INT_EQ(sys.pmu[0].kernel, spe_kernel_parse(u.release));
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int paranoid;
+	if (f && fscanf(f, "%d", &paranoid) == 1)
+		CHECK_INT_EQ(sys.pmu[0].paranoid, paranoid);
+	if (f)
+		fclose(f);
+	CHECK(sys.pmu[0].field[SPE_TERM_LOAD_FILTER].present);
+	CHECK(!sys.pmu[0].field[SPE_TERM_EVENT_FILTER].present);
+	/* A broken number names the file and offset. */
+	write_file(dir, "type", "8x\n");
+	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), -1);
+	CHECK(strstr(err, "/type: offset 1: expected one number") != NULL);
+	write_file(dir, "type", "8\n");
+	write_file(dir, "cpumask", "0-\n");
+	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), -1);
+	CHECK(strstr(err, "/cpumask: offset 2") != NULL);
+	const char *files[] = { "type", "cpumask", "format/load_filter" };
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(sub, sizeof sub, "%s/%s", dir, files[i]);
+		unlink(sub);
+	}
+	snprintf(sub, sizeof sub, "%s/format", dir);
+	rmdir(sub);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	fixture_init(argc, argv);
@@ -210,5 +270,6 @@ int main(int argc, char **argv)
 	RUN(pmsidr_decode);
 	RUN(kernel_release_parse);
 	RUN(cpuset_parse);
+	RUN(live_kernel_and_privilege);
 	return check_summary();
 }

@@ -10,8 +10,10 @@
  *
  *   struct spe_target t;           spe_target_from_profile("neoverse-n1", 601, &t, err, sizeof err);
  *   struct spe_filter_request r;   spe_filter_request_init(&r);
- *   spe_filter_parse_terms(&r, "arm_spe/load_filter=1,min_latency=10/", &r.diags);
- *   struct spe_filter_result out;  spe_filter_compile(&r, &t, &out);
+ *   spe_filter_parse_terms(&r, "arm_spe/load_filter=1,min_latency=10/");
+ *   struct spe_filter_result out;  spe_filter_compile(&r, &t, &out);   (0: accepted)
+ *
+ * docs/filters.md has the term table and a longer example.
  *
  * The one table of terms is SPE_FILTER_TERM_LIST below; parsing, --help,
  * validation and docs/filters.md come from it.  The library never prints.
@@ -200,7 +202,8 @@ enum spe_diag_class {
 	X(PERIOD_HIGH, "period-high", STRICT, "period above 0xffffff00")                            \
 	X(WORD_TOO_NEW, "config-word-too-new", STRICT, "config3/config4 on a kernel that lacks it")  \
 	X(CONTEXT_DROPPED, "context-dropped", STRICT, "CONTEXT packets dropped for lack of privilege") \
-	X(EXCLUDE_ALL, "exclude-all", STRICT, "both exclude_user and exclude_kernel: nothing sampled")
+	X(EXCLUDE_ALL, "exclude-all", STRICT, "both exclude_user and exclude_kernel: nothing sampled") \
+	X(PCT_WITHOUT_TS, "pct-without-ts", STRICT, "pct_enable without ts_enable: no timestamps to change")
 
 enum spe_filter_msg {
 #define SPE_X(id, name, cls, what) SPE_MSG_##id,
