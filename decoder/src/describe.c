@@ -183,17 +183,33 @@ void spe_dump_line_out(struct text_out *o, const uint8_t *bytes, const struct sp
 		       const struct spe_dialect_rules *r, uint32_t midr)
 {
 	static const char hex[] = "0123456789abcdef";
+	static const char spaces[] = "                                                ";
 	unsigned n = pkt->type == SPE_PKT_BAD ? 1 : pkt->size;
 	out_str(o, ".  ");
 	out_hex_width(o, offset, 8);
 	out_str(o, ": ");
-	for (unsigned i = 0; i < n; i++) {
-		char t[3] = { ' ', hex[bytes[i] >> 4], hex[bytes[i] & 15] };
-		out_mem(o, t, 3);
+	if ((size_t)(o->end - o->p) > 49) {
+		/* the common case: room for the 16 byte columns, written without checks */
+		char *q = o->p;
+		for (unsigned i = 0; i < n; i++) {
+			q[0] = ' ';
+			q[1] = hex[bytes[i] >> 4];
+			q[2] = hex[bytes[i] & 15];
+			q += 3;
+		}
+		memcpy(q, spaces, 3 * (16 - n));
+		q[3 * (16 - n)] = ' ';
+		o->p += 49;
+		o->len += 49;
+	} else {
+		for (unsigned i = 0; i < n; i++) {
+			char t[3] = { ' ', hex[bytes[i] >> 4], hex[bytes[i] & 15] };
+			out_mem(o, t, 3);
+		}
+		for (unsigned i = n; i < 16; i++)
+			out_mem(o, "   ", 3);
+		out_char(o, ' ');
 	}
-	for (unsigned i = n; i < 16; i++)
-		out_mem(o, "   ", 3);
-	out_char(o, ' ');
 	spe_describe_out(o, pkt, r, midr);
 	out_char(o, '\n');
 }
