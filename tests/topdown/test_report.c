@@ -215,6 +215,18 @@ TEST(cross_isa_report)
 	CHECK_HAS(t, "  DRAM                    2            500    80.6%");
 	CHECK_HAS(t, "Behind bad_speculation:");
 	CHECK_HAS(t, "  triad                                     3            2    66.7%");
+
+	/* the whole table, reviewed by eye (docs/spe-report.1.md shows it) */
+	char path[1024];
+	snprintf(path, sizeof path, "%s/cross-isa_stream.expected.txt", fixtures);
+	FILE *f = fopen(path, "rb");
+	static char golden[1 << 16];
+	size_t glen = f ? fread(golden, 1, sizeof golden - 1, f) : 0;
+	if (f)
+		fclose(f);
+	golden[glen] = '\0';
+	CHECK(glen > 0);
+	CHECK_STR_EQ(t, golden);
 	free(t);
 
 	t = report(db, 1, TD_REPORT_JSON, "stream", &rc);
