@@ -213,7 +213,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 	} else {
 		fprintf(out, "Workload %s: %d run%s\n\n  %-26s", workload, ncols, ncols == 1 ? "" : "s", "node");
 		for (int k = 0; k < ncols; k++) {
-			char label[96];
+			char label[160];
 			if (strcmp(cols[k].scope, "all"))
 				snprintf(label, sizeof label, "%s[%s]", cols[k].name, cols[k].scope);
 			else
