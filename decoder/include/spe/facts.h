@@ -196,4 +196,34 @@
 	X(0xC0, 0xAC4, "ampereone-a", "1.2", AMPEREONE)                  \
 	X(0x48, 0xD06, "hisilicon-hip12", "1.2", HISI_HIP)
 
+/*
+ * IMPLEMENTATION DEFINED event bits that a CPU part gives a name.
+ * X(implementer, part, bit, dump_word, column, description)
+ * Newest perf prints the word only when the trace's MIDR is that part;
+ * everywhere else the bit is printed as IMPDEF:n.
+ */
+#define SPE_IMPDEF_EVENT_LIST(X)                                                                      \
+	X(0x41, 0xD0C, 12, "LATE-PREFETCH", "late_prefetch", "prefetch was too late (Neoverse N1)")
+
+/*
+ * Fixed words of the `perf report -D` packet text that are not named by the
+ * lists above.  X(IDENT, word)
+ */
+#define SPE_DUMP_WORD_LIST(X)          \
+	X(PAD, "PAD")                      \
+	X(END, "END")                      \
+	X(TIMESTAMP, "TS")                 \
+	X(EVENTS, "EV")                    \
+	X(IMPDEF, "IMPDEF")                \
+	X(DATA_SOURCE, "DATA-SOURCE")      \
+	X(CONTEXT, "CONTEXT")              \
+	X(COUNTER, "LAT")                  \
+	X(ADDRESS_OTHER, "ADDR")           \
+	X(OP_OTHER, "OTHER")               \
+	X(OP_BRANCH, "B")                  \
+	X(OP_UNKNOWN, "OP-TYPE")           \
+	X(EVLEN, "EVLEN")                  \
+	X(ETS, "ETS")                      \
+	X(BAD, "Bad packet!")
+
 #endif /* SPE_FACTS_H */

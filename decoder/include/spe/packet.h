@@ -44,6 +44,12 @@ enum spe_address_index {
 #undef SPE_X
 };
 
+enum spe_context_index {
+#define SPE_X(idx, id, word, desc) SPE_CTX_##id = idx,
+	SPE_CONTEXT_LIST(SPE_X)
+#undef SPE_X
+};
+
 /* One packet.  Only header and payload: the bytes stay in the caller's buffer. */
 struct spe_packet {
 	enum spe_pkt_type type;
@@ -84,6 +90,48 @@ SPE_API int spe_pkt_describe(const struct spe_packet *pkt, enum spe_dialect dial
  */
 SPE_API int spe_pkt_dump_line(const uint8_t *bytes, const struct spe_packet *pkt, uint64_t offset,
 			      enum spe_dialect dialect, uint32_t midr, char *buf, size_t size);
+
+/* Room that always suffices for spe_pkt_describe() and spe_pkt_dump_line(). */
+#define SPE_PKT_DESC_MAX 512
+#define SPE_DUMP_LINE_MAX (64 + SPE_PKT_DESC_MAX)
+
+/*
+ * The dump's PAD coalescing (spe-format.md §1.1): after a PAD or alignment
+ * pad of @p pkt_size bytes at @p buf, the following 0x00 bytes join it, up
+ * to 16 bytes in all.  Returns the coalesced size (>= pkt_size).
+ */
+SPE_API unsigned spe_pad_coalesce(const uint8_t *buf, size_t len, unsigned pkt_size);
+
+/* Options of spe_dump_buffer(); initialise with SPE_OPTS(spe_dump_config, ...). */
+struct spe_dump_config {
+	size_t size;
+	enum spe_dialect dialect;
+	uint32_t midr;          /* CPU of the trace, 0 = unknown */
+	uint64_t offset;        /* offset printed for buf[0]; perf restarts at 0 per AUXTRACE buffer */
+	uint64_t align_offset;  /* stream/file offset of buf[0], for alignment pads (perf: host address) */
+	/*
+	 * Receives the text in pieces of whole lines (@p len bytes, not NUL
+	 * terminated).  A negative return stops the dump and is passed back.
+	 */
+	int (*write)(void *ctx, const char *text, size_t len);
+	void *ctx;
+};
+
+struct spe_dump_stats {
+	uint64_t packets;   /* lines printed for good packets (a coalesced PAD run counts once) */
+	uint64_t bad_bytes; /* "Bad packet!" lines */
+};
+
+/*
+ * Dump @p len bytes the way `perf report -D` prints an AUXTRACE buffer:
+ * one line per packet, PAD runs coalesced to at most 16 bytes per line, a
+ * byte that starts no valid packet (or a packet cut by the end of the
+ * buffer) printed alone as "Bad packet!" and decoding resumed at the next
+ * byte.  @p stats may be NULL.  Returns 0, or the negative value returned
+ * by config->write, or -spe_invalid.
+ */
+SPE_API int spe_dump_buffer(const struct spe_dump_config *config, const uint8_t *buf, size_t len,
+			    struct spe_dump_stats *stats);
 
 #ifdef __cplusplus
 }

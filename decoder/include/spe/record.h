@@ -40,6 +40,7 @@ enum spe_record_has {
 	SPE_HAS_OP_TYPE = 1u << 11,
 	SPE_HAS_DATA_SOURCE = 1u << 12,
 	SPE_HAS_END = 1u << 13, /* closed by an END packet (else by a TIMESTAMP) */
+	SPE_HAS_PARTIAL = 1u << 14, /* cut by a decode error or the end of data (config.emit_partial) */
 };
 
 /* An instruction address with its exception level and security bits. */
@@ -69,7 +70,7 @@ struct spe_record {
 	uint8_t op_raw;       /* op-type payload */
 	uint8_t context_index; /* 0 = EL1, 1 = EL2 */
 	uint32_t context;
-	uint16_t sve_evl;     /* SVE/SME effective vector length in bits, 0 = n/a */
+	uint16_t sve_evl;     /* SVE EVLEN or SME ETS in bits, 0 = n/a; saturates at 65535 */
 	uint64_t data_source;
 	/* counters and addresses of indices not named in the facts table */
 	uint8_t n_extra_counters, n_extra_addresses, n_unknown_packets;
@@ -86,14 +87,20 @@ struct spe_rec_config {
 	/* Called once per decode error (bad header, cut packet); may be NULL. */
 	void (*on_error)(void *ctx, uint64_t offset, int err, const char *reason);
 	void *ctx;
+	/*
+	 * 0: drop records cut by an error or by the end of data (counted in
+	 * partial_records).  1: return them too, with SPE_HAS_PARTIAL set, as
+	 * perf does when it synthesizes samples from a damaged record.
+	 */
+	int emit_partial;
 };
 
 struct spe_rec_stats {
 	uint64_t records;       /* complete records returned */
 	uint64_t bad_bytes;     /* bytes that were not a valid packet */
-	uint64_t skipped_bytes; /* bytes dropped while resyncing (incl. bad bytes) */
+	uint64_t skipped_bytes; /* bad bytes + bytes of dropped partial records */
 	uint64_t partial_records; /* records cut by an error or the end of data */
-	uint64_t unknown_packets;
+	uint64_t unknown_packets; /* packets with an index or class facts.h does not name */
 };
 
 SPE_API struct spe_rec_decoder *spe_rec_alloc_decoder(const struct spe_rec_config *config);
@@ -132,6 +139,11 @@ SPE_API int spe_record_op_text(const struct spe_record *rec, char *buf, size_t s
 SPE_API const char *spe_op_class_name(unsigned op_class);
 SPE_API const char *spe_event_column(unsigned bit);
 SPE_API const char *spe_event_dump_word(unsigned bit);
+/* The name @p midr's part gives IMPLEMENTATION DEFINED event @p bit (e.g. N1 bit 12 → "LATE-PREFETCH"). */
+SPE_API const char *spe_impdef_event_name(uint32_t midr, unsigned bit);
+SPE_API const char *spe_counter_column(unsigned index);
+SPE_API const char *spe_address_column(unsigned index);
+SPE_API const char *spe_op_flag_word(unsigned flag_bit);
 
 /* CPU facts: look up by MIDR (implementer + part). NULL/-1 when unknown. */
 struct spe_cpu_info {

@@ -61,5 +61,6 @@ SPE_API const char *spe_errstr(int code);
 #include "spe/packet.h"
 #include "spe/record.h"
 #include "spe/perfdata.h"
+#include "spe/encoder.h"
 
 #endif /* SPE_SPE_H */

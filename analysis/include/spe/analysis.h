@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * spe_analysis: SPE records in SQLite, with symbols, instructions, memory
+ * levels and latency weight.  The schema is documented in docs/schema.md.
+ *
+ * Layers:
+ *   spe_db_*      open/create a database, check its schema version, views;
+ *   spe_loader_*  one load (one source file) inside one transaction:
+ *                 sideband (comm, mmap2, switch, time_conv) then records;
+ *   spe_sym_*     libdwfl symbolizer, one session per binary;
+ *   spe_disasm_*  Capstone shim;
+ *   spe_result_*  print a query result as table, csv or json lines.
+ *
+ * Functions return >= 0 on success and a negative spe_error_code on
+ * failure; where a message helps, it is written to a caller buffer.  The
+ * library never prints to stdout/stderr and never exits.
+ */
+#ifndef SPE_ANALYSIS_H
+#define SPE_ANALYSIS_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "spe/spe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sqlite3 sqlite3;
+
+/* Schema version written to PRAGMA user_version and the meta table. */
+#define SPE_DB_SCHEMA_VERSION 1
+/* PRAGMA application_id of spekit databases ("SPEK"). */
+#define SPE_DB_APPLICATION_ID 0x5350454b
+
+enum spe_db_mode {
+	SPE_DB_READONLY = 0, /* existing database, read only */
+	SPE_DB_READWRITE,    /* existing database, writable (spe-query --write) */
+	SPE_DB_CREATE,       /* new database; refuse if the file exists */
+	SPE_DB_APPEND,       /* existing database (or new if absent), add sources */
+	SPE_DB_FORCE,        /* replace an existing file once the load succeeds */
+};
+
+struct spe_db;
+
+/*
+ * Open @p path.  CREATE and FORCE build the database in a temporary file
+ * beside @p path that spe_db_commit() renames over it; APPEND writes inside
+ * one transaction.  Errors (file exists, unknown schema version, not a
+ * spekit database, SQLite failure) return a negative code with a message in
+ * @p err.
+ */
+int spe_db_open(const char *path, enum spe_db_mode mode, struct spe_db **out, char *err, size_t errlen);
+/* A private in-memory database with the schema, inside its load transaction (tests, fuzzing). */
+int spe_db_open_memory(struct spe_db **out, char *err, size_t errlen);
+sqlite3 *spe_db_sqlite(struct spe_db *db);
+/* Commit the load transaction (and rename a new file into place). */
+int spe_db_commit(struct spe_db *db, char *err, size_t errlen);
+/* Roll back whatever was written since spe_db_open; removes a temporary file. */
+void spe_db_rollback(struct spe_db *db);
+/* Close (rolling back anything uncommitted).  Accepts NULL. */
+void spe_db_close(struct spe_db *db);
+
+/* The schema as SQL text (tables, then views), for docs and tests. */
+int spe_schema_create(sqlite3 *db, char *err, size_t errlen);
+int spe_schema_create_indexes(sqlite3 *db, char *err, size_t errlen);
+int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen);
+/* 1 if @p db has spekit tables, 0 if empty; negative with message if foreign/unknown version. */
+int spe_schema_check(sqlite3 *db, char *err, size_t errlen);
+
+/* ---- symbolizer ---------------------------------------------------------- */
+
+struct spe_sym_opts {
+	size_t size;
+	const char *symfs;      /* prefix for mapping paths, or NULL */
+	const char *debug_path; /* dwfl debuginfo path; NULL = standard (.debug, /usr/lib/debug) */
+};
+
+struct spe_sym_result {
+	const char *function;   /* NULL when unknown */
+	uint64_t function_start; /* in the same address space as the query */
+	uint64_t function_size;
+	const char *file;       /* source file of the address, NULL when unknown */
+	int line;               /* 0 when unknown */
+	const char *inline_function; /* innermost inlined function at the address, or NULL */
+	const char *decl_file;  /* declaration of the function */
+	int decl_line;
+};
+
+struct spe_symbolizer;
+struct spe_sym_binary;
+
+struct spe_symbolizer *spe_sym_new(const struct spe_sym_opts *opts);
+void spe_sym_free(struct spe_symbolizer *sym);
+/*
+ * The session for one binary: found by @p path (under symfs), then by
+ * @p build_id (hex, may be NULL) in the debug directories.  Returns NULL
+ * when the binary cannot be read; the result is cached per path+build_id.
+ */
+struct spe_sym_binary *spe_sym_binary(struct spe_symbolizer *sym, const char *path, const char *build_id);
+/* Resolve a file-relative address (ELF vaddr).  Returns 1 if anything was found, 0 if not. */
+int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_result *res);
+/* Up to @p len code bytes at ELF vaddr @p vaddr; returns the count copied (0 = none). */
+size_t spe_sym_read_code(struct spe_sym_binary *bin, uint64_t vaddr, uint8_t *buf, size_t len);
+/* Map a file offset (mmap pgoff + delta) to an ELF vaddr via the program headers; 0 on success. */
+int spe_sym_offset_to_vaddr(struct spe_sym_binary *bin, uint64_t file_offset, uint64_t *vaddr);
+/* Path actually opened, and its build-id as hex ("" if none). */
+const char *spe_sym_binary_path(const struct spe_sym_binary *bin);
+const char *spe_sym_binary_build_id(const struct spe_sym_binary *bin);
+
+/* ---- kallsyms ------------------------------------------------------------ */
+
+struct spe_kallsyms;
+/* Read a /proc/kallsyms file; NULL with message on failure. */
+struct spe_kallsyms *spe_kallsyms_load(const char *path, char *err, size_t errlen);
+void spe_kallsyms_free(struct spe_kallsyms *ks);
+/* Nearest text symbol at or below @p addr; NULL if none.  @p start/@p size may be NULL. */
+const char *spe_kallsyms_lookup(const struct spe_kallsyms *ks, uint64_t addr, uint64_t *start, uint64_t *size);
+
+/* ---- disassembler -------------------------------------------------------- */
+
+struct spe_disasm;
+struct spe_disasm *spe_disasm_new(void);
+void spe_disasm_free(struct spe_disasm *d);
+/*
+ * Disassemble the one AArch64 instruction in @p code (4 bytes) at @p addr.
+ * Returns 1 with mnemonic/operands filled, 0 when the word does not decode
+ * (then mnemonic is ".inst" and operands "0x<word>").
+ */
+int spe_disasm_one(struct spe_disasm *d, const uint8_t code[4], uint64_t addr, char *mnemonic, size_t mlen,
+		   char *operands, size_t olen);
+
+/* ---- loader -------------------------------------------------------------- */
+
+struct spe_source_info {
+	size_t size;
+	const char *file;         /* input file path as given */
+	const char *host;         /* HEADER_HOSTNAME or NULL */
+	const char *command_line; /* HEADER_CMDLINE or NULL */
+	const char *kind;         /* "perf.data" or "raw" */
+	int nr_cpus;              /* HEADER_NRCPUS or -1 */
+};
+
+struct spe_load_opts {
+	size_t size;
+	int symbolize;                     /* resolve symbols and disassemble */
+	const char *symfs;                 /* --symfs */
+	const char *debug_path;            /* NULL = standard */
+	const char *kallsyms;              /* --kallsyms file, or NULL */
+	volatile sig_atomic_t *cancel;     /* loading stops with -SPE_LOAD_CANCELLED once *cancel != 0 */
+};
+
+struct spe_load_counts {
+	uint64_t records;          /* rows inserted */
+	uint64_t bad_bytes;        /* decoder: bytes that were not packets */
+	uint64_t skipped_bytes;
+	uint64_t partial_records;
+	uint64_t unknown_packets;
+	uint64_t lost_aux;         /* PERF_RECORD_AUX with the truncated flag, or LOST records */
+	uint64_t no_mapping;       /* user PCs outside every mapping */
+	uint64_t no_symbol;        /* PCs in a mapping but without a symbol */
+	uint64_t no_time;          /* records without a perf time (no TIME_CONV or TS) */
+};
+
+/* Error from a load: negative spe code, plus the reason in the loader's message. */
+enum { SPE_LOAD_CANCELLED = 100 };
+
+struct spe_loader;
+
+/* Start loading one source into @p db (already inside its transaction). */
+int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const struct spe_load_opts *opts,
+		   struct spe_loader **out, char *err, size_t errlen);
+/* Sideband, in file order.  Times are perf-clock ns, or UINT64_MAX when unknown. */
+void spe_loader_cpu(struct spe_loader *ld, int cpu, uint32_t midr);
+void spe_loader_time_conv(struct spe_loader *ld, const struct spe_perf_time_conv *tc);
+int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, uint64_t time);
+int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		    const char *path, const char *build_id, uint64_t time);
+/* @p tid starts running on @p cpu at @p time (ITRACE_START, SWITCH in). */
+void spe_loader_switch_in(struct spe_loader *ld, int cpu, int pid, int tid, uint64_t time);
+void spe_loader_lost(struct spe_loader *ld, uint64_t count);
+/*
+ * Decode @p len aux bytes of @p cpu's stream (at stream offset @p offset) and
+ * insert their records.  @p pid/@p tid come from the AUXTRACE record (-1 if
+ * unknown) and are used only when neither CONTEXT nor switches tell.
+ * @p join = 1 when the bytes continue the previous chunk of the same CPU
+ * without a gap (a record, or a packet, may then span the two).
+ */
+int spe_loader_aux(struct spe_loader *ld, int cpu, int pid, int tid, const uint8_t *buf, size_t len,
+		   uint64_t offset, int join);
+/* Insert one already decoded record (tests, other front ends). */
+int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec);
+/* Flush decoders, write load_stats and the derived tables.  Does not commit. */
+int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts);
+const char *spe_loader_error(const struct spe_loader *ld);
+void spe_loader_free(struct spe_loader *ld);
+
+/* ---- whole files -------------------------------------------------------- */
+
+/*
+ * Load one perf.data file (sideband, then every AUX queue in ring order)
+ * into @p db as a new source.  Returns 0, or a negative code with a message
+ * naming the file, offset and problem in @p err.
+ */
+int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_load_opts *opts,
+		       struct spe_load_counts *counts, char *err, size_t errlen);
+/* Load a raw SPE byte file recorded on a CPU with @p midr, as cpu @p cpu. */
+int spe_load_raw_file(struct spe_db *db, const char *path, uint32_t midr, int cpu, const struct spe_load_opts *opts,
+		      struct spe_load_counts *counts, char *err, size_t errlen);
+
+/* ---- query output -------------------------------------------------------- */
+
+enum spe_result_format { SPE_FORMAT_TABLE, SPE_FORMAT_CSV, SPE_FORMAT_JSON };
+
+/*
+ * Run every statement of @p sql on @p db and print the rows of each to
+ * @p out.  Returns 0, or a negative code with SQLite's message in @p err.
+ */
+int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, FILE *out, char *err,
+		     size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPE_ANALYSIS_H */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Internal helpers shared by the database, schema and loader files. */
+#ifndef SPE_DB_INTERNAL_H
+#define SPE_DB_INTERNAL_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+int spe_schema_drop_record_indexes(sqlite3 *db, char *err, size_t errlen);
+/* sqlite3_exec with the message copied to @p err; returns 0 or -spe_io. */
+int spe_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
+/* Was @p db opened in APPEND mode on an existing database? */
+struct spe_db;
+int spe_db_is_append(const struct spe_db *db);
+
+#endif

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The tables of a spekit database (docs/schema.md).  Event columns are
+ * generated from SPE_EVENT_LIST, latency columns from SPE_COUNTER_LIST and
+ * address columns from SPE_ADDRESS_LIST, so the facts table stays the one
+ * place that names them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "db_internal.h"
+#include "sql_text.h"
+#include "spe/analysis.h"
+
+static const char tables_sql[] =
+	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;\n"
+	"CREATE TABLE source(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  file TEXT NOT NULL,\n"
+	"  kind TEXT NOT NULL,\n"
+	"  host TEXT,\n"
+	"  command_line TEXT,\n"
+	"  cpus INTEGER,\n"
+	"  loaded_at TEXT NOT NULL);\n"
+	"CREATE TABLE cpu(\n"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
+	"  cpu INTEGER NOT NULL,\n"
+	"  midr INTEGER,\n"
+	"  part TEXT,\n"
+	"  spe_version TEXT,\n"
+	"  PRIMARY KEY(source_id, cpu)) WITHOUT ROWID;\n"
+	"CREATE TABLE thread(\n"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
+	"  tid INTEGER NOT NULL,\n"
+	"  pid INTEGER,\n"
+	"  comm TEXT,\n"
+	"  PRIMARY KEY(source_id, tid)) WITHOUT ROWID;\n"
+	"CREATE TABLE mapping(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
+	"  pid INTEGER,\n"
+	"  path TEXT NOT NULL,\n"
+	"  build_id TEXT,\n"
+	"  start INTEGER NOT NULL,\n"
+	"  end INTEGER NOT NULL,\n"
+	"  pgoff INTEGER NOT NULL,\n"
+	"  time INTEGER);\n"
+	"CREATE TABLE symbol(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  mapping_id INTEGER REFERENCES mapping(id),\n"
+	"  name TEXT NOT NULL,\n"
+	"  start INTEGER NOT NULL,\n"
+	"  size INTEGER,\n"
+	"  file TEXT,\n"
+	"  line INTEGER);\n"
+	"CREATE TABLE insn(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  mapping_id INTEGER REFERENCES mapping(id),\n"
+	"  pc INTEGER NOT NULL,\n"
+	"  symbol_id INTEGER REFERENCES symbol(id),\n"
+	"  bytes BLOB,\n"
+	"  mnemonic TEXT,\n"
+	"  operands TEXT,\n"
+	"  file TEXT,\n"
+	"  line INTEGER,\n"
+	"  inline_function TEXT);\n"
+	"CREATE TABLE pc_latency(\n"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
+	"  pc INTEGER,\n"
+	"  insn_id INTEGER REFERENCES insn(id),\n"
+	"  symbol_id INTEGER REFERENCES symbol(id),\n"
+	"  total_latency INTEGER,\n"
+	"  samples INTEGER NOT NULL);\n"
+	"CREATE TABLE load_stats(\n"
+	"  source_id INTEGER PRIMARY KEY REFERENCES source(id),\n"
+	"  records INTEGER NOT NULL,\n"
+	"  bad_bytes INTEGER NOT NULL,\n"
+	"  skipped_bytes INTEGER NOT NULL,\n"
+	"  partial_records INTEGER NOT NULL,\n"
+	"  unknown_packets INTEGER NOT NULL,\n"
+	"  lost_aux INTEGER NOT NULL,\n"
+	"  no_mapping INTEGER NOT NULL,\n"
+	"  no_symbol INTEGER NOT NULL,\n"
+	"  no_time INTEGER NOT NULL);\n";
+
+/* spe_record: fixed head, one generated column per event, then the rest. */
+static int append_record_table(struct sql_text *t)
+{
+	sql_append(t, "CREATE TABLE spe_record(\n"
+		      "  id INTEGER PRIMARY KEY,\n"
+		      "  source_id INTEGER NOT NULL REFERENCES source(id),\n"
+		      "  ts INTEGER,\n"
+		      "  time INTEGER,\n"
+		      "  cpu INTEGER,\n"
+		      "  pid INTEGER,\n"
+		      "  tid INTEGER,\n"
+		      "  pc INTEGER,\n"
+		      "  el INTEGER,\n"
+		      "  op_class TEXT,\n"
+		      "  op TEXT,\n"
+		      "  op_raw INTEGER,\n"
+		      "  events INTEGER,\n");
+#define SPE_X(bit, id, word, col, since, desc) \
+	sql_appendf(t, "  %s INTEGER GENERATED ALWAYS AS ((events >> %d) & 1) VIRTUAL,\n", col, bit);
+	SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+#define SPE_X(idx, id, word, col, desc) sql_appendf(t, "  %s INTEGER,\n", col);
+	SPE_COUNTER_LIST(SPE_X)
+#undef SPE_X
+	sql_append(t, "  data_va INTEGER,\n"
+		      "  data_pa INTEGER,\n"
+		      "  data_source INTEGER,\n"
+		      "  mem_level TEXT,\n"
+		      "  branch_target INTEGER,\n"
+		      "  prev_branch_target INTEGER,\n"
+		      "  context INTEGER,\n"
+		      "  mapping_id INTEGER REFERENCES mapping(id),\n"
+		      "  symbol_id INTEGER REFERENCES symbol(id),\n"
+		      "  insn_id INTEGER REFERENCES insn(id));\n");
+	return sql_ok(t);
+}
+
+static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -spe_io;
+	}
+	return 0;
+}
+
+int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
+{
+	struct sql_text t = { 0 };
+	sql_append(&t, tables_sql);
+	append_record_table(&t);
+	sql_appendf(&t,
+		    "INSERT INTO meta VALUES('schema_version', '%d'), ('application', 'spekit');\n"
+		    "PRAGMA user_version = %d;\nPRAGMA application_id = %d;\n",
+		    SPE_DB_SCHEMA_VERSION, SPE_DB_SCHEMA_VERSION, SPE_DB_APPLICATION_ID);
+	if (!sql_ok(&t)) {
+		sql_free(&t);
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	int rc = exec(db, t.buf, err, errlen);
+	sql_free(&t);
+	if (rc == 0)
+		rc = spe_schema_create_views(db, err, errlen);
+	return rc;
+}
+
+/*
+ * Indexes, built after the bulk insert.  spe_record has none: the hot_*
+ * views read pc_latency, and an index over tens of millions of rows would
+ * cost more load time than the scans it saves.
+ */
+static const char indexes_sql[] =
+	"CREATE INDEX IF NOT EXISTS symbol_mapping ON symbol(mapping_id, start);\n"
+	"CREATE INDEX IF NOT EXISTS insn_mapping_pc ON insn(mapping_id, pc);\n"
+	"CREATE INDEX IF NOT EXISTS pc_latency_pc ON pc_latency(pc, insn_id, total_latency);\n"
+	"CREATE INDEX IF NOT EXISTS pc_latency_symbol ON pc_latency(symbol_id, total_latency);\n";
+
+/* Dropped at the start of an append and rebuilt at its end. */
+static const char drop_indexes_sql[] =
+	"DROP INDEX IF EXISTS pc_latency_pc;\n"
+	"DROP INDEX IF EXISTS pc_latency_symbol;\n";
+
+int spe_schema_create_indexes(sqlite3 *db, char *err, size_t errlen)
+{
+	return exec(db, indexes_sql, err, errlen);
+}
+
+int spe_schema_drop_record_indexes(sqlite3 *db, char *err, size_t errlen)
+{
+	return exec(db, drop_indexes_sql, err, errlen);
+}
+
+static int count_tables(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int n = -1;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+static long pragma_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	long v = -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int spe_schema_check(sqlite3 *db, char *err, size_t errlen)
+{
+	int n = count_tables(db);
+	if (n < 0) {
+		snprintf(err, errlen, "not an SQLite database: %s", sqlite3_errmsg(db));
+		return -spe_bad_file;
+	}
+	if (n == 0)
+		return 0;
+	long app = pragma_int(db, "PRAGMA application_id");
+	long ver = pragma_int(db, "PRAGMA user_version");
+	if (app != SPE_DB_APPLICATION_ID) {
+		snprintf(err, errlen, "not a spekit database (application_id %ld)", app);
+		return -spe_bad_file;
+	}
+	if (ver != SPE_DB_SCHEMA_VERSION) {
+		snprintf(err, errlen,
+			 "database schema version %ld is not supported (this spekit reads version %d); "
+			 "reload the traces into a new database",
+			 ver, SPE_DB_SCHEMA_VERSION);
+		return -spe_unsupported;
+	}
+	return 1;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "sql_text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int reserve(struct sql_text *t, size_t more)
+{
+	if (t->failed)
+		return 0;
+	if (t->len + more + 1 <= t->cap)
+		return 1;
+	size_t cap = t->cap ? t->cap : 1024;
+	while (cap < t->len + more + 1)
+		cap *= 2;
+	char *p = realloc(t->buf, cap);
+	if (!p) {
+		t->failed = 1;
+		return 0;
+	}
+	t->buf = p;
+	t->cap = cap;
+	return 1;
+}
+
+void sql_append(struct sql_text *t, const char *s)
+{
+	size_t n = strlen(s);
+	if (!reserve(t, n))
+		return;
+	memcpy(t->buf + t->len, s, n + 1);
+	t->len += n;
+}
+
+void sql_appendf(struct sql_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !reserve(t, (size_t)n)) {
+		t->failed = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->buf + t->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+int sql_ok(const struct sql_text *t)
+{
+	return !t->failed && t->buf;
+}
+
+void sql_free(struct sql_text *t)
+{
+	free(t->buf);
+	t->buf = NULL;
+	t->len = t->cap = 0;
+	t->failed = 0;
+}

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Symbols and source lines through libdwfl: one Dwfl session per binary,
+ * opened lazily and kept for the whole load (the loader memoizes per
+ * address on top).  Binaries are found by path (under --symfs), else by
+ * build-id in the perf cache (~/.debug/.build-id/xx/rest/elf) and
+ * /usr/lib/debug/.build-id/xx/rest.debug.  Separate debuginfo is found by
+ * dwfl_standard_find_debuginfo (.gnu_debuglink beside the file, in .debug/,
+ * or by build-id under the debuginfo path).
+ *
+ * Address convention: every lookup takes the ELF's own virtual address
+ * (link-time p_vaddr space).  The module is reported at base 0 without
+ * adding p_vaddr, so for ET_EXEC and ET_DYN alike dwfl's addresses equal
+ * the ELF's.  Runtime addresses are turned into ELF vaddrs by the loader:
+ * file offset = pc - mapping start + pgoff, then through the PT_LOAD headers.
+ */
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "spe/analysis.h"
+
+struct spe_sym_binary {
+	struct spe_sym_binary *next;
+	char *key_path, *key_build_id; /* as asked for */
+	char *path;                    /* as opened */
+	char build_id[128];
+	int fd;
+	Elf *elf;     /* our own handle for program headers and code bytes */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	int failed;   /* could not be opened: remember, do not retry */
+};
+
+struct spe_symbolizer {
+	char *symfs;
+	char *debug_path;
+	Dwfl_Callbacks callbacks;
+	struct spe_sym_binary *binaries;
+};
+
+struct spe_symbolizer *spe_sym_new(const struct spe_sym_opts *opts)
+{
+	struct spe_symbolizer *sym = calloc(1, sizeof *sym);
+	if (!sym)
+		return NULL;
+	elf_version(EV_CURRENT);
+	if (opts && opts->symfs && *opts->symfs)
+		sym->symfs = strdup(opts->symfs);
+	if (opts && opts->debug_path)
+		sym->debug_path = strdup(opts->debug_path);
+	sym->callbacks.find_elf = dwfl_build_id_find_elf;
+	sym->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	sym->callbacks.section_address = dwfl_offline_section_address;
+	sym->callbacks.debuginfo_path = &sym->debug_path;
+	return sym;
+}
+
+static void binary_free(struct spe_sym_binary *b)
+{
+	if (b->dwfl)
+		dwfl_end(b->dwfl); /* owns the fd it was given */
+	if (b->elf)
+		elf_end(b->elf);
+	if (b->fd >= 0)
+		close(b->fd);
+	free(b->key_path);
+	free(b->key_build_id);
+	free(b->path);
+	free(b);
+}
+
+void spe_sym_free(struct spe_symbolizer *sym)
+{
+	if (!sym)
+		return;
+	for (struct spe_sym_binary *b = sym->binaries, *n; b; b = n) {
+		n = b->next;
+		binary_free(b);
+	}
+	free(sym->symfs);
+	free(sym->debug_path);
+	free(sym);
+}
+
+static int same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static char *join(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 2;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s%s%s", a, (b[0] == '/' || !a[0]) ? "" : "/", b);
+	return p;
+}
+
+/* Candidate files for a binary, in the order they are tried. */
+static char *candidate(const struct spe_symbolizer *sym, const char *path, const char *build_id, int i)
+{
+	char buf[4096];
+	switch (i) {
+	case 0:
+		return path ? join(sym->symfs ? sym->symfs : "", path) : NULL;
+	case 1:
+	case 2:
+		if (!build_id || strlen(build_id) < 3)
+			return NULL;
+		if (i == 1) {
+			const char *home = getenv("HOME");
+			if (!home)
+				return NULL;
+			snprintf(buf, sizeof buf, "%s/.debug/.build-id/%.2s/%s/elf", home, build_id, build_id + 2);
+		} else {
+			snprintf(buf, sizeof buf, "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+				 sym->symfs ? sym->symfs : "", build_id, build_id + 2);
+		}
+		return strdup(buf);
+	}
+	return NULL;
+}
+
+static void read_build_id(struct spe_sym_binary *b)
+{
+	const void *bits;
+	GElf_Addr vaddr;
+	int n = b->mod ? dwfl_module_build_id(b->mod, (const unsigned char **)&bits, &vaddr) : 0;
+	b->build_id[0] = 0;
+	for (int i = 0; i < n && (size_t)(2 * i + 2) < sizeof b->build_id; i++)
+		snprintf(b->build_id + 2 * i, 3, "%02x", ((const unsigned char *)bits)[i]);
+}
+
+static int open_binary(struct spe_symbolizer *sym, struct spe_sym_binary *b)
+{
+	for (int i = 0; i < 3; i++) {
+		char *p = candidate(sym, b->key_path, b->key_build_id, i);
+		if (!p)
+			continue;
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			free(p);
+			continue;
+		}
+		Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		if (!elf || elf_kind(elf) != ELF_K_ELF) {
+			if (elf)
+				elf_end(elf);
+			close(fd);
+			free(p);
+			continue;
+		}
+		b->path = p;
+		b->fd = fd;
+		b->elf = elf;
+		break;
+	}
+	if (!b->elf)
+		return -1;
+	b->dwfl = dwfl_begin(&sym->callbacks);
+	if (!b->dwfl)
+		return -1;
+	int dwfl_fd = dup(b->fd);
+	if (dwfl_fd < 0)
+		return -1;
+	dwfl_report_begin(b->dwfl);
+	b->mod = dwfl_report_elf(b->dwfl, b->path, b->path, dwfl_fd, 0, false);
+	if (!b->mod)
+		close(dwfl_fd); /* on failure the caller keeps the fd */
+	dwfl_report_end(b->dwfl, NULL, NULL);
+	if (!b->mod)
+		return -1;
+	read_build_id(b);
+	return 0;
+}
+
+struct spe_sym_binary *spe_sym_binary(struct spe_symbolizer *sym, const char *path, const char *build_id)
+{
+	if (!sym || (!path && !build_id))
+		return NULL;
+	if (build_id && !*build_id)
+		build_id = NULL;
+	for (struct spe_sym_binary *b = sym->binaries; b; b = b->next)
+		if (same(b->key_path, path) && same(b->key_build_id, build_id))
+			return b->failed ? NULL : b;
+	struct spe_sym_binary *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->fd = -1;
+	b->key_path = path ? strdup(path) : NULL;
+	b->key_build_id = build_id ? strdup(build_id) : NULL;
+	b->next = sym->binaries;
+	sym->binaries = b;
+	if (open_binary(sym, b) < 0) {
+		b->failed = 1;
+		return NULL;
+	}
+	return b;
+}
+
+const char *spe_sym_binary_path(const struct spe_sym_binary *bin)
+{
+	return bin ? bin->path : NULL;
+}
+
+const char *spe_sym_binary_build_id(const struct spe_sym_binary *bin)
+{
+	return bin ? bin->build_id : "";
+}
+
+int spe_sym_offset_to_vaddr(struct spe_sym_binary *bin, uint64_t file_offset, uint64_t *vaddr)
+{
+	size_t n;
+	if (!bin || elf_getphdrnum(bin->elf, &n) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(bin->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (file_offset >= ph.p_offset && file_offset < ph.p_offset + ph.p_filesz) {
+			*vaddr = file_offset - ph.p_offset + ph.p_vaddr;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+size_t spe_sym_read_code(struct spe_sym_binary *bin, uint64_t vaddr, uint8_t *buf, size_t len)
+{
+	size_t n, size;
+	if (!bin || elf_getphdrnum(bin->elf, &n) != 0)
+		return 0;
+	const char *raw = elf_rawfile(bin->elf, &size);
+	if (!raw)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(bin->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_filesz) {
+			uint64_t off = vaddr - ph.p_vaddr + ph.p_offset;
+			uint64_t avail = ph.p_vaddr + ph.p_filesz - vaddr;
+			if (off >= size)
+				return 0;
+			if (avail > size - off)
+				avail = size - off;
+			if (len > avail)
+				len = (size_t)avail;
+			memcpy(buf, raw + off, len);
+			return len;
+		}
+	}
+	return 0;
+}
+
+/* Innermost inlined subroutine covering @p vaddr, or NULL. */
+static const char *inline_function_at(Dwfl_Module *mod, uint64_t vaddr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, vaddr, &bias);
+	if (!cu)
+		return NULL;
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cu, vaddr - bias, &scopes);
+	const char *name = NULL;
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine) {
+			name = dwarf_diename(&scopes[i]);
+			break;
+		}
+		if (tag == DW_TAG_subprogram)
+			break;
+	}
+	free(scopes);
+	return name;
+}
+
+static void source_line(Dwfl_Module *mod, uint64_t vaddr, const char **file, int *line)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(mod, vaddr);
+	*file = NULL;
+	*line = 0;
+	if (l) {
+		int lineno = 0;
+		const char *f = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+		if (f && lineno > 0) {
+			*file = f;
+			*line = lineno;
+		}
+	}
+}
+
+int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_result *res)
+{
+	memset(res, 0, sizeof *res);
+	if (!bin || !bin->mod)
+		return 0;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(bin->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+	if (name) {
+		res->function = name;
+		res->function_start = vaddr - off;
+		res->function_size = sym.st_size;
+		source_line(bin->mod, res->function_start, &res->decl_file, &res->decl_line);
+	}
+	source_line(bin->mod, vaddr, &res->file, &res->line);
+	res->inline_function = inline_function_at(bin->mod, vaddr);
+	return res->function || res->file;
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The built-in views (docs/schema.md lists their columns; they are a
+ * contract: spe-report and users query them).  Hex and text rendering
+ * happen only here, never in the tables.
+ *
+ * Percentiles are nearest-rank: pN is the smallest latency L such that at
+ * least N% of the group's samples have latency <= L.  They are computed in
+ * plain SQL (window sums over (group, latency) counts), so the views work in
+ * any SQLite >= 3.31 shell, not only through spe-query.
+ */
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "db_internal.h"
+#include "sql_text.h"
+#include "spe/analysis.h"
+
+/* Names from the facts table, by identifier: op_class_LOAD is "load" etc. */
+#define SPE_X(id, name) __attribute__((unused)) static const char op_class_##id[] = name;
+SPE_OP_CLASS_LIST(SPE_X)
+#undef SPE_X
+#define SPE_X(id, name, desc) __attribute__((unused)) static const char mem_level_##id[] = name;
+SPE_MEM_LEVEL_LIST(SPE_X)
+#undef SPE_X
+
+/* NULL stays NULL; SQLite's printf would print 0x0. */
+#define HEX(x) "CASE WHEN " x " IS NULL THEN NULL ELSE printf('0x%x', " x ") END"
+/* The same inside a format string of sql_appendf(). */
+#define HEXF(x) "CASE WHEN " x " IS NULL THEN NULL ELSE printf('0x%%x', " x ") END"
+
+static void append_spe_sample(struct sql_text *t)
+{
+	sql_append(t, "CREATE VIEW spe_sample AS SELECT\n"
+		      "  r.id, r.source_id, r.time, r.ts, r.cpu, r.pid, r.tid, th.comm,\n"
+		      "  " HEX("r.pc") " AS pc, r.el, r.op_class, r.op,\n"
+		      "  s.name AS symbol, r.pc - s.start AS symbol_offset,\n"
+		      "  i.file AS src_file, i.line AS src_line, i.inline_function,\n"
+		      "  m.path AS mapping, i.mnemonic, i.operands,\n");
+#define SPE_X(idx, id, word, col, desc) sql_appendf(t, "  r.%s,\n", col);
+	SPE_COUNTER_LIST(SPE_X)
+#undef SPE_X
+	sql_append(t, "  r.mem_level, " HEX("r.data_source") " AS data_source,\n"
+		      "  " HEX("r.data_va") " AS data_va, " HEX("r.data_pa") " AS data_pa,\n"
+		      "  " HEX("r.branch_target") " AS branch_target,\n"
+		      "  " HEX("r.prev_branch_target") " AS prev_branch_target,\n"
+		      "  " HEX("r.events") " AS events,\n"
+		      "  rtrim(''");
+#define SPE_X(bit, id, word, col, since, desc) sql_appendf(t, " || CASE WHEN r.%s THEN '%s ' ELSE '' END", col, col);
+	SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+	sql_append(t, ") AS event_names,\n"
+		      "  r.context, r.pc AS pc_value, r.data_va AS data_va_value\n"
+		      "FROM spe_record r\n"
+		      "LEFT JOIN symbol s ON s.id = r.symbol_id\n"
+		      "LEFT JOIN insn i ON i.id = r.insn_id\n"
+		      "LEFT JOIN mapping m ON m.id = r.mapping_id\n"
+		      "LEFT JOIN thread th ON th.source_id = r.source_id AND th.tid = r.tid;\n");
+}
+
+/*
+ * Per-group latency statistics over pc_latency (records counted by pc,
+ * insn, symbol and latency while loading).  @p key is the grouping column
+ * list.  Produces CTE "stats" with the key columns plus samples,
+ * total_latency, timed (samples with a latency), p50, p90, p99.
+ */
+static void append_latency_ctes(struct sql_text *t, const char *key)
+{
+	sql_appendf(t,
+		    "WITH lat AS (\n"
+		    "  SELECT %s, total_latency AS lat, sum(samples) AS n FROM pc_latency\n"
+		    "  GROUP BY %s, total_latency),\n"
+		    "cum AS (\n"
+		    "  SELECT %s, lat, n,\n"
+		    "    sum(CASE WHEN lat IS NULL THEN 0 ELSE n END) OVER (PARTITION BY %s ORDER BY lat\n"
+		    "      ROWS UNBOUNDED PRECEDING) AS below,\n"
+		    "    sum(CASE WHEN lat IS NULL THEN 0 ELSE n END) OVER (PARTITION BY %s) AS timed\n"
+		    "  FROM lat),\n"
+		    "stats AS (\n"
+		    "  SELECT %s, sum(n) AS samples, sum(n * lat) AS total_latency, max(timed) AS timed,\n"
+		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 50 THEN lat END) AS p50,\n"
+		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 90 THEN lat END) AS p90,\n"
+		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 99 THEN lat END) AS p99\n"
+		    "  FROM cum GROUP BY %s),\n"
+		    "everything AS (SELECT sum(total_latency * samples) AS total FROM pc_latency)\n",
+		    key, key, key, key, key, key, key);
+}
+
+#define LATENCY_COLUMNS                                                                      \
+	"  st.samples, st.total_latency,\n"                                                  \
+	"  round(1.0 * st.total_latency / nullif(st.timed, 0), 2) AS mean_latency,\n"        \
+	"  st.p50, st.p90, st.p99,\n"                                                        \
+	"  round(100.0 * st.total_latency / nullif(e.total, 0), 2) AS latency_share\n"
+
+static void append_hot_symbol(struct sql_text *t)
+{
+	sql_append(t, "CREATE VIEW hot_symbol AS\n");
+	append_latency_ctes(t, "symbol_id");
+	sql_append(t, "SELECT s.name AS symbol, m.path AS mapping, s.file AS src_file, s.line AS src_line,\n"
+		      LATENCY_COLUMNS ",  st.symbol_id\n"
+		      "FROM stats st CROSS JOIN everything e\n"
+		      "LEFT JOIN symbol s ON s.id = st.symbol_id\n"
+		      "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
+		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");
+}
+
+static void append_hot_pc(struct sql_text *t)
+{
+	sql_append(t, "CREATE VIEW hot_pc AS\n");
+	append_latency_ctes(t, "pc, insn_id");
+	sql_append(t, "SELECT " HEX("st.pc") " AS pc, s.name AS symbol, st.pc - s.start AS symbol_offset,\n"
+		      "  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
+		      LATENCY_COLUMNS ",  st.pc AS pc_value, st.insn_id\n"
+		      "FROM stats st CROSS JOIN everything e\n"
+		      "LEFT JOIN insn i ON i.id = st.insn_id\n"
+		      "LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");
+}
+
+static void append_mem_level_summary(struct sql_text *t)
+{
+	sql_appendf(t,
+		    "CREATE VIEW mem_level_summary AS\n"
+		    "SELECT mem_level, count(*) AS loads, sum(total_latency) AS total_latency,\n"
+		    "  round(avg(total_latency), 2) AS mean_latency,\n"
+		    "  round(100.0 * sum(total_latency) /\n"
+		    "    nullif((SELECT sum(total_latency) FROM spe_record WHERE op_class = '%s'), 0), 2)\n"
+		    "    AS latency_share\n"
+		    "FROM spe_record WHERE op_class = '%s'\n"
+		    "GROUP BY mem_level ORDER BY total_latency DESC, loads DESC;\n",
+		    op_class_LOAD, op_class_LOAD);
+}
+
+static void append_latency_histogram(struct sql_text *t)
+{
+	sql_append(t, "CREATE VIEW latency_histogram AS\n"
+		      "SELECT op_class, lo AS latency_lo, CASE WHEN lo = 0 THEN 0 ELSE 2 * lo - 1 END AS latency_hi,\n"
+		      "  count(*) AS samples, sum(total_latency) AS total_latency\n"
+		      "FROM (SELECT op_class, total_latency, CASE WHEN total_latency < 1 THEN 0");
+	for (int k = 0; k < 31; k++)
+		sql_appendf(t, " WHEN total_latency < %ld THEN %ld", 2L << k, 1L << k);
+	sql_append(t, " ELSE 2147483648 END AS lo\n"
+		      "  FROM spe_record WHERE total_latency IS NOT NULL)\n"
+		      "GROUP BY op_class, lo ORDER BY op_class, lo;\n");
+}
+
+static void append_tlb_hotspot(struct sql_text *t)
+{
+	sql_append(t, "CREATE VIEW tlb_hotspot AS\n"
+		      "SELECT pid, " HEX("page << 12") " AS page, page << 12 AS page_value,\n"
+		      "  count(*) AS accesses, sum(tlb_walk) AS tlb_walks,\n"
+		      "  round(1.0 * sum(tlb_walk) / count(*), 3) AS walk_ratio,\n"
+		      "  sum(translation_latency) AS translation_latency,\n"
+		      "  round(avg(translation_latency), 2) AS mean_translation_latency\n"
+		      "FROM (SELECT pid, data_va >> 12 AS page, tlb_walk, translation_latency\n"
+		      "      FROM spe_record WHERE data_va IS NOT NULL)\n"
+		      "GROUP BY pid, page ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC;\n");
+}
+
+static void append_cacheline_sharing(struct sql_text *t)
+{
+	sql_appendf(t,
+		    "CREATE VIEW cacheline_sharing AS\n"
+		    "SELECT pid, " HEXF("line << 6") " AS line, line << 6 AS line_value,\n"
+		    "  count(*) AS accesses, sum(op_class = '%s') AS loads, sum(op_class = '%s') AS stores,\n"
+		    "  count(DISTINCT cpu) AS cpus, count(DISTINCT tid) AS threads,\n"
+		    "  count(DISTINCT data_va & 63) AS offsets,\n"
+		    "  sum(data_snooped) AS snooped, sum(cache_data_modified) AS hitm,\n"
+		    "  sum(mem_level IN ('%s', '%s', '%s', '%s')) AS peer_hits,\n"
+		    "  sum(total_latency) AS total_latency,\n"
+		    "  group_concat(DISTINCT symbol) AS symbols\n"
+		    "FROM (SELECT r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,\n"
+		    "        r.data_snooped, r.cache_data_modified, r.mem_level, r.total_latency, s.name AS symbol\n"
+		    "      FROM spe_record r LEFT JOIN symbol s ON s.id = r.symbol_id\n"
+		    "      WHERE r.data_va IS NOT NULL)\n"
+		    "GROUP BY pid, line\n"
+		    "HAVING stores > 0 AND (threads > 1 OR cpus > 1)\n"
+		    "ORDER BY hitm + peer_hits + snooped DESC, accesses DESC;\n",
+		    op_class_LOAD, op_class_STORE, mem_level_PEER_CORE, mem_level_LOCAL_CLUSTER,
+		    mem_level_PEER_CLUSTER, mem_level_REMOTE);
+}
+
+static void append_branch_mispredict(struct sql_text *t)
+{
+	sql_appendf(t,
+		    "CREATE VIEW branch_mispredict AS\n"
+		    "SELECT " HEXF("r.pc") " AS pc, s.name AS symbol, r.pc - s.start AS symbol_offset,\n"
+		    "  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
+		    "  count(*) AS branches, sum(r.mispredicted) AS mispredicted,\n"
+		    "  round(1.0 * sum(r.mispredicted) / count(*), 3) AS mispredict_rate,\n"
+		    "  sum(r.not_taken) AS not_taken, r.pc AS pc_value\n"
+		    "FROM spe_record r\n"
+		    "LEFT JOIN insn i ON i.id = r.insn_id\n"
+		    "LEFT JOIN symbol s ON s.id = r.symbol_id\n"
+		    "WHERE r.op_class = '%s'\n"
+		    "GROUP BY r.pc, r.insn_id\n"
+		    "ORDER BY mispredicted DESC, branches DESC;\n",
+		    op_class_BRANCH);
+}
+
+int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen)
+{
+	struct sql_text t = { 0 };
+	append_spe_sample(&t);
+	append_hot_symbol(&t);
+	append_hot_pc(&t);
+	append_mem_level_summary(&t);
+	append_latency_histogram(&t);
+	append_tlb_hotspot(&t);
+	append_cacheline_sharing(&t);
+	append_branch_mispredict(&t);
+	if (!sql_ok(&t)) {
+		sql_free(&t);
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	int rc = spe_db_exec(db, t.buf, err, errlen);
+	sql_free(&t);
+	return rc;
+}

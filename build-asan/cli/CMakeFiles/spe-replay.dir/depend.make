@@ -1,0 +1,2 @@
+# Empty dependencies file for spe-replay.
+# This may be replaced when dependencies are built.

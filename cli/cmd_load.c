@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* spe-load: perf.data (or raw SPE) files into a spekit SQLite database.  See docs/spe-load.1.md. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/cli_util.h"
+#include "spe/analysis.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: spe-load FILE... -o DB [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
+		"                [--no-symbols] [--raw --midr=MIDR|PART [--cpu=N]]\n"
+		"  -o, --output=DB       database to write (required)\n"
+		"      --append          add the files to an existing database\n"
+		"      --force           replace an existing database (only once the load succeeded)\n"
+		"      --symfs=DIR       look for mapped files under DIR\n"
+		"      --kallsyms=FILE   resolve kernel PCs with a copy of /proc/kallsyms\n"
+		"      --no-symbols      do not symbolize or disassemble\n"
+		"      --raw             FILEs are bare SPE bytes, not perf.data\n"
+		"      --midr=MIDR       CPU of raw files: MIDR_EL1 value or part name (neoverse-n1)\n"
+		"      --cpu=N           CPU number recorded for raw files (default 0)\n");
+}
+
+/* MIDR from a number or a part name of the facts table. */
+static int parse_midr(const char *s, uint32_t *midr)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 0);
+	if (!errno && *s && !*end && v <= 0xffffffffUL) {
+		*midr = (uint32_t)v;
+		return 0;
+	}
+	const struct spe_cpu_info *info = spe_cpu_by_name(s);
+	if (!info)
+		return -1;
+	*midr = info->implementer << 24 | 0xfu << 16 | info->part << 4;
+	return 0;
+}
+
+int cmd_load(int argc, char **argv);
+int cmd_load(int argc, char **argv)
+{
+	enum { OPT_APPEND = 256, OPT_FORCE, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_SYMBOLS, OPT_RAW, OPT_MIDR, OPT_CPU };
+	static const struct option options[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "append", no_argument, NULL, OPT_APPEND },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "midr", required_argument, NULL, OPT_MIDR },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL, *midr_arg = NULL;
+	int append = 0, force = 0, raw = 0, cpu = 0;
+	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1, .cancel = &interrupted };
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case OPT_APPEND: append = 1; break;
+		case OPT_FORCE: force = 1; break;
+		case OPT_SYMFS: opts.symfs = optarg; break;
+		case OPT_KALLSYMS: opts.kallsyms = optarg; break;
+		case OPT_NO_SYMBOLS: opts.symbolize = 0; break;
+		case OPT_RAW: raw = 1; break;
+		case OPT_MIDR: midr_arg = optarg; break;
+		case OPT_CPU: cpu = atoi(optarg); break;
+		case 'h': usage(stdout); return cli_finish_stdout("spe-load", CLI_OK);
+		default: usage(stderr); return CLI_USAGE;
+		}
+	}
+	if (!output || optind >= argc || (append && force) || (midr_arg && !raw)) {
+		fprintf(stderr, "spe-load: %s\n",
+			!output ? "-o DB is required"
+			: optind >= argc ? "no input file"
+			: append && force ? "--append and --force exclude each other"
+					  : "--midr goes with --raw");
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	uint32_t midr = 0;
+	if (midr_arg && parse_midr(midr_arg, &midr) < 0) {
+		fprintf(stderr, "spe-load: --midr=%s: not a number or a known CPU part\n", midr_arg);
+		return CLI_USAGE;
+	}
+
+	for (int i = optind; i < argc; i++) {
+		if (access(argv[i], R_OK) != 0) {
+			fprintf(stderr, "spe-load: %s: %s\n", argv[i], strerror(errno));
+			return CLI_NOINPUT;
+		}
+	}
+
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	char err[1024] = "";
+	struct spe_db *db;
+	enum spe_db_mode mode = append ? SPE_DB_APPEND : force ? SPE_DB_FORCE : SPE_DB_CREATE;
+	int existed = access(output, F_OK) == 0;
+	int rc = spe_db_open(output, mode, &db, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "spe-load: %s\n", err);
+		return rc == -spe_invalid ? CLI_USAGE : rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
+	}
+	int status = CLI_OK;
+	for (int i = optind; i < argc && rc == 0; i++) {
+		struct spe_load_counts k = { 0 };
+		rc = raw ? spe_load_raw_file(db, argv[i], midr, cpu, &opts, &k, err, sizeof err)
+			 : spe_load_perf_file(db, argv[i], &opts, &k, err, sizeof err);
+		if (rc < 0)
+			break;
+		fprintf(stderr,
+			"spe-load: %s: %llu records; %llu bad bytes, %llu partial records, %llu lost, "
+			"%llu without mapping, %llu without symbol\n",
+			argv[i], (unsigned long long)k.records, (unsigned long long)k.bad_bytes,
+			(unsigned long long)k.partial_records, (unsigned long long)k.lost_aux,
+			(unsigned long long)k.no_mapping, (unsigned long long)k.no_symbol);
+		if (k.bad_bytes || k.lost_aux)
+			status = CLI_PARTIAL;
+	}
+	if (rc == 0 && interrupted)
+		rc = -SPE_LOAD_CANCELLED;
+	if (rc == 0)
+		rc = spe_db_commit(db, err, sizeof err);
+	if (rc < 0) {
+		spe_db_close(db); /* rolls back: the database is as it was */
+		if (rc == -SPE_LOAD_CANCELLED) {
+			fprintf(stderr, "spe-load: interrupted; %s %s\n", output, existed ? "left unchanged" : "not created");
+			return 128 + SIGINT;
+		}
+		fprintf(stderr, "spe-load: %s; %s %s\n", err, output, existed ? "left unchanged" : "not created");
+		return rc == -spe_nomem || rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
+	}
+	spe_db_close(db);
+	return status;
+}

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* spe-record's recording modes: live (perf_event_open) and --replay. */
+#include "record_run.h"
+#include "cli_util.h"
+
+#include "spe/live.h"
+#include "spe/rec_output.h"
+#include "spe/replay.h"
+#include "spe/spe.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define DEFAULT_OUTPUT "perf.data"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* SIGINT/SIGTERM end the recording cleanly; no SA_RESTART so poll() wakes up. */
+static void install_stop_handlers(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int record_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno)
+		return -1;
+	unsigned shift = 0;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (*end || (shift && v > (UINT64_MAX >> shift)))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+/* "3 AUX buffers truncated, about N bytes lost; try a larger -m" and friends. */
+static void report_losses(const char *prog, const struct spe_session_stats *st, uint64_t lost_bytes, int exact,
+			  const char *bigger)
+{
+	if (st->aux_truncated)
+		fprintf(stderr, "%s: %llu AUX buffer%s truncated, %s%llu bytes lost; try a larger %s\n", prog,
+			(unsigned long long)st->aux_truncated, st->aux_truncated == 1 ? "" : "s", exact ? "" : "about ",
+			(unsigned long long)lost_bytes, bigger);
+	if (st->aux_partial)
+		fprintf(stderr, "%s: %llu AUX buffer%s marked partial (the hardware reported gaps)\n", prog,
+			(unsigned long long)st->aux_partial, st->aux_partial == 1 ? "" : "s");
+	if (st->aux_collision)
+		fprintf(stderr, "%s: %llu AUX buffer%s had sample collisions; try a larger -c\n", prog,
+			(unsigned long long)st->aux_collision, st->aux_collision == 1 ? "" : "s");
+	if (st->lost_events)
+		fprintf(stderr, "%s: %llu sideband records lost (data ring full)\n", prog,
+			(unsigned long long)st->lost_events);
+}
+
+/* ------------------------------------------------------------------ */
+/* Replay                                                              */
+/* ------------------------------------------------------------------ */
+
+int record_run_replay(const struct record_run_opts *o)
+{
+	const char *prog = o->prog;
+	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
+	struct spe_replay_manifest *m = NULL;
+	char err[1024] = "";
+	int r, is_manifest = spe_replay_is_manifest(o->replay);
+
+	if (is_manifest < 0) {
+		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, o->replay, strerror(errno));
+		return CLI_NOINPUT;
+	}
+	if (is_manifest) {
+		if (o->have_replay_cpu) {
+			fprintf(stderr, "%s: --cpu=N applies to a raw SPE file; %s is a manifest with its own 'cpu' lines\n",
+				prog, o->replay);
+			return CLI_USAGE;
+		}
+		r = spe_replay_manifest_parse(o->replay, &m, err, sizeof err);
+		if (r) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return r == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
+		}
+	} else {
+		r = spe_replay_manifest_for_raw(o->replay, o->have_replay_cpu ? o->replay_cpu : 0, 0, &m);
+		if (r) {
+			fprintf(stderr, "%s: %s\n", prog, spe_errstr(r));
+			return CLI_IOERR;
+		}
+	}
+	if (o->have_midr)
+		for (size_t i = 0; i < m->n_cpus; i++)
+			m->cpus[i].midr = o->midr;
+
+	uint32_t *cpus = calloc(m->n_cpus, sizeof *cpus);
+	uint64_t *midrs = calloc(m->n_cpus, sizeof *midrs);
+	if (!cpus || !midrs) {
+		free(cpus);
+		free(midrs);
+		spe_replay_manifest_free(m);
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return CLI_IOERR;
+	}
+	for (size_t i = 0; i < m->n_cpus; i++) {
+		cpus[i] = m->cpus[i].cpu;
+		midrs[i] = m->cpus[i].midr;
+	}
+	struct spe_rec_output_time_conv tc = { .time_shift = m->time_shift, .time_mult = m->time_mult,
+					       .time_zero = m->time_zero, .cap_user_time_zero = 1 };
+	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus,
+						   .cpus = cpus, .midrs = midrs, .argc = o->argc,
+						   .argv = o->argv, .time_conv = &tc);
+	/* A replayed file describes the traced machine, not this one. */
+	uint32_t max_cpu = 0;
+	for (size_t i = 0; i < m->n_cpus; i++)
+		max_cpu = cpus[i] > max_cpu ? cpus[i] : max_cpu;
+	oc.nr_cpus_avail = oc.nr_cpus_online = max_cpu + 1;
+
+	struct spe_rec_output *out = NULL;
+	int status = CLI_OK;
+	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);
+	if (r) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		status = CLI_IOERR;
+		goto done;
+	}
+
+	install_stop_handlers();
+	struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = o->aux_size, .burst = o->replay_burst,
+					       .sample_type = spe_rec_output_sample_type(),
+					       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID,
+					       .stop = (const volatile int *)&stop_requested);
+	struct spe_session_sink sink = spe_rec_output_sink(out);
+	struct spe_session_stats st;
+	struct spe_replay_stats rs;
+	r = spe_replay_run(m, &rc, &sink, &st, &rs, err, sizeof err);
+	char cerr[1024] = "";
+	int cr = spe_rec_output_close(out, cerr, sizeof cerr);
+	if (r == -spe_io && !cerr[0] && err[0] && strstr(err, "cannot")) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		unlink(out_path);
+		status = CLI_NOINPUT;
+		goto done;
+	}
+	if (cr || r) {
+		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : err);
+		if (r == -spe_invalid) {
+			unlink(out_path);
+			status = CLI_USAGE;
+		} else {
+			fprintf(stderr, "%s: %s is incomplete but readable up to the failure\n", prog, out_path);
+			status = CLI_IOERR;
+		}
+		goto done;
+	}
+	report_losses(prog, &st, rs.aux_dropped, 1, "--aux-size");
+	if (rs.stopped) {
+		fprintf(stderr, "%s: interrupted: %s holds %llu of %llu bytes\n", prog, out_path,
+			(unsigned long long)st.aux_bytes, (unsigned long long)rs.input_bytes);
+		status = CLI_PARTIAL;
+	}
+	fprintf(stderr, "%s: wrote %s: %llu bytes of SPE data from %zu CPU%s in %llu AUXTRACE records\n", prog,
+		out_path, (unsigned long long)st.aux_bytes, m->n_cpus, m->n_cpus == 1 ? "" : "s",
+		(unsigned long long)st.auxtrace_records);
+done:
+	free(cpus);
+	free(midrs);
+	spe_replay_manifest_free(m);
+	return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* Live                                                                */
+/* ------------------------------------------------------------------ */
+
+static uint64_t read_midr(uint32_t cpu)
+{
+	char path[128];
+	unsigned long long v = 0;
+	snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%u/regs/identification/midr_el1", cpu);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llx", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+static int no_spe(const char *prog)
+{
+	struct utsname un;
+	const char *arch = uname(&un) == 0 ? un.machine : "unknown";
+	fprintf(stderr,
+		"%s: no Arm SPE PMU on this machine (%s): /sys/bus/event_source/devices has no arm_spe_N device.\n",
+		prog, arch);
+	if (!strcmp(arch, "aarch64"))
+		fprintf(stderr,
+			"%s: SPE needs FEAT_SPE, a kernel with CONFIG_ARM_SPE_PMU (modprobe arm_spe_pmu) and, on "
+			"some cores, kpti=off on the kernel command line; on VMs the hypervisor must pass SPE through.\n",
+			prog);
+	fprintf(stderr,
+		"%s: to check filter options without SPE use --dry-run; to turn a trace into perf.data use "
+		"--replay=FILE.\n",
+		prog);
+	return CLI_UNAVAILABLE;
+}
+
+int record_run_live(const struct record_run_opts *o)
+{
+	const char *prog = o->prog;
+	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
+	struct spe_live_pmu pmu = { .type = 0 };
+
+	if (!o->sideband_only && spe_live_find_pmu(o->devices_dir, &pmu))
+		return no_spe(prog);
+
+	struct spe_live_config lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .pmu_type = pmu.type,
+					     .config = o->config, .config1 = o->config1, .config2 = o->config2,
+					     .config3 = o->config3, .period = o->period,
+					     .min_interval = pmu.min_interval, .aux_pages = o->aux_pages,
+					     .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
+					     .stop = (const volatile int *)&stop_requested);
+	if (o->command) {
+		lc.mode = SPE_LIVE_COMMAND;
+		lc.argv = o->command;
+	} else if (o->pid > 0) {
+		lc.mode = SPE_LIVE_PID;
+		lc.pid = o->pid;
+	} else if (o->cpu_list) {
+		lc.mode = SPE_LIVE_CPUS;
+	} else {
+		lc.mode = SPE_LIVE_SYSTEM_WIDE;
+	}
+	/* Only CPUs the PMU covers (heterogeneous systems), unless -C narrows it. */
+	lc.cpu_list = o->cpu_list ? o->cpu_list : pmu.cpumask[0] ? pmu.cpumask : NULL;
+
+	install_stop_handlers();
+	struct spe_live *live = NULL;
+	struct spe_live_error lerr = { 0 };
+	int r = spe_live_open(&lc, &live, &lerr);
+	if (r) {
+		fprintf(stderr, "%s: %s\n", prog, lerr.msg);
+		if (r == -spe_invalid)
+			return CLI_USAGE;
+		if (lerr.sys_errno == EACCES || lerr.sys_errno == EPERM)
+			return CLI_NOPERM;
+		return r == -spe_unsupported ? CLI_UNAVAILABLE : CLI_IOERR;
+	}
+
+	const uint32_t *cpus;
+	int n = spe_live_cpus(live, &cpus);
+	uint64_t *midrs = calloc((size_t)n, sizeof *midrs);
+	if (!midrs) {
+		spe_live_close(live);
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return CLI_IOERR;
+	}
+	for (int i = 0; i < n; i++)
+		midrs[i] = read_midr(cpus[i]);
+	struct spe_live_time_conv ltc;
+	spe_live_time_conv(live, &ltc);
+	struct spe_rec_output_time_conv tc = { ltc.time_shift, ltc.time_mult, ltc.time_zero, ltc.time_cycles,
+					       ltc.time_mask, ltc.cap_user_time_zero, ltc.cap_user_time_short };
+	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .pmu_type = pmu.type, .config = o->config,
+						   .config1 = o->config1, .config2 = o->config2,
+						   .sample_period = o->period, .n_cpus = (uint32_t)n, .cpus = cpus,
+						   .midrs = midrs, .argc = o->argc, .argv = o->argv,
+						   .time_conv = tc.time_mult ? &tc : NULL);
+	struct spe_rec_output *out = NULL;
+	char err[1024] = "";
+	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);
+	free(midrs);
+	if (r) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		spe_live_close(live);
+		return CLI_IOERR;
+	}
+
+	struct spe_session_sink sink = spe_rec_output_sink(out);
+	struct spe_live_result res;
+	r = spe_live_run(live, &sink, &res, &lerr);
+	spe_live_close(live);
+	uint32_t first_type = 0;
+	uint64_t unwritten = spe_rec_output_unwritten(out, &first_type);
+	char cerr[1024] = "";
+	int cr = spe_rec_output_close(out, cerr, sizeof cerr);
+
+	int status = CLI_OK;
+	if (r && !(o->command && !res.command_ran)) {
+		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : lerr.msg);
+		fprintf(stderr, "%s: %s is incomplete but readable up to the failure\n", prog, out_path);
+		status = CLI_IOERR;
+	} else if (r) {
+		fprintf(stderr, "%s: %s\n", prog, lerr.msg);
+		return 127; /* the command could not be run, as a shell reports it */
+	} else if (cr) {
+		fprintf(stderr, "%s: %s\n", prog, cerr);
+		status = CLI_IOERR;
+	}
+	uint64_t per_trunc = res.aux_size / 2; /* one wakeup's worth: the kernel's default watermark */
+	report_losses(prog, &res.stats, res.stats.aux_truncated * per_trunc, 0, "-m");
+	if (unwritten)
+		fprintf(stderr, "%s: %llu sideband records (first of type %u) not written: the perf.data writer has no "
+				"call for them yet\n",
+			prog, (unsigned long long)unwritten, first_type);
+	fprintf(stderr, "%s: wrote %s: %llu bytes of SPE data, %llu sideband records, %d CPU%s%s\n", prog, out_path,
+		(unsigned long long)res.stats.aux_bytes,
+		(unsigned long long)(res.stats.kernel_events - res.stats.aux_records), res.n_cpus,
+		res.n_cpus == 1 ? "" : "s", res.stopped_by_signal ? " (stopped by signal)" : "");
+	if (status == CLI_OK && o->command)
+		status = res.command_status;
+	return status;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Lookups into facts.h: names by value, CPU parts by MIDR or name, data-source levels. */
+#include <string.h>
+
+#include "spe/spe.h"
+
+/* MIDR_EL1 fields used for matching: implementer [31:24], part number [15:4]. */
+#define MIDR_IMPLEMENTER(m) (((m) >> 24) & 0xFF)
+#define MIDR_PART(m) (((m) >> 4) & 0xFFF)
+
+const char *spe_op_class_name(unsigned op_class)
+{
+	static const char *const names[] = {
+#define SPE_X(id, name) [SPE_OP_CLASS_##id] = name,
+		SPE_OP_CLASS_LIST(SPE_X)
+#undef SPE_X
+	};
+	return op_class < sizeof names / sizeof names[0] ? names[op_class] : NULL;
+}
+
+static const char *const event_columns[64] = {
+#define SPE_X(bit, id, word, col, since, desc) [bit] = col,
+	SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+};
+
+static const char *const event_words[64] = {
+#define SPE_X(bit, id, word, col, since, desc) [bit] = word,
+	SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+};
+
+const char *spe_event_column(unsigned bit)
+{
+	return bit < 64 ? event_columns[bit] : NULL;
+}
+
+const char *spe_event_dump_word(unsigned bit)
+{
+	return bit < 64 ? event_words[bit] : NULL;
+}
+
+const char *spe_impdef_event_name(uint32_t midr, unsigned bit)
+{
+	static const struct {
+		uint8_t implementer;
+		uint16_t part;
+		uint8_t bit;
+		const char *word;
+	} impdef[] = {
+#define SPE_X(impl, part, bit, word, col, desc) { impl, part, bit, word },
+		SPE_IMPDEF_EVENT_LIST(SPE_X)
+#undef SPE_X
+	};
+	for (size_t i = 0; i < sizeof impdef / sizeof impdef[0]; i++)
+		if (impdef[i].bit == bit && impdef[i].implementer == MIDR_IMPLEMENTER(midr) &&
+		    impdef[i].part == MIDR_PART(midr))
+			return impdef[i].word;
+	return NULL;
+}
+
+const char *spe_counter_column(unsigned index)
+{
+	static const char *const names[] = {
+#define SPE_X(idx, id, word, col, desc) [idx] = col,
+		SPE_COUNTER_LIST(SPE_X)
+#undef SPE_X
+	};
+	return index < sizeof names / sizeof names[0] ? names[index] : NULL;
+}
+
+const char *spe_address_column(unsigned index)
+{
+	static const char *const names[] = {
+#define SPE_X(idx, id, word, col, desc) [idx] = col,
+		SPE_ADDRESS_LIST(SPE_X)
+#undef SPE_X
+	};
+	return index < sizeof names / sizeof names[0] ? names[index] : NULL;
+}
+
+const char *spe_op_flag_word(unsigned flag_bit)
+{
+	static const char *const words[] = {
+#define SPE_X(id, word, desc) [SPE_OPF_BIT_##id] = word,
+		SPE_OP_FLAG_LIST(SPE_X)
+#undef SPE_X
+	};
+	return flag_bit < sizeof words / sizeof words[0] ? words[flag_bit] : NULL;
+}
+
+static const struct spe_cpu_info cpus[] = {
+#define SPE_X(impl, part, name, version, map) { impl, part, name, version, SPE_DS_MAP_##map },
+	SPE_CPU_LIST(SPE_X)
+#undef SPE_X
+};
+
+const struct spe_cpu_info *spe_cpu_lookup(uint32_t midr)
+{
+	for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++)
+		if (cpus[i].implementer == MIDR_IMPLEMENTER(midr) && cpus[i].part == MIDR_PART(midr))
+			return &cpus[i];
+	return NULL;
+}
+
+const struct spe_cpu_info *spe_cpu_by_name(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++)
+		if (strcmp(cpus[i].name, name) == 0)
+			return &cpus[i];
+	return NULL;
+}
+
+static const struct {
+	uint8_t map;
+	uint8_t code;
+	int8_t level;
+	uint8_t modified;
+} data_sources[] = {
+#define SPE_X(map, code, level, modified) { SPE_DS_MAP_##map, code, SPE_MEM_LEVEL_##level, modified },
+	SPE_DATA_SOURCE_LIST(SPE_X)
+#undef SPE_X
+};
+
+int spe_mem_level(uint32_t midr, uint64_t data_source, int *modified)
+{
+	const struct spe_cpu_info *cpu = spe_cpu_lookup(midr);
+	if (modified)
+		*modified = 0;
+	if (!cpu || cpu->ds_map == SPE_DS_MAP_NONE || data_source > 0xFF)
+		return SPE_MEM_LEVEL_UNKNOWN;
+	for (size_t i = 0; i < sizeof data_sources / sizeof data_sources[0]; i++) {
+		if (data_sources[i].map == cpu->ds_map && data_sources[i].code == data_source) {
+			if (modified)
+				*modified = data_sources[i].modified;
+			return data_sources[i].level;
+		}
+	}
+	return SPE_MEM_LEVEL_UNKNOWN;
+}
+
+const char *spe_mem_level_name(int level)
+{
+	static const char *const names[] = {
+#define SPE_X(id, name, desc) [SPE_MEM_LEVEL_##id] = name,
+		SPE_MEM_LEVEL_LIST(SPE_X)
+#undef SPE_X
+	};
+	return level >= 0 && (size_t)level < sizeof names / sizeof names[0] ? names[level] : NULL;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* AUXTRACE chunks grouped into per-idx queues, sorted by ring offset. */
+#include <stdlib.h>
+
+#include "perfdata_internal.h"
+
+static struct pd_queue *queue_for(struct spe_perf_file *f, uint32_t idx)
+{
+	for (uint32_t i = 0; i < f->n_queues; i++)
+		if (f->queues[i].idx == idx)
+			return &f->queues[i];
+	struct pd_queue *nq = realloc(f->queues, (f->n_queues + 1) * sizeof *nq);
+	if (!nq)
+		return NULL;
+	f->queues = nq;
+	struct pd_queue *q = &f->queues[f->n_queues++];
+	memset(q, 0, sizeof *q);
+	q->idx = idx;
+	return q;
+}
+
+static int by_aux_offset(const void *a, const void *b)
+{
+	const struct spe_perf_aux_chunk *x = a, *y = b;
+	if (x->aux_offset != y->aux_offset)
+		return x->aux_offset < y->aux_offset ? -1 : 1;
+	return x->file_offset < y->file_offset ? -1 : x->file_offset > y->file_offset;
+}
+
+static int by_idx(const void *a, const void *b)
+{
+	const struct pd_queue *x = a, *y = b;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+int spe_perf_index_aux(struct spe_perf_file *f)
+{
+	if (!f)
+		return -spe_invalid;
+	if (f->src.streamed)
+		return pd_fail(f, -spe_unsupported, UINT64_MAX, "AUX queues need a file, not a pipe");
+	if (f->indexed)
+		return 0;
+	uint64_t pos = f->info.data_offset, end = f->end < f->src.len ? f->end : f->src.len;
+	while (pos < end) {
+		const uint8_t *p;
+		if (pd_source_get(&f->src, pos, PD_EVENT_HEADER_SIZE, &p) || end - pos < PD_EVENT_HEADER_SIZE)
+			return pd_fail(f, -spe_truncated, pos, "the file ends inside a record header");
+		uint32_t type = pd_le32(p), size = pd_le16(p + 6);
+		if (size < PD_EVENT_HEADER_SIZE)
+			return pd_fail(f, -spe_bad_file, pos, "record header size %u is smaller than 8", size);
+		if (size > end - pos)
+			return pd_fail(f, -spe_truncated, pos, "record of %u bytes runs past the end of the data", size);
+		uint64_t total = size;
+		if (type == SPE_PERF_RECORD_AUXTRACE && size >= PD_AUXTRACE_SIZE) {
+			uint64_t dsize = pd_le64(p + 8);
+			if (dsize > end - pos - size)
+				return pd_fail(f, -spe_truncated, pos,
+					       "AUXTRACE data of 0x%llx bytes runs past the end of the data section",
+					       (unsigned long long)dsize);
+			struct pd_queue *q = queue_for(f, pd_le32(p + 32));
+			if (!q)
+				return -spe_nomem;
+			if (q->n == q->cap) {
+				uint32_t cap = q->cap ? q->cap * 2 : 16;
+				struct spe_perf_aux_chunk *nc = realloc(q->chunks, cap * sizeof *nc);
+				if (!nc)
+					return -spe_nomem;
+				q->chunks = nc;
+				q->cap = cap;
+			}
+			struct spe_perf_aux_chunk *c = &q->chunks[q->n++];
+			memset(c, 0, sizeof *c);
+			c->idx = q->idx;
+			c->aux_offset = pd_le64(p + 16);
+			c->tid = (int32_t)pd_le32(p + 36);
+			c->cpu = (int32_t)pd_le32(p + 40);
+			c->size = dsize;
+			c->file_offset = pos + size;
+			c->data = f->src.base + pos + size;
+			total += dsize;
+		}
+		pos += total;
+	}
+	qsort(f->queues, f->n_queues, sizeof f->queues[0], by_idx);
+	for (uint32_t i = 0; i < f->n_queues; i++) {
+		struct pd_queue *q = &f->queues[i];
+		qsort(q->chunks, q->n, sizeof q->chunks[0], by_aux_offset);
+		for (uint32_t j = 1; j < q->n; j++)
+			q->chunks[j].contiguous =
+				q->chunks[j - 1].aux_offset + q->chunks[j - 1].size == q->chunks[j].aux_offset;
+	}
+	f->indexed = 1;
+	return 0;
+}
+
+uint32_t spe_perf_aux_queue_count(const struct spe_perf_file *f)
+{
+	return f ? f->n_queues : 0;
+}
+
+uint32_t spe_perf_aux_chunk_count(const struct spe_perf_file *f, uint32_t q)
+{
+	return f && q < f->n_queues ? f->queues[q].n : 0;
+}
+
+int spe_perf_aux_chunk(const struct spe_perf_file *f, uint32_t q, uint32_t i, struct spe_perf_aux_chunk *chunk,
+		       size_t size)
+{
+	if (!f || q >= f->n_queues || i >= f->queues[q].n || !chunk)
+		return -spe_invalid;
+	memcpy(chunk, &f->queues[q].chunks[i], size < sizeof *chunk ? size : sizeof *chunk);
+	return 0;
+}

@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* perf.data reader: the event iterator and the typed parse of each record. */
+#include <stdlib.h>
+
+#include "perfdata_internal.h"
+
+const char *spe_perf_record_name(uint32_t type)
+{
+	switch (type) {
+	case SPE_PERF_RECORD_MMAP: return "MMAP";
+	case SPE_PERF_RECORD_LOST: return "LOST";
+	case SPE_PERF_RECORD_COMM: return "COMM";
+	case SPE_PERF_RECORD_EXIT: return "EXIT";
+	case SPE_PERF_RECORD_FORK: return "FORK";
+	case SPE_PERF_RECORD_SAMPLE: return "SAMPLE";
+	case SPE_PERF_RECORD_MMAP2: return "MMAP2";
+	case SPE_PERF_RECORD_AUX: return "AUX";
+	case SPE_PERF_RECORD_ITRACE_START: return "ITRACE_START";
+	case SPE_PERF_RECORD_LOST_SAMPLES: return "LOST_SAMPLES";
+	case SPE_PERF_RECORD_SWITCH: return "SWITCH";
+	case SPE_PERF_RECORD_SWITCH_CPU_WIDE: return "SWITCH_CPU_WIDE";
+	case SPE_PERF_RECORD_HEADER_ATTR: return "HEADER_ATTR";
+	case SPE_PERF_RECORD_HEADER_BUILD_ID: return "HEADER_BUILD_ID";
+	case SPE_PERF_RECORD_FINISHED_ROUND: return "FINISHED_ROUND";
+	case SPE_PERF_RECORD_ID_INDEX: return "ID_INDEX";
+	case SPE_PERF_RECORD_AUXTRACE_INFO: return "AUXTRACE_INFO";
+	case SPE_PERF_RECORD_AUXTRACE: return "AUXTRACE";
+	case SPE_PERF_RECORD_AUXTRACE_ERROR: return "AUXTRACE_ERROR";
+	case SPE_PERF_RECORD_TIME_CONV: return "TIME_CONV";
+	case SPE_PERF_RECORD_HEADER_FEATURE: return "HEADER_FEATURE";
+	case SPE_PERF_RECORD_COMPRESSED: return "COMPRESSED";
+	case SPE_PERF_RECORD_FINISHED_INIT: return "FINISHED_INIT";
+	}
+	return NULL;
+}
+
+uint64_t spe_perf_tsc_to_time(const struct spe_perf_time_conv *tc, uint64_t cyc)
+{
+	if (tc->cap_user_time_short)
+		cyc = tc->time_cycles + ((cyc - tc->time_cycles) & tc->time_mask);
+	unsigned shift = tc->time_shift > 63 ? 63 : (unsigned)tc->time_shift;
+	uint64_t quot = cyc >> shift, rem = cyc & ((1ull << shift) - 1);
+	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> shift);
+}
+
+/* Bytes of the sample_id trailer for @p sample_type. */
+static uint32_t sid_size(uint64_t t)
+{
+	uint32_t n = 0;
+	n += (t & SPE_PERF_SAMPLE_TID) ? 8 : 0;
+	n += (t & SPE_PERF_SAMPLE_TIME) ? 8 : 0;
+	n += (t & SPE_PERF_SAMPLE_ID) ? 8 : 0;
+	n += (t & SPE_PERF_SAMPLE_STREAM_ID) ? 8 : 0;
+	n += (t & SPE_PERF_SAMPLE_CPU) ? 8 : 0;
+	n += (t & SPE_PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
+	return n;
+}
+
+static int attr_by_id(const struct spe_perf_file *f, uint64_t id)
+{
+	for (uint32_t i = 0; i < f->n_attrs; i++)
+		for (uint32_t j = 0; j < f->attrs[i].pub.n_ids; j++)
+			if (f->attrs[i].ids[j] == id)
+				return (int)i;
+	return -1;
+}
+
+/*
+ * Parse the trailer at the end of a kernel record whose fixed part is
+ * @p fixed bytes.  A trailer that does not fit is left unparsed.
+ */
+static void parse_sid(const struct spe_perf_file *f, const uint8_t *p, uint32_t size, uint32_t fixed,
+		      struct spe_perf_event *ev)
+{
+	ev->attr_index = f->n_attrs == 1 ? 0 : -1;
+	if (!f->n_attrs)
+		return;
+	int ai = 0;
+	if (!f->sid_same) {
+		if (!f->sid_identifier || size < fixed + 8)
+			return;
+		ai = attr_by_id(f, pd_le64(p + size - 8));
+		if (ai < 0)
+			return;
+	}
+	const struct spe_perf_attr *a = &f->attrs[ai].pub;
+	if (!a->sample_id_all)
+		return;
+	uint64_t t = a->sample_type;
+	uint32_t n = sid_size(t);
+	if (n == 0 || size < fixed + n)
+		return;
+	const uint8_t *q = p + size - n;
+	struct spe_perf_sample_id *s = &ev->sid;
+	if (t & SPE_PERF_SAMPLE_TID) {
+		s->pid = pd_le32(q);
+		s->tid = pd_le32(q + 4);
+		s->has |= SPE_PERF_SID_TID;
+		q += 8;
+	}
+	if (t & SPE_PERF_SAMPLE_TIME) {
+		s->time = pd_le64(q);
+		s->has |= SPE_PERF_SID_TIME;
+		q += 8;
+	}
+	if (t & SPE_PERF_SAMPLE_ID) {
+		s->id = pd_le64(q);
+		s->has |= SPE_PERF_SID_ID;
+		q += 8;
+	}
+	if (t & SPE_PERF_SAMPLE_STREAM_ID) {
+		s->stream_id = pd_le64(q);
+		s->has |= SPE_PERF_SID_STREAM_ID;
+		q += 8;
+	}
+	if (t & SPE_PERF_SAMPLE_CPU) {
+		s->cpu = pd_le32(q);
+		s->has |= SPE_PERF_SID_CPU;
+		q += 8;
+	}
+	if (t & SPE_PERF_SAMPLE_IDENTIFIER) {
+		s->id = pd_le64(q);
+		s->has |= SPE_PERF_SID_ID;
+	}
+	if (s->has & SPE_PERF_SID_ID) {
+		int by_id = attr_by_id(f, s->id);
+		if (by_id >= 0)
+			ev->attr_index = by_id;
+	}
+	if (ev->attr_index < 0)
+		ev->attr_index = ai;
+}
+
+/* Copy a name field into the scratch buffer, NUL-terminated, bounded by the record. */
+static const char *scratch_name(struct spe_perf_file *f, const uint8_t *p, size_t max)
+{
+	size_t len = strnlen((const char *)p, max);
+	if (len + 1 > f->scratch_cap) {
+		char *ns = realloc(f->scratch, len + 1);
+		if (!ns)
+			return "";
+		f->scratch = ns;
+		f->scratch_cap = len + 1;
+	}
+	memcpy(f->scratch, p, len);
+	f->scratch[len] = 0;
+	return f->scratch;
+}
+
+/* Fixed bytes of the records the reader decodes (before name and trailer). */
+static uint32_t fixed_size(uint32_t type)
+{
+	switch (type) {
+	case SPE_PERF_RECORD_MMAP: return 40;
+	case SPE_PERF_RECORD_MMAP2: return 72;
+	case SPE_PERF_RECORD_COMM: return 16;
+	case SPE_PERF_RECORD_EXIT:
+	case SPE_PERF_RECORD_FORK: return 32;
+	case SPE_PERF_RECORD_LOST: return 24;
+	case SPE_PERF_RECORD_LOST_SAMPLES: return 16;
+	case SPE_PERF_RECORD_AUX: return 32;
+	case SPE_PERF_RECORD_ITRACE_START: return 16;
+	case SPE_PERF_RECORD_SWITCH: return 8;
+	case SPE_PERF_RECORD_SWITCH_CPU_WIDE: return 16;
+	case SPE_PERF_RECORD_TIME_CONV: return 32;
+	case SPE_PERF_RECORD_AUXTRACE: return PD_AUXTRACE_SIZE;
+	case SPE_PERF_RECORD_HEADER_FEATURE: return 16;
+	case SPE_PERF_RECORD_HEADER_ATTR: return 8 + PD_ATTR_MIN;
+	}
+	return 8;
+}
+
+static uint32_t name_bytes(uint32_t size, uint32_t fixed, uint64_t sample_type_trailer)
+{
+	uint32_t end = size;
+	if (sample_type_trailer && size >= fixed + sample_type_trailer)
+		end = size - (uint32_t)sample_type_trailer;
+	return end > fixed ? end - fixed : 0;
+}
+
+int pd_parse_event(struct spe_perf_file *f, const uint8_t *p, uint32_t size, uint64_t off,
+		   struct spe_perf_event *ev)
+{
+	uint32_t type = ev->type, fixed = fixed_size(type);
+	if (size < fixed)
+		return pd_fail(f, -spe_bad_file, off, "%s record of %u bytes is shorter than its fixed part (%u)",
+			       spe_perf_record_name(type), size, fixed);
+	if (type < SPE_PERF_RECORD_USER_START && type != SPE_PERF_RECORD_SAMPLE)
+		parse_sid(f, p, size, fixed, ev);
+	else
+		ev->attr_index = -1;
+	uint32_t trailer = 0;
+	if (ev->attr_index >= 0 && f->attrs[ev->attr_index].pub.sample_id_all)
+		trailer = sid_size(f->attrs[ev->attr_index].pub.sample_type);
+
+	switch (type) {
+	case SPE_PERF_RECORD_MMAP:
+	case SPE_PERF_RECORD_MMAP2: {
+		struct spe_perf_mmap *m = &ev->u.mmap;
+		m->pid = pd_le32(p + 8);
+		m->tid = pd_le32(p + 12);
+		m->start = pd_le64(p + 16);
+		m->len = pd_le64(p + 24);
+		m->pgoff = pd_le64(p + 32);
+		if (type == SPE_PERF_RECORD_MMAP2) {
+			if (ev->misc & SPE_PERF_MISC_MMAP_BUILD_ID) {
+				m->build_id_size = p[40] > 20 ? 20 : p[40];
+				memcpy(m->build_id, p + 44, 20);
+			} else {
+				m->maj = pd_le32(p + 40);
+				m->min = pd_le32(p + 44);
+				m->ino = pd_le64(p + 48);
+				m->ino_generation = pd_le64(p + 56);
+			}
+			m->prot = pd_le32(p + 64);
+			m->flags = pd_le32(p + 68);
+		}
+		m->filename = scratch_name(f, p + fixed, name_bytes(size, fixed, trailer));
+		break;
+	}
+	case SPE_PERF_RECORD_COMM:
+		ev->u.comm.pid = pd_le32(p + 8);
+		ev->u.comm.tid = pd_le32(p + 12);
+		ev->u.comm.exec = !!(ev->misc & SPE_PERF_MISC_COMM_EXEC);
+		ev->u.comm.comm = scratch_name(f, p + fixed, name_bytes(size, fixed, trailer));
+		break;
+	case SPE_PERF_RECORD_EXIT:
+	case SPE_PERF_RECORD_FORK:
+		ev->u.task.pid = pd_le32(p + 8);
+		ev->u.task.ppid = pd_le32(p + 12);
+		ev->u.task.tid = pd_le32(p + 16);
+		ev->u.task.ptid = pd_le32(p + 20);
+		ev->u.task.time = pd_le64(p + 24);
+		break;
+	case SPE_PERF_RECORD_LOST:
+		ev->u.lost.id = pd_le64(p + 8);
+		ev->u.lost.lost = pd_le64(p + 16);
+		f->info.n_lost_events += ev->u.lost.lost;
+		break;
+	case SPE_PERF_RECORD_LOST_SAMPLES:
+		ev->u.lost.lost = pd_le64(p + 8);
+		break;
+	case SPE_PERF_RECORD_AUX:
+		ev->u.aux.aux_offset = pd_le64(p + 8);
+		ev->u.aux.aux_size = pd_le64(p + 16);
+		ev->u.aux.flags = pd_le64(p + 24);
+		f->info.n_aux++;
+		f->info.n_aux_truncated += !!(ev->u.aux.flags & SPE_PERF_AUX_TRUNCATED);
+		f->info.n_aux_partial += !!(ev->u.aux.flags & SPE_PERF_AUX_PARTIAL);
+		f->info.n_aux_collision += !!(ev->u.aux.flags & SPE_PERF_AUX_COLLISION);
+		break;
+	case SPE_PERF_RECORD_ITRACE_START:
+		ev->u.itrace_start.pid = pd_le32(p + 8);
+		ev->u.itrace_start.tid = pd_le32(p + 12);
+		break;
+	case SPE_PERF_RECORD_SWITCH:
+	case SPE_PERF_RECORD_SWITCH_CPU_WIDE:
+		ev->u.sw.out = !!(ev->misc & SPE_PERF_MISC_SWITCH_OUT);
+		ev->u.sw.preempt = !!(ev->misc & SPE_PERF_MISC_SWITCH_OUT_PREEMPT);
+		if (type == SPE_PERF_RECORD_SWITCH_CPU_WIDE) {
+			ev->u.sw.next_prev_pid = pd_le32(p + 8);
+			ev->u.sw.next_prev_tid = pd_le32(p + 12);
+		}
+		break;
+	case SPE_PERF_RECORD_TIME_CONV: {
+		struct spe_perf_time_conv *tc = &ev->u.time_conv;
+		tc->time_shift = pd_le64(p + 8);
+		tc->time_mult = pd_le64(p + 16);
+		tc->time_zero = pd_le64(p + 24);
+		if (size >= 56) {
+			tc->time_cycles = pd_le64(p + 32);
+			tc->time_mask = pd_le64(p + 40);
+			tc->cap_user_time_zero = p[48];
+			tc->cap_user_time_short = p[49];
+			tc->long_form = 1;
+		} else {
+			tc->cap_user_time_zero = 1;
+		}
+		f->info.has_time_conv = 1;
+		f->info.time_conv = *tc;
+		break;
+	}
+	case SPE_PERF_RECORD_AUXTRACE_INFO: {
+		int err = pd_parse_auxtrace_info(f, p, size, off, &ev->u.auxtrace_info);
+		if (err)
+			return err;
+		f->info.has_auxtrace_info = 1;
+		f->info.auxtrace_info = ev->u.auxtrace_info;
+		break;
+	}
+	case SPE_PERF_RECORD_HEADER_ATTR: {
+		uint32_t asz = pd_le32(p + 8 + 4);
+		if (asz == 0)
+			asz = PD_ATTR_MIN;
+		if (asz < PD_ATTR_MIN || asz > size - 8)
+			return pd_fail(f, -spe_bad_file, off, "HEADER_ATTR announces an attr of %u bytes in a %u-byte record",
+				       asz, size);
+		uint32_t nid = (size - 8 - asz) / 8;
+		int err = pd_add_attr(f, p + 8, asz, p + 8 + asz, nid, off);
+		if (err)
+			return err;
+		pd_update_sid_layout(f);
+		break;
+	}
+	case SPE_PERF_RECORD_HEADER_FEATURE: {
+		uint64_t bit = pd_le64(p + 8);
+		ev->u.header_feature.feature = bit;
+		if (bit < SPE_PERF_FEAT_COUNT) {
+			f->info.features[bit / 64] |= 1ull << (bit % 64);
+			int err = pd_parse_feature(f, (unsigned)bit, p + 16, size - 16, off + 16);
+			if (err)
+				return err;
+		}
+		break;
+	}
+	case SPE_PERF_RECORD_COMPRESSED:
+		return pd_fail(f, -spe_unsupported, off,
+			       "compressed perf.data (zstd) is not supported; record with -z off or run perf inject first");
+	default:
+		break;
+	}
+	return 0;
+}
+
+int spe_perf_next(struct spe_perf_file *f, struct spe_perf_event *out, size_t out_size)
+{
+	if (!f || !out)
+		return -spe_invalid;
+	if (f->err)
+		return f->err;
+	if (f->pos >= f->end || (f->info.pipe_format && !f->src.streamed && f->pos >= f->src.len))
+		return -spe_eos;
+	const uint8_t *p;
+	uint64_t off = f->pos;
+	int err = pd_source_get(&f->src, off, PD_EVENT_HEADER_SIZE, &p);
+	if (err == -spe_truncated && f->src.streamed && f->src.fill == 0 && f->src.eof) {
+		return -spe_eos; /* a pipe ending between records */
+	}
+	if (err == -spe_io)
+		return f->err = pd_fail(f, err, off, "read error");
+	if (err)
+		return f->err = pd_fail(f, -spe_truncated, off,
+					"the file ends inside a record header (data section should run to 0x%llx)",
+					(unsigned long long)f->end);
+	struct spe_perf_event ev;
+	memset(&ev, 0, sizeof ev);
+	ev.type = pd_le32(p);
+	ev.misc = pd_le16(p + 4);
+	ev.header_size = pd_le16(p + 6);
+	ev.file_offset = off;
+	uint32_t size = ev.header_size;
+	if (size < PD_EVENT_HEADER_SIZE)
+		return f->err = pd_fail(f, -spe_bad_file, off, "record header size %u is smaller than 8 (type %u)", size,
+					ev.type);
+	if (off + size > f->end)
+		return f->err = pd_fail(f, -spe_truncated, off,
+					"%s record of %u bytes runs past the end of the data section (0x%llx)",
+					spe_perf_record_name(ev.type) ? spe_perf_record_name(ev.type) : "a", size,
+					(unsigned long long)f->end);
+	uint64_t total = size;
+	if (ev.type == SPE_PERF_RECORD_AUXTRACE && size >= PD_AUXTRACE_SIZE) {
+		err = pd_source_get(&f->src, off, PD_AUXTRACE_SIZE, &p);
+		if (err)
+			return f->err = pd_fail(f, -spe_truncated, off, "the file ends inside an AUXTRACE record");
+		uint64_t dsize = pd_le64(p + 8), dend;
+		if (!pd_add_ok(off + size, dsize, &dend) || dend > f->end)
+			return f->err = pd_fail(f, -spe_truncated, off,
+						"AUXTRACE data of 0x%llx bytes runs past the end of the %s (0x%llx)",
+						(unsigned long long)dsize,
+						f->end == UINT64_MAX ? "input" : "data section",
+						(unsigned long long)f->end);
+		total = size + dsize;
+	}
+	err = pd_source_get(&f->src, off, total, &p);
+	if (err == -spe_nomem)
+		return f->err = pd_fail(f, err, off,
+					"record of %llu bytes exceeds the stream buffer limit (%zu bytes)",
+					(unsigned long long)total, f->cfg.max_stream_event);
+	if (err == -spe_io)
+		return f->err = pd_fail(f, err, off, "read error");
+	if (err)
+		return f->err = pd_fail(f, -spe_truncated, off, "the input ends inside a %llu-byte %s record",
+					(unsigned long long)total,
+					spe_perf_record_name(ev.type) ? spe_perf_record_name(ev.type) : "perf");
+	ev.raw = p;
+	ev.total_size = total;
+	err = pd_parse_event(f, p, size, off, &ev);
+	if (err)
+		return f->err = err;
+	if (ev.type == SPE_PERF_RECORD_AUXTRACE) {
+		struct spe_perf_auxtrace *a = &ev.u.auxtrace;
+		a->size = pd_le64(p + 8);
+		a->offset = pd_le64(p + 16);
+		a->reference = pd_le64(p + 24);
+		a->idx = pd_le32(p + 32);
+		a->tid = (int32_t)pd_le32(p + 36);
+		a->cpu = (int32_t)pd_le32(p + 40);
+		a->data_offset = off + size;
+		a->data = p + size;
+		f->info.n_auxtrace++;
+		f->info.auxtrace_bytes += a->size;
+	}
+	switch (ev.type) {
+	case SPE_PERF_RECORD_MMAP: case SPE_PERF_RECORD_LOST: case SPE_PERF_RECORD_COMM:
+	case SPE_PERF_RECORD_EXIT: case SPE_PERF_RECORD_FORK: case SPE_PERF_RECORD_MMAP2:
+	case SPE_PERF_RECORD_AUX: case SPE_PERF_RECORD_ITRACE_START: case SPE_PERF_RECORD_LOST_SAMPLES:
+	case SPE_PERF_RECORD_SWITCH: case SPE_PERF_RECORD_SWITCH_CPU_WIDE: case SPE_PERF_RECORD_HEADER_ATTR:
+	case SPE_PERF_RECORD_FINISHED_ROUND: case SPE_PERF_RECORD_AUXTRACE_INFO: case SPE_PERF_RECORD_AUXTRACE:
+	case SPE_PERF_RECORD_TIME_CONV: case SPE_PERF_RECORD_HEADER_FEATURE:
+		break;
+	default:
+		f->info.n_skipped++;
+	}
+	f->info.n_events++;
+	f->pos = off + total;
+	pd_source_release(&f->src, off);
+	memcpy(out, &ev, out_size < sizeof ev ? out_size : sizeof ev);
+	return 0;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Internals shared by the perf.data reader files (perfdata_*.c). */
+#ifndef SPE_PERFDATA_INTERNAL_H
+#define SPE_PERFDATA_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "spe/spe.h"
+
+/* Little-endian loads from possibly unaligned bytes. */
+static inline uint16_t pd_le16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint32_t pd_le32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t pd_le64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+/* a + b without wrapping; returns 0 on overflow. */
+static inline int pd_add_ok(uint64_t a, uint64_t b, uint64_t *sum)
+{
+	return !__builtin_add_overflow(a, b, sum);
+}
+
+#define PD_FILE_HEADER_SIZE 104
+#define PD_PIPE_HEADER_SIZE 16
+#define PD_EVENT_HEADER_SIZE 8
+#define PD_AUXTRACE_SIZE 48
+#define PD_ATTR_MAX 256          /* bytes of an attr we keep */
+#define PD_ATTR_MIN 64           /* PERF_ATTR_SIZE_VER0 */
+#define PD_SAMPLE_ID_ALL (1ull << 18)
+
+/*
+ * Byte source: a mapping (file or caller memory) or a forward-only stream
+ * read through a bounded buffer.
+ */
+struct pd_source {
+	const uint8_t *base;   /* mapping: whole input */
+	uint64_t len;
+	void *map;             /* our mmap, to munmap */
+	size_t map_len;
+	uint64_t released;     /* mapping: pages before this offset were released */
+	int keep_pages;
+	int fd;
+	int owns_fd;
+	int streamed;
+	uint8_t *buf;          /* stream window [buf_off, buf_off + fill) */
+	size_t cap, max_cap, fill;
+	uint64_t buf_off;
+	int eof;
+};
+
+struct pd_attr {
+	struct spe_perf_attr pub;
+	uint64_t *ids;
+};
+
+struct pd_build_id {
+	struct spe_perf_build_id pub;
+	char *filename;
+};
+
+struct pd_queue {
+	uint32_t idx;
+	uint32_t n, cap;
+	struct spe_perf_aux_chunk *chunks;
+};
+
+struct spe_perf_file {
+	struct spe_perf_config cfg;
+	struct pd_source src;
+	char *name;
+	char errmsg[512];
+	uint64_t err_off;
+	int err;               /* sticky error of the iterator */
+	struct spe_perf_info info;
+	uint64_t pos, end;     /* iterator: next event, end of data */
+	struct pd_attr *attrs;
+	uint32_t n_attrs;
+	/* sample_id layout: identical for every attr, or routed by IDENTIFIER */
+	int sid_same, sid_identifier;
+	char *strings[8];      /* owned feature strings */
+	struct pd_build_id *build_ids;
+	uint32_t n_build_ids;
+	struct spe_perf_spe_cpu *spe_cpus;
+	uint32_t n_spe_cpus;
+	char *scratch;         /* names of the current event */
+	size_t scratch_cap;
+	struct pd_queue *queues;
+	uint32_t n_queues;
+	int indexed;
+};
+
+/* Record an error "name: offset 0x..: fmt" and return @p code (negative). */
+int pd_fail(struct spe_perf_file *f, int code, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Source: perfdata_source.c */
+int pd_source_map_fd(struct pd_source *s, int fd, uint64_t len);
+void pd_source_mem(struct pd_source *s, const void *buf, size_t len);
+void pd_source_stream(struct pd_source *s, int fd, size_t max_cap);
+void pd_source_fini(struct pd_source *s);
+/*
+ * Point *out at bytes [off, off + len).  Returns 0, -spe_truncated (input
+ * ends first), -spe_nomem (stream buffer limit), -spe_io.  Streams only go
+ * forward: bytes before @p off may be dropped.
+ */
+int pd_source_get(struct pd_source *s, uint64_t off, uint64_t len, const uint8_t **out);
+/* Mapping: let the kernel drop pages before @p off (no-op for streams/memory). */
+void pd_source_release(struct pd_source *s, uint64_t off);
+
+/* Features and attrs: perfdata_features.c */
+int pd_parse_feature(struct spe_perf_file *f, unsigned bit, const uint8_t *p, uint64_t size, uint64_t off);
+int pd_add_attr(struct spe_perf_file *f, const uint8_t *attr, uint64_t attr_bytes, const uint8_t *ids,
+		uint64_t n_ids, uint64_t off);
+void pd_update_sid_layout(struct spe_perf_file *f);
+int pd_parse_auxtrace_info(struct spe_perf_file *f, const uint8_t *p, uint32_t size, uint64_t off,
+			   struct spe_perf_auxtrace_info *out);
+
+/* Events: perfdata_events.c */
+int pd_parse_event(struct spe_perf_file *f, const uint8_t *p, uint32_t size, uint64_t off,
+		   struct spe_perf_event *ev);
+
+#endif

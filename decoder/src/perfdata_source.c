@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Byte sources of the perf.data reader: an mmapped file, caller memory, or a pipe. */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perfdata_internal.h"
+
+/* Pages are released behind the cursor in steps of this many bytes. */
+#define PD_RELEASE_STEP (64u << 20)
+
+int pd_source_map_fd(struct pd_source *s, int fd, uint64_t len)
+{
+	memset(s, 0, sizeof *s);
+	s->fd = fd;
+	s->len = len;
+	if (len == 0) {
+		s->base = (const uint8_t *)"";
+		return 0;
+	}
+	if (len > SIZE_MAX)
+		return -spe_unsupported;
+	void *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return -spe_io;
+	madvise(m, (size_t)len, MADV_SEQUENTIAL);
+	s->map = m;
+	s->map_len = (size_t)len;
+	s->base = m;
+	return 0;
+}
+
+void pd_source_mem(struct pd_source *s, const void *buf, size_t len)
+{
+	memset(s, 0, sizeof *s);
+	s->fd = -1;
+	s->base = len ? buf : (const uint8_t *)"";
+	s->len = len;
+	s->keep_pages = 1;
+}
+
+void pd_source_stream(struct pd_source *s, int fd, size_t max_cap)
+{
+	memset(s, 0, sizeof *s);
+	s->fd = fd;
+	s->streamed = 1;
+	s->max_cap = max_cap;
+}
+
+void pd_source_fini(struct pd_source *s)
+{
+	if (s->map)
+		munmap(s->map, s->map_len);
+	free(s->buf);
+	if (s->owns_fd)
+		close(s->fd);
+	memset(s, 0, sizeof *s);
+}
+
+void pd_source_release(struct pd_source *s, uint64_t off)
+{
+	if (!s->map || s->keep_pages || off < s->released + PD_RELEASE_STEP)
+		return;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t upto = off & ~((uint64_t)page - 1);
+	if (upto > s->released) {
+		madvise((uint8_t *)s->map + s->released, (size_t)(upto - s->released), MADV_DONTNEED);
+		s->released = upto;
+	}
+}
+
+/* Stream: make [off, off + len) resident in the buffer. */
+static int stream_get(struct pd_source *s, uint64_t off, uint64_t len, const uint8_t **out)
+{
+	if (off < s->buf_off)
+		return -spe_internal; /* streams only go forward */
+	uint64_t end;
+	if (!pd_add_ok(off, len, &end))
+		return -spe_truncated;
+	/* drop what lies before off */
+	uint64_t have_end = s->buf_off + s->fill;
+	if (off >= have_end) {
+		/* skip bytes we never need (e.g. an unparsed gap) */
+		uint64_t gap = off - have_end;
+		s->fill = 0;
+		s->buf_off = have_end;
+		while (gap > 0 && !s->eof) {
+			uint8_t tmp[4096];
+			size_t want = gap < sizeof tmp ? (size_t)gap : sizeof tmp;
+			ssize_t n = read(s->fd, tmp, want);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				return -spe_io;
+			if (n == 0) {
+				s->eof = 1;
+				break;
+			}
+			gap -= (uint64_t)n;
+			s->buf_off += (uint64_t)n;
+		}
+		if (gap > 0)
+			return -spe_truncated;
+	} else if (off > s->buf_off) {
+		size_t drop = (size_t)(off - s->buf_off);
+		memmove(s->buf, s->buf + drop, s->fill - drop);
+		s->fill -= drop;
+		s->buf_off = off;
+	}
+	if (len > s->max_cap)
+		return -spe_nomem;
+	if (len > s->cap) {
+		size_t cap = s->cap ? s->cap : 65536;
+		while (cap < len)
+			cap *= 2;
+		if (cap > s->max_cap)
+			cap = s->max_cap;
+		uint8_t *nb = realloc(s->buf, cap);
+		if (!nb)
+			return -spe_nomem;
+		s->buf = nb;
+		s->cap = cap;
+	}
+	while (s->fill < len) {
+		if (s->eof)
+			return -spe_truncated;
+		/* read ahead as far as the buffer allows, to keep syscalls few */
+		ssize_t n = read(s->fd, s->buf + s->fill, s->cap - s->fill);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -spe_io;
+		if (n == 0) {
+			s->eof = 1;
+			continue;
+		}
+		s->fill += (size_t)n;
+	}
+	*out = s->buf;
+	return 0;
+}
+
+int pd_source_get(struct pd_source *s, uint64_t off, uint64_t len, const uint8_t **out)
+{
+	if (s->streamed)
+		return stream_get(s, off, len, out);
+	if (off > s->len || len > s->len - off)
+		return -spe_truncated;
+	*out = s->base + off;
+	return 0;
+}

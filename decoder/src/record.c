@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The streaming record decoder: packets → struct spe_record (spe-format.md
+ * §3.1 boundaries, §1.4 canonicalisation).  Bytes are decoded in place from
+ * the caller's chunk; only a packet cut at a chunk end is copied (the
+ * "carry") so that a following chunk can complete it (join = 1) or so that
+ * it is decoded on its own, byte by byte, as perf does (join = 0).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "packet_internal.h"
+
+#define ADDR_MASK UINT64_C(0x00FFFFFFFFFFFFFF)
+#define TOP_BYTE UINT64_C(0xFF00000000000000)
+#define MAX_PACKET 16   /* the longest packet: a 16-byte alignment pad */
+#define QUEUE_MAX 64    /* records a held-back tail (< 32 bytes) can produce */
+
+enum carry_state {
+	CARRY_NONE,   /* nothing held back */
+	CARRY_HELD,   /* carry[] holds the cut tail of the last chunk */
+	CARRY_JOINED, /* carry[] holds that tail + the head of the new chunk */
+};
+
+struct op_entry {
+	uint32_t flags;
+	uint16_t evl;
+	uint8_t cls;
+};
+
+struct spe_rec_decoder {
+	struct spe_rec_config cfg;
+	struct spe_rec_stats st;
+
+	struct spe_record cur; /* the record being assembled */
+	int cur_used;          /* non-PAD packets in cur */
+	uint64_t cur_bytes;    /* their bytes */
+
+	const uint8_t *buf; /* the chunk */
+	size_t len, pos;
+	uint64_t base;
+
+	enum carry_state carry_state;
+	uint8_t carry[2 * MAX_PACKET + 16];
+	size_t carry_len, carry_pos, carry_split; /* split: bytes that came from the old tail */
+	uint64_t carry_base;
+
+	struct spe_record queue[QUEUE_MAX];
+	unsigned q_head, q_count;
+
+	struct op_entry ops[4][256];
+};
+
+static void error(struct spe_rec_decoder *dec, uint64_t offset, int err, const char *reason)
+{
+	if (dec->cfg.on_error)
+		dec->cfg.on_error(dec->cfg.ctx, offset, err, reason);
+}
+
+static void reset_record(struct spe_rec_decoder *dec)
+{
+	memset(&dec->cur, 0, sizeof dec->cur);
+	dec->cur_used = 0;
+	dec->cur_bytes = 0;
+}
+
+/* PC, TGT, PBT: kernel addresses (NS=1, EL1/EL2) get their top byte filled. */
+static void set_ip(struct spe_ip *ip, uint64_t p)
+{
+	ip->el = (uint8_t)((p >> 61) & 3);
+	ip->ns = (uint8_t)(p >> 63);
+	ip->nse = (uint8_t)((p >> 60) & 1);
+	ip->addr = p & ADDR_MASK;
+	if (ip->ns && (ip->el == 1 || ip->el == 2))
+		ip->addr |= TOP_BYTE;
+}
+
+static void add_unknown(struct spe_rec_decoder *dec)
+{
+	if (dec->cur.n_unknown_packets < UINT8_MAX)
+		dec->cur.n_unknown_packets++;
+	dec->st.unknown_packets++;
+}
+
+static void apply_address(struct spe_rec_decoder *dec, unsigned idx, uint64_t p)
+{
+	struct spe_record *r = &dec->cur;
+	switch (idx) {
+	case SPE_ADDR_PC:
+		set_ip(&r->pc, p);
+		r->has |= SPE_HAS_PC;
+		break;
+	case SPE_ADDR_BRANCH_TARGET:
+		set_ip(&r->branch_target, p);
+		r->has |= SPE_HAS_BRANCH_TARGET;
+		break;
+	case SPE_ADDR_PREV_BRANCH_TARGET:
+		set_ip(&r->prev_branch_target, p);
+		r->has |= SPE_HAS_PREV_BRANCH_TARGET;
+		break;
+	case SPE_ADDR_DATA_VA:
+		r->data_va_tag = (uint8_t)(p >> 56);
+		r->data_va = p & ADDR_MASK;
+		if (((r->data_va >> 52) & 0xF) == 0xF)
+			r->data_va |= TOP_BYTE;
+		r->has |= SPE_HAS_DATA_VA;
+		break;
+	case SPE_ADDR_DATA_PA:
+		r->data_pa = p & ADDR_MASK;
+		r->data_pa_ns = (uint8_t)(p >> 63);
+		r->data_pa_ch = (uint8_t)((p >> 62) & 1);
+		r->data_pa_pat = (uint8_t)((p >> 56) & 0xF);
+		r->has |= SPE_HAS_DATA_PA;
+		break;
+	default:
+		if (r->n_extra_addresses < SPE_REC_MAX_EXTRA) {
+			r->extra_addresses[r->n_extra_addresses].index = (uint8_t)idx;
+			r->extra_addresses[r->n_extra_addresses].value = p;
+			r->n_extra_addresses++;
+		}
+		add_unknown(dec);
+		break;
+	}
+}
+
+static void apply_counter(struct spe_rec_decoder *dec, unsigned idx, uint16_t v)
+{
+	struct spe_record *r = &dec->cur;
+	switch (idx) {
+	case SPE_CNT_TOTAL:
+		r->total_latency = v;
+		r->has |= SPE_HAS_TOTAL_LATENCY;
+		break;
+	case SPE_CNT_ISSUE:
+		r->issue_latency = v;
+		r->has |= SPE_HAS_ISSUE_LATENCY;
+		break;
+	case SPE_CNT_TRANSLATION:
+		r->translation_latency = v;
+		r->has |= SPE_HAS_TRANSLATION_LATENCY;
+		break;
+	default:
+		if (r->n_extra_counters < SPE_REC_MAX_EXTRA) {
+			r->extra_counters[r->n_extra_counters].index = (uint8_t)idx;
+			r->extra_counters[r->n_extra_counters].value = v;
+			r->n_extra_counters++;
+		}
+		add_unknown(dec);
+		break;
+	}
+}
+
+/* Add one decoded non-PAD packet to the current record.  Returns 1 if it closes the record. */
+static int apply(struct spe_rec_decoder *dec, const struct spe_packet *pkt, uint64_t offset)
+{
+	struct spe_record *r = &dec->cur;
+	if (!dec->cur_used++)
+		r->offset = offset;
+	dec->cur_bytes += pkt->size;
+	switch (pkt->type) {
+	case SPE_PKT_END:
+		r->has |= SPE_HAS_END;
+		return 1;
+	case SPE_PKT_TIMESTAMP:
+		r->timestamp = pkt->payload;
+		r->has |= SPE_HAS_TIMESTAMP;
+		return 1;
+	case SPE_PKT_ADDRESS:
+		apply_address(dec, pkt->index, pkt->payload);
+		break;
+	case SPE_PKT_COUNTER:
+		apply_counter(dec, pkt->index, (uint16_t)pkt->payload);
+		break;
+	case SPE_PKT_EVENTS:
+		r->events = pkt->payload;
+		r->has |= SPE_HAS_EVENTS;
+		break;
+	case SPE_PKT_DATA_SOURCE:
+		r->data_source = pkt->payload;
+		r->has |= SPE_HAS_DATA_SOURCE;
+		break;
+	case SPE_PKT_CONTEXT:
+		r->context = (uint32_t)pkt->payload;
+		r->context_index = pkt->index;
+		r->has |= SPE_HAS_CONTEXT;
+		if (pkt->index > SPE_CTX_EL2)
+			add_unknown(dec);
+		break;
+	case SPE_PKT_OP_TYPE: {
+		const struct op_entry *e = &dec->ops[pkt->index & 3][pkt->payload & 0xFF];
+		r->op_raw_class = pkt->index;
+		r->op_raw = (uint8_t)pkt->payload;
+		r->op_class = e->cls;
+		r->op_flags = e->flags;
+		r->sve_evl = e->evl;
+		r->has |= SPE_HAS_OP_TYPE;
+		if (e->cls == SPE_OP_CLASS_UNKNOWN)
+			add_unknown(dec);
+		break;
+	}
+	default:
+		break; /* PADs never get here */
+	}
+	return 0;
+}
+
+/* The current record ends without a terminator.  Returns 1 if it is to be emitted. */
+static int cut_record(struct spe_rec_decoder *dec)
+{
+	if (!dec->cur_used)
+		return 0;
+	dec->st.partial_records++;
+	if (dec->cfg.emit_partial) {
+		dec->cur.has |= SPE_HAS_PARTIAL;
+		return 1;
+	}
+	dec->st.skipped_bytes += dec->cur_bytes;
+	reset_record(dec);
+	return 0;
+}
+
+/*
+ * Decode p[*pos ..) while *pos < limit (packets may read up to len).
+ * Returns 1 with a record in dec->cur (the caller copies it and resets),
+ * 0 when *pos reaches limit or, unless @p final, stops at a packet cut by
+ * len (*pos is left at its first byte).
+ */
+static int run(struct spe_rec_decoder *dec, const uint8_t *p, size_t len, size_t limit, size_t *pos, uint64_t base,
+	       int final)
+{
+	size_t i = *pos;
+	while (i < limit) {
+		struct spe_packet pkt;
+		int ret;
+		if (p[i] == 0) { /* PAD: the common filler, skipped without decoding */
+			i++;
+			continue;
+		}
+		ret = spe_pkt_decode(p + i, len - i, base + i, &pkt);
+		if (ret > 0) {
+			i += (size_t)ret;
+			if (pkt.type == SPE_PKT_ALIGN_PAD)
+				continue;
+			if (apply(dec, &pkt, base + i - (size_t)ret)) {
+				*pos = i;
+				return 1;
+			}
+			continue;
+		}
+		if (ret == -spe_need_more && !final) {
+			*pos = i;
+			return 0;
+		}
+		error(dec, base + i, ret,
+		      ret == -spe_need_more ? "packet cut by the end of the data; skipped one byte"
+						 : "not a packet header; skipped one byte");
+		dec->st.bad_bytes++;
+		dec->st.skipped_bytes++;
+		i++;
+		if (cut_record(dec)) {
+			*pos = i;
+			return 1;
+		}
+	}
+	*pos = i;
+	return 0;
+}
+
+/* Take the finished (or emitted partial) record out of dec->cur. */
+static void take(struct spe_rec_decoder *dec, struct spe_record *out)
+{
+	if (!(dec->cur.has & SPE_HAS_PARTIAL))
+		dec->st.records++;
+	*out = dec->cur;
+	reset_record(dec);
+}
+
+static void enqueue(struct spe_rec_decoder *dec)
+{
+	if (dec->q_count < QUEUE_MAX) {
+		take(dec, &dec->queue[(dec->q_head + dec->q_count) % QUEUE_MAX]);
+		dec->q_count++;
+	} else {
+		reset_record(dec); /* cannot happen: a tail is shorter than QUEUE_MAX bytes */
+	}
+}
+
+/* Decode the held-back tail on its own (perf's behaviour); its records go to the queue. */
+static void drain_tail(struct spe_rec_decoder *dec)
+{
+	size_t pos = 0;
+	while (pos < dec->carry_len)
+		if (run(dec, dec->carry, dec->carry_len, dec->carry_len, &pos, dec->carry_base, 1))
+			enqueue(dec);
+	dec->carry_state = CARRY_NONE;
+	dec->carry_len = 0;
+}
+
+struct spe_rec_decoder *spe_rec_alloc_decoder(const struct spe_rec_config *config)
+{
+	struct spe_rec_decoder *dec;
+	if (config && config->size < offsetof(struct spe_rec_config, midr) + sizeof(uint32_t))
+		return NULL;
+	dec = calloc(1, sizeof *dec);
+	if (!dec)
+		return NULL;
+	if (config)
+		memcpy(&dec->cfg, config, config->size < sizeof dec->cfg ? config->size : sizeof dec->cfg);
+	dec->cfg.size = sizeof dec->cfg;
+	for (unsigned c = 0; c < 4; c++)
+		for (unsigned v = 0; v < 256; v++)
+			spe_op_decode((uint8_t)c, (uint8_t)v, &dec->ops[c][v].cls, &dec->ops[c][v].flags,
+				      &dec->ops[c][v].evl);
+	return dec;
+}
+
+void spe_rec_free_decoder(struct spe_rec_decoder *dec)
+{
+	free(dec);
+}
+
+int spe_rec_feed(struct spe_rec_decoder *dec, const uint8_t *buf, size_t len, uint64_t offset, int join)
+{
+	if (!dec || (!buf && len))
+		return -spe_invalid;
+	if ((dec->buf && dec->pos < dec->len) || dec->carry_state == CARRY_JOINED)
+		return -spe_invalid; /* the previous chunk was not read to -spe_eos */
+	if (dec->carry_state == CARRY_HELD) {
+		if (join && len && offset == dec->carry_base + dec->carry_len) {
+			size_t k = len < MAX_PACKET ? len : MAX_PACKET;
+			memcpy(dec->carry + dec->carry_len, buf, k);
+			dec->carry_split = dec->carry_len;
+			dec->carry_len += k;
+			dec->carry_pos = 0;
+			dec->carry_state = CARRY_JOINED;
+		} else {
+			drain_tail(dec);
+		}
+	}
+	dec->buf = buf;
+	dec->len = len;
+	dec->pos = 0;
+	dec->base = offset;
+	return 0;
+}
+
+/* Keep p[pos .. len) (a cut packet) for the next feed. */
+static void hold_tail(struct spe_rec_decoder *dec, const uint8_t *p, size_t pos, size_t len, uint64_t base)
+{
+	memmove(dec->carry, p + pos, len - pos);
+	dec->carry_len = len - pos;
+	dec->carry_base = base + pos;
+	dec->carry_state = CARRY_HELD;
+}
+
+int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t size)
+{
+	if (!dec || !rec || size < offsetof(struct spe_record, op_flags))
+		return -spe_invalid;
+	if (size > sizeof *rec)
+		size = sizeof *rec;
+	if (dec->q_count) {
+		memcpy(rec, &dec->queue[dec->q_head], size);
+		dec->q_head = (dec->q_head + 1) % QUEUE_MAX;
+		dec->q_count--;
+		return 0;
+	}
+	if (dec->carry_state == CARRY_JOINED) {
+		int got = run(dec, dec->carry, dec->carry_len, dec->carry_split, &dec->carry_pos, dec->carry_base, 0);
+		if (dec->carry_pos >= dec->carry_split) {
+			dec->pos = dec->carry_pos - dec->carry_split;
+			dec->carry_state = CARRY_NONE;
+			dec->carry_len = 0;
+		} else if (!got) {
+			/* Still cut: the new chunk was too short to complete the packet. */
+			hold_tail(dec, dec->carry, dec->carry_pos, dec->carry_len, dec->carry_base);
+			dec->pos = dec->len;
+			return -spe_eos;
+		}
+		if (got) {
+			struct spe_record tmp;
+			take(dec, &tmp);
+			memcpy(rec, &tmp, size);
+			return 0;
+		}
+	}
+	if (dec->buf && dec->pos < dec->len) {
+		if (run(dec, dec->buf, dec->len, dec->len, &dec->pos, dec->base, 0)) {
+			if (size == sizeof *rec) {
+				take(dec, rec);
+			} else {
+				struct spe_record tmp;
+				take(dec, &tmp);
+				memcpy(rec, &tmp, size);
+			}
+			return 0;
+		}
+		if (dec->pos < dec->len) {
+			hold_tail(dec, dec->buf, dec->pos, dec->len, dec->base);
+			dec->pos = dec->len;
+		}
+	}
+	return -spe_eos;
+}
+
+void spe_rec_flush(struct spe_rec_decoder *dec)
+{
+	if (!dec)
+		return;
+	if (dec->carry_state == CARRY_JOINED) {
+		/* Flushed without reading to -spe_eos: what is left is not decoded. */
+		dec->st.skipped_bytes += dec->carry_split - dec->carry_pos;
+		dec->carry_state = CARRY_NONE;
+		dec->carry_len = 0;
+	}
+	if (dec->buf && dec->pos < dec->len)
+		dec->st.skipped_bytes += dec->len - dec->pos;
+	dec->buf = NULL;
+	dec->len = dec->pos = 0;
+	if (dec->carry_state == CARRY_HELD)
+		drain_tail(dec);
+	if (cut_record(dec))
+		enqueue(dec);
+}
+
+void spe_rec_get_stats(const struct spe_rec_decoder *dec, struct spe_rec_stats *stats, size_t size)
+{
+	if (!dec || !stats)
+		return;
+	memcpy(stats, &dec->st, size < sizeof dec->st ? size : sizeof dec->st);
+}

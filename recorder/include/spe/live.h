@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Live recording: find the arm_spe PMU, open it (and a dummy tracking event
+ * for MMAP2/COMM/FORK/EXIT/SWITCH) on every CPU needed, map the data ring
+ * and the AUX area, and run spe_session_drain() until told to stop.
+ *
+ * The same code runs in "sideband only" mode (no SPE event: the dummy event
+ * owns the ring), which is how the ring reader is tested on machines
+ * without SPE (tests/recorder/test_live_sideband.c).
+ */
+#ifndef SPE_LIVE_H
+#define SPE_LIVE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "spe/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPE_LIVE_MAX_CPUS 4096
+
+/* The arm_spe PMU as sysfs describes it. */
+struct spe_live_pmu {
+	char name[64];          /* "arm_spe_0" */
+	uint32_t type;          /* dynamic PMU type */
+	uint64_t min_interval;  /* caps/min_interval, 0 if absent */
+	char cpumask[256];      /* "0-7", empty if absent (all CPUs) */
+};
+
+/*
+ * Look for arm_spe* under @p devices_dir (NULL = /sys/bus/event_source/devices).
+ * Returns 0 with *@p pmu filled, or -spe_unsupported when there is none.
+ */
+int spe_live_find_pmu(const char *devices_dir, struct spe_live_pmu *pmu);
+
+/* Parse a CPU list ("0-3,8,10-11") into @p cpus (sorted, unique); returns count or -spe_invalid. */
+int spe_live_parse_cpu_list(const char *list, uint32_t *cpus, int max);
+
+enum spe_live_mode {
+	SPE_LIVE_SYSTEM_WIDE,   /* -a: every CPU of the PMU's cpumask */
+	SPE_LIVE_CPUS,          /* -C LIST */
+	SPE_LIVE_PID,           /* -p PID: that process, on every CPU */
+	SPE_LIVE_COMMAND,       /* -- COMMAND: launched with inherit, enabled at exec */
+};
+
+struct spe_live_config {
+	size_t size;              /* use SPE_OPTS */
+	enum spe_live_mode mode;
+	const char *cpu_list;     /* SPE_LIVE_CPUS */
+	pid_t pid;                /* SPE_LIVE_PID */
+	char *const *argv;        /* SPE_LIVE_COMMAND: NULL-terminated */
+	int with_spe;             /* 0: sideband only (the dummy event owns the ring) */
+	uint32_t pmu_type;        /* with_spe: attr.type */
+	uint64_t config, config1, config2, config3; /* with_spe: compiled filters */
+	uint64_t period;          /* with_spe: sample_period (-c); 0 = min_interval or 4096 */
+	uint64_t min_interval;
+	uint32_t aux_pages;       /* AUX pages per CPU (-m), power of two; 0 = 4 MiB worth */
+	uint32_t data_pages;      /* data ring pages per CPU, power of two; 0 = 128 */
+	uint64_t sample_type;     /* trailer layout; must match the output's attr */
+	double duration;          /* seconds; 0 = until the command exits or *stop */
+	const volatile int *stop; /* set from a signal handler */
+	int poll_ms;              /* 0 = 100 */
+};
+
+/* Why the live path failed: what to print. */
+struct spe_live_error {
+	int code;                 /* negative spe_* code */
+	int sys_errno;            /* errno of the failing call, 0 if none */
+	char msg[512];
+};
+
+struct spe_live_result {
+	int command_status;       /* SPE_LIVE_COMMAND: exit code (or 128 + signal) of the command */
+	int command_ran;          /* exec succeeded */
+	int stopped_by_signal;    /* *stop was seen */
+	struct spe_session_stats stats;
+	uint64_t aux_size;        /* bytes per CPU, for the lost-data estimate */
+	int n_cpus;
+	struct spe_live_time_conv {
+		uint16_t time_shift;
+		uint32_t time_mult;
+		uint64_t time_zero, time_cycles, time_mask;
+		uint8_t cap_user_time_zero, cap_user_time_short;
+	} time_conv;              /* from the first mmap page */
+};
+
+struct spe_live;
+
+/*
+ * Open the events and map the rings (and fork the command, held before exec).
+ * The CPU list actually recorded is available from spe_live_cpus() so the
+ * caller can open its output with per-CPU metadata before spe_live_run().
+ */
+int spe_live_open(const struct spe_live_config *cfg, struct spe_live **out, struct spe_live_error *err);
+int spe_live_cpus(const struct spe_live *l, const uint32_t **cpus);
+void spe_live_time_conv(const struct spe_live *l, struct spe_live_time_conv *tc);
+
+/* Enable, let the command exec, drain into @p sink until done; disable and drain once more. */
+int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct spe_live_result *res,
+		 struct spe_live_error *err);
+
+/* Close everything (kills a command that was never started). */
+void spe_live_close(struct spe_live *l);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPE_LIVE_H */

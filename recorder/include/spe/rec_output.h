@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The recorder's output: a perf.data written with libspe's perf.data writer
+ * (spe/perfdata.h), fed by spe_session_drain() through a session sink.
+ * This is the one place the recorder talks to the writer.
+ */
+#ifndef SPE_REC_OUTPUT_H
+#define SPE_REC_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spe/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The trailer layout of every kernel record the session hands over (the writer's attr). */
+uint64_t spe_rec_output_sample_type(void);
+/* The id in those trailers (the attr's one id). */
+#define SPE_REC_OUTPUT_SAMPLE_ID 1
+
+struct spe_rec_output_time_conv {
+	uint64_t time_shift, time_mult, time_zero, time_cycles, time_mask;
+	uint8_t cap_user_time_zero, cap_user_time_short;
+};
+
+struct spe_rec_output_config {
+	size_t size;                 /* use SPE_OPTS */
+	uint32_t pmu_type;           /* 0 = 8 (replay: no sysfs) */
+	uint64_t config, config1, config2;
+	uint64_t sample_period;      /* 0 = 1 */
+	uint32_t n_cpus;             /* CPUs recorded, with their MIDRs (0 = unknown) */
+	const uint32_t *cpus;
+	const uint64_t *midrs;
+	uint32_t nr_cpus_avail, nr_cpus_online; /* 0 = this machine's */
+	const char *hostname, *osrelease; /* NULL = this machine's (uname) */
+	const char *arch;            /* NULL = "aarch64" */
+	int argc;                    /* CMDLINE */
+	char *const *argv;
+	const struct spe_rec_output_time_conv *time_conv; /* NULL = identity */
+};
+
+struct spe_rec_output;
+
+/*
+ * Create @p path (truncating it) and write the header, attr, TIME_CONV and
+ * AUXTRACE_INFO: v1 when every CPU has the same MIDR, v2 otherwise.
+ * Returns 0 or a negative error with "PATH: problem" in @p err.
+ */
+int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cfg, struct spe_rec_output **out,
+			char *err, size_t errsize);
+
+/* The sink to give spe_session_drain() (or replay / live). */
+struct spe_session_sink spe_rec_output_sink(struct spe_rec_output *o);
+
+/* Kernel records not written because the writer has no call for their type, by type. */
+uint64_t spe_rec_output_unwritten(const struct spe_rec_output *o, uint32_t *first_type);
+
+/* "PATH: problem" for the first error, "" if none. */
+const char *spe_rec_output_errmsg(const struct spe_rec_output *o);
+
+/*
+ * Write the features and final header, close the file.  Returns 0 or the
+ * first error of the output's life (message in @p err).
+ */
+int spe_rec_output_close(struct spe_rec_output *o, char *err, size_t errsize);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPE_REC_OUTPUT_H */

@@ -1,0 +1,537 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Live recording (see spe/live.h).  Everything after the mmaps -- draining,
+ * lost-data accounting, output -- is spe_session_drain(), the code replay runs.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include "spe/live.h"
+#include "spe/spe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#define DEFAULT_DATA_PAGES 128u
+#define DEFAULT_AUX_BYTES (4u << 20)
+#define DEFAULT_PERIOD 4096u
+
+/* Trailer bits: the only sample_type bits that shape non-sample records. */
+#define TRAILER_BITS                                                                                       \
+	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |   \
+	 PERF_SAMPLE_IDENTIFIER)
+
+struct live_cpu {
+	uint32_t cpu;
+	int spe_fd, dummy_fd;
+	void *base;      /* control page + data ring */
+	size_t base_len;
+	void *aux;
+	size_t aux_len;
+	struct spe_ring ring;
+};
+
+struct spe_live {
+	struct spe_live_config cfg;
+	int n;
+	struct live_cpu *c;
+	uint32_t *cpu_ids;
+	size_t page;
+	uint64_t aux_size;
+	pid_t child;
+	int go_fd;       /* write end: one byte lets the child exec */
+	int exec_err_fd; /* read end: the child's errno if exec failed (CLOEXEC: EOF on success) */
+};
+
+static int set_err(struct spe_live_error *err, int code, int sys_errno, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int set_err(struct spe_live_error *err, int code, int sys_errno, const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+		va_end(ap);
+		err->code = code;
+		err->sys_errno = sys_errno;
+	}
+	return code;
+}
+
+static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int read_int_file(const char *path, int *v)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	int ok = fscanf(f, "%d", v) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+/* The message for a refused perf_event_open, naming the fix. */
+static int open_error(struct spe_live_error *err, const char *what, uint32_t cpu, int e)
+{
+	int paranoid = 99;
+	read_int_file("/proc/sys/kernel/perf_event_paranoid", &paranoid);
+	switch (e) {
+	case EACCES:
+	case EPERM:
+		return set_err(err, -spe_io, e,
+			       "perf_event_open(%s) on CPU %u: %s. Recording needs perf privileges: run as root "
+			       "or give the binary CAP_PERFMON (setcap cap_perfmon+ep), or lower "
+			       "/proc/sys/kernel/perf_event_paranoid (now %d), e.g. sysctl kernel.perf_event_paranoid=-1",
+			       what, cpu, strerror(e), paranoid);
+	case EBUSY:
+		return set_err(err, -spe_io, e,
+			       "perf_event_open(%s) on CPU %u: %s. Another session (perf record?) is using SPE on "
+			       "that CPU; SPE allows one event per CPU",
+			       what, cpu, strerror(e));
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+	case EINVAL:
+	case E2BIG:
+		return set_err(err, -spe_unsupported, e,
+			       "perf_event_open(%s) on CPU %u: %s. The kernel rejected the event attributes; "
+			       "check the filter options with spe-record --dry-run",
+			       what, cpu, strerror(e));
+	default:
+		return set_err(err, -spe_io, e, "perf_event_open(%s) on CPU %u: %s", what, cpu, strerror(e));
+	}
+}
+
+static int online_cpus(uint32_t *cpus, int max)
+{
+	char line[4096] = "";
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	if (f) {
+		if (!fgets(line, sizeof line, f))
+			line[0] = 0;
+		fclose(f);
+	}
+	int n = line[0] ? spe_live_parse_cpu_list(line, cpus, max) : -1;
+	if (n > 0)
+		return n;
+	long c = sysconf(_SC_NPROCESSORS_ONLN);
+	for (n = 0; n < c && n < max; n++)
+		cpus[n] = (uint32_t)n;
+	return n;
+}
+
+static int is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* Fork the command, stopped before exec until spe_live_run() writes the go byte. */
+static int fork_command(struct spe_live *l, struct spe_live_error *err)
+{
+	int go[2], ex[2];
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return set_err(err, -spe_io, errno, "pipe: %s", strerror(errno));
+	if (pipe2(ex, O_CLOEXEC) < 0) {
+		close(go[0]);
+		close(go[1]);
+		return set_err(err, -spe_io, errno, "pipe: %s", strerror(errno));
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(go[0]);
+		close(go[1]);
+		close(ex[0]);
+		close(ex[1]);
+		return set_err(err, -spe_io, e, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		char c;
+		close(go[1]);
+		close(ex[0]);
+		/* The recorder's SIGINT/SIGTERM handlers are not the command's. */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(l->cfg.argv[0], l->cfg.argv);
+		int e = errno;
+		if (write(ex[1], &e, sizeof e) < 0) {
+			/* nothing more to say */
+		}
+		_exit(127);
+	}
+	close(go[0]);
+	close(ex[1]);
+	l->child = pid;
+	l->go_fd = go[1];
+	l->exec_err_fd = ex[0];
+	return 0;
+}
+
+static int map_cpu(struct spe_live *l, struct live_cpu *c, struct spe_live_error *err)
+{
+	int owner = l->cfg.with_spe ? c->spe_fd : c->dummy_fd;
+	size_t data_pages = l->cfg.data_pages ? l->cfg.data_pages : DEFAULT_DATA_PAGES;
+	c->base_len = (1 + data_pages) * l->page;
+	c->base = mmap(NULL, c->base_len, PROT_READ | PROT_WRITE, MAP_SHARED, owner, 0);
+	if (c->base == MAP_FAILED) {
+		int e = errno;
+		c->base = NULL;
+		return set_err(err, -spe_io, e,
+			       "cannot map the %zu-page data ring on CPU %u: %s; try fewer pages or raise "
+			       "/proc/sys/kernel/perf_event_mlock_kb",
+			       data_pages, c->cpu, strerror(e));
+	}
+	struct perf_event_mmap_page *pg = c->base;
+	c->ring.page = pg;
+	c->ring.data = (uint8_t *)c->base + l->page;
+	c->ring.data_size = data_pages * l->page;
+	if (l->cfg.with_spe) {
+		pg->aux_offset = c->base_len;
+		pg->aux_size = l->aux_size;
+		/* Read-write: the kernel then runs the AUX area in full (non-overwrite) mode. */
+		c->aux = mmap(NULL, l->aux_size, PROT_READ | PROT_WRITE, MAP_SHARED, owner, (off_t)pg->aux_offset);
+		if (c->aux == MAP_FAILED) {
+			int e = errno;
+			c->aux = NULL;
+			return set_err(err, -spe_io, e,
+				       "cannot map the %llu-byte AUX area on CPU %u: %s; try a smaller -m or raise "
+				       "/proc/sys/kernel/perf_event_mlock_kb",
+				       (unsigned long long)l->aux_size, c->cpu, strerror(e));
+		}
+		c->aux_len = l->aux_size;
+		c->ring.aux = c->aux;
+		c->ring.aux_size = l->aux_size;
+		if (c->dummy_fd >= 0 && ioctl(c->dummy_fd, PERF_EVENT_IOC_SET_OUTPUT, c->spe_fd) < 0)
+			return set_err(err, -spe_io, errno, "cannot send sideband to the SPE ring on CPU %u: %s",
+				       c->cpu, strerror(errno));
+	}
+	return 0;
+}
+
+int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, struct spe_live_error *err)
+{
+	struct spe_live *l = calloc(1, sizeof *l);
+	if (!l)
+		return set_err(err, -spe_nomem, ENOMEM, "out of memory");
+	memcpy(&l->cfg, cfg_in, cfg_in->size < sizeof l->cfg ? cfg_in->size : sizeof l->cfg);
+	l->child = -1;
+	l->go_fd = l->exec_err_fd = -1;
+	l->page = (size_t)sysconf(_SC_PAGESIZE);
+	*out = NULL;
+	int r;
+
+	uint64_t aux_pages = l->cfg.aux_pages ? l->cfg.aux_pages : DEFAULT_AUX_BYTES / l->page;
+	uint32_t data_pages = l->cfg.data_pages ? l->cfg.data_pages : DEFAULT_DATA_PAGES;
+	if (!is_pow2(aux_pages) || aux_pages < 2) {
+		r = set_err(err, -spe_invalid, 0, "AUX size of %llu pages: need a power of two, at least 2",
+			    (unsigned long long)aux_pages);
+		goto fail;
+	}
+	if (!is_pow2(data_pages)) {
+		r = set_err(err, -spe_invalid, 0, "data ring of %u pages: need a power of two", data_pages);
+		goto fail;
+	}
+	l->aux_size = aux_pages * l->page;
+
+	uint32_t *ids = calloc(SPE_LIVE_MAX_CPUS, sizeof *ids);
+	if (!ids) {
+		r = set_err(err, -spe_nomem, ENOMEM, "out of memory");
+		goto fail;
+	}
+	l->cpu_ids = ids;
+	if (l->cfg.cpu_list) {
+		l->n = spe_live_parse_cpu_list(l->cfg.cpu_list, ids, SPE_LIVE_MAX_CPUS);
+		if (l->n <= 0) {
+			r = set_err(err, -spe_invalid, 0, "'%s' is not a CPU list (e.g. 0-3,8)", l->cfg.cpu_list);
+			goto fail;
+		}
+	} else {
+		l->n = online_cpus(ids, SPE_LIVE_MAX_CPUS);
+	}
+	l->c = calloc((size_t)l->n, sizeof *l->c);
+	if (!l->c) {
+		r = set_err(err, -spe_nomem, ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < l->n; i++) {
+		l->c[i].cpu = ids[i];
+		l->c[i].spe_fd = l->c[i].dummy_fd = -1;
+	}
+
+	pid_t target = -1;
+	int per_task = l->cfg.mode == SPE_LIVE_PID || l->cfg.mode == SPE_LIVE_COMMAND;
+	if (l->cfg.mode == SPE_LIVE_COMMAND) {
+		if (!l->cfg.argv || !l->cfg.argv[0]) {
+			r = set_err(err, -spe_invalid, 0, "no command to run");
+			goto fail;
+		}
+		if ((r = fork_command(l, err)))
+			goto fail;
+		target = l->child;
+	} else if (l->cfg.mode == SPE_LIVE_PID) {
+		target = l->cfg.pid;
+	}
+
+	uint64_t trailer = l->cfg.sample_type & TRAILER_BITS;
+	for (int i = 0; i < l->n; i++) {
+		struct live_cpu *c = &l->c[i];
+		if (l->cfg.with_spe) {
+			struct perf_event_attr a = { 0 };
+			a.size = sizeof a;
+			a.type = l->cfg.pmu_type;
+			a.config = l->cfg.config;
+			a.config1 = l->cfg.config1;
+			a.config2 = l->cfg.config2;
+#ifdef PERF_ATTR_SIZE_VER8
+			a.config3 = l->cfg.config3;
+#endif
+			a.sample_period = l->cfg.period ? l->cfg.period
+							: l->cfg.min_interval ? l->cfg.min_interval : DEFAULT_PERIOD;
+			a.sample_type = l->cfg.sample_type;
+			a.sample_id_all = 1;
+			a.disabled = 1;
+			a.inherit = per_task;
+			a.enable_on_exec = l->cfg.mode == SPE_LIVE_COMMAND;
+			c->spe_fd = perf_event_open(&a, target, (int)c->cpu);
+			if (c->spe_fd < 0) {
+				r = open_error(err, "arm_spe", c->cpu, errno);
+				goto fail;
+			}
+		}
+		/* The tracking event: dummy:u with the sideband bits, same trailer layout. */
+		struct perf_event_attr d = { 0 };
+		d.size = sizeof d;
+		d.type = PERF_TYPE_SOFTWARE;
+		d.config = PERF_COUNT_SW_DUMMY;
+		d.sample_period = 1;
+		d.sample_type = trailer | PERF_SAMPLE_IP;
+		d.sample_id_all = 1;
+		d.disabled = 1;
+		d.inherit = per_task;
+		d.enable_on_exec = l->cfg.mode == SPE_LIVE_COMMAND;
+		d.exclude_kernel = 1;
+		d.exclude_hv = 1;
+		d.mmap = 1;
+		d.mmap2 = 1;
+		d.comm = 1;
+		d.comm_exec = 1;
+		d.task = 1;
+		d.context_switch = 1;
+		d.build_id = 1;
+		c->dummy_fd = perf_event_open(&d, target, (int)c->cpu);
+		if (c->dummy_fd < 0 && errno == EINVAL) {
+			d.build_id = 0; /* kernels before 5.12 */
+			c->dummy_fd = perf_event_open(&d, target, (int)c->cpu);
+		}
+		if (c->dummy_fd < 0) {
+			r = open_error(err, "dummy", c->cpu, errno);
+			goto fail;
+		}
+		if ((r = map_cpu(l, c, err)))
+			goto fail;
+	}
+	*out = l;
+	return 0;
+fail:
+	spe_live_close(l);
+	return r;
+}
+
+int spe_live_cpus(const struct spe_live *l, const uint32_t **cpus)
+{
+	*cpus = l->cpu_ids;
+	return l->n;
+}
+
+void spe_live_time_conv(const struct spe_live *l, struct spe_live_time_conv *tc)
+{
+	memset(tc, 0, sizeof *tc);
+	if (!l->n || !l->c[0].base)
+		return;
+	const struct perf_event_mmap_page *pg = l->c[0].base;
+	tc->time_shift = pg->time_shift;
+	tc->time_mult = pg->time_mult;
+	tc->time_zero = pg->time_zero;
+	tc->time_cycles = pg->time_cycles;
+	tc->time_mask = pg->time_mask;
+	tc->cap_user_time_zero = pg->cap_user_time_zero;
+	tc->cap_user_time_short = pg->cap_user_time_short;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void for_each_fd(struct spe_live *l, unsigned long req)
+{
+	for (int i = 0; i < l->n; i++) {
+		if (l->c[i].spe_fd >= 0)
+			ioctl(l->c[i].spe_fd, req, 0);
+		if (l->c[i].dummy_fd >= 0)
+			ioctl(l->c[i].dummy_fd, req, 0);
+	}
+}
+
+/* After a truncation the kernel disables the AUX event; turn it back on. */
+static void reenable(struct spe_session *s, struct spe_session_cpu *cpu)
+{
+	(void)s;
+	if (cpu->spe_fd >= 0)
+		ioctl(cpu->spe_fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+static int wait_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 1;
+}
+
+int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct spe_live_result *res,
+		 struct spe_live_error *err)
+{
+	memset(res, 0, sizeof *res);
+	res->n_cpus = l->n;
+	res->aux_size = l->cfg.with_spe ? l->aux_size : 0;
+	spe_live_time_conv(l, &res->time_conv);
+
+	struct spe_session s = { .sink = *sink, .n_cpus = (size_t)l->n, .on_truncated = reenable };
+	struct pollfd *pfd = calloc((size_t)l->n, sizeof *pfd);
+	s.cpus = calloc((size_t)l->n, sizeof *s.cpus);
+	if (!pfd || !s.cpus) {
+		free(pfd);
+		free(s.cpus);
+		return set_err(err, -spe_nomem, ENOMEM, "out of memory");
+	}
+	for (int i = 0; i < l->n; i++) {
+		s.cpus[i] = (struct spe_session_cpu){ .cpu = l->c[i].cpu, .idx = (uint32_t)i, .tid = -1,
+						      .ring = &l->c[i].ring, .spe_fd = l->c[i].spe_fd };
+		pfd[i].fd = l->cfg.with_spe ? l->c[i].spe_fd : l->c[i].dummy_fd;
+		pfd[i].events = POLLIN;
+	}
+
+	int r = 0, child_done = 0, child_status = 0;
+	if (l->cfg.mode == SPE_LIVE_COMMAND) {
+		char go = 1;
+		if (write(l->go_fd, &go, 1) != 1) {
+			r = set_err(err, -spe_io, errno, "cannot start the command: %s", strerror(errno));
+			goto stop;
+		}
+		close(l->go_fd);
+		l->go_fd = -1;
+		int e = 0;
+		ssize_t n = read(l->exec_err_fd, &e, sizeof e);
+		close(l->exec_err_fd);
+		l->exec_err_fd = -1;
+		if (n == (ssize_t)sizeof e) {
+			waitpid(l->child, &child_status, 0);
+			l->child = -1;
+			res->command_status = 127;
+			r = set_err(err, -spe_invalid, e, "cannot run '%s': %s", l->cfg.argv[0], strerror(e));
+			goto stop;
+		}
+		res->command_ran = 1;
+	} else {
+		for_each_fd(l, PERF_EVENT_IOC_ENABLE);
+	}
+
+	double start = now_s();
+	int poll_ms = l->cfg.poll_ms > 0 ? l->cfg.poll_ms : 100;
+	for (;;) {
+		int pr = poll(pfd, (nfds_t)l->n, poll_ms);
+		int64_t d = spe_session_drain(&s);
+		if (d < 0) {
+			r = set_err(err, (int)d, 0, "recording stopped: %s", spe_errstr((int)d));
+			break;
+		}
+		if (l->cfg.stop && *l->cfg.stop) {
+			res->stopped_by_signal = 1;
+			break;
+		}
+		if (l->cfg.duration > 0 && now_s() - start >= l->cfg.duration)
+			break;
+		if (l->child > 0 && waitpid(l->child, &child_status, WNOHANG) == l->child) {
+			child_done = 1;
+			l->child = -1;
+			break;
+		}
+		if (l->cfg.mode == SPE_LIVE_PID && pr > 0) {
+			/* Every event hung up: the process is gone. */
+			int hup = 0;
+			for (int i = 0; i < l->n; i++)
+				hup += (pfd[i].revents & POLLHUP) != 0;
+			if (hup == l->n)
+				break;
+		}
+	}
+stop:
+	for_each_fd(l, PERF_EVENT_IOC_DISABLE);
+	if (r == 0 || r == -spe_invalid) {
+		int64_t d = spe_session_drain(&s);
+		if (d < 0 && r == 0)
+			r = set_err(err, (int)d, 0, "recording stopped: %s", spe_errstr((int)d));
+	}
+	if (l->child > 0) {
+		/* Stopped before the command ended (signal, --duration, error): end it too. */
+		kill(l->child, SIGTERM);
+		waitpid(l->child, &child_status, 0);
+		l->child = -1;
+		child_done = 1;
+	}
+	if (child_done)
+		res->command_status = wait_status(child_status);
+	res->stats = s.stats;
+	spe_session_fini(&s);
+	free(s.cpus);
+	free(pfd);
+	return r;
+}
+
+void spe_live_close(struct spe_live *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; l->c && i < l->n; i++) {
+		struct live_cpu *c = &l->c[i];
+		if (c->aux)
+			munmap(c->aux, c->aux_len);
+		if (c->base)
+			munmap(c->base, c->base_len);
+		if (c->dummy_fd >= 0)
+			close(c->dummy_fd);
+		if (c->spe_fd >= 0)
+			close(c->spe_fd);
+		spe_ring_fini(&c->ring);
+	}
+	if (l->go_fd >= 0)
+		close(l->go_fd); /* the held child reads EOF and exits 127 */
+	if (l->exec_err_fd >= 0)
+		close(l->exec_err_fd);
+	if (l->child > 0)
+		waitpid(l->child, NULL, 0);
+	free(l->c);
+	free(l->cpu_ids);
+	free(l);
+}

@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Parser for replay manifests, format v1 (docs/replay-manifest.md). */
+#include "spe/replay_manifest.h"
+#include "spe/spe.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_TOKENS 10
+#define MANIFEST_MAX_BYTES (1u << 20)
+
+struct parser {
+	const char *name, *dir;
+	unsigned line;
+	char *err;
+	size_t errsize;
+	struct spe_replay_manifest *m;
+	struct spe_replay_cpu *cur;  /* CPU block the next aux/itrace_start belongs to */
+	uint64_t default_midr;       /* last 'midr' seen: inherited by later 'cpu' blocks */
+};
+
+static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct parser *p, const char *fmt, ...)
+{
+	if (p->err && p->errsize) {
+		int n = p->line ? snprintf(p->err, p->errsize, "%s:%u: ", p->name, p->line)
+				: snprintf(p->err, p->errsize, "%s: ", p->name);
+		if (n >= 0 && (size_t)n < p->errsize) {
+			va_list ap;
+			va_start(ap, fmt);
+			vsnprintf(p->err + n, p->errsize - (size_t)n, fmt, ap);
+			va_end(ap);
+		}
+	}
+	return -spe_bad_file;
+}
+
+static int parse_u64(struct parser *p, const char *tok, const char *what, uint64_t max, uint64_t *v)
+{
+	char *end;
+	if (!tok || tok[0] == '-' || tok[0] == '+' || !*tok)
+		return fail(p, "%s: expected a number, got '%s'", what, tok ? tok : "");
+	errno = 0;
+	unsigned long long x = strtoull(tok, &end, 0);
+	if (errno || *end)
+		return fail(p, "%s: '%s' is not a number", what, tok);
+	if (x > max)
+		return fail(p, "%s: %s is out of range (max %llu)", what, tok, (unsigned long long)max);
+	*v = x;
+	return 0;
+}
+
+static int parse_u32(struct parser *p, const char *tok, const char *what, uint32_t *v)
+{
+	uint64_t x;
+	int r = parse_u64(p, tok, what, UINT32_MAX, &x);
+	if (!r)
+		*v = (uint32_t)x;
+	return r;
+}
+
+/* Join dir and a relative path; absolute paths are kept. */
+static char *resolve(const char *dir, const char *path)
+{
+	if (path[0] == '/' || !dir || !*dir)
+		return strdup(path);
+	size_t n = strlen(dir) + strlen(path) + 2;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s/%s", dir, path);
+	return s;
+}
+
+/* perf opens MMAP2 paths on the machine running perf: store them absolute. */
+static char *resolve_absolute(const char *dir, const char *path)
+{
+	char *joined = resolve(dir, path);
+	if (!joined || joined[0] == '/')
+		return joined;
+	char *abs = realpath(joined, NULL);
+	if (abs) {
+		free(joined);
+		return abs;
+	}
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		return joined;
+	char *s = resolve(cwd, joined);
+	free(joined);
+	return s;
+}
+
+static struct spe_replay_cpu *add_cpu(struct parser *p, uint32_t cpu)
+{
+	struct spe_replay_manifest *m = p->m;
+	for (size_t i = 0; i < m->n_cpus; i++) {
+		if (m->cpus[i].cpu == cpu) {
+			fail(p, "cpu %u appears twice", cpu);
+			return NULL;
+		}
+	}
+	if (m->n_cpus >= SPE_REPLAY_MAX_CPUS) {
+		fail(p, "more than %d cpus", SPE_REPLAY_MAX_CPUS);
+		return NULL;
+	}
+	struct spe_replay_cpu *c = realloc(m->cpus, (m->n_cpus + 1) * sizeof *c);
+	if (!c)
+		return NULL;
+	m->cpus = c;
+	c = &m->cpus[m->n_cpus++];
+	memset(c, 0, sizeof *c);
+	c->cpu = cpu;
+	c->midr = p->default_midr;
+	return c;
+}
+
+/* The CPU block for aux/itrace_start lines: cpu 0 is implied before any 'cpu' line. */
+static struct spe_replay_cpu *current_cpu(struct parser *p)
+{
+	if (!p->cur)
+		p->cur = add_cpu(p, 0);
+	return p->cur;
+}
+
+static struct spe_replay_side *add_side(struct parser *p, enum spe_replay_side_kind kind)
+{
+	struct spe_replay_manifest *m = p->m;
+	struct spe_replay_side *s = realloc(m->side, (m->n_side + 1) * sizeof *s);
+	if (!s)
+		return NULL;
+	m->side = s;
+	s = &m->side[m->n_side++];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	return s;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static int parse_build_id(struct parser *p, const char *tok, struct spe_replay_mmap2 *mm)
+{
+	const char *hex = tok + strlen("build_id=");
+	size_t n = strlen(hex);
+	if (n == 0 || n % 2 || n / 2 > SPE_REPLAY_BUILD_ID_MAX)
+		return fail(p, "build_id: expected 2 to %d hex digits in pairs, got '%s'",
+			    2 * SPE_REPLAY_BUILD_ID_MAX, hex);
+	for (size_t i = 0; i < n; i += 2) {
+		int hi = hexval(hex[i]), lo = hexval(hex[i + 1]);
+		if (hi < 0 || lo < 0)
+			return fail(p, "build_id: '%s' is not hex", hex);
+		mm->build_id[i / 2] = (uint8_t)(hi << 4 | lo);
+	}
+	mm->build_id_size = (uint8_t)(n / 2);
+	return 0;
+}
+
+static int want_args(struct parser *p, const char *dir, int ntok, int min, int max)
+{
+	if (ntok - 1 < min || ntok - 1 > max) {
+		if (min == max)
+			return fail(p, "'%s' takes %d argument%s, got %d", dir, min, min == 1 ? "" : "s", ntok - 1);
+		return fail(p, "'%s' takes %d to %d arguments, got %d", dir, min, max, ntok - 1);
+	}
+	return 0;
+}
+
+static int directive(struct parser *p, char **tok, int ntok)
+{
+	const char *d = tok[0];
+	int r;
+
+	if (!strcmp(d, "midr")) {
+		uint64_t v;
+		if ((r = want_args(p, d, ntok, 1, 1)) || (r = parse_u64(p, tok[1], "midr", UINT32_MAX, &v)))
+			return r;
+		p->default_midr = v;
+		if (p->cur)
+			p->cur->midr = v;
+		return 0;
+	}
+	if (!strcmp(d, "cpu")) {
+		uint32_t cpu;
+		if ((r = want_args(p, d, ntok, 1, 1)) || (r = parse_u32(p, tok[1], "cpu", &cpu)))
+			return r;
+		if (cpu >= 1u << 20)
+			return fail(p, "cpu: %u is not a plausible CPU number", cpu);
+		p->cur = add_cpu(p, cpu);
+		return p->cur ? 0 : -spe_bad_file;
+	}
+	if (!strcmp(d, "time_conv")) {
+		struct spe_replay_manifest *m = p->m;
+		if ((r = want_args(p, d, ntok, 3, 3)) ||
+		    (r = parse_u64(p, tok[1], "time_conv shift", 63, &m->time_shift)) ||
+		    (r = parse_u64(p, tok[2], "time_conv mult", UINT32_MAX, &m->time_mult)) ||
+		    (r = parse_u64(p, tok[3], "time_conv zero", UINT64_MAX, &m->time_zero)))
+			return r;
+		if (m->time_mult == 0)
+			return fail(p, "time_conv: mult 0 would make perf divide by zero");
+		m->has_time_conv = 1;
+		return 0;
+	}
+	if (!strcmp(d, "comm")) {
+		struct spe_replay_side s = { .kind = SPE_REPLAY_COMM };
+		if ((r = want_args(p, d, ntok, 3, 3)) || (r = parse_u32(p, tok[1], "comm pid", &s.u.comm.pid)) ||
+		    (r = parse_u32(p, tok[2], "comm tid", &s.u.comm.tid)))
+			return r;
+		if (strlen(tok[3]) >= SPE_REPLAY_COMM_LEN)
+			return fail(p, "comm: name '%s' is longer than %d characters", tok[3],
+				    SPE_REPLAY_COMM_LEN - 1);
+		strcpy(s.u.comm.name, tok[3]);
+		struct spe_replay_side *dst = add_side(p, SPE_REPLAY_COMM);
+		if (!dst)
+			return -spe_nomem;
+		*dst = s;
+		return 0;
+	}
+	if (!strcmp(d, "mmap2")) {
+		struct spe_replay_mmap2 mm = { 0 };
+		if ((r = want_args(p, d, ntok, 6, 7)) || (r = parse_u32(p, tok[1], "mmap2 pid", &mm.pid)) ||
+		    (r = parse_u32(p, tok[2], "mmap2 tid", &mm.tid)) ||
+		    (r = parse_u64(p, tok[3], "mmap2 start", UINT64_MAX, &mm.start)) ||
+		    (r = parse_u64(p, tok[4], "mmap2 len", UINT64_MAX, &mm.len)) ||
+		    (r = parse_u64(p, tok[5], "mmap2 pgoff", UINT64_MAX, &mm.pgoff)))
+			return r;
+		if (mm.len == 0 || mm.start + mm.len < mm.start)
+			return fail(p, "mmap2: start 0x%llx len 0x%llx is not a valid range",
+				    (unsigned long long)mm.start, (unsigned long long)mm.len);
+		if (ntok == 8) {
+			if (strncmp(tok[7], "build_id=", 9))
+				return fail(p, "mmap2: unexpected '%s' (only build_id=HEX may follow the path)", tok[7]);
+			if ((r = parse_build_id(p, tok[7], &mm)))
+				return r;
+		}
+		mm.path = resolve_absolute(p->dir, tok[6]);
+		if (!mm.path)
+			return -spe_nomem;
+		struct spe_replay_side *dst = add_side(p, SPE_REPLAY_MMAP2);
+		if (!dst) {
+			free(mm.path);
+			return -spe_nomem;
+		}
+		dst->u.mmap2 = mm;
+		return 0;
+	}
+	if (!strcmp(d, "aux")) {
+		if ((r = want_args(p, d, ntok, 1, 1)))
+			return r;
+		struct spe_replay_cpu *c = current_cpu(p);
+		if (!c)
+			return -spe_bad_file;
+		if (c->aux_path)
+			return fail(p, "cpu %u already has an aux file", c->cpu);
+		c->aux_path = resolve(p->dir, tok[1]);
+		return c->aux_path ? 0 : -spe_nomem;
+	}
+	if (!strcmp(d, "itrace_start")) {
+		struct spe_replay_cpu *c;
+		uint32_t pid, tid;
+		if ((r = want_args(p, d, ntok, 2, 2)) || (r = parse_u32(p, tok[1], "itrace_start pid", &pid)) ||
+		    (r = parse_u32(p, tok[2], "itrace_start tid", &tid)))
+			return r;
+		if (!(c = current_cpu(p)))
+			return -spe_bad_file;
+		c->has_itrace_start = 1;
+		c->itrace_pid = pid;
+		c->itrace_tid = tid;
+		return 0;
+	}
+	if (!strcmp(d, "spekit-replay"))
+		return fail(p, "'spekit-replay' must be the first directive");
+	return fail(p, "unknown directive '%s'", d);
+}
+
+/* Split one line (modified in place) into tokens; '#' starts a comment. */
+static int tokenize(char *line, char **tok)
+{
+	int n = 0;
+	char *s = line;
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\r')
+			s++;
+		if (!*s || *s == '#')
+			return n;
+		if (n == MAX_TOKENS)
+			return n + 1;
+		tok[n++] = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '#')
+			s++;
+		if (*s == '#') {
+			*s = 0;
+			return n;
+		}
+		if (*s)
+			*s++ = 0;
+	}
+}
+
+int spe_replay_manifest_parse_text(const char *text, size_t len, const char *dir, const char *name,
+				   struct spe_replay_manifest **out, char *err, size_t errsize)
+{
+	struct parser p = { .name = name ? name : "manifest", .dir = dir, .err = err, .errsize = errsize };
+	char *buf = NULL;
+	int r = 0, seen_version = 0;
+
+	if (!text || !out)
+		return -spe_invalid;
+	*out = NULL;
+	if (err && errsize)
+		err[0] = 0;
+	if (memchr(text, 0, len)) {
+		p.line = 1;
+		return fail(&p, "contains a NUL byte: not a text manifest");
+	}
+	p.m = calloc(1, sizeof *p.m);
+	buf = malloc(len + 1);
+	if (!p.m || !buf) {
+		r = -spe_nomem;
+		goto out;
+	}
+	memcpy(buf, text, len);
+	buf[len] = 0;
+
+	for (char *line = buf; line && !r;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		p.line++;
+		char *tok[MAX_TOKENS];
+		int ntok = tokenize(line, tok);
+		if (ntok > MAX_TOKENS) {
+			r = fail(&p, "too many words on one line");
+		} else if (ntok > 0 && !seen_version) {
+			if (strcmp(tok[0], "spekit-replay"))
+				r = fail(&p, "expected 'spekit-replay 1' as the first directive, got '%s'", tok[0]);
+			else if (ntok != 2 || strcmp(tok[1], "1"))
+				r = fail(&p, "unsupported manifest version '%s' (this spe-record reads version 1)",
+					 ntok > 1 ? tok[1] : "");
+			seen_version = 1;
+		} else if (ntok > 0) {
+			r = directive(&p, tok, ntok);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	p.line = 0; /* problems of the whole file have no line */
+	if (!r && !seen_version)
+		r = fail(&p, "empty manifest: expected 'spekit-replay 1'");
+	if (!r) {
+		size_t with_aux = 0;
+		for (size_t i = 0; i < p.m->n_cpus; i++)
+			with_aux += p.m->cpus[i].aux_path != NULL;
+		if (!with_aux)
+			r = fail(&p, "no 'aux FILE' line: nothing to replay");
+	}
+out:
+	free(buf);
+	if (r) {
+		if (r == -spe_nomem && err && errsize)
+			snprintf(err, errsize, "%s: out of memory", p.name);
+		spe_replay_manifest_free(p.m);
+		return r;
+	}
+	if (!p.m->has_time_conv)
+		p.m->time_mult = 1;
+	*out = p.m;
+	return 0;
+}
+
+int spe_replay_manifest_parse(const char *path, struct spe_replay_manifest **out, char *err, size_t errsize)
+{
+	if (!path || !out)
+		return -spe_invalid;
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		if (err && errsize)
+			snprintf(err, errsize, "%s: cannot open: %s", path, strerror(errno));
+		return -spe_io;
+	}
+	char *text = malloc(MANIFEST_MAX_BYTES + 1);
+	size_t n = text ? fread(text, 1, MANIFEST_MAX_BYTES + 1, f) : 0;
+	int rerr = ferror(f);
+	fclose(f);
+	if (!text)
+		return -spe_nomem;
+	if (rerr) {
+		free(text);
+		if (err && errsize)
+			snprintf(err, errsize, "%s: read error", path);
+		return -spe_io;
+	}
+	if (n > MANIFEST_MAX_BYTES) {
+		free(text);
+		if (err && errsize)
+			snprintf(err, errsize, "%s: larger than %u bytes: not a manifest", path, MANIFEST_MAX_BYTES);
+		return -spe_bad_file;
+	}
+	char *dir = strdup(path);
+	if (!dir) {
+		free(text);
+		return -spe_nomem;
+	}
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		strcpy(dir, ".");
+	int r = spe_replay_manifest_parse_text(text, n, slash == dir ? "/" : dir, path, out, err, errsize);
+	free(dir);
+	free(text);
+	return r;
+}
+
+int spe_replay_manifest_for_raw(const char *raw_path, uint32_t cpu, uint64_t midr, struct spe_replay_manifest **out)
+{
+	if (!raw_path || !out)
+		return -spe_invalid;
+	struct spe_replay_manifest *m = calloc(1, sizeof *m);
+	if (!m)
+		return -spe_nomem;
+	m->cpus = calloc(1, sizeof *m->cpus);
+	if (!m->cpus || !(m->cpus[0].aux_path = strdup(raw_path))) {
+		spe_replay_manifest_free(m);
+		return -spe_nomem;
+	}
+	m->n_cpus = 1;
+	m->cpus[0].cpu = cpu;
+	m->cpus[0].midr = midr;
+	m->time_mult = 1;
+	*out = m;
+	return 0;
+}
+
+int spe_replay_is_manifest(const char *path)
+{
+	static const char magic[] = "spekit-replay";
+	char buf[256];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -spe_io;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* Skip blank and comment lines before the version line. */
+	const char *s = buf;
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+			s++;
+		if (*s != '#')
+			break;
+		while (*s && *s != '\n')
+			s++;
+	}
+	return strncmp(s, magic, sizeof magic - 1) == 0;
+}
+
+void spe_replay_manifest_free(struct spe_replay_manifest *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n_cpus; i++)
+		free(m->cpus[i].aux_path);
+	for (size_t i = 0; i < m->n_side; i++)
+		if (m->side[i].kind == SPE_REPLAY_MMAP2)
+			free(m->side[i].u.mmap2.path);
+	free(m->cpus);
+	free(m->side);
+	free(m);
+}

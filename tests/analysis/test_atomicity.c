@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Loads are all or nothing: a corrupt input, Ctrl-C or a crash in the
+ * middle of spe-load leaves the database byte-identical to before (or, for
+ * a crash, query-identical once SQLite has rolled its journal back), and an
+ * existing database is never replaced without --append or --force.
+ *
+ * usage: test_atomicity REPLAY_TOOL SPE_LOAD GEN_TRACES MANIFEST ELF_DIR
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "check.h"
+
+static const char *replay_tool, *spe_load, *gen_traces, *manifest, *elf_dir;
+static char dir[] = "/tmp/spe-atomic-XXXXXX";
+static char good[300], bad[300], cut[300], big[300], db[300];
+static unsigned char *before;
+static size_t before_len;
+
+static int run(const char *cmd)
+{
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	unsigned char *b = malloc((size_t)n + 1);
+	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+static int same_as_before(void)
+{
+	size_t n;
+	unsigned char *now = slurp(db, &n);
+	int same = now && n == before_len && memcmp(now, before, n) == 0;
+	free(now);
+	return same;
+}
+
+static int exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+/* Files in dir other than the inputs and db: leftovers of a failed load. */
+static int stray_files(void)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || strstr(e->d_name, ".data") || strstr(e->d_name, ".bin") ||
+		    strstr(e->d_name, ".replay") || !strcmp(e->d_name, "a.db"))
+			continue;
+		printf("  stray file: %s\n", e->d_name);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static long long count_records(void)
+{
+	sqlite3 *s;
+	sqlite3_stmt *st;
+	long long n = -1;
+	if (sqlite3_open(db, &s) != SQLITE_OK)
+		return -1;
+	if (sqlite3_prepare_v2(s, "SELECT count(*) FROM spe_record", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	return n;
+}
+
+/* Copy good.data with the header of its second AUXTRACE record broken (size 0). */
+static int make_corrupt_inputs(void)
+{
+	size_t n;
+	unsigned char *d = slurp(good, &n);
+	if (!d || n < 64)
+		return -1;
+	uint64_t off, size;
+	memcpy(&off, d + 40, 8);
+	memcpy(&size, d + 48, 8);
+	int seen = 0;
+	uint64_t p = off, second = 0;
+	while (p + 8 <= off + size && p + 8 <= n) {
+		uint32_t type;
+		uint16_t hsize;
+		memcpy(&type, d + p, 4);
+		memcpy(&hsize, d + p + 6, 2);
+		uint64_t extra = 0;
+		if (type == 71) {
+			memcpy(&extra, d + p + 8, 8);
+			if (++seen == 2) {
+				second = p;
+				break;
+			}
+		}
+		if (!hsize)
+			break;
+		p += hsize + extra;
+	}
+	if (!second) {
+		free(d);
+		return -1;
+	}
+	FILE *f = fopen(cut, "wb"); /* cut inside the second AUXTRACE's data */
+	fwrite(d, 1, second + 48 + 100, f);
+	fclose(f);
+	d[second + 6] = 0;
+	d[second + 7] = 0;
+	f = fopen(bad, "wb");
+	fwrite(d, 1, n, f);
+	fclose(f);
+	free(d);
+	return 0;
+}
+
+TEST(setup)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "%s --replay=%s -o %s >/dev/null 2>&1", replay_tool, manifest, good);
+	CHECK_INT_EQ(run(cmd), 0);
+	CHECK_INT_EQ(make_corrupt_inputs(), 0);
+	snprintf(cmd, sizeof cmd, "%s %s -o %s --symfs=%s 2>/dev/null", spe_load, good, db, elf_dir);
+	CHECK_INT_EQ(run(cmd), 0);
+	before = slurp(db, &before_len);
+	CHECK(before != NULL);
+	CHECK_INT_EQ(count_records(), 1200);
+}
+
+TEST(corrupt_append_leaves_db_identical)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "%s --append %s -o %s 2>/dev/null", spe_load, bad, db);
+	CHECK_INT_EQ(run(cmd), 65);
+	CHECK(same_as_before());
+	snprintf(cmd, sizeof cmd, "%s --append %s -o %s 2>/dev/null", spe_load, cut, db);
+	CHECK_INT_EQ(run(cmd), 65);
+	CHECK(same_as_before());
+	/* a good file then a bad one in the same load: neither is kept */
+	snprintf(cmd, sizeof cmd, "%s --append %s %s -o %s 2>/dev/null", spe_load, good, bad, db);
+	CHECK_INT_EQ(run(cmd), 65);
+	CHECK(same_as_before());
+	CHECK_INT_EQ(stray_files(), 0);
+}
+
+TEST(error_names_file_and_offset)
+{
+	char cmd[2048];
+	/* the second AUXTRACE record of the fixture sits at 0x109a8 (see make_corrupt_inputs) */
+	snprintf(cmd, sizeof cmd, "%s --append %s -o %s 2>&1 | grep -q 'bad.data: offset 0x[0-9a-f]*: record header size 0'",
+		 spe_load, bad, db);
+	CHECK_INT_EQ(run(cmd), 0);
+}
+
+TEST(corrupt_force_keeps_old_file)
+{
+	char cmd[2048];
+	struct stat a, b;
+	stat(db, &a);
+	snprintf(cmd, sizeof cmd, "%s --force %s -o %s 2>/dev/null", spe_load, bad, db);
+	CHECK_INT_EQ(run(cmd), 65);
+	stat(db, &b);
+	CHECK_INT_EQ(a.st_ino, b.st_ino);
+	CHECK(same_as_before());
+	CHECK_INT_EQ(stray_files(), 0);
+}
+
+TEST(corrupt_new_db_is_not_created)
+{
+	char cmd[2048], fresh[320];
+	snprintf(fresh, sizeof fresh, "%s/fresh.db", dir);
+	snprintf(cmd, sizeof cmd, "%s %s -o %s 2>/dev/null", spe_load, bad, fresh);
+	CHECK_INT_EQ(run(cmd), 65);
+	CHECK(!exists(fresh));
+	CHECK_INT_EQ(stray_files(), 0);
+}
+
+TEST(existing_db_refused_without_append_or_force)
+{
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "%s %s -o %s 2>&1 | grep -q 'exists; use --append'", spe_load, good, db);
+	CHECK_INT_EQ(run(cmd), 0);
+	snprintf(cmd, sizeof cmd, "%s %s -o %s 2>/dev/null", spe_load, good, db);
+	CHECK_INT_EQ(run(cmd), 64);
+	CHECK(same_as_before());
+}
+
+/* Start spe-load on the big input, let it run @p ms, then send @p sig. */
+static int interrupt_load(const char *mode, const char *out, int sig, int ms, int *still_running)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		freopen("/dev/null", "w", stderr);
+		if (mode)
+			execl(spe_load, spe_load, mode, big, "-o", out, "--no-symbols", (char *)NULL);
+		else
+			execl(spe_load, spe_load, big, "-o", out, "--no-symbols", (char *)NULL);
+		_exit(127);
+	}
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+	int st;
+	*still_running = waitpid(pid, &st, WNOHANG) == 0;
+	if (*still_running) {
+		kill(pid, sig);
+		waitpid(pid, &st, 0);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+TEST(sigint_mid_append)
+{
+	int running;
+	CHECK_INT_EQ(interrupt_load("--append", db, SIGINT, 400, &running), 130);
+	CHECK(running); /* else the input is too small to interrupt */
+	CHECK(same_as_before());
+	CHECK_INT_EQ(stray_files(), 0);
+}
+
+TEST(sigint_mid_create)
+{
+	int running;
+	char fresh[320];
+	snprintf(fresh, sizeof fresh, "%s/fresh.db", dir);
+	CHECK_INT_EQ(interrupt_load(NULL, fresh, SIGINT, 400, &running), 130);
+	CHECK(running);
+	CHECK(!exists(fresh));
+	CHECK_INT_EQ(stray_files(), 0);
+}
+
+TEST(crash_mid_append_rolls_back)
+{
+	int running;
+	CHECK_INT_EQ(interrupt_load("--append", db, SIGKILL, 400, &running), 128 + SIGKILL);
+	CHECK(running);
+	/* SQLite rolls the hot journal back on the next open */
+	CHECK_INT_EQ(count_records(), 1200);
+	CHECK(same_as_before());
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 6) {
+		printf("usage: test_atomicity REPLAY SPE_LOAD GEN_TRACES MANIFEST ELF_DIR\n");
+		return 1;
+	}
+	replay_tool = argv[1];
+	spe_load = argv[2];
+	gen_traces = argv[3];
+	manifest = argv[4];
+	elf_dir = argv[5];
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(good, sizeof good, "%s/good.data", dir);
+	snprintf(bad, sizeof bad, "%s/bad.data", dir);
+	snprintf(cut, sizeof cut, "%s/cut.data", dir);
+	snprintf(big, sizeof big, "%s/big.data", dir);
+	snprintf(db, sizeof db, "%s/a.db", dir);
+	RUN(setup);
+	RUN(corrupt_append_leaves_db_identical);
+	RUN(error_names_file_and_offset);
+	RUN(corrupt_force_keeps_old_file);
+	RUN(corrupt_new_db_is_not_created);
+	RUN(existing_db_refused_without_append_or_force);
+
+	/* about 1.2 million records: long enough to interrupt */
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "%s %s/memwork-pie %s 1000 && %s --replay=%s/memwork.replay -o %s --aux-size=16M >/dev/null 2>&1 && "
+		 "rm -f %s/*.bin %s/*.replay",
+		 gen_traces, elf_dir, dir, replay_tool, dir, big, dir, dir);
+	if (run(cmd) != 0) {
+		printf("FAIL: cannot build the big input\n");
+		check_failed++;
+	} else {
+		RUN(sigint_mid_append);
+		RUN(sigint_mid_create);
+		RUN(crash_mid_append_rolls_back);
+	}
+	free(before);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	run(cmd);
+	return check_summary();
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * wrap_raw RAW OUT [--midr=0x...] [--chunk=N] [--v2]: wrap a file of bare
+ * SPE bytes into a perf.data (test helper for the differential test and the
+ * fuzz seeds).  Chunks of N bytes become AUXTRACE records of queue 0, cpu 0.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "spe/spe.h"
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: wrap_raw RAW OUT [--midr=0x..] [--chunk=N] [--v2]\n");
+		return 64;
+	}
+	uint32_t midr = 0x410fd0c0;
+	size_t chunk = 0;
+	int v2 = 0;
+	for (int i = 3; i < argc; i++) {
+		if (!strncmp(argv[i], "--midr=", 7))
+			midr = (uint32_t)strtoul(argv[i] + 7, NULL, 0);
+		else if (!strncmp(argv[i], "--chunk=", 8))
+			chunk = strtoul(argv[i] + 8, NULL, 0);
+		else if (!strcmp(argv[i], "--v2"))
+			v2 = 1;
+	}
+	FILE *in = fopen(argv[1], "rb");
+	if (!in) {
+		perror(argv[1]);
+		return 66;
+	}
+	fseek(in, 0, SEEK_END);
+	long len = ftell(in);
+	fseek(in, 0, SEEK_SET);
+	uint8_t *buf = malloc(len ? (size_t)len : 1);
+	if (!buf || fread(buf, 1, (size_t)len, in) != (size_t)len) {
+		fprintf(stderr, "%s: read failed\n", argv[1]);
+		return 74;
+	}
+	fclose(in);
+	int fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		perror(argv[2]);
+		return 73;
+	}
+	struct spe_perf_spe_cpu cpu = { .cpu = 0, .midr = midr, .pmu_type = 8, .min_interval = 256 };
+	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = midr,
+						     .auxtrace_info_version = v2 ? 2 : 1, .cpus = &cpu, .n_cpus = 1);
+	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
+	if (!w)
+		return 70;
+	if (!chunk)
+		chunk = (size_t)len;
+	for (size_t off = 0; off < (size_t)len || off == 0; off += chunk) {
+		size_t n = (size_t)len - off < chunk ? (size_t)len - off : chunk;
+		spe_perf_write_auxtrace(w, buf + off, n, off, 0x1234, 0, -1, 0);
+		if (!len)
+			break;
+	}
+	spe_perf_write_finished_round(w);
+	int err = spe_perf_writer_close(w);
+	close(fd);
+	free(buf);
+	if (err) {
+		fprintf(stderr, "wrap_raw: %s\n", spe_errstr(err));
+		return 74;
+	}
+	return 0;
+}
