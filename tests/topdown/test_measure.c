@@ -84,6 +84,25 @@ TEST(slot_count_ratios)
 	CHECK_NEAR(v.frac[TD_CORE_BOUND], 0.1);
 }
 
+/*
+ * Opening the fixture's Intel group on this host: without that PMU the kernel
+ * refuses, and the error names the event.  An impossible PMU type makes
+ * the failure certain on any host.
+ */
+TEST(open_failure_names_the_event)
+{
+	struct td_probe p;
+	struct td_diag diag = { 0 };
+	struct td_session *s = NULL;
+	CHECK_INT_EQ(probe("intel-spr", 1, &p, NULL), 0);
+	p.ev[0].type = 0x7fff; /* no PMU has this type: the open must fail on any host */
+	int rc = td_session_open(&p, 0, 0, &s, &diag);
+	CHECK(rc < 0);
+	CHECK(s == NULL);
+	CHECK(strstr(diag.msg, "perf_event_open(slots): ") != NULL);
+	td_session_close(s);
+}
+
 int main(int argc, char **argv)
 {
 	fixtures = argc > 1 ? argv[1] : ".";
@@ -91,5 +110,6 @@ int main(int argc, char **argv)
 	RUN(probe_arm);
 	RUN(probe_unsupported_names_the_cpu);
 	RUN(slot_count_ratios);
+	RUN(open_failure_names_the_event);
 	return check_summary();
 }
