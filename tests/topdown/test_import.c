@@ -382,6 +382,25 @@ TEST(raw_listings)
 	td_run_free(&run);
 }
 
+/* perf std counters (perf-term and libpmc names, "<not counted>") + --cpu skylake: as raw_skylake.txt. */
+TEST(perf_std_counters_with_cpu)
+{
+	struct td_run run;
+	CHECK_INT_EQ(import("perf-std_skylake-counters.txt", "skylake", &run, NULL), TD_FMT_PERF_STD);
+	const struct td_interval *a = find(&run, 0, "all");
+	CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.2);
+	CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.1);
+	CHECK_NEAR(VAL(a, RETIRING), 0.5);
+	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.2);
+	const struct td_event_count *e = a ? td_interval_event(a, "MACHINE_CLEARS.COUNT") : NULL;
+	CHECK(e && !e->counted);
+	e = a ? td_interval_event(a, "cpu/event=0xa3,umask=0x14,cmask=20/") : NULL;
+	CHECK(e && !e->counted);
+	CHECK_NEAR(a ? a->t1 : 0, 1.001234567);
+	CHECK_INT_EQ(a ? (long long)a->n_events : 0, 7);
+	td_run_free(&run);
+}
+
 TEST(errors_name_the_line)
 {
 	struct td_run run;
@@ -435,6 +454,7 @@ int main(int argc, char **argv)
 	RUN(toplev_csv);
 	RUN(topdown_tool_csv);
 	RUN(raw_listings);
+	RUN(perf_std_counters_with_cpu);
 	RUN(errors_name_the_line);
 	return check_summary();
 }
