@@ -57,5 +57,13 @@ expect missing_db_exit "$?" 66
 "$report" -d "$db" --format=xml >/dev/null 2>&1
 expect bad_format_exit "$?" 64
 
+# hybrid: one column per PMU scope; cpu_core printed nan (NULL) for three nodes
+"$td" import "$fx/perf-6.5_adl-csv.txt" -d "$db" --run adl --workload hybrid >/dev/null
+out=$("$report" -d "$db" --cross-isa --workload hybrid)
+has hybrid_header "$out" "Workload hybrid: 1 run in 2 columns (one per scope)"
+has hybrid_cols "$out" "  node                            adl[cpu_atom]      adl[cpu_core]"
+has hybrid_row "$out" "  L1 retiring                              5.4%                  -  adl[cpu_core]: not measured"
+has hybrid_bs "$out" "  L1 bad_speculation                      13.8%               0.0%"
+
 [ $fail = 0 ] && echo "cli_import_report: all passed"
 exit $fail
