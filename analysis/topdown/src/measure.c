@@ -193,14 +193,15 @@ int td_probe(const char *root, int level, struct td_probe *p, struct td_diag *di
 
 void td_probe_print_attrs(const struct td_probe *p, FILE *out)
 {
-	fprintf(out, "# %s topdown on %s, pmu %s, level %d%s\n",
-		p->kind == TD_PMU_INTEL_METRICS ? "Intel PERF_METRICS" : "Arm", p->cpu, p->pmu, p->level,
-		p->kind == TD_PMU_ARM ? "" : "");
+	fprintf(out, "# %s topdown on %s, pmu %s, level %d\n",
+		p->kind == TD_PMU_INTEL_METRICS ? "Intel PERF_METRICS" : "Arm", p->cpu, p->pmu, p->level);
 	if (p->kind == TD_PMU_ARM)
 		fprintf(out, "# slots per cycle %d (PMMIR_EL1.SLOTS), formula %s for %s\n", p->arm_cpu.slots,
 			p->arm_cpu.method, p->arm_cpu.name);
 	else
-		fprintf(out, "# read with RDPMC (SLOTS 0x%x, PERF_METRICS 0x%x) when the mmapped page allows, else read()\n",
+		fprintf(out,
+			"# a region of this process is read with RDPMC (SLOTS 0x%x, PERF_METRICS 0x%x) when allowed; "
+			"a command with read()\n",
 			(1u << 30) | 3, 1u << 29);
 	for (int i = 0; i < p->n_events; i++)
 		fprintf(out,
@@ -213,7 +214,9 @@ void td_probe_print_attrs(const struct td_probe *p, FILE *out)
 struct td_session {
 	struct td_probe probe;
 	int fd[TD_MAX_EVENTS];
-	void *page;     /* the leader's mmapped perf_event_mmap_page */
+	int self;        /* counting this thread: only then can RDPMC read its counters */
+	void *page;      /* the leader's mmapped perf_event_mmap_page */
+	void *page2;     /* the first metric event's */
 	size_t page_len;
 };
 
@@ -230,6 +233,7 @@ int td_session_open(const struct td_probe *p, int pid, int on_exec, struct td_se
 	if (!s)
 		return -td_nomem;
 	s->probe = *p;
+	s->self = pid == 0;
 	for (int i = 0; i < TD_MAX_EVENTS; i++)
 		s->fd[i] = -1;
 	for (int i = 0; i < p->n_events; i++) {
@@ -254,12 +258,15 @@ int td_session_open(const struct td_probe *p, int pid, int on_exec, struct td_se
 				       "perf_event_open(%s): %s", p->ev[i].name, strerror(err));
 		}
 	}
-	if (p->kind == TD_PMU_INTEL_METRICS) {
-		/* Mapping the leader (and a metric event) lets the kernel allow RDPMC (§2.1, S1). */
+	if (p->kind == TD_PMU_INTEL_METRICS && s->self) {
+		/* Mapping SLOTS and a metric event lets the kernel allow RDPMC (§2.1, S1). */
 		s->page_len = (size_t)sysconf(_SC_PAGESIZE);
 		s->page = mmap(NULL, s->page_len, PROT_READ, MAP_SHARED, s->fd[0], 0);
 		if (s->page == MAP_FAILED)
 			s->page = NULL;
+		s->page2 = mmap(NULL, s->page_len, PROT_READ, MAP_SHARED, s->fd[1], 0);
+		if (s->page2 == MAP_FAILED)
+			s->page2 = NULL;
 	}
 	*sp = s;
 	return 0;
@@ -271,6 +278,8 @@ void td_session_close(struct td_session *s)
 		return;
 	if (s->page)
 		munmap(s->page, s->page_len);
+	if (s->page2)
+		munmap(s->page2, s->page_len);
 	for (int i = 0; i < TD_MAX_EVENTS; i++)
 		if (s->fd[i] >= 0)
 			close(s->fd[i]);
@@ -289,8 +298,9 @@ static uint64_t rdpmc(uint32_t counter)
 static int can_rdpmc(const struct td_session *s)
 {
 #if defined(__x86_64__)
+	/* RDPMC reads the counters of the CPU it runs on: only valid for our own thread. */
 	const struct perf_event_mmap_page *pg = s->page;
-	return pg && pg->cap_user_rdpmc && pg->index != 0;
+	return s->self && pg && pg->cap_user_rdpmc && pg->index != 0;
 #else
 	(void)s;
 	return 0;

@@ -8,7 +8,8 @@
  *    topdown-br-mispredict, topdown-fetch-lat, topdown-mem-bound]} with
  *    SLOTS leading (topdown.md §2.1); read with RDPMC (SLOTS at index
  *    (1<<30)|3, PERF_METRICS at 1<<29) when the mmapped page allows it,
- *    else with read(); with RDPMC the group is reset when the slots since
+ *    else with read() (always for another process: RDPMC reads the
+ *    calling thread's counters); with RDPMC the group is reset when the slots since
  *    the last reset grow past TD_RESET_SLOTS, so the 8-bit fields keep
  *    their precision (§2.3).
  *  - Arm Neoverse: CPU_CYCLES, STALL_SLOT_FRONTEND, STALL_SLOT_BACKEND,
