@@ -401,6 +401,24 @@ TEST(perf_std_counters_with_cpu)
 	td_run_free(&run);
 }
 
+/* "# interval: T" splits a raw listing; each interval gets the formula (N1: 250/1000, then 100/1000). */
+TEST(raw_intervals)
+{
+	static const char text[] = "# cpu: neoverse-n1\n# interval: 1.0\ncpu_cycles 1000\nstall_frontend 250\n"
+				   "stall_backend 400\n# interval: 2.0\ncpu_cycles 1000\nstall_frontend 100\nstall_backend 600\n";
+	struct td_run run;
+	td_run_init(&run);
+	CHECK_INT_EQ(td_import_text(text, sizeof text - 1, NULL, &run, NULL), TD_FMT_RAW);
+	const struct td_interval *a = find(&run, 1.0, "all"), *b = find(&run, 2.0, "all");
+	CHECK_NEAR(VAL(a, FRONTEND_STALLED_CYCLES), 0.25);
+	CHECK_NEAR(VAL(b, FRONTEND_STALLED_CYCLES), 0.10);
+	CHECK_NEAR(VAL(b, BACKEND_STALLED_CYCLES), 0.60);
+	CHECK_NEAR(b ? b->t0 : -1, 1.0);
+	CHECK_STR_EQ(run.method, "arm_n1_cycles");
+	CHECK_INT_EQ(run.approx, 1);
+	td_run_free(&run);
+}
+
 TEST(errors_name_the_line)
 {
 	struct td_run run;
@@ -455,6 +473,7 @@ int main(int argc, char **argv)
 	RUN(topdown_tool_csv);
 	RUN(raw_listings);
 	RUN(perf_std_counters_with_cpu);
+	RUN(raw_intervals);
 	RUN(errors_name_the_line);
 	return check_summary();
 }
