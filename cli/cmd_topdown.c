@@ -9,10 +9,16 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "common/cli_util.h"
 #include "topdown/import.h"
+#include "topdown/measure.h"
 #include "topdown/perf_metrics.h"
 #include "topdown/store.h"
 
@@ -26,7 +32,7 @@ static void usage(FILE *out)
 		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json]\n"
 		"       %s import FILE -d DB [--run NAME] [--workload NAME] [--cpu CPU] [--host NAME]\n"
 		"       %s stat [-I MS] [-d DB] [--run NAME] [--workload NAME] [--level=1|2] [--dry-run]\n"
-		"                [--sysfs DIR] -- COMMAND [ARGS...]\n",
+		"                [--sysroot DIR] -- COMMAND [ARGS...]\n",
 		prog, prog, prog);
 }
 
@@ -267,6 +273,196 @@ static int cmd_import(int argc, char **argv)
 	return cli_finish_stdout(prog, CLI_OK);
 }
 
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void print_values(const struct td_interval *iv, FILE *out)
+{
+	fprintf(out, "%.3f-%.3f", iv->t0, iv->t1);
+	for (int k = 0; k < TD_NODE_COUNT; k++)
+		if (iv->values.set[k])
+			fprintf(out, " %s=%.4f", td_node_name(k), iv->values.frac[k]);
+	fprintf(out, "\n");
+}
+
+static int cmd_stat(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'I' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "sysroot", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *sysroot = NULL;
+	long interval_ms = 0;
+	int level = 1, dry_run = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+I:d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'I': {
+			char *end;
+			interval_ms = strtol(optarg, &end, 10);
+			if (*end || interval_ms < 10) {
+				fprintf(stderr, "%s stat: -I needs milliseconds, at least 10\n", prog);
+				return CLI_USAGE;
+			}
+			break;
+		}
+		case 'd': db_path = optarg; break;
+		case 'r': run_name = optarg; break;
+		case 'w': workload = optarg; break;
+		case 'l':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+				fprintf(stderr, "%s stat: --level must be 1 or 2\n", prog);
+				return CLI_USAGE;
+			}
+			level = atoi(optarg);
+			break;
+		case 'n': dry_run = 1; break;
+		case 's': sysroot = optarg; break;
+		case 'h':
+			usage(stdout);
+			return cli_finish_stdout(prog, CLI_OK);
+		default:
+			usage(stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "%s stat: give the command to measure after --\n", prog);
+		return CLI_USAGE;
+	}
+	char **command = argv + optind;
+
+	struct td_probe probe;
+	struct td_diag diag = { 0 };
+	int rc = td_probe(sysroot, level, &probe, &diag);
+	if (rc < 0) {
+		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
+		return exit_for(rc);
+	}
+	if (dry_run) {
+		td_probe_print_attrs(&probe, stdout);
+		return cli_finish_stdout(prog, CLI_OK);
+	}
+	if (sysroot) {
+		fprintf(stderr, "%s stat: --sysroot describes another machine: use it with --dry-run\n", prog);
+		return CLI_USAGE;
+	}
+
+	/* The child waits on a pipe until the counters are attached, then execs. */
+	int go[2];
+	if (pipe(go) != 0) {
+		perror("pipe");
+		return CLI_IOERR;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return CLI_IOERR;
+	}
+	if (pid == 0) {
+		char b;
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(127);
+		execvp(command[0], command);
+		fprintf(stderr, "%s stat: %s: %s\n", prog, command[0], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	struct td_session *s = NULL;
+	rc = td_session_open(&probe, pid, 1, &s, &diag);
+	if (rc < 0) {
+		kill(pid, SIGKILL);
+		close(go[1]);
+		waitpid(pid, NULL, 0);
+		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
+		return exit_for(rc);
+	}
+	struct td_run run;
+	td_run_init(&run);
+	struct td_snapshot prev, cur;
+	td_session_snapshot(s, &prev, &diag);
+	double start = now_seconds(), t_prev = 0;
+	if (write(go[1], "x", 1) != 1)
+		perror("write");
+	close(go[1]);
+
+	int status = 0, done = 0, failed = 0;
+	while (!done) {
+		if (interval_ms) {
+			struct timespec ts = { interval_ms / 1000, (interval_ms % 1000) * 1000000L };
+			nanosleep(&ts, NULL);
+			done = waitpid(pid, &status, WNOHANG) == pid;
+		} else {
+			done = waitpid(pid, &status, 0) == pid;
+		}
+		if (!interval_ms && !done)
+			continue;
+		double t = now_seconds() - start;
+		if (td_session_snapshot(s, &cur, &diag) < 0) {
+			failed = 1;
+			break;
+		}
+		struct td_interval *iv = td_run_interval(&run, t_prev, NULL);
+		if (!iv) {
+			failed = 1;
+			break;
+		}
+		iv->t1 = t;
+		if (td_session_delta(s, &prev, &cur, iv, &diag) < 0)
+			fprintf(stderr, "%s stat: interval %.3f-%.3f: %s\n", prog, t_prev, t, diag.msg);
+		else
+			print_values(iv, stdout);
+		prev = cur;
+		t_prev = t;
+	}
+	td_session_close(s);
+	if (failed) {
+		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
+		td_run_free(&run);
+		return CLI_IOERR;
+	}
+
+	struct utsname u;
+	char host[256] = "";
+	gethostname(host, sizeof host - 1);
+	td_run_set(&run.tool, "spe-topdown");
+	td_run_set(&run.method, probe.kind == TD_PMU_ARM ? probe.arm_cpu.method : "intel_perf_metrics");
+	td_run_set(&run.isa, uname(&u) == 0 && !strcmp(u.machine, "aarch64") ? "aarch64" : "x86_64");
+	td_run_set(&run.cpu, probe.cpu);
+	td_run_set(&run.host, host);
+	td_run_set(&run.name, run_name ? run_name : base_name(command[0]));
+	td_run_set(&run.workload, workload ? workload : base_name(command[0]));
+	run.slots_per_cycle = probe.kind == TD_PMU_ARM ? probe.arm_cpu.slots : 0;
+	if (db_path) {
+		sqlite3 *db;
+		rc = td_store_open(db_path, &db, &diag);
+		if (rc == 0) {
+			rc = td_store_run(db, &run, NULL, &diag);
+			sqlite3_close(db);
+		}
+		if (rc < 0) {
+			fprintf(stderr, "%s stat: %s: %s\n", prog, db_path, diag.msg);
+			td_run_free(&run);
+			return CLI_IOERR;
+		}
+	}
+	td_run_free(&run);
+	int child = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return cli_finish_stdout(prog, child ? CLI_PARTIAL : CLI_OK);
+}
+
 int cmd_topdown(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -278,6 +474,8 @@ int cmd_topdown(int argc, char **argv)
 		return cmd_decode(argc - 1, argv + 1);
 	if (!strcmp(sub, "import"))
 		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(sub, "stat"))
+		return cmd_stat(argc - 1, argv + 1);
 	if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) {
 		usage(stdout);
 		return cli_finish_stdout(prog, CLI_OK);

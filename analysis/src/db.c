@@ -181,6 +181,31 @@ int spe_db_open(const char *path, enum spe_db_mode mode, struct spe_db **out, ch
 	return 0;
 }
 
+int spe_db_open_memory(struct spe_db **out, char *err, size_t errlen)
+{
+	*out = NULL;
+	struct spe_db *db = calloc(1, sizeof *db);
+	if (!db || !(db->path = strdup(":memory:"))) {
+		free(db);
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	db->mode = SPE_DB_CREATE;
+	int rc = open_sqlite(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, &db->sql, err, errlen);
+	if (rc == 0)
+		rc = spe_db_exec(db->sql, "BEGIN;", err, errlen);
+	if (rc == 0) {
+		db->in_txn = 1;
+		rc = spe_schema_create(db->sql, err, errlen);
+	}
+	if (rc < 0) {
+		spe_db_close(db);
+		return rc;
+	}
+	*out = db;
+	return 0;
+}
+
 int spe_db_commit(struct spe_db *db, char *err, size_t errlen)
 {
 	if (!db || !db->in_txn) {

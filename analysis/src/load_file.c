@@ -3,11 +3,11 @@
  * Whole-file front ends of the loader: perf.data (sideband pass, then the
  * AUX queues in ring order) and raw SPE byte files.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -98,6 +98,19 @@ static int sideband_pass(struct spe_perf_file *f, struct spe_loader *ld, const s
 	return rc == -spe_eos ? 0 : rc;
 }
 
+/*
+ * Drop the pages of bytes already decoded from the file mapping, so the
+ * resident size stays flat whatever the trace size.  The mapping is
+ * read-only and file-backed: a page needed again is read back in.
+ */
+static void release_pages(const uint8_t *p, size_t len)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)p & ~(uintptr_t)(pg - 1), end = ((uintptr_t)p + len) & ~(uintptr_t)(pg - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
 static int aux_pass(struct spe_perf_file *f, struct spe_loader *ld)
 {
 	int rc = spe_perf_index_aux(f);
@@ -121,6 +134,7 @@ static int aux_pass(struct spe_perf_file *f, struct spe_loader *ld)
 					    i > 0 && ch.contiguous);
 			if (rc < 0)
 				return rc;
+			release_pages(ch.data, (size_t)ch.size);
 		}
 	}
 	return 0;
@@ -214,6 +228,7 @@ int spe_load_raw_file(struct spe_db *db, const char *path, uint32_t midr, int cp
 		for (size_t off = 0; off < size && rc == 0; off += RAW_WINDOW) {
 			size_t len = size - off < RAW_WINDOW ? size - off : RAW_WINDOW;
 			rc = spe_loader_aux(ld, cpu, -1, -1, map + off, len, off, off > 0);
+			release_pages(map + off, len);
 		}
 		if (rc == 0)
 			rc = spe_loader_finish(ld, counts);

@@ -52,11 +52,15 @@ static int import(const char *name, const char *cpu, struct td_run *run, struct 
 	return rc;
 }
 
-static const struct td_interval *find(const struct td_run *run, double t0, const char *scope)
+/* The interval of @p scope that ends at the stamp @p t (0: the whole run). */
+static const struct td_interval *find(const struct td_run *run, double t, const char *scope)
 {
-	for (size_t i = 0; i < run->n_iv; i++)
-		if (fabs(run->iv[i].t0 - t0) < 1e-9 && strcmp(run->iv[i].scope, scope) == 0)
-			return &run->iv[i];
+	for (size_t i = 0; i < run->n_iv; i++) {
+		const struct td_interval *iv = &run->iv[i];
+		double key = t > 0 ? iv->t1 : iv->t0;
+		if (fabs(key - t) < 1e-9 && strcmp(iv->scope, scope) == 0)
+			return iv;
+	}
 	return NULL;
 }
 
@@ -184,6 +188,9 @@ TEST(perf63_interval_std)
 	CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.296);
 	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.321);
 	CHECK_NEAR(VAL(c, BACKEND_BOUND), 0.406);
+	/* perf stamps the end of each interval */
+	CHECK_NEAR(a ? a->t0 : -1, 0);
+	CHECK_NEAR(c ? c->t0 : -1, 2.003009005);
 	CHECK_STR_EQ(run.method, "perf_legacy");
 	CHECK_STR_EQ(run.isa, "x86_64");
 	td_run_free(&run);
@@ -244,6 +251,30 @@ TEST(perf_csv_metric_only_and_threshold)
 	CHECK_NEAR(VAL(c, FRONTEND_BOUND), 0.51);
 	CHECK_NEAR(event(c, "TOPDOWN.SLOTS"), 4677067630.0);
 	CHECK_NEAR(event(c, "topdown-retiring"), 476781750);
+	td_run_free(&run);
+}
+
+TEST(perf65_interval_groups_and_percore_csv)
+{
+	struct td_run run;
+	CHECK_INT_EQ(import("perf-6.5_interval-groups-std.txt", NULL, &run, NULL), TD_FMT_PERF_STD);
+	const struct td_interval *a = find(&run, 1.001026213, "all"), *b = find(&run, 2.002311410, "all");
+	CHECK_INT_EQ(run.n_iv, 2);
+	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.687);
+	CHECK_NEAR(VAL(a, RETIRING), 0.152);
+	CHECK_NEAR(VAL(b, BACKEND_BOUND), 0.60);
+	CHECK_NEAR(VAL(b, BAD_SPECULATION), 0.05);
+	CHECK_NEAR(b ? b->t0 : -1, 1.001026213);
+	CHECK_NEAR(event(a, "cycles"), 4101002);
+	CHECK_NEAR(event(b, "cpu-clock"), 1001.01);
+	td_run_free(&run);
+
+	CHECK_INT_EQ(import("perf-6.3_percore-interval-metric-only.csv", NULL, &run, NULL), TD_FMT_PERF_CSV);
+	const struct td_interval *c0 = find(&run, 1.001281330, "S0-D0-C0"), *c1 = find(&run, 1.001281330, "S0-D0-C1");
+	CHECK_NEAR(VAL(c0, RETIRING), 0.23);
+	CHECK_NEAR(VAL(c0, BACKEND_BOUND), 0.321);
+	CHECK_NEAR(VAL(c1, FRONTEND_BOUND), 0.466);
+	CHECK_NEAR(VAL(c1, BAD_SPECULATION), 0.068);
 	td_run_free(&run);
 }
 
@@ -351,6 +382,43 @@ TEST(raw_listings)
 	td_run_free(&run);
 }
 
+/* perf std counters (perf-term and libpmc names, "<not counted>") + --cpu skylake: as raw_skylake.txt. */
+TEST(perf_std_counters_with_cpu)
+{
+	struct td_run run;
+	CHECK_INT_EQ(import("perf-std_skylake-counters.txt", "skylake", &run, NULL), TD_FMT_PERF_STD);
+	const struct td_interval *a = find(&run, 0, "all");
+	CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.2);
+	CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.1);
+	CHECK_NEAR(VAL(a, RETIRING), 0.5);
+	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.2);
+	const struct td_event_count *e = a ? td_interval_event(a, "MACHINE_CLEARS.COUNT") : NULL;
+	CHECK(e && !e->counted);
+	e = a ? td_interval_event(a, "cpu/event=0xa3,umask=0x14,cmask=20/") : NULL;
+	CHECK(e && !e->counted);
+	CHECK_NEAR(a ? a->t1 : 0, 1.001234567);
+	CHECK_INT_EQ(a ? (long long)a->n_events : 0, 7);
+	td_run_free(&run);
+}
+
+/* "# interval: T" splits a raw listing; each interval gets the formula (N1: 250/1000, then 100/1000). */
+TEST(raw_intervals)
+{
+	static const char text[] = "# cpu: neoverse-n1\n# interval: 1.0\ncpu_cycles 1000\nstall_frontend 250\n"
+				   "stall_backend 400\n# interval: 2.0\ncpu_cycles 1000\nstall_frontend 100\nstall_backend 600\n";
+	struct td_run run;
+	td_run_init(&run);
+	CHECK_INT_EQ(td_import_text(text, sizeof text - 1, NULL, &run, NULL), TD_FMT_RAW);
+	const struct td_interval *a = find(&run, 1.0, "all"), *b = find(&run, 2.0, "all");
+	CHECK_NEAR(VAL(a, FRONTEND_STALLED_CYCLES), 0.25);
+	CHECK_NEAR(VAL(b, FRONTEND_STALLED_CYCLES), 0.10);
+	CHECK_NEAR(VAL(b, BACKEND_STALLED_CYCLES), 0.60);
+	CHECK_NEAR(b ? b->t0 : -1, 1.0);
+	CHECK_STR_EQ(run.method, "arm_n1_cycles");
+	CHECK_INT_EQ(run.approx, 1);
+	td_run_free(&run);
+}
+
 TEST(errors_name_the_line)
 {
 	struct td_run run;
@@ -398,11 +466,14 @@ int main(int argc, char **argv)
 	RUN(perf64_tma_interval_std);
 	RUN(perf_pre64_percore_tremont_and_locale);
 	RUN(perf_csv_metric_only_and_threshold);
+	RUN(perf65_interval_groups_and_percore_csv);
 	RUN(perf_json_metric_only_eras);
 	RUN(perf_arm_names);
 	RUN(toplev_csv);
 	RUN(topdown_tool_csv);
 	RUN(raw_listings);
+	RUN(perf_std_counters_with_cpu);
+	RUN(raw_intervals);
 	RUN(errors_name_the_line);
 	return check_summary();
 }

@@ -54,6 +54,8 @@ struct spe_db;
  * @p err.
  */
 int spe_db_open(const char *path, enum spe_db_mode mode, struct spe_db **out, char *err, size_t errlen);
+/* A private in-memory database with the schema, inside its load transaction (tests, fuzzing). */
+int spe_db_open_memory(struct spe_db **out, char *err, size_t errlen);
 sqlite3 *spe_db_sqlite(struct spe_db *db);
 /* Commit the load transaction (and rename a new file into place). */
 int spe_db_commit(struct spe_db *db, char *err, size_t errlen);

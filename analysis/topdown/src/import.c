@@ -104,6 +104,28 @@ static void cpu_from_comment(const char *text, size_t len, struct td_run *run)
 	}
 }
 
+/*
+ * perf -I, toplev and topdown-tool stamp an interval with its end time.  The
+ * parsers key intervals by that stamp (in t0); turn it into [previous stamp, stamp].
+ */
+static void stamps_to_spans(struct td_run *run)
+{
+	int stamped = 0;
+	for (size_t i = 0; i < run->n_iv; i++)
+		stamped |= run->iv[i].t0 > 0;
+	if (!stamped)
+		return;
+	for (size_t i = 0; i < run->n_iv; i++)
+		run->iv[i].t1 = run->iv[i].t0; /* the stamps, kept while t0 is rewritten */
+	for (size_t i = 0; i < run->n_iv; i++) {
+		double end = run->iv[i].t1, start = 0;
+		for (size_t j = 0; j < run->n_iv; j++)
+			if (run->iv[j].t1 < end && run->iv[j].t1 > start)
+				start = run->iv[j].t1;
+		run->iv[i].t0 = start;
+	}
+}
+
 /* Apply the CPU's formula to every interval that has counts but no level 1 values. */
 static int apply_formulas(struct td_run *run, const struct td_cpu_info *cpu, struct td_diag *diag)
 {
@@ -148,6 +170,7 @@ int td_import_text(const char *text, size_t len, const struct td_import_opts *op
 	}
 	if (rc < 0)
 		return rc;
+	stamps_to_spans(run);
 	if (!run->tool)
 		td_run_set(&run->tool, fmt == TD_FMT_TOPLEV_CSV ? "toplev"
 				       : fmt == TD_FMT_TOPDOWN_TOOL_CSV ? "topdown-tool"

@@ -185,7 +185,7 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 			for (int i = 0; i < n; i++)
 				if (!strcmp(kv[i].key, "socket") || !strcmp(kv[i].key, "core") || !strcmp(kv[i].key, "cpu") ||
 				    !strcmp(kv[i].key, "die"))
-					snprintf(osc, sizeof osc, "%s", kv[i].val);
+					snprintf(osc, sizeof osc, "%.63s", kv[i].val);
 			for (int i = 0; i < n; i++) {
 				enum td_node node = td_metric_label(kv[i].key, strlen(kv[i].key), NULL, &seen);
 				if (node == TD_NONE)

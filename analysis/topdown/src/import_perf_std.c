@@ -27,7 +27,7 @@ struct column_header {
 /* Position-sorted labels of a metric-only header; 0 when the line is not one. */
 static int parse_header(const char *s, size_t len, struct column_header *h, struct td_label_seen *seen)
 {
-	/* Candidate spellings, longest first so "tma_retiring" is not read as "retiring". */
+	/* Words a header may hold besides labels. */
 	static const char *skip_words[] = { "time", "core", "cpus", "cpu", "socket", "die", "node", "%",
 					    "percent of slots", "#" };
 	char low[512];
@@ -44,7 +44,11 @@ static int parse_header(const char *s, size_t len, struct column_header *h, stru
 	} found[MAX_COLS];
 	int nfound = 0;
 
-	/* Try every node spelling at every word start; take the longest match there. */
+	/*
+	 * At every word start take the longest run of words (joined by single
+	 * spaces; columns are two or more apart) that names a node, so
+	 * "bad speculation" is one label and "tma_retiring" is not "retiring".
+	 */
 	size_t i = 0;
 	while (i < len) {
 		if (low[i] == ' ' || low[i] == '\t') {

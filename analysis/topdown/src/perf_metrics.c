@@ -38,7 +38,7 @@ unsigned td_pm_byte(uint64_t metrics, int byte)
 }
 
 /* ratio[0..7] are per-byte fractions of the region's slots: renormalise, clamp, derive. */
-static int finish(double ratio[8], int level, struct td_values *out)
+int td_pm_from_ratios(double ratio[8], int level, struct td_values *out)
 {
 	double sum = 0;
 	for (int i = 0; i < 8; i++) {
@@ -70,7 +70,7 @@ int td_pm_decode(uint64_t slots, uint64_t metrics, int level, struct td_values *
 	double ratio[8];
 	for (int i = 0; i < 8; i++)
 		ratio[i] = td_pm_byte(metrics, i) / PM_FULL_SCALE;
-	return finish(ratio, level, out);
+	return td_pm_from_ratios(ratio, level, out);
 }
 
 int td_pm_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b, uint64_t metrics_b,
@@ -85,5 +85,5 @@ int td_pm_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b, uint64_
 		double cb = (double)slots_b * td_pm_byte(metrics_b, i) / PM_FULL_SCALE;
 		ratio[i] = (cb - ca) / dslots;
 	}
-	return finish(ratio, level, out);
+	return td_pm_from_ratios(ratio, level, out);
 }

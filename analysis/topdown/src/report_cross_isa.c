@@ -95,6 +95,15 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 	return 0;
 }
 
+/* "run" or "run[scope]" for hybrid and per-core columns. */
+static const char *col_label(const struct column *c, char *buf, size_t cap)
+{
+	if (strcmp(c->scope, "all") == 0)
+		return c->name;
+	snprintf(buf, cap, "%s[%s]", c->name, c->scope);
+	return buf;
+}
+
 static int is_arm_only(enum td_node n)
 {
 	return strcmp(td_node_basis(n), "slots") != 0;
@@ -108,21 +117,23 @@ static void row_note(const struct column *cols, int ncols, enum td_node n, char 
 	for (int k = 0; k < ncols; k++) {
 		const struct column *c = &cols[k];
 		const char *sep = note[0] ? "; " : "";
+		char buf[160];
+		const char *label = col_label(c, buf, sizeof buf);
 		if (c->has[n] && c->mapped[n]) {
-			ADD("%s%s: approximation, backend_bound x %s (a share of stall cycles, not slots)", sep, c->name,
+			ADD("%s%s: approximation, backend_bound x %s (a share of stall cycles, not slots)", sep, label,
 			    td_node_name(n == TD_MEMORY_BOUND ? TD_BACKEND_MEM_BOUND : TD_BACKEND_CORE_BOUND));
 		} else if (c->has[n] && c->approx && !is_arm_only(n)) {
-			ADD("%s%s: approximation (%s)", sep, c->name, c->method);
+			ADD("%s%s: approximation (%s)", sep, label, c->method);
 		} else if (!c->has[n]) {
 			int x86 = strcmp(c->isa, "x86_64") == 0;
 			if (is_arm_only(n) && x86)
-				ADD("%s%s: no equivalent on x86_64 (Arm stall-cycle accounting)", sep, c->name);
+				ADD("%s%s: no equivalent on x86_64 (Arm stall-cycle accounting)", sep, label);
 			else if (!is_arm_only(n) && !x86 && td_node_level(n) == 2)
-				ADD("%s%s: no equivalent on %s (no level 2 slot tree)", sep, c->name, c->isa);
+				ADD("%s%s: no equivalent on %s (no level 2 slot tree)", sep, label, c->isa);
 			else if (!is_arm_only(n) && !x86 && strcmp(c->method, "arm_n1_cycles") == 0)
-				ADD("%s%s: no slot level 1 on %s; see the *_stalled_cycles rows", sep, c->name, c->cpu);
+				ADD("%s%s: no slot level 1 on %s; see the *_stalled_cycles rows", sep, label, c->cpu);
 			else
-				ADD("%s%s: not measured", sep, c->name);
+				ADD("%s%s: not measured", sep, label);
 		}
 	}
 	if (is_arm_only(n)) {
@@ -211,14 +222,16 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		}
 		fprintf(out, "], \"nodes\": [");
 	} else {
-		fprintf(out, "Workload %s: %d run%s\n\n  %-26s", workload, ncols, ncols == 1 ? "" : "s", "node");
+		int nruns = 0;
+		for (int k = 0; k < ncols; k++)
+			nruns += k == 0 || cols[k].run_id != cols[k - 1].run_id;
+		fprintf(out, "Workload %s: %d run%s", workload, nruns, nruns == 1 ? "" : "s");
+		if (ncols != nruns)
+			fprintf(out, " in %d columns (one per scope)", ncols);
+		fprintf(out, "\n\n  %-26s", "node");
 		for (int k = 0; k < ncols; k++) {
-			char label[96];
-			if (strcmp(cols[k].scope, "all"))
-				snprintf(label, sizeof label, "%s[%s]", cols[k].name, cols[k].scope);
-			else
-				snprintf(label, sizeof label, "%s", cols[k].name);
-			print_cell_text(out, label);
+			char buf[160];
+			print_cell_text(out, col_label(&cols[k], buf, sizeof buf));
 		}
 		fprintf(out, "\n  %-26s", "");
 		for (int k = 0; k < ncols; k++)

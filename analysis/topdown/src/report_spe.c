@@ -2,8 +2,10 @@
 /*
  * SPE evidence queries over the analysis tables (docs/schema.md):
  * spe_record(op_class, mem_level, <total latency>, <tlb walk>, <mispredicted>,
- * symbol_id) and symbol(id, name, file, line).  Column names and class/level
- * names come from the facts table, never spelled here.
+ * symbol_id) and symbol(id, name, file, line), and the views hot_symbol and
+ * mem_level_summary when the database has them (spe-load writes them; the
+ * base-table queries give the same numbers on databases without them).
+ * Column names and class/level names come from the facts table.
  */
 #include <stdio.h>
 #include <string.h>
@@ -84,6 +86,19 @@ int td_report_has_spe(sqlite3 *db)
 	return td_spe_record_count(db) > 0;
 }
 
+/* 1 when the analysis schema's view @p name exists (spe-load databases have them). */
+static int has_view(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = ?", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
 static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
@@ -94,7 +109,13 @@ int td_spe_hot_symbols(sqlite3 *db, FILE *out, const struct td_report_opts *o, s
 {
 	char sql[1024];
 	const char *lat = counter_column(SPE_CNT_TOTAL);
-	snprintf(sql, sizeof sql,
+	if (has_view(db, "hot_symbol")) /* reads the loader's pc_latency summary: fast on big captures */
+		snprintf(sql, sizeof sql,
+			 "SELECT symbol, src_file, src_line, samples, %s, %s * 1.0 / SUM(%s) OVER () FROM hot_symbol\n"
+			 "ORDER BY %s DESC, symbol LIMIT %d",
+			 lat, lat, lat, lat, o->top);
+	else
+		snprintf(sql, sizeof sql,
 		 "WITH t AS (SELECT SUM(%s) AS total FROM spe_record)\n"
 		 "SELECT s.name, s.file, s.line, COUNT(*), SUM(r.%s), SUM(r.%s) * 1.0 / (SELECT total FROM t)\n"
 		 "FROM spe_record r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
@@ -145,12 +166,17 @@ int td_spe_mem_levels(sqlite3 *db, FILE *out, const struct td_report_opts *o, st
 
 	char sql[2048];
 	const char *lat = counter_column(SPE_CNT_TOTAL);
-	snprintf(sql, sizeof sql,
-		 "WITH m AS (SELECT * FROM spe_record WHERE op_class IN ('%s', '%s') AND mem_level IS NOT NULL),\n"
-		 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
-		 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
-		 "FROM m GROUP BY mem_level ORDER BY %s",
-		 op_class_name(SPE_OP_CLASS_LOAD), op_class_name(SPE_OP_CLASS_STORE), lat, lat, lat, order);
+	if (has_view(db, "mem_level_summary"))
+		snprintf(sql, sizeof sql,
+			 "SELECT mem_level, loads, %s, %s * 1.0 / SUM(%s) OVER () FROM mem_level_summary ORDER BY %s", lat,
+			 lat, lat, order);
+	else
+		snprintf(sql, sizeof sql,
+			 "WITH m AS (SELECT * FROM spe_record WHERE op_class = '%s' AND mem_level IS NOT NULL),\n"
+			 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
+			 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
+			 "FROM m GROUP BY mem_level ORDER BY %s",
+			 op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
 	sqlite3_stmt *st;
 	int rc = prepare(db, sql, &st, diag);
 	if (rc)
@@ -158,8 +184,8 @@ int td_spe_mem_levels(sqlite3 *db, FILE *out, const struct td_report_opts *o, st
 	if (o->format == TD_REPORT_JSON)
 		fprintf(out, "\"mem_levels\": [");
 	else
-		fprintf(out, "Memory levels of loads and stores, weighted by total latency\n  %-14s %10s %14s %8s\n",
-			"level", "samples", "total latency", "share");
+		fprintf(out, "Memory levels of loads, weighted by total latency\n  %-14s %10s %14s %8s\n",
+			"level", "loads", "total latency", "share");
 	int first = 1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *level = text_or(st, 0, "?");
@@ -168,7 +194,7 @@ int td_spe_mem_levels(sqlite3 *db, FILE *out, const struct td_report_opts *o, st
 		if (o->format == TD_REPORT_JSON) {
 			fprintf(out, "%s{\"mem_level\": ", first ? "" : ", ");
 			td_json_string(out, level);
-			fprintf(out, ", \"samples\": %lld, \"total_latency\": %lld, \"share\": %.4f}", n, total, share);
+			fprintf(out, ", \"loads\": %lld, \"total_latency\": %lld, \"share\": %.4f}", n, total, share);
 		} else {
 			fprintf(out, "  %-14s %10lld %14lld %7.1f%%\n", level, n, total, 100 * share);
 		}

@@ -43,4 +43,11 @@ int td_pm_decode(uint64_t slots, uint64_t metrics, int level, struct td_values *
 int td_pm_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b, uint64_t metrics_b,
 		 int level, struct td_values *out);
 
+/**
+ * Finish from per-field fractions of the region's slots (ratio[i] for the
+ * node of byte i): clamp, renormalise level 1, derive level 2.  Used for
+ * slot counts read through read() as well.
+ */
+int td_pm_from_ratios(double ratio[8], int level, struct td_values *out);
+
 #endif
