@@ -35,8 +35,10 @@ static inline void out_mem(struct text_out *o, const char *s, size_t n)
 {
 	size_t room = (size_t)(o->end - o->p);
 	size_t k = n < room ? n : room;
-	memcpy(o->p, s, k);
-	o->p += k;
+	if (k) {
+		memcpy(o->p, s, k);
+		o->p += k;
+	}
 	o->len += n;
 }
 
