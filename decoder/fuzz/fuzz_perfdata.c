@@ -3,10 +3,13 @@
  * Fuzz the perf.data reader: open the bytes from memory, walk every event,
  * touch every field a caller would (names, AUXTRACE data, attrs, build ids,
  * per-CPU metadata), then index the AUX queues and read every chunk.
+ * The same bytes are then streamed through a real pipe (the bounded-buffer
+ * path, with a small record limit).
  * Seeds: fixtures/fuzz/perfdata/ (writer-made files, truncations, pipe mode).
  */
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spe/spe.h"
 
@@ -22,8 +25,37 @@ static void touch(const uint8_t *p, uint64_t n)
 	sink += s;
 }
 
+/* Stream @p data through a pipe (it fits the pipe buffer, so no writer thread is needed). */
+static void through_pipe(const uint8_t *data, size_t size)
+{
+	int fds[2];
+	if (size > 60000 || pipe(fds) != 0)
+		return;
+	if (write(fds[1], data, size) != (ssize_t)size) {
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	close(fds[1]);
+	struct spe_perf_config cfg = SPE_OPTS(spe_perf_config, .max_stream_event = 2048);
+	struct spe_perf_file *f = spe_perf_alloc_file(&cfg);
+	if (f && spe_perf_open_fd(f, fds[0], "pipe") == 0) {
+		struct spe_perf_event ev;
+		while (spe_perf_next(f, &ev, sizeof ev) == 0) {
+			touch(ev.raw, ev.header_size);
+			if (ev.type == SPE_PERF_RECORD_AUXTRACE)
+				touch(ev.u.auxtrace.data, ev.u.auxtrace.size);
+		}
+	}
+	if (f)
+		sink += strlen(spe_perf_errmsg(f));
+	spe_perf_free_file(f);
+	close(fds[0]);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	through_pipe(data, size);
 	struct spe_perf_file *f = spe_perf_alloc_file(NULL);
 	if (!f)
 		return 0;

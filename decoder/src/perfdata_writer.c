@@ -500,6 +500,59 @@ int spe_perf_write_comm(struct spe_perf_writer *w, uint32_t pid, uint32_t tid, c
 	return kernel_record(w, SPE_PERF_RECORD_COMM, exec ? SPE_PERF_MISC_COMM_EXEC : 0, r, sizeof r, comm, sid);
 }
 
+int spe_perf_write_task(struct spe_perf_writer *w, uint32_t type, const struct spe_perf_task *t,
+			const struct spe_perf_writer_sid *sid)
+{
+	if (!w || !t || (type != SPE_PERF_RECORD_FORK && type != SPE_PERF_RECORD_EXIT))
+		return -spe_invalid;
+	uint8_t r[32] = { 0 };
+	put32(r + 8, t->pid);
+	put32(r + 12, t->ppid);
+	put32(r + 16, t->tid);
+	put32(r + 20, t->ptid);
+	put64(r + 24, t->time);
+	return kernel_record(w, type, 0, r, sizeof r, NULL, sid);
+}
+
+int spe_perf_write_switch(struct spe_perf_writer *w, int cpu_wide, const struct spe_perf_switch *sw,
+			  const struct spe_perf_writer_sid *sid)
+{
+	if (!w || !sw)
+		return -spe_invalid;
+	uint8_t r[16] = { 0 };
+	uint16_t misc = (sw->out ? SPE_PERF_MISC_SWITCH_OUT : 0) | (sw->preempt ? SPE_PERF_MISC_SWITCH_OUT_PREEMPT : 0);
+	if (!cpu_wide)
+		return kernel_record(w, SPE_PERF_RECORD_SWITCH, misc, r, 8, NULL, sid);
+	put32(r + 8, sw->next_prev_pid);
+	put32(r + 12, sw->next_prev_tid);
+	return kernel_record(w, SPE_PERF_RECORD_SWITCH_CPU_WIDE, misc, r, sizeof r, NULL, sid);
+}
+
+int spe_perf_write_lost(struct spe_perf_writer *w, uint64_t id, uint64_t lost, const struct spe_perf_writer_sid *sid)
+{
+	if (!w)
+		return -spe_invalid;
+	uint8_t r[24] = { 0 };
+	put64(r + 8, id);
+	put64(r + 16, lost);
+	return kernel_record(w, SPE_PERF_RECORD_LOST, 0, r, sizeof r, NULL, sid);
+}
+
+int spe_perf_write_kernel_record(struct spe_perf_writer *w, uint32_t type, uint16_t misc, const void *body,
+				 size_t body_size, const struct spe_perf_writer_sid *sid)
+{
+	if (!w || (!body && body_size) || type >= SPE_PERF_RECORD_USER_START || body_size > 0xffff - 8)
+		return -spe_invalid;
+	uint8_t *r = malloc(8 + body_size);
+	if (!r)
+		return w_fail(w, -spe_nomem, 0, "kernel record");
+	if (body_size)
+		memcpy(r + 8, body, body_size);
+	int err = kernel_record(w, type, misc, r, (uint32_t)(8 + body_size), NULL, sid);
+	free(r);
+	return err;
+}
+
 int spe_perf_write_finished_round(struct spe_perf_writer *w)
 {
 	if (!w)

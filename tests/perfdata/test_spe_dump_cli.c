@@ -5,7 +5,7 @@
  * public bytes (quipper's two Neoverse records, spe-format.md §2.5 / perf
  * 6.1's own dump of them) and from small hand-made streams.
  *
- * usage: test_spe_dump_cli SPE_DUMP_BINARY
+ * usage: test_spe_dump_cli SPE_DUMP_BINARY FIXTURES_DIR
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include "check.h"
 #include "spe/spe.h"
 
-static const char *spe_dump;
+static const char *spe_dump, *fixtures;
 static char dir[] = "/tmp/spe-dump-test-XXXXXX";
 static char out[8192 * 8], err[8192];
 
@@ -175,6 +175,50 @@ TEST(json_records)
 	CHECK_INT_EQ(lines, 2);
 }
 
+/* JSON lint: every line of a damaged random stream parses, records and errors alike. */
+TEST(json_lint)
+{
+	if (system("python3 -c 'import json' 2>/dev/null") != 0) {
+		printf("  python3 not available: JSON lint skipped\n");
+		return;
+	}
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd,
+		 "'%s' -q --format=json '%s/perfdata/random-seed101.data' | python3 -c '"
+		 "import json,sys\n"
+		 "recs=errs=0\n"
+		 "for line in sys.stdin:\n"
+		 "    o=json.loads(line)\n"
+		 "    assert set(o) >= ({\"error\",\"code\",\"offset\"} if \"error\" in o else {\"offset\",\"idx\",\"cpu\",\"end\"}), o\n"
+		 "    recs+= \"error\" not in o; errs+= \"error\" in o\n"
+		 "assert recs > 100 and errs > 10, (recs, errs)\n"
+		 "'",
+		 spe_dump, fixtures);
+	CHECK_INT_EQ(system(cmd), 0);
+}
+
+/* TIME_CONV applied to "time"; AUX flags counted in the summary. */
+TEST(time_conv_and_aux_summary)
+{
+	char p[256];
+	snprintf(p, sizeof p, "%s/tc.data", dir);
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	struct spe_perf_time_conv tc = { .time_shift = 1, .time_mult = 3, .time_zero = 100, .cap_user_time_zero = 1 };
+	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = 0x410fd0c0, .time_conv = &tc);
+	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
+	spe_perf_write_auxtrace(w, quipper, 64, 0, 1, 0, -1, 0);
+	spe_perf_write_aux(w, 0, 64, SPE_PERF_AUX_TRUNCATED | SPE_PERF_AUX_PARTIAL, NULL);
+	spe_perf_write_aux(w, 64, 64, SPE_PERF_AUX_COLLISION, NULL);
+	CHECK_INT_EQ(spe_perf_writer_close(w), 0);
+	close(fd);
+	char args[512];
+	snprintf(args, sizeof args, "--format=json %s", at("tc.data"));
+	CHECK_INT_EQ(run(args), 0);
+	/* TS 44731163950 is even: 100 + (44731163950 >> 1) * 3 = 67096746025 */
+	CHECK(strstr(out, "\"timestamp\":44731163950,\"time\":67096746025,") != NULL);
+	CHECK(strstr(err, "AUX lost data 1 of 2 times (truncated), 1 partial, 1 collisions") != NULL);
+}
+
 TEST(records_lines)
 {
 	char args[512];
@@ -206,6 +250,44 @@ TEST(raw_input)
 	snprintf(args, sizeof args, "--midr=0x410fd0c0 %s", at("q.data"));
 	CHECK_INT_EQ(run(args), 64);
 	CHECK(strstr(err, "--midr applies to --raw input only") != NULL);
+}
+
+/* Raw input dumped in small windows prints exactly what one whole-buffer dump prints. */
+TEST(raw_windows_do_not_change_output)
+{
+	static uint8_t junk[200000];
+	uint64_t x = 88172645463325252ull;
+	for (size_t i = 0; i < sizeof junk; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* many PADs, alignment-pad headers and packet headers among random bytes */
+		static const uint8_t common[] = { 0x00, 0x00, 0x00, 0x20, 0x21, 0x22, 0x23, 0x71, 0x49, 0xb0, 0x99, 0x01 };
+		junk[i] = x % 3 ? common[(x >> 8) % sizeof common] : (uint8_t)(x >> 16);
+	}
+	write_file("junk.bin", junk, sizeof junk);
+	static char whole[1 << 22], windowed[1 << 22];
+	char cmd[1024], p[256];
+	snprintf(p, sizeof p, "%s/out", dir);
+	snprintf(cmd, sizeof cmd, "'%s' -q --raw --window=1000000 %s > '%s'", spe_dump, at("junk.bin"), p);
+	CHECK_INT_EQ(WEXITSTATUS(system(cmd)), 1);
+	slurp(p, whole, sizeof whole);
+	snprintf(cmd, sizeof cmd, "'%s' -q --raw --window=64 %s > '%s'", spe_dump, at("junk.bin"), p);
+	CHECK_INT_EQ(WEXITSTATUS(system(cmd)), 1);
+	slurp(p, windowed, sizeof windowed);
+	CHECK(strlen(whole) > 1000000);
+	CHECK(strstr(whole, "Bad packet!") != NULL);
+	CHECK(strstr(whole, "  20 00") != NULL); /* alignment pads were exercised */
+	CHECK(strcmp(whole, windowed) == 0);
+	/* records mode too */
+	snprintf(cmd, sizeof cmd, "'%s' -q --raw --records %s > '%s'", spe_dump, at("junk.bin"), p);
+	system(cmd);
+	slurp(p, whole, sizeof whole);
+	snprintf(cmd, sizeof cmd, "'%s' -q --raw --records --window=64 %s > '%s'", spe_dump, at("junk.bin"), p);
+	system(cmd);
+	slurp(p, windowed, sizeof windowed);
+	CHECK(strlen(whole) > 1000);
+	CHECK(strcmp(whole, windowed) == 0);
 }
 
 /* A pipe-mode perf.data (`perf record -o -`): 16-byte header, attr event, SPE data. */
@@ -337,19 +419,23 @@ TEST(exit_codes_of_bad_inputs)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: test_spe_dump_cli SPE_DUMP\n");
+	if (argc < 3) {
+		fprintf(stderr, "usage: test_spe_dump_cli SPE_DUMP FIXTURES_DIR\n");
 		return 2;
 	}
 	spe_dump = argv[1];
+	fixtures = argv[2];
 	if (!mkdtemp(dir))
 		return 2;
 	write_perf("q.data", quipper, sizeof quipper);
 	RUN(dump_matches_perf_text);
 	RUN(dialects_differ);
 	RUN(json_records);
+	RUN(json_lint);
+	RUN(time_conv_and_aux_summary);
 	RUN(records_lines);
 	RUN(raw_input);
+	RUN(raw_windows_do_not_change_output);
 	RUN(pipe_mode_stdin);
 	RUN(decode_errors_exit_1);
 	RUN(truncated_file_exit_1);

@@ -3,7 +3,8 @@
  * wrap_raw RAW OUT [--midr=0x...] [--chunk=N] [--v2] [--sideband] [--pipe]: wrap a file of bare
  * SPE bytes into a perf.data (test helper for the differential test and the
  * fuzz seeds).  Chunks of N bytes become AUXTRACE records of queue 0, cpu 0.
- * --sideband adds COMM, MMAP2, ITRACE_START and AUX records and a BUILD_ID.
+ * --sideband adds COMM, MMAP2, ITRACE_START, AUX, FORK, SWITCH_CPU_WIDE and LOST records
+ * and a BUILD_ID.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -72,6 +73,11 @@ int main(int argc, char **argv)
 		spe_perf_write_mmap2(w, &m, &sid);
 		spe_perf_write_itrace_start(w, 1234, 1234, &sid);
 		spe_perf_write_aux(w, 0, (uint64_t)len, SPE_PERF_AUX_PARTIAL, &sid);
+		struct spe_perf_task t = { .pid = 1234, .ppid = 1, .tid = 1235, .ptid = 1234, .time = 1001 };
+		spe_perf_write_task(w, SPE_PERF_RECORD_FORK, &t, &sid);
+		struct spe_perf_switch sw = { .out = 1, .next_prev_pid = 1234, .next_prev_tid = 1235 };
+		spe_perf_write_switch(w, 1, &sw, &sid);
+		spe_perf_write_lost(w, 1, 3, &sid);
 		spe_perf_writer_add_build_id(w, 1234, id, 20, "/usr/local/bin/memstress");
 	}
 	for (size_t off = 0; off < (size_t)len || off == 0; off += chunk) {
