@@ -35,9 +35,8 @@ static void describe_events(struct text_out *o, uint64_t p, const struct spe_dia
 {
 	uint64_t impdef = 0;
 	out_str(o, DW(EVENTS));
-	for (unsigned b = 0; b < 64; b++) {
-		if (!(p >> b & 1))
-			continue;
+	for (uint64_t left = p; left; left &= left - 1) { /* the set bits, lowest first */
+		unsigned b = (unsigned)__builtin_ctzll(left);
 		if (r->named_events >> b & 1) {
 			out_word(o, event_words[b]);
 		} else if (r->impdef_events) {
@@ -183,7 +182,7 @@ void spe_dump_line_out(struct text_out *o, const uint8_t *bytes, const struct sp
 		       const struct spe_dialect_rules *r, uint32_t midr)
 {
 	static const char hex[] = "0123456789abcdef";
-	static const char spaces[] = "                                                ";
+	static const char spaces[] = "                                                 "; /* 49 */
 	unsigned n = pkt->type == SPE_PKT_BAD ? 1 : pkt->size;
 	out_str(o, ".  ");
 	out_hex_width(o, offset, 8);
@@ -191,14 +190,9 @@ void spe_dump_line_out(struct text_out *o, const uint8_t *bytes, const struct sp
 	if ((size_t)(o->end - o->p) > 49) {
 		/* the common case: room for the 16 byte columns, written without checks */
 		char *q = o->p;
-		for (unsigned i = 0; i < n; i++) {
-			q[0] = ' ';
-			q[1] = hex[bytes[i] >> 4];
-			q[2] = hex[bytes[i] & 15];
-			q += 3;
-		}
-		memcpy(q, spaces, 3 * (16 - n));
-		q[3 * (16 - n)] = ' ';
+		memcpy(q, spaces, 49); /* fixed size: a few vector stores, then the bytes over it */
+		for (unsigned i = 0; i < n; i++)
+			memcpy(q + 3 * i + 1, spe_hex_pairs + 2 * bytes[i], 2);
 		o->p += 49;
 		o->len += 49;
 	} else {

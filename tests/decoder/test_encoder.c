@@ -71,6 +71,13 @@ TEST(errors)
 	CHECK_INT_EQ(spe_enc_events(&e, 1, 3), -spe_invalid);     /* no 3-byte payloads */
 	CHECK_INT_EQ(spe_enc_raw(&e, NULL, 1), -spe_invalid);
 	CHECK_INT_EQ(spe_enc_end(NULL), -spe_invalid);
+	CHECK_INT_EQ(spe_enc_pad(NULL, 1), -spe_invalid);
+	CHECK_INT_EQ(spe_enc_address(NULL, 0, 0, 0), -spe_invalid);
+	CHECK_INT_EQ(spe_enc_counter(NULL, 0, 0, 0), -spe_invalid);
+	CHECK_INT_EQ(spe_enc_timestamp(NULL, 0), -spe_invalid);
+	CHECK_INT_EQ(spe_enc_events(NULL, 0, 0), -spe_invalid);
+	CHECK_INT_EQ(spe_enc_align_pad(NULL, 0), -spe_invalid);
+	spe_enc_init(NULL, buf, sizeof buf); /* ignored */
 	/* a fixed buffer overflows with -spe_nomem, and stays failed */
 	CHECK_INT_EQ(spe_enc_timestamp(&e, 1), -spe_nomem);
 	CHECK_INT_EQ(spe_enc_end(&e), -spe_nomem);

@@ -377,6 +377,56 @@ TEST(tsc_to_time)
 	CHECK(ns > 999999000 && ns < 1000001000);
 }
 
+/* EXIT, SWITCH (not CPU-wide) and the old MMAP record, with trailers. */
+TEST(exit_switch_mmap)
+{
+	int fd = tmpfile_fd();
+	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = 0x410fd0c0);
+	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
+	struct spe_perf_task ex = { .pid = 9, .ppid = 1, .tid = 10, .ptid = 1, .time = 555 };
+	CHECK_INT_EQ(spe_perf_write_task(w, SPE_PERF_RECORD_EXIT, &ex, &sid1), 0);
+	CHECK_INT_EQ(spe_perf_write_task(w, SPE_PERF_RECORD_COMM, &ex, &sid1), -spe_invalid);
+	struct spe_perf_switch in = { .out = 0 };
+	CHECK_INT_EQ(spe_perf_write_switch(w, 0, &in, &sid1), 0);
+	/* MMAP body: pid, tid, start, len, pgoff, "/bin/x" padded to 8 */
+	uint8_t body[32 + 8] = { 0 };
+	uint32_t pid = 9;
+	uint64_t start = 0x400000, len = 0x2000;
+	memcpy(body, &pid, 4);
+	memcpy(body + 4, &pid, 4);
+	memcpy(body + 8, &start, 8);
+	memcpy(body + 16, &len, 8);
+	memcpy(body + 32, "/bin/x", 7);
+	CHECK_INT_EQ(spe_perf_write_kernel_record(w, SPE_PERF_RECORD_MMAP, 2, body, sizeof body, &sid1), 0);
+	CHECK_INT_EQ(spe_perf_write_kernel_record(w, SPE_PERF_RECORD_AUXTRACE, 0, body, 8, &sid1), -spe_invalid);
+	CHECK_INT_EQ(spe_perf_writer_close(w), 0);
+	close(fd);
+	struct spe_perf_file *f = open_path();
+	struct spe_perf_event ev;
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), 0); /* TIME_CONV */
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), 0); /* AUXTRACE_INFO */
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), 0);
+	CHECK_INT_EQ(ev.type, SPE_PERF_RECORD_EXIT);
+	CHECK_INT_EQ(ev.u.task.pid, 9);
+	CHECK_INT_EQ(ev.u.task.tid, 10);
+	CHECK_U64_EQ(ev.u.task.time, 555);
+	CHECK_U64_EQ(ev.sid.time, 1000100);
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), 0);
+	CHECK_INT_EQ(ev.type, SPE_PERF_RECORD_SWITCH);
+	CHECK_INT_EQ(ev.u.sw.out, 0);
+	CHECK_INT_EQ(ev.header_size, 8 + 32);
+	CHECK_INT_EQ(ev.sid.cpu, 3);
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), 0);
+	CHECK_INT_EQ(ev.type, SPE_PERF_RECORD_MMAP);
+	CHECK_STR_EQ(ev.u.mmap.filename, "/bin/x");
+	CHECK_U64_EQ(ev.u.mmap.start, 0x400000);
+	CHECK_U64_EQ(ev.u.mmap.len, 0x2000);
+	CHECK_INT_EQ(ev.sid.tid, 1235);
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), -spe_eos);
+	spe_perf_free_file(f);
+	unlink(path);
+}
+
 /* Pipe mode: the writer streams into a real pipe, the reader streams out of it. */
 TEST(pipe_mode_writer)
 {
@@ -457,5 +507,6 @@ int main(void)
 	RUN(write_errors_are_reported);
 	RUN(tsc_to_time);
 	RUN(pipe_mode_writer);
+	RUN(exit_switch_mmap);
 	return check_summary();
 }

@@ -197,6 +197,28 @@ TEST(json_lint)
 	CHECK_INT_EQ(system(cmd), 0);
 }
 
+/* TIME_CONV applied to "time"; AUX flags counted in the summary. */
+TEST(time_conv_and_aux_summary)
+{
+	char p[256];
+	snprintf(p, sizeof p, "%s/tc.data", dir);
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	struct spe_perf_time_conv tc = { .time_shift = 1, .time_mult = 3, .time_zero = 100, .cap_user_time_zero = 1 };
+	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = 0x410fd0c0, .time_conv = &tc);
+	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
+	spe_perf_write_auxtrace(w, quipper, 64, 0, 1, 0, -1, 0);
+	spe_perf_write_aux(w, 0, 64, SPE_PERF_AUX_TRUNCATED | SPE_PERF_AUX_PARTIAL, NULL);
+	spe_perf_write_aux(w, 64, 64, SPE_PERF_AUX_COLLISION, NULL);
+	CHECK_INT_EQ(spe_perf_writer_close(w), 0);
+	close(fd);
+	char args[512];
+	snprintf(args, sizeof args, "--format=json %s", at("tc.data"));
+	CHECK_INT_EQ(run(args), 0);
+	/* TS 44731163950 is even: 100 + (44731163950 >> 1) * 3 = 67096746025 */
+	CHECK(strstr(out, "\"timestamp\":44731163950,\"time\":67096746025,") != NULL);
+	CHECK(strstr(err, "AUX lost data 1 of 2 times (truncated), 1 partial, 1 collisions") != NULL);
+}
+
 TEST(records_lines)
 {
 	char args[512];
@@ -410,6 +432,7 @@ int main(int argc, char **argv)
 	RUN(dialects_differ);
 	RUN(json_records);
 	RUN(json_lint);
+	RUN(time_conv_and_aux_summary);
 	RUN(records_lines);
 	RUN(raw_input);
 	RUN(raw_windows_do_not_change_output);
