@@ -884,6 +884,14 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	return rc;
 }
 
+void spe_loader_add_decoder_stats(struct spe_loader *ld, const struct spe_rec_stats *s)
+{
+	ld->counts.bad_bytes += s->bad_bytes;
+	ld->counts.skipped_bytes += s->skipped_bytes;
+	ld->counts.partial_records += s->partial_records;
+	ld->counts.unknown_packets += s->unknown_packets;
+}
+
 const char *spe_loader_error(const struct spe_loader *ld)
 {
 	return ld ? ld->err : "";

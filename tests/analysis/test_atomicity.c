@@ -257,15 +257,16 @@ TEST(disk_full_create)
 }
 
 /* Start spe-load on the big input, let it run @p ms, then send @p sig. */
-static int interrupt_load(const char *mode, const char *out, int sig, int ms, int *still_running)
+static int interrupt_load_jobs(const char *mode, const char *out, int sig, int ms, int *still_running,
+			      const char *jobs)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
 		freopen("/dev/null", "w", stderr);
 		if (mode)
-			execl(spe_load, spe_load, mode, big, "-o", out, "--no-symbols", (char *)NULL);
+			execl(spe_load, spe_load, mode, big, "-o", out, "--no-symbols", jobs, (char *)NULL);
 		else
-			execl(spe_load, spe_load, big, "-o", out, "--no-symbols", (char *)NULL);
+			execl(spe_load, spe_load, big, "-o", out, "--no-symbols", jobs, (char *)NULL);
 		_exit(127);
 	}
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -279,11 +280,25 @@ static int interrupt_load(const char *mode, const char *out, int sig, int ms, in
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+static int interrupt_load(const char *mode, const char *out, int sig, int ms, int *still_running)
+{
+	return interrupt_load_jobs(mode, out, sig, ms, still_running, "--jobs=1");
+}
+
 TEST(sigint_mid_append)
 {
 	int running;
 	CHECK_INT_EQ(interrupt_load("--append", db, SIGINT, 400, &running), 130);
 	CHECK(running); /* else the input is too small to interrupt */
+	CHECK(same_as_before());
+	CHECK_INT_EQ(stray_files(), 0);
+}
+
+TEST(sigint_mid_append_with_decode_thread)
+{
+	int running;
+	CHECK_INT_EQ(interrupt_load_jobs("--append", db, SIGINT, 400, &running, "--jobs=2"), 130);
+	CHECK(running);
 	CHECK(same_as_before());
 	CHECK_INT_EQ(stray_files(), 0);
 }
@@ -350,6 +365,7 @@ int main(int argc, char **argv)
 		check_failed++;
 	} else {
 		RUN(sigint_mid_append);
+		RUN(sigint_mid_append_with_decode_thread);
 		RUN(sigint_mid_create);
 		RUN(crash_mid_append_rolls_back);
 		RUN(disk_full_append);
