@@ -76,8 +76,8 @@ static void ops(void)
 
 static void memory(void)
 {
-	printf("\n## Memory levels\n\n| Level | Meaning |\n|---|---|\n");
-#define SPE_X(id, name, desc) printf("| `%s` | %s |\n", name, desc);
+	printf("\n## Memory levels\n\n| Level | Meaning | Peer cache |\n|---|---|---|\n");
+#define SPE_X(id, name, peer, desc) printf("| `%s` | %s | %s |\n", name, desc, (peer) ? "yes" : "no");
 	SPE_MEM_LEVEL_LIST(SPE_X)
 #undef SPE_X
 	printf("\n## Data-source maps\n\nCodes missing from a CPU's map have no level (the raw value is kept).\n\n"

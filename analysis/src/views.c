@@ -21,7 +21,7 @@
 #define SPE_X(id, name) __attribute__((unused)) static const char op_class_##id[] = name;
 SPE_OP_CLASS_LIST(SPE_X)
 #undef SPE_X
-#define SPE_X(id, name, desc) __attribute__((unused)) static const char mem_level_##id[] = name;
+#define SPE_X(id, name, peer, desc) __attribute__((unused)) static const char mem_level_##id[] = name;
 SPE_MEM_LEVEL_LIST(SPE_X)
 #undef SPE_X
 
@@ -170,6 +170,20 @@ static void append_tlb_hotspot(struct sql_text *t)
 		      "GROUP BY source_id, pid, page ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC;\n");
 }
 
+/* ('peer-core', 'local-cluster', ...): the levels the facts table marks as peer. */
+static void append_peer_levels(struct sql_text *t)
+{
+	const char *sep = "(";
+#define SPE_X(id, name, peer, desc)                      \
+	if (peer) {                                      \
+		sql_appendf(t, "%s'%s'", sep, name);     \
+		sep = ", ";                              \
+	}
+	SPE_MEM_LEVEL_LIST(SPE_X)
+#undef SPE_X
+	sql_append(t, ")");
+}
+
 static void append_cacheline_sharing(struct sql_text *t)
 {
 	sql_appendf(t,
@@ -179,18 +193,20 @@ static void append_cacheline_sharing(struct sql_text *t)
 		    "  count(DISTINCT cpu) AS cpus, count(DISTINCT tid) AS threads,\n"
 		    "  count(DISTINCT data_va & 63) AS offsets,\n"
 		    "  sum(data_snooped) AS snooped, sum(cache_data_modified) AS hitm,\n"
-		    "  sum(mem_level IN ('%s', '%s', '%s', '%s')) AS peer_hits,\n"
-		    "  sum(total_latency) AS total_latency,\n"
-		    "  group_concat(DISTINCT symbol) AS symbols\n"
-		    "FROM (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,\n"
-		    "        r.data_snooped, r.cache_data_modified, r.mem_level, r.total_latency, s.name AS symbol\n"
-		    "      FROM spe_record r LEFT JOIN symbol s ON s.id = r.symbol_id\n"
-		    "      WHERE r.data_va IS NOT NULL)\n"
-		    "GROUP BY source_id, pid, line\n"
-		    "HAVING stores > 0 AND (threads > 1 OR cpus > 1)\n"
-		    "ORDER BY hitm + peer_hits + snooped DESC, accesses DESC;\n",
-		    op_class_LOAD, op_class_STORE, mem_level_PEER_CORE, mem_level_LOCAL_CLUSTER,
-		    mem_level_PEER_CLUSTER, mem_level_REMOTE);
+		    "  sum(mem_level IN ",
+		    op_class_LOAD, op_class_STORE);
+	append_peer_levels(t);
+	sql_append(t,
+		   ") AS peer_hits,\n"
+		   "  sum(total_latency) AS total_latency,\n"
+		   "  group_concat(DISTINCT symbol) AS symbols\n"
+		   "FROM (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,\n"
+		   "        r.data_snooped, r.cache_data_modified, r.mem_level, r.total_latency, s.name AS symbol\n"
+		   "      FROM spe_record r LEFT JOIN symbol s ON s.id = r.symbol_id\n"
+		   "      WHERE r.data_va IS NOT NULL)\n"
+		   "GROUP BY source_id, pid, line\n"
+		   "HAVING stores > 0 AND (threads > 1 OR cpus > 1)\n"
+		   "ORDER BY hitm + peer_hits + snooped DESC, accesses DESC;\n");
 }
 
 static void append_branch_mispredict(struct sql_text *t)

@@ -144,7 +144,7 @@ int spe_mem_level(uint32_t midr, uint64_t data_source, int *modified)
 const char *spe_mem_level_name(int level)
 {
 	static const char *const names[] = {
-#define SPE_X(id, name, desc) [SPE_MEM_LEVEL_##id] = name,
+#define SPE_X(id, name, peer, desc) [SPE_MEM_LEVEL_##id] = name,
 		SPE_MEM_LEVEL_LIST(SPE_X)
 #undef SPE_X
 	};

@@ -54,7 +54,7 @@ static const char *op_class(enum spe_op_class c)
 static const char *mem_level(enum spe_mem_level l)
 {
 	switch (l) {
-#define X(id, name, desc) case SPE_MEM_LEVEL_##id: return name;
+#define X(id, name, peer, desc) case SPE_MEM_LEVEL_##id: return name;
 		SPE_MEM_LEVEL_LIST(X)
 #undef X
 	case SPE_MEM_LEVEL_UNKNOWN: break;

@@ -158,7 +158,7 @@ int td_spe_mem_levels(sqlite3 *db, FILE *out, const struct td_report_opts *o, st
 {
 	char order[1024] = "CASE mem_level";
 	int i = 0;
-#define TD_ML_ORDER(id, name, desc)                                                                     \
+#define TD_ML_ORDER(id, name, peer, desc)                                                                     \
 	snprintf(order + strlen(order), sizeof order - strlen(order), " WHEN '%s' THEN %d", name, i++);
 	SPE_MEM_LEVEL_LIST(TD_ML_ORDER)
 #undef TD_ML_ORDER

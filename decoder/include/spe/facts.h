@@ -122,19 +122,21 @@
 
 /*
  * Memory levels that data-source codes map to (SQL `mem_level`).
- * X(IDENT, name, description)
+ * X(IDENT, name, peer, description)
+ *   peer : 1 when the data came from another core's, cluster's or socket's
+ *          cache (perf marks these snoopx PEER; c2c-style views count them)
  */
-#define SPE_MEM_LEVEL_LIST(X)                                              \
-	X(L1D, "L1D", "level 1 data cache")                                   \
-	X(L2, "L2", "level 2 cache of this core")                             \
-	X(PEER_CORE, "peer-core", "another core's private cache")             \
-	X(LOCAL_CLUSTER, "local-cluster", "a cache shared within the cluster") \
-	X(SLC, "SLC", "system-level cache")                                   \
-	X(PEER_CLUSTER, "peer-cluster", "another cluster's cache")            \
-	X(REMOTE, "remote", "another socket or chip")                         \
-	X(DRAM, "DRAM", "local memory")                                       \
-	X(REMOTE_DRAM, "remote-DRAM", "memory of another socket")             \
-	X(IO, "IO", "non-coherent device")
+#define SPE_MEM_LEVEL_LIST(X)                                                 \
+	X(L1D, "L1D", 0, "level 1 data cache")                                   \
+	X(L2, "L2", 0, "level 2 cache of this core")                             \
+	X(PEER_CORE, "peer-core", 1, "another core's private cache")             \
+	X(LOCAL_CLUSTER, "local-cluster", 1, "a cache shared within the cluster") \
+	X(SLC, "SLC", 0, "system-level cache")                                   \
+	X(PEER_CLUSTER, "peer-cluster", 1, "another cluster's cache")            \
+	X(REMOTE, "remote", 1, "another socket or chip")                         \
+	X(DRAM, "DRAM", 0, "local memory")                                       \
+	X(REMOTE_DRAM, "remote-DRAM", 0, "memory of another socket")             \
+	X(IO, "IO", 0, "non-coherent device")
 
 /*
  * Data-source encodings.  A CPU part names one of these maps; a code missing

@@ -159,7 +159,7 @@ struct spe_cpu_info {
 enum spe_ds_map { SPE_DS_MAP_NONE = 0, SPE_DS_MAP_COMMON, SPE_DS_MAP_AMPEREONE, SPE_DS_MAP_HISI_HIP };
 enum spe_mem_level {
 	SPE_MEM_LEVEL_UNKNOWN = -1,
-#define SPE_X(id, name, desc) SPE_MEM_LEVEL_##id,
+#define SPE_X(id, name, peer, desc) SPE_MEM_LEVEL_##id,
 	SPE_MEM_LEVEL_LIST(SPE_X)
 #undef SPE_X
 };
