@@ -403,11 +403,26 @@ static void count_record(struct spe_rec_decoder *dec, const struct spe_record *r
 	dec->cur_bytes = 0;
 }
 
+/*
+ * *out = *in, in 64-byte pieces: a plain struct assignment of this size
+ * becomes `rep movsq`, whose start-up cost made it the slowest step of a
+ * record on x86 (measured: the pieces are vector moves).
+ */
+static inline void copy_record(struct spe_record *out, const struct spe_record *in)
+{
+	char *d = (char *)out;
+	const char *s = (const char *)in;
+	size_t i = 0;
+	for (; i + 64 <= sizeof *out; i += 64)
+		memcpy(d + i, s + i, 64);
+	memcpy(d + i, s + i, sizeof *out - i);
+}
+
 /* Take the finished (or emitted partial) record out of dec->cur. */
 static void take(struct spe_rec_decoder *dec, struct spe_record *out)
 {
 	count_record(dec, &dec->cur);
-	*out = dec->cur;
+	copy_record(out, &dec->cur);
 	reset_record(dec, &dec->cur);
 }
 
