@@ -280,54 +280,59 @@ static int run(struct spe_rec_decoder *dec, struct spe_record *restrict r, const
 		if (!bytes)
 			r->offset = base + i;
 		if (i < fast_end) {
-			const uint8_t *q = p + i;
-			switch (spe_header_kind[b0]) {
-			case SPE_HK_ADDRESS:
-				has |= apply_address(dec, r, b0 & 7, spe_load_le(q + 1, 8));
-				n = 9;
-				break;
-			case SPE_HK_COUNTER:
-				has |= apply_counter(dec, r, b0 & 7, (uint16_t)spe_load_le(q + 1, 2));
-				n = 3;
-				break;
-			case SPE_HK_OP_TYPE:
-				has |= apply_op(dec, r, b0 & 3, q[1]);
-				n = 2;
-				break;
-			case SPE_HK_EVENTS:
-				n = spe_payload_size(b0);
-				r->events = spe_load_le(q + 1, n);
-				has |= SPE_HAS_EVENTS;
-				n++;
-				break;
-			case SPE_HK_DATA_SOURCE:
-				n = spe_payload_size(b0);
-				r->data_source = spe_load_le(q + 1, n);
-				has |= SPE_HAS_DATA_SOURCE;
-				n++;
-				break;
-			case SPE_HK_CONTEXT:
-				has |= apply_context(dec, r, b0 & 3, (uint32_t)spe_load_le(q + 1, 4));
-				n = 5;
-				break;
-			case SPE_HK_TIMESTAMP:
-				r->timestamp = spe_load_le(q + 1, 8);
-				has |= SPE_HAS_TIMESTAMP;
-				i += 9;
-				bytes += 9;
-				done = 1;
-				goto out;
-			case SPE_HK_END:
-				has |= SPE_HAS_END;
-				i += 1;
-				bytes += 1;
-				done = 1;
-				goto out;
-			default:
-				goto slow; /* extended header or a bad byte */
+			/* A run of short packets: no PAD between them, and the record has started. */
+			for (;;) {
+				const uint8_t *q = p + i;
+				switch (spe_header_kind[b0]) {
+				case SPE_HK_ADDRESS:
+					has |= apply_address(dec, r, b0 & 7, spe_load_le(q + 1, 8));
+					n = 9;
+					break;
+				case SPE_HK_COUNTER:
+					has |= apply_counter(dec, r, b0 & 7, (uint16_t)spe_load_le(q + 1, 2));
+					n = 3;
+					break;
+				case SPE_HK_OP_TYPE:
+					has |= apply_op(dec, r, b0 & 3, q[1]);
+					n = 2;
+					break;
+				case SPE_HK_EVENTS:
+					n = spe_payload_size(b0);
+					r->events = spe_load_le(q + 1, n);
+					has |= SPE_HAS_EVENTS;
+					n++;
+					break;
+				case SPE_HK_DATA_SOURCE:
+					n = spe_payload_size(b0);
+					r->data_source = spe_load_le(q + 1, n);
+					has |= SPE_HAS_DATA_SOURCE;
+					n++;
+					break;
+				case SPE_HK_CONTEXT:
+					has |= apply_context(dec, r, b0 & 3, (uint32_t)spe_load_le(q + 1, 4));
+					n = 5;
+					break;
+				case SPE_HK_TIMESTAMP:
+					r->timestamp = spe_load_le(q + 1, 8);
+					has |= SPE_HAS_TIMESTAMP;
+					i += 9;
+					bytes += 9;
+					done = 1;
+					goto out;
+				case SPE_HK_END:
+					has |= SPE_HAS_END;
+					i += 1;
+					bytes += 1;
+					done = 1;
+					goto out;
+				default:
+					goto slow; /* extended header or a bad byte */
+				}
+				i += n;
+				bytes += n;
+				if (i >= fast_end || (b0 = p[i]) == 0)
+					break;
 			}
-			i += n;
-			bytes += n;
 			continue;
 		}
 	slow: {
