@@ -9,6 +9,7 @@
  * AUXTRACE chunks), then measures in one run:
  *   - a memcpy of the same trace bytes,
  *   - library decode-only (reader + record decoder): records/s and MB/s,
+ *     (these two: the best of three passes, in CPU time)
  *   - `spe-dump FILE > /dev/null`, and `perf report -D -i FILE > /dev/null`,
  *   - peak RSS of spe-dump on this file and on one a quarter of its size.
  * Prints the figures and the ratios; asserts nothing about time.
@@ -293,8 +294,17 @@ int main(int argc, char **argv)
 	size_t file_len;
 	uint8_t *file = load(big, &file_len);
 	copy_all(file, file_len, &copied); /* warm the caches and the destination */
+	/* Best of three: one pass takes tens of ms, and the neighbours on a shared machine skew any one of them. */
 	double t_copy = copy_all(file, file_len, &copied);
 	struct decode_result dr = decode(file, file_len);
+	for (int rep = 1; rep < 3; rep++) {
+		double t = copy_all(file, file_len, &copied);
+		struct decode_result d2 = decode(file, file_len);
+		if (t < t_copy)
+			t_copy = t;
+		if (d2.seconds < dr.seconds)
+			dr = d2;
+	}
 	free(file);
 	double mb = (double)dr.bytes / 1e6;
 	printf("(times are CPU seconds; wall time in brackets for the child processes)\n");

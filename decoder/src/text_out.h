@@ -32,8 +32,9 @@ static inline void out_char(struct text_out *o, char c)
 }
 
 /*
- * Short pieces (nearly all of a dump) are copied with two fixed-size moves,
- * overlapping when n is not a power of two, instead of a memcpy call.
+ * Pieces are copied with fixed-size moves, the last overlapping when n is
+ * not a power of two: nearly all are short, and a memcpy call (or the
+ * rep movs a compiler may inline) costs more than the copy.
  */
 static inline void out_mem(struct text_out *o, const char *s, size_t n)
 {
@@ -42,7 +43,12 @@ static inline void out_mem(struct text_out *o, const char *s, size_t n)
 	o->len += n;
 	if (n > room)
 		n = room;
-	if (n >= 8 && n <= 16) {
+	if (n > 16) {
+		/* 16-byte pieces, the last one overlapping: no rep movs for a 17..20-digit number */
+		for (size_t i = 0; i + 16 < n; i += 16)
+			memcpy(d + i, s + i, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n >= 8) {
 		memcpy(d, s, 8);
 		memcpy(d + n - 8, s + n - 8, 8);
 	} else if (n >= 4 && n < 8) {
@@ -53,8 +59,6 @@ static inline void out_mem(struct text_out *o, const char *s, size_t n)
 		memcpy(d + n - 2, s + n - 2, 2);
 	} else if (n == 1) {
 		*d = *s;
-	} else if (n > 16) {
-		memcpy(d, s, n);
 	}
 	o->p = d + n;
 }
