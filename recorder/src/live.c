@@ -98,6 +98,11 @@ static int open_error(struct spe_live_error *err, const char *what, uint32_t cpu
 			       "or give the binary CAP_PERFMON (setcap cap_perfmon+ep), or lower "
 			       "/proc/sys/kernel/perf_event_paranoid (now %d), e.g. sysctl kernel.perf_event_paranoid=-1",
 			       what, cpu, strerror(e), paranoid);
+	case ENOSYS:
+		return set_err(err, -spe_unsupported, e,
+			       "perf_event_open(%s): %s. The kernel was built without perf events, or this runs "
+			       "under an emulator (qemu-user) that lacks the system call",
+			       what, strerror(e));
 	case EBUSY:
 		return set_err(err, -spe_io, e,
 			       "perf_event_open(%s) on CPU %u: %s. Another session (perf record?) is using SPE on "
@@ -273,6 +278,19 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 	for (int i = 0; i < l->n; i++) {
 		l->c[i].cpu = ids[i];
 		l->c[i].spe_fd = l->c[i].dummy_fd = -1;
+	}
+
+	/* Can this process use perf_event_open at all?  Asked before forking a command. */
+	{
+		struct perf_event_attr probe = { .size = sizeof probe, .type = PERF_TYPE_SOFTWARE,
+						 .config = PERF_COUNT_SW_DUMMY, .disabled = 1, .exclude_kernel = 1,
+						 .exclude_hv = 1 };
+		int fd = perf_event_open(&probe, 0, -1);
+		if (fd < 0) {
+			r = open_error(err, "dummy", 0, errno);
+			goto fail;
+		}
+		close(fd);
 	}
 
 	pid_t target = -1;
