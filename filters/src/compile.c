@@ -112,16 +112,58 @@ static void check_event_bits(struct job *j, unsigned word, const char *option)
 	}
 }
 
+/*
+ * The field the driver of this release extracts for @p term: the target's
+ * format/ position, or for a field the release has but hides on this
+ * hardware, the default position.  false when the release has no such field.
+ */
+static bool kernel_field(const struct spe_target *t, enum spe_term term, struct spe_format_field *f)
+{
+	const struct spe_term_info *ti = spe_term_info(term);
+	if (ti->kind == SPE_TERM_RAW)
+		return false; /* a whole word, not a field */
+	if (t->field[term].present) {
+		*f = t->field[term];
+		return true;
+	}
+	if (term == SPE_TERM_DATA_SRC_FILTER || t->kernel < ti->since)
+		return false;
+	if (term == SPE_TERM_INV_DATA_SRC_FILTER && t->field[SPE_TERM_DATA_SRC_FILTER].present)
+		return false; /* a kernel with the v1-v3 patch spelling */
+	*f = (struct spe_format_field){ true, ti->word, ti->lo, ti->hi };
+	return true;
+}
+
+/*
+ * Raw words can set the bits of a field the driver has but hides because
+ * the hardware lacks its feature; event_init then fails (EOPNOTSUPP).
+ */
+static void check_hidden_fields(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	for (int i = 0; i < SPE_TERM_COUNT; i++) {
+		struct spe_format_field f;
+		if (t->field[i].present || !kernel_field(t, i, &f))
+			continue;
+		uint64_t v = (j->w[f.word] >> f.lo) & field_mask(&f);
+		if (!v)
+			continue;
+		const struct spe_term_info *ti = spe_term_info(i);
+		char word[16];
+		snprintf(word, sizeof word, f.word ? "config%u" : "config", f.word);
+		diag_add(&j->out->diags, SPE_MSG_NEEDS_FEATURE, j->req->strict, word,
+			 "bits 0x%llx are %s, which needs %s (SPEv%s); %s", (unsigned long long)(v << f.lo), ti->name,
+			 spe_feature_name(ti->feature), spe_feature_version(ti->feature), j->who);
+	}
+}
+
 static void check_kernel_rules(struct job *j)
 {
 	const struct spe_target *t = j->t;
 	check_event_bits(j, 1, "event_filter");
 	if (t->kernel >= 603)
 		check_event_bits(j, 3, "inv_event_filter");
-	if (t->kernel >= 619 && j->w[4] && !(t->features & SPE_FEAT_BIT(FDS)) && !j->req->set[SPE_TERM_DATA_SRC_FILTER] &&
-	    !j->req->set[SPE_TERM_INV_DATA_SRC_FILTER])
-		diag_add(&j->out->diags, SPE_MSG_NEEDS_FEATURE, j->req->strict, "config4", "needs %s (SPEv%s); %s",
-			 spe_feature_name(SPE_FEAT_FDS), spe_feature_version(SPE_FEAT_FDS), j->who);
+	check_hidden_fields(j);
 	if (j->req->freq_set)
 		diag_add(&j->out->diags, SPE_MSG_FREQ_MODE, true, "freq",
 			 "SPE samples by operation count: frequency mode is refused (EINVAL); set a period instead");
@@ -200,9 +242,9 @@ static void check_strict(struct job *j)
 		}
 		uint64_t covered = 0;
 		for (int i = 0; i < SPE_TERM_COUNT; i++) {
-			const struct spe_format_field *f = &t->field[i];
-			if (f->present && spe_term_info(i)->kind != SPE_TERM_RAW && f->word == w)
-				covered |= field_mask(f) << f->lo;
+			struct spe_format_field f;
+			if (kernel_field(t, i, &f) && f.word == w)
+				covered |= field_mask(&f) << f.lo;
 		}
 		if (j->w[w] & ~covered)
 			diag_add(d, SPE_MSG_STRAY_BITS, r->strict, name,

@@ -110,6 +110,12 @@ expect_err "--strict takes no value"
 run 69 --dry-run --cpu=neoverse-n1 -e arm_spe_2/inv_event_filter=2/
 expect_err "arm_spe_2 is SPEv1.1 (neoverse-n1)"
 
+# No target named and no arm_spe PMU on this machine: unavailable, with a hint.
+if ! ls /sys/bus/event_source/devices/ 2>/dev/null | grep -q '^arm_spe'; then
+	run 69 --dry-run --load-filter
+	expect_err "no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR"
+fi
+
 # Heterogeneous: the PMU that covers the CPUs decides.
 run 64 --dry-run --sysfs="$fx/hetero-linux6.16"
 expect_err "pick one with --cpus=LIST"

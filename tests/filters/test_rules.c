@@ -116,6 +116,24 @@ TEST(config4_needs_fds)
 	CHECK(rejected(&v2, "arm_spe/config4=0x1/", SPE_MSG_NEEDS_FEATURE, "FEAT_SPE_FDS"));
 }
 
+/* The driver extracts fields it hides; raw bits in them fail on hardware without the feature. */
+TEST(raw_bits_of_hidden_fields)
+{
+	struct spe_target v2_618 = profile_target("neoverse-v2", 618), n1_608 = profile_target("neoverse-n1", 608);
+	struct spe_target n1_614 = profile_target("neoverse-n1", 614), n2_614 = profile_target("neoverse-n2", 614);
+	struct spe_target eft = sysfs_target(EFT);
+	CHECK(clean(&eft, "arm_spe/config=0x8000000000/", SPE_MSG_NEEDS_FEATURE));
+	CHECK_U64_EQ(out.reg[SPE_REG_PMSFCR], (1ull << 20) | 0x2); /* SIMD + FT */
+	CHECK(rejected(&v2_618, "arm_spe/config=0x8000000000/", SPE_MSG_NEEDS_FEATURE,
+		       "config: bits 0x8000000000 are simd_filter, which needs FEAT_SPE_EFT"));
+	CHECK(rejected(&n1_608, "arm_spe/config3=0x2/", SPE_MSG_NEEDS_FEATURE, "inv_event_filter, which needs FEAT_SPE_FnE"));
+	CHECK(clean(&n2_614, "arm_spe/config=0x800000000/", SPE_MSG_NEEDS_FEATURE));
+	CHECK(rejected(&n1_614, "arm_spe/config=0x800000000/", SPE_MSG_NEEDS_FEATURE, "discard, which needs"));
+	/* Before the release that has the field, the same bit is only ignored. */
+	struct spe_target n1_613 = profile_target("neoverse-n1", 613);
+	CHECK(strict_only(&n1_613, "arm_spe/config=0x800000000/", SPE_MSG_STRAY_BITS, "0x800000000"));
+}
+
 TEST(frequency_mode_is_einval)
 {
 	struct spe_target n1 = sysfs_target(N1);
@@ -301,6 +319,7 @@ int main(int argc, char **argv)
 	RUN(event_bits_probed_on_6_18);
 	RUN(inv_event_bits_use_the_pmsevfr_mask);
 	RUN(config4_needs_fds);
+	RUN(raw_bits_of_hidden_fields);
 	RUN(frequency_mode_is_einval);
 	RUN(features_from_pmsidr);
 	RUN(feature_message_names_option_feature_and_target);

@@ -10,8 +10,10 @@
  *
  *   struct spe_target t;           spe_target_from_profile("neoverse-n1", 601, &t, err, sizeof err);
  *   struct spe_filter_request r;   spe_filter_request_init(&r);
- *   spe_filter_parse_terms(&r, "arm_spe/load_filter=1,min_latency=10/", &r.diags);
- *   struct spe_filter_result out;  spe_filter_compile(&r, &t, &out);
+ *   spe_filter_parse_terms(&r, "arm_spe/load_filter=1,min_latency=10/");
+ *   struct spe_filter_result out;  spe_filter_compile(&r, &t, &out);   (0: accepted)
+ *
+ * docs/filters.md has the term table and a longer example.
  *
  * The one table of terms is SPE_FILTER_TERM_LIST below; parsing, --help,
  * validation and docs/filters.md come from it.  The library never prints.
