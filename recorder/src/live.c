@@ -311,25 +311,38 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 	for (int i = 0; i < l->n; i++) {
 		struct live_cpu *c = &l->c[i];
 		if (l->cfg.with_spe) {
-			struct perf_event_attr a = { 0 };
-			a.size = sizeof a;
-			a.type = l->cfg.pmu_type;
-			a.config = l->cfg.config;
-			a.config1 = l->cfg.config1;
-			a.config2 = l->cfg.config2;
-#ifdef PERF_ATTR_SIZE_VER8
-			a.config3 = l->cfg.config3;
-#endif
-			a.sample_period = l->cfg.period ? l->cfg.period
-							: l->cfg.min_interval ? l->cfg.min_interval : DEFAULT_PERIOD;
-			a.exclude_user = !!l->cfg.exclude_user;
-			a.exclude_kernel = !!l->cfg.exclude_kernel;
-			a.sample_type = l->cfg.sample_type;
-			a.sample_id_all = 1;
-			a.disabled = 1;
-			a.inherit = per_task;
-			a.enable_on_exec = l->cfg.mode == SPE_LIVE_COMMAND;
-			c->spe_fd = perf_event_open(&a, target, (int)c->cpu);
+			/*
+			 * config3 (offset 128) and config4 (136) are newer than the uapi
+			 * header this may be built with: lay the attr out in a buffer.
+			 */
+			union {
+				struct perf_event_attr a;
+				uint8_t raw[144];
+			} u;
+			memset(&u, 0, sizeof u);
+			struct perf_event_attr *a = &u.a;
+			uint32_t size = l->cfg.attr_size ? l->cfg.attr_size : 128;
+			if (l->cfg.config4 && size < 144)
+				size = 144;
+			else if (l->cfg.config3 && size < 136)
+				size = 136;
+			a->size = size < sizeof *a ? (uint32_t)sizeof *a : size;
+			a->type = l->cfg.pmu_type;
+			a->config = l->cfg.config;
+			a->config1 = l->cfg.config1;
+			a->config2 = l->cfg.config2;
+			memcpy(u.raw + 128, &l->cfg.config3, 8);
+			memcpy(u.raw + 136, &l->cfg.config4, 8);
+			a->sample_period = l->cfg.period ? l->cfg.period
+							 : l->cfg.min_interval ? l->cfg.min_interval : DEFAULT_PERIOD;
+			a->exclude_user = !!l->cfg.exclude_user;
+			a->exclude_kernel = !!l->cfg.exclude_kernel;
+			a->sample_type = l->cfg.sample_type;
+			a->sample_id_all = 1;
+			a->disabled = 1;
+			a->inherit = per_task;
+			a->enable_on_exec = l->cfg.mode == SPE_LIVE_COMMAND;
+			c->spe_fd = perf_event_open(a, target, (int)c->cpu);
 			if (c->spe_fd < 0) {
 				r = open_error(err, "arm_spe", c->cpu, errno);
 				goto fail;
