@@ -104,7 +104,7 @@ static int open_error(struct spe_live_error *err, const char *what, uint32_t cpu
 			       "under an emulator (qemu-user) that lacks the system call",
 			       what, strerror(e));
 	case EBUSY:
-		return set_err(err, -spe_io, e,
+		return set_err(err, -spe_unsupported, e,
 			       "perf_event_open(%s) on CPU %u: %s. Another session (perf record?) is using SPE on "
 			       "that CPU; SPE allows one event per CPU",
 			       what, cpu, strerror(e));
