@@ -35,6 +35,7 @@ struct dump {
 	const char *input;
 	int has_time_conv;
 	struct spe_perf_time_conv time_conv;
+	uint64_t record_offset_bias; /* perf counts pipe-mode offsets after the 16-byte header */
 	struct queue *queues;
 	size_t n_queues;
 	struct queue *cur;         /* queue whose records are being printed (for on_error) */
@@ -54,15 +55,34 @@ static int write_out(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
+/* A JSON string literal of @p s (quotes, backslashes and control bytes escaped). */
+static void print_json_string(const char *s)
+{
+	putchar('"');
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			printf("\\%c", *c);
+		else if (*c < 0x20)
+			printf("\\u%04x", *c);
+		else
+			putchar(*c);
+	}
+	putchar('"');
+}
+
 static void on_error(void *ctx, uint64_t offset, int err, const char *reason)
 {
 	struct dump *d = ctx;
 	struct queue *q = d->cur;
 	d->decode_errors++;
-	if (d->mode == MODE_JSON)
-		printf("{\"error\":\"%s\",\"code\":\"%s\",\"offset\":%" PRIu64 ",\"idx\":%" PRIu32 ",\"cpu\":%d}\n",
-		       reason ? reason : "", spe_errstr(err), offset, q ? q->idx : 0, q ? q->cpu : -1);
-	else if (d->mode == MODE_RECORDS)
+	if (d->mode == MODE_JSON) {
+		printf("{\"error\":");
+		print_json_string(reason ? reason : "");
+		printf(",\"code\":");
+		print_json_string(spe_errstr(err));
+		printf(",\"offset\":%" PRIu64 ",\"idx\":%" PRIu32 ",\"cpu\":%d}\n", offset, q ? q->idx : 0,
+		       q ? q->cpu : -1);
+	} else if (d->mode == MODE_RECORDS)
 		printf("error idx=%" PRIu32 " offset=0x%08" PRIx64 ": %s\n", q ? q->idx : 0, offset,
 		       reason ? reason : spe_errstr(err));
 }
@@ -139,8 +159,9 @@ static void print_json(const struct dump *d, const struct queue *q, const struct
 	if (r->has & SPE_HAS_OP_TYPE) {
 		spe_record_op_text(r, op, sizeof op);
 		const char *cls = spe_op_class_name(r->op_class);
-		printf(",\"op_class\":\"%s\",\"op\":\"%s\",\"op_raw_class\":%u,\"op_raw\":%u", cls ? cls : "unknown", op,
-		       r->op_raw_class, r->op_raw);
+		printf(",\"op_class\":\"%s\",\"op\":", cls ? cls : "unknown");
+		print_json_string(op);
+		printf(",\"op_raw_class\":%u,\"op_raw\":%u", r->op_raw_class, r->op_raw);
 		if (r->sve_evl)
 			printf(",\"sve_evl\":%u", r->sve_evl);
 	}
@@ -269,15 +290,47 @@ static void finish_queues(struct dump *d)
 	d->n_queues = 0;
 }
 
-static int dump_block(struct dump *d, const uint8_t *data, uint64_t size, uint64_t file_off, uint32_t midr)
+/* Dump @p size bytes whose first byte has buffer offset @p offset and host-alignment offset @p align. */
+static int dump_piece(struct dump *d, const uint8_t *data, uint64_t size, uint64_t offset, uint64_t align,
+		      uint32_t midr)
 {
-	printf(".\n. ... ARM SPE data: size %#" PRIx64 " bytes\n", size);
-	struct spe_dump_config cfg = SPE_OPTS(spe_dump_config, .dialect = d->dialect, .midr = midr, .offset = 0,
-					      .align_offset = file_off, .write = write_out, .ctx = d);
+	struct spe_dump_config cfg = SPE_OPTS(spe_dump_config, .dialect = d->dialect, .midr = midr, .offset = offset,
+					      .align_offset = align, .write = write_out, .ctx = d);
 	struct spe_dump_stats st;
 	int err = spe_dump_buffer(&cfg, data, (size_t)size, &st);
 	d->dump_bad_bytes += st.bad_bytes;
 	return err;
+}
+
+static int dump_block(struct dump *d, const uint8_t *data, uint64_t size, uint64_t file_off, uint32_t midr)
+{
+	printf(".\n. ... ARM SPE data: size %#" PRIx64 " bytes\n", size);
+	return dump_piece(d, data, size, 0, file_off, midr);
+}
+
+/*
+ * A place at or after @p target where the dump of [@p from, len) can be cut
+ * without changing a line: a packet boundary as the dump walks (bad bytes
+ * one at a time, PAD runs coalesced), and at least 16 bytes after the last
+ * alignment pad, which needs its alignment's worth of bytes to decode.
+ */
+static uint64_t dump_cut(const uint8_t *base, uint64_t len, uint64_t from, uint64_t target)
+{
+	uint64_t p = from, last_align = UINT64_MAX;
+	while (p < len && (p < target || (last_align != UINT64_MAX && p - last_align < 16))) {
+		struct spe_packet pkt;
+		int ret = spe_pkt_read(base + p, (size_t)(len - p), p, &pkt);
+		unsigned size = 1;
+		if (ret > 0) {
+			size = pkt.size;
+			if (pkt.type == SPE_PKT_PAD || pkt.type == SPE_PKT_ALIGN_PAD)
+				size = spe_pad_coalesce(base + p, (size_t)(len - p), size);
+			if (pkt.type == SPE_PKT_ALIGN_PAD)
+				last_align = p;
+		}
+		p += size;
+	}
+	return p < len ? p : len;
 }
 
 static int run_perf(struct dump *d, struct spe_perf_file *f, int *exit_code)
@@ -308,8 +361,14 @@ static int run_perf(struct dump *d, struct spe_perf_file *f, int *exit_code)
 		if (d->mode == MODE_DUMP) {
 			printf("\n0x%" PRIx64 " [%#x]: PERF_RECORD_AUXTRACE size: %#" PRIx64 "  offset: %#" PRIx64
 			       "  ref: %#" PRIx64 "  idx: %" PRIu32 "  tid: %d  cpu: %d\n",
-			       ev.file_offset, ev.header_size, a->size, a->offset, a->reference, a->idx, a->tid, a->cpu);
-			if (dump_block(d, a->data, a->size, a->data_offset, q->midr) < 0)
+			       ev.file_offset - d->record_offset_bias, ev.header_size, a->size, a->offset, a->reference, a->idx, a->tid, a->cpu);
+			/*
+			 * perf measures alignment pads from the host address of the data:
+			 * its mmap of the file (so the file offset) or, for a pipe, a
+			 * malloc'd 16-byte aligned buffer (so 0).
+			 */
+			uint64_t align = d->record_offset_bias ? 0 : a->data_offset;
+			if (dump_block(d, a->data, a->size, align, q->midr) < 0)
 				break;
 		}
 		/* perf does not rejoin packets split between AUXTRACE buffers: join = 0 */
@@ -326,8 +385,10 @@ static int run_perf(struct dump *d, struct spe_perf_file *f, int *exit_code)
 static int run_raw(struct dump *d, struct spe_raw_input *r)
 {
 	uint32_t midr = spe_raw_midr(r);
+	const uint8_t *base = spe_raw_data(r);
+	uint64_t total = spe_raw_size(r), dumped = 0;
 	if (d->mode == MODE_DUMP)
-		dump_block(d, spe_raw_data(r), spe_raw_size(r), 0, midr);
+		printf(".\n. ... ARM SPE data: size %#" PRIx64 " bytes\n", total);
 	struct queue *q = get_queue(d, 0, -1, -1, midr);
 	if (!q)
 		return -spe_nomem;
@@ -335,6 +396,13 @@ static int run_raw(struct dump *d, struct spe_raw_input *r)
 	size_t len;
 	uint64_t off;
 	while (!d->out_error && spe_raw_next_window(r, &buf, &len, &off) == 0) {
+		/* the dump follows the windows in pieces cut where no line changes */
+		if (d->mode == MODE_DUMP && dumped < off + len) {
+			uint64_t cut = dump_cut(base, total, dumped, off + len);
+			if (dump_piece(d, base + dumped, cut - dumped, dumped, dumped, midr) < 0)
+				break;
+			dumped = cut;
+		}
 		q->prev_chunk_stream = q->chunk_stream = off;
 		q->prev_chunk_file = q->chunk_file = off;
 		int err = spe_rec_feed(q->dec, buf, len, off, off != 0);
@@ -358,6 +426,7 @@ static void usage(FILE *out)
 		"  --records           same as --format=records\n"
 		"  --raw               FILE holds bare SPE bytes, not perf.data\n"
 		"  --midr=0x...        MIDR_EL1 of the CPU that wrote a raw file\n"
+		"  --window=BYTES      raw input is read in windows of BYTES (default 16 MiB)\n"
 		"  -q, --quiet         no summary on stderr\n"
 		"  -h, --help          this text\n"
 		"\n"
@@ -373,6 +442,7 @@ int cmd_dump(int argc, char **argv)
 		{ "records", no_argument, NULL, 'r' },
 		{ "raw", no_argument, NULL, 'R' },
 		{ "midr", required_argument, NULL, 'm' },
+		{ "window", required_argument, NULL, 'w' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -380,6 +450,7 @@ int cmd_dump(int argc, char **argv)
 	struct dump d = { .mode = MODE_DUMP, .dialect = SPE_DIALECT_NEWEST };
 	int raw = 0, quiet = 0, c;
 	uint32_t midr = 0;
+	size_t window = 0;
 	char *end;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
@@ -421,6 +492,15 @@ int cmd_dump(int argc, char **argv)
 			midr = (uint32_t)v;
 			break;
 		}
+		case 'w': {
+			unsigned long long v = strtoull(optarg, &end, 0);
+			if (!*optarg || *end || v < 64 || v > (1ull << 40)) {
+				fprintf(stderr, "%s: --window=%s: expected a byte count of at least 64\n", prog, optarg);
+				return CLI_USAGE;
+			}
+			window = (size_t)v;
+			break;
+		}
 		case 'q':
 			quiet = 1;
 			break;
@@ -448,7 +528,7 @@ int cmd_dump(int argc, char **argv)
 	int exit_code = CLI_OK;
 	struct spe_perf_info info = { 0 };
 	if (raw) {
-		struct spe_raw_config cfg = SPE_OPTS(spe_raw_config, .midr = midr);
+		struct spe_raw_config cfg = SPE_OPTS(spe_raw_config, .midr = midr, .window = window);
 		struct spe_raw_input *r = spe_raw_alloc_input(&cfg);
 		int err = r ? spe_raw_open(r, d.input) : -spe_nomem;
 		if (err) {
@@ -468,6 +548,9 @@ int cmd_dump(int argc, char **argv)
 			spe_perf_free_file(f);
 			return err == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
 		}
+		spe_perf_get_info(f, &info, sizeof info);
+		if (info.pipe_format)
+			d.record_offset_bias = 16;
 		run_perf(&d, f, &exit_code);
 		finish_queues(&d);
 		spe_perf_get_info(f, &info, sizeof info);

@@ -20,7 +20,7 @@ scripts/build.sh build/asan -DCMAKE_BUILD_TYPE=Debug -DSPE_SANITIZE=ON
 
 echo "== libFuzzer targets (${SPE_FUZZ_SECONDS:-30}s each)"
 CC=clang scripts/build.sh build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
-  -DSPE_SANITIZE=ON -DSPE_FUZZ=ON -DSPE_FUZZ_SECONDS="${SPE_FUZZ_SECONDS:-30}" -DSPE_WITH_ANALYSIS=OFF
+  -DSPE_SANITIZE=ON -DSPE_FUZZ=ON -DSPE_FUZZ_SECONDS="${SPE_FUZZ_SECONDS:-30}"
 (cd build/fuzz && ctest --output-on-failure -L fuzz) || status=1
 
 exit $status

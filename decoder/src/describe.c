@@ -28,18 +28,39 @@ static const char *const address_words[] = {
 #undef SPE_X
 };
 
+/* The lengths of the words above, so the dumper need not strlen them. */
+static const uint8_t event_word_len[64] = {
+#define SPE_X(bit, id, word, col, since, desc) [bit] = sizeof(word) - 1,
+	SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+};
+
+static const uint8_t counter_word_len[] = {
+#define SPE_X(idx, id, word, col, desc) [idx] = sizeof(word) - 1,
+	SPE_COUNTER_LIST(SPE_X)
+#undef SPE_X
+};
+
+static const uint8_t address_word_len[] = {
+#define SPE_X(idx, id, word, col, desc) [idx] = sizeof(word) - 1,
+	SPE_ADDRESS_LIST(SPE_X)
+#undef SPE_X
+};
+
+#define out_dw(o, id) out_mem(o, DW(id), DW_LEN(id))
+
 #define N_COUNTER_WORDS (sizeof counter_words / sizeof counter_words[0])
 #define N_ADDRESS_WORDS (sizeof address_words / sizeof address_words[0])
 
 static void describe_events(struct text_out *o, uint64_t p, const struct spe_dialect_rules *r, uint32_t midr)
 {
 	uint64_t impdef = 0;
-	out_str(o, DW(EVENTS));
-	for (unsigned b = 0; b < 64; b++) {
-		if (!(p >> b & 1))
-			continue;
+	out_dw(o, EVENTS);
+	for (uint64_t left = p; left; left &= left - 1) { /* the set bits, lowest first */
+		unsigned b = (unsigned)__builtin_ctzll(left);
 		if (r->named_events >> b & 1) {
-			out_word(o, event_words[b]);
+			out_char(o, ' ');
+			out_mem(o, event_words[b], event_word_len[b]);
 		} else if (r->impdef_events) {
 			const char *w = spe_impdef_event_name(midr, b);
 			if (w)
@@ -62,15 +83,15 @@ static void describe_events(struct text_out *o, uint64_t p, const struct spe_dia
 }
 
 /* PC / TGT / PBT: "WORD 0x<55:0> el<62:61> ns=<63>". */
-static void describe_ip(struct text_out *o, const char *word, uint64_t p)
+static void describe_ip(struct text_out *o, unsigned idx, uint64_t p)
 {
-	out_str(o, word);
+	out_mem(o, address_words[idx], address_word_len[idx]);
 	out_str(o, " 0x");
 	out_hex(o, p & SPE_ADDR_MASK);
 	out_str(o, " el");
-	out_udec(o, (p >> 61) & 3);
+	out_char(o, (char)('0' + ((p >> 61) & 3))); /* single digits: no division loop */
 	out_str(o, " ns=");
-	out_udec(o, p >> 63);
+	out_char(o, (char)('0' + (p >> 63)));
 }
 
 static void describe_address(struct text_out *o, const struct spe_packet *pkt, const struct spe_dialect_rules *r)
@@ -78,7 +99,7 @@ static void describe_address(struct text_out *o, const struct spe_packet *pkt, c
 	uint64_t p = pkt->payload;
 	unsigned idx = pkt->index;
 	if (idx >= r->named_addresses || idx >= N_ADDRESS_WORDS) {
-		out_str(o, DW(ADDRESS_OTHER));
+		out_dw(o, ADDRESS_OTHER);
 		out_str(o, " 0x");
 		out_hex(o, p);
 		out_str(o, " (");
@@ -88,12 +109,12 @@ static void describe_address(struct text_out *o, const struct spe_packet *pkt, c
 	}
 	switch (idx) {
 	case SPE_ADDR_DATA_VA:
-		out_str(o, address_words[idx]);
+		out_mem(o, address_words[idx], address_word_len[idx]);
 		out_str(o, " 0x");
 		out_hex(o, p);
 		break;
 	case SPE_ADDR_DATA_PA:
-		out_str(o, address_words[idx]);
+		out_mem(o, address_words[idx], address_word_len[idx]);
 		out_str(o, " 0x");
 		out_hex(o, p & SPE_ADDR_MASK);
 		out_str(o, " ns=");
@@ -104,7 +125,7 @@ static void describe_address(struct text_out *o, const struct spe_packet *pkt, c
 		out_hex(o, (p >> 56) & 0xF);
 		break;
 	default:
-		describe_ip(o, address_words[idx], p);
+		describe_ip(o, idx, p);
 		break;
 	}
 }
@@ -115,13 +136,13 @@ void spe_describe_out(struct text_out *o, const struct spe_packet *pkt, const st
 	switch (pkt->type) {
 	case SPE_PKT_PAD:
 	case SPE_PKT_ALIGN_PAD:
-		out_str(o, DW(PAD));
+		out_dw(o, PAD);
 		break;
 	case SPE_PKT_END:
-		out_str(o, DW(END));
+		out_dw(o, END);
 		break;
 	case SPE_PKT_TIMESTAMP:
-		out_str(o, DW(TIMESTAMP));
+		out_dw(o, TIMESTAMP);
 		out_char(o, ' ');
 		out_sdec(o, (int64_t)pkt->payload);
 		break;
@@ -129,12 +150,12 @@ void spe_describe_out(struct text_out *o, const struct spe_packet *pkt, const st
 		describe_events(o, pkt->payload, r, midr);
 		break;
 	case SPE_PKT_DATA_SOURCE:
-		out_str(o, DW(DATA_SOURCE));
+		out_dw(o, DATA_SOURCE);
 		out_char(o, ' ');
 		out_sdec(o, (int64_t)pkt->payload);
 		break;
 	case SPE_PKT_CONTEXT:
-		out_str(o, DW(CONTEXT));
+		out_dw(o, CONTEXT);
 		out_str(o, " 0x");
 		out_hex(o, pkt->payload);
 		out_str(o, " el");
@@ -152,17 +173,17 @@ void spe_describe_out(struct text_out *o, const struct spe_packet *pkt, const st
 		describe_address(o, pkt, r);
 		break;
 	case SPE_PKT_COUNTER:
-		out_str(o, DW(COUNTER));
+		out_dw(o, COUNTER);
 		out_char(o, ' ');
 		out_udec(o, pkt->payload & 0xFFFF);
 		out_char(o, ' ');
 		if (pkt->index < N_COUNTER_WORDS && counter_words[pkt->index])
-			out_str(o, counter_words[pkt->index]);
+			out_mem(o, counter_words[pkt->index], counter_word_len[pkt->index]);
 		break;
 	case SPE_PKT_BAD:
 	case SPE_PKT_UNKNOWN:
 	default:
-		out_str(o, DW(BAD));
+		out_dw(o, BAD);
 		break;
 	}
 }
@@ -183,17 +204,28 @@ void spe_dump_line_out(struct text_out *o, const uint8_t *bytes, const struct sp
 		       const struct spe_dialect_rules *r, uint32_t midr)
 {
 	static const char hex[] = "0123456789abcdef";
+	static const char spaces[] = "                                                 "; /* 49 */
 	unsigned n = pkt->type == SPE_PKT_BAD ? 1 : pkt->size;
 	out_str(o, ".  ");
 	out_hex_width(o, offset, 8);
 	out_str(o, ": ");
-	for (unsigned i = 0; i < n; i++) {
-		char t[3] = { ' ', hex[bytes[i] >> 4], hex[bytes[i] & 15] };
-		out_mem(o, t, 3);
+	if ((size_t)(o->end - o->p) > 49) {
+		/* the common case: room for the 16 byte columns, written without checks */
+		char *q = o->p;
+		memcpy(q, spaces, 49); /* fixed size: a few vector stores, then the bytes over it */
+		for (unsigned i = 0; i < n; i++)
+			memcpy(q + 3 * i + 1, spe_hex_pairs + 2 * bytes[i], 2);
+		o->p += 49;
+		o->len += 49;
+	} else {
+		for (unsigned i = 0; i < n; i++) {
+			char t[3] = { ' ', hex[bytes[i] >> 4], hex[bytes[i] & 15] };
+			out_mem(o, t, 3);
+		}
+		for (unsigned i = n; i < 16; i++)
+			out_mem(o, "   ", 3);
+		out_char(o, ' ');
 	}
-	for (unsigned i = n; i < 16; i++)
-		out_mem(o, "   ", 3);
-	out_char(o, ' ');
 	spe_describe_out(o, pkt, r, midr);
 	out_char(o, '\n');
 }

@@ -47,3 +47,9 @@ const char *const spe_dump_words[SPE_DW_COUNT] = {
 	SPE_DUMP_WORD_LIST(SPE_X)
 #undef SPE_X
 };
+
+const uint8_t spe_dump_word_len[SPE_DW_COUNT] = {
+#define SPE_X(id, word) [SPE_DW_##id] = sizeof(word) - 1,
+	SPE_DUMP_WORD_LIST(SPE_X)
+#undef SPE_X
+};

@@ -13,6 +13,8 @@ enum spe_dump_word_id {
 };
 
 extern const char *const spe_dump_words[SPE_DW_COUNT];
+extern const uint8_t spe_dump_word_len[SPE_DW_COUNT]; /* strlen of each, so the dumper need not call it */
 #define DW(id) (spe_dump_words[SPE_DW_##id])
+#define DW_LEN(id) (spe_dump_word_len[SPE_DW_##id])
 
 #endif

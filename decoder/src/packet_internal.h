@@ -7,6 +7,8 @@
 #ifndef SPE_PACKET_INTERNAL_H
 #define SPE_PACKET_INTERNAL_H
 
+#include <string.h>
+
 #include "spe/spe.h"
 
 /* What byte 0 of a packet says; the table is spe_header_kind[] in packet.c. */
@@ -29,10 +31,32 @@ extern const uint8_t spe_header_kind[256];
 /* Little-endian load of 1, 2, 4 or 8 bytes; compilers turn this into one load. */
 static inline uint64_t spe_load_le(const uint8_t *p, unsigned n)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	switch (n) {
+	case 1:
+		return p[0];
+	case 2: {
+		uint16_t v;
+		memcpy(&v, p, 2);
+		return v;
+	}
+	case 4: {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return v;
+	}
+	default: {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+#else
 	uint64_t v = 0;
 	for (unsigned i = 0; i < n; i++)
 		v |= (uint64_t)p[i] << (8 * i);
 	return v;
+#endif
 }
 
 /* Payload size encoded in bits [5:4] of the byte that carries the type. */

@@ -82,7 +82,8 @@ int spe_perf_index_aux(struct spe_perf_file *f)
 		}
 		pos += total;
 	}
-	qsort(f->queues, f->n_queues, sizeof f->queues[0], by_idx);
+	if (f->n_queues) /* qsort's base must not be NULL, even for 0 elements */
+		qsort(f->queues, f->n_queues, sizeof f->queues[0], by_idx);
 	for (uint32_t i = 0; i < f->n_queues; i++) {
 		struct pd_queue *q = &f->queues[i];
 		qsort(q->chunks, q->n, sizeof q->chunks[0], by_aux_offset);

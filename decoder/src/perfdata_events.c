@@ -313,6 +313,13 @@ int pd_parse_event(struct spe_perf_file *f, const uint8_t *p, uint32_t size, uin
 		}
 		break;
 	}
+	case SPE_PERF_RECORD_HEADER_BUILD_ID: {
+		/* pipe mode: one entry of the BUILD_ID feature as an event */
+		int err = pd_parse_feature(f, SPE_PERF_FEAT_BUILD_ID, p, size, off);
+		if (err)
+			return err;
+		break;
+	}
 	case SPE_PERF_RECORD_COMPRESSED:
 		return pd_fail(f, -spe_unsupported, off,
 			       "compressed perf.data (zstd) is not supported; record with -z off or run perf inject first");
@@ -406,7 +413,7 @@ int spe_perf_next(struct spe_perf_file *f, struct spe_perf_event *out, size_t ou
 	case SPE_PERF_RECORD_AUX: case SPE_PERF_RECORD_ITRACE_START: case SPE_PERF_RECORD_LOST_SAMPLES:
 	case SPE_PERF_RECORD_SWITCH: case SPE_PERF_RECORD_SWITCH_CPU_WIDE: case SPE_PERF_RECORD_HEADER_ATTR:
 	case SPE_PERF_RECORD_FINISHED_ROUND: case SPE_PERF_RECORD_AUXTRACE_INFO: case SPE_PERF_RECORD_AUXTRACE:
-	case SPE_PERF_RECORD_TIME_CONV: case SPE_PERF_RECORD_HEADER_FEATURE:
+	case SPE_PERF_RECORD_TIME_CONV: case SPE_PERF_RECORD_HEADER_FEATURE: case SPE_PERF_RECORD_HEADER_BUILD_ID:
 		break;
 	default:
 		f->info.n_skipped++;

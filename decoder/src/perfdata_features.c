@@ -124,7 +124,7 @@ static int read_cmdline(struct spe_perf_file *f, const uint8_t *p, uint64_t size
 		return -spe_nomem;
 	for (uint32_t i = 0; i < n; i++) {
 		char *arg = NULL;
-		uint64_t used;
+		uint64_t used = 0;
 		int err = read_string(f, p + pos, size - pos, off + pos, &arg, &used);
 		if (err) {
 			free(line);

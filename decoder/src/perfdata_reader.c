@@ -125,7 +125,7 @@ static int read_attrs(struct spe_perf_file *f, const uint8_t *h)
 	return 0;
 }
 
-static int read_features(struct spe_perf_file *f, const uint8_t *h)
+static int read_features(struct spe_perf_file *f)
 {
 	unsigned count = 0;
 	for (int w = 0; w < 4; w++)
@@ -134,7 +134,6 @@ static int read_features(struct spe_perf_file *f, const uint8_t *h)
 		return 0;
 	uint64_t table = f->info.data_offset + f->info.data_size;
 	const uint8_t *t;
-	(void)h;
 	if (pd_source_get(&f->src, table, (uint64_t)count * 16, &t))
 		return pd_fail(f, -spe_truncated, table,
 			       "feature table of %u entries runs past the end of the file (0x%llx)", count,
@@ -192,7 +191,7 @@ static int read_file_header(struct spe_perf_file *f, const uint8_t *h)
 		memset(f->info.features, 0, sizeof f->info.features);
 		return 0;
 	}
-	return read_features(f, h);
+	return read_features(f);
 }
 
 static int open_source(struct spe_perf_file *f)

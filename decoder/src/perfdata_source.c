@@ -8,7 +8,7 @@
 #include "perfdata_internal.h"
 
 /* Pages are released behind the cursor in steps of this many bytes. */
-#define PD_RELEASE_STEP (64u << 20)
+#define PD_RELEASE_STEP (4u << 20)
 
 int pd_source_map_fd(struct pd_source *s, int fd, uint64_t len)
 {
@@ -78,8 +78,13 @@ static int stream_get(struct pd_source *s, uint64_t off, uint64_t len, const uin
 	uint64_t end;
 	if (!pd_add_ok(off, len, &end))
 		return -spe_truncated;
-	/* drop what lies before off */
 	uint64_t have_end = s->buf_off + s->fill;
+	if (end <= have_end) {
+		/* already read ahead: no copy, so small records after a big one stay cheap */
+		*out = s->buf + (off - s->buf_off);
+		return 0;
+	}
+	/* drop what lies before off, then read the rest */
 	if (off >= have_end) {
 		/* skip bytes we never need (e.g. an unparsed gap) */
 		uint64_t gap = off - have_end;

@@ -35,6 +35,7 @@ struct w_build_id {
 
 struct spe_perf_writer {
 	int fd;
+	int pipe;                /* pipe mode: sequential write(), no header rewrite */
 	uint64_t pos;            /* file offset of the next byte appended */
 	uint8_t *buf;            /* pending bytes, to land at buf_pos */
 	size_t fill;
@@ -72,7 +73,7 @@ static int pwrite_all(struct spe_perf_writer *w, const void *data, size_t len, u
 {
 	const uint8_t *p = data;
 	while (len) {
-		ssize_t n = pwrite(w->fd, p, len, (off_t)off);
+		ssize_t n = w->pipe ? write(w->fd, p, len) : pwrite(w->fd, p, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -269,6 +270,48 @@ static int write_auxtrace_info(struct spe_perf_writer *w, const struct spe_perf_
 	return err;
 }
 
+static int write_feature(struct spe_perf_writer *w, unsigned bit);
+static unsigned feature_list(const struct spe_perf_writer *w, unsigned bits[8]);
+
+/* Pipe mode: header, HEADER_ATTR (attr + id), then each feature as a HEADER_FEATURE event. */
+static int write_pipe_start(struct spe_perf_writer *w)
+{
+	uint8_t h[16];
+	memcpy(h, "PERFILE2", 8);
+	put64(h + 8, PD_PIPE_HEADER_SIZE);
+	uint8_t a[8 + W_ATTR_SIZE + 8] = { 0 };
+	header(a, SPE_PERF_RECORD_HEADER_ATTR, 0, sizeof a);
+	put32(a + 8, w->pmu_type);
+	put32(a + 12, W_ATTR_SIZE);
+	put64(a + 16, w->config);
+	put64(a + 24, w->sample_period);
+	put64(a + 32, w->sample_type);
+	put64(a + 48, PD_SAMPLE_ID_ALL);
+	put64(a + 64, w->config1);
+	put64(a + 72, w->config2);
+	put64(a + 8 + W_ATTR_SIZE, w->sample_id);
+	if (append(w, h, sizeof h) || append(w, a, sizeof a))
+		return w->err;
+	unsigned bits[8], n = feature_list(w, bits);
+	for (unsigned i = 0; i < n; i++) {
+		if (bits[i] == SPE_PERF_FEAT_BUILD_ID || bits[i] == SPE_PERF_FEAT_AUXTRACE)
+			continue; /* known only at close / file mode only */
+		/* the buffer is empty at open, so the event header can be patched in place */
+		uint64_t start = w->pos;
+		uint8_t fh[16] = { 0 };
+		put64(fh + 8, bits[i]);
+		if (append(w, fh, sizeof fh) || write_feature(w, bits[i]))
+			return w->err;
+		uint64_t size = w->pos - start, padded = (size + 7) & ~7ull;
+		if (append(w, NULL, padded - size))
+			return w->err;
+		if (start < w->buf_pos || padded > 0xffff)
+			return w_fail(w, -spe_internal, 0, "pipe header");
+		header(w->buf + (start - w->buf_pos), SPE_PERF_RECORD_HEADER_FEATURE, 0, (uint16_t)padded);
+	}
+	return 0;
+}
+
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
@@ -309,10 +352,17 @@ struct spe_perf_writer *spe_perf_writer_open(int fd, const struct spe_perf_write
 				w->argv[i] = strdup(c.argv[i] ? c.argv[i] : "");
 		}
 	}
-	w->pos = W_DATA_OFFSET;
-	w->buf_pos = W_DATA_OFFSET;
+	w->pipe = c.pipe_mode;
+	w->pos = w->pipe ? 0 : W_DATA_OFFSET;
+	w->buf_pos = w->pos;
 	if (fd < 0) {
 		w_fail(w, -spe_invalid, EBADF, "bad file descriptor");
+		return w;
+	}
+	if (w->pipe) {
+		if (write_pipe_start(w) || write_time_conv(w, c.time_conv) || write_auxtrace_info(w, &c))
+			return w;
+		flush(w);
 		return w;
 	}
 	static const uint64_t no_features[4];
@@ -450,6 +500,59 @@ int spe_perf_write_comm(struct spe_perf_writer *w, uint32_t pid, uint32_t tid, c
 	return kernel_record(w, SPE_PERF_RECORD_COMM, exec ? SPE_PERF_MISC_COMM_EXEC : 0, r, sizeof r, comm, sid);
 }
 
+int spe_perf_write_task(struct spe_perf_writer *w, uint32_t type, const struct spe_perf_task *t,
+			const struct spe_perf_writer_sid *sid)
+{
+	if (!w || !t || (type != SPE_PERF_RECORD_FORK && type != SPE_PERF_RECORD_EXIT))
+		return -spe_invalid;
+	uint8_t r[32] = { 0 };
+	put32(r + 8, t->pid);
+	put32(r + 12, t->ppid);
+	put32(r + 16, t->tid);
+	put32(r + 20, t->ptid);
+	put64(r + 24, t->time);
+	return kernel_record(w, type, 0, r, sizeof r, NULL, sid);
+}
+
+int spe_perf_write_switch(struct spe_perf_writer *w, int cpu_wide, const struct spe_perf_switch *sw,
+			  const struct spe_perf_writer_sid *sid)
+{
+	if (!w || !sw)
+		return -spe_invalid;
+	uint8_t r[16] = { 0 };
+	uint16_t misc = (sw->out ? SPE_PERF_MISC_SWITCH_OUT : 0) | (sw->preempt ? SPE_PERF_MISC_SWITCH_OUT_PREEMPT : 0);
+	if (!cpu_wide)
+		return kernel_record(w, SPE_PERF_RECORD_SWITCH, misc, r, 8, NULL, sid);
+	put32(r + 8, sw->next_prev_pid);
+	put32(r + 12, sw->next_prev_tid);
+	return kernel_record(w, SPE_PERF_RECORD_SWITCH_CPU_WIDE, misc, r, sizeof r, NULL, sid);
+}
+
+int spe_perf_write_lost(struct spe_perf_writer *w, uint64_t id, uint64_t lost, const struct spe_perf_writer_sid *sid)
+{
+	if (!w)
+		return -spe_invalid;
+	uint8_t r[24] = { 0 };
+	put64(r + 8, id);
+	put64(r + 16, lost);
+	return kernel_record(w, SPE_PERF_RECORD_LOST, 0, r, sizeof r, NULL, sid);
+}
+
+int spe_perf_write_kernel_record(struct spe_perf_writer *w, uint32_t type, uint16_t misc, const void *body,
+				 size_t body_size, const struct spe_perf_writer_sid *sid)
+{
+	if (!w || (!body && body_size) || type >= SPE_PERF_RECORD_USER_START || body_size > 0xffff - 8)
+		return -spe_invalid;
+	uint8_t *r = malloc(8 + body_size);
+	if (!r)
+		return w_fail(w, -spe_nomem, 0, "kernel record");
+	if (body_size)
+		memcpy(r + 8, body, body_size);
+	int err = kernel_record(w, type, misc, r, (uint32_t)(8 + body_size), NULL, sid);
+	free(r);
+	return err;
+}
+
 int spe_perf_write_finished_round(struct spe_perf_writer *w)
 {
 	if (!w)
@@ -550,13 +653,10 @@ static int write_feature(struct spe_perf_writer *w, unsigned bit)
 	return 0;
 }
 
-static int finish(struct spe_perf_writer *w)
+/* The features the writer emits, in bit order. */
+static unsigned feature_list(const struct spe_perf_writer *w, unsigned bits[8])
 {
-	if (w->err)
-		return w->err;
-	uint64_t data_size = w->pos - W_DATA_OFFSET;
-	uint64_t features[4] = { 0 };
-	unsigned bits[8], n = 0;
+	unsigned n = 0;
 	if (w->n_bids)
 		bits[n++] = SPE_PERF_FEAT_BUILD_ID;
 	if (w->hostname)
@@ -570,6 +670,38 @@ static int finish(struct spe_perf_writer *w)
 	if (w->argc)
 		bits[n++] = SPE_PERF_FEAT_CMDLINE;
 	bits[n++] = SPE_PERF_FEAT_AUXTRACE;
+	return n;
+}
+
+/* Pipe mode: build ids as HEADER_BUILD_ID events; nothing to rewrite. */
+static int finish_pipe(struct spe_perf_writer *w)
+{
+	for (size_t i = 0; i < w->n_bids; i++) {
+		const struct w_build_id *b = &w->bids[i];
+		size_t len = strlen(b->filename) + 1;
+		/* name padded to 64, plus 4 so the 36-byte entry keeps the stream 8-byte aligned */
+		size_t padded = (len + W_NAME_ALIGN - 1) / W_NAME_ALIGN * W_NAME_ALIGN + 4;
+		uint8_t r[36] = { 0 };
+		header(r, SPE_PERF_RECORD_HEADER_BUILD_ID, W_MISC_USER | W_MISC_BUILD_ID_SIZE,
+		       (uint16_t)(36 + padded));
+		put32(r + 8, b->pid);
+		memcpy(r + 12, b->id, b->size);
+		r[32] = b->size;
+		if (append(w, r, 36) || append(w, b->filename, len) || append(w, NULL, padded - len))
+			return w->err;
+	}
+	return flush(w);
+}
+
+static int finish(struct spe_perf_writer *w)
+{
+	if (w->err)
+		return w->err;
+	if (w->pipe)
+		return finish_pipe(w);
+	uint64_t data_size = w->pos - W_DATA_OFFSET;
+	uint64_t features[4] = { 0 };
+	unsigned bits[8], n = feature_list(w, bits);
 	/* table of {offset, size} first, filled in as each section is appended */
 	uint64_t table = w->pos;
 	if (append(w, NULL, 16ull * n))

@@ -33,8 +33,7 @@ struct spe_rec_decoder {
 	struct spe_rec_stats st;
 
 	struct spe_record cur; /* the record being assembled */
-	int cur_used;          /* non-PAD packets in cur */
-	uint64_t cur_bytes;    /* their bytes */
+	uint64_t cur_bytes;    /* its non-PAD bytes; 0 = no record started */
 
 	const uint8_t *buf; /* the chunk */
 	size_t len, pos;
@@ -57,15 +56,29 @@ static void error(struct spe_rec_decoder *dec, uint64_t offset, int err, const c
 		dec->cfg.on_error(dec->cfg.ctx, offset, err, reason);
 }
 
-static void reset_record(struct spe_rec_decoder *dec)
+/*
+ * Back to an all-zero record.  The fixed fields (the first 140 bytes) are
+ * cleared in fixed 64-byte pieces, which compile to a few vector stores; one
+ * memset of the whole becomes `rep stosq`, whose start-up cost was most of
+ * a record's decode time.  The extra arrays only when a packet used them.
+ */
+static void reset_record(struct spe_rec_decoder *dec, struct spe_record *r)
 {
-	memset(&dec->cur, 0, sizeof dec->cur);
-	dec->cur_used = 0;
+	enum { FIXED = offsetof(struct spe_record, extra_counters) };
+	char *z = (char *)r;
+	size_t i = 0;
+	if (r->n_extra_counters | r->n_extra_addresses) {
+		memset(r->extra_counters, 0, sizeof r->extra_counters);
+		memset(r->extra_addresses, 0, sizeof r->extra_addresses);
+	}
+	for (; i + 64 <= FIXED; i += 64)
+		memset(z + i, 0, 64);
+	memset(z + i, 0, FIXED - i);
 	dec->cur_bytes = 0;
 }
 
 /* PC, TGT, PBT: kernel addresses (NS=1, EL1/EL2) get their top byte filled. */
-static void set_ip(struct spe_ip *ip, uint64_t p)
+static inline void set_ip(struct spe_ip *ip, uint64_t p)
 {
 	ip->el = (uint8_t)((p >> 61) & 3);
 	ip->ns = (uint8_t)(p >> 63);
@@ -75,204 +88,317 @@ static void set_ip(struct spe_ip *ip, uint64_t p)
 		ip->addr |= TOP_BYTE;
 }
 
-static void add_unknown(struct spe_rec_decoder *dec)
+static void add_unknown(struct spe_rec_decoder *dec, struct spe_record *r)
 {
-	if (dec->cur.n_unknown_packets < UINT8_MAX)
-		dec->cur.n_unknown_packets++;
+	if (r->n_unknown_packets < UINT8_MAX)
+		r->n_unknown_packets++;
 	dec->st.unknown_packets++;
 }
 
-static void apply_address(struct spe_rec_decoder *dec, unsigned idx, uint64_t p)
+/*
+ * The apply_* functions store one packet's fields into @p r and return the
+ * SPE_HAS_* bit it sets (0 for an index the facts table does not name): the
+ * caller keeps `has` in a register while it decodes a record.
+ */
+static inline uint32_t apply_address(struct spe_rec_decoder *dec, struct spe_record *r, unsigned idx, uint64_t p)
 {
-	struct spe_record *r = &dec->cur;
 	switch (idx) {
 	case SPE_ADDR_PC:
 		set_ip(&r->pc, p);
-		r->has |= SPE_HAS_PC;
-		break;
+		return SPE_HAS_PC;
 	case SPE_ADDR_BRANCH_TARGET:
 		set_ip(&r->branch_target, p);
-		r->has |= SPE_HAS_BRANCH_TARGET;
-		break;
+		return SPE_HAS_BRANCH_TARGET;
 	case SPE_ADDR_PREV_BRANCH_TARGET:
 		set_ip(&r->prev_branch_target, p);
-		r->has |= SPE_HAS_PREV_BRANCH_TARGET;
-		break;
-	case SPE_ADDR_DATA_VA:
+		return SPE_HAS_PREV_BRANCH_TARGET;
+	case SPE_ADDR_DATA_VA: {
+		uint64_t va = p & ADDR_MASK;
+		if (((va >> 52) & 0xF) == 0xF)
+			va |= TOP_BYTE;
 		r->data_va_tag = (uint8_t)(p >> 56);
-		r->data_va = p & ADDR_MASK;
-		if (((r->data_va >> 52) & 0xF) == 0xF)
-			r->data_va |= TOP_BYTE;
-		r->has |= SPE_HAS_DATA_VA;
-		break;
+		r->data_va = va;
+		return SPE_HAS_DATA_VA;
+	}
 	case SPE_ADDR_DATA_PA:
 		r->data_pa = p & ADDR_MASK;
 		r->data_pa_ns = (uint8_t)(p >> 63);
 		r->data_pa_ch = (uint8_t)((p >> 62) & 1);
 		r->data_pa_pat = (uint8_t)((p >> 56) & 0xF);
-		r->has |= SPE_HAS_DATA_PA;
-		break;
+		return SPE_HAS_DATA_PA;
 	default:
 		if (r->n_extra_addresses < SPE_REC_MAX_EXTRA) {
 			r->extra_addresses[r->n_extra_addresses].index = (uint8_t)idx;
 			r->extra_addresses[r->n_extra_addresses].value = p;
 			r->n_extra_addresses++;
 		}
-		add_unknown(dec);
-		break;
+		add_unknown(dec, r);
+		return 0;
 	}
 }
 
-static void apply_counter(struct spe_rec_decoder *dec, unsigned idx, uint16_t v)
+static inline uint32_t apply_counter(struct spe_rec_decoder *dec, struct spe_record *r, unsigned idx, uint16_t v)
 {
-	struct spe_record *r = &dec->cur;
 	switch (idx) {
 	case SPE_CNT_TOTAL:
 		r->total_latency = v;
-		r->has |= SPE_HAS_TOTAL_LATENCY;
-		break;
+		return SPE_HAS_TOTAL_LATENCY;
 	case SPE_CNT_ISSUE:
 		r->issue_latency = v;
-		r->has |= SPE_HAS_ISSUE_LATENCY;
-		break;
+		return SPE_HAS_ISSUE_LATENCY;
 	case SPE_CNT_TRANSLATION:
 		r->translation_latency = v;
-		r->has |= SPE_HAS_TRANSLATION_LATENCY;
-		break;
+		return SPE_HAS_TRANSLATION_LATENCY;
 	default:
 		if (r->n_extra_counters < SPE_REC_MAX_EXTRA) {
 			r->extra_counters[r->n_extra_counters].index = (uint8_t)idx;
 			r->extra_counters[r->n_extra_counters].value = v;
 			r->n_extra_counters++;
 		}
-		add_unknown(dec);
-		break;
+		add_unknown(dec, r);
+		return 0;
 	}
 }
 
-/* Add one decoded non-PAD packet to the current record.  Returns 1 if it closes the record. */
-static int apply(struct spe_rec_decoder *dec, const struct spe_packet *pkt, uint64_t offset)
+static inline uint32_t apply_context(struct spe_rec_decoder *dec, struct spe_record *r, unsigned idx, uint32_t v)
 {
-	struct spe_record *r = &dec->cur;
-	if (!dec->cur_used++)
-		r->offset = offset;
-	dec->cur_bytes += pkt->size;
+	r->context = v;
+	r->context_index = (uint8_t)idx;
+	if (idx > SPE_CTX_EL2)
+		add_unknown(dec, r);
+	return SPE_HAS_CONTEXT;
+}
+
+static inline uint32_t apply_op(struct spe_rec_decoder *dec, struct spe_record *r, unsigned cls, uint8_t p)
+{
+	const struct op_entry *e = &dec->ops[cls & 3][p];
+	r->op_raw_class = (uint8_t)cls;
+	r->op_raw = p;
+	r->op_class = e->cls;
+	r->op_flags = e->flags;
+	r->sve_evl = e->evl;
+	if (e->cls == SPE_OP_CLASS_UNKNOWN)
+		add_unknown(dec, r);
+	return SPE_HAS_OP_TYPE;
+}
+
+/* A non-PAD packet from spe_pkt_decode (the slow path): its SPE_HAS_* bit. */
+static uint32_t apply(struct spe_rec_decoder *dec, struct spe_record *r, const struct spe_packet *pkt)
+{
 	switch (pkt->type) {
 	case SPE_PKT_END:
-		r->has |= SPE_HAS_END;
-		return 1;
+		return SPE_HAS_END;
 	case SPE_PKT_TIMESTAMP:
 		r->timestamp = pkt->payload;
-		r->has |= SPE_HAS_TIMESTAMP;
-		return 1;
+		return SPE_HAS_TIMESTAMP;
 	case SPE_PKT_ADDRESS:
-		apply_address(dec, pkt->index, pkt->payload);
-		break;
+		return apply_address(dec, r, pkt->index, pkt->payload);
 	case SPE_PKT_COUNTER:
-		apply_counter(dec, pkt->index, (uint16_t)pkt->payload);
-		break;
+		return apply_counter(dec, r, pkt->index, (uint16_t)pkt->payload);
 	case SPE_PKT_EVENTS:
 		r->events = pkt->payload;
-		r->has |= SPE_HAS_EVENTS;
-		break;
+		return SPE_HAS_EVENTS;
 	case SPE_PKT_DATA_SOURCE:
 		r->data_source = pkt->payload;
-		r->has |= SPE_HAS_DATA_SOURCE;
-		break;
+		return SPE_HAS_DATA_SOURCE;
 	case SPE_PKT_CONTEXT:
-		r->context = (uint32_t)pkt->payload;
-		r->context_index = pkt->index;
-		r->has |= SPE_HAS_CONTEXT;
-		if (pkt->index > SPE_CTX_EL2)
-			add_unknown(dec);
-		break;
-	case SPE_PKT_OP_TYPE: {
-		const struct op_entry *e = &dec->ops[pkt->index & 3][pkt->payload & 0xFF];
-		r->op_raw_class = pkt->index;
-		r->op_raw = (uint8_t)pkt->payload;
-		r->op_class = e->cls;
-		r->op_flags = e->flags;
-		r->sve_evl = e->evl;
-		r->has |= SPE_HAS_OP_TYPE;
-		if (e->cls == SPE_OP_CLASS_UNKNOWN)
-			add_unknown(dec);
-		break;
-	}
+		return apply_context(dec, r, pkt->index, (uint32_t)pkt->payload);
+	case SPE_PKT_OP_TYPE:
+		return apply_op(dec, r, pkt->index, (uint8_t)pkt->payload);
 	default:
-		break; /* PADs never get here */
+		return 0; /* PADs never get here */
 	}
-	return 0;
 }
 
 /* The current record ends without a terminator.  Returns 1 if it is to be emitted. */
-static int cut_record(struct spe_rec_decoder *dec)
+static int cut_record(struct spe_rec_decoder *dec, struct spe_record *r)
 {
-	if (!dec->cur_used)
+	if (!dec->cur_bytes)
 		return 0;
 	dec->st.partial_records++;
 	if (dec->cfg.emit_partial) {
-		dec->cur.has |= SPE_HAS_PARTIAL;
+		r->has |= SPE_HAS_PARTIAL;
 		return 1;
 	}
 	dec->st.skipped_bytes += dec->cur_bytes;
-	reset_record(dec);
+	reset_record(dec, r);
 	return 0;
 }
 
 /*
- * Decode p[*pos ..) while *pos < limit (packets may read up to len).
- * Returns 1 with a record in dec->cur (the caller copies it and resets),
+ * Index just past the run of 0x00 (PAD) bytes that starts at p[i], looking
+ * no further than limit.  Eight bytes at a time: in a little-endian word
+ * the zero bytes before the first non-zero one are its trailing zero bits / 8.
+ */
+static inline size_t skip_pads(const uint8_t *p, size_t i, size_t limit)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+	while (i + 8 <= limit) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		if (w)
+			return i + ((unsigned)__builtin_ctzll(w) >> 3);
+		i += 8;
+	}
+#endif
+	while (i < limit && p[i] == 0)
+		i++;
+	return i;
+}
+
+/*
+ * Decode p[*pos ..) into @p r while *pos < limit (packets may read up to
+ * len).  Returns 1 with a finished (or emitted partial) record in @p r,
  * 0 when *pos reaches limit or, unless @p final, stops at a packet cut by
  * len (*pos is left at its first byte).
+ *
+ * The record's `has` and its byte count live in locals while it is
+ * assembled, and short-header packets with 10 bytes in reach (the longest
+ * is 9) are decoded straight from the header-kind table.  Everything else
+ * (extended headers, bad bytes, the last bytes of the data) goes through
+ * spe_pkt_decode.  `restrict`: the record never overlaps the trace bytes,
+ * so the compiler need not reload them after each store.
  */
-static int run(struct spe_rec_decoder *dec, const uint8_t *p, size_t len, size_t limit, size_t *pos, uint64_t base,
-	       int final)
+static int run(struct spe_rec_decoder *dec, struct spe_record *restrict r, const uint8_t *restrict p, size_t len,
+	       size_t limit, size_t *pos, uint64_t base, int final)
 {
 	size_t i = *pos;
+	size_t fast_end = len >= 10 ? len - 9 : 0; /* i < fast_end: len - i >= 10 */
+	uint32_t has = r->has;
+	uint64_t bytes = dec->cur_bytes; /* non-PAD bytes of the record; 0 = not started */
+	int done = 0;
+
+	if (fast_end > limit)
+		fast_end = limit;
 	while (i < limit) {
-		struct spe_packet pkt;
-		int ret;
-		if (p[i] == 0) { /* PAD: the common filler, skipped without decoding */
-			i++;
+		uint8_t b0 = p[i];
+		unsigned n;
+		if (b0 == 0) {
+			i = skip_pads(p, i + 1, limit);
 			continue;
 		}
-		ret = spe_pkt_decode(p + i, len - i, base + i, &pkt);
+		if (!bytes)
+			r->offset = base + i;
+		if (i < fast_end) {
+			const uint8_t *q = p + i;
+			switch (spe_header_kind[b0]) {
+			case SPE_HK_ADDRESS:
+				has |= apply_address(dec, r, b0 & 7, spe_load_le(q + 1, 8));
+				n = 9;
+				break;
+			case SPE_HK_COUNTER:
+				has |= apply_counter(dec, r, b0 & 7, (uint16_t)spe_load_le(q + 1, 2));
+				n = 3;
+				break;
+			case SPE_HK_OP_TYPE:
+				has |= apply_op(dec, r, b0 & 3, q[1]);
+				n = 2;
+				break;
+			case SPE_HK_EVENTS:
+				n = spe_payload_size(b0);
+				r->events = spe_load_le(q + 1, n);
+				has |= SPE_HAS_EVENTS;
+				n++;
+				break;
+			case SPE_HK_DATA_SOURCE:
+				n = spe_payload_size(b0);
+				r->data_source = spe_load_le(q + 1, n);
+				has |= SPE_HAS_DATA_SOURCE;
+				n++;
+				break;
+			case SPE_HK_CONTEXT:
+				has |= apply_context(dec, r, b0 & 3, (uint32_t)spe_load_le(q + 1, 4));
+				n = 5;
+				break;
+			case SPE_HK_TIMESTAMP:
+				r->timestamp = spe_load_le(q + 1, 8);
+				has |= SPE_HAS_TIMESTAMP;
+				i += 9;
+				bytes += 9;
+				done = 1;
+				goto out;
+			case SPE_HK_END:
+				has |= SPE_HAS_END;
+				i += 1;
+				bytes += 1;
+				done = 1;
+				goto out;
+			default:
+				goto slow; /* extended header or a bad byte */
+			}
+			i += n;
+			bytes += n;
+			continue;
+		}
+	slow: {
+		struct spe_packet pkt;
+		int ret = spe_pkt_decode(p + i, len - i, base + i, &pkt);
 		if (ret > 0) {
 			i += (size_t)ret;
 			if (pkt.type == SPE_PKT_ALIGN_PAD)
 				continue;
-			if (apply(dec, &pkt, base + i - (size_t)ret)) {
-				*pos = i;
-				return 1;
+			bytes += (size_t)ret;
+			has |= apply(dec, r, &pkt);
+			if (pkt.type == SPE_PKT_END || pkt.type == SPE_PKT_TIMESTAMP) {
+				done = 1;
+				goto out;
 			}
 			continue;
 		}
-		if (ret == -spe_need_more && !final) {
-			*pos = i;
-			return 0;
-		}
+		if (ret == -spe_need_more && !final)
+			goto out;
 		error(dec, base + i, ret,
 		      ret == -spe_need_more ? "packet cut by the end of the data; skipped one byte"
-						 : "not a packet header; skipped one byte");
+					     : "not a packet header; skipped one byte");
 		dec->st.bad_bytes++;
 		dec->st.skipped_bytes++;
 		i++;
-		if (cut_record(dec)) {
+		r->has = has;
+		dec->cur_bytes = bytes;
+		if (cut_record(dec, r)) {
 			*pos = i;
 			return 1;
 		}
+		has = r->has;
+		bytes = dec->cur_bytes;
 	}
+	}
+out:
+	r->has = has;
+	dec->cur_bytes = bytes;
 	*pos = i;
-	return 0;
+	return done;
+}
+
+/* The finished (or emitted partial) record @p r was handed out: count it, start anew. */
+static void count_record(struct spe_rec_decoder *dec, const struct spe_record *r)
+{
+	if (!(r->has & SPE_HAS_PARTIAL))
+		dec->st.records++;
+	dec->cur_bytes = 0;
+}
+
+/*
+ * *out = *in, in 64-byte pieces: a plain struct assignment of this size
+ * becomes `rep movsq`, whose start-up cost made it the slowest step of a
+ * record on x86 (measured: the pieces are vector moves).
+ */
+static inline void copy_record(struct spe_record *out, const struct spe_record *in)
+{
+	char *d = (char *)out;
+	const char *s = (const char *)in;
+	size_t i = 0;
+	for (; i + 64 <= sizeof *out; i += 64)
+		memcpy(d + i, s + i, 64);
+	memcpy(d + i, s + i, sizeof *out - i);
 }
 
 /* Take the finished (or emitted partial) record out of dec->cur. */
 static void take(struct spe_rec_decoder *dec, struct spe_record *out)
 {
-	if (!(dec->cur.has & SPE_HAS_PARTIAL))
-		dec->st.records++;
-	*out = dec->cur;
-	reset_record(dec);
+	count_record(dec, &dec->cur);
+	copy_record(out, &dec->cur);
+	reset_record(dec, &dec->cur);
 }
 
 static void enqueue(struct spe_rec_decoder *dec)
@@ -281,7 +407,7 @@ static void enqueue(struct spe_rec_decoder *dec)
 		take(dec, &dec->queue[(dec->q_head + dec->q_count) % QUEUE_MAX]);
 		dec->q_count++;
 	} else {
-		reset_record(dec); /* cannot happen: a tail is shorter than QUEUE_MAX bytes */
+		reset_record(dec, &dec->cur); /* cannot happen: a tail is shorter than QUEUE_MAX bytes */
 	}
 }
 
@@ -290,7 +416,7 @@ static void drain_tail(struct spe_rec_decoder *dec)
 {
 	size_t pos = 0;
 	while (pos < dec->carry_len)
-		if (run(dec, dec->carry, dec->carry_len, dec->carry_len, &pos, dec->carry_base, 1))
+		if (run(dec, &dec->cur, dec->carry, dec->carry_len, dec->carry_len, &pos, dec->carry_base, 1))
 			enqueue(dec);
 	dec->carry_state = CARRY_NONE;
 	dec->carry_len = 0;
@@ -366,7 +492,7 @@ int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t siz
 		return 0;
 	}
 	if (dec->carry_state == CARRY_JOINED) {
-		int got = run(dec, dec->carry, dec->carry_len, dec->carry_split, &dec->carry_pos, dec->carry_base, 0);
+		int got = run(dec, &dec->cur, dec->carry, dec->carry_len, dec->carry_split, &dec->carry_pos, dec->carry_base, 0);
 		if (dec->carry_pos >= dec->carry_split) {
 			dec->pos = dec->carry_pos - dec->carry_split;
 			dec->carry_state = CARRY_NONE;
@@ -385,7 +511,7 @@ int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t siz
 		}
 	}
 	if (dec->buf && dec->pos < dec->len) {
-		if (run(dec, dec->buf, dec->len, dec->len, &dec->pos, dec->base, 0)) {
+		if (run(dec, &dec->cur, dec->buf, dec->len, dec->len, &dec->pos, dec->base, 0)) {
 			if (size == sizeof *rec) {
 				take(dec, rec);
 			} else {
@@ -419,7 +545,7 @@ void spe_rec_flush(struct spe_rec_decoder *dec)
 	dec->len = dec->pos = 0;
 	if (dec->carry_state == CARRY_HELD)
 		drain_tail(dec);
-	if (cut_record(dec))
+	if (cut_record(dec, &dec->cur))
 		enqueue(dec);
 }
 

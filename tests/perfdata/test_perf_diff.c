@@ -9,6 +9,11 @@
  *
  * usage: test_perf_diff SPE_DUMP_BINARY [PUBLIC_RAW_DIR] [SEEDS] [RECORDS]
  * Exits 77 ("SKIP: perf not installed") without perf.
+ *
+ *        test_perf_diff --golden SPE_DUMP_BINARY FIXDIR
+ * compares with perf 6.1 output recorded in FIXDIR/X.perf-6.1.txt (no perf needed);
+ *        test_perf_diff --make-fixture OUT SEED RECORDS
+ * writes the perf.data of one seed (to record such a fixture).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -116,12 +121,13 @@ static void random_stream(struct spe_enc *e, unsigned records)
 	}
 }
 
-static int write_perf_data(const char *path, const uint8_t *data, size_t len, int random_chunks)
+static int write_perf_data(const char *path, const uint8_t *data, size_t len, int random_chunks, int pipe_mode)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
 		return -1;
-	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = 0x410fd0c0);
+	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = 0x410fd0c0,
+						     .hostname = "diff", .pipe_mode = pipe_mode);
 	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
 	size_t off = 0;
 	unsigned cpu = 0;
@@ -217,13 +223,23 @@ static void free_lines(struct lines *l)
 	memset(l, 0, sizeof *l);
 }
 
-static int compare(const char *spe_dump, const char *file, const char *label)
+/* Compare spe-dump on @p file with perf's -D output: live, or recorded in @p golden. */
+static int compare(const char *spe_dump, const char *file, const char *label, int pipe_mode, const char *golden)
 {
 	char cmd[4096];
 	struct lines perf = { 0 }, ours = { 0 };
-	snprintf(cmd, sizeof cmd, "PAGER=cat perf report -f -D -i '%s' 2>/dev/null", file);
+	/* pipe mode through a real pipe: perf 6.1 misreads AUXTRACE data when stdin is a regular file */
+	if (golden)
+		snprintf(cmd, sizeof cmd, "cat '%s'", golden);
+	else if (pipe_mode)
+		snprintf(cmd, sizeof cmd, "cat '%s' | PAGER=cat perf report -f -D -i - 2>/dev/null", file);
+	else
+		snprintf(cmd, sizeof cmd, "PAGER=cat perf report -f -D -i '%s' 2>/dev/null", file);
 	collect(cmd, &perf);
-	snprintf(cmd, sizeof cmd, "'%s' -q --perf-compat=6.1 '%s'", spe_dump, file);
+	if (pipe_mode)
+		snprintf(cmd, sizeof cmd, "cat '%s' | '%s' -q --perf-compat=6.1 -", file, spe_dump);
+	else
+		snprintf(cmd, sizeof cmd, "'%s' -q --perf-compat=6.1 '%s'", spe_dump, file);
 	int st = collect(cmd, &ours);
 	int rc = 0;
 	size_t n = perf.n < ours.n ? perf.n : ours.n;
@@ -271,8 +287,51 @@ static int have_perf(void)
 	return strstr(buf, "perf version") != NULL;
 }
 
+/* Write the perf.data of seed @p seed (file mode, random chunks) to @p out. */
+static int make_fixture(const char *out, unsigned seed, unsigned records)
+{
+	rng_state = 0x9e3779b97f4a7c15ull * seed;
+	struct spe_enc e;
+	spe_enc_init(&e, NULL, 0);
+	random_stream(&e, records);
+	int err = write_perf_data(out, e.buf, e.len, 1, 0);
+	spe_enc_fini(&e);
+	return err ? 1 : 0;
+}
+
+/* Every FIXDIR/X.data with a recorded FIXDIR/X.perf-6.1.txt (perf 6.1's -D output). */
+static int golden(const char *spe_dump, const char *fixdir)
+{
+	DIR *d = opendir(fixdir);
+	if (!d) {
+		printf("no fixture directory %s\n", fixdir);
+		return 1;
+	}
+	struct dirent *de;
+	int failed = 0, n = 0;
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		if (len < 6 || strcmp(de->d_name + len - 5, ".data"))
+			continue;
+		char data[4096], txt[4096];
+		snprintf(data, sizeof data, "%s/%s", fixdir, de->d_name);
+		snprintf(txt, sizeof txt, "%s/%.*s.perf-6.1.txt", fixdir, (int)(len - 5), de->d_name);
+		if (access(txt, R_OK))
+			continue;
+		failed |= compare(spe_dump, data, de->d_name, 0, txt);
+		n++;
+	}
+	closedir(d);
+	printf("golden files compared: %d\n", n);
+	return failed || n == 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "--make-fixture"))
+		return make_fixture(argv[2], (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "--golden"))
+		return golden(argv[2], argv[3]);
 	if (argc < 2) {
 		fprintf(stderr, "usage: test_perf_diff SPE_DUMP [PUBLIC_RAW_DIR] [SEEDS] [RECORDS]\n");
 		return 2;
@@ -301,11 +360,15 @@ int main(int argc, char **argv)
 		}
 		char label[64];
 		snprintf(label, sizeof label, "seed %u (%zu bytes)", s, e.len);
-		if (write_perf_data(path, e.buf, e.len, 1) != 0) {
+		/* odd seeds in file mode, even seeds as a pipe-mode stream */
+		int pipe_mode = s % 2 == 0;
+		if (pipe_mode)
+			strcat(label, " pipe");
+		if (write_perf_data(path, e.buf, e.len, 1, pipe_mode) != 0) {
 			printf("%s: writer failed\n", label);
 			failed = 1;
 		} else {
-			failed |= compare(spe_dump, path, label);
+			failed |= compare(spe_dump, path, label, pipe_mode, NULL);
 		}
 		spe_enc_fini(&e);
 	}
@@ -324,11 +387,11 @@ int main(int argc, char **argv)
 			uint8_t buf[1 << 16];
 			size_t len = fread(buf, 1, sizeof buf, in);
 			fclose(in);
-			if (write_perf_data(path, buf, len, 0) != 0) {
+			if (write_perf_data(path, buf, len, 0, 0) != 0) {
 				failed = 1;
 				continue;
 			}
-			failed |= compare(spe_dump, path, de->d_name);
+			failed |= compare(spe_dump, path, de->d_name, 0, NULL);
 			n++;
 		}
 		if (d)

@@ -490,6 +490,43 @@ TEST(raw_windows)
 	spe_raw_free_input(r);
 }
 
+/* Records decode whole when a raw file is fed in windows that cut packets (join = 1). */
+TEST(raw_feed_joins_windows)
+{
+	/* two records: PC, op, EV, TOT, TS */
+	static const uint8_t bytes[] = {
+		0xb0, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x49, 0x00, 0x52, 0x16, 0x00, 0x98, 0x05, 0x00,
+		0x71, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0xb0, 0x04, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x4a, 0x01, 0x52, 0x02, 0x00, 0x98, 0x07, 0x00,
+		0x71, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+	for (size_t window = 1; window <= sizeof bytes; window++) {
+		struct spe_raw_config cfg = SPE_OPTS(spe_raw_config, .midr = 0x410fd0c0, .window = window);
+		struct spe_raw_input *r = spe_raw_alloc_input(&cfg);
+		CHECK_INT_EQ(spe_raw_open_mem(r, bytes, sizeof bytes, "mem"), 0);
+		struct spe_rec_config rc = SPE_OPTS(spe_rec_config, .midr = spe_raw_midr(r));
+		struct spe_rec_decoder *dec = spe_rec_alloc_decoder(&rc);
+		struct spe_record rec;
+		uint64_t ts[2] = { 0, 0 };
+		int n = 0;
+		while (spe_raw_feed_next(r, dec) == 0)
+			while (spe_rec_next(dec, &rec, sizeof rec) == 0)
+				if (n < 2)
+					ts[n++] = rec.timestamp;
+		spe_rec_flush(dec);
+		struct spe_rec_stats st;
+		spe_rec_get_stats(dec, &st, sizeof st);
+		if (n != 2 || st.bad_bytes)
+			printf("  window %zu: %d records, %llu bad bytes\n", window, n, (unsigned long long)st.bad_bytes);
+		CHECK_INT_EQ(n, 2);
+		CHECK_U64_EQ(ts[0], 1);
+		CHECK_U64_EQ(ts[1], 2);
+		CHECK_INT_EQ(st.bad_bytes, 0);
+		spe_rec_free_decoder(dec);
+		spe_raw_free_input(r);
+	}
+}
+
 int main(void)
 {
 	RUN(attr_sizes);
@@ -503,5 +540,6 @@ int main(void)
 	RUN(pipe_streamed_bounded);
 	RUN(offsets_past_4g);
 	RUN(raw_windows);
+	RUN(raw_feed_joins_windows);
 	return check_summary();
 }

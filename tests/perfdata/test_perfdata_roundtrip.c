@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -66,6 +67,13 @@ static void write_sample_file(int fd, int version)
 	CHECK_INT_EQ(spe_perf_write_aux(w, 0, 13, SPE_PERF_AUX_TRUNCATED | SPE_PERF_AUX_PARTIAL, &sid1), 0);
 	CHECK_INT_EQ(spe_perf_write_auxtrace(w, bytes_a, sizeof bytes_a, 0, 8, 0, -1, 0), 0);
 	CHECK_INT_EQ(spe_perf_write_auxtrace(w, bytes_b, 32, 0, 9, 1, -1, 1), 0);
+	struct spe_perf_task fork = { .pid = 1234, .ppid = 1, .tid = 1236, .ptid = 1235, .time = 1000200 };
+	CHECK_INT_EQ(spe_perf_write_task(w, SPE_PERF_RECORD_FORK, &fork, &sid1), 0);
+	struct spe_perf_switch sw = { .out = 1, .preempt = 1, .next_prev_pid = 7, .next_prev_tid = 8 };
+	CHECK_INT_EQ(spe_perf_write_switch(w, 1, &sw, &sid1), 0);
+	CHECK_INT_EQ(spe_perf_write_lost(w, 1, 42, &sid1), 0);
+	static const uint8_t ns_body[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	CHECK_INT_EQ(spe_perf_write_kernel_record(w, 16 /* NAMESPACES */, 0, ns_body, sizeof ns_body, &sid1), 0);
 	CHECK_INT_EQ(spe_perf_write_finished_round(w), 0);
 	uint8_t id[20];
 	memset(id, 0x5a, sizeof id);
@@ -132,7 +140,7 @@ TEST(events_in_file_order)
 	close(fd);
 	struct spe_perf_file *f = open_path();
 	struct spe_perf_event ev;
-	static const uint32_t want[] = { 79, 70, 3, 10, 10, 12, 71, 11, 71, 71, 68 };
+	static const uint32_t want[] = { 79, 70, 3, 10, 10, 12, 71, 11, 71, 71, 7, 15, 2, 16, 68 };
 	size_t n = 0;
 	uint64_t expect_off = 256;
 	int rc;
@@ -187,6 +195,25 @@ TEST(events_in_file_order)
 		case SPE_PERF_RECORD_ITRACE_START:
 			CHECK_INT_EQ(ev.u.itrace_start.tid, 1235);
 			break;
+		case SPE_PERF_RECORD_FORK:
+			CHECK_INT_EQ(ev.u.task.tid, 1236);
+			CHECK_INT_EQ(ev.u.task.ppid, 1);
+			CHECK_U64_EQ(ev.u.task.time, 1000200);
+			CHECK_INT_EQ(ev.sid.cpu, 3);
+			break;
+		case SPE_PERF_RECORD_SWITCH_CPU_WIDE:
+			CHECK_INT_EQ(ev.u.sw.out, 1);
+			CHECK_INT_EQ(ev.u.sw.preempt, 1);
+			CHECK_INT_EQ(ev.u.sw.next_prev_tid, 8);
+			break;
+		case SPE_PERF_RECORD_LOST:
+			CHECK_INT_EQ(ev.u.lost.lost, 42);
+			break;
+		case 16:
+			CHECK_INT_EQ(ev.header_size, 8 + 8 + 32);
+			CHECK_INT_EQ(ev.raw[15], 8);
+			CHECK_INT_EQ(ev.sid.tid, 1235);
+			break;
 		case SPE_PERF_RECORD_AUX:
 			CHECK_INT_EQ(ev.u.aux.aux_size, 13);
 			CHECK_INT_EQ(ev.u.aux.flags, SPE_PERF_AUX_TRUNCATED | SPE_PERF_AUX_PARTIAL);
@@ -225,6 +252,8 @@ TEST(events_in_file_order)
 	CHECK_INT_EQ(info.n_aux_partial, 1);
 	CHECK_INT_EQ(info.n_aux_collision, 0);
 	CHECK_INT_EQ(info.has_time_conv, 1);
+	CHECK_INT_EQ(info.n_lost_events, 42);
+	CHECK_INT_EQ(info.n_skipped, 1); /* NAMESPACES is not parsed */
 	spe_perf_free_file(f);
 	unlink(path);
 }
@@ -348,6 +377,126 @@ TEST(tsc_to_time)
 	CHECK(ns > 999999000 && ns < 1000001000);
 }
 
+/* EXIT, SWITCH (not CPU-wide) and the old MMAP record, with trailers. */
+TEST(exit_switch_mmap)
+{
+	int fd = tmpfile_fd();
+	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = 0x410fd0c0);
+	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
+	struct spe_perf_task ex = { .pid = 9, .ppid = 1, .tid = 10, .ptid = 1, .time = 555 };
+	CHECK_INT_EQ(spe_perf_write_task(w, SPE_PERF_RECORD_EXIT, &ex, &sid1), 0);
+	CHECK_INT_EQ(spe_perf_write_task(w, SPE_PERF_RECORD_COMM, &ex, &sid1), -spe_invalid);
+	struct spe_perf_switch in = { .out = 0 };
+	CHECK_INT_EQ(spe_perf_write_switch(w, 0, &in, &sid1), 0);
+	/* MMAP body: pid, tid, start, len, pgoff, "/bin/x" padded to 8 */
+	uint8_t body[32 + 8] = { 0 };
+	uint32_t pid = 9;
+	uint64_t start = 0x400000, len = 0x2000;
+	memcpy(body, &pid, 4);
+	memcpy(body + 4, &pid, 4);
+	memcpy(body + 8, &start, 8);
+	memcpy(body + 16, &len, 8);
+	memcpy(body + 32, "/bin/x", 7);
+	CHECK_INT_EQ(spe_perf_write_kernel_record(w, SPE_PERF_RECORD_MMAP, 2, body, sizeof body, &sid1), 0);
+	CHECK_INT_EQ(spe_perf_write_kernel_record(w, SPE_PERF_RECORD_AUXTRACE, 0, body, 8, &sid1), -spe_invalid);
+	CHECK_INT_EQ(spe_perf_writer_close(w), 0);
+	close(fd);
+	struct spe_perf_file *f = open_path();
+	struct spe_perf_event ev;
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), 0); /* TIME_CONV */
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), 0); /* AUXTRACE_INFO */
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), 0);
+	CHECK_INT_EQ(ev.type, SPE_PERF_RECORD_EXIT);
+	CHECK_INT_EQ(ev.u.task.pid, 9);
+	CHECK_INT_EQ(ev.u.task.tid, 10);
+	CHECK_U64_EQ(ev.u.task.time, 555);
+	CHECK_U64_EQ(ev.sid.time, 1000100);
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), 0);
+	CHECK_INT_EQ(ev.type, SPE_PERF_RECORD_SWITCH);
+	CHECK_INT_EQ(ev.u.sw.out, 0);
+	CHECK_INT_EQ(ev.header_size, 8 + 32);
+	CHECK_INT_EQ(ev.sid.cpu, 3);
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), 0);
+	CHECK_INT_EQ(ev.type, SPE_PERF_RECORD_MMAP);
+	CHECK_STR_EQ(ev.u.mmap.filename, "/bin/x");
+	CHECK_U64_EQ(ev.u.mmap.start, 0x400000);
+	CHECK_U64_EQ(ev.u.mmap.len, 0x2000);
+	CHECK_INT_EQ(ev.sid.tid, 1235);
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), -spe_eos);
+	spe_perf_free_file(f);
+	unlink(path);
+}
+
+/* Pipe mode: the writer streams into a real pipe, the reader streams out of it. */
+TEST(pipe_mode_writer)
+{
+	int fds[2];
+	CHECK_INT_EQ(pipe(fds), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		static char *argv[] = { "spe-record", "--", "./app" };
+		struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = 0x410fd490, .pmu_type = 12,
+							     .hostname = "h", .argc = 3, .argv = argv, .pipe_mode = 1);
+		struct spe_perf_writer *w = spe_perf_writer_open(fds[1], &cfg);
+		uint8_t big[100000];
+		for (size_t i = 0; i < sizeof big; i++)
+			big[i] = (uint8_t)(i * 7);
+		spe_perf_write_comm(w, 5, 6, "app", 0, &sid1);
+		spe_perf_write_auxtrace(w, big, sizeof big, 0, 1, 0, -1, 0);
+		uint8_t id[20] = { 1, 2, 3 };
+		spe_perf_writer_add_build_id(w, 5, id, 20, "/app");
+		_exit(spe_perf_writer_close(w) == 0 ? 0 : 1);
+	}
+	close(fds[1]);
+	struct spe_perf_file *f = spe_perf_alloc_file(NULL);
+	CHECK_INT_EQ(spe_perf_open_fd(f, fds[0], "(pipe)"), 0);
+	struct spe_perf_event ev;
+	uint32_t types[16];
+	int n = 0, rc;
+	uint64_t sum = 0;
+	while ((rc = spe_perf_next(f, &ev, sizeof ev)) == 0 && n < 16) {
+		types[n++] = ev.type;
+		if (ev.type == SPE_PERF_RECORD_AUXTRACE) {
+			CHECK_INT_EQ(ev.u.auxtrace.size, 100000);
+			for (uint64_t i = 0; i < ev.u.auxtrace.size; i++)
+				sum += ev.u.auxtrace.data[i] == (uint8_t)(i * 7);
+		}
+		if (ev.type == SPE_PERF_RECORD_COMM) {
+			CHECK_STR_EQ(ev.u.comm.comm, "app");
+			CHECK_INT_EQ(ev.sid.tid, 1235);
+		}
+	}
+	CHECK_INT_EQ(rc, -spe_eos);
+	CHECK_U64_EQ(sum, 100000);
+	/* HEADER_ATTR, 5 features (hostname, arch, nrcpus, cpuid, cmdline), TIME_CONV, AUXTRACE_INFO, COMM, AUXTRACE, BUILD_ID */
+	CHECK_INT_EQ(n, 11);
+	CHECK_INT_EQ(types[0], SPE_PERF_RECORD_HEADER_ATTR);
+	CHECK_INT_EQ(types[1], SPE_PERF_RECORD_HEADER_FEATURE);
+	CHECK_INT_EQ(types[6], SPE_PERF_RECORD_TIME_CONV);
+	CHECK_INT_EQ(types[10], SPE_PERF_RECORD_HEADER_BUILD_ID);
+	struct spe_perf_info info;
+	spe_perf_get_info(f, &info, sizeof info);
+	CHECK_INT_EQ(info.pipe_format, 1);
+	CHECK_U64_EQ(info.midr, 0x410fd490);
+	CHECK_STR_EQ(info.hostname, "h");
+	CHECK_STR_EQ(info.cmdline, "spe-record -- ./app");
+	CHECK_INT_EQ(info.n_build_ids, 1);
+	struct spe_perf_attr a;
+	CHECK_INT_EQ(spe_perf_get_attr(f, 0, &a, sizeof a), 0);
+	CHECK_INT_EQ(a.type, 12);
+	CHECK_U64_EQ(a.sample_type, 0x98087);
+	struct spe_perf_build_id bid;
+	CHECK_INT_EQ(spe_perf_get_build_id(f, 0, &bid, sizeof bid), 0);
+	CHECK_STR_EQ(bid.filename, "/app");
+	CHECK_INT_EQ(bid.id[2], 3);
+	spe_perf_free_file(f);
+	close(fds[0]);
+	int status;
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void)
 {
 	RUN(header_and_features);
@@ -357,5 +506,7 @@ int main(void)
 	RUN(unfinished_writer_file_opens);
 	RUN(write_errors_are_reported);
 	RUN(tsc_to_time);
+	RUN(pipe_mode_writer);
+	RUN(exit_switch_mmap);
 	return check_summary();
 }

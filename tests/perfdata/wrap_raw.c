@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * wrap_raw RAW OUT [--midr=0x...] [--chunk=N] [--v2]: wrap a file of bare
+ * wrap_raw RAW OUT [--midr=0x...] [--chunk=N] [--v2] [--sideband] [--pipe]: wrap a file of bare
  * SPE bytes into a perf.data (test helper for the differential test and the
  * fuzz seeds).  Chunks of N bytes become AUXTRACE records of queue 0, cpu 0.
+ * --sideband adds COMM, MMAP2, ITRACE_START, AUX, FORK, SWITCH_CPU_WIDE and LOST records
+ * and a BUILD_ID.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,7 +23,7 @@ int main(int argc, char **argv)
 	}
 	uint32_t midr = 0x410fd0c0;
 	size_t chunk = 0;
-	int v2 = 0;
+	int v2 = 0, sideband = 0, pipe_mode = 0;
 	for (int i = 3; i < argc; i++) {
 		if (!strncmp(argv[i], "--midr=", 7))
 			midr = (uint32_t)strtoul(argv[i] + 7, NULL, 0);
@@ -29,6 +31,10 @@ int main(int argc, char **argv)
 			chunk = strtoul(argv[i] + 8, NULL, 0);
 		else if (!strcmp(argv[i], "--v2"))
 			v2 = 1;
+		else if (!strcmp(argv[i], "--sideband"))
+			sideband = 1;
+		else if (!strcmp(argv[i], "--pipe"))
+			pipe_mode = 1;
 	}
 	FILE *in = fopen(argv[1], "rb");
 	if (!in) {
@@ -51,12 +57,29 @@ int main(int argc, char **argv)
 	}
 	struct spe_perf_spe_cpu cpu = { .cpu = 0, .midr = midr, .pmu_type = 8, .min_interval = 256 };
 	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = midr,
-						     .auxtrace_info_version = v2 ? 2 : 1, .cpus = &cpu, .n_cpus = 1);
+						     .auxtrace_info_version = v2 ? 2 : 1, .cpus = &cpu, .n_cpus = 1,
+						     .pipe_mode = pipe_mode);
 	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
 	if (!w)
 		return 70;
 	if (!chunk)
 		chunk = (size_t)len;
+	if (sideband) {
+		struct spe_perf_writer_sid sid = { .pid = 1234, .tid = 1234, .time = 1000, .cpu = 0 };
+		struct spe_perf_mmap m = { .pid = 1234, .tid = 1234, .start = 0xaaaac17c3000, .len = 0x1000,
+					   .pgoff = 0x1000, .prot = 5, .flags = 2, .filename = "/usr/local/bin/memstress" };
+		uint8_t id[20] = { 0xde, 0xad, 0xbe, 0xef };
+		spe_perf_write_comm(w, 1234, 1234, "memstress", 1, &sid);
+		spe_perf_write_mmap2(w, &m, &sid);
+		spe_perf_write_itrace_start(w, 1234, 1234, &sid);
+		spe_perf_write_aux(w, 0, (uint64_t)len, SPE_PERF_AUX_PARTIAL, &sid);
+		struct spe_perf_task t = { .pid = 1234, .ppid = 1, .tid = 1235, .ptid = 1234, .time = 1001 };
+		spe_perf_write_task(w, SPE_PERF_RECORD_FORK, &t, &sid);
+		struct spe_perf_switch sw = { .out = 1, .next_prev_pid = 1234, .next_prev_tid = 1235 };
+		spe_perf_write_switch(w, 1, &sw, &sid);
+		spe_perf_write_lost(w, 1, 3, &sid);
+		spe_perf_writer_add_build_id(w, 1234, id, 20, "/usr/local/bin/memstress");
+	}
 	for (size_t off = 0; off < (size_t)len || off == 0; off += chunk) {
 		size_t n = (size_t)len - off < chunk ? (size_t)len - off : chunk;
 		spe_perf_write_auxtrace(w, buf + off, n, off, 0x1234, 0, -1, 0);

@@ -418,9 +418,23 @@ static int run_dump(const struct fixture *f, const char *params, struct str *out
 		else if (strcmp(dialect, "newest"))
 			return -1;
 	}
-	if (param_u64(params, "midr", f->midr, &midr))
+	uint64_t pad8, from0, align;
+	if (param_u64(params, "midr", f->midr, &midr) || param_u64(params, "pad8", 0, &pad8) ||
+	    param_u64(params, "from0", 0, &from0) || param_u64(params, "align", f->base, &align))
 		return -1;
 	cfg.midr = (uint32_t)midr;
+	cfg.align_offset = align; /* stream/file offset of the first byte, for alignment pads */
+	if (from0) /* offsets printed from 0, as perf prints each AUXTRACE buffer */
+		cfg.offset = 0;
+	if (pad8) {
+		/* the zero padding perf.data adds to AUXTRACE data (to a multiple of 8) */
+		uint8_t padded[1 << 16] = { 0 };
+		size_t n = (f->enc.len + 7) & ~(size_t)7;
+		if (n > sizeof padded)
+			return -1;
+		memcpy(padded, f->enc.buf, f->enc.len);
+		return spe_dump_buffer(&cfg, padded, n, NULL);
+	}
 	return spe_dump_buffer(&cfg, f->enc.buf, f->enc.len, NULL);
 }
 
@@ -580,6 +594,13 @@ static char *read_file(const char *path)
 	return s.s;
 }
 
+static void fixture_free(struct fixture *f)
+{
+	for (int i = 0; i < f->n_exp; i++)
+		free(f->exp[i].text.s);
+	spe_enc_fini(&f->enc);
+}
+
 static int load(struct fixture *f, const char *path)
 {
 	memset(f, 0, sizeof *f);
@@ -591,6 +612,8 @@ static int load(struct fixture *f, const char *path)
 	}
 	int err = parse_fixture(f, text);
 	free(text);
+	if (err)
+		fixture_free(f);
 	return err ? EX_DATAERR : 0;
 }
 
@@ -613,10 +636,13 @@ int main(int argc, char **argv)
 		return status;
 	if (!strcmp(argv[1], "compile") && argc == 4) {
 		FILE *fp = fopen(argv[3], "wb");
-		if (!fp || fwrite(f.enc.buf, 1, f.enc.len, fp) != f.enc.len || fclose(fp)) {
+		int bad = !fp || (f.enc.len && fwrite(f.enc.buf, 1, f.enc.len, fp) != f.enc.len);
+		if ((fp && fclose(fp)) || bad) {
 			fprintf(stderr, "spe-fixture: %s: %s\n", argv[3], strerror(errno));
+			fixture_free(&f);
 			return EX_IOERR;
 		}
+		fixture_free(&f);
 		return 0;
 	}
 	if (!strcmp(argv[1], "show") && argc >= 4) {
@@ -624,19 +650,24 @@ int main(int argc, char **argv)
 		str_add(&params, "", 0);
 		for (int i = 4; i < argc; i++)
 			str_printf(&params, "%s ", argv[i]);
-		if (strcmp(argv[3], "dump") && strcmp(argv[3], "records"))
-			return EX_USAGE;
-		if (run_tool(&f, argv[3], params.s, &out) < 0)
-			return EX_USAGE;
-		fputs(out.s ? out.s : "", stdout);
-		return 0;
+		status = 0;
+		if ((strcmp(argv[3], "dump") && strcmp(argv[3], "records")) || run_tool(&f, argv[3], params.s, &out) < 0)
+			status = EX_USAGE;
+		else
+			fputs(out.s ? out.s : "", stdout);
+		free(out.s);
+		free(params.s);
+		fixture_free(&f);
+		return status;
 	}
 	if (strcmp(argv[1], "run")) {
 		usage();
+		fixture_free(&f);
 		return EX_USAGE;
 	}
 	if (!f.n_exp) {
 		fprintf(stderr, "%s: no .exp(...) block: nothing to check\n", f.path);
+		fixture_free(&f);
 		return EX_DATAERR;
 	}
 	status = 0;
@@ -645,6 +676,8 @@ int main(int argc, char **argv)
 		str_add(&out, "", 0);
 		if (run_tool(&f, f.exp[i].kind, f.exp[i].params, &out) < 0) {
 			fprintf(stderr, "%s:%d: bad parameters '%s'\n", f.path, f.exp[i].line, f.exp[i].params);
+			free(out.s);
+			fixture_free(&f);
 			return EX_DATAERR;
 		}
 		if (strcmp(out.s, f.exp[i].text.s)) {
@@ -659,8 +692,6 @@ int main(int argc, char **argv)
 		}
 		free(out.s);
 	}
-	for (int i = 0; i < f.n_exp; i++)
-		free(f.exp[i].text.s);
-	spe_enc_fini(&f.enc);
+	fixture_free(&f);
 	return status;
 }

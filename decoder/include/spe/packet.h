@@ -64,7 +64,10 @@ struct spe_packet {
  * Decode the packet at @p buf (@p len bytes left).  @p offset is the stream
  * offset of @p buf[0]; alignment pads are measured from it.
  * Returns the packet size (> 0), -spe_need_more if the buffer ends inside the
- * packet, or -spe_bad_packet for an invalid header.  Never reads past len.
+ * packet (an extended header as the last byte included; perf calls that a bad
+ * packet, and both print as one bad byte), or -spe_bad_packet for an invalid
+ * header.  Never reads past len.  SPE_PKT_UNKNOWN is never returned: perf's
+ * rules leave no well-formed header unclassified.
  */
 SPE_API int spe_pkt_read(const uint8_t *buf, size_t len, uint64_t offset, struct spe_packet *pkt);
 

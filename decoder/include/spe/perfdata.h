@@ -429,11 +429,19 @@ struct spe_perf_writer_config {
 	int argc;                    /* CMDLINE; 0 = omit */
 	char *const *argv;
 	const struct spe_perf_time_conv *time_conv; /* NULL = identity (shift 0, mult 1) */
+	/*
+	 * Pipe mode (`perf record -o -` layout): a 16-byte header, then the attr
+	 * and the features as HEADER_ATTR / HEADER_FEATURE events, then the
+	 * events; written strictly in order with write(), so @p fd may be a pipe.
+	 * No HEADER_AUXTRACE index; build ids become HEADER_BUILD_ID events at close.
+	 */
+	int pipe_mode;
 };
 
 /*
  * Start a perf.data on @p fd (a regular file, positioned anywhere; the
- * writer uses pwrite from offset 0 and truncates nothing).  Writes a header
+ * writer uses pwrite from offset 0 and truncates nothing; or any fd in
+ * pipe_mode).  Writes a header
  * at once (so a file cut short still opens, its data running to EOF), the
  * attr with its id, TIME_CONV and AUXTRACE_INFO.  Returns NULL only without
  * memory; check spe_perf_writer_error().
@@ -463,6 +471,21 @@ SPE_API int spe_perf_write_mmap2(struct spe_perf_writer *w, const struct spe_per
 				 const struct spe_perf_writer_sid *sid);
 SPE_API int spe_perf_write_comm(struct spe_perf_writer *w, uint32_t pid, uint32_t tid, const char *comm,
 				int exec, const struct spe_perf_writer_sid *sid);
+/* FORK or EXIT (@p type = SPE_PERF_RECORD_FORK / _EXIT). */
+SPE_API int spe_perf_write_task(struct spe_perf_writer *w, uint32_t type, const struct spe_perf_task *t,
+				const struct spe_perf_writer_sid *sid);
+/* SWITCH, or SWITCH_CPU_WIDE when @p cpu_wide (with s->next_prev_pid/tid). */
+SPE_API int spe_perf_write_switch(struct spe_perf_writer *w, int cpu_wide, const struct spe_perf_switch *s,
+				  const struct spe_perf_writer_sid *sid);
+SPE_API int spe_perf_write_lost(struct spe_perf_writer *w, uint64_t id, uint64_t lost,
+				const struct spe_perf_writer_sid *sid);
+/*
+ * Any other kernel record: header (@p type, @p misc), @p body of @p body_size
+ * bytes (the record without header and trailer, padded by the caller to 8),
+ * then the writer's sample_id trailer.
+ */
+SPE_API int spe_perf_write_kernel_record(struct spe_perf_writer *w, uint32_t type, uint16_t misc,
+					 const void *body, size_t body_size, const struct spe_perf_writer_sid *sid);
 SPE_API int spe_perf_write_finished_round(struct spe_perf_writer *w);
 /* Remember a build id for the BUILD_ID feature written at close. */
 SPE_API int spe_perf_writer_add_build_id(struct spe_perf_writer *w, uint32_t pid, const uint8_t *id,

@@ -132,7 +132,11 @@ SPE_API void spe_rec_get_stats(const struct spe_rec_decoder *dec, struct spe_rec
 SPE_API void spe_op_decode(uint8_t raw_class, uint8_t payload, uint8_t *op_class, uint32_t *op_flags,
 			   uint16_t *sve_evl);
 
-/* "LD GP-REG", "B COND" ... the op text of the newest perf; returns length. */
+/*
+ * "LD GP-REG", "B COND" ... the op text of the newest perf ("" without an
+ * op-type packet), NUL-terminated and truncated to @p size.  Returns the
+ * full length (as snprintf does; buf may be NULL with size 0), or -spe_invalid.
+ */
 SPE_API int spe_record_op_text(const struct spe_record *rec, char *buf, size_t size);
 
 /* Names from the facts table; NULL for values not in it. */

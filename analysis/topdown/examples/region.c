@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Topdown of a region of one's own code (the example of spe-topdown(1)).
+ * Built and run by the tests: where the CPU has no topdown PMU it prints
+ * the library's message and exits 77 (skip).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "topdown/measure.h"
+
+static volatile double sink;
+
+static void work(void)
+{
+	double x = 0;
+	for (int i = 0; i < 10 * 1000 * 1000; i++)
+		x += i * 0.5;
+	sink = x;
+}
+
+int main(void)
+{
+	struct td_probe probe;
+	struct td_diag diag = { 0 };
+	struct td_session *s;
+	struct td_snapshot start;
+	struct td_run run;
+
+	if (td_probe(NULL, 2, &probe, &diag) < 0 || td_session_open(&probe, 0, 0, &s, &diag) < 0) {
+		printf("SKIP: %s\n", diag.msg);
+		return 77;
+	}
+	td_run_init(&run);
+	struct td_interval *iv = td_run_interval(&run, 0, NULL);
+	if (!iv || td_region_begin(s, &start, &diag) < 0) {
+		fprintf(stderr, "region: %s\n", diag.msg);
+		return 1;
+	}
+	work();
+	int rc = td_region_end(s, &start, iv, &diag);
+	td_session_close(s);
+	if (rc < 0) {
+		fprintf(stderr, "region: %s\n", diag.msg);
+		return 1;
+	}
+	for (int k = 0; k < TD_NODE_COUNT; k++)
+		if (iv->values.set[k])
+			printf("%s=%.4f\n", td_node_name(k), iv->values.frac[k]);
+	td_run_free(&run);
+	return 0;
+}

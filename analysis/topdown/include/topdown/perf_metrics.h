@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Intel Ice Lake+ PERF_METRICS (MSR 0x329) together with the SLOTS fixed
+ * counter (topdown.md §2.1, §2.2).
+ *
+ * Bytes 0..3 hold level 1 (retiring, bad speculation, frontend bound,
+ * backend bound) as fractions of 0xff of the slots counted since the last
+ * reset; on Sapphire Rapids and later bytes 4..7 hold heavy operations,
+ * branch mispredicts, fetch latency and memory bound, each a subset of its
+ * level 1 parent.  The other four level 2 nodes are differences.
+ */
+#ifndef TOPDOWN_PERF_METRICS_H
+#define TOPDOWN_PERF_METRICS_H
+
+#include <stdint.h>
+
+#include "topdown/error.h"
+#include "topdown/run.h"
+
+/** The node stored in byte @p byte (0..7) of PERF_METRICS, TD_NONE otherwise. */
+enum td_node td_pm_byte_node(int byte);
+
+/** Byte @p byte (0..7) of @p metrics. */
+unsigned td_pm_byte(uint64_t metrics, int byte);
+
+/**
+ * One read since the last reset: fraction_i = byte_i / 0xff, then level 1
+ * renormalised so it sums to 1 (the bytes only approximately add up to 0xff;
+ * pmu-tools does the same).  Level 2 (@p level >= 2) is scaled by the same
+ * factor, and the four derived nodes are computed by subtraction.
+ * Returns 0, or -td_invalid when @p slots is 0 or the level 1 bytes are all 0.
+ */
+int td_pm_decode(uint64_t slots, uint64_t metrics, int level, struct td_values *out);
+
+/**
+ * The region between two reads a and b with no reset in between (§2.2):
+ * each node's slot count is slots × byte / 0xff at each read; the region's
+ * fraction is Δcount / Δslots, level 1 renormalised, negatives clamped to 0,
+ * derived level 2 nodes by subtraction.
+ * Returns 0; -td_invalid when slots_b <= slots_a (no slots, or a reset came
+ * between the reads).
+ */
+int td_pm_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b, uint64_t metrics_b,
+		 int level, struct td_values *out);
+
+/**
+ * Finish from per-field fractions of the region's slots (ratio[i] for the
+ * node of byte i): clamp, renormalise level 1, derive level 2.  Used for
+ * slot counts read through read() as well.
+ */
+int td_pm_from_ratios(double ratio[8], int level, struct td_values *out);
+
+#endif

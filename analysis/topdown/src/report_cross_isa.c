@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The cross-ISA report: for each workload, its topdown runs side by side
+ * under the canonical node names (mean over intervals, clamped at 0 like
+ * the views), a note on every row where a run has no equivalent or is an
+ * approximation, and, when the database holds SPE records, the SPE evidence
+ * behind backend/memory bound and bad speculation for the Arm runs.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_internal.h"
+#include "topdown/node.h"
+
+#define MAX_COLS 16
+#define COL_W 18
+
+struct column {
+	long long run_id;
+	char scope[64], name[64], isa[16], cpu[48], method[32];
+	int approx, intervals;
+	double v[TD_NODE_COUNT];
+	int has[TD_NODE_COUNT];
+	int mapped[TD_NODE_COUNT]; /* value mapped from another node (approximate) */
+};
+
+static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int col, const char *dflt)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	snprintf(dst, cap, "%s", t ? (const char *)t : dflt);
+}
+
+static int load_columns(sqlite3 *db, const char *workload, struct column *cols, int *ncols, struct td_diag *diag)
+{
+	sqlite3_stmt *st;
+	const char *sql =
+		"SELECT r.run_id, i.scope, COALESCE(r.name, 'run ' || r.run_id), COALESCE(r.isa, '?'),\n"
+		"       COALESCE(r.cpu, '-'), COALESCE(r.method, '-'), r.approx, COUNT(DISTINCT i.interval_id)\n"
+		"FROM topdown_run r JOIN topdown_interval i USING (run_id)\n"
+		"WHERE r.workload IS ?1 AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
+		"GROUP BY r.run_id, i.scope ORDER BY r.isa, r.run_id, i.scope";
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return td_fail(diag, td_db, 0, "reading topdown runs: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
+	*ncols = 0;
+	while (sqlite3_step(st) == SQLITE_ROW && *ncols < MAX_COLS) {
+		struct column *c = &cols[(*ncols)++];
+		memset(c, 0, sizeof *c);
+		c->run_id = sqlite3_column_int64(st, 0);
+		copy_text(c->scope, sizeof c->scope, st, 1, "all");
+		copy_text(c->name, sizeof c->name, st, 2, "?");
+		copy_text(c->isa, sizeof c->isa, st, 3, "?");
+		copy_text(c->cpu, sizeof c->cpu, st, 4, "-");
+		copy_text(c->method, sizeof c->method, st, 5, "-");
+		c->approx = sqlite3_column_int(st, 6);
+		c->intervals = sqlite3_column_int(st, 7);
+	}
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT v.node, AVG(MAX(0, v.frac)) FROM topdown_value v JOIN topdown_interval i USING (interval_id)\n"
+			       "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
+			       -1, &st, NULL) != SQLITE_OK)
+		return td_fail(diag, td_db, 0, "reading topdown values: %s", sqlite3_errmsg(db));
+	for (int k = 0; k < *ncols; k++) {
+		struct column *c = &cols[k];
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, c->run_id);
+		sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			enum td_node n = td_node_from_label((const char *)sqlite3_column_text(st, 0));
+			if (n == TD_NONE)
+				continue;
+			c->v[n] = sqlite3_column_double(st, 1);
+			c->has[n] = 1;
+		}
+		/*
+		 * Arm V3/N3 split backend stall cycles into memory and core; times
+		 * backend_bound that approximates Intel's slot-based memory/core bound
+		 * (topdown.md §4 "L2 / stage 2", a flagged [proposal]).
+		 */
+		static const enum td_node map[][2] = { { TD_MEMORY_BOUND, TD_BACKEND_MEM_BOUND },
+						       { TD_CORE_BOUND, TD_BACKEND_CORE_BOUND } };
+		for (size_t m = 0; m < sizeof map / sizeof map[0]; m++) {
+			enum td_node to = map[m][0], from = map[m][1];
+			if (!c->has[to] && c->has[from] && c->has[TD_BACKEND_BOUND]) {
+				c->v[to] = c->v[TD_BACKEND_BOUND] * c->v[from];
+				c->has[to] = c->mapped[to] = 1;
+			}
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* "run" or "run[scope]" for hybrid and per-core columns. */
+static const char *col_label(const struct column *c, char *buf, size_t cap)
+{
+	if (strcmp(c->scope, "all") == 0)
+		return c->name;
+	snprintf(buf, cap, "%s[%s]", c->name, c->scope);
+	return buf;
+}
+
+static int is_arm_only(enum td_node n)
+{
+	return strcmp(td_node_basis(n), "slots") != 0;
+}
+
+/* The note of row @p n, or "" when the row compares like with like. */
+static void row_note(const struct column *cols, int ncols, enum td_node n, char *note, size_t cap)
+{
+	note[0] = '\0';
+#define ADD(...) snprintf(note + strlen(note), cap - strlen(note), __VA_ARGS__)
+	for (int k = 0; k < ncols; k++) {
+		const struct column *c = &cols[k];
+		const char *sep = note[0] ? "; " : "";
+		char buf[160];
+		const char *label = col_label(c, buf, sizeof buf);
+		if (c->has[n] && c->mapped[n]) {
+			ADD("%s%s: approximation, backend_bound x %s (a share of stall cycles, not slots)", sep, label,
+			    td_node_name(n == TD_MEMORY_BOUND ? TD_BACKEND_MEM_BOUND : TD_BACKEND_CORE_BOUND));
+		} else if (c->has[n] && c->approx && !is_arm_only(n)) {
+			ADD("%s%s: approximation (%s)", sep, label, c->method);
+		} else if (!c->has[n]) {
+			int x86 = strcmp(c->isa, "x86_64") == 0;
+			if (is_arm_only(n) && x86)
+				ADD("%s%s: no equivalent on x86_64 (Arm stall-cycle accounting)", sep, label);
+			else if (!is_arm_only(n) && !x86 && td_node_level(n) == 2)
+				ADD("%s%s: no equivalent on %s (no level 2 slot tree)", sep, label, c->isa);
+			else if (!is_arm_only(n) && !x86 && strcmp(c->method, "arm_n1_cycles") == 0)
+				ADD("%s%s: no slot level 1 on %s; see the *_stalled_cycles rows", sep, label, c->cpu);
+			else
+				ADD("%s%s: not measured", sep, label);
+		}
+	}
+	if (is_arm_only(n)) {
+		const char *sep = note[0] ? "; " : "";
+		ADD("%sbasis: %s", sep, strcmp(td_node_basis(n), "cycles") == 0 ? "share of cycles" : "share of the parent's stall cycles");
+	}
+#undef ADD
+}
+
+static int has_arm_run(const struct column *cols, int ncols)
+{
+	for (int k = 0; k < ncols; k++)
+		if (strcmp(cols[k].isa, "aarch64") == 0)
+			return 1;
+	return 0;
+}
+
+static int evidence(sqlite3 *db, FILE *out, const struct td_report_opts *o, const struct column *cols, int ncols,
+		    struct td_diag *diag)
+{
+	int json = o->format == TD_REPORT_JSON;
+	if (!has_arm_run(cols, ncols) || !td_report_has_spe(db)) {
+		if (json)
+			fprintf(out, ", \"spe_evidence\": null");
+		else
+			fprintf(out, "\nNo SPE evidence: %s.\n",
+				has_arm_run(cols, ncols) ? "the database has no SPE records" : "no Arm run for this workload");
+		return 0;
+	}
+	int rc;
+	if (json) {
+		fprintf(out, ", \"spe_evidence\": {\"spe_records\": %lld, ", td_spe_record_count(db));
+	} else {
+		fprintf(out, "\nSPE evidence (%lld records, Arm runs)\n", td_spe_record_count(db));
+		fprintf(out, "\nBehind backend_bound and memory_bound:\n\n");
+	}
+	if ((rc = td_spe_mem_levels(db, out, o, diag)) < 0)
+		return rc;
+	fprintf(out, json ? ", " : "\n");
+	if ((rc = td_spe_hot_symbols(db, out, o, diag)) < 0)
+		return rc;
+	fprintf(out, json ? ", " : "\n");
+	if ((rc = td_spe_tlb_walks(db, out, o, diag)) < 0)
+		return rc;
+	fprintf(out, json ? ", " : "\nBehind bad_speculation:\n\n");
+	if ((rc = td_spe_mispredicts(db, out, o, diag)) < 0)
+		return rc;
+	if (json)
+		fprintf(out, "}");
+	return 0;
+}
+
+static void print_cell_text(FILE *out, const char *s)
+{
+	fprintf(out, " %*.*s", COL_W, COL_W, s);
+}
+
+static int report_workload(sqlite3 *db, FILE *out, const char *workload, const struct td_report_opts *o,
+			   struct td_diag *diag)
+{
+	struct column *cols = calloc(MAX_COLS, sizeof *cols);
+	int ncols = 0, rc;
+	if (!cols)
+		return -td_nomem;
+	if ((rc = load_columns(db, workload, cols, &ncols, diag)) < 0)
+		goto out;
+	int json = o->format == TD_REPORT_JSON;
+	char note[1024];
+
+	if (json) {
+		fprintf(out, "{\"workload\": ");
+		td_json_string(out, workload);
+		fprintf(out, ", \"runs\": [");
+		for (int k = 0; k < ncols; k++) {
+			fprintf(out, "%s{\"run\": ", k ? ", " : "");
+			td_json_string(out, cols[k].name);
+			fprintf(out, ", \"scope\": ");
+			td_json_string(out, cols[k].scope);
+			fprintf(out, ", \"isa\": ");
+			td_json_string(out, cols[k].isa);
+			fprintf(out, ", \"cpu\": ");
+			td_json_string(out, cols[k].cpu);
+			fprintf(out, ", \"method\": ");
+			td_json_string(out, cols[k].method);
+			fprintf(out, ", \"approx\": %s, \"intervals\": %d}", cols[k].approx ? "true" : "false", cols[k].intervals);
+		}
+		fprintf(out, "], \"nodes\": [");
+	} else {
+		int nruns = 0;
+		for (int k = 0; k < ncols; k++)
+			nruns += k == 0 || cols[k].run_id != cols[k - 1].run_id;
+		fprintf(out, "Workload %s: %d run%s", workload, nruns, nruns == 1 ? "" : "s");
+		if (ncols != nruns)
+			fprintf(out, " in %d columns (one per scope)", ncols);
+		fprintf(out, "\n\n  %-26s", "node");
+		for (int k = 0; k < ncols; k++) {
+			char buf[160];
+			print_cell_text(out, col_label(&cols[k], buf, sizeof buf));
+		}
+		fprintf(out, "\n  %-26s", "");
+		for (int k = 0; k < ncols; k++)
+			print_cell_text(out, cols[k].isa);
+		fprintf(out, "\n  %-26s", "");
+		for (int k = 0; k < ncols; k++)
+			print_cell_text(out, cols[k].cpu);
+		fprintf(out, "\n  %-26s", "");
+		for (int k = 0; k < ncols; k++)
+			print_cell_text(out, cols[k].method);
+		fprintf(out, "  note\n");
+	}
+
+	int first = 1;
+	for (int n = 0; n < TD_NODE_COUNT; n++) {
+		int any = 0;
+		for (int k = 0; k < ncols; k++)
+			any |= cols[k].has[n];
+		if (!any)
+			continue;
+		row_note(cols, ncols, n, note, sizeof note);
+		if (json) {
+			fprintf(out, "%s{\"node\": \"%s\", \"level\": %d, \"basis\": \"%s\", \"values\": [", first ? "" : ", ",
+				td_node_name(n), td_node_level(n), td_node_basis(n));
+			for (int k = 0; k < ncols; k++) {
+				if (cols[k].has[n])
+					fprintf(out, "%s%.4f", k ? ", " : "", cols[k].v[n]);
+				else
+					fprintf(out, "%snull", k ? ", " : "");
+			}
+			fprintf(out, "], \"note\": ");
+			if (note[0])
+				td_json_string(out, note);
+			else
+				fprintf(out, "null");
+			fprintf(out, "}");
+		} else {
+			char label[64];
+			snprintf(label, sizeof label, "L%d %s", td_node_level(n), td_node_name(n));
+			fprintf(out, "  %-26s", label);
+			for (int k = 0; k < ncols; k++) {
+				char cell[32];
+				if (cols[k].has[n])
+					snprintf(cell, sizeof cell, "%s%.1f%%", cols[k].mapped[n] || (cols[k].approx && !is_arm_only(n)) ? "~" : "",
+						 100 * cols[k].v[n]);
+				else
+					snprintf(cell, sizeof cell, "-");
+				print_cell_text(out, cell);
+			}
+			fprintf(out, "%s%s\n", note[0] ? "  " : "", note);
+		}
+		first = 0;
+	}
+	if (json)
+		fprintf(out, "]");
+	rc = evidence(db, out, o, cols, ncols, diag);
+	if (json)
+		fprintf(out, "}\n");
+out:
+	free(cols);
+	return rc;
+}
+
+int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag)
+{
+	struct td_report_opts o = *opts;
+	if (o.top <= 0)
+		o.top = 10;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT DISTINCT workload FROM topdown_run WHERE ?1 IS NULL OR workload = ?1 ORDER BY workload",
+			       -1, &st, NULL) != SQLITE_OK)
+		return td_fail(diag, td_no_data, 0, "no topdown data in the database (import some with spe-topdown import)");
+	if (o.workload)
+		sqlite3_bind_text(st, 1, o.workload, -1, SQLITE_STATIC);
+	int n = 0, rc = 0;
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *w = sqlite3_column_text(st, 0);
+		char *workload = strdup(w ? (const char *)w : "");
+		if (!workload) {
+			rc = -td_nomem;
+			break;
+		}
+		if (n && o.format == TD_REPORT_TABLE)
+			fprintf(out, "\n");
+		rc = report_workload(db, out, workload, &o, diag);
+		free(workload);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (rc < 0)
+		return rc;
+	if (n == 0)
+		return td_fail(diag, td_no_data, 0, o.workload ? "no topdown run for workload '%s'" : "no topdown runs%s",
+			       o.workload ? o.workload : "");
+	return 0;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Internal: the SPE evidence sections shared by both reports. */
+#ifndef TOPDOWN_REPORT_INTERNAL_H
+#define TOPDOWN_REPORT_INTERNAL_H
+
+#include "topdown/report.h"
+
+/*
+ * Each writes one section: in table form a titled block, in JSON form
+ * `"key": value` (no surrounding braces, no trailing comma).
+ */
+int td_spe_hot_symbols(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag);
+int td_spe_mem_levels(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag);
+int td_spe_tlb_walks(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag);
+int td_spe_mispredicts(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag);
+long long td_spe_record_count(sqlite3 *db);
+
+/* JSON string with escapes. */
+void td_json_string(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * SPE evidence queries over the analysis tables (docs/schema.md):
+ * spe_record(op_class, mem_level, <total latency>, <tlb walk>, <mispredicted>,
+ * symbol_id) and symbol(id, name, file, line), and the views hot_symbol and
+ * mem_level_summary when the database has them (spe-load writes them; the
+ * base-table queries give the same numbers on databases without them).
+ * Column names and class/level names come from the facts table.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "report_internal.h"
+#include "spe/spe.h"
+#include "spe/packet.h"
+#include "spe/record.h"
+
+#define SYMBOL_KEY "id" /* symbol's primary key, joined from spe_record.symbol_id */
+
+static const char *event_column(enum spe_event_bit bit)
+{
+	switch (bit) {
+#define TD_EV_COL(b, id, word, col, since, desc) case SPE_EV_##id: return col;
+		SPE_EVENT_LIST(TD_EV_COL)
+#undef TD_EV_COL
+	}
+	return NULL;
+}
+
+static const char *counter_column(enum spe_counter_index idx)
+{
+	switch (idx) {
+#define TD_CNT_COL(i, id, word, col, desc) case SPE_CNT_##id: return col;
+		SPE_COUNTER_LIST(TD_CNT_COL)
+#undef TD_CNT_COL
+	}
+	return NULL;
+}
+
+static const char *op_class_name(enum spe_op_class c)
+{
+	switch (c) {
+#define TD_OPC(id, name) case SPE_OP_CLASS_##id: return name;
+		SPE_OP_CLASS_LIST(TD_OPC)
+#undef TD_OPC
+	}
+	return NULL;
+}
+
+void td_json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct td_diag *diag)
+{
+	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
+		return td_fail(diag, td_db, 0, "SPE query failed: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+long long td_spe_record_count(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	long long n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM spe_record", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+int td_report_has_spe(sqlite3 *db)
+{
+	return td_spe_record_count(db) > 0;
+}
+
+/* 1 when the analysis schema's view @p name exists (spe-load databases have them). */
+static int has_view(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = ?", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? (const char *)t : dflt;
+}
+
+int td_spe_hot_symbols(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag)
+{
+	char sql[1024];
+	const char *lat = counter_column(SPE_CNT_TOTAL);
+	if (has_view(db, "hot_symbol")) /* reads the loader's pc_latency summary: fast on big captures */
+		snprintf(sql, sizeof sql,
+			 "SELECT symbol, src_file, src_line, samples, %s, %s * 1.0 / SUM(%s) OVER () FROM hot_symbol\n"
+			 "ORDER BY %s DESC, symbol LIMIT %d",
+			 lat, lat, lat, lat, o->top);
+	else
+		snprintf(sql, sizeof sql,
+		 "WITH t AS (SELECT SUM(%s) AS total FROM spe_record)\n"
+		 "SELECT s.name, s.file, s.line, COUNT(*), SUM(r.%s), SUM(r.%s) * 1.0 / (SELECT total FROM t)\n"
+		 "FROM spe_record r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
+		 "GROUP BY r.symbol_id ORDER BY SUM(r.%s) DESC, s.name LIMIT %d",
+		 lat, lat, lat, lat, o->top);
+	sqlite3_stmt *st;
+	int rc = prepare(db, sql, &st, diag);
+	if (rc)
+		return rc;
+	if (o->format == TD_REPORT_JSON)
+		fprintf(out, "\"hot_symbols\": [");
+	else
+		fprintf(out, "Hot symbols by total latency\n  %-32s %10s %14s %8s  %s\n", "symbol", "samples",
+			"total latency", "share", "source");
+	int first = 1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = text_or(st, 0, "??"), *file = text_or(st, 1, "??");
+		long long line = sqlite3_column_int64(st, 2), n = sqlite3_column_int64(st, 3);
+		long long total = sqlite3_column_int64(st, 4);
+		double share = sqlite3_column_double(st, 5);
+		if (o->format == TD_REPORT_JSON) {
+			fprintf(out, "%s{\"symbol\": ", first ? "" : ", ");
+			td_json_string(out, name);
+			fprintf(out, ", \"file\": ");
+			td_json_string(out, file);
+			fprintf(out, ", \"line\": %lld, \"samples\": %lld, \"total_latency\": %lld, \"share\": %.4f}", line,
+				n, total, share);
+		} else {
+			fprintf(out, "  %-32s %10lld %14lld %7.1f%%  %s:%lld\n", name, n, total, 100 * share, file, line);
+		}
+		first = 0;
+	}
+	sqlite3_finalize(st);
+	if (o->format == TD_REPORT_JSON)
+		fprintf(out, "]");
+	return 0;
+}
+
+int td_spe_mem_levels(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag)
+{
+	char order[1024] = "CASE mem_level";
+	int i = 0;
+#define TD_ML_ORDER(id, name, desc)                                                                     \
+	snprintf(order + strlen(order), sizeof order - strlen(order), " WHEN '%s' THEN %d", name, i++);
+	SPE_MEM_LEVEL_LIST(TD_ML_ORDER)
+#undef TD_ML_ORDER
+	snprintf(order + strlen(order), sizeof order - strlen(order), " ELSE %d END", i);
+
+	char sql[2048];
+	const char *lat = counter_column(SPE_CNT_TOTAL);
+	if (has_view(db, "mem_level_summary"))
+		snprintf(sql, sizeof sql,
+			 "SELECT mem_level, loads, %s, %s * 1.0 / SUM(%s) OVER () FROM mem_level_summary ORDER BY %s", lat,
+			 lat, lat, order);
+	else
+		snprintf(sql, sizeof sql,
+			 "WITH m AS (SELECT * FROM spe_record WHERE op_class = '%s' AND mem_level IS NOT NULL),\n"
+			 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
+			 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
+			 "FROM m GROUP BY mem_level ORDER BY %s",
+			 op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
+	sqlite3_stmt *st;
+	int rc = prepare(db, sql, &st, diag);
+	if (rc)
+		return rc;
+	if (o->format == TD_REPORT_JSON)
+		fprintf(out, "\"mem_levels\": [");
+	else
+		fprintf(out, "Memory levels of loads, weighted by total latency\n  %-14s %10s %14s %8s\n",
+			"level", "loads", "total latency", "share");
+	int first = 1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *level = text_or(st, 0, "?");
+		long long n = sqlite3_column_int64(st, 1), total = sqlite3_column_int64(st, 2);
+		double share = sqlite3_column_double(st, 3);
+		if (o->format == TD_REPORT_JSON) {
+			fprintf(out, "%s{\"mem_level\": ", first ? "" : ", ");
+			td_json_string(out, level);
+			fprintf(out, ", \"loads\": %lld, \"total_latency\": %lld, \"share\": %.4f}", n, total, share);
+		} else {
+			fprintf(out, "  %-14s %10lld %14lld %7.1f%%\n", level, n, total, 100 * share);
+		}
+		first = 0;
+	}
+	sqlite3_finalize(st);
+	if (o->format == TD_REPORT_JSON)
+		fprintf(out, "]");
+	return 0;
+}
+
+int td_spe_tlb_walks(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag)
+{
+	char sql[1024];
+	const char *lat = counter_column(SPE_CNT_TOTAL), *walk = event_column(SPE_EV_TLB_WALK);
+	snprintf(sql, sizeof sql,
+		 "SELECT COUNT(*), SUM(%s <> 0), SUM(CASE WHEN %s <> 0 THEN %s ELSE 0 END) * 1.0 / SUM(%s)\n"
+		 "FROM spe_record WHERE op_class IN ('%s', '%s')",
+		 walk, walk, lat, lat, op_class_name(SPE_OP_CLASS_LOAD), op_class_name(SPE_OP_CLASS_STORE));
+	sqlite3_stmt *st;
+	int rc = prepare(db, sql, &st, diag);
+	if (rc)
+		return rc;
+	long long n = 0, walks = 0;
+	double lat_share = 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		n = sqlite3_column_int64(st, 0);
+		walks = sqlite3_column_int64(st, 1);
+		lat_share = sqlite3_column_double(st, 2);
+	}
+	sqlite3_finalize(st);
+	double share = n ? (double)walks / n : 0;
+	if (o->format == TD_REPORT_JSON)
+		fprintf(out,
+			"\"tlb_walk\": {\"samples\": %lld, \"walks\": %lld, \"sample_share\": %.4f, \"latency_share\": %.4f}",
+			n, walks, share, lat_share);
+	else
+		fprintf(out, "TLB walks: %lld of %lld load/store samples (%.1f%%), %.1f%% of their total latency\n", walks,
+			n, 100 * share, 100 * lat_share);
+	return 0;
+}
+
+int td_spe_mispredicts(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag)
+{
+	char sql[1024];
+	const char *mis = event_column(SPE_EV_MISPREDICTED);
+	snprintf(sql, sizeof sql,
+		 "SELECT s.name, s.file, s.line, COUNT(*), SUM(r.%s <> 0)\n"
+		 "FROM spe_record r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
+		 "WHERE r.op_class = '%s' GROUP BY r.symbol_id HAVING SUM(r.%s <> 0) > 0\n"
+		 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
+		 mis, op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
+	sqlite3_stmt *st;
+	int rc = prepare(db, sql, &st, diag);
+	if (rc)
+		return rc;
+	if (o->format == TD_REPORT_JSON)
+		fprintf(out, "\"mispredicts\": [");
+	else
+		fprintf(out, "Mispredicted branches by symbol\n  %-32s %10s %12s %8s  %s\n", "symbol", "branches",
+			"mispredicts", "rate", "source");
+	int first = 1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = text_or(st, 0, "??"), *file = text_or(st, 1, "??");
+		long long line = sqlite3_column_int64(st, 2), n = sqlite3_column_int64(st, 3);
+		long long m = sqlite3_column_int64(st, 4);
+		double rate = n ? (double)m / n : 0;
+		if (o->format == TD_REPORT_JSON) {
+			fprintf(out, "%s{\"symbol\": ", first ? "" : ", ");
+			td_json_string(out, name);
+			fprintf(out, ", \"file\": ");
+			td_json_string(out, file);
+			fprintf(out, ", \"line\": %lld, \"branches\": %lld, \"mispredicts\": %lld, \"rate\": %.4f}", line, n,
+				m, rate);
+		} else {
+			fprintf(out, "  %-32s %10lld %12lld %7.1f%%  %s:%lld\n", name, n, m, 100 * rate, file, line);
+		}
+		first = 0;
+	}
+	sqlite3_finalize(st);
+	if (o->format == TD_REPORT_JSON)
+		fprintf(out, "]");
+	return 0;
+}
+
+int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag)
+{
+	struct td_report_opts o = *opts;
+	if (o.top <= 0)
+		o.top = 10;
+	long long n = td_spe_record_count(db);
+	if (n <= 0)
+		return td_fail(diag, td_no_data, 0, "no SPE records in the database (load a capture with spe-load first)");
+	int json = o.format == TD_REPORT_JSON;
+	int rc;
+	if (json)
+		fprintf(out, "{\"spe_records\": %lld, ", n);
+	else
+		fprintf(out, "SPE records: %lld\n\n", n);
+	if ((rc = td_spe_hot_symbols(db, out, &o, diag)) < 0)
+		return rc;
+	fprintf(out, json ? ", " : "\n");
+	if ((rc = td_spe_mem_levels(db, out, &o, diag)) < 0)
+		return rc;
+	fprintf(out, json ? ", " : "\n");
+	if ((rc = td_spe_tlb_walks(db, out, &o, diag)) < 0)
+		return rc;
+	fprintf(out, json ? ", " : "\n");
+	if ((rc = td_spe_mispredicts(db, out, &o, diag)) < 0)
+		return rc;
+	fprintf(out, json ? "}\n" : "");
+	return 0;
+}

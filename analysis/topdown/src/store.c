@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The topdown tables beside the SPE records (docs/schema-topdown.md; design: topdown.md §6). */
+#include "topdown/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char schema_sql[] =
+	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);\n"
+	"CREATE TABLE IF NOT EXISTS topdown_node (\n"
+	"  node TEXT PRIMARY KEY, parent TEXT, level INTEGER NOT NULL,\n"
+	"  basis TEXT NOT NULL, description TEXT);\n"
+	"CREATE TABLE IF NOT EXISTS topdown_run (\n"
+	"  run_id INTEGER PRIMARY KEY,\n"
+	"  name TEXT, workload TEXT, host TEXT,\n"
+	"  isa TEXT CHECK (isa IN ('x86_64', 'aarch64')),\n"
+	"  cpu TEXT, tool TEXT NOT NULL, method TEXT,\n"
+	"  approx INTEGER NOT NULL DEFAULT 0,\n"
+	"  slots_per_cycle INTEGER, source TEXT,\n"
+	"  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')));\n"
+	"CREATE TABLE IF NOT EXISTS topdown_interval (\n"
+	"  interval_id INTEGER PRIMARY KEY,\n"
+	"  run_id INTEGER NOT NULL REFERENCES topdown_run(run_id) ON DELETE CASCADE,\n"
+	"  t0 REAL NOT NULL, t1 REAL, scope TEXT NOT NULL);\n"
+	"CREATE INDEX IF NOT EXISTS topdown_interval_run ON topdown_interval(run_id, t0);\n"
+	"CREATE TABLE IF NOT EXISTS topdown_value (\n"
+	"  interval_id INTEGER NOT NULL REFERENCES topdown_interval(interval_id) ON DELETE CASCADE,\n"
+	"  node TEXT NOT NULL REFERENCES topdown_node(node),\n"
+	"  frac REAL, basis TEXT NOT NULL, derived INTEGER NOT NULL DEFAULT 0,\n"
+	"  PRIMARY KEY (interval_id, node)) WITHOUT ROWID;\n"
+	"CREATE TABLE IF NOT EXISTS topdown_event (\n"
+	"  interval_id INTEGER NOT NULL REFERENCES topdown_interval(interval_id) ON DELETE CASCADE,\n"
+	"  name TEXT NOT NULL, value REAL,\n"
+	"  PRIMARY KEY (interval_id, name)) WITHOUT ROWID;\n";
+
+static int db_fail(sqlite3 *db, struct td_diag *diag, const char *what)
+{
+	return td_fail(diag, td_db, 0, "%s: %s", what, sqlite3_errmsg(db));
+}
+
+/* Append "col" expressions for every node of @p level to @p sql: MAX(0, ...) AS name. */
+static void pivot_columns(char *sql, size_t cap, int level)
+{
+	for (int k = 0; k < TD_NODE_COUNT; k++) {
+		if (td_node_level(k) != level)
+			continue;
+		size_t len = strlen(sql);
+		snprintf(sql + len, cap - len,
+			 ",\n  MAX(0, MAX(CASE v.node WHEN '%s' THEN v.frac END)) AS %s", td_node_name(k),
+			 td_node_name(k));
+	}
+}
+
+/*
+ * topdown_l1 / topdown_l2: one row per interval, one column per node of the
+ * level, clamped at 0 for reports (raw values stay in topdown_value).
+ */
+static int create_views(sqlite3 *db, struct td_diag *diag)
+{
+	for (int level = 1; level <= 2; level++) {
+		char sql[4096];
+		snprintf(sql, sizeof sql,
+			 "CREATE VIEW IF NOT EXISTS topdown_l%d AS\n"
+			 "SELECT r.run_id, r.name AS run, r.workload, r.isa, r.cpu, r.method, r.approx,\n"
+			 "  i.interval_id, i.scope, i.t0, i.t1",
+			 level);
+		pivot_columns(sql, sizeof sql, level);
+		size_t len = strlen(sql);
+		snprintf(sql + len, sizeof sql - len,
+			 "\nFROM topdown_interval i JOIN topdown_run r USING (run_id)\n"
+			 "LEFT JOIN topdown_value v ON v.interval_id = i.interval_id\n"
+			 "GROUP BY i.interval_id;");
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			return db_fail(db, diag, "creating the topdown views");
+	}
+	return 0;
+}
+
+static int fill_nodes(sqlite3 *db, struct td_diag *diag)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO topdown_node VALUES (?, ?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, diag, "preparing topdown_node");
+	for (int k = 0; k < TD_NODE_COUNT; k++) {
+		sqlite3_bind_text(st, 1, td_node_name(k), -1, SQLITE_STATIC);
+		if (td_node_parent(k) == TD_NONE)
+			sqlite3_bind_null(st, 2);
+		else
+			sqlite3_bind_text(st, 2, td_node_name(td_node_parent(k)), -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, td_node_level(k));
+		sqlite3_bind_text(st, 4, td_node_basis(k), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, td_node_description(k), -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return db_fail(db, diag, "filling topdown_node");
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int td_store_init(sqlite3 *db, struct td_diag *diag)
+{
+	if (!db)
+		return -td_invalid;
+	int rc;
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, diag, "starting the schema transaction");
+	if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
+		rc = db_fail(db, diag, "creating the topdown tables");
+		goto rollback;
+	}
+	if ((rc = create_views(db, diag)) < 0 || (rc = fill_nodes(db, diag)) < 0)
+		goto rollback;
+	char sql[128];
+	snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO meta VALUES ('topdown_schema_version', '%d')", TD_SCHEMA_VERSION);
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		rc = db_fail(db, diag, "writing the schema version");
+		goto rollback;
+	}
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, diag, "committing the schema");
+	return 0;
+rollback:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int td_store_open(const char *path, sqlite3 **db, struct td_diag *diag)
+{
+	*db = NULL;
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		int rc = td_fail(diag, td_db, 0, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
+		sqlite3_close(*db);
+		*db = NULL;
+		return rc;
+	}
+	sqlite3_busy_timeout(*db, 5000);
+	sqlite3_exec(*db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	int rc = td_store_init(*db, diag);
+	if (rc < 0) {
+		sqlite3_close(*db);
+		*db = NULL;
+	}
+	return rc;
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct td_diag *diag)
+{
+	sqlite3_stmt *st_run = NULL, *st_iv = NULL, *st_val = NULL, *st_ev = NULL;
+	int rc = 0;
+	if (!db || !run || !run->tool)
+		return -td_invalid;
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, diag, "starting the insert");
+	if (sqlite3_prepare_v2(db,
+			       "INSERT INTO topdown_run (name, workload, host, isa, cpu, tool, method, approx,"
+			       " slots_per_cycle, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &st_run, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO topdown_interval (run_id, t0, t1, scope) VALUES (?, ?, ?, ?)", -1,
+			       &st_iv, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO topdown_value VALUES (?, ?, ?, ?, ?)", -1, &st_val,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO topdown_event VALUES (?, ?, ?)", -1, &st_ev, NULL) !=
+		    SQLITE_OK) {
+		rc = db_fail(db, diag, "preparing the topdown inserts");
+		goto out;
+	}
+	bind_text_or_null(st_run, 1, run->name);
+	bind_text_or_null(st_run, 2, run->workload);
+	bind_text_or_null(st_run, 3, run->host);
+	bind_text_or_null(st_run, 4, run->isa);
+	bind_text_or_null(st_run, 5, run->cpu);
+	bind_text_or_null(st_run, 6, run->tool);
+	bind_text_or_null(st_run, 7, run->method);
+	sqlite3_bind_int(st_run, 8, run->approx);
+	if (run->slots_per_cycle)
+		sqlite3_bind_int(st_run, 9, run->slots_per_cycle);
+	else
+		sqlite3_bind_null(st_run, 9);
+	bind_text_or_null(st_run, 10, run->source);
+	if (sqlite3_step(st_run) != SQLITE_DONE) {
+		rc = db_fail(db, diag, "inserting the run");
+		goto out;
+	}
+	int64_t rid = sqlite3_last_insert_rowid(db);
+
+	for (size_t i = 0; i < run->n_iv; i++) {
+		const struct td_interval *iv = &run->iv[i];
+		sqlite3_reset(st_iv);
+		sqlite3_bind_int64(st_iv, 1, rid);
+		sqlite3_bind_double(st_iv, 2, iv->t0);
+		if (iv->t1 >= 0)
+			sqlite3_bind_double(st_iv, 3, iv->t1);
+		else
+			sqlite3_bind_null(st_iv, 3);
+		sqlite3_bind_text(st_iv, 4, iv->scope, -1, SQLITE_STATIC);
+		if (sqlite3_step(st_iv) != SQLITE_DONE) {
+			rc = db_fail(db, diag, "inserting an interval");
+			goto out;
+		}
+		int64_t iid = sqlite3_last_insert_rowid(db);
+		for (int k = 0; k < TD_NODE_COUNT; k++) {
+			if (!iv->values.set[k])
+				continue;
+			sqlite3_reset(st_val);
+			sqlite3_bind_int64(st_val, 1, iid);
+			sqlite3_bind_text(st_val, 2, td_node_name(k), -1, SQLITE_STATIC);
+			if (iv->values.frac[k] == iv->values.frac[k]) /* NaN ("nan", "none") stays NULL */
+				sqlite3_bind_double(st_val, 3, iv->values.frac[k]);
+			else
+				sqlite3_bind_null(st_val, 3);
+			sqlite3_bind_text(st_val, 4, td_node_basis(k), -1, SQLITE_STATIC);
+			sqlite3_bind_int(st_val, 5, iv->values.derived[k]);
+			if (sqlite3_step(st_val) != SQLITE_DONE) {
+				rc = db_fail(db, diag, "inserting a value");
+				goto out;
+			}
+		}
+		for (size_t e = 0; e < iv->n_events; e++) {
+			sqlite3_reset(st_ev);
+			sqlite3_bind_int64(st_ev, 1, iid);
+			sqlite3_bind_text(st_ev, 2, iv->events[e].name, -1, SQLITE_STATIC);
+			if (iv->events[e].counted)
+				sqlite3_bind_double(st_ev, 3, iv->events[e].value);
+			else
+				sqlite3_bind_null(st_ev, 3);
+			if (sqlite3_step(st_ev) != SQLITE_DONE) {
+				rc = db_fail(db, diag, "inserting an event");
+				goto out;
+			}
+		}
+	}
+	if (run_id)
+		*run_id = rid;
+out:
+	sqlite3_finalize(st_run);
+	sqlite3_finalize(st_iv);
+	sqlite3_finalize(st_val);
+	sqlite3_finalize(st_ev);
+	if (rc < 0) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, diag, "committing the run");
+	return 0;
+}

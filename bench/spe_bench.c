@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * spe_bench: decoder and spe-dump throughput against memcpy and perf.
+ *
+ *   spe_bench [--mib=N] [--spe-dump=PATH] [--no-perf] [--dir=DIR] [--keep]
+ *
+ * Generates a perf.data of N MiB (default 64) of realistic Neoverse-style
+ * 64-byte records (loads, stores, branches; encoder-made; 4 CPUs, 1 MiB
+ * AUXTRACE chunks), then measures in one run:
+ *   - a memcpy of the same trace bytes,
+ *   - library decode-only (reader + record decoder): records/s and MB/s,
+ *     (these two: the best of three passes, in CPU time)
+ *   - `spe-dump FILE > /dev/null`, and `perf report -D -i FILE > /dev/null`,
+ *   - peak RSS of spe-dump on this file and on one a quarter of its size.
+ * Prints the figures and the ratios; asserts nothing about time.
+ * Exit 0 when every ratio was computed, 1 otherwise.
+ */
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spe/encoder.h"
+#include "spe/spe.h"
+
+static uint64_t rng = 0x243f6a8885a308d3ull;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545F4914F6CDD1Dull;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU time of this thread: the machine is shared, so wall time measures the neighbours too. */
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One record as a Neoverse N1 writes it: PC, CONTEXT, op, EV, latencies, addresses, DS, TS. */
+static void make_record(struct spe_record *r, uint64_t ts, uint32_t tid)
+{
+	memset(r, 0, sizeof *r);
+	unsigned kind = (unsigned)(rnd() % 100);
+	r->has = SPE_HAS_PC | SPE_HAS_CONTEXT | SPE_HAS_OP_TYPE | SPE_HAS_EVENTS | SPE_HAS_TOTAL_LATENCY |
+		 SPE_HAS_ISSUE_LATENCY | SPE_HAS_TIMESTAMP;
+	r->pc.addr = 0xaaaac17c3000ull + (rnd() % 0x4000) * 4;
+	r->pc.el = 0;
+	r->pc.ns = 1;
+	r->context = tid;
+	r->context_index = 1;
+	r->timestamp = ts;
+	r->issue_latency = (uint16_t)(rnd() % 8);
+	r->events = 1u << SPE_EV_RETIRED;
+	if (kind < 75) {
+		/* load (60) or store (15) */
+		static const uint8_t ds[] = { 0x0, 0x0, 0x0, 0x8, 0x8, 0x9, 0xb, 0xe };
+		int store = kind >= 60;
+		r->op_raw_class = 1;
+		r->op_raw = store ? 0x01 : 0x00;
+		r->has |= SPE_HAS_DATA_VA | SPE_HAS_DATA_PA | SPE_HAS_TRANSLATION_LATENCY | SPE_HAS_DATA_SOURCE;
+		r->data_va = 0xffffa0000000ull + (rnd() % (1u << 24)) * 8;
+		r->data_pa = 0x80000000ull + (r->data_va & 0xfffffff);
+		r->data_pa_ns = 1;
+		r->translation_latency = 1;
+		r->data_source = ds[rnd() % sizeof ds];
+		r->events |= 1u << SPE_EV_L1D_ACCESS | 1u << SPE_EV_TLB_ACCESS;
+		if (r->data_source)
+			r->events |= 1u << SPE_EV_L1D_REFILL;
+		if (r->data_source == 0xe)
+			r->events |= 1u << SPE_EV_LLC_ACCESS | 1u << SPE_EV_LLC_MISS;
+		r->total_latency = (uint16_t)(r->data_source == 0xe ? 200 + rnd() % 200 : 4 + rnd() % 20);
+	} else {
+		r->op_raw_class = 2;
+		r->op_raw = 0x01;
+		r->has |= SPE_HAS_BRANCH_TARGET;
+		r->branch_target = r->pc;
+		r->branch_target.addr += 0x40;
+		if (rnd() % 10 == 0)
+			r->events |= 1u << SPE_EV_MISPREDICTED;
+		r->total_latency = (uint16_t)(2 + rnd() % 8);
+	}
+}
+
+/* Write a perf.data of about @p mib MiB; returns trace bytes written. */
+static uint64_t generate(const char *path, unsigned mib)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		perror(path);
+		exit(2);
+	}
+	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = 0x410fd0c0, .nr_cpus_avail = 4);
+	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
+	const size_t chunk = 1u << 20;
+	uint8_t *buf = malloc(chunk);
+	uint64_t total = 0, ts = 1000000, ring[4] = { 0 };
+	struct spe_record r;
+	for (unsigned c = 0; total < (uint64_t)mib << 20; c++) {
+		struct spe_enc e;
+		spe_enc_init(&e, buf, chunk);
+		while (e.len + 64 <= chunk && !e.error) {
+			make_record(&r, ts += 40, 1000 + (uint32_t)(rnd() % 8));
+			spe_enc_record(&e, &r, SPE_ENC_PAD_TO_64);
+		}
+		unsigned cpu = c % 4;
+		spe_perf_write_auxtrace(w, buf, e.len, ring[cpu], c, cpu, -1, (int32_t)cpu);
+		ring[cpu] += e.len;
+		total += e.len;
+		if (cpu == 3)
+			spe_perf_write_finished_round(w);
+	}
+	free(buf);
+	if (spe_perf_writer_close(w) != 0) {
+		fprintf(stderr, "spe_bench: writing %s failed\n", path);
+		exit(2);
+	}
+	close(fd);
+	return total;
+}
+
+struct decode_result {
+	double seconds;
+	uint64_t records, bytes;
+};
+
+/* The whole file in memory, so neither loop below pays for page faults. */
+static uint8_t *load(const char *path, size_t *len)
+{
+	FILE *in = fopen(path, "rb");
+	if (!in) {
+		perror(path);
+		exit(2);
+	}
+	fseek(in, 0, SEEK_END);
+	*len = (size_t)ftell(in);
+	fseek(in, 0, SEEK_SET);
+	uint8_t *buf = malloc(*len);
+	if (!buf || fread(buf, 1, *len, in) != *len) {
+		fprintf(stderr, "spe_bench: cannot read %s\n", path);
+		exit(2);
+	}
+	fclose(in);
+	return buf;
+}
+
+/* Library only: reader + one record decoder per queue, on the in-memory file. */
+static struct decode_result decode(const uint8_t *file, size_t len)
+{
+	struct decode_result res = { 0 };
+	struct spe_perf_file *f = spe_perf_alloc_file(NULL);
+	struct spe_rec_decoder *dec[64] = { 0 };
+	double t0 = cpu_now();
+	if (spe_perf_open_mem(f, file, len, "bench") != 0) {
+		fprintf(stderr, "spe_bench: %s\n", spe_perf_errmsg(f));
+		exit(2);
+	}
+	struct spe_perf_event ev;
+	struct spe_record rec;
+	while (spe_perf_next(f, &ev, sizeof ev) == 0) {
+		if (ev.type != SPE_PERF_RECORD_AUXTRACE)
+			continue;
+		unsigned q = ev.u.auxtrace.idx % 64;
+		if (!dec[q]) {
+			struct spe_rec_config cfg = SPE_OPTS(spe_rec_config, .midr = spe_perf_midr(f, ev.u.auxtrace.cpu));
+			dec[q] = spe_rec_alloc_decoder(&cfg);
+		}
+		spe_rec_feed(dec[q], ev.u.auxtrace.data, ev.u.auxtrace.size, ev.u.auxtrace.offset, 0);
+		while (spe_rec_next(dec[q], &rec, sizeof rec) == 0)
+			res.records++;
+		res.bytes += ev.u.auxtrace.size;
+	}
+	res.seconds = cpu_now() - t0;
+	for (int i = 0; i < 64; i++)
+		spe_rec_free_decoder(dec[i]);
+	spe_perf_free_file(f);
+	return res;
+}
+
+/* memcpy of the same trace bytes, chunk by chunk, into one buffer. */
+static double copy_all(const uint8_t *file, size_t len, uint64_t *bytes)
+{
+	struct spe_perf_file *f = spe_perf_alloc_file(NULL);
+	spe_perf_open_mem(f, file, len, "bench");
+	uint8_t *dst = malloc(2u << 20);
+	struct spe_perf_event ev;
+	volatile uint8_t sink = 0;
+	*bytes = 0;
+	double t0 = cpu_now();
+	while (spe_perf_next(f, &ev, sizeof ev) == 0) {
+		if (ev.type != SPE_PERF_RECORD_AUXTRACE || ev.u.auxtrace.size > (2u << 20))
+			continue;
+		memcpy(dst, ev.u.auxtrace.data, ev.u.auxtrace.size);
+		sink ^= dst[ev.u.auxtrace.size / 2];
+		*bytes += ev.u.auxtrace.size;
+	}
+	double t = cpu_now() - t0;
+	(void)sink;
+	free(dst);
+	spe_perf_free_file(f);
+	return t;
+}
+
+struct child_result {
+	double seconds;          /* wall */
+	double cpu;              /* user + system */
+	long maxrss_kb;
+	int status;
+};
+
+/* Run a shell command with stdout to /dev/null; wall time and the child's peak RSS. */
+static struct child_result run_child(char *const argv[])
+{
+	struct child_result r = { 0 };
+	double t0 = now();
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		setenv("PAGER", "cat", 1);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	struct rusage ru;
+	int status = 0;
+	wait4(pid, &status, 0, &ru);
+	r.seconds = now() - t0;
+	r.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+		(double)ru.ru_stime.tv_usec * 1e-6;
+	r.maxrss_kb = ru.ru_maxrss;
+	r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return r;
+}
+
+static int have_perf(void)
+{
+	char *argv[] = { "perf", "version", NULL };
+	return run_child(argv).status == 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mib", required_argument, NULL, 'm' },
+		{ "spe-dump", required_argument, NULL, 's' },
+		{ "no-perf", no_argument, NULL, 'n' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned mib = 64;
+	const char *spe_dump = "spe-dump", *dir = "/tmp";
+	int use_perf = 1, keep = 0, c;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': mib = (unsigned)atoi(optarg); break;
+		case 's': spe_dump = optarg; break;
+		case 'n': use_perf = 0; break;
+		case 'd': dir = optarg; break;
+		case 'k': keep = 1; break;
+		default:
+			fprintf(stderr, "usage: spe_bench [--mib=N] [--spe-dump=PATH] [--no-perf] [--dir=DIR] [--keep]\n");
+			return 64;
+		}
+	}
+	if (mib < 1)
+		mib = 1;
+	char big[512], small[512];
+	snprintf(big, sizeof big, "%s/spe-bench-%u.data", dir, mib);
+	snprintf(small, sizeof small, "%s/spe-bench-%u-quarter.data", dir, mib);
+	uint64_t trace = generate(big, mib);
+	generate(small, mib / 4 ? mib / 4 : 1);
+	printf("file: %s, %.1f MiB of SPE trace\n", big, (double)trace / (1 << 20));
+
+	uint64_t copied;
+	size_t file_len;
+	uint8_t *file = load(big, &file_len);
+	copy_all(file, file_len, &copied); /* warm the caches and the destination */
+	/* Best of three: one pass takes tens of ms, and the neighbours on a shared machine skew any one of them. */
+	double t_copy = copy_all(file, file_len, &copied);
+	struct decode_result dr = decode(file, file_len);
+	for (int rep = 1; rep < 3; rep++) {
+		double t = copy_all(file, file_len, &copied);
+		struct decode_result d2 = decode(file, file_len);
+		if (t < t_copy)
+			t_copy = t;
+		if (d2.seconds < dr.seconds)
+			dr = d2;
+	}
+	free(file);
+	double mb = (double)dr.bytes / 1e6;
+	printf("(times are CPU seconds; wall time in brackets for the child processes)\n");
+	printf("memcpy:        %8.3f s  %8.0f MB/s\n", t_copy, (double)copied / 1e6 / t_copy);
+	printf("decode (lib):  %8.3f s  %8.0f MB/s  %10.0f records/s  (%" PRIu64 " records)\n", dr.seconds,
+	       mb / dr.seconds, (double)dr.records / dr.seconds, dr.records);
+
+	char *dump_big[] = { (char *)spe_dump, "-q", big, NULL };
+	char *dump_small[] = { (char *)spe_dump, "-q", small, NULL };
+	struct child_result sd = run_child(dump_big);
+	struct child_result sd_small = run_child(dump_small);
+	printf("spe-dump:      %8.3f s  %8.0f MB/s  [%.3f s]  peak RSS %ld KiB (exit %d)\n", sd.cpu, mb / sd.cpu,
+	       sd.seconds, sd.maxrss_kb, sd.status);
+	printf("spe-dump 1/4:  %8.3f s  [%.3f s]  peak RSS %ld KiB\n", sd_small.cpu, sd_small.seconds,
+	       sd_small.maxrss_kb);
+
+	int ok = dr.records > 0 && t_copy > 0 && sd.status == 0 && sd_small.status == 0 && sd.cpu > 0;
+	double ratio_decode = dr.seconds / t_copy;
+	printf("ratio decode/memcpy time:  %.1fx\n", ratio_decode);
+	printf("ratio spe-dump RSS full/quarter: %.2f\n", (double)sd.maxrss_kb / (double)sd_small.maxrss_kb);
+	if (use_perf && have_perf()) {
+		char *perf_argv[] = { "perf", "report", "-f", "-D", "-i", big, NULL };
+		struct child_result pr = run_child(perf_argv);
+		printf("perf report -D: %7.3f s  %8.1f MB/s  [%.3f s]  peak RSS %ld KiB (exit %d)\n", pr.cpu,
+		       mb / pr.cpu, pr.seconds, pr.maxrss_kb, pr.status);
+		printf("ratio perf/spe-dump time:  %.1fx\n", pr.cpu / sd.cpu);
+		ok = ok && pr.status == 0 && pr.cpu > 0;
+	} else {
+		printf("perf report -D: skipped (perf not installed or --no-perf)\n");
+	}
+	if (!keep) {
+		unlink(big);
+		unlink(small);
+	}
+	printf("%s\n", ok ? "ratios computed" : "ratios NOT computed");
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * spe-report: the SPE report over the analysis database, or with
+ * --cross-isa the topdown runs of a workload side by side with the SPE
+ * evidence.  See docs/spe-report.1.md.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/cli_util.h"
+#include "topdown/report.h"
+
+int cmd_report(int argc, char **argv);
+
+static const char *prog = "spe-report";
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: %s -d DB [--cross-isa [--workload NAME]] [--format=table|json] [--top N]\n", prog);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "cross-isa", no_argument, NULL, 'x' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "top", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db_path = NULL;
+	int cross = 0, c;
+	struct td_report_opts ro = { .format = TD_REPORT_TABLE, .top = 10 };
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db_path = optarg; break;
+		case 'x': cross = 1; break;
+		case 'w': ro.workload = optarg; break;
+		case 'f':
+			if (!strcmp(optarg, "json"))
+				ro.format = TD_REPORT_JSON;
+			else if (!strcmp(optarg, "table"))
+				ro.format = TD_REPORT_TABLE;
+			else {
+				fprintf(stderr, "%s: --format must be table or json\n", prog);
+				return CLI_USAGE;
+			}
+			break;
+		case 't': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || n <= 0 || n > 1000) {
+				fprintf(stderr, "%s: --top must be a number from 1 to 1000\n", prog);
+				return CLI_USAGE;
+			}
+			ro.top = (int)n;
+			break;
+		}
+		case 'h':
+			usage(stdout);
+			return cli_finish_stdout(prog, CLI_OK);
+		default:
+			usage(stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (optind != argc || !db_path) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	if (ro.workload && !cross) {
+		fprintf(stderr, "%s: --workload needs --cross-isa\n", prog);
+		return CLI_USAGE;
+	}
+	if (access(db_path, R_OK) != 0) {
+		fprintf(stderr, "%s: %s: cannot read the database\n", prog, db_path);
+		return CLI_NOINPUT;
+	}
+	sqlite3 *db;
+	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		fprintf(stderr, "%s: %s: %s\n", prog, db_path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return CLI_NOINPUT;
+	}
+	struct td_diag diag = { 0 };
+	int rc = cross ? td_report_cross_isa(db, stdout, &ro, &diag) : td_report_spe(db, stdout, &ro, &diag);
+	sqlite3_close(db);
+	if (rc < 0) {
+		fflush(stdout);
+		fprintf(stderr, "%s: %s: %s\n", prog, db_path, diag.msg[0] ? diag.msg : td_errstr(rc));
+		return rc == -td_no_data ? CLI_DATAERR : CLI_IOERR;
+	}
+	return cli_finish_stdout(prog, CLI_OK);
+}

@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * spe-topdown: decode PERF_METRICS, import perf/toplev/topdown-tool output
+ * and raw counter listings into the database, measure a command.
+ * See docs/spe-topdown.1.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/cli_util.h"
+#include "topdown/import.h"
+#include "topdown/measure.h"
+#include "topdown/perf_metrics.h"
+#include "topdown/store.h"
+
+int cmd_topdown(int argc, char **argv);
+
+static const char *prog = "spe-topdown";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json]\n"
+		"       %s import FILE -d DB [--run NAME] [--workload NAME] [--cpu CPU] [--host NAME]\n"
+		"       %s stat [-I MS] [-d DB] [--run NAME] [--workload NAME] [--level=1|2] [--dry-run]\n"
+		"                [--sysroot DIR] -- COMMAND [ARGS...]\n",
+		prog, prog, prog);
+}
+
+/* "A" or "A,B": unsigned 64-bit numbers in C syntax. */
+static int parse_pair(const char *arg, uint64_t v[2], int *n)
+{
+	const char *p = arg;
+	*n = 0;
+	while (*n < 2) {
+		char *end;
+		errno = 0;
+		if (*p == '-' || *p == '\0')
+			return -1;
+		v[*n] = strtoull(p, &end, 0);
+		if (errno || end == p)
+			return -1;
+		(*n)++;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+	return -1;
+}
+
+static int cmd_decode(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "slots", required_argument, NULL, 's' },
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t slots[2], metrics[2];
+	int nslots = 0, nmetrics = 0, level = 1, json = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_pair(optarg, slots, &nslots)) {
+				fprintf(stderr, "%s decode: --slots: '%s' is not A or A,B\n", prog, optarg);
+				return CLI_USAGE;
+			}
+			break;
+		case 'm':
+			if (parse_pair(optarg, metrics, &nmetrics)) {
+				fprintf(stderr, "%s decode: --metrics: '%s' is not M or M,N\n", prog, optarg);
+				return CLI_USAGE;
+			}
+			break;
+		case 'l':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+				fprintf(stderr, "%s decode: --level must be 1 or 2\n", prog);
+				return CLI_USAGE;
+			}
+			level = atoi(optarg);
+			break;
+		case 'f':
+			if (!strcmp(optarg, "json"))
+				json = 1;
+			else if (strcmp(optarg, "text")) {
+				fprintf(stderr, "%s decode: --format must be text or json\n", prog);
+				return CLI_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return cli_finish_stdout(prog, CLI_OK);
+		default:
+			usage(stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (optind != argc || !nslots || nslots != nmetrics) {
+		fprintf(stderr, "%s decode: give --slots and --metrics, both with one value or both with two\n", prog);
+		return CLI_USAGE;
+	}
+
+	struct td_values v;
+	int rc = nslots == 1 ? td_pm_decode(slots[0], metrics[0], level, &v)
+			     : td_pm_region(slots[0], metrics[0], slots[1], metrics[1], level, &v);
+	if (rc < 0) {
+		fprintf(stderr, "%s decode: %s\n", prog,
+			nslots == 1 ? "no slots, or every level 1 field is zero"
+				    : "slots must grow between the two reads (no reset in between), and level 1 must not be all zero");
+		return CLI_DATAERR;
+	}
+	const char *sep = "";
+	if (json)
+		printf("{");
+	for (int k = 0; k < TD_NODE_COUNT; k++) {
+		if (!v.set[k])
+			continue;
+		if (json)
+			printf("%s\"%s\": %.4f", sep, td_node_name(k), v.frac[k]);
+		else
+			printf("%s=%.4f\n", td_node_name(k), v.frac[k]);
+		sep = ", ";
+	}
+	if (json)
+		printf("}\n");
+	return cli_finish_stdout(prog, CLI_OK);
+}
+
+/* Read all of @p path; NULL with errno set on failure. */
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1);
+	size_t got;
+	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			char *bigger = realloc(buf, cap * 2 + 1);
+			if (!bigger) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	int err = ferror(f) ? errno : 0;
+	fclose(f);
+	if (buf && err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	if (buf)
+		buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Exit status for a library error code. */
+static int exit_for(int rc)
+{
+	switch (-rc) {
+	case td_bad_input:
+	case td_no_data: return CLI_DATAERR;
+	case td_unsupported: return CLI_UNAVAILABLE;
+	case td_invalid: return CLI_USAGE;
+	default: return CLI_IOERR;
+	}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *cpu = NULL, *host = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db_path = optarg; break;
+		case 'r': run_name = optarg; break;
+		case 'w': workload = optarg; break;
+		case 'c': cpu = optarg; break;
+		case 'H': host = optarg; break;
+		case 'h':
+			usage(stdout);
+			return cli_finish_stdout(prog, CLI_OK);
+		default:
+			usage(stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (optind + 1 != argc || !db_path) {
+		fprintf(stderr, "%s import: give one FILE and -d DB\n", prog);
+		return CLI_USAGE;
+	}
+	const char *path = argv[optind];
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text) {
+		fprintf(stderr, "%s import: %s: %s\n", prog, path, strerror(errno));
+		return CLI_NOINPUT;
+	}
+
+	struct td_run run;
+	struct td_diag diag = { 0 };
+	struct td_import_opts iopts = { .cpu = cpu };
+	td_run_init(&run);
+	int fmt = td_import_text(text, len, &iopts, &run, &diag);
+	free(text);
+	if (fmt < 0) {
+		if (diag.line)
+			fprintf(stderr, "%s import: %s:%ld: %s\n", prog, path, diag.line, diag.msg);
+		else
+			fprintf(stderr, "%s import: %s: %s\n", prog, path, diag.msg[0] ? diag.msg : td_errstr(fmt));
+		td_run_free(&run);
+		return exit_for(fmt);
+	}
+	td_run_set(&run.name, run_name ? run_name : base_name(path));
+	td_run_set(&run.workload, workload ? workload : run.name);
+	td_run_set(&run.host, host);
+	td_run_set(&run.source, path);
+
+	sqlite3 *db;
+	int64_t run_id = 0;
+	int rc = td_store_open(db_path, &db, &diag);
+	if (rc == 0) {
+		rc = td_store_run(db, &run, &run_id, &diag);
+		sqlite3_close(db);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "%s import: %s: %s\n", prog, db_path, diag.msg);
+		td_run_free(&run);
+		return CLI_IOERR;
+	}
+	printf("run %lld: %s from %s (%s), %zu intervals, %zu values, isa %s, cpu %s, method %s%s\n",
+	       (long long)run_id, run.name, path, td_format_name(fmt), run.n_iv, td_run_value_count(&run),
+	       run.isa ? run.isa : "unknown", run.cpu ? run.cpu : "unknown", run.method ? run.method : "unknown",
+	       run.approx ? " (approximation)" : "");
+	td_run_free(&run);
+	return cli_finish_stdout(prog, CLI_OK);
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void print_values(const struct td_interval *iv, FILE *out)
+{
+	fprintf(out, "%.3f-%.3f", iv->t0, iv->t1);
+	for (int k = 0; k < TD_NODE_COUNT; k++)
+		if (iv->values.set[k])
+			fprintf(out, " %s=%.4f", td_node_name(k), iv->values.frac[k]);
+	fprintf(out, "\n");
+}
+
+static int cmd_stat(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'I' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "level", required_argument, NULL, 'l' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "sysroot", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *sysroot = NULL;
+	long interval_ms = 0;
+	int level = 1, dry_run = 0, c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+I:d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'I': {
+			char *end;
+			interval_ms = strtol(optarg, &end, 10);
+			if (*end || interval_ms < 10) {
+				fprintf(stderr, "%s stat: -I needs milliseconds, at least 10\n", prog);
+				return CLI_USAGE;
+			}
+			break;
+		}
+		case 'd': db_path = optarg; break;
+		case 'r': run_name = optarg; break;
+		case 'w': workload = optarg; break;
+		case 'l':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+				fprintf(stderr, "%s stat: --level must be 1 or 2\n", prog);
+				return CLI_USAGE;
+			}
+			level = atoi(optarg);
+			break;
+		case 'n': dry_run = 1; break;
+		case 's': sysroot = optarg; break;
+		case 'h':
+			usage(stdout);
+			return cli_finish_stdout(prog, CLI_OK);
+		default:
+			usage(stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "%s stat: give the command to measure after --\n", prog);
+		return CLI_USAGE;
+	}
+	char **command = argv + optind;
+
+	struct td_probe probe;
+	struct td_diag diag = { 0 };
+	int rc = td_probe(sysroot, level, &probe, &diag);
+	if (rc < 0) {
+		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
+		return exit_for(rc);
+	}
+	if (dry_run) {
+		td_probe_print_attrs(&probe, stdout);
+		return cli_finish_stdout(prog, CLI_OK);
+	}
+	if (sysroot) {
+		fprintf(stderr, "%s stat: --sysroot describes another machine: use it with --dry-run\n", prog);
+		return CLI_USAGE;
+	}
+
+	/* The child waits on a pipe until the counters are attached, then execs. */
+	int go[2];
+	if (pipe(go) != 0) {
+		perror("pipe");
+		return CLI_IOERR;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return CLI_IOERR;
+	}
+	if (pid == 0) {
+		char b;
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(127);
+		execvp(command[0], command);
+		fprintf(stderr, "%s stat: %s: %s\n", prog, command[0], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	struct td_session *s = NULL;
+	rc = td_session_open(&probe, pid, 1, &s, &diag);
+	if (rc < 0) {
+		kill(pid, SIGKILL);
+		close(go[1]);
+		waitpid(pid, NULL, 0);
+		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
+		return exit_for(rc);
+	}
+	struct td_run run;
+	td_run_init(&run);
+	struct td_snapshot prev, cur;
+	td_session_snapshot(s, &prev, &diag);
+	double start = now_seconds(), t_prev = 0;
+	if (write(go[1], "x", 1) != 1)
+		perror("write");
+	close(go[1]);
+
+	int status = 0, done = 0, failed = 0;
+	while (!done) {
+		if (interval_ms) {
+			struct timespec ts = { interval_ms / 1000, (interval_ms % 1000) * 1000000L };
+			nanosleep(&ts, NULL);
+			done = waitpid(pid, &status, WNOHANG) == pid;
+		} else {
+			done = waitpid(pid, &status, 0) == pid;
+		}
+		if (!interval_ms && !done)
+			continue;
+		double t = now_seconds() - start;
+		if (td_session_snapshot(s, &cur, &diag) < 0) {
+			failed = 1;
+			break;
+		}
+		struct td_interval *iv = td_run_interval(&run, t_prev, NULL);
+		if (!iv) {
+			failed = 1;
+			break;
+		}
+		iv->t1 = t;
+		if (td_session_delta(s, &prev, &cur, iv, &diag) < 0)
+			fprintf(stderr, "%s stat: interval %.3f-%.3f: %s\n", prog, t_prev, t, diag.msg);
+		else
+			print_values(iv, stdout);
+		prev = cur;
+		t_prev = t;
+	}
+	td_session_close(s);
+	if (failed) {
+		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
+		td_run_free(&run);
+		return CLI_IOERR;
+	}
+
+	struct utsname u;
+	char host[256] = "";
+	gethostname(host, sizeof host - 1);
+	td_run_set(&run.tool, "spe-topdown");
+	td_run_set(&run.method, probe.kind == TD_PMU_ARM ? probe.arm_cpu.method : "intel_perf_metrics");
+	td_run_set(&run.isa, uname(&u) == 0 && !strcmp(u.machine, "aarch64") ? "aarch64" : "x86_64");
+	td_run_set(&run.cpu, probe.cpu);
+	td_run_set(&run.host, host);
+	td_run_set(&run.name, run_name ? run_name : base_name(command[0]));
+	td_run_set(&run.workload, workload ? workload : base_name(command[0]));
+	run.slots_per_cycle = probe.kind == TD_PMU_ARM ? probe.arm_cpu.slots : 0;
+	if (db_path) {
+		sqlite3 *db;
+		rc = td_store_open(db_path, &db, &diag);
+		if (rc == 0) {
+			rc = td_store_run(db, &run, NULL, &diag);
+			sqlite3_close(db);
+		}
+		if (rc < 0) {
+			fprintf(stderr, "%s stat: %s: %s\n", prog, db_path, diag.msg);
+			td_run_free(&run);
+			return CLI_IOERR;
+		}
+	}
+	td_run_free(&run);
+	int child = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return cli_finish_stdout(prog, child ? CLI_PARTIAL : CLI_OK);
+}
+
+int cmd_topdown(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	const char *sub = argv[1];
+	if (!strcmp(sub, "decode"))
+		return cmd_decode(argc - 1, argv + 1);
+	if (!strcmp(sub, "import"))
+		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(sub, "stat"))
+		return cmd_stat(argc - 1, argv + 1);
+	if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) {
+		usage(stdout);
+		return cli_finish_stdout(prog, CLI_OK);
+	}
+	fprintf(stderr, "%s: unknown subcommand '%s'\n", prog, sub);
+	usage(stderr);
+	return CLI_USAGE;
+}
