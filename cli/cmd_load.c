@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "common/cli_util.h"
 #include "spe/analysis.h"
 
@@ -23,13 +25,14 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: spe-load FILE... -o DB [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
-		"                [--no-symbols] [--raw --midr=MIDR|PART [--cpu=N]]\n"
+		"                [--no-symbols] [--jobs=N] [--raw --midr=MIDR|PART [--cpu=N]]\n"
 		"  -o, --output=DB       database to write (required)\n"
 		"      --append          add the files to an existing database\n"
 		"      --force           replace an existing database (only once the load succeeded)\n"
 		"      --symfs=DIR       look for mapped files under DIR\n"
 		"      --kallsyms=FILE   resolve kernel PCs with a copy of /proc/kallsyms\n"
 		"      --no-symbols      do not symbolize or disassemble\n"
+		"      --jobs=N          N > 1: decode perf.data in a thread beside the SQLite writer\n"
 		"      --raw             FILEs are bare SPE bytes, not perf.data\n"
 		"      --midr=MIDR       CPU of raw files: MIDR_EL1 value or part name (neoverse-n1)\n"
 		"      --cpu=N           CPU number recorded for raw files (default 0)\n");
@@ -55,7 +58,7 @@ static int parse_midr(const char *s, uint32_t *midr)
 int cmd_load(int argc, char **argv);
 int cmd_load(int argc, char **argv)
 {
-	enum { OPT_APPEND = 256, OPT_FORCE, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_SYMBOLS, OPT_RAW, OPT_MIDR, OPT_CPU };
+	enum { OPT_APPEND = 256, OPT_FORCE, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_SYMBOLS, OPT_RAW, OPT_MIDR, OPT_CPU, OPT_JOBS };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, OPT_APPEND },
@@ -66,6 +69,7 @@ int cmd_load(int argc, char **argv)
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "midr", required_argument, NULL, OPT_MIDR },
 		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -84,7 +88,26 @@ int cmd_load(int argc, char **argv)
 		case OPT_NO_SYMBOLS: opts.symbolize = 0; break;
 		case OPT_RAW: raw = 1; break;
 		case OPT_MIDR: midr_arg = optarg; break;
-		case OPT_CPU: cpu = atoi(optarg); break;
+		case OPT_CPU: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || v < 0 || v > 4095) {
+				fprintf(stderr, "spe-load: --cpu=%s: expected a CPU number 0-4095\n", optarg);
+				return CLI_USAGE;
+			}
+			cpu = (int)v;
+			break;
+		}
+		case OPT_JOBS: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || v < 1 || v > 256) {
+				fprintf(stderr, "spe-load: --jobs=%s: expected a number of threads 1-256\n", optarg);
+				return CLI_USAGE;
+			}
+			opts.jobs = (int)v;
+			break;
+		}
 		case 'h': usage(stdout); return cli_finish_stdout("spe-load", CLI_OK);
 		default: usage(stderr); return CLI_USAGE;
 		}
@@ -110,6 +133,10 @@ int cmd_load(int argc, char **argv)
 			return CLI_NOINPUT;
 		}
 	}
+
+	/* before SQLite initialises: no per-allocation statistics, no mutexes (one thread) */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
 
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "common/cli_util.h"
 #include "spe/analysis.h"
 
@@ -96,6 +98,7 @@ int cmd_query(int argc, char **argv)
 		default: usage(stderr); return CLI_USAGE;
 		}
 	}
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); /* before SQLite initialises */
 	int npos = argc - optind;
 	if (npos < 1 || npos > 2 || (npos == 2 && database)) {
 		fprintf(stderr, "spe-query: %s\n",

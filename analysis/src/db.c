@@ -89,8 +89,9 @@ static int open_new(struct spe_db *db, char *err, size_t errlen)
 	if (rc < 0)
 		return rc;
 	rc = spe_db_exec(db->sql,
+			 /* a small page cache: fewer page faults, and a new file spills cheaply */
 			 "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;"
-			 "PRAGMA cache_size = -65536; PRAGMA temp_store = FILE; PRAGMA locking_mode = EXCLUSIVE; BEGIN;",
+			 "PRAGMA cache_size = -8192; PRAGMA temp_store = FILE; PRAGMA locking_mode = EXCLUSIVE; BEGIN;",
 			 err, errlen);
 	if (rc < 0)
 		return rc;
@@ -253,6 +254,12 @@ void spe_db_rollback(struct spe_db *db)
 		db->tmp_path = NULL;
 	} else if (db->in_txn && db->sql) {
 		sqlite3_exec(db->sql, "ROLLBACK;", NULL, NULL, NULL);
+		/*
+		 * After an I/O error (disk full) the pager is in its error state and
+		 * rolls the journal back only when the database is next read: read
+		 * now, so the file is restored before we return, not by the next user.
+		 */
+		sqlite3_exec(db->sql, "SELECT count(*) FROM sqlite_schema;", NULL, NULL, NULL);
 	}
 	db->in_txn = 0;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "decode_thread.h"
 #include "spe/analysis.h"
 
 #define NO_TIME UINT64_MAX
@@ -111,11 +112,45 @@ static void release_pages(const uint8_t *p, size_t len)
 		madvise((void *)start, end - start, MADV_DONTNEED);
 }
 
-static int aux_pass(struct spe_perf_file *f, struct spe_loader *ld)
+/* --jobs: the decode thread produces, this thread writes SQLite; same record order. */
+static int aux_pass_threaded(struct spe_perf_file *f, struct spe_loader *ld)
+{
+	uint32_t nq = spe_perf_aux_queue_count(f);
+	for (uint32_t q = 0; q < nq; q++) {
+		struct spe_perf_aux_chunk ch;
+		if (spe_perf_aux_chunk_count(f, q) && spe_perf_aux_chunk(f, q, 0, &ch, sizeof ch) == 0)
+			spe_loader_cpu(ld, ch.cpu >= 0 ? ch.cpu : 0, spe_perf_midr(f, ch.cpu));
+	}
+	struct decode_thread *t;
+	int rc = decode_thread_start(f, &t);
+	if (rc < 0)
+		return rc;
+	const struct decoded_record *recs;
+	int n;
+	while ((n = decode_thread_next(t, &recs)) > 0) {
+		for (int i = 0; i < n && rc == 0; i++)
+			rc = spe_loader_record(ld, recs[i].cpu, -1, recs[i].tid, &recs[i].rec);
+		if (rc < 0)
+			break;
+	}
+	if (rc == 0 && n < 0)
+		rc = n;
+	if (rc == 0) {
+		struct spe_rec_stats s;
+		decode_thread_stats(t, &s);
+		spe_loader_add_decoder_stats(ld, &s);
+	}
+	decode_thread_free(t);
+	return rc;
+}
+
+static int aux_pass(struct spe_perf_file *f, struct spe_loader *ld, int jobs)
 {
 	int rc = spe_perf_index_aux(f);
 	if (rc < 0)
 		return rc;
+	if (jobs > 1)
+		return aux_pass_threaded(f, ld);
 	uint32_t nq = spe_perf_aux_queue_count(f);
 	for (uint32_t q = 0; q < nq; q++) {
 		uint32_t n = spe_perf_aux_chunk_count(f, q);
@@ -151,7 +186,9 @@ int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_loa
 	}
 	int rc = spe_perf_open(f, path);
 	if (rc < 0) {
-		snprintf(err, errlen, "%s", spe_perf_errmsg(f));
+		/* a file that is not perf.data at all may be raw SPE bytes */
+		snprintf(err, errlen, "%s%s", spe_perf_errmsg(f),
+			 rc == -spe_bad_file && spe_perf_err_offset(f) == 0 ? " (raw SPE bytes? use --raw --midr=PART)" : "");
 		spe_perf_free_file(f);
 		return rc;
 	}
@@ -175,7 +212,7 @@ int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_loa
 		spe_loader_time_conv(ld, &info.time_conv);
 	rc = sideband_pass(f, ld, opts);
 	if (rc == 0)
-		rc = aux_pass(f, ld);
+		rc = aux_pass(f, ld, opts ? opts->jobs : 1);
 	if (rc == 0)
 		rc = spe_loader_finish(ld, counts);
 	if (rc < 0) {

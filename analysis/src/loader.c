@@ -55,6 +55,49 @@ struct cpu_state {
 	size_t n_sw, cap_sw;
 };
 
+/*
+ * Records are inserted RECORD_BATCH rows per INSERT statement: SQLite's
+ * per-statement cost (cursor open/close, transaction checks) then counts
+ * once per batch instead of once per record.
+ */
+#define RECORD_COLUMNS 25
+#define RECORD_BATCH 32
+
+struct record_row {
+	int64_t v[RECORD_COLUMNS];
+	const char *text[RECORD_COLUMNS]; /* static strings for the TEXT columns */
+	uint32_t present;                 /* bit i: column i+1 is not NULL */
+};
+
+static inline void row_int(struct record_row *r, int col, int has, uint64_t v)
+{
+	if (has) {
+		r->v[col - 1] = (int64_t)v;
+		r->text[col - 1] = NULL;
+		r->present |= 1u << (col - 1);
+	}
+}
+
+static inline void row_text(struct record_row *r, int col, const char *s)
+{
+	if (s) {
+		r->text[col - 1] = s;
+		r->present |= 1u << (col - 1);
+	}
+}
+
+static void bind_row(sqlite3_stmt *st, int first, const struct record_row *r)
+{
+	for (int c = 0; c < RECORD_COLUMNS; c++) {
+		if (!(r->present & (1u << c)))
+			sqlite3_bind_null(st, first + c);
+		else if (r->text[c])
+			sqlite3_bind_text(st, first + c, r->text[c], -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_int64(st, first + c, r->v[c]);
+	}
+}
+
 struct spe_loader {
 	struct spe_db *db;
 	sqlite3 *sql;
@@ -84,7 +127,9 @@ struct spe_loader {
 	struct pc_cache symbols; /* (mapping_id, function start) -> symbol id */
 	struct latency_summary latency;
 
-	sqlite3_stmt *ins_record, *ins_symbol, *ins_insn;
+	sqlite3_stmt *ins_record, *ins_batch, *ins_symbol, *ins_insn;
+	struct record_row rows[RECORD_BATCH]; /* rows waiting for the batch insert */
+	int n_rows;
 	char op_text[4][256][48]; /* by op-type class and payload; "" = not built yet */
 	uint8_t op_text_built[4][256];
 	int decode_error;
@@ -112,22 +157,6 @@ static int step_done(struct spe_loader *ld, sqlite3_stmt *st, const char *what)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return rc == SQLITE_DONE ? 0 : sql_fail(ld, what);
-}
-
-/* The record insert binds every parameter each time, so it skips clear_bindings. */
-static int step_record(struct spe_loader *ld, sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : sql_fail(ld, "record");
-}
-
-static inline void bind_u64_if(sqlite3_stmt *st, int i, int has, uint64_t v)
-{
-	if (has)
-		sqlite3_bind_int64(st, i, (int64_t)v);
-	else
-		sqlite3_bind_null(st, i);
 }
 
 static void *grow_array(void *p, size_t *cap, size_t need, size_t elem)
@@ -163,7 +192,7 @@ static struct cpu_state *cpu_state(struct spe_loader *ld, int cpu)
 /* ---- setup -------------------------------------------------------------- */
 
 static const char insert_record_sql[] =
-	"INSERT INTO spe_record(source_id, ts, time, cpu, pid, tid, pc, el, op_class, op, op_raw, events,"
+	"INSERT INTO _spe_record(source_id, ts, time, cpu, pid, tid, pc, el, op_class, op, op_raw, events,"
 	" total_latency, issue_latency, translation_latency, data_va, data_pa, data_source, mem_level,"
 	" branch_target, prev_branch_target, context, mapping_id, symbol_id, insn_id)"
 	" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"
@@ -203,7 +232,20 @@ int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const s
 	if (opts)
 		memcpy(&ld->opts, opts, opts->size < sizeof ld->opts ? opts->size : sizeof ld->opts);
 	int rc = insert_source(ld, src);
+	char batch_sql[sizeof insert_record_sql + RECORD_BATCH * (RECORD_COLUMNS * 2 + 4)];
+	if (rc == 0) {
+		size_t n = (size_t)(strstr(insert_record_sql, " VALUES") - insert_record_sql);
+		memcpy(batch_sql, insert_record_sql, n);
+		n += (size_t)sprintf(batch_sql + n, " VALUES");
+		for (int r = 0; r < RECORD_BATCH; r++) {
+			n += (size_t)sprintf(batch_sql + n, "%s(", r ? "," : "");
+			for (int c = 0; c < RECORD_COLUMNS; c++)
+				n += (size_t)sprintf(batch_sql + n, "%s?", c ? "," : "");
+			n += (size_t)sprintf(batch_sql + n, ")");
+		}
+	}
 	if (rc == 0 && (sqlite3_prepare_v2(ld->sql, insert_record_sql, -1, &ld->ins_record, NULL) != SQLITE_OK ||
+			sqlite3_prepare_v2(ld->sql, batch_sql, -1, &ld->ins_batch, NULL) != SQLITE_OK ||
 			sqlite3_prepare_v2(ld->sql,
 					   "INSERT INTO symbol(mapping_id, name, start, size, file, line)"
 					   " VALUES(?, ?, ?, ?, ?, ?)",
@@ -552,6 +594,26 @@ static const char *op_text(struct spe_loader *ld, const struct spe_record *rec)
 	return ld->op_text[c][p];
 }
 
+/* Insert the buffered rows: one batch statement when full, else row by row. */
+static int flush_rows(struct spe_loader *ld)
+{
+	int rc = SQLITE_DONE;
+	if (ld->n_rows == RECORD_BATCH) {
+		for (int r = 0; r < RECORD_BATCH; r++)
+			bind_row(ld->ins_batch, 1 + r * RECORD_COLUMNS, &ld->rows[r]);
+		rc = sqlite3_step(ld->ins_batch);
+		sqlite3_reset(ld->ins_batch);
+	} else {
+		for (int r = 0; r < ld->n_rows && rc == SQLITE_DONE; r++) {
+			bind_row(ld->ins_record, 1, &ld->rows[r]);
+			rc = sqlite3_step(ld->ins_record);
+			sqlite3_reset(ld->ins_record);
+		}
+	}
+	ld->n_rows = 0;
+	return rc == SQLITE_DONE ? 0 : sql_fail(ld, "inserting records");
+}
+
 #define HAS(f) (rec->has & SPE_HAS_##f)
 
 int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec)
@@ -563,7 +625,6 @@ int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const st
 	struct cpu_state *c = cpu_state(ld, cpu);
 	if (!c)
 		return -spe_nomem;
-	sqlite3_stmt *st = ld->ins_record;
 	uint64_t time = NO_TIME;
 	if (HAS(TIMESTAMP) && ld->has_time_conv)
 		time = spe_perf_tsc_to_time(&ld->tc, rec->timestamp);
@@ -594,48 +655,40 @@ int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const st
 			snprintf(ld->err, sizeof ld->err, "out of memory");
 		return -spe_nomem;
 	}
-	sqlite3_bind_int64(st, 1, ld->source_id);
-	bind_u64_if(st, 2, HAS(TIMESTAMP), rec->timestamp);
-	bind_u64_if(st, 3, time != NO_TIME, time);
-	sqlite3_bind_int(st, 4, cpu);
-	bind_u64_if(st, 5, pid >= 0, (uint64_t)pid);
-	bind_u64_if(st, 6, tid >= 0, (uint64_t)tid);
-	bind_u64_if(st, 7, HAS(PC), rec->pc.addr);
-	bind_u64_if(st, 8, HAS(PC), rec->pc.el);
-	const char *cls = HAS(OP_TYPE) ? spe_op_class_name(rec->op_class) : NULL;
-	if (cls)
-		sqlite3_bind_text(st, 9, cls, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 9);
-	if (HAS(OP_TYPE))
-		sqlite3_bind_text(st, 10, op_text(ld, rec), -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 10);
-	bind_u64_if(st, 11, HAS(OP_TYPE), (uint64_t)(rec->op_raw_class << 8 | rec->op_raw));
-	bind_u64_if(st, 12, HAS(EVENTS), rec->events);
-	bind_u64_if(st, 13, HAS(TOTAL_LATENCY), rec->total_latency);
-	bind_u64_if(st, 14, HAS(ISSUE_LATENCY), rec->issue_latency);
-	bind_u64_if(st, 15, HAS(TRANSLATION_LATENCY), rec->translation_latency);
-	bind_u64_if(st, 16, HAS(DATA_VA), rec->data_va);
-	bind_u64_if(st, 17, HAS(DATA_PA), rec->data_pa);
-	bind_u64_if(st, 18, HAS(DATA_SOURCE), rec->data_source);
-	const char *level_name = NULL;
+	struct record_row *row = &ld->rows[ld->n_rows];
+	row->present = 0;
+	row_int(row, 1, 1, (uint64_t)ld->source_id);
+	row_int(row, 2, HAS(TIMESTAMP), rec->timestamp);
+	row_int(row, 3, time != NO_TIME, time);
+	row_int(row, 4, 1, (uint64_t)(int64_t)cpu);
+	row_int(row, 5, pid >= 0, (uint64_t)pid);
+	row_int(row, 6, tid >= 0, (uint64_t)tid);
+	row_int(row, 7, HAS(PC), rec->pc.addr);
+	row_int(row, 8, HAS(PC), rec->pc.el);
+	if (HAS(OP_TYPE)) {
+		row_text(row, 9, spe_op_class_name(rec->op_class));
+		row_text(row, 10, op_text(ld, rec));
+	}
+	row_int(row, 11, HAS(OP_TYPE), (uint64_t)(rec->op_raw_class << 8 | rec->op_raw));
+	row_int(row, 12, HAS(EVENTS), rec->events);
+	row_int(row, 13, HAS(TOTAL_LATENCY), rec->total_latency);
+	row_int(row, 14, HAS(ISSUE_LATENCY), rec->issue_latency);
+	row_int(row, 15, HAS(TRANSLATION_LATENCY), rec->translation_latency);
+	row_int(row, 16, HAS(DATA_VA), rec->data_va);
+	row_int(row, 17, HAS(DATA_PA), rec->data_pa);
+	row_int(row, 18, HAS(DATA_SOURCE), rec->data_source);
 	if (HAS(DATA_SOURCE)) {
 		int modified = 0;
 		int level = spe_mem_level(c->midr, rec->data_source, &modified);
-		level_name = level >= 0 ? spe_mem_level_name(level) : NULL;
+		row_text(row, 19, level >= 0 ? spe_mem_level_name(level) : NULL);
 	}
-	if (level_name)
-		sqlite3_bind_text(st, 19, level_name, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 19);
-	bind_u64_if(st, 20, HAS(BRANCH_TARGET), rec->branch_target.addr);
-	bind_u64_if(st, 21, HAS(PREV_BRANCH_TARGET), rec->prev_branch_target.addr);
-	bind_u64_if(st, 22, HAS(CONTEXT), rec->context);
-	bind_u64_if(st, 23, where.mapping_id != 0, (uint64_t)where.mapping_id);
-	bind_u64_if(st, 24, where.symbol_id != 0, (uint64_t)where.symbol_id);
-	bind_u64_if(st, 25, where.insn_id != 0, (uint64_t)where.insn_id);
-	if (step_record(ld, st) < 0)
+	row_int(row, 20, HAS(BRANCH_TARGET), rec->branch_target.addr);
+	row_int(row, 21, HAS(PREV_BRANCH_TARGET), rec->prev_branch_target.addr);
+	row_int(row, 22, HAS(CONTEXT), rec->context);
+	row_int(row, 23, where.mapping_id != 0, (uint64_t)where.mapping_id);
+	row_int(row, 24, where.symbol_id != 0, (uint64_t)where.symbol_id);
+	row_int(row, 25, where.insn_id != 0, (uint64_t)where.insn_id);
+	if (++ld->n_rows == RECORD_BATCH && flush_rows(ld) < 0)
 		return -spe_io;
 	struct latency_key lk = { .pc = HAS(PC) ? rec->pc.addr : 0,
 				  .insn_id = where.insn_id,
@@ -817,7 +870,9 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		ld->counts.partial_records += s.partial_records;
 		ld->counts.unknown_packets += s.unknown_packets;
 	}
-	int rc = write_threads(ld);
+	int rc = flush_rows(ld);
+	if (rc == 0)
+		rc = write_threads(ld);
 	if (rc == 0)
 		rc = write_cpus(ld);
 	if (rc == 0)
@@ -827,6 +882,14 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	if (counts)
 		*counts = ld->counts;
 	return rc;
+}
+
+void spe_loader_add_decoder_stats(struct spe_loader *ld, const struct spe_rec_stats *s)
+{
+	ld->counts.bad_bytes += s->bad_bytes;
+	ld->counts.skipped_bytes += s->skipped_bytes;
+	ld->counts.partial_records += s->partial_records;
+	ld->counts.unknown_packets += s->unknown_packets;
 }
 
 const char *spe_loader_error(const struct spe_loader *ld)
@@ -839,6 +902,7 @@ void spe_loader_free(struct spe_loader *ld)
 	if (!ld)
 		return;
 	sqlite3_finalize(ld->ins_record);
+	sqlite3_finalize(ld->ins_batch);
 	sqlite3_finalize(ld->ins_symbol);
 	sqlite3_finalize(ld->ins_insn);
 	for (size_t i = 0; i < ld->n_maps; i++) {

@@ -15,6 +15,7 @@
  * file offset = pc - mapping start + pgoff, then through the PT_LOAD headers.
  */
 #include <dwarf.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,6 +39,7 @@ struct spe_sym_binary {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	int failed;   /* could not be opened: remember, do not retry */
+	char inline_chain[512]; /* last lookup's inlined functions (valid until the next lookup) */
 };
 
 struct spe_symbolizer {
@@ -139,6 +142,22 @@ static void read_build_id(struct spe_sym_binary *b)
 		snprintf(b->build_id + 2 * i, 3, "%02x", ((const unsigned char *)bits)[i]);
 }
 
+/* Does @p elf carry build-id @p want (hex)?  A file without one matches nothing. */
+static int build_id_matches(Elf *elf, const char *want)
+{
+	const void *bits;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &bits);
+	if (n <= 0 || (size_t)n * 2 != strlen(want))
+		return 0;
+	for (ssize_t i = 0; i < n; i++) {
+		char two[3];
+		snprintf(two, sizeof two, "%02x", ((const unsigned char *)bits)[i]);
+		if (strncasecmp(two, want + 2 * i, 2) != 0)
+			return 0;
+	}
+	return 1;
+}
+
 static int open_binary(struct spe_symbolizer *sym, struct spe_sym_binary *b)
 {
 	for (int i = 0; i < 3; i++) {
@@ -151,7 +170,8 @@ static int open_binary(struct spe_symbolizer *sym, struct spe_sym_binary *b)
 			continue;
 		}
 		Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		/* the trace named a build-id: a file at the path that differs is another binary */
+		if (!elf || elf_kind(elf) != ELF_K_ELF || (b->key_build_id && !build_id_matches(elf, b->key_build_id))) {
 			if (elf)
 				elf_end(elf);
 			close(fd);
@@ -261,8 +281,12 @@ size_t spe_sym_read_code(struct spe_sym_binary *bin, uint64_t vaddr, uint8_t *bu
 	return 0;
 }
 
-/* Innermost inlined subroutine covering @p vaddr, or NULL. */
-static const char *inline_function_at(Dwfl_Module *mod, uint64_t vaddr)
+/*
+ * The inlined subroutines covering @p vaddr, innermost first, joined by
+ * " <- " ("inner <- outer"), in @p buf; NULL when the address is not in
+ * inlined code.
+ */
+static const char *inline_chain_at(Dwfl_Module *mod, uint64_t vaddr, char *buf, size_t size)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cu = dwfl_module_addrdie(mod, vaddr, &bias);
@@ -270,18 +294,22 @@ static const char *inline_function_at(Dwfl_Module *mod, uint64_t vaddr)
 		return NULL;
 	Dwarf_Die *scopes = NULL;
 	int n = dwarf_getscopes(cu, vaddr - bias, &scopes);
-	const char *name = NULL;
+	size_t len = 0;
+	buf[0] = 0;
 	for (int i = 0; i < n; i++) {
 		int tag = dwarf_tag(&scopes[i]);
-		if (tag == DW_TAG_inlined_subroutine) {
-			name = dwarf_diename(&scopes[i]);
-			break;
-		}
 		if (tag == DW_TAG_subprogram)
 			break;
+		if (tag != DW_TAG_inlined_subroutine)
+			continue;
+		const char *name = dwarf_diename(&scopes[i]);
+		int w = snprintf(buf + len, size - len, "%s%s", len ? " <- " : "", name ? name : "??");
+		if (w < 0 || (size_t)w >= size - len)
+			break;
+		len += (size_t)w;
 	}
 	free(scopes);
-	return name;
+	return len ? buf : NULL;
 }
 
 static void source_line(Dwfl_Module *mod, uint64_t vaddr, const char **file, int *line)
@@ -314,6 +342,6 @@ int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_re
 		source_line(bin->mod, res->function_start, &res->decl_file, &res->decl_line);
 	}
 	source_line(bin->mod, vaddr, &res->file, &res->line);
-	res->inline_function = inline_function_at(bin->mod, vaddr);
+	res->inline_function = inline_chain_at(bin->mod, vaddr, bin->inline_chain, sizeof bin->inline_chain);
 	return res->function || res->file;
 }

@@ -61,30 +61,38 @@ static void append_spe_sample(struct sql_text *t)
 
 /*
  * Per-group latency statistics over pc_latency (records counted by pc,
- * insn, symbol and latency while loading).  @p key is the grouping column
- * list.  Produces CTE "stats" with the key columns plus samples,
- * total_latency, timed (samples with a latency), p50, p90, p99.
+ * insn, symbol and latency while loading).  @p from is a table or subquery
+ * with the @p key columns, total_latency and samples; @p carry, if not
+ * NULL, is one more column of it whose min() is kept per group.  Produces
+ * CTE "stats" with the key columns, carry, samples, total_latency, timed
+ * (samples with a latency), p50, p90, p99.
  */
-static void append_latency_ctes(struct sql_text *t, const char *key)
+static void append_latency_ctes(struct sql_text *t, const char *from, const char *key, const char *carry)
 {
+	char c1[96] = "", c2[96] = "", c3[96] = "";
+	if (carry) {
+		snprintf(c1, sizeof c1, ", min(%s) AS %s", carry, carry);
+		snprintf(c2, sizeof c2, ", %s", carry);
+		snprintf(c3, sizeof c3, ", min(%s) AS %s", carry, carry);
+	}
 	sql_appendf(t,
 		    "WITH lat AS (\n"
-		    "  SELECT %s, total_latency AS lat, sum(samples) AS n FROM pc_latency\n"
+		    "  SELECT %s, total_latency AS lat, sum(samples) AS n%s FROM %s\n"
 		    "  GROUP BY %s, total_latency),\n"
 		    "cum AS (\n"
-		    "  SELECT %s, lat, n,\n"
+		    "  SELECT %s, lat, n%s,\n"
 		    "    sum(CASE WHEN lat IS NULL THEN 0 ELSE n END) OVER (PARTITION BY %s ORDER BY lat\n"
 		    "      ROWS UNBOUNDED PRECEDING) AS below,\n"
 		    "    sum(CASE WHEN lat IS NULL THEN 0 ELSE n END) OVER (PARTITION BY %s) AS timed\n"
 		    "  FROM lat),\n"
 		    "stats AS (\n"
-		    "  SELECT %s, sum(n) AS samples, sum(n * lat) AS total_latency, max(timed) AS timed,\n"
+		    "  SELECT %s, sum(n) AS samples, sum(n * lat) AS total_latency, max(timed) AS timed%s,\n"
 		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 50 THEN lat END) AS p50,\n"
 		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 90 THEN lat END) AS p90,\n"
 		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 99 THEN lat END) AS p99\n"
 		    "  FROM cum GROUP BY %s),\n"
 		    "everything AS (SELECT sum(total_latency * samples) AS total FROM pc_latency)\n",
-		    key, key, key, key, key, key, key);
+		    key, c1, from, key, key, c2, key, key, key, c3, key);
 }
 
 #define LATENCY_COLUMNS                                                                      \
@@ -95,20 +103,24 @@ static void append_latency_ctes(struct sql_text *t, const char *key)
 
 static void append_hot_symbol(struct sql_text *t)
 {
+	/* one row per function of a file, across processes and sources */
 	sql_append(t, "CREATE VIEW hot_symbol AS\n");
-	append_latency_ctes(t, "symbol_id");
-	sql_append(t, "SELECT s.name AS symbol, m.path AS mapping, s.file AS src_file, s.line AS src_line,\n"
+	append_latency_ctes(t,
+			    "(SELECT s.name AS symbol, m.path AS mapping, p.symbol_id, p.total_latency, p.samples\n"
+			    "   FROM pc_latency p LEFT JOIN symbol s ON s.id = p.symbol_id\n"
+			    "   LEFT JOIN mapping m ON m.id = s.mapping_id)",
+			    "symbol, mapping", "symbol_id");
+	sql_append(t, "SELECT st.symbol, st.mapping, s.file AS src_file, s.line AS src_line,\n"
 		      LATENCY_COLUMNS ",  st.symbol_id\n"
 		      "FROM stats st CROSS JOIN everything e\n"
 		      "LEFT JOIN symbol s ON s.id = st.symbol_id\n"
-		      "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
 		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");
 }
 
 static void append_hot_pc(struct sql_text *t)
 {
 	sql_append(t, "CREATE VIEW hot_pc AS\n");
-	append_latency_ctes(t, "pc, insn_id");
+	append_latency_ctes(t, "pc_latency", "pc, insn_id", NULL);
 	sql_append(t, "SELECT " HEX("st.pc") " AS pc, s.name AS symbol, st.pc - s.start AS symbol_offset,\n"
 		      "  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
 		      LATENCY_COLUMNS ",  st.pc AS pc_value, st.insn_id\n"
@@ -148,21 +160,21 @@ static void append_latency_histogram(struct sql_text *t)
 static void append_tlb_hotspot(struct sql_text *t)
 {
 	sql_append(t, "CREATE VIEW tlb_hotspot AS\n"
-		      "SELECT pid, " HEX("page << 12") " AS page, page << 12 AS page_value,\n"
+		      "SELECT source_id, pid, " HEX("page << 12") " AS page, page << 12 AS page_value,\n"
 		      "  count(*) AS accesses, sum(tlb_walk) AS tlb_walks,\n"
 		      "  round(1.0 * sum(tlb_walk) / count(*), 3) AS walk_ratio,\n"
 		      "  sum(translation_latency) AS translation_latency,\n"
 		      "  round(avg(translation_latency), 2) AS mean_translation_latency\n"
-		      "FROM (SELECT pid, data_va >> 12 AS page, tlb_walk, translation_latency\n"
+		      "FROM (SELECT source_id, pid, data_va >> 12 AS page, tlb_walk, translation_latency\n"
 		      "      FROM spe_record WHERE data_va IS NOT NULL)\n"
-		      "GROUP BY pid, page ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC;\n");
+		      "GROUP BY source_id, pid, page ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC;\n");
 }
 
 static void append_cacheline_sharing(struct sql_text *t)
 {
 	sql_appendf(t,
 		    "CREATE VIEW cacheline_sharing AS\n"
-		    "SELECT pid, " HEXF("line << 6") " AS line, line << 6 AS line_value,\n"
+		    "SELECT source_id, pid, " HEXF("line << 6") " AS line, line << 6 AS line_value,\n"
 		    "  count(*) AS accesses, sum(op_class = '%s') AS loads, sum(op_class = '%s') AS stores,\n"
 		    "  count(DISTINCT cpu) AS cpus, count(DISTINCT tid) AS threads,\n"
 		    "  count(DISTINCT data_va & 63) AS offsets,\n"
@@ -170,11 +182,11 @@ static void append_cacheline_sharing(struct sql_text *t)
 		    "  sum(mem_level IN ('%s', '%s', '%s', '%s')) AS peer_hits,\n"
 		    "  sum(total_latency) AS total_latency,\n"
 		    "  group_concat(DISTINCT symbol) AS symbols\n"
-		    "FROM (SELECT r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,\n"
+		    "FROM (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,\n"
 		    "        r.data_snooped, r.cache_data_modified, r.mem_level, r.total_latency, s.name AS symbol\n"
 		    "      FROM spe_record r LEFT JOIN symbol s ON s.id = r.symbol_id\n"
 		    "      WHERE r.data_va IS NOT NULL)\n"
-		    "GROUP BY pid, line\n"
+		    "GROUP BY source_id, pid, line\n"
 		    "HAVING stores > 0 AND (threads > 1 OR cpus > 1)\n"
 		    "ORDER BY hitm + peer_hits + snooped DESC, accesses DESC;\n",
 		    op_class_LOAD, op_class_STORE, mem_level_PEER_CORE, mem_level_LOCAL_CLUSTER,

@@ -101,6 +101,47 @@ TEST(unknowns_are_null)
 	spe_sym_free(sym);
 }
 
+/* A binary missing at its path is found by build-id in the perf cache (~/.debug/.build-id/xx/rest/elf). */
+TEST(found_by_build_id)
+{
+	char home[] = "/tmp/spe-home-XXXXXX", cmd[1024];
+	if (!mkdtemp(home)) {
+		CHECK(0);
+		return;
+	}
+	snprintf(cmd, sizeof cmd,
+		 "mkdir -p %s/.debug/.build-id/1a/466382803aa50298bdd65d5121800874950ac3 && "
+		 "cp %s/memwork-pie %s/.debug/.build-id/1a/466382803aa50298bdd65d5121800874950ac3/elf",
+		 home, elf_dir, home);
+	CHECK_INT_EQ(system(cmd), 0);
+	char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	setenv("HOME", home, 1);
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = "/nonexistent-root" };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_binary *bin =
+		spe_sym_binary(sym, "/usr/bin/memwork", "1a466382803aa50298bdd65d5121800874950ac3");
+	CHECK(bin != NULL);
+	struct spe_sym_result r;
+	CHECK_INT_EQ(spe_sym_lookup(bin, 0x8c4, &r), 1);
+	CHECK_STR_EQ(r.function, "chase");
+	/* a wrong build-id finds nothing */
+	CHECK(spe_sym_binary(sym, "/usr/bin/memwork", "00112233445566778899aabbccddeeff00112233") == NULL);
+	spe_sym_free(sym);
+	/* the file at the path is not the one the trace names: not used */
+	struct spe_sym_opts o2 = { .size = sizeof o2, .symfs = elf_dir };
+	sym = spe_sym_new(&o2);
+	CHECK(spe_sym_binary(sym, "/memwork-nopie", "1a466382803aa50298bdd65d5121800874950ac3") != NULL); /* via ~/.debug */
+	CHECK(spe_sym_binary(sym, "/memwork-pie", "1a466382803aa50298bdd65d5121800874950ac3") != NULL);
+	CHECK(spe_sym_binary(sym, "/memwork-pie", "00112233445566778899aabbccddeeff00112233") == NULL);
+	spe_sym_free(sym);
+	if (old_home) {
+		setenv("HOME", old_home, 1);
+		free(old_home);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf %s", home);
+	CHECK_INT_EQ(system(cmd), 0);
+}
+
 int main(int argc, char **argv)
 {
 	elf_dir = argc > 1 ? argv[1] : "fixtures/elf";
@@ -109,5 +150,6 @@ int main(int argc, char **argv)
 	RUN(nopie_addresses);
 	RUN(stripped_with_debuglink);
 	RUN(unknowns_are_null);
+	RUN(found_by_build_id);
 	return check_summary();
 }

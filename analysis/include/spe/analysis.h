@@ -85,7 +85,7 @@ struct spe_sym_result {
 	uint64_t function_size;
 	const char *file;       /* source file of the address, NULL when unknown */
 	int line;               /* 0 when unknown */
-	const char *inline_function; /* innermost inlined function at the address, or NULL */
+	const char *inline_function; /* inlined functions at the address, innermost first, " <- " between; NULL if none */
 	const char *decl_file;  /* declaration of the function */
 	int decl_line;
 };
@@ -151,6 +151,7 @@ struct spe_load_opts {
 	const char *debug_path;            /* NULL = standard */
 	const char *kallsyms;              /* --kallsyms file, or NULL */
 	volatile sig_atomic_t *cancel;     /* loading stops with -SPE_LOAD_CANCELLED once *cancel != 0 */
+	int jobs;                          /* > 1: decode perf.data AUX in a thread of its own */
 };
 
 struct spe_load_counts {
@@ -191,6 +192,8 @@ void spe_loader_lost(struct spe_loader *ld, uint64_t count);
  */
 int spe_loader_aux(struct spe_loader *ld, int cpu, int pid, int tid, const uint8_t *buf, size_t len,
 		   uint64_t offset, int join);
+/* Add the statistics of a decoder the caller ran itself (decode thread). */
+void spe_loader_add_decoder_stats(struct spe_loader *ld, const struct spe_rec_stats *s);
 /* Insert one already decoded record (tests, other front ends). */
 int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec);
 /* Flush decoders, write load_stats and the derived tables.  Does not commit. */

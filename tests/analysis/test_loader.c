@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The loader on hand-made records in an in-memory database: thread
+ * attribution (CONTEXT, switches, AUXTRACE fallback), mapping choice by
+ * time, kernel symbols from a kallsyms file, memory levels by MIDR, and
+ * NULL for every unknown.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "check.h"
+#include "spe/analysis.h"
+
+#define NO_TIME UINT64_MAX
+
+static struct spe_db *db;
+static struct spe_loader *ld;
+
+static long long q_int(const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -999;
+	if (sqlite3_prepare_v2(spe_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK) {
+		printf("  SQL error %s: %s\n", sql, sqlite3_errmsg(spe_db_sqlite(db)));
+		return v;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static char text[256];
+static const char *q_text(const char *sql)
+{
+	sqlite3_stmt *st;
+	snprintf(text, sizeof text, "(none)");
+	if (sqlite3_prepare_v2(spe_db_sqlite(db), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		snprintf(text, sizeof text, "%s",
+			 sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "(null)");
+	sqlite3_finalize(st);
+	return text;
+}
+
+static void start(uint32_t midr, const char *kallsyms)
+{
+	char err[256];
+	CHECK_INT_EQ(spe_db_open_memory(&db, err, sizeof err), 0);
+	struct spe_source_info src = { .size = sizeof src, .file = "hand-made", .kind = "raw", .nr_cpus = 2 };
+	struct spe_load_opts opts = { .size = sizeof opts, .kallsyms = kallsyms };
+	CHECK_INT_EQ(spe_loader_new(db, &src, &opts, &ld, err, sizeof err), 0);
+	spe_loader_cpu(ld, 0, midr);
+	/* identity time conversion: perf time = timestamp */
+	struct spe_perf_time_conv tc = { .time_shift = 0, .time_mult = 1, .time_zero = 0 };
+	spe_loader_time_conv(ld, &tc);
+}
+
+static void finish(void)
+{
+	struct spe_load_counts k;
+	CHECK_INT_EQ(spe_loader_finish(ld, &k), 0);
+	spe_loader_free(ld);
+	ld = NULL;
+}
+
+static void stop(void)
+{
+	spe_db_close(db);
+	db = NULL;
+}
+
+static struct spe_record rec_at(uint64_t pc, uint64_t ts)
+{
+	struct spe_record r;
+	memset(&r, 0, sizeof r);
+	r.has = SPE_HAS_PC | SPE_HAS_TIMESTAMP;
+	r.pc.addr = pc;
+	r.timestamp = ts;
+	return r;
+}
+
+TEST(attribution_order)
+{
+	start(0x410fd0c0, NULL);
+	spe_loader_comm(ld, 100, 101, "worker", NO_TIME);
+	spe_loader_switch_in(ld, 0, 200, 201, 1000);
+	spe_loader_switch_in(ld, 0, 300, 301, 2000);
+	struct spe_record r = rec_at(0x1000, 500); /* before any switch: AUXTRACE tid */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, 7, 8, &r), 0);
+	r = rec_at(0x1000, 1500); /* thread 201 runs from 1000 */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, 7, 8, &r), 0);
+	r = rec_at(0x1000, 2500);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, 7, 8, &r), 0);
+	r = rec_at(0x1000, 2600); /* CONTEXT wins; pid from COMM */
+	r.has |= SPE_HAS_CONTEXT;
+	r.context = 101;
+	CHECK_INT_EQ(spe_loader_record(ld, 0, 7, 8, &r), 0);
+	r.context = 999; /* a tid nobody named: pid unknown */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, 7, 8, &r), 0);
+	finish();
+	CHECK_INT_EQ(q_int("SELECT tid FROM spe_record WHERE id = 1"), 8);
+	CHECK_INT_EQ(q_int("SELECT pid FROM spe_record WHERE id = 1"), 7);
+	CHECK_INT_EQ(q_int("SELECT tid FROM spe_record WHERE id = 2"), 201);
+	CHECK_INT_EQ(q_int("SELECT pid FROM spe_record WHERE id = 2"), 200);
+	CHECK_INT_EQ(q_int("SELECT tid FROM spe_record WHERE id = 3"), 301);
+	CHECK_INT_EQ(q_int("SELECT tid FROM spe_record WHERE id = 4"), 101);
+	CHECK_INT_EQ(q_int("SELECT pid FROM spe_record WHERE id = 4"), 100);
+	CHECK_INT_EQ(q_int("SELECT pid FROM spe_record WHERE id = 5"), -1); /* NULL */
+	CHECK_INT_EQ(q_int("SELECT context FROM spe_record WHERE id = 5"), 999);
+	CHECK_STR_EQ(q_text("SELECT comm FROM thread WHERE tid = 101"), "worker");
+	CHECK_INT_EQ(q_int("SELECT time FROM spe_record WHERE id = 2"), 1500);
+	stop();
+}
+
+TEST(mapping_by_time)
+{
+	start(0x410fd0c0, NULL);
+	spe_loader_mmap(ld, 10, 0x400000, 0x1000, 0, "/old", NULL, 100);
+	spe_loader_mmap(ld, 10, 0x400000, 0x1000, 0, "/new", NULL, 5000);
+	spe_loader_mmap(ld, 11, 0x400000, 0x1000, 0, "/other-process", NULL, 0);
+	struct spe_record r = rec_at(0x400010, 1000);
+	r.has |= SPE_HAS_CONTEXT;
+	r.context = 10;
+	spe_loader_comm(ld, 10, 10, "app", NO_TIME);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r.timestamp = 6000;
+	r.pc.addr = 0x400020; /* another PC: not the memoized one */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r.pc.addr = 0x900000; /* outside every mapping */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	finish();
+	CHECK_STR_EQ(q_text("SELECT m.path FROM spe_record r JOIN mapping m ON m.id = r.mapping_id WHERE r.id = 1"), "/old");
+	CHECK_STR_EQ(q_text("SELECT m.path FROM spe_record r JOIN mapping m ON m.id = r.mapping_id WHERE r.id = 2"), "/new");
+	CHECK_INT_EQ(q_int("SELECT mapping_id FROM spe_record WHERE id = 3"), -1);
+	CHECK_INT_EQ(q_int("SELECT no_mapping FROM load_stats"), 1);
+	/* mapped, but the file does not exist here: no symbol, no instruction (never invented) */
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM spe_record WHERE symbol_id IS NOT NULL OR insn_id IS NOT NULL"), 0);
+	stop();
+}
+
+TEST(kernel_pcs_through_kallsyms)
+{
+	char path[] = "/tmp/spe-kallsyms-XXXXXX";
+	int fd = mkstemp(path);
+	const char text_ks[] = "ffff800008000000 T _text\n"
+			       "ffff800008010000 t el0_svc\n"
+			       "ffff800008010400 D some_data\n"
+			       "ffff800008010800 T do_page_fault\n"
+			       "ffff800008020000 T _etext\n";
+	CHECK(write(fd, text_ks, sizeof text_ks - 1) == (ssize_t)(sizeof text_ks - 1));
+	close(fd);
+	start(0x410fd0c0, path);
+	struct spe_record r = rec_at(0xffff800008010840ull, 10);
+	r.pc.el = 1;
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r.pc.addr = 0xffff800008010404ull; /* inside el0_svc: data symbols do not count */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	finish();
+	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 1"), "do_page_fault");
+	CHECK_INT_EQ(q_int("SELECT symbol_offset FROM spe_sample WHERE id = 1"), 0x40);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 1"), "[kernel.kallsyms]");
+	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 2"), "el0_svc");
+	CHECK_INT_EQ(q_int("SELECT size FROM symbol WHERE name = 'el0_svc'"), 0x800);
+	CHECK_INT_EQ(q_int("SELECT no_mapping FROM load_stats"), 0); /* kernel PCs are not "unmapped" user PCs */
+	stop();
+	unlink(path);
+
+	char err[256];
+	CHECK(spe_kallsyms_load("/nonexistent/kallsyms", err, sizeof err) == NULL);
+	CHECK(strstr(err, "/nonexistent/kallsyms") != NULL);
+}
+
+TEST(mem_level_depends_on_midr)
+{
+	uint32_t midrs[] = { 0x410fd0c0 /* N1: common map */, 0 /* unknown part */, 0xc00fac40 /* AmpereOne-A */ };
+	const char *want_level_0[] = { "L1D", "(null)", "peer-core" };
+	for (int i = 0; i < 3; i++) {
+		start(midrs[i], NULL);
+		struct spe_record r = rec_at(0x1000, 10);
+		r.has |= SPE_HAS_DATA_SOURCE | SPE_HAS_OP_TYPE;
+		r.op_raw_class = 1; /* LD GP-REG */
+		r.op_raw = 0;
+		r.op_class = SPE_OP_CLASS_LOAD;
+		r.data_source = 0;
+		CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+		finish();
+		CHECK_STR_EQ(q_text("SELECT mem_level FROM spe_record"), want_level_0[i]);
+		CHECK_INT_EQ(q_int("SELECT data_source FROM spe_record"), 0);
+		CHECK_STR_EQ(q_text("SELECT op FROM spe_record"), "LD GP-REG");
+		CHECK_STR_EQ(q_text("SELECT op_class FROM spe_record"), "load");
+		stop();
+	}
+}
+
+TEST(absent_fields_are_null)
+{
+	start(0x410fd0c0, NULL);
+	struct spe_record r;
+	memset(&r, 0, sizeof r);
+	r.has = SPE_HAS_END; /* an empty record */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	finish();
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM spe_record WHERE pc IS NULL AND ts IS NULL AND time IS NULL"
+			   " AND events IS NULL AND retired IS NULL AND total_latency IS NULL AND data_va IS NULL"
+			   " AND op_class IS NULL AND mem_level IS NULL AND pid IS NULL AND tid IS NULL"),
+		     1);
+	CHECK_INT_EQ(q_int("SELECT no_time FROM load_stats"), 1);
+	stop();
+}
+
+/* Every event of the facts table reads its own bit, and only it (Perfetto's spe.sql read bit 17 twice). */
+TEST(event_columns_read_their_bits)
+{
+	static const struct { unsigned bit; const char *col; } events[] = {
+#define SPE_X(bit, id, word, col, since, desc) { bit, col },
+		SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+	};
+	const size_t n = sizeof events / sizeof *events;
+	start(0x410fd0c0, NULL);
+	for (size_t i = 0; i < n; i++) {
+		struct spe_record r = rec_at(0x1000, 10 + i);
+		r.has |= SPE_HAS_EVENTS;
+		r.events = 1ull << events[i].bit;
+		CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	}
+	finish();
+	for (size_t i = 0; i < n; i++) {
+		char sql[512];
+		snprintf(sql, sizeof sql, "SELECT group_concat(id) FROM spe_record WHERE %s = 1", events[i].col);
+		/* record i + 1 and no other */
+		CHECK_INT_EQ(q_int(sql), (long long)i + 1);
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM spe_record WHERE %s = 1", events[i].col);
+		CHECK_INT_EQ(q_int(sql), 1);
+	}
+	stop();
+}
+
+int main(void)
+{
+	RUN(attribution_order);
+	RUN(mapping_by_time);
+	RUN(kernel_pcs_through_kallsyms);
+	RUN(mem_level_depends_on_midr);
+	RUN(absent_fields_are_null);
+	RUN(event_columns_read_their_bits);
+	return check_summary();
+}
