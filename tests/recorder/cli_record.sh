@@ -19,6 +19,7 @@ run() {
   if [ "$st" != "$1" ]; then echo "  exit $st, expected $1: spe-record ${*:2}"; sed 's/^/  | /' "$tmp/err"; return 1; fi
 }
 has() { grep -qF -- "$1" "$tmp/err" || { echo "  stderr lacks: $1"; sed 's/^/  | /' "$tmp/err"; return 1; }; }
+not_has() { ! grep -qF -- "$1" "$tmp/err" || { echo "  stderr has: $1"; return 1; }; }
 have_perf() { command -v perf >/dev/null && [ -z "${SPE_RUN:-}" ]; }
 
 # 1. No arm_spe PMU here: exit 69, naming the architecture and the two ways out.
@@ -59,6 +60,10 @@ else
     PAGER=cat perf report -D -i "$tmp/s.data" >"$tmp/d.txt" 2>&1
     check cmd-perf-comm grep -q 'PERF_RECORD_COMM exec: true:' "$tmp/d.txt"
     check cmd-perf-mmap2 grep -q 'PERF_RECORD_MMAP2 .* r-xp .*/true' "$tmp/d.txt"
+    check cmd-perf-fork grep -q 'PERF_RECORD_FORK(' "$tmp/d.txt"
+    check cmd-perf-exit grep -q 'PERF_RECORD_EXIT(' "$tmp/d.txt"
+    check cmd-perf-switch grep -q 'PERF_RECORD_SWITCH' "$tmp/d.txt"
+    check cmd-all-written not_has "not written"
   fi
   for sig in INT TERM; do
     # Started directly (not through a function) so $! is spe-record itself;
