@@ -346,8 +346,8 @@ int record_run_live(const struct record_run_opts *o)
 	uint64_t per_trunc = res.aux_size / 2; /* one wakeup's worth: the kernel's default watermark */
 	report_losses(prog, &res.stats, res.stats.aux_truncated * per_trunc, 0, "-m");
 	if (unwritten)
-		fprintf(stderr, "%s: %llu sideband records (first of type %u) not written: the perf.data writer has no "
-				"call for them yet\n",
+		fprintf(stderr, "%s: %llu sideband records (first of type %u) not written: too short for "
+				"their sample_id trailer\n",
 			prog, (unsigned long long)unwritten, first_type);
 	fprintf(stderr, "%s: wrote %s: %llu bytes of SPE data, %llu sideband records, %d CPU%s%s\n", prog, out_path,
 		(unsigned long long)res.stats.aux_bytes,
