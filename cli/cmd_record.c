@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * spe-record: compile arm_spe filters for a target and (later) record.
+ * spe-record: compile arm_spe filters for a target, record SPE traces
+ * (live, or --replay of raw bytes), into perf.data.
  *
  * Options come from two tables: the filter-term table of libspe_filters
  * (--load-filter, --load_filter, --min-latency=10, ...) and record_options
  * below for everything else.  To add an option, add a row and a handler;
- * recording modes add a row to the mode switch in cmd_record().
+ * recording modes add a row to the mode switch in cmd_record().  The
+ * recording itself is cli/common/record_run.c.
  */
 #include "common/cli_util.h"
+#include "common/record_run.h"
 #include "spe/filters.h"
+#include "spe/spe.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +40,9 @@ struct record_ctx {
 	struct spe_filter_request req;
 	char **command; /* after "--": the workload (for the recorder) */
 	int command_argc;
+	const char *cpus_text;      /* -C as given */
+	struct record_run_opts run; /* recording options (-o, -m, -a, -p, --replay, ...) */
+	bool have_live_target;      /* -a, -p or a command */
 };
 
 typedef int (*opt_handler)(struct record_ctx *ctx, const char *value);
@@ -176,6 +183,7 @@ static int opt_freq(struct record_ctx *c, const char *v)
 static int opt_cpus(struct record_ctx *c, const char *v)
 {
 	size_t off;
+	c->cpus_text = v;
 	if (spe_cpuset_parse(v, &c->cpus, &off)) {
 		fprintf(stderr, PROG ": --cpus=%s: offset %zu: expected a CPU list like 0-3,8\n", v, off);
 		return CLI_USAGE;
@@ -193,6 +201,76 @@ static int opt_exclude_kernel(struct record_ctx *c, const char *v)
 {
 	(void)v;
 	c->req.exclude_kernel = true;
+	return 0;
+}
+
+/* Recording options (cli/common/record_run.c does the work). */
+static int opt_output(struct record_ctx *c, const char *v)
+{
+	c->run.output = v;
+	return 0;
+}
+static int opt_mmap_pages(struct record_ctx *c, const char *v)
+{
+	uint64_t n;
+	if (!parse_u64(v, &n) || n < 2 || (n & (n - 1)) || n > (1u << 24))
+		return usage_error("--mmap-pages=%s: expected a power of two of at least 2 AUX pages%s", v, "");
+	c->run.aux_pages = (uint32_t)n;
+	return 0;
+}
+static int opt_all_cpus(struct record_ctx *c, const char *v)
+{
+	(void)v;
+	c->run.system_wide = 1;
+	c->have_live_target = true;
+	return 0;
+}
+static int opt_pid(struct record_ctx *c, const char *v)
+{
+	uint64_t n;
+	if (!parse_u64(v, &n) || n == 0 || n > 0x7fffffff)
+		return usage_error("--pid=%s: expected a process id%s", v, "");
+	c->run.pid = (pid_t)n;
+	c->have_live_target = true;
+	return 0;
+}
+static int opt_duration(struct record_ctx *c, const char *v)
+{
+	char *end;
+	double d = strtod(v, &end);
+	if (!*v || *end || !(d > 0) || d > 1e9)
+		return usage_error("--duration=%s: expected seconds, e.g. 10 or 0.5%s", v, "");
+	c->run.duration = d;
+	return 0;
+}
+static int opt_replay(struct record_ctx *c, const char *v)
+{
+	c->run.replay = v;
+	return 0;
+}
+static int opt_aux_size(struct record_ctx *c, const char *v)
+{
+	if (record_parse_size(v, &c->run.aux_size))
+		return usage_error("--aux-size=%s: expected bytes, e.g. 65536 or 64K%s", v, "");
+	return 0;
+}
+static int opt_replay_burst(struct record_ctx *c, const char *v)
+{
+	if (record_parse_size(v, &c->run.replay_burst) || !c->run.replay_burst)
+		return usage_error("--replay-burst=%s: expected bytes, e.g. 4096 or 4K%s", v, "");
+	return 0;
+}
+static int opt_midr(struct record_ctx *c, const char *v)
+{
+	if (!parse_u64(v, &c->run.midr) || c->run.midr > UINT32_MAX)
+		return usage_error("--midr=%s: expected a 32-bit MIDR_EL1 value like 0x410fd0c0%s", v, "");
+	c->run.have_midr = 1;
+	return 0;
+}
+static int opt_sideband_only(struct record_ctx *c, const char *v)
+{
+	(void)v;
+	c->run.sideband_only = 1;
 	return 0;
 }
 
@@ -216,12 +294,24 @@ static const struct record_option record_options[] = {
 	{ "paranoid", 0, "N", opt_paranoid, "perf_event_paranoid of a --cpu/--sysfs target (default 2)" },
 	{ "privileged", 0, NULL, opt_privileged, "the caller has CAP_PERFMON" },
 	{ "strict", 0, NULL, opt_strict, "turn the warnings of the strict checks into errors" },
+	{ "output", 'o', "FILE", opt_output, "recording: the perf.data to write (default perf.data)" },
+	{ "mmap-pages", 'm', "PAGES", opt_mmap_pages, "recording: AUX area pages per CPU (power of two; default 4 MiB)" },
+	{ "all-cpus", 'a', NULL, opt_all_cpus, "recording: every CPU of the PMU (the default without -p or a command)" },
+	{ "pid", 'p', "PID", opt_pid, "recording: that process (and children it starts), on every CPU" },
+	{ "duration", 0, "SECONDS", opt_duration, "recording: stop after this long" },
+	{ "replay", 0, "FILE", opt_replay, "replay a raw SPE file or a replay manifest into perf.data" },
+	{ "aux-size", 0, "BYTES", opt_aux_size, "replay: simulated AUX area per CPU (power of two; default 4M)" },
+	{ "replay-burst", 0, "BYTES", opt_replay_burst, "replay: bytes written between wakeups (default aux-size/2)" },
+	{ "midr", 0, "VALUE", opt_midr, "replay: MIDR_EL1 of the traced CPU(s)" },
+	{ "sideband-only", 0, NULL, opt_sideband_only, "record only MMAP2/COMM/FORK/EXIT/SWITCH (no SPE; diagnostics)" },
 };
 #define N_OPTIONS (sizeof record_options / sizeof record_options[0])
 
 static void print_help(FILE *out)
 {
-	fprintf(out, "usage: " PROG " --dry-run [options] [--sysfs=DIR | --cpu=NAME | --pmsidr=V --pmsver=N]\n"
+	fprintf(out, "usage: " PROG " [FILTERS] [-c N] [-m PAGES] [-o FILE] [--duration=S] [-a | -C LIST | -p PID | -- COMMAND...]\n"
+		     "       " PROG " --replay=FILE [-o FILE] [--aux-size=BYTES] [--cpu=N|NAME] [--midr=0x...]\n"
+		     "       " PROG " --dry-run [options] [--sysfs=DIR | --cpu=NAME | --pmsidr=V --pmsver=N]\n"
 		     "       " PROG " --list-filters [--sysfs=DIR | --cpu=NAME | ...]\n\noptions:\n");
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		const struct record_option *o = &record_options[i];
@@ -243,8 +333,9 @@ static void print_help(FILE *out)
 	fprintf(out, "\nCPU profiles for --cpu:");
 	for (unsigned i = 0; i < spe_profile_count(); i++)
 		fprintf(out, "%s %s", i % 6 ? "" : "\n ", spe_profile_name(i));
-	fprintf(out, "\n\nexit: 0 accepted, 64 usage or --strict, 69 unsupported on the target,\n"
-		     "      77 needs privilege.  man spe-record has the messages.\n");
+	fprintf(out, "\n\nexit: 0 accepted/recorded, 1 replay interrupted, 64 usage or --strict, 65 bad manifest,\n"
+		     "      66 input missing, 69 no SPE or unsupported on the target, 74 I/O error, 77 needs\n"
+		     "      privilege; a launched command's own status.  man spe-record has the messages.\n");
 }
 
 static const struct record_option *find_option(const char *name, size_t len, char short_name)
@@ -472,6 +563,66 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 	}
 }
 
+/* --replay: --cpu is a CPU number, or a profile name whose MIDR the trace gets. */
+static int run_replay(struct record_ctx *c)
+{
+	if (c->have_live_target || c->cpus_text || c->run.aux_pages || c->run.sideband_only || c->run.duration > 0)
+		return usage_error("--replay takes no live options (-a, -p, -C, -m, --duration, --sideband-only, "
+				   "a command)%s%s", "", "");
+	if (c->cpu) {
+		uint64_t n;
+		const struct spe_cpu_info *ci;
+		if (parse_u64(c->cpu, &n) && n < (1u << 20)) {
+			c->run.have_replay_cpu = 1;
+			c->run.replay_cpu = (uint32_t)n;
+		} else if ((ci = spe_cpu_by_name(c->cpu))) {
+			if (!c->run.have_midr) {
+				/* implementer, variant 0, architecture 0xf, part, revision 0 */
+				c->run.midr = (uint64_t)ci->implementer << 24 | 0xfu << 16 | ci->part << 4;
+				c->run.have_midr = 1;
+			}
+		} else {
+			return usage_error("--cpu=%s: expected a CPU number or a CPU profile name (see --help)%s",
+					   c->cpu, "");
+		}
+	}
+	return record_run_replay(&c->run);
+}
+
+/* Which CPUs or task a live recording covers. */
+static int check_live_options(struct record_ctx *c)
+{
+	int targets = !!c->run.system_wide + !!c->run.pid + !!c->command + !!c->cpus_text;
+	if (targets > 1 && !(c->cpus_text && (c->command || c->run.pid)))
+		return usage_error("-a, -C, -p and a command each choose what to record: give one "
+				   "(-C may narrow -p or a command)%s%s", "", "");
+	if (c->command && c->command_argc == 0)
+		return usage_error("'--' must be followed by a command%s%s", "", "");
+	if (c->cpu || c->sysfs || c->have_pmsidr)
+		return usage_error("--cpu, --sysfs and --pmsidr describe a target for --dry-run and --list-filters; "
+				   "recording uses this machine's PMU%s%s", "", "");
+	if (c->run.aux_size || c->run.replay_burst || c->run.have_midr)
+		return usage_error("--aux-size, --replay-burst and --midr go with --replay%s%s", "", "");
+	c->run.command = c->command;
+	c->run.cpu_list = c->cpus_text;
+	return 0;
+}
+
+static int run_live(struct record_ctx *c, const struct spe_filter_result *res)
+{
+	c->run.have_config = 1;
+	c->run.config = res->attr.config[0];
+	c->run.config1 = res->attr.config[1];
+	c->run.config2 = res->attr.config[2];
+	c->run.config3 = res->attr.config[3];
+	c->run.config4 = res->attr.config[4];
+	c->run.attr_size = res->attr.size;
+	c->run.period = res->attr.sample_period;
+	c->run.exclude_user = res->attr.exclude_user;
+	c->run.exclude_kernel = res->attr.exclude_kernel;
+	return record_run_live(&c->run);
+}
+
 int cmd_record(int argc, char **argv);
 int cmd_record(int argc, char **argv)
 {
@@ -489,10 +640,27 @@ int cmd_record(int argc, char **argv)
 		free(c);
 		return rc ? rc : cli_finish_stdout(PROG, CLI_OK);
 	}
-	if (c->mode == MODE_RECORD) {
-		fprintf(stderr, PROG ": recording is not built yet; use --dry-run or --list-filters\n");
+	c->run.prog = PROG;
+	c->run.argc = argc;
+	c->run.argv = argv;
+	if (c->mode == MODE_RECORD && c->run.replay) {
+		rc = run_replay(c);
 		free(c);
-		return CLI_UNAVAILABLE;
+		return rc;
+	}
+	if (c->mode == MODE_RECORD && (rc = check_live_options(c))) {
+		free(c);
+		return rc;
+	}
+	if (c->mode == MODE_RECORD && c->run.sideband_only) {
+		rc = record_run_live(&c->run);
+		free(c);
+		return rc;
+	}
+	if (c->mode == MODE_RECORD && !record_run_have_spe(NULL)) {
+		rc = record_run_no_spe(PROG);
+		free(c);
+		return rc;
 	}
 	struct spe_target *t = calloc(1, sizeof *t);
 	struct spe_filter_result *res = calloc(1, sizeof *res);
@@ -511,6 +679,10 @@ int cmd_record(int argc, char **argv)
 	print_diags(&res->diags);
 	if (!res->accepted) {
 		rc = exit_code(res->first_error_class);
+		goto out;
+	}
+	if (c->mode == MODE_RECORD) {
+		rc = run_live(c, res);
 		goto out;
 	}
 	print_dry_run(t, res, c->format);

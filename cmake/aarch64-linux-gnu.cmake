@@ -11,7 +11,13 @@ find_program(CMAKE_C_COMPILER NAMES ${SPE_CROSS_TRIPLE}-gcc REQUIRED)
 find_program(SPE_QEMU_AARCH64 NAMES qemu-aarch64 qemu-aarch64-static REQUIRED)
 set(CMAKE_CROSSCOMPILING_EMULATOR ${SPE_QEMU_AARCH64} -L ${SPE_CROSS_SYSROOT})
 
-set(CMAKE_FIND_ROOT_PATH ${SPE_CROSS_SYSROOT})
+# The toolchain's own sysroot, plus Debian multiarch arm64 packages
+# (apt-get install libsqlite3-dev:arm64 ...) under /usr/lib/aarch64-linux-gnu.
+set(CMAKE_FIND_ROOT_PATH ${SPE_CROSS_SYSROOT} /)
+set(CMAKE_LIBRARY_ARCHITECTURE ${SPE_CROSS_TRIPLE})
+# Headers of those packages live in /usr/include, which the cross compiler does
+# not search; -idirafter keeps the toolchain's libc headers first.
+set(CMAKE_C_FLAGS_INIT "-idirafter /usr/include")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

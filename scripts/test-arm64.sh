@@ -4,7 +4,11 @@
 # Needs gcc-aarch64-linux-gnu and qemu-user (scripts/deps.sh).  analysis/ needs
 # arm64 sqlite3/libdw/capstone -dev packages (multiarch); without them it is
 # left out (-DSPE_WITH_ANALYSIS=OFF).  Tests that need perf or a kernel
-# feature qemu-user lacks exit 77 (SKIP).  Prints the elapsed time.
+# feature qemu-user lacks (perf_event_open) exit 77 (SKIP).  Prints the elapsed time.
+# Tests that run built executables themselves (shell scripts, popen) must
+# prefix them with $SPE_RUN, which CMake sets from CMAKE_CROSSCOMPILING_EMULATOR
+# (see tests/recorder/CMakeLists.txt and cli_*.sh); ctest adds the emulator
+# only to a test's own COMMAND.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build/arm64}

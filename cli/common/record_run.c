@@ -216,7 +216,13 @@ static uint64_t read_midr(uint32_t cpu)
 	return v;
 }
 
-static int no_spe(const char *prog)
+int record_run_have_spe(const char *devices_dir)
+{
+	struct spe_live_pmu pmu;
+	return spe_live_find_pmu(devices_dir, &pmu) == 0;
+}
+
+int record_run_no_spe(const char *prog)
 {
 	struct utsname un;
 	const char *arch = uname(&un) == 0 ? un.machine : "unknown";
@@ -242,11 +248,12 @@ int record_run_live(const struct record_run_opts *o)
 	struct spe_live_pmu pmu = { .type = 0 };
 
 	if (!o->sideband_only && spe_live_find_pmu(o->devices_dir, &pmu))
-		return no_spe(prog);
+		return record_run_no_spe(prog);
 
 	struct spe_live_config lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .pmu_type = pmu.type,
 					     .config = o->config, .config1 = o->config1, .config2 = o->config2,
-					     .config3 = o->config3, .exclude_user = o->exclude_user,
+					     .config3 = o->config3, .config4 = o->config4,
+					     .attr_size = o->attr_size, .exclude_user = o->exclude_user,
 					     .exclude_kernel = o->exclude_kernel, .period = o->period,
 					     .min_interval = pmu.min_interval, .aux_pages = o->aux_pages,
 					     .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
@@ -339,8 +346,8 @@ int record_run_live(const struct record_run_opts *o)
 	uint64_t per_trunc = res.aux_size / 2; /* one wakeup's worth: the kernel's default watermark */
 	report_losses(prog, &res.stats, res.stats.aux_truncated * per_trunc, 0, "-m");
 	if (unwritten)
-		fprintf(stderr, "%s: %llu sideband records (first of type %u) not written: the perf.data writer has no "
-				"call for them yet\n",
+		fprintf(stderr, "%s: %llu sideband records (first of type %u) not written: too short for "
+				"their sample_id trailer\n",
 			prog, (unsigned long long)unwritten, first_type);
 	fprintf(stderr, "%s: wrote %s: %llu bytes of SPE data, %llu sideband records, %d CPU%s%s\n", prog, out_path,
 		(unsigned long long)res.stats.aux_bytes,

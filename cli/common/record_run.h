@@ -22,7 +22,8 @@ struct record_run_opts {
 	double duration;           /* --duration */
 	int sideband_only;         /* --sideband-only: no SPE event (diagnostics, tests) */
 	int have_config;           /* compiled filters below are valid */
-	uint64_t config, config1, config2, config3;
+	uint64_t config, config1, config2, config3, config4;
+	uint32_t attr_size;        /* 128, or 136/144 when config3/config4 are used */
 	int exclude_user, exclude_kernel;
 	const char *devices_dir;   /* NULL = /sys/bus/event_source/devices */
 	/* replay */
@@ -41,6 +42,11 @@ struct record_run_opts {
 /* Each returns the process exit status and prints its own messages. */
 int record_run_replay(const struct record_run_opts *o);
 int record_run_live(const struct record_run_opts *o);
+
+/* Is there an arm_spe PMU under @p devices_dir (NULL = the live sysfs)? */
+int record_run_have_spe(const char *devices_dir);
+/* Print the "no SPE here" message (architecture, --dry-run, --replay); returns 69. */
+int record_run_no_spe(const char *prog);
 
 /* Parse "4096", "0x1000", "64K", "4M", "1G"; 0 on success. */
 int record_parse_size(const char *s, uint64_t *out);

@@ -98,8 +98,13 @@ static int open_error(struct spe_live_error *err, const char *what, uint32_t cpu
 			       "or give the binary CAP_PERFMON (setcap cap_perfmon+ep), or lower "
 			       "/proc/sys/kernel/perf_event_paranoid (now %d), e.g. sysctl kernel.perf_event_paranoid=-1",
 			       what, cpu, strerror(e), paranoid);
+	case ENOSYS:
+		return set_err(err, -spe_unsupported, e,
+			       "perf_event_open(%s): %s. The kernel was built without perf events, or this runs "
+			       "under an emulator (qemu-user) that lacks the system call",
+			       what, strerror(e));
 	case EBUSY:
-		return set_err(err, -spe_io, e,
+		return set_err(err, -spe_unsupported, e,
 			       "perf_event_open(%s) on CPU %u: %s. Another session (perf record?) is using SPE on "
 			       "that CPU; SPE allows one event per CPU",
 			       what, cpu, strerror(e));
@@ -275,6 +280,19 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 		l->c[i].spe_fd = l->c[i].dummy_fd = -1;
 	}
 
+	/* Can this process use perf_event_open at all?  Asked before forking a command. */
+	{
+		struct perf_event_attr probe = { .size = sizeof probe, .type = PERF_TYPE_SOFTWARE,
+						 .config = PERF_COUNT_SW_DUMMY, .disabled = 1, .exclude_kernel = 1,
+						 .exclude_hv = 1 };
+		int fd = perf_event_open(&probe, 0, -1);
+		if (fd < 0) {
+			r = open_error(err, "dummy", 0, errno);
+			goto fail;
+		}
+		close(fd);
+	}
+
 	pid_t target = -1;
 	int per_task = l->cfg.mode == SPE_LIVE_PID || l->cfg.mode == SPE_LIVE_COMMAND;
 	if (l->cfg.mode == SPE_LIVE_COMMAND) {
@@ -293,25 +311,38 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 	for (int i = 0; i < l->n; i++) {
 		struct live_cpu *c = &l->c[i];
 		if (l->cfg.with_spe) {
-			struct perf_event_attr a = { 0 };
-			a.size = sizeof a;
-			a.type = l->cfg.pmu_type;
-			a.config = l->cfg.config;
-			a.config1 = l->cfg.config1;
-			a.config2 = l->cfg.config2;
-#ifdef PERF_ATTR_SIZE_VER8
-			a.config3 = l->cfg.config3;
-#endif
-			a.sample_period = l->cfg.period ? l->cfg.period
-							: l->cfg.min_interval ? l->cfg.min_interval : DEFAULT_PERIOD;
-			a.exclude_user = !!l->cfg.exclude_user;
-			a.exclude_kernel = !!l->cfg.exclude_kernel;
-			a.sample_type = l->cfg.sample_type;
-			a.sample_id_all = 1;
-			a.disabled = 1;
-			a.inherit = per_task;
-			a.enable_on_exec = l->cfg.mode == SPE_LIVE_COMMAND;
-			c->spe_fd = perf_event_open(&a, target, (int)c->cpu);
+			/*
+			 * config3 (offset 128) and config4 (136) are newer than the uapi
+			 * header this may be built with: lay the attr out in a buffer.
+			 */
+			union {
+				struct perf_event_attr a;
+				uint8_t raw[144];
+			} u;
+			memset(&u, 0, sizeof u);
+			struct perf_event_attr *a = &u.a;
+			uint32_t size = l->cfg.attr_size ? l->cfg.attr_size : 128;
+			if (l->cfg.config4 && size < 144)
+				size = 144;
+			else if (l->cfg.config3 && size < 136)
+				size = 136;
+			a->size = size < sizeof *a ? (uint32_t)sizeof *a : size;
+			a->type = l->cfg.pmu_type;
+			a->config = l->cfg.config;
+			a->config1 = l->cfg.config1;
+			a->config2 = l->cfg.config2;
+			memcpy(u.raw + 128, &l->cfg.config3, 8);
+			memcpy(u.raw + 136, &l->cfg.config4, 8);
+			a->sample_period = l->cfg.period ? l->cfg.period
+							 : l->cfg.min_interval ? l->cfg.min_interval : DEFAULT_PERIOD;
+			a->exclude_user = !!l->cfg.exclude_user;
+			a->exclude_kernel = !!l->cfg.exclude_kernel;
+			a->sample_type = l->cfg.sample_type;
+			a->sample_id_all = 1;
+			a->disabled = 1;
+			a->inherit = per_task;
+			a->enable_on_exec = l->cfg.mode == SPE_LIVE_COMMAND;
+			c->spe_fd = perf_event_open(a, target, (int)c->cpu);
 			if (c->spe_fd < 0) {
 				r = open_error(err, "arm_spe", c->cpu, errno);
 				goto fail;

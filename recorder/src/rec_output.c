@@ -182,7 +182,14 @@ static int on_kernel_event(void *ctx, const struct perf_event_header *ev)
 	struct spe_sid s;
 	int r = 0;
 
-	size_t body_min = ev->type == PERF_RECORD_AUX ? 24 : ev->type == PERF_RECORD_MMAP2 ? 64 : 8;
+	size_t body_min;
+	switch (ev->type) {
+	case PERF_RECORD_AUX: body_min = 24; break;
+	case PERF_RECORD_MMAP2: body_min = 64; break;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_ITRACE_START: body_min = 8; break;
+	default: body_min = 0; break; /* SWITCH has no body at all */
+	}
 	if (spe_sid_decode(st, ev, body_min, &s) < 0) {
 		o->unwritten++;
 		if (!o->first_unwritten_type)
@@ -227,11 +234,15 @@ static int on_kernel_event(void *ctx, const struct perf_event_header *ev)
 		break;
 	}
 	default:
-		/* FORK, EXIT, SWITCH*, LOST, MMAP: the writer has no call for these yet. */
-		o->unwritten++;
-		if (!o->first_unwritten_type)
-			o->first_unwritten_type = ev->type;
-		return 0;
+		/* FORK, EXIT, SWITCH, SWITCH_CPU_WIDE, LOST, MMAP, ...: the body as the kernel wrote it. */
+		if (body % 8) {
+			o->unwritten++;
+			if (!o->first_unwritten_type)
+				o->first_unwritten_type = ev->type;
+			return 0;
+		}
+		r = spe_perf_write_kernel_record(o->w, ev->type, ev->misc, b, body, &sid);
+		break;
 	}
 	return fail_from(o, r);
 }

@@ -96,10 +96,8 @@ static void burst_once(struct replay_cpu *c, uint64_t burst, uint64_t **cuts, si
 	if (n) {
 		take = (*cuts)[n - 1];
 	} else {
-		/* No record ends inside the burst: one record longer than a burst, or trailing bytes. */
-		uint64_t next;
-		take = spe_replay_record_ends(c->bytes, c->len, c->pos, c->len - c->pos, &next, 1) ? next
-												   : c->len - c->pos;
+		/* No record ends inside the burst (bytes that are not SPE records): cut at the burst size. */
+		take = burst < c->len - c->pos ? burst : c->len - c->pos;
 		(*cuts)[0] = take;
 		n = 1;
 	}

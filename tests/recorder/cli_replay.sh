@@ -2,8 +2,10 @@
 # spe-record --replay through the CLI: output, exact loss report, every exit
 # code with its message, a disk-full stop that leaves a readable file.
 #   cli_replay.sh RECORD_BINARY FIXTURES_DIR PUBLIC_DATA_DIR
+# SPE_RUN: the cross-compiling emulator command (set by CMake), empty natively.
 set -u
 rec=$1 fx=$2 pub=$3
+run_rec() { ${SPE_RUN:-} "$rec" "$@"; }
 tmp=$(mktemp -d /tmp/spe-test-cli-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 pass=0
@@ -12,7 +14,7 @@ check() { # check NAME CONDITION...
   if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $name"; fi
 }
 run() { # run EXPECTED_STATUS ARGS... ; stderr in $tmp/err
-  "$rec" "${@:2}" >"$tmp/out" 2>"$tmp/err"
+  run_rec "${@:2}" >"$tmp/out" 2>"$tmp/err"
   local st=$?
   if [ "$st" != "$1" ]; then echo "  exit $st, expected $1: $rec ${*:2}"; sed 's/^/  | /' "$tmp/err"; return 1; fi
 }
@@ -54,7 +56,7 @@ check unwritable-msg has "/nonexistent/dir/x.data: cannot create: No such file o
 
 # 4. Disk full (a 64 KiB file-size limit): exit 74, a clear message, and the
 #    file written so far still opens.
-( ulimit -f 64; "$rec" --replay="$tmp/big.bin" --aux-size=16K -o "$tmp/full.data" ) >"$tmp/out" 2>"$tmp/err"
+( ulimit -f 64; run_rec --replay="$tmp/big.bin" --aux-size=16K -o "$tmp/full.data" ) >"$tmp/out" 2>"$tmp/err"
 check diskfull-status test $? = 74
 check diskfull-msg has "$tmp/full.data: write failed"
 check diskfull-why has "File too large"

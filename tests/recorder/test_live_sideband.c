@@ -173,14 +173,17 @@ TEST(perf_data_from_live_sideband)
 	struct spe_live_result res;
 	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
 	spe_live_close(l);
+	uint64_t unwritten = spe_rec_output_unwritten(o, NULL);
 	CHECK_INT_EQ(spe_rec_output_close(o, msg, sizeof msg), 0);
 
 	struct spe_perf_config pc = SPE_OPTS(spe_perf_config);
 	struct spe_perf_file *f = spe_perf_alloc_file(&pc);
 	CHECK_INT_EQ(spe_perf_open(f, path), 0);
 	struct spe_perf_event ev;
-	int comm = 0, mmap2 = 0;
+	int comm = 0, mmap2 = 0, exits = 0, switches = 0;
 	while (spe_perf_next(f, &ev, sizeof ev) == 0) {
+		exits += ev.type == SPE_PERF_RECORD_EXIT;
+		switches += ev.type == SPE_PERF_RECORD_SWITCH;
 		if (ev.type == SPE_PERF_RECORD_COMM && !strcmp(ev.u.comm.comm, "true") && ev.u.comm.exec)
 			comm++;
 		if (ev.type == SPE_PERF_RECORD_MMAP2 && strstr(ev.u.mmap.filename, "/true"))
@@ -188,6 +191,9 @@ TEST(perf_data_from_live_sideband)
 	}
 	CHECK_INT_EQ(comm, 1);
 	CHECK(mmap2 >= 1);
+	CHECK(exits >= 1);
+	CHECK(switches >= 1);
+	CHECK_U64_EQ(unwritten, 0); /* every kernel record type reached the file */
 	spe_perf_free_file(f);
 	unlink(path);
 }

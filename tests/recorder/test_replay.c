@@ -331,6 +331,29 @@ TEST(manifest_two_cpus_sideband)
 	free(b);
 }
 
+/* Bytes with no record boundary (not SPE at all) still go through whole, cut at the burst size. */
+TEST(bytes_without_records)
+{
+	static uint8_t junk[20000];
+	memset(junk, 0xff, sizeof junk);
+	const char *raw = write_file("junk.bin", junk, sizeof junk);
+	struct spe_replay_manifest *m;
+	CHECK_INT_EQ(spe_replay_manifest_for_raw(raw, 0, 0, &m), 0);
+	char out[512];
+	snprintf(out, sizeof out, "%s/junk.data", tmpdir);
+	struct spe_session_stats st;
+	struct spe_replay_stats rs;
+	CHECK_INT_EQ(replay_to(m, out, 4096, 0, &st, &rs), 0);
+	CHECK_U64_EQ(rs.aux_dropped, 0);
+	CHECK_U64_EQ(st.aux_bytes, sizeof junk);
+	CHECK_U64_EQ(st.auxtrace_records, (sizeof junk + 2047) / 2048);
+	struct readback rb;
+	read_back(out, &rb);
+	CHECK(same_bytes(rb.aux[0], rb.aux_len[0], junk, sizeof junk));
+	free_readback(&rb);
+	spe_replay_manifest_free(m);
+}
+
 static volatile int stop_now = 1;
 
 static int count_event(void *ctx, const struct perf_event_header *ev)
@@ -401,6 +424,7 @@ int main(void)
 	RUN(lossless_with_wraparound);
 	RUN(truncation_drops_whole_records);
 	RUN(manifest_two_cpus_sideband);
+	RUN(bytes_without_records);
 	RUN(stop_flag_sink_error_missing_file);
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

@@ -54,7 +54,8 @@ struct spe_live_config {
 	char *const *argv;        /* SPE_LIVE_COMMAND: NULL-terminated */
 	int with_spe;             /* 0: sideband only (the dummy event owns the ring) */
 	uint32_t pmu_type;        /* with_spe: attr.type */
-	uint64_t config, config1, config2, config3; /* with_spe: compiled filters */
+	uint64_t config, config1, config2, config3, config4; /* with_spe: compiled filters */
+	uint32_t attr_size;       /* with_spe: 0 = 128; 136 with config3, 144 with config4 */
 	int exclude_user, exclude_kernel; /* with_spe: compiled filters */
 	uint64_t period;          /* with_spe: sample_period (-c); 0 = min_interval or 4096 */
 	uint64_t min_interval;

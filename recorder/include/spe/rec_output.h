@@ -55,7 +55,7 @@ int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cf
 /* The sink to give spe_session_drain() (or replay / live). */
 struct spe_session_sink spe_rec_output_sink(struct spe_rec_output *o);
 
-/* Kernel records not written because the writer has no call for their type, by type. */
+/* Kernel records not written (too short for their trailer); the first one's type. */
 uint64_t spe_rec_output_unwritten(const struct spe_rec_output *o, uint32_t *first_type);
 
 /* "PATH: problem" for the first error, "" if none. */
