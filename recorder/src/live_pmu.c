@@ -15,7 +15,9 @@
 static int read_line(const char *dir, const char *name, char *buf, size_t size)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (n < 0 || (size_t)n >= sizeof path)
+		return -1;
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -1;

@@ -27,6 +27,7 @@ struct count {
 static int apply(const char *cpu, const struct count *c, struct td_run *run, struct td_interval **ivp)
 {
 	struct td_cpu_info info;
+	*ivp = NULL;
 	td_run_init(run);
 	if (td_cpu_lookup(cpu, &info) != 0)
 		return -999;
@@ -53,7 +54,7 @@ TEST(intel_skylake)
 		{ NULL, 0 },
 	};
 	struct td_run run;
-	struct td_interval *iv;
+	struct td_interval *iv = NULL;
 	CHECK_INT_EQ(apply("skylake", c, &run, &iv), 4);
 	CHECK_NEAR(iv->values.frac[TD_FRONTEND_BOUND], 0.2);
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.1);
@@ -78,7 +79,7 @@ TEST(intel_sandybridge_smt)
 		{ NULL, 0 },
 	};
 	struct td_run run;
-	struct td_interval *iv;
+	struct td_interval *iv = NULL;
 	CHECK_INT_EQ(apply("sandybridge", c, &run, &iv), 4);
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.1);
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.2);
@@ -97,7 +98,7 @@ TEST(intel_kernel_aliases)
 		{ NULL, 0 },
 	};
 	struct td_run run;
-	struct td_interval *iv;
+	struct td_interval *iv = NULL;
 	CHECK_INT_EQ(apply("haswell", c, &run, &iv), 4);
 	CHECK_NEAR(iv->values.frac[TD_FRONTEND_BOUND], 0.1);   /* 400/4000 */
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.1);  /* (3000-2800+200)/4000 */
@@ -122,7 +123,7 @@ TEST(westmere_approx)
 		{ NULL, 0 },
 	};
 	struct td_run run;
-	struct td_interval *iv;
+	struct td_interval *iv = NULL;
 	struct td_cpu_info info;
 	CHECK_INT_EQ(td_cpu_lookup("westmere", &info), 0);
 	CHECK(info.approx);
@@ -148,7 +149,7 @@ TEST(arm_v2)
 		{ "BR_MIS_PRED", 10 },  { NULL, 0 },
 	};
 	struct td_run run;
-	struct td_interval *iv;
+	struct td_interval *iv = NULL;
 	CHECK_INT_EQ(apply("neoverse-v2", c, &run, &iv), 4);
 	CHECK_NEAR(iv->values.frac[TD_FRONTEND_BOUND], 0.19);
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.37);
@@ -179,7 +180,7 @@ TEST(arm_n2_erratum_and_r0p3)
 	const struct count *counts[] = { old, fixed, fixed };
 	for (int i = 0; i < 3; i++) {
 		struct td_run run;
-		struct td_interval *iv;
+		struct td_interval *iv = NULL;
 		CHECK_INT_EQ(apply(cpus[i], counts[i], &run, &iv), 4);
 		CHECK_NEAR(iv->values.frac[TD_FRONTEND_BOUND], 0.19);
 		CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.37);
@@ -198,7 +199,7 @@ TEST(arm_v1)
 		{ "BR_MIS_PRED", 10 },  { NULL, 0 },
 	};
 	struct td_run run;
-	struct td_interval *iv;
+	struct td_interval *iv = NULL;
 	CHECK_INT_EQ(apply("neoverse-v1", c, &run, &iv), 4);
 	CHECK_NEAR(iv->values.frac[TD_FRONTEND_BOUND], 0.16);
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.4);
@@ -227,7 +228,7 @@ TEST(arm_v3_n3)
 		{ "STALL_FRONTEND_FLUSH", 50 }, { NULL, 0 },
 	};
 	struct td_run run;
-	struct td_interval *iv;
+	struct td_interval *iv = NULL;
 	CHECK_INT_EQ(apply("neoverse-v3", v3, &run, &iv), 6);
 	CHECK_NEAR(iv->values.frac[TD_FRONTEND_BOUND], 0.25);
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.3);
@@ -249,7 +250,7 @@ TEST(arm_n1_cycle_accounting)
 		{ "CPU_CYCLES", 1000 }, { "STALL_FRONTEND", 250 }, { "STALL_BACKEND", 400 }, { NULL, 0 },
 	};
 	struct td_run run;
-	struct td_interval *iv;
+	struct td_interval *iv = NULL;
 	struct td_cpu_info info;
 	CHECK_INT_EQ(td_cpu_lookup("neoverse-n1", &info), 0);
 	CHECK(info.approx);
@@ -264,7 +265,7 @@ TEST(missing_event_and_unknown_cpu)
 {
 	static const struct count c[] = { { "CPU_CYCLES", 1000 }, { NULL, 0 } };
 	struct td_run run;
-	struct td_interval *iv;
+	struct td_interval *iv = NULL;
 	struct td_diag diag = { 0 };
 	struct td_cpu_info info;
 	CHECK_INT_EQ(apply("neoverse-v2", c, &run, &iv), -td_no_data);
