@@ -11,16 +11,16 @@ status=0
 
 echo "== plain build (-Wall -Wextra -Werror)"
 scripts/build.sh build/plain -DCMAKE_BUILD_TYPE=RelWithDebInfo
-(cd build/plain && ctest --output-on-failure -j"$jobs" -LE fuzz) || status=1
+(cd build/plain && ctest --output-on-failure -j"$jobs" -LE '^fuzz$') || status=1
 
 echo "== ASan + UBSan build"
 scripts/build.sh build/asan -DCMAKE_BUILD_TYPE=Debug -DSPE_SANITIZE=ON
 (cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-   ctest --output-on-failure -j"$jobs" -LE 'fuzz|bench') || status=1
+   ctest --output-on-failure -j"$jobs" -LE '^(fuzz|bench)$') || status=1
 
 echo "== libFuzzer targets (${SPE_FUZZ_SECONDS:-30}s each)"
 CC=clang scripts/build.sh build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
   -DSPE_SANITIZE=ON -DSPE_FUZZ=ON -DSPE_FUZZ_SECONDS="${SPE_FUZZ_SECONDS:-30}"
-(cd build/fuzz && ctest --output-on-failure -L fuzz) || status=1
+(cd build/fuzz && ctest --output-on-failure -L '^fuzz$') || status=1
 
 exit $status
