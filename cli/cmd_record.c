@@ -406,6 +406,8 @@ static int load_sysfs_target(struct record_ctx *c, struct spe_target *t)
 	char err[512];
 	bool live = !c->sysfs;
 	if (spe_system_load_sysfs(live ? LIVE_SYSFS : c->sysfs, c->kernel, live, &sys, err, sizeof err)) {
+		if (live && c->mode == MODE_RECORD)
+			return record_run_no_spe(PROG);
 		fprintf(stderr, PROG ": %s\n", err);
 		if (live)
 			fprintf(stderr, PROG ": no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR\n");
@@ -604,22 +606,15 @@ static int check_live_options(struct record_ctx *c)
 	if (c->run.aux_size || c->run.replay_burst || c->run.have_midr)
 		return usage_error("--aux-size, --replay-burst and --midr go with --replay%s%s", "", "");
 	c->run.command = c->command;
-	c->run.cpu_list = c->cpus_text;
+	c->run.cpus = c->have_cpus ? &c->cpus : NULL;
 	return 0;
 }
 
-static int run_live(struct record_ctx *c, const struct spe_filter_result *res)
+/* Record with the PMU load_target() picked and the attr the compiler produced. */
+static int run_live(struct record_ctx *c, const struct spe_target *t, const struct spe_filter_result *res)
 {
-	c->run.have_config = 1;
-	c->run.config = res->attr.config[0];
-	c->run.config1 = res->attr.config[1];
-	c->run.config2 = res->attr.config[2];
-	c->run.config3 = res->attr.config[3];
-	c->run.config4 = res->attr.config[4];
-	c->run.attr_size = res->attr.size;
-	c->run.period = res->attr.sample_period;
-	c->run.exclude_user = res->attr.exclude_user;
-	c->run.exclude_kernel = res->attr.exclude_kernel;
+	c->run.target = t;
+	c->run.filters = res;
 	return record_run_live(&c->run);
 }
 
@@ -657,11 +652,6 @@ int cmd_record(int argc, char **argv)
 		free(c);
 		return rc;
 	}
-	if (c->mode == MODE_RECORD && !record_run_have_spe(NULL)) {
-		rc = record_run_no_spe(PROG);
-		free(c);
-		return rc;
-	}
 	struct spe_target *t = calloc(1, sizeof *t);
 	struct spe_filter_result *res = calloc(1, sizeof *res);
 	if (!t || !res) {
@@ -682,7 +672,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	if (c->mode == MODE_RECORD) {
-		rc = run_live(c, res);
+		rc = run_live(c, t, res);
 		goto out;
 	}
 	print_dry_run(t, res, c->format);

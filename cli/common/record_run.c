@@ -216,10 +216,78 @@ static uint64_t read_midr(uint32_t cpu)
 	return v;
 }
 
-int record_run_have_spe(const char *devices_dir)
+/* Set bits of @p set into @p cpus (sorted); returns the count. */
+static int cpuset_to_list(const struct spe_cpuset *set, uint32_t *cpus, int max)
 {
-	struct spe_live_pmu pmu;
-	return spe_live_find_pmu(devices_dir, &pmu) == 0;
+	int n = 0;
+	for (uint32_t c = 0; c < SPE_MAX_CPUS && n < max; c++)
+		if (set->bits[c / 64] >> (c % 64) & 1)
+			cpus[n++] = c;
+	return n;
+}
+
+static int online_cpus(uint32_t *cpus, int max)
+{
+	char line[4096] = "";
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	if (f) {
+		if (!fgets(line, sizeof line, f))
+			line[0] = 0;
+		fclose(f);
+	}
+	line[strcspn(line, "\n")] = 0;
+	struct spe_cpuset set;
+	size_t bad;
+	if (line[0] && !spe_cpuset_parse(line, &set, &bad) && !spe_cpuset_empty(&set))
+		return cpuset_to_list(&set, cpus, max);
+	long c = sysconf(_SC_NPROCESSORS_ONLN);
+	int n;
+	for (n = 0; n < c && n < max; n++)
+		cpus[n] = (uint32_t)n;
+	return n;
+}
+
+int record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus)
+{
+	*lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .aux_pages = o->aux_pages,
+		       .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
+		       .stop = (const volatile int *)&stop_requested);
+	if (lc->with_spe) {
+		const struct spe_target *t = o->target;
+		const struct spe_attr_image *a = o->filters ? &o->filters->attr : NULL;
+		if (!t || !a || t->type < 0) {
+			fprintf(stderr, "%s: internal error: no compiled arm_spe event to open\n", o->prog);
+			return CLI_UNAVAILABLE;
+		}
+		lc->pmu_type = (uint32_t)t->type;
+		memcpy(lc->config, a->config, sizeof lc->config);
+		lc->attr_size = a->size;
+		lc->period = a->sample_period;
+		lc->exclude_user = a->exclude_user;
+		lc->exclude_kernel = a->exclude_kernel;
+	}
+	if (o->command) {
+		lc->mode = SPE_LIVE_COMMAND;
+		lc->argv = o->command;
+	} else if (o->pid > 0) {
+		lc->mode = SPE_LIVE_PID;
+		lc->pid = o->pid;
+	} else {
+		lc->mode = o->cpus ? SPE_LIVE_CPUS : SPE_LIVE_SYSTEM_WIDE;
+	}
+	/* Only CPUs the PMU covers (heterogeneous systems), unless -C narrows it. */
+	if (o->cpus)
+		lc->n_cpus = cpuset_to_list(o->cpus, cpus, SPE_LIVE_MAX_CPUS);
+	else if (lc->with_spe && o->target->cpus_known)
+		lc->n_cpus = cpuset_to_list(&o->target->cpus, cpus, SPE_LIVE_MAX_CPUS);
+	else
+		lc->n_cpus = online_cpus(cpus, SPE_LIVE_MAX_CPUS);
+	lc->cpus = cpus;
+	if (lc->n_cpus <= 0) {
+		fprintf(stderr, "%s: no CPUs to record on\n", o->prog);
+		return CLI_USAGE;
+	}
+	return 0;
 }
 
 int record_run_no_spe(const char *prog)
@@ -245,37 +313,23 @@ int record_run_live(const struct record_run_opts *o)
 {
 	const char *prog = o->prog;
 	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
-	struct spe_live_pmu pmu = { .type = 0 };
-
-	if (!o->sideband_only && spe_live_find_pmu(o->devices_dir, &pmu))
-		return record_run_no_spe(prog);
-
-	struct spe_live_config lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .pmu_type = pmu.type,
-					     .config = o->config, .config1 = o->config1, .config2 = o->config2,
-					     .config3 = o->config3, .config4 = o->config4,
-					     .attr_size = o->attr_size, .exclude_user = o->exclude_user,
-					     .exclude_kernel = o->exclude_kernel, .period = o->period,
-					     .min_interval = pmu.min_interval, .aux_pages = o->aux_pages,
-					     .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
-					     .stop = (const volatile int *)&stop_requested);
-	if (o->command) {
-		lc.mode = SPE_LIVE_COMMAND;
-		lc.argv = o->command;
-	} else if (o->pid > 0) {
-		lc.mode = SPE_LIVE_PID;
-		lc.pid = o->pid;
-	} else if (o->cpu_list) {
-		lc.mode = SPE_LIVE_CPUS;
-	} else {
-		lc.mode = SPE_LIVE_SYSTEM_WIDE;
+	struct spe_live_config lc;
+	uint32_t *lcpus = calloc(SPE_LIVE_MAX_CPUS, sizeof *lcpus);
+	if (!lcpus) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return CLI_IOERR;
 	}
-	/* Only CPUs the PMU covers (heterogeneous systems), unless -C narrows it. */
-	lc.cpu_list = o->cpu_list ? o->cpu_list : pmu.cpumask[0] ? pmu.cpumask : NULL;
+	int rc = record_run_live_config(o, &lc, lcpus);
+	if (rc) {
+		free(lcpus);
+		return rc;
+	}
 
 	install_stop_handlers();
 	struct spe_live *live = NULL;
 	struct spe_live_error lerr = { 0 };
 	int r = spe_live_open(&lc, &live, &lerr);
+	free(lcpus); /* spe_live_open keeps its own copy */
 	if (r) {
 		fprintf(stderr, "%s: %s\n", prog, lerr.msg);
 		if (r == -spe_invalid)
@@ -299,9 +353,10 @@ int record_run_live(const struct record_run_opts *o)
 	spe_live_time_conv(live, &ltc);
 	struct spe_rec_output_time_conv tc = { ltc.time_shift, ltc.time_mult, ltc.time_zero, ltc.time_cycles,
 					       ltc.time_mask, ltc.cap_user_time_zero, ltc.cap_user_time_short };
-	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .pmu_type = pmu.type, .config = o->config,
-						   .config1 = o->config1, .config2 = o->config2,
-						   .sample_period = o->period, .n_cpus = (uint32_t)n, .cpus = cpus,
+	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .pmu_type = lc.pmu_type,
+						   .config = lc.config[0], .config1 = lc.config[1],
+						   .config2 = lc.config[2], .sample_period = lc.period,
+						   .n_cpus = (uint32_t)n, .cpus = cpus,
 						   .midrs = midrs, .argc = o->argc, .argv = o->argv,
 						   .time_conv = tc.time_mult ? &tc : NULL);
 	struct spe_rec_output *out = NULL;

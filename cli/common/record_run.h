@@ -9,23 +9,27 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "spe/filters.h"
+#include "spe/live.h"
+
 struct record_run_opts {
 	const char *prog;          /* "spe-record" */
 	const char *output;        /* -o; NULL = "perf.data" */
 	/* live */
-	uint64_t period;           /* -c; 0 = caps/min_interval or 4096 */
 	uint32_t aux_pages;        /* -m; 0 = 4 MiB worth */
 	int system_wide;           /* -a */
-	const char *cpu_list;      /* -C */
+	const struct spe_cpuset *cpus; /* -C; NULL = the PMU's CPUs (or the online ones) */
 	pid_t pid;                 /* -p; 0 = none */
 	char **command;            /* -- COMMAND ARGS (NULL-terminated) */
 	double duration;           /* --duration */
 	int sideband_only;         /* --sideband-only: no SPE event (diagnostics, tests) */
-	int have_config;           /* compiled filters below are valid */
-	uint64_t config, config1, config2, config3, config4;
-	uint32_t attr_size;        /* 128, or 136/144 when config3/config4 are used */
-	int exclude_user, exclude_kernel;
-	const char *devices_dir;   /* NULL = /sys/bus/event_source/devices */
+	/*
+	 * With SPE (not --sideband-only): the arm_spe PMU libspe_filters picked
+	 * for the CPUs (type, cpumask) and what it compiled for it (every attr
+	 * word, attr size, sample period, exclude flags).
+	 */
+	const struct spe_target *target;
+	const struct spe_filter_result *filters;
 	/* replay */
 	const char *replay;        /* --replay=FILE */
 	uint64_t aux_size;         /* --aux-size */
@@ -43,8 +47,13 @@ struct record_run_opts {
 int record_run_replay(const struct record_run_opts *o);
 int record_run_live(const struct record_run_opts *o);
 
-/* Is there an arm_spe PMU under @p devices_dir (NULL = the live sysfs)? */
-int record_run_have_spe(const char *devices_dir);
+/*
+ * The live configuration record_run_live() opens: the CPUs (-C, else the
+ * target PMU's cpumask, else the online CPUs) into @p cpus (room for
+ * SPE_LIVE_MAX_CPUS) and the SPE attr from o->target and o->filters.
+ * Opens nothing.  Returns 0, or an exit status after printing why.
+ */
+int record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus);
 /* Print the "no SPE here" message (architecture, --dry-run, --replay); returns 69. */
 int record_run_no_spe(const char *prog);
 

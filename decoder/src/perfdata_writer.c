@@ -7,7 +7,9 @@
  * File layout: header (104) | one attr entry (128 + 16) | one id (8) |
  * data: TIME_CONV, AUXTRACE_INFO, then the caller's events | feature table |
  * feature sections.  The header is written first with data.size = 0, which
- * readers (ours) take as "data runs to EOF", and rewritten at close.
+ * readers (ours) take as "data runs to EOF", and rewritten at close.  After a
+ * failed write, close still rewrites it, with data.size ending at the last
+ * record known to be wholly in the file (perf 6.1 refuses data.size 0).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,6 +44,12 @@ struct spe_perf_writer {
 	uint64_t buf_pos;
 	int err, saved_errno;
 	char errmsg[256];
+	/* File mode, for sealing after a failure (see seal_after_failure). */
+	int header_written;      /* header and attr are in the file */
+	uint64_t durable;        /* bytes [W_DATA_OFFSET, durable) are in the file */
+	uint64_t sealed;         /* end of the last complete record below durable */
+	uint64_t *ends;          /* ends of complete records above sealed, ascending */
+	size_t n_ends, cap_ends;
 	uint32_t pmu_type;
 	uint64_t sample_type, sample_period, sample_id, config, config1, config2;
 	uint32_t midr, nr_avail, nr_online;
@@ -78,6 +86,8 @@ static int pwrite_all(struct spe_perf_writer *w, const void *data, size_t len, u
 			continue;
 		if (n <= 0)
 			return w_fail(w, -spe_io, n < 0 ? errno : ENOSPC, "write failed");
+		if (!w->pipe && off == w->durable)
+			w->durable += (uint64_t)n; /* appended data, even when a later chunk fails */
 		p += n;
 		len -= (size_t)n;
 		off += (uint64_t)n;
@@ -96,6 +106,38 @@ static int flush(struct spe_perf_writer *w)
 	}
 	w->buf_pos += w->fill;
 	w->fill = 0;
+	return 0;
+}
+
+/* Move sealed to the last complete record that is wholly in the file. */
+static void settle(struct spe_perf_writer *w)
+{
+	size_t k = 0;
+	while (k < w->n_ends && w->ends[k] <= w->durable)
+		k++;
+	if (!k)
+		return;
+	w->sealed = w->ends[k - 1];
+	memmove(w->ends, w->ends + k, (w->n_ends - k) * sizeof *w->ends);
+	w->n_ends -= k;
+}
+
+/* A record is complete in the stream (maybe still in the buffer). */
+static int record_done(struct spe_perf_writer *w)
+{
+	if (w->err || w->pipe || !w->header_written)
+		return w->err;
+	if (w->n_ends == w->cap_ends)
+		settle(w); /* drop the ends already in the file */
+	if (w->n_ends == w->cap_ends) {
+		size_t cap = w->cap_ends ? w->cap_ends * 2 : 256;
+		uint64_t *ne = realloc(w->ends, cap * sizeof *ne);
+		if (!ne)
+			return 0; /* sealing after a failure may then stop at an earlier record */
+		w->ends = ne;
+		w->cap_ends = cap;
+	}
+	w->ends[w->n_ends++] = w->pos;
 	return 0;
 }
 
@@ -228,7 +270,7 @@ static int write_time_conv(struct spe_perf_writer *w, const struct spe_perf_time
 	put64(r + 40, tc->time_mask);
 	r[48] = tc->cap_user_time_zero;
 	r[49] = tc->cap_user_time_short;
-	return append(w, r, sizeof r);
+	return append(w, r, sizeof r) || record_done(w) ? w->err : 0;
 }
 
 static int write_auxtrace_info(struct spe_perf_writer *w, const struct spe_perf_writer_config *c)
@@ -238,7 +280,7 @@ static int write_auxtrace_info(struct spe_perf_writer *w, const struct spe_perf_
 		header(r, SPE_PERF_RECORD_AUXTRACE_INFO, 0, sizeof r);
 		put32(r + 8, SPE_PERF_AUXTRACE_ARM_SPE);
 		put64(r + 16, w->pmu_type);
-		return append(w, r, sizeof r);
+		return append(w, r, sizeof r) || record_done(w) ? w->err : 0;
 	}
 	/* v2: [version 2, 4 header words, pmu type, n] + n x [magic, cpu, 4, midr, pmu, min_interval, filter] */
 	uint64_t size = 16 + 8 * (4 + 7 * (uint64_t)c->n_cpus);
@@ -265,7 +307,7 @@ static int write_auxtrace_info(struct spe_perf_writer *w, const struct spe_perf_
 		put64(q + 40, cpu->min_interval);
 		put64(q + 48, cpu->event_filter);
 	}
-	int err = append(w, r, size);
+	int err = append(w, r, size) || record_done(w) ? w->err : 0;
 	free(r);
 	return err;
 }
@@ -368,6 +410,8 @@ struct spe_perf_writer *spe_perf_writer_open(int fd, const struct spe_perf_write
 	static const uint64_t no_features[4];
 	if (write_file_header(w, 0, no_features) || write_attr(w))
 		return w;
+	w->header_written = 1;
+	w->durable = w->sealed = w->pos;
 	if (write_time_conv(w, c.time_conv) || write_auxtrace_info(w, &c))
 		return w;
 	flush(w);
@@ -415,7 +459,7 @@ int spe_perf_write_auxtrace(struct spe_perf_writer *w, const void *data, uint64_
 	put32(r + 40, (uint32_t)cpu);
 	if (append(w, r, sizeof r) || append(w, data, size) || append(w, NULL, padded - size))
 		return w->err;
-	return 0;
+	return record_done(w);
 }
 
 /* Append a kernel record: @p fixed bytes (header filled here), @p name padded to 8, trailer. */
@@ -436,7 +480,7 @@ static int kernel_record(struct spe_perf_writer *w, uint32_t type, uint16_t misc
 	if (append(w, fixed, nfixed) || (name && append(w, name, nlen)) || append(w, NULL, npad - nlen) ||
 	    append(w, t, tsz))
 		return w->err;
-	return 0;
+	return record_done(w);
 }
 
 int spe_perf_write_aux(struct spe_perf_writer *w, uint64_t aux_offset, uint64_t aux_size, uint64_t flags,
@@ -559,7 +603,7 @@ int spe_perf_write_finished_round(struct spe_perf_writer *w)
 		return -spe_invalid;
 	uint8_t r[8];
 	header(r, SPE_PERF_RECORD_FINISHED_ROUND, 0, 8);
-	return append(w, r, sizeof r);
+	return append(w, r, sizeof r) || record_done(w) ? w->err : 0;
 }
 
 int spe_perf_writer_add_build_id(struct spe_perf_writer *w, uint32_t pid, const uint8_t *id, uint8_t id_size,
@@ -720,11 +764,37 @@ static int finish(struct spe_perf_writer *w)
 	return write_file_header(w, data_size, features);
 }
 
+/*
+ * After a failure: data.size = the records known to be wholly written, no
+ * features.  An in-place write of the header that needs no free space, so it
+ * works after ENOSPC or EFBIG too; a failure here keeps the first error.
+ */
+static void seal_after_failure(struct spe_perf_writer *w)
+{
+	static const uint64_t no_features[4];
+	if (w->pipe || !w->header_written)
+		return;
+	settle(w);
+	write_file_header(w, w->sealed - W_DATA_OFFSET, no_features);
+}
+
 int spe_perf_writer_close(struct spe_perf_writer *w)
 {
+	return spe_perf_writer_close_msg(w, NULL, 0);
+}
+
+int spe_perf_writer_close_msg(struct spe_perf_writer *w, char *errmsg, size_t errlen)
+{
+	if (errmsg && errlen)
+		errmsg[0] = 0;
 	if (!w)
 		return -spe_invalid;
 	int err = finish(w);
+	if (err) {
+		seal_after_failure(w);
+		if (errmsg && errlen)
+			snprintf(errmsg, errlen, "%s", w->errmsg[0] ? w->errmsg : spe_errstr(err));
+	}
 	free(w->buf);
 	free(w->arch);
 	free(w->hostname);
@@ -733,6 +803,7 @@ int spe_perf_writer_close(struct spe_perf_writer *w)
 		free(w->argv[i]);
 	free(w->argv);
 	free(w->index);
+	free(w->ends);
 	for (size_t i = 0; i < w->n_bids; i++)
 		free(w->bids[i].filename);
 	free(w->bids);

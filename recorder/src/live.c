@@ -122,24 +122,6 @@ static int open_error(struct spe_live_error *err, const char *what, uint32_t cpu
 	}
 }
 
-static int online_cpus(uint32_t *cpus, int max)
-{
-	char line[4096] = "";
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	if (f) {
-		if (!fgets(line, sizeof line, f))
-			line[0] = 0;
-		fclose(f);
-	}
-	int n = line[0] ? spe_live_parse_cpu_list(line, cpus, max) : -1;
-	if (n > 0)
-		return n;
-	long c = sysconf(_SC_NPROCESSORS_ONLN);
-	for (n = 0; n < c && n < max; n++)
-		cpus[n] = (uint32_t)n;
-	return n;
-}
-
 static int is_pow2(uint64_t x)
 {
 	return x && !(x & (x - 1));
@@ -230,6 +212,45 @@ static int map_cpu(struct spe_live *l, struct live_cpu *c, struct spe_live_error
 	return 0;
 }
 
+uint32_t spe_live_spe_attr(const struct spe_live_config *cfg, uint8_t attr[SPE_LIVE_ATTR_MAX])
+{
+	/* config3 (offset 128) and config4 (136) may be newer than the uapi header: lay out bytes. */
+	union {
+		struct perf_event_attr a;
+		uint8_t raw[SPE_LIVE_ATTR_MAX];
+	} u;
+	memset(&u, 0, sizeof u);
+	struct perf_event_attr *a = &u.a;
+	uint32_t size = cfg->attr_size ? cfg->attr_size : 128;
+	if (cfg->config[4] && size < 144)
+		size = 144;
+	else if (cfg->config[3] && size < 136)
+		size = 136;
+	if (size < 128)
+		size = 128;
+	if (size > SPE_LIVE_ATTR_MAX)
+		size = SPE_LIVE_ATTR_MAX;
+	int per_task = cfg->mode == SPE_LIVE_PID || cfg->mode == SPE_LIVE_COMMAND;
+	a->type = cfg->pmu_type;
+	a->config = cfg->config[0];
+	a->config1 = cfg->config[1];
+	a->config2 = cfg->config[2];
+	a->sample_period = cfg->period ? cfg->period : DEFAULT_PERIOD;
+	a->exclude_user = !!cfg->exclude_user;
+	a->exclude_kernel = !!cfg->exclude_kernel;
+	a->sample_type = cfg->sample_type;
+	a->sample_id_all = 1;
+	a->disabled = 1;
+	a->inherit = per_task;
+	a->enable_on_exec = cfg->mode == SPE_LIVE_COMMAND;
+	memcpy(u.raw + 128, &cfg->config[3], 8);
+	memcpy(u.raw + 136, &cfg->config[4], 8);
+	uint32_t sz = size;
+	memcpy(u.raw + 4, &sz, 4); /* attr.size */
+	memcpy(attr, u.raw, SPE_LIVE_ATTR_MAX);
+	return size;
+}
+
 int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, struct spe_live_error *err)
 {
 	struct spe_live *l = calloc(1, sizeof *l);
@@ -255,28 +276,25 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 	}
 	l->aux_size = aux_pages * l->page;
 
-	uint32_t *ids = calloc(SPE_LIVE_MAX_CPUS, sizeof *ids);
-	if (!ids) {
+	if (!l->cfg.cpus || l->cfg.n_cpus <= 0 || l->cfg.n_cpus > SPE_LIVE_MAX_CPUS) {
+		r = set_err(err, -spe_invalid, 0, "no CPUs to record on");
+		goto fail;
+	}
+	l->n = l->cfg.n_cpus;
+	l->cpu_ids = calloc((size_t)l->n, sizeof *l->cpu_ids);
+	if (!l->cpu_ids) {
 		r = set_err(err, -spe_nomem, ENOMEM, "out of memory");
 		goto fail;
 	}
-	l->cpu_ids = ids;
-	if (l->cfg.cpu_list) {
-		l->n = spe_live_parse_cpu_list(l->cfg.cpu_list, ids, SPE_LIVE_MAX_CPUS);
-		if (l->n <= 0) {
-			r = set_err(err, -spe_invalid, 0, "'%s' is not a CPU list (e.g. 0-3,8)", l->cfg.cpu_list);
-			goto fail;
-		}
-	} else {
-		l->n = online_cpus(ids, SPE_LIVE_MAX_CPUS);
-	}
+	memcpy(l->cpu_ids, l->cfg.cpus, (size_t)l->n * sizeof *l->cpu_ids);
+	l->cfg.cpus = l->cpu_ids; /* the caller's array need not outlive this call */
 	l->c = calloc((size_t)l->n, sizeof *l->c);
 	if (!l->c) {
 		r = set_err(err, -spe_nomem, ENOMEM, "out of memory");
 		goto fail;
 	}
 	for (int i = 0; i < l->n; i++) {
-		l->c[i].cpu = ids[i];
+		l->c[i].cpu = l->cpu_ids[i];
 		l->c[i].spe_fd = l->c[i].dummy_fd = -1;
 	}
 
@@ -311,37 +329,12 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 	for (int i = 0; i < l->n; i++) {
 		struct live_cpu *c = &l->c[i];
 		if (l->cfg.with_spe) {
-			/*
-			 * config3 (offset 128) and config4 (136) are newer than the uapi
-			 * header this may be built with: lay the attr out in a buffer.
-			 */
 			union {
 				struct perf_event_attr a;
-				uint8_t raw[144];
+				uint8_t raw[SPE_LIVE_ATTR_MAX];
 			} u;
-			memset(&u, 0, sizeof u);
+			spe_live_spe_attr(&l->cfg, u.raw);
 			struct perf_event_attr *a = &u.a;
-			uint32_t size = l->cfg.attr_size ? l->cfg.attr_size : 128;
-			if (l->cfg.config4 && size < 144)
-				size = 144;
-			else if (l->cfg.config3 && size < 136)
-				size = 136;
-			a->size = size < sizeof *a ? (uint32_t)sizeof *a : size;
-			a->type = l->cfg.pmu_type;
-			a->config = l->cfg.config;
-			a->config1 = l->cfg.config1;
-			a->config2 = l->cfg.config2;
-			memcpy(u.raw + 128, &l->cfg.config3, 8);
-			memcpy(u.raw + 136, &l->cfg.config4, 8);
-			a->sample_period = l->cfg.period ? l->cfg.period
-							 : l->cfg.min_interval ? l->cfg.min_interval : DEFAULT_PERIOD;
-			a->exclude_user = !!l->cfg.exclude_user;
-			a->exclude_kernel = !!l->cfg.exclude_kernel;
-			a->sample_type = l->cfg.sample_type;
-			a->sample_id_all = 1;
-			a->disabled = 1;
-			a->inherit = per_task;
-			a->enable_on_exec = l->cfg.mode == SPE_LIVE_COMMAND;
 			c->spe_fd = perf_event_open(a, target, (int)c->cpu);
 			if (c->spe_fd < 0) {
 				r = open_error(err, "arm_spe", c->cpu, errno);

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -58,7 +57,7 @@ int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cf
 		snprintf(err, errsize, "%s: out of memory", path);
 		return -spe_nomem;
 	}
-	o->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644); /* read: to seal after a failure */
+	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (o->fd < 0) {
 		snprintf(err, errsize, "%s: cannot create: %s", path, strerror(errno));
 		free(o->path);
@@ -272,61 +271,18 @@ const char *spe_rec_output_errmsg(const struct spe_rec_output *o)
 	return o->errmsg;
 }
 
-/*
- * After a failed write the writer leaves data.size 0 ("unfinished"), which
- * perf 6.1 refuses ("failed to process sample").  Set data.size to the end of
- * the last complete record in the file: an in-place 8-byte write that needs
- * no free space.  (To move into the writer: see the recorder's report.)
- */
-static void seal_after_failure(int fd)
-{
-	uint8_t h[56];
-	struct stat st;
-	if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h || memcmp(h, "PERFILE2", 8) || fstat(fd, &st) < 0)
-		return;
-	uint64_t data_off = u64_at(h + 40), end = (uint64_t)st.st_size, pos = data_off;
-	if (data_off < 104 || data_off > end)
-		return;
-	for (;;) {
-		uint8_t rh[16];
-		if (end - pos < 8 || pread(fd, rh, sizeof rh, (off_t)pos) < 8)
-			break;
-		uint64_t n = (uint16_t)(rh[6] | rh[7] << 8);
-		if (n < 8)
-			break;
-		if (u32_at(rh) == SPE_PERF_RECORD_AUXTRACE) {
-			if (end - pos < 16)
-				break;
-			n += u64_at(rh + 8);
-		}
-		if (n > end - pos)
-			break;
-		pos += n;
-	}
-	uint8_t size[8];
-	uint64_t data_size = pos - data_off;
-	memcpy(size, &data_size, 8);
-	if (pwrite(fd, size, 8, 48) != 8) {
-		/* nothing more can be done: the reader treats data.size 0 as "to EOF" */
-	}
-}
-
 int spe_rec_output_close(struct spe_rec_output *o, char *err, size_t errsize)
 {
 	if (!o)
 		return 0;
 	int r = writer_failed(o);
-	errno = 0;
-	int c = spe_perf_writer_close(o->w);
-	int e = errno;
+	char wmsg[256];
+	/* On a failure the writer still seals the file (data.size at the last whole record). */
+	int c = spe_perf_writer_close_msg(o->w, wmsg, sizeof wmsg);
 	if (!r && c) {
 		r = c;
-		/* The writer's message goes with it; its last failing call left errno. */
-		snprintf(o->errmsg, sizeof o->errmsg, "%s: write failed: %s", o->path,
-			 e ? strerror(e) : spe_errstr(c));
+		snprintf(o->errmsg, sizeof o->errmsg, "%s: %s", o->path, wmsg);
 	}
-	if (r)
-		seal_after_failure(o->fd);
 	if (close(o->fd) < 0 && !r) {
 		r = -spe_io;
 		snprintf(o->errmsg, sizeof o->errmsg, "%s: %s", o->path, strerror(errno));

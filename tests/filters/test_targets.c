@@ -198,6 +198,13 @@ TEST(cpuset_parse)
 	CHECK_INT_EQ(off, 2);
 	CHECK_INT_EQ(spe_cpuset_parse("", &s, &off), -1);
 	CHECK_INT_EQ(spe_cpuset_parse("1024", &s, &off), -1);
+	/* From the recorder's former CPU-list parser: repeats, unordered, open ranges. */
+	CHECK_INT_EQ(spe_cpuset_parse("3,1,3,2\n", &s, &off), 0);
+	CHECK_U64_EQ(s.bits[0], 0xe);
+	CHECK_INT_EQ(spe_cpuset_parse("1-", &s, &off), -1);
+	CHECK_INT_EQ(off, 2);
+	CHECK_INT_EQ(spe_cpuset_parse("a", &s, &off), -1);
+	CHECK_INT_EQ(off, 0);
 }
 
 static void write_file(const char *dir, const char *name, const char *text)

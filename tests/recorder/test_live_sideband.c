@@ -79,10 +79,21 @@ static int on_aux(void *ctx, const void *d, uint64_t n, uint64_t off, uint32_t i
 	return -spe_internal; /* sideband-only: there is no AUX area */
 }
 
+/* The CPUs to open on: 0 .. online-1 (the CLI passes the PMU's or the online list). */
+static uint32_t test_cpus[SPE_LIVE_MAX_CPUS];
+static int n_test_cpus;
+
+static void init_test_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	for (n_test_cpus = 0; n_test_cpus < n && n_test_cpus < SPE_LIVE_MAX_CPUS; n_test_cpus++)
+		test_cpus[n_test_cpus] = (uint32_t)n_test_cpus;
+}
+
 static int run(char *const *argv, uint32_t data_pages, struct capture *cap, struct spe_live_result *res,
 	       struct spe_live_error *err)
 {
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .mode = SPE_LIVE_COMMAND, .argv = argv,
+	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
 					      .with_spe = 0, .data_pages = data_pages,
 					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
 	struct spe_live *l;
@@ -157,7 +168,7 @@ TEST(perf_data_from_live_sideband)
 	CHECK(fd >= 0);
 	close(fd);
 	char *argv[] = { "/bin/true", NULL };
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .mode = SPE_LIVE_COMMAND, .argv = argv,
+	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
 					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
 	struct spe_live *l;
 	struct spe_live_error err = { 0 };
@@ -251,7 +262,7 @@ TEST(stop_flag_duration_and_pid)
 
 	stop_flag = 0;
 	signal(SIGALRM, on_alarm);
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .mode = SPE_LIVE_COMMAND, .argv = argv,
+	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
 					      .sample_type = spe_rec_output_sample_type(), .stop = &stop_flag,
 					      .poll_ms = 20);
 	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
@@ -280,7 +291,7 @@ TEST(stop_flag_duration_and_pid)
 		usleep(300000);
 		_exit(0);
 	}
-	struct spe_live_config pc = SPE_OPTS(spe_live_config, .mode = SPE_LIVE_PID, .pid = child,
+	struct spe_live_config pc = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_PID, .pid = child,
 					     .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
 					     .duration = 10);
 	CHECK_INT_EQ(spe_live_open(&pc, &l, &err), 0);
@@ -293,9 +304,10 @@ TEST(stop_flag_duration_and_pid)
 
 int main(void)
 {
+	init_test_cpus();
 	/* Probe: can this process open a dummy event on itself? */
 	char *probe[] = { "/bin/true", NULL };
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .mode = SPE_LIVE_COMMAND, .argv = probe,
+	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = probe,
 					      .sample_type = spe_rec_output_sample_type());
 	struct spe_live *l;
 	struct spe_live_error err = { 0 };

@@ -492,9 +492,14 @@ SPE_API int spe_perf_writer_add_build_id(struct spe_perf_writer *w, uint32_t pid
 					 uint8_t id_size, const char *filename);
 /*
  * Write the feature sections and the final header, then free @p w (the fd
- * stays open).  Returns 0 or the first error of the writer's life.
+ * stays open).  Returns 0 or the first error of the writer's life.  After a
+ * failed write (file mode) the header is still rewritten, with data.size
+ * ending at the last record wholly written and no features, so perf and our
+ * reader open the file.
  */
 SPE_API int spe_perf_writer_close(struct spe_perf_writer *w);
+/* The same, and the writer's message for that error (or "") into @p errmsg. */
+SPE_API int spe_perf_writer_close_msg(struct spe_perf_writer *w, char *errmsg, size_t errlen);
 
 #ifdef __cplusplus
 }

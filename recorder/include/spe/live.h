@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Live recording: find the arm_spe PMU, open it (and a dummy tracking event
- * for MMAP2/COMM/FORK/EXIT/SWITCH) on every CPU needed, map the data ring
- * and the AUX area, and run spe_session_drain() until told to stop.
+ * Live recording: open the arm_spe event the caller describes (and a dummy
+ * tracking event for MMAP2/COMM/FORK/EXIT/SWITCH) on the CPUs it lists, map
+ * the data ring and the AUX area, and run spe_session_drain() until told to
+ * stop.  The PMU, its CPUs and the attr words come from libspe_filters (see
+ * cli/common/record_run.c record_run_live_config()).
  *
  * The same code runs in "sideband only" mode (no SPE event: the dummy event
  * owns the ring), which is how the ring reader is tested on machines
@@ -21,24 +23,14 @@ extern "C" {
 #endif
 
 #define SPE_LIVE_MAX_CPUS 4096
-
-/* The arm_spe PMU as sysfs describes it. */
-struct spe_live_pmu {
-	char name[64];          /* "arm_spe_0" */
-	uint32_t type;          /* dynamic PMU type */
-	uint64_t min_interval;  /* caps/min_interval, 0 if absent */
-	char cpumask[256];      /* "0-7", empty if absent (all CPUs) */
-};
+#define SPE_LIVE_CONFIG_WORDS 5 /* config .. config4 */
+#define SPE_LIVE_ATTR_MAX 144   /* perf_event_attr size with config4 */
 
 /*
- * Look for arm_spe* under @p devices_dir (NULL = /sys/bus/event_source/devices).
- * Returns 0 with *@p pmu filled, or -spe_unsupported when there is none.
+ * Which PMU, which CPUs and which attr words are the caller's business: the
+ * CLI takes them from libspe_filters (the arm_spe PMU covering the CPUs, and
+ * the compiled spe_filter_result), so this library finds and parses nothing.
  */
-int spe_live_find_pmu(const char *devices_dir, struct spe_live_pmu *pmu);
-
-/* Parse a CPU list ("0-3,8,10-11") into @p cpus (sorted, unique); returns count or -spe_invalid. */
-int spe_live_parse_cpu_list(const char *list, uint32_t *cpus, int max);
-
 enum spe_live_mode {
 	SPE_LIVE_SYSTEM_WIDE,   /* -a: every CPU of the PMU's cpumask */
 	SPE_LIVE_CPUS,          /* -C LIST */
@@ -49,16 +41,17 @@ enum spe_live_mode {
 struct spe_live_config {
 	size_t size;              /* use SPE_OPTS */
 	enum spe_live_mode mode;
-	const char *cpu_list;     /* SPE_LIVE_CPUS */
+	const uint32_t *cpus;     /* CPUs to open on, sorted: the PMU's (or -C's); required */
+	int n_cpus;
 	pid_t pid;                /* SPE_LIVE_PID */
 	char *const *argv;        /* SPE_LIVE_COMMAND: NULL-terminated */
 	int with_spe;             /* 0: sideband only (the dummy event owns the ring) */
-	uint32_t pmu_type;        /* with_spe: attr.type */
-	uint64_t config, config1, config2, config3, config4; /* with_spe: compiled filters */
-	uint32_t attr_size;       /* with_spe: 0 = 128; 136 with config3, 144 with config4 */
-	int exclude_user, exclude_kernel; /* with_spe: compiled filters */
-	uint64_t period;          /* with_spe: sample_period (-c); 0 = min_interval or 4096 */
-	uint64_t min_interval;
+	/* with_spe: the SPE event, as libspe_filters compiled it (spe_attr_image) */
+	uint32_t pmu_type;        /* attr.type */
+	uint64_t config[SPE_LIVE_CONFIG_WORDS];
+	uint32_t attr_size;       /* 128, 136 (config3) or 144 (config4); raised to fit non-zero words */
+	int exclude_user, exclude_kernel;
+	uint64_t period;          /* sample_period; 0 = 4096 */
 	uint32_t aux_pages;       /* AUX pages per CPU (-m), power of two; 0 = 4 MiB worth */
 	uint32_t data_pages;      /* data ring pages per CPU, power of two; 0 = 128 */
 	uint64_t sample_type;     /* trailer layout; must match the output's attr */
@@ -88,6 +81,13 @@ struct spe_live_result {
 		uint8_t cap_user_time_zero, cap_user_time_short;
 	} time_conv;              /* from the first mmap page */
 };
+
+/*
+ * The SPE event's perf_event_attr as spe_live_open() would open it (config3
+ * and config4 at offsets 128 and 136, past older uapi headers), laid out in
+ * @p attr; returns the attr size.  Opens nothing: tests and --dry-run use it.
+ */
+uint32_t spe_live_spe_attr(const struct spe_live_config *cfg, uint8_t attr[SPE_LIVE_ATTR_MAX]);
 
 struct spe_live;
 
