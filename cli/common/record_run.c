@@ -356,6 +356,7 @@ int record_run_live(const struct record_run_opts *o)
 	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .pmu_type = lc.pmu_type,
 						   .config = lc.config[0], .config1 = lc.config[1],
 						   .config2 = lc.config[2], .sample_period = lc.period,
+						   .exclude_user = lc.exclude_user, .exclude_kernel = lc.exclude_kernel,
 						   .n_cpus = (uint32_t)n, .cpus = cpus,
 						   .midrs = midrs, .argc = o->argc, .argv = o->argv,
 						   .time_conv = tc.time_mult ? &tc : NULL);

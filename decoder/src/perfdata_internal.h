@@ -27,6 +27,8 @@ static inline int pd_add_ok(uint64_t a, uint64_t b, uint64_t *sum)
 #define PD_ATTR_MAX 256          /* bytes of an attr we keep */
 #define PD_ATTR_MIN 64           /* PERF_ATTR_SIZE_VER0 */
 #define PD_SAMPLE_ID_ALL (1ull << 18)
+#define PD_EXCLUDE_USER (1ull << 4)   /* perf_event_attr flag bits */
+#define PD_EXCLUDE_KERNEL (1ull << 5)
 
 /*
  * Byte source: a mapping (file or caller memory) or a forward-only stream

@@ -52,6 +52,7 @@ struct spe_perf_writer {
 	size_t n_ends, cap_ends;
 	uint32_t pmu_type;
 	uint64_t sample_type, sample_period, sample_id, config, config1, config2;
+	uint64_t attr_flags; /* sample_id_all plus the exclude bits */
 	uint32_t midr, nr_avail, nr_online;
 	char *arch, *hostname, *osrelease;
 	char **argv;
@@ -247,7 +248,7 @@ static int write_attr(struct spe_perf_writer *w)
 	put64(a + 8, w->config);
 	put64(a + 16, w->sample_period);
 	put64(a + 24, w->sample_type);
-	put64(a + 40, PD_SAMPLE_ID_ALL);
+	put64(a + 40, w->attr_flags);
 	put64(a + 56, w->config1);
 	put64(a + 64, w->config2);
 	put64(a + W_ATTR_SIZE, W_IDS_OFFSET);
@@ -328,7 +329,7 @@ static int write_pipe_start(struct spe_perf_writer *w)
 	put64(a + 16, w->config);
 	put64(a + 24, w->sample_period);
 	put64(a + 32, w->sample_type);
-	put64(a + 48, PD_SAMPLE_ID_ALL);
+	put64(a + 48, w->attr_flags);
 	put64(a + 64, w->config1);
 	put64(a + 72, w->config2);
 	put64(a + 8 + W_ATTR_SIZE, w->sample_id);
@@ -380,6 +381,8 @@ struct spe_perf_writer *spe_perf_writer_open(int fd, const struct spe_perf_write
 	w->config = c.config;
 	w->config1 = c.config1;
 	w->config2 = c.config2;
+	w->attr_flags = PD_SAMPLE_ID_ALL | (c.exclude_user ? PD_EXCLUDE_USER : 0) |
+			(c.exclude_kernel ? PD_EXCLUDE_KERNEL : 0);
 	w->midr = c.midr;
 	w->nr_avail = c.nr_cpus_avail ? c.nr_cpus_avail : 1;
 	w->nr_online = c.nr_cpus_online ? c.nr_cpus_online : w->nr_avail;

@@ -93,6 +93,7 @@ int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cf
 	struct spe_perf_writer_config wc = SPE_OPTS(spe_perf_writer_config,
 		.pmu_type = cfg.pmu_type,
 		.config = cfg.config, .config1 = cfg.config1, .config2 = cfg.config2,
+		.exclude_user = cfg.exclude_user, .exclude_kernel = cfg.exclude_kernel,
 		.sample_type = SPE_PERF_WRITER_SAMPLE_TYPE,
 		.sample_period = cfg.sample_period,
 		.sample_id = SPE_REC_OUTPUT_SAMPLE_ID,

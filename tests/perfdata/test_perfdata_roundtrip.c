@@ -47,7 +47,7 @@ static void write_sample_file(int fd, int version)
 						     .midr = 0x410fd0c0, .hostname = "box", .osrelease = "6.1.0",
 						     .argc = 3, .argv = argv, .time_conv = &tc, .nr_cpus_avail = 4,
 						     .nr_cpus_online = 2, .auxtrace_info_version = version,
-						     .cpus = cpus, .n_cpus = 2);
+						     .cpus = cpus, .n_cpus = 2, .exclude_kernel = 1);
 	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
 	CHECK(w != NULL);
 	for (size_t i = 0; i < sizeof bytes_b; i++)
@@ -126,6 +126,8 @@ TEST(header_and_features)
 	CHECK_U64_EQ(a.config, 0x42);
 	CHECK_U64_EQ(a.sample_type, 0x98087);
 	CHECK_INT_EQ(a.sample_id_all, 1);
+	/* flags word: sample_id_all (bit 18) and exclude_kernel (bit 5), nothing else */
+	CHECK_U64_EQ(a.flags, (1ull << 18) | (1ull << 5));
 	CHECK_INT_EQ(a.n_ids, 1);
 	CHECK_U64_EQ(a.ids[0], 1);
 	CHECK_INT_EQ(spe_perf_get_attr(f, 1, &a, sizeof a), -spe_invalid);

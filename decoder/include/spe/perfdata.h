@@ -436,6 +436,8 @@ struct spe_perf_writer_config {
 	 * No HEADER_AUXTRACE index; build ids become HEADER_BUILD_ID events at close.
 	 */
 	int pipe_mode;
+	/* The attr's exclude_user / exclude_kernel flags, as the event was opened. */
+	int exclude_user, exclude_kernel;
 };
 
 /*

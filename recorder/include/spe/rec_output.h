@@ -40,6 +40,7 @@ struct spe_rec_output_config {
 	int argc;                    /* CMDLINE */
 	char *const *argv;
 	const struct spe_rec_output_time_conv *time_conv; /* NULL = identity */
+	int exclude_user, exclude_kernel; /* stored in the file's attr */
 };
 
 struct spe_rec_output;
