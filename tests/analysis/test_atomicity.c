@@ -364,7 +364,10 @@ int main(int argc, char **argv)
 		check_failed++;
 	} else {
 		RUN(sigint_mid_append);
-		RUN(sigint_mid_append_with_decode_thread);
+		if (*spe_run_prefix()) /* spe-load --jobs=2 never finishes under qemu-aarch64 7.2 */
+			printf("SKIP sigint_mid_append_with_decode_thread: spe-load --jobs=2 hangs under the emulator\n");
+		else
+			RUN(sigint_mid_append_with_decode_thread);
 		RUN(sigint_mid_create);
 		RUN(crash_mid_append_rolls_back);
 		RUN(disk_full_append);
