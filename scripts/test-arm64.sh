@@ -36,7 +36,7 @@ built=$(date +%s)
 status=0
 # fuzz (libFuzzer, not built here) and bench (timings mean nothing under an
 # emulator) are left out; the fuzz-seeds replays and the perf oracles run.
-(cd "$dir" && ctest --output-on-failure -j"$(nproc)" -LE '^(fuzz|bench)$') || status=1
+(cd "$dir" && ctest --output-on-failure --timeout 120 -j"$(nproc)" -LE '^(fuzz|bench)$') || status=1
 end=$(date +%s)
 echo "test-arm64: build $((built - start)) s, tests $((end - built)) s, total $((end - start)) s"
 exit $status
