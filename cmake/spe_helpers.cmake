@@ -1,5 +1,17 @@
 # Small helpers shared by the component CMakeLists.
 
+# SPE_RUN: the emulator command that starts a built program (empty natively).
+# ctest runs a test's own COMMAND through CMAKE_CROSSCOMPILING_EMULATOR itself;
+# programs a test starts (shell scripts, system(), fork/exec) are prefixed with
+# $SPE_RUN, which every test gets in its environment (tests/lib/run.h).
+string(REPLACE ";" " " SPE_RUN "${CMAKE_CROSSCOMPILING_EMULATOR}")
+
+# spe_test_environment(test...): give the tests SPE_RUN.  Call it after every
+# add_test (spe_add_unit_test and spe_add_fuzzer do).
+function(spe_test_environment)
+  set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT "SPE_RUN=${SPE_RUN}")
+endfunction()
+
 # spe_add_unit_test(NAME SOURCES src... [LIBS lib...] [LABELS l...])
 # Builds tests/<...> into an executable and registers it with ctest.
 function(spe_add_unit_test name)
@@ -8,6 +20,7 @@ function(spe_add_unit_test name)
   target_link_libraries(${name} PRIVATE ${T_LIBS} spe_testlib)
   add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
   set_tests_properties(${name} PROPERTIES LABELS "unit;${T_LABELS}" SKIP_RETURN_CODE 77)
+  spe_test_environment(${name})
 endfunction()
 
 # spe_add_fuzzer(NAME SOURCE src LIBS lib... CORPUS dir...)
@@ -26,11 +39,13 @@ function(spe_add_fuzzer name)
     add_test(NAME ${name} COMMAND ${name} -max_total_time=${SPE_FUZZ_SECONDS} -rss_limit_mb=1024
              -timeout=10 ${workdir} ${F_CORPUS})
     set_tests_properties(${name} PROPERTIES LABELS fuzz)
+    spe_test_environment(${name})
   else()
     add_executable(${name} ${F_SOURCE} ${CMAKE_SOURCE_DIR}/fuzz/replay_main.c)
     target_link_libraries(${name} PRIVATE ${F_LIBS})
     add_test(NAME ${name}_seeds COMMAND ${name} ${F_CORPUS})
     set_tests_properties(${name}_seeds PROPERTIES LABELS "fuzz-seeds")
+    spe_test_environment(${name}_seeds)
   endif()
 endfunction()
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
 # spe-record end to end on the sysfs fixtures: exact --dry-run output (worked
 # out by hand: see the comments), JSON, exit codes and messages.
 # usage: cli_record.sh SPE_RECORD FIXTURES_SYSFS
@@ -12,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 run() {
 	local want=$1; shift
 	n=$((n + 1))
-	"$rec" "$@" >"$tmp/out" 2>"$tmp/err"
+	${SPE_RUN:-} "$rec" "$@" >"$tmp/out" 2>"$tmp/err"
 	local rc=$?
 	if [ "$rc" != "$want" ]; then
 		echo "FAIL: spe-record $*: exit $rc, wanted $want"; cat "$tmp/err"; fail=$((fail + 1))
@@ -140,8 +141,8 @@ expect_grep '^\{"term":"simd_filter","option":"--simd-filter","field":"config:39
 
 # Every JSON output line parses.
 if command -v python3 >/dev/null; then
-	"$rec" --list-filters --format=json --sysfs="$fx/v1p4-fds-linux6.19" >"$tmp/out"
-	"$rec" --dry-run --format=json --sysfs="$fx/v1p4-fds-linux6.19" --data-src-filter=1,2 >>"$tmp/out" 2>/dev/null
+	${SPE_RUN:-} "$rec" --list-filters --format=json --sysfs="$fx/v1p4-fds-linux6.19" >"$tmp/out"
+	${SPE_RUN:-} "$rec" --dry-run --format=json --sysfs="$fx/v1p4-fds-linux6.19" --data-src-filter=1,2 >>"$tmp/out" 2>/dev/null
 	n=$((n + 1))
 	python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]' <"$tmp/out" ||
 		{ echo "FAIL: JSON lines do not parse"; fail=$((fail + 1)); }

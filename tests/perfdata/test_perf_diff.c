@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "run.h"
 #include "spe/encoder.h"
 #include "spe/spe.h"
 
@@ -237,9 +238,9 @@ static int compare(const char *spe_dump, const char *file, const char *label, in
 		snprintf(cmd, sizeof cmd, "PAGER=cat perf report -f -D -i '%s' 2>/dev/null", file);
 	collect(cmd, &perf);
 	if (pipe_mode)
-		snprintf(cmd, sizeof cmd, "cat '%s' | '%s' -q --perf-compat=6.1 -", file, spe_dump);
+		snprintf(cmd, sizeof cmd, "cat '%s' | %s'%s' -q --perf-compat=6.1 -", file, spe_run_prefix(), spe_dump);
 	else
-		snprintf(cmd, sizeof cmd, "'%s' -q --perf-compat=6.1 '%s'", spe_dump, file);
+		snprintf(cmd, sizeof cmd, "%s'%s' -q --perf-compat=6.1 '%s'", spe_run_prefix(), spe_dump, file);
 	int st = collect(cmd, &ours);
 	int rc = 0;
 	size_t n = perf.n < ours.n ? perf.n : ours.n;

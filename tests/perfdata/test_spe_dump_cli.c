@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "run.h"
 #include "spe/spe.h"
 
 static const char *spe_dump, *fixtures;
@@ -81,7 +82,7 @@ static void slurp(const char *path, char *buf, size_t size)
 static int run(const char *args)
 {
 	char cmd[4096];
-	snprintf(cmd, sizeof cmd, "'%s' %s >'%s/out' 2>'%s/err'", spe_dump, args, dir, dir);
+	snprintf(cmd, sizeof cmd, "%s'%s' %s >'%s/out' 2>'%s/err'", spe_run_prefix(), spe_dump, args, dir, dir);
 	int st = system(cmd);
 	char p[256];
 	snprintf(p, sizeof p, "%s/out", dir);
@@ -184,7 +185,7 @@ TEST(json_lint)
 	}
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd,
-		 "'%s' -q --format=json '%s/perfdata/random-seed101.data' | python3 -c '"
+		 "%s'%s' -q --format=json '%s/perfdata/random-seed101.data' | python3 -c '"
 		 "import json,sys\n"
 		 "recs=errs=0\n"
 		 "for line in sys.stdin:\n"
@@ -193,7 +194,7 @@ TEST(json_lint)
 		 "    recs+= \"error\" not in o; errs+= \"error\" in o\n"
 		 "assert recs > 100 and errs > 10, (recs, errs)\n"
 		 "'",
-		 spe_dump, fixtures);
+		 spe_run_prefix(), spe_dump, fixtures);
 	CHECK_INT_EQ(system(cmd), 0);
 }
 
@@ -269,10 +270,10 @@ TEST(raw_windows_do_not_change_output)
 	static char whole[1 << 22], windowed[1 << 22];
 	char cmd[1024], p[256];
 	snprintf(p, sizeof p, "%s/out", dir);
-	snprintf(cmd, sizeof cmd, "'%s' -q --raw --window=1000000 %s > '%s'", spe_dump, at("junk.bin"), p);
+	snprintf(cmd, sizeof cmd, "%s'%s' -q --raw --window=1000000 %s > '%s'", spe_run_prefix(), spe_dump, at("junk.bin"), p);
 	CHECK_INT_EQ(WEXITSTATUS(system(cmd)), 1);
 	slurp(p, whole, sizeof whole);
-	snprintf(cmd, sizeof cmd, "'%s' -q --raw --window=64 %s > '%s'", spe_dump, at("junk.bin"), p);
+	snprintf(cmd, sizeof cmd, "%s'%s' -q --raw --window=64 %s > '%s'", spe_run_prefix(), spe_dump, at("junk.bin"), p);
 	CHECK_INT_EQ(WEXITSTATUS(system(cmd)), 1);
 	slurp(p, windowed, sizeof windowed);
 	CHECK(strlen(whole) > 1000000);
@@ -280,10 +281,10 @@ TEST(raw_windows_do_not_change_output)
 	CHECK(strstr(whole, "  20 00") != NULL); /* alignment pads were exercised */
 	CHECK(strcmp(whole, windowed) == 0);
 	/* records mode too */
-	snprintf(cmd, sizeof cmd, "'%s' -q --raw --records %s > '%s'", spe_dump, at("junk.bin"), p);
+	snprintf(cmd, sizeof cmd, "%s'%s' -q --raw --records %s > '%s'", spe_run_prefix(), spe_dump, at("junk.bin"), p);
 	system(cmd);
 	slurp(p, whole, sizeof whole);
-	snprintf(cmd, sizeof cmd, "'%s' -q --raw --records --window=64 %s > '%s'", spe_dump, at("junk.bin"), p);
+	snprintf(cmd, sizeof cmd, "%s'%s' -q --raw --records --window=64 %s > '%s'", spe_run_prefix(), spe_dump, at("junk.bin"), p);
 	system(cmd);
 	slurp(p, windowed, sizeof windowed);
 	CHECK(strlen(whole) > 1000);
@@ -343,7 +344,7 @@ TEST(pipe_mode_stdin)
 	CHECK_STR_EQ(out, want);
 	/* and through a real pipe */
 	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "cat %s | '%s' -q --records - >'%s/out'", at("pipe.data"), spe_dump, dir);
+	snprintf(cmd, sizeof cmd, "cat %s | %s'%s' -q --records - >'%s/out'", at("pipe.data"), spe_run_prefix(), spe_dump, dir);
 	CHECK_INT_EQ(system(cmd), 0);
 	char p[256];
 	snprintf(p, sizeof p, "%s/out", dir);
@@ -409,7 +410,7 @@ TEST(exit_codes_of_bad_inputs)
 	snprintf(args, sizeof args, "--raw %s", at("nonexistent.bin"));
 	CHECK_INT_EQ(run(args), 66);
 	char cmd[1024], p[256];
-	snprintf(cmd, sizeof cmd, "'%s' %s >/dev/full 2>'%s/err'", spe_dump, at("q.data"), dir);
+	snprintf(cmd, sizeof cmd, "%s'%s' %s >/dev/full 2>'%s/err'", spe_run_prefix(), spe_dump, at("q.data"), dir);
 	int st = system(cmd);
 	CHECK_INT_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 74);
 	snprintf(p, sizeof p, "%s/err", dir);

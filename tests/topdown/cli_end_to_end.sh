@@ -1,4 +1,5 @@
 #!/bin/sh
+# Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
 # The cross-ISA report on a real spe-load database: the memwork fixture trace
 # (fixtures/workloads) replayed and loaded, an Arm N2 topdown run and an Intel
 # SPR run imported into the same file under workload "memwork".
@@ -22,21 +23,21 @@ has() {
 	case "$2" in *"$3"*) ;; *) printf 'FAIL %s: output lacks "%s"\n%s\n' "$1" "$3" "$2"; fail=1 ;; esac
 }
 
-"$replay" --replay="$manifest" -o "$tmp/memwork.data" >/dev/null 2>&1 || { echo "FAIL replay"; exit 1; }
-"$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$elf" 2>/dev/null || { echo "FAIL load"; exit 1; }
-"$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$tmp/memwork.db" --run n2 --workload memwork >/dev/null || fail=1
-"$td" import "$fx/perf-6.5_spr-csv.txt" -d "$tmp/memwork.db" --run spr --workload memwork >/dev/null || fail=1
+${SPE_RUN:-} "$replay" --replay="$manifest" -o "$tmp/memwork.data" >/dev/null 2>&1 || { echo "FAIL replay"; exit 1; }
+${SPE_RUN:-} "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$elf" 2>/dev/null || { echo "FAIL load"; exit 1; }
+${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$tmp/memwork.db" --run n2 --workload memwork >/dev/null || fail=1
+${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-csv.txt" -d "$tmp/memwork.db" --run spr --workload memwork >/dev/null || fail=1
 
 # the analysis tools still accept the database, and see the topdown view
-out=$("$query" -d "$tmp/memwork.db" --format=csv "SELECT run, isa, backend_bound FROM topdown_l1 ORDER BY run_id" | tr -d "\r")
+out=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT run, isa, backend_bound FROM topdown_l1 ORDER BY run_id" | tr -d "\r")
 expect query_topdown "$out" "run,isa,backend_bound
 n2,aarch64,0.37
 spr,x86_64,0.701"
 
-view_dram=$("$query" -d "$tmp/memwork.db" --format=csv "SELECT total_latency FROM mem_level_summary WHERE mem_level = 'DRAM'" | tail -1 | tr -d "\r")
-view_chase=$("$query" -d "$tmp/memwork.db" --format=csv "SELECT total_latency FROM hot_symbol WHERE symbol = 'chase'" | tail -1 | tr -d "\r")
+view_dram=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT total_latency FROM mem_level_summary WHERE mem_level = 'DRAM'" | tail -1 | tr -d "\r")
+view_chase=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT total_latency FROM hot_symbol WHERE symbol = 'chase'" | tail -1 | tr -d "\r")
 
-out=$("$report" -d "$tmp/memwork.db" --cross-isa --workload memwork --format=json)
+out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db" --cross-isa --workload memwork --format=json)
 has runs "$out" '"runs": [{"run": "n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1}, {"run": "spr", "scope": "all", "isa": "x86_64"'
 has l1 "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.3700, 0.7010], "note": null}'
 has l2 "$out" '{"node": "memory_bound", "level": 2, "basis": "slots", "values": [null, 0.5050], "note": "n2: no equivalent on aarch64 (no level 2 slot tree)"}'
@@ -46,7 +47,7 @@ has chase "$out" "\"hot_symbols\": [{\"symbol\": \"chase\", \"file\": \"./memwor
 has tlb "$out" '"tlb_walk": {"samples": 1000, "walks": 134, '
 has mispredicts "$out" '"mispredicts": [{"symbol": "branchy", "file": "./memwork.c", "line": 66, "branches": 200, "mispredicts": 50, "rate": 0.2500}]'
 
-out=$("$report" -d "$tmp/memwork.db")
+out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db")
 has spe_report "$out" "SPE records: 1200"
 has spe_report_tlb "$out" "TLB walks: 134 of 1000 load/store samples (13.4%)"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
 # spe-topdown import and spe-report --cross-isa through the CLI: summary
 # lines, error messages naming file and line, exit codes, JSON values.
 set -u
@@ -20,46 +21,46 @@ has() {
 	case "$2" in *"$3"*) ;; *) printf 'FAIL %s: output lacks "%s"\n%s\n' "$1" "$3" "$2"; fail=1 ;; esac
 }
 
-out=$("$td" import "$fx/perf-6.5_spr-json.txt" -d "$db" --run intel-spr --workload stream)
+out=$(${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-json.txt" -d "$db" --run intel-spr --workload stream)
 expect import_intel "$out" "run 1: intel-spr from $fx/perf-6.5_spr-json.txt (perf-stat-json), 1 intervals, 12 values, isa x86_64, cpu unknown, method perf_metrics"
-out=$("$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$db" --run arm-n2 --workload stream)
+out=$(${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$db" --run arm-n2 --workload stream)
 expect import_arm "$out" "run 2: arm-n2 from $fx/raw_neoverse-n2_perf.txt (perf-stat-csv), 1 intervals, 4 values, isa aarch64, cpu neoverse-n2, method arm_topdown"
-out=$("$td" import "$fx/raw_westmere_libpmc.txt" -d "$db" --cpu westmere --workload old)
+out=$(${SPE_RUN:-} "$td" import "$fx/raw_westmere_libpmc.txt" -d "$db" --cpu westmere --workload old)
 has import_wsm "$out" "method wsm_approx (approximation)"
 
 printf 'retiring,bad speculation,frontend bound,backend bound,\n18.0,16.1,x,25.5,\n' > "$tmp/bad.csv"
-err=$("$td" import "$tmp/bad.csv" -d "$db" 2>&1)
+err=$(${SPE_RUN:-} "$td" import "$tmp/bad.csv" -d "$db" 2>&1)
 expect bad_value_exit "$?" 65
 expect bad_value_msg "$err" "spe-topdown import: $tmp/bad.csv:2: column 3: 'x' is not a number"
-err=$("$td" import "$fx/raw_westmere_libpmc.txt" -d "$db" 2>&1)
+err=$(${SPE_RUN:-} "$td" import "$fx/raw_westmere_libpmc.txt" -d "$db" 2>&1)
 expect no_cpu_exit "$?" 65
-err=$("$td" import "$fx/raw_skylake.txt" -d "$db" --cpu pentium4 2>&1)
+err=$(${SPE_RUN:-} "$td" import "$fx/raw_skylake.txt" -d "$db" --cpu pentium4 2>&1)
 expect unknown_cpu_exit "$?" 69
-"$td" import "$tmp/missing.txt" -d "$db" 2>/dev/null
+${SPE_RUN:-} "$td" import "$tmp/missing.txt" -d "$db" 2>/dev/null
 expect missing_exit "$?" 66
-"$td" import "$fx/raw_skylake.txt" 2>/dev/null
+${SPE_RUN:-} "$td" import "$fx/raw_skylake.txt" 2>/dev/null
 expect no_db_exit "$?" 64
 
 # the report reads back what was imported
-out=$("$report" -d "$db" --cross-isa --workload stream --format=json)
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload stream --format=json)
 has json_l1 "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.3700, 0.6995], "note": null}'
 has json_runs "$out" '{"run": "arm-n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1}'
 has json_no_l2 "$out" '"values": [null, 0.5022], "note": "arm-n2: no equivalent on aarch64 (no level 2 slot tree)"'
 has json_no_spe "$out" '"spe_evidence": null'
-out=$("$report" -d "$db" --cross-isa --workload old)
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload old)
 has table_wsm "$out" "  L1 retiring                            ~50.0%  raw_westmere_libpmc.txt: approximation (wsm_approx)"
-"$report" -d "$db" --cross-isa --workload none >/dev/null 2>&1
+${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload none >/dev/null 2>&1
 expect unknown_workload_exit "$?" 65
-"$report" -d "$db" >/dev/null 2>&1
+${SPE_RUN:-} "$report" -d "$db" >/dev/null 2>&1
 expect no_spe_exit "$?" 65
-"$report" -d "$tmp/nope.db" --cross-isa >/dev/null 2>&1
+${SPE_RUN:-} "$report" -d "$tmp/nope.db" --cross-isa >/dev/null 2>&1
 expect missing_db_exit "$?" 66
-"$report" -d "$db" --format=xml >/dev/null 2>&1
+${SPE_RUN:-} "$report" -d "$db" --format=xml >/dev/null 2>&1
 expect bad_format_exit "$?" 64
 
 # hybrid: one column per PMU scope; cpu_core printed nan (NULL) for three nodes
-"$td" import "$fx/perf-6.5_adl-csv.txt" -d "$db" --run adl --workload hybrid >/dev/null
-out=$("$report" -d "$db" --cross-isa --workload hybrid)
+${SPE_RUN:-} "$td" import "$fx/perf-6.5_adl-csv.txt" -d "$db" --run adl --workload hybrid >/dev/null
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload hybrid)
 has hybrid_header "$out" "Workload hybrid: 1 run in 2 columns (one per scope)"
 has hybrid_cols "$out" "  node                            adl[cpu_atom]      adl[cpu_core]"
 has hybrid_row "$out" "  L1 retiring                              5.4%                  -  adl[cpu_core]: not measured"

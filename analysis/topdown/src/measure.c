@@ -293,19 +293,14 @@ static uint64_t rdpmc(uint32_t counter)
 	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
 	return (uint64_t)hi << 32 | lo;
 }
-#endif
 
 static int can_rdpmc(const struct td_session *s)
 {
-#if defined(__x86_64__)
 	/* RDPMC reads the counters of the CPU it runs on: only valid for our own thread. */
 	const struct perf_event_mmap_page *pg = s->page;
 	return s->self && pg && pg->cap_user_rdpmc && pg->index != 0;
-#else
-	(void)s;
-	return 0;
-#endif
 }
+#endif
 
 int td_session_snapshot(struct td_session *s, struct td_snapshot *snap, struct td_diag *diag)
 {
