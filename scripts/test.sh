@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every test: a plain -Werror build, the same suite under ASan+UBSan,
-# then each libFuzzer target for a bounded time.  Prints ctest's summary
+# then each libFuzzer target for a bounded time, then the aarch64 cross build
+# under qemu-user.  Prints ctest's summary
 # for each pass and exits non-zero if any pass failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,5 +23,8 @@ echo "== libFuzzer targets (${SPE_FUZZ_SECONDS:-30}s each)"
 CC=clang scripts/build.sh build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
   -DSPE_SANITIZE=ON -DSPE_FUZZ=ON -DSPE_FUZZ_SECONDS="${SPE_FUZZ_SECONDS:-30}"
 (cd build/fuzz && ctest --output-on-failure -L '^fuzz$') || status=1
+
+echo "== aarch64 cross build, tests under qemu-user"
+scripts/test-arm64.sh build/arm64 || status=1
 
 exit $status
