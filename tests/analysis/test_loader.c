@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "check.h"
+#include "db_query.h"
 #include "spe/analysis.h"
 
 #define NO_TIME UINT64_MAX
@@ -22,28 +23,12 @@ static struct spe_loader *ld;
 
 static long long q_int(const char *sql)
 {
-	sqlite3_stmt *st;
-	long long v = -999;
-	if (sqlite3_prepare_v2(spe_db_sqlite(db), sql, -1, &st, NULL) != SQLITE_OK) {
-		printf("  SQL error %s: %s\n", sql, sqlite3_errmsg(spe_db_sqlite(db)));
-		return v;
-	}
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	return db_query_int(spe_db_sqlite(db), sql);
 }
 
-static char text[256];
 static const char *q_text(const char *sql)
 {
-	sqlite3_stmt *st;
-	snprintf(text, sizeof text, "(none)");
-	if (sqlite3_prepare_v2(spe_db_sqlite(db), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		snprintf(text, sizeof text, "%s",
-			 sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "(null)");
-	sqlite3_finalize(st);
-	return text;
+	return db_query_text(spe_db_sqlite(db), sql);
 }
 
 static void start(uint32_t midr, const char *kallsyms)
