@@ -263,10 +263,34 @@ TEST(live_kernel_and_privilege)
 	rmdir(dir);
 }
 
+/*
+ * Every part the issue names has a row in filters/src/profile.c: a row's
+ * name that drifted from facts.h would silently give the architectural
+ * defaults (minimum interval 4096) instead of the row's 1024.
+ */
+TEST(profile_rows_match_facts_names)
+{
+	static const char *const parts[] = { "neoverse-n1", "neoverse-n2", "neoverse-n3",
+					     "neoverse-v1", "neoverse-v2", "neoverse-v3" };
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		struct spe_target t;
+		char msg[256];
+		CHECK_INT_EQ(spe_target_from_profile(parts[i], 601, &t, msg, sizeof msg), 0);
+		CHECK_STR_EQ(t.cpu_name, parts[i]);
+		CHECK_INT_EQ(t.min_interval, 1024);
+	}
+	/* a facts.h part without a profile row: the architectural minimum */
+	struct spe_target t;
+	char msg[256];
+	CHECK_INT_EQ(spe_target_from_profile("cortex-a720", 601, &t, msg, sizeof msg), 0);
+	CHECK_INT_EQ(t.min_interval, 4096);
+}
+
 int main(int argc, char **argv)
 {
 	fixture_init(argc, argv);
 	RUN(sysfs_v1p1_linux_6_1);
+	RUN(profile_rows_match_facts_names);
 	RUN(sysfs_v1p2_linux_6_16);
 	RUN(sysfs_v1p4_eft_linux_6_18);
 	RUN(sysfs_v1p4_fds_linux_6_19);
