@@ -263,6 +263,9 @@ int pd_parse_auxtrace_info(struct spe_perf_file *f, const uint8_t *p, uint32_t s
 		return 0;
 	}
 	/* version 2: [version, header words, pmu type, n cpus] then n blocks */
+	if (out->n_priv < 4)
+		return pd_fail(f, -spe_bad_file, off, "Arm SPE AUXTRACE_INFO of %u bytes is too short for the v2 header",
+			       size);
 	uint64_t version = pd_le64(priv), hdr = pd_le64(priv + 8), n = pd_le64(priv + 24);
 	out->version = version > 0xffffffffu ? 0xffffffffu : (uint32_t)version;
 	out->pmu_type = pd_le64(priv + 16);

@@ -299,6 +299,28 @@ TEST(auxtrace_info_lies)
 	free(b.p);
 }
 
+/* Three private words: too long for v1, too short for the v2 header (a fuzzer find). */
+TEST(auxtrace_info_v2_header_cut)
+{
+	struct buf b = file_with_attr(128, 0);
+	struct buf d = { 0 };
+	put(&d, b.p, 104 + 144 + 8);
+	hdr(&d, 70, 16 + 8 * 3);
+	put32(&d, 4);
+	put32(&d, 0);
+	put64(&d, 2);
+	put64(&d, 4);
+	put64(&d, 8);
+	set64(&d, 48, d.len - (104 + 144 + 8));
+	char msg[512];
+	uint64_t off;
+	CHECK_INT_EQ(read_all(&d, msg, sizeof msg, &off, NULL), -spe_bad_file);
+	CHECK(strstr(msg, "too short for the v2 header") != NULL);
+	CHECK_INT_EQ(off, 104 + 144 + 8);
+	free(d.p);
+	free(b.p);
+}
+
 /* Pipe format: header, HEADER_ATTR, HEADER_FEATURE(CPUID), AUXTRACE_INFO, AUXTRACE of @p n bytes. */
 static struct buf pipe_file(size_t n)
 {
@@ -537,6 +559,7 @@ int main(void)
 	RUN(sections_that_lie);
 	RUN(not_perf_data);
 	RUN(auxtrace_info_lies);
+	RUN(auxtrace_info_v2_header_cut);
 	RUN(pipe_format_in_memory);
 	if (*spe_run_prefix()) /* a forked qemu-aarch64 7.2 guest spins before it runs */
 		printf("SKIP pipe_streamed_bounded: fork() hangs under the emulator\n");
