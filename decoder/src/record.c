@@ -77,6 +77,16 @@ static void reset_record(struct spe_rec_decoder *dec, struct spe_record *r)
 	dec->cur_bytes = 0;
 }
 
+/* All of @p r to zero, the caller's struct included (no garbage past the extra counts). */
+static inline void clear_record(struct spe_record *r)
+{
+	char *z = (char *)r;
+	size_t i = 0;
+	for (; i + 64 <= sizeof *r; i += 64)
+		memset(z + i, 0, 64);
+	memset(z + i, 0, sizeof *r - i);
+}
+
 /* PC, TGT, PBT: kernel addresses (NS=1, EL1/EL2) get their top byte filled. */
 static inline void set_ip(struct spe_ip *ip, uint64_t p)
 {
@@ -516,7 +526,24 @@ int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t siz
 		}
 	}
 	if (dec->buf && dec->pos < dec->len) {
-		if (run(dec, &dec->cur, dec->buf, dec->len, dec->len, &dec->pos, dec->base, 0)) {
+		if (!dec->cur_bytes && size == sizeof *rec) {
+			/*
+			 * No record in progress: assemble straight into the caller's
+			 * struct, so a finished record is not copied out of dec->cur
+			 * (that copy was a sixth of the decode time).  A record the
+			 * chunk end cuts moves to dec->cur, once per chunk.
+			 */
+			clear_record(rec);
+			if (run(dec, rec, dec->buf, dec->len, dec->len, &dec->pos, dec->base, 0)) {
+				count_record(dec, rec);
+				return 0;
+			}
+			if (dec->cur_bytes) {
+				uint64_t started = dec->cur_bytes;
+				copy_record(&dec->cur, rec);
+				dec->cur_bytes = started;
+			}
+		} else if (run(dec, &dec->cur, dec->buf, dec->len, dec->len, &dec->pos, dec->base, 0)) {
 			if (size == sizeof *rec) {
 				take(dec, rec);
 			} else {

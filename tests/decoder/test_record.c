@@ -145,7 +145,8 @@ static int decode_chunked(const uint8_t *buf, size_t len, int join, size_t max_c
 		if (k > len - pos)
 			k = len - pos;
 		CHECK_INT_EQ(spe_rec_feed(dec, buf + pos, k, pos, join), 0);
-		while (spe_rec_next(dec, &r, sizeof r) == 0)
+		/* Garbage in the caller's struct: records are assembled in it and must overwrite all of it. */
+		for (memset(&r, 0xA5, sizeof r); spe_rec_next(dec, &r, sizeof r) == 0; memset(&r, 0xA5, sizeof r))
 			if (n < N_RECORDS)
 				got[n++] = r;
 		pos += k;

@@ -118,7 +118,9 @@ SPE_API int spe_rec_feed(struct spe_rec_decoder *dec, const uint8_t *buf, size_t
 
 /*
  * Decode the next record into @p rec (@p size = sizeof *rec).  Returns 0 with
- * a record, -spe_eos when the fed bytes are used up.  Errors are reported
+ * a record, -spe_eos when the fed bytes are used up.  *rec is scratch space
+ * while a record is assembled and is overwritten whole (unused entries of the
+ * extra arrays are zero); read it only after a return of 0.  Errors are reported
  * through config.on_error and counted; they do not stop decoding.
  */
 SPE_API int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t size);
