@@ -272,21 +272,31 @@ TEST(not_perf_data)
 	free(b.p);
 }
 
+/*
+ * The valid file @p b up to its AUXTRACE_INFO (offset 104 + 144 + 8), then an
+ * Arm SPE AUXTRACE_INFO whose private words are @p words[0 .. n) followed by
+ * @p zeros zero words, as the file's last record.
+ */
+static struct buf with_spe_info(const struct buf *b, const uint64_t *words, unsigned n, unsigned zeros)
+{
+	struct buf d = { 0 };
+	put(&d, b->p, 104 + 144 + 8);
+	hdr(&d, 70, (uint16_t)(16 + 8 * (n + zeros)));
+	put32(&d, 4);
+	put32(&d, 0);
+	for (unsigned i = 0; i < n; i++)
+		put64(&d, words[i]);
+	put(&d, NULL, 8 * zeros);
+	set64(&d, 48, d.len - (104 + 144 + 8));
+	return d;
+}
+
 TEST(auxtrace_info_lies)
 {
 	struct buf b = file_with_attr(128, 0);
-	/* rewrite the AUXTRACE_INFO as a v2 record claiming 1000 CPUs in 7 words */
-	struct buf d = { 0 };
-	put(&d, b.p, 104 + 144 + 8);
-	hdr(&d, 70, 16 + 8 * 11);
-	put32(&d, 4);
-	put32(&d, 0);
-	put64(&d, 2);
-	put64(&d, 4);
-	put64(&d, 8);
-	put64(&d, 1000);
-	put(&d, NULL, 7 * 8);
-	set64(&d, 48, d.len - (104 + 144 + 8));
+	/* a v2 record claiming 1000 CPUs in 7 words */
+	static const uint64_t v2[] = { 2, 4, 8, 1000 };
+	struct buf d = with_spe_info(&b, v2, 4, 7);
 	char msg[512];
 	uint64_t off;
 	CHECK_INT_EQ(read_all(&d, msg, sizeof msg, &off, NULL), -spe_bad_file);
@@ -303,15 +313,8 @@ TEST(auxtrace_info_lies)
 TEST(auxtrace_info_v2_header_cut)
 {
 	struct buf b = file_with_attr(128, 0);
-	struct buf d = { 0 };
-	put(&d, b.p, 104 + 144 + 8);
-	hdr(&d, 70, 16 + 8 * 3);
-	put32(&d, 4);
-	put32(&d, 0);
-	put64(&d, 2);
-	put64(&d, 4);
-	put64(&d, 8);
-	set64(&d, 48, d.len - (104 + 144 + 8));
+	static const uint64_t cut[] = { 2, 4, 8 };
+	struct buf d = with_spe_info(&b, cut, 3, 0);
 	char msg[512];
 	uint64_t off;
 	CHECK_INT_EQ(read_all(&d, msg, sizeof msg, &off, NULL), -spe_bad_file);
