@@ -34,6 +34,12 @@ struct spe_rec_decoder {
 
 	struct spe_record cur; /* the record being assembled */
 	uint64_t cur_bytes;    /* its non-PAD bytes; 0 = no record started */
+	/*
+	 * A bad byte broke the record in progress: the packets after it, up to
+	 * and including the next END or TIMESTAMP, are that record's tail and
+	 * are dropped (or returned partial), never taken for a good record.
+	 */
+	int resync;
 
 	const uint8_t *buf; /* the chunk */
 	size_t len, pos;
@@ -256,11 +262,18 @@ static inline size_t skip_pads(const uint8_t *p, size_t i, size_t limit)
 	return i;
 }
 
+enum run_result {
+	RUN_MORE = 0,   /* *pos reached limit, or a packet cut by len */
+	RUN_RECORD = 1, /* a finished (or emitted partial) record is in r */
+	RUN_TAIL = 2,   /* the tail of a broken record reached its terminator */
+};
+
 /*
  * Decode p[*pos ..) into @p r while *pos < limit (packets may read up to
- * len).  Returns 1 with a finished (or emitted partial) record in @p r,
- * 0 when *pos reaches limit or, unless @p final, stops at a packet cut by
- * len (*pos is left at its first byte).
+ * len).  Returns RUN_RECORD with a finished (or emitted partial) record in
+ * @p r, RUN_TAIL when the record that ends is a broken record's tail, and
+ * RUN_MORE when *pos reaches limit or, unless @p final, stops at a packet
+ * cut by len (*pos is left at its first byte).
  *
  * The record's `has` and its byte count live in locals while it is
  * assembled, and short-header packets with 10 bytes in reach (the longest
@@ -269,8 +282,8 @@ static inline size_t skip_pads(const uint8_t *p, size_t i, size_t limit)
  * spe_pkt_decode.  `restrict`: the record never overlaps the trace bytes,
  * so the compiler need not reload them after each store.
  */
-static int run(struct spe_rec_decoder *dec, struct spe_record *restrict r, const uint8_t *restrict p, size_t len,
-	       size_t limit, size_t *pos, uint64_t base, int final)
+static inline int run_packets(struct spe_rec_decoder *dec, struct spe_record *restrict r, const uint8_t *restrict p,
+			      size_t len, size_t limit, size_t *pos, uint64_t base, int final)
 {
 	size_t i = *pos;
 	size_t fast_end = len >= 10 ? len - 9 : 0; /* i < fast_end: len - i >= 10 */
@@ -368,11 +381,15 @@ static int run(struct spe_rec_decoder *dec, struct spe_record *restrict r, const
 		dec->st.bad_bytes++;
 		dec->st.skipped_bytes++;
 		i++;
+		if (dec->resync)
+			continue; /* already in a broken record's tail: it goes on to the terminator */
+		/* The record in progress is cut here: its head ends, its tail begins. */
+		dec->resync = 1;
 		r->has = has;
 		dec->cur_bytes = bytes;
 		if (cut_record(dec, r)) {
 			*pos = i;
-			return 1;
+			return RUN_RECORD;
 		}
 		has = r->has;
 		bytes = dec->cur_bytes;
@@ -382,7 +399,31 @@ out:
 	r->has = has;
 	dec->cur_bytes = bytes;
 	*pos = i;
+	if (done && dec->resync)
+		return RUN_TAIL;
 	return done;
+}
+
+/*
+ * run_packets, with the tail of a broken record dropped (or returned
+ * partial) at its terminator.  Resynchronising at the next END or TIMESTAMP
+ * rather than at the next PC packet: the Arm ARM defines where a record ends,
+ * not how it starts (PC comes first on Neoverse, not on every part), and a
+ * false start in the bytes after a bad header would make a good-looking
+ * record of garbage, while waiting for the terminator only loses the rest of
+ * a record that is broken anyway.
+ */
+static int run(struct spe_rec_decoder *dec, struct spe_record *restrict r, const uint8_t *restrict p, size_t len,
+	       size_t limit, size_t *pos, uint64_t base, int final)
+{
+	for (;;) {
+		int got = run_packets(dec, r, p, len, limit, pos, base, final);
+		if (got != RUN_TAIL)
+			return got;
+		dec->resync = 0;
+		if (cut_record(dec, r))
+			return RUN_RECORD;
+	}
 }
 
 /* The finished (or emitted partial) record @p r was handed out: count it, start anew. */
@@ -577,6 +618,7 @@ void spe_rec_flush(struct spe_rec_decoder *dec)
 	dec->len = dec->pos = 0;
 	if (dec->carry_state == CARRY_HELD)
 		drain_tail(dec);
+	dec->resync = 0; /* the stream ends: a tail in progress is cut below */
 	if (cut_record(dec, &dec->cur))
 		enqueue(dec);
 }

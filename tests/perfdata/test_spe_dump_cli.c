@@ -354,23 +354,29 @@ TEST(pipe_mode_stdin)
 
 TEST(decode_errors_exit_1)
 {
-	/* 0xff is no packet: "Bad packet!" inline, decoding resumes at the next byte */
-	static const uint8_t bad[] = { 0xff, 0x49, 0x00, 0x71, 0x05, 0, 0, 0, 0, 0, 0, 0 };
+	/*
+	 * 0xff is no packet: "Bad packet!" inline, decoding resumes at the next
+	 * byte.  The packets after it up to the TS are the tail of a broken
+	 * record: dropped, counted partial; the record after it is whole.
+	 */
+	static const uint8_t bad[] = { 0xff, 0x49, 0x00, 0x71, 0x05, 0, 0, 0, 0, 0, 0, 0,
+				       0x49, 0x01, 0x71, 0x06, 0, 0, 0, 0, 0, 0, 0 };
 	write_perf("bad.data", bad, sizeof bad);
 	char args[512];
 	snprintf(args, sizeof args, "%s", at("bad.data"));
 	CHECK_INT_EQ(run(args), 1);
 	CHECK(strstr(out, ".  00000000:  ff                                              Bad packet!\n"
 			  ".  00000001:  49 00                                           LD GP-REG\n") != NULL);
-	CHECK(strstr(err, "spe-dump: 1 records, 1 bad bytes, 1 skipped bytes, 0 partial records") == err);
+	CHECK(strstr(err, "spe-dump: 1 records, 1 bad bytes, 12 skipped bytes, 1 partial records") == err);
 	snprintf(args, sizeof args, "--records %s", at("bad.data"));
 	CHECK_INT_EQ(run(args), 1);
 	CHECK(strstr(out, "error idx=0 offset=0x00000000: ") == out);
-	CHECK(strstr(out, "\n0x00000001 cpu=0 ts=5 op=\"LD GP-REG\"\n") != NULL);
+	CHECK(strstr(out, "ts=5") == NULL);
+	CHECK(strstr(out, "\n0x0000000c cpu=0 ts=6 op=\"ST GP-REG\"\n") != NULL);
 	snprintf(args, sizeof args, "--format=json %s", at("bad.data"));
 	CHECK_INT_EQ(run(args), 1);
 	CHECK(strstr(out, "{\"error\":\"") == out);
-	CHECK(strstr(out, "\"offset\":0,\"idx\":0,\"cpu\":0}\n{\"offset\":1,") != NULL);
+	CHECK(strstr(out, "\"offset\":0,\"idx\":0,\"cpu\":0}\n{\"offset\":12,") != NULL);
 }
 
 TEST(truncated_file_exit_1)

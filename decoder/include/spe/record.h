@@ -89,17 +89,19 @@ struct spe_rec_config {
 	void *ctx;
 	/*
 	 * 0: drop records cut by an error or by the end of data (counted in
-	 * partial_records).  1: return them too, with SPE_HAS_PARTIAL set, as
+	 * partial_records).  A bad byte cuts a record in two: the head before
+	 * it, and the tail after it up to and including the next END or
+	 * TIMESTAMP.  1: return these pieces too, with SPE_HAS_PARTIAL set, as
 	 * perf does when it synthesizes samples from a damaged record.
 	 */
 	int emit_partial;
 };
 
 struct spe_rec_stats {
-	uint64_t records;       /* complete records returned */
+	uint64_t records;       /* complete records returned (never a broken record's tail) */
 	uint64_t bad_bytes;     /* bytes that were not a valid packet */
 	uint64_t skipped_bytes; /* bad bytes + bytes of dropped partial records */
-	uint64_t partial_records; /* records cut by an error or the end of data */
+	uint64_t partial_records; /* heads and tails cut by an error, records cut by the end of data */
 	uint64_t unknown_packets; /* packets with an index or class facts.h does not name */
 };
 
