@@ -560,6 +560,8 @@ int cmd_dump(int argc, char **argv)
 		fprintf(stderr, "%s: %" PRIu64 " records, %" PRIu64 " bad bytes, %" PRIu64 " skipped bytes, %" PRIu64
 			" partial records", prog, d.total.records, d.total.bad_bytes, d.total.skipped_bytes,
 			d.total.partial_records);
+		if (d.total.unknown_packets)
+			fprintf(stderr, ", %" PRIu64 " unknown packets", d.total.unknown_packets);
 		if (!raw)
 			fprintf(stderr, "; %" PRIu64 " AUXTRACE buffers (%" PRIu64 " bytes); AUX lost data %" PRIu64
 				" of %" PRIu64 " times (truncated), %" PRIu64 " partial, %" PRIu64 " collisions",

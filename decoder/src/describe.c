@@ -180,12 +180,34 @@ void spe_describe_out(struct text_out *o, const struct spe_packet *pkt, const st
 		if (pkt->index < N_COUNTER_WORDS && counter_words[pkt->index])
 			out_mem(o, counter_words[pkt->index], counter_word_len[pkt->index]);
 		break;
-	case SPE_PKT_BAD:
 	case SPE_PKT_UNKNOWN:
+		if (!r->unknown_lines) {
+			out_dw(o, BAD);
+			break;
+		}
+		/* "UNKNOWN 0x<payload> (header 20 52)": the header bytes say what it may be */
+		out_dw(o, UNKNOWN);
+		out_str(o, " 0x");
+		out_hex(o, pkt->payload);
+		out_str(o, " (header");
+		for (unsigned i = 0; i < pkt->header_size && i < 2; i++) {
+			out_char(o, ' ');
+			out_mem(o, spe_hex_pairs + 2 * pkt->header[i], 2);
+		}
+		out_char(o, ')');
+		break;
+	case SPE_PKT_BAD:
 	default:
 		out_dw(o, BAD);
 		break;
 	}
+}
+
+unsigned spe_dump_line_bytes(const struct spe_packet *pkt, const struct spe_dialect_rules *r)
+{
+	if (pkt->type == SPE_PKT_BAD || (pkt->type == SPE_PKT_UNKNOWN && !r->unknown_lines))
+		return 1;
+	return pkt->size;
 }
 
 int spe_pkt_describe(const struct spe_packet *pkt, enum spe_dialect dialect, uint32_t midr, char *buf, size_t size)
@@ -205,7 +227,7 @@ void spe_dump_line_out(struct text_out *o, const uint8_t *bytes, const struct sp
 {
 	static const char hex[] = "0123456789abcdef";
 	static const char spaces[] = "                                                 "; /* 49 */
-	unsigned n = pkt->type == SPE_PKT_BAD ? 1 : pkt->size;
+	unsigned n = spe_dump_line_bytes(pkt, r);
 	out_str(o, ".  ");
 	out_hex_width(o, offset, 8);
 	out_str(o, ": ");

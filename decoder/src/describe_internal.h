@@ -11,6 +11,8 @@
 
 void spe_describe_out(struct text_out *o, const struct spe_packet *pkt, const struct spe_dialect_rules *r,
 		      uint32_t midr);
+/* Bytes the dump line of @p pkt shows: 1 for a byte printed as "Bad packet!", else pkt->size. */
+unsigned spe_dump_line_bytes(const struct spe_packet *pkt, const struct spe_dialect_rules *r);
 void spe_dump_line_out(struct text_out *o, const uint8_t *bytes, const struct spe_packet *pkt, uint64_t offset,
 		       const struct spe_dialect_rules *r, uint32_t midr);
 

@@ -23,6 +23,7 @@ static const struct spe_dialect_rules rules[] = {
 		.other_ase_sme = 1,
 		.ldst_chain = 1,
 		.branch_bits = 1,
+		.unknown_lines = 1, /* no perf prints these: spekit keeps the packet whole */
 	},
 	[SPE_DIALECT_PERF_6_1] = {
 		.name = "perf-6.1",
@@ -32,6 +33,7 @@ static const struct spe_dialect_rules rules[] = {
 		.other_ase_sme = 0,
 		.ldst_chain = 0,
 		.branch_bits = 0,
+		.unknown_lines = 0,
 	},
 };
 

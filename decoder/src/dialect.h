@@ -27,6 +27,9 @@ struct spe_dialect_rules {
 	uint8_t ldst_chain;
 	/* BRANCH: IND from p[1], GCS, CR-*; else IND only when (p & 0xFE) == 0x02. */
 	uint8_t branch_bits;
+	/* SPE_PKT_UNKNOWN: one "UNKNOWN" line (spekit's own); else as perf: its
+	 * first byte alone as "Bad packet!", decoding resumed at the next byte. */
+	uint8_t unknown_lines;
 };
 
 /* The row for @p dialect, or NULL for a value outside the enum. */

@@ -38,14 +38,17 @@ int spe_dump_buffer(const struct spe_dump_config *config, const uint8_t *buf, si
 		if (ret > 0) {
 			if (pkt.type == SPE_PKT_PAD || pkt.type == SPE_PKT_ALIGN_PAD)
 				pkt.size = (uint8_t)spe_pad_coalesce(buf + pos, len - pos, pkt.size);
-			st.packets++;
+			if (pkt.type == SPE_PKT_UNKNOWN)
+				st.unknown_packets++;
+			else
+				st.packets++;
 		} else {
 			pkt.type = SPE_PKT_BAD;
 			pkt.size = 1;
 			st.bad_bytes++;
 		}
 		spe_dump_line_out(&o, buf + pos, &pkt, cfg.offset + pos, r, cfg.midr);
-		pos += pkt.size;
+		pos += spe_dump_line_bytes(&pkt, r); /* perf-6.1: an unknown packet's first byte only */
 		if ((size_t)(o.end - o.p) < SPE_DUMP_LINE_MAX) {
 			err = cfg.write(cfg.ctx, text, (size_t)(o.p - text));
 			if (err < 0)

@@ -65,6 +65,33 @@ static inline unsigned spe_payload_size(uint8_t type_byte)
 	return 1u << ((type_byte >> 4) & 3);
 }
 
+/*
+ * A well-formed packet of no known kind (SPE_PKT_UNKNOWN): an extended
+ * header 0x20-0x23 (spe-format.md §1.3) whose second byte is the header of
+ * a kind that carries a payload but takes no extended header (TIMESTAMP,
+ * EVENTS, DATA SOURCE, CONTEXT, OPERATION TYPE).  The layout is the generic
+ * one, so its length is known: 2 + the payload size in bits [5:4] of that
+ * byte (§1.1).  Any other second byte (END, PAD's 00 aside, another
+ * extended header, a byte of no kind) fits no rule and stays a bad byte:
+ * accepting it would turn random bytes into packets.  perf has no such
+ * packet: it prints the 0x2N as a bad byte and decodes from the next one,
+ * which is the same extent, since the second byte and the payload make up
+ * a valid short packet.
+ */
+static inline int spe_ext_unknown_ok(uint8_t b1)
+{
+	switch (spe_header_kind[b1]) {
+	case SPE_HK_TIMESTAMP:
+	case SPE_HK_EVENTS:
+	case SPE_HK_DATA_SOURCE:
+	case SPE_HK_CONTEXT:
+	case SPE_HK_OP_TYPE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Fill @p pkt from a header of @p hsize bytes whose type byte is @p tb. */
 static inline int spe_pkt_finish(const uint8_t *buf, size_t len, enum spe_pkt_type type, unsigned hsize,
 				 uint8_t tb, uint8_t index, struct spe_packet *pkt)
@@ -73,6 +100,8 @@ static inline int spe_pkt_finish(const uint8_t *buf, size_t len, enum spe_pkt_ty
 	if (len < hsize + psize)
 		return -spe_need_more;
 	pkt->type = type;
+	pkt->header[0] = buf[0];
+	pkt->header[1] = hsize == 2 ? buf[1] : 0;
 	pkt->header_size = (uint8_t)hsize;
 	pkt->payload_size = (uint8_t)psize;
 	pkt->size = (uint8_t)(hsize + psize);
@@ -88,6 +117,8 @@ static inline int spe_pkt_decode(const uint8_t *buf, size_t len, uint64_t offset
 	case SPE_HK_PAD:
 	case SPE_HK_END:
 		pkt->type = b0 == 0 ? SPE_PKT_PAD : SPE_PKT_END;
+		pkt->header[0] = b0;
+		pkt->header[1] = 0;
 		pkt->size = 1;
 		pkt->header_size = 1;
 		pkt->payload_size = 0;
@@ -120,6 +151,8 @@ static inline int spe_pkt_decode(const uint8_t *buf, size_t len, uint64_t offset
 				return -spe_need_more;
 			unsigned n = align - (unsigned)(offset & (align - 1));
 			pkt->type = SPE_PKT_ALIGN_PAD;
+			pkt->header[0] = b0;
+			pkt->header[1] = 0;
 			pkt->size = (uint8_t)n;
 			pkt->header_size = 2;
 			pkt->payload_size = 0;
@@ -131,6 +164,8 @@ static inline int spe_pkt_decode(const uint8_t *buf, size_t len, uint64_t offset
 			return spe_pkt_finish(buf, len, SPE_PKT_ADDRESS, 2, b1, index, pkt);
 		if ((b1 & 0xF8) == 0x98)
 			return spe_pkt_finish(buf, len, SPE_PKT_COUNTER, 2, b1, index, pkt);
+		if (spe_ext_unknown_ok(b1))
+			return spe_pkt_finish(buf, len, SPE_PKT_UNKNOWN, 2, b1, 0, pkt);
 		return -spe_bad_packet;
 	}
 	default:

@@ -221,6 +221,9 @@ static uint32_t apply(struct spe_rec_decoder *dec, struct spe_record *r, const s
 		return apply_context(dec, r, pkt->index, (uint32_t)pkt->payload);
 	case SPE_PKT_OP_TYPE:
 		return apply_op(dec, r, pkt->index, (uint8_t)pkt->payload);
+	case SPE_PKT_UNKNOWN:
+		add_unknown(dec, r); /* kept in the record's count; the record stays good */
+		return 0;
 	default:
 		return 0; /* PADs never get here */
 	}

@@ -62,6 +62,36 @@ TEST(dump_line_layout)
 	CHECK_INT_EQ(spe_pkt_dump_line(NULL, &pkt, 0, SPE_DIALECT_NEWEST, 0, line, sizeof line), -spe_invalid);
 }
 
+/* An unknown packet: one UNKNOWN line in the newest dialect; perf 6.1's one bad byte, then the rest decoded. */
+TEST(unknown_packet_lines_and_stats)
+{
+	static const uint8_t bytes[] = { 0x20, 0x52, 0x02, 0x00 };
+	struct spe_packet pkt;
+	char line[SPE_DUMP_LINE_MAX];
+	CHECK_INT_EQ(spe_pkt_read(bytes, sizeof bytes, 0, &pkt), 4);
+	CHECK_INT_EQ(pkt.type, SPE_PKT_UNKNOWN);
+	CHECK_INT_EQ(pkt.header[0], 0x20);
+	CHECK_INT_EQ(pkt.header[1], 0x52);
+	CHECK_U64_EQ(pkt.payload, 2);
+	spe_pkt_dump_line(bytes, &pkt, 0, SPE_DIALECT_NEWEST, 0, line, sizeof line);
+	CHECK_STR_EQ(line, ".  00000000:  20 52 02 00                                     UNKNOWN 0x2 (header 20 52)\n");
+	spe_pkt_dump_line(bytes, &pkt, 0, SPE_DIALECT_PERF_6_1, 0, line, sizeof line);
+	CHECK_STR_EQ(line, ".  00000000:  20                                              Bad packet!\n");
+
+	static struct test_text t;
+	struct spe_dump_stats st;
+	for (int d = 0; d < 2; d++) {
+		struct spe_dump_config cfg = SPE_OPTS(spe_dump_config, .dialect = (enum spe_dialect)d,
+						      .write = test_text_write, .ctx = &t);
+		t.len = 0;
+		CHECK_INT_EQ(spe_dump_buffer(&cfg, bytes, sizeof bytes, &st), 0);
+		CHECK_U64_EQ(st.unknown_packets, 1);
+		CHECK_U64_EQ(st.bad_bytes, 0);
+		CHECK_U64_EQ(st.packets, d == SPE_DIALECT_PERF_6_1 ? 1 : 0); /* 6.1: the EV after the 20 */
+		CHECK_INT_EQ(t.len, d == SPE_DIALECT_PERF_6_1 ? 2 * 63 + 11 + 10 : 63 + 26);
+	}
+}
+
 static int fail_second(void *ctx, const char *text, size_t len)
 {
 	int *calls = ctx;
@@ -105,6 +135,7 @@ int main(void)
 	RUN(describe_arguments_and_truncation);
 	RUN(longest_description_fits);
 	RUN(dump_line_layout);
+	RUN(unknown_packet_lines_and_stats);
 	RUN(dump_buffer_writer_errors_and_stats);
 	return check_summary();
 }

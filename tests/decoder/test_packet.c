@@ -42,6 +42,10 @@ static struct ref reference(uint8_t b0, uint8_t b1)
 		return (struct ref){ SPE_PKT_ADDRESS, ext ? 10 : 9, ext ? ((b0 & 3) << 3) | (b1 & 7) : (h & 7), ext ? 2 : 1 };
 	if ((h & 0xF8) == 0x98)
 		return (struct ref){ SPE_PKT_COUNTER, ext ? 4 : 3, ext ? ((b0 & 3) << 3) | (b1 & 7) : (h & 7), ext ? 2 : 1 };
+	/* Well-formed, no known kind: an extended header before a payload-carrying short header. */
+	if (ext && (b1 == 0x71 || (b1 & 0xCF) == 0x42 || (b1 & 0xCF) == 0x43 || (b1 & 0xFC) == 0x64 ||
+		    (b1 & 0xFC) == 0x48))
+		return (struct ref){ SPE_PKT_UNKNOWN, 2 + (1 << ((b1 >> 4) & 3)), 0, 2 };
 	return r;
 }
 
@@ -71,6 +75,8 @@ TEST(every_header_matches_reference)
 			CHECK_INT_EQ(pkt.size, r.size);
 			CHECK_INT_EQ(pkt.index, r.index);
 			CHECK_INT_EQ(pkt.header_size, r.hsize);
+			CHECK_INT_EQ(pkt.header[0], b0);
+			CHECK_INT_EQ(pkt.header[1], r.hsize == 2 ? b1 : 0);
 			CHECK_INT_EQ(pkt.payload_size, r.size - r.hsize);
 			uint64_t expect = 0;
 			for (int i = r.size - 1; i >= r.hsize; i--)
@@ -85,7 +91,7 @@ TEST(cut_packets_need_more)
 {
 	static const uint8_t headers[][2] = { { 0x71, 0 }, { 0x42, 0 }, { 0x52, 0 }, { 0x62, 0 }, { 0x72, 0 },
 					      { 0x43, 0 }, { 0x73, 0 }, { 0x65, 0 }, { 0x49, 0 }, { 0xb0, 0 },
-					      { 0x9a, 0 }, { 0x20, 0xb1 }, { 0x23, 0x9f } };
+					      { 0x9a, 0 }, { 0x20, 0xb1 }, { 0x23, 0x9f }, { 0x21, 0x71 }, { 0x20, 0x52 } };
 	for (size_t h = 0; h < sizeof headers / sizeof headers[0]; h++) {
 		struct ref r = reference(headers[h][0], headers[h][1]);
 		for (int len = 1; len < r.size; len++) {

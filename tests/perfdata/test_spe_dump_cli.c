@@ -379,6 +379,33 @@ TEST(decode_errors_exit_1)
 	CHECK(strstr(out, "\"offset\":0,\"idx\":0,\"cpu\":0}\n{\"offset\":12,") != NULL);
 }
 
+TEST(unknown_packet_keeps_record_exit_0)
+{
+	/* 20 52 02 00: an EVENTS header behind an extended header, a well-formed packet of no known kind */
+	static const uint8_t unk[] = { 0xb0, 0x00, 0x10, 0, 0, 0, 0, 0, 0x80, 0x20, 0x52, 0x02, 0x00,
+				       0x71, 0x05, 0, 0, 0, 0, 0, 0, 0 };
+	write_perf("unknown.data", unk, sizeof unk);
+	char args[512];
+	snprintf(args, sizeof args, "%s", at("unknown.data"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK(strstr(out, ".  00000009:  20 52 02 00                                     UNKNOWN 0x2 (header 20 52)\n"
+			  ".  0000000d:  71 05") != NULL);
+	CHECK(strstr(err, "spe-dump: 1 records, 0 bad bytes, 0 skipped bytes, 0 partial records, 1 unknown packets") ==
+	      err);
+	/* perf 6.1 prints the 20 as a bad byte and decodes on from the 52: so does --perf-compat=6.1 */
+	snprintf(args, sizeof args, "--perf-compat=6.1 %s", at("unknown.data"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK(strstr(out, ".  00000009:  20                                              Bad packet!\n"
+			  ".  0000000a:  52 02 00                                        EV RETIRED\n") != NULL);
+	snprintf(args, sizeof args, "--records %s", at("unknown.data"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK_STR_EQ(out, "0x00000000 cpu=0 ts=5 pc=0x1000 el=0\n");
+	snprintf(args, sizeof args, "--format=json %s", at("unknown.data"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK(strstr(out, "\"pc\":\"0x1000\"") != NULL);
+	CHECK(strstr(out, "\"unknown_packets\":1") != NULL);
+}
+
 TEST(truncated_file_exit_1)
 {
 	char p[256];
@@ -445,6 +472,7 @@ int main(int argc, char **argv)
 	RUN(raw_windows_do_not_change_output);
 	RUN(pipe_mode_stdin);
 	RUN(decode_errors_exit_1);
+	RUN(unknown_packet_keeps_record_exit_0);
 	RUN(truncated_file_exit_1);
 	RUN(exit_codes_of_bad_inputs);
 	char cmd[512];

@@ -226,6 +226,7 @@
 	X(OP_UNKNOWN, "OP-TYPE")           \
 	X(EVLEN, "EVLEN")                  \
 	X(ETS, "ETS")                      \
+	X(UNKNOWN, "UNKNOWN")              \
 	X(BAD, "Bad packet!")
 
 #endif /* SPE_FACTS_H */

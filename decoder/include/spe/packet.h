@@ -22,7 +22,7 @@ enum spe_pkt_type {
 	SPE_PKT_OP_TYPE,
 	SPE_PKT_ADDRESS,
 	SPE_PKT_COUNTER,
-	SPE_PKT_UNKNOWN,     /* well-formed header of no known kind: bytes kept */
+	SPE_PKT_UNKNOWN,     /* well-formed packet of no known kind (see spe_pkt_read): header and payload kept */
 };
 
 /* Event bits, generated from SPE_EVENT_LIST: SPE_EV_RETIRED == 1 etc. */
@@ -57,6 +57,7 @@ struct spe_packet {
 	uint8_t header_size;   /* 1, or 2 for an extended header */
 	uint8_t payload_size;  /* 0, 1, 2, 4 or 8 */
 	uint8_t index;         /* address/counter/context index, op-type class */
+	uint8_t header[2];     /* the header byte(s) as in the trace; header[1] = 0 for a 1-byte header */
 	uint64_t payload;      /* little-endian payload widened to 64 bits */
 };
 
@@ -66,8 +67,15 @@ struct spe_packet {
  * Returns the packet size (> 0), -spe_need_more if the buffer ends inside the
  * packet (an extended header as the last byte included; perf calls that a bad
  * packet, and both print as one bad byte), or -spe_bad_packet for an invalid
- * header.  Never reads past len.  SPE_PKT_UNKNOWN is never returned: perf's
- * rules leave no well-formed header unclassified.
+ * header.  Never reads past len.
+ *
+ * SPE_PKT_UNKNOWN is a well-formed packet of no known kind: an extended
+ * header 0x20-0x23 followed by the header byte of a kind that has a payload
+ * but no extended form (TIMESTAMP, EVENTS, DATA SOURCE, CONTEXT, OPERATION
+ * TYPE), e.g. `20 52 02 00`.  Its size follows the generic rule (2 + the
+ * payload size in bits [5:4] of the second byte); header[] and payload keep
+ * its bytes.  perf has no such packet (see spe_dump_buffer).  Bytes that fit
+ * no rule (`20 ff`, `20 01`, `24`) are -spe_bad_packet.
  */
 SPE_API int spe_pkt_read(const uint8_t *buf, size_t len, uint64_t offset, struct spe_packet *pkt);
 
@@ -89,7 +97,10 @@ SPE_API int spe_pkt_describe(const struct spe_packet *pkt, enum spe_dialect dial
 /*
  * Write one full dump line: ".  %08x: " + hex bytes padded to 16 + " " +
  * description + "\n".  Returns the length written, or a negative error.
- * For a bad byte pass pkt->type = SPE_PKT_BAD and pkt->size = 1.
+ * For a bad byte pass pkt->type = SPE_PKT_BAD and pkt->size = 1.  An
+ * SPE_PKT_UNKNOWN packet is an UNKNOWN line in the newest dialect; in
+ * SPE_DIALECT_PERF_6_1 it is its first byte alone as "Bad packet!", as perf
+ * prints it (perf then decodes from the next byte).
  */
 SPE_API int spe_pkt_dump_line(const uint8_t *bytes, const struct spe_packet *pkt, uint64_t offset,
 			      enum spe_dialect dialect, uint32_t midr, char *buf, size_t size);
@@ -122,7 +133,8 @@ struct spe_dump_config {
 
 struct spe_dump_stats {
 	uint64_t packets;   /* lines printed for good packets (a coalesced PAD run counts once) */
-	uint64_t bad_bytes; /* "Bad packet!" lines */
+	uint64_t bad_bytes; /* "Bad packet!" lines for bytes that start no packet */
+	uint64_t unknown_packets; /* SPE_PKT_UNKNOWN packets (in the perf-6.1 dialect: a "Bad packet!" line each) */
 };
 
 /*
@@ -130,8 +142,11 @@ struct spe_dump_stats {
  * one line per packet, PAD runs coalesced to at most 16 bytes per line, a
  * byte that starts no valid packet (or a packet cut by the end of the
  * buffer) printed alone as "Bad packet!" and decoding resumed at the next
- * byte.  @p stats may be NULL.  Returns 0, or the negative value returned
- * by config->write, or -spe_invalid.
+ * byte.  An SPE_PKT_UNKNOWN packet is one "UNKNOWN" line in the newest
+ * dialect (no perf prints that: perf has no unknown packets); in the
+ * perf-6.1 dialect it prints as perf does, its first byte as "Bad packet!"
+ * and decoding resumed at the next byte.  @p stats may be NULL.  Returns 0,
+ * or the negative value returned by config->write, or -spe_invalid.
  */
 SPE_API int spe_dump_buffer(const struct spe_dump_config *config, const uint8_t *buf, size_t len,
 			    struct spe_dump_stats *stats);

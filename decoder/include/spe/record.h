@@ -102,7 +102,7 @@ struct spe_rec_stats {
 	uint64_t bad_bytes;     /* bytes that were not a valid packet */
 	uint64_t skipped_bytes; /* bad bytes + bytes of dropped partial records */
 	uint64_t partial_records; /* heads and tails cut by an error, records cut by the end of data */
-	uint64_t unknown_packets; /* packets with an index or class facts.h does not name */
+	uint64_t unknown_packets; /* packets of an index or class facts.h does not name, or SPE_PKT_UNKNOWN */
 };
 
 SPE_API struct spe_rec_decoder *spe_rec_alloc_decoder(const struct spe_rec_config *config);
