@@ -283,6 +283,7 @@ static void finish_queues(struct dump *d)
 		d->total.skipped_bytes += st.skipped_bytes;
 		d->total.partial_records += st.partial_records;
 		d->total.unknown_packets += st.unknown_packets;
+		d->total.dropped_extras += st.dropped_extras;
 		spe_rec_free_decoder(q->dec);
 	}
 	free(d->queues);
@@ -562,6 +563,9 @@ int cmd_dump(int argc, char **argv)
 			d.total.partial_records);
 		if (d.total.unknown_packets)
 			fprintf(stderr, ", %" PRIu64 " unknown packets", d.total.unknown_packets);
+		if (d.total.dropped_extras)
+			fprintf(stderr, ", %" PRIu64 " extra counters/addresses dropped (more than %d in a record)",
+				d.total.dropped_extras, SPE_REC_MAX_EXTRA);
 		if (!raw)
 			fprintf(stderr, "; %" PRIu64 " AUXTRACE buffers (%" PRIu64 " bytes); AUX lost data %" PRIu64
 				" of %" PRIu64 " times (truncated), %" PRIu64 " partial, %" PRIu64 " collisions",

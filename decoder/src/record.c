@@ -147,6 +147,8 @@ static inline uint32_t apply_address(struct spe_rec_decoder *dec, struct spe_rec
 			r->extra_addresses[r->n_extra_addresses].index = (uint8_t)idx;
 			r->extra_addresses[r->n_extra_addresses].value = p;
 			r->n_extra_addresses++;
+		} else {
+			dec->st.dropped_extras++;
 		}
 		add_unknown(dec, r);
 		return 0;
@@ -170,6 +172,8 @@ static inline uint32_t apply_counter(struct spe_rec_decoder *dec, struct spe_rec
 			r->extra_counters[r->n_extra_counters].index = (uint8_t)idx;
 			r->extra_counters[r->n_extra_counters].value = v;
 			r->n_extra_counters++;
+		} else {
+			dec->st.dropped_extras++;
 		}
 		add_unknown(dec, r);
 		return 0;

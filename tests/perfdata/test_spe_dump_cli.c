@@ -406,6 +406,30 @@ TEST(unknown_packet_keeps_record_exit_0)
 	CHECK(strstr(out, "\"unknown_packets\":1") != NULL);
 }
 
+TEST(dropped_extras_in_summary)
+{
+	/* a record with 11 counters of unnamed indices (3-7 short, 8-13 extended): 8 kept, 3 dropped */
+	uint8_t b[64];
+	size_t n = 0;
+	for (unsigned idx = 3; idx <= 13; idx++) {
+		if (idx >= 8)
+			b[n++] = (uint8_t)(0x20 | (idx >> 3));
+		b[n++] = (uint8_t)(0x98 | (idx & 7));
+		b[n++] = (uint8_t)idx;
+		b[n++] = 0;
+	}
+	b[n++] = 0x01; /* END */
+	write_perf("extras.data", b, n);
+	char args[512];
+	snprintf(args, sizeof args, "--records %s", at("extras.data"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK(strstr(err, ", 3 extra counters/addresses dropped (more than 8 in a record)") != NULL);
+	/* none dropped: not mentioned */
+	snprintf(args, sizeof args, "--records %s", at("unknown.data"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK(strstr(err, "dropped") == NULL);
+}
+
 TEST(truncated_file_exit_1)
 {
 	char p[256];
@@ -473,6 +497,7 @@ int main(int argc, char **argv)
 	RUN(pipe_mode_stdin);
 	RUN(decode_errors_exit_1);
 	RUN(unknown_packet_keeps_record_exit_0);
+	RUN(dropped_extras_in_summary);
 	RUN(truncated_file_exit_1);
 	RUN(exit_codes_of_bad_inputs);
 	char cmd[512];

@@ -546,8 +546,11 @@ static int run_records(const struct fixture *f, const char *params, struct str *
 		format_record(out, &rec);
 	spe_rec_get_stats(dec, &st, sizeof st);
 	str_printf(out, "stats records=%" PRIu64 " bad=%" PRIu64 " skipped=%" PRIu64 " partial=%" PRIu64
-			" unknown=%" PRIu64 "\n",
+			" unknown=%" PRIu64,
 		   st.records, st.bad_bytes, st.skipped_bytes, st.partial_records, st.unknown_packets);
+	if (st.dropped_extras)
+		str_printf(out, " dropped_extras=%" PRIu64, st.dropped_extras);
+	str_printf(out, "\n");
 	spe_rec_free_decoder(dec);
 	return 0;
 }

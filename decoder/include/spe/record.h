@@ -51,6 +51,7 @@ struct spe_ip {
 	uint8_t nse;   /* FEAT_RME NSE bit */
 };
 
+/* Room per record for counters and addresses of unnamed indices; more are counted in dropped_extras. */
 #define SPE_REC_MAX_EXTRA 8
 
 struct spe_record {
@@ -103,6 +104,8 @@ struct spe_rec_stats {
 	uint64_t skipped_bytes; /* bad bytes + bytes of dropped partial records */
 	uint64_t partial_records; /* heads and tails cut by an error, records cut by the end of data */
 	uint64_t unknown_packets; /* packets of an index or class facts.h does not name, or SPE_PKT_UNKNOWN */
+	/* counters and addresses of unnamed indices past SPE_REC_MAX_EXTRA in a record: not kept */
+	uint64_t dropped_extras;
 };
 
 SPE_API struct spe_rec_decoder *spe_rec_alloc_decoder(const struct spe_rec_config *config);
