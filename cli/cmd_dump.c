@@ -120,12 +120,19 @@ static int64_t file_offset_of(const struct queue *q, uint64_t off)
 	return -1;
 }
 
-static void print_events_json(uint64_t ev)
+/* Column name of event @p bit: architected, or an IMPDEF bit that CPU @p midr names (N1's late_prefetch). */
+static const char *event_column(uint32_t midr, unsigned bit)
+{
+	const char *col = spe_event_column(bit);
+	return col ? col : spe_impdef_event_column(midr, bit);
+}
+
+static void print_events_json(uint32_t midr, uint64_t ev)
 {
 	int first = 1;
 	printf(",\"events\":[");
 	for (unsigned bit = 0; bit < 64; bit++) {
-		const char *col = spe_event_column(bit);
+		const char *col = event_column(midr, bit);
 		if (!(ev >> bit & 1) || !col)
 			continue;
 		printf("%s\"%s\"", first ? "" : ",", col);
@@ -166,7 +173,7 @@ static void print_json(const struct dump *d, const struct queue *q, const struct
 			printf(",\"sve_evl\":%u", r->sve_evl);
 	}
 	if (r->has & SPE_HAS_EVENTS)
-		print_events_json(r->events);
+		print_events_json(q->midr, r->events);
 	if (r->has & SPE_HAS_TOTAL_LATENCY)
 		printf(",\"%s\":%u", spe_counter_column(SPE_CNT_TOTAL), r->total_latency);
 	if (r->has & SPE_HAS_ISSUE_LATENCY)
@@ -213,9 +220,10 @@ static void print_record_line(const struct queue *q, const struct spe_record *r)
 		int first = 1;
 		printf(" ev=");
 		for (unsigned bit = 0; bit < 64; bit++) {
-			if (!(r->events >> bit & 1) || !spe_event_column(bit))
+			const char *col = event_column(q->midr, bit);
+			if (!(r->events >> bit & 1) || !col)
 				continue;
-			printf("%s%s", first ? "" : ",", spe_event_column(bit));
+			printf("%s%s", first ? "" : ",", col);
 			first = 0;
 		}
 		if (first)

@@ -40,23 +40,36 @@ const char *spe_event_dump_word(unsigned bit)
 	return bit < 64 ? event_words[bit] : NULL;
 }
 
-const char *spe_impdef_event_name(uint32_t midr, unsigned bit)
+/* The SPE_IMPDEF_EVENT_LIST row for @p midr's part and @p bit, or NULL. */
+static const struct impdef_row {
+	uint8_t implementer;
+	uint16_t part;
+	uint8_t bit;
+	const char *word, *column;
+} *impdef_row(uint32_t midr, unsigned bit)
 {
-	static const struct {
-		uint8_t implementer;
-		uint16_t part;
-		uint8_t bit;
-		const char *word;
-	} impdef[] = {
-#define SPE_X(impl, part, bit, word, col, desc) { impl, part, bit, word },
+	static const struct impdef_row rows[] = {
+#define SPE_X(impl, part, bit, word, col, desc) { impl, part, bit, word, col },
 		SPE_IMPDEF_EVENT_LIST(SPE_X)
 #undef SPE_X
 	};
-	for (size_t i = 0; i < sizeof impdef / sizeof impdef[0]; i++)
-		if (impdef[i].bit == bit && impdef[i].implementer == MIDR_IMPLEMENTER(midr) &&
-		    impdef[i].part == MIDR_PART(midr))
-			return impdef[i].word;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		if (rows[i].bit == bit && rows[i].implementer == MIDR_IMPLEMENTER(midr) &&
+		    rows[i].part == MIDR_PART(midr))
+			return &rows[i];
 	return NULL;
+}
+
+const char *spe_impdef_event_name(uint32_t midr, unsigned bit)
+{
+	const struct impdef_row *r = impdef_row(midr, bit);
+	return r ? r->word : NULL;
+}
+
+const char *spe_impdef_event_column(uint32_t midr, unsigned bit)
+{
+	const struct impdef_row *r = impdef_row(midr, bit);
+	return r ? r->column : NULL;
 }
 
 const char *spe_counter_column(unsigned index)

@@ -30,6 +30,8 @@ TEST(names)
 	CHECK(spe_impdef_event_name(0x410fd0c0, 13) == NULL);
 	CHECK(spe_impdef_event_name(0x410fd490, 12) == NULL); /* N2 */
 	CHECK(spe_impdef_event_name(0, 12) == NULL);
+	CHECK_STR_EQ(spe_impdef_event_column(0x410fd0c0, 12), "late_prefetch");
+	CHECK(spe_impdef_event_column(0x410fd490, 12) == NULL);
 }
 
 /* Every event row: the column and dump word lookups agree with the list. */

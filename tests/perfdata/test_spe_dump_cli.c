@@ -176,6 +176,31 @@ TEST(json_records)
 	CHECK_INT_EQ(lines, 2);
 }
 
+/* IMPDEF events the CPU names (N1 bit 12, LATE-PREFETCH in the text dump) are in JSON and records lines too. */
+TEST(json_impdef_event_names)
+{
+	static const uint8_t ev[] = { 0x62, 0x02, 0x10, 0x00, 0x00, 0x01 }; /* EV RETIRED + bit 12, END */
+	write_perf("impdef.data", ev, sizeof ev); /* MIDR 0x410fd0c0: Neoverse N1 */
+	char args[512];
+	snprintf(args, sizeof args, "-q %s", at("impdef.data"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK(strstr(out, "EV RETIRED LATE-PREFETCH\n") != NULL);
+	snprintf(args, sizeof args, "-q --format=json %s", at("impdef.data"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK(strstr(out, "\"events\":[\"retired\",\"late_prefetch\"],\"events_raw\":\"0x1002\"") != NULL);
+	snprintf(args, sizeof args, "-q --records %s", at("impdef.data"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK(strstr(out, " ev=retired,late_prefetch") != NULL);
+	/* raw input: the name follows --midr; another part (N2) does not name bit 12 */
+	write_file("impdef.bin", ev, sizeof ev);
+	snprintf(args, sizeof args, "-q --raw --midr=0x410fd0c0 --format=json %s", at("impdef.bin"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK(strstr(out, "\"events\":[\"retired\",\"late_prefetch\"]") != NULL);
+	snprintf(args, sizeof args, "-q --raw --midr=0x410fd490 --format=json %s", at("impdef.bin"));
+	CHECK_INT_EQ(run(args), 0);
+	CHECK(strstr(out, "\"events\":[\"retired\"],\"events_raw\":\"0x1002\"") != NULL);
+}
+
 /* JSON lint: every line of a damaged random stream parses, records and errors alike. */
 TEST(json_lint)
 {
@@ -489,6 +514,7 @@ int main(int argc, char **argv)
 	RUN(dump_matches_perf_text);
 	RUN(dialects_differ);
 	RUN(json_records);
+	RUN(json_impdef_event_names);
 	RUN(json_lint);
 	RUN(time_conv_and_aux_summary);
 	RUN(records_lines);

@@ -152,6 +152,8 @@ SPE_API const char *spe_event_column(unsigned bit);
 SPE_API const char *spe_event_dump_word(unsigned bit);
 /* The name @p midr's part gives IMPLEMENTATION DEFINED event @p bit (e.g. N1 bit 12 → "LATE-PREFETCH"). */
 SPE_API const char *spe_impdef_event_name(uint32_t midr, unsigned bit);
+/* Its column name ("late_prefetch"), as spe_event_column gives for architected bits. */
+SPE_API const char *spe_impdef_event_column(uint32_t midr, unsigned bit);
 SPE_API const char *spe_counter_column(unsigned index);
 SPE_API const char *spe_address_column(unsigned index);
 SPE_API const char *spe_op_flag_word(unsigned flag_bit);
