@@ -123,6 +123,14 @@ static const char *at(const char *name)
 	return p[k];
 }
 
+/* Run "spe-dump OPTIONS DIR/NAME"; returns the exit status, output in out/err. */
+static int run_on(const char *options, const char *name)
+{
+	char args[512];
+	snprintf(args, sizeof args, "%s %s", options, at(name));
+	return run(args);
+}
+
 TEST(dump_matches_perf_text)
 {
 	char args[512];
@@ -181,23 +189,17 @@ TEST(json_impdef_event_names)
 {
 	static const uint8_t ev[] = { 0x62, 0x02, 0x10, 0x00, 0x00, 0x01 }; /* EV RETIRED + bit 12, END */
 	write_perf("impdef.data", ev, sizeof ev); /* MIDR 0x410fd0c0: Neoverse N1 */
-	char args[512];
-	snprintf(args, sizeof args, "-q %s", at("impdef.data"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("-q", "impdef.data"), 0);
 	CHECK(strstr(out, "EV RETIRED LATE-PREFETCH\n") != NULL);
-	snprintf(args, sizeof args, "-q --format=json %s", at("impdef.data"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("-q --format=json", "impdef.data"), 0);
 	CHECK(strstr(out, "\"events\":[\"retired\",\"late_prefetch\"],\"events_raw\":\"0x1002\"") != NULL);
-	snprintf(args, sizeof args, "-q --records %s", at("impdef.data"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("-q --records", "impdef.data"), 0);
 	CHECK(strstr(out, " ev=retired,late_prefetch") != NULL);
 	/* raw input: the name follows --midr; another part (N2) does not name bit 12 */
 	write_file("impdef.bin", ev, sizeof ev);
-	snprintf(args, sizeof args, "-q --raw --midr=0x410fd0c0 --format=json %s", at("impdef.bin"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("-q --raw --midr=0x410fd0c0 --format=json", "impdef.bin"), 0);
 	CHECK(strstr(out, "\"events\":[\"retired\",\"late_prefetch\"]") != NULL);
-	snprintf(args, sizeof args, "-q --raw --midr=0x410fd490 --format=json %s", at("impdef.bin"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("-q --raw --midr=0x410fd490 --format=json", "impdef.bin"), 0);
 	CHECK(strstr(out, "\"events\":[\"retired\"],\"events_raw\":\"0x1002\"") != NULL);
 }
 
@@ -410,23 +412,18 @@ TEST(unknown_packet_keeps_record_exit_0)
 	static const uint8_t unk[] = { 0xb0, 0x00, 0x10, 0, 0, 0, 0, 0, 0x80, 0x20, 0x52, 0x02, 0x00,
 				       0x71, 0x05, 0, 0, 0, 0, 0, 0, 0 };
 	write_perf("unknown.data", unk, sizeof unk);
-	char args[512];
-	snprintf(args, sizeof args, "%s", at("unknown.data"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("", "unknown.data"), 0);
 	CHECK(strstr(out, ".  00000009:  20 52 02 00                                     UNKNOWN 0x2 (header 20 52)\n"
 			  ".  0000000d:  71 05") != NULL);
 	CHECK(strstr(err, "spe-dump: 1 records, 0 bad bytes, 0 skipped bytes, 0 partial records, 1 unknown packets") ==
 	      err);
 	/* perf 6.1 prints the 20 as a bad byte and decodes on from the 52: so does --perf-compat=6.1 */
-	snprintf(args, sizeof args, "--perf-compat=6.1 %s", at("unknown.data"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("--perf-compat=6.1", "unknown.data"), 0);
 	CHECK(strstr(out, ".  00000009:  20                                              Bad packet!\n"
 			  ".  0000000a:  52 02 00                                        EV RETIRED\n") != NULL);
-	snprintf(args, sizeof args, "--records %s", at("unknown.data"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("--records", "unknown.data"), 0);
 	CHECK_STR_EQ(out, "0x00000000 cpu=0 ts=5 pc=0x1000 el=0\n");
-	snprintf(args, sizeof args, "--format=json %s", at("unknown.data"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("--format=json", "unknown.data"), 0);
 	CHECK(strstr(out, "\"pc\":\"0x1000\"") != NULL);
 	CHECK(strstr(out, "\"unknown_packets\":1") != NULL);
 }
@@ -445,13 +442,10 @@ TEST(dropped_extras_in_summary)
 	}
 	b[n++] = 0x01; /* END */
 	write_perf("extras.data", b, n);
-	char args[512];
-	snprintf(args, sizeof args, "--records %s", at("extras.data"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("--records", "extras.data"), 0);
 	CHECK(strstr(err, ", 3 extra counters/addresses dropped (more than 8 in a record)") != NULL);
 	/* none dropped: not mentioned */
-	snprintf(args, sizeof args, "--records %s", at("unknown.data"));
-	CHECK_INT_EQ(run(args), 0);
+	CHECK_INT_EQ(run_on("--records", "unknown.data"), 0);
 	CHECK(strstr(err, "dropped") == NULL);
 }
 
