@@ -418,6 +418,8 @@ static int load_sysfs_target(struct record_ctx *c, struct spe_target *t)
 		fprintf(stderr, PROG ": %s\n", err);
 		return CLI_USAGE;
 	}
+	if (sys.warning[0])
+		fprintf(stderr, PROG ": warning: %s\n", sys.warning);
 	*t = sys.pmu[pick];
 	if (c->have_pmsver) {
 		t->pmsver = c->pmsver;

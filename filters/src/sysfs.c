@@ -6,11 +6,13 @@
  * count_size,min_interval,event_filter}.  Two files are ours, for fixtures:
  * `kernel` (the release, "6.8") and `midr_el1` (as in
  * /sys/devices/system/cpu/cpuN/regs/identification/midr_el1), which a live
- * system reads from the real places instead.
+ * system reads from the real places instead.  Without a `kernel` file the
+ * release is uname's for a tree under /sys, else the newest modelled.
  */
 #include "target_internal.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -245,14 +247,19 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 			return -1;
 		}
 	}
-	if (!t->kernel && live) {
+	/*
+	 * A tree inside /sys is the running system's: its kernel is uname's.  A
+	 * copy without the file gets the newest rules we model, and the caller
+	 * says so (spe_system.warning).
+	 */
+	if (!t->kernel && (live || spe_sysfs_is_live(dir))) {
 		struct utsname u;
 		if (uname(&u) == 0)
 			t->kernel = spe_kernel_parse(u.release);
 	}
 	if (!t->kernel) {
-		snprintf(c->err, c->errlen, "%s: no kernel release (add a `kernel` file or pass --kernel=X.Y)", dir);
-		return -1;
+		t->kernel = SPE_KERNEL_NEWEST;
+		t->kernel_assumed = true;
 	}
 
 	infer_version(t);
@@ -285,6 +292,12 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 	return 0;
 }
 
+bool spe_sysfs_is_live(const char *dir)
+{
+	char real[PATH_MAX];
+	return realpath(dir, real) && !strncmp(real, "/sys/", 5);
+}
+
 static int pmu_index(const char *name)
 {
 	if (strncmp(name, "arm_spe", 7))
@@ -302,6 +315,19 @@ static int by_index(const void *a, const void *b)
 	return pmu_index(x->pmu) - pmu_index(y->pmu);
 }
 
+static void note_assumed_kernel(const char *dir, struct spe_system *sys)
+{
+	for (unsigned i = 0; i < sys->count; i++) {
+		if (sys->pmu[i].kernel_assumed) {
+			snprintf(sys->warning, sizeof sys->warning,
+				 "%s: no 'kernel' file and not under /sys: assuming Linux %u.%u, the newest release "
+				 "modelled; pass --kernel=X.Y to check against another",
+				 dir, SPE_KERNEL_NEWEST / 100, SPE_KERNEL_NEWEST % 100);
+			return;
+		}
+	}
+}
+
 int spe_system_load_sysfs(const char *dir, unsigned kernel, bool live, struct spe_system *sys, char *err,
 			  size_t errlen)
 {
@@ -317,6 +343,7 @@ int spe_system_load_sysfs(const char *dir, unsigned kernel, bool live, struct sp
 		if (load_pmu(&c, dir, pmu_index(base) >= 0 ? base : "arm_spe_0", kernel, live, &sys->pmu[0]))
 			return -1;
 		sys->count = 1;
+		note_assumed_kernel(dir, sys);
 		return 0;
 	}
 	DIR *d = opendir(dir);
@@ -349,6 +376,7 @@ int spe_system_load_sysfs(const char *dir, unsigned kernel, bool live, struct sp
 		return -1;
 	}
 	qsort(sys->pmu, sys->count, sizeof sys->pmu[0], by_index);
+	note_assumed_kernel(dir, sys);
 	return 0;
 }
 

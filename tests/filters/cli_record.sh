@@ -117,6 +117,21 @@ if ! ls /sys/bus/event_source/devices/ 2>/dev/null | grep -q '^arm_spe'; then
 	expect_err "no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR"
 fi
 
+# A copy with only the kernel's files (no `kernel`): the newest rules, a warning, exit 0.
+run 0 --dry-run --sysfs="$fx/n1-v1p1-no-kernel-file" --load_filter
+expect_err "warning: $fx/n1-v1p1-no-kernel-file: no 'kernel' file and not under /sys: assuming Linux 6.19"
+expect_err "pass --kernel=X.Y"
+expect_grep '^config=0x0000000200000000$'
+run 69 --dry-run --sysfs="$fx/n1-v1p1-no-kernel-file" --kernel=6.1 --discard
+expect_err "discard: needs Linux 6.14"
+grep -q "assuming Linux" "$tmp/err" && { echo "FAIL: --kernel given, yet a warning"; fail=$((fail + 1)); }
+# A tree under /sys is this machine: uname's release, no warning.
+if [ -r /sys/bus/event_source/devices/software/type ]; then
+	run 0 --list-filters --sysfs=/sys/bus/event_source/devices/software
+	expect_grep "on Linux $(uname -r | cut -d. -f1,2)\$"
+	grep -q "assuming Linux" "$tmp/err" && { echo "FAIL: a /sys tree got a warning"; fail=$((fail + 1)); }
+fi
+
 # Heterogeneous: the PMU that covers the CPUs decides.
 run 64 --dry-run --sysfs="$fx/hetero-linux6.16"
 expect_err "pick one with --cpus=LIST"

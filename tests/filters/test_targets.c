@@ -218,7 +218,7 @@ static void write_file(const char *dir, const char *name, const char *text)
 	}
 }
 
-/* A PMU copy without our `kernel` file: live reads uname and /proc; a copy needs --kernel. */
+/* A PMU without our `kernel` file, read as the live system: uname and /proc. */
 TEST(live_kernel_and_privilege)
 {
 	char dir[] = "/tmp/spe-sysfs-XXXXXX", sub[600];
@@ -231,9 +231,9 @@ TEST(live_kernel_and_privilege)
 	write_file(dir, "type", "8\n");
 	write_file(dir, "cpumask", "0\n");
 	write_file(dir, "format/load_filter", "config:33\n");
-	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, false, &sys, err, sizeof err), -1);
-	CHECK(strstr(err, "no kernel release") != NULL);
 	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), 0);
+	CHECK(!sys.pmu[0].kernel_assumed);
+	CHECK_STR_EQ(sys.warning, "");
 	struct utsname u;
 	uname(&u);
 	CHECK_INT_EQ(sys.pmu[0].kernel, spe_kernel_parse(u.release));
@@ -261,6 +261,49 @@ TEST(live_kernel_and_privilege)
 	snprintf(sub, sizeof sub, "%s/format", dir);
 	rmdir(sub);
 	rmdir(dir);
+}
+
+/*
+ * A copy holding only what the kernel shows (type, cpumask, format/, caps/):
+ * the newest modelled rules, flagged so the caller warns.
+ */
+TEST(copy_without_kernel_file_assumes_newest)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/sysfs/n1-v1p1-no-kernel-file", fixture_dir());
+	CHECK_INT_EQ(spe_system_load_sysfs(path, 0, false, &sys, err, sizeof err), 0);
+	CHECK_INT_EQ(sys.pmu[0].kernel, SPE_KERNEL_NEWEST);
+	CHECK(sys.pmu[0].kernel_assumed);
+	CHECK(strstr(sys.warning, "n1-v1p1-no-kernel-file: no 'kernel' file and not under /sys: assuming Linux 6.19") != NULL);
+	CHECK(strstr(sys.warning, "--kernel=X.Y") != NULL);
+	/* --kernel wins, and then there is nothing to warn about */
+	CHECK_INT_EQ(spe_system_load_sysfs(path, 601, false, &sys, err, sizeof err), 0);
+	CHECK_INT_EQ(sys.pmu[0].kernel, 601);
+	CHECK(!sys.pmu[0].kernel_assumed);
+	CHECK_STR_EQ(sys.warning, "");
+	/* a fixture with the file: no warning either */
+	CHECK_INT_EQ(load("n1-v1p1-linux6.1", 0), 0);
+	CHECK_STR_EQ(sys.warning, "");
+}
+
+/* A tree under /sys is the running system's, whatever the caller says: uname's release. */
+TEST(tree_under_sys_uses_uname)
+{
+	CHECK(spe_sysfs_is_live("/sys/bus/event_source/devices"));
+	CHECK(spe_sysfs_is_live("/sys/../sys/bus"));
+	CHECK(!spe_sysfs_is_live(fixture_dir()));
+	CHECK(!spe_sysfs_is_live("/sysx"));
+	CHECK(!spe_sysfs_is_live("no/such/dir"));
+	/* Any PMU under /sys has `type`; its format/ and caps/ may be absent. */
+	const char *pmu = "/sys/bus/event_source/devices/software";
+	if (access(pmu, R_OK) != 0)
+		return;
+	CHECK_INT_EQ(spe_system_load_sysfs(pmu, 0, false, &sys, err, sizeof err), 0);
+	struct utsname u;
+	uname(&u);
+	CHECK_INT_EQ(sys.pmu[0].kernel, spe_kernel_parse(u.release));
+	CHECK(!sys.pmu[0].kernel_assumed);
+	CHECK_STR_EQ(sys.warning, "");
 }
 
 /*
@@ -302,5 +345,7 @@ int main(int argc, char **argv)
 	RUN(kernel_release_parse);
 	RUN(cpuset_parse);
 	RUN(live_kernel_and_privilege);
+	RUN(copy_without_kernel_file_assumes_newest);
+	RUN(tree_under_sys_uses_uname);
 	return check_summary();
 }
