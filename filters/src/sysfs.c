@@ -146,6 +146,74 @@ static int read_live_privilege(struct spe_target *t)
 	return 0;
 }
 
+/*
+ * caps/: values the driver prints (spe-filters.md sections 1 and 2.3).  A
+ * value no kernel can show means a hand-edited or corrupt copy: refuse it
+ * rather than compile against it.
+ */
+static int load_caps(struct ctx *c, const char *dir, struct spe_target *t)
+{
+	static const unsigned intervals[] = { 256, 512, 768, 1024, 1536, 2048, 3072, 4096 };
+	static const char *const names[] = { "caps/ernd", "caps/arch_inst", "caps/count_size", "caps/min_interval",
+					     "caps/event_filter" };
+	const uint64_t raz = 1ull | 0x0000ffff00000000ull; /* PMSEVFR bit 0 and bits 32-47 are RAZ/WI */
+	char path[4096];
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		uint64_t v;
+		if (!path_join(c, path, sizeof path, dir, names[i]))
+			return -1;
+		int rc = read_number(c, path, &v);
+		if (rc == -1)
+			continue;
+		if (rc)
+			return -1;
+		bool ok = true;
+		switch (i) {
+		case 0:
+		case 1:
+			ok = v <= 1;
+			if (ok && v)
+				t->features |= i == 0 ? SPE_FEAT_BIT(ERND) : SPE_FEAT_BIT(ARCHINST);
+			break;
+		case 2:
+			ok = v == 12 || v == 16;
+			t->count_size = (unsigned)v;
+			break;
+		case 3:
+			ok = false;
+			for (size_t k = 0; k < sizeof intervals / sizeof intervals[0]; k++)
+				ok |= v == intervals[k];
+			t->min_interval = (unsigned)v;
+			break;
+		default:
+			ok = !(v & raz);
+			t->evf_valid = v;
+			t->evf_probed = true;
+			break;
+		}
+		if (ok)
+			continue;
+		if (i <= 1)
+			snprintf(c->err, c->errlen, "%s: %llu is not 0 or 1 (a PMSIDR_EL1 flag)", path,
+				 (unsigned long long)v);
+		else if (i == 2)
+			snprintf(c->err, c->errlen, "%s: %llu is not a counter size the driver shows (12 or 16)", path,
+				 (unsigned long long)v);
+		else if (i == 3)
+			snprintf(c->err, c->errlen,
+				 "%s: %llu is not a minimum interval PMSIDR_EL1.Interval encodes (256, 512, 768, 1024, "
+				 "1536, 2048, 3072 or 4096)",
+				 path, (unsigned long long)v);
+		else
+			snprintf(c->err, c->errlen,
+				 "%s: 0x%llx sets bits 0x%llx that are RAZ/WI in PMSEVFR_EL1 (bit 0, bits 32-47): "
+				 "no probe can show them",
+				 path, (unsigned long long)v, (unsigned long long)(v & raz));
+		return -1;
+	}
+	return 0;
+}
+
 static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned kernel, bool live,
 		    struct spe_target *t)
 {
@@ -200,39 +268,8 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 			t->features |= 1u << ti->feature;
 	}
 
-	static const struct {
-		const char *file;
-		enum spe_feature feat;
-	} flag_caps[] = { { "caps/ernd", SPE_FEAT_ERND }, { "caps/arch_inst", SPE_FEAT_ARCHINST } };
-	for (size_t i = 0; i < 2; i++) {
-		if (!path_join(c, path, sizeof path, dir, flag_caps[i].file))
-			return -1;
-		rc = read_number(c, path, &v);
-		if (rc == -2)
-			return -1;
-		if (rc == 0 && v)
-			t->features |= 1u << flag_caps[i].feat;
-	}
-	if (!path_join(c, path, sizeof path, dir, "caps/count_size"))
+	if (load_caps(c, dir, t))
 		return -1;
-	if ((rc = read_number(c, path, &v)) == -2)
-		return -1;
-	if (rc == 0)
-		t->count_size = v == 16 ? 16 : 12;
-	if (!path_join(c, path, sizeof path, dir, "caps/min_interval"))
-		return -1;
-	if ((rc = read_number(c, path, &v)) == -2)
-		return -1;
-	if (rc == 0)
-		t->min_interval = (unsigned)v;
-	if (!path_join(c, path, sizeof path, dir, "caps/event_filter"))
-		return -1;
-	if ((rc = read_number(c, path, &v)) == -2)
-		return -1;
-	if (rc == 0) {
-		t->evf_valid = v;
-		t->evf_probed = true;
-	}
 
 	/* Kernel release: caller, then our `kernel` file, then uname for live sysfs. */
 	t->kernel = kernel;

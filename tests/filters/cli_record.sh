@@ -125,6 +125,11 @@ expect_grep '^config=0x0000000200000000$'
 run 69 --dry-run --sysfs="$fx/n1-v1p1-no-kernel-file" --kernel=6.1 --discard
 expect_err "discard: needs Linux 6.14"
 grep -q "assuming Linux" "$tmp/err" && { echo "FAIL: --kernel given, yet a warning"; fail=$((fail + 1)); }
+# caps/ values no kernel prints: refused like a malformed file (66), naming file and value.
+cp -r "$fx/n1-v1p1-no-kernel-file" "$tmp/oddcaps"
+echo 7 >"$tmp/oddcaps/caps/min_interval"
+run 66 --dry-run --sysfs="$tmp/oddcaps" -c 7
+expect_err "oddcaps/caps/min_interval: 7 is not a minimum interval PMSIDR_EL1.Interval encodes"
 # A tree under /sys is this machine: uname's release, no warning.
 if [ -r /sys/bus/event_source/devices/software/type ]; then
 	run 0 --list-filters --sysfs=/sys/bus/event_source/devices/software

@@ -251,6 +251,9 @@ TEST(strict_period)
 	/* Before 6.17 a period below caps/min_interval is raised to it. */
 	CHECK(strict_only(&n1, "arm_spe/period=512/", SPE_MSG_PERIOD_LOW, "raises it to 1024"));
 	CHECK_U64_EQ(out.effective_period, 1024);
+	CHECK(strict_only(&n1, "arm_spe/period=7/", SPE_MSG_PERIOD_LOW,
+			  "7 is below caps/min_interval=1024; Linux 6.1 raises it to 1024"));
+	CHECK_U64_EQ(out.effective_period, 1024);
 	/* From 6.17 min_interval is a recommendation; 256 is the floor. */
 	CHECK(clean(&eft, "arm_spe/period=512/", SPE_MSG_PERIOD_LOW));
 	CHECK(strict_only(&n1_617, "arm_spe/period=512/", SPE_MSG_PERIOD_LOW, "programs 512"));

@@ -263,6 +263,56 @@ TEST(live_kernel_and_privilege)
 	rmdir(dir);
 }
 
+/* caps/ values no driver prints are refused, naming the file and the value. */
+TEST(caps_values_are_checked)
+{
+	char dir[] = "/tmp/spe-caps-XXXXXX", sub[600];
+	if (!mkdtemp(dir)) {
+		CHECK(0);
+		return;
+	}
+	snprintf(sub, sizeof sub, "%s/caps", dir);
+	mkdir(sub, 0700);
+	write_file(dir, "type", "8\n");
+	static const struct {
+		const char *file, *value, *msg; /* msg NULL: accepted */
+	} cases[] = {
+		{ "caps/min_interval", "7\n", "caps/min_interval: 7 is not a minimum interval PMSIDR_EL1.Interval encodes" },
+		{ "caps/min_interval", "1280\n", "caps/min_interval: 1280 is not a minimum interval" },
+		{ "caps/min_interval", "3072\n", NULL },
+		{ "caps/count_size", "99999\n", "caps/count_size: 99999 is not a counter size the driver shows (12 or 16)" },
+		{ "caps/count_size", "16\n", NULL },
+		{ "caps/ernd", "2\n", "caps/ernd: 2 is not 0 or 1" },
+		{ "caps/arch_inst", "1\n", NULL },
+		{ "caps/event_filter", "0x100000002\n", "caps/event_filter: 0x100000002 sets bits 0x100000000 that are RAZ/WI" },
+		{ "caps/event_filter", "0x3\n", "sets bits 0x1 that are RAZ/WI" },
+		{ "caps/event_filter", "0xffff0000fefffffe\n", NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		write_file(dir, cases[i].file, cases[i].value);
+		err[0] = '\0';
+		int rc = spe_system_load_sysfs(dir, 619, false, &sys, err, sizeof err);
+		CHECK_INT_EQ(rc, cases[i].msg ? -1 : 0);
+		if (cases[i].msg && !strstr(err, cases[i].msg))
+			printf("  %s=%s: got '%s'\n", cases[i].file, cases[i].value, err);
+		CHECK(!cases[i].msg || strstr(err, cases[i].msg) != NULL);
+		if (cases[i].msg) { /* put a valid value back for the next case */
+			snprintf(sub, sizeof sub, "%s/%s", dir, cases[i].file);
+			unlink(sub);
+		}
+	}
+	CHECK_INT_EQ(sys.pmu[0].min_interval, 3072);
+	CHECK_INT_EQ(sys.pmu[0].count_size, 16);
+	const char *files[] = { "caps/min_interval", "caps/count_size", "caps/arch_inst", "caps/event_filter", "type" };
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(sub, sizeof sub, "%s/%s", dir, files[i]);
+		unlink(sub);
+	}
+	snprintf(sub, sizeof sub, "%s/caps", dir);
+	rmdir(sub);
+	rmdir(dir);
+}
+
 /*
  * A copy holding only what the kernel shows (type, cpumask, format/, caps/):
  * the newest modelled rules, flagged so the caller warns.
@@ -346,6 +396,7 @@ int main(int argc, char **argv)
 	RUN(cpuset_parse);
 	RUN(live_kernel_and_privilege);
 	RUN(copy_without_kernel_file_assumes_newest);
+	RUN(caps_values_are_checked);
 	RUN(tree_under_sys_uses_uname);
 	return check_summary();
 }
