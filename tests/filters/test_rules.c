@@ -174,7 +174,18 @@ TEST(missing_format_file_on_sysfs)
 	struct spe_target eft = sysfs_target(EFT);
 	CHECK(clean(&eft, "arm_spe/float_filter=1/", SPE_MSG_NO_FIELD));
 	eft.field[SPE_TERM_FLOAT_FILTER].present = false; /* EFT shown, this file not */
-	CHECK(rejected(&eft, "arm_spe/float_filter=1/", SPE_MSG_NO_FIELD, "has no format/float_filter"));
+	/* The message names the release and feature of the field and what the target shows instead. */
+	CHECK(rejected(&eft, "arm_spe/float_filter=1/", SPE_MSG_NO_FIELD,
+		       "float_filter: arm_spe_0 has no format/float_filter, the field Linux 6.18 added for "
+		       "FEAT_SPE_EFT (SPEv1.4); it shows FEAT_SPE_EFT only through format/branch_filter_mask; "
+		       "arm_spe_0 is SPEv1.4 or later on Linux 6.18"));
+	/* A kernel with the early FDS patch: the keep-mask spelling is the way. */
+	struct spe_target v3 = sysfs_target("v1p4-fds-v3patch-linux6.19");
+	CHECK(rejected(&v3, "arm_spe/inv_data_src_filter=1/", SPE_MSG_NO_FIELD,
+		       "inv_data_src_filter: arm_spe_0 has no format/inv_data_src_filter, the field Linux 6.19 "
+		       "added for FEAT_SPE_FDS (SPEv1.4); it has format/data_src_filter instead (the keep-mask of "
+		       "the early FDS patches): give the sources to keep as data_src_filter"));
+	CHECK(clean(&v3, "arm_spe/data_src_filter=0xfe/", SPE_MSG_NO_FIELD));
 }
 
 TEST(privilege_by_kernel_release)
