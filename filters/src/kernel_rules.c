@@ -34,6 +34,29 @@ bool kernel_priv_ok(const struct spe_target *t)
 	return t->privileged;                             /* perfmon_capable() */
 }
 
+void kernel_priv_reason(const struct spe_target *t, char *buf, size_t len)
+{
+	if (t->kernel >= 612)
+		snprintf(buf, len,
+			 "needs CAP_PERFMON or perf_event_paranoid <= 1 (Linux 6.12+); target has "
+			 "perf_event_paranoid=%d and no CAP_PERFMON",
+			 t->paranoid);
+	else
+		snprintf(buf, len,
+			 "needs CAP_PERFMON (Linux %u.%u ignores perf_event_paranoid here; 6.12 relaxed it); "
+			 "target has no CAP_PERFMON",
+			 t->kernel / 100, t->kernel % 100);
+}
+
+bool spe_term_needs_privilege(const struct spe_target *t, enum spe_term term, char *why, size_t len)
+{
+	const struct spe_term_info *ti = spe_term_info(term);
+	if (!ti || ti->feature != SPE_FEAT_PRIV || kernel_priv_ok(t))
+		return false;
+	kernel_priv_reason(t, why, len);
+	return true;
+}
+
 uint64_t kernel_effective_period(const struct spe_target *t, uint64_t period)
 {
 	const uint64_t max = 0xffffff00ull;

@@ -159,6 +159,21 @@ expect_grep '^load_filter +--load-filter +config:33 +yes$'
 run 0 --list-filters --format=json --cpu=neoverse-v2
 expect_grep '^\{"term":"simd_filter","option":"--simd-filter","field":"config:39","feature":"FEAT_SPE_EFT","supported":false,"reason":"needs FEAT_SPE_EFT'
 
+# --list-filters agrees with --dry-run on privilege: pa_enable is "yes, if privileged"
+# exactly where --dry-run --pa-enable exits 77.
+run 0 --list-filters --cpu=neoverse-n2 --kernel=6.12 --paranoid=2
+expect_grep '^pa_enable +--pa-enable +config:1 +yes, if privileged: needs CAP_PERFMON or perf_event_paranoid <= 1 \(Linux 6.12\+\); target has perf_event_paranoid=2 and no CAP_PERFMON$'
+expect_grep '^pct_enable +--pct-enable +config:2 +yes, if privileged: '
+run 0 --list-filters --cpu=neoverse-n2 --kernel=6.12 --paranoid=1
+expect_grep '^pa_enable +--pa-enable +config:1 +yes$'
+run 0 --list-filters --format=json --cpu=neoverse-n2 --kernel=6.1 --paranoid=1
+expect_grep '^\{"term":"pa_enable",.*"supported":true,"reason":null,"needs_privilege":"needs CAP_PERFMON \(Linux 6.1 ignores perf_event_paranoid here; 6.12 relaxed it\); target has no CAP_PERFMON"\}$'
+expect_grep '^\{"term":"ts_enable",.*"needs_privilege":null\}$'
+run 77 --dry-run --cpu=neoverse-n2 --kernel=6.1 --paranoid=1 --pa-enable
+run 0 --list-filters --format=json --cpu=neoverse-n2 --kernel=6.1 --privileged
+expect_grep '^\{"term":"pa_enable",.*"needs_privilege":null\}$'
+run 0 --dry-run --cpu=neoverse-n2 --kernel=6.1 --privileged --pa-enable
+
 # Every JSON output line parses.
 if command -v python3 >/dev/null; then
 	${SPE_RUN:-} "$rec" --list-filters --format=json --sysfs="$fx/v1p4-fds-linux6.19" >"$tmp/out"

@@ -205,6 +205,36 @@ TEST(privilege_by_kernel_release)
 	CHECK(clean(&t611, "arm_spe/pct_enable=1,ts_enable=1/", SPE_MSG_NEEDS_PRIVILEGE));
 }
 
+/* --list-filters' "yes, if privileged" is exactly where compile refuses for privilege, same text. */
+TEST(term_needs_privilege_matches_compile)
+{
+	static const unsigned kernels[] = { 601, 611, 612, 619 };
+	for (size_t k = 0; k < 4; k++) {
+		for (int paranoid = -1; paranoid <= 2; paranoid++) {
+			for (int priv = 0; priv <= 1; priv++) {
+				struct spe_target t = profile_target("neoverse-n2", kernels[k]);
+				t.paranoid = paranoid;
+				t.privileged = priv;
+				for (enum spe_term p = SPE_TERM_TS_ENABLE; p <= SPE_TERM_PCT_ENABLE; p++) {
+					char why[256] = "", event[64];
+					bool needs = spe_term_needs_privilege(&t, p, why, sizeof why);
+					snprintf(event, sizeof event, "arm_spe/%s=1,ts_enable=1/", spe_term_info(p)->name);
+					compile_event(&t, event, false, &out);
+					int i = find_diag(&out.diags, SPE_MSG_NEEDS_PRIVILEGE);
+					CHECK_INT_EQ(needs, i >= 0);
+					if (needs && i >= 0)
+						CHECK(strstr(out.diags.d[i].text, why) != NULL);
+				}
+			}
+		}
+	}
+	struct spe_target t = profile_target("neoverse-n2", 612);
+	t.privileged = false;
+	char why[256];
+	CHECK(spe_term_needs_privilege(&t, SPE_TERM_PA_ENABLE, why, sizeof why));
+	CHECK(!spe_term_needs_privilege(&t, SPE_TERM_LOAD_FILTER, why, sizeof why));
+}
+
 /* ---- strict checks ---- */
 
 TEST(strict_min_latency_width)
@@ -339,6 +369,7 @@ int main(int argc, char **argv)
 	RUN(feature_message_names_option_feature_and_target);
 	RUN(missing_format_file_on_sysfs);
 	RUN(privilege_by_kernel_release);
+	RUN(term_needs_privilege_matches_compile);
 	RUN(strict_min_latency_width);
 	RUN(strict_event_overlap);
 	RUN(strict_mask_without_type);

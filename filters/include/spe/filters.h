@@ -398,6 +398,13 @@ int spe_filter_compile(const struct spe_filter_request *req, const struct spe_ta
 /* Is the term usable on @p t?  When not, a reason in @p why. */
 bool spe_term_supported(const struct spe_target *t, enum spe_term term, char *why, size_t len);
 
+/*
+ * Does a non-zero @p term need kernel-level perf permission that @p t's
+ * caller lacks (pa_enable, pct_enable)?  When so, the needs-privilege text
+ * compile would give, in @p why.
+ */
+bool spe_term_needs_privilege(const struct spe_target *t, enum spe_term term, char *why, size_t len);
+
 #ifdef __cplusplus
 }
 #endif
