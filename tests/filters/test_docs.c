@@ -19,10 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(const char *name)
+/* Read @p rel, relative to the docs directory; NULL when absent.  One buffer: copy to keep. */
+static char *slurp(const char *rel)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", docs_dir(), name);
+	snprintf(path, sizeof path, "%s/%s", docs_dir(), rel);
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		printf("  cannot open %s\n", path);
@@ -132,23 +133,6 @@ TEST(man_page_lists_every_message)
 	}
 }
 
-/* Read a source file relative to the source root (docs/..); NULL when absent. */
-static char *slurp_source(const char *rel)
-{
-	char path[1024];
-	snprintf(path, sizeof path, "%s/../%s", docs_dir(), rel);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		printf("  cannot open %s\n", path);
-		return NULL;
-	}
-	static char buf[1 << 18];
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 struct format_check {
 	const char *doc;
 	unsigned formats, missing;
@@ -194,8 +178,8 @@ TEST(man_page_shows_every_message_format)
 		if (n < 3 || strcmp(e->d_name + n - 2, ".c"))
 			continue;
 		char rel[512];
-		snprintf(rel, sizeof rel, "filters/src/%s", e->d_name);
-		const char *src = slurp_source(rel);
+		snprintf(rel, sizeof rel, "../filters/src/%s", e->d_name);
+		const char *src = slurp(rel);
 		CHECK(src != NULL);
 		if (src) {
 			msg_scan(src, rel, 1, lib_calls, 2, check_format, &fc);
@@ -211,7 +195,7 @@ TEST(man_page_shows_every_message_format)
 						 "opt_pmsver", "opt_valid_events", "opt_paranoid", "opt_period",
 						 "opt_freq", "opt_cpus", "load_sysfs_target", "load_target" };
 	static const struct msg_call cli_calls[] = { { "usage_error", 0, false }, { "fprintf", 1, false } };
-	const char *cli = slurp_source("cli/cmd_record.c");
+	const char *cli = slurp("../cli/cmd_record.c");
 	CHECK(cli != NULL);
 	static char body[1 << 16];
 	for (size_t i = 0; cli && i < sizeof functions / sizeof functions[0]; i++) {

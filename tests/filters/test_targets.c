@@ -218,16 +218,38 @@ static void write_file(const char *dir, const char *name, const char *text)
 	}
 }
 
+/* mkdtemp(@p dir) with @p subdir in it; on failure false and dir[0] = 0. */
+static bool make_tree(char *dir, const char *subdir)
+{
+	char path[600];
+	if (!mkdtemp(dir)) {
+		dir[0] = '\0';
+		return false;
+	}
+	snprintf(path, sizeof path, "%s/%s", dir, subdir);
+	return mkdir(path, 0700) == 0;
+}
+
+/* Remove @p files (NULL-terminated), then @p subdir, then @p dir itself. */
+static void remove_tree(const char *dir, const char *const *files, const char *subdir)
+{
+	char path[600];
+	for (; *files; files++) {
+		snprintf(path, sizeof path, "%s/%s", dir, *files);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/%s", dir, subdir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 /* A PMU without our `kernel` file, read as the live system: uname and /proc. */
 TEST(live_kernel_and_privilege)
 {
-	char dir[] = "/tmp/spe-sysfs-XXXXXX", sub[600];
-	if (!mkdtemp(dir)) {
-		CHECK(0);
+	char dir[] = "/tmp/spe-sysfs-XXXXXX";
+	CHECK(make_tree(dir, "format"));
+	if (!dir[0])
 		return;
-	}
-	snprintf(sub, sizeof sub, "%s/format", dir);
-	mkdir(sub, 0700);
 	write_file(dir, "type", "8\n");
 	write_file(dir, "cpumask", "0\n");
 	write_file(dir, "format/load_filter", "config:33\n");
@@ -253,26 +275,17 @@ TEST(live_kernel_and_privilege)
 	write_file(dir, "cpumask", "0-\n");
 	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), -1);
 	CHECK(strstr(err, "/cpumask: offset 2") != NULL);
-	const char *files[] = { "type", "cpumask", "format/load_filter" };
-	for (size_t i = 0; i < 3; i++) {
-		snprintf(sub, sizeof sub, "%s/%s", dir, files[i]);
-		unlink(sub);
-	}
-	snprintf(sub, sizeof sub, "%s/format", dir);
-	rmdir(sub);
-	rmdir(dir);
+	static const char *const files[] = { "type", "cpumask", "format/load_filter", NULL };
+	remove_tree(dir, files, "format");
 }
 
 /* caps/ values no driver prints are refused, naming the file and the value. */
 TEST(caps_values_are_checked)
 {
 	char dir[] = "/tmp/spe-caps-XXXXXX", sub[600];
-	if (!mkdtemp(dir)) {
-		CHECK(0);
+	CHECK(make_tree(dir, "caps"));
+	if (!dir[0])
 		return;
-	}
-	snprintf(sub, sizeof sub, "%s/caps", dir);
-	mkdir(sub, 0700);
 	write_file(dir, "type", "8\n");
 	static const struct {
 		const char *file, *value, *msg; /* msg NULL: accepted */
@@ -303,14 +316,9 @@ TEST(caps_values_are_checked)
 	}
 	CHECK_INT_EQ(sys.pmu[0].min_interval, 3072);
 	CHECK_INT_EQ(sys.pmu[0].count_size, 16);
-	const char *files[] = { "caps/min_interval", "caps/count_size", "caps/arch_inst", "caps/event_filter", "type" };
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		snprintf(sub, sizeof sub, "%s/%s", dir, files[i]);
-		unlink(sub);
-	}
-	snprintf(sub, sizeof sub, "%s/caps", dir);
-	rmdir(sub);
-	rmdir(dir);
+	static const char *const files[] = { "caps/min_interval", "caps/count_size", "caps/arch_inst",
+					     "caps/event_filter", "type", NULL };
+	remove_tree(dir, files, "caps");
 }
 
 /*
