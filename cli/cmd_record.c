@@ -418,6 +418,8 @@ static int load_sysfs_target(struct record_ctx *c, struct spe_target *t)
 		fprintf(stderr, PROG ": %s\n", err);
 		return CLI_USAGE;
 	}
+	if (sys.warning[0])
+		fprintf(stderr, PROG ": warning: %s\n", sys.warning);
 	*t = sys.pmu[pick];
 	if (c->have_pmsver) {
 		t->pmsver = c->pmsver;
@@ -533,8 +535,9 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 		printf("# %s\n%-20s %-22s %-14s %s\n", who, "TERM", "OPTION", "FIELD", "SUPPORTED");
 	for (int i = 0; i < SPE_TERM_COUNT; i++) {
 		const struct spe_term_info *ti = spe_term_info(i);
-		char why[320] = "", option[48], field[24];
+		char why[320] = "", priv[256] = "", option[48], field[24];
 		bool ok = spe_term_supported(t, i, why, sizeof why);
+		bool needs_priv = ok && spe_term_needs_privilege(t, i, priv, sizeof priv);
 		snprintf(option, sizeof option, "--%s", ti->name);
 		for (char *p = option + 2; *p; p++)
 			if (*p == '_')
@@ -550,8 +553,9 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 		else
 			snprintf(field, sizeof field, "config%s:%u-%u", word, f.lo, f.hi);
 		if (fmt == OUT_TEXT) {
-			printf("%-20s %-22s %-14s %s%s%s\n", ti->name, option, field, ok ? "yes" : "no", ok ? "" : ": ",
-			       why);
+			printf("%-20s %-22s %-14s %s%s%s\n", ti->name, option, field,
+			       !ok ? "no" : needs_priv ? "yes, if privileged" : "yes", ok && !needs_priv ? "" : ": ",
+			       ok ? priv : why);
 		} else {
 			printf("{\"term\":\"%s\",\"option\":\"%s\",\"field\":\"%s\",\"feature\":\"%s\",\"supported\":%s,"
 			       "\"reason\":",
@@ -560,6 +564,11 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 				printf("null");
 			else
 				print_json_string(why);
+			printf(",\"needs_privilege\":");
+			if (needs_priv)
+				print_json_string(priv);
+			else
+				printf("null");
 			printf("}\n");
 		}
 	}

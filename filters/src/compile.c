@@ -168,18 +168,9 @@ static void check_kernel_rules(struct job *j)
 		diag_add(&j->out->diags, SPE_MSG_FREQ_MODE, true, "freq",
 			 "SPE samples by operation count: frequency mode is refused (EINVAL); set a period instead");
 	for (enum spe_term p = SPE_TERM_PA_ENABLE; p <= SPE_TERM_PCT_ENABLE; p++) {
-		if (!field_get(t, j->w, p) || kernel_priv_ok(t))
-			continue;
-		if (t->kernel >= 612)
-			diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, spe_term_info(p)->name,
-				 "needs CAP_PERFMON or perf_event_paranoid <= 1 (Linux 6.12+); target has "
-				 "perf_event_paranoid=%d and no CAP_PERFMON",
-				 t->paranoid);
-		else
-			diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, spe_term_info(p)->name,
-				 "needs CAP_PERFMON (Linux %u.%u ignores perf_event_paranoid here; 6.12 relaxed it); "
-				 "target has no CAP_PERFMON",
-				 t->kernel / 100, t->kernel % 100);
+		char why[256];
+		if (field_get(t, j->w, p) && spe_term_needs_privilege(t, p, why, sizeof why))
+			diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, spe_term_info(p)->name, "%s", why);
 	}
 }
 

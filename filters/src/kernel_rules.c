@@ -34,6 +34,29 @@ bool kernel_priv_ok(const struct spe_target *t)
 	return t->privileged;                             /* perfmon_capable() */
 }
 
+void kernel_priv_reason(const struct spe_target *t, char *buf, size_t len)
+{
+	if (t->kernel >= 612)
+		snprintf(buf, len,
+			 "needs CAP_PERFMON or perf_event_paranoid <= 1 (Linux 6.12+); target has "
+			 "perf_event_paranoid=%d and no CAP_PERFMON",
+			 t->paranoid);
+	else
+		snprintf(buf, len,
+			 "needs CAP_PERFMON (Linux %u.%u ignores perf_event_paranoid here; 6.12 relaxed it); "
+			 "target has no CAP_PERFMON",
+			 t->kernel / 100, t->kernel % 100);
+}
+
+bool spe_term_needs_privilege(const struct spe_target *t, enum spe_term term, char *why, size_t len)
+{
+	const struct spe_term_info *ti = spe_term_info(term);
+	if (!ti || ti->feature != SPE_FEAT_PRIV || kernel_priv_ok(t))
+		return false;
+	kernel_priv_reason(t, why, len);
+	return true;
+}
+
 uint64_t kernel_effective_period(const struct spe_target *t, uint64_t period)
 {
 	const uint64_t max = 0xffffff00ull;
@@ -112,7 +135,25 @@ enum spe_filter_msg term_missing_reason(const struct spe_target *t, enum spe_ter
 		return SPE_MSG_NEEDS_KERNEL;
 	}
 	if (t->origin == SPE_TARGET_SYSFS && has_feature) {
-		snprintf(buf, len, "%s has no format/%s", t->pmu, ti->name);
+		/* The feature shows through another format/ file: name it, and the spelling to use. */
+		const char *sibling = NULL;
+		for (int i = 0; i < SPE_TERM_COUNT && !sibling; i++)
+			if (i != (int)term && t->field[i].present && spe_term_info(i)->feature == ti->feature)
+				sibling = spe_term_info(i)->name;
+		int n = snprintf(buf, len, "%s has no format/%s, the field Linux %u.%u added for %s (SPEv%s)", t->pmu,
+				 ti->name, ti->since / 100, ti->since % 100, spe_feature_name(ti->feature),
+				 spe_feature_version(ti->feature));
+		if (n < 0 || (size_t)n >= len)
+			return SPE_MSG_NO_FIELD;
+		if (term == SPE_TERM_INV_DATA_SRC_FILTER && t->field[SPE_TERM_DATA_SRC_FILTER].present)
+			snprintf(buf + n, len - (size_t)n,
+				 "; it has format/data_src_filter instead (the keep-mask of the early FDS patches): "
+				 "give the sources to keep as data_src_filter");
+		else if (sibling)
+			snprintf(buf + n, len - (size_t)n, "; it shows %s only through format/%s; %s",
+				 spe_feature_name(ti->feature), sibling, who);
+		else
+			snprintf(buf + n, len - (size_t)n, "; %s", who);
 		return SPE_MSG_NO_FIELD;
 	}
 	snprintf(buf, len, "needs %s (SPEv%s); %s", spe_feature_name(ti->feature), spe_feature_version(ti->feature),

@@ -11,6 +11,8 @@ uint64_t kernel_evf_accept(const struct spe_target *t);
 unsigned kernel_accepting_pmsver(unsigned pmsver);
 /* The driver's kernel-privilege check (pa_enable, pct_enable, CX). */
 bool kernel_priv_ok(const struct spe_target *t);
+/* What the privilege check needs and what @p t has (the needs-privilege text). */
+void kernel_priv_reason(const struct spe_target *t, char *buf, size_t len);
 /* PMSIRR.INTERVAL the driver programs for @p period. */
 uint64_t kernel_effective_period(const struct spe_target *t, uint64_t period);
 /* facts.h column name of an event bit, NULL for IMPDEF/reserved bits. */

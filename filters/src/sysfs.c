@@ -6,11 +6,13 @@
  * count_size,min_interval,event_filter}.  Two files are ours, for fixtures:
  * `kernel` (the release, "6.8") and `midr_el1` (as in
  * /sys/devices/system/cpu/cpuN/regs/identification/midr_el1), which a live
- * system reads from the real places instead.
+ * system reads from the real places instead.  Without a `kernel` file the
+ * release is uname's for a tree under /sys, else the newest modelled.
  */
 #include "target_internal.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -144,6 +146,74 @@ static int read_live_privilege(struct spe_target *t)
 	return 0;
 }
 
+/*
+ * caps/: values the driver prints (spe-filters.md sections 1 and 2.3).  A
+ * value no kernel can show means a hand-edited or corrupt copy: refuse it
+ * rather than compile against it.
+ */
+static int load_caps(struct ctx *c, const char *dir, struct spe_target *t)
+{
+	static const unsigned intervals[] = { 256, 512, 768, 1024, 1536, 2048, 3072, 4096 };
+	static const char *const names[] = { "caps/ernd", "caps/arch_inst", "caps/count_size", "caps/min_interval",
+					     "caps/event_filter" };
+	const uint64_t raz = 1ull | 0x0000ffff00000000ull; /* PMSEVFR bit 0 and bits 32-47 are RAZ/WI */
+	char path[4096];
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		uint64_t v;
+		if (!path_join(c, path, sizeof path, dir, names[i]))
+			return -1;
+		int rc = read_number(c, path, &v);
+		if (rc == -1)
+			continue;
+		if (rc)
+			return -1;
+		bool ok = true;
+		switch (i) {
+		case 0:
+		case 1:
+			ok = v <= 1;
+			if (ok && v)
+				t->features |= i == 0 ? SPE_FEAT_BIT(ERND) : SPE_FEAT_BIT(ARCHINST);
+			break;
+		case 2:
+			ok = v == 12 || v == 16;
+			t->count_size = (unsigned)v;
+			break;
+		case 3:
+			ok = false;
+			for (size_t k = 0; k < sizeof intervals / sizeof intervals[0]; k++)
+				ok |= v == intervals[k];
+			t->min_interval = (unsigned)v;
+			break;
+		default:
+			ok = !(v & raz);
+			t->evf_valid = v;
+			t->evf_probed = true;
+			break;
+		}
+		if (ok)
+			continue;
+		if (i <= 1)
+			snprintf(c->err, c->errlen, "%s: %llu is not 0 or 1 (a PMSIDR_EL1 flag)", path,
+				 (unsigned long long)v);
+		else if (i == 2)
+			snprintf(c->err, c->errlen, "%s: %llu is not a counter size the driver shows (12 or 16)", path,
+				 (unsigned long long)v);
+		else if (i == 3)
+			snprintf(c->err, c->errlen,
+				 "%s: %llu is not a minimum interval PMSIDR_EL1.Interval encodes (256, 512, 768, 1024, "
+				 "1536, 2048, 3072 or 4096)",
+				 path, (unsigned long long)v);
+		else
+			snprintf(c->err, c->errlen,
+				 "%s: 0x%llx sets bits 0x%llx that are RAZ/WI in PMSEVFR_EL1 (bit 0, bits 32-47): "
+				 "no probe can show them",
+				 path, (unsigned long long)v, (unsigned long long)(v & raz));
+		return -1;
+	}
+	return 0;
+}
+
 static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned kernel, bool live,
 		    struct spe_target *t)
 {
@@ -198,39 +268,8 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 			t->features |= 1u << ti->feature;
 	}
 
-	static const struct {
-		const char *file;
-		enum spe_feature feat;
-	} flag_caps[] = { { "caps/ernd", SPE_FEAT_ERND }, { "caps/arch_inst", SPE_FEAT_ARCHINST } };
-	for (size_t i = 0; i < 2; i++) {
-		if (!path_join(c, path, sizeof path, dir, flag_caps[i].file))
-			return -1;
-		rc = read_number(c, path, &v);
-		if (rc == -2)
-			return -1;
-		if (rc == 0 && v)
-			t->features |= 1u << flag_caps[i].feat;
-	}
-	if (!path_join(c, path, sizeof path, dir, "caps/count_size"))
+	if (load_caps(c, dir, t))
 		return -1;
-	if ((rc = read_number(c, path, &v)) == -2)
-		return -1;
-	if (rc == 0)
-		t->count_size = v == 16 ? 16 : 12;
-	if (!path_join(c, path, sizeof path, dir, "caps/min_interval"))
-		return -1;
-	if ((rc = read_number(c, path, &v)) == -2)
-		return -1;
-	if (rc == 0)
-		t->min_interval = (unsigned)v;
-	if (!path_join(c, path, sizeof path, dir, "caps/event_filter"))
-		return -1;
-	if ((rc = read_number(c, path, &v)) == -2)
-		return -1;
-	if (rc == 0) {
-		t->evf_valid = v;
-		t->evf_probed = true;
-	}
 
 	/* Kernel release: caller, then our `kernel` file, then uname for live sysfs. */
 	t->kernel = kernel;
@@ -245,14 +284,19 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 			return -1;
 		}
 	}
-	if (!t->kernel && live) {
+	/*
+	 * A tree inside /sys is the running system's: its kernel is uname's.  A
+	 * copy without the file gets the newest rules we model, and the caller
+	 * says so (spe_system.warning).
+	 */
+	if (!t->kernel && (live || spe_sysfs_is_live(dir))) {
 		struct utsname u;
 		if (uname(&u) == 0)
 			t->kernel = spe_kernel_parse(u.release);
 	}
 	if (!t->kernel) {
-		snprintf(c->err, c->errlen, "%s: no kernel release (add a `kernel` file or pass --kernel=X.Y)", dir);
-		return -1;
+		t->kernel = SPE_KERNEL_NEWEST;
+		t->kernel_assumed = true;
 	}
 
 	infer_version(t);
@@ -285,6 +329,12 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 	return 0;
 }
 
+bool spe_sysfs_is_live(const char *dir)
+{
+	char real[PATH_MAX];
+	return realpath(dir, real) && !strncmp(real, "/sys/", 5);
+}
+
 static int pmu_index(const char *name)
 {
 	if (strncmp(name, "arm_spe", 7))
@@ -302,6 +352,19 @@ static int by_index(const void *a, const void *b)
 	return pmu_index(x->pmu) - pmu_index(y->pmu);
 }
 
+static void note_assumed_kernel(const char *dir, struct spe_system *sys)
+{
+	for (unsigned i = 0; i < sys->count; i++) {
+		if (sys->pmu[i].kernel_assumed) {
+			snprintf(sys->warning, sizeof sys->warning,
+				 "%s: no 'kernel' file and not under /sys: assuming Linux %u.%u, the newest release "
+				 "modelled; pass --kernel=X.Y to check against another",
+				 dir, SPE_KERNEL_NEWEST / 100, SPE_KERNEL_NEWEST % 100);
+			return;
+		}
+	}
+}
+
 int spe_system_load_sysfs(const char *dir, unsigned kernel, bool live, struct spe_system *sys, char *err,
 			  size_t errlen)
 {
@@ -317,6 +380,7 @@ int spe_system_load_sysfs(const char *dir, unsigned kernel, bool live, struct sp
 		if (load_pmu(&c, dir, pmu_index(base) >= 0 ? base : "arm_spe_0", kernel, live, &sys->pmu[0]))
 			return -1;
 		sys->count = 1;
+		note_assumed_kernel(dir, sys);
 		return 0;
 	}
 	DIR *d = opendir(dir);
@@ -349,6 +413,7 @@ int spe_system_load_sysfs(const char *dir, unsigned kernel, bool live, struct sp
 		return -1;
 	}
 	qsort(sys->pmu, sys->count, sizeof sys->pmu[0], by_index);
+	note_assumed_kernel(dir, sys);
 	return 0;
 }
 

@@ -117,6 +117,26 @@ if ! ls /sys/bus/event_source/devices/ 2>/dev/null | grep -q '^arm_spe'; then
 	expect_err "no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR"
 fi
 
+# A copy with only the kernel's files (no `kernel`): the newest rules, a warning, exit 0.
+run 0 --dry-run --sysfs="$fx/n1-v1p1-no-kernel-file" --load_filter
+expect_err "warning: $fx/n1-v1p1-no-kernel-file: no 'kernel' file and not under /sys: assuming Linux 6.19"
+expect_err "pass --kernel=X.Y"
+expect_grep '^config=0x0000000200000000$'
+run 69 --dry-run --sysfs="$fx/n1-v1p1-no-kernel-file" --kernel=6.1 --discard
+expect_err "discard: needs Linux 6.14"
+grep -q "assuming Linux" "$tmp/err" && { echo "FAIL: --kernel given, yet a warning"; fail=$((fail + 1)); }
+# caps/ values no kernel prints: refused like a malformed file (66), naming file and value.
+cp -r "$fx/n1-v1p1-no-kernel-file" "$tmp/oddcaps"
+echo 7 >"$tmp/oddcaps/caps/min_interval"
+run 66 --dry-run --sysfs="$tmp/oddcaps" -c 7
+expect_err "oddcaps/caps/min_interval: 7 is not a minimum interval PMSIDR_EL1.Interval encodes"
+# A tree under /sys is this machine: uname's release, no warning.
+if [ -r /sys/bus/event_source/devices/software/type ]; then
+	run 0 --list-filters --sysfs=/sys/bus/event_source/devices/software
+	expect_grep "on Linux $(uname -r | cut -d. -f1,2)\$"
+	grep -q "assuming Linux" "$tmp/err" && { echo "FAIL: a /sys tree got a warning"; fail=$((fail + 1)); }
+fi
+
 # Heterogeneous: the PMU that covers the CPUs decides.
 run 64 --dry-run --sysfs="$fx/hetero-linux6.16"
 expect_err "pick one with --cpus=LIST"
@@ -138,6 +158,21 @@ expect_grep '^load_filter +--load-filter +config:33 +yes$'
 [ "$(grep -c -- ' --' "$tmp/out")" = 25 ] || { echo "FAIL: --list-filters should list 25 terms"; fail=$((fail + 1)); }
 run 0 --list-filters --format=json --cpu=neoverse-v2
 expect_grep '^\{"term":"simd_filter","option":"--simd-filter","field":"config:39","feature":"FEAT_SPE_EFT","supported":false,"reason":"needs FEAT_SPE_EFT'
+
+# --list-filters agrees with --dry-run on privilege: pa_enable is "yes, if privileged"
+# exactly where --dry-run --pa-enable exits 77.
+run 0 --list-filters --cpu=neoverse-n2 --kernel=6.12 --paranoid=2
+expect_grep '^pa_enable +--pa-enable +config:1 +yes, if privileged: needs CAP_PERFMON or perf_event_paranoid <= 1 \(Linux 6.12\+\); target has perf_event_paranoid=2 and no CAP_PERFMON$'
+expect_grep '^pct_enable +--pct-enable +config:2 +yes, if privileged: '
+run 0 --list-filters --cpu=neoverse-n2 --kernel=6.12 --paranoid=1
+expect_grep '^pa_enable +--pa-enable +config:1 +yes$'
+run 0 --list-filters --format=json --cpu=neoverse-n2 --kernel=6.1 --paranoid=1
+expect_grep '^\{"term":"pa_enable",.*"supported":true,"reason":null,"needs_privilege":"needs CAP_PERFMON \(Linux 6.1 ignores perf_event_paranoid here; 6.12 relaxed it\); target has no CAP_PERFMON"\}$'
+expect_grep '^\{"term":"ts_enable",.*"needs_privilege":null\}$'
+run 77 --dry-run --cpu=neoverse-n2 --kernel=6.1 --paranoid=1 --pa-enable
+run 0 --list-filters --format=json --cpu=neoverse-n2 --kernel=6.1 --privileged
+expect_grep '^\{"term":"pa_enable",.*"needs_privilege":null\}$'
+run 0 --dry-run --cpu=neoverse-n2 --kernel=6.1 --privileged --pa-enable
 
 # Every JSON output line parses.
 if command -v python3 >/dev/null; then

@@ -174,7 +174,18 @@ TEST(missing_format_file_on_sysfs)
 	struct spe_target eft = sysfs_target(EFT);
 	CHECK(clean(&eft, "arm_spe/float_filter=1/", SPE_MSG_NO_FIELD));
 	eft.field[SPE_TERM_FLOAT_FILTER].present = false; /* EFT shown, this file not */
-	CHECK(rejected(&eft, "arm_spe/float_filter=1/", SPE_MSG_NO_FIELD, "has no format/float_filter"));
+	/* The message names the release and feature of the field and what the target shows instead. */
+	CHECK(rejected(&eft, "arm_spe/float_filter=1/", SPE_MSG_NO_FIELD,
+		       "float_filter: arm_spe_0 has no format/float_filter, the field Linux 6.18 added for "
+		       "FEAT_SPE_EFT (SPEv1.4); it shows FEAT_SPE_EFT only through format/branch_filter_mask; "
+		       "arm_spe_0 is SPEv1.4 or later on Linux 6.18"));
+	/* A kernel with the early FDS patch: the keep-mask spelling is the way. */
+	struct spe_target v3 = sysfs_target("v1p4-fds-v3patch-linux6.19");
+	CHECK(rejected(&v3, "arm_spe/inv_data_src_filter=1/", SPE_MSG_NO_FIELD,
+		       "inv_data_src_filter: arm_spe_0 has no format/inv_data_src_filter, the field Linux 6.19 "
+		       "added for FEAT_SPE_FDS (SPEv1.4); it has format/data_src_filter instead (the keep-mask of "
+		       "the early FDS patches): give the sources to keep as data_src_filter"));
+	CHECK(clean(&v3, "arm_spe/data_src_filter=0xfe/", SPE_MSG_NO_FIELD));
 }
 
 TEST(privilege_by_kernel_release)
@@ -192,6 +203,36 @@ TEST(privilege_by_kernel_release)
 	CHECK(rejected(&t611, "arm_spe/pct_enable=1/", SPE_MSG_NEEDS_PRIVILEGE, "needs CAP_PERFMON (Linux 6.11"));
 	t611.privileged = true;
 	CHECK(clean(&t611, "arm_spe/pct_enable=1,ts_enable=1/", SPE_MSG_NEEDS_PRIVILEGE));
+}
+
+/* --list-filters' "yes, if privileged" is exactly where compile refuses for privilege, same text. */
+TEST(term_needs_privilege_matches_compile)
+{
+	static const unsigned kernels[] = { 601, 611, 612, 619 };
+	for (size_t k = 0; k < 4; k++) {
+		for (int paranoid = -1; paranoid <= 2; paranoid++) {
+			for (int priv = 0; priv <= 1; priv++) {
+				struct spe_target t = profile_target("neoverse-n2", kernels[k]);
+				t.paranoid = paranoid;
+				t.privileged = priv;
+				for (enum spe_term p = SPE_TERM_TS_ENABLE; p <= SPE_TERM_PCT_ENABLE; p++) {
+					char why[256] = "", event[64];
+					bool needs = spe_term_needs_privilege(&t, p, why, sizeof why);
+					snprintf(event, sizeof event, "arm_spe/%s=1,ts_enable=1/", spe_term_info(p)->name);
+					compile_event(&t, event, false, &out);
+					int i = find_diag(&out.diags, SPE_MSG_NEEDS_PRIVILEGE);
+					CHECK_INT_EQ(needs, i >= 0);
+					if (needs && i >= 0)
+						CHECK(strstr(out.diags.d[i].text, why) != NULL);
+				}
+			}
+		}
+	}
+	struct spe_target t = profile_target("neoverse-n2", 612);
+	t.privileged = false;
+	char why[256];
+	CHECK(spe_term_needs_privilege(&t, SPE_TERM_PA_ENABLE, why, sizeof why));
+	CHECK(!spe_term_needs_privilege(&t, SPE_TERM_LOAD_FILTER, why, sizeof why));
 }
 
 /* ---- strict checks ---- */
@@ -250,6 +291,9 @@ TEST(strict_period)
 	CHECK_U64_EQ(out.attr.sample_period, 1000);
 	/* Before 6.17 a period below caps/min_interval is raised to it. */
 	CHECK(strict_only(&n1, "arm_spe/period=512/", SPE_MSG_PERIOD_LOW, "raises it to 1024"));
+	CHECK_U64_EQ(out.effective_period, 1024);
+	CHECK(strict_only(&n1, "arm_spe/period=7/", SPE_MSG_PERIOD_LOW,
+			  "7 is below caps/min_interval=1024; Linux 6.1 raises it to 1024"));
 	CHECK_U64_EQ(out.effective_period, 1024);
 	/* From 6.17 min_interval is a recommendation; 256 is the floor. */
 	CHECK(clean(&eft, "arm_spe/period=512/", SPE_MSG_PERIOD_LOW));
@@ -325,6 +369,7 @@ int main(int argc, char **argv)
 	RUN(feature_message_names_option_feature_and_target);
 	RUN(missing_format_file_on_sysfs);
 	RUN(privilege_by_kernel_release);
+	RUN(term_needs_privilege_matches_compile);
 	RUN(strict_min_latency_width);
 	RUN(strict_event_overlap);
 	RUN(strict_mask_without_type);

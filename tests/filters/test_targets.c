@@ -218,22 +218,44 @@ static void write_file(const char *dir, const char *name, const char *text)
 	}
 }
 
-/* A PMU copy without our `kernel` file: live reads uname and /proc; a copy needs --kernel. */
+/* mkdtemp(@p dir) with @p subdir in it; on failure false and dir[0] = 0. */
+static bool make_tree(char *dir, const char *subdir)
+{
+	char path[600];
+	if (!mkdtemp(dir)) {
+		dir[0] = '\0';
+		return false;
+	}
+	snprintf(path, sizeof path, "%s/%s", dir, subdir);
+	return mkdir(path, 0700) == 0;
+}
+
+/* Remove @p files (NULL-terminated), then @p subdir, then @p dir itself. */
+static void remove_tree(const char *dir, const char *const *files, const char *subdir)
+{
+	char path[600];
+	for (; *files; files++) {
+		snprintf(path, sizeof path, "%s/%s", dir, *files);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/%s", dir, subdir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+/* A PMU without our `kernel` file, read as the live system: uname and /proc. */
 TEST(live_kernel_and_privilege)
 {
-	char dir[] = "/tmp/spe-sysfs-XXXXXX", sub[600];
-	if (!mkdtemp(dir)) {
-		CHECK(0);
+	char dir[] = "/tmp/spe-sysfs-XXXXXX";
+	CHECK(make_tree(dir, "format"));
+	if (!dir[0])
 		return;
-	}
-	snprintf(sub, sizeof sub, "%s/format", dir);
-	mkdir(sub, 0700);
 	write_file(dir, "type", "8\n");
 	write_file(dir, "cpumask", "0\n");
 	write_file(dir, "format/load_filter", "config:33\n");
-	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, false, &sys, err, sizeof err), -1);
-	CHECK(strstr(err, "no kernel release") != NULL);
 	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), 0);
+	CHECK(!sys.pmu[0].kernel_assumed);
+	CHECK_STR_EQ(sys.warning, "");
 	struct utsname u;
 	uname(&u);
 	CHECK_INT_EQ(sys.pmu[0].kernel, spe_kernel_parse(u.release));
@@ -253,14 +275,93 @@ TEST(live_kernel_and_privilege)
 	write_file(dir, "cpumask", "0-\n");
 	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), -1);
 	CHECK(strstr(err, "/cpumask: offset 2") != NULL);
-	const char *files[] = { "type", "cpumask", "format/load_filter" };
-	for (size_t i = 0; i < 3; i++) {
-		snprintf(sub, sizeof sub, "%s/%s", dir, files[i]);
-		unlink(sub);
+	static const char *const files[] = { "type", "cpumask", "format/load_filter", NULL };
+	remove_tree(dir, files, "format");
+}
+
+/* caps/ values no driver prints are refused, naming the file and the value. */
+TEST(caps_values_are_checked)
+{
+	char dir[] = "/tmp/spe-caps-XXXXXX", sub[600];
+	CHECK(make_tree(dir, "caps"));
+	if (!dir[0])
+		return;
+	write_file(dir, "type", "8\n");
+	static const struct {
+		const char *file, *value, *msg; /* msg NULL: accepted */
+	} cases[] = {
+		{ "caps/min_interval", "7\n", "caps/min_interval: 7 is not a minimum interval PMSIDR_EL1.Interval encodes" },
+		{ "caps/min_interval", "1280\n", "caps/min_interval: 1280 is not a minimum interval" },
+		{ "caps/min_interval", "3072\n", NULL },
+		{ "caps/count_size", "99999\n", "caps/count_size: 99999 is not a counter size the driver shows (12 or 16)" },
+		{ "caps/count_size", "16\n", NULL },
+		{ "caps/ernd", "2\n", "caps/ernd: 2 is not 0 or 1" },
+		{ "caps/arch_inst", "1\n", NULL },
+		{ "caps/event_filter", "0x100000002\n", "caps/event_filter: 0x100000002 sets bits 0x100000000 that are RAZ/WI" },
+		{ "caps/event_filter", "0x3\n", "sets bits 0x1 that are RAZ/WI" },
+		{ "caps/event_filter", "0xffff0000fefffffe\n", NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		write_file(dir, cases[i].file, cases[i].value);
+		err[0] = '\0';
+		int rc = spe_system_load_sysfs(dir, 619, false, &sys, err, sizeof err);
+		CHECK_INT_EQ(rc, cases[i].msg ? -1 : 0);
+		if (cases[i].msg && !strstr(err, cases[i].msg))
+			printf("  %s=%s: got '%s'\n", cases[i].file, cases[i].value, err);
+		CHECK(!cases[i].msg || strstr(err, cases[i].msg) != NULL);
+		if (cases[i].msg) { /* put a valid value back for the next case */
+			snprintf(sub, sizeof sub, "%s/%s", dir, cases[i].file);
+			unlink(sub);
+		}
 	}
-	snprintf(sub, sizeof sub, "%s/format", dir);
-	rmdir(sub);
-	rmdir(dir);
+	CHECK_INT_EQ(sys.pmu[0].min_interval, 3072);
+	CHECK_INT_EQ(sys.pmu[0].count_size, 16);
+	static const char *const files[] = { "caps/min_interval", "caps/count_size", "caps/arch_inst",
+					     "caps/event_filter", "type", NULL };
+	remove_tree(dir, files, "caps");
+}
+
+/*
+ * A copy holding only what the kernel shows (type, cpumask, format/, caps/):
+ * the newest modelled rules, flagged so the caller warns.
+ */
+TEST(copy_without_kernel_file_assumes_newest)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/sysfs/n1-v1p1-no-kernel-file", fixture_dir());
+	CHECK_INT_EQ(spe_system_load_sysfs(path, 0, false, &sys, err, sizeof err), 0);
+	CHECK_INT_EQ(sys.pmu[0].kernel, SPE_KERNEL_NEWEST);
+	CHECK(sys.pmu[0].kernel_assumed);
+	CHECK(strstr(sys.warning, "n1-v1p1-no-kernel-file: no 'kernel' file and not under /sys: assuming Linux 6.19") != NULL);
+	CHECK(strstr(sys.warning, "--kernel=X.Y") != NULL);
+	/* --kernel wins, and then there is nothing to warn about */
+	CHECK_INT_EQ(spe_system_load_sysfs(path, 601, false, &sys, err, sizeof err), 0);
+	CHECK_INT_EQ(sys.pmu[0].kernel, 601);
+	CHECK(!sys.pmu[0].kernel_assumed);
+	CHECK_STR_EQ(sys.warning, "");
+	/* a fixture with the file: no warning either */
+	CHECK_INT_EQ(load("n1-v1p1-linux6.1", 0), 0);
+	CHECK_STR_EQ(sys.warning, "");
+}
+
+/* A tree under /sys is the running system's, whatever the caller says: uname's release. */
+TEST(tree_under_sys_uses_uname)
+{
+	CHECK(spe_sysfs_is_live("/sys/bus/event_source/devices"));
+	CHECK(spe_sysfs_is_live("/sys/../sys/bus"));
+	CHECK(!spe_sysfs_is_live(fixture_dir()));
+	CHECK(!spe_sysfs_is_live("/sysx"));
+	CHECK(!spe_sysfs_is_live("no/such/dir"));
+	/* Any PMU under /sys has `type`; its format/ and caps/ may be absent. */
+	const char *pmu = "/sys/bus/event_source/devices/software";
+	if (access(pmu, R_OK) != 0)
+		return;
+	CHECK_INT_EQ(spe_system_load_sysfs(pmu, 0, false, &sys, err, sizeof err), 0);
+	struct utsname u;
+	uname(&u);
+	CHECK_INT_EQ(sys.pmu[0].kernel, spe_kernel_parse(u.release));
+	CHECK(!sys.pmu[0].kernel_assumed);
+	CHECK_STR_EQ(sys.warning, "");
 }
 
 /*
@@ -302,5 +403,8 @@ int main(int argc, char **argv)
 	RUN(kernel_release_parse);
 	RUN(cpuset_parse);
 	RUN(live_kernel_and_privilege);
+	RUN(copy_without_kernel_file_assumes_newest);
+	RUN(caps_values_are_checked);
+	RUN(tree_under_sys_uses_uname);
 	return check_summary();
 }

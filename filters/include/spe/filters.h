@@ -269,6 +269,7 @@ struct spe_target {
 	unsigned pmsver;       /* ID_AA64DFR0_EL1.PMSVer: 1 = SPEv1.0 ... 6 = SPEv1.5; 0 unknown */
 	bool pmsver_is_lower_bound; /* inferred from sysfs: "at least" */
 	unsigned kernel;       /* major*100+minor */
+	bool kernel_assumed;   /* sysfs copy with no release given: SPE_KERNEL_NEWEST */
 	uint32_t features;     /* SPE_FEAT_BIT(...) */
 	unsigned count_size;   /* 12 or 16 */
 	unsigned min_interval; /* 256 .. 4096 */
@@ -306,17 +307,22 @@ const char *spe_profile_source(unsigned i);
 struct spe_system {
 	unsigned count;
 	struct spe_target pmu[SPE_MAX_PMUS];
+	char warning[320]; /* for the caller to print, "" if none (an assumed kernel release) */
 };
 
 /*
  * Read arm_spe PMUs from sysfs.  @p dir is either one PMU directory (holding
  * `type`) or a devices directory holding arm_spe_N/ subdirectories.  The
  * kernel release comes from @p kernel when non-zero, else from a `kernel`
- * file (ours, for fixtures), else from uname when @p live.  Returns 0, or -1
- * with "file: offset N: problem" in @p err.
+ * file (ours, for fixtures), else from uname when @p live or @p dir is under
+ * /sys, else SPE_KERNEL_NEWEST with target.kernel_assumed and sys->warning
+ * set.  Returns 0, or -1 with "file: offset N: problem" in @p err.
  */
 int spe_system_load_sysfs(const char *dir, unsigned kernel, bool live, struct spe_system *sys, char *err,
 			  size_t errlen);
+
+/* Does @p dir resolve to a path inside /sys (the running system's sysfs)? */
+bool spe_sysfs_is_live(const char *dir);
 
 /*
  * Pick the PMU for @p cpus (may be NULL: any) and @p pmu_name (may be ""):
@@ -391,6 +397,13 @@ int spe_filter_compile(const struct spe_filter_request *req, const struct spe_ta
 
 /* Is the term usable on @p t?  When not, a reason in @p why. */
 bool spe_term_supported(const struct spe_target *t, enum spe_term term, char *why, size_t len);
+
+/*
+ * Does a non-zero @p term need kernel-level perf permission that @p t's
+ * caller lacks (pa_enable, pct_enable)?  When so, the needs-privilege text
+ * compile would give, in @p why.
+ */
+bool spe_term_needs_privilege(const struct spe_target *t, enum spe_term term, char *why, size_t len);
 
 #ifdef __cplusplus
 }
