@@ -83,6 +83,32 @@ static void report_losses(const char *prog, const struct spe_session_stats *st, 
 			(unsigned long long)st->lost_events);
 }
 
+/*
+ * After a write failure: what the sealed file really holds, read back from
+ * it (the session's counts include records that never reached the disk).
+ */
+static void report_incomplete(const char *prog, const char *path)
+{
+	struct spe_perf_file *f = spe_perf_alloc_file(NULL);
+	int r = f ? spe_perf_open(f, path) : -spe_nomem;
+	uint64_t aux_bytes = 0, sideband = 0;
+	struct spe_perf_event ev;
+	while (!r && !(r = spe_perf_next(f, &ev, sizeof ev))) {
+		if (ev.type == SPE_PERF_RECORD_AUXTRACE)
+			aux_bytes += ev.u.auxtrace.size;
+		else if (ev.type < SPE_PERF_RECORD_USER_START && ev.type != SPE_PERF_RECORD_AUX)
+			sideband++; /* what the live summary counts as sideband */
+	}
+	if (r == -spe_eos)
+		fprintf(stderr, "%s: %s is incomplete but readable up to the failure: it holds %llu bytes of SPE "
+				"data and %llu sideband records\n",
+			prog, path, (unsigned long long)aux_bytes, (unsigned long long)sideband);
+	else
+		fprintf(stderr, "%s: %s is incomplete and cannot be read back: %s\n", prog, path,
+			f ? spe_perf_errmsg(f) : spe_errstr(r));
+	spe_perf_free_file(f);
+}
+
 /* ------------------------------------------------------------------ */
 /* Replay                                                              */
 /* ------------------------------------------------------------------ */
@@ -177,7 +203,7 @@ int record_run_replay(const struct record_run_opts *o)
 			unlink(out_path);
 			status = CLI_USAGE;
 		} else {
-			fprintf(stderr, "%s: %s is incomplete but readable up to the failure\n", prog, out_path);
+			report_incomplete(prog, out_path);
 			status = CLI_IOERR;
 		}
 		goto done;
@@ -388,15 +414,12 @@ int record_run_live(const struct record_run_opts *o)
 	int cr = spe_rec_output_close(out, cerr, sizeof cerr);
 
 	int status = CLI_OK;
-	if (r && !(o->command && !res.command_ran)) {
-		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : lerr.msg);
-		fprintf(stderr, "%s: %s is incomplete but readable up to the failure\n", prog, out_path);
-		status = CLI_IOERR;
-	} else if (r) {
+	if (r && o->command && !res.command_ran) {
 		fprintf(stderr, "%s: %s\n", prog, lerr.msg);
 		return 127; /* the command could not be run, as a shell reports it */
-	} else if (cr) {
-		fprintf(stderr, "%s: %s\n", prog, cerr);
+	}
+	if (r || cr) {
+		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : lerr.msg);
 		status = CLI_IOERR;
 	}
 	uint64_t per_trunc = res.aux_size / 2; /* one wakeup's worth: the kernel's default watermark */
@@ -405,11 +428,15 @@ int record_run_live(const struct record_run_opts *o)
 		fprintf(stderr, "%s: %llu sideband records (first of type %u) not written: too short for "
 				"their sample_id trailer\n",
 			prog, (unsigned long long)unwritten, first_type);
+	if (status != CLI_OK) {
+		report_incomplete(prog, out_path); /* the session's counts include records never written */
+		return status;
+	}
 	fprintf(stderr, "%s: wrote %s: %llu bytes of SPE data, %llu sideband records, %d CPU%s%s\n", prog, out_path,
 		(unsigned long long)res.stats.aux_bytes,
 		(unsigned long long)(res.stats.kernel_events - res.stats.aux_records), res.n_cpus,
 		res.n_cpus == 1 ? "" : "s", res.stopped_by_signal ? " (stopped by signal)" : "");
-	if (status == CLI_OK && o->command)
+	if (o->command)
 		status = res.command_status;
 	return status;
 }

@@ -151,9 +151,14 @@ static int fork_command(struct spe_live *l, struct spe_live_error *err)
 		char c;
 		close(go[1]);
 		close(ex[0]);
-		/* The recorder's SIGINT/SIGTERM handlers are not the command's. */
+		/*
+		 * The recorder's SIGINT/SIGTERM handlers are not the command's, and
+		 * the SIGXFSZ it ignores (to see EFBIG) would survive exec: a
+		 * command past its file-size limit must die as it would alone.
+		 */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(l->cfg.argv[0], l->cfg.argv);
