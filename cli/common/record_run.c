@@ -10,10 +10,12 @@
 #include "spe/spe.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -113,14 +115,52 @@ static void report_incomplete(const char *prog, const char *path)
 /* Replay                                                              */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A replay input (the --replay file, or an 'aux' file of a manifest) must be
+ * a readable non-directory; checked before the output is created.  Its
+ * identity goes into @p st for the same-file check.
+ */
+static int check_replay_input(const char *prog, const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) < 0) {
+		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return CLI_NOINPUT;
+	}
+	close(fd);
+	if (S_ISDIR(st->st_mode)) {
+		fprintf(stderr, "%s: %s: is a directory, not a raw SPE file or a replay manifest\n", prog, path);
+		return CLI_NOINPUT;
+	}
+	return 0;
+}
+
+/* -o naming a replay input would truncate it before it is read. */
+static int check_output_not_input(const char *prog, const char *out_path, const char *in_path,
+				  const struct stat *in)
+{
+	struct stat st;
+	if (stat(out_path, &st) == 0 && st.st_dev == in->st_dev && st.st_ino == in->st_ino) {
+		fprintf(stderr, "%s: -o %s: is the replay input %s; give another output file\n", prog, out_path,
+			in_path);
+		return CLI_USAGE;
+	}
+	return 0;
+}
+
 int record_run_replay(const struct record_run_opts *o)
 {
 	const char *prog = o->prog;
 	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
 	struct spe_replay_manifest *m = NULL;
 	char err[1024] = "";
-	int r, is_manifest = spe_replay_is_manifest(o->replay);
-
+	struct stat in_st;
+	int r = check_replay_input(prog, o->replay, &in_st);
+	if (r || (r = check_output_not_input(prog, out_path, o->replay, &in_st)))
+		return r;
+	int is_manifest = spe_replay_is_manifest(o->replay);
 	if (is_manifest < 0) {
 		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, o->replay, strerror(errno));
 		return CLI_NOINPUT;
@@ -141,6 +181,15 @@ int record_run_replay(const struct record_run_opts *o)
 		if (r) {
 			fprintf(stderr, "%s: %s\n", prog, spe_errstr(r));
 			return CLI_IOERR;
+		}
+	}
+	for (size_t i = 0; is_manifest && i < m->n_cpus; i++) {
+		if (!m->cpus[i].aux_path)
+			continue;
+		if ((r = check_replay_input(prog, m->cpus[i].aux_path, &in_st)) ||
+		    (r = check_output_not_input(prog, out_path, m->cpus[i].aux_path, &in_st))) {
+			spe_replay_manifest_free(m);
+			return r;
 		}
 	}
 	if (o->have_midr)
