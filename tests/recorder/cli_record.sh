@@ -111,6 +111,19 @@ else
   check cmd-sigxfsz run 0 --sideband-only -o "$tmp/x.data" -- /bin/sh -c 'grep SigIgn /proc/self/status'
   ign=$(sed -n 's/^SigIgn:[[:space:]]*//p' "$tmp/out")
   check cmd-sigxfsz-dfl test -n "$ign" -a $(( 0x${ign:-1000000} & 0x1000000 )) = 0
+  # -p of a running process: its executable's build-id (read from the file) in the BUILD_ID feature.
+  sleep_bin=$(readlink -f "$(command -v sleep)")
+  "$sleep_bin" 5 &
+  spid=$!
+  sleep 0.2
+  check pid-record run 0 --sideband-only -p "$spid" --duration=0.2 -o "$tmp/p.data"
+  kill "$spid"; wait "$spid" 2>/dev/null
+  if have_perf; then
+    want=$(perf buildid-list -i "$sleep_bin" 2>/dev/null)
+    check pid-buildid-known test -n "$want"
+    perf buildid-list -i "$tmp/p.data" >"$tmp/bids.txt" 2>&1
+    check pid-buildid grep -qxF "$want $sleep_bin" "$tmp/bids.txt" || sed 's/^/  | /' "$tmp/bids.txt"
+  fi
   if have_perf; then
     PAGER=cat perf report -D -i "$tmp/s.data" >"$tmp/d.txt" 2>&1
     check cmd-perf-comm grep -q 'PERF_RECORD_COMM exec: true:' "$tmp/d.txt"

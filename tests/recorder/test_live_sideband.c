@@ -34,6 +34,7 @@ struct capture {
 	int trailer_cpu_ok, trailer_count;
 	const char *want_suffix; /* count MMAP2s of a file name ending so */
 	int want_hits;
+	int want_build_id_size;  /* ... and the build-id size of the last one (0: maj/min/ino form) */
 };
 
 static int on_event(void *ctx, const struct perf_event_header *ev)
@@ -62,8 +63,10 @@ static int on_event(void *ctx, const struct perf_event_header *ev)
 		size_t n = strlen(name);
 		if (n >= 5 && !strcmp(name + n - 5, "/true") && (prot & 4 /* PROT_EXEC */))
 			c->mmap2_true_exec++;
-		if (c->want_suffix && n >= strlen(c->want_suffix) && !strcmp(name + n - strlen(c->want_suffix), c->want_suffix))
+		if (c->want_suffix && n >= strlen(c->want_suffix) && !strcmp(name + n - strlen(c->want_suffix), c->want_suffix)) {
 			c->want_hits++;
+			c->want_build_id_size = ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID ? b[32] : 0;
+		}
 		break;
 	}
 	case PERF_RECORD_LOST: {
@@ -306,6 +309,7 @@ TEST(proc_synthesis)
 	CHECK_INT_EQ(cap.by_type[PERF_RECORD_COMM], 1);
 	CHECK(cap.by_type[PERF_RECORD_MMAP2] >= 1);
 	CHECK_INT_EQ(cap.want_hits, 1); /* the executable's r-x mapping */
+	CHECK_INT_EQ(cap.want_build_id_size, 20); /* Debian's coreutils carry a GNU build-id (sha1) */
 	CHECK(cap.trailer_count == n && cap.trailer_cpu_ok == 0); /* synthesized at time 0 */
 	struct capture all = { 0 };
 	struct spe_session_sink all_sink = { &all, on_event, on_aux };
