@@ -211,10 +211,11 @@ int record_run_replay(const struct record_run_opts *o)
 	}
 	struct spe_rec_output_time_conv tc = { .time_shift = m->time_shift, .time_mult = m->time_mult,
 					       .time_zero = m->time_zero, .cap_user_time_zero = 1 };
+	/* A replayed file describes the traced machine (aarch64), not this one: no uname here. */
 	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus,
 						   .cpus = cpus, .midrs = midrs, .argc = o->argc,
-						   .argv = o->argv, .time_conv = &tc);
-	/* A replayed file describes the traced machine, not this one. */
+						   .argv = o->argv, .time_conv = &tc, .hostname = m->hostname,
+						   .osrelease = m->osrelease);
 	uint32_t max_cpu = 0;
 	for (size_t i = 0; i < m->n_cpus; i++)
 		max_cpu = cpus[i] > max_cpu ? cpus[i] : max_cpu;
@@ -435,6 +436,12 @@ int record_run_live(const struct record_run_opts *o)
 						   .n_cpus = (uint32_t)n, .cpus = cpus,
 						   .midrs = midrs, .argc = o->argc, .argv = o->argv,
 						   .time_conv = tc.time_mult ? &tc : NULL);
+	struct utsname un; /* this machine is the recorded one */
+	if (uname(&un) == 0) {
+		oc.hostname = un.nodename;
+		oc.osrelease = un.release;
+		oc.arch = un.machine;
+	}
 	struct spe_rec_output *out = NULL;
 	char err[1024] = "";
 	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);

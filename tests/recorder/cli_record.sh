@@ -132,6 +132,11 @@ else
     check cmd-perf-exit grep -q 'PERF_RECORD_EXIT(' "$tmp/d.txt"
     check cmd-perf-switch grep -q 'PERF_RECORD_SWITCH' "$tmp/d.txt"
     check cmd-all-written not_has "not written"
+    # A live file describes this machine.
+    perf report --header-only -i "$tmp/s.data" >"$tmp/h.txt" 2>&1
+    check cmd-arch grep -qxF "# arch : $(uname -m)" "$tmp/h.txt"
+    check cmd-hostname grep -qxF "# hostname : $(uname -n)" "$tmp/h.txt"
+    check cmd-osrelease grep -qxF "# os release : $(uname -r)" "$tmp/h.txt"
   fi
 
   # 4. System-wide (-a) needs perf privileges (perf_event_paranoid <= 0 or

@@ -81,6 +81,23 @@ printf 'spekit-replay 1\naux self.bin\n' >"$tmp/self.replay"
 check self-aux run 64 --replay="$tmp/self.replay" -o "$tmp/self.bin"
 check self-aux-intact cmp -s "$fx/two-records.bin" "$tmp/self.bin"
 
+# Header of a replay: ARCH is the traced machine's (aarch64); HOSTNAME and
+# OSRELEASE come from the manifest, and are left out without it (never this host's).
+printf 'spekit-replay 1\nhostname tracedbox\nosrelease 6.1.0-spe\naux %s\n' "$fx/two-records.bin" >"$tmp/host.replay"
+check host-manifest run 0 --replay="$tmp/host.replay" -o "$tmp/host.data"
+printf 'spekit-replay 1\nhostname a\nhostname b\naux x\n' >"$tmp/host2.replay"
+check host-twice run 65 --replay="$tmp/host2.replay" -o "$tmp/host2.data"
+check host-twice-msg has "$tmp/host2.replay:3: hostname given twice"
+if command -v perf >/dev/null; then
+  perf report --header-only -i "$tmp/host.data" >"$tmp/h.txt" 2>&1
+  check host-hostname grep -qx '# hostname : tracedbox' "$tmp/h.txt"
+  check host-osrelease grep -qx '# os release : 6.1.0-spe' "$tmp/h.txt"
+  check host-arch grep -qx '# arch : aarch64' "$tmp/h.txt"
+  perf report --header-only -i "$tmp/a.data" >"$tmp/h.txt" 2>&1
+  check nohost-arch grep -qx '# arch : aarch64' "$tmp/h.txt"
+  check nohost-hostname test "$(grep -c '^# hostname\|^# os release' "$tmp/h.txt")" = 0
+fi
+
 # 4. Disk full (a 64 KiB file-size limit): exit 74, a clear message, and the
 #    file written so far still opens.
 ( ulimit -f 64; run_rec --replay="$tmp/big.bin" --aux-size=16K -o "$tmp/full.data" ) >"$tmp/out" 2>"$tmp/err"
