@@ -16,7 +16,10 @@
 #include "spe/rec_output.h"
 #include "spe/spe.h"
 
+#include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +38,8 @@ struct capture {
 	const char *want_suffix; /* count MMAP2s of a file name ending so */
 	int want_hits;
 	int want_build_id_size;  /* ... and the build-id size of the last one (0: maj/min/ino form) */
+	uint32_t threads_of;     /* count COMMs "spe-thr-*" of this pid's threads (not the pid itself) */
+	int thread_comms;
 };
 
 static int on_event(void *ctx, const struct perf_event_header *ev)
@@ -49,12 +54,18 @@ static int on_event(void *ctx, const struct perf_event_header *ev)
 		c->trailer_cpu_ok += sid.cpu < SPE_LIVE_MAX_CPUS && sid.time != 0;
 	}
 	switch (ev->type) {
-	case PERF_RECORD_COMM:
+	case PERF_RECORD_COMM: {
 		if ((ev->misc & PERF_RECORD_MISC_COMM_EXEC) && !strcmp((const char *)b + 8, "true")) {
 			c->comm_exec_true++;
 			memcpy(&c->comm_pid, b, 4);
 		}
+		uint32_t pid, tid;
+		memcpy(&pid, b, 4);
+		memcpy(&tid, b + 4, 4);
+		if (c->threads_of && pid == c->threads_of && tid != pid && !strncmp((const char *)b + 8, "spe-thr-", 8))
+			c->thread_comms++;
 		break;
+	}
 	case PERF_RECORD_MMAP2: {
 		const char *name = (const char *)b + 64;
 		uint32_t prot;
@@ -387,6 +398,87 @@ TEST(stop_flag_duration_and_pid)
 	waitpid(child, NULL, 0);
 }
 
+/*
+ * -p of a process whose threads exist before recording starts: each has its
+ * own events (threads started later would inherit them; these do not), so the
+ * COMM each thread writes when it renames itself is recorded.
+ */
+#define N_THREADS 3
+static int go_fd = -1;
+
+static void *renaming_thread(void *arg)
+{
+	char c, name[16];
+	if (read(go_fd, &c, 1) != 1)
+		return NULL;
+	snprintf(name, sizeof name, "spe-thr-%d", (int)(intptr_t)arg);
+	prctl(PR_SET_NAME, name);
+	usleep(20000);
+	return NULL;
+}
+
+static void send_go(int sig)
+{
+	(void)sig;
+	static const char go[N_THREADS] = { 0 };
+	if (write(go_fd, go, sizeof go) < 0) {
+		/* the threads then never rename: the test fails on the count */
+	}
+}
+
+TEST(pid_follows_existing_threads)
+{
+	int go[2], ready[2];
+	CHECK_INT_EQ(pipe(go), 0);
+	CHECK_INT_EQ(pipe(ready), 0);
+	pid_t child = fork();
+	if (child == 0) {
+		/* The fixture: a process with N_THREADS threads waiting for the go. */
+		go_fd = go[0];
+		pthread_t t[N_THREADS];
+		for (int i = 0; i < N_THREADS; i++)
+			if (pthread_create(&t[i], NULL, renaming_thread, (void *)(intptr_t)i))
+				_exit(2);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(3);
+		for (int i = 0; i < N_THREADS; i++)
+			pthread_join(t[i], NULL);
+		_exit(0);
+	}
+	char c;
+	CHECK_INT_EQ((int)read(ready[0], &c, 1), 1);
+
+	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus,
+					      .mode = SPE_LIVE_PID, .pid = child,
+					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
+					      .duration = 10);
+	struct spe_live *l;
+	struct spe_live_error err = { 0 };
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	const pid_t *tids;
+	int n = spe_live_tasks(l, &tids);
+	CHECK_INT_EQ(n, 1 + N_THREADS);
+	CHECK_INT_EQ(tids[0], child);
+	struct capture cap = { .threads_of = (uint32_t)child };
+	struct spe_session_sink sink = { &cap, on_event, on_aux };
+	struct spe_live_result res;
+	go_fd = go[1];
+	signal(SIGALRM, send_go);
+	ualarm(100000, 0); /* the go, once the events are enabled */
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	spe_live_close(l);
+	int st = 0;
+	waitpid(child, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_INT_EQ(cap.thread_comms, N_THREADS);
+	if (check_failures)
+		printf("  %d of %d thread COMMs recorded\n", cap.thread_comms, N_THREADS);
+	for (int i = 0; i < 2; i++) {
+		close(go[i]);
+		close(ready[i]);
+	}
+}
+
 int main(void)
 {
 	init_test_cpus();
@@ -407,5 +499,6 @@ int main(void)
 	RUN(perf_data_from_live_sideband);
 	RUN(proc_synthesis);
 	RUN(stop_flag_duration_and_pid);
+	RUN(pid_follows_existing_threads);
 	return check_summary();
 }
