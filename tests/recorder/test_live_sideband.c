@@ -262,7 +262,8 @@ TEST(perf_data_from_live_sideband)
 	int fd = mkstemp(path);
 	CHECK(fd >= 0);
 	close(fd);
-	char *argv[] = { "/bin/true", NULL };
+	/* The sleep guarantees a context switch (a bare /bin/true may run through without one under load). */
+	char *argv[] = { "/bin/sh", "-c", "sleep 0.01; exec /bin/true", NULL };
 	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
 					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
 	struct spe_live *l;
