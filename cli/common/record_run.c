@@ -117,7 +117,7 @@ static void report_incomplete(const char *prog, const char *path)
 
 /*
  * A replay input (the --replay file, or an 'aux' file of a manifest) must be
- * a readable non-directory; checked before the output is created.  Its
+ * a readable regular file; checked before the output is created.  Its
  * identity goes into @p st for the same-file check.
  */
 static int check_replay_input(const char *prog, const char *path, struct stat *st)
@@ -132,6 +132,11 @@ static int check_replay_input(const char *prog, const char *path, struct stat *s
 	close(fd);
 	if (S_ISDIR(st->st_mode)) {
 		fprintf(stderr, "%s: %s: is a directory, not a raw SPE file or a replay manifest\n", prog, path);
+		return CLI_NOINPUT;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		/* Replay maps raw files and reads a manifest twice: a pipe or device cannot be replayed. */
+		fprintf(stderr, "%s: %s: is not a regular file\n", prog, path);
 		return CLI_NOINPUT;
 	}
 	return 0;
@@ -412,6 +417,8 @@ int record_run_live(const struct record_run_opts *o)
 			return CLI_USAGE;
 		if (lerr.sys_errno == EACCES || lerr.sys_errno == EPERM)
 			return CLI_NOPERM;
+		if (lerr.sys_errno == ESRCH)
+			return CLI_NOINPUT; /* -p names no process (any more) */
 		return r == -spe_unsupported ? CLI_UNAVAILABLE : CLI_IOERR;
 	}
 

@@ -103,6 +103,9 @@ static int open_error(struct spe_live_error *err, const char *what, uint32_t cpu
 			       "or give the binary CAP_PERFMON (setcap cap_perfmon+ep), or lower "
 			       "/proc/sys/kernel/perf_event_paranoid (now %d), e.g. sysctl kernel.perf_event_paranoid=-1",
 			       what, cpu, strerror(e), paranoid);
+	case ESRCH:
+		return set_err(err, -spe_io, e, "perf_event_open(%s) on CPU %u: %s: the process to record is gone",
+			       what, cpu, strerror(e));
 	case ENOSYS:
 		return set_err(err, -spe_unsupported, e,
 			       "perf_event_open(%s): %s. The kernel was built without perf events, or this runs "

@@ -111,6 +111,10 @@ else
   check cmd-sigxfsz run 0 --sideband-only -o "$tmp/x.data" -- /bin/sh -c 'grep SigIgn /proc/self/status'
   ign=$(sed -n 's/^SigIgn:[[:space:]]*//p' "$tmp/out")
   check cmd-sigxfsz-dfl test -n "$ign" -a $(( 0x${ign:-1000000} & 0x1000000 )) = 0
+  check pid-gone run 66 --sideband-only -p 2147483647 -o "$tmp/g.data"
+  check pid-gone-msg has "perf_event_open(dummy) on CPU "
+  check pid-gone-why has ": No such process: the process to record is gone"
+  check pid-gone-nofile test ! -e "$tmp/g.data"
   # -p of a running process: its executable's build-id (read from the file) in the BUILD_ID feature.
   sleep_bin=$(readlink -f "$(command -v sleep)")
   "$sleep_bin" 5 &
