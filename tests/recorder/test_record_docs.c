@@ -10,6 +10,7 @@
  *   test_record_docs SOURCE_ROOT
  */
 #include "check.h"
+#include "text_file.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -29,26 +30,6 @@ static const struct {
 	{ "fprintf(stderr,", 0 }, { "usage_error(", 0 }, { "set_err(", 3 }, { "snprintf(err,", 1 },
 	{ "snprintf(o->errmsg,", 1 },
 };
-
-static char *slurp(const char *root, const char *name)
-{
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", root, name);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		printf("  cannot open %s\n", path);
-		return NULL;
-	}
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)n + 1);
-	size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
-	fclose(f);
-	if (buf)
-		buf[got] = 0;
-	return buf;
-}
 
 /* Collapse every run of whitespace to one space, in place. */
 static void collapse(char *s)
@@ -167,14 +148,14 @@ static const char *root = ".";
 
 TEST(man_page_lists_every_message)
 {
-	char *doc = slurp(root, "docs/spe-record.1.md");
+	char *doc = test_read_text(root, "docs/spe-record.1.md", NULL);
 	CHECK(doc != NULL);
 	if (!doc)
 		return;
 	collapse(doc);
 	int messages = 0, missing = 0;
 	for (size_t i = 0; i < sizeof sources / sizeof *sources; i++) {
-		char *text = slurp(root, sources[i]);
+		char *text = test_read_text(root, sources[i], NULL);
 		CHECK(text != NULL);
 		for (size_t c = 0; text && c < sizeof calls / sizeof *calls; c++) {
 			size_t clen = strlen(calls[c].call);
