@@ -10,10 +10,12 @@
 #include "spe/spe.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -83,9 +85,75 @@ static void report_losses(const char *prog, const struct spe_session_stats *st, 
 			(unsigned long long)st->lost_events);
 }
 
+/*
+ * After a write failure: what the sealed file really holds, read back from
+ * it (the session's counts include records that never reached the disk).
+ */
+static void report_incomplete(const char *prog, const char *path)
+{
+	struct spe_perf_file *f = spe_perf_alloc_file(NULL);
+	int r = f ? spe_perf_open(f, path) : -spe_nomem;
+	uint64_t aux_bytes = 0, sideband = 0;
+	struct spe_perf_event ev;
+	while (!r && !(r = spe_perf_next(f, &ev, sizeof ev))) {
+		if (ev.type == SPE_PERF_RECORD_AUXTRACE)
+			aux_bytes += ev.u.auxtrace.size;
+		else if (ev.type < SPE_PERF_RECORD_USER_START && ev.type != SPE_PERF_RECORD_AUX)
+			sideband++; /* what the live summary counts as sideband */
+	}
+	if (r == -spe_eos)
+		fprintf(stderr, "%s: %s is incomplete but readable up to the failure: it holds %llu bytes of SPE "
+				"data and %llu sideband records\n",
+			prog, path, (unsigned long long)aux_bytes, (unsigned long long)sideband);
+	else
+		fprintf(stderr, "%s: %s is incomplete and cannot be read back: %s\n", prog, path,
+			f ? spe_perf_errmsg(f) : spe_errstr(r));
+	spe_perf_free_file(f);
+}
+
 /* ------------------------------------------------------------------ */
 /* Replay                                                              */
 /* ------------------------------------------------------------------ */
+
+/*
+ * A replay input (the --replay file, or an 'aux' file of a manifest) must be
+ * a readable regular file; checked before the output is created.  Its
+ * identity goes into @p st for the same-file check.
+ */
+static int check_replay_input(const char *prog, const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) < 0) {
+		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return CLI_NOINPUT;
+	}
+	close(fd);
+	if (S_ISDIR(st->st_mode)) {
+		fprintf(stderr, "%s: %s: is a directory, not a raw SPE file or a replay manifest\n", prog, path);
+		return CLI_NOINPUT;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		/* Replay maps raw files and reads a manifest twice: a pipe or device cannot be replayed. */
+		fprintf(stderr, "%s: %s: is not a regular file\n", prog, path);
+		return CLI_NOINPUT;
+	}
+	return 0;
+}
+
+/* -o naming a replay input would truncate it before it is read. */
+static int check_output_not_input(const char *prog, const char *out_path, const char *in_path,
+				  const struct stat *in)
+{
+	struct stat st;
+	if (stat(out_path, &st) == 0 && st.st_dev == in->st_dev && st.st_ino == in->st_ino) {
+		fprintf(stderr, "%s: -o %s: is the replay input %s; give another output file\n", prog, out_path,
+			in_path);
+		return CLI_USAGE;
+	}
+	return 0;
+}
 
 int record_run_replay(const struct record_run_opts *o)
 {
@@ -93,8 +161,11 @@ int record_run_replay(const struct record_run_opts *o)
 	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
 	struct spe_replay_manifest *m = NULL;
 	char err[1024] = "";
-	int r, is_manifest = spe_replay_is_manifest(o->replay);
-
+	struct stat in_st;
+	int r = check_replay_input(prog, o->replay, &in_st);
+	if (r || (r = check_output_not_input(prog, out_path, o->replay, &in_st)))
+		return r;
+	int is_manifest = spe_replay_is_manifest(o->replay);
 	if (is_manifest < 0) {
 		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, o->replay, strerror(errno));
 		return CLI_NOINPUT;
@@ -117,6 +188,15 @@ int record_run_replay(const struct record_run_opts *o)
 			return CLI_IOERR;
 		}
 	}
+	for (size_t i = 0; is_manifest && i < m->n_cpus; i++) {
+		if (!m->cpus[i].aux_path)
+			continue;
+		if ((r = check_replay_input(prog, m->cpus[i].aux_path, &in_st)) ||
+		    (r = check_output_not_input(prog, out_path, m->cpus[i].aux_path, &in_st))) {
+			spe_replay_manifest_free(m);
+			return r;
+		}
+	}
 	if (o->have_midr)
 		for (size_t i = 0; i < m->n_cpus; i++)
 			m->cpus[i].midr = o->midr;
@@ -136,10 +216,11 @@ int record_run_replay(const struct record_run_opts *o)
 	}
 	struct spe_rec_output_time_conv tc = { .time_shift = m->time_shift, .time_mult = m->time_mult,
 					       .time_zero = m->time_zero, .cap_user_time_zero = 1 };
+	/* A replayed file describes the traced machine (aarch64), not this one: no uname here. */
 	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus,
 						   .cpus = cpus, .midrs = midrs, .argc = o->argc,
-						   .argv = o->argv, .time_conv = &tc);
-	/* A replayed file describes the traced machine, not this one. */
+						   .argv = o->argv, .time_conv = &tc, .hostname = m->hostname,
+						   .osrelease = m->osrelease);
 	uint32_t max_cpu = 0;
 	for (size_t i = 0; i < m->n_cpus; i++)
 		max_cpu = cpus[i] > max_cpu ? cpus[i] : max_cpu;
@@ -177,7 +258,7 @@ int record_run_replay(const struct record_run_opts *o)
 			unlink(out_path);
 			status = CLI_USAGE;
 		} else {
-			fprintf(stderr, "%s: %s is incomplete but readable up to the failure\n", prog, out_path);
+			report_incomplete(prog, out_path);
 			status = CLI_IOERR;
 		}
 		goto done;
@@ -336,6 +417,8 @@ int record_run_live(const struct record_run_opts *o)
 			return CLI_USAGE;
 		if (lerr.sys_errno == EACCES || lerr.sys_errno == EPERM)
 			return CLI_NOPERM;
+		if (lerr.sys_errno == ESRCH)
+			return CLI_NOINPUT; /* -p names no process (any more) */
 		return r == -spe_unsupported ? CLI_UNAVAILABLE : CLI_IOERR;
 	}
 
@@ -360,6 +443,12 @@ int record_run_live(const struct record_run_opts *o)
 						   .n_cpus = (uint32_t)n, .cpus = cpus,
 						   .midrs = midrs, .argc = o->argc, .argv = o->argv,
 						   .time_conv = tc.time_mult ? &tc : NULL);
+	struct utsname un; /* this machine is the recorded one */
+	if (uname(&un) == 0) {
+		oc.hostname = un.nodename;
+		oc.osrelease = un.release;
+		oc.arch = un.machine;
+	}
 	struct spe_rec_output *out = NULL;
 	char err[1024] = "";
 	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);
@@ -388,15 +477,12 @@ int record_run_live(const struct record_run_opts *o)
 	int cr = spe_rec_output_close(out, cerr, sizeof cerr);
 
 	int status = CLI_OK;
-	if (r && !(o->command && !res.command_ran)) {
-		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : lerr.msg);
-		fprintf(stderr, "%s: %s is incomplete but readable up to the failure\n", prog, out_path);
-		status = CLI_IOERR;
-	} else if (r) {
+	if (r && o->command && !res.command_ran) {
 		fprintf(stderr, "%s: %s\n", prog, lerr.msg);
 		return 127; /* the command could not be run, as a shell reports it */
-	} else if (cr) {
-		fprintf(stderr, "%s: %s\n", prog, cerr);
+	}
+	if (r || cr) {
+		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : lerr.msg);
 		status = CLI_IOERR;
 	}
 	uint64_t per_trunc = res.aux_size / 2; /* one wakeup's worth: the kernel's default watermark */
@@ -405,11 +491,15 @@ int record_run_live(const struct record_run_opts *o)
 		fprintf(stderr, "%s: %llu sideband records (first of type %u) not written: too short for "
 				"their sample_id trailer\n",
 			prog, (unsigned long long)unwritten, first_type);
+	if (status != CLI_OK) {
+		report_incomplete(prog, out_path); /* the session's counts include records never written */
+		return status;
+	}
 	fprintf(stderr, "%s: wrote %s: %llu bytes of SPE data, %llu sideband records, %d CPU%s%s\n", prog, out_path,
 		(unsigned long long)res.stats.aux_bytes,
 		(unsigned long long)(res.stats.kernel_events - res.stats.aux_records), res.n_cpus,
 		res.n_cpus == 1 ? "" : "s", res.stopped_by_signal ? " (stopped by signal)" : "");
-	if (status == CLI_OK && o->command)
+	if (o->command)
 		status = res.command_status;
 	return status;
 }

@@ -67,15 +67,22 @@ static void put16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
-static int w_fail(struct spe_perf_writer *w, int code, int saved, const char *what)
+/* Keep the first error; @p offset is the file offset it concerns. */
+static int w_fail_at(struct spe_perf_writer *w, int code, int saved, const char *what, uint64_t offset)
 {
 	if (!w->err) {
 		w->err = code;
 		w->saved_errno = saved;
-		snprintf(w->errmsg, sizeof w->errmsg, "%s at offset 0x%llx: %s", what, (unsigned long long)w->pos,
+		snprintf(w->errmsg, sizeof w->errmsg, "%s at offset 0x%llx: %s", what, (unsigned long long)offset,
 			 saved ? strerror(saved) : spe_errstr(code));
 	}
 	return w->err;
+}
+
+/* An error at the end of the stream (not a write: memory, limits). */
+static int w_fail(struct spe_perf_writer *w, int code, int saved, const char *what)
+{
+	return w_fail_at(w, code, saved, what, w->pos);
 }
 
 static int pwrite_all(struct spe_perf_writer *w, const void *data, size_t len, uint64_t off)
@@ -85,8 +92,13 @@ static int pwrite_all(struct spe_perf_writer *w, const void *data, size_t len, u
 		ssize_t n = w->pipe ? write(w->fd, p, len) : pwrite(w->fd, p, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
+		/*
+		 * The offset of the first byte that did not land (w->pos is further
+		 * on while the buffer holds bytes): for an append after ENOSPC or
+		 * EFBIG it is the file's size.
+		 */
 		if (n <= 0)
-			return w_fail(w, -spe_io, n < 0 ? errno : ENOSPC, "write failed");
+			return w_fail_at(w, -spe_io, n < 0 ? errno : ENOSPC, "write failed", off);
 		if (!w->pipe && off == w->durable)
 			w->durable += (uint64_t)n; /* appended data, even when a later chunk fails */
 		p += n;

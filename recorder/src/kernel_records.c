@@ -113,7 +113,9 @@ size_t spe_krec_mmap2(uint8_t *buf, const struct spe_krec_mmap2 *m, uint64_t st,
 	uint8_t *p = put32(put32(buf + 8, m->pid), m->tid);
 	p = put64(put64(put64(p, m->start), m->len), m->pgoff);
 	memset(p, 0, 24); /* maj, min, ino, ino_generation -- or the build-id form */
-	if (m->build_id && m->build_id_size) {
+	if (!(m->build_id && m->build_id_size)) {
+		put64(put64(put32(put32(p, m->maj), m->min), m->ino), m->ino_generation);
+	} else {
 		uint8_t n = m->build_id_size > 20 ? 20 : m->build_id_size;
 		p[0] = n;
 		memcpy(p + 4, m->build_id, n);

@@ -7,6 +7,7 @@
 #include "spe/live.h"
 #include "spe/spe.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -35,7 +36,9 @@
 
 struct live_cpu {
 	uint32_t cpu;
-	int spe_fd, dummy_fd;
+	int spe_fd, dummy_fd;  /* the first task's events; the ring's owner is one of them */
+	int *thread_fds;       /* -p: the other threads' events, sent to this CPU's ring */
+	int n_thread_fds;
 	void *base;      /* control page + data ring */
 	size_t base_len;
 	void *aux;
@@ -50,6 +53,8 @@ struct spe_live {
 	uint32_t *cpu_ids;
 	size_t page;
 	uint64_t aux_size;
+	pid_t *tids;     /* the tasks opened: the command, or -p's threads (PID first); -1 = all */
+	int n_tids;
 	pid_t child;
 	int go_fd;       /* write end: one byte lets the child exec */
 	int exec_err_fd; /* read end: the child's errno if exec failed (CLOEXEC: EOF on success) */
@@ -98,6 +103,9 @@ static int open_error(struct spe_live_error *err, const char *what, uint32_t cpu
 			       "or give the binary CAP_PERFMON (setcap cap_perfmon+ep), or lower "
 			       "/proc/sys/kernel/perf_event_paranoid (now %d), e.g. sysctl kernel.perf_event_paranoid=-1",
 			       what, cpu, strerror(e), paranoid);
+	case ESRCH:
+		return set_err(err, -spe_io, e, "perf_event_open(%s) on CPU %u: %s: the process to record is gone",
+			       what, cpu, strerror(e));
 	case ENOSYS:
 		return set_err(err, -spe_unsupported, e,
 			       "perf_event_open(%s): %s. The kernel was built without perf events, or this runs "
@@ -127,6 +135,128 @@ static int is_pow2(uint64_t x)
 	return x && !(x & (x - 1));
 }
 
+/*
+ * The SPE event (with_spe) and the tracking event -- dummy:u with the
+ * sideband bits, same trailer layout -- of task @p target (-1: all) on @p cpu.
+ * A refused open leaves its fd at -1 with errno set.
+ */
+static int open_events(struct spe_live *l, uint32_t cpu, pid_t target, int *spe_fd, int *dummy_fd)
+{
+	int per_task = l->cfg.mode == SPE_LIVE_PID || l->cfg.mode == SPE_LIVE_COMMAND;
+	*spe_fd = *dummy_fd = -1;
+	if (l->cfg.with_spe) {
+		union {
+			struct perf_event_attr a;
+			uint8_t raw[SPE_LIVE_ATTR_MAX];
+		} u;
+		spe_live_spe_attr(&l->cfg, u.raw);
+		if ((*spe_fd = perf_event_open(&u.a, target, (int)cpu)) < 0)
+			return -1;
+	}
+	struct perf_event_attr d = { 0 };
+	d.size = sizeof d;
+	d.type = PERF_TYPE_SOFTWARE;
+	d.config = PERF_COUNT_SW_DUMMY;
+	d.sample_period = 1;
+	d.sample_type = (l->cfg.sample_type & TRAILER_BITS) | PERF_SAMPLE_IP;
+	d.sample_id_all = 1;
+	d.disabled = 1;
+	d.inherit = per_task;
+	d.enable_on_exec = l->cfg.mode == SPE_LIVE_COMMAND;
+	d.exclude_kernel = 1;
+	d.exclude_hv = 1;
+	d.mmap = 1;
+	d.mmap2 = 1;
+	d.comm = 1;
+	d.comm_exec = 1;
+	d.task = 1;
+	d.context_switch = 1;
+	d.build_id = 1;
+	*dummy_fd = perf_event_open(&d, target, (int)cpu);
+	if (*dummy_fd < 0 && errno == EINVAL) {
+		d.build_id = 0; /* kernels before 5.12 */
+		*dummy_fd = perf_event_open(&d, target, (int)cpu);
+	}
+	return *dummy_fd < 0 ? -1 : 0;
+}
+
+/* open_events() for the first task, with the message for a refusal. */
+static int open_task(struct spe_live *l, uint32_t cpu, pid_t target, int *spe_fd, int *dummy_fd,
+		     struct spe_live_error *err)
+{
+	if (open_events(l, cpu, target, spe_fd, dummy_fd) == 0)
+		return 0;
+	return open_error(err, *spe_fd < 0 && l->cfg.with_spe ? "arm_spe" : "dummy", cpu, errno);
+}
+
+/*
+ * -p: the threads of the process besides the first one (/proc/PID/task).
+ * Threads they start later inherit their events; threads that exist already
+ * need their own.  Any other mode: the one target.
+ */
+static int list_tasks(struct spe_live *l, pid_t target, struct spe_live_error *err)
+{
+	l->tids = malloc(sizeof *l->tids);
+	if (!l->tids)
+		return set_err(err, -spe_nomem, ENOMEM, "out of memory");
+	l->tids[0] = target;
+	l->n_tids = 1;
+	if (l->cfg.mode != SPE_LIVE_PID)
+		return 0;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/task", (int)target);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		pid_t tid = (pid_t)strtol(e->d_name, NULL, 10);
+		if (tid <= 0 || tid == target)
+			continue;
+		pid_t *nt = realloc(l->tids, (size_t)(l->n_tids + 1) * sizeof *nt);
+		if (!nt) {
+			closedir(d);
+			return set_err(err, -spe_nomem, ENOMEM, "out of memory");
+		}
+		l->tids = nt;
+		l->tids[l->n_tids++] = tid;
+	}
+	if (d)
+		closedir(d);
+	return 0; /* a vanished process fails at its first perf_event_open */
+}
+
+/* The events of -p's other threads on @p c, their output sent to its ring (mapped already). */
+static int open_other_threads(struct spe_live *l, struct live_cpu *c, struct spe_live_error *err)
+{
+	if (l->n_tids < 2)
+		return 0;
+	c->thread_fds = malloc((size_t)(l->n_tids - 1) * 2 * sizeof *c->thread_fds);
+	if (!c->thread_fds)
+		return set_err(err, -spe_nomem, ENOMEM, "out of memory");
+	int owner = l->cfg.with_spe ? c->spe_fd : c->dummy_fd;
+	for (int t = 1; t < l->n_tids; t++) {
+		int fds[2];
+		if (open_events(l, c->cpu, l->tids[t], &fds[0], &fds[1]) < 0) {
+			int e = errno;
+			for (int k = 0; k < 2; k++)
+				if (fds[k] >= 0)
+					close(fds[k]);
+			if (e == ESRCH)
+				continue; /* the thread ended meanwhile */
+			return open_error(err, fds[0] < 0 && l->cfg.with_spe ? "arm_spe" : "dummy", c->cpu, e);
+		}
+		for (int k = 0; k < 2; k++) {
+			if (fds[k] < 0)
+				continue;
+			c->thread_fds[c->n_thread_fds++] = fds[k];
+			if (ioctl(fds[k], PERF_EVENT_IOC_SET_OUTPUT, owner) < 0)
+				return set_err(err, -spe_io, errno,
+					       "cannot send thread %d's events to the ring on CPU %u: %s",
+					       (int)l->tids[t], c->cpu, strerror(errno));
+		}
+	}
+	return 0;
+}
+
 /* Fork the command, stopped before exec until spe_live_run() writes the go byte. */
 static int fork_command(struct spe_live *l, struct spe_live_error *err)
 {
@@ -151,9 +281,14 @@ static int fork_command(struct spe_live *l, struct spe_live_error *err)
 		char c;
 		close(go[1]);
 		close(ex[0]);
-		/* The recorder's SIGINT/SIGTERM handlers are not the command's. */
+		/*
+		 * The recorder's SIGINT/SIGTERM handlers are not the command's, and
+		 * the SIGXFSZ it ignores (to see EFBIG) would survive exec: a
+		 * command past its file-size limit must die as it would alone.
+		 */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(l->cfg.argv[0], l->cfg.argv);
@@ -312,7 +447,6 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 	}
 
 	pid_t target = -1;
-	int per_task = l->cfg.mode == SPE_LIVE_PID || l->cfg.mode == SPE_LIVE_COMMAND;
 	if (l->cfg.mode == SPE_LIVE_COMMAND) {
 		if (!l->cfg.argv || !l->cfg.argv[0]) {
 			r = set_err(err, -spe_invalid, 0, "no command to run");
@@ -325,52 +459,12 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 		target = l->cfg.pid;
 	}
 
-	uint64_t trailer = l->cfg.sample_type & TRAILER_BITS;
+	if ((r = list_tasks(l, target, err)))
+		goto fail;
 	for (int i = 0; i < l->n; i++) {
 		struct live_cpu *c = &l->c[i];
-		if (l->cfg.with_spe) {
-			union {
-				struct perf_event_attr a;
-				uint8_t raw[SPE_LIVE_ATTR_MAX];
-			} u;
-			spe_live_spe_attr(&l->cfg, u.raw);
-			struct perf_event_attr *a = &u.a;
-			c->spe_fd = perf_event_open(a, target, (int)c->cpu);
-			if (c->spe_fd < 0) {
-				r = open_error(err, "arm_spe", c->cpu, errno);
-				goto fail;
-			}
-		}
-		/* The tracking event: dummy:u with the sideband bits, same trailer layout. */
-		struct perf_event_attr d = { 0 };
-		d.size = sizeof d;
-		d.type = PERF_TYPE_SOFTWARE;
-		d.config = PERF_COUNT_SW_DUMMY;
-		d.sample_period = 1;
-		d.sample_type = trailer | PERF_SAMPLE_IP;
-		d.sample_id_all = 1;
-		d.disabled = 1;
-		d.inherit = per_task;
-		d.enable_on_exec = l->cfg.mode == SPE_LIVE_COMMAND;
-		d.exclude_kernel = 1;
-		d.exclude_hv = 1;
-		d.mmap = 1;
-		d.mmap2 = 1;
-		d.comm = 1;
-		d.comm_exec = 1;
-		d.task = 1;
-		d.context_switch = 1;
-		d.build_id = 1;
-		c->dummy_fd = perf_event_open(&d, target, (int)c->cpu);
-		if (c->dummy_fd < 0 && errno == EINVAL) {
-			d.build_id = 0; /* kernels before 5.12 */
-			c->dummy_fd = perf_event_open(&d, target, (int)c->cpu);
-		}
-		if (c->dummy_fd < 0) {
-			r = open_error(err, "dummy", c->cpu, errno);
-			goto fail;
-		}
-		if ((r = map_cpu(l, c, err)))
+		if ((r = open_task(l, c->cpu, l->tids[0], &c->spe_fd, &c->dummy_fd, err)) ||
+		    (r = map_cpu(l, c, err)) || (r = open_other_threads(l, c, err)))
 			goto fail;
 	}
 	*out = l;
@@ -384,6 +478,12 @@ int spe_live_cpus(const struct spe_live *l, const uint32_t **cpus)
 {
 	*cpus = l->cpu_ids;
 	return l->n;
+}
+
+int spe_live_tasks(const struct spe_live *l, const pid_t **tids)
+{
+	*tids = l->tids;
+	return l->n_tids;
 }
 
 void spe_live_time_conv(const struct spe_live *l, struct spe_live_time_conv *tc)
@@ -408,22 +508,39 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void for_each_fd(struct spe_live *l, unsigned long req)
+/* Every event on @p c: the first task's and the other threads'. */
+static void for_cpu_fds(const struct live_cpu *c, unsigned long req)
 {
-	for (int i = 0; i < l->n; i++) {
-		if (l->c[i].spe_fd >= 0)
-			ioctl(l->c[i].spe_fd, req, 0);
-		if (l->c[i].dummy_fd >= 0)
-			ioctl(l->c[i].dummy_fd, req, 0);
-	}
+	if (c->spe_fd >= 0)
+		ioctl(c->spe_fd, req, 0);
+	if (c->dummy_fd >= 0)
+		ioctl(c->dummy_fd, req, 0);
+	for (int k = 0; k < c->n_thread_fds; k++)
+		ioctl(c->thread_fds[k], req, 0);
 }
 
-/* After a truncation the kernel disables the AUX event; turn it back on. */
+static void for_each_fd(struct spe_live *l, unsigned long req)
+{
+	for (int i = 0; i < l->n; i++)
+		for_cpu_fds(&l->c[i], req);
+}
+
+/* A session that knows its spe_live (for reenable). */
+struct live_session {
+	struct spe_session s; /* first: the callbacks get &s */
+	struct spe_live *l;
+};
+
+/*
+ * After a truncation the kernel disables the AUX event that hit it (with -p,
+ * any thread's on that CPU); turn them back on (enabling an enabled one is a
+ * no-op).
+ */
 static void reenable(struct spe_session *s, struct spe_session_cpu *cpu)
 {
-	(void)s;
+	struct live_session *ls = (struct live_session *)s;
 	if (cpu->spe_fd >= 0)
-		ioctl(cpu->spe_fd, PERF_EVENT_IOC_ENABLE, 0);
+		for_cpu_fds(&ls->l->c[cpu->idx], PERF_EVENT_IOC_ENABLE);
 }
 
 /* The -p target has exited: no such process, or a zombie nobody reaped yet. */
@@ -460,16 +577,17 @@ int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct
 	res->aux_size = l->cfg.with_spe ? l->aux_size : 0;
 	spe_live_time_conv(l, &res->time_conv);
 
-	struct spe_session s = { .sink = *sink, .n_cpus = (size_t)l->n, .on_truncated = reenable };
+	struct live_session ls = { .s = { .sink = *sink, .n_cpus = (size_t)l->n, .on_truncated = reenable }, .l = l };
+	struct spe_session *s = &ls.s;
 	struct pollfd *pfd = calloc((size_t)l->n, sizeof *pfd);
-	s.cpus = calloc((size_t)l->n, sizeof *s.cpus);
-	if (!pfd || !s.cpus) {
+	s->cpus = calloc((size_t)l->n, sizeof *s->cpus);
+	if (!pfd || !s->cpus) {
 		free(pfd);
-		free(s.cpus);
+		free(s->cpus);
 		return set_err(err, -spe_nomem, ENOMEM, "out of memory");
 	}
 	for (int i = 0; i < l->n; i++) {
-		s.cpus[i] = (struct spe_session_cpu){ .cpu = l->c[i].cpu, .idx = (uint32_t)i, .tid = -1,
+		s->cpus[i] = (struct spe_session_cpu){ .cpu = l->c[i].cpu, .idx = (uint32_t)i, .tid = -1,
 						      .ring = &l->c[i].ring, .spe_fd = l->c[i].spe_fd };
 		pfd[i].fd = l->cfg.with_spe ? l->c[i].spe_fd : l->c[i].dummy_fd;
 		pfd[i].events = POLLIN;
@@ -504,7 +622,7 @@ int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct
 	int poll_ms = l->cfg.poll_ms > 0 ? l->cfg.poll_ms : 100;
 	for (;;) {
 		int pr = poll(pfd, (nfds_t)l->n, poll_ms);
-		int64_t d = spe_session_drain(&s);
+		int64_t d = spe_session_drain(s);
 		if (d < 0) {
 			r = set_err(err, (int)d, 0, "recording stopped: %s", spe_errstr((int)d));
 			break;
@@ -534,7 +652,7 @@ int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct
 stop:
 	for_each_fd(l, PERF_EVENT_IOC_DISABLE);
 	if (r == 0 || r == -spe_invalid) {
-		int64_t d = spe_session_drain(&s);
+		int64_t d = spe_session_drain(s);
 		if (d < 0 && r == 0)
 			r = set_err(err, (int)d, 0, "recording stopped: %s", spe_errstr((int)d));
 	}
@@ -547,9 +665,9 @@ stop:
 	}
 	if (child_done)
 		res->command_status = wait_status(child_status);
-	res->stats = s.stats;
-	spe_session_fini(&s);
-	free(s.cpus);
+	res->stats = s->stats;
+	spe_session_fini(s);
+	free(s->cpus);
 	free(pfd);
 	return r;
 }
@@ -568,6 +686,9 @@ void spe_live_close(struct spe_live *l)
 			close(c->dummy_fd);
 		if (c->spe_fd >= 0)
 			close(c->spe_fd);
+		for (int k = 0; k < c->n_thread_fds; k++)
+			close(c->thread_fds[k]);
+		free(c->thread_fds);
 		spe_ring_fini(&c->ring);
 	}
 	if (l->go_fd >= 0)
@@ -578,5 +699,6 @@ void spe_live_close(struct spe_live *l)
 		waitpid(l->child, NULL, 0);
 	free(l->c);
 	free(l->cpu_ids);
+	free(l->tids);
 	free(l);
 }

@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* COMM and MMAP2 records from /proc for processes already running (see spe/proc_synth.h). */
+/*
+ * COMM and MMAP2 records from /proc for processes already running (see
+ * spe/proc_synth.h); MMAP2 carries the file's build-id when it has one (so
+ * the writer's BUILD_ID feature lists it), else its maj/min/ino.
+ */
 #include "spe/proc_synth.h"
+#include "build_id.h"
 #include "spe/kernel_records.h"
 #include "spe/spe.h"
 
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int read_comm(const char *path, char *comm, size_t size)
 {
@@ -48,13 +56,68 @@ static int parse_maps_line(char *line, struct spe_krec_mmap2 *m, char *name, siz
 	m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 	m->build_id = NULL;
 	m->build_id_size = 0;
+	/* The mapped inode as the kernel's own MMAP2 names it (stat() of an overlayfs path may differ). */
+	m->maj = maj;
+	m->min = min;
+	m->ino = ino;
 	m->filename = name;
-	(void)maj, (void)min, (void)ino; /* the record's maj/min/ino stay 0: perf keys DSOs on the name */
 	return 1;
 }
 
+/* Build-ids already read, by the mapped inode: libc is mapped by every process. */
+struct bid_cache {
+	size_t n, cap;
+	struct bid_entry {
+		uint32_t maj, min;
+		uint64_t ino;
+		uint8_t size, id[SPE_BUILD_ID_MAX];
+	} *e;
+};
+
+/*
+ * The build-id of the file behind @p m, read through the process's root
+ * (its mount namespace) or else the path itself, and only from a file whose
+ * inode is the mapped one: a file replaced since it was mapped keeps the
+ * maj/min/ino form.  Sets m->build_id/size; a failure leaves them unset.
+ */
+static void mapping_build_id(const char *root, pid_t pid, struct spe_krec_mmap2 *m, struct bid_cache *c)
+{
+	if (m->filename[0] != '/' || strstr(m->filename, " (deleted)"))
+		return;
+	struct bid_entry *e = NULL;
+	for (size_t i = 0; i < c->n && !e; i++)
+		if (c->e[i].ino == m->ino && c->e[i].maj == m->maj && c->e[i].min == m->min)
+			e = &c->e[i];
+	if (!e) {
+		if (c->n == c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 64;
+			struct bid_entry *ne = realloc(c->e, cap * sizeof *ne);
+			if (!ne)
+				return;
+			c->e = ne;
+			c->cap = cap;
+		}
+		e = &c->e[c->n++];
+		*e = (struct bid_entry){ .maj = m->maj, .min = m->min, .ino = m->ino };
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%d/root%s", root, (int)pid, m->filename);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			fd = open(m->filename, O_RDONLY | O_CLOEXEC);
+		struct stat st;
+		if (fd >= 0 && fstat(fd, &st) == 0 && (uint64_t)st.st_ino == m->ino)
+			e->size = (uint8_t)spe_elf_build_id(fd, e->id);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (e->size) {
+		m->build_id = e->id;
+		m->build_id_size = e->size;
+	}
+}
+
 static int64_t one_process(const char *root, pid_t pid, uint64_t st, uint64_t id, uint32_t cpu,
-			   const struct spe_session_sink *sink, uint8_t *rec)
+			   const struct spe_session_sink *sink, uint8_t *rec, struct bid_cache *bids)
 {
 	char path[512], comm[64];
 	int64_t n = 0;
@@ -95,6 +158,7 @@ static int64_t one_process(const char *root, pid_t pid, uint64_t st, uint64_t id
 		struct spe_krec_mmap2 m = { .pid = (uint32_t)pid, .tid = (uint32_t)pid };
 		if (!parse_maps_line(line, &m, name, sizeof name))
 			continue;
+		mapping_build_id(root, pid, &m, bids);
 		spe_krec_mmap2(rec, &m, st, &sid);
 		if ((r = sink->kernel_event(sink->ctx, (const struct perf_event_header *)rec)) < 0) {
 			fclose(f);
@@ -113,15 +177,16 @@ int64_t spe_proc_synthesize(const char *root, pid_t pid, uint64_t st, uint64_t i
 	if (!rec)
 		return -spe_nomem;
 	int64_t total = 0;
+	struct bid_cache bids = { 0 };
 	if (pid > 0) {
-		total = one_process(root, pid, st, id, cpu, sink, rec);
+		total = one_process(root, pid, st, id, cpu, sink, rec, &bids);
 	} else {
 		DIR *d = opendir(root);
 		struct dirent *e;
 		while (d && (e = readdir(d))) {
 			if (!isdigit((unsigned char)e->d_name[0]))
 				continue;
-			int64_t n = one_process(root, (pid_t)strtol(e->d_name, NULL, 10), st, id, cpu, sink, rec);
+			int64_t n = one_process(root, (pid_t)strtol(e->d_name, NULL, 10), st, id, cpu, sink, rec, &bids);
 			if (n < 0) {
 				total = n;
 				break;
@@ -131,6 +196,7 @@ int64_t spe_proc_synthesize(const char *root, pid_t pid, uint64_t st, uint64_t i
 		if (d)
 			closedir(d);
 	}
+	free(bids.e);
 	free(rec);
 	return total;
 }

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #define MAX_BUILD_IDS 4096
@@ -65,8 +64,6 @@ int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cf
 		return -spe_io;
 	}
 
-	struct utsname un;
-	int have_uname = uname(&un) == 0;
 	long online = sysconf(_SC_NPROCESSORS_ONLN), conf = sysconf(_SC_NPROCESSORS_CONF);
 
 	/* v1 unless the CPUs' MIDRs differ (perf 6.1 reads only v1). */
@@ -103,8 +100,7 @@ int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cf
 		.nr_cpus_avail = cfg.nr_cpus_avail ? cfg.nr_cpus_avail : (uint32_t)(conf > 0 ? conf : 1),
 		.nr_cpus_online = cfg.nr_cpus_online ? cfg.nr_cpus_online : (uint32_t)(online > 0 ? online : 1),
 		.arch = cfg.arch,
-		.hostname = cfg.hostname ? cfg.hostname : have_uname ? un.nodename : NULL,
-		.osrelease = cfg.osrelease ? cfg.osrelease : have_uname ? un.release : NULL,
+		.hostname = cfg.hostname, .osrelease = cfg.osrelease,
 		.argc = cfg.argc, .argv = cfg.argv,
 		.time_conv = &tc);
 	o->w = spe_perf_writer_open(o->fd, &wc);

@@ -278,6 +278,18 @@ static int directive(struct parser *p, char **tok, int ntok)
 		c->itrace_tid = tid;
 		return 0;
 	}
+	if (!strcmp(d, "hostname") || !strcmp(d, "osrelease")) {
+		/* The traced machine's, for HOSTNAME / OSRELEASE (uname fields hold 64 bytes). */
+		char **dst = d[0] == 'h' ? &p->m->hostname : &p->m->osrelease;
+		if ((r = want_args(p, d, ntok, 1, 1)))
+			return r;
+		if (*dst)
+			return fail(p, "%s given twice", d);
+		if (strlen(tok[1]) > 64)
+			return fail(p, "%s: '%s' is longer than 64 characters", d, tok[1]);
+		*dst = strdup(tok[1]);
+		return *dst ? 0 : -spe_nomem;
+	}
 	if (!strcmp(d, "spekit-replay"))
 		return fail(p, "'spekit-replay' must be the first directive");
 	return fail(p, "unknown directive '%s'", d);
@@ -475,5 +487,7 @@ void spe_replay_manifest_free(struct spe_replay_manifest *m)
 			free(m->side[i].u.mmap2.path);
 	free(m->cpus);
 	free(m->side);
+	free(m->hostname);
+	free(m->osrelease);
 	free(m);
 }

@@ -114,6 +114,10 @@ TEST(file_size_limit_seals_at_last_record)
 	struct stat sb;
 	CHECK_INT_EQ(stat(path, &sb), 0);
 	CHECK((uint64_t)sb.st_size <= LIMIT);
+	/* The offset named is the failed write's: the first byte missing, i.e. the file's size. */
+	unsigned long long failed_at = 0;
+	CHECK(sscanf(strstr(msg, "offset 0x") ? strstr(msg, "offset 0x") : "", "offset 0x%llx", &failed_at) == 1);
+	CHECK_U64_EQ(failed_at, (uint64_t)sb.st_size);
 	uint8_t h[104];
 	fd = open(path, O_RDONLY);
 	CHECK_INT_EQ((int)pread(fd, h, sizeof h, 0), (int)sizeof h);

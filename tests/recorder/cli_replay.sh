@@ -54,6 +54,53 @@ check cpu-with-manifest run 64 --replay="$fx/two-records.replay" --cpu=3
 check unwritable run 74 --replay="$fx/two-records.replay" -o /nonexistent/dir/x.data
 check unwritable-msg has "/nonexistent/dir/x.data: cannot create: No such file or directory"
 
+# Inputs refused before the output is created: a directory, an unreadable file
+# (as root every file is readable: checked only for other users), an output
+# that is the input itself or a manifest's aux file.
+mkdir "$tmp/dir"
+check dir-input run 66 --replay="$tmp/dir" -o "$tmp/dir.data"
+check dir-input-msg has "spe-record: $tmp/dir: is a directory, not a raw SPE file or a replay manifest"
+check dir-input-nofile test ! -e "$tmp/dir.data"
+check dev-input run 66 --replay=/dev/null -o "$tmp/dev.data"
+check dev-input-msg has "spe-record: /dev/null: is not a regular file"
+check dev-input-nofile test ! -e "$tmp/dev.data"
+printf 'spekit-replay 1\naux dir\n' >"$tmp/dir.replay"
+check dir-aux run 66 --replay="$tmp/dir.replay" -o "$tmp/dira.data"
+check dir-aux-msg has "spe-record: $tmp/dir: is a directory"
+check dir-aux-nofile test ! -e "$tmp/dira.data"
+if [ "$(id -u)" != 0 ]; then
+  cp "$fx/two-records.bin" "$tmp/noread.bin"; chmod 0 "$tmp/noread.bin"
+  check noread run 66 --replay="$tmp/noread.bin" -o "$tmp/nr.data"
+  check noread-msg has "$tmp/noread.bin: cannot open: Permission denied"
+  check noread-nofile test ! -e "$tmp/nr.data"
+fi
+cp "$fx/two-records.bin" "$tmp/self.bin"
+check self-output run 64 --replay="$tmp/self.bin" -o "$tmp/self.bin"
+check self-output-msg has "spe-record: -o $tmp/self.bin: is the replay input $tmp/self.bin; give another output file"
+check self-output-intact cmp -s "$fx/two-records.bin" "$tmp/self.bin"
+ln "$tmp/self.bin" "$tmp/self-link.bin"
+check self-hardlink run 64 --replay="$tmp/self.bin" -o "$tmp/self-link.bin"
+printf 'spekit-replay 1\naux self.bin\n' >"$tmp/self.replay"
+check self-aux run 64 --replay="$tmp/self.replay" -o "$tmp/self.bin"
+check self-aux-intact cmp -s "$fx/two-records.bin" "$tmp/self.bin"
+
+# Header of a replay: ARCH is the traced machine's (aarch64); HOSTNAME and
+# OSRELEASE come from the manifest, and are left out without it (never this host's).
+printf 'spekit-replay 1\nhostname tracedbox\nosrelease 6.1.0-spe\naux %s\n' "$fx/two-records.bin" >"$tmp/host.replay"
+check host-manifest run 0 --replay="$tmp/host.replay" -o "$tmp/host.data"
+printf 'spekit-replay 1\nhostname a\nhostname b\naux x\n' >"$tmp/host2.replay"
+check host-twice run 65 --replay="$tmp/host2.replay" -o "$tmp/host2.data"
+check host-twice-msg has "$tmp/host2.replay:3: hostname given twice"
+if command -v perf >/dev/null; then
+  perf report --header-only -i "$tmp/host.data" >"$tmp/h.txt" 2>&1
+  check host-hostname grep -qx '# hostname : tracedbox' "$tmp/h.txt"
+  check host-osrelease grep -qx '# os release : 6.1.0-spe' "$tmp/h.txt"
+  check host-arch grep -qx '# arch : aarch64' "$tmp/h.txt"
+  perf report --header-only -i "$tmp/a.data" >"$tmp/h.txt" 2>&1
+  check nohost-arch grep -qx '# arch : aarch64' "$tmp/h.txt"
+  check nohost-hostname test "$(grep -c '^# hostname\|^# os release' "$tmp/h.txt")" = 0
+fi
+
 # 4. Disk full (a 64 KiB file-size limit): exit 74, a clear message, and the
 #    file written so far still opens.
 ( ulimit -f 64; run_rec --replay="$tmp/big.bin" --aux-size=16K -o "$tmp/full.data" ) >"$tmp/out" 2>"$tmp/err"

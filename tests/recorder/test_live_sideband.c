@@ -4,9 +4,11 @@
  * sideband-only mode opens the dummy tracking event on a launched command
  * and drains its per-CPU rings with spe_session_drain(), the code that
  * drains SPE rings.  Checks COMM (exec), MMAP2 of the executable, FORK/EXIT,
- * SWITCH, the command's exit status, and that a perf.data written from it
- * reads back.  Exits 77 when perf_event_open is refused.
+ * SWITCH, the command's exit status, LOST records from a stalled one-page
+ * ring, and that a perf.data written from it reads back.  Exits 77 when
+ * perf_event_open is refused.
  */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include "check.h"
 #include "spe/kernel_records.h"
 #include "spe/live.h"
@@ -14,6 +16,10 @@
 #include "spe/rec_output.h"
 #include "spe/spe.h"
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +37,9 @@ struct capture {
 	int trailer_cpu_ok, trailer_count;
 	const char *want_suffix; /* count MMAP2s of a file name ending so */
 	int want_hits;
+	int want_build_id_size;  /* ... and the build-id size of the last one (0: maj/min/ino form) */
+	uint32_t threads_of;     /* count COMMs "spe-thr-*" of this pid's threads (not the pid itself) */
+	int thread_comms;
 };
 
 static int on_event(void *ctx, const struct perf_event_header *ev)
@@ -45,12 +54,18 @@ static int on_event(void *ctx, const struct perf_event_header *ev)
 		c->trailer_cpu_ok += sid.cpu < SPE_LIVE_MAX_CPUS && sid.time != 0;
 	}
 	switch (ev->type) {
-	case PERF_RECORD_COMM:
+	case PERF_RECORD_COMM: {
 		if ((ev->misc & PERF_RECORD_MISC_COMM_EXEC) && !strcmp((const char *)b + 8, "true")) {
 			c->comm_exec_true++;
 			memcpy(&c->comm_pid, b, 4);
 		}
+		uint32_t pid, tid;
+		memcpy(&pid, b, 4);
+		memcpy(&tid, b + 4, 4);
+		if (c->threads_of && pid == c->threads_of && tid != pid && !strncmp((const char *)b + 8, "spe-thr-", 8))
+			c->thread_comms++;
 		break;
+	}
 	case PERF_RECORD_MMAP2: {
 		const char *name = (const char *)b + 64;
 		uint32_t prot;
@@ -59,8 +74,10 @@ static int on_event(void *ctx, const struct perf_event_header *ev)
 		size_t n = strlen(name);
 		if (n >= 5 && !strcmp(name + n - 5, "/true") && (prot & 4 /* PROT_EXEC */))
 			c->mmap2_true_exec++;
-		if (c->want_suffix && n >= strlen(c->want_suffix) && !strcmp(name + n - strlen(c->want_suffix), c->want_suffix))
+		if (c->want_suffix && n >= strlen(c->want_suffix) && !strcmp(name + n - strlen(c->want_suffix), c->want_suffix)) {
 			c->want_hits++;
+			c->want_build_id_size = ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID ? b[32] : 0;
+		}
 		break;
 	}
 	case PERF_RECORD_LOST: {
@@ -133,20 +150,98 @@ TEST(command_sideband)
 		       (unsigned long long)cap.by_type[PERF_RECORD_SWITCH], cap.last_mmap);
 }
 
-/* A one-page data ring under a burst of processes: whatever is lost is reported by LOST records. */
+/*
+ * A sink that stalls on its first record until @p marker exists, so the
+ * reader does not drain while the command fills the ring, then forwards.
+ */
+struct stalling_sink {
+	struct spe_session_sink inner;
+	const char *marker;
+	int stalled;
+};
+
+static int stall_then_forward(void *ctx, const struct perf_event_header *ev)
+{
+	struct stalling_sink *s = ctx;
+	if (!s->stalled) {
+		s->stalled = 1;
+		for (int i = 0; i < 1000 && access(s->marker, F_OK); i++)
+			usleep(10000); /* at most 10 s */
+	}
+	return s->inner.kernel_event(s->inner.ctx, ev);
+}
+
+/*
+ * A one-page data ring that is not drained while the command runs 64
+ * processes (the reader stalls until the command says it is done): the
+ * kernel drops records and, at the command's next records after the drain,
+ * writes LOST records.  Their total is what the session counts and what the
+ * written file holds.  The test process (and so the command) is pinned to one
+ * CPU so that drops and the later records meet in the same ring.
+ */
 TEST(small_ring_accounts_losses)
 {
-	char *argv[] = { "/bin/sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do /bin/true; done", NULL };
-	struct capture cap = { 0 };
-	struct spe_live_result res;
+	char path[] = "/tmp/spe-test-lost-XXXXXX", marker[64];
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	snprintf(marker, sizeof marker, "%s.done", path);
+	char script[512];
+	snprintf(script, sizeof script,
+		 "i=0; while [ $i -lt 64 ]; do /bin/true; i=$((i+1)); done; : >'%s'; sleep 0.3; "
+		 "for i in 1 2 3 4; do /bin/true; done", marker);
+	char *argv[] = { "/bin/sh", "-c", script, NULL };
+
+	cpu_set_t old, one;
+	CHECK_INT_EQ(sched_getaffinity(0, sizeof old, &old), 0);
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &old)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	CHECK_INT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+
+	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus,
+					      .mode = SPE_LIVE_COMMAND, .argv = argv, .data_pages = 1,
+					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
+	struct spe_live *l;
 	struct spe_live_error err = { 0 };
-	CHECK_INT_EQ(run(argv, 1, &cap, &res, &err), 0);
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	const uint32_t *cpus;
+	int n = spe_live_cpus(l, &cpus);
+	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)n, .cpus = cpus);
+	struct spe_rec_output *o;
+	char msg[512];
+	CHECK_INT_EQ(spe_rec_output_open(path, &oc, &o, msg, sizeof msg), 0);
+	struct stalling_sink st = { spe_rec_output_sink(o), marker, 0 };
+	struct spe_session_sink sink = { &st, stall_then_forward, st.inner.auxtrace };
+	struct spe_live_result res;
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	spe_live_close(l);
+	CHECK_INT_EQ(spe_rec_output_close(o, msg, sizeof msg), 0);
+	sched_setaffinity(0, sizeof old, &old);
 	CHECK_INT_EQ(res.command_status, 0);
-	CHECK_U64_EQ(res.stats.lost_events, cap.lost_sum);
-	/* Records that made it plus records lost cover all 16 exec COMMs at least. */
-	CHECK(cap.comm_exec_true + cap.lost_sum >= 16);
-	printf("  one-page ring: %d exec COMMs seen, %llu records lost\n", cap.comm_exec_true,
-	       (unsigned long long)cap.lost_sum);
+	CHECK_INT_EQ(access(marker, F_OK), 0); /* the command got that far */
+
+	/* The file: its LOST records add up to the session's count, which is not 0. */
+	struct spe_perf_file *f = spe_perf_alloc_file(NULL);
+	CHECK_INT_EQ(spe_perf_open(f, path), 0);
+	struct spe_perf_event ev;
+	uint64_t lost_in_file = 0, lost_records = 0;
+	while (spe_perf_next(f, &ev, sizeof ev) == 0)
+		if (ev.type == SPE_PERF_RECORD_LOST) {
+			lost_in_file += ev.u.lost.lost;
+			lost_records++;
+		}
+	spe_perf_free_file(f);
+	printf("  one-page ring, reader stalled: %llu records lost, in %llu LOST records\n",
+	       (unsigned long long)res.stats.lost_events, (unsigned long long)lost_records);
+	CHECK(res.stats.lost_events > 0);
+	CHECK(lost_records > 0);
+	CHECK_U64_EQ(lost_in_file, res.stats.lost_events);
+	unlink(marker);
+	unlink(path);
 }
 
 TEST(command_not_found)
@@ -167,7 +262,8 @@ TEST(perf_data_from_live_sideband)
 	int fd = mkstemp(path);
 	CHECK(fd >= 0);
 	close(fd);
-	char *argv[] = { "/bin/true", NULL };
+	/* The sleep guarantees a context switch (a bare /bin/true may run through without one under load). */
+	char *argv[] = { "/bin/sh", "-c", "sleep 0.01; exec /bin/true", NULL };
 	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
 					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
 	struct spe_live *l;
@@ -225,6 +321,7 @@ TEST(proc_synthesis)
 	CHECK_INT_EQ(cap.by_type[PERF_RECORD_COMM], 1);
 	CHECK(cap.by_type[PERF_RECORD_MMAP2] >= 1);
 	CHECK_INT_EQ(cap.want_hits, 1); /* the executable's r-x mapping */
+	CHECK_INT_EQ(cap.want_build_id_size, 20); /* Debian's coreutils carry a GNU build-id (sha1) */
 	CHECK(cap.trailer_count == n && cap.trailer_cpu_ok == 0); /* synthesized at time 0 */
 	struct capture all = { 0 };
 	struct spe_session_sink all_sink = { &all, on_event, on_aux };
@@ -302,6 +399,87 @@ TEST(stop_flag_duration_and_pid)
 	waitpid(child, NULL, 0);
 }
 
+/*
+ * -p of a process whose threads exist before recording starts: each has its
+ * own events (threads started later would inherit them; these do not), so the
+ * COMM each thread writes when it renames itself is recorded.
+ */
+#define N_THREADS 3
+static int go_fd = -1;
+
+static void *renaming_thread(void *arg)
+{
+	char c, name[16];
+	if (read(go_fd, &c, 1) != 1)
+		return NULL;
+	snprintf(name, sizeof name, "spe-thr-%d", (int)(intptr_t)arg);
+	prctl(PR_SET_NAME, name);
+	usleep(20000);
+	return NULL;
+}
+
+static void send_go(int sig)
+{
+	(void)sig;
+	static const char go[N_THREADS] = { 0 };
+	if (write(go_fd, go, sizeof go) < 0) {
+		/* the threads then never rename: the test fails on the count */
+	}
+}
+
+TEST(pid_follows_existing_threads)
+{
+	int go[2], ready[2];
+	CHECK_INT_EQ(pipe(go), 0);
+	CHECK_INT_EQ(pipe(ready), 0);
+	pid_t child = fork();
+	if (child == 0) {
+		/* The fixture: a process with N_THREADS threads waiting for the go. */
+		go_fd = go[0];
+		pthread_t t[N_THREADS];
+		for (int i = 0; i < N_THREADS; i++)
+			if (pthread_create(&t[i], NULL, renaming_thread, (void *)(intptr_t)i))
+				_exit(2);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(3);
+		for (int i = 0; i < N_THREADS; i++)
+			pthread_join(t[i], NULL);
+		_exit(0);
+	}
+	char c;
+	CHECK_INT_EQ((int)read(ready[0], &c, 1), 1);
+
+	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus,
+					      .mode = SPE_LIVE_PID, .pid = child,
+					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
+					      .duration = 10);
+	struct spe_live *l;
+	struct spe_live_error err = { 0 };
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	const pid_t *tids;
+	int n = spe_live_tasks(l, &tids);
+	CHECK_INT_EQ(n, 1 + N_THREADS);
+	CHECK_INT_EQ(tids[0], child);
+	struct capture cap = { .threads_of = (uint32_t)child };
+	struct spe_session_sink sink = { &cap, on_event, on_aux };
+	struct spe_live_result res;
+	go_fd = go[1];
+	signal(SIGALRM, send_go);
+	ualarm(100000, 0); /* the go, once the events are enabled */
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	spe_live_close(l);
+	int st = 0;
+	waitpid(child, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_INT_EQ(cap.thread_comms, N_THREADS);
+	if (check_failures)
+		printf("  %d of %d thread COMMs recorded\n", cap.thread_comms, N_THREADS);
+	for (int i = 0; i < 2; i++) {
+		close(go[i]);
+		close(ready[i]);
+	}
+}
+
 int main(void)
 {
 	init_test_cpus();
@@ -322,5 +500,6 @@ int main(void)
 	RUN(perf_data_from_live_sideband);
 	RUN(proc_synthesis);
 	RUN(stop_flag_duration_and_pid);
+	RUN(pid_follows_existing_threads);
 	return check_summary();
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "text_file.h"
 #include "topdown/import.h"
 
 static const char *fixtures;
@@ -22,27 +23,11 @@ static const char *fixtures;
 			CHECK_FAIL_("%s ~ %s: %.9f != %.9f", #a, #b, a_, b_);              \
 	} while (0)
 
-static char *slurp(const char *name, size_t *len)
-{
-	char path[1024];
-	snprintf(path, sizeof path, "%s/%s", fixtures, name);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		printf("  cannot open %s\n", path);
-		return NULL;
-	}
-	char *buf = malloc(1 << 20);
-	*len = fread(buf, 1, (1 << 20) - 1, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* Import @p name; returns the format or the error, the run in @p run. */
 static int import(const char *name, const char *cpu, struct td_run *run, struct td_diag *diag)
 {
 	size_t len;
-	char *text = slurp(name, &len);
+	char *text = test_read_text(fixtures, name, &len);
 	td_run_init(run);
 	if (!text)
 		return -999;

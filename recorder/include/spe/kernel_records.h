@@ -43,8 +43,10 @@ struct spe_krec_mmap2 {
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
 	uint32_t prot, flags;
-	const uint8_t *build_id;  /* NULL: the maj/min/ino form, all zero */
+	const uint8_t *build_id;  /* NULL: the maj/min/ino form */
 	uint8_t build_id_size;
+	uint32_t maj, min;        /* the device and inode of the file (maj/min/ino form) */
+	uint64_t ino, ino_generation;
 	const char *filename;
 };
 size_t spe_krec_mmap2(uint8_t *buf, const struct spe_krec_mmap2 *m, uint64_t sample_type, const struct spe_sid *sid);

@@ -98,6 +98,12 @@ struct spe_live;
  */
 int spe_live_open(const struct spe_live_config *cfg, struct spe_live **out, struct spe_live_error *err);
 int spe_live_cpus(const struct spe_live *l, const uint32_t **cpus);
+/*
+ * The tasks events were opened for on each CPU: the command, -p's PID and
+ * every other thread it had at spe_live_open() (threads started later
+ * inherit the events), or -1 for all tasks (-a, -C).
+ */
+int spe_live_tasks(const struct spe_live *l, const pid_t **tids);
 void spe_live_time_conv(const struct spe_live *l, struct spe_live_time_conv *tc);
 
 /* Enable, let the command exec, drain into @p sink until done; disable and drain once more. */

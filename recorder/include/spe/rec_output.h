@@ -35,8 +35,13 @@ struct spe_rec_output_config {
 	const uint32_t *cpus;
 	const uint64_t *midrs;
 	uint32_t nr_cpus_avail, nr_cpus_online; /* 0 = this machine's */
-	const char *hostname, *osrelease; /* NULL = this machine's (uname) */
-	const char *arch;            /* NULL = "aarch64" */
+	/*
+	 * The recorded machine's HOSTNAME / OSRELEASE (NULL = not written) and
+	 * ARCH (NULL = "aarch64").  Live recording passes this machine's uname;
+	 * a replay what its manifest says about the traced machine.
+	 */
+	const char *hostname, *osrelease;
+	const char *arch;
 	int argc;                    /* CMDLINE */
 	char *const *argv;
 	const struct spe_rec_output_time_conv *time_conv; /* NULL = identity */

@@ -56,6 +56,7 @@ struct spe_replay_manifest {
 	struct spe_replay_cpu *cpus;
 	size_t n_side;
 	struct spe_replay_side *side;
+	char *hostname, *osrelease; /* the traced machine's; NULL: not given (then not written) */
 };
 
 /*
