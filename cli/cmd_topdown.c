@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/cli_util.h"
+#include "spe/analysis.h"
 #include "topdown/import.h"
 #include "topdown/measure.h"
 #include "topdown/perf_metrics.h"
@@ -193,6 +194,38 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/*
+ * Store @p run in the database @p db_path, opened like spe-load --append
+ * opens it: the same application_id and schema version check, and a new
+ * file gets the whole spekit schema.  Prints the error; returns an exit status.
+ */
+static int store_run(const char *sub, const char *db_path, const struct td_run *run, int64_t *run_id)
+{
+	char err[1024];
+	struct spe_db *sdb;
+	int rc = spe_db_open(db_path, SPE_DB_APPEND, &sdb, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "%s %s: %s\n", prog, sub, err);
+		return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+	}
+	struct td_diag diag = { 0 };
+	sqlite3 *db = spe_db_sqlite(sdb);
+	if ((rc = td_store_init(db, &diag)) == 0)
+		rc = td_store_run(db, run, run_id, &diag);
+	if (rc < 0) {
+		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, diag.msg);
+		spe_db_close(sdb);
+		return rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
+	}
+	if (spe_db_commit(sdb, err, sizeof err) < 0) {
+		fprintf(stderr, "%s %s: %s\n", prog, sub, err);
+		spe_db_close(sdb);
+		return CLI_IOERR;
+	}
+	spe_db_close(sdb);
+	return CLI_OK;
+}
+
 static int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -253,17 +286,11 @@ static int cmd_import(int argc, char **argv)
 	td_run_set(&run.host, host);
 	td_run_set(&run.source, path);
 
-	sqlite3 *db;
 	int64_t run_id = 0;
-	int rc = td_store_open(db_path, &db, &diag);
-	if (rc == 0) {
-		rc = td_store_run(db, &run, &run_id, &diag);
-		sqlite3_close(db);
-	}
-	if (rc < 0) {
-		fprintf(stderr, "%s import: %s: %s\n", prog, db_path, diag.msg);
+	int status = store_run("import", db_path, &run, &run_id);
+	if (status != CLI_OK) {
 		td_run_free(&run);
-		return CLI_IOERR;
+		return status;
 	}
 	printf("run %lld: %s from %s (%s), %zu intervals, %zu values, isa %s, cpu %s, method %s%s\n",
 	       (long long)run_id, run.name, path, td_format_name(fmt), run.n_iv, td_run_value_count(&run),
@@ -445,18 +472,9 @@ static int cmd_stat(int argc, char **argv)
 	td_run_set(&run.name, run_name ? run_name : base_name(command[0]));
 	td_run_set(&run.workload, workload ? workload : base_name(command[0]));
 	run.slots_per_cycle = probe.kind == TD_PMU_ARM ? probe.arm_cpu.slots : 0;
-	if (db_path) {
-		sqlite3 *db;
-		rc = td_store_open(db_path, &db, &diag);
-		if (rc == 0) {
-			rc = td_store_run(db, &run, NULL, &diag);
-			sqlite3_close(db);
-		}
-		if (rc < 0) {
-			fprintf(stderr, "%s stat: %s: %s\n", prog, db_path, diag.msg);
-			td_run_free(&run);
-			return CLI_IOERR;
-		}
+	if (db_path && (rc = store_run("stat", db_path, &run, NULL)) != CLI_OK) {
+		td_run_free(&run);
+		return rc;
 	}
 	td_run_free(&run);
 	int child = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

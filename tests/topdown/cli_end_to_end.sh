@@ -51,5 +51,33 @@ out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db")
 has spe_report "$out" "SPE records: 1200"
 has spe_report_tlb "$out" "TLB walks: 134 of 1000 load/store samples (13.4%)"
 
+# every command opens the database through the same application_id / schema version check
+${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$tmp/td-first.db" --run n2 >/dev/null || fail=1
+out=$(${SPE_RUN:-} "$query" -d "$tmp/td-first.db" --format=csv "PRAGMA application_id; PRAGMA user_version" | tr -d "\r")
+expect td_created_ids "$out" "application_id
+1397769547
+user_version
+1"
+${SPE_RUN:-} "$load" --append "$tmp/memwork.data" -o "$tmp/td-first.db" --symfs="$elf" 2>/dev/null
+expect load_append_exit "$?" 0
+out=$(${SPE_RUN:-} "$query" -d "$tmp/td-first.db" --format=csv "SELECT COUNT(*) AS n FROM spe_record; SELECT COUNT(*) AS runs FROM topdown_run" | tr -d "\r")
+expect load_append_rows "$out" "n
+1200
+runs
+1"
+
+cp "$tmp/td-first.db" "$tmp/v7.db"
+${SPE_RUN:-} "$query" -d "$tmp/v7.db" --write "PRAGMA user_version = 7" >/dev/null || fail=1
+before=$(cksum < "$tmp/v7.db")
+err=$(${SPE_RUN:-} "$report" -d "$tmp/v7.db" --cross-isa 2>&1)
+expect v7_report_exit "$?" 65
+has v7_report_msg "$err" "database schema version 7 is not supported"
+err=$(${SPE_RUN:-} "$report" -d "$tmp/v7.db" 2>&1)
+expect v7_spe_report_exit "$?" 65
+err=$(${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-csv.txt" -d "$tmp/v7.db" 2>&1)
+expect v7_import_exit "$?" 65
+has v7_import_msg "$err" "spe-topdown import: $tmp/v7.db: database schema version 7 is not supported"
+expect v7_unchanged "$(cksum < "$tmp/v7.db")" "$before"
+
 [ $fail = 0 ] && echo "cli_end_to_end: all passed"
 exit $fail

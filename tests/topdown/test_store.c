@@ -2,6 +2,7 @@
 /* The topdown tables and views: stored values come back, views clamp, NaN is NULL. */
 #include <math.h>
 #include <sqlite3.h>
+#include <string.h>
 
 #include "check.h"
 #include "topdown/store.h"
@@ -67,8 +68,24 @@ TEST(store_and_views)
 	sqlite3_close(db);
 }
 
+/* Topdown tables of another topdown_schema_version are refused, not written into. */
+TEST(other_version_refused)
+{
+	sqlite3 *db;
+	struct td_diag diag = { 0 };
+	CHECK_INT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
+	CHECK_INT_EQ(td_store_init(db, &diag), 0);
+	CHECK_INT_EQ(td_store_check(db, &diag), 0);
+	sqlite3_exec(db, "UPDATE meta SET value = '99' WHERE key = 'topdown_schema_version'", NULL, NULL, NULL);
+	CHECK_INT_EQ(td_store_check(db, &diag), -td_bad_input);
+	CHECK_INT_EQ(td_store_init(db, &diag), -td_bad_input);
+	CHECK(strstr(diag.msg, "version 99") != NULL);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	RUN(store_and_views);
+	RUN(other_version_refused);
 	return check_summary();
 }

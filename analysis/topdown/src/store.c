@@ -101,50 +101,65 @@ static int fill_nodes(sqlite3 *db, struct td_diag *diag)
 	return 0;
 }
 
+/* The topdown schema version written in @p db, 0 when it has no topdown tables; -1 on error. */
+static int stored_version(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int v = 0;
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'topdown_schema_version'", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return 0; /* no meta table: no topdown tables either */
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int td_store_check(sqlite3 *db, struct td_diag *diag)
+{
+	int v = stored_version(db);
+	if (v != 0 && v != TD_SCHEMA_VERSION)
+		return td_fail(diag, td_bad_input, 0,
+			       "topdown tables of schema version %d are not supported (this spekit reads version %d); "
+			       "import the runs into a new database",
+			       v, TD_SCHEMA_VERSION);
+	return 0;
+}
+
+/*
+ * Savepoints, not BEGIN: the caller may already hold a transaction (spe_db_open
+ * runs an append inside one), and a savepoint nests in it or starts its own.
+ */
+static int release(sqlite3 *db, int rc, struct td_diag *diag, const char *what)
+{
+	if (rc < 0) {
+		sqlite3_exec(db, "ROLLBACK TO td_store; RELEASE td_store", NULL, NULL, NULL);
+		return rc;
+	}
+	if (sqlite3_exec(db, "RELEASE td_store", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, diag, what);
+	return 0;
+}
+
 int td_store_init(sqlite3 *db, struct td_diag *diag)
 {
 	if (!db)
 		return -td_invalid;
-	int rc;
-	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, diag, "starting the schema transaction");
-	if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
-		rc = db_fail(db, diag, "creating the topdown tables");
-		goto rollback;
-	}
-	if ((rc = create_views(db, diag)) < 0 || (rc = fill_nodes(db, diag)) < 0)
-		goto rollback;
-	char sql[128];
-	snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO meta VALUES ('topdown_schema_version', '%d')", TD_SCHEMA_VERSION);
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		rc = db_fail(db, diag, "writing the schema version");
-		goto rollback;
-	}
-	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, diag, "committing the schema");
-	return 0;
-rollback:
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	return rc;
-}
-
-int td_store_open(const char *path, sqlite3 **db, struct td_diag *diag)
-{
-	*db = NULL;
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		int rc = td_fail(diag, td_db, 0, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
-		sqlite3_close(*db);
-		*db = NULL;
+	int rc = td_store_check(db, diag);
+	if (rc < 0)
 		return rc;
+	if (sqlite3_exec(db, "SAVEPOINT td_store", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, diag, "starting the schema transaction");
+	if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK)
+		rc = db_fail(db, diag, "creating the topdown tables");
+	if (rc == 0 && (rc = create_views(db, diag)) == 0 && (rc = fill_nodes(db, diag)) == 0) {
+		char sql[128];
+		snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO meta VALUES ('topdown_schema_version', '%d')",
+			 TD_SCHEMA_VERSION);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			rc = db_fail(db, diag, "writing the schema version");
 	}
-	sqlite3_busy_timeout(*db, 5000);
-	sqlite3_exec(*db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	int rc = td_store_init(*db, diag);
-	if (rc < 0) {
-		sqlite3_close(*db);
-		*db = NULL;
-	}
-	return rc;
+	return release(db, rc, diag, "committing the schema");
 }
 
 static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
@@ -161,7 +176,7 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 	int rc = 0;
 	if (!db || !run || !run->tool)
 		return -td_invalid;
-	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(db, "SAVEPOINT td_store", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, diag, "starting the insert");
 	if (sqlite3_prepare_v2(db,
 			       "INSERT INTO topdown_run (name, workload, host, isa, cpu, tool, method, approx,"
@@ -248,11 +263,5 @@ out:
 	sqlite3_finalize(st_iv);
 	sqlite3_finalize(st_val);
 	sqlite3_finalize(st_ev);
-	if (rc < 0) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return rc;
-	}
-	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, diag, "committing the run");
-	return 0;
+	return release(db, rc, diag, "committing the run");
 }
