@@ -2,7 +2,7 @@
 /*
  * Every import format, on fixtures/topdown/ (see its README.md for where
  * each file comes from).  Expected values are the numbers printed in the
- * files, divided by 100; raw-count expectations are worked in
+ * files, divided by 100 where perf printed percent; raw-count expectations are worked in
  * test_formula.c (same ratios).
  */
 #include <math.h>
@@ -314,6 +314,36 @@ TEST(perf_arm_names)
 	td_run_free(&run);
 }
 
+/*
+ * A metric without ScaleUnit prints a bare fraction ("#     0.31 Frontend_Bound");
+ * only a '%' (in the value or the unit) means percent, decided per line.  The
+ * perf 5.x Intel metric names look like Arm's, but the events are Intel's.
+ */
+TEST(unitless_fractions_and_intel_events)
+{
+	struct td_run run;
+	CHECK_INT_EQ(import("perf-5.x_icl-metrics-fraction-std.txt", NULL, &run, NULL), TD_FMT_PERF_STD);
+	const struct td_interval *a = find(&run, 0, "all");
+	CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.31);
+	CHECK_NEAR(VAL(a, RETIRING), 0.17);
+	CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.05);
+	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.47);
+	CHECK_STR_EQ(run.isa, "x86_64");
+	td_run_free(&run);
+
+	static const char *const mixed[] = { "perf-arm_mixed-units.csv", "perf-arm_mixed-units.json" };
+	for (int i = 0; i < 2; i++) {
+		CHECK(import(mixed[i], NULL, &run, NULL) > 0);
+		a = find(&run, 0, "all");
+		CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.029); /* "2.9,percent of slots  bad_speculation" */
+		CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.858);   /* "0.858,backend_bound" */
+		CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.05);
+		CHECK_NEAR(VAL(a, RETIRING), 0.063);
+		CHECK_STR_EQ(run.isa, "aarch64");
+		td_run_free(&run);
+	}
+}
+
 TEST(toplev_csv)
 {
 	struct td_run run;
@@ -469,6 +499,7 @@ int main(int argc, char **argv)
 	RUN(perf65_interval_groups_and_percore_csv);
 	RUN(perf_json_metric_only_eras);
 	RUN(perf_arm_names);
+	RUN(unitless_fractions_and_intel_events);
 	RUN(toplev_csv);
 	RUN(topdown_tool_csv);
 	RUN(raw_listings);
