@@ -58,6 +58,15 @@ expect missing_db_exit "$?" 66
 ${SPE_RUN:-} "$report" -d "$db" --format=xml >/dev/null 2>&1
 expect bad_format_exit "$?" 64
 
+# perf <= 6.3 without recovery bubbles: "backend bound/bad spec", compared with the sum of the two
+out=$(${SPE_RUN:-} "$td" import "$fx/perf-5.x_no-recovery-bubbles.csv" -d "$db" --run old --workload bbs)
+has import_bbs "$out" "1 intervals, 5 values, isa x86_64"
+${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-csv.txt" -d "$db" --run spr --workload bbs >/dev/null
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload bbs)
+has bbs_row "$out" "  L1 backend_bound_bad_speculation"
+has bbs_sum "$out" "45.0%              72.8%  spr: backend_bound + bad_speculation"
+has bbs_part "$out" "old: only backend_bound + bad_speculation together (perf <= 6.3 without recovery bubbles)"
+
 # hybrid: one column per PMU scope; cpu_core printed nan (NULL) for three nodes
 ${SPE_RUN:-} "$td" import "$fx/perf-6.5_adl-csv.txt" -d "$db" --run adl --workload hybrid >/dev/null
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload hybrid)

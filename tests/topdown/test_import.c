@@ -344,6 +344,27 @@ TEST(unitless_fractions_and_intel_events)
 	}
 }
 
+/* perf <= 6.3 without topdown-recovery-bubbles prints "backend bound/bad spec" (topdown.md §1.1). */
+TEST(backend_bound_bad_spec_fallback)
+{
+	static const char *const files[] = { "perf-5.x_no-recovery-bubbles-std.txt", "perf-5.x_no-recovery-bubbles.csv" };
+	for (int i = 0; i < 2; i++) {
+		struct td_run run;
+		CHECK_INT_EQ(import(files[i], NULL, &run, NULL), i == 0 ? TD_FMT_PERF_STD : TD_FMT_PERF_CSV);
+		const struct td_interval *a = find(&run, 0, "all");
+		CHECK(a != NULL);
+		CHECK_NEAR(VAL(a, BACKEND_BOUND_BAD_SPECULATION), 0.45);
+		CHECK_NEAR(VAL(a, RETIRING), 0.30);
+		CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.25);
+		/* each part alone is unknown: stored, as NULL */
+		CHECK(a && a->values.set[TD_BACKEND_BOUND] && isnan(a->values.frac[TD_BACKEND_BOUND]));
+		CHECK(a && a->values.set[TD_BAD_SPECULATION] && isnan(a->values.frac[TD_BAD_SPECULATION]));
+		CHECK_STR_EQ(run.isa, "x86_64");
+		CHECK_STR_EQ(run.method, "perf_legacy");
+		td_run_free(&run);
+	}
+}
+
 TEST(toplev_csv)
 {
 	struct td_run run;
@@ -500,6 +521,7 @@ int main(int argc, char **argv)
 	RUN(perf_json_metric_only_eras);
 	RUN(perf_arm_names);
 	RUN(unitless_fractions_and_intel_events);
+	RUN(backend_bound_bad_spec_fallback);
 	RUN(toplev_csv);
 	RUN(topdown_tool_csv);
 	RUN(raw_listings);

@@ -126,6 +126,23 @@ static void stamps_to_spans(struct td_run *run)
 	}
 }
 
+/*
+ * perf <= 6.3's "backend bound/bad spec" is the two nodes together: each
+ * alone is stored as unknown (NULL), so no one reads the sum as backend_bound.
+ */
+static void mark_combined_parts_unknown(struct td_run *run)
+{
+	for (size_t i = 0; i < run->n_iv; i++) {
+		struct td_values *v = &run->iv[i].values;
+		if (!v->set[TD_BACKEND_BOUND_BAD_SPECULATION])
+			continue;
+		if (!v->set[TD_BACKEND_BOUND])
+			td_values_set(v, TD_BACKEND_BOUND, NAN, 0);
+		if (!v->set[TD_BAD_SPECULATION])
+			td_values_set(v, TD_BAD_SPECULATION, NAN, 0);
+	}
+}
+
 /* Apply the CPU's formula to every interval that has counts but no level 1 values. */
 static int apply_formulas(struct td_run *run, const struct td_cpu_info *cpu, struct td_diag *diag)
 {
@@ -170,6 +187,7 @@ int td_import_text(const char *text, size_t len, const struct td_import_opts *op
 	}
 	if (rc < 0)
 		return rc;
+	mark_combined_parts_unknown(run);
 	stamps_to_spans(run);
 	if (!run->tool)
 		td_run_set(&run->tool, fmt == TD_FMT_TOPLEV_CSV ? "toplev"

@@ -24,6 +24,7 @@ struct column {
 	double v[TD_NODE_COUNT];
 	int has[TD_NODE_COUNT];
 	int mapped[TD_NODE_COUNT]; /* value mapped from another node (approximate) */
+	int summed;                /* backend_bound_bad_speculation summed from its two parts */
 };
 
 static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int col, const char *dflt)
@@ -95,6 +96,24 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 	return 0;
 }
 
+/*
+ * When a run of the workload has only perf <= 6.3's backend_bound_bad_speculation,
+ * the runs with both parts show their sum on that row, to compare with.
+ */
+static void fill_combined(struct column *cols, int ncols)
+{
+	int any = 0;
+	for (int k = 0; k < ncols; k++)
+		any |= cols[k].has[TD_BACKEND_BOUND_BAD_SPECULATION];
+	for (int k = 0; any && k < ncols; k++) {
+		struct column *c = &cols[k];
+		if (!c->has[TD_BACKEND_BOUND_BAD_SPECULATION] && c->has[TD_BACKEND_BOUND] && c->has[TD_BAD_SPECULATION]) {
+			c->v[TD_BACKEND_BOUND_BAD_SPECULATION] = c->v[TD_BACKEND_BOUND] + c->v[TD_BAD_SPECULATION];
+			c->has[TD_BACKEND_BOUND_BAD_SPECULATION] = c->summed = 1;
+		}
+	}
+}
+
 /* "run" or "run[scope]" for hybrid and per-core columns. */
 static const char *col_label(const struct column *c, char *buf, size_t cap)
 {
@@ -119,7 +138,14 @@ static void row_note(const struct column *cols, int ncols, enum td_node n, char 
 		const char *sep = note[0] ? "; " : "";
 		char buf[160];
 		const char *label = col_label(c, buf, sizeof buf);
-		if (c->has[n] && c->mapped[n]) {
+		int combined_only = (n == TD_BACKEND_BOUND || n == TD_BAD_SPECULATION) &&
+				    c->has[TD_BACKEND_BOUND_BAD_SPECULATION] && !c->summed;
+		if (c->has[n] && n == TD_BACKEND_BOUND_BAD_SPECULATION && c->summed) {
+			ADD("%s%s: backend_bound + bad_speculation", sep, label);
+		} else if (!c->has[n] && combined_only) {
+			ADD("%s%s: only backend_bound + bad_speculation together (perf <= 6.3 without recovery bubbles)",
+			    sep, label);
+		} else if (c->has[n] && c->mapped[n]) {
 			ADD("%s%s: approximation, backend_bound x %s (a share of stall cycles, not slots)", sep, label,
 			    td_node_name(n == TD_MEMORY_BOUND ? TD_BACKEND_MEM_BOUND : TD_BACKEND_CORE_BOUND));
 		} else if (c->has[n] && c->approx && !is_arm_only(n)) {
@@ -200,6 +226,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		return -td_nomem;
 	if ((rc = load_columns(db, workload, cols, &ncols, diag)) < 0)
 		goto out;
+	fill_combined(cols, ncols);
 	int json = o->format == TD_REPORT_JSON;
 	char note[1024];
 
