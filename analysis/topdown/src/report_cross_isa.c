@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The cross-ISA report: for each workload, its topdown runs side by side
- * under the canonical node names (mean over intervals, clamped at 0 like
- * the views), a note on every row where a run has no equivalent or is an
+ * under the canonical node names (mean over intervals, clamped to [0, 1]
+ * like the views), a note on every row where a run has no equivalent or is an
  * approximation, and, when the database holds SPE records, the SPE evidence
  * behind backend/memory bound and bad speculation for the Arm runs.
  */
@@ -61,7 +61,7 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 	sqlite3_finalize(st);
 
 	if (sqlite3_prepare_v2(db,
-			       "SELECT v.node, AVG(MAX(0, v.frac)) FROM topdown_value v JOIN topdown_interval i USING (interval_id)\n"
+			       "SELECT v.node, AVG(MIN(1, MAX(0, v.frac))) FROM topdown_value v JOIN topdown_interval i USING (interval_id)\n"
 			       "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
 			       -1, &st, NULL) != SQLITE_OK)
 		return td_fail(diag, td_db, 0, "reading topdown values: %s", sqlite3_errmsg(db));

@@ -39,7 +39,11 @@ static int db_fail(sqlite3 *db, struct td_diag *diag, const char *what)
 	return td_fail(diag, td_db, 0, "%s: %s", what, sqlite3_errmsg(db));
 }
 
-/* Append "col" expressions for every node of @p level to @p sql: MAX(0, ...) AS name. */
+/*
+ * Append "col" expressions for every node of @p level to @p sql, clamped to
+ * [0, 1]: MIN(1, MAX(0, ...)) AS name.  Raw values outside (perf's old
+ * formulas printed "191,6%" and "-99,0%", topdown.md §1.2) stay in topdown_value.
+ */
 static void pivot_columns(char *sql, size_t cap, int level)
 {
 	for (int k = 0; k < TD_NODE_COUNT; k++) {
@@ -47,14 +51,14 @@ static void pivot_columns(char *sql, size_t cap, int level)
 			continue;
 		size_t len = strlen(sql);
 		snprintf(sql + len, cap - len,
-			 ",\n  MAX(0, MAX(CASE v.node WHEN '%s' THEN v.frac END)) AS %s", td_node_name(k),
+			 ",\n  MIN(1, MAX(0, MAX(CASE v.node WHEN '%s' THEN v.frac END))) AS %s", td_node_name(k),
 			 td_node_name(k));
 	}
 }
 
 /*
  * topdown_l1 / topdown_l2: one row per interval, one column per node of the
- * level, clamped at 0 for reports (raw values stay in topdown_value).
+ * level, clamped to [0, 1] for reports (raw values stay in topdown_value).
  */
 static int create_views(sqlite3 *db, struct td_diag *diag)
 {
