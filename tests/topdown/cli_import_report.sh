@@ -48,7 +48,8 @@ has json_runs "$out" '{"run": "arm-n2", "scope": "all", "isa": "aarch64", "cpu":
 has json_no_l2 "$out" '"values": [null, 0.5022], "note": "arm-n2: no equivalent on aarch64 (no level 2 slot tree)"'
 has json_no_spe "$out" '"spe_evidence": null'
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload old)
-has table_wsm "$out" "  L1 retiring                            ~50.0%  raw_westmere_libpmc.txt: approximation (wsm_approx)"
+has table_wsm_header "$out" "  node                       raw_westmere_libpmc.txt"
+has table_wsm "$out" "  L1 retiring                                 ~50.0%  raw_westmere_libpmc.txt: approximation (wsm_approx)"
 ${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload none >/dev/null 2>&1
 expect unknown_workload_exit "$?" 65
 ${SPE_RUN:-} "$report" -d "$db" >/dev/null 2>&1
@@ -66,6 +67,19 @@ out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload bbs)
 has bbs_row "$out" "  L1 backend_bound_bad_speculation"
 has bbs_sum "$out" "45.0%              72.8%  spr: backend_bound + bad_speculation"
 has bbs_part "$out" "old: only backend_bound + bad_speculation together (perf <= 6.3 without recovery bubbles)"
+
+# columns are as wide as the run names (and node labels) they carry: nothing truncated
+${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$db" --workload long >/dev/null
+${SPE_RUN:-} "$td" import "$fx/perf-5.x_no-recovery-bubbles.csv" -d "$db" --run old --workload long >/dev/null
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload long)
+has wide_header "$out" "
+  node                             raw_neoverse-n2_perf.txt                old
+                                                    aarch64             x86_64
+"
+has wide_row "$out" "
+  L1 backend_bound                                    37.0%                  -  old: only"
+has wide_node "$out" "
+  L1 backend_bound_bad_speculation                    45.0%              45.0%  raw_neoverse-n2_perf.txt: backend_bound + bad_speculation"
 
 # hybrid: one column per PMU scope; cpu_core printed nan (NULL) for three nodes
 ${SPE_RUN:-} "$td" import "$fx/perf-6.5_adl-csv.txt" -d "$db" --run adl --workload hybrid >/dev/null

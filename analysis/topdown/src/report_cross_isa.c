@@ -15,10 +15,12 @@
 #include "topdown/node.h"
 
 #define MAX_COLS 16
-#define COL_W 18
+#define COL_W 18  /* narrowest run column; wider when a name, cpu or method needs it */
+#define NODE_W 26 /* narrowest node column */
 
 struct column {
 	long long run_id;
+	int width; /* table form: characters of the column */
 	char scope[64], name[64], isa[16], cpu[48], method[32];
 	int approx, intervals;
 	double v[TD_NODE_COUNT];
@@ -212,9 +214,31 @@ static int evidence(sqlite3 *db, FILE *out, const struct td_report_opts *o, cons
 	return 0;
 }
 
-static void print_cell_text(FILE *out, const char *s)
+static void print_cell_text(FILE *out, const char *s, int width)
 {
-	fprintf(out, " %*.*s", COL_W, COL_W, s);
+	fprintf(out, " %*s", width, s);
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Widths that fit every header cell of the columns (no truncation), and the node column's. */
+static int size_columns(struct column *cols, int ncols)
+{
+	for (int k = 0; k < ncols; k++) {
+		struct column *c = &cols[k];
+		char buf[160];
+		c->width = max_int(COL_W, (int)strlen(col_label(c, buf, sizeof buf)));
+		c->width = max_int(c->width, max_int((int)strlen(c->isa), max_int((int)strlen(c->cpu), (int)strlen(c->method))));
+	}
+	int node_w = NODE_W;
+	for (int n = 0; n < TD_NODE_COUNT; n++)
+		for (int k = 0; k < ncols; k++)
+			if (cols[k].has[n])
+				node_w = max_int(node_w, 3 + (int)strlen(td_node_name(n))); /* "L1 name" */
+	return node_w;
 }
 
 static int report_workload(sqlite3 *db, FILE *out, const char *workload, const struct td_report_opts *o,
@@ -228,6 +252,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		goto out;
 	fill_combined(cols, ncols);
 	int json = o->format == TD_REPORT_JSON;
+	int node_w = NODE_W;
 	char note[1024];
 
 	if (json) {
@@ -255,20 +280,21 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		fprintf(out, "Workload %s: %d run%s", workload, nruns, nruns == 1 ? "" : "s");
 		if (ncols != nruns)
 			fprintf(out, " in %d columns (one per scope)", ncols);
-		fprintf(out, "\n\n  %-26s", "node");
+		node_w = size_columns(cols, ncols);
+		fprintf(out, "\n\n  %-*s", node_w, "node");
 		for (int k = 0; k < ncols; k++) {
 			char buf[160];
-			print_cell_text(out, col_label(&cols[k], buf, sizeof buf));
+			print_cell_text(out, col_label(&cols[k], buf, sizeof buf), cols[k].width);
 		}
-		fprintf(out, "\n  %-26s", "");
+		fprintf(out, "\n  %-*s", node_w, "");
 		for (int k = 0; k < ncols; k++)
-			print_cell_text(out, cols[k].isa);
-		fprintf(out, "\n  %-26s", "");
+			print_cell_text(out, cols[k].isa, cols[k].width);
+		fprintf(out, "\n  %-*s", node_w, "");
 		for (int k = 0; k < ncols; k++)
-			print_cell_text(out, cols[k].cpu);
-		fprintf(out, "\n  %-26s", "");
+			print_cell_text(out, cols[k].cpu, cols[k].width);
+		fprintf(out, "\n  %-*s", node_w, "");
 		for (int k = 0; k < ncols; k++)
-			print_cell_text(out, cols[k].method);
+			print_cell_text(out, cols[k].method, cols[k].width);
 		fprintf(out, "  note\n");
 	}
 
@@ -298,7 +324,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		} else {
 			char label[64];
 			snprintf(label, sizeof label, "L%d %s", td_node_level(n), td_node_name(n));
-			fprintf(out, "  %-26s", label);
+			fprintf(out, "  %-*s", node_w, label);
 			for (int k = 0; k < ncols; k++) {
 				char cell[32];
 				if (cols[k].has[n])
@@ -306,7 +332,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 						 100 * cols[k].v[n]);
 				else
 					snprintf(cell, sizeof cell, "-");
-				print_cell_text(out, cell);
+				print_cell_text(out, cell, cols[k].width);
 			}
 			fprintf(out, "%s%s\n", note[0] ? "  " : "", note);
 		}
