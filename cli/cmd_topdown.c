@@ -32,8 +32,9 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json]\n"
 		"       %s import FILE -d DB [--run NAME] [--workload NAME] [--cpu CPU] [--host NAME]\n"
+		"                [--spe-source ID|FILE]\n"
 		"       %s stat [-I MS] [-d DB] [--run NAME] [--workload NAME] [--level=1|2] [--dry-run]\n"
-		"                [--sysroot DIR] -- COMMAND [ARGS...]\n",
+		"                [--spe-source ID|FILE] [--sysroot DIR] -- COMMAND [ARGS...]\n",
 		prog, prog, prog);
 }
 
@@ -195,11 +196,43 @@ static const char *base_name(const char *path)
 }
 
 /*
+ * The id of the SPE source (spe-load's source table) named by @p ref: its
+ * id, its file as loaded, or that file's base name when only one matches.
+ * 0 when none or several match (message in @p err).
+ */
+static int64_t find_spe_source(sqlite3 *db, const char *ref, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int64_t id = 0;
+	int n = 0;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id FROM source WHERE CAST(id AS TEXT) = ?1 OR file = ?1\n"
+			       "  OR substr(file, -length(?1) - 1) = '/' || ?1 ORDER BY id",
+			       -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "reading the SPE sources: %s", sqlite3_errmsg(db));
+		return 0;
+	}
+	sqlite3_bind_text(st, 1, ref, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (n != 1)
+		snprintf(err, errlen,
+			 "--spe-source=%s: %s SPE source of that id or file (spe-query \"SELECT id, file FROM source\" lists them)",
+			 ref, n ? "more than one" : "no");
+	return n == 1 ? id : 0;
+}
+
+/*
  * Store @p run in the database @p db_path, opened like spe-load --append
  * opens it: the same application_id and schema version check, and a new
- * file gets the whole spekit schema.  Prints the error; returns an exit status.
+ * file gets the whole spekit schema.  @p spe_source (may be NULL) links the
+ * run to an SPE capture loaded there.  Prints the error; returns an exit status.
  */
-static int store_run(const char *sub, const char *db_path, const struct td_run *run, int64_t *run_id)
+static int store_run(const char *sub, const char *db_path, struct td_run *run, const char *spe_source,
+		     int64_t *run_id)
 {
 	char err[1024];
 	struct spe_db *sdb;
@@ -210,6 +243,11 @@ static int store_run(const char *sub, const char *db_path, const struct td_run *
 	}
 	struct td_diag diag = { 0 };
 	sqlite3 *db = spe_db_sqlite(sdb);
+	if (spe_source && !(run->spe_source_id = find_spe_source(db, spe_source, err, sizeof err))) {
+		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, err);
+		spe_db_close(sdb);
+		return CLI_DATAERR;
+	}
 	if ((rc = td_store_init(db, &diag)) == 0)
 		rc = td_store_run(db, run, run_id, &diag);
 	if (rc < 0) {
@@ -234,10 +272,11 @@ static int cmd_import(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "host", required_argument, NULL, 'H' },
+		{ "spe-source", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *cpu = NULL, *host = NULL;
+	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *cpu = NULL, *host = NULL, *spe_source = NULL;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
@@ -247,6 +286,7 @@ static int cmd_import(int argc, char **argv)
 		case 'w': workload = optarg; break;
 		case 'c': cpu = optarg; break;
 		case 'H': host = optarg; break;
+		case 'S': spe_source = optarg; break;
 		case 'h':
 			usage(stdout);
 			return cli_finish_stdout(prog, CLI_OK);
@@ -287,7 +327,7 @@ static int cmd_import(int argc, char **argv)
 	td_run_set(&run.source, path);
 
 	int64_t run_id = 0;
-	int status = store_run("import", db_path, &run, &run_id);
+	int status = store_run("import", db_path, &run, spe_source, &run_id);
 	if (status != CLI_OK) {
 		td_run_free(&run);
 		return status;
@@ -326,10 +366,11 @@ static int cmd_stat(int argc, char **argv)
 		{ "level", required_argument, NULL, 'l' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "sysroot", required_argument, NULL, 's' },
+		{ "spe-source", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *sysroot = NULL;
+	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *sysroot = NULL, *spe_source = NULL;
 	long interval_ms = 0;
 	int level = 1, dry_run = 0, c;
 	optind = 1;
@@ -356,6 +397,7 @@ static int cmd_stat(int argc, char **argv)
 			break;
 		case 'n': dry_run = 1; break;
 		case 's': sysroot = optarg; break;
+		case 'S': spe_source = optarg; break;
 		case 'h':
 			usage(stdout);
 			return cli_finish_stdout(prog, CLI_OK);
@@ -472,7 +514,7 @@ static int cmd_stat(int argc, char **argv)
 	td_run_set(&run.name, run_name ? run_name : base_name(command[0]));
 	td_run_set(&run.workload, workload ? workload : base_name(command[0]));
 	run.slots_per_cycle = probe.kind == TD_PMU_ARM ? probe.arm_cpu.slots : 0;
-	if (db_path && (rc = store_run("stat", db_path, &run, NULL)) != CLI_OK) {
+	if (db_path && (rc = store_run("stat", db_path, &run, spe_source, NULL)) != CLI_OK) {
 		td_run_free(&run);
 		return rc;
 	}

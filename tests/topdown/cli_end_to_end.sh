@@ -25,11 +25,18 @@ has() {
 
 ${SPE_RUN:-} "$replay" --replay="$manifest" -o "$tmp/memwork.data" >/dev/null 2>&1 || { echo "FAIL replay"; exit 1; }
 ${SPE_RUN:-} "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$elf" 2>/dev/null || { echo "FAIL load"; exit 1; }
-${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$tmp/memwork.db" --run n2 --workload memwork >/dev/null || fail=1
+${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$tmp/memwork.db" --run n2 --workload memwork \
+	--spe-source=memwork.data >/dev/null || fail=1
 ${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-csv.txt" -d "$tmp/memwork.db" --run spr --workload memwork >/dev/null || fail=1
+# another workload's Arm run, of no capture in this database
+${SPE_RUN:-} "$td" import "$fx/perf-arm_neoverse-v2-TopdownL1-std.txt" -d "$tmp/memwork.db" --run v2 --workload other \
+	>/dev/null || fail=1
+err=$(${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-csv.txt" -d "$tmp/memwork.db" --spe-source=9 2>&1)
+expect bad_source_exit "$?" 65
+has bad_source_msg "$err" "--spe-source=9: no SPE source of that id or file"
 
 # the analysis tools still accept the database, and see the topdown view
-out=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT run, isa, backend_bound FROM topdown_l1 ORDER BY run_id" | tr -d "\r")
+out=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT run, isa, backend_bound FROM topdown_l1 WHERE workload = 'memwork' ORDER BY run_id" | tr -d "\r")
 expect query_topdown "$out" "run,isa,backend_bound
 n2,aarch64,0.37
 spr,x86_64,0.701"
@@ -46,6 +53,13 @@ has dram "$out" "{\"mem_level\": \"DRAM\", \"loads\": 240, \"total_latency\": $v
 has chase "$out" "\"hot_symbols\": [{\"symbol\": \"chase\", \"file\": \"./memwork.c\", \"line\": 34, \"samples\": 400, \"total_latency\": $view_chase, "
 has tlb "$out" '"tlb_walk": {"samples": 1000, "walks": 134, '
 has mispredicts "$out" '"mispredicts": [{"symbol": "branchy", "file": "./memwork.c", "line": 66, "branches": 200, "mispredicts": 50, "rate": 0.2500}]'
+
+# the SPE evidence appears under the workload whose capture it is, and only there
+out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db" --cross-isa)
+expect evidence_once "$(printf '%s\n' "$out" | grep -c '^SPE evidence (')" 1
+has evidence_memwork "$out" "SPE evidence (1200 records of SPE source 1 $tmp/memwork.data)"
+has evidence_other "$out" "Workload other: 1 run"
+expect evidence_other_none "$(printf '%s\n' "$out" | sed -n '/^Workload other/,$p' | grep -c '^No SPE evidence: no run of this workload is linked')" 1
 
 out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db")
 has spe_report "$out" "SPE records: 1200"

@@ -126,7 +126,8 @@ static void add_spe(sqlite3 *db, int source)
 	exec(db, sql);
 }
 
-static void import_run(sqlite3 *db, const char *file, const char *cpu, const char *name)
+static void import_run(sqlite3 *db, const char *file, const char *cpu, const char *name, const char *workload,
+		       int spe_source)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s/%s", fixtures, file);
@@ -143,7 +144,8 @@ static void import_run(sqlite3 *db, const char *file, const char *cpu, const cha
 	td_run_init(&run);
 	CHECK(td_import_text(buf, len, &o, &run, NULL) > 0);
 	td_run_set(&run.name, name);
-	td_run_set(&run.workload, "stream");
+	td_run_set(&run.workload, workload);
+	run.spe_source_id = spe_source;
 	CHECK_INT_EQ(td_store_run(db, &run, NULL, NULL), 0);
 	td_run_free(&run);
 }
@@ -165,8 +167,13 @@ static char *report(sqlite3 *db, int cross, enum td_report_format fmt, const cha
 			CHECK_FAIL_("output lacks \"%s\"", (needle));            \
 	} while (0)
 
-/* A database made by the real schema code (spe_db_open_memory), so this test follows its changes. */
-static struct spe_db *build_db(void)
+/*
+ * A database made by the real schema code (spe_db_open_memory), so this test
+ * follows its changes.  With @p two_workloads a second capture (source 2,
+ * the same records) belongs to workload "other", and workload "unlinked"
+ * has an Arm run linked to no capture.
+ */
+static struct spe_db *build_db(int two_workloads)
 {
 	struct spe_db *sdb = NULL;
 	char err[256];
@@ -177,14 +184,19 @@ static struct spe_db *build_db(void)
 	sqlite3 *db = spe_db_sqlite(sdb);
 	add_spe(db, 1);
 	CHECK_INT_EQ(td_store_init(db, NULL), 0);
-	import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3");
-	import_run(db, "perf-6.5_spr-std.txt", NULL, "intel-spr");
+	import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3", "stream", 1);
+	import_run(db, "perf-6.5_spr-std.txt", NULL, "intel-spr", "stream", 0);
+	if (two_workloads) {
+		add_spe(db, 2);
+		import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3", "other", 2);
+		import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3", "unlinked", 0);
+	}
 	return sdb;
 }
 
 TEST(spe_report)
 {
-	struct spe_db *sdb = build_db();
+	struct spe_db *sdb = build_db(0);
 	sqlite3 *db = spe_db_sqlite(sdb);
 	int rc;
 	char *t = report(db, 0, TD_REPORT_TABLE, NULL, &rc);
@@ -210,7 +222,7 @@ TEST(spe_report)
 
 TEST(cross_isa_report)
 {
-	struct spe_db *sdb = build_db();
+	struct spe_db *sdb = build_db(1);
 	sqlite3 *db = spe_db_sqlite(sdb);
 	int rc;
 	char *t = report(db, 1, TD_REPORT_TABLE, "stream", &rc);
@@ -223,7 +235,8 @@ TEST(cross_isa_report)
 	CHECK_HAS(t, "  L2 fetch_latency                            -               8.3%  arm-v3: no equivalent on aarch64 (no level 2 slot tree)");
 	CHECK_HAS(t, "  L2 backend_mem_bound                    60.0%                  -  intel-spr: no equivalent on x86_64");
 	CHECK_HAS(t, "  L1 frontend_stalled_cycles              12.5%                  -");
-	CHECK_HAS(t, "SPE evidence (13 records, Arm runs)");
+	/* workload stream's capture only (source 1), not source 2 of workload "other" */
+	CHECK_HAS(t, "SPE evidence (13 records of SPE source 1 stream-1.data)");
 	CHECK_HAS(t, "Behind backend_bound and memory_bound:");
 	CHECK_HAS(t, "  DRAM                    2            500    82.0%");
 	CHECK_HAS(t, "Behind bad_speculation:");
@@ -246,7 +259,17 @@ TEST(cross_isa_report)
 	CHECK_INT_EQ(rc, 0);
 	CHECK_HAS(t, "{\"workload\": \"stream\", \"runs\": [{\"run\": \"arm-v3\", \"scope\": \"all\", \"isa\": \"aarch64\", \"cpu\": \"neoverse-v3\"");
 	CHECK_HAS(t, "{\"node\": \"memory_bound\", \"level\": 2, \"basis\": \"slots\", \"values\": [0.1800, 0.4910]");
-	CHECK_HAS(t, "\"spe_evidence\": {\"spe_records\": 13, \"mem_levels\": [");
+	CHECK_HAS(t, "\"spe_evidence\": {\"spe_records\": 13, \"spe_sources\": [1], \"mem_levels\": [");
+	free(t);
+
+	/* every workload: each shows the evidence of its own capture, or none */
+	t = report(db, 1, TD_REPORT_TABLE, NULL, &rc);
+	CHECK_INT_EQ(rc, 0);
+	CHECK_HAS(t, "SPE evidence (13 records of SPE source 2 stream-2.data)");
+	CHECK_HAS(t, "Workload unlinked: 1 run");
+	CHECK_HAS(t, "No SPE evidence: no run of this workload is linked to an SPE capture (spe-topdown import --spe-source)");
+	const char *p = t ? strstr(t, "Workload unlinked") : NULL;
+	CHECK(p && !strstr(p, "SPE evidence (")); /* "unlinked" is the last workload */
 	free(t);
 
 	t = report(db, 1, TD_REPORT_TABLE, "no-such-workload", &rc);

@@ -3,8 +3,9 @@
  * The cross-ISA report: for each workload, its topdown runs side by side
  * under the canonical node names (mean over intervals, clamped to [0, 1]
  * like the views), a note on every row where a run has no equivalent or is an
- * approximation, and, when the database holds SPE records, the SPE evidence
- * behind backend/memory bound and bad speculation for the Arm runs.
+ * approximation, and the SPE evidence behind backend/memory bound and bad
+ * speculation from the SPE capture(s) the workload's runs are linked to
+ * (topdown_run.spe_source_id -> spe-load's source table).
  */
 #include <math.h>
 #include <stdio.h>
@@ -171,43 +172,75 @@ static void row_note(const struct column *cols, int ncols, enum td_node n, char 
 #undef ADD
 }
 
-static int has_arm_run(const struct column *cols, int ncols)
+/*
+ * The SPE sources linked to the runs of @p workload (topdown_run.spe_source_id,
+ * set by spe-topdown import --spe-source) as "source_id IN (1, 2)" in @p where,
+ * and their ids and files for the title in @p names.  Returns the count.
+ */
+static int workload_sources(sqlite3 *db, const char *workload, char *where, size_t wcap, char *names, size_t ncap,
+			    struct td_diag *diag)
 {
-	for (int k = 0; k < ncols; k++)
-		if (strcmp(cols[k].isa, "aarch64") == 0)
-			return 1;
-	return 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT s.id, s.file FROM source s WHERE s.id IN\n"
+			       "  (SELECT spe_source_id FROM topdown_run WHERE workload IS ?1) ORDER BY s.id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return td_fail(diag, td_db, 0, "reading the SPE sources: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
+	int n = 0;
+	size_t wl = (size_t)snprintf(where, wcap, "source_id IN ("), nl = 0;
+	names[0] = '\0';
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(st, 0);
+		const unsigned char *file = sqlite3_column_text(st, 1);
+		wl += (size_t)snprintf(where + wl, wl < wcap ? wcap - wl : 0, "%s%lld", n ? ", " : "", id);
+		nl += (size_t)snprintf(names + nl, nl < ncap ? ncap - nl : 0, "%s%lld %s", n ? ", " : "", id,
+				       file ? (const char *)file : "?");
+		n++;
+	}
+	sqlite3_finalize(st);
+	wl += (size_t)snprintf(where + wl, wl < wcap ? wcap - wl : 0, ")");
+	if (wl >= wcap)
+		return td_fail(diag, td_invalid, 0, "workload '%s' links too many SPE sources", workload);
+	return n;
 }
 
-static int evidence(sqlite3 *db, FILE *out, const struct td_report_opts *o, const struct column *cols, int ncols,
+static int evidence(sqlite3 *db, FILE *out, const char *workload, const struct td_report_opts *o,
 		    struct td_diag *diag)
 {
 	int json = o->format == TD_REPORT_JSON;
-	if (!has_arm_run(cols, ncols) || !td_report_has_spe(db)) {
+	char where[512], names[1024];
+	int rc = workload_sources(db, workload, where, sizeof where, names, sizeof names, diag);
+	if (rc < 0)
+		return rc;
+	long long records = rc ? td_spe_record_count(db, where) : 0;
+	if (records == 0) {
 		if (json)
 			fprintf(out, ", \"spe_evidence\": null");
 		else
 			fprintf(out, "\nNo SPE evidence: %s.\n",
-				has_arm_run(cols, ncols) ? "the database has no SPE records" : "no Arm run for this workload");
+				rc ? "the SPE source of this workload has no records"
+				   : "no run of this workload is linked to an SPE capture (spe-topdown import --spe-source)");
 		return 0;
 	}
-	int rc;
 	if (json) {
-		fprintf(out, ", \"spe_evidence\": {\"spe_records\": %lld, ", td_spe_record_count(db));
+		const char *ids = strchr(where, '(') + 1; /* "1, 2)" of "source_id IN (1, 2)" */
+		fprintf(out, ", \"spe_evidence\": {\"spe_records\": %lld, \"spe_sources\": [%.*s], ", records,
+			(int)(strlen(ids) - 1), ids);
 	} else {
-		fprintf(out, "\nSPE evidence (%lld records, Arm runs)\n", td_spe_record_count(db));
+		fprintf(out, "\nSPE evidence (%lld records of SPE source %s)\n", records, names);
 		fprintf(out, "\nBehind backend_bound and memory_bound:\n\n");
 	}
-	if ((rc = td_spe_mem_levels(db, out, o, diag)) < 0)
+	if ((rc = td_spe_mem_levels(db, where, out, o, diag)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_hot_symbols(db, out, o, diag)) < 0)
+	if ((rc = td_spe_hot_symbols(db, where, out, o, diag)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_tlb_walks(db, out, o, diag)) < 0)
+	if ((rc = td_spe_tlb_walks(db, where, out, o, diag)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\nBehind bad_speculation:\n\n");
-	if ((rc = td_spe_mispredicts(db, out, o, diag)) < 0)
+	if ((rc = td_spe_mispredicts(db, where, out, o, diag)) < 0)
 		return rc;
 	if (json)
 		fprintf(out, "}");
@@ -340,7 +373,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 	}
 	if (json)
 		fprintf(out, "]");
-	rc = evidence(db, out, o, cols, ncols, diag);
+	rc = evidence(db, out, workload, o, diag);
 	if (json)
 		fprintf(out, "}\n");
 out:

@@ -18,6 +18,7 @@ static const char schema_sql[] =
 	"  cpu TEXT, tool TEXT NOT NULL, method TEXT,\n"
 	"  approx INTEGER NOT NULL DEFAULT 0,\n"
 	"  slots_per_cycle INTEGER, source TEXT,\n"
+	"  spe_source_id INTEGER REFERENCES source(id),\n"
 	"  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')));\n"
 	"CREATE TABLE IF NOT EXISTS topdown_interval (\n"
 	"  interval_id INTEGER PRIMARY KEY,\n"
@@ -184,7 +185,7 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 		return db_fail(db, diag, "starting the insert");
 	if (sqlite3_prepare_v2(db,
 			       "INSERT INTO topdown_run (name, workload, host, isa, cpu, tool, method, approx,"
-			       " slots_per_cycle, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " slots_per_cycle, source, spe_source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &st_run, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO topdown_interval (run_id, t0, t1, scope) VALUES (?, ?, ?, ?)", -1,
 			       &st_iv, NULL) != SQLITE_OK ||
@@ -208,6 +209,10 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 	else
 		sqlite3_bind_null(st_run, 9);
 	bind_text_or_null(st_run, 10, run->source);
+	if (run->spe_source_id > 0)
+		sqlite3_bind_int64(st_run, 11, run->spe_source_id);
+	else
+		sqlite3_bind_null(st_run, 11);
 	if (sqlite3_step(st_run) != SQLITE_DONE) {
 		rc = db_fail(db, diag, "inserting the run");
 		goto out;

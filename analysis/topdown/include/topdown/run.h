@@ -37,6 +37,7 @@ struct td_run {
 	char *name, *workload, *host, *isa, *cpu, *tool, *method, *source;
 	int approx;              /* the method is an approximation (wsm_approx, Arm N1 cycles) */
 	int slots_per_cycle;     /* 0 when unknown */
+	int64_t spe_source_id;   /* spe-load's source.id of the SPE capture taken with this run; 0 none */
 	struct td_interval *iv;
 	size_t n_iv, cap_iv;
 };

@@ -15,7 +15,7 @@
 #include "topdown/error.h"
 #include "topdown/run.h"
 
-#define TD_SCHEMA_VERSION 1
+#define TD_SCHEMA_VERSION 2
 
 /*
  * Open the database with spe_db_open() (analysis.h): it checks the spekit
