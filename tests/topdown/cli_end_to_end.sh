@@ -45,7 +45,7 @@ view_dram=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT tota
 view_chase=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT total_latency FROM hot_symbol WHERE symbol = 'chase'" | tail -1 | tr -d "\r")
 
 out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db" --cross-isa --workload memwork --format=json)
-has runs "$out" '"runs": [{"run": "n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1}, {"run": "spr", "scope": "all", "isa": "x86_64"'
+has runs "$out" '"runs": [{"run": "n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1, "weight": "slots"}, {"run": "spr", "scope": "all", "isa": "x86_64"'
 has l1 "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.3700, 0.7010], "note": null}'
 has l2 "$out" '{"node": "memory_bound", "level": 2, "basis": "slots", "values": [null, 0.5050], "note": "n2: no equivalent on aarch64 (no level 2 slot tree)"}'
 has spe_records "$out" '"spe_evidence": {"spe_records": 1200, '

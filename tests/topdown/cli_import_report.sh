@@ -44,7 +44,7 @@ expect no_db_exit "$?" 64
 # the report reads back what was imported
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload stream --format=json)
 has json_l1 "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.3700, 0.6995], "note": null}'
-has json_runs "$out" '{"run": "arm-n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1}'
+has json_runs "$out" '{"run": "arm-n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1, "weight": "slots"}'
 has json_no_l2 "$out" '"values": [null, 0.5022], "note": "arm-n2: no equivalent on aarch64 (no level 2 slot tree)"'
 has json_no_spe "$out" '"spe_evidence": null'
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload old)
@@ -80,6 +80,18 @@ has wide_row "$out" "
   L1 backend_bound                                    37.0%                  -  old: only"
 has wide_node "$out" "
   L1 backend_bound_bad_speculation                    45.0%              45.0%  raw_neoverse-n2_perf.txt: backend_bound + bad_speculation"
+
+# intervals weighted by their slots (topdown.md §6): 20% of 1e9 slots and 60% of 3e9 slots
+# are 50% (a plain mean would say 40%); a run without counts is a plain mean, said so
+${SPE_RUN:-} "$td" import "$fx/perf-6.13_unequal-slots-interval.csv" -d "$db" --run slots --workload weighted >/dev/null
+${SPE_RUN:-} "$td" import "$fx/perf-6.2_metric-only.json" -d "$db" --run nocounts --workload weighted >/dev/null
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload weighted --format=json)
+has weighted_runs "$out" '"intervals": 2, "weight": "slots"}'
+has weighted_be "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.5000, 0.3490]'
+has weighted_ret "$out" '{"node": "retiring", "level": 1, "basis": "slots", "values": [0.5000, 0.1245]'
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload weighted)
+has weighted_row "$out" "slot-weighted         plain mean  note"
+has weighted_note "$out" "plain mean: the input has no slot or cycle counts"
 
 # hybrid: one column per PMU scope; cpu_core printed nan (NULL) for three nodes
 ${SPE_RUN:-} "$td" import "$fx/perf-6.5_adl-csv.txt" -d "$db" --run adl --workload hybrid >/dev/null

@@ -365,6 +365,26 @@ TEST(backend_bound_bad_spec_fallback)
 	}
 }
 
+/* Slots and cycles per interval, for the weighted roll-up of topdown.md §6. */
+TEST(interval_slots_and_cycles)
+{
+	struct td_run run;
+	CHECK_INT_EQ(import("perf-6.13_unequal-slots-interval.csv", NULL, &run, NULL), TD_FMT_PERF_CSV);
+	const struct td_interval *a = find(&run, 1.0001, "all"), *b = find(&run, 2.0002, "all");
+	CHECK(a && b);
+	CHECK_NEAR(a ? a->slots : 0, 1e9);
+	CHECK_NEAR(b ? b->slots : 0, 3e9);
+	CHECK_NEAR(VAL(b, BACKEND_BOUND), 0.6);
+	td_run_free(&run);
+
+	/* a formula sets them: N2 slots = 5 per cycle x CPU_CYCLES */
+	CHECK(import("raw_neoverse-n2_perf.txt", NULL, &run, NULL) > 0);
+	a = find(&run, 0, "all");
+	CHECK_NEAR(a ? a->cycles : 0, 1e6);
+	CHECK_NEAR(a ? a->slots : 0, 5e6);
+	td_run_free(&run);
+}
+
 TEST(toplev_csv)
 {
 	struct td_run run;
@@ -522,6 +542,7 @@ int main(int argc, char **argv)
 	RUN(perf_arm_names);
 	RUN(unitless_fractions_and_intel_events);
 	RUN(backend_bound_bad_spec_fallback);
+	RUN(interval_slots_and_cycles);
 	RUN(toplev_csv);
 	RUN(topdown_tool_csv);
 	RUN(raw_listings);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The cross-ISA report: for each workload, its topdown runs side by side
- * under the canonical node names (mean over intervals, clamped to [0, 1]
- * like the views), a note on every row where a run has no equivalent or is an
+ * under the canonical node names (over the intervals, each value clamped
+ * to [0, 1] like the views, weighted by the interval's slots, else its cycles,
+ * else a plain mean: topdown.md §6), a note on every row where a run has no equivalent or is an
  * approximation, and the SPE evidence behind backend/memory bound and bad
  * speculation from the SPE capture(s) the workload's runs are linked to
  * (topdown_run.spe_source_id -> spe-load's source table).
@@ -24,6 +25,7 @@ struct column {
 	int width; /* table form: characters of the column */
 	char scope[64], name[64], isa[16], cpu[48], method[32];
 	int approx, intervals;
+	const char *weight; /* what the intervals are weighted by: "slots", "cycles" or "mean" (none) */
 	double v[TD_NODE_COUNT];
 	int has[TD_NODE_COUNT];
 	int mapped[TD_NODE_COUNT]; /* value mapped from another node (approximate) */
@@ -34,6 +36,33 @@ static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int col, const ch
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
 	snprintf(dst, cap, "%s", t ? (const char *)t : dflt);
+}
+
+/*
+ * The weight of column @p c's intervals: their slots when every one has them,
+ * else their cycles (slots over a constant width), else none: a plain mean.
+ */
+static int column_weight(sqlite3 *db, struct column *c, struct td_diag *diag)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT COUNT(*), COALESCE(SUM(slots > 0), 0), COALESCE(SUM(cycles > 0), 0)\n"
+			       "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
+			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return td_fail(diag, td_db, 0, "reading topdown intervals: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, c->run_id);
+	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
+	c->weight = "mean";
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		int n = sqlite3_column_int(st, 0);
+		if (n && sqlite3_column_int(st, 1) == n)
+			c->weight = "slots";
+		else if (n && sqlite3_column_int(st, 2) == n)
+			c->weight = "cycles";
+	}
+	sqlite3_finalize(st);
+	return 0;
 }
 
 static int load_columns(sqlite3 *db, const char *workload, struct column *cols, int *ncols, struct td_diag *diag)
@@ -63,14 +92,20 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 	}
 	sqlite3_finalize(st);
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT v.node, AVG(MIN(1, MAX(0, v.frac))) FROM topdown_value v JOIN topdown_interval i USING (interval_id)\n"
-			       "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
-			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading topdown values: %s", sqlite3_errmsg(db));
 	for (int k = 0; k < *ncols; k++) {
 		struct column *c = &cols[k];
-		sqlite3_reset(st);
+		int rc = column_weight(db, c, diag);
+		if (rc < 0)
+			return rc;
+		/* topdown.md §6: sum(frac x slots) / sum(slots), clamped like the views; 1 = plain mean */
+		char vsql[512];
+		snprintf(vsql, sizeof vsql,
+			 "SELECT v.node, SUM(MIN(1, MAX(0, v.frac)) * %s) / SUM(%s)\n"
+			 "FROM topdown_value v JOIN topdown_interval i USING (interval_id)\n"
+			 "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
+			 strcmp(c->weight, "mean") ? c->weight : "1", strcmp(c->weight, "mean") ? c->weight : "1");
+		if (sqlite3_prepare_v2(db, vsql, -1, &st, NULL) != SQLITE_OK)
+			return td_fail(diag, td_db, 0, "reading topdown values: %s", sqlite3_errmsg(db));
 		sqlite3_bind_int64(st, 1, c->run_id);
 		sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -94,8 +129,8 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 				c->has[to] = c->mapped[to] = 1;
 			}
 		}
+		sqlite3_finalize(st);
 	}
-	sqlite3_finalize(st);
 	return 0;
 }
 
@@ -247,6 +282,23 @@ static int evidence(sqlite3 *db, FILE *out, const char *workload, const struct t
 	return 0;
 }
 
+static const char *weight_label(const char *weight)
+{
+	return !strcmp(weight, "slots") ? "slot-weighted" : !strcmp(weight, "cycles") ? "cycle-weighted" : "plain mean";
+}
+
+/* Say when a run's intervals could not be weighted (and it matters: more than one). */
+static void mean_footnote(FILE *out, const struct column *cols, int ncols)
+{
+	for (int k = 0; k < ncols; k++) {
+		if (strcmp(cols[k].weight, "mean") == 0 && cols[k].intervals > 1) {
+			fprintf(out, "\nplain mean: the input has no slot or cycle counts, so the intervals are averaged\n"
+				     "unweighted, not as sum(fraction x slots) / sum(slots).\n");
+			return;
+		}
+	}
+}
+
 static void print_cell_text(FILE *out, const char *s, int width)
 {
 	fprintf(out, " %*s", width, s);
@@ -303,7 +355,8 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 			td_json_string(out, cols[k].cpu);
 			fprintf(out, ", \"method\": ");
 			td_json_string(out, cols[k].method);
-			fprintf(out, ", \"approx\": %s, \"intervals\": %d}", cols[k].approx ? "true" : "false", cols[k].intervals);
+			fprintf(out, ", \"approx\": %s, \"intervals\": %d, \"weight\": \"%s\"}", cols[k].approx ? "true" : "false",
+				cols[k].intervals, cols[k].weight);
 		}
 		fprintf(out, "], \"nodes\": [");
 	} else {
@@ -328,6 +381,9 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		fprintf(out, "\n  %-*s", node_w, "");
 		for (int k = 0; k < ncols; k++)
 			print_cell_text(out, cols[k].method, cols[k].width);
+		fprintf(out, "\n  %-*s", node_w, "");
+		for (int k = 0; k < ncols; k++)
+			print_cell_text(out, weight_label(cols[k].weight), cols[k].width);
 		fprintf(out, "  note\n");
 	}
 
@@ -373,6 +429,8 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 	}
 	if (json)
 		fprintf(out, "]");
+	else
+		mean_footnote(out, cols, ncols);
 	rc = evidence(db, out, workload, o, diag);
 	if (json)
 		fprintf(out, "}\n");

@@ -23,7 +23,8 @@ static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS topdown_interval (\n"
 	"  interval_id INTEGER PRIMARY KEY,\n"
 	"  run_id INTEGER NOT NULL REFERENCES topdown_run(run_id) ON DELETE CASCADE,\n"
-	"  t0 REAL NOT NULL, t1 REAL, scope TEXT NOT NULL);\n"
+	"  t0 REAL NOT NULL, t1 REAL, scope TEXT NOT NULL,\n"
+	"  slots REAL, cycles REAL);\n"
 	"CREATE INDEX IF NOT EXISTS topdown_interval_run ON topdown_interval(run_id, t0);\n"
 	"CREATE TABLE IF NOT EXISTS topdown_value (\n"
 	"  interval_id INTEGER NOT NULL REFERENCES topdown_interval(interval_id) ON DELETE CASCADE,\n"
@@ -175,6 +176,14 @@ static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
+static void bind_positive_or_null(sqlite3_stmt *st, int i, double v)
+{
+	if (v > 0)
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
 int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct td_diag *diag)
 {
 	sqlite3_stmt *st_run = NULL, *st_iv = NULL, *st_val = NULL, *st_ev = NULL;
@@ -187,7 +196,7 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 			       "INSERT INTO topdown_run (name, workload, host, isa, cpu, tool, method, approx,"
 			       " slots_per_cycle, source, spe_source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &st_run, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO topdown_interval (run_id, t0, t1, scope) VALUES (?, ?, ?, ?)", -1,
+	    sqlite3_prepare_v2(db, "INSERT INTO topdown_interval (run_id, t0, t1, scope, slots, cycles) VALUES (?, ?, ?, ?, ?, ?)", -1,
 			       &st_iv, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO topdown_value VALUES (?, ?, ?, ?, ?)", -1, &st_val,
 			       NULL) != SQLITE_OK ||
@@ -229,6 +238,8 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 		else
 			sqlite3_bind_null(st_iv, 3);
 		sqlite3_bind_text(st_iv, 4, iv->scope, -1, SQLITE_STATIC);
+		bind_positive_or_null(st_iv, 5, iv->slots);
+		bind_positive_or_null(st_iv, 6, iv->cycles);
 		if (sqlite3_step(st_iv) != SQLITE_DONE) {
 			rc = db_fail(db, diag, "inserting an interval");
 			goto out;

@@ -28,6 +28,8 @@ struct td_event_count {
 struct td_interval {
 	double t0, t1;     /* seconds from the start of the run; t1 < 0 when unknown */
 	char *scope;       /* "all", "cpu_core", "S0-D0-C1", "CPU3", ... */
+	double slots;      /* pipeline slots counted in the interval; 0 unknown */
+	double cycles;     /* core cycles counted in the interval; 0 unknown */
 	struct td_values values;
 	struct td_event_count *events;
 	size_t n_events, cap_events;
