@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "common/cli_util.h"
+#include "spe/analysis.h"
+#include "topdown/store.h"
 #include "topdown/report.h"
 
 int cmd_report(int argc, char **argv);
@@ -82,19 +84,24 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "%s: %s: cannot read the database\n", prog, db_path);
 		return CLI_NOINPUT;
 	}
-	sqlite3 *db;
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		fprintf(stderr, "%s: %s: %s\n", prog, db_path, sqlite3_errmsg(db));
-		sqlite3_close(db);
-		return CLI_NOINPUT;
+	/* the application_id and schema version check every spekit command makes */
+	char err[1024];
+	struct spe_db *sdb;
+	int rc = spe_db_open(db_path, SPE_DB_READONLY, &sdb, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 	}
+	sqlite3 *db = spe_db_sqlite(sdb);
 	struct td_diag diag = { 0 };
-	int rc = cross ? td_report_cross_isa(db, stdout, &ro, &diag) : td_report_spe(db, stdout, &ro, &diag);
-	sqlite3_close(db);
+	rc = td_store_check(db, &diag);
+	if (rc == 0)
+		rc = cross ? td_report_cross_isa(db, stdout, &ro, &diag) : td_report_spe(db, stdout, &ro, &diag);
+	spe_db_close(sdb);
 	if (rc < 0) {
 		fflush(stdout);
 		fprintf(stderr, "%s: %s: %s\n", prog, db_path, diag.msg[0] ? diag.msg : td_errstr(rc));
-		return rc == -td_no_data ? CLI_DATAERR : CLI_IOERR;
+		return rc == -td_no_data || rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
 	}
 	return cli_finish_stdout(prog, CLI_OK);
 }

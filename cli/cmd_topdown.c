@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/cli_util.h"
+#include "spe/analysis.h"
 #include "topdown/import.h"
 #include "topdown/measure.h"
 #include "topdown/perf_metrics.h"
@@ -31,8 +32,9 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json]\n"
 		"       %s import FILE -d DB [--run NAME] [--workload NAME] [--cpu CPU] [--host NAME]\n"
+		"                [--spe-source ID|FILE]\n"
 		"       %s stat [-I MS] [-d DB] [--run NAME] [--workload NAME] [--level=1|2] [--dry-run]\n"
-		"                [--sysroot DIR] -- COMMAND [ARGS...]\n",
+		"                [--spe-source ID|FILE] [--sysroot DIR] -- COMMAND [ARGS...]\n",
 		prog, prog, prog);
 }
 
@@ -193,6 +195,75 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/*
+ * The id of the SPE source (spe-load's source table) named by @p ref: its
+ * id, its file as loaded, or that file's base name when only one matches.
+ * 0 when none or several match (message in @p err).
+ */
+static int64_t find_spe_source(sqlite3 *db, const char *ref, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int64_t id = 0;
+	int n = 0;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id FROM source WHERE CAST(id AS TEXT) = ?1 OR file = ?1\n"
+			       "  OR substr(file, -length(?1) - 1) = '/' || ?1 ORDER BY id",
+			       -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "reading the SPE sources: %s", sqlite3_errmsg(db));
+		return 0;
+	}
+	sqlite3_bind_text(st, 1, ref, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (n != 1)
+		snprintf(err, errlen,
+			 "--spe-source=%s: %s SPE source of that id or file (spe-query \"SELECT id, file FROM source\" lists them)",
+			 ref, n ? "more than one" : "no");
+	return n == 1 ? id : 0;
+}
+
+/*
+ * Store @p run in the database @p db_path, opened like spe-load --append
+ * opens it: the same application_id and schema version check, and a new
+ * file gets the whole spekit schema.  @p spe_source (may be NULL) links the
+ * run to an SPE capture loaded there.  Prints the error; returns an exit status.
+ */
+static int store_run(const char *sub, const char *db_path, struct td_run *run, const char *spe_source,
+		     int64_t *run_id)
+{
+	char err[1024];
+	struct spe_db *sdb;
+	int rc = spe_db_open(db_path, SPE_DB_APPEND, &sdb, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "%s %s: %s\n", prog, sub, err);
+		return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+	}
+	struct td_diag diag = { 0 };
+	sqlite3 *db = spe_db_sqlite(sdb);
+	if (spe_source && !(run->spe_source_id = find_spe_source(db, spe_source, err, sizeof err))) {
+		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, err);
+		spe_db_close(sdb);
+		return CLI_DATAERR;
+	}
+	if ((rc = td_store_init(db, &diag)) == 0)
+		rc = td_store_run(db, run, run_id, &diag);
+	if (rc < 0) {
+		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, diag.msg);
+		spe_db_close(sdb);
+		return rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
+	}
+	if (spe_db_commit(sdb, err, sizeof err) < 0) {
+		fprintf(stderr, "%s %s: %s\n", prog, sub, err);
+		spe_db_close(sdb);
+		return CLI_IOERR;
+	}
+	spe_db_close(sdb);
+	return CLI_OK;
+}
+
 static int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -201,10 +272,11 @@ static int cmd_import(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "host", required_argument, NULL, 'H' },
+		{ "spe-source", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *cpu = NULL, *host = NULL;
+	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *cpu = NULL, *host = NULL, *spe_source = NULL;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
@@ -214,6 +286,7 @@ static int cmd_import(int argc, char **argv)
 		case 'w': workload = optarg; break;
 		case 'c': cpu = optarg; break;
 		case 'H': host = optarg; break;
+		case 'S': spe_source = optarg; break;
 		case 'h':
 			usage(stdout);
 			return cli_finish_stdout(prog, CLI_OK);
@@ -253,17 +326,11 @@ static int cmd_import(int argc, char **argv)
 	td_run_set(&run.host, host);
 	td_run_set(&run.source, path);
 
-	sqlite3 *db;
 	int64_t run_id = 0;
-	int rc = td_store_open(db_path, &db, &diag);
-	if (rc == 0) {
-		rc = td_store_run(db, &run, &run_id, &diag);
-		sqlite3_close(db);
-	}
-	if (rc < 0) {
-		fprintf(stderr, "%s import: %s: %s\n", prog, db_path, diag.msg);
+	int status = store_run("import", db_path, &run, spe_source, &run_id);
+	if (status != CLI_OK) {
 		td_run_free(&run);
-		return CLI_IOERR;
+		return status;
 	}
 	printf("run %lld: %s from %s (%s), %zu intervals, %zu values, isa %s, cpu %s, method %s%s\n",
 	       (long long)run_id, run.name, path, td_format_name(fmt), run.n_iv, td_run_value_count(&run),
@@ -299,10 +366,11 @@ static int cmd_stat(int argc, char **argv)
 		{ "level", required_argument, NULL, 'l' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "sysroot", required_argument, NULL, 's' },
+		{ "spe-source", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *sysroot = NULL;
+	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *sysroot = NULL, *spe_source = NULL;
 	long interval_ms = 0;
 	int level = 1, dry_run = 0, c;
 	optind = 1;
@@ -329,6 +397,7 @@ static int cmd_stat(int argc, char **argv)
 			break;
 		case 'n': dry_run = 1; break;
 		case 's': sysroot = optarg; break;
+		case 'S': spe_source = optarg; break;
 		case 'h':
 			usage(stdout);
 			return cli_finish_stdout(prog, CLI_OK);
@@ -445,18 +514,9 @@ static int cmd_stat(int argc, char **argv)
 	td_run_set(&run.name, run_name ? run_name : base_name(command[0]));
 	td_run_set(&run.workload, workload ? workload : base_name(command[0]));
 	run.slots_per_cycle = probe.kind == TD_PMU_ARM ? probe.arm_cpu.slots : 0;
-	if (db_path) {
-		sqlite3 *db;
-		rc = td_store_open(db_path, &db, &diag);
-		if (rc == 0) {
-			rc = td_store_run(db, &run, NULL, &diag);
-			sqlite3_close(db);
-		}
-		if (rc < 0) {
-			fprintf(stderr, "%s stat: %s: %s\n", prog, db_path, diag.msg);
-			td_run_free(&run);
-			return CLI_IOERR;
-		}
+	if (db_path && (rc = store_run("stat", db_path, &run, spe_source, NULL)) != CLI_OK) {
+		td_run_free(&run);
+		return rc;
 	}
 	td_run_free(&run);
 	int child = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -25,11 +25,18 @@ has() {
 
 ${SPE_RUN:-} "$replay" --replay="$manifest" -o "$tmp/memwork.data" >/dev/null 2>&1 || { echo "FAIL replay"; exit 1; }
 ${SPE_RUN:-} "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$elf" 2>/dev/null || { echo "FAIL load"; exit 1; }
-${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$tmp/memwork.db" --run n2 --workload memwork >/dev/null || fail=1
+${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$tmp/memwork.db" --run n2 --workload memwork \
+	--spe-source=memwork.data >/dev/null || fail=1
 ${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-csv.txt" -d "$tmp/memwork.db" --run spr --workload memwork >/dev/null || fail=1
+# another workload's Arm run, of no capture in this database
+${SPE_RUN:-} "$td" import "$fx/perf-arm_neoverse-v2-TopdownL1-std.txt" -d "$tmp/memwork.db" --run v2 --workload other \
+	>/dev/null || fail=1
+err=$(${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-csv.txt" -d "$tmp/memwork.db" --spe-source=9 2>&1)
+expect bad_source_exit "$?" 65
+has bad_source_msg "$err" "--spe-source=9: no SPE source of that id or file"
 
 # the analysis tools still accept the database, and see the topdown view
-out=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT run, isa, backend_bound FROM topdown_l1 ORDER BY run_id" | tr -d "\r")
+out=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT run, isa, backend_bound FROM topdown_l1 WHERE workload = 'memwork' ORDER BY run_id" | tr -d "\r")
 expect query_topdown "$out" "run,isa,backend_bound
 n2,aarch64,0.37
 spr,x86_64,0.701"
@@ -38,7 +45,7 @@ view_dram=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT tota
 view_chase=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT total_latency FROM hot_symbol WHERE symbol = 'chase'" | tail -1 | tr -d "\r")
 
 out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db" --cross-isa --workload memwork --format=json)
-has runs "$out" '"runs": [{"run": "n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1}, {"run": "spr", "scope": "all", "isa": "x86_64"'
+has runs "$out" '"runs": [{"run": "n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1, "weight": "slots"}, {"run": "spr", "scope": "all", "isa": "x86_64"'
 has l1 "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.3700, 0.7010], "note": null}'
 has l2 "$out" '{"node": "memory_bound", "level": 2, "basis": "slots", "values": [null, 0.5050], "note": "n2: no equivalent on aarch64 (no level 2 slot tree)"}'
 has spe_records "$out" '"spe_evidence": {"spe_records": 1200, '
@@ -47,9 +54,44 @@ has chase "$out" "\"hot_symbols\": [{\"symbol\": \"chase\", \"file\": \"./memwor
 has tlb "$out" '"tlb_walk": {"samples": 1000, "walks": 134, '
 has mispredicts "$out" '"mispredicts": [{"symbol": "branchy", "file": "./memwork.c", "line": 66, "branches": 200, "mispredicts": 50, "rate": 0.2500}]'
 
+# the SPE evidence appears under the workload whose capture it is, and only there
+out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db" --cross-isa)
+expect evidence_once "$(printf '%s\n' "$out" | grep -c '^SPE evidence (')" 1
+has evidence_memwork "$out" "SPE evidence (1200 records of SPE source 1 $tmp/memwork.data)"
+has evidence_other "$out" "Workload other: 1 run"
+expect evidence_other_none "$(printf '%s\n' "$out" | sed -n '/^Workload other/,$p' | grep -c '^No SPE evidence: no run of this workload is linked')" 1
+
 out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db")
 has spe_report "$out" "SPE records: 1200"
 has spe_report_tlb "$out" "TLB walks: 134 of 1000 load/store samples (13.4%)"
+
+# every command opens the database through the same application_id / schema version check
+${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$tmp/td-first.db" --run n2 >/dev/null || fail=1
+out=$(${SPE_RUN:-} "$query" -d "$tmp/td-first.db" --format=csv "PRAGMA application_id; PRAGMA user_version" | tr -d "\r")
+expect td_created_ids "$out" "application_id
+1397769547
+user_version
+1"
+${SPE_RUN:-} "$load" --append "$tmp/memwork.data" -o "$tmp/td-first.db" --symfs="$elf" 2>/dev/null
+expect load_append_exit "$?" 0
+out=$(${SPE_RUN:-} "$query" -d "$tmp/td-first.db" --format=csv "SELECT COUNT(*) AS n FROM spe_record; SELECT COUNT(*) AS runs FROM topdown_run" | tr -d "\r")
+expect load_append_rows "$out" "n
+1200
+runs
+1"
+
+cp "$tmp/td-first.db" "$tmp/v7.db"
+${SPE_RUN:-} "$query" -d "$tmp/v7.db" --write "PRAGMA user_version = 7" >/dev/null || fail=1
+before=$(cksum < "$tmp/v7.db")
+err=$(${SPE_RUN:-} "$report" -d "$tmp/v7.db" --cross-isa 2>&1)
+expect v7_report_exit "$?" 65
+has v7_report_msg "$err" "database schema version 7 is not supported"
+err=$(${SPE_RUN:-} "$report" -d "$tmp/v7.db" 2>&1)
+expect v7_spe_report_exit "$?" 65
+err=$(${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-csv.txt" -d "$tmp/v7.db" 2>&1)
+expect v7_import_exit "$?" 65
+has v7_import_msg "$err" "spe-topdown import: $tmp/v7.db: database schema version 7 is not supported"
+expect v7_unchanged "$(cksum < "$tmp/v7.db")" "$before"
 
 [ $fail = 0 ] && echo "cli_end_to_end: all passed"
 exit $fail

@@ -44,11 +44,12 @@ expect no_db_exit "$?" 64
 # the report reads back what was imported
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload stream --format=json)
 has json_l1 "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.3700, 0.6995], "note": null}'
-has json_runs "$out" '{"run": "arm-n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1}'
+has json_runs "$out" '{"run": "arm-n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1, "weight": "slots"}'
 has json_no_l2 "$out" '"values": [null, 0.5022], "note": "arm-n2: no equivalent on aarch64 (no level 2 slot tree)"'
 has json_no_spe "$out" '"spe_evidence": null'
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload old)
-has table_wsm "$out" "  L1 retiring                            ~50.0%  raw_westmere_libpmc.txt: approximation (wsm_approx)"
+has table_wsm_header "$out" "  node                       raw_westmere_libpmc.txt"
+has table_wsm "$out" "  L1 retiring                                 ~50.0%  raw_westmere_libpmc.txt: approximation (wsm_approx)"
 ${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload none >/dev/null 2>&1
 expect unknown_workload_exit "$?" 65
 ${SPE_RUN:-} "$report" -d "$db" >/dev/null 2>&1
@@ -57,6 +58,40 @@ ${SPE_RUN:-} "$report" -d "$tmp/nope.db" --cross-isa >/dev/null 2>&1
 expect missing_db_exit "$?" 66
 ${SPE_RUN:-} "$report" -d "$db" --format=xml >/dev/null 2>&1
 expect bad_format_exit "$?" 64
+
+# perf <= 6.3 without recovery bubbles: "backend bound/bad spec", compared with the sum of the two
+out=$(${SPE_RUN:-} "$td" import "$fx/perf-5.x_no-recovery-bubbles.csv" -d "$db" --run old --workload bbs)
+has import_bbs "$out" "1 intervals, 5 values, isa x86_64"
+${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-csv.txt" -d "$db" --run spr --workload bbs >/dev/null
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload bbs)
+has bbs_row "$out" "  L1 backend_bound_bad_speculation"
+has bbs_sum "$out" "45.0%              72.8%  spr: backend_bound + bad_speculation"
+has bbs_part "$out" "old: only backend_bound + bad_speculation together (perf <= 6.3 without recovery bubbles)"
+
+# columns are as wide as the run names (and node labels) they carry: nothing truncated
+${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$db" --workload long >/dev/null
+${SPE_RUN:-} "$td" import "$fx/perf-5.x_no-recovery-bubbles.csv" -d "$db" --run old --workload long >/dev/null
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload long)
+has wide_header "$out" "
+  node                             raw_neoverse-n2_perf.txt                old
+                                                    aarch64             x86_64
+"
+has wide_row "$out" "
+  L1 backend_bound                                    37.0%                  -  old: only"
+has wide_node "$out" "
+  L1 backend_bound_bad_speculation                    45.0%              45.0%  raw_neoverse-n2_perf.txt: backend_bound + bad_speculation"
+
+# intervals weighted by their slots (topdown.md §6): 20% of 1e9 slots and 60% of 3e9 slots
+# are 50% (a plain mean would say 40%); a run without counts is a plain mean, said so
+${SPE_RUN:-} "$td" import "$fx/perf-6.13_unequal-slots-interval.csv" -d "$db" --run slots --workload weighted >/dev/null
+${SPE_RUN:-} "$td" import "$fx/perf-6.2_metric-only.json" -d "$db" --run nocounts --workload weighted >/dev/null
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload weighted --format=json)
+has weighted_runs "$out" '"intervals": 2, "weight": "slots"}'
+has weighted_be "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.5000, 0.3490]'
+has weighted_ret "$out" '{"node": "retiring", "level": 1, "basis": "slots", "values": [0.5000, 0.1245]'
+out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload weighted)
+has weighted_row "$out" "slot-weighted         plain mean  note"
+has weighted_note "$out" "plain mean: the input has no slot or cycle counts"
 
 # hybrid: one column per PMU scope; cpu_core printed nan (NULL) for three nodes
 ${SPE_RUN:-} "$td" import "$fx/perf-6.5_adl-csv.txt" -d "$db" --run adl --workload hybrid >/dev/null

@@ -2,7 +2,7 @@
 /*
  * Every import format, on fixtures/topdown/ (see its README.md for where
  * each file comes from).  Expected values are the numbers printed in the
- * files, divided by 100; raw-count expectations are worked in
+ * files, divided by 100 where perf printed percent; raw-count expectations are worked in
  * test_formula.c (same ratios).
  */
 #include <math.h>
@@ -299,6 +299,77 @@ TEST(perf_arm_names)
 	td_run_free(&run);
 }
 
+/*
+ * A metric without ScaleUnit prints a bare fraction ("#     0.31 Frontend_Bound");
+ * only a '%' (in the value or the unit) means percent, decided per line.  The
+ * perf 5.x Intel metric names look like Arm's, but the events are Intel's.
+ */
+TEST(unitless_fractions_and_intel_events)
+{
+	struct td_run run;
+	CHECK_INT_EQ(import("perf-5.x_icl-metrics-fraction-std.txt", NULL, &run, NULL), TD_FMT_PERF_STD);
+	const struct td_interval *a = find(&run, 0, "all");
+	CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.31);
+	CHECK_NEAR(VAL(a, RETIRING), 0.17);
+	CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.05);
+	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.47);
+	CHECK_STR_EQ(run.isa, "x86_64");
+	td_run_free(&run);
+
+	static const char *const mixed[] = { "perf-arm_mixed-units.csv", "perf-arm_mixed-units.json" };
+	for (int i = 0; i < 2; i++) {
+		CHECK(import(mixed[i], NULL, &run, NULL) > 0);
+		a = find(&run, 0, "all");
+		CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.029); /* "2.9,percent of slots  bad_speculation" */
+		CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.858);   /* "0.858,backend_bound" */
+		CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.05);
+		CHECK_NEAR(VAL(a, RETIRING), 0.063);
+		CHECK_STR_EQ(run.isa, "aarch64");
+		td_run_free(&run);
+	}
+}
+
+/* perf <= 6.3 without topdown-recovery-bubbles prints "backend bound/bad spec" (topdown.md §1.1). */
+TEST(backend_bound_bad_spec_fallback)
+{
+	static const char *const files[] = { "perf-5.x_no-recovery-bubbles-std.txt", "perf-5.x_no-recovery-bubbles.csv" };
+	for (int i = 0; i < 2; i++) {
+		struct td_run run;
+		CHECK_INT_EQ(import(files[i], NULL, &run, NULL), i == 0 ? TD_FMT_PERF_STD : TD_FMT_PERF_CSV);
+		const struct td_interval *a = find(&run, 0, "all");
+		CHECK(a != NULL);
+		CHECK_NEAR(VAL(a, BACKEND_BOUND_BAD_SPECULATION), 0.45);
+		CHECK_NEAR(VAL(a, RETIRING), 0.30);
+		CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.25);
+		/* each part alone is unknown: stored, as NULL */
+		CHECK(a && a->values.set[TD_BACKEND_BOUND] && isnan(a->values.frac[TD_BACKEND_BOUND]));
+		CHECK(a && a->values.set[TD_BAD_SPECULATION] && isnan(a->values.frac[TD_BAD_SPECULATION]));
+		CHECK_STR_EQ(run.isa, "x86_64");
+		CHECK_STR_EQ(run.method, "perf_legacy");
+		td_run_free(&run);
+	}
+}
+
+/* Slots and cycles per interval, for the weighted roll-up of topdown.md §6. */
+TEST(interval_slots_and_cycles)
+{
+	struct td_run run;
+	CHECK_INT_EQ(import("perf-6.13_unequal-slots-interval.csv", NULL, &run, NULL), TD_FMT_PERF_CSV);
+	const struct td_interval *a = find(&run, 1.0001, "all"), *b = find(&run, 2.0002, "all");
+	CHECK(a && b);
+	CHECK_NEAR(a ? a->slots : 0, 1e9);
+	CHECK_NEAR(b ? b->slots : 0, 3e9);
+	CHECK_NEAR(VAL(b, BACKEND_BOUND), 0.6);
+	td_run_free(&run);
+
+	/* a formula sets them: N2 slots = 5 per cycle x CPU_CYCLES */
+	CHECK(import("raw_neoverse-n2_perf.txt", NULL, &run, NULL) > 0);
+	a = find(&run, 0, "all");
+	CHECK_NEAR(a ? a->cycles : 0, 1e6);
+	CHECK_NEAR(a ? a->slots : 0, 5e6);
+	td_run_free(&run);
+}
+
 TEST(toplev_csv)
 {
 	struct td_run run;
@@ -454,6 +525,9 @@ int main(int argc, char **argv)
 	RUN(perf65_interval_groups_and_percore_csv);
 	RUN(perf_json_metric_only_eras);
 	RUN(perf_arm_names);
+	RUN(unitless_fractions_and_intel_events);
+	RUN(backend_bound_bad_spec_fallback);
+	RUN(interval_slots_and_cycles);
 	RUN(toplev_csv);
 	RUN(topdown_tool_csv);
 	RUN(raw_listings);

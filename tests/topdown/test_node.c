@@ -18,6 +18,7 @@ TEST(labels)
 {
 	CHECK_INT_EQ(td_node_from_label("bad speculation"), TD_BAD_SPECULATION); /* perf <= 6.3 */
 	CHECK_INT_EQ(td_node_from_label("Core bound"), TD_CORE_BOUND);
+	CHECK_INT_EQ(td_node_from_label("backend bound/bad spec"), TD_BACKEND_BOUND_BAD_SPECULATION);
 	CHECK_INT_EQ(td_node_from_label("branch mispredict"), TD_BRANCH_MISPREDICTS);
 	CHECK_INT_EQ(td_node_from_label("tma_fetch_latency"), TD_FETCH_LATENCY);     /* >= 6.4 */
 	CHECK_INT_EQ(td_node_from_label("frontend_bound"), TD_FRONTEND_BOUND);       /* Arm */

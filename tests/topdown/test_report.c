@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The SPE report and the cross-ISA report on a database this test builds:
- * SPE tables with the columns the analysis schema lists (names expanded
- * from the facts table), an Arm V3 run (topdown-tool) and an Intel SPR run
+ * The SPE report and the cross-ISA report on a database this test builds
+ * with the real schema code (spe_db_open_memory): SPE records inserted into
+ * its tables (column names from the facts table), an Arm V3 run (topdown-tool) and an Intel SPR run
  * (perf stat 6.5), both of workload "stream".
  *
  * SPE rows (symbol, class, level, total latency, tlb walk, mispredicted):
@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "spe/analysis.h"
 #include "spe/spe.h"
 #include "spe/packet.h"
 #include "spe/record.h"
@@ -30,16 +31,6 @@
 #include "topdown/store.h"
 
 static const char *fixtures;
-
-static const char *event_col(enum spe_event_bit b)
-{
-	switch (b) {
-#define X(bit, id, w, col, s, d) case SPE_EV_##id: return col;
-		SPE_EVENT_LIST(X)
-#undef X
-	}
-	return NULL;
-}
 
 static const char *op_class(enum spe_op_class c)
 {
@@ -74,23 +65,26 @@ static int exec(sqlite3 *db, const char *sql)
 {
 	char *err = NULL;
 	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
-		printf("  SQL failed: %s\n  %s\n", err, sql);
+		CHECK_FAIL_("SQL failed: %s\n  %s", err, sql);
 		sqlite3_free(err);
 		return -1;
 	}
 	return 0;
 }
 
-static void add_spe(sqlite3 *db)
+/*
+ * SPE records of source @p source in the real tables (spe_schema_create):
+ * source, symbol, _spe_record (behind the spe_record view) and pc_latency,
+ * which the loader counts while loading and which is counted here by SQL.
+ */
+static void add_spe(sqlite3 *db, int source)
 {
 	char sql[512];
 	snprintf(sql, sizeof sql,
-		 "CREATE TABLE symbol (id INTEGER PRIMARY KEY, name TEXT, file TEXT, line INTEGER);"
-		 "CREATE TABLE spe_record (op_class TEXT, mem_level TEXT, %s INTEGER, %s INTEGER, %s INTEGER,"
-		 " symbol_id INTEGER);"
-		 "INSERT INTO symbol VALUES (1, 'triad', 'stream.c', 50), (2, 'copy', 'stream.c', 30),"
-		 " (3, 'main', 'stream.c', 10);",
-		 latency_col(), event_col(SPE_EV_TLB_WALK), event_col(SPE_EV_MISPREDICTED));
+		 "INSERT INTO source (id, file, kind, loaded_at) VALUES (%d, 'stream-%d.data', 'perf.data', 'now');"
+		 "INSERT INTO symbol (id, name, start, file, line) VALUES (%d, 'triad', 4096, 'stream.c', 50),"
+		 " (%d, 'copy', 8192, 'stream.c', 30), (%d, 'main', 12288, 'stream.c', 10);",
+		 source, source, 10 * source + 1, 10 * source + 2, 10 * source + 3);
 	exec(db, sql);
 	static const struct {
 		enum spe_op_class cls;
@@ -115,13 +109,25 @@ static void add_spe(sqlite3 *db)
 		const char *lvl = mem_level(rows[i].level);
 		char v[64];
 		snprintf(v, sizeof v, lvl ? "'%s'" : "NULL", lvl);
-		snprintf(sql, sizeof sql, "INSERT INTO spe_record VALUES ('%s', %s, %d, %d, %d, %d)", op_class(rows[i].cls),
-			 v, rows[i].lat, rows[i].walk, rows[i].mispred, rows[i].sym);
+		long long events = ((long long)rows[i].walk << SPE_EV_TLB_WALK) |
+				   ((long long)rows[i].mispred << SPE_EV_MISPREDICTED);
+		snprintf(sql, sizeof sql,
+			 "INSERT INTO _spe_record (source_id, pc, op_class, mem_level, events, %s, symbol_id)"
+			 " VALUES (%d, %zu, '%s', %s, %lld, %d, %d)",
+			 latency_col(), source, 4096 * (size_t)rows[i].sym + 4 * i, op_class(rows[i].cls), v, events,
+			 rows[i].lat, 10 * source + rows[i].sym);
 		exec(db, sql);
 	}
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO pc_latency (source_id, pc, insn_id, symbol_id, total_latency, samples)"
+		 " SELECT source_id, pc, insn_id, symbol_id, %s, COUNT(*) FROM _spe_record WHERE source_id = %d"
+		 " GROUP BY pc, insn_id, symbol_id, %s",
+		 latency_col(), source, latency_col());
+	exec(db, sql);
 }
 
-static void import_run(sqlite3 *db, const char *file, const char *cpu, const char *name)
+static void import_run(sqlite3 *db, const char *file, const char *cpu, const char *name, const char *workload,
+		       int spe_source)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s/%s", fixtures, file);
@@ -138,7 +144,8 @@ static void import_run(sqlite3 *db, const char *file, const char *cpu, const cha
 	td_run_init(&run);
 	CHECK(td_import_text(buf, len, &o, &run, NULL) > 0);
 	td_run_set(&run.name, name);
-	td_run_set(&run.workload, "stream");
+	td_run_set(&run.workload, workload);
+	run.spe_source_id = spe_source;
 	CHECK_INT_EQ(td_store_run(db, &run, NULL, NULL), 0);
 	td_run_free(&run);
 }
@@ -160,20 +167,37 @@ static char *report(sqlite3 *db, int cross, enum td_report_format fmt, const cha
 			CHECK_FAIL_("output lacks \"%s\"", (needle));            \
 	} while (0)
 
-static sqlite3 *build_db(void)
+/*
+ * A database made by the real schema code (spe_db_open_memory), so this test
+ * follows its changes.  With @p two_workloads a second capture (source 2,
+ * the same records) belongs to workload "other", and workload "unlinked"
+ * has an Arm run linked to no capture.
+ */
+static struct spe_db *build_db(int two_workloads)
 {
-	sqlite3 *db;
-	sqlite3_open(":memory:", &db);
-	add_spe(db);
-	td_store_init(db, NULL);
-	import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3");
-	import_run(db, "perf-6.5_spr-std.txt", NULL, "intel-spr");
-	return db;
+	struct spe_db *sdb = NULL;
+	char err[256];
+	if (spe_db_open_memory(&sdb, err, sizeof err) < 0) {
+		CHECK_FAIL_("spe_db_open_memory: %s", err);
+		return NULL;
+	}
+	sqlite3 *db = spe_db_sqlite(sdb);
+	add_spe(db, 1);
+	CHECK_INT_EQ(td_store_init(db, NULL), 0);
+	import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3", "stream", 1);
+	import_run(db, "perf-6.5_spr-std.txt", NULL, "intel-spr", "stream", 0);
+	if (two_workloads) {
+		add_spe(db, 2);
+		import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3", "other", 2);
+		import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3", "unlinked", 0);
+	}
+	return sdb;
 }
 
 TEST(spe_report)
 {
-	sqlite3 *db = build_db();
+	struct spe_db *sdb = build_db(0);
+	sqlite3 *db = spe_db_sqlite(sdb);
 	int rc;
 	char *t = report(db, 0, TD_REPORT_TABLE, NULL, &rc);
 	CHECK_INT_EQ(rc, 0);
@@ -193,12 +217,13 @@ TEST(spe_report)
 	CHECK_HAS(t, "\"tlb_walk\": {\"samples\": 7, \"walks\": 1, \"sample_share\": 0.1429, \"latency_share\": 0.4839}");
 	CHECK_HAS(t, "{\"mem_level\": \"SLC\", \"loads\": 1, \"total_latency\": 80, \"share\": 0.1311}");
 	free(t);
-	sqlite3_close(db);
+	spe_db_close(sdb);
 }
 
 TEST(cross_isa_report)
 {
-	sqlite3 *db = build_db();
+	struct spe_db *sdb = build_db(1);
+	sqlite3 *db = spe_db_sqlite(sdb);
 	int rc;
 	char *t = report(db, 1, TD_REPORT_TABLE, "stream", &rc);
 	CHECK_INT_EQ(rc, 0);
@@ -210,7 +235,8 @@ TEST(cross_isa_report)
 	CHECK_HAS(t, "  L2 fetch_latency                            -               8.3%  arm-v3: no equivalent on aarch64 (no level 2 slot tree)");
 	CHECK_HAS(t, "  L2 backend_mem_bound                    60.0%                  -  intel-spr: no equivalent on x86_64");
 	CHECK_HAS(t, "  L1 frontend_stalled_cycles              12.5%                  -");
-	CHECK_HAS(t, "SPE evidence (13 records, Arm runs)");
+	/* workload stream's capture only (source 1), not source 2 of workload "other" */
+	CHECK_HAS(t, "SPE evidence (13 records of SPE source 1 stream-1.data)");
 	CHECK_HAS(t, "Behind backend_bound and memory_bound:");
 	CHECK_HAS(t, "  DRAM                    2            500    82.0%");
 	CHECK_HAS(t, "Behind bad_speculation:");
@@ -233,13 +259,23 @@ TEST(cross_isa_report)
 	CHECK_INT_EQ(rc, 0);
 	CHECK_HAS(t, "{\"workload\": \"stream\", \"runs\": [{\"run\": \"arm-v3\", \"scope\": \"all\", \"isa\": \"aarch64\", \"cpu\": \"neoverse-v3\"");
 	CHECK_HAS(t, "{\"node\": \"memory_bound\", \"level\": 2, \"basis\": \"slots\", \"values\": [0.1800, 0.4910]");
-	CHECK_HAS(t, "\"spe_evidence\": {\"spe_records\": 13, \"mem_levels\": [");
+	CHECK_HAS(t, "\"spe_evidence\": {\"spe_records\": 13, \"spe_sources\": [1], \"mem_levels\": [");
+	free(t);
+
+	/* every workload: each shows the evidence of its own capture, or none */
+	t = report(db, 1, TD_REPORT_TABLE, NULL, &rc);
+	CHECK_INT_EQ(rc, 0);
+	CHECK_HAS(t, "SPE evidence (13 records of SPE source 2 stream-2.data)");
+	CHECK_HAS(t, "Workload unlinked: 1 run");
+	CHECK_HAS(t, "No SPE evidence: no run of this workload is linked to an SPE capture (spe-topdown import --spe-source)");
+	const char *p = t ? strstr(t, "Workload unlinked") : NULL;
+	CHECK(p && !strstr(p, "SPE evidence (")); /* "unlinked" is the last workload */
 	free(t);
 
 	t = report(db, 1, TD_REPORT_TABLE, "no-such-workload", &rc);
 	CHECK_INT_EQ(rc, -td_no_data);
 	free(t);
-	sqlite3_close(db);
+	spe_db_close(sdb);
 }
 
 int main(int argc, char **argv)

@@ -2,6 +2,7 @@
 /* The topdown tables and views: stored values come back, views clamp, NaN is NULL. */
 #include <math.h>
 #include <sqlite3.h>
+#include <string.h>
 
 #include "check.h"
 #include "topdown/store.h"
@@ -44,6 +45,7 @@ TEST(store_and_views)
 	iv->t1 = 2.0;
 	td_values_set(&iv->values, TD_FRONTEND_BOUND, -0.02, 0); /* slightly negative (Arm BR_MIS_PRED term) */
 	td_values_set(&iv->values, TD_BACKEND_BOUND, 0.5, 0);
+	td_values_set(&iv->values, TD_BAD_SPECULATION, 1.916, 0); /* perf <= 6.3 printed "191,6%" */
 	td_values_set(&iv->values, TD_RETIRING, NAN, 0);
 	td_values_set(&iv->values, TD_MEMORY_BOUND, 0.3, 0);
 	td_interval_add_event(iv, "CPU_CYCLES", 1000, 1);
@@ -55,6 +57,9 @@ TEST(store_and_views)
 
 	CHECK_INT_EQ(query_double(db, "SELECT frac FROM topdown_value WHERE node = 'frontend_bound'", &null) * 100, -2);
 	CHECK_INT_EQ(query_double(db, "SELECT frontend_bound FROM topdown_l1", &null), 0); /* clamped */
+	CHECK_INT_EQ(query_double(db, "SELECT bad_speculation * 1000 FROM topdown_l1", &null), 1000); /* clamped */
+	CHECK_INT_EQ(query_double(db, "SELECT frac * 1000 FROM topdown_value WHERE node = 'bad_speculation'", &null),
+		     1916); /* raw */
 	CHECK_INT_EQ(query_double(db, "SELECT backend_bound * 10 FROM topdown_l1 WHERE workload = 'stream'", &null), 5);
 	query_double(db, "SELECT retiring FROM topdown_l1", &null);
 	CHECK(null);
@@ -67,8 +72,24 @@ TEST(store_and_views)
 	sqlite3_close(db);
 }
 
+/* Topdown tables of another topdown_schema_version are refused, not written into. */
+TEST(other_version_refused)
+{
+	sqlite3 *db;
+	struct td_diag diag = { 0 };
+	CHECK_INT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
+	CHECK_INT_EQ(td_store_init(db, &diag), 0);
+	CHECK_INT_EQ(td_store_check(db, &diag), 0);
+	sqlite3_exec(db, "UPDATE meta SET value = '99' WHERE key = 'topdown_schema_version'", NULL, NULL, NULL);
+	CHECK_INT_EQ(td_store_check(db, &diag), -td_bad_input);
+	CHECK_INT_EQ(td_store_init(db, &diag), -td_bad_input);
+	CHECK(strstr(diag.msg, "version 99") != NULL);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	RUN(store_and_views);
+	RUN(other_version_refused);
 	return check_summary();
 }

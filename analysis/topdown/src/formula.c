@@ -215,6 +215,7 @@ static int intel_generic(const struct td_cpu_info *cpu, struct td_interval *iv, 
 		recovery_slots = INTEL_WIDTH * v;
 	}
 
+	iv->slots = slots;
 	double fb = fe / slots;
 	double bs = (issued - retired + recovery_slots) / slots;
 	double ret = retired / slots;
@@ -238,6 +239,8 @@ static int wsm_approx(const struct td_cpu_info *cpu, struct td_interval *iv, str
 	int rc = positive(diag, "CPU_CLK_UNHALTED.THREAD", slots);
 	if (rc)
 		return rc;
+	iv->slots = slots;
+	iv->cycles = clk;
 
 	double ret = retired / slots;
 	double bs = (issued > retired ? issued - retired : 0) / slots;              /* lower bound */
@@ -282,6 +285,7 @@ static int arm_topdown(const struct td_cpu_info *cpu, const struct arm_formula *
 	int rc = positive(diag, "CPU_CYCLES", c);
 	if (rc)
 		return rc;
+	iv->cycles = c;
 
 	if (f->kind == F_ARM_N1) {
 		double sf, sb;
@@ -302,6 +306,7 @@ static int arm_topdown(const struct td_cpu_info *cpu, const struct arm_formula *
 		return td_fail(diag, td_no_data, 0, "OP_SPEC is zero");
 	double w = cpu->slots ? cpu->slots : f->slots;
 	double ret_ratio = op_ret / op_spec;
+	iv->slots = w * c;
 
 	if (f->kind == F_ARM_FLUSH) {
 		double flush;

@@ -126,6 +126,46 @@ static void stamps_to_spans(struct td_run *run)
 	}
 }
 
+/*
+ * perf <= 6.3's "backend bound/bad spec" is the two nodes together: each
+ * alone is stored as unknown (NULL), so no one reads the sum as backend_bound.
+ */
+static void mark_combined_parts_unknown(struct td_run *run)
+{
+	for (size_t i = 0; i < run->n_iv; i++) {
+		struct td_values *v = &run->iv[i].values;
+		if (!v->set[TD_BACKEND_BOUND_BAD_SPECULATION])
+			continue;
+		if (!v->set[TD_BACKEND_BOUND])
+			td_values_set(v, TD_BACKEND_BOUND, NAN, 0);
+		if (!v->set[TD_BAD_SPECULATION])
+			td_values_set(v, TD_BAD_SPECULATION, NAN, 0);
+	}
+}
+
+/*
+ * The slots and cycles of intervals that came with metric values, from
+ * their counts (the formulas set them for computed intervals).  perf prints
+ * the kernel's topdown-total-slots already scaled to slots (topdown.md §1.4).
+ */
+static void weights_from_events(struct td_run *run)
+{
+	static const char *const slots_names[] = { "slots", "TOPDOWN.SLOTS", "topdown-total-slots", "cpu_core/slots/",
+						   "cpu_core/TOPDOWN.SLOTS/" };
+	static const char *const cycles_names[] = { "cycles", "cpu-cycles", "cpu_cycles", "CPU_CYCLES",
+						    "CPU_CLK_UNHALTED.THREAD", "cpu_core/cycles/", "cpu_atom/cycles/" };
+	for (size_t i = 0; i < run->n_iv; i++) {
+		struct td_interval *iv = &run->iv[i];
+		const struct td_event_count *e;
+		for (size_t k = 0; !iv->slots && k < sizeof slots_names / sizeof slots_names[0]; k++)
+			if ((e = td_interval_event(iv, slots_names[k])) && e->counted)
+				iv->slots = e->value;
+		for (size_t k = 0; !iv->cycles && k < sizeof cycles_names / sizeof cycles_names[0]; k++)
+			if ((e = td_interval_event(iv, cycles_names[k])) && e->counted)
+				iv->cycles = e->value;
+	}
+}
+
 /* Apply the CPU's formula to every interval that has counts but no level 1 values. */
 static int apply_formulas(struct td_run *run, const struct td_cpu_info *cpu, struct td_diag *diag)
 {
@@ -170,6 +210,8 @@ int td_import_text(const char *text, size_t len, const struct td_import_opts *op
 	}
 	if (rc < 0)
 		return rc;
+	mark_combined_parts_unknown(run);
+	weights_from_events(run);
 	stamps_to_spans(run);
 	if (!run->tool)
 		td_run_set(&run->tool, fmt == TD_FMT_TOPLEV_CSV ? "toplev"

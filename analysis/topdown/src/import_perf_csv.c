@@ -22,6 +22,7 @@
 struct csv_header {
 	int n;
 	int time_col, scope_col;
+	int percent; /* a cell with a percent unit or a pre-6.4 label: the values are percent */
 	enum td_node node[MAX_FIELDS]; /* TD_NONE for non-metric columns */
 };
 
@@ -39,6 +40,7 @@ static int parse_header(const struct td_field *f, int n, struct csv_header *h, s
 		return 0; /* continuation rows start empty; headers never do */
 	h->n = n;
 	h->time_col = h->scope_col = -1;
+	h->percent = 0;
 	for (int i = 0; i < n; i++) {
 		h->node[i] = TD_NONE;
 		if (f[i].len == 0)
@@ -55,9 +57,11 @@ static int parse_header(const struct td_field *f, int n, struct csv_header *h, s
 		}
 		if (td_field_is(&f[i], "cpus"))
 			continue;
-		enum td_node node = td_metric_label(f[i].s, f[i].len, NULL, seen);
+		int pct;
+		enum td_node node = td_metric_label(f[i].s, f[i].len, &pct, seen);
 		if (node == TD_NONE)
 			return 0;
+		h->percent |= pct;
 		h->node[i] = node;
 		metrics++;
 	}
@@ -99,10 +103,10 @@ int td_parse_perf_csv(const char *text, size_t len, struct td_run *run, struct t
 				if (header.node[i] == TD_NONE)
 					continue;
 				double v;
-				if (td_parse_value(f[i].s, f[i].len, &v) != 0)
+				if (td_parse_metric_value(f[i].s, f[i].len, header.percent, &v) != 0)
 					return td_fail(diag, td_bad_input, line.no, "column %d: '%.*s' is not a number",
 						       i + 1, (int)f[i].len, f[i].s);
-				if ((rc = td_put_value(run, t, sc, header.node[i], v / 100)) < 0)
+				if ((rc = td_put_value(run, t, sc, header.node[i], v)) < 0)
 					return rc;
 			}
 			continue;
@@ -129,13 +133,14 @@ int td_parse_perf_csv(const char *text, size_t len, struct td_run *run, struct t
 			snprintf(scope, sizeof scope, "%s", group);
 			continue;
 		}
-		enum td_node node = td_metric_label(f[last].s, f[last].len, NULL, &seen);
+		int percent; /* the unit column: "%  tma_backend_bound" is percent, "frontend_bound" a fraction */
+		enum td_node node = td_metric_label(f[last].s, f[last].len, &percent, &seen);
 		if (node != TD_NONE && last - 1 >= k) {
 			double v;
-			if (td_parse_value(f[last - 1].s, f[last - 1].len, &v) != 0)
+			if (td_parse_metric_value(f[last - 1].s, f[last - 1].len, percent, &v) != 0)
 				return td_fail(diag, td_bad_input, line.no, "metric value '%.*s' is not a number",
 					       (int)f[last - 1].len, f[last - 1].s);
-			if ((rc = td_put_value(run, t, aggr[0] ? aggr : scope, node, v / 100)) < 0)
+			if ((rc = td_put_value(run, t, aggr[0] ? aggr : scope, node, v)) < 0)
 				return rc;
 		}
 		/* count,unit,event,... */

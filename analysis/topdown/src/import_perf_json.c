@@ -112,7 +112,7 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 	char scope[64] = "all";
 	double t = 0;
 	char units[MAX_UNITS][96];
-	int n_units = 0;
+	int n_units = 0, units_percent = 0;
 	int rc;
 
 	td_lines_begin(&it, text, len);
@@ -150,12 +150,13 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 			}
 			const char *mv = get(kv, n, "metric-value"), *mu = get(kv, n, "metric-unit");
 			if (mv && mu) {
-				enum td_node node = td_metric_label(mu, strlen(mu), NULL, &seen);
+				int percent; /* "%  tma_backend_bound" is percent; "frontend_bound" (no ScaleUnit) a fraction */
+				enum td_node node = td_metric_label(mu, strlen(mu), &percent, &seen);
 				if (node != TD_NONE) {
 					double x;
-					if (td_parse_value(mv, strlen(mv), &x) != 0)
+					if (td_parse_metric_value(mv, strlen(mv), percent, &x) != 0)
 						return td_fail(diag, td_bad_input, line.no, "metric-value \"%s\" is not a number", mv);
-					if ((rc = td_put_value(run, t, scope, node, x / 100)) < 0)
+					if ((rc = td_put_value(run, t, scope, node, x)) < 0)
 						return rc;
 				}
 			} else if (mv && n == 1) {
@@ -164,9 +165,9 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 					enum td_node node = td_metric_label(units[col], strlen(units[col]), NULL, &seen);
 					double x;
 					if (node != TD_NONE) {
-						if (td_parse_value(mv, strlen(mv), &x) != 0)
+						if (td_parse_metric_value(mv, strlen(mv), units_percent, &x) != 0)
 							return td_fail(diag, td_bad_input, line.no, "metric-value \"%s\" is not a number", mv);
-						if ((rc = td_put_value(run, t, scope, node, x / 100)) < 0)
+						if ((rc = td_put_value(run, t, scope, node, x)) < 0)
 							return rc;
 					}
 				}
@@ -180,8 +181,14 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 				    (rc = td_put_event(run, t, scope, ev, strlen(ev), x, counted)) < 0)
 					return rc;
 			}
-			/* >= 6.2 metric-only: the keys are the unit strings */
+			/* >= 6.2 metric-only: the keys are the unit strings, percent for the whole object if one says so */
 			char osc[64] = "";
+			int obj_percent = 0;
+			for (int i = 0; i < n; i++) {
+				int pct;
+				if (td_metric_label(kv[i].key, strlen(kv[i].key), &pct, NULL) != TD_NONE)
+					obj_percent |= pct;
+			}
 			for (int i = 0; i < n; i++)
 				if (!strcmp(kv[i].key, "socket") || !strcmp(kv[i].key, "core") || !strcmp(kv[i].key, "cpu") ||
 				    !strcmp(kv[i].key, "die"))
@@ -191,16 +198,22 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 				if (node == TD_NONE)
 					continue;
 				double x;
-				if (td_parse_value(kv[i].val, strlen(kv[i].val), &x) != 0)
+				if (td_parse_metric_value(kv[i].val, strlen(kv[i].val), obj_percent, &x) != 0)
 					return td_fail(diag, td_bad_input, line.no, "\"%s\" : \"%s\" is not a number", kv[i].key,
 						       kv[i].val);
-				if ((rc = td_put_value(run, t, osc[0] ? osc : scope, node, x / 100)) < 0)
+				if ((rc = td_put_value(run, t, osc[0] ? osc : scope, node, x)) < 0)
 					return rc;
 			}
 		}
 		if (header_line && n_line_units) {
 			n_units = n_line_units;
 			memcpy(units, line_units, sizeof line_units[0] * (size_t)n_line_units);
+			units_percent = 0; /* a percent unit or a pre-6.4 label makes the table percent */
+			for (int i = 0; i < n_units; i++) {
+				int pct;
+				if (td_metric_label(units[i], strlen(units[i]), &pct, NULL) != TD_NONE)
+					units_percent |= pct;
+			}
 		}
 	}
 	td_label_finish(run, &seen);

@@ -21,6 +21,7 @@
 
 struct column_header {
 	int n;
+	int percent; /* a "%" / "percent of slots" unit or a pre-6.4 label: the values are percent */
 	enum td_node node[MAX_COLS];
 };
 
@@ -42,7 +43,7 @@ static int parse_header(const char *s, size_t len, struct column_header *h, stru
 		size_t pos;
 		enum td_node node;
 	} found[MAX_COLS];
-	int nfound = 0;
+	int nfound = 0, percent = 0;
 
 	/*
 	 * At every word start take the longest run of words (joined by single
@@ -78,7 +79,9 @@ static int parse_header(const char *s, size_t len, struct column_header *h, stru
 				return 0;
 			found[nfound].pos = i;
 			found[nfound++].node = best_node;
-			td_metric_label(s + i, best, NULL, seen);
+			int pct;
+			td_metric_label(s + i, best, &pct, seen);
+			percent |= pct;
 			memset(used + i, 1, best);
 			i += best;
 			continue;
@@ -94,6 +97,8 @@ static int parse_header(const char *s, size_t len, struct column_header *h, stru
 			    (i + wl == len || low[i + wl] == ' ' || low[i + wl] == '\t')) {
 				if (strcmp(skip_words[w], "percent of slots") == 0)
 					seen->arm = 1;
+				if (strcmp(skip_words[w], "percent of slots") == 0 || strcmp(skip_words[w], "%") == 0)
+					percent = 1;
 				k = i + wl;
 				ok = 1;
 				break;
@@ -106,6 +111,7 @@ static int parse_header(const char *s, size_t len, struct column_header *h, stru
 	if (nfound == 0)
 		return 0;
 	h->n = nfound;
+	h->percent = percent;
 	for (int c = 0; c < nfound; c++)
 		h->node[c] = found[c].node;
 	return 1;
@@ -130,10 +136,10 @@ static int parse_metric_row(const struct td_line *line, const struct column_head
 	for (int c = 0; c < h->n; c++) {
 		const struct td_field *v = &f[n - h->n + c];
 		double x;
-		if (td_parse_value(v->s, v->len, &x) != 0)
+		if (td_parse_metric_value(v->s, v->len, h->percent, &x) != 0)
 			return td_fail(diag, td_bad_input, line->no, "metric value '%.*s' is not a number", (int)v->len,
 				       v->s);
-		int rc = td_put_value(run, t, scope, h->node[c], x / 100);
+		int rc = td_put_value(run, t, scope, h->node[c], x);
 		if (rc < 0)
 			return rc;
 	}
@@ -159,15 +165,16 @@ static enum td_node parse_comment_metric(const char *s, size_t len, double *valu
 	}
 	if (td_split_ws(s, len, f, 1) < 1)
 		return TD_NONE;
-	double v;
-	/* "23.0%" carries its own percent sign; "68.7 %" has it in the unit */
-	if (td_parse_value(f[0].s, f[0].len, &v) != 0)
-		return TD_NONE;
+	/*
+	 * "23.0%" carries its own percent sign, "68.7 %" has it in the unit, and
+	 * "0.31 frontend_bound" (a metric without ScaleUnit) is a fraction.
+	 */
 	const char *rest = f[0].s + f[0].len;
 	size_t rlen = len - (size_t)(rest - s);
-	enum td_node node = td_metric_label(rest, rlen, NULL, seen);
-	if (node != TD_NONE)
-		*value = v / 100;
+	int percent;
+	enum td_node node = td_metric_label(rest, rlen, &percent, seen);
+	if (node != TD_NONE && td_parse_metric_value(f[0].s, f[0].len, percent, value) != 0)
+		return TD_NONE;
 	return node;
 }
 

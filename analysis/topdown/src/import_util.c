@@ -172,18 +172,23 @@ int td_is_aggr_id(const char *s, size_t len)
 enum td_node td_metric_label(const char *s, size_t len, int *percent, struct td_label_seen *seen)
 {
 	trim(&s, &len);
-	int pct = 1; /* metric-only output drops the unit; perf's topdown metrics are percent */
+	int pct = 0;
 	if (len && s[0] == '%') {
 		s++, len--;
+		pct = 1;
 	} else if (len >= 16 && strncasecmp(s, "percent of slots", 16) == 0) {
 		s += 16, len -= 16;
+		pct = 1;
 		if (seen)
 			seen->arm = 1;
 	} else if (len >= 17 && strncasecmp(s, "percent of cycles", 17) == 0) {
 		s += 17, len -= 17;
+		pct = 1;
 	}
 	trim(&s, &len);
 	enum td_node node = td_node_from_label_n(s, len);
+	if (node != TD_NONE && memchr(s, ' ', len))
+		pct = 1; /* a perf <= 6.3 label ("bad speculation"): those values were always percent */
 	if (node != TD_NONE && seen) {
 		if (len > 4 && strncasecmp(s, "tma_", 4) == 0)
 			seen->tma = 1;
@@ -197,12 +202,59 @@ enum td_node td_metric_label(const char *s, size_t len, int *percent, struct td_
 	return node;
 }
 
+int td_parse_metric_value(const char *s, size_t len, int unit_percent, double *out)
+{
+	trim(&s, &len);
+	int own_percent = len && s[len - 1] == '%';
+	if (td_parse_value(s, len, out) != 0)
+		return -1;
+	if (unit_percent || own_percent)
+		*out /= 100;
+	return 0;
+}
+
+/*
+ * Event names only one ISA's perf prints (topdown.md §1.1, §2.1, §3.1, §4):
+ * they decide the ISA over metric spellings, which overlap ("Backend_Bound"
+ * of perf 5.x Intel metrics looks like an Arm name).
+ */
+static const char *const intel_event_prefixes[] = {
+	"slots", "topdown-", "topdown.", "cpu_core/", "cpu_atom/", "cpu_clk_unhalted", "uops_issued",
+	"uops_retired", "idq_uops", "int_misc",
+};
+static const char *const arm_event_prefixes[] = {
+	"stall_slot", "op_retired", "op_spec", "cpu_cycles", "stall_frontend", "stall_backend", "br_mis_pred",
+};
+
+static int any_event_with_prefix(const struct td_run *run, const char *const *prefixes, size_t n)
+{
+	for (size_t i = 0; i < run->n_iv; i++)
+		for (size_t e = 0; e < run->iv[i].n_events; e++)
+			for (size_t k = 0; k < n; k++) {
+				const char *name = run->iv[i].events[e].name;
+				size_t pl = strlen(prefixes[k]);
+				/* "slots" is a whole name; the others start one */
+				if (strcmp(prefixes[k], "slots") == 0 ? strcasecmp(name, "slots") == 0
+								     : strncasecmp(name, prefixes[k], pl) == 0)
+					return 1;
+			}
+	return 0;
+}
+
 void td_label_finish(struct td_run *run, const struct td_label_seen *seen)
 {
-	if (!run->isa && (seen->tma || seen->legacy))
-		td_run_set(&run->isa, "x86_64");
-	else if (!run->isa && seen->arm)
-		td_run_set(&run->isa, "aarch64");
+	if (!run->isa) {
+		if (any_event_with_prefix(run, intel_event_prefixes,
+					  sizeof intel_event_prefixes / sizeof intel_event_prefixes[0]))
+			td_run_set(&run->isa, "x86_64");
+		else if (any_event_with_prefix(run, arm_event_prefixes,
+					       sizeof arm_event_prefixes / sizeof arm_event_prefixes[0]))
+			td_run_set(&run->isa, "aarch64");
+		else if (seen->tma || seen->legacy)
+			td_run_set(&run->isa, "x86_64");
+		else if (seen->arm)
+			td_run_set(&run->isa, "aarch64");
+	}
 	if (!run->method)
 		td_run_set(&run->method, seen->legacy ? "perf_legacy" : "perf_metrics");
 }

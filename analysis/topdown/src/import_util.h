@@ -48,14 +48,26 @@ int td_is_aggr_id(const char *s, size_t len);
 
 /*
  * A perf metric label with its unit: "%  tma_retiring", "percent of slots  backend_bound",
- * "bad speculation", "Core bound".  Sets *percent when the unit says percent
- * (or when there is no unit: perf's metric-only output strips the '%').
+ * "bad speculation", "Core bound", "frontend_bound".  Sets *percent when the
+ * unit says percent, or the label is a perf <= 6.3 one with a space (perf
+ * printed those in percent, and metric-only output strips the '%'); a bare
+ * name is a metric without ScaleUnit, printed as a fraction.
  */
 struct td_label_seen {
 	int tma, legacy, arm; /* tma_* names; pre-6.4 spaced labels; Arm names or "percent of slots" */
 };
 enum td_node td_metric_label(const char *s, size_t len, int *percent, struct td_label_seen *seen);
-/* Set run->isa and run->method from the label eras seen (when not set yet). */
+/*
+ * A metric value as a fraction: divided by 100 when @p unit_percent (from
+ * td_metric_label) or when it carries its own '%' ("23.0%"); a bare number
+ * without a percent unit ("0.31 frontend_bound") is already one.  0 or -1.
+ */
+int td_parse_metric_value(const char *s, size_t len, int unit_percent, double *out);
+/*
+ * Set run->isa (when not set yet) from the event names, which only one ISA
+ * prints (slots, topdown-*, stall_slot, ...), else from the label eras seen;
+ * and run->method.
+ */
 void td_label_finish(struct td_run *run, const struct td_label_seen *seen);
 
 /* The "(cpu_core)" of "TopdownL1 (cpu_core)" into @p scope ("all" when none).  1 if a group label. */

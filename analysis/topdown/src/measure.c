@@ -330,6 +330,7 @@ int td_session_delta(const struct td_session *s, const struct td_snapshot *a, co
 		int rc;
 		if (a->rdpmc && b->rdpmc) {
 			rc = td_pm_region(a->slots, a->metrics, b->slots, b->metrics, p->level, &iv->values);
+			iv->slots = (double)(b->slots - a->slots);
 		} else {
 			/* read(): every metric event reads as its share of SLOTS, in slots. */
 			double dslots = (double)(b->v[0] - a->v[0]);
@@ -340,6 +341,7 @@ int td_session_delta(const struct td_session *s, const struct td_snapshot *a, co
 				ratio[i - 1] = (double)(b->v[i] - a->v[i]) / dslots;
 			rc = td_pm_from_ratios(ratio, p->level, &iv->values);
 			td_interval_add_event(iv, p->ev[0].name, dslots, 1);
+			iv->slots = dslots;
 		}
 		return rc < 0 ? td_fail(diag, td_no_data, 0, "no slots counted in the interval") : 0;
 	}

@@ -22,7 +22,8 @@ static const struct node_row nodes[TD_NODE_COUNT] = {
 /*
  * Spellings other than "<canonical>" and "tma_<canonical>", after
  * normalisation (lower case, spaces -> '_').
- *   perf <= 6.3 labels (topdown.md §1.1): "branch mispredict"
+ *   perf <= 6.3 labels (topdown.md §1.1): "branch mispredict", and the
+ *     fallback "backend bound/bad spec" when recovery bubbles are missing
  *   AmpereOne metrics (§1.3): retired_fraction, slots_lost_misspeculation_fraction
  *   toplev before the 2021 rename (§5.1): Frontend_Latency, Frontend_Bandwidth
  */
@@ -31,6 +32,7 @@ static const struct {
 	enum td_node node;
 } aliases[] = {
 	{ "branch_mispredict", TD_BRANCH_MISPREDICTS },
+	{ "backend_bound/bad_spec", TD_BACKEND_BOUND_BAD_SPECULATION },
 	{ "retired_fraction", TD_RETIRING },
 	{ "slots_lost_misspeculation_fraction", TD_BAD_SPECULATION },
 	{ "frontend_latency", TD_FETCH_LATENCY },

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The cross-ISA report: for each workload, its topdown runs side by side
- * under the canonical node names (mean over intervals, clamped at 0 like
- * the views), a note on every row where a run has no equivalent or is an
- * approximation, and, when the database holds SPE records, the SPE evidence
- * behind backend/memory bound and bad speculation for the Arm runs.
+ * under the canonical node names (over the intervals, each value clamped
+ * to [0, 1] like the views, weighted by the interval's slots, else its cycles,
+ * else a plain mean: topdown.md §6), a note on every row where a run has no equivalent or is an
+ * approximation, and the SPE evidence behind backend/memory bound and bad
+ * speculation from the SPE capture(s) the workload's runs are linked to
+ * (topdown_run.spe_source_id -> spe-load's source table).
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,21 +17,52 @@
 #include "topdown/node.h"
 
 #define MAX_COLS 16
-#define COL_W 18
+#define COL_W 18  /* narrowest run column; wider when a name, cpu or method needs it */
+#define NODE_W 26 /* narrowest node column */
 
 struct column {
 	long long run_id;
+	int width; /* table form: characters of the column */
 	char scope[64], name[64], isa[16], cpu[48], method[32];
 	int approx, intervals;
+	const char *weight; /* what the intervals are weighted by: "slots", "cycles" or "mean" (none) */
 	double v[TD_NODE_COUNT];
 	int has[TD_NODE_COUNT];
 	int mapped[TD_NODE_COUNT]; /* value mapped from another node (approximate) */
+	int summed;                /* backend_bound_bad_speculation summed from its two parts */
 };
 
 static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int col, const char *dflt)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
 	snprintf(dst, cap, "%s", t ? (const char *)t : dflt);
+}
+
+/*
+ * The weight of column @p c's intervals: their slots when every one has them,
+ * else their cycles (slots over a constant width), else none: a plain mean.
+ */
+static int column_weight(sqlite3 *db, struct column *c, struct td_diag *diag)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT COUNT(*), COALESCE(SUM(slots > 0), 0), COALESCE(SUM(cycles > 0), 0)\n"
+			       "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
+			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return td_fail(diag, td_db, 0, "reading topdown intervals: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, c->run_id);
+	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
+	c->weight = "mean";
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		int n = sqlite3_column_int(st, 0);
+		if (n && sqlite3_column_int(st, 1) == n)
+			c->weight = "slots";
+		else if (n && sqlite3_column_int(st, 2) == n)
+			c->weight = "cycles";
+	}
+	sqlite3_finalize(st);
+	return 0;
 }
 
 static int load_columns(sqlite3 *db, const char *workload, struct column *cols, int *ncols, struct td_diag *diag)
@@ -59,14 +92,20 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 	}
 	sqlite3_finalize(st);
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT v.node, AVG(MAX(0, v.frac)) FROM topdown_value v JOIN topdown_interval i USING (interval_id)\n"
-			       "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
-			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading topdown values: %s", sqlite3_errmsg(db));
 	for (int k = 0; k < *ncols; k++) {
 		struct column *c = &cols[k];
-		sqlite3_reset(st);
+		int rc = column_weight(db, c, diag);
+		if (rc < 0)
+			return rc;
+		/* topdown.md §6: sum(frac x slots) / sum(slots), clamped like the views; 1 = plain mean */
+		char vsql[512];
+		snprintf(vsql, sizeof vsql,
+			 "SELECT v.node, SUM(MIN(1, MAX(0, v.frac)) * %s) / SUM(%s)\n"
+			 "FROM topdown_value v JOIN topdown_interval i USING (interval_id)\n"
+			 "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
+			 strcmp(c->weight, "mean") ? c->weight : "1", strcmp(c->weight, "mean") ? c->weight : "1");
+		if (sqlite3_prepare_v2(db, vsql, -1, &st, NULL) != SQLITE_OK)
+			return td_fail(diag, td_db, 0, "reading topdown values: %s", sqlite3_errmsg(db));
 		sqlite3_bind_int64(st, 1, c->run_id);
 		sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -90,9 +129,27 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 				c->has[to] = c->mapped[to] = 1;
 			}
 		}
+		sqlite3_finalize(st);
 	}
-	sqlite3_finalize(st);
 	return 0;
+}
+
+/*
+ * When a run of the workload has only perf <= 6.3's backend_bound_bad_speculation,
+ * the runs with both parts show their sum on that row, to compare with.
+ */
+static void fill_combined(struct column *cols, int ncols)
+{
+	int any = 0;
+	for (int k = 0; k < ncols; k++)
+		any |= cols[k].has[TD_BACKEND_BOUND_BAD_SPECULATION];
+	for (int k = 0; any && k < ncols; k++) {
+		struct column *c = &cols[k];
+		if (!c->has[TD_BACKEND_BOUND_BAD_SPECULATION] && c->has[TD_BACKEND_BOUND] && c->has[TD_BAD_SPECULATION]) {
+			c->v[TD_BACKEND_BOUND_BAD_SPECULATION] = c->v[TD_BACKEND_BOUND] + c->v[TD_BAD_SPECULATION];
+			c->has[TD_BACKEND_BOUND_BAD_SPECULATION] = c->summed = 1;
+		}
+	}
 }
 
 /* "run" or "run[scope]" for hybrid and per-core columns. */
@@ -119,7 +176,14 @@ static void row_note(const struct column *cols, int ncols, enum td_node n, char 
 		const char *sep = note[0] ? "; " : "";
 		char buf[160];
 		const char *label = col_label(c, buf, sizeof buf);
-		if (c->has[n] && c->mapped[n]) {
+		int combined_only = (n == TD_BACKEND_BOUND || n == TD_BAD_SPECULATION) &&
+				    c->has[TD_BACKEND_BOUND_BAD_SPECULATION] && !c->summed;
+		if (c->has[n] && n == TD_BACKEND_BOUND_BAD_SPECULATION && c->summed) {
+			ADD("%s%s: backend_bound + bad_speculation", sep, label);
+		} else if (!c->has[n] && combined_only) {
+			ADD("%s%s: only backend_bound + bad_speculation together (perf <= 6.3 without recovery bubbles)",
+			    sep, label);
+		} else if (c->has[n] && c->mapped[n]) {
 			ADD("%s%s: approximation, backend_bound x %s (a share of stall cycles, not slots)", sep, label,
 			    td_node_name(n == TD_MEMORY_BOUND ? TD_BACKEND_MEM_BOUND : TD_BACKEND_CORE_BOUND));
 		} else if (c->has[n] && c->approx && !is_arm_only(n)) {
@@ -143,52 +207,123 @@ static void row_note(const struct column *cols, int ncols, enum td_node n, char 
 #undef ADD
 }
 
-static int has_arm_run(const struct column *cols, int ncols)
+/*
+ * The SPE sources linked to the runs of @p workload (topdown_run.spe_source_id,
+ * set by spe-topdown import --spe-source) as "source_id IN (1, 2)" in @p where,
+ * and their ids and files for the title in @p names.  Returns the count.
+ */
+static int workload_sources(sqlite3 *db, const char *workload, char *where, size_t wcap, char *names, size_t ncap,
+			    struct td_diag *diag)
 {
-	for (int k = 0; k < ncols; k++)
-		if (strcmp(cols[k].isa, "aarch64") == 0)
-			return 1;
-	return 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT s.id, s.file FROM source s WHERE s.id IN\n"
+			       "  (SELECT spe_source_id FROM topdown_run WHERE workload IS ?1) ORDER BY s.id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return td_fail(diag, td_db, 0, "reading the SPE sources: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
+	int n = 0;
+	size_t wl = (size_t)snprintf(where, wcap, "source_id IN ("), nl = 0;
+	names[0] = '\0';
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(st, 0);
+		const unsigned char *file = sqlite3_column_text(st, 1);
+		wl += (size_t)snprintf(where + wl, wl < wcap ? wcap - wl : 0, "%s%lld", n ? ", " : "", id);
+		nl += (size_t)snprintf(names + nl, nl < ncap ? ncap - nl : 0, "%s%lld %s", n ? ", " : "", id,
+				       file ? (const char *)file : "?");
+		n++;
+	}
+	sqlite3_finalize(st);
+	wl += (size_t)snprintf(where + wl, wl < wcap ? wcap - wl : 0, ")");
+	if (wl >= wcap)
+		return td_fail(diag, td_invalid, 0, "workload '%s' links too many SPE sources", workload);
+	return n;
 }
 
-static int evidence(sqlite3 *db, FILE *out, const struct td_report_opts *o, const struct column *cols, int ncols,
+static int evidence(sqlite3 *db, FILE *out, const char *workload, const struct td_report_opts *o,
 		    struct td_diag *diag)
 {
 	int json = o->format == TD_REPORT_JSON;
-	if (!has_arm_run(cols, ncols) || !td_report_has_spe(db)) {
+	char where[512], names[1024];
+	int rc = workload_sources(db, workload, where, sizeof where, names, sizeof names, diag);
+	if (rc < 0)
+		return rc;
+	long long records = rc ? td_spe_record_count(db, where) : 0;
+	if (records == 0) {
 		if (json)
 			fprintf(out, ", \"spe_evidence\": null");
 		else
 			fprintf(out, "\nNo SPE evidence: %s.\n",
-				has_arm_run(cols, ncols) ? "the database has no SPE records" : "no Arm run for this workload");
+				rc ? "the SPE source of this workload has no records"
+				   : "no run of this workload is linked to an SPE capture (spe-topdown import --spe-source)");
 		return 0;
 	}
-	int rc;
 	if (json) {
-		fprintf(out, ", \"spe_evidence\": {\"spe_records\": %lld, ", td_spe_record_count(db));
+		const char *ids = strchr(where, '(') + 1; /* "1, 2)" of "source_id IN (1, 2)" */
+		fprintf(out, ", \"spe_evidence\": {\"spe_records\": %lld, \"spe_sources\": [%.*s], ", records,
+			(int)(strlen(ids) - 1), ids);
 	} else {
-		fprintf(out, "\nSPE evidence (%lld records, Arm runs)\n", td_spe_record_count(db));
+		fprintf(out, "\nSPE evidence (%lld records of SPE source %s)\n", records, names);
 		fprintf(out, "\nBehind backend_bound and memory_bound:\n\n");
 	}
-	if ((rc = td_spe_mem_levels(db, out, o, diag)) < 0)
+	if ((rc = td_spe_mem_levels(db, where, out, o, diag)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_hot_symbols(db, out, o, diag)) < 0)
+	if ((rc = td_spe_hot_symbols(db, where, out, o, diag)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_tlb_walks(db, out, o, diag)) < 0)
+	if ((rc = td_spe_tlb_walks(db, where, out, o, diag)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\nBehind bad_speculation:\n\n");
-	if ((rc = td_spe_mispredicts(db, out, o, diag)) < 0)
+	if ((rc = td_spe_mispredicts(db, where, out, o, diag)) < 0)
 		return rc;
 	if (json)
 		fprintf(out, "}");
 	return 0;
 }
 
-static void print_cell_text(FILE *out, const char *s)
+static const char *weight_label(const char *weight)
 {
-	fprintf(out, " %*.*s", COL_W, COL_W, s);
+	return !strcmp(weight, "slots") ? "slot-weighted" : !strcmp(weight, "cycles") ? "cycle-weighted" : "plain mean";
+}
+
+/* Say when a run's intervals could not be weighted (and it matters: more than one). */
+static void mean_footnote(FILE *out, const struct column *cols, int ncols)
+{
+	for (int k = 0; k < ncols; k++) {
+		if (strcmp(cols[k].weight, "mean") == 0 && cols[k].intervals > 1) {
+			fprintf(out, "\nplain mean: the input has no slot or cycle counts, so the intervals are averaged\n"
+				     "unweighted, not as sum(fraction x slots) / sum(slots).\n");
+			return;
+		}
+	}
+}
+
+static void print_cell_text(FILE *out, const char *s, int width)
+{
+	fprintf(out, " %*s", width, s);
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Widths that fit every header cell of the columns (no truncation), and the node column's. */
+static int size_columns(struct column *cols, int ncols)
+{
+	for (int k = 0; k < ncols; k++) {
+		struct column *c = &cols[k];
+		char buf[160];
+		c->width = max_int(COL_W, (int)strlen(col_label(c, buf, sizeof buf)));
+		c->width = max_int(c->width, max_int((int)strlen(c->isa), max_int((int)strlen(c->cpu), (int)strlen(c->method))));
+	}
+	int node_w = NODE_W;
+	for (int n = 0; n < TD_NODE_COUNT; n++)
+		for (int k = 0; k < ncols; k++)
+			if (cols[k].has[n])
+				node_w = max_int(node_w, 3 + (int)strlen(td_node_name(n))); /* "L1 name" */
+	return node_w;
 }
 
 static int report_workload(sqlite3 *db, FILE *out, const char *workload, const struct td_report_opts *o,
@@ -200,7 +335,9 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		return -td_nomem;
 	if ((rc = load_columns(db, workload, cols, &ncols, diag)) < 0)
 		goto out;
+	fill_combined(cols, ncols);
 	int json = o->format == TD_REPORT_JSON;
+	int node_w = NODE_W;
 	char note[1024];
 
 	if (json) {
@@ -218,7 +355,8 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 			td_json_string(out, cols[k].cpu);
 			fprintf(out, ", \"method\": ");
 			td_json_string(out, cols[k].method);
-			fprintf(out, ", \"approx\": %s, \"intervals\": %d}", cols[k].approx ? "true" : "false", cols[k].intervals);
+			fprintf(out, ", \"approx\": %s, \"intervals\": %d, \"weight\": \"%s\"}", cols[k].approx ? "true" : "false",
+				cols[k].intervals, cols[k].weight);
 		}
 		fprintf(out, "], \"nodes\": [");
 	} else {
@@ -228,20 +366,24 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		fprintf(out, "Workload %s: %d run%s", workload, nruns, nruns == 1 ? "" : "s");
 		if (ncols != nruns)
 			fprintf(out, " in %d columns (one per scope)", ncols);
-		fprintf(out, "\n\n  %-26s", "node");
+		node_w = size_columns(cols, ncols);
+		fprintf(out, "\n\n  %-*s", node_w, "node");
 		for (int k = 0; k < ncols; k++) {
 			char buf[160];
-			print_cell_text(out, col_label(&cols[k], buf, sizeof buf));
+			print_cell_text(out, col_label(&cols[k], buf, sizeof buf), cols[k].width);
 		}
-		fprintf(out, "\n  %-26s", "");
+		fprintf(out, "\n  %-*s", node_w, "");
 		for (int k = 0; k < ncols; k++)
-			print_cell_text(out, cols[k].isa);
-		fprintf(out, "\n  %-26s", "");
+			print_cell_text(out, cols[k].isa, cols[k].width);
+		fprintf(out, "\n  %-*s", node_w, "");
 		for (int k = 0; k < ncols; k++)
-			print_cell_text(out, cols[k].cpu);
-		fprintf(out, "\n  %-26s", "");
+			print_cell_text(out, cols[k].cpu, cols[k].width);
+		fprintf(out, "\n  %-*s", node_w, "");
 		for (int k = 0; k < ncols; k++)
-			print_cell_text(out, cols[k].method);
+			print_cell_text(out, cols[k].method, cols[k].width);
+		fprintf(out, "\n  %-*s", node_w, "");
+		for (int k = 0; k < ncols; k++)
+			print_cell_text(out, weight_label(cols[k].weight), cols[k].width);
 		fprintf(out, "  note\n");
 	}
 
@@ -271,7 +413,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		} else {
 			char label[64];
 			snprintf(label, sizeof label, "L%d %s", td_node_level(n), td_node_name(n));
-			fprintf(out, "  %-26s", label);
+			fprintf(out, "  %-*s", node_w, label);
 			for (int k = 0; k < ncols; k++) {
 				char cell[32];
 				if (cols[k].has[n])
@@ -279,7 +421,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 						 100 * cols[k].v[n]);
 				else
 					snprintf(cell, sizeof cell, "-");
-				print_cell_text(out, cell);
+				print_cell_text(out, cell, cols[k].width);
 			}
 			fprintf(out, "%s%s\n", note[0] ? "  " : "", note);
 		}
@@ -287,7 +429,9 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 	}
 	if (json)
 		fprintf(out, "]");
-	rc = evidence(db, out, o, cols, ncols, diag);
+	else
+		mean_footnote(out, cols, ncols);
+	rc = evidence(db, out, workload, o, diag);
 	if (json)
 		fprintf(out, "}\n");
 out:

@@ -7,13 +7,19 @@
 
 /*
  * Each writes one section: in table form a titled block, in JSON form
- * `"key": value` (no surrounding braces, no trailing comma).
+ * `"key": value` (no surrounding braces, no trailing comma).  @p where is an
+ * SQL condition on source_id choosing the SPE records (the SPE sources of a
+ * workload), or "1" for all.
  */
-int td_spe_hot_symbols(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag);
-int td_spe_mem_levels(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag);
-int td_spe_tlb_walks(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag);
-int td_spe_mispredicts(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag);
-long long td_spe_record_count(sqlite3 *db);
+int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
+		       struct td_diag *diag);
+int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
+		      struct td_diag *diag);
+int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
+		     struct td_diag *diag);
+int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
+		       struct td_diag *diag);
+long long td_spe_record_count(sqlite3 *db, const char *where);
 
 /* JSON string with escapes. */
 void td_json_string(FILE *out, const char *s);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * SPE evidence queries over the analysis tables (docs/schema.md):
- * spe_record(op_class, mem_level, <total latency>, <tlb walk>, <mispredicted>,
- * symbol_id) and symbol(id, name, file, line), and the views hot_symbol and
- * mem_level_summary when the database has them (spe-load writes them; the
- * base-table queries give the same numbers on databases without them).
- * Column names and class/level names come from the facts table.
+ * spe_record(source_id, op_class, mem_level, <total latency>, <tlb walk>,
+ * <mispredicted>, symbol_id), pc_latency (the loader's per-pc latency
+ * counts, which hot_symbol reads) and symbol(id, name, file, line).  Every
+ * query is restricted to the records of the chosen SPE sources, so it reads
+ * the tables, not the views over all sources.  Column names and
+ * class/level names come from the facts table.
  */
 #include <stdio.h>
 #include <string.h>
@@ -69,34 +70,18 @@ static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct td_di
 	return 0;
 }
 
-long long td_spe_record_count(sqlite3 *db)
+long long td_spe_record_count(sqlite3 *db, const char *where)
 {
 	sqlite3_stmt *st;
 	long long n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM spe_record", -1, &st, NULL) != SQLITE_OK)
+	char sql[512];
+	snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM spe_record WHERE %s", where);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return n;
-}
-
-int td_report_has_spe(sqlite3 *db)
-{
-	return td_spe_record_count(db) > 0;
-}
-
-/* 1 when the analysis schema's view @p name exists (spe-load databases have them). */
-static int has_view(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st;
-	int found = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = ?", -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	found = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return found;
 }
 
 static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
@@ -105,22 +90,18 @@ static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
 	return t ? (const char *)t : dflt;
 }
 
-int td_spe_hot_symbols(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag)
+int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
+		       struct td_diag *diag)
 {
 	char sql[1024];
-	const char *lat = counter_column(SPE_CNT_TOTAL);
-	if (has_view(db, "hot_symbol")) /* reads the loader's pc_latency summary: fast on big captures */
-		snprintf(sql, sizeof sql,
-			 "SELECT symbol, src_file, src_line, samples, %s, %s * 1.0 / SUM(%s) OVER () FROM hot_symbol\n"
-			 "ORDER BY %s DESC, symbol LIMIT %d",
-			 lat, lat, lat, lat, o->top);
-	else
-		snprintf(sql, sizeof sql,
-		 "WITH t AS (SELECT SUM(%s) AS total FROM spe_record)\n"
-		 "SELECT s.name, s.file, s.line, COUNT(*), SUM(r.%s), SUM(r.%s) * 1.0 / (SELECT total FROM t)\n"
-		 "FROM spe_record r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
-		 "GROUP BY r.symbol_id ORDER BY SUM(r.%s) DESC, s.name LIMIT %d",
-		 lat, lat, lat, lat, o->top);
+	/* pc_latency counts records by (pc, symbol, latency): fast on big captures; grouped like hot_symbol */
+	snprintf(sql, sizeof sql,
+		 "SELECT s.name, MIN(s.file), MIN(s.line), SUM(p.samples), SUM(p.samples * p.total_latency),\n"
+		 "  SUM(p.samples * p.total_latency) * 1.0 / SUM(SUM(p.samples * p.total_latency)) OVER ()\n"
+		 "FROM (SELECT * FROM pc_latency WHERE %s) p LEFT JOIN symbol s ON s." SYMBOL_KEY " = p.symbol_id\n"
+		 "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
+		 "GROUP BY s.name, m.path ORDER BY 5 DESC, s.name LIMIT %d",
+		 where, o->top);
 	sqlite3_stmt *st;
 	int rc = prepare(db, sql, &st, diag);
 	if (rc)
@@ -154,7 +135,8 @@ int td_spe_hot_symbols(sqlite3 *db, FILE *out, const struct td_report_opts *o, s
 	return 0;
 }
 
-int td_spe_mem_levels(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag)
+int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
+		      struct td_diag *diag)
 {
 	char order[1024] = "CASE mem_level";
 	int i = 0;
@@ -166,17 +148,12 @@ int td_spe_mem_levels(sqlite3 *db, FILE *out, const struct td_report_opts *o, st
 
 	char sql[2048];
 	const char *lat = counter_column(SPE_CNT_TOTAL);
-	if (has_view(db, "mem_level_summary"))
-		snprintf(sql, sizeof sql,
-			 "SELECT mem_level, loads, %s, %s * 1.0 / SUM(%s) OVER () FROM mem_level_summary ORDER BY %s", lat,
-			 lat, lat, order);
-	else
-		snprintf(sql, sizeof sql,
-			 "WITH m AS (SELECT * FROM spe_record WHERE op_class = '%s' AND mem_level IS NOT NULL),\n"
-			 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
-			 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
-			 "FROM m GROUP BY mem_level ORDER BY %s",
-			 op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
+	snprintf(sql, sizeof sql,
+		 "WITH m AS (SELECT * FROM spe_record WHERE (%s) AND op_class = '%s' AND mem_level IS NOT NULL),\n"
+		 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
+		 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
+		 "FROM m GROUP BY mem_level ORDER BY %s",
+		 where, op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
 	sqlite3_stmt *st;
 	int rc = prepare(db, sql, &st, diag);
 	if (rc)
@@ -206,14 +183,15 @@ int td_spe_mem_levels(sqlite3 *db, FILE *out, const struct td_report_opts *o, st
 	return 0;
 }
 
-int td_spe_tlb_walks(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag)
+int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
+		     struct td_diag *diag)
 {
 	char sql[1024];
 	const char *lat = counter_column(SPE_CNT_TOTAL), *walk = event_column(SPE_EV_TLB_WALK);
 	snprintf(sql, sizeof sql,
 		 "SELECT COUNT(*), SUM(%s <> 0), SUM(CASE WHEN %s <> 0 THEN %s ELSE 0 END) * 1.0 / SUM(%s)\n"
-		 "FROM spe_record WHERE op_class IN ('%s', '%s')",
-		 walk, walk, lat, lat, op_class_name(SPE_OP_CLASS_LOAD), op_class_name(SPE_OP_CLASS_STORE));
+		 "FROM spe_record WHERE (%s) AND op_class IN ('%s', '%s')",
+		 walk, walk, lat, lat, where, op_class_name(SPE_OP_CLASS_LOAD), op_class_name(SPE_OP_CLASS_STORE));
 	sqlite3_stmt *st;
 	int rc = prepare(db, sql, &st, diag);
 	if (rc)
@@ -237,16 +215,17 @@ int td_spe_tlb_walks(sqlite3 *db, FILE *out, const struct td_report_opts *o, str
 	return 0;
 }
 
-int td_spe_mispredicts(sqlite3 *db, FILE *out, const struct td_report_opts *o, struct td_diag *diag)
+int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
+		       struct td_diag *diag)
 {
 	char sql[1024];
 	const char *mis = event_column(SPE_EV_MISPREDICTED);
 	snprintf(sql, sizeof sql,
 		 "SELECT s.name, s.file, s.line, COUNT(*), SUM(r.%s <> 0)\n"
-		 "FROM spe_record r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
+		 "FROM (SELECT * FROM spe_record WHERE %s) r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
 		 "WHERE r.op_class = '%s' GROUP BY r.symbol_id HAVING SUM(r.%s <> 0) > 0\n"
 		 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
-		 mis, op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
+		 mis, where, op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
 	sqlite3_stmt *st;
 	int rc = prepare(db, sql, &st, diag);
 	if (rc)
@@ -285,7 +264,7 @@ int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, str
 	struct td_report_opts o = *opts;
 	if (o.top <= 0)
 		o.top = 10;
-	long long n = td_spe_record_count(db);
+	long long n = td_spe_record_count(db, "1");
 	if (n <= 0)
 		return td_fail(diag, td_no_data, 0, "no SPE records in the database (load a capture with spe-load first)");
 	int json = o.format == TD_REPORT_JSON;
@@ -294,16 +273,16 @@ int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, str
 		fprintf(out, "{\"spe_records\": %lld, ", n);
 	else
 		fprintf(out, "SPE records: %lld\n\n", n);
-	if ((rc = td_spe_hot_symbols(db, out, &o, diag)) < 0)
+	if ((rc = td_spe_hot_symbols(db, "1", out, &o, diag)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_mem_levels(db, out, &o, diag)) < 0)
+	if ((rc = td_spe_mem_levels(db, "1", out, &o, diag)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_tlb_walks(db, out, &o, diag)) < 0)
+	if ((rc = td_spe_tlb_walks(db, "1", out, &o, diag)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_mispredicts(db, out, &o, diag)) < 0)
+	if ((rc = td_spe_mispredicts(db, "1", out, &o, diag)) < 0)
 		return rc;
 	fprintf(out, json ? "}\n" : "");
 	return 0;

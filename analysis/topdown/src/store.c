@@ -18,11 +18,13 @@ static const char schema_sql[] =
 	"  cpu TEXT, tool TEXT NOT NULL, method TEXT,\n"
 	"  approx INTEGER NOT NULL DEFAULT 0,\n"
 	"  slots_per_cycle INTEGER, source TEXT,\n"
+	"  spe_source_id INTEGER REFERENCES source(id),\n"
 	"  created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')));\n"
 	"CREATE TABLE IF NOT EXISTS topdown_interval (\n"
 	"  interval_id INTEGER PRIMARY KEY,\n"
 	"  run_id INTEGER NOT NULL REFERENCES topdown_run(run_id) ON DELETE CASCADE,\n"
-	"  t0 REAL NOT NULL, t1 REAL, scope TEXT NOT NULL);\n"
+	"  t0 REAL NOT NULL, t1 REAL, scope TEXT NOT NULL,\n"
+	"  slots REAL, cycles REAL);\n"
 	"CREATE INDEX IF NOT EXISTS topdown_interval_run ON topdown_interval(run_id, t0);\n"
 	"CREATE TABLE IF NOT EXISTS topdown_value (\n"
 	"  interval_id INTEGER NOT NULL REFERENCES topdown_interval(interval_id) ON DELETE CASCADE,\n"
@@ -39,7 +41,11 @@ static int db_fail(sqlite3 *db, struct td_diag *diag, const char *what)
 	return td_fail(diag, td_db, 0, "%s: %s", what, sqlite3_errmsg(db));
 }
 
-/* Append "col" expressions for every node of @p level to @p sql: MAX(0, ...) AS name. */
+/*
+ * Append "col" expressions for every node of @p level to @p sql, clamped to
+ * [0, 1]: MIN(1, MAX(0, ...)) AS name.  Raw values outside (perf's old
+ * formulas printed "191,6%" and "-99,0%", topdown.md §1.2) stay in topdown_value.
+ */
 static void pivot_columns(char *sql, size_t cap, int level)
 {
 	for (int k = 0; k < TD_NODE_COUNT; k++) {
@@ -47,14 +53,14 @@ static void pivot_columns(char *sql, size_t cap, int level)
 			continue;
 		size_t len = strlen(sql);
 		snprintf(sql + len, cap - len,
-			 ",\n  MAX(0, MAX(CASE v.node WHEN '%s' THEN v.frac END)) AS %s", td_node_name(k),
+			 ",\n  MIN(1, MAX(0, MAX(CASE v.node WHEN '%s' THEN v.frac END))) AS %s", td_node_name(k),
 			 td_node_name(k));
 	}
 }
 
 /*
  * topdown_l1 / topdown_l2: one row per interval, one column per node of the
- * level, clamped at 0 for reports (raw values stay in topdown_value).
+ * level, clamped to [0, 1] for reports (raw values stay in topdown_value).
  */
 static int create_views(sqlite3 *db, struct td_diag *diag)
 {
@@ -101,50 +107,65 @@ static int fill_nodes(sqlite3 *db, struct td_diag *diag)
 	return 0;
 }
 
+/* The topdown schema version written in @p db, 0 when it has no topdown tables; -1 on error. */
+static int stored_version(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int v = 0;
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'topdown_schema_version'", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return 0; /* no meta table: no topdown tables either */
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int td_store_check(sqlite3 *db, struct td_diag *diag)
+{
+	int v = stored_version(db);
+	if (v != 0 && v != TD_SCHEMA_VERSION)
+		return td_fail(diag, td_bad_input, 0,
+			       "topdown tables of schema version %d are not supported (this spekit reads version %d); "
+			       "import the runs into a new database",
+			       v, TD_SCHEMA_VERSION);
+	return 0;
+}
+
+/*
+ * Savepoints, not BEGIN: the caller may already hold a transaction (spe_db_open
+ * runs an append inside one), and a savepoint nests in it or starts its own.
+ */
+static int release(sqlite3 *db, int rc, struct td_diag *diag, const char *what)
+{
+	if (rc < 0) {
+		sqlite3_exec(db, "ROLLBACK TO td_store; RELEASE td_store", NULL, NULL, NULL);
+		return rc;
+	}
+	if (sqlite3_exec(db, "RELEASE td_store", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, diag, what);
+	return 0;
+}
+
 int td_store_init(sqlite3 *db, struct td_diag *diag)
 {
 	if (!db)
 		return -td_invalid;
-	int rc;
-	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, diag, "starting the schema transaction");
-	if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK) {
-		rc = db_fail(db, diag, "creating the topdown tables");
-		goto rollback;
-	}
-	if ((rc = create_views(db, diag)) < 0 || (rc = fill_nodes(db, diag)) < 0)
-		goto rollback;
-	char sql[128];
-	snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO meta VALUES ('topdown_schema_version', '%d')", TD_SCHEMA_VERSION);
-	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		rc = db_fail(db, diag, "writing the schema version");
-		goto rollback;
-	}
-	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, diag, "committing the schema");
-	return 0;
-rollback:
-	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	return rc;
-}
-
-int td_store_open(const char *path, sqlite3 **db, struct td_diag *diag)
-{
-	*db = NULL;
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		int rc = td_fail(diag, td_db, 0, "%s: %s", path, *db ? sqlite3_errmsg(*db) : "cannot open");
-		sqlite3_close(*db);
-		*db = NULL;
+	int rc = td_store_check(db, diag);
+	if (rc < 0)
 		return rc;
+	if (sqlite3_exec(db, "SAVEPOINT td_store", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, diag, "starting the schema transaction");
+	if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK)
+		rc = db_fail(db, diag, "creating the topdown tables");
+	if (rc == 0 && (rc = create_views(db, diag)) == 0 && (rc = fill_nodes(db, diag)) == 0) {
+		char sql[128];
+		snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO meta VALUES ('topdown_schema_version', '%d')",
+			 TD_SCHEMA_VERSION);
+		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			rc = db_fail(db, diag, "writing the schema version");
 	}
-	sqlite3_busy_timeout(*db, 5000);
-	sqlite3_exec(*db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	int rc = td_store_init(*db, diag);
-	if (rc < 0) {
-		sqlite3_close(*db);
-		*db = NULL;
-	}
-	return rc;
+	return release(db, rc, diag, "committing the schema");
 }
 
 static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
@@ -155,19 +176,27 @@ static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
+static void bind_positive_or_null(sqlite3_stmt *st, int i, double v)
+{
+	if (v > 0)
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
 int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct td_diag *diag)
 {
 	sqlite3_stmt *st_run = NULL, *st_iv = NULL, *st_val = NULL, *st_ev = NULL;
 	int rc = 0;
 	if (!db || !run || !run->tool)
 		return -td_invalid;
-	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(db, "SAVEPOINT td_store", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, diag, "starting the insert");
 	if (sqlite3_prepare_v2(db,
 			       "INSERT INTO topdown_run (name, workload, host, isa, cpu, tool, method, approx,"
-			       " slots_per_cycle, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " slots_per_cycle, source, spe_source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &st_run, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO topdown_interval (run_id, t0, t1, scope) VALUES (?, ?, ?, ?)", -1,
+	    sqlite3_prepare_v2(db, "INSERT INTO topdown_interval (run_id, t0, t1, scope, slots, cycles) VALUES (?, ?, ?, ?, ?, ?)", -1,
 			       &st_iv, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO topdown_value VALUES (?, ?, ?, ?, ?)", -1, &st_val,
 			       NULL) != SQLITE_OK ||
@@ -189,6 +218,10 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 	else
 		sqlite3_bind_null(st_run, 9);
 	bind_text_or_null(st_run, 10, run->source);
+	if (run->spe_source_id > 0)
+		sqlite3_bind_int64(st_run, 11, run->spe_source_id);
+	else
+		sqlite3_bind_null(st_run, 11);
 	if (sqlite3_step(st_run) != SQLITE_DONE) {
 		rc = db_fail(db, diag, "inserting the run");
 		goto out;
@@ -205,6 +238,8 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 		else
 			sqlite3_bind_null(st_iv, 3);
 		sqlite3_bind_text(st_iv, 4, iv->scope, -1, SQLITE_STATIC);
+		bind_positive_or_null(st_iv, 5, iv->slots);
+		bind_positive_or_null(st_iv, 6, iv->cycles);
 		if (sqlite3_step(st_iv) != SQLITE_DONE) {
 			rc = db_fail(db, diag, "inserting an interval");
 			goto out;
@@ -248,11 +283,5 @@ out:
 	sqlite3_finalize(st_iv);
 	sqlite3_finalize(st_val);
 	sqlite3_finalize(st_ev);
-	if (rc < 0) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return rc;
-	}
-	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, diag, "committing the run");
-	return 0;
+	return release(db, rc, diag, "committing the run");
 }

@@ -3,7 +3,10 @@
  * The canonical topdown tree shared by every ISA, tool and importer.
  *
  * Level 1 and the Intel level 2 names follow topdown.md §4.1 (Intel's tma_*
- * names without the prefix, which are also Arm's level 1 names).  Arm-only
+ * names without the prefix, which are also Arm's level 1 names).
+ * backend_bound_bad_speculation is perf <= 6.3's "backend bound/bad spec"
+ * (printed when the CPU has no topdown-recovery-bubbles, topdown.md §1.1):
+ * the two nodes together, with each alone unknown.  Arm-only
  * nodes keep Arm's own names (topdown.md §4): N1's cycle accounting and the
  * V3/N3 stage-2 split, whose basis is the parent's stall cycles, not slots.
  *
@@ -21,6 +24,7 @@
 	X(BAD_SPECULATION, "bad_speculation", NONE, 1, "slots", "slots wasted on operations that never retired") \
 	X(FRONTEND_BOUND, "frontend_bound", NONE, 1, "slots", "slots the frontend left empty")                 \
 	X(BACKEND_BOUND, "backend_bound", NONE, 1, "slots", "slots stalled for backend resources")             \
+	X(BACKEND_BOUND_BAD_SPECULATION, "backend_bound_bad_speculation", NONE, 1, "slots", "perf <= 6.3 without recovery bubbles: backend_bound + bad_speculation, not separable") \
 	X(HEAVY_OPERATIONS, "heavy_operations", RETIRING, 2, "slots", "retired microcode / multi-uop operations") \
 	X(LIGHT_OPERATIONS, "light_operations", RETIRING, 2, "slots", "retired single-uop operations")          \
 	X(BRANCH_MISPREDICTS, "branch_mispredicts", BAD_SPECULATION, 2, "slots", "slots lost to mispredicted branches") \

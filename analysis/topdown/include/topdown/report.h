@@ -24,9 +24,6 @@ struct td_report_opts {
 	int top;              /* rows in the per-symbol lists (default 10) */
 };
 
-/** 1 when @p db has an spe_record table with at least one row. */
-int td_report_has_spe(sqlite3 *db);
-
 /** The SPE report.  -td_no_data when there are no SPE records. */
 int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag);
 

@@ -28,6 +28,8 @@ struct td_event_count {
 struct td_interval {
 	double t0, t1;     /* seconds from the start of the run; t1 < 0 when unknown */
 	char *scope;       /* "all", "cpu_core", "S0-D0-C1", "CPU3", ... */
+	double slots;      /* pipeline slots counted in the interval; 0 unknown */
+	double cycles;     /* core cycles counted in the interval; 0 unknown */
 	struct td_values values;
 	struct td_event_count *events;
 	size_t n_events, cap_events;
@@ -37,6 +39,7 @@ struct td_run {
 	char *name, *workload, *host, *isa, *cpu, *tool, *method, *source;
 	int approx;              /* the method is an approximation (wsm_approx, Arm N1 cycles) */
 	int slots_per_cycle;     /* 0 when unknown */
+	int64_t spe_source_id;   /* spe-load's source.id of the SPE capture taken with this run; 0 none */
 	struct td_interval *iv;
 	size_t n_iv, cap_iv;
 };

@@ -15,16 +15,28 @@
 #include "topdown/error.h"
 #include "topdown/run.h"
 
-#define TD_SCHEMA_VERSION 1
+#define TD_SCHEMA_VERSION 2
 
-/** Open (creating if needed) @p path read-write and create the topdown schema. */
-int td_store_open(const char *path, sqlite3 **db, struct td_diag *diag);
+/*
+ * Open the database with spe_db_open() (analysis.h): it checks the spekit
+ * application_id and schema version, and a new file gets the whole spekit
+ * schema, so spe-load --append accepts it later.
+ */
 
-/** Create the topdown tables and views in @p db if missing. */
+/**
+ * -td_bad_input when @p db holds topdown tables of another
+ * topdown_schema_version, else 0 (also when it has none).
+ */
+int td_store_check(sqlite3 *db, struct td_diag *diag);
+
+/**
+ * Create the topdown tables and views in @p db if missing (after
+ * td_store_check).  Runs in a savepoint: inside or outside a transaction.
+ */
 int td_store_init(sqlite3 *db, struct td_diag *diag);
 
 /**
- * Insert @p run with its intervals, values and events in one transaction.
+ * Insert @p run with its intervals, values and events in one savepoint.
  * @p run_id receives the new run's id (may be NULL).
  */
 int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct td_diag *diag);
