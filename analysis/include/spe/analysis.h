@@ -206,7 +206,9 @@ void spe_loader_free(struct spe_loader *ld);
 /*
  * Load one perf.data file (sideband, then every AUX queue in ring order)
  * into @p db as a new source.  Returns 0, or a negative code with a message
- * naming the file, offset and problem in @p err.
+ * naming the file, offset and problem in @p err (-spe_bad_file also for a
+ * perf.data without Arm SPE data).  After an error the caller rolls back
+ * (spe_db_close does): rows already written are not removed here.
  */
 int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_load_opts *opts,
 		       struct spe_load_counts *counts, char *err, size_t errlen);
