@@ -4,9 +4,10 @@
  * opened lazily and kept for the whole load (the loader memoizes per
  * address on top).  Binaries are found by path (under --symfs), else by
  * build-id in the perf cache (~/.debug/.build-id/xx/rest/elf) and
- * /usr/lib/debug/.build-id/xx/rest.debug.  Separate debuginfo is found by
+ * SYMFS/usr/lib/debug/.build-id/xx/rest.debug.  Separate debuginfo is found by
  * dwfl_standard_find_debuginfo (.gnu_debuglink beside the file, in .debug/,
- * or by build-id under the debuginfo path).
+ * or by build-id under the debuginfo path: SYMFS/usr/lib/debug, then the
+ * host's /usr/lib/debug).
  *
  * Address convention: every lookup takes the ELF's own virtual address
  * (link-time p_vaddr space).  The module is reported at base 0 without
@@ -57,8 +58,19 @@ struct spe_symbolizer *spe_sym_new(const struct spe_sym_opts *opts)
 	elf_version(EV_CURRENT);
 	if (opts && opts->symfs && *opts->symfs)
 		sym->symfs = strdup(opts->symfs);
-	if (opts && opts->debug_path)
+	if (opts && opts->debug_path) {
 		sym->debug_path = strdup(opts->debug_path);
+	} else if (sym->symfs && !strchr(sym->symfs, ':')) {
+		/*
+		 * dwfl's default (":.debug:/usr/lib/debug") plus the target root's
+		 * debug directory, before the host's: a stripped binary under --symfs
+		 * finds DWARF from the target's debuginfo packages by build-id.
+		 */
+		size_t n = strlen(sym->symfs) + 64;
+		sym->debug_path = malloc(n);
+		if (sym->debug_path)
+			snprintf(sym->debug_path, n, ":.debug:%s/usr/lib/debug:/usr/lib/debug", sym->symfs);
+	}
 	sym->callbacks.find_elf = dwfl_build_id_find_elf;
 	sym->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
 	sym->callbacks.section_address = dwfl_offline_section_address;

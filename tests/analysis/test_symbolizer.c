@@ -4,6 +4,7 @@
  * by fixtures/workloads/build.sh).  Expected names and lines were checked
  * with aarch64-linux-gnu-addr2line -f -i and objdump -d on the same files.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,94 @@ TEST(found_by_build_id)
 	CHECK_INT_EQ(system(cmd), 0);
 }
 
+#define MEMWORK_BUILD_ID "1a466382803aa50298bdd65d5121800874950ac3"
+#define DEBUG_ROOT_FILE "usr/lib/debug/.build-id/1a/466382803aa50298bdd65d5121800874950ac3.debug"
+
+/* A temporary root for --symfs (and an empty HOME, so ~/.debug cannot answer instead). */
+struct root {
+	char dir[32];
+	char *old_home;
+};
+
+static int root_make(struct root *r)
+{
+	snprintf(r->dir, sizeof r->dir, "/tmp/spe-root-XXXXXX");
+	if (!mkdtemp(r->dir))
+		return -1;
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/home %s/usr/lib/debug/.build-id/1a", r->dir, r->dir);
+	if (system(cmd) != 0)
+		return -1;
+	r->old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	snprintf(cmd, sizeof cmd, "%s/home", r->dir);
+	setenv("HOME", cmd, 1);
+	return 0;
+}
+
+static void root_remove(struct root *r)
+{
+	if (r->old_home) {
+		setenv("HOME", r->old_home, 1);
+		free(r->old_home);
+	}
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", r->dir);
+	CHECK_INT_EQ(system(cmd), 0);
+}
+
+/* A binary missing at its path is found by build-id in SYMFS/usr/lib/debug/.build-id/xx/rest.debug. */
+TEST(found_by_build_id_in_debug_root)
+{
+	struct root root;
+	if (root_make(&root) < 0) {
+		CHECK(0);
+		return;
+	}
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "cp %s/memwork-pie %s/" DEBUG_ROOT_FILE, elf_dir, root.dir);
+	CHECK_INT_EQ(system(cmd), 0);
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = root.dir };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_binary *bin = spe_sym_binary(sym, "/usr/bin/memwork", MEMWORK_BUILD_ID);
+	CHECK(bin != NULL);
+	CHECK(bin && ends_with(spe_sym_binary_path(bin), "/" DEBUG_ROOT_FILE));
+	struct spe_sym_result r;
+	CHECK_INT_EQ(bin ? spe_sym_lookup(bin, 0x8c4, &r) : 0, 1);
+	CHECK_STR_EQ(bin ? r.function : "", "chase");
+	CHECK(spe_sym_binary(sym, "/usr/bin/memwork", "00112233445566778899aabbccddeeff00112233") == NULL);
+	spe_sym_free(sym);
+	root_remove(&root);
+}
+
+/*
+ * A stripped binary under SYMFS whose DWARF is only in
+ * SYMFS/usr/lib/debug/.build-id/xx/rest.debug (a debuginfo package
+ * installed in the target's root), not beside it.
+ */
+TEST(stripped_with_debuginfo_in_debug_root)
+{
+	struct root root;
+	if (root_make(&root) < 0) {
+		CHECK(0);
+		return;
+	}
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/usr/bin && cp %s/memwork-stripped %s/usr/bin/memwork && "
+		 "cp %s/.debug/memwork-stripped.debug %s/" DEBUG_ROOT_FILE,
+		 root.dir, elf_dir, root.dir, elf_dir, root.dir);
+	CHECK_INT_EQ(system(cmd), 0);
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = root.dir };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_binary *bin = spe_sym_binary(sym, "/usr/bin/memwork", MEMWORK_BUILD_ID);
+	CHECK(bin && ends_with(spe_sym_binary_path(bin), "/usr/bin/memwork"));
+	struct spe_sym_result r;
+	CHECK_INT_EQ(bin ? spe_sym_lookup(bin, 0x8c4, &r) : 0, 1);
+	CHECK_STR_EQ(bin ? r.function : "", "chase");
+	CHECK_INT_EQ(bin ? r.line : 0, 35); /* the line comes from the DWARF */
+	spe_sym_free(sym);
+	root_remove(&root);
+}
+
 int main(int argc, char **argv)
 {
 	elf_dir = argc > 1 ? argv[1] : "fixtures/elf";
@@ -151,5 +240,7 @@ int main(int argc, char **argv)
 	RUN(stripped_with_debuglink);
 	RUN(unknowns_are_null);
 	RUN(found_by_build_id);
+	RUN(found_by_build_id_in_debug_root);
+	RUN(stripped_with_debuginfo_in_debug_root);
 	return check_summary();
 }

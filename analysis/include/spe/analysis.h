@@ -76,7 +76,7 @@ int spe_schema_check(sqlite3 *db, char *err, size_t errlen);
 struct spe_sym_opts {
 	size_t size;
 	const char *symfs;      /* prefix for mapping paths, or NULL */
-	const char *debug_path; /* dwfl debuginfo path; NULL = standard (.debug, /usr/lib/debug) */
+	const char *debug_path; /* dwfl debuginfo path; NULL = .debug, SYMFS/usr/lib/debug, /usr/lib/debug */
 };
 
 struct spe_sym_result {
