@@ -175,6 +175,37 @@ static int aux_pass(struct spe_perf_file *f, struct spe_loader *ld, int jobs)
 	return 0;
 }
 
+/*
+ * After the sideband pass: a perf.data recorded without arm_spe (cpu-clock,
+ * Intel PT, CoreSight) would otherwise load as "0 records" and look like a
+ * success.  AUX data with no AUXTRACE_INFO at all is still decoded as SPE
+ * (a writer may leave the record out); an SPE AUXTRACE_INFO with no AUX data
+ * is an SPE session that sampled nothing, and loads as 0 records.
+ */
+static int check_spe_data(const struct spe_perf_file *f, const char *path, char *err, size_t errlen)
+{
+	struct spe_perf_info info;
+	memset(&info, 0, sizeof info);
+	info.size = sizeof info;
+	spe_perf_get_info(f, &info, sizeof info);
+	if (info.has_auxtrace_info && info.auxtrace_info.kind == SPE_PERF_AUXTRACE_ARM_SPE)
+		return 0;
+	if (info.has_auxtrace_info) {
+		snprintf(err, errlen,
+			 "%s: no Arm SPE data: its AUXTRACE_INFO is of kind %" PRIu32 ", not arm_spe (%d)", path,
+			 info.auxtrace_info.kind, SPE_PERF_AUXTRACE_ARM_SPE);
+		return -spe_bad_file;
+	}
+	if (info.n_auxtrace == 0) {
+		snprintf(err, errlen,
+			 "%s: no Arm SPE data: no AUXTRACE_INFO of kind arm_spe and no AUX data"
+			 " (record with perf record -e arm_spe//, or spe-record)",
+			 path);
+		return -spe_bad_file;
+	}
+	return 0;
+}
+
 int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_load_opts *opts,
 		       struct spe_load_counts *counts, char *err, size_t errlen)
 {
@@ -211,6 +242,11 @@ int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_loa
 	if (info.has_time_conv)
 		spe_loader_time_conv(ld, &info.time_conv);
 	rc = sideband_pass(f, ld, opts);
+	if (rc == 0 && (rc = check_spe_data(f, path, err, errlen)) < 0) {
+		spe_loader_free(ld);
+		spe_perf_free_file(f);
+		return rc;
+	}
 	if (rc == 0)
 		rc = aux_pass(f, ld, opts ? opts->jobs : 1);
 	if (rc == 0)

@@ -4,9 +4,10 @@
  * opened lazily and kept for the whole load (the loader memoizes per
  * address on top).  Binaries are found by path (under --symfs), else by
  * build-id in the perf cache (~/.debug/.build-id/xx/rest/elf) and
- * /usr/lib/debug/.build-id/xx/rest.debug.  Separate debuginfo is found by
+ * SYMFS/usr/lib/debug/.build-id/xx/rest.debug.  Separate debuginfo is found by
  * dwfl_standard_find_debuginfo (.gnu_debuglink beside the file, in .debug/,
- * or by build-id under the debuginfo path).
+ * or by build-id under the debuginfo path: SYMFS/usr/lib/debug, then the
+ * host's /usr/lib/debug).
  *
  * Address convention: every lookup takes the ELF's own virtual address
  * (link-time p_vaddr space).  The module is reported at base 0 without
@@ -39,7 +40,17 @@ struct spe_sym_binary {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	int failed;   /* could not be opened: remember, do not retry */
+	struct sym_entry *funcs; /* unambiguous sized symbols by address (build_func_index) */
+	size_t n_funcs;
+	int funcs_built;
 	char inline_chain[512]; /* last lookup's inlined functions (valid until the next lookup) */
+};
+
+/* A symbol of a binary (name owned by dwfl). */
+struct sym_entry {
+	uint64_t start, size;
+	const char *name;
+	GElf_Sym sym;
 };
 
 struct spe_symbolizer {
@@ -57,8 +68,19 @@ struct spe_symbolizer *spe_sym_new(const struct spe_sym_opts *opts)
 	elf_version(EV_CURRENT);
 	if (opts && opts->symfs && *opts->symfs)
 		sym->symfs = strdup(opts->symfs);
-	if (opts && opts->debug_path)
+	if (opts && opts->debug_path) {
 		sym->debug_path = strdup(opts->debug_path);
+	} else if (sym->symfs && !strchr(sym->symfs, ':')) {
+		/*
+		 * dwfl's default (":.debug:/usr/lib/debug") plus the target root's
+		 * debug directory, before the host's: a stripped binary under --symfs
+		 * finds DWARF from the target's debuginfo packages by build-id.
+		 */
+		size_t n = strlen(sym->symfs) + 64;
+		sym->debug_path = malloc(n);
+		if (sym->debug_path)
+			snprintf(sym->debug_path, n, ":.debug:%s/usr/lib/debug:/usr/lib/debug", sym->symfs);
+	}
 	sym->callbacks.find_elf = dwfl_build_id_find_elf;
 	sym->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
 	sym->callbacks.section_address = dwfl_offline_section_address;
@@ -74,6 +96,7 @@ static void binary_free(struct spe_sym_binary *b)
 		elf_end(b->elf);
 	if (b->fd >= 0)
 		close(b->fd);
+	free(b->funcs);
 	free(b->key_path);
 	free(b->key_build_id);
 	free(b->path);
@@ -327,6 +350,92 @@ static void source_line(Dwfl_Module *mod, uint64_t vaddr, const char **file, int
 	}
 }
 
+/*
+ * dwfl_module_addrinfo walks the whole symbol table on every call, which
+ * made a trace with 200k distinct PCs in a binary of 20k functions spend
+ * minutes there.  The index keeps only the unambiguous symbols: sized,
+ * defined, and alone in their range (no other symbol, sized or not, starts
+ * inside it or overlaps it; one starting at the same address, such as the
+ * $x mapping symbol, is allowed only when it is sizeless and local).  An address in
+ * such a range has only one possible answer, found here by binary search;
+ * every other address (aliases, nested or sizeless symbols, gaps) still
+ * goes through dwfl, so the answers are dwfl's in all cases.
+ */
+static int by_start(const void *a, const void *b)
+{
+	const struct sym_entry *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->size < y->size) - (x->size > y->size); /* sized before sizeless at one address */
+}
+
+static void build_func_index(struct spe_sym_binary *b)
+{
+	b->funcs_built = 1;
+	int n = dwfl_module_getsymtab(b->mod);
+	if (n <= 1)
+		return;
+	struct sym_entry *all = malloc((size_t)n * sizeof *all);
+	b->funcs = malloc((size_t)n * sizeof *b->funcs);
+	if (!all || !b->funcs) {
+		free(all);
+		free(b->funcs);
+		b->funcs = NULL;
+		return;
+	}
+	size_t m = 0;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(b->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (!name || shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+			continue;
+		all[m++] = (struct sym_entry){ .start = addr, .size = sym.st_size, .name = name, .sym = sym };
+	}
+	qsort(all, m, sizeof *all, by_start);
+	uint64_t reach = 0; /* end of the furthest-reaching sized symbol so far */
+	for (size_t i = 0; i < m; i++) {
+		const struct sym_entry *e = &all[i];
+		uint64_t end = e->start + e->size;
+		int alone = e->size > 0 && e->start >= reach && (i == 0 || all[i - 1].start != e->start);
+		/* the next symbol at another address must start at or after the end */
+		size_t j = i + 1;
+		while (j < m && all[j].start == e->start) {
+			/* a sized alias, or a global label dwfl may prefer (__TMC_END__ on completed.0) */
+			if (all[j].size || GELF_ST_BIND(all[j].sym.st_info) != STB_LOCAL)
+				alone = 0;
+			j++;
+		}
+		if (j < m && all[j].start < end)
+			alone = 0;
+		if (alone)
+			b->funcs[b->n_funcs++] = *e;
+		if (e->size && end > reach)
+			reach = end;
+	}
+	free(all);
+}
+
+static const struct sym_entry *func_at(struct spe_sym_binary *b, uint64_t vaddr)
+{
+	if (!b->funcs_built)
+		build_func_index(b);
+	size_t lo = 0, hi = b->n_funcs;
+	while (lo < hi) { /* first range starting after vaddr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->funcs[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct sym_entry *f = &b->funcs[lo - 1];
+	return vaddr - f->start < f->size ? f : NULL;
+}
+
 int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_result *res)
 {
 	memset(res, 0, sizeof *res);
@@ -334,7 +443,15 @@ int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_re
 		return 0;
 	GElf_Off off = 0;
 	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(bin->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+	const char *name;
+	const struct sym_entry *f = func_at(bin, vaddr);
+	if (f) {
+		name = f->name;
+		off = vaddr - f->start;
+		sym = f->sym;
+	} else {
+		name = dwfl_module_addrinfo(bin->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+	}
 	if (name) {
 		res->function = name;
 		res->function_start = vaddr - off;

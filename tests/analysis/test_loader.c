@@ -181,6 +181,34 @@ TEST(mem_level_depends_on_midr)
 	}
 }
 
+/*
+ * A mixed-CPU trace: each CPU's data sources decode with that CPU's map.  Code
+ * 0 is L1D on a Neoverse N1 (common map) but peer-core on AmpereOne; code 9
+ * is peer-core on N1 but L2 on AmpereOne.
+ */
+TEST(mem_level_per_cpu)
+{
+	start(0x410fd0c0, NULL); /* CPU 0: Neoverse N1 */
+	spe_loader_cpu(ld, 1, 0xc00fac40); /* CPU 1: AmpereOne-A */
+	static const struct { int cpu; unsigned ds; } recs[] = { { 0, 0 }, { 1, 0 }, { 0, 9 }, { 1, 9 } };
+	for (int i = 0; i < 4; i++) {
+		struct spe_record r = rec_at(0x1000, 10 + i);
+		r.has |= SPE_HAS_DATA_SOURCE | SPE_HAS_OP_TYPE;
+		r.op_raw_class = 1; /* LD GP-REG */
+		r.op_class = SPE_OP_CLASS_LOAD;
+		r.data_source = recs[i].ds;
+		CHECK_INT_EQ(spe_loader_record(ld, recs[i].cpu, -1, -1, &r), 0);
+	}
+	finish();
+	CHECK_STR_EQ(q_text("SELECT group_concat(cpu || ':' || data_source || '=' || mem_level, ' ') FROM"
+			    " (SELECT * FROM spe_record ORDER BY id)"),
+		     "0:0=L1D 1:0=peer-core 0:9=peer-core 1:9=L2");
+	/* the cpu table names both parts */
+	CHECK_STR_EQ(q_text("SELECT group_concat(cpu || '=' || part, ' ') FROM (SELECT * FROM cpu ORDER BY cpu)"),
+		     "0=neoverse-n1 1=ampereone-a");
+	stop();
+}
+
 TEST(absent_fields_are_null)
 {
 	start(0x410fd0c0, NULL);
@@ -231,6 +259,7 @@ int main(void)
 	RUN(mapping_by_time);
 	RUN(kernel_pcs_through_kallsyms);
 	RUN(mem_level_depends_on_midr);
+	RUN(mem_level_per_cpu);
 	RUN(absent_fields_are_null);
 	RUN(event_columns_read_their_bits);
 	return check_summary();

@@ -4,13 +4,21 @@
  * by fixtures/workloads/build.sh).  Expected names and lines were checked
  * with aarch64-linux-gnu-addr2line -f -i and objdump -d on the same files.
  */
+#include <elfutils/libdwfl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "spe/analysis.h"
 
 static const char *elf_dir;
+
+static int same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -142,6 +150,165 @@ TEST(found_by_build_id)
 	CHECK_INT_EQ(system(cmd), 0);
 }
 
+#define MEMWORK_BUILD_ID "1a466382803aa50298bdd65d5121800874950ac3"
+#define DEBUG_ROOT_FILE "usr/lib/debug/.build-id/1a/466382803aa50298bdd65d5121800874950ac3.debug"
+
+/* A temporary root for --symfs (and an empty HOME, so ~/.debug cannot answer instead). */
+struct root {
+	char dir[32];
+	char *old_home;
+};
+
+static int root_make(struct root *r)
+{
+	snprintf(r->dir, sizeof r->dir, "/tmp/spe-root-XXXXXX");
+	if (!mkdtemp(r->dir))
+		return -1;
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/home %s/usr/lib/debug/.build-id/1a", r->dir, r->dir);
+	if (system(cmd) != 0)
+		return -1;
+	r->old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	snprintf(cmd, sizeof cmd, "%s/home", r->dir);
+	setenv("HOME", cmd, 1);
+	return 0;
+}
+
+static void root_remove(struct root *r)
+{
+	if (r->old_home) {
+		setenv("HOME", r->old_home, 1);
+		free(r->old_home);
+	}
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", r->dir);
+	CHECK_INT_EQ(system(cmd), 0);
+}
+
+/* A binary missing at its path is found by build-id in SYMFS/usr/lib/debug/.build-id/xx/rest.debug. */
+TEST(found_by_build_id_in_debug_root)
+{
+	struct root root;
+	if (root_make(&root) < 0) {
+		CHECK(0);
+		return;
+	}
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "cp %s/memwork-pie %s/" DEBUG_ROOT_FILE, elf_dir, root.dir);
+	CHECK_INT_EQ(system(cmd), 0);
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = root.dir };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_binary *bin = spe_sym_binary(sym, "/usr/bin/memwork", MEMWORK_BUILD_ID);
+	CHECK(bin != NULL);
+	CHECK(bin && ends_with(spe_sym_binary_path(bin), "/" DEBUG_ROOT_FILE));
+	struct spe_sym_result r;
+	CHECK_INT_EQ(bin ? spe_sym_lookup(bin, 0x8c4, &r) : 0, 1);
+	CHECK_STR_EQ(bin ? r.function : "", "chase");
+	CHECK(spe_sym_binary(sym, "/usr/bin/memwork", "00112233445566778899aabbccddeeff00112233") == NULL);
+	spe_sym_free(sym);
+	root_remove(&root);
+}
+
+/*
+ * A stripped binary under SYMFS whose DWARF is only in
+ * SYMFS/usr/lib/debug/.build-id/xx/rest.debug (a debuginfo package
+ * installed in the target's root), not beside it.
+ */
+TEST(stripped_with_debuginfo_in_debug_root)
+{
+	struct root root;
+	if (root_make(&root) < 0) {
+		CHECK(0);
+		return;
+	}
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "mkdir -p %s/usr/bin && cp %s/memwork-stripped %s/usr/bin/memwork && "
+		 "cp %s/.debug/memwork-stripped.debug %s/" DEBUG_ROOT_FILE,
+		 root.dir, elf_dir, root.dir, elf_dir, root.dir);
+	CHECK_INT_EQ(system(cmd), 0);
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = root.dir };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_binary *bin = spe_sym_binary(sym, "/usr/bin/memwork", MEMWORK_BUILD_ID);
+	CHECK(bin && ends_with(spe_sym_binary_path(bin), "/usr/bin/memwork"));
+	struct spe_sym_result r;
+	CHECK_INT_EQ(bin ? spe_sym_lookup(bin, 0x8c4, &r) : 0, 1);
+	CHECK_STR_EQ(bin ? r.function : "", "chase");
+	CHECK_INT_EQ(bin ? r.line : 0, 35); /* the line comes from the DWARF */
+	spe_sym_free(sym);
+	root_remove(&root);
+}
+
+/*
+ * spe_sym_lookup answers from its own index of unambiguous symbols and asks
+ * dwfl_module_addrinfo only for the rest: the function name and start must be
+ * dwfl's at and around every symbol edge of real binaries (the fixtures,
+ * this test program with its full symbol table, and the host's libc, with its
+ * aliases and IFUNCs, when present).  Returns the number of addresses tried.
+ */
+static long compare_with_dwfl(const char *path)
+{
+	static const Dwfl_Callbacks cb = { .find_elf = dwfl_build_id_find_elf,
+					   .find_debuginfo = dwfl_standard_find_debuginfo,
+					   .section_address = dwfl_offline_section_address };
+	if (access(path, R_OK) != 0)
+		return 0;
+	struct spe_sym_opts o = { .size = sizeof o };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_binary *bin = spe_sym_binary(sym, path, NULL);
+	Dwfl *dwfl = dwfl_begin(&cb);
+	dwfl_report_begin(dwfl);
+	Dwfl_Module *mod = dwfl_report_elf(dwfl, path, path, -1, 0, false);
+	dwfl_report_end(dwfl, NULL, NULL);
+	long tried = 0, wrong = 0;
+	int n = mod && bin ? dwfl_module_getsymtab(mod) : 0;
+	int step = n / 1000 + 1; /* dwfl scans the whole table per lookup: at most ~1000 symbols each */
+	for (int i = 1; i < n && wrong < 5; i += step) {
+		GElf_Sym s;
+		GElf_Addr a;
+		if (!dwfl_module_getsym_info(mod, i, &s, &a, NULL, NULL, NULL))
+			continue;
+		uint64_t probes[] = { a - 1, a, a + 1, a + s.st_size / 2, a + s.st_size - 1, a + s.st_size };
+		for (int k = 0; k < 6; k++) {
+			GElf_Off off = 0;
+			GElf_Sym ws;
+			const char *want = dwfl_module_addrinfo(mod, probes[k], &off, &ws, NULL, NULL, NULL);
+			struct spe_sym_result r;
+			spe_sym_lookup(bin, probes[k], &r);
+			tried++;
+			if (!same_str(r.function, want) || (want && (r.function_start != probes[k] - off ||
+								   r.function_size != ws.st_size))) {
+				printf("  %s 0x%llx: got %s+0x%llx, dwfl %s\n", path, (unsigned long long)probes[k],
+				       r.function ? r.function : "(none)", (unsigned long long)(probes[k] - r.function_start),
+				       want ? want : "(none)");
+				wrong++;
+			}
+		}
+	}
+	CHECK_INT_EQ(wrong, 0);
+	dwfl_end(dwfl);
+	spe_sym_free(sym);
+	return tried;
+}
+
+TEST(symbol_index_agrees_with_dwfl)
+{
+	char path[4096];
+	long tried = 0;
+	const char *names[] = { "memwork-pie", "memwork-nopie", "memwork-stripped", ".debug/memwork-stripped.debug" };
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "%s/%s", elf_dir, names[i]);
+		long t = compare_with_dwfl(path);
+		CHECK(t > 0);
+		tried += t;
+	}
+	tried += compare_with_dwfl("/proc/self/exe");
+	const char *libcs[] = { "/lib/x86_64-linux-gnu/libc.so.6", "/lib/aarch64-linux-gnu/libc.so.6",
+				"/lib64/libc.so.6", "/usr/lib/libc.so.6" };
+	for (int i = 0; i < 4; i++)
+		tried += compare_with_dwfl(libcs[i]);
+	printf("  %ld addresses compared\n", tried);
+}
+
 int main(int argc, char **argv)
 {
 	elf_dir = argc > 1 ? argv[1] : "fixtures/elf";
@@ -151,5 +318,8 @@ int main(int argc, char **argv)
 	RUN(stripped_with_debuglink);
 	RUN(unknowns_are_null);
 	RUN(found_by_build_id);
+	RUN(found_by_build_id_in_debug_root);
+	RUN(stripped_with_debuginfo_in_debug_root);
+	RUN(symbol_index_agrees_with_dwfl);
 	return check_summary();
 }

@@ -76,7 +76,7 @@ int spe_schema_check(sqlite3 *db, char *err, size_t errlen);
 struct spe_sym_opts {
 	size_t size;
 	const char *symfs;      /* prefix for mapping paths, or NULL */
-	const char *debug_path; /* dwfl debuginfo path; NULL = standard (.debug, /usr/lib/debug) */
+	const char *debug_path; /* dwfl debuginfo path; NULL = .debug, SYMFS/usr/lib/debug, /usr/lib/debug */
 };
 
 struct spe_sym_result {
@@ -206,7 +206,9 @@ void spe_loader_free(struct spe_loader *ld);
 /*
  * Load one perf.data file (sideband, then every AUX queue in ring order)
  * into @p db as a new source.  Returns 0, or a negative code with a message
- * naming the file, offset and problem in @p err.
+ * naming the file, offset and problem in @p err (-spe_bad_file also for a
+ * perf.data without Arm SPE data).  After an error the caller rolls back
+ * (spe_db_close does): rows already written are not removed here.
  */
 int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_load_opts *opts,
 		       struct spe_load_counts *counts, char *err, size_t errlen);
