@@ -44,15 +44,16 @@ ${SPE_RUN:-} "$load" "$tmp/kernel.data" -o "$tmp/nokallsyms.db" 2>/dev/null
 expect no_kallsyms "$(query "$tmp/nokallsyms.db" "SELECT count(*) AS n FROM spe_record WHERE symbol_id IS NULL")" "n
 2"
 
-# bad bytes: the first record, two bytes that are no packet, then a lone END
+# bad bytes: the first record, two bytes that are no packet, then a lone END.
+# The END closes the broken record, which is dropped and counted as partial.
 printf '\260\100\010\001\010\000\200\377\240\001\003\003\001' >"$tmp/bad.bin"
 ${SPE_RUN:-} "$record" --replay="$tmp/bad.bin" --midr=0x410fd0c0 -o "$tmp/bad.data" >/dev/null 2>&1 ||
 	{ echo "FAIL replay bad.bin"; exit 1; }
 ${SPE_RUN:-} "$load" "$tmp/bad.data" -o "$tmp/bad.db" 2>"$tmp/err"
 expect bad_bytes_rc $? 1
-has bad_bytes_message "$(cat "$tmp/err")" "$tmp/bad.data: 2 records; 2 bad bytes,"
-expect bad_bytes_stats "$(query "$tmp/bad.db" "SELECT records, bad_bytes FROM load_stats")" "records,bad_bytes
-2,2"
+has bad_bytes_message "$(cat "$tmp/err")" "$tmp/bad.data: 1 records; 2 bad bytes, 1 partial records,"
+expect bad_bytes_stats "$(query "$tmp/bad.db" "SELECT records, bad_bytes, partial_records FROM load_stats")" "records,bad_bytes,partial_records
+1,2,1"
 
 # not SPE: refused, nothing created
 nospe=$fixtures/perfdata/cpu-clock-true.data
