@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Raw public SPE samples (../shared/spe-public-data/raw) loaded with
- * spe_load_raw_file, checked against the decodes their publishers give
- * (spe-parser's expected CSV, quipper's test annotations) in decoded/.
- * Skips when the public data is not there.
+ * Raw public SPE samples (fixtures/public, see its PROVENANCE.md) loaded
+ * with spe_load_raw_file, checked against the decodes their publishers give
+ * (spe-parser's expected CSV, quipper's test annotations).
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -31,7 +29,7 @@ static const char *q_text(const char *sql)
 static int load(const char *name)
 {
 	char path[1024], err[512];
-	snprintf(path, sizeof path, "%s/raw/%s", data_dir, name);
+	snprintf(path, sizeof path, "%s/%s", data_dir, name);
 	if (spe_db_open_memory(&db, err, sizeof err) < 0)
 		return -1;
 	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1 };
@@ -104,13 +102,11 @@ TEST(fragment_keeps_complete_records_only)
 
 int main(int argc, char **argv)
 {
-	data_dir = argc > 1 ? argv[1] : "";
-	char probe[1024];
-	snprintf(probe, sizeof probe, "%s/raw/spe-b1-ts1.data", data_dir);
-	if (access(probe, R_OK) != 0) {
-		printf("SKIP: public SPE data not found under %s\n", data_dir);
-		return 77;
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s FIXTURES/public\n", argv[0]);
+		return 2;
 	}
+	data_dir = argv[1];
 	RUN(spe_parser_b1_ts1);
 	RUN(spe_parser_b1_ts0_ends_with_end);
 	RUN(quipper_two_records);

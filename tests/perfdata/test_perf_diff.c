@@ -5,7 +5,8 @@
  * by our writer in random-sized AUXTRACE chunks, are dumped by
  * `perf report -D` and by `spe-dump --perf-compat=6.1`; the AUXTRACE
  * lines, the "ARM SPE data" lines and every packet line must be identical.
- * The public raw samples go through the same comparison.
+ * The public raw samples (the .data and .bin files of fixtures/public) go
+ * through the same comparison; finding none is a failure.
  *
  * usage: test_perf_diff SPE_DUMP_BINARY [PUBLIC_RAW_DIR] [SEEDS] [RECORDS]
  * Exits 77 ("SKIP: perf not installed") without perf.
@@ -378,7 +379,10 @@ int main(int argc, char **argv)
 		struct dirent *de;
 		int n = 0;
 		while (d && (de = readdir(d)) != NULL) {
-			if (de->d_name[0] == '.')
+			size_t nl = strlen(de->d_name);
+			int raw_sample = (nl > 5 && strcmp(de->d_name + nl - 5, ".data") == 0) ||
+					 (nl > 4 && strcmp(de->d_name + nl - 4, ".bin") == 0);
+			if (!raw_sample)
 				continue;
 			char raw[4096];
 			snprintf(raw, sizeof raw, "%s/%s", argv[2], de->d_name);
@@ -398,6 +402,10 @@ int main(int argc, char **argv)
 		if (d)
 			closedir(d);
 		printf("public raw samples compared: %d\n", n);
+		if (n == 0) {
+			fprintf(stderr, "no .data or .bin samples in %s\n", argv[2]);
+			failed = 1;
+		}
 	}
 	unlink(path);
 	return failed;

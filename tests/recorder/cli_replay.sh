@@ -4,7 +4,7 @@
 #   cli_replay.sh RECORD_BINARY FIXTURES_DIR PUBLIC_DATA_DIR
 # SPE_RUN: the cross-compiling emulator command (set by CMake), empty natively.
 set -u
-rec=$1 fx=$2 pub=$3
+rec=$1 fx=$2
 run_rec() { ${SPE_RUN:-} "$rec" "$@"; }
 tmp=$(mktemp -d /tmp/spe-test-cli-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
