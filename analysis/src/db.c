@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "db_internal.h"
+#include "latency_rollup.h"
 #include "spe/analysis.h"
 
 struct spe_db {
@@ -214,6 +215,8 @@ int spe_db_commit(struct spe_db *db, char *err, size_t errlen)
 		return -spe_invalid;
 	}
 	int rc = spe_schema_create_indexes(db->sql, err, errlen);
+	if (rc == 0)
+		rc = spe_latency_rollup(db->sql, err, errlen);
 	if (rc == 0)
 		rc = spe_db_exec(db->sql, "COMMIT;", err, errlen);
 	if (rc < 0) {

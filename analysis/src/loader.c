@@ -21,7 +21,7 @@
 #include <sqlite3.h>
 
 #include "db_internal.h"
-#include "latency_summary.h"
+#include "latency_hist.h"
 #include "pc_cache.h"
 #include "spe/analysis.h"
 
@@ -125,7 +125,8 @@ struct spe_loader {
 	struct spe_kallsyms *ks;
 	struct pc_cache pcs;     /* (pid, pc) -> rows */
 	struct pc_cache symbols; /* (mapping_id, function start) -> symbol id */
-	struct latency_summary latency;
+	struct latency_groups latency; /* by (pc, insn, symbol): the pc_latency rows */
+	int64_t no_pc_group;           /* records without a PC; -1 until one is seen */
 
 	sqlite3_stmt *ins_record, *ins_batch, *ins_symbol, *ins_insn;
 	struct record_row rows[RECORD_BATCH]; /* rows waiting for the batch insert */
@@ -229,6 +230,7 @@ int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const s
 	}
 	ld->db = db;
 	ld->sql = spe_db_sqlite(db);
+	ld->no_pc_group = -1;
 	if (opts)
 		memcpy(&ld->opts, opts, opts->size < sizeof ld->opts ? opts->size : sizeof ld->opts);
 	int rc = insert_source(ld, src);
@@ -574,6 +576,11 @@ static int resolve_pc(struct spe_loader *ld, const struct spe_record *rec, int p
 		}
 		if (rc < 0)
 			return -1;
+		struct latency_key lk = { { pc, (uint64_t)out->insn_id, (uint64_t)out->symbol_id << 1 | 1 } };
+		int64_t group = latency_group_of(&ld->latency, &lk);
+		if (group < 0)
+			return -1;
+		out->latency_group = (uint32_t)group;
 		if (!pc_cache_put(&ld->pcs, key, *out))
 			return -1;
 	}
@@ -690,12 +697,17 @@ int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const st
 	row_int(row, 25, where.insn_id != 0, (uint64_t)where.insn_id);
 	if (++ld->n_rows == RECORD_BATCH && flush_rows(ld) < 0)
 		return -spe_io;
-	struct latency_key lk = { .pc = HAS(PC) ? rec->pc.addr : 0,
-				  .insn_id = where.insn_id,
-				  .symbol_id = where.symbol_id,
-				  .latency = HAS(TOTAL_LATENCY) ? rec->total_latency : -1,
-				  .has_pc = HAS(PC) ? 1 : 0 };
-	if (latency_summary_add(&ld->latency, &lk) < 0) {
+	int64_t group = where.latency_group;
+	if (!HAS(PC)) {
+		if (ld->no_pc_group < 0) {
+			struct latency_key none = { { 0, 0, 0 } };
+			ld->no_pc_group = latency_group_of(&ld->latency, &none);
+		}
+		group = ld->no_pc_group;
+	}
+	if (group < 0 ||
+	    latency_groups_add(&ld->latency, (uint32_t)group, HAS(TOTAL_LATENCY) ? rec->total_latency : LATENCY_NONE,
+			       1) < 0) {
 		snprintf(ld->err, sizeof ld->err, "out of memory");
 		return -spe_nomem;
 	}
@@ -810,21 +822,28 @@ static int write_latency_summary(struct spe_loader *ld)
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(ld, "pc_latency");
 	int rc = 0;
-	for (size_t i = 0; i < ld->latency.cap && rc == 0; i++) {
-		const struct latency_entry *e = &ld->latency.slots[i];
-		if (!e->used)
-			continue;
-		sqlite3_bind_int64(st, 1, ld->source_id);
-		if (e->key.has_pc)
-			sqlite3_bind_int64(st, 2, (int64_t)e->key.pc);
-		if (e->key.insn_id)
-			sqlite3_bind_int64(st, 3, e->key.insn_id);
-		if (e->key.symbol_id)
-			sqlite3_bind_int64(st, 4, e->key.symbol_id);
-		if (e->key.latency >= 0)
-			sqlite3_bind_int(st, 5, e->key.latency);
-		sqlite3_bind_int64(st, 6, (int64_t)e->count);
-		rc = step_done(ld, st, "pc_latency");
+	/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see resolve_pc */
+	for (uint32_t g = 0; g < ld->latency.n && rc == 0; g++) {
+		const struct latency_group *grp = &ld->latency.groups[g];
+		int has_pc = grp->key.w[2] & 1;
+		int64_t insn_id = (int64_t)grp->key.w[1], symbol_id = (int64_t)(grp->key.w[2] >> 1);
+		LATENCY_HIST_FOREACH(&grp->hist, i)
+		{
+			if (rc != 0)
+				break;
+			uint64_t slot = grp->hist.slots[i];
+			sqlite3_bind_int64(st, 1, ld->source_id);
+			if (has_pc)
+				sqlite3_bind_int64(st, 2, (int64_t)grp->key.w[0]);
+			if (insn_id)
+				sqlite3_bind_int64(st, 3, insn_id);
+			if (symbol_id)
+				sqlite3_bind_int64(st, 4, symbol_id);
+			if (latency_slot_latency(slot) != LATENCY_NONE)
+				sqlite3_bind_int(st, 5, latency_slot_latency(slot));
+			sqlite3_bind_int64(st, 6, (int64_t)latency_slot_count(slot));
+			rc = step_done(ld, st, "pc_latency");
+		}
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -924,6 +943,6 @@ void spe_loader_free(struct spe_loader *ld)
 	spe_kallsyms_free(ld->ks);
 	pc_cache_free(&ld->pcs);
 	pc_cache_free(&ld->symbols);
-	latency_summary_free(&ld->latency);
+	latency_groups_free(&ld->latency);
 	free(ld);
 }

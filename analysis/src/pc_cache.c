@@ -16,25 +16,32 @@ struct pc_value *pc_cache_find(const struct pc_cache *c, uint64_t key)
 	if (!c->cap)
 		return NULL;
 	for (size_t i = slot(key, c->cap);; i = (i + 1) & (c->cap - 1)) {
-		if (!c->used[i])
+		struct pc_cache_entry *e = &c->entries[i];
+		if (!e->used)
 			return NULL;
-		if (c->keys[i] == key)
-			return &c->values[i];
+		if (e->key == key)
+			return &e->value;
 	}
+}
+
+static struct pc_cache_entry *empty_slot(const struct pc_cache *c, uint64_t key)
+{
+	size_t i = slot(key, c->cap);
+	while (c->entries[i].used)
+		i = (i + 1) & (c->cap - 1);
+	return &c->entries[i];
 }
 
 static int grow(struct pc_cache *c)
 {
-	size_t cap = c->cap ? c->cap * 2 : 1024;
-	struct pc_cache n = { calloc(cap, sizeof *n.keys), calloc(cap, sizeof *n.values), calloc(cap, 1), cap, 0 };
-	if (!n.keys || !n.values || !n.used) {
-		pc_cache_free(&n);
+	struct pc_cache n = { NULL, c->cap ? c->cap * 2 : 1024, c->count };
+	n.entries = calloc(n.cap, sizeof *n.entries);
+	if (!n.entries)
 		return -1;
-	}
 	for (size_t i = 0; i < c->cap; i++)
-		if (c->used[i])
-			pc_cache_put(&n, c->keys[i], c->values[i]);
-	pc_cache_free(c);
+		if (c->entries[i].used)
+			*empty_slot(&n, c->entries[i].key) = c->entries[i];
+	free(c->entries);
 	*c = n;
 	return 0;
 }
@@ -48,23 +55,17 @@ struct pc_value *pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value 
 	}
 	if ((c->count + 1) * 4 > c->cap * 3 && grow(c) < 0)
 		return NULL;
-	size_t i = slot(key, c->cap);
-	while (c->used[i])
-		i = (i + 1) & (c->cap - 1);
-	c->used[i] = 1;
-	c->keys[i] = key;
-	c->values[i] = v;
+	struct pc_cache_entry *e = empty_slot(c, key);
+	e->used = 1;
+	e->key = key;
+	e->value = v;
 	c->count++;
-	return &c->values[i];
+	return &e->value;
 }
 
 void pc_cache_free(struct pc_cache *c)
 {
-	free(c->keys);
-	free(c->values);
-	free(c->used);
-	c->keys = NULL;
-	c->values = NULL;
-	c->used = NULL;
+	free(c->entries);
+	c->entries = NULL;
 	c->cap = c->count = 0;
 }

@@ -3,6 +3,7 @@
  * Open-addressing hash from a 64-bit key to a small value: the loader's
  * memo of (address space, PC) -> mapping/symbol/insn rows, and of symbol
  * and instruction rows already inserted.  Keys are arbitrary; 0 is allowed.
+ * Key, value and used flag share one entry, so a hit costs one cache miss.
  */
 #ifndef SPE_PC_CACHE_H
 #define SPE_PC_CACHE_H
@@ -12,12 +13,17 @@
 
 struct pc_value {
 	int64_t mapping_id, symbol_id, insn_id; /* 0 = NULL */
+	uint32_t latency_group;                 /* the loader's latency_groups number */
+};
+
+struct pc_cache_entry {
+	uint64_t key;
+	struct pc_value value;
+	uint32_t used;
 };
 
 struct pc_cache {
-	uint64_t *keys;
-	struct pc_value *values;
-	uint8_t *used;
+	struct pc_cache_entry *entries;
 	size_t cap, count; /* cap is a power of two */
 };
 

@@ -74,6 +74,23 @@ static const char tables_sql[] =
 	"  symbol_id INTEGER REFERENCES symbol(id),\n"
 	"  total_latency INTEGER,\n"
 	"  samples INTEGER NOT NULL);\n"
+	"CREATE TABLE pc_summary(\n"
+	"  pc INTEGER,\n"
+	"  insn_id INTEGER REFERENCES insn(id),\n"
+	"  samples INTEGER NOT NULL,\n"
+	"  total_latency INTEGER,\n"
+	"  timed INTEGER NOT NULL,\n"
+	"  p50 INTEGER,\n"
+	"  p90 INTEGER,\n"
+	"  p99 INTEGER);\n"
+	"CREATE TABLE symbol_summary(\n"
+	"  symbol_id INTEGER REFERENCES symbol(id),\n"
+	"  samples INTEGER NOT NULL,\n"
+	"  total_latency INTEGER,\n"
+	"  timed INTEGER NOT NULL,\n"
+	"  p50 INTEGER,\n"
+	"  p90 INTEGER,\n"
+	"  p99 INTEGER);\n"
 	"CREATE TABLE load_stats(\n"
 	"  source_id INTEGER PRIMARY KEY REFERENCES source(id),\n"
 	"  records INTEGER NOT NULL,\n"
@@ -172,19 +189,20 @@ int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
 
 /*
  * Indexes, built after the bulk insert.  spe_record has none: the hot_*
- * views read pc_latency, and an index over tens of millions of rows would
- * cost more load time than the scans it saves.
+ * views read the summaries, and an index over tens of millions of rows
+ * would cost more load time than the scans it saves.  pc_latency_pc covers
+ * the PC rollup (latency_rollup.c), which reads pc_latency in its order.
  */
 static const char indexes_sql[] =
 	"CREATE INDEX IF NOT EXISTS symbol_mapping ON symbol(mapping_id, start);\n"
 	"CREATE INDEX IF NOT EXISTS insn_mapping_pc ON insn(mapping_id, pc);\n"
-	"CREATE INDEX IF NOT EXISTS pc_latency_pc ON pc_latency(pc, insn_id, total_latency);\n"
-	"CREATE INDEX IF NOT EXISTS pc_latency_symbol ON pc_latency(symbol_id, total_latency);\n";
+	"CREATE INDEX IF NOT EXISTS pc_latency_pc ON pc_latency(pc, insn_id, total_latency, samples);\n"
+	/* hot_pc's and hot_symbol's order, so LIMIT N reads N rows */
+	"CREATE INDEX IF NOT EXISTS pc_summary_hot ON pc_summary(total_latency DESC, samples DESC);\n"
+	"CREATE INDEX IF NOT EXISTS symbol_summary_hot ON symbol_summary(total_latency DESC, samples DESC);\n";
 
 /* Dropped at the start of an append and rebuilt at its end. */
-static const char drop_indexes_sql[] =
-	"DROP INDEX IF EXISTS pc_latency_pc;\n"
-	"DROP INDEX IF EXISTS pc_latency_symbol;\n";
+static const char drop_indexes_sql[] = "DROP INDEX IF EXISTS pc_latency_pc;\n";
 
 int spe_schema_create_indexes(sqlite3 *db, char *err, size_t errlen)
 {

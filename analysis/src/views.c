@@ -60,71 +60,37 @@ static void append_spe_sample(struct sql_text *t)
 }
 
 /*
- * Per-group latency statistics over pc_latency (records counted by pc,
- * insn, symbol and latency while loading).  @p from is a table or subquery
- * with the @p key columns, total_latency and samples; @p carry, if not
- * NULL, is one more column of it whose min() is kept per group.  Produces
- * CTE "stats" with the key columns, carry, samples, total_latency, timed
- * (samples with a latency), p50, p90, p99.
+ * hot_symbol and hot_pc read the summaries the loader computes from
+ * pc_latency at the end of every load (latency_rollup.c): computing
+ * percentiles here, at query time, sorted every pc_latency row (tens of
+ * seconds on a 10M-record capture).
  */
-static void append_latency_ctes(struct sql_text *t, const char *from, const char *key, const char *carry)
-{
-	char c1[96] = "", c2[96] = "", c3[96] = "";
-	if (carry) {
-		snprintf(c1, sizeof c1, ", min(%s) AS %s", carry, carry);
-		snprintf(c2, sizeof c2, ", %s", carry);
-		snprintf(c3, sizeof c3, ", min(%s) AS %s", carry, carry);
-	}
-	sql_appendf(t,
-		    "WITH lat AS (\n"
-		    "  SELECT %s, total_latency AS lat, sum(samples) AS n%s FROM %s\n"
-		    "  GROUP BY %s, total_latency),\n"
-		    "cum AS (\n"
-		    "  SELECT %s, lat, n%s,\n"
-		    "    sum(CASE WHEN lat IS NULL THEN 0 ELSE n END) OVER (PARTITION BY %s ORDER BY lat\n"
-		    "      ROWS UNBOUNDED PRECEDING) AS below,\n"
-		    "    sum(CASE WHEN lat IS NULL THEN 0 ELSE n END) OVER (PARTITION BY %s) AS timed\n"
-		    "  FROM lat),\n"
-		    "stats AS (\n"
-		    "  SELECT %s, sum(n) AS samples, sum(n * lat) AS total_latency, max(timed) AS timed%s,\n"
-		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 50 THEN lat END) AS p50,\n"
-		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 90 THEN lat END) AS p90,\n"
-		    "    min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 99 THEN lat END) AS p99\n"
-		    "  FROM cum GROUP BY %s),\n"
-		    "everything AS (SELECT sum(total_latency * samples) AS total FROM pc_latency)\n",
-		    key, c1, from, key, key, c2, key, key, key, c3, key);
-}
-
 #define LATENCY_COLUMNS                                                                      \
 	"  st.samples, st.total_latency,\n"                                                  \
 	"  round(1.0 * st.total_latency / nullif(st.timed, 0), 2) AS mean_latency,\n"        \
 	"  st.p50, st.p90, st.p99,\n"                                                        \
 	"  round(100.0 * st.total_latency / nullif(e.total, 0), 2) AS latency_share\n"
+#define EVERYTHING "(SELECT sum(total_latency) AS total FROM pc_summary) e"
 
 static void append_hot_symbol(struct sql_text *t)
 {
 	/* one row per function of a file, across processes and sources */
-	sql_append(t, "CREATE VIEW hot_symbol AS\n");
-	append_latency_ctes(t,
-			    "(SELECT s.name AS symbol, m.path AS mapping, p.symbol_id, p.total_latency, p.samples\n"
-			    "   FROM pc_latency p LEFT JOIN symbol s ON s.id = p.symbol_id\n"
-			    "   LEFT JOIN mapping m ON m.id = s.mapping_id)",
-			    "symbol, mapping", "symbol_id");
-	sql_append(t, "SELECT st.symbol, st.mapping, s.file AS src_file, s.line AS src_line,\n"
+	sql_append(t, "CREATE VIEW hot_symbol AS\n"
+		      "SELECT s.name AS symbol, m.path AS mapping, s.file AS src_file, s.line AS src_line,\n"
 		      LATENCY_COLUMNS ",  st.symbol_id\n"
-		      "FROM stats st CROSS JOIN everything e\n"
+		      "FROM symbol_summary st CROSS JOIN " EVERYTHING "\n"
 		      "LEFT JOIN symbol s ON s.id = st.symbol_id\n"
+		      "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
 		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");
 }
 
 static void append_hot_pc(struct sql_text *t)
 {
-	sql_append(t, "CREATE VIEW hot_pc AS\n");
-	append_latency_ctes(t, "pc_latency", "pc, insn_id", NULL);
-	sql_append(t, "SELECT " HEX("st.pc") " AS pc, s.name AS symbol, st.pc - s.start AS symbol_offset,\n"
+	sql_append(t, "CREATE VIEW hot_pc AS\n"
+		      "SELECT " HEX("st.pc") " AS pc, s.name AS symbol, st.pc - s.start AS symbol_offset,\n"
 		      "  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
 		      LATENCY_COLUMNS ",  st.pc AS pc_value, st.insn_id\n"
-		      "FROM stats st CROSS JOIN everything e\n"
+		      "FROM pc_summary st CROSS JOIN " EVERYTHING "\n"
 		      "LEFT JOIN insn i ON i.id = st.insn_id\n"
 		      "LEFT JOIN symbol s ON s.id = i.symbol_id\n"
 		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");

@@ -67,11 +67,11 @@ has spe_report_tlb "$out" "TLB walks: 134 of 1000 load/store samples (13.4%)"
 
 # every command opens the database through the same application_id / schema version check
 ${SPE_RUN:-} "$td" import "$fx/raw_neoverse-n2_perf.txt" -d "$tmp/td-first.db" --run n2 >/dev/null || fail=1
+# (the same ids as the database spe-load wrote above)
 out=$(${SPE_RUN:-} "$query" -d "$tmp/td-first.db" --format=csv "PRAGMA application_id; PRAGMA user_version" | tr -d "\r")
-expect td_created_ids "$out" "application_id
-1397769547
-user_version
-1"
+want=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "PRAGMA application_id; PRAGMA user_version" | tr -d "\r")
+has td_created_app_id "$out" "1397769547"
+expect td_created_ids "$out" "$want"
 ${SPE_RUN:-} "$load" --append "$tmp/memwork.data" -o "$tmp/td-first.db" --symfs="$elf" 2>/dev/null
 expect load_append_exit "$?" 0
 out=$(${SPE_RUN:-} "$query" -d "$tmp/td-first.db" --format=csv "SELECT COUNT(*) AS n FROM spe_record; SELECT COUNT(*) AS runs FROM topdown_run" | tr -d "\r")

@@ -32,7 +32,7 @@ extern "C" {
 typedef struct sqlite3 sqlite3;
 
 /* Schema version written to PRAGMA user_version and the meta table. */
-#define SPE_DB_SCHEMA_VERSION 1
+#define SPE_DB_SCHEMA_VERSION 2
 /* PRAGMA application_id of spekit databases ("SPEK"). */
 #define SPE_DB_APPLICATION_ID 0x5350454b
 

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "latency_hist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LAT_BITS 17
+#define LAT_MASK ((UINT64_C(1) << LAT_BITS) - 1)
+#define COUNT_MAX (UINT64_MAX >> LAT_BITS)
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 31;
+	h *= 0x9e3779b97f4a7c15ull;
+	h ^= h >> 29;
+	return h;
+}
+
+static uint32_t key_hash(const struct latency_key *k)
+{
+	return (uint32_t)mix(k->w[0] * 0xbf58476d1ce4e5b9ull ^ mix(k->w[1] + 0x632be59bd9b4e019ull) ^
+			     (k->w[2] << 1));
+}
+
+static int key_equal(const struct latency_key *a, const struct latency_key *b)
+{
+	return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
+}
+
+static int grow_index(struct latency_groups *g)
+{
+	uint32_t cap = g->index_cap ? g->index_cap * 2 : 1024;
+	if (cap < g->index_cap)
+		return -1;
+	uint32_t *index = calloc(cap, sizeof *index);
+	if (!index)
+		return -1;
+	for (uint32_t n = 0; n < g->n; n++) {
+		uint32_t i = key_hash(&g->groups[n].key) & (cap - 1);
+		while (index[i])
+			i = (i + 1) & (cap - 1);
+		index[i] = n + 1;
+	}
+	free(g->index);
+	g->index = index;
+	g->index_cap = cap;
+	return 0;
+}
+
+int64_t latency_group_of(struct latency_groups *g, const struct latency_key *key)
+{
+	if ((uint64_t)(g->n + 1) * 4 > (uint64_t)g->index_cap * 3 && grow_index(g) < 0)
+		return -1;
+	uint32_t i = key_hash(key) & (g->index_cap - 1);
+	for (; g->index[i]; i = (i + 1) & (g->index_cap - 1))
+		if (key_equal(&g->groups[g->index[i] - 1].key, key))
+			return g->index[i] - 1;
+	if (g->n == g->cap) {
+		if (g->cap >= UINT32_MAX / 2)
+			return -1;
+		uint32_t cap = g->cap ? g->cap * 2 : 256;
+		struct latency_group *n = realloc(g->groups, (size_t)cap * sizeof *n);
+		if (!n)
+			return -1;
+		g->groups = n;
+		g->cap = cap;
+	}
+	struct latency_group *grp = &g->groups[g->n];
+	memset(grp, 0, sizeof *grp);
+	grp->key = *key;
+	g->index[i] = g->n + 1;
+	return g->n++;
+}
+
+static uint32_t lat_slot(uint64_t lat_code, uint32_t cap)
+{
+	return (uint32_t)((lat_code * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+}
+
+/* Insert a slot known to be absent (growing). */
+static void put_new(uint64_t *slots, uint32_t cap, uint64_t slot)
+{
+	uint32_t i = lat_slot(slot & LAT_MASK, cap);
+	while (slots[i])
+		i = (i + 1) & (cap - 1);
+	slots[i] = slot;
+}
+
+static int grow_hist(struct latency_hist *h)
+{
+	uint32_t cap = h->cap ? h->cap * 2 : 4;
+	uint64_t *slots = calloc(cap, sizeof *slots);
+	if (!slots)
+		return -1;
+	for (uint32_t i = 0; i < h->cap; i++)
+		if (h->slots[i])
+			put_new(slots, cap, h->slots[i]);
+	free(h->slots);
+	h->slots = slots;
+	h->cap = cap;
+	return 0;
+}
+
+int latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count)
+{
+	struct latency_hist *h = &g->groups[group].hist;
+	uint64_t code = (uint64_t)(latency + 2) & LAT_MASK;
+	if (h->cap) {
+		for (uint32_t i = lat_slot(code, h->cap); h->slots[i]; i = (i + 1) & (h->cap - 1)) {
+			if ((h->slots[i] & LAT_MASK) == code) {
+				uint64_t c = (h->slots[i] >> LAT_BITS) + count;
+				h->slots[i] = (c > COUNT_MAX ? COUNT_MAX : c) << LAT_BITS | code;
+				return 0;
+			}
+		}
+	}
+	if ((h->n + 1) * 4 > h->cap * 3 && grow_hist(h) < 0)
+		return -1;
+	put_new(h->slots, h->cap, (count > COUNT_MAX ? COUNT_MAX : count) << LAT_BITS | code);
+	h->n++;
+	g->pairs++;
+	return 0;
+}
+
+void latency_groups_free(struct latency_groups *g)
+{
+	for (uint32_t n = 0; n < g->n; n++)
+		free(g->groups[n].hist.slots);
+	free(g->groups);
+	free(g->index);
+	memset(g, 0, sizeof *g);
+}
+
+static int by_latency(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a & LAT_MASK, y = *(const uint64_t *)b & LAT_MASK;
+	return (x > y) - (x < y);
+}
+
+void latency_stats_sorted(const uint64_t *slots, size_t n, struct latency_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	out->p50 = out->p90 = out->p99 = -1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t count = latency_slot_count(slots[i]);
+		int32_t lat = latency_slot_latency(slots[i]);
+		out->samples += count;
+		if (lat == LATENCY_NONE)
+			continue;
+		out->timed += count;
+		out->total_latency += count * (uint64_t)lat;
+	}
+	/* nearest rank: the first latency whose running count reaches N % */
+	static const unsigned pct[3] = { 50, 90, 99 };
+	int32_t *dst[3] = { &out->p50, &out->p90, &out->p99 };
+	uint64_t below = 0;
+	unsigned next = 0;
+	for (size_t i = 0; i < n && next < 3; i++) {
+		if (latency_slot_latency(slots[i]) == LATENCY_NONE)
+			continue;
+		below += latency_slot_count(slots[i]);
+		while (next < 3 && below * 100 >= out->timed * pct[next])
+			*dst[next++] = latency_slot_latency(slots[i]);
+	}
+}
+
+void latency_hist_stats(const struct latency_hist *h, uint64_t *scratch, struct latency_stats *out)
+{
+	uint32_t n = 0;
+	LATENCY_HIST_FOREACH(h, i)
+	scratch[n++] = h->slots[i];
+	qsort(scratch, n, sizeof *scratch, by_latency);
+	latency_stats_sorted(scratch, n, out);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Latency histograms by group: how many records of each group (a PC, a
+ * function, ...) had each total latency.  The loader counts every record
+ * into one of these (the pc_latency table), and the rollup that answers
+ * hot_pc and hot_symbol merges them again.
+ *
+ * Memory grows with the distinct (group, latency) pairs, about 11 bytes
+ * each, not with the records: a 16-bit latency counter bounds the pairs of
+ * a group, and real programs have far fewer PCs than records.
+ */
+#ifndef SPE_LATENCY_HIST_H
+#define SPE_LATENCY_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LATENCY_NONE (-1) /* a record without a total latency */
+
+/*
+ * One group's counts: open addressing over 64-bit slots, each
+ * (count << 17 | (latency + 2)); 0 is an empty slot.
+ */
+struct latency_hist {
+	uint64_t *slots;
+	uint32_t cap, n;
+};
+
+/* A group's key: three words the caller defines (all zero is allowed). */
+struct latency_key {
+	uint64_t w[3];
+};
+
+struct latency_group {
+	struct latency_key key;
+	struct latency_hist hist;
+};
+
+struct latency_groups {
+	struct latency_group *groups; /* in order of first appearance */
+	uint32_t n, cap;
+	uint32_t *index; /* open addressing: group number + 1, 0 = empty */
+	uint32_t index_cap;
+	uint64_t pairs; /* distinct (group, latency) pairs over all groups */
+};
+
+/* The group number of @p key, created empty if new; -1 without memory. */
+int64_t latency_group_of(struct latency_groups *g, const struct latency_key *key);
+/* Count @p count records of @p latency (0..65535 or LATENCY_NONE) in group @p group. */
+int latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count);
+void latency_groups_free(struct latency_groups *g);
+
+/* Visit the non-empty slots of one histogram (unordered). */
+#define LATENCY_HIST_FOREACH(h, i) for (uint32_t i = 0; i < (h)->cap; i++) if ((h)->slots[i])
+static inline int32_t latency_slot_latency(uint64_t slot)
+{
+	return (int32_t)(slot & 0x1ffff) - 2;
+}
+static inline uint64_t latency_slot_count(uint64_t slot)
+{
+	return slot >> 17;
+}
+
+/*
+ * What the hot_* views show of a group.  Percentiles are nearest-rank over
+ * the timed samples: pN is the smallest latency L with at least N % of them
+ * at or below L; -1 when no sample has a latency.
+ */
+struct latency_stats {
+	uint64_t samples, timed;
+	uint64_t total_latency;
+	int32_t p50, p90, p99;
+};
+
+/*
+ * Statistics of @p h.  @p scratch holds h->n words (the caller's buffer,
+ * reused across groups); the histogram itself is not changed.
+ */
+void latency_hist_stats(const struct latency_hist *h, uint64_t *scratch, struct latency_stats *out);
+
+/* The same from @p n slot words sorted by latency (a repeated latency may appear twice). */
+void latency_stats_sorted(const uint64_t *slots, size_t n, struct latency_stats *out);
+static inline uint64_t latency_slot_make(int32_t latency, uint64_t count)
+{
+	return count << 17 | (uint64_t)(latency + 2);
+}
+
+#endif

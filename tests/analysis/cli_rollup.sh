@@ -1,0 +1,85 @@
+#!/bin/sh
+# Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
+# hot_pc and hot_symbol read pc_summary/symbol_summary, which spe-load rolls
+# up from pc_latency at the end of each load.  This checks every row of both
+# views against the definition computed straight from pc_latency with window
+# functions (nearest-rank percentiles, as docs/schema.md states), on a
+# generated trace of many PCs loaded as one source, then again after a second
+# and third --append (functions merged across sources, the summaries rebuilt
+# each time, not added to).
+set -u
+gen=$1 record=$2 load=$3 query=$4
+tmp=${TMPDIR:-/tmp}/spe-cli-rollup.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect() {
+	if [ "$2" != "$3" ]; then
+		printf 'FAIL %s\n--- got\n%s\n--- expected\n%s\n' "$1" "$(printf '%s\n' "$2" | head -20)" \
+			"$(printf '%s\n' "$3" | head -20)"
+		fail=1
+	fi
+}
+query() {
+	${SPE_RUN:-} "$query" -d "$1" --format=csv "$2" | tr -d '\r'
+}
+
+# Per group: samples, total and timed latency, nearest-rank p50/p90/p99.
+# $1: a SELECT of key columns plus total_latency and samples; $2: the key.
+reference() {
+	cat <<EOF
+WITH lat AS (SELECT $2, total_latency AS lat, sum(samples) AS n FROM ($1) GROUP BY $2, total_latency),
+cum AS (SELECT $2, lat, n,
+  sum(CASE WHEN lat IS NULL THEN 0 ELSE n END) OVER (PARTITION BY $2 ORDER BY lat ROWS UNBOUNDED PRECEDING) AS below,
+  sum(CASE WHEN lat IS NULL THEN 0 ELSE n END) OVER (PARTITION BY $2) AS timed FROM lat),
+st AS (SELECT $2, sum(n) AS samples, sum(n * lat) AS total, max(timed) AS timed,
+  min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 50 THEN lat END) AS p50,
+  min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 90 THEN lat END) AS p90,
+  min(CASE WHEN lat IS NOT NULL AND below * 100 >= timed * 99 THEN lat END) AS p99
+  FROM cum GROUP BY $2),
+e AS (SELECT sum(total_latency * samples) AS all_lat FROM pc_latency)
+EOF
+}
+pc_ref="$(reference "SELECT pc, insn_id, total_latency, samples FROM pc_latency" "pc, insn_id")
+SELECT printf('0x%x', pc), samples, total, round(1.0 * total / nullif(timed, 0), 2), p50, p90, p99,
+  round(100.0 * total / nullif(e.all_lat, 0), 2) FROM st, e ORDER BY pc, insn_id"
+pc_got="SELECT pc, samples, total_latency, mean_latency, p50, p90, p99, latency_share FROM hot_pc
+  ORDER BY pc_value, insn_id"
+sym_ref="$(reference "SELECT s.name AS name, m.path AS path, p.total_latency, p.samples FROM pc_latency p
+  LEFT JOIN symbol s ON s.id = p.symbol_id LEFT JOIN mapping m ON m.id = s.mapping_id" "name, path")
+SELECT name, path, samples, total, round(1.0 * total / nullif(timed, 0), 2), p50, p90, p99,
+  round(100.0 * total / nullif(e.all_lat, 0), 2) FROM st, e ORDER BY name, path"
+sym_got="SELECT symbol, mapping, samples, total_latency, mean_latency, p50, p90, p99, latency_share
+  FROM hot_symbol ORDER BY symbol, mapping"
+
+check_views() { # label db
+	ref=$(query "$2" "$pc_ref" | tail -n +2)
+	got=$(query "$2" "$pc_got" | tail -n +2)
+	expect "$1 hot_pc" "$got" "$ref"
+	ref=$(query "$2" "$sym_ref" | tail -n +2)
+	got=$(query "$2" "$sym_got" | tail -n +2)
+	expect "$1 hot_symbol" "$got" "$ref"
+	# not vacuous: many PCs and functions, percentiles that differ
+	n=$(query "$2" "SELECT count(*) > 1000, count(DISTINCT p90) > 10 FROM hot_pc" | tail -1)
+	expect "$1 hot_pc rows" "$n" "1,1"
+}
+
+# 40,000 records over 3,000 PCs in 300 functions
+${SPE_RUN:-} "$gen" "$tmp" 40000 3000 300 >/dev/null || { echo "FAIL gen_bench"; exit 1; }
+${SPE_RUN:-} "$record" --replay="$tmp/bench.replay" -o "$tmp/trace.data" >/dev/null 2>&1 ||
+	{ echo "FAIL replay"; exit 1; }
+${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" 2>/dev/null || { echo "FAIL load"; exit 1; }
+check_views one_source "$tmp/t.db"
+one=$(query "$tmp/t.db" "SELECT samples FROM hot_symbol LIMIT 1" | tail -1)
+
+${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" --append 2>/dev/null ||
+	{ echo "FAIL append"; exit 1; }
+${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" --append 2>/dev/null ||
+	{ echo "FAIL append"; exit 1; }
+check_views three_sources "$tmp/t.db"
+three=$(query "$tmp/t.db" "SELECT samples FROM hot_symbol LIMIT 1" | tail -1)
+expect top_symbol_tripled "$three" "$((one * 3))"
+expect symbols_merged "$(query "$tmp/t.db" "SELECT count(*) = count(DISTINCT symbol) FROM hot_symbol" | tail -1)" 1
+
+[ $fail -eq 0 ] && echo "ok cli_rollup"
+exit $fail
