@@ -122,8 +122,70 @@ int latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency
 	return 0;
 }
 
+#define PENDING_MAX (1u << 20) /* 8 MB of pending words, twice (the sort's buffer) */
+
+int latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency)
+{
+	if (!g->pending) {
+		g->pending = malloc(PENDING_MAX * sizeof *g->pending);
+		g->sort_tmp = malloc(PENDING_MAX * sizeof *g->sort_tmp);
+		if (!g->pending || !g->sort_tmp)
+			return -1;
+	}
+	g->pending[g->n_pending++] = (uint64_t)group << LAT_BITS | ((uint64_t)(latency + 2) & LAT_MASK);
+	return g->n_pending == PENDING_MAX ? latency_groups_settle(g) : 0;
+}
+
+/* LSD radix sort of @p n words below 2^bits, 11 bits per pass; the result may end in @p tmp. */
+static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits)
+{
+	enum { DIGIT = 11, BUCKETS = 1 << DIGIT };
+	size_t count[BUCKETS];
+	for (unsigned shift = 0; shift < bits; shift += DIGIT) {
+		memset(count, 0, sizeof count);
+		for (size_t i = 0; i < n; i++)
+			count[(a[i] >> shift) & (BUCKETS - 1)]++;
+		size_t sum = 0;
+		for (unsigned d = 0; d < BUCKETS; d++) {
+			size_t c = count[d];
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(a[i] >> shift) & (BUCKETS - 1)]++] = a[i];
+		uint64_t *swap = a;
+		a = tmp;
+		tmp = swap;
+	}
+	return a;
+}
+
+int latency_groups_settle(struct latency_groups *g)
+{
+	size_t n = g->n_pending;
+	if (!n)
+		return 0;
+	unsigned bits = LAT_BITS;
+	while (bits < 64 && (uint64_t)g->n >> (bits - LAT_BITS))
+		bits++;
+	uint64_t *sorted = radix_sort(g->pending, g->sort_tmp, n, bits);
+	/* equal words are adjacent: one add per (group, latency) run */
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && sorted[j] == sorted[i])
+			j++;
+		if (latency_groups_add(g, (uint32_t)(sorted[i] >> LAT_BITS), latency_slot_latency(sorted[i]), j - i) < 0)
+			return -1; /* out of memory: the load fails, the counts are lost with it */
+		i = j;
+	}
+	g->n_pending = 0;
+	return 0;
+}
+
 void latency_groups_free(struct latency_groups *g)
 {
+	free(g->pending);
+	free(g->sort_tmp);
 	for (uint32_t n = 0; n < g->n; n++)
 		free(g->groups[n].hist.slots);
 	free(g->groups);

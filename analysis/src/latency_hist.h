@@ -42,12 +42,24 @@ struct latency_groups {
 	uint32_t *index; /* open addressing: group number + 1, 0 = empty */
 	uint32_t index_cap;
 	uint64_t pairs; /* distinct (group, latency) pairs over all groups */
+	/*
+	 * Records counted but not yet in their histograms: (group << 17 |
+	 * latency code) words, sorted and applied in bulk so each histogram is
+	 * touched once per batch instead of once per record (over hundreds of
+	 * thousands of PCs, a cache miss per record was a fifth of a load).
+	 */
+	uint64_t *pending, *sort_tmp;
+	size_t n_pending;
 };
 
 /* The group number of @p key, created empty if new; -1 without memory. */
 int64_t latency_group_of(struct latency_groups *g, const struct latency_key *key);
 /* Count @p count records of @p latency (0..65535 or LATENCY_NONE) in group @p group. */
 int latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count);
+/* Count one record later (in bulk); call latency_groups_settle() before reading the histograms. */
+int latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency);
+/* Apply the pending counts.  0, or -1 without memory. */
+int latency_groups_settle(struct latency_groups *g);
 void latency_groups_free(struct latency_groups *g);
 
 /* Visit the non-empty slots of one histogram (unordered). */

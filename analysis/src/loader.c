@@ -706,8 +706,8 @@ int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const st
 		group = ld->no_pc_group;
 	}
 	if (group < 0 ||
-	    latency_groups_add(&ld->latency, (uint32_t)group, HAS(TOTAL_LATENCY) ? rec->total_latency : LATENCY_NONE,
-			       1) < 0) {
+	    latency_groups_count(&ld->latency, (uint32_t)group,
+				 HAS(TOTAL_LATENCY) ? rec->total_latency : LATENCY_NONE) < 0) {
 		snprintf(ld->err, sizeof ld->err, "out of memory");
 		return -spe_nomem;
 	}
@@ -716,6 +716,48 @@ int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const st
 }
 
 /* ---- aux bytes ---------------------------------------------------------- */
+
+/*
+ * Start loading the PC memo entry a record will look up.  Over hundreds of
+ * thousands of PCs the lookup is a cache miss per record; issued a few
+ * records ahead it overlaps with the work on the ones before.  Only when the
+ * address space is known without the switch history (CONTEXT or a kernel
+ * PC): a hint, so a wrong guess costs nothing but the load.
+ */
+static void prefetch_pc(struct spe_loader *ld, const struct spe_record *rec)
+{
+	if (!HAS(PC))
+		return;
+	int pid = KERNEL_PID;
+	if (!is_kernel_pc(rec)) {
+		struct thread *t = HAS(CONTEXT) ? find_thread(ld, (int)rec->context) : NULL;
+		if (!t)
+			return;
+		pid = t->pid;
+	}
+	pc_cache_prefetch(&ld->pcs, pc_cache_key2((uint64_t)(int64_t)pid, rec->pc.addr));
+}
+
+/* Hand every record the decoder has ready to spe_loader_record, prefetching ahead. */
+static int drain_decoder(struct spe_loader *ld, struct spe_rec_decoder *dec, int cpu, int pid, int tid)
+{
+	enum { BATCH = 32, AHEAD = 8 };
+	struct spe_record recs[BATCH];
+	for (;;) {
+		int n = 0, rc = 0;
+		while (n < BATCH && (rc = spe_rec_next(dec, &recs[n], sizeof recs[n])) == 0)
+			n++;
+		for (int i = 0; i < n; i++) {
+			if (i + AHEAD < n)
+				prefetch_pc(ld, &recs[i + AHEAD]);
+			int r = spe_loader_record(ld, cpu, pid, tid, &recs[i]);
+			if (r < 0)
+				return r;
+		}
+		if (n < BATCH)
+			return rc == -spe_eos ? 0 : rc;
+	}
+}
 
 static void on_decode_error(void *ctx, uint64_t offset, int err, const char *reason)
 {
@@ -744,24 +786,16 @@ int spe_loader_aux(struct spe_loader *ld, int cpu, int pid, int tid, const uint8
 	} else if (!join) {
 		/* a gap: a record cut by it cannot continue in these bytes */
 		spe_rec_flush(c->dec);
-		struct spe_record rec;
-		int rc;
-		while ((rc = spe_rec_next(c->dec, &rec, sizeof rec)) == 0)
-			if ((rc = spe_loader_record(ld, cpu, pid, tid, &rec)) < 0)
-				return rc;
+		int rc = drain_decoder(ld, c->dec, cpu, pid, tid);
+		if (rc < 0)
+			return rc;
 	}
 	int rc = spe_rec_feed(c->dec, buf, len, offset, join);
 	if (rc < 0) {
 		snprintf(ld->err, sizeof ld->err, "cpu %d: offset 0x%" PRIx64 ": %s", cpu, offset, spe_errstr(rc));
 		return rc;
 	}
-	struct spe_record rec;
-	while ((rc = spe_rec_next(c->dec, &rec, sizeof rec)) == 0) {
-		rc = spe_loader_record(ld, cpu, pid, tid, &rec);
-		if (rc < 0)
-			return rc;
-	}
-	return rc == -spe_eos ? 0 : rc;
+	return drain_decoder(ld, c->dec, cpu, pid, tid);
 }
 
 /* ---- finish ------------------------------------------------------------- */
@@ -822,6 +856,11 @@ static int write_latency_summary(struct spe_loader *ld)
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(ld, "pc_latency");
 	int rc = 0;
+	if (latency_groups_settle(&ld->latency) < 0) {
+		sqlite3_finalize(st);
+		snprintf(ld->err, sizeof ld->err, "out of memory");
+		return -spe_nomem;
+	}
 	/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see resolve_pc */
 	for (uint32_t g = 0; g < ld->latency.n && rc == 0; g++) {
 		const struct latency_group *grp = &ld->latency.groups[g];
@@ -876,11 +915,9 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		if (!c->dec)
 			continue;
 		spe_rec_flush(c->dec);
-		struct spe_record rec;
-		int rc;
-		while ((rc = spe_rec_next(c->dec, &rec, sizeof rec)) == 0)
-			if ((rc = spe_loader_record(ld, i, -1, -1, &rec)) < 0)
-				return rc;
+		int rc = drain_decoder(ld, c->dec, i, -1, -1);
+		if (rc < 0)
+			return rc;
 		struct spe_rec_stats s;
 		memset(&s, 0, sizeof s);
 		spe_rec_get_stats(c->dec, &s, sizeof s);

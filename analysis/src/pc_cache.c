@@ -63,6 +63,15 @@ struct pc_value *pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value 
 	return &e->value;
 }
 
+void pc_cache_prefetch(const struct pc_cache *c, uint64_t key)
+{
+	if (!c->cap)
+		return;
+	const char *e = (const char *)&c->entries[slot(key, c->cap)];
+	__builtin_prefetch(e);
+	__builtin_prefetch(e + sizeof *c->entries - 1); /* an entry may straddle two lines */
+}
+
 void pc_cache_free(struct pc_cache *c)
 {
 	free(c->entries);

@@ -32,6 +32,8 @@ struct pc_value *pc_cache_find(const struct pc_cache *c, uint64_t key);
 /* Insert (or overwrite); returns the stored value, NULL without memory. */
 struct pc_value *pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value v);
 void pc_cache_free(struct pc_cache *c);
+/* Hint that @p key will be looked up soon (its first probe slot). */
+void pc_cache_prefetch(const struct pc_cache *c, uint64_t key);
 
 /* Mix two words into one key. */
 static inline uint64_t pc_cache_key2(uint64_t a, uint64_t b)

@@ -4,7 +4,9 @@
  * (analysis/src/latency_hist.c): counts, totals and nearest-rank
  * percentiles checked against a brute-force sort of every sample, on random
  * groups (fixed seed) and on the edges: no timed sample, one sample,
- * latencies 0 and 65535, the same latency split over several slots.
+ * latencies 0 and 65535, the same latency split over several slots; and
+ * the deferred counting the loader uses (latency_groups_count, settled in
+ * bulk), across its buffer's capacity.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -83,9 +85,15 @@ TEST(random_groups_match_brute_force)
 		for (size_t i = 0; i < counts[k]; i++) {
 			int32_t lat = rnd(10) == 0 && k % 5 == 0 ? LATENCY_NONE : (int32_t)rnd(span);
 			values[k][i] = lat;
-			CHECK_INT_EQ(latency_groups_add(&g, (uint32_t)k, lat, 1), 0);
+			/* half the groups through the loader's deferred path */
+			if (k % 2)
+				CHECK_INT_EQ(latency_groups_add(&g, (uint32_t)k, lat, 1), 0);
+			else
+				CHECK_INT_EQ(latency_groups_count(&g, (uint32_t)k, lat), 0);
 		}
 	}
+	CHECK_INT_EQ(latency_groups_settle(&g), 0);
+	CHECK_INT_EQ(g.n_pending, 0);
 	CHECK_INT_EQ(g.n, GROUPS);
 	/* a key seen before maps to its group */
 	struct latency_key again = { { 17 * 4 + 0xaaaa0000ull, 17 % 7, 17 << 1 | 1 } };
@@ -162,10 +170,43 @@ TEST(sorted_with_repeats_equals_merged)
 	CHECK_INT_EQ(a.p90, 100); /* 8 of 10 at 9 or below */
 }
 
+/* More records than the pending buffer holds: settled along the way and at the end. */
+TEST(deferred_counts_across_the_buffer)
+{
+	struct latency_groups g = { 0 };
+	enum { N = 2500000 };
+	for (uint64_t k = 0; k < 3; k++) {
+		struct latency_key key = { { k, 0, 0 } };
+		CHECK_INT_EQ(latency_group_of(&g, &key), (int64_t)k);
+	}
+	uint64_t total0 = 0;
+	for (uint32_t i = 0; i < N; i++) {
+		if (i % 3 == 0)
+			total0 += i % 1000;
+		if (latency_groups_count(&g, i % 3, i % 3 == 2 ? LATENCY_NONE : (int32_t)(i % 1000)) < 0)
+			break;
+	}
+	CHECK(g.n_pending < N);
+	CHECK_INT_EQ(latency_groups_settle(&g), 0);
+	uint64_t *scratch = malloc(1001 * sizeof *scratch);
+	struct latency_stats s;
+	latency_hist_stats(&g.groups[0].hist, scratch, &s);
+	CHECK_INT_EQ(s.samples, (N + 2) / 3);
+	CHECK_INT_EQ(s.total_latency, total0);
+	CHECK_INT_EQ(g.groups[0].hist.n, 1000); /* 3m mod 1000 takes every value */
+	latency_hist_stats(&g.groups[2].hist, scratch, &s);
+	CHECK_INT_EQ(s.samples, N / 3);
+	CHECK_INT_EQ(s.timed, 0);
+	CHECK_INT_EQ(g.groups[2].hist.n, 1);
+	free(scratch);
+	latency_groups_free(&g);
+}
+
 int main(void)
 {
 	RUN(random_groups_match_brute_force);
 	RUN(edges);
 	RUN(sorted_with_repeats_equals_merged);
+	RUN(deferred_counts_across_the_buffer);
 	return check_summary();
 }
