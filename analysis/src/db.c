@@ -214,9 +214,9 @@ int spe_db_commit(struct spe_db *db, char *err, size_t errlen)
 		snprintf(err, errlen, "no load in progress");
 		return -spe_invalid;
 	}
-	int rc = spe_schema_create_indexes(db->sql, err, errlen);
+	int rc = spe_latency_rollup(db->sql, err, errlen);
 	if (rc == 0)
-		rc = spe_latency_rollup(db->sql, err, errlen);
+		rc = spe_schema_create_indexes(db->sql, err, errlen);
 	if (rc == 0)
 		rc = spe_db_exec(db->sql, "COMMIT;", err, errlen);
 	if (rc < 0) {

@@ -5,9 +5,9 @@
  *
  * The views used to compute them with window functions at query time, which
  * sorted every pc_latency row: 33 s for hot_symbol on a 10M-record capture.
- * Here the PC rollup streams pc_latency in the order of its covering index
- * (constant memory), and the symbol rollup merges per-function histograms in
- * memory (bounded by functions x distinct latencies, not by records).
+ * Here one unordered scan of pc_latency merges its rows into histograms per
+ * (pc, insn) and per function, in memory: about 11 bytes per distinct
+ * (PC, latency) pair in the database, not per record.
  */
 #include "latency_rollup.h"
 
@@ -60,125 +60,41 @@ static int64_t column_or(sqlite3_stmt *st, int col, int *has)
 	return *has ? sqlite3_column_int64(st, col) : 0;
 }
 
-/* One pc_summary row per (pc, insn_id), from pc_latency in index order. */
-static int rollup_pcs(struct rollup *r)
-{
-	sqlite3_stmt *rows = NULL;
-	int rc = 0;
-	uint64_t *pairs = NULL;
-	size_t n = 0, cap = 0;
-	if (sqlite3_prepare_v2(r->db,
-			       "SELECT pc, insn_id, total_latency, samples FROM pc_latency"
-			       " ORDER BY pc, insn_id, total_latency",
-			       -1, &rows, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(r->db,
-			       "INSERT INTO pc_summary(pc, insn_id, samples, total_latency, timed, p50, p90, p99)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &r->insert, NULL) != SQLITE_OK) {
-		rc = fail(r, "pc_summary");
-		goto out;
-	}
-	int have_group = 0, has_pc = 0, has_insn = 0;
-	int64_t pc = 0, insn = 0;
-	for (;;) {
-		int step = sqlite3_step(rows);
-		if (step != SQLITE_ROW && step != SQLITE_DONE) {
-			rc = fail(r, "reading pc_latency");
-			break;
-		}
-		int row_has_pc = 0, row_has_insn = 0, has_lat = 0;
-		int64_t row_pc = 0, row_insn = 0, lat = 0, count = 0;
-		if (step == SQLITE_ROW) {
-			row_pc = column_or(rows, 0, &row_has_pc);
-			row_insn = column_or(rows, 1, &row_has_insn);
-			lat = column_or(rows, 2, &has_lat);
-			count = sqlite3_column_int64(rows, 3);
-		}
-		int same = step == SQLITE_ROW && have_group && row_has_pc == has_pc && row_pc == pc &&
-			   row_has_insn == has_insn && row_insn == insn;
-		if (have_group && !same) {
-			struct latency_stats s;
-			latency_stats_sorted(pairs, n, &s);
-			bind_or_null(r->insert, 1, has_pc, pc);
-			bind_or_null(r->insert, 2, has_insn && insn, insn);
-			if ((rc = insert_stats(r, 3, &s, "pc_summary")) < 0)
-				break;
-			n = 0;
-		}
-		if (step == SQLITE_DONE)
-			break;
-		have_group = 1;
-		has_pc = row_has_pc, pc = row_pc, has_insn = row_has_insn, insn = row_insn;
-		if (lat < 0 || lat > 0xffff || count < 0) {
-			snprintf(r->err, r->errlen, "pc_latency: latency %lld or count %lld out of range", (long long)lat,
-				 (long long)count);
-			rc = -spe_bad_file;
-			break;
-		}
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 1024;
-			uint64_t *np = realloc(pairs, ncap * sizeof *np);
-			if (!np) {
-				snprintf(r->err, r->errlen, "out of memory");
-				rc = -spe_nomem;
-				break;
-			}
-			pairs = np, cap = ncap;
-		}
-		pairs[n++] = latency_slot_make(has_lat ? (int32_t)lat : LATENCY_NONE, (uint64_t)count);
-	}
-out:
-	free(pairs);
-	sqlite3_finalize(rows);
-	sqlite3_finalize(r->insert);
-	r->insert = NULL;
-	return rc;
-}
-
 /*
- * One symbol_summary row per function of a file: symbols with the same name
- * and mapping path (the same function seen by several processes or
- * sources) are one group, named by their smallest id.  Records without a
- * symbol make one more group with symbol_id NULL.
+ * The groups: pc_summary's are keyed (pc, insn_id, has_pc); symbol_summary's
+ * by the number of the function (name, mapping path) the symbol belongs to.
  */
-static int rollup_symbols(struct rollup *r)
+struct symbol_groups {
+	uint32_t *group_of; /* symbol id -> group number + 1 */
+	int64_t *first_id;  /* group number -> smallest symbol id */
+	int64_t max_id;
+	uint32_t n; /* functions; group n is "no symbol" */
+};
+
+/* Number the functions: equal (name, path) are adjacent in this order. */
+static int number_functions(struct rollup *r, struct symbol_groups *sg)
 {
 	sqlite3_stmt *st = NULL;
-	struct latency_groups groups = { 0 };
-	uint32_t *group_of = NULL; /* symbol id -> group number + 1 */
-	int64_t *first_id = NULL;  /* group number -> smallest symbol id, 0 = none */
-	uint64_t *scratch = NULL;
-	int rc = 0;
-	int64_t max_id = 0;
-
 	if (sqlite3_prepare_v2(r->db, "SELECT coalesce(max(id), 0) FROM symbol", -1, &st, NULL) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW) {
-		rc = fail(r, "symbol");
-		goto out;
+		sqlite3_finalize(st);
+		return fail(r, "symbol");
 	}
-	max_id = sqlite3_column_int64(st, 0);
+	sg->max_id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	st = NULL;
-	if (max_id < 0 || (uint64_t)max_id >= UINT32_MAX ||
-	    !(group_of = calloc((size_t)max_id + 1, sizeof *group_of)) ||
-	    !(first_id = calloc((size_t)max_id + 2, sizeof *first_id))) {
-		snprintf(r->err, r->errlen, "symbol rollup: out of memory for %lld symbols", (long long)max_id);
-		rc = -spe_nomem;
-		goto out;
+	if (sg->max_id < 0 || (uint64_t)sg->max_id >= UINT32_MAX ||
+	    !(sg->group_of = calloc((size_t)sg->max_id + 1, sizeof *sg->group_of)) ||
+	    !(sg->first_id = calloc((size_t)sg->max_id + 2, sizeof *sg->first_id))) {
+		snprintf(r->err, r->errlen, "rollup: out of memory for %lld symbols", (long long)sg->max_id);
+		return -spe_nomem;
 	}
-
-	/* name the groups: equal (name, path) are adjacent in this order */
 	if (sqlite3_prepare_v2(r->db,
 			       "SELECT s.id, s.name, m.path FROM symbol s LEFT JOIN mapping m ON m.id = s.mapping_id"
 			       " ORDER BY s.name, m.path, s.id",
-			       -1, &st, NULL) != SQLITE_OK) {
-		rc = fail(r, "symbol");
-		goto out;
-	}
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(r, "symbol");
 	char *prev_name = NULL, *prev_path = NULL;
-	int have_prev = 0;
-	uint32_t n_groups = 0;
-	int step;
+	int have_prev = 0, step, rc = 0;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 		const char *name = (const char *)sqlite3_column_text(st, 1);
@@ -191,93 +107,117 @@ static int rollup_symbols(struct rollup *r)
 			prev_name = name ? strdup(name) : NULL;
 			prev_path = path ? strdup(path) : NULL;
 			have_prev = 1;
-			first_id[n_groups++] = id;
+			sg->first_id[sg->n++] = id;
 		}
-		if (id > 0 && id <= max_id)
-			group_of[id] = n_groups;
+		if (id > 0 && id <= sg->max_id)
+			sg->group_of[id] = sg->n;
 	}
 	free(prev_name);
 	free(prev_path);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (step != SQLITE_DONE) {
+	if (step != SQLITE_DONE)
 		rc = fail(r, "symbol");
-		goto out;
-	}
+	sqlite3_finalize(st);
+	return rc;
+}
 
-	/* merge the histograms; group number n_groups is "no symbol" */
-	for (uint32_t g = 0; g <= n_groups; g++) {
+static int out_of_memory(struct rollup *r)
+{
+	snprintf(r->err, r->errlen, "rollup: out of memory");
+	return -spe_nomem;
+}
+
+/* One pass over pc_latency (any order) into both sets of histograms. */
+static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, struct latency_groups *pcs,
+			    struct latency_groups *fns)
+{
+	for (uint32_t g = 0; g <= sg->n; g++) {
 		struct latency_key key = { { g, 0, 0 } };
-		if (latency_group_of(&groups, &key) != (int64_t)g) {
-			snprintf(r->err, r->errlen, "out of memory");
-			rc = -spe_nomem;
-			goto out;
-		}
+		if (latency_group_of(fns, &key) != (int64_t)g)
+			return out_of_memory(r);
 	}
-	if (sqlite3_prepare_v2(r->db, "SELECT symbol_id, total_latency, samples FROM pc_latency", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		rc = fail(r, "pc_latency");
-		goto out;
-	}
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		int has_sym, has_lat;
-		int64_t sym = column_or(st, 0, &has_sym);
-		int64_t lat = column_or(st, 1, &has_lat);
-		int64_t count = sqlite3_column_int64(st, 2);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(r->db, "SELECT pc, insn_id, symbol_id, total_latency, samples FROM pc_latency", -1,
+			       &st, NULL) != SQLITE_OK)
+		return fail(r, "pc_latency");
+	int step, rc = 0;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		int has_pc, has_insn, has_sym, has_lat;
+		int64_t pc = column_or(st, 0, &has_pc);
+		int64_t insn = column_or(st, 1, &has_insn);
+		int64_t sym = column_or(st, 2, &has_sym);
+		int64_t lat = column_or(st, 3, &has_lat);
+		int64_t count = sqlite3_column_int64(st, 4);
 		if (lat < 0 || lat > 0xffff || count < 0) {
 			snprintf(r->err, r->errlen, "pc_latency: latency %lld or count %lld out of range",
 				 (long long)lat, (long long)count);
 			rc = -spe_bad_file;
-			goto out;
+			break;
 		}
-		uint32_t g = has_sym && sym > 0 && sym <= max_id && group_of[sym] ? group_of[sym] - 1 : n_groups;
-		if (latency_groups_add(&groups, g, has_lat ? (int32_t)lat : LATENCY_NONE, (uint64_t)count) < 0) {
-			snprintf(r->err, r->errlen, "out of memory");
-			rc = -spe_nomem;
-			goto out;
-		}
+		int32_t latency = has_lat ? (int32_t)lat : LATENCY_NONE;
+		struct latency_key key = { { (uint64_t)pc, has_insn ? (uint64_t)insn : 0, (uint64_t)has_pc } };
+		int64_t g = latency_group_of(pcs, &key);
+		uint32_t f = has_sym && sym > 0 && sym <= sg->max_id && sg->group_of[sym] ? sg->group_of[sym] - 1 : sg->n;
+		if (g < 0 || latency_groups_add(pcs, (uint32_t)g, latency, (uint64_t)count) < 0 ||
+		    latency_groups_add(fns, f, latency, (uint64_t)count) < 0)
+			rc = out_of_memory(r);
 	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (step != SQLITE_DONE) {
+	if (rc == 0 && step != SQLITE_DONE)
 		rc = fail(r, "reading pc_latency");
-		goto out;
-	}
+	sqlite3_finalize(st);
+	return rc;
+}
 
-	uint32_t widest = 0;
-	for (uint32_t g = 0; g <= n_groups; g++)
-		if (groups.groups[g].hist.n > widest)
-			widest = groups.groups[g].hist.n;
-	if (!(scratch = malloc(((size_t)widest + 1) * sizeof *scratch))) {
-		snprintf(r->err, r->errlen, "out of memory");
-		rc = -spe_nomem;
-		goto out;
+static int write_pc_summary(struct rollup *r, const struct latency_groups *pcs, uint64_t *scratch)
+{
+	if (sqlite3_prepare_v2(r->db,
+			       "INSERT INTO pc_summary(pc, insn_id, samples, total_latency, timed, p50, p90, p99)"
+			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &r->insert, NULL) != SQLITE_OK)
+		return fail(r, "pc_summary");
+	int rc = 0;
+	for (uint32_t g = 0; g < pcs->n && rc == 0; g++) {
+		const struct latency_group *grp = &pcs->groups[g];
+		struct latency_stats s;
+		latency_hist_stats(&grp->hist, scratch, &s);
+		bind_or_null(r->insert, 1, grp->key.w[2] != 0, (int64_t)grp->key.w[0]);
+		bind_or_null(r->insert, 2, grp->key.w[1] != 0, (int64_t)grp->key.w[1]);
+		rc = insert_stats(r, 3, &s, "pc_summary");
 	}
+	sqlite3_finalize(r->insert);
+	r->insert = NULL;
+	return rc;
+}
+
+static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg, const struct latency_groups *fns,
+				uint64_t *scratch)
+{
 	if (sqlite3_prepare_v2(r->db,
 			       "INSERT INTO symbol_summary(symbol_id, samples, total_latency, timed, p50, p90, p99)"
 			       " VALUES(?, ?, ?, ?, ?, ?, ?)",
-			       -1, &r->insert, NULL) != SQLITE_OK) {
-		rc = fail(r, "symbol_summary");
-		goto out;
-	}
-	for (uint32_t g = 0; g <= n_groups && rc == 0; g++) {
-		const struct latency_hist *h = &groups.groups[g].hist;
+			       -1, &r->insert, NULL) != SQLITE_OK)
+		return fail(r, "symbol_summary");
+	int rc = 0;
+	for (uint32_t g = 0; g <= sg->n && rc == 0; g++) {
+		const struct latency_hist *h = &fns->groups[g].hist;
 		if (!h->n)
 			continue;
 		struct latency_stats s;
 		latency_hist_stats(h, scratch, &s);
-		bind_or_null(r->insert, 1, g < n_groups, g < n_groups ? first_id[g] : 0);
+		bind_or_null(r->insert, 1, g < sg->n, g < sg->n ? sg->first_id[g] : 0);
 		rc = insert_stats(r, 2, &s, "symbol_summary");
 	}
-out:
-	sqlite3_finalize(st);
 	sqlite3_finalize(r->insert);
 	r->insert = NULL;
-	latency_groups_free(&groups);
-	free(group_of);
-	free(first_id);
-	free(scratch);
 	return rc;
+}
+
+static uint32_t widest(const struct latency_groups *g)
+{
+	uint32_t w = 0;
+	for (uint32_t i = 0; i < g->n; i++)
+		if (g->groups[i].hist.n > w)
+			w = g->groups[i].hist.n;
+	return w;
 }
 
 int spe_latency_rollup(sqlite3 *db, char *err, size_t errlen)
@@ -289,8 +229,25 @@ int spe_latency_rollup(sqlite3 *db, char *err, size_t errlen)
 		sqlite3_free(msg);
 		return -spe_io;
 	}
-	int rc = rollup_pcs(&r);
+	struct symbol_groups sg = { 0 };
+	struct latency_groups pcs = { 0 }, fns = { 0 };
+	uint64_t *scratch = NULL;
+	int rc = number_functions(&r, &sg);
 	if (rc == 0)
-		rc = rollup_symbols(&r);
+		rc = merge_histograms(&r, &sg, &pcs, &fns);
+	if (rc == 0) {
+		uint32_t w = widest(&pcs) > widest(&fns) ? widest(&pcs) : widest(&fns);
+		if (!(scratch = malloc(((size_t)w + 1) * sizeof *scratch)))
+			rc = out_of_memory(&r);
+	}
+	if (rc == 0)
+		rc = write_pc_summary(&r, &pcs, scratch);
+	if (rc == 0)
+		rc = write_symbol_summary(&r, &sg, &fns, scratch);
+	free(scratch);
+	free(sg.group_of);
+	free(sg.first_id);
+	latency_groups_free(&pcs);
+	latency_groups_free(&fns);
 	return rc;
 }

@@ -190,19 +190,19 @@ int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
 /*
  * Indexes, built after the bulk insert.  spe_record has none: the hot_*
  * views read the summaries, and an index over tens of millions of rows
- * would cost more load time than the scans it saves.  pc_latency_pc covers
- * the PC rollup (latency_rollup.c), which reads pc_latency in its order.
+ * would cost more load time than the scans it saves.  pc_latency has none
+ * either: the rollup (latency_rollup.c) reads it in any order.
  */
 static const char indexes_sql[] =
 	"CREATE INDEX IF NOT EXISTS symbol_mapping ON symbol(mapping_id, start);\n"
 	"CREATE INDEX IF NOT EXISTS insn_mapping_pc ON insn(mapping_id, pc);\n"
-	"CREATE INDEX IF NOT EXISTS pc_latency_pc ON pc_latency(pc, insn_id, total_latency, samples);\n"
 	/* hot_pc's and hot_symbol's order, so LIMIT N reads N rows */
 	"CREATE INDEX IF NOT EXISTS pc_summary_hot ON pc_summary(total_latency DESC, samples DESC);\n"
 	"CREATE INDEX IF NOT EXISTS symbol_summary_hot ON symbol_summary(total_latency DESC, samples DESC);\n";
 
-/* Dropped at the start of an append and rebuilt at its end. */
-static const char drop_indexes_sql[] = "DROP INDEX IF EXISTS pc_latency_pc;\n";
+/* Dropped at the start of an append and rebuilt at its end (after the rollup refills the summaries). */
+static const char drop_indexes_sql[] = "DROP INDEX IF EXISTS pc_summary_hot;\n"
+				       "DROP INDEX IF EXISTS symbol_summary_hot;\n";
 
 int spe_schema_create_indexes(sqlite3 *db, char *err, size_t errlen)
 {
