@@ -15,6 +15,15 @@
 #include "sql_text.h"
 #include "spe/analysis.h"
 
+/* The statistics columns of pc_summary and symbol_summary (latency_rollup.c fills them). */
+#define LATENCY_STATS_COLUMNS                  \
+	"  samples INTEGER NOT NULL,\n"        \
+	"  total_latency INTEGER,\n"           \
+	"  timed INTEGER NOT NULL,\n"          \
+	"  p50 INTEGER,\n"                     \
+	"  p90 INTEGER,\n"                     \
+	"  p99 INTEGER);\n"
+
 static const char tables_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;\n"
 	"CREATE TABLE source(\n"
@@ -76,21 +85,9 @@ static const char tables_sql[] =
 	"  samples INTEGER NOT NULL);\n"
 	"CREATE TABLE pc_summary(\n"
 	"  pc INTEGER,\n"
-	"  insn_id INTEGER REFERENCES insn(id),\n"
-	"  samples INTEGER NOT NULL,\n"
-	"  total_latency INTEGER,\n"
-	"  timed INTEGER NOT NULL,\n"
-	"  p50 INTEGER,\n"
-	"  p90 INTEGER,\n"
-	"  p99 INTEGER);\n"
+	"  insn_id INTEGER REFERENCES insn(id),\n" LATENCY_STATS_COLUMNS
 	"CREATE TABLE symbol_summary(\n"
-	"  symbol_id INTEGER REFERENCES symbol(id),\n"
-	"  samples INTEGER NOT NULL,\n"
-	"  total_latency INTEGER,\n"
-	"  timed INTEGER NOT NULL,\n"
-	"  p50 INTEGER,\n"
-	"  p90 INTEGER,\n"
-	"  p99 INTEGER);\n"
+	"  symbol_id INTEGER REFERENCES symbol(id),\n" LATENCY_STATS_COLUMNS
 	"CREATE TABLE load_stats(\n"
 	"  source_id INTEGER PRIMARY KEY REFERENCES source(id),\n"
 	"  records INTEGER NOT NULL,\n"

@@ -9,20 +9,9 @@
 # The SPE bytes are written here with printf: a PC packet (0xb0, 8 bytes, the top
 # byte 0xa0 = EL1, NS) and END (0x01) per record; 0x03 is not a packet header.
 set -u
+. "$(dirname "$0")/../lib/testlib.sh"
 record=$1 load=$2 query=$3 fixtures=$4
-tmp=${TMPDIR:-/tmp}/spe-cli-load.$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect() {
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL %s\n--- got\n%s\n--- expected\n%s\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
-has() {
-	case "$2" in *"$3"*) ;; *) printf 'FAIL %s: output lacks "%s"\n%s\n' "$1" "$3" "$2"; fail=1 ;; esac
-}
+scratch_dir cli-load
 query() {
 	${SPE_RUN:-} "$query" -d "$1" --format=csv "$2" | tr -d '\r'
 }

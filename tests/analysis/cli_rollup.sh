@@ -8,18 +8,9 @@
 # and third --append (functions merged across sources, the summaries rebuilt
 # each time, not added to).
 set -u
+. "$(dirname "$0")/../lib/testlib.sh"
 gen=$1 record=$2 load=$3 query=$4
-tmp=${TMPDIR:-/tmp}/spe-cli-rollup.$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect() {
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL %s\n--- got\n%s\n--- expected\n%s\n' "$1" "$(printf '%s\n' "$2" | head -20)" \
-			"$(printf '%s\n' "$3" | head -20)"
-		fail=1
-	fi
-}
+scratch_dir cli-rollup
 query() {
 	${SPE_RUN:-} "$query" -d "$1" --format=csv "$2" | tr -d '\r'
 }

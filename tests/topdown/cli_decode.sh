@@ -2,14 +2,8 @@
 # Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
 # spe-topdown decode: worked values (see test_perf_metrics.c for the arithmetic).
 set -u
+. "$(dirname "$0")/../lib/testlib.sh"
 td=$1
-fail=0
-expect() { # expect NAME ACTUAL EXPECTED
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL %s\n--- got\n%s\n--- expected\n%s\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
 
 out=$(${SPE_RUN:-} "$td" decode --slots 1000 --metrics 0x4026140a654d1a33)
 expect level1 "$out" "retiring=0.2000

@@ -8,20 +8,9 @@
 # loads; 134 TLB walks among 1000 loads/stores; branchy() 200 branches, 50
 # mispredicted.  The report's latency sums must equal the analysis views'.
 set -u
+. "$(dirname "$0")/../lib/testlib.sh"
 replay=$1 load=$2 query=$3 td=$4 report=$5 manifest=$6 elf=$7 fx=$8
-tmp=${TMPDIR:-/tmp}/spe-td-e2e.$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect() {
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL %s\n--- got\n%s\n--- expected\n%s\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
-has() {
-	case "$2" in *"$3"*) ;; *) printf 'FAIL %s: output lacks "%s"\n%s\n' "$1" "$3" "$2"; fail=1 ;; esac
-}
+scratch_dir td-e2e
 
 ${SPE_RUN:-} "$replay" --replay="$manifest" -o "$tmp/memwork.data" >/dev/null 2>&1 || { echo "FAIL replay"; exit 1; }
 ${SPE_RUN:-} "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$elf" 2>/dev/null || { echo "FAIL load"; exit 1; }

@@ -3,23 +3,12 @@
 # spe-topdown import and spe-report --cross-isa through the CLI: summary
 # lines, error messages naming file and line, exit codes, JSON values.
 set -u
+. "$(dirname "$0")/../lib/testlib.sh"
 td=$1
 report=$2
 fx=$3
-tmp=${TMPDIR:-/tmp}/spe-td-cli.$$
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
+scratch_dir td-cli
 db=$tmp/t.db
-fail=0
-expect() {
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL %s\n--- got\n%s\n--- expected\n%s\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
-has() {
-	case "$2" in *"$3"*) ;; *) printf 'FAIL %s: output lacks "%s"\n%s\n' "$1" "$3" "$2"; fail=1 ;; esac
-}
 
 out=$(${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-json.txt" -d "$db" --run intel-spr --workload stream)
 expect import_intel "$out" "run 1: intel-spr from $fx/perf-6.5_spr-json.txt (perf-stat-json), 1 intervals, 12 values, isa x86_64, cpu unknown, method perf_metrics"

@@ -5,18 +5,9 @@
 # config 0x400, metrics umask 0x80..0x87 -> 0x8000..0x8700; Arm PMUv3 codes
 # §4), the unsupported path on a fixture AMD tree and, for real, on this host.
 set -u
+. "$(dirname "$0")/../lib/testlib.sh"
 td=$1
 root=$2/sysroot
-fail=0
-expect() { # expect NAME ACTUAL EXPECTED
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL %s\n--- got\n%s\n--- expected\n%s\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
-has() { # has NAME TEXT NEEDLE
-	case "$2" in *"$3"*) ;; *) printf 'FAIL %s: output lacks "%s"\n%s\n' "$1" "$3" "$2"; fail=1 ;; esac
-}
 
 out=$(${SPE_RUN:-} "$td" stat --dry-run --sysroot "$root/intel-spr" --level=2 -- true)
 expect spr_events "$(printf '%s\n' "$out" | grep '^perf_event_attr' | sed 's/ read_format.*//')" \
