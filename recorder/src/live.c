@@ -543,13 +543,10 @@ static void reenable(struct spe_session *s, struct spe_session_cpu *cpu)
 		for_cpu_fds(&ls->l->c[cpu->idx], PERF_EVENT_IOC_ENABLE);
 }
 
-/* The -p target has exited: no such process, or a zombie nobody reaped yet. */
-static int process_gone(pid_t pid)
+/* The state letter of /proc/PID[/task/TID]/stat at @p path, or 0 if unreadable. */
+static char stat_state(const char *path)
 {
-	if (kill(pid, 0) < 0 && errno == ESRCH)
-		return 1;
-	char path[64], buf[256];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	char buf[256];
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -557,7 +554,38 @@ static int process_gone(pid_t pid)
 	fclose(f);
 	buf[n] = 0;
 	const char *paren = strrchr(buf, ')'); /* comm may contain spaces and parentheses */
-	return paren && (paren[1] == ' ') && (paren[2] == 'Z' || paren[2] == 'X');
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+/*
+ * The -p target has exited: no such process, or every thread of it a zombie
+ * nobody reaped yet.  A leader that called pthread_exit() is a zombie while
+ * its other threads still run, so the leader's state alone does not tell.
+ */
+static int process_gone(pid_t pid)
+{
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return 1;
+	char path[96];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	char leader = stat_state(path);
+	if (leader != 'Z' && leader != 'X')
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return 1;
+	int alive = 0;
+	struct dirent *e;
+	while (!alive && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/task/%.16s/stat", (int)pid, e->d_name);
+		char st = stat_state(path);
+		alive = st && st != 'Z' && st != 'X';
+	}
+	closedir(d);
+	return !alive;
 }
 
 static int wait_status(int st)
@@ -641,12 +669,17 @@ int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct
 		if (l->cfg.mode == SPE_LIVE_PID && process_gone(l->cfg.pid))
 			break;
 		if (l->cfg.mode == SPE_LIVE_PID && pr > 0) {
-			/* Every event hung up: the process is gone. */
+			/*
+			 * Every polled event is PID's first thread's: all hung up means
+			 * that thread has exited, but the others may run on (their events
+			 * still write to these rings).  poll() returns at once from now on,
+			 * so wait here instead.
+			 */
 			int hup = 0;
 			for (int i = 0; i < l->n; i++)
 				hup += (pfd[i].revents & POLLHUP) != 0;
 			if (hup == l->n)
-				break;
+				usleep((useconds_t)poll_ms * 1000);
 		}
 	}
 stop:

@@ -480,6 +480,64 @@ TEST(pid_follows_existing_threads)
 	}
 }
 
+/*
+ * -p of a process whose main thread calls pthread_exit() first: the leader is
+ * then a zombie while its other thread still runs, and recording goes on
+ * until that thread is done too (its COMM, written 300 ms after the leader
+ * exited, is recorded).
+ */
+static void *late_thread(void *arg)
+{
+	(void)arg;
+	usleep(300000);
+	prctl(PR_SET_NAME, "spe-thr-late");
+	usleep(50000);
+	return NULL;
+}
+
+TEST(pid_outlives_its_main_thread)
+{
+	int ready[2];
+	CHECK_INT_EQ(pipe(ready), 0);
+	pid_t child = fork();
+	if (child == 0) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, late_thread, NULL))
+			_exit(2);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(3);
+		usleep(100000); /* exit once recording has started */
+		pthread_exit(NULL);
+	}
+	char c;
+	CHECK_INT_EQ((int)read(ready[0], &c, 1), 1);
+	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus,
+					      .mode = SPE_LIVE_PID, .pid = child,
+					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
+					      .duration = 10);
+	struct spe_live *l;
+	struct spe_live_error err = { 0 };
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	struct capture cap = { .threads_of = (uint32_t)child };
+	struct spe_session_sink sink = { &cap, on_event, on_aux };
+	struct spe_live_result res;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	spe_live_close(l);
+	double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	int st = 0;
+	waitpid(child, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_INT_EQ(cap.thread_comms, 1);
+	CHECK(took > 0.25 && took < 5); /* ended with the last thread, not with the leader or --duration */
+	if (check_failures)
+		printf("  recording took %.2f s, %d thread COMMs\n", took, cap.thread_comms);
+	close(ready[0]);
+	close(ready[1]);
+}
+
 int main(void)
 {
 	init_test_cpus();
@@ -501,5 +559,6 @@ int main(void)
 	RUN(proc_synthesis);
 	RUN(stop_flag_duration_and_pid);
 	RUN(pid_follows_existing_threads);
+	RUN(pid_outlives_its_main_thread);
 	return check_summary();
 }
