@@ -6,7 +6,8 @@
 # functions (nearest-rank percentiles, as docs/schema.md states), on a
 # generated trace of many PCs loaded as one source, then again after a second
 # and third --append (functions merged across sources, the summaries rebuilt
-# each time, not added to).
+# each time, not added to); and an append refused over a pc_latency row no
+# load writes, leaving the database as it was.
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
 gen=$1 record=$2 load=$3 query=$4
@@ -71,6 +72,16 @@ check_views three_sources "$tmp/t.db"
 three=$(query "$tmp/t.db" "SELECT samples FROM hot_symbol LIMIT 1" | tail -1)
 expect top_symbol_tripled "$three" "$((one * 3))"
 expect symbols_merged "$(query "$tmp/t.db" "SELECT count(*) = count(DISTINCT symbol) FROM hot_symbol" | tail -1)" 1
+
+# a pc_latency row no load writes (latency past the 16-bit counter): the next
+# append's rollup refuses it, exit 65, and the database is left as it was
+${SPE_RUN:-} "$query" -d "$tmp/t.db" --write \
+	"INSERT INTO pc_latency(source_id, pc, total_latency, samples) VALUES(1, 0, 70000, 1)" >/dev/null
+before=$(cksum <"$tmp/t.db")
+${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" --append 2>"$tmp/err"
+expect bad_row_rc $? 65
+has bad_row_message "$(cat "$tmp/err")" "pc_latency: latency 70000 or count 1 out of range"
+expect bad_row_unchanged "$(cksum <"$tmp/t.db")" "$before"
 
 [ $fail -eq 0 ] && echo "ok cli_rollup"
 exit $fail

@@ -399,6 +399,19 @@ TEST(stop_flag_duration_and_pid)
 	waitpid(child, NULL, 0);
 }
 
+/* -p CHILD on the test CPUs, polled every 20 ms, at most 10 s (a hung test ends). */
+static struct spe_live *open_pid(pid_t child)
+{
+	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus,
+					      .mode = SPE_LIVE_PID, .pid = child,
+					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
+					      .duration = 10);
+	struct spe_live *l = NULL;
+	struct spe_live_error err = { 0 };
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	return l;
+}
+
 /*
  * -p of a process whose threads exist before recording starts: each has its
  * own events (threads started later would inherit them; these do not), so the
@@ -449,13 +462,13 @@ TEST(pid_follows_existing_threads)
 	char c;
 	CHECK_INT_EQ((int)read(ready[0], &c, 1), 1);
 
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus,
-					      .mode = SPE_LIVE_PID, .pid = child,
-					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
-					      .duration = 10);
-	struct spe_live *l;
 	struct spe_live_error err = { 0 };
-	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	struct spe_live *l = open_pid(child);
+	if (!l) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		return;
+	}
 	const pid_t *tids;
 	int n = spe_live_tasks(l, &tids);
 	CHECK_INT_EQ(n, 1 + N_THREADS);
@@ -511,13 +524,13 @@ TEST(pid_outlives_its_main_thread)
 	}
 	char c;
 	CHECK_INT_EQ((int)read(ready[0], &c, 1), 1);
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus,
-					      .mode = SPE_LIVE_PID, .pid = child,
-					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
-					      .duration = 10);
-	struct spe_live *l;
 	struct spe_live_error err = { 0 };
-	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	struct spe_live *l = open_pid(child);
+	if (!l) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		return;
+	}
 	struct capture cap = { .threads_of = (uint32_t)child };
 	struct spe_session_sink sink = { &cap, on_event, on_aux };
 	struct spe_live_result res;
