@@ -30,7 +30,7 @@ static const char *prog = "spe-topdown";
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json]\n"
+		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json] [--strict]\n"
 		"       %s import FILE -d DB [--run NAME]... [--workload NAME] [--cpu CPU] [--host NAME]\n"
 		"                [--spe-source ID|FILE]\n"
 		"       %s stat [-I MS] [-d DB] [--run NAME] [--workload NAME] [--level=1|2] [--dry-run]\n"
@@ -68,11 +68,12 @@ static int cmd_decode(int argc, char **argv)
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t slots[2], metrics[2];
-	int nslots = 0, nmetrics = 0, level = 1, json = 0, c;
+	int nslots = 0, nmetrics = 0, level = 1, json = 0, strict = 0, c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -103,6 +104,7 @@ static int cmd_decode(int argc, char **argv)
 				return CLI_USAGE;
 			}
 			break;
+		case 'S': strict = 1; break;
 		case 'h':
 			usage(stdout);
 			return cli_finish_stdout(prog, CLI_OK);
@@ -115,6 +117,23 @@ static int cmd_decode(int argc, char **argv)
 		fprintf(stderr, "%s decode: give --slots and --metrics, both with one value or both with two\n", prog);
 		return CLI_USAGE;
 	}
+
+	/* Bytes PERF_METRICS cannot hold are warned about (refused with --strict); level 2 on a CPU without it is said. */
+	struct td_pm_issue issues[8];
+	int n_issues = nslots == 1 ? td_pm_check(0, 0, slots[0], metrics[0], 1, level, issues, 8)
+				   : td_pm_check(slots[0], metrics[0], slots[1], metrics[1], 2, level, issues, 8);
+	if (n_issues > 8)
+		n_issues = 8;
+	int refuse = 0;
+	for (int i = 0; i < n_issues; i++) {
+		int bad = issues[i].kind != TD_PM_NO_LEVEL2;
+		if (issues[i].kind == TD_PM_NO_LEVEL2)
+			level = 1;
+		refuse |= strict && bad;
+		fprintf(stderr, "%s decode: %s%s\n", prog, bad ? (strict ? "error: " : "warning: ") : "note: ", issues[i].msg);
+	}
+	if (refuse)
+		return CLI_DATAERR;
 
 	struct td_values v;
 	int rc = nslots == 1 ? td_pm_decode(slots[0], metrics[0], level, &v)
@@ -136,6 +155,16 @@ static int cmd_decode(int argc, char **argv)
 		else
 			printf("%s=%.4f\n", td_node_name(k), v.frac[k]);
 		sep = ", ";
+	}
+	if (json && n_issues) {
+		printf("%s\"warnings\": [", sep);
+		for (int i = 0; i < n_issues; i++) {
+			printf("%s\"", i ? ", " : "");
+			for (const char *p = issues[i].msg; *p; p++)
+				printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+			printf("\"");
+		}
+		printf("]");
 	}
 	if (json)
 		printf("}\n");
