@@ -531,8 +531,24 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 {
 	char who[160];
 	spe_target_describe(t, who, sizeof who);
-	if (fmt == OUT_TEXT)
-		printf("# %s\n%-20s %-22s %-14s %s\n", who, "TERM", "OPTION", "FIELD", "SUPPORTED");
+	/* What the default event samples (compile falls back to user space like perf record). */
+	bool kernel = spe_target_may_sample_kernel(t);
+	char samples[160];
+	snprintf(samples, sizeof samples, "perf_event_paranoid=%d and no CAP_PERFMON: kernel samples are excluded",
+		 t->paranoid);
+	if (fmt == OUT_TEXT) {
+		printf("# %s\n# samples: %s\n%-20s %-22s %-14s %s\n", who,
+		       kernel ? "user space and kernel" : samples, "TERM", "OPTION", "FIELD", "SUPPORTED");
+	} else {
+		printf("{\"target\":");
+		print_json_string(who);
+		printf(",\"kernel_samples\":%s,\"reason\":", kernel ? "true" : "false");
+		if (kernel)
+			printf("null");
+		else
+			print_json_string(samples);
+		printf("}\n");
+	}
 	for (int i = 0; i < SPE_TERM_COUNT; i++) {
 		const struct spe_term_info *ti = spe_term_info(i);
 		char why[320] = "", priv[256] = "", option[48], field[24];

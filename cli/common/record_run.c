@@ -346,6 +346,13 @@ int record_run_live_config(const struct record_run_opts *o, struct spe_live_conf
 		lc->period = a->sample_period;
 		lc->exclude_user = a->exclude_user;
 		lc->exclude_kernel = a->exclude_kernel;
+		/*
+		 * perf core refuses PERF_SAMPLE_PHYS_ADDR to a caller who may not
+		 * sample the kernel (EACCES), and an AUX-only event emits no
+		 * samples: open without it then.  The file's attr keeps it.
+		 */
+		if (!spe_target_may_sample_kernel(t))
+			lc->sample_type &= ~(uint64_t)SPE_PERF_SAMPLE_PHYS_ADDR;
 	}
 	if (o->command) {
 		lc->mode = SPE_LIVE_COMMAND;
