@@ -315,15 +315,8 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 	rc = read_number(c, path, &v);
 	if (rc == -2 && !live)
 		return -1;
-	const char *cpu, *version;
-	if (rc == 0 && spe_cpu_from_midr(v, &cpu, &version)) {
-		snprintf(t->cpu_name, sizeof t->cpu_name, "%s", cpu);
-		unsigned pv = spe_version_pmsver(version);
-		if (pv >= t->pmsver) {
-			t->pmsver = pv;
-			t->pmsver_is_lower_bound = false;
-		}
-	}
+	if (rc == 0)
+		target_apply_midr(t, v);
 	if (live)
 		read_live_privilege(t);
 	return 0;

@@ -43,6 +43,19 @@ bool spe_cpu_from_midr(uint64_t midr, const char **name, const char **version)
 	return false;
 }
 
+void target_apply_midr(struct spe_target *t, uint64_t midr)
+{
+	const char *cpu, *version;
+	if (!spe_cpu_from_midr(midr, &cpu, &version))
+		return;
+	snprintf(t->cpu_name, sizeof t->cpu_name, "%s", cpu);
+	unsigned pv = spe_version_pmsver(version);
+	if (pv >= t->pmsver) {
+		t->pmsver = pv;
+		t->pmsver_is_lower_bound = false;
+	}
+}
+
 void target_reset(struct spe_target *t)
 {
 	memset(t, 0, sizeof *t);

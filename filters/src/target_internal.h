@@ -33,6 +33,9 @@ void target_fields_from_rules(struct spe_target *t);
 /* facts.h CPU name and SPE version for a MIDR; false when unknown. */
 bool spe_cpu_from_midr(uint64_t midr, const char **name, const char **version);
 
+/* Name the CPU of @p t and raise its SPE version to the part's, from a MIDR (no-op when unknown). */
+void target_apply_midr(struct spe_target *t, uint64_t midr);
+
 /* Fill the optional features of facts.h CPU @p name from the profile table. */
 bool profile_apply(const char *name, struct spe_target *t);
 

@@ -25,8 +25,8 @@
 
 #include <linux/perf_event.h>
 
-#define DEFAULT_DATA_PAGES 128u
-#define DEFAULT_AUX_BYTES (4u << 20)
+#define DEFAULT_DATA_PAGES SPE_LIVE_DEFAULT_DATA_PAGES
+#define DEFAULT_AUX_BYTES SPE_LIVE_DEFAULT_AUX_BYTES
 #define DEFAULT_PERIOD 4096u
 
 /* Trailer bits: the only sample_type bits that shape non-sample records. */
