@@ -378,25 +378,6 @@ int record_run_live_config(const struct record_run_opts *o, struct spe_live_conf
 	return 0;
 }
 
-int record_run_no_spe(const char *prog)
-{
-	struct utsname un;
-	const char *arch = uname(&un) == 0 ? un.machine : "unknown";
-	fprintf(stderr,
-		"%s: no Arm SPE PMU on this machine (%s): /sys/bus/event_source/devices has no arm_spe_N device.\n",
-		prog, arch);
-	if (!strcmp(arch, "aarch64"))
-		fprintf(stderr,
-			"%s: SPE needs FEAT_SPE, a kernel with CONFIG_ARM_SPE_PMU (modprobe arm_spe_pmu) and, on "
-			"some cores, kpti=off on the kernel command line; on VMs the hypervisor must pass SPE through.\n",
-			prog);
-	fprintf(stderr,
-		"%s: to check filter options without SPE use --dry-run; to turn a trace into perf.data use "
-		"--replay=FILE.\n",
-		prog);
-	return CLI_UNAVAILABLE;
-}
-
 int record_run_live(const struct record_run_opts *o)
 {
 	const char *prog = o->prog;
