@@ -12,6 +12,7 @@
 
 #include "common/cli_util.h"
 #include "common/doctor_print.h"
+#include "common/record_run.h"
 #include "spe/doctor.h"
 #include "spe/live.h"
 
@@ -70,17 +71,13 @@ int cmd_doctor(int argc, char **argv)
 			plan.have_cpus = plan.cpu_wide = true;
 			break;
 		}
-		case 'm': {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 0);
-			if (*end || !*optarg || n < 2 || (n & (n - 1)) || n > (1u << 24)) {
+		case 'm':
+			if (record_parse_pages(optarg, &plan.aux_pages)) {
 				fprintf(stderr, "%s: --mmap-pages=%s: expected a power of two of at least 2 AUX pages\n", prog,
 					optarg);
 				return CLI_USAGE;
 			}
-			plan.aux_pages = (uint32_t)n;
 			break;
-		}
 		case 'h':
 			usage(stdout);
 			return cli_finish_stdout(prog, CLI_OK);

@@ -226,10 +226,8 @@ static int opt_output(struct record_ctx *c, const char *v)
 }
 static int opt_mmap_pages(struct record_ctx *c, const char *v)
 {
-	uint64_t n;
-	if (!parse_u64(v, &n) || n < 2 || (n & (n - 1)) || n > (1u << 24))
+	if (record_parse_pages(v, &c->run.aux_pages))
 		return usage_error("--mmap-pages=%s: expected a power of two of at least 2 AUX pages%s", v, "");
-	c->run.aux_pages = (uint32_t)n;
 	return 0;
 }
 static int opt_all_cpus(struct record_ctx *c, const char *v)

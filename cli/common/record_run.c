@@ -42,6 +42,19 @@ static void install_stop_handlers(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
+int record_parse_pages(const char *s, uint32_t *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, 0);
+	if (errno || *end || n < 2 || (n & (n - 1)) || n > (1u << 24))
+		return -1;
+	*out = (uint32_t)n;
+	return 0;
+}
+
 int record_parse_size(const char *s, uint64_t *out)
 {
 	char *end;

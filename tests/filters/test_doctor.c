@@ -204,19 +204,25 @@ TEST(bad_roots)
 
 static char doc[1 << 18];
 
-static bool load_doc(void)
+/* Read @p path into @p buf (NUL-terminated); false when it cannot be opened. */
+static bool read_into(const char *path, char *buf, size_t len)
 {
-	char path[1024];
-	snprintf(path, sizeof path, "%s/spe-doctor.1.md", docs_dir());
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		printf("  cannot open %s\n", path);
 		return false;
 	}
-	size_t n = fread(doc, 1, sizeof doc - 1, f);
-	doc[n] = '\0';
+	size_t n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
 	fclose(f);
 	return true;
+}
+
+static bool load_doc(void)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/spe-doctor.1.md", docs_dir());
+	return read_into(path, doc, sizeof doc);
 }
 
 TEST(man_page_names_every_check)
@@ -249,14 +255,8 @@ static void check_format(const char *format, const char *file, unsigned line, vo
 
 static char *slurp_file(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
 	static char buf[1 << 17];
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return read_into(path, buf, sizeof buf) ? buf : NULL;
 }
 
 TEST(man_page_shows_every_message_format)

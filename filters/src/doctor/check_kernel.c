@@ -152,47 +152,37 @@ void check_kpti(struct check_ctx *c, struct spe_check *k)
 }
 
 /* What a probe failure line means, and its fix. */
+static const struct {
+	enum log_kind kind;
+	const char *says, *fix;
+} failures[] = {
+	{ LOG_KPTI, "the driver refused to probe: kernel page-table isolation (see kpti)", "see kpti" },
+	{ LOG_NO_PMSVER,
+	  "the CPU reports no SPE (ID_AA64DFR0_EL1.PMSVer is 0): the part lacks it, or the hypervisor or firmware "
+	  "hides it",
+	  "on a virtual machine, record on bare metal; on bare metal, look for an SPE or debug/profiling option in the "
+	  "firmware setup" },
+	{ LOG_OWNED,
+	  "the profiling buffer is owned by a higher exception level (PMBIDR_EL1.P = 1): firmware (EL3) or a "
+	  "hypervisor (EL2) keeps SPE to itself",
+	  "firmware must hand the profiling buffer to the kernel (MDCR_EL3.NSPB, MDCR_EL2.E2PB): update the firmware, "
+	  "or ask the platform vendor" },
+	{ LOG_BAD_HW, "the driver does not support this implementation's buffer alignment or record size",
+	  "try a newer kernel; otherwise report it to the arm64 kernel maintainers with this line" },
+	{ LOG_NOT_PPI, "firmware gives SPE a shared interrupt (SPI) where the driver needs a per-CPU one (PPI)",
+	  "a firmware bug: update the firmware or its device tree" },
+	{ LOG_ACPI, "Linux could not make the SPE device from the ACPI tables",
+	  "every CPU's MADT GICC entry must give the same SPE interrupt: update the system firmware" },
+	{ LOG_PROBE_FAILED, "the driver failed to probe", "the lines above say how; a newer kernel may help" },
+};
+
 static void explain_failure(struct spe_check *k, const struct log_line *l, bool fatal)
 {
-	enum spe_check_status st = fatal ? SPE_CHECK_FAIL : SPE_CHECK_WARN;
-	switch (l->kind) {
-	case LOG_KPTI:
-		check_set(k, st, SPE_DOCTOR_UNAVAILABLE, "the driver refused to probe: kernel page-table isolation (see kpti)");
-		check_fix(k, "see kpti");
-		break;
-	case LOG_NO_PMSVER:
-		check_set(k, st, SPE_DOCTOR_UNAVAILABLE,
-			  "the CPU reports no SPE (ID_AA64DFR0_EL1.PMSVer is 0): the part lacks it, or the "
-			  "hypervisor or firmware hides it");
-		check_fix(k, "on a virtual machine, record on bare metal; on bare metal, look for an SPE or "
-			     "debug/profiling option in the firmware setup");
-		break;
-	case LOG_OWNED:
-		check_set(k, st, SPE_DOCTOR_UNAVAILABLE,
-			  "the profiling buffer is owned by a higher exception level (PMBIDR_EL1.P = 1): firmware (EL3) or "
-			  "a hypervisor (EL2) keeps SPE to itself");
-		check_fix(k, "firmware must hand the profiling buffer to the kernel (MDCR_EL3.NSPB, MDCR_EL2.E2PB): update "
-			     "the firmware, or ask the platform vendor");
-		break;
-	case LOG_BAD_HW:
-		check_set(k, st, SPE_DOCTOR_UNAVAILABLE,
-			  "the driver does not support this implementation's buffer alignment or record size");
-		check_fix(k, "try a newer kernel; otherwise report it to the arm64 kernel maintainers with this line");
-		break;
-	case LOG_NOT_PPI:
-		check_set(k, st, SPE_DOCTOR_UNAVAILABLE,
-			  "firmware gives SPE a shared interrupt (SPI) where the driver needs a per-CPU one (PPI)");
-		check_fix(k, "a firmware bug: update the firmware or its device tree");
-		break;
-	case LOG_ACPI:
-		check_set(k, st, SPE_DOCTOR_UNAVAILABLE, "Linux could not make the SPE device from the ACPI tables");
-		check_fix(k, "every CPU's MADT GICC entry must give the same SPE interrupt: update the system firmware");
-		break;
-	default:
-		check_set(k, st, SPE_DOCTOR_UNAVAILABLE, "the driver failed to probe");
-		check_fix(k, "the lines above say how; a newer kernel may help");
-		break;
-	}
+	size_t i = 0;
+	while (i + 1 < sizeof failures / sizeof failures[0] && failures[i].kind != l->kind)
+		i++;
+	check_set(k, fatal ? SPE_CHECK_FAIL : SPE_CHECK_WARN, SPE_DOCTOR_UNAVAILABLE, "%s", failures[i].says);
+	check_fix(k, "%s", failures[i].fix);
 }
 
 void check_probe(struct check_ctx *c, struct spe_check *k)
