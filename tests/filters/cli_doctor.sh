@@ -84,6 +84,32 @@ out_has "check json" '"verdict":"unavailable","exit":69,"first_failure":"kpti"'
 err_has "check json blocker" "spe-record: cannot record: kpti: kernel page-table isolation is on"
 err_has "check json hint" "spe-record: without SPE: check filter options with --dry-run --cpu=NAME"
 
+# Variants of the trees, one file changed: each branch a real system can take.
+variant() { rm -rf "$tmp/v"; cp -r "$fx/$1/root" "$tmp/v"; }
+variant all-good-perfmon # a stale /boot/config: the PMUs decide
+sed -i 's/^CONFIG_ARM_SPE_PMU=m/# CONFIG_ARM_SPE_PMU is not set/' "$tmp"/v/boot/config-*
+run "stale config" 0 "$doc" --root="$tmp/v"
+out_has "stale config" "says the driver is not built, yet the PMUs exist: the file is not this kernel's"
+variant module-not-loaded # CONFIG_ARM_SPE_PMU=m but linux-modules-extra not installed
+rm "$tmp"/v/lib/modules/*/kernel/drivers/perf/arm_spe_pmu.ko.zst
+run "no module file" 69 "$doc" --root="$tmp/v"
+out_has "no module file" "FAIL  driver    the kernel builds arm_spe_pmu as a module, but no module file is installed for 6.17.0-1010-aws"
+out_has "no module file fix" "sudo apt install linux-modules-extra-6.17.0-1010-aws), then sudo modprobe arm_spe_pmu"
+variant n1-baremetal-paranoid2 # level 3 on a kernel with the Debian/Ubuntu patch (its config says so)
+echo 3 >"$tmp/v/proc/sys/kernel/perf_event_paranoid"
+run "paranoid 3 patched" 77 "$doc" --root="$tmp/v"
+out_has "paranoid 3 patched" "FAIL  paranoid  3: this kernel refuses every perf event to callers without CAP_SYS_ADMIN"
+out_has "paranoid 3 record" "FAIL  record    nothing: perf events are refused (see paranoid)"
+rm "$tmp"/v/boot/config-* # ... and without a configuration to tell: a warning, not a refusal
+run "paranoid 3 unknown" 0 "$doc" --root="$tmp/v"
+out_has "paranoid 3 unknown" "WARN  paranoid  3: mainline treats it as 2"
+variant kpti-enabled # no kernel log: KPTI from the meltdown status of an affected core
+rm "$tmp/v/var/log/dmesg"
+echo "Mitigation: PTI" >"$tmp/v/sys/devices/system/cpu/vulnerabilities/meltdown"
+run "kpti meltdown" 69 "$doc" --root="$tmp/v"
+out_has "kpti meltdown" "FAIL  kpti      kernel page-table isolation is on, which stops the arm_spe_pmu driver from probing"
+out_has "kpti meltdown probe" "WARN  probe     kernel log not readable: the driver's messages would say why it did not probe"
+
 # This machine: a correct verdict (on x86, exit 69 at arch).
 if [ "$(cat /proc/sys/kernel/arch 2>/dev/null || uname -m)" = x86_64 ]; then
 	run "live x86" 69 "$doc"

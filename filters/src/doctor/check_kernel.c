@@ -53,6 +53,12 @@ void check_config(struct check_ctx *c, struct spe_check *k)
 		check_evidence(k, f->config_source,
 			       "CONFIG_SECURITY_PERF_EVENTS_RESTRICT is known: perf_event_paranoid above 2 refuses "
 			       "everyone without CAP_SYS_ADMIN");
+	if (c->have_pmus && f->spe_pmu != 'y' && f->spe_pmu != 'm') {
+		check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK,
+			  "%s says the driver is not built, yet the PMUs exist: the file is not this kernel's",
+			  f->config_source);
+		return;
+	}
 	if (f->spe_pmu == 'y' || f->spe_pmu == 'm') {
 		check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "the kernel has the arm_spe_pmu driver (%s)",
 			  f->spe_pmu == 'y' ? "built in" : "as a module");
