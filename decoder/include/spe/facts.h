@@ -5,7 +5,7 @@
  * Every event bit, counter index, address index, op-type word, CPU part and
  * data-source code the project knows is declared here, once, as an X-macro
  * list.  C enums, dump strings, SQL column names, filter-option names and the
- * generated docs (docs/spe-facts.md, written by `spe facts --markdown`) all
+ * generated docs (docs/spe-facts.1.md, written by `spe facts --markdown`) all
  * expand these lists; nothing else in the tree may spell these facts again.
  *
  * Sources: Arm ARM (DDI 0487) where it and perf differ; perf's arm-spe packet
