@@ -146,7 +146,7 @@ static void mark_combined_parts_unknown(struct td_run *run)
 /*
  * The slots and cycles of intervals that came with metric values, from
  * their counts (the formulas set them for computed intervals).  perf prints
- * the kernel's topdown-total-slots already scaled to slots (topdown.md §1.4).
+ * the kernel's topdown-total-slots already scaled to slots (docs/topdown-formulas.md §7).
  */
 static void weights_from_events(struct td_run *run)
 {

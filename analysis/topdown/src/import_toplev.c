@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pmu-tools toplev -x, output (topdown.md §5.1):
+ * pmu-tools toplev -x, output (docs/topdown-formulas.md §7):
  *   [Timestamp,][CPUs,]Area,Value,Unit,Description,Sample,Stddev,Multiplex,Bottleneck,Idle
  * Area holds the dotted node ("Backend_Bound.Memory_Bound"); the unit
  * ("% Slots", "% Slots <", "%below") says percent; "# ..." lines are
@@ -86,7 +86,7 @@ int td_parse_toplev_csv(const char *text, size_t len, struct td_run *run, struct
 }
 
 /*
- * Arm topdown-tool (telemetry-solution, topdown.md §4):
+ * Arm topdown-tool (telemetry-solution, docs/topdown-formulas.md §4):
  *   metrics CSV  time,group,stage,level,metric,value,units
  *   events CSV   run,time,event,value
  * Metric names are snake_case ("frontend_bound") or titles ("Frontend Bound");

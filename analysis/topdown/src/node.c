@@ -22,10 +22,10 @@ static const struct node_row nodes[TD_NODE_COUNT] = {
 /*
  * Spellings other than "<canonical>" and "tma_<canonical>", after
  * normalisation (lower case, spaces -> '_').
- *   perf <= 6.3 labels (topdown.md §1.1): "branch mispredict", and the
+ *   perf <= 6.3 labels (docs/topdown-formulas.md §7): "branch mispredict", and the
  *     fallback "backend bound/bad spec" when recovery bubbles are missing
- *   AmpereOne metrics (§1.3): retired_fraction, slots_lost_misspeculation_fraction
- *   toplev before the 2021 rename (§5.1): Frontend_Latency, Frontend_Bandwidth
+ *   AmpereOne metrics (docs/topdown-formulas.md §7): retired_fraction, slots_lost_misspeculation_fraction
+ *   toplev before the 2021 rename (docs/topdown-formulas.md §7): Frontend_Latency, Frontend_Bandwidth
  */
 static const struct {
 	const char *alias;

@@ -9,8 +9,8 @@
  * expand these lists; nothing else in the tree may spell these facts again.
  *
  * Sources: Arm ARM (DDI 0487) where it and perf differ; perf's arm-spe packet
- * decoder for the dump words; ../shared/reference/spe-format.md and
- * spe-filters.md for the version history.  Rows are append-only.
+ * decoder for the dump words; docs/spe-format.md and docs/filters.md for
+ * the version history.  Rows are append-only.
  */
 #ifndef SPE_FACTS_H
 #define SPE_FACTS_H

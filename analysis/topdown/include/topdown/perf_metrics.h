@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Intel Ice Lake+ PERF_METRICS (MSR 0x329) together with the SLOTS fixed
- * counter (topdown.md §2.1, §2.2).
+ * counter (docs/topdown-formulas.md §1).
  *
  * Bytes 0..3 hold level 1 (retiring, bad speculation, frontend bound,
  * backend bound) as fractions of 0xff of the slots counted since the last
@@ -33,7 +33,8 @@ unsigned td_pm_byte(uint64_t metrics, int byte);
 int td_pm_decode(uint64_t slots, uint64_t metrics, int level, struct td_values *out);
 
 /**
- * The region between two reads a and b with no reset in between (§2.2):
+ * The region between two reads a and b with no reset in between
+ * (docs/topdown-formulas.md §1):
  * each node's slot count is slots × byte / 0xff at each read; the region's
  * fraction is Δcount / Δslots, level 1 renormalised, negatives clamped to 0,
  * derived level 2 nodes by subtraction.
