@@ -66,11 +66,13 @@ static int create_views(sqlite3 *db, struct td_diag *diag)
 {
 	for (int level = 1; level <= 2; level++) {
 		char sql[4096];
+		/* views are derived: made anew, so a database of an older spekit gains new node columns */
 		snprintf(sql, sizeof sql,
-			 "CREATE VIEW IF NOT EXISTS topdown_l%d AS\n"
+			 "DROP VIEW IF EXISTS topdown_l%d;\n"
+			 "CREATE VIEW topdown_l%d AS\n"
 			 "SELECT r.run_id, r.name AS run, r.workload, r.isa, r.cpu, r.method, r.approx,\n"
 			 "  i.interval_id, i.scope, i.t0, i.t1",
-			 level);
+			 level, level);
 		pivot_columns(sql, sizeof sql, level);
 		size_t len = strlen(sql);
 		snprintf(sql + len, sizeof sql - len,
