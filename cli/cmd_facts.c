@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * spe facts: print the SPE facts table (decoder/include/spe/facts.h) as
- * Markdown.  docs/spe-facts.md is this command's output; a test keeps the
+ * Markdown.  docs/spe-facts.1.md is this command's output; a test keeps the
  * two equal.
  */
 #include <getopt.h>
@@ -153,7 +153,8 @@ int cmd_facts(int argc, char **argv)
 	printf("\n# OPTIONS\n\n`--markdown`\n: Markdown tables (the default and only format).\n\n"
 	       "`-h`, `--help`\n: Print a short usage text.\n\n"
 	       "# EXIT STATUS\n\n0 on success, 64 on a usage error, 74 if standard output cannot be written.\n\n"
-	       "# EXAMPLES\n\n```\nspe facts --markdown > docs/spe-facts.md\n```\n\n"
-	       "# SEE ALSO\n\ndocs/decoder-api.md, ../shared/reference/spe-format.md\n");
+	       "# FILES\n\nNone: the facts are compiled into libspe; the command only writes to standard output.\n\n"
+	       "# EXAMPLES\n\n```\nspe facts --markdown > docs/spe-facts.1.md\n```\n\n"
+	       "# SEE ALSO\n\nlibspe(3), spe-dump(1), docs/spe-format.md (the packet format these facts describe)\n");
 	return cli_finish_stdout("spe facts", CLI_OK);
 }

@@ -335,7 +335,7 @@ static void print_help(FILE *out)
 			 o->short_name ? ", " : " ", o->name, o->argh ? "=" : "", o->argh ? o->argh : "");
 		fprintf(out, "  %-30s %s\n", o->short_name ? left : left + 2, o->help);
 	}
-	fprintf(out, "\nfilter terms (--name, --kebab-name or inside -e arm_spe/name=v/):\n");
+	fprintf(out, "\nfilter terms (--TERM, with - or _ between words, or inside -e arm_spe/term=v/):\n");
 	for (int t = 0; t < SPE_TERM_COUNT; t++) {
 		const struct spe_term_info *ti = spe_term_info(t);
 		char left[48];

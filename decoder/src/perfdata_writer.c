@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perf.data writer: a file perf 6.1 reads for `perf report -D`, `perf
- * script` and `perf report` (layout: ../shared/reference/perf-interop.md
- * §2-3 and spe-format.md §4.8).
+ * script` and `perf report` (layout and what perf needs: docs/spe-format.md
+ * §4.2-§4.9).
  *
  * File layout: header (104) | one attr entry (128 + 16) | one id (8) |
  * data: TIME_CONV, AUXTRACE_INFO, then the caller's events | feature table |

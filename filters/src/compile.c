@@ -2,8 +2,8 @@
 /*
  * The compiler: request + target -> attr words, register image, diagnostics.
  *
- * Checks run in the order of the driver's event_init (spe-filters.md
- * section 3): event bits, config4, frequency mode, features, privilege;
+ * Checks run in the order of the driver's event_init (docs/filters.md,
+ * "Checks, in the order event_init makes them"): event bits, config4, frequency mode, features, privilege;
  * then the strict checks the kernel does not make.
  */
 #include "diag.h"

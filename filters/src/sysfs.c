@@ -147,7 +147,7 @@ static int read_live_privilege(struct spe_target *t)
 }
 
 /*
- * caps/: values the driver prints (spe-filters.md sections 1 and 2.3).  A
+ * caps/: values the driver prints (docs/filters.md, sysfs and PMSIDR_EL1).  A
  * value no kernel can show means a hand-edited or corrupt copy: refuse it
  * rather than compile against it.
  */

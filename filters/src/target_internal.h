@@ -25,8 +25,8 @@ void target_reset(struct spe_target *t);
 
 /*
  * Set t->field[] from the driver rules: a term is shown when the kernel
- * has it and the target has its feature (format/ visibility, spe-filters.md
- * section 1).  Used by the profile and register builders.
+ * has it and the target has its feature (format/ visibility: docs/filters.md,
+ * "How the kernel driver treats a request").  Used by the profile and register builders.
  */
 void target_fields_from_rules(struct spe_target *t);
 

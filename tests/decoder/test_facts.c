@@ -2,7 +2,7 @@
 /*
  * Facts lookups: names by value (NULL outside the table), CPU parts by MIDR
  * (variant and revision ignored) and by name, data-source levels per CPU map
- * (spe-format.md §3.5), error strings.
+ * (docs/spe-format.md §3.5), error strings.
  */
 #include "check.h"
 #include "spe/spe.h"

@@ -5,12 +5,12 @@
  * Every event bit, counter index, address index, op-type word, CPU part and
  * data-source code the project knows is declared here, once, as an X-macro
  * list.  C enums, dump strings, SQL column names, filter-option names and the
- * generated docs (docs/spe-facts.md, written by `spe facts --markdown`) all
+ * generated docs (docs/spe-facts.1.md, written by `spe facts --markdown`) all
  * expand these lists; nothing else in the tree may spell these facts again.
  *
  * Sources: Arm ARM (DDI 0487) where it and perf differ; perf's arm-spe packet
- * decoder for the dump words; ../shared/reference/spe-format.md and
- * spe-filters.md for the version history.  Rows are append-only.
+ * decoder for the dump words; docs/spe-format.md and docs/filters.md for
+ * the version history.  Rows are append-only.
  */
 #ifndef SPE_FACTS_H
 #define SPE_FACTS_H

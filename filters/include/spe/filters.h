@@ -93,8 +93,10 @@ enum spe_reg {
  *   since    : first kernel (major*100+minor) whose driver has the term
  *   reg/bit  : register and bit the term drives (whole register when bit is 0
  *              and the term is a mask)
- * Positions and kernel releases: shared/reference/spe-filters.md section 1.
- * data_src_filter is the keep-mask spelling of the seed docs patch; it
+ * Positions and kernel releases: docs/filters.md.
+ * data_src_filter is the keep-mask spelling of the v1-v3 kernel patches
+ * (and of their docs patch, "perf docs: arm-spe: Document new SPE filtering
+ * features", v2); it
  * compiles to the complement where the kernel has inv_data_src_filter.
  */
 #define SPE_FILTER_TERM_LIST(X)                                                                                  \
