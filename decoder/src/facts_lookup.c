@@ -163,3 +163,37 @@ const char *spe_mem_level_name(int level)
 	};
 	return level >= 0 && (size_t)level < sizeof names / sizeof names[0] ? names[level] : NULL;
 }
+
+int spe_mem_level_is_remote(int level)
+{
+	switch (level) {
+#define SPE_X(id)                  \
+	case SPE_MEM_LEVEL_##id:   \
+		return 1;
+		SPE_MEM_LEVEL_REMOTE_LIST(SPE_X)
+#undef SPE_X
+	}
+	return 0;
+}
+
+/* "1.4" -> 104; anything else (feature names, "") -> -1. */
+static int version_number(const char *v)
+{
+	if (!v || v[0] < '0' || v[0] > '9' || v[1] != '.' || v[2] < '0' || v[2] > '9' || v[3])
+		return -1;
+	return (v[0] - '0') * 100 + (v[2] - '0');
+}
+
+int spe_cpu_has_event(const struct spe_cpu_info *cpu, unsigned bit)
+{
+	static const char *const since[64] = {
+#define SPE_X(bit, id, word, col, since, desc) [bit] = since,
+		SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+	};
+	int need = bit < 64 ? version_number(since[bit]) : -1;
+	int have = cpu ? version_number(cpu->spe_version) : -1;
+	if (need < 0 || have < 0)
+		return -1;
+	return have >= need;
+}

@@ -177,6 +177,14 @@ SPE_API const struct spe_cpu_info *spe_cpu_by_name(const char *name);
 /* Memory level of a load's data-source code on @p midr; SPE_MEM_LEVEL_UNKNOWN if unmapped. */
 SPE_API int spe_mem_level(uint32_t midr, uint64_t data_source, int *modified);
 SPE_API const char *spe_mem_level_name(int level);
+/* 1 if @p level is on another socket or chip (SPE_MEM_LEVEL_REMOTE_LIST), else 0. */
+SPE_API int spe_mem_level_is_remote(int level);
+/*
+ * Does part @p cpu record event @p bit?  1 when its SPE version is at least
+ * the version the event list names for the bit, 0 when older, -1 when the
+ * part's version or the bit's is unknown (IMPDEF bits: spe_impdef_event_column).
+ */
+SPE_API int spe_cpu_has_event(const struct spe_cpu_info *cpu, unsigned bit);
 
 #ifdef __cplusplus
 }
