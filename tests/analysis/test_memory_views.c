@@ -14,36 +14,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include <sqlite3.h>
 
 #include "check.h"
 #include "db_query.h"
-#include "run.h"
+#include "replay_load.h"
 #include "spe/analysis.h"
 
 static const char *replay_tool, *spe_load, *traces, *elf_dir;
 static char dir[] = "/tmp/spe-memviews-XXXXXX";
 static sqlite3 *db; /* datawork.data then datawork-after.data, sources 1 and 2 */
 
-static int sh(const char *cmd)
-{
-	int st = system(cmd);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* Replay @p manifest into DIR/NAME.data and load it into @p db_path (appending). */
 static int capture(const char *manifest, const char *name, const char *db_path)
 {
-	char cmd[4096];
-	snprintf(cmd, sizeof cmd, "%s%s --replay=%s/%s -o %s/%s.data >/dev/null 2>&1", spe_run_prefix(), replay_tool,
-		 traces, manifest, dir, name);
-	if (sh(cmd) != 0)
-		return -1;
-	snprintf(cmd, sizeof cmd, "%s%s %s/%s.data -o %s --append --symfs=%s 2>/dev/null", spe_run_prefix(), spe_load,
-		 dir, name, db_path, elf_dir);
-	return sh(cmd) == 0 ? 0 : -1;
+	return replay_load(replay_tool, spe_load, traces, manifest, dir, name, db_path, elf_dir);
 }
 
 static long long q(const char *sql)
@@ -227,7 +212,7 @@ TEST(prefetch_rows)
 /* memwork has no data mappings: `shared` is still named, from the binary's segments; the heap is not. */
 TEST(globals_without_data_mappings)
 {
-	char path[256], cmd[4096];
+	char path[256];
 	snprintf(path, sizeof path, "%s/mw.db", dir);
 	CHECK_INT_EQ(capture("memwork.replay", "memwork", path), 0);
 	sqlite3 *m;
@@ -237,7 +222,6 @@ TEST(globals_without_data_mappings)
 	CHECK_STR_EQ(db_query_text(m, "SELECT type FROM hot_data_object WHERE name = 'shared'"), "struct shared_line");
 	CHECK_INT_EQ(db_query_int(m, "SELECT no_data_object FROM load_stats"), 700); /* chase and stream_sum */
 	sqlite3_close(m);
-	(void)cmd;
 }
 
 /* HiSilicon HIP codes mark a peer's modified line: loads with them count as hitm, without any event. */
@@ -303,6 +287,6 @@ int main(int argc, char **argv)
 	sqlite3_close(db);
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	sh(cmd);
+	replay_load_sh(cmd);
 	return check_summary();
 }
