@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "result_internal.h"
 #include "spe/diff.h"
 
 static const char *const titles[] = { "Functions", "Instructions", "Data objects" };
@@ -49,21 +50,6 @@ static void print_table(const struct spe_diff *d, enum spe_diff_kind k, int top,
 		fprintf(out, "  ... %zu more\n", n - (size_t)top);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void json_side(FILE *out, const char *key, const struct spe_diff_side *s)
 {
 	fprintf(out, "\"%s\": {\"samples\": %" PRIu64 ", \"total_latency\": %" PRIu64 ", \"share\": %.6f, ", key,
@@ -81,9 +67,9 @@ static void print_json(const struct spe_diff *d, int top, FILE *out)
 	const char *la, *lb;
 	spe_diff_totals(d, &na, &nb, &la, &lb);
 	fprintf(out, "{\"diff\": {\"confidence\": %.4g, \"a\": {\"sources\": ", spe_diff_confidence(d));
-	json_string(out, la);
+	result_json_string(out, la);
 	fprintf(out, ", \"samples\": %" PRIu64 "}, \"b\": {\"sources\": ", na);
-	json_string(out, lb);
+	result_json_string(out, lb);
 	fprintf(out, ", \"samples\": %" PRIu64 "}", nb);
 	for (int k = 0; k < 3; k++) {
 		fprintf(out, ", \"%s\": [", json_keys[k]);
@@ -91,12 +77,12 @@ static void print_json(const struct spe_diff *d, int top, FILE *out)
 		for (size_t i = 0; i < n && (top <= 0 || i < (size_t)top); i++) {
 			const struct spe_diff_row *r = spe_diff_row(d, (enum spe_diff_kind)k, i);
 			fprintf(out, "%s{\"name\": ", i ? ", " : "");
-			json_string(out, r->name);
+			result_json_string(out, r->name);
 			fprintf(out, ", \"where\": ");
-			json_string(out, r->where);
+			result_json_string(out, r->where);
 			if (r->detail) {
 				fprintf(out, ", \"detail\": ");
-				json_string(out, r->detail);
+				result_json_string(out, r->detail);
 			}
 			fprintf(out, ", ");
 			json_side(out, "a", &r->a);

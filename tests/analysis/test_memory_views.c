@@ -21,6 +21,7 @@
 #include "db_query.h"
 #include "replay_load.h"
 #include "spe/analysis.h"
+#include "spe/memory_report.h"
 
 static const char *replay_tool, *spe_load, *traces, *elf_dir;
 static char dir[] = "/tmp/spe-memviews-XXXXXX";
@@ -209,6 +210,31 @@ TEST(prefetch_rows)
 	CHECK_INT_EQ(q("SELECT count(*) FROM spe_part_fact WHERE part = 'neoverse-v1' AND late_prefetch_bit IS NULL"), 1);
 }
 
+/* The report's sentences: the huge-page hint and the NUMA share, from the same views. */
+TEST(report_sentences)
+{
+	char text[1024], err[256];
+	CHECK_INT_EQ(spe_huge_page_hint(db, text, sizeof text, err, sizeof err), 1);
+	/* per capture, scatter's six regions and heap_scan's one, 600 + 38 walked pages; two captures */
+	CHECK(strncmp(text, "14 regions of 2 MiB take 9", 26) == 0);
+	CHECK(strstr(text, "their TLB walks fall on 1276 distinct 4 KiB pages (91 per region): back them with huge pages") !=
+	      NULL);
+	CHECK_INT_EQ(spe_numa_summary(db, text, sizeof text, err, sizeof err), 1);
+	/* both captures: heap_scan's remote half and CPU 2's counter, by physical address */
+	CHECK(strstr(text, "of load latency comes from memory of another NUMA node (3620 of 3620 loads placed") != NULL);
+	FILE *f = tmpfile();
+	CHECK_INT_EQ(spe_memory_report(db, SPE_FORMAT_TABLE, 3, f, err, sizeof err), 0);
+	rewind(f);
+	char all[16384] = "";
+	size_t n = fread(all, 1, sizeof all - 1, f);
+	all[n] = 0;
+	fclose(f);
+	CHECK(strstr(all, "Huge pages: 14 regions of 2 MiB") != NULL);
+	CHECK(strstr(all, "neoverse-n1: no HITM or snoop events (SPE 1.1); data sources mark no modified line; "
+			  "late prefetch is IMPDEF bit 12") != NULL);
+	CHECK(strstr(all, "heap_scan") != NULL);
+}
+
 /* memwork has no data mappings: `shared` is still named, from the binary's segments; the heap is not. */
 TEST(globals_without_data_mappings)
 {
@@ -221,6 +247,11 @@ TEST(globals_without_data_mappings)
 		     300);
 	CHECK_STR_EQ(db_query_text(m, "SELECT type FROM hot_data_object WHERE name = 'shared'"), "struct shared_line");
 	CHECK_INT_EQ(db_query_int(m, "SELECT no_data_object FROM load_stats"), 700); /* chase and stream_sum */
+	/* no physical addresses: the NUMA sentence says so and counts remote levels instead (none here) */
+	char text[1024], err[256];
+	CHECK_INT_EQ(spe_numa_summary(m, text, sizeof text, err, sizeof err), 0);
+	CHECK(strstr(text, "No physical addresses in the capture (record with pa_enable=1): NUMA placement unknown; 0 of 850 "
+			   "loads (0.0%) came from levels on another socket") != NULL);
 	sqlite3_close(m);
 }
 
@@ -282,6 +313,7 @@ int main(int argc, char **argv)
 	RUN(numa_traffic_rows);
 	RUN(cacheline_sharing_rows);
 	RUN(prefetch_rows);
+	RUN(report_sentences);
 	RUN(globals_without_data_mappings);
 	RUN(hisi_modified_codes_count_as_hitm);
 	sqlite3_close(db);
