@@ -100,32 +100,22 @@ static void cpus(void)
 #undef SPE_X
 }
 
-/* The levels of @p map with a given trait (peer, remote, modified codes), "—" if none. */
-static void map_levels(int map, int want_peer, int want_remote, int want_modified, char *out, size_t size)
+/* The levels of @p cpu's data-source map with a given trait (peer, remote, modified codes), "—" if none. */
+static void map_levels(const struct spe_cpu_info *cpu, int want_peer, int want_remote, int want_modified, char *out,
+		       size_t size)
 {
-	static const struct {
-		int map, level, modified;
-	} rows[] = {
-#define SPE_X(m, code, level, modified) { SPE_DS_MAP_##m, SPE_MEM_LEVEL_##level, modified },
-		SPE_DATA_SOURCE_LIST(SPE_X)
-#undef SPE_X
-	};
-	static const int peer[] = {
-#define SPE_X(id, name, p, desc) [SPE_MEM_LEVEL_##id] = p,
-		SPE_MEM_LEVEL_LIST(SPE_X)
-#undef SPE_X
-	};
-	size_t n = 0;
+	struct spe_ds_entry ds[64];
+	size_t n_ds = spe_cpu_data_sources(cpu, ds, 64), n = 0;
 	unsigned seen = 0; /* levels listed already (bit per level) */
 	out[0] = 0;
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		if (rows[i].map != map || (want_peer && !peer[rows[i].level]) ||
-		    (want_remote && !spe_mem_level_is_remote(rows[i].level)) || (want_modified && !rows[i].modified) ||
-		    (seen & 1u << rows[i].level))
+	for (size_t i = 0; i < n_ds && i < 64; i++) {
+		if ((want_peer && !spe_mem_level_is_peer(ds[i].level)) ||
+		    (want_remote && !spe_mem_level_is_remote(ds[i].level)) || (want_modified && !ds[i].modified) ||
+		    (seen & 1u << ds[i].level))
 			continue;
-		seen |= 1u << rows[i].level;
+		seen |= 1u << ds[i].level;
 		n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s", n ? ", " : "",
-				      spe_mem_level_name(rows[i].level));
+				      spe_mem_level_name(ds[i].level));
 	}
 	if (!n)
 		snprintf(out, size, "—");
@@ -156,14 +146,12 @@ static void evidence(void)
 		const struct spe_cpu_info *c = &parts[i];
 		uint32_t midr = c->implementer << 24 | c->part << 4;
 		char mod[128], peer_l[128], remote_l[128], late[64] = "—";
-		map_levels(c->ds_map, 0, 0, 1, mod, sizeof mod);
-		map_levels(c->ds_map, 1, 0, 0, peer_l, sizeof peer_l);
-		map_levels(c->ds_map, 0, 1, 0, remote_l, sizeof remote_l);
-		for (unsigned bit = 0; bit < 64; bit++) {
-			const char *col = spe_impdef_event_column(midr, bit);
-			if (col && !strcmp(col, "late_prefetch"))
-				snprintf(late, sizeof late, "bit %u", bit);
-		}
+		map_levels(c, 0, 0, 1, mod, sizeof mod);
+		map_levels(c, 1, 0, 0, peer_l, sizeof peer_l);
+		map_levels(c, 0, 1, 0, remote_l, sizeof remote_l);
+		int late_bit = spe_impdef_event_bit(midr, "late_prefetch");
+		if (late_bit >= 0)
+			snprintf(late, sizeof late, "bit %d", late_bit);
 		printf("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", c->name, or_dash(c->spe_version),
 		       yes_no(spe_cpu_has_event(c, SPE_EV_CACHE_DATA_MODIFIED)),
 		       yes_no(spe_cpu_has_event(c, SPE_EV_DATA_SNOOPED)), mod, peer_l, remote_l,

@@ -343,6 +343,34 @@ int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, u
 	return 0;
 }
 
+/* A `mapping` row (@p prot < 0: an executable mapping, prot NULL); its id in *@p id. */
+static int insert_mapping(struct spe_loader *ld, int pid, const char *path, const char *build_id, uint64_t start,
+			  uint64_t len, uint64_t pgoff, uint64_t time, int64_t prot, int64_t *id)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(ld->sql,
+			       "INSERT INTO mapping(source_id, pid, path, build_id, start, end, pgoff, time, prot)"
+			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(ld, "mapping");
+	sqlite3_bind_int64(st, 1, ld->source_id);
+	if (pid >= 0)
+		sqlite3_bind_int(st, 2, pid);
+	bind_text_or_null(st, 3, path);
+	bind_text_or_null(st, 4, build_id);
+	sqlite3_bind_int64(st, 5, (int64_t)start);
+	sqlite3_bind_int64(st, 6, (int64_t)(start + len));
+	sqlite3_bind_int64(st, 7, (int64_t)pgoff);
+	if (time != NO_TIME)
+		sqlite3_bind_int64(st, 8, (int64_t)time);
+	if (prot >= 0)
+		sqlite3_bind_int64(st, 9, prot);
+	int rc = step_done(ld, st, "mapping");
+	sqlite3_finalize(st);
+	*id = sqlite3_last_insert_rowid(ld->sql);
+	return rc;
+}
+
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		    const char *path, const char *build_id, uint64_t time)
 {
@@ -359,25 +387,7 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 	m->time = time;
 	m->path = strdup(path ? path : "");
 	m->build_id = build_id && *build_id ? strdup(build_id) : NULL;
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ld->sql,
-			       "INSERT INTO mapping(source_id, pid, path, build_id, start, end, pgoff, time)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return sql_fail(ld, "mapping");
-	sqlite3_bind_int64(st, 1, ld->source_id);
-	if (pid >= 0)
-		sqlite3_bind_int(st, 2, pid);
-	bind_text_or_null(st, 3, m->path);
-	bind_text_or_null(st, 4, m->build_id);
-	sqlite3_bind_int64(st, 5, (int64_t)m->start);
-	sqlite3_bind_int64(st, 6, (int64_t)m->end);
-	sqlite3_bind_int64(st, 7, (int64_t)m->pgoff);
-	if (time != NO_TIME)
-		sqlite3_bind_int64(st, 8, (int64_t)time);
-	int rc = step_done(ld, st, "mapping");
-	sqlite3_finalize(st);
-	m->id = sqlite3_last_insert_rowid(ld->sql);
+	int rc = insert_mapping(ld, pid, m->path, m->build_id, start, len, pgoff, time, -1, &m->id);
 	ld->n_maps++;
 	/* an image whose variables may hold data addresses (the kernel's symbolic row has no range) */
 	if (rc == 0 && len && pid >= 0)
@@ -388,27 +398,10 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
 			 uint32_t flags, const char *path, uint64_t time)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ld->sql,
-			       "INSERT INTO mapping(source_id, pid, path, start, end, pgoff, time, prot)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return sql_fail(ld, "mapping");
-	sqlite3_bind_int64(st, 1, ld->source_id);
-	if (pid >= 0)
-		sqlite3_bind_int(st, 2, pid);
-	bind_text_or_null(st, 3, path ? path : "");
-	sqlite3_bind_int64(st, 4, (int64_t)start);
-	sqlite3_bind_int64(st, 5, (int64_t)(start + len));
-	sqlite3_bind_int64(st, 6, (int64_t)pgoff);
-	if (time != NO_TIME)
-		sqlite3_bind_int64(st, 7, (int64_t)time);
-	sqlite3_bind_int64(st, 8, prot);
-	int rc = step_done(ld, st, "mapping");
-	sqlite3_finalize(st);
+	int64_t id = 0;
+	int rc = insert_mapping(ld, pid, path ? path : "", NULL, start, len, pgoff, time, (int64_t)prot, &id);
 	if (rc == 0)
-		rc = data_attrib_add_map(&ld->dattr, pid, start, len, pgoff, prot, flags, path,
-					 sqlite3_last_insert_rowid(ld->sql));
+		rc = data_attrib_add_map(&ld->dattr, pid, start, len, pgoff, prot, flags, path, id);
 	return rc;
 }
 

@@ -88,42 +88,25 @@ static void fact_rows(struct sql_text *t)
 		SPE_CPU_LIST(SPE_X)
 #undef SPE_X
 	};
-	static const struct {
-		int map, code, level, modified;
-	} sources[] = {
-#define SPE_X(map, code, level, modified) { SPE_DS_MAP_##map, code, SPE_MEM_LEVEL_##level, modified },
-		SPE_DATA_SOURCE_LIST(SPE_X)
-#undef SPE_X
-	};
-	static const int peer[] = {
-#define SPE_X(id, name, p, desc) [SPE_MEM_LEVEL_##id] = p,
-		SPE_MEM_LEVEL_LIST(SPE_X)
-#undef SPE_X
-	};
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		uint32_t midr = parts[i].impl << 24 | parts[i].part << 4;
 		const struct spe_cpu_info *c = spe_cpu_lookup(midr);
 		if (!c)
 			continue;
-		int late = -1;
-		for (unsigned bit = 0; bit < 64 && late < 0; bit++) {
-			const char *col = spe_impdef_event_column(midr, bit);
-			if (col && !strcmp(col, "late_prefetch"))
-				late = (int)bit;
-		}
-		char late_text[8] = "NULL";
+		int late = spe_impdef_event_bit(midr, "late_prefetch");
+		char late_text[16] = "NULL";
 		if (late >= 0)
 			snprintf(late_text, sizeof late_text, "%d", late);
 		sql_appendf(t, "INSERT INTO spe_part_fact VALUES('%s', %s%s%s, %s, %s);\n", c->name,
 			    *c->spe_version ? "'" : "", *c->spe_version ? c->spe_version : "NULL",
 			    *c->spe_version ? "'" : "", sql_bool(spe_cpu_has_event(c, SPE_EV_CACHE_DATA_MODIFIED)),
 			    late_text);
-		for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++)
-			if (sources[k].map == c->ds_map)
-				sql_appendf(t, "INSERT INTO spe_data_source_fact VALUES('%s', %d, '%s', %d, %d, %d);\n",
-					    c->name, sources[k].code, spe_mem_level_name(sources[k].level),
-					    peer[sources[k].level], sources[k].modified,
-					    spe_mem_level_is_remote(sources[k].level));
+		struct spe_ds_entry ds[64];
+		size_t n = spe_cpu_data_sources(c, ds, 64);
+		for (size_t k = 0; k < n && k < 64; k++)
+			sql_appendf(t, "INSERT INTO spe_data_source_fact VALUES('%s', %d, '%s', %d, %d, %d);\n", c->name,
+				    ds[k].code, spe_mem_level_name(ds[k].level), spe_mem_level_is_peer(ds[k].level),
+				    ds[k].modified, spe_mem_level_is_remote(ds[k].level));
 	}
 #define SPE_X(id, code, name, desc) \
 	sql_appendf(t, "INSERT INTO data_object_kind VALUES(%d, '%s', '%s');\n", code, name, desc);

@@ -108,6 +108,20 @@ static void json_value(FILE *out, sqlite3_stmt *st, int i)
 	}
 }
 
+/* The current row as {"column": value, ...}. */
+static void json_object(FILE *out, sqlite3_stmt *st, int nc)
+{
+	fputc('{', out);
+	for (int c = 0; c < nc; c++) {
+		if (c)
+			fputs(", ", out);
+		result_json_string(out, sqlite3_column_name(st, c));
+		fputs(": ", out);
+		json_value(out, st, c);
+	}
+	fputc('}', out);
+}
+
 /* Table: rows are buffered to size the columns. */
 static int print_table(sqlite3_stmt *st, FILE *out, int *step_rc)
 {
@@ -201,15 +215,8 @@ static int print_stream(sqlite3_stmt *st, enum spe_result_format fmt, FILE *out,
 			}
 			fputs("\r\n", out);
 		} else {
-			fputc('{', out);
-			for (int c = 0; c < nc; c++) {
-				if (c)
-					fputs(", ", out);
-				result_json_string(out, sqlite3_column_name(st, c));
-				fputs(": ", out);
-				json_value(out, st, c);
-			}
-			fputs("}\n", out);
+			json_object(out, st, nc);
+			fputc('\n', out);
 		}
 	}
 	return 0;
@@ -260,15 +267,9 @@ int result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t
 	int nc = sqlite3_column_count(st), rc, rows = 0;
 	fputc('[', out);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		fputs(rows++ ? ", {" : "{", out);
-		for (int c = 0; c < nc; c++) {
-			if (c)
-				fputs(", ", out);
-			result_json_string(out, sqlite3_column_name(st, c));
-			fputs(": ", out);
-			json_value(out, st, c);
-		}
-		fputc('}', out);
+		if (rows++)
+			fputs(", ", out);
+		json_object(out, st, nc);
 	}
 	fputc(']', out);
 	if (rc != SQLITE_DONE)

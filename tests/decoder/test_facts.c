@@ -89,6 +89,15 @@ TEST(cpu_has_event)
 	CHECK_INT_EQ(spe_cpu_has_event(n2, SPE_EV_TRANSACTIONAL), -1);      /* a feature, not a version */
 	CHECK_INT_EQ(spe_cpu_has_event(NULL, SPE_EV_RETIRED), -1);
 	CHECK_INT_EQ(spe_cpu_has_event(n1, 12), -1);                        /* IMPDEF: not in the event list */
+	CHECK_INT_EQ(spe_impdef_event_bit(0x410fd0c0, "late_prefetch"), 12);
+	CHECK_INT_EQ(spe_impdef_event_bit(0x410fd490, "late_prefetch"), -1);
+	/* the HiSilicon map: 14 codes, code 1 a peer core's modified line */
+	struct spe_ds_entry ds[32];
+	CHECK_INT_EQ(spe_cpu_data_sources(spe_cpu_by_name("hisilicon-hip12"), ds, 32), 14);
+	CHECK(ds[1].code == 1 && ds[1].level == SPE_MEM_LEVEL_PEER_CORE && ds[1].modified == 1);
+	CHECK_INT_EQ(spe_cpu_data_sources(spe_cpu_by_name("ampereone"), ds, 32), 0);
+	CHECK_INT_EQ(spe_mem_level_is_peer(SPE_MEM_LEVEL_PEER_CLUSTER), 1);
+	CHECK_INT_EQ(spe_mem_level_is_peer(SPE_MEM_LEVEL_DRAM), 0);
 }
 
 TEST(mem_levels)
