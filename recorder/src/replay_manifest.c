@@ -191,22 +191,28 @@ static int parse_list(struct parser *p, const char *what, const char *list, uint
 	for (;;) {
 		char *end;
 		if (!isdigit((unsigned char)*s))
-			return fail(p, "%s: '%s' is not a list like 0-3,8", what, list);
+			goto bad;
 		unsigned long long a = strtoull(s, &end, 10), b = a;
 		if (*end == '-') {
 			if (!isdigit((unsigned char)end[1]))
-				return fail(p, "%s: '%s' is not a list like 0-3,8", what, list);
+				goto bad;
 			b = strtoull(end + 1, &end, 10);
 		}
-		if (b < a || b >= max)
+		if (b < a || b >= max) {
+			free(*bits);
+			*bits = NULL;
 			return fail(p, "%s: range %llu-%llu in '%s' is empty or above %llu", what, a, b, list,
 				    (unsigned long long)max - 1);
+		}
 		if (b + 1 > *n_bits) {
 			uint64_t words = (*n_bits + 63) / 64, need = b / 64 + 1;
 			if (need > words) {
 				uint64_t *q = realloc(*bits, need * 8);
-				if (!q)
+				if (!q) {
+					free(*bits);
+					*bits = NULL;
 					return -spe_nomem;
+				}
 				memset(q + words, 0, (need - words) * 8);
 				*bits = q;
 			}
@@ -217,9 +223,13 @@ static int parse_list(struct parser *p, const char *what, const char *list, uint
 		if (!*end)
 			return 0;
 		if (*end != ',')
-			return fail(p, "%s: '%s' is not a list like 0-3,8", what, list);
+			goto bad;
 		s = end + 1;
 	}
+bad:
+	free(*bits); /* a list cut by a bad character: nothing of it is kept */
+	*bits = NULL;
+	return fail(p, "%s: '%s' is not a list like 0-3,8", what, list);
 }
 
 static int want_args(struct parser *p, const char *dir, int ntok, int min, int max);
@@ -243,6 +253,14 @@ static int numa_node(struct parser *p, char **tok, int ntok)
 	free(cpus); /* validated; the text is what the feature stores */
 	if (ntok == 4 && (r = parse_list(p, "numa_node blocks", tok[3], 1u << 24, &blocks, &n_blocks)))
 		return r;
+	/* bitmaps of all nodes together at most 2 MiB: a machine has far fewer blocks */
+	uint64_t all = n_blocks;
+	for (size_t i = 0; i < m->n_numa_nodes; i++)
+		all += m->numa_nodes[i].n_block_bits;
+	if (all > 1u << 24) {
+		free(blocks);
+		return fail(p, "numa_node: the nodes' block lists reach past %u blocks in all", 1u << 24);
+	}
 	struct spe_perf_numa_node *nn = realloc(m->numa_nodes, (m->n_numa_nodes + 1) * sizeof *nn);
 	if (nn)
 		m->numa_nodes = nn;

@@ -120,6 +120,8 @@ TEST(errors)
 		{ "spekit-replay 1\nnuma_node 0 0 0-99999999\n", "t.replay:2: numa_node blocks: range 0-99999999" },
 		{ "spekit-replay 1\nnuma_node 0 0\nnuma_node 0 1\n", "t.replay:3: numa_node 0 appears twice" },
 		{ "spekit-replay 1\nnuma_node 5000 0\n", "t.replay:2: numa_node: node 5000 is above 4095" },
+		{ "spekit-replay 1\nnuma_node 0 0 0-9999999\nnuma_node 1 1 0-9999999\n",
+		  "t.replay:3: numa_node: the nodes' block lists reach past 16777216 blocks in all" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct spe_replay_manifest *m = (void *)1;
