@@ -88,30 +88,39 @@ static void fact_rows(struct sql_text *t)
 		SPE_CPU_LIST(SPE_X)
 #undef SPE_X
 	};
+	/* one INSERT per table: a statement per row cost more than the rest of the schema */
+	const char *sep = "INSERT INTO spe_part_fact VALUES";
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		uint32_t midr = parts[i].impl << 24 | parts[i].part << 4;
 		const struct spe_cpu_info *c = spe_cpu_lookup(midr);
-		if (!c)
-			continue;
 		int late = spe_impdef_event_bit(midr, "late_prefetch");
 		char late_text[16] = "NULL";
 		if (late >= 0)
 			snprintf(late_text, sizeof late_text, "%d", late);
-		sql_appendf(t, "INSERT INTO spe_part_fact VALUES('%s', %s%s%s, %s, %s);\n", c->name,
-			    *c->spe_version ? "'" : "", *c->spe_version ? c->spe_version : "NULL",
-			    *c->spe_version ? "'" : "", sql_bool(spe_cpu_has_event(c, SPE_EV_CACHE_DATA_MODIFIED)),
-			    late_text);
+		sql_appendf(t, "%s('%s', %s%s%s, %s, %s)", sep, c->name, *c->spe_version ? "'" : "",
+			    *c->spe_version ? c->spe_version : "NULL", *c->spe_version ? "'" : "",
+			    sql_bool(spe_cpu_has_event(c, SPE_EV_CACHE_DATA_MODIFIED)), late_text);
+		sep = ", ";
+	}
+	sql_append(t, ";\n");
+	sep = "INSERT INTO spe_data_source_fact VALUES";
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		const struct spe_cpu_info *c = spe_cpu_lookup(parts[i].impl << 24 | parts[i].part << 4);
 		struct spe_ds_entry ds[64];
 		size_t n = spe_cpu_data_sources(c, ds, 64);
-		for (size_t k = 0; k < n && k < 64; k++)
-			sql_appendf(t, "INSERT INTO spe_data_source_fact VALUES('%s', %d, '%s', %d, %d, %d);\n", c->name,
-				    ds[k].code, spe_mem_level_name(ds[k].level), spe_mem_level_is_peer(ds[k].level),
-				    ds[k].modified, spe_mem_level_is_remote(ds[k].level));
+		for (size_t k = 0; k < n && k < 64; k++, sep = ", ")
+			sql_appendf(t, "%s('%s', %d, '%s', %d, %d, %d)", sep, c->name, ds[k].code,
+				    spe_mem_level_name(ds[k].level), spe_mem_level_is_peer(ds[k].level), ds[k].modified,
+				    spe_mem_level_is_remote(ds[k].level));
 	}
-#define SPE_X(id, code, name, desc) \
-	sql_appendf(t, "INSERT INTO data_object_kind VALUES(%d, '%s', '%s');\n", code, name, desc);
+	sql_append(t, ";\nINSERT INTO data_object_kind VALUES");
+	sep = "";
+#define SPE_X(id, code, name, desc)                                           \
+	sql_appendf(t, "%s(%d, '%s', '%s')", sep, code, name, desc); \
+	sep = ", ";
 	SPE_DATA_OBJECT_KIND_LIST(SPE_X)
 #undef SPE_X
+	sql_append(t, ";\n");
 }
 
 void memory_schema_tables(struct sql_text *t)
@@ -175,26 +184,28 @@ static void hot_data_object(struct sql_text *t)
  */
 static void data_page(struct sql_text *t)
 {
-	static const char per_size[] =
-		"SELECT r.source_id, r.pid, %d AS page_size, " HEXF("((r.data_va >> %d) << %d)") " AS page,\n"
-		"  (r.data_va >> %d) << %d AS page_value, count(*) AS accesses, sum(r.total_latency) AS total_latency,\n"
-		"  round(avg(r.total_latency), 2) AS mean_latency, sum(r.tlb_walk) AS tlb_walks,\n"
-		"  sum(r.translation_latency) AS translation_latency,\n"
-		"  round(100.0 * sum(r.translation_latency) / nullif(x.total, 0), 2) AS translation_share,\n"
-		"  count(DISTINCT r.data_va >> 12) AS pages_4k,\n"
-		"  count(DISTINCT CASE WHEN r.tlb_walk THEN r.data_va >> 12 END) AS walked_pages_4k,\n"
-		"  group_concat(DISTINCT d.name) AS data_objects\n"
-		"FROM spe_record r JOIN x ON x.source_id = r.source_id\n"
-		"LEFT JOIN data_object d ON d.id = r.data_object_id\n"
-		"WHERE r.data_va IS NOT NULL\n"
-		"GROUP BY r.source_id, r.pid, r.data_va >> %d\n";
-	sql_append(t, "CREATE VIEW data_page AS\n"
-		      "WITH x AS (SELECT source_id, sum(translation_latency) AS total FROM spe_record\n"
-		      "  WHERE data_va IS NOT NULL GROUP BY source_id)\n");
-	sql_appendf(t, per_size, 4096, 12, 12, 12, 12, 12, 12, 12);
-	sql_append(t, "UNION ALL\n");
-	sql_appendf(t, per_size, 2097152, 21, 21, 21, 21, 21, 21, 21);
-	sql_append(t, "ORDER BY translation_latency DESC, tlb_walks DESC, accesses DESC;\n");
+	/* one pass over the records for both sizes (shift 12 and 21), from the table: the view's
+	   computed event columns would be expanded for nothing */
+	sql_appendf(t,
+		    "CREATE VIEW data_page AS\n"
+		    "WITH r AS (SELECT source_id, pid, data_va, total_latency, translation_latency, data_object_id,\n"
+		    "    (events >> %d) & 1 AS tlb_walk FROM _spe_record WHERE data_va IS NOT NULL),\n"
+		    "x AS (SELECT source_id, sum(translation_latency) AS total FROM r GROUP BY source_id),\n"
+		    "z(shift) AS (VALUES (12), (21))\n"
+		    "SELECT r.source_id, r.pid, 1 << z.shift AS page_size,\n"
+		    "  printf('0x%%x', (r.data_va >> z.shift) << z.shift) AS page,\n"
+		    "  (r.data_va >> z.shift) << z.shift AS page_value, count(*) AS accesses,\n"
+		    "  sum(r.total_latency) AS total_latency, round(avg(r.total_latency), 2) AS mean_latency,\n"
+		    "  sum(r.tlb_walk) AS tlb_walks, sum(r.translation_latency) AS translation_latency,\n"
+		    "  round(100.0 * sum(r.translation_latency) / nullif(x.total, 0), 2) AS translation_share,\n"
+		    "  count(DISTINCT r.data_va >> 12) AS pages_4k,\n"
+		    "  count(DISTINCT CASE WHEN r.tlb_walk THEN r.data_va >> 12 END) AS walked_pages_4k,\n"
+		    "  group_concat(DISTINCT d.name) AS data_objects\n"
+		    "FROM r CROSS JOIN z JOIN x ON x.source_id = r.source_id\n"
+		    "LEFT JOIN data_object d ON d.id = r.data_object_id\n"
+		    "GROUP BY r.source_id, r.pid, z.shift, r.data_va >> z.shift\n"
+		    "ORDER BY translation_latency DESC, tlb_walks DESC, accesses DESC;\n",
+		    SPE_EV_TLB_WALK);
 }
 
 /*
