@@ -56,6 +56,22 @@ TEST(load_fixture)
 	CHECK_INT_EQ(q("SELECT count(*) FROM mapping WHERE source_id = 1 AND prot IS NOT NULL AND prot & 4 = 0"), 7);
 }
 
+/* perf 6.1 reads the replayed capture with its data MMAP2s and NUMA features (when installed). */
+TEST(perf_reads_the_capture)
+{
+	if (*spe_run_prefix() || replay_load_sh("perf --version >/dev/null 2>&1") != 0) {
+		printf("SKIP perf_reads_the_capture: no host perf\n");
+		return;
+	}
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "perf report --header-only -I -i %s/before.data 2>/dev/null | grep -q 'node1 cpu list : 2-3'",
+		 dir);
+	CHECK_INT_EQ(replay_load_sh(cmd), 0);
+	snprintf(cmd, sizeof cmd,
+		 "perf script -i %s/before.data --symfs=%s -F ip,sym 2>/dev/null | grep -q heap_scan", dir, elf_dir);
+	CHECK_INT_EQ(replay_load_sh(cmd), 0);
+}
+
 /* hot_data_object: every object the generator touched, with its counts and levels. */
 TEST(hot_data_object_rows)
 {
@@ -307,6 +323,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	RUN(load_fixture);
+	RUN(perf_reads_the_capture);
 	RUN(hot_data_object_rows);
 	RUN(hot_data_object_definition);
 	RUN(data_page_regions);
