@@ -4,6 +4,7 @@
 #include "cli_util.h"
 
 #include "spe/live.h"
+#include "spe/numa_sysfs.h"
 #include "spe/proc_synth.h"
 #include "spe/rec_output.h"
 #include "spe/replay.h"
@@ -233,7 +234,9 @@ int record_run_replay(const struct record_run_opts *o)
 	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus,
 						   .cpus = cpus, .midrs = midrs, .argc = o->argc,
 						   .argv = o->argv, .time_conv = &tc, .hostname = m->hostname,
-						   .osrelease = m->osrelease);
+						   .osrelease = m->osrelease, .numa_nodes = m->numa_nodes,
+						   .n_numa_nodes = (uint32_t)m->n_numa_nodes,
+						   .memory_block_size = m->memory_block_size);
 	uint32_t max_cpu = 0;
 	for (size_t i = 0; i < m->n_cpus; i++)
 		max_cpu = cpus[i] > max_cpu ? cpus[i] : max_cpu;
@@ -450,9 +453,16 @@ int record_run_live(const struct record_run_opts *o)
 		oc.osrelease = un.release;
 		oc.arch = un.machine;
 	}
+	struct spe_numa_topology numa; /* the loader maps data physical addresses to nodes with it */
+	if (spe_numa_read_sysfs("/sys", &numa) == 0) {
+		oc.numa_nodes = numa.nodes;
+		oc.n_numa_nodes = numa.n_nodes;
+		oc.memory_block_size = numa.block_size;
+	}
 	struct spe_rec_output *out = NULL;
 	char err[1024] = "";
 	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);
+	spe_numa_topology_fini(&numa); /* the writer keeps its own copy */
 	free(midrs);
 	if (r) {
 		fprintf(stderr, "%s: %s\n", prog, err);

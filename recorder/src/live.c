@@ -167,6 +167,7 @@ static int open_events(struct spe_live *l, uint32_t cpu, pid_t target, int *spe_
 	d.exclude_hv = 1;
 	d.mmap = 1;
 	d.mmap2 = 1;
+	d.mmap_data = 1; /* heap, stack, anonymous and file data mappings too (perf record -d): data objects */
 	d.comm = 1;
 	d.comm_exec = 1;
 	d.task = 1;

@@ -139,6 +139,14 @@
 	X(IO, "IO", 0, "non-coherent device")
 
 /*
+ * Memory levels on another socket or chip: the loads that are NUMA-remote
+ * when a capture has no physical addresses to place on nodes.  X(LEVEL)
+ */
+#define SPE_MEM_LEVEL_REMOTE_LIST(X) \
+	X(REMOTE)                    \
+	X(REMOTE_DRAM)
+
+/*
  * Data-source encodings.  A CPU part names one of these maps; a code missing
  * from its map has no level (NULL in SQL, raw value kept).
  * X(MAP, code, LEVEL, modified)  -- modified: line was dirty in the source (HITM)
