@@ -22,6 +22,7 @@
 
 #include "db_internal.h"
 #include "latency_hist.h"
+#include "loader_internal.h"
 #include "pc_cache.h"
 #include "spe/analysis.h"
 
@@ -50,7 +51,6 @@ struct switch_in {
 struct cpu_state {
 	int known;
 	uint32_t midr;
-	struct spe_rec_decoder *dec;
 	struct switch_in *sw;
 	size_t n_sw, cap_sw;
 };
@@ -133,7 +133,6 @@ struct spe_loader {
 	int n_rows;
 	char op_text[4][256][48]; /* by op-type class and payload; "" = not built yet */
 	uint8_t op_text_built[4][256];
-	int decode_error;
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -177,7 +176,7 @@ static struct cpu_state *cpu_state(struct spe_loader *ld, int cpu)
 {
 	if (cpu < 0)
 		cpu = 0;
-	if (cpu >= 4096)
+	if (cpu >= SPE_AUX_MAX_CPUS) /* the AUX layer refuses such CPUs; other callers are told -spe_invalid */
 		return NULL;
 	if (cpu >= ld->n_cpus) {
 		struct cpu_state *p = realloc(ld->cpus, (size_t)(cpu + 1) * sizeof *p);
@@ -398,11 +397,6 @@ void spe_loader_switch_in(struct spe_loader *ld, int cpu, int pid, int tid, uint
 		if (th && th->pid < 0)
 			th->pid = pid;
 	}
-}
-
-void spe_loader_lost(struct spe_loader *ld, uint64_t count)
-{
-	ld->counts.lost_aux += count;
 }
 
 /* ---- per-record resolution ---------------------------------------------- */
@@ -715,7 +709,7 @@ int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const st
 	return 0;
 }
 
-/* ---- aux bytes ---------------------------------------------------------- */
+/* ---- prefetch ---------------------------------------------------------- */
 
 /*
  * Start loading the PC memo entry a record will look up.  Over hundreds of
@@ -724,7 +718,7 @@ int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const st
  * address space is known without the switch history (CONTEXT or a kernel
  * PC): a hint, so a wrong guess costs nothing but the load.
  */
-static void prefetch_pc(struct spe_loader *ld, const struct spe_record *rec)
+void spe_loader_prefetch(struct spe_loader *ld, const struct spe_record *rec)
 {
 	if (!HAS(PC))
 		return;
@@ -736,66 +730,6 @@ static void prefetch_pc(struct spe_loader *ld, const struct spe_record *rec)
 		pid = t->pid;
 	}
 	pc_cache_prefetch(&ld->pcs, pc_cache_key2((uint64_t)(int64_t)pid, rec->pc.addr));
-}
-
-/* Hand every record the decoder has ready to spe_loader_record, prefetching ahead. */
-static int drain_decoder(struct spe_loader *ld, struct spe_rec_decoder *dec, int cpu, int pid, int tid)
-{
-	enum { BATCH = 32, AHEAD = 8 };
-	struct spe_record recs[BATCH];
-	for (;;) {
-		int n = 0, rc = 0;
-		while (n < BATCH && (rc = spe_rec_next(dec, &recs[n], sizeof recs[n])) == 0)
-			n++;
-		for (int i = 0; i < n; i++) {
-			if (i + AHEAD < n)
-				prefetch_pc(ld, &recs[i + AHEAD]);
-			int r = spe_loader_record(ld, cpu, pid, tid, &recs[i]);
-			if (r < 0)
-				return r;
-		}
-		if (n < BATCH)
-			return rc == -spe_eos ? 0 : rc;
-	}
-}
-
-static void on_decode_error(void *ctx, uint64_t offset, int err, const char *reason)
-{
-	(void)offset;
-	(void)err;
-	(void)reason;
-	struct spe_loader *ld = ctx;
-	ld->decode_error = 1;
-}
-
-int spe_loader_aux(struct spe_loader *ld, int cpu, int pid, int tid, const uint8_t *buf, size_t len,
-		   uint64_t offset, int join)
-{
-	struct cpu_state *c = cpu_state(ld, cpu);
-	if (!c)
-		return -spe_nomem;
-	if (!c->dec) {
-		struct spe_rec_config cfg = SPE_OPTS(spe_rec_config, .midr = c->midr, .on_error = on_decode_error,
-						     .ctx = ld);
-		c->dec = spe_rec_alloc_decoder(&cfg);
-		if (!c->dec) {
-			snprintf(ld->err, sizeof ld->err, "out of memory");
-			return -spe_nomem;
-		}
-		join = 0;
-	} else if (!join) {
-		/* a gap: a record cut by it cannot continue in these bytes */
-		spe_rec_flush(c->dec);
-		int rc = drain_decoder(ld, c->dec, cpu, pid, tid);
-		if (rc < 0)
-			return rc;
-	}
-	int rc = spe_rec_feed(c->dec, buf, len, offset, join);
-	if (rc < 0) {
-		snprintf(ld->err, sizeof ld->err, "cpu %d: offset 0x%" PRIx64 ": %s", cpu, offset, spe_errstr(rc));
-		return rc;
-	}
-	return drain_decoder(ld, c->dec, cpu, pid, tid);
 }
 
 /* ---- finish ------------------------------------------------------------- */
@@ -829,7 +763,7 @@ static int write_cpus(struct spe_loader *ld)
 	int rc = 0;
 	for (int i = 0; i < ld->n_cpus && rc == 0; i++) {
 		struct cpu_state *c = &ld->cpus[i];
-		if (!c->known && !c->dec)
+		if (!c->known)
 			continue;
 		sqlite3_bind_int64(st, 1, ld->source_id);
 		sqlite3_bind_int(st, 2, i);
@@ -910,22 +844,6 @@ static int write_stats(struct spe_loader *ld)
 
 int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 {
-	for (int i = 0; i < ld->n_cpus; i++) {
-		struct cpu_state *c = &ld->cpus[i];
-		if (!c->dec)
-			continue;
-		spe_rec_flush(c->dec);
-		int rc = drain_decoder(ld, c->dec, i, -1, -1);
-		if (rc < 0)
-			return rc;
-		struct spe_rec_stats s;
-		memset(&s, 0, sizeof s);
-		spe_rec_get_stats(c->dec, &s, sizeof s);
-		ld->counts.bad_bytes += s.bad_bytes;
-		ld->counts.skipped_bytes += s.skipped_bytes;
-		ld->counts.partial_records += s.partial_records;
-		ld->counts.unknown_packets += s.unknown_packets;
-	}
 	int rc = flush_rows(ld);
 	if (rc == 0)
 		rc = write_threads(ld);
@@ -940,12 +858,14 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	return rc;
 }
 
-void spe_loader_add_decoder_stats(struct spe_loader *ld, const struct spe_rec_stats *s)
+void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats *s)
 {
 	ld->counts.bad_bytes += s->bad_bytes;
 	ld->counts.skipped_bytes += s->skipped_bytes;
 	ld->counts.partial_records += s->partial_records;
 	ld->counts.unknown_packets += s->unknown_packets;
+	ld->counts.dropped_extras += s->dropped_extras;
+	ld->counts.lost_aux += s->aux_truncated + s->lost;
 }
 
 const char *spe_loader_error(const struct spe_loader *ld)
@@ -970,10 +890,8 @@ void spe_loader_free(struct spe_loader *ld)
 		free(ld->threads[i].comm);
 	free(ld->threads);
 	pc_cache_free(&ld->thread_index);
-	for (int i = 0; i < ld->n_cpus; i++) {
-		spe_rec_free_decoder(ld->cpus[i].dec);
+	for (int i = 0; i < ld->n_cpus; i++)
 		free(ld->cpus[i].sw);
-	}
 	free(ld->cpus);
 	spe_sym_free(ld->sym);
 	spe_disasm_free(ld->dis);
