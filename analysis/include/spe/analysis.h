@@ -5,8 +5,9 @@
  *
  * Layers:
  *   spe_db_*      open/create a database, check its schema version, views;
- *   spe_loader_*  one load (one source file) inside one transaction:
- *                 sideband (comm, mmap2, switch, time_conv) then records;
+ *   spe_loader_*  one load (one source file): sideband (comm, mmap2,
+ *                 switch, time_conv) then records, as rows into a row sink
+ *                 (spe/row_sink.h; SQLite: spe_sqlite_sink_new);
  *   spe_sym_*     libdwfl symbolizer, one session per binary;
  *   spe_disasm_*  Capstone shim;
  *   spe_result_*  print a query result as table, csv or json lines.
@@ -23,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "spe/row_sink.h"
 #include "spe/spe.h"
 
 #ifdef __cplusplus
@@ -172,9 +174,17 @@ enum { SPE_LOAD_CANCELLED = 100 };
 
 struct spe_loader;
 
-/* Start loading one source into @p db (already inside its transaction). */
+/* Start loading one source into @p db (already inside its transaction), through the SQLite sink. */
 int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const struct spe_load_opts *opts,
 		   struct spe_loader **out, char *err, size_t errlen);
+/* The same into any row sink, which the loader borrows (it must outlive the loader). */
+int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source_info *src,
+			const struct spe_load_opts *opts, struct spe_loader **out, char *err, size_t errlen);
+/*
+ * The SQLite sink of @p db: rows into the tables of docs/schema.md, inside
+ * the transaction spe_db keeps open.  Free with out->free(out->ctx).
+ */
+int spe_sqlite_sink_new(struct spe_db *db, struct spe_row_sink *out, char *err, size_t errlen);
 /* Sideband, in file order.  Times are perf-clock ns, or UINT64_MAX when unknown. */
 void spe_loader_cpu(struct spe_loader *ld, int cpu, uint32_t midr);
 void spe_loader_time_conv(struct spe_loader *ld, const struct spe_perf_time_conv *tc);
@@ -185,7 +195,7 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 void spe_loader_switch_in(struct spe_loader *ld, int cpu, int pid, int tid, uint64_t time);
 /* Insert one already decoded record (decoding, and lost AUX data, are the AUX layer's: spe_load_aux). */
 int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec);
-/* Write the buffered rows, load_stats and the derived tables.  Does not commit. */
+/* Write the buffered rows, load_stats and the derived tables, and commit the sink (not the database). */
 int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts);
 const char *spe_loader_error(const struct spe_loader *ld);
 void spe_loader_free(struct spe_loader *ld);
