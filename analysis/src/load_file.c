@@ -45,7 +45,10 @@ static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
 	return spe_loader_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev));
 }
 
-/* Sideband into the loader (lost data is counted from the AUX layer's statistics at the end). */
+/*
+ * Sideband into the loader.  Times come with each record from the AUX layer
+ * (TIME_CONV is its), lost data from its statistics at the end.
+ */
 static int load_event(struct spe_loader *ld, const struct spe_perf_event *ev)
 {
 	switch (ev->type) {
@@ -54,9 +57,6 @@ static int load_event(struct spe_loader *ld, const struct spe_perf_event *ev)
 	case SPE_PERF_RECORD_MMAP:
 	case SPE_PERF_RECORD_MMAP2:
 		return add_mapping(ld, ev);
-	case SPE_PERF_RECORD_TIME_CONV:
-		spe_loader_time_conv(ld, &ev->u.time_conv);
-		return 0;
 	case SPE_PERF_RECORD_ITRACE_START:
 		spe_loader_switch_in(ld, sid_cpu(ev), (int)ev->u.itrace_start.pid, (int)ev->u.itrace_start.tid,
 				     sid_time(ev));
@@ -86,6 +86,7 @@ enum { BATCH = 32, AHEAD = 8 };
 
 struct pending {
 	int cpu, tid;
+	uint64_t time;
 	struct spe_record rec;
 };
 
@@ -94,7 +95,7 @@ static int flush_batch(struct spe_loader *ld, const struct pending *p, int n)
 	for (int i = 0; i < n; i++) {
 		if (i + AHEAD < n)
 			spe_loader_prefetch(ld, &p[i + AHEAD].rec);
-		int rc = spe_loader_record(ld, p[i].cpu, -1, p[i].tid, &p[i].rec);
+		int rc = spe_loader_record_at(ld, p[i].cpu, -1, p[i].tid, &p[i].rec, p[i].time);
 		if (rc < 0)
 			return rc;
 	}
@@ -111,6 +112,7 @@ int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struc
 			/* per-thread queues (cpu -1) are stored as cpu 0, as before the AUX layer */
 			batch[n].cpu = it.cpu >= 0 ? it.cpu : 0;
 			batch[n].tid = it.tid;
+			batch[n].time = it.time;
 			batch[n].rec = *it.record;
 			if (++n == BATCH) {
 				rc = flush_batch(ld, batch, n);
@@ -156,15 +158,12 @@ static void load_error(char *err, size_t errlen, const char *path, int rc, struc
 
 /* Load every item of a decoder over @p f or @p raw into a new loader. */
 static int load_input(struct spe_db *db, const struct spe_source_info *src, const struct spe_load_opts *opts,
-		      const struct spe_aux_config *cfg, const struct spe_perf_time_conv *tc,
-		      struct spe_load_counts *counts, char *err, size_t errlen)
+		      const struct spe_aux_config *cfg, struct spe_load_counts *counts, char *err, size_t errlen)
 {
 	struct spe_loader *ld;
 	int rc = spe_loader_new(db, src, opts, &ld, err, errlen);
 	if (rc < 0)
 		return rc;
-	if (tc)
-		spe_loader_time_conv(ld, tc);
 	struct spe_aux_decoder *aux = spe_aux_alloc_decoder(cfg);
 	rc = aux ? spe_load_aux(ld, aux, opts) : -spe_nomem;
 	if (rc == 0)
@@ -206,7 +205,7 @@ int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_loa
 	/* queue order: the sideband is all known before the first record */
 	struct spe_aux_config ac = SPE_OPTS(spe_aux_config, .perf = f, .order = SPE_AUX_ORDER_QUEUE,
 					    .items = SPE_AUX_WANT_EVENTS | SPE_AUX_WANT_CHUNKS);
-	rc = load_input(db, &src, opts, &ac, info.has_time_conv ? &info.time_conv : NULL, counts, err, errlen);
+	rc = load_input(db, &src, opts, &ac, counts, err, errlen);
 	spe_perf_free_file(f);
 	return rc;
 }
@@ -224,7 +223,7 @@ int spe_load_raw_file(struct spe_db *db, const char *path, uint32_t midr, int cp
 	}
 	struct spe_source_info src = { .size = sizeof src, .file = path, .kind = "raw", .nr_cpus = -1 };
 	struct spe_aux_config ac = SPE_OPTS(spe_aux_config, .raw = raw, .raw_cpu = cpu, .items = SPE_AUX_WANT_CHUNKS);
-	rc = load_input(db, &src, opts, &ac, NULL, counts, err, errlen);
+	rc = load_input(db, &src, opts, &ac, counts, err, errlen);
 	spe_raw_free_input(raw);
 	return rc;
 }

@@ -268,6 +268,14 @@ static int count_latency(struct spe_loader *ld, const struct spe_record *rec, st
 
 int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec)
 {
+	uint64_t time = NO_TIME;
+	if (HAS(TIMESTAMP) && ld->has_time_conv)
+		time = spe_perf_tsc_to_time(&ld->tc, rec->timestamp);
+	return spe_loader_record_at(ld, cpu, pid, tid, rec, time);
+}
+
+int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec, uint64_t time)
+{
 	if (ld->opts.cancel && *ld->opts.cancel) {
 		snprintf(ld->err, sizeof ld->err, "interrupted");
 		return -SPE_LOAD_CANCELLED;
@@ -277,9 +285,6 @@ int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const st
 		snprintf(ld->err, sizeof ld->err, "cpu %d is beyond the %d CPUs spekit reads", cpu, SPE_AUX_MAX_CPUS);
 		return -spe_invalid;
 	}
-	uint64_t time = NO_TIME;
-	if (HAS(TIMESTAMP) && ld->has_time_conv)
-		time = spe_perf_tsc_to_time(&ld->tc, rec->timestamp);
 	if (time == NO_TIME)
 		ld->counts.no_time++;
 	attrib_record(&ld->at, c, rec, time, &pid, &tid);

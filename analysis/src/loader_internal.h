@@ -5,6 +5,8 @@
 
 #include "spe/analysis.h"
 
+/* spe_loader_record with the record's perf time known (the AUX layer's item.time; UINT64_MAX = none). */
+int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec, uint64_t time);
 /* A hint: start loading the PC memo entry @p rec will look up (a few records ahead). */
 void spe_loader_prefetch(struct spe_loader *ld, const struct spe_record *rec);
 /* The AUX layer's decoder counts and the lost AUX data, into load_stats. */

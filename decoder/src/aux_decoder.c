@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "perfdata_internal.h"
+#include "record_internal.h"
 
 enum aux_phase {
 	PHASE_EVENTS,  /* reading perf events (file order: the whole input) */
@@ -71,6 +72,14 @@ struct spe_aux_decoder {
 	enum aux_phase phase;
 	struct aux_queue *cur;    /* queue whose decoder may hold records */
 	int draining;
+	/* cur's context, copied where the per-record path reads it (set_current) */
+	struct {
+		struct spe_rec_decoder *dec;
+		uint32_t queue, midr;
+		int32_t cpu, tid;
+		uint64_t chunk_off;   /* records starting here or later start in the last chunk fed, */
+		uint64_t file_delta;  /* at file offset = offset + file_delta */
+	} now;
 	enum chunk_step step;
 	struct aux_queue *step_queue;
 	struct aux_chunk chunk;
@@ -182,7 +191,7 @@ void spe_aux_get_stats(const struct spe_aux_decoder *aux, struct spe_aux_stats *
 
 /* ---- queues ------------------------------------------------------------ */
 
-static uint64_t file_offset_of(const struct aux_queue *q, uint64_t off)
+static inline uint64_t file_offset_of(const struct aux_queue *q, uint64_t off)
 {
 	for (uint32_t i = 1; i <= q->n_hist; i++) {
 		const uint32_t k = (q->head - i) % AUX_HISTORY;
@@ -243,10 +252,27 @@ static struct aux_queue *queue_of(struct spe_aux_decoder *aux, uint32_t idx, int
 	return q;
 }
 
+/* Make @p q the queue whose records (and decode errors) come next. */
+static void set_current(struct spe_aux_decoder *aux, struct aux_queue *q)
+{
+	aux->cur = q;
+	aux->now.dec = q->dec;
+	aux->now.queue = q->idx;
+	aux->now.midr = q->midr;
+	aux->now.cpu = q->cpu;
+	aux->now.tid = q->tid;
+	aux->now.chunk_off = UINT64_MAX;
+	if (q->n_hist) {
+		const uint32_t k = (q->head - 1) % AUX_HISTORY;
+		aux->now.chunk_off = q->hist[k].off;
+		aux->now.file_delta = q->hist[k].file - q->hist[k].off;
+	}
+}
+
 /* End @p q's stream (a record in progress is partial); its last records are drained next. */
 static void end_stream(struct spe_aux_decoder *aux, struct aux_queue *q)
 {
-	aux->cur = q; /* decode errors of the flush are this queue's */
+	set_current(aux, q); /* decode errors of the flush are this queue's */
 	spe_rec_flush(q->dec);
 	aux->draining = 1;
 }
@@ -271,8 +297,6 @@ static int begin_chunk(struct spe_aux_decoder *aux, const struct aux_chunk *c)
 		aux->chunk.flags = SPE_AUX_CHUNK_JOINED;
 	else
 		aux->chunk.flags = SPE_AUX_CHUNK_GAP;
-	if (q->cpu != c->cpu)
-		q->midr = midr_of(aux, c->cpu);
 	if (aux->chunk.flags & SPE_AUX_CHUNK_GAP) {
 		aux->st.gaps++;
 		end_stream(aux, q);
@@ -287,6 +311,8 @@ static int feed_chunk(struct spe_aux_decoder *aux)
 	struct aux_queue *q = aux->step_queue;
 	const struct aux_chunk *c = &aux->chunk;
 	int join = (c->flags & SPE_AUX_CHUNK_JOINED) && (aux->cfg.raw || aux->cfg.join == SPE_AUX_JOIN_CONTIGUOUS);
+	if (q->cpu != c->cpu)
+		q->midr = midr_of(aux, c->cpu);
 	q->cpu = c->cpu;
 	q->tid = c->tid;
 	/* a record may start in an earlier chunk only when no gap lies between */
@@ -297,7 +323,7 @@ static int feed_chunk(struct spe_aux_decoder *aux)
 	q->head++;
 	if (q->n_hist < AUX_HISTORY)
 		q->n_hist++;
-	aux->cur = q;
+	set_current(aux, q);
 	int rc = spe_rec_feed(q->dec, c->data, (size_t)c->size, c->offset, join);
 	if (rc < 0)
 		return fail(aux, rc, c->file_offset, "AUX queue %" PRIu32 ": %s", q->idx, spe_errstr(rc));
@@ -330,18 +356,19 @@ static void fill_chunk_item(const struct spe_aux_decoder *aux, struct spe_aux_it
 	it->size = c->size;
 }
 
-static void fill_record_item(const struct spe_aux_decoder *aux, const struct aux_queue *q, struct spe_aux_item *it)
+static inline void fill_record_item(const struct spe_aux_decoder *aux, struct spe_aux_item *it)
 {
 	const struct spe_record *r = &aux->rec;
 	it->type = SPE_AUX_RECORD;
-	it->queue = q->idx;
-	it->cpu = q->cpu;
-	it->tid = q->tid;
-	it->midr = q->midr;
+	it->queue = aux->now.queue;
+	it->cpu = aux->now.cpu;
+	it->tid = aux->now.tid;
+	it->midr = aux->now.midr;
 	it->chunk_flags = 0;
 	it->offset = r->offset;
-	it->file_offset = file_offset_of(q, r->offset);
-	it->time = (r->has & SPE_HAS_TIMESTAMP) && aux->has_time_conv ? spe_perf_tsc_to_time(&aux->time_conv, r->timestamp)
+	it->file_offset = r->offset >= aux->now.chunk_off ? r->offset + aux->now.file_delta
+							 : file_offset_of(aux->cur, r->offset);
+	it->time = (r->has & SPE_HAS_TIMESTAMP) && aux->has_time_conv ? pd_tsc_to_time(&aux->time_conv, r->timestamp)
 								      : SPE_AUX_NO_TIME;
 	it->record = r;
 	it->event = NULL;
@@ -530,7 +557,8 @@ static void release_fed_chunk(struct spe_aux_decoder *aux)
 	pd_source_release_range(&f->src, aux->chunk.file_offset, aux->chunk.size);
 }
 
-int spe_aux_next(struct spe_aux_decoder *aux, struct spe_aux_item *item, size_t size)
+/* Everything but the next record of the current queue: chunks, events, flushes, errors. */
+static __attribute__((noinline)) int next_item(struct spe_aux_decoder *aux, struct spe_aux_item *item, size_t size)
 {
 	if (!aux || !item || size < offsetof(struct spe_aux_item, event))
 		return -spe_invalid;
@@ -541,8 +569,8 @@ int spe_aux_next(struct spe_aux_decoder *aux, struct spe_aux_item *item, size_t 
 	int type = 0, rc = 0;
 	while (!type && rc == 0) {
 		if (aux->draining) {
-			if (spe_rec_next(aux->cur->dec, &aux->rec, sizeof aux->rec) == 0) {
-				fill_record_item(aux, aux->cur, it);
+			if (rec_next_reused(aux->now.dec, &aux->rec) == 0) {
+				fill_record_item(aux, it);
 				type = SPE_AUX_RECORD;
 				break;
 			}
@@ -590,4 +618,15 @@ int spe_aux_next(struct spe_aux_decoder *aux, struct spe_aux_item *item, size_t 
 	if (it != item)
 		memcpy(item, it, size);
 	return type;
+}
+
+int spe_aux_next(struct spe_aux_decoder *aux, struct spe_aux_item *item, size_t size)
+{
+	/* the path of almost every call: one more record of the queue being read */
+	if (aux && item && size >= sizeof *item && aux->draining && !aux->err &&
+	    rec_next_reused(aux->now.dec, &aux->rec) == 0) {
+		fill_record_item(aux, item);
+		return SPE_AUX_RECORD;
+	}
+	return next_item(aux, item, size);
 }

@@ -35,6 +35,16 @@ static inline int pd_aux_continues(uint64_t prev_off, uint64_t prev_size, uint64
 	return off >= prev_off && off <= end && end - off < 8;
 }
 
+/* A TIMESTAMP value as perf time (ns): spe_perf_tsc_to_time, inline for the per-record path of the AUX layer. */
+static inline uint64_t pd_tsc_to_time(const struct spe_perf_time_conv *tc, uint64_t cyc)
+{
+	if (tc->cap_user_time_short)
+		cyc = tc->time_cycles + ((cyc - tc->time_cycles) & tc->time_mask);
+	unsigned shift = tc->time_shift > 63 ? 63 : (unsigned)tc->time_shift;
+	uint64_t quot = cyc >> shift, rem = cyc & ((1ull << shift) - 1);
+	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> shift);
+}
+
 #define PD_FILE_HEADER_SIZE 104
 #define PD_PIPE_HEADER_SIZE 16
 #define PD_EVENT_HEADER_SIZE 8

@@ -187,6 +187,7 @@ int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source
 int spe_sqlite_sink_new(struct spe_db *db, struct spe_row_sink *out, char *err, size_t errlen);
 /* Sideband, in file order.  Times are perf-clock ns, or UINT64_MAX when unknown. */
 void spe_loader_cpu(struct spe_loader *ld, int cpu, uint32_t midr);
+/* TIME_CONV for spe_loader_record (spe_load_aux takes each record's time from the AUX layer). */
 void spe_loader_time_conv(struct spe_loader *ld, const struct spe_perf_time_conv *tc);
 int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, uint64_t time);
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
