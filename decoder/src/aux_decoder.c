@@ -94,6 +94,15 @@ struct spe_aux_decoder {
 	struct spe_record rec;
 };
 
+/* Make @p code the sticky error: no more records come (the per-record path of spe_aux_next() checks draining). */
+static int fail_done(struct spe_aux_decoder *aux, int code)
+{
+	aux->err = code;
+	aux->draining = 0;
+	aux->step = STEP_NONE;
+	return code;
+}
+
 static int fail(struct spe_aux_decoder *aux, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -109,16 +118,14 @@ static int fail(struct spe_aux_decoder *aux, int code, uint64_t off, const char 
 		snprintf(aux->errmsg, sizeof aux->errmsg, "%s: %s", name, what);
 	else
 		snprintf(aux->errmsg, sizeof aux->errmsg, "%s: offset 0x%" PRIx64 ": %s", name, off, what);
-	aux->err = code;
-	return code;
+	return fail_done(aux, code);
 }
 
 /* A failure of the reader below: its message is ours. */
 static int fail_reader(struct spe_aux_decoder *aux, int code)
 {
 	snprintf(aux->errmsg, sizeof aux->errmsg, "%s", spe_perf_errmsg(aux->cfg.perf));
-	aux->err = code;
-	return code;
+	return fail_done(aux, code);
 }
 
 struct spe_aux_decoder *spe_aux_alloc_decoder(const struct spe_aux_config *config)
@@ -623,8 +630,7 @@ static __attribute__((noinline)) int next_item(struct spe_aux_decoder *aux, stru
 int spe_aux_next(struct spe_aux_decoder *aux, struct spe_aux_item *item, size_t size)
 {
 	/* the path of almost every call: one more record of the queue being read */
-	if (aux && item && size >= sizeof *item && aux->draining && !aux->err &&
-	    rec_next_reused(aux->now.dec, &aux->rec) == 0) {
+	if (aux && item && size >= sizeof *item && aux->draining && rec_next_reused(aux->now.dec, &aux->rec) == 0) {
 		fill_record_item(aux, item);
 		return SPE_AUX_RECORD;
 	}

@@ -623,7 +623,8 @@ int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t siz
 	return rec_next(dec, rec, size, 0);
 }
 
-int rec_next_reused(struct spe_rec_decoder *dec, struct spe_record *rec)
+/* Flattened: the size and NULL checks fold away and the decode loop is this function's own. */
+__attribute__((flatten)) int rec_next_reused(struct spe_rec_decoder *dec, struct spe_record *rec)
 {
 	return rec_next(dec, rec, sizeof *rec, 1);
 }
