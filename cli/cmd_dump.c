@@ -38,30 +38,15 @@ static int write_out(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
-/* A JSON string literal of @p s (quotes, backslashes and control bytes escaped). */
-static void print_json_string(const char *s)
-{
-	putchar('"');
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			printf("\\%c", *c);
-		else if (*c < 0x20)
-			printf("\\u%04x", *c);
-		else
-			putchar(*c);
-	}
-	putchar('"');
-}
-
 static void on_error(void *ctx, const struct spe_aux_error *e)
 {
 	struct dump *d = ctx;
 	d->decode_errors++;
 	if (d->mode == MODE_JSON) {
 		printf("{\"error\":");
-		print_json_string(e->reason ? e->reason : "");
+		cli_json_string(stdout, e->reason ? e->reason : "");
 		printf(",\"code\":");
-		print_json_string(spe_errstr(e->code));
+		cli_json_string(stdout, spe_errstr(e->code));
 		printf(",\"offset\":%" PRIu64 ",\"idx\":%" PRIu32 ",\"cpu\":%d}\n", e->offset, e->queue, e->cpu);
 	} else if (d->mode == MODE_RECORDS)
 		printf("error idx=%" PRIu32 " offset=0x%08" PRIx64 ": %s\n", e->queue, e->offset,
@@ -122,7 +107,7 @@ static void print_json(const struct spe_aux_item *it)
 		spe_record_op_text(r, op, sizeof op);
 		const char *cls = spe_op_class_name(r->op_class);
 		printf(",\"op_class\":\"%s\",\"op\":", cls ? cls : "unknown");
-		print_json_string(op);
+		cli_json_string(stdout, op);
 		printf(",\"op_raw_class\":%u,\"op_raw\":%u", r->op_raw_class, r->op_raw);
 		if (r->sve_evl)
 			printf(",\"sve_evl\":%u", r->sve_evl);

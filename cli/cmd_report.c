@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/cli_util.h"
+#include "common/report_diff.h"
 #include "spe/analysis.h"
 #include "topdown/store.h"
 #include "topdown/report.h"
@@ -21,7 +22,11 @@ static const char *prog = "spe-report";
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: %s -d DB [--cross-isa [--workload NAME]] [--format=table|json] [--top N]\n", prog);
+	fprintf(out,
+		"usage: %s -d DB [--cross-isa [--workload NAME]] [--format=table|json] [--top N]\n"
+		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json] [--top N]\n"
+		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json] [--top N]\n",
+		prog, prog, prog);
 }
 
 int cmd_report(int argc, char **argv)
@@ -32,17 +37,30 @@ int cmd_report(int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "top", required_argument, NULL, 't' },
+		{ "diff", no_argument, NULL, 'D' },
+		{ "confidence", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db_path = NULL;
-	int cross = 0, c;
+	int cross = 0, diff = 0, top_given = 0, c;
+	double confidence = 0.95;
 	struct td_report_opts ro = { .format = TD_REPORT_TABLE, .top = 10 };
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': db_path = optarg; break;
 		case 'x': cross = 1; break;
+		case 'D': diff = 1; break;
+		case 'c': {
+			char *end;
+			confidence = strtod(optarg, &end);
+			if (*end || !(confidence >= 0.5 && confidence < 1)) {
+				fprintf(stderr, "%s: --confidence must be a number from 0.5 to 0.999\n", prog);
+				return CLI_USAGE;
+			}
+			break;
+		}
 		case 'w': ro.workload = optarg; break;
 		case 'f':
 			if (!strcmp(optarg, "json"))
@@ -62,6 +80,7 @@ int cmd_report(int argc, char **argv)
 				return CLI_USAGE;
 			}
 			ro.top = (int)n;
+			top_given = 1;
 			break;
 		}
 		case 'h':
@@ -71,6 +90,17 @@ int cmd_report(int argc, char **argv)
 			usage(stderr);
 			return CLI_USAGE;
 		}
+	}
+	if (diff) {
+		if (argc - optind != 2 || cross) {
+			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases%s\n", prog,
+				cross ? ", and not --cross-isa" : "");
+			usage(stderr);
+			return CLI_USAGE;
+		}
+		return report_diff_run(prog, db_path, argv[optind], argv[optind + 1],
+				       ro.format == TD_REPORT_JSON ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
+				       top_given ? ro.top : 0, confidence);
 	}
 	if (optind != argc || !db_path) {
 		usage(stderr);

@@ -30,8 +30,8 @@ static const char *prog = "spe-topdown";
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json]\n"
-		"       %s import FILE -d DB [--run NAME] [--workload NAME] [--cpu CPU] [--host NAME]\n"
+		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json] [--strict]\n"
+		"       %s import FILE -d DB [--run NAME]... [--workload NAME] [--cpu CPU] [--host NAME]\n"
 		"                [--spe-source ID|FILE]\n"
 		"       %s stat [-I MS] [-d DB] [--run NAME] [--workload NAME] [--level=1|2] [--dry-run]\n"
 		"                [--spe-source ID|FILE] [--sysroot DIR] -- COMMAND [ARGS...]\n",
@@ -68,11 +68,12 @@ static int cmd_decode(int argc, char **argv)
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "level", required_argument, NULL, 'l' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t slots[2], metrics[2];
-	int nslots = 0, nmetrics = 0, level = 1, json = 0, c;
+	int nslots = 0, nmetrics = 0, level = 1, json = 0, strict = 0, c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -103,6 +104,7 @@ static int cmd_decode(int argc, char **argv)
 				return CLI_USAGE;
 			}
 			break;
+		case 'S': strict = 1; break;
 		case 'h':
 			usage(stdout);
 			return cli_finish_stdout(prog, CLI_OK);
@@ -115,6 +117,23 @@ static int cmd_decode(int argc, char **argv)
 		fprintf(stderr, "%s decode: give --slots and --metrics, both with one value or both with two\n", prog);
 		return CLI_USAGE;
 	}
+
+	/* Bytes PERF_METRICS cannot hold are warned about (refused with --strict); level 2 on a CPU without it is said. */
+	struct td_pm_issue issues[8];
+	int n_issues = nslots == 1 ? td_pm_check(0, 0, slots[0], metrics[0], 1, level, issues, 8)
+				   : td_pm_check(slots[0], metrics[0], slots[1], metrics[1], 2, level, issues, 8);
+	if (n_issues > 8)
+		n_issues = 8;
+	int refuse = 0;
+	for (int i = 0; i < n_issues; i++) {
+		int bad = issues[i].kind != TD_PM_NO_LEVEL2;
+		if (issues[i].kind == TD_PM_NO_LEVEL2)
+			level = 1;
+		refuse |= strict && bad;
+		fprintf(stderr, "%s decode: %s%s\n", prog, bad ? (strict ? "error: " : "warning: ") : "note: ", issues[i].msg);
+	}
+	if (refuse)
+		return CLI_DATAERR;
 
 	struct td_values v;
 	int rc = nslots == 1 ? td_pm_decode(slots[0], metrics[0], level, &v)
@@ -136,6 +155,16 @@ static int cmd_decode(int argc, char **argv)
 		else
 			printf("%s=%.4f\n", td_node_name(k), v.frac[k]);
 		sep = ", ";
+	}
+	if (json && n_issues) {
+		printf("%s\"warnings\": [", sep);
+		for (int i = 0; i < n_issues; i++) {
+			printf("%s\"", i ? ", " : "");
+			for (const char *p = issues[i].msg; *p; p++)
+				printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+			printf("\"");
+		}
+		printf("]");
 	}
 	if (json)
 		printf("}\n");
@@ -226,13 +255,14 @@ static int64_t find_spe_source(sqlite3 *db, const char *ref, char *err, size_t e
 }
 
 /*
- * Store @p run in the database @p db_path, opened like spe-load --append
+ * Store @p runs in the database @p db_path, opened like spe-load --append
  * opens it: the same application_id and schema version check, and a new
- * file gets the whole spekit schema.  @p spe_source (may be NULL) links the
- * run to an SPE capture loaded there.  Prints the error; returns an exit status.
+ * file gets the whole spekit schema.  All runs go in one transaction, so a
+ * failure stores none.  @p spe_source (may be NULL) links the runs to an SPE
+ * capture loaded there.  Prints the error; returns an exit status.
  */
-static int store_run(const char *sub, const char *db_path, struct td_run *run, const char *spe_source,
-		     int64_t *run_id)
+static int store_runs(const char *sub, const char *db_path, struct td_run *runs, size_t n, const char *spe_source,
+		      int64_t *run_ids)
 {
 	char err[1024];
 	struct spe_db *sdb;
@@ -243,16 +273,21 @@ static int store_run(const char *sub, const char *db_path, struct td_run *run, c
 	}
 	struct td_diag diag = { 0 };
 	sqlite3 *db = spe_db_sqlite(sdb);
-	if (spe_source && !(run->spe_source_id = find_spe_source(db, spe_source, err, sizeof err))) {
+	int64_t spe_id = 0;
+	if (spe_source && !(spe_id = find_spe_source(db, spe_source, err, sizeof err))) {
 		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, err);
 		spe_db_close(sdb);
 		return CLI_DATAERR;
 	}
-	if ((rc = td_store_init(db, &diag)) == 0)
-		rc = td_store_run(db, run, run_id, &diag);
+	rc = td_store_init(db, &diag);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (spe_id)
+			runs[i].spe_source_id = spe_id;
+		rc = td_store_run(db, &runs[i], run_ids ? &run_ids[i] : NULL, &diag);
+	}
 	if (rc < 0) {
 		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, diag.msg);
-		spe_db_close(sdb);
+		spe_db_close(sdb); /* closing without the commit rolls every run back */
 		return rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
 	}
 	if (spe_db_commit(sdb, err, sizeof err) < 0) {
@@ -262,6 +297,38 @@ static int store_run(const char *sub, const char *db_path, struct td_run *run, c
 	}
 	spe_db_close(sdb);
 	return CLI_OK;
+}
+
+#define MAX_RUN_NAMES 64
+
+/*
+ * Names of the @p n runs of one input: the --run names when there is one per
+ * run; with a single name or none, BASE when there is one run and BASE#1,
+ * BASE#2, ... when there are several.  0, or -1 (message printed) when the
+ * counts do not fit.
+ */
+static int name_runs(struct td_run *runs, size_t n, char **names, int n_names, const char *path,
+		     const char *workload)
+{
+	if (n_names > 1 && (size_t)n_names != n) {
+		fprintf(stderr, "%s import: %s holds %zu run%s but %d --run names were given (give one per run, or one "
+				"to be numbered NAME#1, NAME#2, ...)\n",
+			prog, path, n, n == 1 ? "" : "s", n_names);
+		return -1;
+	}
+	const char *base = n_names == 1 ? names[0] : base_name(path);
+	for (size_t i = 0; i < n; i++) {
+		char name[512];
+		if (n_names > 1)
+			snprintf(name, sizeof name, "%s", names[i]);
+		else if (n == 1)
+			snprintf(name, sizeof name, "%s", base);
+		else
+			snprintf(name, sizeof name, "%s#%zu", base, i + 1);
+		td_run_set(&runs[i].name, name);
+		td_run_set(&runs[i].workload, workload ? workload : base);
+	}
+	return 0;
 }
 
 static int cmd_import(int argc, char **argv)
@@ -276,13 +343,20 @@ static int cmd_import(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *cpu = NULL, *host = NULL, *spe_source = NULL;
-	int c;
+	const char *db_path = NULL, *workload = NULL, *cpu = NULL, *host = NULL, *spe_source = NULL;
+	char *run_names[MAX_RUN_NAMES];
+	int n_names = 0, c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': db_path = optarg; break;
-		case 'r': run_name = optarg; break;
+		case 'r':
+			if (n_names == MAX_RUN_NAMES) {
+				fprintf(stderr, "%s import: at most %d --run names\n", prog, MAX_RUN_NAMES);
+				return CLI_USAGE;
+			}
+			run_names[n_names++] = optarg;
+			break;
 		case 'w': workload = optarg; break;
 		case 'c': cpu = optarg; break;
 		case 'H': host = optarg; break;
@@ -307,37 +381,46 @@ static int cmd_import(int argc, char **argv)
 		return CLI_NOINPUT;
 	}
 
-	struct td_run run;
+	struct td_import_result res;
 	struct td_diag diag = { 0 };
 	struct td_import_opts iopts = { .cpu = cpu };
-	td_run_init(&run);
-	int fmt = td_import_text(text, len, &iopts, &run, &diag);
+	td_import_result_init(&res);
+	int fmt = td_import_runs(text, len, &iopts, &res, &diag);
 	free(text);
+	for (size_t i = 0; i < res.n_notes; i++)
+		fprintf(stderr, "%s import: %s: note: %s\n", prog, path, res.notes[i]);
 	if (fmt < 0) {
 		if (diag.line)
 			fprintf(stderr, "%s import: %s:%ld: %s\n", prog, path, diag.line, diag.msg);
 		else
 			fprintf(stderr, "%s import: %s: %s\n", prog, path, diag.msg[0] ? diag.msg : td_errstr(fmt));
-		td_run_free(&run);
+		td_import_result_free(&res);
 		return exit_for(fmt);
 	}
-	td_run_set(&run.name, run_name ? run_name : base_name(path));
-	td_run_set(&run.workload, workload ? workload : run.name);
-	td_run_set(&run.host, host);
-	td_run_set(&run.source, path);
-
-	int64_t run_id = 0;
-	int status = store_run("import", db_path, &run, spe_source, &run_id);
-	if (status != CLI_OK) {
-		td_run_free(&run);
-		return status;
+	if (name_runs(res.runs, res.n_runs, run_names, n_names, path, workload) < 0) {
+		td_import_result_free(&res);
+		return CLI_USAGE;
 	}
-	printf("run %lld: %s from %s (%s), %zu intervals, %zu values, isa %s, cpu %s, method %s%s\n",
-	       (long long)run_id, run.name, path, td_format_name(fmt), run.n_iv, td_run_value_count(&run),
-	       run.isa ? run.isa : "unknown", run.cpu ? run.cpu : "unknown", run.method ? run.method : "unknown",
-	       run.approx ? " (approximation)" : "");
-	td_run_free(&run);
-	return cli_finish_stdout(prog, CLI_OK);
+	for (size_t i = 0; i < res.n_runs; i++) {
+		td_run_set(&res.runs[i].host, host);
+		td_run_set(&res.runs[i].source, path);
+	}
+
+	int64_t *run_ids = calloc(res.n_runs, sizeof *run_ids);
+	int status = run_ids ? store_runs("import", db_path, res.runs, res.n_runs, spe_source, run_ids) : CLI_IOERR;
+	for (size_t i = 0; status == CLI_OK && i < res.n_runs; i++) {
+		const struct td_run *run = &res.runs[i];
+		char where[32] = "";
+		if (res.n_runs > 1)
+			snprintf(where, sizeof where, " line %ld", res.first_line[i]);
+		printf("run %lld: %s from %s%s (%s), %zu intervals, %zu values, isa %s, cpu %s, method %s%s\n",
+		       (long long)run_ids[i], run->name, path, where, td_format_name(fmt), run->n_iv,
+		       td_run_value_count(run), run->isa ? run->isa : "unknown", run->cpu ? run->cpu : "unknown",
+		       run->method ? run->method : "unknown", run->approx ? " (approximation)" : "");
+	}
+	free(run_ids);
+	td_import_result_free(&res);
+	return status == CLI_OK ? cli_finish_stdout(prog, CLI_OK) : status;
 }
 
 static double now_seconds(void)
@@ -514,7 +597,7 @@ static int cmd_stat(int argc, char **argv)
 	td_run_set(&run.name, run_name ? run_name : base_name(command[0]));
 	td_run_set(&run.workload, workload ? workload : base_name(command[0]));
 	run.slots_per_cycle = probe.kind == TD_PMU_ARM ? probe.arm_cpu.slots : 0;
-	if (db_path && (rc = store_run("stat", db_path, &run, spe_source, NULL)) != CLI_OK) {
+	if (db_path && (rc = store_runs("stat", db_path, &run, 1, spe_source, NULL)) != CLI_OK) {
 		td_run_free(&run);
 		return rc;
 	}

@@ -93,7 +93,8 @@ int attrib_comm(struct attribution *a, int pid, int tid, const char *comm)
 }
 
 struct attrib_mapping *attrib_add_mapping(struct attribution *a, int64_t id, int pid, uint64_t start, uint64_t len,
-					  uint64_t pgoff, const char *path, const char *build_id, uint64_t time)
+					  uint64_t pgoff, const char *path, const char *build_id, uint64_t time,
+					  int64_t prot)
 {
 	struct attrib_mapping *p = grow_array(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
 	if (!p)
@@ -107,6 +108,7 @@ struct attrib_mapping *attrib_add_mapping(struct attribution *a, int64_t id, int
 	m->end = start + len;
 	m->pgoff = pgoff;
 	m->time = time;
+	m->prot = prot;
 	m->path = strdup(path ? path : "");
 	m->build_id = build_id && *build_id ? strdup(build_id) : NULL;
 	if (!m->path || (build_id && *build_id && !m->build_id)) {
@@ -186,7 +188,7 @@ struct attrib_mapping *attrib_find_mapping(const struct attribution *a, int pid,
 	struct attrib_mapping *best = NULL;
 	for (size_t i = 0; i < a->n_maps; i++) {
 		struct attrib_mapping *m = &a->maps[i];
-		if (pc < m->start || pc >= m->end || (m->pid != pid && m->pid != -1 && pid >= 0))
+		if (m->prot >= 0 || pc < m->start || pc >= m->end || (m->pid != pid && m->pid != -1 && pid >= 0))
 			continue;
 		/* the latest mapping not after the record; else the earliest */
 		int usable = time == ATTRIB_NO_TIME || m->time == ATTRIB_NO_TIME || m->time <= time;

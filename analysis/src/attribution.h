@@ -24,6 +24,7 @@ struct attrib_mapping {
 	int64_t id;
 	int pid;                    /* -1: every address space (the kernel's row) */
 	uint64_t start, end, pgoff, time;
+	int64_t prot;               /* a data mapping's PROT_* bits; -1: executable (PCs resolve in these only) */
 	char *path, *build_id;      /* build_id NULL when unknown */
 	/* resolution's handle on the mapped file (resolve.c): NULL until opened, or unreadable */
 	struct spe_sym_binary *bin;
@@ -63,9 +64,14 @@ void attrib_free(struct attribution *a);
 struct attrib_cpu *attrib_cpu(struct attribution *a, int cpu);
 /* Remember @p tid's pid and name.  0 or -spe_nomem. */
 int attrib_comm(struct attribution *a, int pid, int tid, const char *comm);
-/* A new mapping with row id @p id (executable user mappings, and the kernel's).  NULL without memory. */
+/*
+ * A new mapping with row id @p id: executable (@p prot -1: user mappings and
+ * the kernel's), or data (its PROT_* bits: heap, stack, files, for data
+ * objects).  NULL without memory.
+ */
 struct attrib_mapping *attrib_add_mapping(struct attribution *a, int64_t id, int pid, uint64_t start, uint64_t len,
-					  uint64_t pgoff, const char *path, const char *build_id, uint64_t time);
+					  uint64_t pgoff, const char *path, const char *build_id, uint64_t time,
+					  int64_t prot);
 /* @p tid (of @p pid) starts running on @p cpu at @p time. */
 void attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint64_t time);
 struct attrib_thread *attrib_find_thread(const struct attribution *a, int tid);
@@ -75,7 +81,7 @@ struct attrib_thread *attrib_find_thread(const struct attribution *a, int tid);
  */
 void attrib_record(struct attribution *a, const struct attrib_cpu *cpu, const struct spe_record *rec, uint64_t time,
 		   int *pid, int *tid);
-/* The mapping of @p pid holding @p pc: the latest one not after @p time, else the earliest; NULL if none. */
+/* The executable mapping of @p pid holding @p pc: the latest one not after @p time, else the earliest; NULL if none. */
 struct attrib_mapping *attrib_find_mapping(const struct attribution *a, int pid, uint64_t pc, uint64_t time);
 
 #endif

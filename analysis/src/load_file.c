@@ -4,6 +4,7 @@
  * AUX queues in ring order) and raw SPE byte files.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -29,20 +30,43 @@ static void hex(const uint8_t *b, unsigned n, char *out)
 	out[2 * n] = 0;
 }
 
-/* Executable user mappings only; the kernel resolves through --kallsyms. */
+/*
+ * User mappings: executable ones for PCs (the kernel resolves through
+ * --kallsyms), data ones (perf record -d, spe-record) for data objects.
+ */
 static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
 {
 	const struct spe_perf_mmap *m = &ev->u.mmap;
-	if (ev->type == SPE_PERF_RECORD_MMAP2 && m->prot && !(m->prot & PROT_EXEC))
+	if ((int32_t)m->pid < 0)
 		return 0;
-	if (ev->type == SPE_PERF_RECORD_MMAP && (ev->misc & 0x2000)) /* PERF_RECORD_MISC_MMAP_DATA */
-		return 0;
-	if ((int32_t)m->pid < 0 || (m->filename && m->filename[0] == '['))
+	int data = (ev->misc & SPE_PERF_MISC_MMAP_DATA) ||
+		   (ev->type == SPE_PERF_RECORD_MMAP2 && m->prot && !(m->prot & PROT_EXEC));
+	if (data)
+		return spe_loader_data_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff,
+					    ev->type == SPE_PERF_RECORD_MMAP2 ? m->prot : PROT_READ | PROT_WRITE,
+					    ev->type == SPE_PERF_RECORD_MMAP2 ? m->flags : MAP_PRIVATE, m->filename,
+					    sid_time(ev));
+	if (m->filename && m->filename[0] == '[')
 		return 0;
 	char bid[41] = "";
 	if (m->build_id_size)
 		hex(m->build_id, m->build_id_size > 20 ? 20 : m->build_id_size, bid);
 	return spe_loader_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev));
+}
+
+/* The NUMA nodes the capture stored (perf's NUMA_TOPOLOGY and MEM_TOPOLOGY features). */
+static int load_numa(struct spe_perf_file *f, struct spe_loader *ld, const struct spe_perf_info *info)
+{
+	if (!info->n_numa_nodes)
+		return 0;
+	struct spe_perf_numa_node *nodes = calloc(info->n_numa_nodes, sizeof *nodes);
+	if (!nodes)
+		return -spe_nomem;
+	for (uint32_t i = 0; i < info->n_numa_nodes; i++)
+		spe_perf_numa_node(f, i, &nodes[i], sizeof nodes[i]);
+	int rc = spe_loader_numa(ld, nodes, info->n_numa_nodes, info->memory_block_size);
+	free(nodes);
+	return rc;
 }
 
 /*
@@ -165,7 +189,15 @@ static int load_input(struct spe_db *db, const struct spe_source_info *src, cons
 	if (rc < 0)
 		return rc;
 	struct spe_aux_decoder *aux = spe_aux_alloc_decoder(cfg);
-	rc = aux ? spe_load_aux(ld, aux, opts) : -spe_nomem;
+	rc = aux ? 0 : -spe_nomem;
+	if (rc == 0 && cfg->perf) {
+		struct spe_perf_info info;
+		memset(&info, 0, sizeof info);
+		spe_perf_get_info(cfg->perf, &info, sizeof info);
+		rc = load_numa(cfg->perf, ld, &info);
+	}
+	if (rc == 0)
+		rc = spe_load_aux(ld, aux, opts);
 	if (rc == 0)
 		rc = spe_loader_finish(ld, counts);
 	if (rc < 0)

@@ -13,8 +13,10 @@
 #include <time.h>
 
 #include "attribution.h"
+#include "data_attrib.h"
 #include "latency_hist.h"
 #include "loader_internal.h"
+#include "numa_tables.h"
 #include "resolve.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
@@ -38,6 +40,7 @@ struct spe_loader {
 
 	struct attribution at;
 	struct resolver res;
+	struct data_attrib dattr;      /* data addresses -> data_object rows */
 	struct latency_groups latency; /* by (pc, insn, symbol): the pc_latency rows */
 	int64_t no_pc_group;           /* records without a PC; -1 until one is seen */
 
@@ -104,6 +107,8 @@ int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source
 	int rc = resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
 	if (rc == 0)
 		rc = begin_source(ld, src);
+	if (rc == 0)
+		data_attrib_init(&ld->dattr, &ld->sink, &ld->next, ld->source_id, ld->res.sym);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", ld->err);
 		spe_loader_free(ld);
@@ -152,13 +157,45 @@ int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, u
 	return attrib_comm(&ld->at, pid, tid, comm) < 0 ? out_of_memory(ld) : 0;
 }
 
+/* data_attrib's failure: its message, or the sink's. */
+static int data_fail(struct spe_loader *ld, int rc)
+{
+	snprintf(ld->err, sizeof ld->err, "%s", *ld->dattr.err ? ld->dattr.err : spe_errstr(rc));
+	return rc;
+}
+
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		    const char *path, const char *build_id, uint64_t time)
 {
-	if (!attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff, path, build_id, time))
+	struct attrib_mapping *m =
+		attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff, path, build_id, time, -1);
+	if (!m)
 		return out_of_memory(ld);
 	ld->next.mapping++;
-	return 0;
+	/* an image whose variables may hold data addresses (the kernel's symbolic row has no range) */
+	int rc = len && pid >= 0
+			 ? data_attrib_add_image(&ld->dattr, pid, start, len, pgoff, m->path, m->build_id, m->id)
+			 : 0;
+	return rc < 0 ? data_fail(ld, rc) : 0;
+}
+
+int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+			 uint32_t flags, const char *path, uint64_t time)
+{
+	struct attrib_mapping *m = attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff,
+						      path ? path : "", NULL, time, (int64_t)prot);
+	if (!m)
+		return out_of_memory(ld);
+	ld->next.mapping++;
+	int rc = data_attrib_add_map(&ld->dattr, pid, start, len, pgoff, prot, flags, path, m->id);
+	return rc < 0 ? data_fail(ld, rc) : 0;
+}
+
+int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *nodes, uint32_t n, uint64_t block_size)
+{
+	ld->err[0] = 0;
+	int rc = numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, ld->err, sizeof ld->err);
+	return rc < 0 && !ld->err[0] ? sink_fail(ld, rc, "numa") : rc;
 }
 
 void spe_loader_switch_in(struct spe_loader *ld, int cpu, int pid, int tid, uint64_t time)
@@ -198,7 +235,8 @@ static inline void set_text(struct spe_row_record *row, enum spe_record_column c
 
 /* The spe_record row of @p rec: one value per column of SPE_RECORD_COLUMNS (spe/row_sink.h). */
 static void record_row(struct spe_loader *ld, struct spe_row_record *row, const struct spe_record *rec,
-		       const struct attrib_cpu *c, int cpu, int pid, int tid, uint64_t time, const struct pc_value *where)
+		       const struct attrib_cpu *c, int cpu, int pid, int tid, uint64_t time, const struct pc_value *where,
+		       int64_t data_object)
 {
 	row->present = 0;
 	set_int(row, SPE_RECORD_COL_SOURCE_ID, 1, (uint64_t)ld->source_id);
@@ -232,6 +270,7 @@ static void record_row(struct spe_loader *ld, struct spe_row_record *row, const 
 	set_int(row, SPE_RECORD_COL_MAPPING_ID, where->mapping_id != 0, (uint64_t)where->mapping_id);
 	set_int(row, SPE_RECORD_COL_SYMBOL_ID, where->symbol_id != 0, (uint64_t)where->symbol_id);
 	set_int(row, SPE_RECORD_COL_INSN_ID, where->insn_id != 0, (uint64_t)where->insn_id);
+	set_int(row, SPE_RECORD_COL_DATA_OBJECT_ID, data_object > 0, (uint64_t)data_object);
 }
 
 static int flush_rows(struct spe_loader *ld)
@@ -296,7 +335,11 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 		if (rc < 0)
 			return rc == -spe_nomem ? out_of_memory(ld) : sink_fail(ld, rc, "resolving a PC");
 	}
-	record_row(ld, &ld->rows[ld->n_rows], rec, c, cpu, pid, tid, time, where);
+	int64_t object = 0; /* user data addresses only */
+	if (HAS(DATA_VA) && pid >= 0 && !(rec->data_va >> 63) &&
+	    (object = data_attrib_resolve(&ld->dattr, pid, rec->data_va)) < 0)
+		return data_fail(ld, (int)object);
+	record_row(ld, &ld->rows[ld->n_rows], rec, c, cpu, pid, tid, time, where, object);
 	if (++ld->n_rows == ROW_BATCH) {
 		int rc = flush_rows(ld);
 		if (rc < 0)
@@ -371,7 +414,8 @@ static int write_mappings(struct spe_loader *ld)
 					       .start = m->start,
 					       .end = m->end,
 					       .pgoff = m->pgoff,
-					       .time = m->time };
+					       .time = m->time,
+					       .prot = m->prot };
 		int rc = ld->sink.mappings(ld->sink.ctx, &row, 1);
 		if (rc < 0)
 			return sink_fail(ld, rc, "mapping");
@@ -391,7 +435,8 @@ static int write_load_stats(struct spe_loader *ld)
 					  .lost_aux = k->lost_aux,
 					  .no_mapping = k->no_mapping,
 					  .no_symbol = k->no_symbol,
-					  .no_time = k->no_time };
+					  .no_time = k->no_time,
+					  .no_data_object = k->no_data_object };
 	int rc = ld->sink.load_stats(ld->sink.ctx, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "load_stats") : 0;
 }
@@ -425,6 +470,7 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 {
 	ld->counts.no_mapping = ld->res.no_mapping;
 	ld->counts.no_symbol = ld->res.no_symbol;
+	ld->counts.no_data_object = ld->dattr.unresolved;
 	int rc = flush_rows(ld);
 	if (rc == 0)
 		rc = write_threads(ld);
@@ -457,6 +503,7 @@ void spe_loader_free(struct spe_loader *ld)
 		ld->sink.abort(ld->sink.ctx);
 	if (ld->own_sink && ld->sink.free)
 		ld->sink.free(ld->sink.ctx);
+	data_attrib_fini(&ld->dattr);
 	resolver_fini(&ld->res);
 	attrib_free(&ld->at);
 	latency_groups_free(&ld->latency);

@@ -63,7 +63,7 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
 static int64_t kernel_mapping(struct resolver *r)
 {
 	if (!r->kernel_mapping_id &&
-	    attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME))
+	    attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME, -1))
 		r->kernel_mapping_id = r->next->mapping++;
 	return r->kernel_mapping_id;
 }

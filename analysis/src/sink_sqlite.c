@@ -26,6 +26,10 @@ enum statement {
 	ST_INSN,
 	ST_PC_LATENCY,
 	ST_LOAD_STATS,
+	ST_DATA_OBJECT,
+	ST_NUMA_NODE,
+	ST_NUMA_CPU,
+	ST_NUMA_MEMORY,
 	ST_RECORD,       /* generated from spe_record_columns */
 	ST_RECORD_BATCH, /* the same, RECORD_BATCH rows at a time */
 	N_STATEMENTS
@@ -35,19 +39,27 @@ static const char *const statement_sql[ST_RECORD] = {
 	[ST_SOURCE] = "INSERT INTO source(id, file, kind, host, command_line, cpus, loaded_at) VALUES(?, ?, ?, ?, ?, ?, ?)",
 	[ST_CPU] = "INSERT INTO cpu(source_id, cpu, midr, part, spe_version) VALUES(?, ?, ?, ?, ?)",
 	[ST_THREAD] = "INSERT OR REPLACE INTO thread(source_id, tid, pid, comm) VALUES(?, ?, ?, ?)",
-	[ST_MAPPING] = "INSERT INTO mapping(id, source_id, pid, path, build_id, start, end, pgoff, time)"
-		       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_MAPPING] = "INSERT INTO mapping(id, source_id, pid, path, build_id, start, end, pgoff, time, prot)"
+		       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_SYMBOL] = "INSERT INTO symbol(id, mapping_id, name, start, size, file, line) VALUES(?, ?, ?, ?, ?, ?, ?)",
 	[ST_INSN] = "INSERT INTO insn(id, mapping_id, pc, symbol_id, bytes, mnemonic, operands, file, line,"
 		    " inline_function) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_PC_LATENCY] = "INSERT INTO pc_latency(source_id, pc, insn_id, symbol_id, total_latency, samples)"
 			  " VALUES(?, ?, ?, ?, ?, ?)",
 	[ST_LOAD_STATS] = "INSERT INTO load_stats(source_id, records, bad_bytes, skipped_bytes, partial_records,"
-			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object)"
+			  " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_DATA_OBJECT] = "INSERT INTO data_object(id, source_id, pid, kind, name, mapping_id, start, size, type, file,"
+			   " line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_NUMA_NODE] = "INSERT OR REPLACE INTO numa_node(source_id, node, cpus, mem_total_kb, mem_free_kb)"
+			 " VALUES(?, ?, ?, ?, ?)",
+	[ST_NUMA_CPU] = "INSERT OR REPLACE INTO numa_cpu(source_id, cpu, node) VALUES(?, ?, ?)",
+	[ST_NUMA_MEMORY] = "INSERT INTO numa_memory(source_id, node, start, end) VALUES(?, ?, ?, ?)",
 };
 
 static const char *const statement_name[N_STATEMENTS] = {
-	"source", "cpu", "thread", "mapping", "symbol", "insn", "pc_latency", "load_stats", "records", "records",
+	"source",      "cpu",       "thread",   "mapping",     "symbol",  "insn",    "pc_latency",
+	"load_stats",  "data_object", "numa_node", "numa_cpu", "numa_memory", "records", "records",
 };
 
 struct sqlite_sink {
@@ -148,6 +160,8 @@ static int sink_begin(void *ctx, struct spe_row_ids *next)
 		rc = next_id(s, "symbol", &next->symbol);
 	if (rc == 0)
 		rc = next_id(s, "insn", &next->insn);
+	if (rc == 0)
+		rc = next_id(s, "data_object", &next->data_object);
 	return rc;
 }
 
@@ -217,6 +231,54 @@ static int sink_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n
 		sqlite3_bind_int64(st, 7, (int64_t)r->end);
 		sqlite3_bind_int64(st, 8, (int64_t)r->pgoff);
 		bind_int(st, 9, r->time != SPE_ROW_NO_TIME, (int64_t)r->time);
+		bind_int(st, 10, r->prot >= 0, r->prot);
+	});
+}
+
+static int sink_data_objects(void *ctx, const struct spe_row_data_object *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_DATA_OBJECT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->id);
+		sqlite3_bind_int64(st, 2, r->source_id);
+		bind_int(st, 3, r->pid >= 0, r->pid);
+		sqlite3_bind_int(st, 4, r->kind);
+		bind_text(st, 5, r->name);
+		bind_int(st, 6, r->mapping_id != 0, r->mapping_id);
+		sqlite3_bind_int64(st, 7, (int64_t)r->start);
+		bind_int(st, 8, r->size != 0, (int64_t)r->size);
+		bind_text(st, 9, r->type);
+		bind_text(st, 10, r->file);
+		bind_int(st, 11, r->line != 0, r->line);
+	});
+}
+
+static int sink_numa_nodes(void *ctx, const struct spe_row_numa_node *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_NUMA_NODE, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int64(st, 2, r->node);
+		bind_text(st, 3, r->cpus);
+		bind_int(st, 4, r->mem_total_kb != 0, (int64_t)r->mem_total_kb);
+		bind_int(st, 5, r->mem_free_kb != 0, (int64_t)r->mem_free_kb);
+	});
+}
+
+static int sink_numa_cpus(void *ctx, const struct spe_row_numa_cpu *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_NUMA_CPU, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int64(st, 2, r->cpu);
+		sqlite3_bind_int64(st, 3, r->node);
+	});
+}
+
+static int sink_numa_memory(void *ctx, const struct spe_row_numa_memory *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_NUMA_MEMORY, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int64(st, 2, r->node);
+		sqlite3_bind_int64(st, 3, (int64_t)r->start);
+		sqlite3_bind_int64(st, 4, (int64_t)r->end);
 	});
 }
 
@@ -266,7 +328,7 @@ static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, siz
 {
 	BIND_ROWS(ctx, ST_LOAD_STATS, rows, n, {
 		const uint64_t v[] = { r->records,  r->bad_bytes,  r->skipped_bytes, r->partial_records, r->unknown_packets,
-				       r->lost_aux, r->no_mapping, r->no_symbol,     r->no_time };
+				       r->lost_aux, r->no_mapping, r->no_symbol,     r->no_time,         r->no_data_object };
 		sqlite3_bind_int64(st, 1, r->source_id);
 		for (int i = 0; i < (int)(sizeof v / sizeof *v); i++)
 			sqlite3_bind_int64(st, i + 2, (int64_t)v[i]);
@@ -362,6 +424,10 @@ int spe_sqlite_sink_new(struct spe_db *db, struct spe_row_sink *out, char *err, 
 				      .symbols = sink_symbols,
 				      .insns = sink_insns,
 				      .records = sink_records,
+				      .data_objects = sink_data_objects,
+				      .numa_nodes = sink_numa_nodes,
+				      .numa_cpus = sink_numa_cpus,
+				      .numa_memory = sink_numa_memory,
 				      .pc_latency = sink_pc_latency,
 				      .load_stats = sink_load_stats,
 				      .commit = sink_commit,

@@ -55,6 +55,14 @@ extern int check_passed, check_failed;
 			CHECK_FAIL_("%s == %s: 0x%" PRIx64 " != 0x%" PRIx64, #a, #b, a_, b_);           \
 	} while (0)
 
+/* |a - b| <= tol, for doubles. */
+#define CHECK_NEAR_TOL(a, b, tol)                                                               \
+	do {                                                                                    \
+		double a_ = (a), b_ = (b);                                                      \
+		if (!(a_ - b_ <= (tol) && b_ - a_ <= (tol)))                                    \
+			CHECK_FAIL_("%s ~ %s: %.9f != %.9f", #a, #b, a_, b_);                   \
+	} while (0)
+
 #define CHECK_STR_EQ(a, b)                                                                      \
 	do {                                                                                    \
 		const char *a_ = (a), *b_ = (b);                                                \

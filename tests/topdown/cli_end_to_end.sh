@@ -34,10 +34,13 @@ view_dram=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT tota
 view_chase=$(${SPE_RUN:-} "$query" -d "$tmp/memwork.db" --format=csv "SELECT total_latency FROM hot_symbol WHERE symbol = 'chase'" | tail -1 | tr -d "\r")
 
 out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db" --cross-isa --workload memwork --format=json)
-has runs "$out" '"runs": [{"run": "n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1, "weight": "slots"}, {"run": "spr", "scope": "all", "isa": "x86_64"'
+has runs "$out" '"runs": [{"run": "n2", "scope": "all", "isa": "aarch64", "vendor": "Arm", "cpu": "neoverse-n2", "method": "arm_topdown"'
+# the replayed capture ran on a Neoverse N1 (its MIDR, in spe-load's cpu table), not on the N2 the run names
+has cpu_check "$out" '"spe_source": 1, "spe_cpu": "neoverse-n1", "cpu_check": "mismatch", "spe_evidence": {"spe_source": 1, '
+has cpu_warning "$out" '"warnings": ["WARNING: n2 was measured on neoverse-n2 but its SPE capture (source 1) ran on neoverse-n1: the SPE evidence does not explain this run'"'"'s numbers"]'
 has l1 "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.3700, 0.7010], "note": null}'
 has l2 "$out" '{"node": "memory_bound", "level": 2, "basis": "slots", "values": [null, 0.5050], "note": "n2: no equivalent on aarch64 (no level 2 slot tree)"}'
-has spe_records "$out" '"spe_evidence": {"spe_records": 1200, '
+has spe_records "$out" '"spe_records": 1200, "mem_levels": '
 has dram "$out" "{\"mem_level\": \"DRAM\", \"loads\": 240, \"total_latency\": $view_dram, "
 has chase "$out" "\"hot_symbols\": [{\"symbol\": \"chase\", \"file\": \"./memwork.c\", \"line\": 34, \"samples\": 400, \"total_latency\": $view_chase, "
 has tlb "$out" '"tlb_walk": {"samples": 1000, "walks": 134, '
@@ -45,8 +48,8 @@ has mispredicts "$out" '"mispredicts": [{"symbol": "branchy", "file": "./memwork
 
 # the SPE evidence appears under the workload whose capture it is, and only there
 out=$(${SPE_RUN:-} "$report" -d "$tmp/memwork.db" --cross-isa)
-expect evidence_once "$(printf '%s\n' "$out" | grep -c '^SPE evidence (')" 1
-has evidence_memwork "$out" "SPE evidence (1200 records of SPE source 1 $tmp/memwork.data)"
+expect evidence_once "$(printf '%s\n' "$out" | grep -c '^SPE evidence for')" 1
+has evidence_memwork "$out" "SPE evidence for run n2 (1200 records of SPE source 1 $tmp/memwork.data, CPU neoverse-n1)"
 has evidence_other "$out" "Workload other: 1 run"
 expect evidence_other_none "$(printf '%s\n' "$out" | sed -n '/^Workload other/,$p' | grep -c '^No SPE evidence: no run of this workload is linked')" 1
 

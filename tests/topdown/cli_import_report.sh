@@ -33,7 +33,9 @@ expect no_db_exit "$?" 64
 # the report reads back what was imported
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload stream --format=json)
 has json_l1 "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.3700, 0.6995], "note": null}'
-has json_runs "$out" '{"run": "arm-n2", "scope": "all", "isa": "aarch64", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "intervals": 1, "weight": "slots"}'
+has json_runs "$out" '{"run": "arm-n2", "scope": "all", "isa": "aarch64", "vendor": "Arm", "cpu": "neoverse-n2", "method": "arm_topdown", "approx": false, "host": "-", "intervals": 1, "weight": "slots", "weighting": "single interval", "elapsed_s": null, "slots": 5000000, "cycles": 1000000, "instructions": null, "ipc": null, "width": 5, "width_from": "cpu", "spe_source": null, "spe_evidence": null}'
+# IPC from the counts perf printed: 38620409 instructions / 48433482 cycles
+has json_ipc "$out" '"cycles": 48433482, "instructions": 38620409, "ipc": 0.7974'
 has json_no_l2 "$out" '"values": [null, 0.5022], "note": "arm-n2: no equivalent on aarch64 (no level 2 slot tree)"'
 has json_no_spe "$out" '"spe_evidence": null'
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload old)
@@ -63,23 +65,23 @@ ${SPE_RUN:-} "$td" import "$fx/perf-5.x_no-recovery-bubbles.csv" -d "$db" --run 
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload long)
 has wide_header "$out" "
   node                             raw_neoverse-n2_perf.txt                old
-                                                    aarch64             x86_64
+  isa                                               aarch64             x86_64
 "
 has wide_row "$out" "
   L1 backend_bound                                    37.0%                  -  old: only"
 has wide_node "$out" "
   L1 backend_bound_bad_speculation                    45.0%              45.0%  raw_neoverse-n2_perf.txt: backend_bound + bad_speculation"
 
-# intervals weighted by their slots (topdown.md §6): 20% of 1e9 slots and 60% of 3e9 slots
+# intervals weighted by their slots (docs/topdown-formulas.md §8): 20% of 1e9 slots and 60% of 3e9 slots
 # are 50% (a plain mean would say 40%); a run without counts is a plain mean, said so
 ${SPE_RUN:-} "$td" import "$fx/perf-6.13_unequal-slots-interval.csv" -d "$db" --run slots --workload weighted >/dev/null
 ${SPE_RUN:-} "$td" import "$fx/perf-6.2_metric-only.json" -d "$db" --run nocounts --workload weighted >/dev/null
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload weighted --format=json)
-has weighted_runs "$out" '"intervals": 2, "weight": "slots"}'
+has weighted_runs "$out" '"intervals": 2, "weight": "slots", "weighting": "slot-weighted", "elapsed_s": 2.000200, "slots": 4000000000'
 has weighted_be "$out" '{"node": "backend_bound", "level": 1, "basis": "slots", "values": [0.5000, 0.3490]'
 has weighted_ret "$out" '{"node": "retiring", "level": 1, "basis": "slots", "values": [0.5000, 0.1245]'
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload weighted)
-has weighted_row "$out" "slot-weighted         plain mean  note"
+has weighted_row "$out" "  weighting                       slot-weighted         plain mean"
 has weighted_note "$out" "plain mean: the input has no slot or cycle counts"
 
 # hybrid: one column per PMU scope; cpu_core printed nan (NULL) for three nodes
@@ -89,6 +91,26 @@ has hybrid_header "$out" "Workload hybrid: 1 run in 2 columns (one per scope)"
 has hybrid_cols "$out" "  node                            adl[cpu_atom]      adl[cpu_core]"
 has hybrid_row "$out" "  L1 retiring                              5.4%                  -  adl[cpu_core]: not measured"
 has hybrid_bs "$out" "  L1 bad_speculation                      13.8%               0.0%"
+
+# several runs in one file: one run each (NAME#1, NAME#2, or --run once per run), never merged
+out=$(${SPE_RUN:-} "$td" import "$fx/perf-6.x_neoverse-v3ae-repeat-std.txt" -d "$db" --run fs --workload agi)
+has multi_first "$out" "run 11: fs#1 from $fx/perf-6.x_neoverse-v3ae-repeat-std.txt line 3 (perf-stat), 1 intervals, 4 values, isa aarch64"
+has multi_second "$out" "run 12: fs#2 from $fx/perf-6.x_neoverse-v3ae-repeat-std.txt line 27 (perf-stat), 1 intervals, 4 values"
+out=$(${SPE_RUN:-} "$td" import "$fx/perf-6.x_neoverse-v3ae-repeat-std.txt" -d "$db" --run shared --run padded --workload agi2)
+has multi_named "$out" "run 14: padded from"
+err=$(${SPE_RUN:-} "$td" import "$fx/perf-6.x_neoverse-v3ae-repeat-std.txt" -d "$db" --run a --run b --run c 2>&1)
+expect multi_names_exit "$?" 64
+has multi_names_msg "$err" "holds 2 runs but 3 --run names were given"
+# skipped blocks are noted on stderr; a refusal names the file and line
+err=$(${SPE_RUN:-} "$td" import "$fx/perf-6.2_neoverse-n2-TopDownL1-std.txt" -d "$db" --workload n2 2>&1 >/dev/null)
+has note_skipped "$err" "note: lines 1-25: no topdown metrics (L2D_TLB, L2D_TLB_REFILL, L1I_TLB_REFILL, ...); skipped"
+printf '                        TopdownL1                 #     17.5 %%  tma_backend_bound\n                        TopdownL1                 #     18.0 %%  tma_backend_bound\n' > "$tmp/twice.txt"
+err=$(${SPE_RUN:-} "$td" import "$tmp/twice.txt" -d "$db" 2>&1)
+expect twice_exit "$?" 65
+has twice_msg "$err" "spe-topdown import: $tmp/twice.txt:2: a second backend_bound value (18%) for scope all in the same run; the first (17.5%) is on line 1"
+# the failed import stored nothing: run ids go on from 15 (the N2 file)
+out=$(${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-std.txt" -d "$db" --run after-failure --workload x)
+has no_partial "$out" "run 16: after-failure"
 
 [ $fail = 0 ] && echo "cli_import_report: all passed"
 exit $fail

@@ -11,6 +11,7 @@
  * (101-64)/255 = 0.1451.
  */
 #include <math.h>
+#include <string.h>
 
 #include "check.h"
 #include "topdown/perf_metrics.h"
@@ -72,7 +73,7 @@ TEST(renormalised_when_bytes_do_not_sum_to_ff)
  * 34 17 34 68 -> 800 400 800 1000 | 400 200 400 800.  Deltas over 2000 slots:
  * retiring 0.2, bad 0.1, frontend 0.3, backend 0.4; heavy 0.1 (light 0.1),
  * mispredicts 0.1 (clears 0), fetch latency 0.2 (bandwidth 0.1), memory 0.3
- * (core 0.1).  The seed document's recipe, without /0xff, would give 255x.
+ * (core 0.1).  The example of an older topdown.txt, without /0xff, would give 255x.
  */
 TEST(region_delta)
 {
@@ -111,6 +112,49 @@ TEST(errors)
 	CHECK_INT_EQ(td_pm_region(1000, 0x33, 1000, 0x33, 1, &v), -td_invalid);
 }
 
+/*
+ * The checks (docs/topdown-formulas.md §1), each with bytes that trip it and bytes just
+ * inside its tolerance:
+ *  - sum: 0x33+0x1a+0x4d+0x65 = 255 (fine); 0x10 x 4 = 64 (not PERF_METRICS);
+ *    252 and 257 are the edges (truncation loses < 4 steps, rounding moves <= 2);
+ *  - child above parent: memory bound 0x80 over backend bound 0x65 is refused,
+ *    0x66 (one step over, rounding) is accepted;
+ *  - short region: slots 1e8 -> 1.001e8 is a region of 1e5 slots; the bound is
+ *    (1e8 + 1.001e8) / (255 x 1e5) = 7.847 (784.7 points), and 1e5 < 1.001e8/255
+ *    = 392549, so it is shorter than SLOTS/255; 1e9 -> 2e9 gives
+ *    3e9 / (255 x 1e9) = 0.0118, no warning;
+ *  - level 2 asked for with bytes 4..7 zero: said, and only that.
+ */
+TEST(checks)
+{
+	struct td_pm_issue is[8];
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x4026140a654d1a33ull, 1, 2, is, 8), 0);
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x10101010ull, 1, 1, is, 8), 1);
+	CHECK_INT_EQ(is[0].kind, TD_PM_BAD_SUM);
+	CHECK(strstr(is[0].msg, "sum to 64") != NULL);
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x3f3f3f3full, 1, 1, is, 8), 0); /* 252 */
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x4040403full, 1, 1, is, 8), 0); /* 255 */
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x41404040ull, 1, 1, is, 8), 0); /* 257 */
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x41414040ull, 1, 1, is, 8), 1); /* 258 */
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x3e3f3f3full, 1, 1, is, 8), 1); /* 251 */
+
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x80000000654d1a34ull, 1, 2, is, 8), 1);
+	CHECK_INT_EQ(is[0].kind, TD_PM_CHILD_ABOVE);
+	CHECK(strstr(is[0].msg, "memory_bound byte (0x80) is above its parent backend_bound (0x65)") != NULL);
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x66000000654d1a34ull, 1, 2, is, 8), 0);
+
+	CHECK_INT_EQ(td_pm_check(100000000, 0x654d1a33ull, 100100000, 0x644e1a33ull, 2, 1, is, 8), 1);
+	CHECK_INT_EQ(is[0].kind, TD_PM_SHORT_REGION);
+	CHECK_NEAR(is[0].error, 2.001e8 / (255 * 1e5));
+	CHECK(strstr(is[0].msg, "shorter than SLOTS/255") != NULL);
+	CHECK(strstr(is[0].msg, "784.7 percentage points") != NULL);
+	CHECK_INT_EQ(td_pm_check(1000000000, 0x654d1a33ull, 2000000000, 0x644e1a33ull, 2, 1, is, 8), 0);
+
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x654d1a33ull, 1, 2, is, 8), 1);
+	CHECK_INT_EQ(is[0].kind, TD_PM_NO_LEVEL2);
+	CHECK_INT_EQ(td_pm_check(0, 0, 1000, 0x654d1a33ull, 1, 1, is, 8), 0);
+}
+
 int main(void)
 {
 	RUN(byte_layout);
@@ -120,5 +164,6 @@ int main(void)
 	RUN(region_delta);
 	RUN(region_clamps_negative);
 	RUN(errors);
+	RUN(checks);
 	return check_summary();
 }

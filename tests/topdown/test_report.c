@@ -77,7 +77,7 @@ static int exec(sqlite3 *db, const char *sql)
  * source, symbol, _spe_record (behind the spe_record view) and pc_latency,
  * which the loader counts while loading and which is counted here by SQL.
  */
-static void add_spe(sqlite3 *db, int source)
+static void add_spe(sqlite3 *db, int source, unsigned midr, const char *part)
 {
 	char sql[512];
 	snprintf(sql, sizeof sql,
@@ -85,6 +85,10 @@ static void add_spe(sqlite3 *db, int source)
 		 "INSERT INTO symbol (id, name, start, file, line) VALUES (%d, 'triad', 4096, 'stream.c', 50),"
 		 " (%d, 'copy', 8192, 'stream.c', 30), (%d, 'main', 12288, 'stream.c', 10);",
 		 source, source, 10 * source + 1, 10 * source + 2, 10 * source + 3);
+	exec(db, sql);
+	/* the CPU spe-load records for the capture (from its MIDR): what the runs are checked against */
+	snprintf(sql, sizeof sql, "INSERT INTO cpu (source_id, cpu, midr, part) VALUES (%d, 0, %u, '%s')", source, midr,
+		 part);
 	exec(db, sql);
 	static const struct {
 		enum spe_op_class cls;
@@ -182,12 +186,12 @@ static struct spe_db *build_db(int two_workloads)
 		return NULL;
 	}
 	sqlite3 *db = spe_db_sqlite(sdb);
-	add_spe(db, 1);
+	add_spe(db, 1, 0x410fd840, "neoverse-v3");
 	CHECK_INT_EQ(td_store_init(db, NULL), 0);
 	import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3", "stream", 1);
 	import_run(db, "perf-6.5_spr-std.txt", NULL, "intel-spr", "stream", 0);
 	if (two_workloads) {
-		add_spe(db, 2);
+		add_spe(db, 2, 0x410fd490, "neoverse-n2"); /* not the CPU of the run linked to it */
 		import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3", "other", 2);
 		import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3", "unlinked", 0);
 	}
@@ -235,8 +239,16 @@ TEST(cross_isa_report)
 	CHECK_HAS(t, "  L2 fetch_latency                            -               8.3%  arm-v3: no equivalent on aarch64 (no level 2 slot tree)");
 	CHECK_HAS(t, "  L2 backend_mem_bound                    60.0%                  -  intel-spr: no equivalent on x86_64");
 	CHECK_HAS(t, "  L1 frontend_stalled_cycles              12.5%                  -");
-	/* workload stream's capture only (source 1), not source 2 of workload "other" */
-	CHECK_HAS(t, "SPE evidence (13 records of SPE source 1 stream-1.data)");
+	/* workload stream's capture only (source 1), not source 2 of workload "other"; under the run linked to it */
+	CHECK_HAS(t, "SPE evidence for run arm-v3 (13 records of SPE source 1 stream-1.data, CPU neoverse-v3)");
+	/* what a reader needs to compare: elapsed, cycles, IPC (36,676,047 / 45,940,682), widths, methods */
+	CHECK_HAS(t, "  elapsed                                     -            1.007 s");
+	CHECK_HAS(t, "  IPC                                         -               0.80");
+	CHECK_HAS(t, "  width (slots/cycle)                        10                  ?");
+	CHECK_HAS(t, "  weighting                     single interval    single interval");
+	CHECK_HAS(t, "The runs count differently:\n  - Intel (perf, toplev, PERF_METRICS)");
+	CHECK_HAS(t, "  - Arm topdown-tool (telemetry specification): bad_speculation adds a fixed bubble per mispredict");
+	CHECK(t && !strstr(t, "WARNING")); /* the run's CPU is its capture's */
 	CHECK_HAS(t, "Behind backend_bound and memory_bound:");
 	CHECK_HAS(t, "  DRAM                    2            500    82.0%");
 	CHECK_HAS(t, "Behind bad_speculation:");
@@ -257,19 +269,31 @@ TEST(cross_isa_report)
 
 	t = report(db, 1, TD_REPORT_JSON, "stream", &rc);
 	CHECK_INT_EQ(rc, 0);
-	CHECK_HAS(t, "{\"workload\": \"stream\", \"runs\": [{\"run\": \"arm-v3\", \"scope\": \"all\", \"isa\": \"aarch64\", \"cpu\": \"neoverse-v3\"");
+	CHECK_HAS(t, "{\"workload\": \"stream\", \"runs\": [{\"run\": \"arm-v3\", \"scope\": \"all\", \"isa\": \"aarch64\", "
+		     "\"vendor\": \"Arm\", \"cpu\": \"neoverse-v3\"");
+	CHECK_HAS(t, "\"intervals\": 1, \"weight\": \"mean\", \"weighting\": \"single interval\", \"elapsed_s\": null");
+	CHECK_HAS(t, "\"width\": 10, \"width_from\": \"cpu\", \"spe_source\": 1, \"spe_cpu\": \"neoverse-v3\", "
+		     "\"cpu_check\": \"match\", \"spe_evidence\": {\"spe_source\": 1, \"spe_file\": \"stream-1.data\", "
+		     "\"spe_records\": 13, \"mem_levels\": [");
+	CHECK_HAS(t, "{\"run\": \"intel-spr\", \"scope\": \"all\", \"isa\": \"x86_64\", \"vendor\": \"Intel\"");
+	CHECK_HAS(t, "\"elapsed_s\": 1.006530, \"slots\": null, \"cycles\": 45940682, \"instructions\": 36676047, \"ipc\": 0.7983");
+	CHECK_HAS(t, "\"spe_source\": null, \"spe_evidence\": null}");
 	CHECK_HAS(t, "{\"node\": \"memory_bound\", \"level\": 2, \"basis\": \"slots\", \"values\": [0.1800, 0.4910]");
-	CHECK_HAS(t, "\"spe_evidence\": {\"spe_records\": 13, \"spe_sources\": [1], \"mem_levels\": [");
+	CHECK_HAS(t, "\"caveats\": [\"Intel (perf, toplev, PERF_METRICS)");
+	CHECK_HAS(t, "\"warnings\": []}");
 	free(t);
 
 	/* every workload: each shows the evidence of its own capture, or none */
 	t = report(db, 1, TD_REPORT_TABLE, NULL, &rc);
 	CHECK_INT_EQ(rc, 0);
-	CHECK_HAS(t, "SPE evidence (13 records of SPE source 2 stream-2.data)");
+	CHECK_HAS(t, "SPE evidence for run arm-v3 (13 records of SPE source 2 stream-2.data, CPU neoverse-n2)");
+	/* the run of workload "other" says neoverse-v3, its capture ran on a neoverse-n2 */
+	CHECK_HAS(t, "WARNING: arm-v3 was measured on neoverse-v3 but its SPE capture (source 2) ran on neoverse-n2: "
+		     "the SPE evidence does not explain this run's numbers");
 	CHECK_HAS(t, "Workload unlinked: 1 run");
 	CHECK_HAS(t, "No SPE evidence: no run of this workload is linked to an SPE capture (spe-topdown import --spe-source)");
 	const char *p = t ? strstr(t, "Workload unlinked") : NULL;
-	CHECK(p && !strstr(p, "SPE evidence (")); /* "unlinked" is the last workload */
+	CHECK(p && !strstr(p, "SPE evidence for")); /* "unlinked" is the last workload */
 	free(t);
 
 	t = report(db, 1, TD_REPORT_TABLE, "no-such-workload", &rc);

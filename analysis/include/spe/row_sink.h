@@ -72,7 +72,9 @@ enum spe_column_type {
 	X(SYMBOL_ID, symbol_id, SPE_COLUMN_INT, "INTEGER REFERENCES symbol(id)",                                 \
 	  "the function (`symbol`) of the PC; NULL when unknown")                                                \
 	X(INSN_ID, insn_id, SPE_COLUMN_INT, "INTEGER REFERENCES insn(id)",                                       \
-	  "the instruction (`insn`) at the PC; NULL when unknown")
+	  "the instruction (`insn`) at the PC; NULL when unknown")                                               \
+	X(DATA_OBJECT_ID, data_object_id, SPE_COLUMN_INT, "INTEGER REFERENCES data_object(id)",                  \
+	  "the `data_object` holding `data_va` (user addresses only), NULL when none")
 
 /* SPE_RECORD_COL_SOURCE_ID ... : a column's index in the row. */
 enum spe_record_column {
@@ -134,6 +136,7 @@ struct spe_row_mapping {
 	const char *path, *build_id;
 	uint64_t start, end, pgoff;
 	uint64_t time;           /* SPE_ROW_NO_TIME = NULL */
+	int64_t prot;            /* data mappings' PROT_* bits; -1 = NULL (executable mappings) */
 };
 
 struct spe_row_symbol {
@@ -154,6 +157,36 @@ struct spe_row_insn {
 	const char *inline_function;
 };
 
+struct spe_row_data_object {
+	int64_t id, source_id;
+	int32_t pid;             /* -1 = NULL */
+	int32_t kind;            /* data_object_kind.id */
+	const char *name;
+	int64_t mapping_id;
+	uint64_t start, size;    /* size 0 = NULL */
+	const char *type, *file;
+	int32_t line;            /* 0 = NULL */
+};
+
+struct spe_row_numa_node {
+	int64_t source_id;
+	uint32_t node;
+	const char *cpus;
+	uint64_t mem_total_kb, mem_free_kb; /* 0 = NULL */
+};
+
+struct spe_row_numa_cpu {
+	int64_t source_id;
+	int64_t cpu;
+	uint32_t node;
+};
+
+struct spe_row_numa_memory {
+	int64_t source_id;
+	uint32_t node;
+	uint64_t start, end;     /* physical addresses, end exclusive */
+};
+
 struct spe_row_pc_latency {
 	int64_t source_id;
 	int has_pc;              /* else pc is NULL */
@@ -166,12 +199,12 @@ struct spe_row_pc_latency {
 struct spe_row_load_stats {
 	int64_t source_id;
 	uint64_t records, bad_bytes, skipped_bytes, partial_records, unknown_packets, lost_aux, no_mapping,
-		no_symbol, no_time;
+		no_symbol, no_time, no_data_object;
 };
 
 /* The first free id of each table with an id column, as the store stands at begin. */
 struct spe_row_ids {
-	int64_t source, mapping, symbol, insn;
+	int64_t source, mapping, symbol, insn, data_object;
 };
 
 /* ---- the sink -------------------------------------------------------------- */
@@ -187,6 +220,10 @@ struct spe_row_sink {
 	int (*symbols)(void *ctx, const struct spe_row_symbol *rows, size_t n);
 	int (*insns)(void *ctx, const struct spe_row_insn *rows, size_t n);
 	int (*records)(void *ctx, const struct spe_row_record *rows, size_t n);
+	int (*data_objects)(void *ctx, const struct spe_row_data_object *rows, size_t n);
+	int (*numa_nodes)(void *ctx, const struct spe_row_numa_node *rows, size_t n);
+	int (*numa_cpus)(void *ctx, const struct spe_row_numa_cpu *rows, size_t n);
+	int (*numa_memory)(void *ctx, const struct spe_row_numa_memory *rows, size_t n);
 	int (*pc_latency)(void *ctx, const struct spe_row_pc_latency *rows, size_t n);
 	int (*load_stats)(void *ctx, const struct spe_row_load_stats *rows, size_t n);
 	int (*commit)(void *ctx);

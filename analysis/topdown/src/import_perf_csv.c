@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * perf stat -x, output (topdown.md §1.2 "CSV"):
+ * perf stat -x, output (docs/topdown-formulas.md §7 "CSV"):
  *  - metric-only: a header row of labels (maybe led by "time", "core",
  *    "cpus", "cpu"; >= 6.4 cells carry the unit, "%  tma_retiring"), then
  *    rows of values, each row ending with a separator;
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "event_name.h"
 #include "import_util.h"
 
 #define MAX_FIELDS 40
@@ -68,7 +69,7 @@ static int parse_header(const struct td_field *f, int n, struct csv_header *h, s
 	return metrics > 0;
 }
 
-int td_parse_perf_csv(const char *text, size_t len, struct td_run *run, struct td_diag *diag)
+int td_parse_perf_csv(const char *text, size_t len, long line0, struct td_run *run, struct td_diag *diag)
 {
 	struct td_line_iter it;
 	struct td_line line;
@@ -77,7 +78,7 @@ int td_parse_perf_csv(const char *text, size_t len, struct td_run *run, struct t
 	char scope[64] = "all";
 	int rc;
 
-	td_lines_begin(&it, text, len);
+	td_lines_begin(&it, text, len, line0);
 	while (td_lines_next(&it, &line)) {
 		struct td_field f[MAX_FIELDS];
 		if (line.len == 0 || line.s[0] == '#')
@@ -106,7 +107,7 @@ int td_parse_perf_csv(const char *text, size_t len, struct td_run *run, struct t
 				if (td_parse_metric_value(f[i].s, f[i].len, header.percent, &v) != 0)
 					return td_fail(diag, td_bad_input, line.no, "column %d: '%.*s' is not a number",
 						       i + 1, (int)f[i].len, f[i].s);
-				if ((rc = td_put_value(run, t, sc, header.node[i], v)) < 0)
+				if ((rc = td_put_value(run, line.no, t, sc, header.node[i], v, diag)) < 0)
 					return rc;
 			}
 			continue;
@@ -133,6 +134,18 @@ int td_parse_perf_csv(const char *text, size_t len, struct td_run *run, struct t
 			snprintf(scope, sizeof scope, "%s", group);
 			continue;
 		}
+		/* count,unit,event,...: metrics on an event's row and the rows under it are of its PMU */
+		if (k + 2 < n && f[k].len && f[k + 2].len) {
+			double count;
+			int counted;
+			if (td_parse_count(f[k].s, f[k].len, &count, &counted) == 0) {
+				const char *pmu = td_event_hybrid_pmu(f[k + 2].s, f[k + 2].len);
+				snprintf(scope, sizeof scope, "%s", pmu ? pmu : "all");
+				rc = td_put_event(run, t, aggr[0] ? aggr : "all", f[k + 2].s, f[k + 2].len, count, counted);
+				if (rc < 0)
+					return rc;
+			}
+		}
 		int percent; /* the unit column: "%  tma_backend_bound" is percent, "frontend_bound" a fraction */
 		enum td_node node = td_metric_label(f[last].s, f[last].len, &percent, &seen);
 		if (node != TD_NONE && last - 1 >= k) {
@@ -140,18 +153,8 @@ int td_parse_perf_csv(const char *text, size_t len, struct td_run *run, struct t
 			if (td_parse_metric_value(f[last - 1].s, f[last - 1].len, percent, &v) != 0)
 				return td_fail(diag, td_bad_input, line.no, "metric value '%.*s' is not a number",
 					       (int)f[last - 1].len, f[last - 1].s);
-			if ((rc = td_put_value(run, t, aggr[0] ? aggr : scope, node, v)) < 0)
+			if ((rc = td_put_value(run, line.no, t, aggr[0] ? aggr : scope, node, v, diag)) < 0)
 				return rc;
-		}
-		/* count,unit,event,... */
-		if (k + 2 < n && f[k].len && f[k + 2].len) {
-			double count;
-			int counted;
-			if (td_parse_count(f[k].s, f[k].len, &count, &counted) == 0) {
-				rc = td_put_event(run, t, aggr[0] ? aggr : "all", f[k + 2].s, f[k + 2].len, count, counted);
-				if (rc < 0)
-					return rc;
-			}
 		}
 	}
 	td_label_finish(run, &seen);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * perf stat -j output (topdown.md §1.2 "JSON"): one flat object per line,
+ * perf stat -j output (docs/topdown-formulas.md §7 "JSON"): one flat object per line,
  * possibly several per line ("}{").  Handles
  *  - counter objects {"counter-value", "event", ..., "metric-value", "metric-unit"}
  *    (metric-value quoted or not, "nan"), continuation {"metric-value", "metric-unit"},
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_name.h"
 #include "import_util.h"
 
 #define MAX_PAIRS 24
@@ -104,7 +105,7 @@ static const char *get(const struct json_pair *pairs, int n, const char *key)
 
 #define MAX_UNITS 32
 
-int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct td_diag *diag)
+int td_parse_perf_json(const char *text, size_t len, long line0, struct td_run *run, struct td_diag *diag)
 {
 	struct td_line_iter it;
 	struct td_line line;
@@ -115,7 +116,7 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 	int n_units = 0, units_percent = 0;
 	int rc;
 
-	td_lines_begin(&it, text, len);
+	td_lines_begin(&it, text, len, line0);
 	while (td_lines_next(&it, &line)) {
 		const char *p = line.s, *end = line.s + line.len;
 		while (p < end && isspace((unsigned char)*p))
@@ -149,6 +150,17 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 					snprintf(scope, sizeof scope, "all");
 			}
 			const char *mv = get(kv, n, "metric-value"), *mu = get(kv, n, "metric-unit");
+			const char *cv = get(kv, n, "counter-value"), *ev = get(kv, n, "event");
+			if (cv && ev) {
+				/* a metric in an event's object, and the metric-only objects after it, are of its PMU */
+				const char *pmu = td_event_hybrid_pmu(ev, strlen(ev));
+				snprintf(scope, sizeof scope, "%s", pmu ? pmu : "all");
+				double x;
+				int counted;
+				if (td_parse_count(cv, strlen(cv), &x, &counted) == 0 &&
+				    (rc = td_put_event(run, t, "all", ev, strlen(ev), x, counted)) < 0)
+					return rc;
+			}
 			if (mv && mu) {
 				int percent; /* "%  tma_backend_bound" is percent; "frontend_bound" (no ScaleUnit) a fraction */
 				enum td_node node = td_metric_label(mu, strlen(mu), &percent, &seen);
@@ -156,7 +168,7 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 					double x;
 					if (td_parse_metric_value(mv, strlen(mv), percent, &x) != 0)
 						return td_fail(diag, td_bad_input, line.no, "metric-value \"%s\" is not a number", mv);
-					if ((rc = td_put_value(run, t, scope, node, x)) < 0)
+					if ((rc = td_put_value(run, line.no, t, scope, node, x, diag)) < 0)
 						return rc;
 				}
 			} else if (mv && n == 1) {
@@ -167,19 +179,11 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 					if (node != TD_NONE) {
 						if (td_parse_metric_value(mv, strlen(mv), units_percent, &x) != 0)
 							return td_fail(diag, td_bad_input, line.no, "metric-value \"%s\" is not a number", mv);
-						if ((rc = td_put_value(run, t, scope, node, x)) < 0)
+						if ((rc = td_put_value(run, line.no, t, scope, node, x, diag)) < 0)
 							return rc;
 					}
 				}
 				col++;
-			}
-			const char *cv = get(kv, n, "counter-value"), *ev = get(kv, n, "event");
-			if (cv && ev) {
-				double x;
-				int counted;
-				if (td_parse_count(cv, strlen(cv), &x, &counted) == 0 &&
-				    (rc = td_put_event(run, t, scope, ev, strlen(ev), x, counted)) < 0)
-					return rc;
 			}
 			/* >= 6.2 metric-only: the keys are the unit strings, percent for the whole object if one says so */
 			char osc[64] = "";
@@ -201,7 +205,7 @@ int td_parse_perf_json(const char *text, size_t len, struct td_run *run, struct 
 				if (td_parse_metric_value(kv[i].val, strlen(kv[i].val), obj_percent, &x) != 0)
 					return td_fail(diag, td_bad_input, line.no, "\"%s\" : \"%s\" is not a number", kv[i].key,
 						       kv[i].val);
-				if ((rc = td_put_value(run, t, osc[0] ? osc : scope, node, x)) < 0)
+				if ((rc = td_put_value(run, line.no, t, osc[0] ? osc : scope, node, x, diag)) < 0)
 					return rc;
 			}
 		}

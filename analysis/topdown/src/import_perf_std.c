@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * perf stat's default (std) output, interval or not (topdown.md §1.2):
+ * perf stat's default (std) output, interval or not (docs/topdown-formulas.md §7):
  *  - metric-only tables: a header of labels ("retiring  bad speculation ...",
  *    "%  tma_retiring %  tma_backend_bound ...") and rows of values,
  *    optionally led by the interval stamp and an aggregation id
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "event_name.h"
 #include "import_util.h"
 
 #define MAX_COLS 32
@@ -139,30 +140,49 @@ static int parse_metric_row(const struct td_line *line, const struct column_head
 		if (td_parse_metric_value(v->s, v->len, h->percent, &x) != 0)
 			return td_fail(diag, td_bad_input, line->no, "metric value '%.*s' is not a number", (int)v->len,
 				       v->s);
-		int rc = td_put_value(run, t, scope, h->node[c], x);
+		int rc = td_put_value(run, line->no, t, scope, h->node[c], x, diag);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
 }
 
-/* "VALUE UNIT NAME [(xx.xx%)]" after the '#'.  Returns the node or TD_NONE. */
+/*
+ * Drop what perf (and people) append after a metric: the multiplexing
+ * "(63.54%)", perf -r's noise "( +-  1.35% )", toplev-style markers a user
+ * pasted ("<==", "<", "?").
+ */
+static size_t strip_trailers(const char *s, size_t len)
+{
+	for (;;) {
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+			len--;
+		if (len && s[len - 1] == ')') {
+			size_t i = len - 1;
+			while (i > 0 && s[i - 1] != '(')
+				i--;
+			if (i == 0)
+				return len;
+			len = i - 1;
+			continue;
+		}
+		if (len >= 3 && memcmp(s + len - 3, "<==", 3) == 0) {
+			len -= 3;
+			continue;
+		}
+		if (len && (s[len - 1] == '<' || s[len - 1] == '?')) {
+			len--;
+			continue;
+		}
+		return len;
+	}
+}
+
+/* "VALUE UNIT NAME [(xx.xx%)] [( +- x% )]" after the '#'.  Returns the node or TD_NONE. */
 static enum td_node parse_comment_metric(const char *s, size_t len, double *value, struct td_label_seen *seen)
 {
 	struct td_field f[2];
-	/* drop a trailing multiplexing "(63.54%)" */
-	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-		len--;
-	if (len && s[len - 1] == ')') {
-		const char *open = NULL;
-		for (size_t i = len; i-- > 0;)
-			if (s[i] == '(') {
-				open = s + i;
-				break;
-			}
-		if (open)
-			len = (size_t)(open - s);
-	}
+	len = strip_trailers(s, len);
 	if (td_split_ws(s, len, f, 1) < 1)
 		return TD_NONE;
 	/*
@@ -178,16 +198,72 @@ static enum td_node parse_comment_metric(const char *s, size_t len, double *valu
 	return node;
 }
 
-int td_parse_perf_std(const char *text, size_t len, struct td_run *run, struct td_diag *diag)
+/*
+ * The hybrid PMUs this block counts on, in the order perf first prints them
+ * ("cpu_core/cycles/" before "cpu_atom/cycles/"), for metric groups printed
+ * without their PMU.  Returns how many (0..3).
+ */
+static int hybrid_pmus(const char *text, size_t len, long line0, const char *pmus[3])
+{
+	static const char *const names[] = { "cpu_core", "cpu_atom", "cpu_lowpower" };
+	int n = 0;
+	struct td_line_iter it;
+	struct td_line line;
+	td_lines_begin(&it, text, len, line0);
+	while (td_lines_next(&it, &line) && n < 3) {
+		for (size_t k = 0; k < 3; k++) {
+			size_t nl = strlen(names[k]);
+			int found = 0;
+			for (size_t i = 0; i + nl < line.len && !found; i++)
+				found = memcmp(line.s + i, names[k], nl) == 0 && (line.s[i + nl] == '/' || line.s[i + nl] == ')');
+			int dup = 0;
+			for (int j = 0; j < n; j++)
+				dup |= pmus[j] == names[k];
+			if (found && !dup)
+				pmus[n++] = names[k];
+		}
+	}
+	return n;
+}
+
+/* How many times each unlabeled group name came, to give its k-th block the k-th hybrid PMU. */
+struct group_count {
+	char name[32];
+	int n;
+};
+
+static const char *unlabeled_group_scope(struct group_count *groups, int *n_groups, const char *name, size_t len,
+					 const char *const *pmus, int n_pmus)
+{
+	int g;
+	for (g = 0; g < *n_groups; g++)
+		if (strlen(groups[g].name) == len && strncmp(groups[g].name, name, len) == 0)
+			break;
+	if (g == *n_groups) {
+		if (*n_groups == 8)
+			return "all";
+		snprintf(groups[g].name, sizeof groups[g].name, "%.*s", (int)len, name);
+		groups[g].n = 0;
+		(*n_groups)++;
+	}
+	int k = groups[g].n++;
+	return n_pmus && k < n_pmus ? pmus[k] : "all";
+}
+
+int td_parse_perf_std(const char *text, size_t len, long line0, struct td_run *run, struct td_diag *diag)
 {
 	struct td_line_iter it;
 	struct td_line line;
 	struct column_header header = { 0 };
 	struct td_label_seen seen = { 0 };
 	char scope[64] = "all";
+	const char *pmus[3];
+	int n_pmus = hybrid_pmus(text, len, line0, pmus);
+	struct group_count groups[8];
+	int n_groups = 0;
 	int rc;
 
-	td_lines_begin(&it, text, len);
+	td_lines_begin(&it, text, len, line0);
 	while (td_lines_next(&it, &line)) {
 		struct td_field f[8];
 		const char *s = line.s;
@@ -195,12 +271,17 @@ int td_parse_perf_std(const char *text, size_t len, struct td_run *run, struct t
 		int nf = td_split_ws(s, n, f, 8);
 		if (nf == 0)
 			continue;
-		if (nf >= 3 && td_field_is(&f[1], "seconds") && td_field_is(&f[2], "time")) {
-			double el;
-			if (td_parse_value(f[0].s, f[0].len, &el) == 0)
-				for (size_t i = 0; i < run->n_iv; i++)
-					if (run->iv[i].t1 < 0)
-						run->iv[i].t1 = el;
+		/* "1.006529767 seconds time elapsed", "7.739760343 +- 0.045801207 seconds time elapsed  ( +-  0.59% )" */
+		if (nf >= 3 && (td_field_is(&f[1], "seconds") || (nf >= 5 && td_field_is(&f[1], "+-") &&
+								   td_field_is(&f[3], "seconds")))) {
+			int k = td_field_is(&f[1], "seconds") ? 1 : 3;
+			if (k + 2 < nf && td_field_is(&f[k + 1], "time") && td_field_is(&f[k + 2], "elapsed")) {
+				double el;
+				if (td_parse_value(f[0].s, f[0].len, &el) == 0)
+					for (size_t i = 0; i < run->n_iv; i++)
+						if (run->iv[i].t1 < 0)
+							run->iv[i].t1 = el;
+			}
 			continue;
 		}
 		const char *hash = memchr(s, '#', n);
@@ -245,12 +326,21 @@ int td_parse_perf_std(const char *text, size_t len, struct td_run *run, struct t
 			size_t ll = (size_t)(s + before - ls);
 			char group[64];
 			if (td_group_label(ls, ll, group, sizeof group)) {
-				snprintf(scope, sizeof scope, "%s", group);
+				if (strcmp(group, "all") == 0)
+					snprintf(scope, sizeof scope, "%s",
+						 unlabeled_group_scope(groups, &n_groups, left[k].s, left[k].len, pmus, n_pmus));
+				else
+					snprintf(scope, sizeof scope, "%s", group);
 			} else {
-				double count;
+				double count, v;
 				int counted;
-				if (td_parse_count(left[k].s, left[k].len, &count, &counted) == 0 ||
-				    (left[k].s[0] == '<' && k + 1 < nl)) {
+				enum td_node bare = hash ? TD_NONE : parse_comment_metric(ls, ll, &v, &seen);
+				if (bare != TD_NONE) {
+					/* a metric line without its counts, as people trim it: "  6.1 %  frontend_bound  (20.00%)" */
+					if ((rc = td_put_value(run, line.no, t, aggr[0] ? aggr : scope, bare, v, diag)) < 0)
+						return rc;
+				} else if (td_parse_count(left[k].s, left[k].len, &count, &counted) == 0 ||
+					   (left[k].s[0] == '<' && k + 1 < nl)) {
 					int e = k + 1;
 					if (left[k].s[0] == '<') /* "<not counted>" is two words */
 						while (e < nl && left[e - 1].s[left[e - 1].len - 1] != '>')
@@ -258,6 +348,9 @@ int td_parse_perf_std(const char *text, size_t len, struct td_run *run, struct t
 					if (e < nl && (td_field_is(&left[e], "msec") || td_field_is(&left[e], "ms")))
 						e++;
 					if (e < nl) {
+						/* metrics on this line and the '#' lines under it are of the event's PMU */
+						const char *pmu = td_event_hybrid_pmu(left[e].s, left[e].len);
+						snprintf(scope, sizeof scope, "%s", pmu ? pmu : aggr[0] ? aggr : "all");
 						rc = td_put_event(run, t, aggr[0] ? aggr : "all", left[e].s, left[e].len,
 								  count, counted);
 						if (rc < 0)
@@ -271,7 +364,7 @@ int td_parse_perf_std(const char *text, size_t len, struct td_run *run, struct t
 			enum td_node node = parse_comment_metric(hash + 1, n - before - 1, &v, &seen);
 			if (node != TD_NONE) {
 				const char *sc = aggr[0] ? aggr : scope;
-				if ((rc = td_put_value(run, t, sc, node, v)) < 0)
+				if ((rc = td_put_value(run, line.no, t, sc, node, v, diag)) < 0)
 					return rc;
 			}
 		}

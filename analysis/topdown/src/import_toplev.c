@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pmu-tools toplev -x, output (topdown.md §5.1):
+ * pmu-tools toplev -x, output (docs/topdown-formulas.md §7):
  *   [Timestamp,][CPUs,]Area,Value,Unit,Description,Sample,Stddev,Multiplex,Bottleneck,Idle
  * Area holds the dotted node ("Backend_Bound.Memory_Bound"); the unit
  * ("% Slots", "% Slots <", "%below") says percent; "# ..." lines are
@@ -27,7 +27,7 @@ static int area_column(const struct td_field *f, int n)
 	return -1;
 }
 
-int td_parse_toplev_csv(const char *text, size_t len, struct td_run *run, struct td_diag *diag)
+int td_parse_toplev_csv(const char *text, size_t len, long line0, struct td_run *run, struct td_diag *diag)
 {
 	struct td_line_iter it;
 	struct td_line line;
@@ -35,7 +35,7 @@ int td_parse_toplev_csv(const char *text, size_t len, struct td_run *run, struct
 	int rc;
 
 	/* pass 1: are there timestamped rows? */
-	td_lines_begin(&it, text, len);
+	td_lines_begin(&it, text, len, line0);
 	while (td_lines_next(&it, &line)) {
 		struct td_field f[MAX_FIELDS];
 		if (!line.len || line.s[0] == '#')
@@ -46,17 +46,22 @@ int td_parse_toplev_csv(const char *text, size_t len, struct td_run *run, struct
 			has_timestamps = 1;
 	}
 
-	td_lines_begin(&it, text, len);
+	td_lines_begin(&it, text, len, line0);
 	while (td_lines_next(&it, &line)) {
 		struct td_field f[MAX_FIELDS];
-		if (!line.len || line.s[0] == '#')
+		if (!line.len)
 			continue;
+		if (line.s[0] == '#') {
+			td_toplev_version_line(line.s, line.len, run);
+			continue;
+		}
 		int n = td_split(line.s, line.len, ',', f, MAX_FIELDS);
 		int a = area_column(f, n);
 		if (a < 0)
 			continue; /* header, deeper nodes, info metrics */
 		if (a + 1 >= n)
-			return td_fail(diag, td_bad_input, line.no, "node %.*s has no value", (int)f[a].len, f[a].s);
+			return td_fail(diag, td_bad_input, line.no, "toplev row of %.*s has no value column", (int)f[a].len,
+				       f[a].s);
 		double t = 0;
 		char scope[64] = "all";
 		int k = 0;
@@ -75,7 +80,8 @@ int td_parse_toplev_csv(const char *text, size_t len, struct td_run *run, struct
 			return td_fail(diag, td_bad_input, line.no, "value '%.*s' of %.*s is not a number",
 				       (int)f[a + 1].len, f[a + 1].s, (int)f[a].len, f[a].s);
 		int percent = a + 2 < n && memchr(f[a + 2].s, '%', f[a + 2].len);
-		if ((rc = td_put_value(run, t, scope, td_node_from_label_n(f[a].s, f[a].len), percent ? v / 100 : v)) < 0)
+		if ((rc = td_put_value(run, line.no, t, scope, td_node_from_label_n(f[a].s, f[a].len), percent ? v / 100 : v,
+				       diag)) < 0)
 			return rc;
 	}
 	if (!run->isa)
@@ -85,77 +91,147 @@ int td_parse_toplev_csv(const char *text, size_t len, struct td_run *run, struct
 	return 0;
 }
 
+
 /*
- * Arm topdown-tool (telemetry-solution, topdown.md §4):
- *   metrics CSV  time,group,stage,level,metric,value,units
- *   events CSV   run,time,event,value
- * Metric names are snake_case ("frontend_bound") or titles ("Frontend Bound");
- * units "percent of slots", "percent of cycles" or "%".
+ * toplev's default text output, every era (pmu-tools issues 20, 47, 125,
+ * 203, 273, 369, 449; tl_output.py):
+ *   S0-C0 FE      Frontend_Bound:                  35.21%
+ *   S0-C0    FE             Frontend_Bound:         23.77 % Slots [100.00%] <==
+ *   S1-C0    BE             Backend_Bound:   % Slots         59.45 <==
+ *   C0    FE             Frontend_Bound                      % Slots    23.86
+ *   FE             Frontend_Bound             % Slots                  0.0  <
+ *   S0-C0-T1BE/Mem  Backend_Bound.Memory_Bound:       0.00% mismeasured
+ *   Info.Thread    SLOTS     Count    1,035,193,342,312      [ 3.8%]
+ * [timestamp] [cpu] [area] node[:] [unit] value [unit] [markers] [multiplex];
+ * -v description lines (indented prose), "# Level 1" and version comments
+ * are skipped; nodes below level 2 have no canonical node and are dropped.
  */
-int td_parse_topdown_tool_csv(const char *text, size_t len, struct td_run *run, struct td_diag *diag)
+
+/* The CPU at the start of @p w ("S0-C0", "C0", "S0-C0-T1", "CPU3"); its length, 0 when none. */
+static size_t toplev_cpu_prefix(const char *w, size_t n)
+{
+	size_t i = 0;
+	if (n >= 4 && strncmp(w, "CPU", 3) == 0 && isdigit((unsigned char)w[3])) {
+		i = 3;
+		while (i < n && isdigit((unsigned char)w[i]))
+			i++;
+		return i;
+	}
+	const char *parts = "SCT"; /* socket, core, thread, each optional but in order */
+	int any = 0;
+	for (const char *p = parts; *p && i < n; p++) {
+		size_t j = i;
+		if (any) {
+			if (w[j] != '-')
+				continue;
+			j++;
+		}
+		if (j >= n || w[j] != *p || j + 1 >= n || !isdigit((unsigned char)w[j + 1]))
+			continue;
+		j++;
+		while (j < n && isdigit((unsigned char)w[j]))
+			j++;
+		i = j;
+		any = 1;
+	}
+	return any ? i : 0;
+}
+
+static int is_number_word(const struct td_field *f, double *v)
+{
+	double x;
+	int counted;
+	if (f->len && (isdigit((unsigned char)f->s[0]) || f->s[0] == '-' || f->s[0] == '.') &&
+	    (td_parse_value(f->s, f->len, &x) == 0 || td_parse_count(f->s, f->len, &x, &counted) == 0)) {
+		*v = x;
+		return 1;
+	}
+	return 0;
+}
+
+int td_parse_toplev_text(const char *text, size_t len, long line0, struct td_run *run, struct td_diag *diag)
 {
 	struct td_line_iter it;
 	struct td_line line;
-	int col_time = -1, col_metric = -1, col_value = -1, col_units = -1, col_event = -1;
 	int rc;
 
-	td_lines_begin(&it, text, len);
+	td_lines_begin(&it, text, len, line0);
 	while (td_lines_next(&it, &line)) {
-		struct td_field f[MAX_FIELDS];
-		if (!line.len || line.s[0] == '#')
-			continue;
-		int n = td_split(line.s, line.len, ',', f, MAX_FIELDS);
-		if (col_value < 0) {
-			for (int i = 0; i < n; i++) {
-				if (td_field_is(&f[i], "time"))
-					col_time = i;
-				else if (td_field_is(&f[i], "metric"))
-					col_metric = i;
-				else if (td_field_is(&f[i], "value"))
-					col_value = i;
-				else if (td_field_is(&f[i], "units"))
-					col_units = i;
-				else if (td_field_is(&f[i], "event"))
-					col_event = i;
-			}
-			if (col_value < 0 || (col_metric < 0 && col_event < 0))
-				return td_fail(diag, td_bad_input, line.no,
-					       "expected a topdown-tool header (time,group,stage,level,metric,value,units "
-					       "or run,time,event,value)");
+		struct td_field f[24];
+		if (!line.len || line.s[0] == '\t')
+			continue; /* -v descriptions are tab-indented */
+		const char *s = line.s;
+		size_t n = line.len;
+		while (n && isspace((unsigned char)*s))
+			s++, n--;
+		if (n && s[0] == '#') {
+			td_toplev_version_line(s, n, run);
 			continue;
 		}
-		if (col_value >= n)
-			return td_fail(diag, td_bad_input, line.no, "row has %d fields, the header more", n);
+		int nf = td_split_ws(s, n, f, 24);
+		if (nf < 2)
+			continue;
+		int k = 0;
 		double t = 0;
-		if (col_time >= 0 && col_time < n && f[col_time].len)
-			t = strtod(f[col_time].s, NULL);
-		if (col_event >= 0) {
-			double c;
-			int counted;
-			if (td_parse_count(f[col_value].s, f[col_value].len, &c, &counted) != 0)
-				return td_fail(diag, td_bad_input, line.no, "count '%.*s' is not a number",
-					       (int)f[col_value].len, f[col_value].s);
-			if ((rc = td_put_event(run, t, "all", f[col_event].s, f[col_event].len, c, counted)) < 0)
-				return rc;
+		if (td_is_interval_stamp(f[0].s, f[0].len) || (f[0].len && isdigit((unsigned char)f[0].s[0]) &&
+								memchr(f[0].s, '.', f[0].len) && nf > 3)) {
+			t = strtod(f[0].s, NULL);
+			k = 1;
+		}
+		char scope[32] = "all";
+		size_t cp = toplev_cpu_prefix(f[k].s, f[k].len);
+		if (cp) {
+			snprintf(scope, sizeof scope, "%.*s", (int)cp, f[k].s);
+			if (cp == f[k].len)
+				k++;
+			else
+				f[k].s += cp, f[k].len -= cp; /* "S0-C0-T1BE/Mem": the area is glued on */
+		}
+		/* the node: the first word naming a canonical node, maybe with a ':' */
+		int a = -1;
+		enum td_node node = TD_NONE;
+		for (int i = k; i < nf && a < 0; i++) {
+			size_t wl = f[i].len;
+			if (wl && f[i].s[wl - 1] == ':')
+				wl--;
+			if (!wl || !isupper((unsigned char)f[i].s[0]))
+				continue;
+			enum td_node nd = td_node_from_label_n(f[i].s, wl);
+			if (nd != TD_NONE) {
+				a = i;
+				node = nd;
+			} else if (memchr(f[i].s, '_', wl) || memchr(f[i].s, '.', wl)) {
+				break; /* a deeper or unknown node: the line is not one of ours */
+			}
+		}
+		if (a < 0) {
+			/* "Info.Thread  SLOTS  Count  1,035,193,342,312": counts the weighting needs */
+			if (nf >= k + 4 && strncmp(f[k].s, "Info.", 5) == 0 && td_field_is(&f[k + 2], "Count")) {
+				double v;
+				if (is_number_word(&f[k + 3], &v) &&
+				    (rc = td_put_event(run, t, scope, f[k + 1].s, f[k + 1].len, v, 1)) < 0)
+					return rc;
+			}
 			continue;
 		}
-		if (col_metric >= n)
-			continue;
-		enum td_node node = td_node_from_label_n(f[col_metric].s, f[col_metric].len);
-		if (node == TD_NONE)
-			continue; /* stage 2 effectiveness metrics have no canonical node */
-		double v;
-		if (td_parse_value(f[col_value].s, f[col_value].len, &v) != 0)
-			return td_fail(diag, td_bad_input, line.no, "value '%.*s' is not a number", (int)f[col_value].len,
-				       f[col_value].s);
-		int percent = col_units < 0 || col_units >= n || memchr(f[col_units].s, '%', f[col_units].len) ||
-			      (f[col_units].len >= 7 && strncmp(f[col_units].s, "percent", 7) == 0);
-		if ((rc = td_put_value(run, t, "all", node, percent ? v / 100 : v)) < 0)
+		int percent = 0, vi = -1;
+		double v = 0;
+		for (int i = a + 1; i < nf; i++) {
+			if (f[i].s[0] == '[')
+				break; /* "[100.00%]", "[ 1.8%]": the multiplexing ratio */
+			if (memchr(f[i].s, '%', f[i].len))
+				percent = 1;
+			if (vi < 0 && is_number_word(&f[i], &v))
+				vi = i;
+		}
+		if (vi < 0)
+			return td_fail(diag, td_bad_input, line.no, "toplev line of %.*s has no value", (int)f[a].len, f[a].s);
+		if ((rc = td_put_value(run, line.no, t, scope, node, percent ? v / 100 : v, diag)) < 0)
 			return rc;
 	}
 	if (!run->isa)
-		td_run_set(&run->isa, "aarch64");
+		td_run_set(&run->isa, "x86_64");
 	if (!run->method)
-		td_run_set(&run->method, "arm_topdown");
+		td_run_set(&run->method, "toplev");
 	return 0;
 }

@@ -2,6 +2,8 @@
 /* Line, field and number helpers for the importers. */
 #include "import_util.h"
 
+#include "event_name.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,11 +11,11 @@
 #include <string.h>
 #include <strings.h>
 
-void td_lines_begin(struct td_line_iter *it, const char *text, size_t len)
+void td_lines_begin(struct td_line_iter *it, const char *text, size_t len, long line0)
 {
 	it->p = text;
 	it->end = text + len;
-	it->no = 0;
+	it->no = line0;
 }
 
 int td_lines_next(struct td_line_iter *it, struct td_line *line)
@@ -102,7 +104,7 @@ int td_parse_value(const char *s, size_t len, double *out)
 		return -1;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	/* "191,6" (locale decimal comma, topdown.md §1.2): a lone comma is the decimal point. */
+	/* "191,6" (locale decimal comma, docs/topdown-formulas.md §7): a lone comma is the decimal point. */
 	char *comma = strchr(buf, ',');
 	if (comma && !strchr(buf, '.') && !strchr(comma + 1, ','))
 		*comma = '.';
@@ -194,8 +196,10 @@ enum td_node td_metric_label(const char *s, size_t len, int *percent, struct td_
 			seen->tma = 1;
 		else if (memchr(s, ' ', len))
 			seen->legacy = 1;
-		else if (!seen->tma && !seen->legacy && memchr(s, '_', len))
-			seen->arm = 1;
+		else if (td_node_label_is_amd(s, len))
+			seen->amd = 1;
+		else if (memchr(s, '_', len))
+			seen->bare = 1; /* Arm's and AMD's perf share these names */
 	}
 	if (percent)
 		*percent = pct;
@@ -214,49 +218,78 @@ int td_parse_metric_value(const char *s, size_t len, int unit_percent, double *o
 }
 
 /*
- * Event names only one ISA's perf prints (topdown.md §1.1, §2.1, §3.1, §4):
+ * Event names only one ISA's perf prints (docs/topdown-formulas.md §7, §1, §2, §4):
  * they decide the ISA over metric spellings, which overlap ("Backend_Bound"
- * of perf 5.x Intel metrics looks like an Arm name).
+ * of perf 5.x Intel metrics looks like an Arm name; AMD and Arm share
+ * "frontend_bound").  Matched on the event without PMU and modifiers.
  */
 static const char *const intel_event_prefixes[] = {
-	"slots", "topdown-", "topdown.", "cpu_core/", "cpu_atom/", "cpu_clk_unhalted", "uops_issued",
-	"uops_retired", "idq_uops", "int_misc",
+	"topdown-", "topdown.", "topdown_", "cpu_clk_unhalted", "uops_issued", "uops_retired", "idq_uops", "int_misc",
 };
-static const char *const arm_event_prefixes[] = {
-	"stall_slot", "op_retired", "op_spec", "cpu_cycles", "stall_frontend", "stall_backend", "br_mis_pred",
-};
+static const char *const arm_event_prefixes[] = { "stall_slot", "stall_frontend", "stall_backend" };
+static const char *const arm_event_names[] = { "op_retired", "op_spec", "cpu_cycles", "br_mis_pred" };
 
-static int any_event_with_prefix(const struct td_run *run, const char *const *prefixes, size_t n)
+static int event_is(const char *name, const char *const *prefixes, size_t n)
+{
+	char base[128], pmu[64];
+	td_event_base(name, base, sizeof base, pmu, sizeof pmu);
+	if (td_event_hybrid_pmu(name, strlen(name)))
+		return prefixes == intel_event_prefixes;
+	if (prefixes == intel_event_prefixes && strcmp(base, "slots") == 0)
+		return 1;
+	for (size_t k = 0; k < n; k++)
+		if (strncmp(base, prefixes[k], strlen(prefixes[k])) == 0)
+			return 1;
+	return 0;
+}
+
+static int any_event(const struct td_run *run, int (*pred)(const char *))
 {
 	for (size_t i = 0; i < run->n_iv; i++)
 		for (size_t e = 0; e < run->iv[i].n_events; e++)
-			for (size_t k = 0; k < n; k++) {
-				const char *name = run->iv[i].events[e].name;
-				size_t pl = strlen(prefixes[k]);
-				/* "slots" is a whole name; the others start one */
-				if (strcmp(prefixes[k], "slots") == 0 ? strcasecmp(name, "slots") == 0
-								     : strncasecmp(name, prefixes[k], pl) == 0)
-					return 1;
-			}
+			if (pred(run->iv[i].events[e].name))
+				return 1;
 	return 0;
+}
+
+static int intel_event(const char *name)
+{
+	return event_is(name, intel_event_prefixes, sizeof intel_event_prefixes / sizeof intel_event_prefixes[0]);
+}
+
+static int arm_event(const char *name)
+{
+	char base[128];
+	td_event_base(name, base, sizeof base, NULL, 0);
+	for (size_t k = 0; k < sizeof arm_event_names / sizeof arm_event_names[0]; k++)
+		if (strcmp(base, arm_event_names[k]) == 0)
+			return 1;
+	return event_is(name, arm_event_prefixes, sizeof arm_event_prefixes / sizeof arm_event_prefixes[0]);
+}
+
+int td_event_is_formula_input(const char *name)
+{
+	return intel_event(name) || arm_event(name) || td_event_is_amd(name);
 }
 
 void td_label_finish(struct td_run *run, const struct td_label_seen *seen)
 {
+	int amd = any_event(run, td_event_is_amd) || seen->amd;
 	if (!run->isa) {
-		if (any_event_with_prefix(run, intel_event_prefixes,
-					  sizeof intel_event_prefixes / sizeof intel_event_prefixes[0]))
+		if (amd || any_event(run, intel_event))
 			td_run_set(&run->isa, "x86_64");
-		else if (any_event_with_prefix(run, arm_event_prefixes,
-					       sizeof arm_event_prefixes / sizeof arm_event_prefixes[0]))
+		else if (any_event(run, arm_event))
 			td_run_set(&run->isa, "aarch64");
 		else if (seen->tma || seen->legacy)
 			td_run_set(&run->isa, "x86_64");
 		else if (seen->arm)
 			td_run_set(&run->isa, "aarch64");
+		/* bare level 1 names alone: Arm's or AMD's perf, so the ISA stays unknown */
 	}
+	if (amd && !run->cpu)
+		td_run_set(&run->cpu, "amd");
 	if (!run->method)
-		td_run_set(&run->method, seen->legacy ? "perf_legacy" : "perf_metrics");
+		td_run_set(&run->method, amd ? "amd_pipeline" : seen->legacy ? "perf_legacy" : "perf_metrics");
 }
 
 int td_group_label(const char *s, size_t len, char *scope, size_t cap)
@@ -278,12 +311,25 @@ int td_group_label(const char *s, size_t len, char *scope, size_t cap)
 	return 1;
 }
 
-int td_put_value(struct td_run *run, double t, const char *scope, enum td_node node, double v)
+int td_put_value(struct td_run *run, long line, double t, const char *scope, enum td_node node, double v,
+		 struct td_diag *diag)
 {
 	struct td_interval *iv = td_run_interval(run, t, scope);
 	if (!iv)
 		return -td_nomem;
-	td_values_set(&iv->values, node, v, 0);
+	struct td_values *vals = &iv->values;
+	if (node >= 0 && node < TD_NODE_COUNT && vals->set[node]) {
+		double old = vals->frac[node];
+		if (old == v || (isnan(old) && isnan(v)))
+			return 0;
+		return td_fail(diag, td_bad_input, line,
+			       "a second %s value (%g%%) for scope %s in the same run; the first (%g%%) is on line %ld. "
+			       "A file with several perf stat runs needs each run's \"Performance counter stats\" line",
+			       td_node_name(node), 100 * v, iv->scope, 100 * old, vals->line[node]);
+	}
+	td_values_set(vals, node, v, 0);
+	if (node >= 0 && node < TD_NODE_COUNT)
+		vals->line[node] = line;
 	return 0;
 }
 
@@ -295,8 +341,99 @@ int td_put_event(struct td_run *run, double t, const char *scope, const char *na
 		len = sizeof buf - 1;
 	memcpy(buf, name, len);
 	buf[len] = '\0';
-	struct td_interval *iv = td_run_interval(run, t, scope);
+	const char *pmu = td_event_hybrid_pmu(buf, len);
+	struct td_interval *iv = td_run_interval(run, t, pmu ? pmu : scope);
 	if (!iv)
 		return -td_nomem;
 	return td_interval_add_event(iv, buf, v, counted);
+}
+
+/* The next word from *p (after white space) into *word, advancing past it.  Its length. */
+static size_t next_word(const char **p, const char *end, const char **word)
+{
+	while (*p < end && isspace((unsigned char)**p))
+		(*p)++;
+	*word = *p;
+	while (*p < end && !isspace((unsigned char)**p))
+		(*p)++;
+	return (size_t)(*p - *word);
+}
+
+int td_is_tool_prompt(const char *s, size_t len)
+{
+	const char *end = s + len, *p = s;
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (p < end && (*p == '$' || *p == '%' || *p == '#')) {
+		p++;
+	} else {
+		/* "user@host:~# " or "[me@box b]$ " within the first columns */
+		const char *q = NULL;
+		for (const char *c = p; c + 1 < end && c < p + 64; c++)
+			if ((*c == '$' || *c == '#') && c[1] == ' ' && c > p && (c[-1] == ']' || c[-1] == '~' || c[-1] == ':')) {
+				q = c;
+				break;
+			}
+		if (!q)
+			return 0;
+		p = q + 1;
+	}
+	/* the tool within the next few words (after sudo, taskset -c N, VAR=value) */
+	for (int w = 0; w < 5 && p < end; w++) {
+		const char *word;
+		size_t n = next_word(&p, end, &word);
+		if (!n)
+			break;
+		const char *base = word;
+		for (const char *c = word; c < word + n; c++)
+			if (*c == '/')
+				base = c + 1;
+		size_t bl = (size_t)(word + n - base);
+		if (bl >= 4 && strncmp(base, "perf", 4) == 0 && (bl == 4 || base[4] == '_' || base[4] == '.')) {
+			const char *stat;
+			size_t sl = next_word(&p, end, &stat);
+			return sl == 4 && strncmp(stat, "stat", 4) == 0;
+		}
+		if ((bl >= 6 && strncmp(base, "toplev", 6) == 0) || (bl >= 12 && strncmp(base, "topdown-tool", 12) == 0) ||
+		    (bl >= 12 && strncmp(base, "topdown_tool", 12) == 0))
+			return 1;
+	}
+	return 0;
+}
+
+int td_toplev_version_line(const char *s, size_t len, struct td_run *run)
+{
+	/* "# 4.0-full on Intel(R) Core(TM) i7-8550U CPU @ 1.80GHz" [optional " [skl]" or " [icx/icelake]"] */
+	const char *end = s + len, *p = s;
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (p + 2 >= end || p[0] != '#' || p[1] != ' ' || !isdigit((unsigned char)p[2]))
+		return 0;
+	const char *on = NULL;
+	for (const char *c = p; c + 4 <= end; c++)
+		if (memcmp(c, " on ", 4) == 0) {
+			on = c;
+			break;
+		}
+	if (!on || !memchr(p, '-', (size_t)(on - p)))
+		return 0; /* "# 4.0-full on ...": a version with a dash, then "on" */
+	const char *open = NULL, *close = NULL;
+	for (const char *c = end; c-- > on;) {
+		if (*c == ']' && !close)
+			close = c;
+		else if (*c == '[' && close) {
+			open = c;
+			break;
+		}
+	}
+	if (open && close && !run->cpu) {
+		const char *name = open + 1;
+		for (const char *c = open + 1; c < close; c++)
+			if (*c == '/')
+				name = c + 1;
+		char buf[40];
+		snprintf(buf, sizeof buf, "%.*s", (int)(close - name), name);
+		td_run_set(&run->cpu, buf);
+	}
+	return 1;
 }

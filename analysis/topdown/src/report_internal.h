@@ -21,6 +21,16 @@ int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct t
 		       struct td_diag *diag);
 long long td_spe_record_count(sqlite3 *db, const char *where);
 
+/*
+ * The caveats to print for a workload whose runs used @p methods on @p isas
+ * (n of each): one sentence per way of counting present, none when all runs
+ * share one.  Returns how many were written to @p out.
+ */
+int td_method_caveats(const char *const *methods, const char *const *isas, int n, const char **out, int max);
+
+/* "Intel", "AMD", "Arm" or "?", from a run's method and ISA. */
+const char *td_method_vendor(const char *method, const char *isa);
+
 /* JSON string with escapes. */
 void td_json_string(FILE *out, const char *s);
 

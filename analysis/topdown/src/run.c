@@ -85,8 +85,10 @@ int td_interval_add_event(struct td_interval *iv, const char *name, double value
 {
 	for (size_t i = 0; i < iv->n_events; i++) {
 		if (strcasecmp(iv->events[i].name, name) == 0) {
-			iv->events[i].value = value;
-			iv->events[i].counted = counted;
+			if (!iv->events[i].counted && counted) {
+				iv->events[i].value = value;
+				iv->events[i].counted = counted;
+			}
 			return 0;
 		}
 	}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The topdown tables beside the SPE records (docs/schema-topdown.md; design: topdown.md §6). */
+/* The topdown tables beside the SPE records (docs/schema-topdown.md; design: docs/topdown-formulas.md §8). */
 #include "topdown/store.h"
 
 #include <stdio.h>
@@ -44,7 +44,7 @@ static int db_fail(sqlite3 *db, struct td_diag *diag, const char *what)
 /*
  * Append "col" expressions for every node of @p level to @p sql, clamped to
  * [0, 1]: MIN(1, MAX(0, ...)) AS name.  Raw values outside (perf's old
- * formulas printed "191,6%" and "-99,0%", topdown.md §1.2) stay in topdown_value.
+ * formulas printed "191,6%" and "-99,0%", docs/topdown-formulas.md §7) stay in topdown_value.
  */
 static void pivot_columns(char *sql, size_t cap, int level)
 {
@@ -66,11 +66,13 @@ static int create_views(sqlite3 *db, struct td_diag *diag)
 {
 	for (int level = 1; level <= 2; level++) {
 		char sql[4096];
+		/* views are derived: made anew, so a database of an older spekit gains new node columns */
 		snprintf(sql, sizeof sql,
-			 "CREATE VIEW IF NOT EXISTS topdown_l%d AS\n"
+			 "DROP VIEW IF EXISTS topdown_l%d;\n"
+			 "CREATE VIEW topdown_l%d AS\n"
 			 "SELECT r.run_id, r.name AS run, r.workload, r.isa, r.cpu, r.method, r.approx,\n"
 			 "  i.interval_id, i.scope, i.t0, i.t1",
-			 level);
+			 level, level);
 		pivot_columns(sql, sizeof sql, level);
 		size_t len = strlen(sql);
 		snprintf(sql + len, sizeof sql - len,

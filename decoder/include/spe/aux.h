@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spe/spe.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Intel Ice Lake+ PERF_METRICS (MSR 0x329) together with the SLOTS fixed
- * counter (topdown.md §2.1, §2.2).
+ * counter (docs/topdown-formulas.md §1).
  *
  * Bytes 0..3 hold level 1 (retiring, bad speculation, frontend bound,
  * backend bound) as fractions of 0xff of the slots counted since the last
@@ -33,7 +33,8 @@ unsigned td_pm_byte(uint64_t metrics, int byte);
 int td_pm_decode(uint64_t slots, uint64_t metrics, int level, struct td_values *out);
 
 /**
- * The region between two reads a and b with no reset in between (§2.2):
+ * The region between two reads a and b with no reset in between
+ * (docs/topdown-formulas.md §1):
  * each node's slot count is slots × byte / 0xff at each read; the region's
  * fraction is Δcount / Δslots, level 1 renormalised, negatives clamped to 0,
  * derived level 2 nodes by subtraction.
@@ -42,6 +43,36 @@ int td_pm_decode(uint64_t slots, uint64_t metrics, int level, struct td_values *
  */
 int td_pm_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b, uint64_t metrics_b,
 		 int level, struct td_values *out);
+
+/* What td_pm_check found. */
+enum td_pm_issue_kind {
+	TD_PM_BAD_SUM,       /* level 1 bytes do not sum to 0xff within rounding: not real PERF_METRICS */
+	TD_PM_CHILD_ABOVE,   /* a level 2 byte above its level 1 parent: not real PERF_METRICS */
+	TD_PM_SHORT_REGION,  /* the region is too short for the 8-bit fields: the rounding error is large */
+	TD_PM_NO_LEVEL2,     /* level 2 asked for, bytes 4..7 all zero: the CPU has level 1 only */
+};
+
+struct td_pm_issue {
+	enum td_pm_issue_kind kind;
+	double error;  /* TD_PM_SHORT_REGION: the rounding error bound, as a fraction of the region's slots */
+	char msg[320];
+};
+
+/*
+ * Check one read (@p n_reads 1: @p slots_b, @p metrics_b) or the two reads
+ * of a region (2) for values PERF_METRICS cannot hold (docs/topdown-formulas.md §1):
+ *  - bytes 0..3 summing outside 252..257: each field is the fraction x 0xff
+ *    truncated or rounded, so four of them lose or gain less than 3 (or 2);
+ *  - a level 2 byte (4..7) more than one step above its parent (0..3);
+ *  - a region whose slots are so few that the 8-bit steps of both reads
+ *    (SLOTS/255 each) make any node uncertain by more than 5 points of the
+ *    region: the bound is (slots_a + slots_b) / (255 x region slots), which
+ *    passes 100 % when the region is shorter than SLOTS/255;
+ *  - @p level 2 on a CPU whose bytes 4..7 are zero (before Sapphire Rapids).
+ * Writes at most @p max issues to @p out; returns how many were found.
+ */
+int td_pm_check(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b, uint64_t metrics_b, int n_reads, int level,
+		struct td_pm_issue *out, int max);
 
 /**
  * Finish from per-field fractions of the region's slots (ratio[i] for the

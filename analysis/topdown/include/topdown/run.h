@@ -17,6 +17,7 @@ struct td_values {
 	double frac[TD_NODE_COUNT];
 	unsigned char set[TD_NODE_COUNT];
 	unsigned char derived[TD_NODE_COUNT]; /* computed by subtraction */
+	long line[TD_NODE_COUNT];             /* input line the value was read from; 0 when computed */
 };
 
 struct td_event_count {
@@ -56,7 +57,11 @@ int td_run_set(char **field, const char *value);
  * missing (scope NULL means "all").  NULL when out of memory.
  */
 struct td_interval *td_run_interval(struct td_run *run, double t0, const char *scope);
-/** Append (or replace, by name) a raw count. */
+/**
+ * Append a raw count.  A name already there keeps its first counted value
+ * (perf -M repeats an event once per metric group that uses it, each with
+ * its own multiplexed count); a "<not counted>" one is replaced by a count.
+ */
 int td_interval_add_event(struct td_interval *iv, const char *name, double value, int counted);
 /** The count called @p name (case-insensitive), or NULL. */
 const struct td_event_count *td_interval_event(const struct td_interval *iv, const char *name);
