@@ -1,22 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Attribution (attribution.h): threads, mappings and switch-ins, and who ran a record. */
 #include "attribution.h"
+#include "grow_array.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void *grow_array(void *p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return p;
-	size_t n = *cap ? *cap * 2 : 16;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(p, n * elem);
-	if (q)
-		*cap = n;
-	return q;
-}
 
 void attrib_free(struct attribution *a)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "data_attrib.h"
+#include "grow_array.h"
 
 struct dattr_image {
 	int pid;
@@ -26,19 +27,6 @@ struct dattr_map {
 	char *path;
 	int64_t mapping_id;
 };
-
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return p;
-	size_t n = *cap ? *cap * 2 : 16;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(p, n * elem);
-	if (q)
-		*cap = n;
-	return q;
-}
 
 void data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
 		      int64_t source_id, struct spe_symbolizer *sym)
@@ -70,7 +58,7 @@ void data_attrib_fini(struct data_attrib *a)
 int data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 			  const char *path, const char *build_id, int64_t mapping_id)
 {
-	struct dattr_image *p = grow(a->images, &a->cap_images, a->n_images + 1, sizeof *p);
+	struct dattr_image *p = grow_array(a->images, &a->cap_images, a->n_images + 1, sizeof *p);
 	if (!p)
 		return -spe_nomem;
 	a->images = p;
@@ -92,7 +80,7 @@ int data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64
 int data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
 			uint32_t flags, const char *path, int64_t mapping_id)
 {
-	struct dattr_map *p = grow(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
+	struct dattr_map *p = grow_array(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
 	if (!p)
 		return -spe_nomem;
 	a->maps = p;
