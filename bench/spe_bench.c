@@ -8,7 +8,7 @@
  * 64-byte records (loads, stores, branches; encoder-made; 4 CPUs, 1 MiB
  * AUXTRACE chunks), then measures in one run:
  *   - a memcpy of the same trace bytes,
- *   - library decode-only (reader + record decoder): records/s and MB/s,
+ *   - library decode-only (reader + AUX layer + record decoder): records/s and MB/s,
  *     (these two: the best of three passes, in CPU time)
  *   - `spe-dump FILE > /dev/null`, and `perf report -D -i FILE > /dev/null`,
  *   - peak RSS of spe-dump on this file and on one a quarter of its size.
@@ -161,35 +161,26 @@ static uint8_t *load(const char *path, size_t *len)
 	return buf;
 }
 
-/* Library only: reader + one record decoder per queue, on the in-memory file. */
+/* Library only: reader + AUX layer (one record decoder per queue), on the in-memory file. */
 static struct decode_result decode(const uint8_t *file, size_t len)
 {
 	struct decode_result res = { 0 };
 	struct spe_perf_file *f = spe_perf_alloc_file(NULL);
-	struct spe_rec_decoder *dec[64] = { 0 };
 	double t0 = cpu_now();
 	if (spe_perf_open_mem(f, file, len, "bench") != 0) {
 		fprintf(stderr, "spe_bench: %s\n", spe_perf_errmsg(f));
 		exit(2);
 	}
-	struct spe_perf_event ev;
-	struct spe_record rec;
-	while (spe_perf_next(f, &ev, sizeof ev) == 0) {
-		if (ev.type != SPE_PERF_RECORD_AUXTRACE)
-			continue;
-		unsigned q = ev.u.auxtrace.idx % 64;
-		if (!dec[q]) {
-			struct spe_rec_config cfg = SPE_OPTS(spe_rec_config, .midr = spe_perf_midr(f, ev.u.auxtrace.cpu));
-			dec[q] = spe_rec_alloc_decoder(&cfg);
-		}
-		spe_rec_feed(dec[q], ev.u.auxtrace.data, ev.u.auxtrace.size, ev.u.auxtrace.offset, 0);
-		while (spe_rec_next(dec[q], &rec, sizeof rec) == 0)
-			res.records++;
-		res.bytes += ev.u.auxtrace.size;
-	}
+	struct spe_aux_config cfg = SPE_OPTS(spe_aux_config, .perf = f, .order = SPE_AUX_ORDER_FILE);
+	struct spe_aux_decoder *aux = spe_aux_alloc_decoder(&cfg);
+	struct spe_aux_item it;
+	while (spe_aux_next(aux, &it, sizeof it) == SPE_AUX_RECORD)
+		res.records++;
+	struct spe_aux_stats st;
+	spe_aux_get_stats(aux, &st, sizeof st);
+	res.bytes = st.bytes;
 	res.seconds = cpu_now() - t0;
-	for (int i = 0; i < 64; i++)
-		spe_rec_free_decoder(dec[i]);
+	spe_aux_free_decoder(aux);
 	spe_perf_free_file(f);
 	return res;
 }

@@ -17,31 +17,14 @@ static const char prog[] = "spe-dump";
 
 enum dump_mode { MODE_DUMP, MODE_RECORDS, MODE_JSON };
 
-/* One record decoder per AUXTRACE queue (idx), as perf keeps one per queue. */
-struct queue {
-	uint32_t idx;
-	int32_t cpu, tid;
-	uint32_t midr;
-	struct spe_rec_decoder *dec;
-	uint64_t fed;              /* stream bytes fed so far */
-	uint64_t chunk_stream;     /* stream offset and file offset of the last chunk */
-	uint64_t chunk_file;
-	uint64_t prev_chunk_stream, prev_chunk_file;
-};
-
 struct dump {
 	enum dump_mode mode;
 	enum spe_dialect dialect;
 	const char *input;
-	int has_time_conv;
-	struct spe_perf_time_conv time_conv;
 	uint64_t record_offset_bias; /* perf counts pipe-mode offsets after the 16-byte header */
-	struct queue *queues;
-	size_t n_queues;
-	struct queue *cur;         /* queue whose records are being printed (for on_error) */
-	uint64_t records, decode_errors;
-	struct spe_rec_stats total;
+	uint64_t decode_errors;
 	uint64_t dump_bad_bytes;
+	uint64_t dumped;             /* raw input: bytes of the text dump printed so far */
 	int out_error;
 };
 
@@ -55,54 +38,25 @@ static int write_out(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
-static void on_error(void *ctx, uint64_t offset, int err, const char *reason)
+static void on_error(void *ctx, const struct spe_aux_error *e)
 {
 	struct dump *d = ctx;
-	struct queue *q = d->cur;
 	d->decode_errors++;
 	if (d->mode == MODE_JSON) {
 		printf("{\"error\":");
-		cli_json_string(stdout, reason ? reason : "");
+		cli_json_string(stdout, e->reason ? e->reason : "");
 		printf(",\"code\":");
-		cli_json_string(stdout, spe_errstr(err));
-		printf(",\"offset\":%" PRIu64 ",\"idx\":%" PRIu32 ",\"cpu\":%d}\n", offset, q ? q->idx : 0,
-		       q ? q->cpu : -1);
+		cli_json_string(stdout, spe_errstr(e->code));
+		printf(",\"offset\":%" PRIu64 ",\"idx\":%" PRIu32 ",\"cpu\":%d}\n", e->offset, e->queue, e->cpu);
 	} else if (d->mode == MODE_RECORDS)
-		printf("error idx=%" PRIu32 " offset=0x%08" PRIx64 ": %s\n", q ? q->idx : 0, offset,
-		       reason ? reason : spe_errstr(err));
+		printf("error idx=%" PRIu32 " offset=0x%08" PRIx64 ": %s\n", e->queue, e->offset,
+		       e->reason ? e->reason : spe_errstr(e->code));
 }
 
-static struct queue *get_queue(struct dump *d, uint32_t idx, int32_t cpu, int32_t tid, uint32_t midr)
+/* file_offset in JSON: -1 when not known */
+static int64_t json_offset(uint64_t off)
 {
-	for (size_t i = 0; i < d->n_queues; i++)
-		if (d->queues[i].idx == idx)
-			return &d->queues[i];
-	struct queue *nq = realloc(d->queues, (d->n_queues + 1) * sizeof *nq);
-	if (!nq)
-		return NULL;
-	d->queues = nq;
-	struct queue *q = &d->queues[d->n_queues];
-	memset(q, 0, sizeof *q);
-	q->idx = idx;
-	q->cpu = cpu;
-	q->tid = tid;
-	q->midr = midr;
-	struct spe_rec_config cfg = SPE_OPTS(spe_rec_config, .midr = midr, .on_error = on_error, .ctx = d);
-	q->dec = spe_rec_alloc_decoder(&cfg);
-	if (!q->dec)
-		return NULL;
-	d->n_queues++;
-	return q;
-}
-
-/* File offset of a record that starts at stream offset @p off of queue @p q. */
-static int64_t file_offset_of(const struct queue *q, uint64_t off)
-{
-	if (off >= q->chunk_stream)
-		return (int64_t)(q->chunk_file + (off - q->chunk_stream));
-	if (off >= q->prev_chunk_stream)
-		return (int64_t)(q->prev_chunk_file + (off - q->prev_chunk_stream));
-	return -1;
+	return off == SPE_AUX_NO_OFFSET ? -1 : (int64_t)off;
 }
 
 /* Column name of event @p bit: architected, or an IMPDEF bit that CPU @p midr names (N1's late_prefetch). */
@@ -132,15 +86,16 @@ static void print_ip_json(const char *key, const struct spe_ip *ip)
 	       ip->ns, key, ip->nse);
 }
 
-static void print_json(const struct dump *d, const struct queue *q, const struct spe_record *r)
+static void print_json(const struct spe_aux_item *it)
 {
+	const struct spe_record *r = it->record;
 	char op[128];
 	printf("{\"offset\":%" PRIu64 ",\"file_offset\":%" PRId64 ",\"idx\":%" PRIu32 ",\"cpu\":%d,\"tid\":%d", r->offset,
-	       file_offset_of(q, r->offset), q->idx, q->cpu, q->tid);
+	       json_offset(it->file_offset), it->queue, it->cpu, it->tid);
 	if (r->has & SPE_HAS_TIMESTAMP) {
 		printf(",\"timestamp\":%" PRIu64, r->timestamp);
-		if (d->has_time_conv)
-			printf(",\"time\":%" PRIu64, spe_perf_tsc_to_time(&d->time_conv, r->timestamp));
+		if (it->time != SPE_AUX_NO_TIME)
+			printf(",\"time\":%" PRIu64, it->time);
 	}
 	if (r->has & SPE_HAS_PC)
 		print_ip_json(spe_address_column(SPE_ADDR_PC), &r->pc);
@@ -158,7 +113,7 @@ static void print_json(const struct dump *d, const struct queue *q, const struct
 			printf(",\"sve_evl\":%u", r->sve_evl);
 	}
 	if (r->has & SPE_HAS_EVENTS)
-		print_events_json(q->midr, r->events);
+		print_events_json(it->midr, r->events);
 	if (r->has & SPE_HAS_TOTAL_LATENCY)
 		printf(",\"%s\":%u", spe_counter_column(SPE_CNT_TOTAL), r->total_latency);
 	if (r->has & SPE_HAS_ISSUE_LATENCY)
@@ -189,10 +144,11 @@ static void print_json(const struct dump *d, const struct queue *q, const struct
 	printf(",\"end\":\"%s\"}\n", r->has & SPE_HAS_END ? "end" : (r->has & SPE_HAS_TIMESTAMP) ? "timestamp" : "none");
 }
 
-static void print_record_line(const struct queue *q, const struct spe_record *r)
+static void print_record_line(const struct spe_aux_item *it)
 {
+	const struct spe_record *r = it->record;
 	char op[128];
-	printf("0x%08" PRIx64 " cpu=%d", r->offset, q->cpu);
+	printf("0x%08" PRIx64 " cpu=%d", r->offset, it->cpu);
 	if (r->has & SPE_HAS_TIMESTAMP)
 		printf(" ts=%" PRIu64, r->timestamp);
 	if (r->has & SPE_HAS_PC)
@@ -205,7 +161,7 @@ static void print_record_line(const struct queue *q, const struct spe_record *r)
 		int first = 1;
 		printf(" ev=");
 		for (unsigned bit = 0; bit < 64; bit++) {
-			const char *col = event_column(q->midr, bit);
+			const char *col = event_column(it->midr, bit);
 			if (!(r->events >> bit & 1) || !col)
 				continue;
 			printf("%s%s", first ? "" : ",", col);
@@ -231,57 +187,6 @@ static void print_record_line(const struct queue *q, const struct spe_record *r)
 	if (r->has & SPE_HAS_CONTEXT)
 		printf(" context=%" PRIu32, r->context);
 	putchar('\n');
-}
-
-/* Drain the records the queue's decoder has ready. */
-static void drain(struct dump *d, struct queue *q)
-{
-	struct spe_record r;
-	d->cur = q;
-	while (spe_rec_next(q->dec, &r, sizeof r) == 0) {
-		d->records++;
-		if (d->mode == MODE_JSON)
-			print_json(d, q, &r);
-		else if (d->mode == MODE_RECORDS)
-			print_record_line(q, &r);
-	}
-	d->cur = NULL;
-}
-
-static int feed_chunk(struct dump *d, struct queue *q, const uint8_t *data, uint64_t size, uint64_t file_off, int join)
-{
-	q->prev_chunk_stream = q->chunk_stream;
-	q->prev_chunk_file = q->chunk_file;
-	q->chunk_stream = q->fed;
-	q->chunk_file = file_off;
-	int err = spe_rec_feed(q->dec, data, (size_t)size, q->fed, join);
-	if (err < 0)
-		return err;
-	q->fed += size;
-	drain(d, q);
-	return 0;
-}
-
-static void finish_queues(struct dump *d)
-{
-	for (size_t i = 0; i < d->n_queues; i++) {
-		struct queue *q = &d->queues[i];
-		d->cur = q;
-		spe_rec_flush(q->dec);
-		drain(d, q);
-		struct spe_rec_stats st;
-		spe_rec_get_stats(q->dec, &st, sizeof st);
-		d->total.records += st.records;
-		d->total.bad_bytes += st.bad_bytes;
-		d->total.skipped_bytes += st.skipped_bytes;
-		d->total.partial_records += st.partial_records;
-		d->total.unknown_packets += st.unknown_packets;
-		d->total.dropped_extras += st.dropped_extras;
-		spe_rec_free_decoder(q->dec);
-	}
-	free(d->queues);
-	d->queues = NULL;
-	d->n_queues = 0;
 }
 
 /* Dump @p size bytes whose first byte has buffer offset @p offset and host-alignment offset @p align. */
@@ -327,85 +232,71 @@ static uint64_t dump_cut(const uint8_t *base, uint64_t len, uint64_t from, uint6
 	return p < len ? p : len;
 }
 
-static int run_perf(struct dump *d, struct spe_perf_file *f, int *exit_code)
+/* The AUXTRACE line and the packet lines of one buffer, as perf report -D prints them. */
+static int dump_auxtrace(struct dump *d, struct spe_perf_file *f, const struct spe_perf_event *ev)
 {
-	struct spe_perf_event ev;
-	int rc;
-	while ((rc = spe_perf_next(f, &ev, sizeof ev)) == 0) {
-		if (ev.type == SPE_PERF_RECORD_TIME_CONV) {
-			d->has_time_conv = 1;
-			d->time_conv = ev.u.time_conv;
-		}
-		if (ev.type == SPE_PERF_RECORD_AUXTRACE_INFO && ev.u.auxtrace_info.kind != SPE_PERF_AUXTRACE_ARM_SPE) {
-			fprintf(stderr, "%s: %s: offset 0x%" PRIx64 ": AUXTRACE_INFO of kind %u: not Arm SPE data\n", prog,
-				d->input, ev.file_offset, ev.u.auxtrace_info.kind);
-			*exit_code = CLI_DATAERR;
-			return 0;
-		}
-		if (ev.type != SPE_PERF_RECORD_AUXTRACE)
-			continue;
-		const struct spe_perf_auxtrace *a = &ev.u.auxtrace;
-		uint32_t midr = spe_perf_midr(f, a->cpu);
-		struct queue *q = get_queue(d, a->idx, a->cpu, a->tid, midr);
-		if (!q) {
-			fprintf(stderr, "%s: out of memory\n", prog);
-			*exit_code = CLI_IOERR;
-			return 0;
-		}
-		if (d->mode == MODE_DUMP) {
-			printf("\n0x%" PRIx64 " [%#x]: PERF_RECORD_AUXTRACE size: %#" PRIx64 "  offset: %#" PRIx64
-			       "  ref: %#" PRIx64 "  idx: %" PRIu32 "  tid: %d  cpu: %d\n",
-			       ev.file_offset - d->record_offset_bias, ev.header_size, a->size, a->offset, a->reference, a->idx, a->tid, a->cpu);
-			/*
-			 * perf measures alignment pads from the host address of the data:
-			 * its mmap of the file (so the file offset) or, for a pipe, a
-			 * malloc'd 16-byte aligned buffer (so 0).
-			 */
-			uint64_t align = d->record_offset_bias ? 0 : a->data_offset;
-			if (dump_block(d, a->data, a->size, align, q->midr) < 0)
-				break;
-		}
-		/* perf does not rejoin packets split between AUXTRACE buffers: join = 0 */
-		if (feed_chunk(d, q, a->data, a->size, a->data_offset, 0) < 0 || d->out_error)
-			break;
-	}
-	if (rc != -spe_eos && rc != 0) {
-		fprintf(stderr, "%s: %s\n", prog, spe_perf_errmsg(f));
-		*exit_code = rc == -spe_io ? CLI_IOERR : CLI_PARTIAL;
-	}
-	return 0;
+	const struct spe_perf_auxtrace *a = &ev->u.auxtrace;
+	printf("\n0x%" PRIx64 " [%#x]: PERF_RECORD_AUXTRACE size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64
+	       "  idx: %" PRIu32 "  tid: %d  cpu: %d\n",
+	       ev->file_offset - d->record_offset_bias, ev->header_size, a->size, a->offset, a->reference, a->idx, a->tid,
+	       a->cpu);
+	/*
+	 * perf measures alignment pads from the host address of the data: its
+	 * mmap of the file (so the file offset) or, for a pipe, a malloc'd
+	 * 16-byte aligned buffer (so 0).
+	 */
+	uint64_t align = d->record_offset_bias ? 0 : a->data_offset;
+	return dump_block(d, a->data, a->size, align, spe_perf_midr(f, a->cpu));
 }
 
-static int run_raw(struct dump *d, struct spe_raw_input *r)
+/* Raw input: the dump follows the windows in pieces cut where no line changes. */
+static int dump_raw_window(struct dump *d, struct spe_raw_input *r, const struct spe_aux_item *it)
 {
-	uint32_t midr = spe_raw_midr(r);
-	const uint8_t *base = spe_raw_data(r);
-	uint64_t total = spe_raw_size(r), dumped = 0;
+	uint64_t end = it->offset + it->size, total = spe_raw_size(r);
+	if (d->dumped >= end)
+		return 0;
+	uint64_t cut = dump_cut(spe_raw_data(r), total, d->dumped, end);
+	int err = dump_piece(d, spe_raw_data(r) + d->dumped, cut - d->dumped, d->dumped, d->dumped, it->midr);
+	d->dumped = cut;
+	return err;
+}
+
+/*
+ * Decode through the AUX stream layer, in file order (perf -D's order, and
+ * the one a pipe allows).  Returns 0 or the layer's negative code.
+ */
+static int run(struct dump *d, struct spe_perf_file *f, struct spe_raw_input *r, struct spe_aux_stats *st)
+{
+	/* perf does not rejoin packets split between AUXTRACE buffers: neither does its dialect */
+	struct spe_aux_config cfg = SPE_OPTS(spe_aux_config, .perf = f, .raw = r, .raw_cpu = -1, .order = SPE_AUX_ORDER_FILE,
+					     .join = d->dialect == SPE_DIALECT_PERF_6_1 ? SPE_AUX_JOIN_NEVER
+											: SPE_AUX_JOIN_CONTIGUOUS,
+					     .on_error = on_error, .ctx = d);
 	if (d->mode == MODE_DUMP)
-		printf(".\n. ... ARM SPE data: size %#" PRIx64 " bytes\n", total);
-	struct queue *q = get_queue(d, 0, -1, -1, midr);
-	if (!q)
+		cfg.items = r ? SPE_AUX_WANT_CHUNKS : SPE_AUX_WANT_EVENTS;
+	struct spe_aux_decoder *aux = spe_aux_alloc_decoder(&cfg);
+	if (!aux)
 		return -spe_nomem;
-	const uint8_t *buf;
-	size_t len;
-	uint64_t off;
-	while (!d->out_error && spe_raw_next_window(r, &buf, &len, &off) == 0) {
-		/* the dump follows the windows in pieces cut where no line changes */
-		if (d->mode == MODE_DUMP && dumped < off + len) {
-			uint64_t cut = dump_cut(base, total, dumped, off + len);
-			if (dump_piece(d, base + dumped, cut - dumped, dumped, dumped, midr) < 0)
-				break;
-			dumped = cut;
-		}
-		q->prev_chunk_stream = q->chunk_stream = off;
-		q->prev_chunk_file = q->chunk_file = off;
-		int err = spe_rec_feed(q->dec, buf, len, off, off != 0);
-		if (err < 0)
-			return err;
-		q->fed = off + len;
-		drain(d, q);
+	if (r && d->mode == MODE_DUMP)
+		printf(".\n. ... ARM SPE data: size %#" PRIx64 " bytes\n", spe_raw_size(r));
+	struct spe_aux_item it;
+	int type;
+	while (!d->out_error && (type = spe_aux_next(aux, &it, sizeof it)) > 0) {
+		if (type == SPE_AUX_RECORD && d->mode == MODE_JSON)
+			print_json(&it);
+		else if (type == SPE_AUX_RECORD && d->mode == MODE_RECORDS)
+			print_record_line(&it);
+		else if (type == SPE_AUX_EVENT && it.event->type == SPE_PERF_RECORD_AUXTRACE)
+			dump_auxtrace(d, f, it.event);
+		else if (type == SPE_AUX_CHUNK)
+			dump_raw_window(d, r, &it);
 	}
-	return 0;
+	int rc = d->out_error || type == -spe_eos ? 0 : type;
+	if (rc < 0)
+		fprintf(stderr, "%s: %s\n", prog, *spe_aux_errmsg(aux) ? spe_aux_errmsg(aux) : spe_errstr(rc));
+	spe_aux_get_stats(aux, st, sizeof *st);
+	spe_aux_free_decoder(aux);
+	return rc;
 }
 
 static void usage(FILE *out)
@@ -519,8 +410,8 @@ int cmd_dump(int argc, char **argv)
 	static char outbuf[1 << 20];
 	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 
-	int exit_code = CLI_OK;
-	struct spe_perf_info info = { 0 };
+	struct spe_aux_stats st = { 0 };
+	int rc;
 	if (raw) {
 		struct spe_raw_config cfg = SPE_OPTS(spe_raw_config, .midr = midr, .window = window);
 		struct spe_raw_input *r = spe_raw_alloc_input(&cfg);
@@ -530,9 +421,7 @@ int cmd_dump(int argc, char **argv)
 			spe_raw_free_input(r);
 			return err == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
 		}
-		if (run_raw(&d, r) == -spe_nomem)
-			exit_code = CLI_IOERR;
-		finish_queues(&d);
+		rc = run(&d, NULL, r, &st);
 		spe_raw_free_input(r);
 	} else {
 		struct spe_perf_file *f = spe_perf_alloc_file(NULL);
@@ -542,31 +431,33 @@ int cmd_dump(int argc, char **argv)
 			spe_perf_free_file(f);
 			return err == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
 		}
+		struct spe_perf_info info = { 0 };
 		spe_perf_get_info(f, &info, sizeof info);
 		if (info.pipe_format)
 			d.record_offset_bias = 16;
-		run_perf(&d, f, &exit_code);
-		finish_queues(&d);
-		spe_perf_get_info(f, &info, sizeof info);
+		rc = run(&d, f, NULL, &st);
 		spe_perf_free_file(f);
 	}
 	if (!quiet) {
 		fprintf(stderr, "%s: %" PRIu64 " records, %" PRIu64 " bad bytes, %" PRIu64 " skipped bytes, %" PRIu64
-			" partial records", prog, d.total.records, d.total.bad_bytes, d.total.skipped_bytes,
-			d.total.partial_records);
-		if (d.total.unknown_packets)
-			fprintf(stderr, ", %" PRIu64 " unknown packets", d.total.unknown_packets);
-		if (d.total.dropped_extras)
+			" partial records", prog, st.records, st.bad_bytes, st.skipped_bytes, st.partial_records);
+		if (st.unknown_packets)
+			fprintf(stderr, ", %" PRIu64 " unknown packets", st.unknown_packets);
+		if (st.dropped_extras)
 			fprintf(stderr, ", %" PRIu64 " extra counters/addresses dropped (more than %d in a record)",
-				d.total.dropped_extras, SPE_REC_MAX_EXTRA);
+				st.dropped_extras, SPE_REC_MAX_EXTRA);
 		if (!raw)
 			fprintf(stderr, "; %" PRIu64 " AUXTRACE buffers (%" PRIu64 " bytes); AUX lost data %" PRIu64
 				" of %" PRIu64 " times (truncated), %" PRIu64 " partial, %" PRIu64 " collisions",
-				info.n_auxtrace, info.auxtrace_bytes, info.n_aux_truncated, info.n_aux,
-				info.n_aux_partial, info.n_aux_collision);
+				st.chunks, st.bytes, st.aux_truncated, st.aux_records, st.aux_partial, st.aux_collision);
 		fputc('\n', stderr);
 	}
-	if (exit_code == CLI_OK && (d.total.bad_bytes || d.dump_bad_bytes || d.decode_errors))
+	/* everything before an error was printed: a file cut short is partial data, any other problem bad data */
+	int exit_code = rc == 0 ? CLI_OK
+		      : rc == -spe_io || rc == -spe_nomem ? CLI_IOERR
+		      : rc == -spe_truncated ? CLI_PARTIAL
+					      : CLI_DATAERR;
+	if (exit_code == CLI_OK && (st.bad_bytes || d.dump_bad_bytes || d.decode_errors))
 		exit_code = CLI_PARTIAL;
 	if (d.out_error)
 		exit_code = CLI_IOERR;

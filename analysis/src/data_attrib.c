@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "data_attrib.h"
+#include "grow_array.h"
 
 struct dattr_image {
 	int pid;
@@ -27,38 +28,18 @@ struct dattr_map {
 	int64_t mapping_id;
 };
 
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return p;
-	size_t n = *cap ? *cap * 2 : 16;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(p, n * elem);
-	if (q)
-		*cap = n;
-	return q;
-}
-
-int data_attrib_init(struct data_attrib *a, sqlite3 *db, int64_t source_id, struct spe_symbolizer *sym)
+void data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
+		      int64_t source_id, struct spe_symbolizer *sym)
 {
 	memset(a, 0, sizeof *a);
-	a->db = db;
+	a->sink = sink;
+	a->next = next;
 	a->source_id = source_id;
 	a->sym = sym;
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO data_object(source_id, pid, kind, name, mapping_id, start, size, type, file, line)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &a->ins, NULL) != SQLITE_OK) {
-		snprintf(a->err, sizeof a->err, "data_object: %s", sqlite3_errmsg(db));
-		return -spe_io;
-	}
-	return 0;
 }
 
 void data_attrib_fini(struct data_attrib *a)
 {
-	sqlite3_finalize(a->ins);
 	for (size_t i = 0; i < a->n_images; i++) {
 		if (a->images[i].owns_vars)
 			dobj_vars_free(a->images[i].vars);
@@ -77,7 +58,7 @@ void data_attrib_fini(struct data_attrib *a)
 int data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 			  const char *path, const char *build_id, int64_t mapping_id)
 {
-	struct dattr_image *p = grow(a->images, &a->cap_images, a->n_images + 1, sizeof *p);
+	struct dattr_image *p = grow_array(a->images, &a->cap_images, a->n_images + 1, sizeof *p);
 	if (!p)
 		return -spe_nomem;
 	a->images = p;
@@ -99,7 +80,7 @@ int data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64
 int data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
 			uint32_t flags, const char *path, int64_t mapping_id)
 {
-	struct dattr_map *p = grow(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
+	struct dattr_map *p = grow_array(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
 	if (!p)
 		return -spe_nomem;
 	a->maps = p;
@@ -141,38 +122,31 @@ static int64_t insert_object(struct data_attrib *a, int pid, int kind, const cha
 			     uint64_t start, uint64_t size, const char *type, const char *file, int line)
 {
 	uint64_t key = pc_cache_key2(pc_cache_key2((uint64_t)(int64_t)pid, (uint64_t)kind), start);
-	struct pc_value *v = pc_cache_find(&a->objects, key);
-	if (v)
-		return v->symbol_id;
-	sqlite3_stmt *st = a->ins;
-	sqlite3_bind_int64(st, 1, a->source_id);
-	if (pid >= 0)
-		sqlite3_bind_int(st, 2, pid);
-	sqlite3_bind_int(st, 3, kind);
-	sqlite3_bind_text(st, 4, name, -1, SQLITE_TRANSIENT);
-	if (mapping_id)
-		sqlite3_bind_int64(st, 5, mapping_id);
-	sqlite3_bind_int64(st, 6, (int64_t)start);
-	if (size)
-		sqlite3_bind_int64(st, 7, (int64_t)size);
-	if (type)
-		sqlite3_bind_text(st, 8, type, -1, SQLITE_TRANSIENT);
-	if (file)
-		sqlite3_bind_text(st, 9, file, -1, SQLITE_TRANSIENT);
-	if (line > 0)
-		sqlite3_bind_int(st, 10, line);
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE) {
-		snprintf(a->err, sizeof a->err, "data_object: %s", sqlite3_errmsg(a->db));
-		return -spe_io;
+	const int64_t *known = pc_cache_find_id(&a->objects, key);
+	if (known)
+		return *known;
+	struct spe_row_data_object row = { .id = a->next->data_object,
+					   .source_id = a->source_id,
+					   .pid = pid >= 0 ? pid : -1,
+					   .kind = kind,
+					   .name = name,
+					   .mapping_id = mapping_id,
+					   .start = start,
+					   .size = size,
+					   .type = type,
+					   .file = file,
+					   .line = line > 0 ? line : 0 };
+	int rc = a->sink->data_objects(a->sink->ctx, &row, 1);
+	if (rc < 0) {
+		snprintf(a->err, sizeof a->err, "data_object: %s", a->sink->errmsg(a->sink->ctx));
+		return rc;
 	}
-	int64_t id = sqlite3_last_insert_rowid(a->db);
-	struct pc_value nv = { .symbol_id = id };
-	if (!pc_cache_put(&a->objects, key, nv))
+	if (pc_cache_put_id(&a->objects, key, row.id) < 0) {
+		snprintf(a->err, sizeof a->err, "out of memory");
 		return -spe_nomem;
-	return id;
+	}
+	a->next->data_object++;
+	return row.id;
 }
 
 /* The object of a variable or section of image @p im at runtime address @p va, 0 if none. */
@@ -218,35 +192,30 @@ static int64_t map_object(struct data_attrib *a, int pid, uint64_t va)
 int64_t data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va)
 {
 	uint64_t key = pc_cache_key2((uint64_t)(int64_t)pid, va >> 12);
-	struct pc_value *memo = pc_cache_find(&a->pages, key);
-	struct pc_value found = { 0 };
+	const int64_t *memo = pc_cache_find_id(&a->pages, key);
+	int64_t found = 0; /* -(image index + 1), or an object id */
 	if (memo) {
 		found = *memo;
 	} else {
-		found.insn_id = 1;
-		for (size_t i = 0; i < a->n_images && !found.mapping_id; i++) {
+		for (size_t i = 0; i < a->n_images && !found; i++) {
 			struct dattr_image *im = &a->images[i];
 			if (im->pid != pid)
 				continue;
 			if (!im->tried)
 				open_image(a, im);
 			if (im->vars && va >= im->lo && va < im->hi)
-				found.mapping_id = (int64_t)i + 1;
+				found = -(int64_t)i - 1;
 		}
-		if (!found.mapping_id) {
-			int64_t id = map_object(a, pid, va);
-			if (id < 0)
-				return id;
-			found.symbol_id = id;
-		}
-		if (!pc_cache_put(&a->pages, key, found)) {
+		if (!found && (found = map_object(a, pid, va)) < 0)
+			return found;
+		if (pc_cache_put_id(&a->pages, key, found) < 0) {
 			snprintf(a->err, sizeof a->err, "out of memory");
 			return -spe_nomem;
 		}
 	}
-	int64_t id = found.symbol_id;
-	if (found.mapping_id) {
-		id = image_object(a, &a->images[found.mapping_id - 1], pid, va);
+	int64_t id = found;
+	if (found < 0) {
+		id = image_object(a, &a->images[-found - 1], pid, va);
 		/* an address of the binary's span but in no segment (a gap between them): its data mapping */
 		if (id == 0)
 			id = map_object(a, pid, va);

@@ -14,31 +14,32 @@
 #ifndef SPE_DATA_ATTRIB_H
 #define SPE_DATA_ATTRIB_H
 
-#include <sqlite3.h>
 #include <stdint.h>
 
 #include "data_object.h"
 #include "pc_cache.h"
+#include "spe/row_sink.h"
 
 struct dattr_image;
 struct dattr_map;
 
 struct data_attrib {
-	sqlite3 *db;
+	const struct spe_row_sink *sink; /* data_object rows go here */
+	struct spe_row_ids *next;        /* the load's next free ids */
 	int64_t source_id;
 	struct spe_symbolizer *sym; /* NULL: no binaries are read (only mappings name objects) */
-	sqlite3_stmt *ins;
 	struct dattr_image *images;
 	size_t n_images, cap_images;
 	struct dattr_map *maps;
 	size_t n_maps, cap_maps;
-	struct pc_cache pages;   /* (pid, page) -> image index + 1 (mapping_id) or object id (symbol_id); insn_id 1 = known */
-	struct pc_cache objects; /* (pid, kind, runtime start) -> object id (symbol_id) */
+	struct pc_cache pages;   /* (pid, page) -> -(image index + 1), or the object id (0: none) */
+	struct pc_cache objects; /* (pid, kind, runtime start) -> object id */
 	uint64_t unresolved;     /* user data addresses in no object */
 	char err[256];
 };
 
-int data_attrib_init(struct data_attrib *a, sqlite3 *db, int64_t source_id, struct spe_symbolizer *sym);
+void data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
+		      int64_t source_id, struct spe_symbolizer *sym);
 void data_attrib_fini(struct data_attrib *a);
 
 /* An executable mapping of @p pid (row @p mapping_id of `mapping`). */
@@ -50,8 +51,8 @@ int data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint64_t
 
 /*
  * The data_object id of user address @p va in @p pid: > 0, 0 when no object
- * holds it (counted in a->unresolved), < 0 on an SQLite or memory error
- * (message in a->err).
+ * holds it (counted in a->unresolved), < 0 on a sink or memory error
+ * (message in a->err, or the sink's errmsg).
  */
 int64_t data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va);
 

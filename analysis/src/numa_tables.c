@@ -1,24 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* NUMA nodes of a capture into SQL (see numa_tables.h and docs/schema.md). */
+/* NUMA nodes of a capture as rows (see numa_tables.h and docs/schema.md). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "numa_tables.h"
 
-static int step(sqlite3 *db, sqlite3_stmt *st, char *err, size_t errlen)
-{
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	snprintf(err, errlen, "numa: %s", sqlite3_errmsg(db));
-	return -spe_io;
-}
-
 /* Each CPU of @p list ("0-3,8"), inserted for @p node. */
-static int write_cpus(sqlite3 *db, sqlite3_stmt *st, int64_t source_id, uint32_t node, const char *list, char *err,
+static int write_cpus(const struct spe_row_sink *sink, int64_t source_id, uint32_t node, const char *list, char *err,
 		      size_t errlen)
 {
 	const char *s = list;
@@ -35,10 +24,8 @@ static int write_cpus(sqlite3 *db, sqlite3_stmt *st, int64_t source_id, uint32_t
 		if (b < a || b >= 1u << 20)
 			goto bad;
 		for (unsigned long c = a; c <= b; c++) {
-			sqlite3_bind_int64(st, 1, source_id);
-			sqlite3_bind_int64(st, 2, (int64_t)c);
-			sqlite3_bind_int64(st, 3, node);
-			int rc = step(db, st, err, errlen);
+			struct spe_row_numa_cpu row = { .source_id = source_id, .cpu = (int64_t)c, .node = node };
+			int rc = sink->numa_cpus(sink->ctx, &row, 1);
 			if (rc)
 				return rc;
 		}
@@ -54,8 +41,8 @@ bad:
 	return -spe_bad_file;
 }
 
-static int write_ranges(sqlite3 *db, sqlite3_stmt *st, int64_t source_id, const struct spe_perf_numa_node *n,
-			uint64_t block_size, char *err, size_t errlen)
+static int write_ranges(const struct spe_row_sink *sink, int64_t source_id, const struct spe_perf_numa_node *n,
+			uint64_t block_size)
 {
 	for (uint64_t b = 0; b < n->n_block_bits;) {
 		if (!(n->blocks[b / 64] >> (b % 64) & 1)) {
@@ -65,45 +52,31 @@ static int write_ranges(sqlite3 *db, sqlite3_stmt *st, int64_t source_id, const 
 		uint64_t first = b;
 		while (b < n->n_block_bits && (n->blocks[b / 64] >> (b % 64) & 1))
 			b++;
-		sqlite3_bind_int64(st, 1, source_id);
-		sqlite3_bind_int64(st, 2, n->node);
-		sqlite3_bind_int64(st, 3, (int64_t)(first * block_size));
-		sqlite3_bind_int64(st, 4, (int64_t)(b * block_size));
-		int rc = step(db, st, err, errlen);
+		struct spe_row_numa_memory row = { .source_id = source_id, .node = n->node, .start = first * block_size,
+						   .end = b * block_size };
+		int rc = sink->numa_memory(sink->ctx, &row, 1);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-int numa_tables_write(sqlite3 *db, int64_t source_id, const struct spe_perf_numa_node *nodes, uint32_t n,
-		      uint64_t block_size, char *err, size_t errlen)
+int numa_tables_write(const struct spe_row_sink *sink, int64_t source_id, const struct spe_perf_numa_node *nodes,
+		      uint32_t n, uint64_t block_size, char *err, size_t errlen)
 {
-	sqlite3_stmt *node_st = NULL, *cpu_st = NULL, *mem_st = NULL;
 	int rc = 0;
-	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO numa_node VALUES(?, ?, ?, ?, ?)", -1, &node_st, NULL) ||
-	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO numa_cpu VALUES(?, ?, ?)", -1, &cpu_st, NULL) ||
-	    sqlite3_prepare_v2(db, "INSERT INTO numa_memory VALUES(?, ?, ?, ?)", -1, &mem_st, NULL)) {
-		snprintf(err, errlen, "numa: %s", sqlite3_errmsg(db));
-		rc = -spe_io;
-	}
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		const struct spe_perf_numa_node *nd = &nodes[i];
-		sqlite3_bind_int64(node_st, 1, source_id);
-		sqlite3_bind_int64(node_st, 2, nd->node);
-		sqlite3_bind_text(node_st, 3, nd->cpus ? nd->cpus : "", -1, SQLITE_STATIC);
-		if (nd->mem_total_kb)
-			sqlite3_bind_int64(node_st, 4, (int64_t)nd->mem_total_kb);
-		if (nd->mem_free_kb)
-			sqlite3_bind_int64(node_st, 5, (int64_t)nd->mem_free_kb);
-		rc = step(db, node_st, err, errlen);
+		struct spe_row_numa_node row = { .source_id = source_id,
+						 .node = nd->node,
+						 .cpus = nd->cpus ? nd->cpus : "",
+						 .mem_total_kb = nd->mem_total_kb,
+						 .mem_free_kb = nd->mem_free_kb };
+		rc = sink->numa_nodes(sink->ctx, &row, 1);
 		if (rc == 0 && nd->cpus)
-			rc = write_cpus(db, cpu_st, source_id, nd->node, nd->cpus, err, errlen);
+			rc = write_cpus(sink, source_id, nd->node, nd->cpus, err, errlen);
 		if (rc == 0 && block_size && nd->blocks)
-			rc = write_ranges(db, mem_st, source_id, nd, block_size, err, errlen);
+			rc = write_ranges(sink, source_id, nd, block_size);
 	}
-	sqlite3_finalize(node_st);
-	sqlite3_finalize(cpu_st);
-	sqlite3_finalize(mem_st);
 	return rc;
 }

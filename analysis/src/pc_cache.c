@@ -2,6 +2,7 @@
 #include "pc_cache.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static size_t slot(uint64_t key, size_t cap)
 {
@@ -11,7 +12,7 @@ static size_t slot(uint64_t key, size_t cap)
 	return (size_t)key & (cap - 1);
 }
 
-struct pc_value *pc_cache_find(const struct pc_cache *c, uint64_t key)
+static struct pc_cache_entry *find_entry(const struct pc_cache *c, uint64_t key)
 {
 	if (!c->cap)
 		return NULL;
@@ -20,8 +21,20 @@ struct pc_value *pc_cache_find(const struct pc_cache *c, uint64_t key)
 		if (!e->used)
 			return NULL;
 		if (e->key == key)
-			return &e->value;
+			return e;
 	}
+}
+
+struct pc_value *pc_cache_find(const struct pc_cache *c, uint64_t key)
+{
+	struct pc_cache_entry *e = find_entry(c, key);
+	return e ? &e->value.pc : NULL;
+}
+
+int64_t *pc_cache_find_id(const struct pc_cache *c, uint64_t key)
+{
+	struct pc_cache_entry *e = find_entry(c, key);
+	return e ? &e->value.id : NULL;
 }
 
 static struct pc_cache_entry *empty_slot(const struct pc_cache *c, uint64_t key)
@@ -46,21 +59,38 @@ static int grow(struct pc_cache *c)
 	return 0;
 }
 
-struct pc_value *pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value v)
+/* The entry of @p key, new (zeroed) if absent; NULL without memory. */
+static struct pc_cache_entry *entry_for(struct pc_cache *c, uint64_t key)
 {
-	struct pc_value *p = pc_cache_find(c, key);
-	if (p) {
-		*p = v;
-		return p;
-	}
+	struct pc_cache_entry *e = find_entry(c, key);
+	if (e)
+		return e;
 	if ((c->count + 1) * 4 > c->cap * 3 && grow(c) < 0)
 		return NULL;
-	struct pc_cache_entry *e = empty_slot(c, key);
+	e = empty_slot(c, key);
+	memset(e, 0, sizeof *e);
 	e->used = 1;
 	e->key = key;
-	e->value = v;
 	c->count++;
-	return &e->value;
+	return e;
+}
+
+struct pc_value *pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value v)
+{
+	struct pc_cache_entry *e = entry_for(c, key);
+	if (!e)
+		return NULL;
+	e->value.pc = v;
+	return &e->value.pc;
+}
+
+int pc_cache_put_id(struct pc_cache *c, uint64_t key, int64_t id)
+{
+	struct pc_cache_entry *e = entry_for(c, key);
+	if (!e)
+		return -1;
+	e->value.id = id;
+	return 0;
 }
 
 void pc_cache_prefetch(const struct pc_cache *c, uint64_t key)

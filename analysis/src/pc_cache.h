@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Open-addressing hash from a 64-bit key to a small value: the loader's
- * memo of (address space, PC) -> mapping/symbol/insn rows, and of symbol
- * and instruction rows already inserted.  Keys are arbitrary; 0 is allowed.
- * Key, value and used flag share one entry, so a hit costs one cache miss.
+ * Open-addressing hash from a 64-bit key to a small value: the PC memo of
+ * resolution ((address space, PC) -> mapping/symbol/insn rows), and maps to
+ * one id (tid -> thread, (mapping, start) -> symbol row).  Keys are
+ * arbitrary; 0 is allowed.  Key, value and used flag share one entry, so a
+ * hit costs one cache miss.
  */
 #ifndef SPE_PC_CACHE_H
 #define SPE_PC_CACHE_H
@@ -11,14 +12,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What a PC resolved to. */
 struct pc_value {
 	int64_t mapping_id, symbol_id, insn_id; /* 0 = NULL */
-	uint32_t latency_group;                 /* the loader's latency_groups number */
+	uint32_t latency_group;                 /* the loader's latency_groups number, PC_NO_GROUP until set */
 };
+#define PC_NO_GROUP UINT32_MAX
 
 struct pc_cache_entry {
 	uint64_t key;
-	struct pc_value value;
+	union {
+		struct pc_value pc; /* the PC memo */
+		int64_t id;         /* maps to one id */
+	} value;
 	uint32_t used;
 };
 
@@ -31,6 +37,10 @@ struct pc_cache {
 struct pc_value *pc_cache_find(const struct pc_cache *c, uint64_t key);
 /* Insert (or overwrite); returns the stored value, NULL without memory. */
 struct pc_value *pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value v);
+/* The same for maps to one id: pointer to the id of @p key, or NULL. */
+int64_t *pc_cache_find_id(const struct pc_cache *c, uint64_t key);
+/* Insert (or overwrite) an id; 0, or -1 without memory. */
+int pc_cache_put_id(struct pc_cache *c, uint64_t key, int64_t id);
 void pc_cache_free(struct pc_cache *c);
 /* Hint that @p key will be looked up soon (its first probe slot). */
 void pc_cache_prefetch(const struct pc_cache *c, uint64_t key);

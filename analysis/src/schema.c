@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The tables of a spekit database (docs/schema.md).  Event columns are
- * generated from SPE_EVENT_LIST, latency columns from SPE_COUNTER_LIST and
- * address columns from SPE_ADDRESS_LIST, so the facts table stays the one
- * place that names them.
+ * The tables of a spekit database (docs/schema.md).  The record table's
+ * columns come from SPE_RECORD_COLUMNS (spe/row_sink.h: its counter columns
+ * from SPE_COUNTER_LIST) and the view's event columns from SPE_EVENT_LIST,
+ * so the facts table stays the one place that names them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,53 +106,26 @@ static const char tables_sql[] =
 /*
  * spe_record is a view over _spe_record: the event columns are computed from
  * `events` when read.  (As VIRTUAL generated columns of the table they cost
- * SQLite more per INSERT than the rest of the row together.)
+ * SQLite more per INSERT than the rest of the row together.)  Both come from
+ * SPE_RECORD_COLUMNS (spe/row_sink.h), the event columns from SPE_EVENT_LIST.
  */
 static int append_record_table(struct sql_text *t)
 {
-	static const char head[] = "  id INTEGER PRIMARY KEY,\n"
-				   "  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-				   "  ts INTEGER,\n"
-				   "  time INTEGER,\n"
-				   "  cpu INTEGER,\n"
-				   "  pid INTEGER,\n"
-				   "  tid INTEGER,\n"
-				   "  pc INTEGER,\n"
-				   "  el INTEGER,\n"
-				   "  op_class TEXT,\n"
-				   "  op TEXT,\n"
-				   "  op_raw INTEGER,\n"
-				   "  events INTEGER,\n";
-	static const char tail[] = "  data_va INTEGER,\n"
-				   "  data_pa INTEGER,\n"
-				   "  data_source INTEGER,\n"
-				   "  mem_level TEXT,\n"
-				   "  branch_target INTEGER,\n"
-				   "  prev_branch_target INTEGER,\n"
-				   "  context INTEGER,\n"
-				   "  mapping_id INTEGER REFERENCES mapping(id),\n"
-				   "  symbol_id INTEGER REFERENCES symbol(id),\n"
-				   "  insn_id INTEGER REFERENCES insn(id),\n"
-				   "  data_object_id INTEGER REFERENCES data_object(id)";
-	sql_append(t, "CREATE TABLE _spe_record(\n");
-	sql_append(t, head);
-#define SPE_X(idx, id, word, col, desc) sql_appendf(t, "  %s INTEGER,\n", col);
-	SPE_COUNTER_LIST(SPE_X)
-#undef SPE_X
-	sql_append(t, tail);
+	sql_append(t, "CREATE TABLE _spe_record(\n  id INTEGER PRIMARY KEY");
+	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
+		sql_appendf(t, ",\n  %s %s", spe_record_columns[c].name, spe_record_columns[c].sql);
 	sql_append(t, ");\n");
 
-	sql_append(t, "CREATE VIEW spe_record AS SELECT\n"
-		      "  id, source_id, ts, time, cpu, pid, tid, pc, el, op_class, op, op_raw, events,\n");
-#define SPE_X(bit, id, word, col, since, desc) sql_appendf(t, "  (events >> %d) & 1 AS %s,\n", bit, col);
-	SPE_EVENT_LIST(SPE_X)
+	sql_append(t, "CREATE VIEW spe_record AS SELECT\n  id");
+	for (int c = 0; c < SPE_RECORD_NCOLS; c++) {
+		sql_appendf(t, ",\n  %s", spe_record_columns[c].name);
+		if (c == SPE_RECORD_COL_EVENTS) {
+#define SPE_X(bit, id, word, col, since, desc) sql_appendf(t, ",\n  (events >> %d) & 1 AS %s", bit, col);
+			SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
-#define SPE_X(idx, id, word, col, desc) sql_appendf(t, "  %s,\n", col);
-	SPE_COUNTER_LIST(SPE_X)
-#undef SPE_X
-	sql_append(t, "  data_va, data_pa, data_source, mem_level, branch_target, prev_branch_target, context,\n"
-		      "  mapping_id, symbol_id, insn_id, data_object_id\n"
-		      "FROM _spe_record;\n");
+		}
+	}
+	sql_append(t, "\nFROM _spe_record;\n");
 	return sql_ok(t);
 }
 

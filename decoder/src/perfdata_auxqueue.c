@@ -88,8 +88,8 @@ int spe_perf_index_aux(struct spe_perf_file *f)
 		struct pd_queue *q = &f->queues[i];
 		qsort(q->chunks, q->n, sizeof q->chunks[0], by_aux_offset);
 		for (uint32_t j = 1; j < q->n; j++)
-			q->chunks[j].contiguous =
-				q->chunks[j - 1].aux_offset + q->chunks[j - 1].size == q->chunks[j].aux_offset;
+			q->chunks[j].contiguous = pd_aux_continues(q->chunks[j - 1].aux_offset, q->chunks[j - 1].size,
+								   q->chunks[j].aux_offset);
 	}
 	f->indexed = 1;
 	return 0;

@@ -36,11 +36,7 @@ const char *spe_perf_record_name(uint32_t type)
 
 uint64_t spe_perf_tsc_to_time(const struct spe_perf_time_conv *tc, uint64_t cyc)
 {
-	if (tc->cap_user_time_short)
-		cyc = tc->time_cycles + ((cyc - tc->time_cycles) & tc->time_mask);
-	unsigned shift = tc->time_shift > 63 ? 63 : (unsigned)tc->time_shift;
-	uint64_t quot = cyc >> shift, rem = cyc & ((1ull << shift) - 1);
-	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> shift);
+	return pd_tsc_to_time(tc, cyc);
 }
 
 /* Bytes of the sample_id trailer for @p sample_type. */

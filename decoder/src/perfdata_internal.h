@@ -20,6 +20,31 @@ static inline int pd_add_ok(uint64_t a, uint64_t b, uint64_t *sum)
 	return !__builtin_add_overflow(a, b, sum);
 }
 
+/*
+ * Whether an AUXTRACE chunk at ring offset @p off continues the chunk at
+ * @p prev_off of @p prev_size bytes.  perf pads each chunk's data to 8 bytes
+ * and counts the padding in the size, but advances the ring offset by the
+ * data alone: the next chunk starts up to 7 bytes before prev_off + prev_size,
+ * and the bytes from there on were padding.
+ */
+static inline int pd_aux_continues(uint64_t prev_off, uint64_t prev_size, uint64_t off)
+{
+	uint64_t end;
+	if (!pd_add_ok(prev_off, prev_size, &end))
+		return 0;
+	return off >= prev_off && off <= end && end - off < 8;
+}
+
+/* A TIMESTAMP value as perf time (ns): spe_perf_tsc_to_time, inline for the per-record path of the AUX layer. */
+static inline uint64_t pd_tsc_to_time(const struct spe_perf_time_conv *tc, uint64_t cyc)
+{
+	if (tc->cap_user_time_short)
+		cyc = tc->time_cycles + ((cyc - tc->time_cycles) & tc->time_mask);
+	unsigned shift = tc->time_shift > 63 ? 63 : (unsigned)tc->time_shift;
+	uint64_t quot = cyc >> shift, rem = cyc & ((1ull << shift) - 1);
+	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> shift);
+}
+
 #define PD_FILE_HEADER_SIZE 104
 #define PD_PIPE_HEADER_SIZE 16
 #define PD_EVENT_HEADER_SIZE 8
@@ -114,6 +139,8 @@ void pd_source_fini(struct pd_source *s);
 int pd_source_get(struct pd_source *s, uint64_t off, uint64_t len, const uint8_t **out);
 /* Mapping: let the kernel drop pages before @p off (no-op for streams/memory). */
 void pd_source_release(struct pd_source *s, uint64_t off);
+/* Mapping: let the kernel drop the whole pages inside [off, off + len) (AUX chunks read out of file order). */
+void pd_source_release_range(struct pd_source *s, uint64_t off, uint64_t len);
 
 /* Features and attrs: perfdata_features.c */
 int pd_parse_feature(struct spe_perf_file *f, unsigned bit, const uint8_t *p, uint64_t size, uint64_t off);

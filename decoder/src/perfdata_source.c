@@ -70,6 +70,19 @@ void pd_source_release(struct pd_source *s, uint64_t off)
 	}
 }
 
+void pd_source_release_range(struct pd_source *s, uint64_t off, uint64_t len)
+{
+	if (!s->map || s->keep_pages || off >= s->len)
+		return;
+	if (len > s->len - off)
+		len = s->len - off;
+	/* whole pages inside the range only: its neighbours may still be in use */
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t start = (off + page - 1) & ~(page - 1), end = (off + len) & ~(page - 1);
+	if (end > start)
+		madvise((uint8_t *)s->map + start, (size_t)(end - start), MADV_DONTNEED);
+}
+
 /* Stream: make [off, off + len) resident in the buffer. */
 static int stream_get(struct pd_source *s, uint64_t off, uint64_t len, const uint8_t **out)
 {

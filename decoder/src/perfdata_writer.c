@@ -54,6 +54,7 @@ struct spe_perf_writer {
 	uint64_t sample_type, sample_period, sample_id, config, config1, config2;
 	uint64_t attr_flags; /* sample_id_all plus the exclude bits */
 	uint32_t midr, nr_avail, nr_online;
+	int nr_given;            /* nr_cpus_avail came from the config (else it follows the CPUs written) */
 	char *arch, *hostname, *osrelease;
 	char **argv;
 	int argc;
@@ -435,8 +436,9 @@ struct spe_perf_writer *spe_perf_writer_open(int fd, const struct spe_perf_write
 	w->attr_flags = PD_SAMPLE_ID_ALL | (c.exclude_user ? PD_EXCLUDE_USER : 0) |
 			(c.exclude_kernel ? PD_EXCLUDE_KERNEL : 0);
 	w->midr = c.midr;
+	w->nr_given = c.nr_cpus_avail != 0;
 	w->nr_avail = c.nr_cpus_avail ? c.nr_cpus_avail : 1;
-	w->nr_online = c.nr_cpus_online ? c.nr_cpus_online : w->nr_avail;
+	w->nr_online = c.nr_cpus_online; /* 0: nr_avail, once known */
 	w->arch = strdup(c.arch ? c.arch : "aarch64");
 	w->hostname = dup_or_null(c.hostname);
 	w->osrelease = dup_or_null(c.osrelease);
@@ -512,6 +514,9 @@ int spe_perf_write_auxtrace(struct spe_perf_writer *w, const void *data, uint64_
 	put32(r + 32, idx);
 	put32(r + 36, (uint32_t)tid);
 	put32(r + 40, (uint32_t)cpu);
+	/* NRCPUS (written at close) then covers every CPU of the data, as perf's does */
+	if (!w->nr_given && cpu >= 0 && (uint32_t)cpu >= w->nr_avail)
+		w->nr_avail = (uint32_t)cpu + 1;
 	if (append(w, r, sizeof r) || append(w, data, size) || append(w, NULL, padded - size))
 		return w->err;
 	return record_done(w);
@@ -730,7 +735,7 @@ static int write_feature(struct spe_perf_writer *w, unsigned bit)
 	case SPE_PERF_FEAT_OSRELEASE: return append_string(w, w->osrelease);
 	case SPE_PERF_FEAT_ARCH: return append_string(w, w->arch);
 	case SPE_PERF_FEAT_NRCPUS:
-		return append_u32(w, w->nr_avail) || append_u32(w, w->nr_online) ? w->err : 0;
+		return append_u32(w, w->nr_avail) || append_u32(w, w->nr_online ? w->nr_online : w->nr_avail) ? w->err : 0;
 	case SPE_PERF_FEAT_CPUID:
 		snprintf(cpuid, sizeof cpuid, "0x%016llx", (unsigned long long)w->midr);
 		return append_string(w, cpuid);
@@ -786,7 +791,8 @@ static unsigned feature_list(const struct spe_perf_writer *w, unsigned bits[W_MA
 	if (w->osrelease)
 		bits[n++] = SPE_PERF_FEAT_OSRELEASE;
 	bits[n++] = SPE_PERF_FEAT_ARCH;
-	bits[n++] = SPE_PERF_FEAT_NRCPUS;
+	if (w->nr_given || !w->pipe) /* a pipe's features come first: the CPUs are not known yet */
+		bits[n++] = SPE_PERF_FEAT_NRCPUS;
 	if (w->midr)
 		bits[n++] = SPE_PERF_FEAT_CPUID;
 	if (w->argc)

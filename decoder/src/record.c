@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "packet_internal.h"
+#include "record_internal.h"
 
 #define ADDR_MASK UINT64_C(0x00FFFFFFFFFFFFFF)
 #define TOP_BYTE UINT64_C(0xFF00000000000000)
@@ -542,7 +543,12 @@ static void hold_tail(struct spe_rec_decoder *dec, const uint8_t *p, size_t pos,
 	dec->carry_state = CARRY_HELD;
 }
 
-int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t size)
+/*
+ * spe_rec_next; @p reused: *rec holds a record a decoder returned (or
+ * zeros), so its extra arrays are zero past their counts and clearing it
+ * for the next record can skip them, as reset_record() does for dec->cur.
+ */
+static inline int rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t size, int reused)
 {
 	if (!dec || !rec || size < offsetof(struct spe_record, op_flags))
 		return -spe_invalid;
@@ -581,7 +587,10 @@ int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t siz
 			 * (that copy was a sixth of the decode time).  A record the
 			 * chunk end cuts moves to dec->cur, once per chunk.
 			 */
-			clear_record(rec);
+			if (reused)
+				reset_record(dec, rec);
+			else
+				clear_record(rec);
 			if (run(dec, rec, dec->buf, dec->len, dec->len, &dec->pos, dec->base, 0)) {
 				count_record(dec, rec);
 				return 0;
@@ -607,6 +616,17 @@ int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t siz
 		}
 	}
 	return -spe_eos;
+}
+
+int spe_rec_next(struct spe_rec_decoder *dec, struct spe_record *rec, size_t size)
+{
+	return rec_next(dec, rec, size, 0);
+}
+
+/* Flattened: the size and NULL checks fold away and the decode loop is this function's own. */
+__attribute__((flatten)) int rec_next_reused(struct spe_rec_decoder *dec, struct spe_record *rec)
+{
+	return rec_next(dec, rec, sizeof *rec, 1);
 }
 
 void spe_rec_flush(struct spe_rec_decoder *dec)

@@ -13,7 +13,7 @@ set -u
 . "$(dirname "$0")/../lib/testlib.sh"
 so=$1 a=$2 src=$3
 scratch_dir libspe-exports
-api_docs="$src/docs/decoder-api.md $src/docs/perfdata-api.md"
+api_docs="$src/docs/decoder-api.md $src/docs/perfdata-api.md $src/docs/aux-api.md"
 
 # SPE_API declarations: the preprocessed headers (comments gone, SPE_API
 # expanded to its visibility attribute), one statement per line; the name
@@ -41,7 +41,7 @@ for f in $(cat "$tmp/exports"); do
 	# shellcheck disable=SC2086
 	grep -qw "$f" $api_docs || undocumented="$undocumented $f"
 done
-expect "every export documented in docs/decoder-api.md or docs/perfdata-api.md" "$undocumented" ""
+expect "every export documented in docs/decoder-api.md, docs/perfdata-api.md or docs/aux-api.md" "$undocumented" ""
 
 # declared in a SYNOPSIS block (name followed by "(") but not exported
 for d in $api_docs; do

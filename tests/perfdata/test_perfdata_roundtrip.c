@@ -289,6 +289,32 @@ TEST(aux_queues_in_ring_order)
 	unlink(path);
 }
 
+/* Left to the writer, NRCPUS covers every AUXTRACE cpu written (perf's highest CPU + 1); a pipe omits it. */
+TEST(nrcpus_follows_the_cpus_written)
+{
+	static const uint8_t end = 0x01;
+	for (int pipe_mode = 0; pipe_mode <= 1; pipe_mode++) {
+		int fd = tmpfile_fd();
+		struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .pipe_mode = pipe_mode);
+		struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
+		CHECK_INT_EQ(spe_perf_write_auxtrace(w, &end, 1, 0, 0, 0, -1, 5), 0);
+		CHECK_INT_EQ(spe_perf_write_auxtrace(w, &end, 1, 0, 0, 1, -1, 2), 0);
+		CHECK_INT_EQ(spe_perf_write_auxtrace(w, &end, 1, 0, 0, 2, 77, -1), 0);
+		CHECK_INT_EQ(spe_perf_writer_close(w), 0);
+		close(fd);
+		struct spe_perf_file *f = open_path();
+		struct spe_perf_event ev;
+		while (spe_perf_next(f, &ev, sizeof ev) == 0)
+			;
+		struct spe_perf_info info;
+		spe_perf_get_info(f, &info, sizeof info);
+		CHECK_INT_EQ(info.nr_cpus_avail, pipe_mode ? 0 : 6);
+		CHECK_INT_EQ(info.nr_cpus_online, pipe_mode ? 0 : 6);
+		spe_perf_free_file(f);
+		unlink(path);
+	}
+}
+
 TEST(auxtrace_info_v2)
 {
 	int fd = tmpfile_fd();
@@ -440,7 +466,8 @@ TEST(pipe_mode_writer)
 		close(fds[0]);
 		static char *argv[] = { "spe-record", "--", "./app" };
 		struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = 0x410fd490, .pmu_type = 12,
-							     .hostname = "h", .argc = 3, .argv = argv, .pipe_mode = 1);
+							     .hostname = "h", .argc = 3, .argv = argv, .pipe_mode = 1,
+							     .nr_cpus_avail = 2);
 		struct spe_perf_writer *w = spe_perf_writer_open(fds[1], &cfg);
 		uint8_t big[100000];
 		for (size_t i = 0; i < sizeof big; i++)
@@ -484,6 +511,8 @@ TEST(pipe_mode_writer)
 	CHECK_U64_EQ(info.midr, 0x410fd490);
 	CHECK_STR_EQ(info.hostname, "h");
 	CHECK_STR_EQ(info.cmdline, "spe-record -- ./app");
+	CHECK_INT_EQ(info.nr_cpus_avail, 2);
+	CHECK_INT_EQ(info.nr_cpus_online, 2);
 	CHECK_INT_EQ(info.n_build_ids, 1);
 	struct spe_perf_attr a;
 	CHECK_INT_EQ(spe_perf_get_attr(f, 0, &a, sizeof a), 0);
@@ -570,6 +599,7 @@ int main(void)
 	RUN(header_and_features);
 	RUN(events_in_file_order);
 	RUN(aux_queues_in_ring_order);
+	RUN(nrcpus_follows_the_cpus_written);
 	RUN(auxtrace_info_v2);
 	RUN(unfinished_writer_file_opens);
 	RUN(write_errors_are_reported);

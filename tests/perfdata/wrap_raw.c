@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * wrap_raw RAW OUT [--midr=0x...] [--chunk=N] [--v2] [--sideband] [--pipe]: wrap a file of bare
- * SPE bytes into a perf.data (test helper for the differential test and the
- * fuzz seeds).  Chunks of N bytes become AUXTRACE records of queue 0, cpu 0.
+ * wrap_raw RAW OUT [--midr=0x...] [--chunk=N] [--v2] [--sideband] [--pipe] [--cpu=N [--tid=N]]
+ *          [--nr-cpus=N]: wrap a file of bare SPE bytes into a perf.data (test
+ * helper for the differential test, the fuzz seeds and the CPU-range tests).
+ * Chunks of N bytes become AUXTRACE records of queue 0, cpu 0 (or --cpu: any
+ * 32-bit value, -1 for per-thread, with --tid); --nr-cpus sets HEADER_NRCPUS.
  * --sideband adds COMM, MMAP2, ITRACE_START, AUX, FORK, SWITCH_CPU_WIDE and LOST records
  * and a BUILD_ID.
  */
@@ -24,6 +26,8 @@ int main(int argc, char **argv)
 	uint32_t midr = 0x410fd0c0;
 	size_t chunk = 0;
 	int v2 = 0, sideband = 0, pipe_mode = 0;
+	int32_t aux_cpu = 0, aux_tid = -1;
+	uint32_t nr_cpus = 0;
 	for (int i = 3; i < argc; i++) {
 		if (!strncmp(argv[i], "--midr=", 7))
 			midr = (uint32_t)strtoul(argv[i] + 7, NULL, 0);
@@ -35,6 +39,12 @@ int main(int argc, char **argv)
 			sideband = 1;
 		else if (!strcmp(argv[i], "--pipe"))
 			pipe_mode = 1;
+		else if (!strncmp(argv[i], "--cpu=", 6))
+			aux_cpu = (int32_t)(uint32_t)strtoll(argv[i] + 6, NULL, 0);
+		else if (!strncmp(argv[i], "--tid=", 6))
+			aux_tid = (int32_t)strtol(argv[i] + 6, NULL, 0);
+		else if (!strncmp(argv[i], "--nr-cpus=", 10))
+			nr_cpus = (uint32_t)strtoul(argv[i] + 10, NULL, 0);
 	}
 	FILE *in = fopen(argv[1], "rb");
 	if (!in) {
@@ -58,7 +68,7 @@ int main(int argc, char **argv)
 	struct spe_perf_spe_cpu cpu = { .cpu = 0, .midr = midr, .pmu_type = 8, .min_interval = 256 };
 	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = midr,
 						     .auxtrace_info_version = v2 ? 2 : 1, .cpus = &cpu, .n_cpus = 1,
-						     .pipe_mode = pipe_mode);
+						     .pipe_mode = pipe_mode, .nr_cpus_avail = nr_cpus);
 	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
 	if (!w)
 		return 70;
@@ -82,7 +92,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t off = 0; off < (size_t)len || off == 0; off += chunk) {
 		size_t n = (size_t)len - off < chunk ? (size_t)len - off : chunk;
-		spe_perf_write_auxtrace(w, buf + off, n, off, 0x1234, 0, -1, 0);
+		spe_perf_write_auxtrace(w, buf + off, n, off, 0x1234, 0, aux_tid, aux_cpu);
 		if (!len)
 			break;
 	}

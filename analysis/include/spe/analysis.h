@@ -5,8 +5,9 @@
  *
  * Layers:
  *   spe_db_*      open/create a database, check its schema version, views;
- *   spe_loader_*  one load (one source file) inside one transaction:
- *                 sideband (comm, mmap2, switch, time_conv) then records;
+ *   spe_loader_*  one load (one source file): sideband (comm, mmap2,
+ *                 switch, time_conv) then records, as rows into a row sink
+ *                 (spe/row_sink.h; SQLite: spe_sqlite_sink_new);
  *   spe_sym_*     libdwfl symbolizer, one session per binary;
  *   spe_disasm_*  Capstone shim;
  *   spe_result_*  print a query result as table, csv or json lines.
@@ -23,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "spe/row_sink.h"
 #include "spe/spe.h"
 
 #ifdef __cplusplus
@@ -151,7 +153,7 @@ struct spe_load_opts {
 	const char *debug_path;            /* NULL = standard */
 	const char *kallsyms;              /* --kallsyms file, or NULL */
 	volatile sig_atomic_t *cancel;     /* loading stops with -SPE_LOAD_CANCELLED once *cancel != 0 */
-	int jobs;                          /* > 1: decode perf.data AUX in a thread of its own */
+	int jobs;                          /* ignored (a decode thread was measured no faster); kept for the ABI */
 };
 
 struct spe_load_counts {
@@ -165,6 +167,7 @@ struct spe_load_counts {
 	uint64_t no_symbol;        /* PCs in a mapping but without a symbol */
 	uint64_t no_time;          /* records without a perf time (no TIME_CONV or TS) */
 	uint64_t no_data_object;   /* user data addresses in no data object (no variable, no data mapping) */
+	uint64_t dropped_extras;   /* decoder: counters/addresses of unnamed indices past 8 in a record */
 };
 
 /* Error from a load: negative spe code, plus the reason in the loader's message. */
@@ -172,11 +175,20 @@ enum { SPE_LOAD_CANCELLED = 100 };
 
 struct spe_loader;
 
-/* Start loading one source into @p db (already inside its transaction). */
+/* Start loading one source into @p db (already inside its transaction), through the SQLite sink. */
 int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const struct spe_load_opts *opts,
 		   struct spe_loader **out, char *err, size_t errlen);
+/* The same into any row sink, which the loader borrows (it must outlive the loader). */
+int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source_info *src,
+			const struct spe_load_opts *opts, struct spe_loader **out, char *err, size_t errlen);
+/*
+ * The SQLite sink of @p db: rows into the tables of docs/schema.md, inside
+ * the transaction spe_db keeps open.  Free with out->free(out->ctx).
+ */
+int spe_sqlite_sink_new(struct spe_db *db, struct spe_row_sink *out, char *err, size_t errlen);
 /* Sideband, in file order.  Times are perf-clock ns, or UINT64_MAX when unknown. */
 void spe_loader_cpu(struct spe_loader *ld, int cpu, uint32_t midr);
+/* TIME_CONV for spe_loader_record (spe_load_aux takes each record's time from the AUX layer). */
 void spe_loader_time_conv(struct spe_loader *ld, const struct spe_perf_time_conv *tc);
 int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, uint64_t time);
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
@@ -191,26 +203,22 @@ int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_
 int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *nodes, uint32_t n, uint64_t block_size);
 /* @p tid starts running on @p cpu at @p time (ITRACE_START, SWITCH in). */
 void spe_loader_switch_in(struct spe_loader *ld, int cpu, int pid, int tid, uint64_t time);
-void spe_loader_lost(struct spe_loader *ld, uint64_t count);
-/*
- * Decode @p len aux bytes of @p cpu's stream (at stream offset @p offset) and
- * insert their records.  @p pid/@p tid come from the AUXTRACE record (-1 if
- * unknown) and are used only when neither CONTEXT nor switches tell.
- * @p join = 1 when the bytes continue the previous chunk of the same CPU
- * without a gap (a record, or a packet, may then span the two).
- */
-int spe_loader_aux(struct spe_loader *ld, int cpu, int pid, int tid, const uint8_t *buf, size_t len,
-		   uint64_t offset, int join);
-/* Add the statistics of a decoder the caller ran itself (decode thread). */
-void spe_loader_add_decoder_stats(struct spe_loader *ld, const struct spe_rec_stats *s);
-/* Insert one already decoded record (tests, other front ends). */
+/* Insert one already decoded record (decoding, and lost AUX data, are the AUX layer's: spe_load_aux). */
 int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec);
-/* Flush decoders, write load_stats and the derived tables.  Does not commit. */
+/* Write the buffered rows, load_stats and the derived tables, and commit the sink (not the database). */
 int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts);
 const char *spe_loader_error(const struct spe_loader *ld);
 void spe_loader_free(struct spe_loader *ld);
 
 /* ---- whole files -------------------------------------------------------- */
+
+/*
+ * Load every item of @p aux (spe/aux.h): perf events as sideband, the first
+ * chunk of each queue as its CPU, records, then the decoder statistics.
+ * Returns 0, -SPE_LOAD_CANCELLED, the loader's negative code, or the AUX
+ * layer's (spe_aux_errmsg says where and what).
+ */
+int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts);
 
 /*
  * Load one perf.data file (sideband, then every AUX queue in ring order)

@@ -384,7 +384,7 @@ struct spe_perf_aux_chunk {
 	uint64_t size;
 	uint64_t file_offset;   /* of the data */
 	const uint8_t *data;    /* into the mapping, valid while the handle lives */
-	int contiguous;         /* starts where the previous chunk of the queue ended */
+	int contiguous;         /* starts where the previous chunk's data ended (that chunk's padding, up to 7 bytes, excluded) */
 };
 SPE_API int spe_perf_index_aux(struct spe_perf_file *file);
 SPE_API uint32_t spe_perf_aux_queue_count(const struct spe_perf_file *file);
@@ -448,7 +448,13 @@ struct spe_perf_writer_config {
 	int auxtrace_info_version;   /* 1 (default, what perf 6.1 reads) or 2 */
 	const struct spe_perf_spe_cpu *cpus; /* v2 per-CPU metadata */
 	uint32_t n_cpus;
-	uint32_t nr_cpus_avail, nr_cpus_online; /* NRCPUS; 0 = 1 */
+	/*
+	 * NRCPUS, written as given; nr_cpus_avail 0 = the highest AUXTRACE cpu
+	 * written + 1 (at least 1), as perf writes the highest CPU + 1; in pipe
+	 * mode, where features come first, 0 omits the feature.  nr_cpus_online
+	 * 0 = nr_cpus_avail.
+	 */
+	uint32_t nr_cpus_avail, nr_cpus_online;
 	const char *arch;            /* NULL = "aarch64" */
 	const char *hostname, *osrelease; /* NULL = omit */
 	int argc;                    /* CMDLINE; 0 = omit */

@@ -61,6 +61,7 @@ SPE_API const char *spe_errstr(int code);
 #include "spe/packet.h"
 #include "spe/record.h"
 #include "spe/perfdata.h"
+#include "spe/aux.h"
 #include "spe/encoder.h"
 
 #endif /* SPE_SPE_H */

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The row sink: where a load's rows go.  The loader (spe_loader_*) turns
+ * records and sideband into typed rows of the tables of docs/schema.md and
+ * hands them to a sink in batches; the sink stores them.  SQLite is the
+ * sink of spe-load (spe_sqlite_sink_new); other stores (ClickHouse,
+ * exporters) implement the same struct of operations.  Nothing here is
+ * SQLite's: values are C integers and strings, NULL is said per field.
+ *
+ * A load is: begin (the sink says which ids are free), rows of any table in
+ * any number of calls, then commit (the source is complete: flush) or
+ * abort (drop what is buffered; undoing what was stored is the store's
+ * transaction, outside the sink).  Pointers in rows are valid only during
+ * the call.  Operations return 0 or a negative spe_* code, with the sink's
+ * errmsg() saying what failed.
+ */
+#ifndef SPE_ROW_SINK_H
+#define SPE_ROW_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spe/spe.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- spe_record: its columns, generated in one place ------------------- */
+
+enum spe_column_type {
+	SPE_COLUMN_INT,  /* a 64-bit integer (addresses: the 64-bit pattern) */
+	SPE_COLUMN_TEXT, /* a string */
+};
+
+/*
+ * The columns of spe_record (the table _spe_record minus its id), in table
+ * order: X(IDENT, name, type, sql, meaning), counters from the facts table
+ * through XC (facts.h SPE_COUNTER_LIST).  The schema's CREATE TABLE and
+ * view, every sink's insert, and the table of docs/schema.md (checked by a
+ * test) come from this list: a new column is one line here, plus its value
+ * in the loader's record_row() (analysis/src/loader.c).
+ */
+#define SPE_RECORD_COLUMNS(X, XC)                                                                           \
+	X(SOURCE_ID, source_id, SPE_COLUMN_INT, "INTEGER NOT NULL REFERENCES source(id)", "the load (`source.id`)") \
+	X(TS, ts, SPE_COLUMN_INT, "INTEGER", "raw SPE timestamp, NULL if the record had none")                   \
+	X(TIME, time, SPE_COLUMN_INT, "INTEGER", "perf clock ns (TIME_CONV), NULL when unknown")                  \
+	X(CPU, cpu, SPE_COLUMN_INT, "INTEGER", "CPU whose aux buffer held the record (0 for per-thread queues)")  \
+	X(PID, pid, SPE_COLUMN_INT, "INTEGER",                                                                   \
+	  "process: from the CONTEXT packet's thread (via COMM), else the thread switched in on that CPU "       \
+	  "(ITRACE_START, SWITCH), else the AUXTRACE record; NULL when unknown")                                  \
+	X(TID, tid, SPE_COLUMN_INT, "INTEGER", "thread, found as `pid` is; NULL when unknown")                    \
+	X(PC, pc, SPE_COLUMN_INT, "INTEGER", "PC address (canonicalised)")                                        \
+	X(EL, el, SPE_COLUMN_INT, "INTEGER", "exception level of the PC")                                        \
+	X(OP_CLASS, op_class, SPE_COLUMN_TEXT, "TEXT", "`other`, `load`, `store`, `branch`, `unknown`")         \
+	X(OP, op, SPE_COLUMN_TEXT, "TEXT", "perf-style text, e.g. `LD GP-REG`, `B COND`")                        \
+	X(OP_RAW, op_raw, SPE_COLUMN_INT, "INTEGER", "`(op-type header class << 8) \\| payload`")                \
+	X(EVENTS, events, SPE_COLUMN_INT, "INTEGER",                                                             \
+	  "raw EVENTS payload, IMPDEF bits kept; NULL if the record had no EVENTS packet")                       \
+	SPE_COUNTER_LIST(XC)                                                                                      \
+	X(DATA_VA, data_va, SPE_COLUMN_INT, "INTEGER", "data virtual address (tag byte removed)")                 \
+	X(DATA_PA, data_pa, SPE_COLUMN_INT, "INTEGER", "data physical address")                                  \
+	X(DATA_SOURCE, data_source, SPE_COLUMN_INT, "INTEGER", "raw DATA SOURCE payload")                        \
+	X(MEM_LEVEL, mem_level, SPE_COLUMN_TEXT, "TEXT",                                                         \
+	  "memory level of the data source for the CPU's MIDR, named as in the facts table (spe-facts.md); "    \
+	  "NULL where the part or code is unknown")                                                              \
+	X(BRANCH_TARGET, branch_target, SPE_COLUMN_INT, "INTEGER", "branch target address")                      \
+	X(PREV_BRANCH_TARGET, prev_branch_target, SPE_COLUMN_INT, "INTEGER", "previous branch target address")   \
+	X(CONTEXT, context, SPE_COLUMN_INT, "INTEGER", "CONTEXT packet value")                                    \
+	X(MAPPING_ID, mapping_id, SPE_COLUMN_INT, "INTEGER REFERENCES mapping(id)",                              \
+	  "the `mapping` holding the PC; NULL when unknown")                                                    \
+	X(SYMBOL_ID, symbol_id, SPE_COLUMN_INT, "INTEGER REFERENCES symbol(id)",                                 \
+	  "the function (`symbol`) of the PC; NULL when unknown")                                                \
+	X(INSN_ID, insn_id, SPE_COLUMN_INT, "INTEGER REFERENCES insn(id)",                                       \
+	  "the instruction (`insn`) at the PC; NULL when unknown")                                               \
+	X(DATA_OBJECT_ID, data_object_id, SPE_COLUMN_INT, "INTEGER REFERENCES data_object(id)",                  \
+	  "the `data_object` holding `data_va` (user addresses only), NULL when none")
+
+/* SPE_RECORD_COL_SOURCE_ID ... : a column's index in the row. */
+enum spe_record_column {
+#define SPE_X(IDENT, name, type, sql, doc) SPE_RECORD_COL_##IDENT,
+#define SPE_XC(idx, IDENT, word, col, desc) SPE_RECORD_COL_COUNTER_##IDENT,
+	SPE_RECORD_COLUMNS(SPE_X, SPE_XC)
+#undef SPE_X
+#undef SPE_XC
+	SPE_RECORD_NCOLS
+};
+
+struct spe_column {
+	const char *name;
+	enum spe_column_type type;
+	const char *sql;  /* the SQL type and constraints of _spe_record */
+	const char *doc;  /* the meaning, for docs/schema.md */
+};
+
+/* The columns, indexed by enum spe_record_column. */
+extern const struct spe_column spe_record_columns[SPE_RECORD_NCOLS];
+
+/* One spe_record row: value i is set (not NULL) when bit i of present is. */
+struct spe_row_record {
+	uint64_t present;
+	union {
+		int64_t i;     /* SPE_COLUMN_INT */
+		const char *s; /* SPE_COLUMN_TEXT: a string that lives as long as the loader */
+	} col[SPE_RECORD_NCOLS];
+};
+
+/* ---- the other tables ------------------------------------------------------ */
+
+/* Conventions: an id of 0, a pid of -1, a time of SPE_ROW_NO_TIME, a NULL pointer mean SQL NULL. */
+#define SPE_ROW_NO_TIME UINT64_MAX
+
+struct spe_row_source {
+	int64_t id;
+	const char *file, *kind, *host, *command_line;
+	int32_t cpus;            /* HEADER_NRCPUS, -1 = NULL */
+	const char *loaded_at;   /* UTC, ISO 8601 */
+};
+
+struct spe_row_cpu {
+	int64_t source_id;
+	int32_t cpu;
+	uint32_t midr;           /* 0 = NULL */
+	const char *part, *spe_version;
+};
+
+struct spe_row_thread {
+	int64_t source_id;
+	int32_t tid, pid;        /* pid -1 = NULL */
+	const char *comm;
+};
+
+struct spe_row_mapping {
+	int64_t id, source_id;
+	int32_t pid;             /* -1 = NULL (the kernel) */
+	const char *path, *build_id;
+	uint64_t start, end, pgoff;
+	uint64_t time;           /* SPE_ROW_NO_TIME = NULL */
+	int64_t prot;            /* data mappings' PROT_* bits; -1 = NULL (executable mappings) */
+};
+
+struct spe_row_symbol {
+	int64_t id, mapping_id;
+	const char *name;
+	uint64_t start, size;    /* size 0 = NULL */
+	const char *file;
+	int32_t line;            /* 0 = NULL */
+};
+
+struct spe_row_insn {
+	int64_t id, mapping_id, symbol_id;
+	uint64_t pc;
+	const uint8_t *bytes;    /* NULL when unreadable */
+	uint32_t n_bytes;
+	const char *mnemonic, *operands, *file;
+	int32_t line;            /* 0 = NULL */
+	const char *inline_function;
+};
+
+struct spe_row_data_object {
+	int64_t id, source_id;
+	int32_t pid;             /* -1 = NULL */
+	int32_t kind;            /* data_object_kind.id */
+	const char *name;
+	int64_t mapping_id;
+	uint64_t start, size;    /* size 0 = NULL */
+	const char *type, *file;
+	int32_t line;            /* 0 = NULL */
+};
+
+struct spe_row_numa_node {
+	int64_t source_id;
+	uint32_t node;
+	const char *cpus;
+	uint64_t mem_total_kb, mem_free_kb; /* 0 = NULL */
+};
+
+struct spe_row_numa_cpu {
+	int64_t source_id;
+	int64_t cpu;
+	uint32_t node;
+};
+
+struct spe_row_numa_memory {
+	int64_t source_id;
+	uint32_t node;
+	uint64_t start, end;     /* physical addresses, end exclusive */
+};
+
+struct spe_row_pc_latency {
+	int64_t source_id;
+	int has_pc;              /* else pc is NULL */
+	uint64_t pc;
+	int64_t insn_id, symbol_id;
+	int32_t total_latency;   /* -1 = NULL */
+	uint64_t samples;
+};
+
+struct spe_row_load_stats {
+	int64_t source_id;
+	uint64_t records, bad_bytes, skipped_bytes, partial_records, unknown_packets, lost_aux, no_mapping,
+		no_symbol, no_time, no_data_object;
+};
+
+/* The first free id of each table with an id column, as the store stands at begin. */
+struct spe_row_ids {
+	int64_t source, mapping, symbol, insn, data_object;
+};
+
+/* ---- the sink -------------------------------------------------------------- */
+
+struct spe_row_sink {
+	size_t size; /* sizeof(struct spe_row_sink); operations are only ever appended */
+	void *ctx;
+	int (*begin)(void *ctx, struct spe_row_ids *next);
+	int (*sources)(void *ctx, const struct spe_row_source *rows, size_t n);
+	int (*cpus)(void *ctx, const struct spe_row_cpu *rows, size_t n);
+	int (*threads)(void *ctx, const struct spe_row_thread *rows, size_t n);
+	int (*mappings)(void *ctx, const struct spe_row_mapping *rows, size_t n);
+	int (*symbols)(void *ctx, const struct spe_row_symbol *rows, size_t n);
+	int (*insns)(void *ctx, const struct spe_row_insn *rows, size_t n);
+	int (*records)(void *ctx, const struct spe_row_record *rows, size_t n);
+	int (*data_objects)(void *ctx, const struct spe_row_data_object *rows, size_t n);
+	int (*numa_nodes)(void *ctx, const struct spe_row_numa_node *rows, size_t n);
+	int (*numa_cpus)(void *ctx, const struct spe_row_numa_cpu *rows, size_t n);
+	int (*numa_memory)(void *ctx, const struct spe_row_numa_memory *rows, size_t n);
+	int (*pc_latency)(void *ctx, const struct spe_row_pc_latency *rows, size_t n);
+	int (*load_stats)(void *ctx, const struct spe_row_load_stats *rows, size_t n);
+	int (*commit)(void *ctx);
+	void (*abort)(void *ctx);
+	const char *(*errmsg)(void *ctx);
+	/* Free the sink's state (not the store).  May be NULL. */
+	void (*free)(void *ctx);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPE_ROW_SINK_H */

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Resolution (resolve.h): PCs to mappings, symbols and instructions, memoized. */
+#include "resolve.h"
+
+#include <string.h>
+
+#define KERNEL_PID (-2) /* address-space key of kernel PCs */
+
+int resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
+		  const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	r->at = at;
+	r->sink = sink;
+	r->next = next;
+	if (opts->symbolize) {
+		struct spe_sym_opts so = { .size = sizeof so, .symfs = opts->symfs, .debug_path = opts->debug_path };
+		r->sym = spe_sym_new(&so);
+		r->dis = spe_disasm_new();
+		if (!r->sym || !r->dis) {
+			snprintf(err, errlen, "cannot start the symbolizer or disassembler");
+			return -spe_nomem;
+		}
+	}
+	if (opts->kallsyms && !(r->ks = spe_kallsyms_load(opts->kallsyms, err, errlen)))
+		return -spe_io;
+	return 0;
+}
+
+void resolver_fini(struct resolver *r)
+{
+	spe_sym_free(r->sym);
+	spe_disasm_free(r->dis);
+	spe_kallsyms_free(r->ks);
+	pc_cache_free(&r->pcs);
+	pc_cache_free(&r->symbols);
+	memset(r, 0, sizeof *r);
+}
+
+/* The symbol row of (mapping, start), written on first sight; its id in *id. */
+static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, uint64_t start, uint64_t size,
+		      const char *file, int line, int64_t *id)
+{
+	uint64_t key = pc_cache_key2((uint64_t)mapping_id, start);
+	const int64_t *known = pc_cache_find_id(&r->symbols, key);
+	if (known) {
+		*id = *known;
+		return 0;
+	}
+	struct spe_row_symbol row = { .id = r->next->symbol, .mapping_id = mapping_id, .name = name, .start = start,
+				      .size = size, .file = file, .line = line > 0 ? line : 0 };
+	int rc = r->sink->symbols(r->sink->ctx, &row, 1);
+	if (rc < 0)
+		return rc;
+	if (pc_cache_put_id(&r->symbols, key, row.id) < 0)
+		return -spe_nomem;
+	r->next->symbol++;
+	*id = row.id;
+	return 0;
+}
+
+/* The kernel's mapping: a symbolic row (empty range, so user lookups never match it). */
+static int64_t kernel_mapping(struct resolver *r)
+{
+	if (!r->kernel_mapping_id &&
+	    attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME, -1))
+		r->kernel_mapping_id = r->next->mapping++;
+	return r->kernel_mapping_id;
+}
+
+static int resolve_kernel(struct resolver *r, uint64_t pc, struct pc_value *out)
+{
+	uint64_t start, size;
+	const char *name = spe_kallsyms_lookup(r->ks, pc, &start, &size);
+	if (!name)
+		return 0;
+	if (!(out->mapping_id = kernel_mapping(r)))
+		return -spe_nomem;
+	return symbol_row(r, out->mapping_id, name, start, size, NULL, 0, &out->symbol_id);
+}
+
+/* The file behind @p m, opened once; its build-id is kept when the trace had none. */
+static struct spe_sym_binary *binary_of(struct resolver *r, struct attrib_mapping *m)
+{
+	if (m->bin_tried)
+		return m->bin;
+	m->bin_tried = 1;
+	m->bin = spe_sym_binary(r->sym, m->path, m->build_id);
+	if (m->bin && !m->build_id && *spe_sym_binary_build_id(m->bin))
+		m->build_id = strdup(spe_sym_binary_build_id(m->bin)); /* NULL without memory: stays unknown */
+	return m->bin;
+}
+
+static int resolve_user(struct resolver *r, struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
+{
+	out->mapping_id = m->id;
+	if (!r->sym)
+		return 0;
+	struct spe_sym_binary *bin = binary_of(r, m);
+	uint64_t vaddr;
+	if (!bin || spe_sym_offset_to_vaddr(bin, pc - m->start + m->pgoff, &vaddr) != 0)
+		return 0;
+	struct spe_sym_result sr;
+	spe_sym_lookup(bin, vaddr, &sr);
+	if (sr.function) {
+		uint64_t start = pc - (vaddr - sr.function_start);
+		int rc = symbol_row(r, m->id, sr.function, start, sr.function_size, sr.decl_file, sr.decl_line,
+				    &out->symbol_id);
+		if (rc < 0)
+			return rc;
+	}
+	uint8_t code[4];
+	int have_code = spe_sym_read_code(bin, vaddr, code, 4) == 4;
+	char mnem[32], ops[160];
+	if (have_code)
+		spe_disasm_one(r->dis, code, pc, mnem, sizeof mnem, ops, sizeof ops);
+	struct spe_row_insn row = { .id = r->next->insn,
+				    .mapping_id = m->id,
+				    .symbol_id = out->symbol_id,
+				    .pc = pc,
+				    .bytes = have_code ? code : NULL,
+				    .n_bytes = have_code ? 4 : 0,
+				    .mnemonic = have_code ? mnem : NULL,
+				    .operands = have_code ? ops : NULL,
+				    .file = sr.file,
+				    .line = sr.line > 0 ? sr.line : 0,
+				    .inline_function = sr.inline_function };
+	int rc = r->sink->insns(r->sink->ctx, &row, 1);
+	if (rc < 0)
+		return rc;
+	out->insn_id = r->next->insn++;
+	return 0;
+}
+
+/* Kernel addresses: EL1/EL2, or the upper half of the address space. */
+static int is_kernel_pc(const struct spe_record *rec)
+{
+	return rec->pc.el >= 1 || (rec->pc.addr >> 63);
+}
+
+int resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, uint64_t time, struct pc_value **out)
+{
+	uint64_t pc = rec->pc.addr;
+	int kernel = is_kernel_pc(rec);
+	uint64_t key = pc_cache_key2((uint64_t)(int64_t)(kernel ? KERNEL_PID : pid), pc);
+	struct pc_value *v = pc_cache_find(&r->pcs, key);
+	if (!v) {
+		struct pc_value nv = { .latency_group = PC_NO_GROUP };
+		int rc = 0;
+		if (kernel) {
+			if (r->ks)
+				rc = resolve_kernel(r, pc, &nv);
+		} else {
+			struct attrib_mapping *m = attrib_find_mapping(r->at, pid, pc, time);
+			if (m)
+				rc = resolve_user(r, m, pc, &nv);
+		}
+		if (rc < 0)
+			return rc;
+		if (!(v = pc_cache_put(&r->pcs, key, nv)))
+			return -spe_nomem;
+	}
+	if (!v->mapping_id && !kernel)
+		r->no_mapping++;
+	else if (v->mapping_id && !v->symbol_id)
+		r->no_symbol++;
+	*out = v;
+	return 0;
+}
+
+void resolver_prefetch(const struct resolver *r, const struct spe_record *rec)
+{
+	if (!(rec->has & SPE_HAS_PC))
+		return;
+	int pid = KERNEL_PID;
+	if (!is_kernel_pc(rec)) {
+		const struct attrib_thread *t =
+			(rec->has & SPE_HAS_CONTEXT) ? attrib_find_thread(r->at, (int)rec->context) : NULL;
+		if (!t)
+			return;
+		pid = t->pid;
+	}
+	pc_cache_prefetch(&r->pcs, pc_cache_key2((uint64_t)(int64_t)pid, rec->pc.addr));
+}

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The SQLite row sink (spe/row_sink.h): typed rows into the tables of
+ * docs/schema.md, inside the transaction spe_db keeps open for the load.
+ * Statements are prepared on first use.  Records go RECORD_BATCH rows per
+ * INSERT statement: SQLite's per-statement cost (cursor open/close,
+ * transaction checks) then counts once per batch instead of once per row.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "sql_text.h"
+#include "spe/analysis.h"
+#include "spe/row_sink.h"
+
+#define RECORD_BATCH 32
+
+enum statement {
+	ST_SOURCE,
+	ST_CPU,
+	ST_THREAD,
+	ST_MAPPING,
+	ST_SYMBOL,
+	ST_INSN,
+	ST_PC_LATENCY,
+	ST_LOAD_STATS,
+	ST_DATA_OBJECT,
+	ST_NUMA_NODE,
+	ST_NUMA_CPU,
+	ST_NUMA_MEMORY,
+	ST_RECORD,       /* generated from spe_record_columns */
+	ST_RECORD_BATCH, /* the same, RECORD_BATCH rows at a time */
+	N_STATEMENTS
+};
+
+static const char *const statement_sql[ST_RECORD] = {
+	[ST_SOURCE] = "INSERT INTO source(id, file, kind, host, command_line, cpus, loaded_at) VALUES(?, ?, ?, ?, ?, ?, ?)",
+	[ST_CPU] = "INSERT INTO cpu(source_id, cpu, midr, part, spe_version) VALUES(?, ?, ?, ?, ?)",
+	[ST_THREAD] = "INSERT OR REPLACE INTO thread(source_id, tid, pid, comm) VALUES(?, ?, ?, ?)",
+	[ST_MAPPING] = "INSERT INTO mapping(id, source_id, pid, path, build_id, start, end, pgoff, time, prot)"
+		       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_SYMBOL] = "INSERT INTO symbol(id, mapping_id, name, start, size, file, line) VALUES(?, ?, ?, ?, ?, ?, ?)",
+	[ST_INSN] = "INSERT INTO insn(id, mapping_id, pc, symbol_id, bytes, mnemonic, operands, file, line,"
+		    " inline_function) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_PC_LATENCY] = "INSERT INTO pc_latency(source_id, pc, insn_id, symbol_id, total_latency, samples)"
+			  " VALUES(?, ?, ?, ?, ?, ?)",
+	[ST_LOAD_STATS] = "INSERT INTO load_stats(source_id, records, bad_bytes, skipped_bytes, partial_records,"
+			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object)"
+			  " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_DATA_OBJECT] = "INSERT INTO data_object(id, source_id, pid, kind, name, mapping_id, start, size, type, file,"
+			   " line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_NUMA_NODE] = "INSERT OR REPLACE INTO numa_node(source_id, node, cpus, mem_total_kb, mem_free_kb)"
+			 " VALUES(?, ?, ?, ?, ?)",
+	[ST_NUMA_CPU] = "INSERT OR REPLACE INTO numa_cpu(source_id, cpu, node) VALUES(?, ?, ?)",
+	[ST_NUMA_MEMORY] = "INSERT INTO numa_memory(source_id, node, start, end) VALUES(?, ?, ?, ?)",
+};
+
+static const char *const statement_name[N_STATEMENTS] = {
+	"source",      "cpu",       "thread",   "mapping",     "symbol",  "insn",    "pc_latency",
+	"load_stats",  "data_object", "numa_node", "numa_cpu", "numa_memory", "records", "records",
+};
+
+struct sqlite_sink {
+	sqlite3 *sql;
+	sqlite3_stmt *st[N_STATEMENTS];
+	char err[512];
+};
+
+static int fail(struct sqlite_sink *s, const char *what)
+{
+	snprintf(s->err, sizeof s->err, "%s: %s", what, sqlite3_errmsg(s->sql));
+	return -spe_io;
+}
+
+/* "INSERT INTO _spe_record(columns) VALUES(?, ...)" with @p rows value tuples. */
+static char *record_insert_sql(int rows)
+{
+	struct sql_text t = { 0 };
+	sql_append(&t, "INSERT INTO _spe_record(");
+	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
+		sql_appendf(&t, "%s%s", c ? ", " : "", spe_record_columns[c].name);
+	sql_append(&t, ") VALUES");
+	for (int r = 0; r < rows; r++) {
+		sql_append(&t, r ? ",(" : "(");
+		for (int c = 0; c < SPE_RECORD_NCOLS; c++)
+			sql_append(&t, c ? ",?" : "?");
+		sql_append(&t, ")");
+	}
+	if (!sql_ok(&t)) {
+		sql_free(&t);
+		return NULL;
+	}
+	return t.buf;
+}
+
+/* Statement @p which, prepared on first use; NULL with the message set. */
+static sqlite3_stmt *statement(struct sqlite_sink *s, enum statement which)
+{
+	if (s->st[which])
+		return s->st[which];
+	char *generated = NULL;
+	const char *sql = which < ST_RECORD ? statement_sql[which]
+					    : (generated = record_insert_sql(which == ST_RECORD ? 1 : RECORD_BATCH));
+	if (!sql) {
+		snprintf(s->err, sizeof s->err, "out of memory");
+		return NULL;
+	}
+	if (sqlite3_prepare_v2(s->sql, sql, -1, &s->st[which], NULL) != SQLITE_OK)
+		fail(s, statement_name[which]);
+	free(generated);
+	return s->st[which];
+}
+
+/* Step a bound statement and make it ready for the next row. */
+static int step(struct sqlite_sink *s, sqlite3_stmt *st, enum statement which)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : fail(s, statement_name[which]);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC); /* rows live through the call */
+}
+
+static void bind_int(sqlite3_stmt *st, int i, int is_set, int64_t v)
+{
+	if (is_set)
+		sqlite3_bind_int64(st, i, v);
+}
+
+/* ---- the operations -------------------------------------------------------- */
+
+/* The next id of a table: one past the largest, as INTEGER PRIMARY KEY would give. */
+static int next_id(struct sqlite_sink *s, const char *table, int64_t *id)
+{
+	char q[96];
+	snprintf(q, sizeof q, "SELECT coalesce(max(id), 0) + 1 FROM %s", table);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->sql, q, -1, &st, NULL) != SQLITE_OK)
+		return fail(s, table);
+	int rc = sqlite3_step(st) == SQLITE_ROW ? 0 : fail(s, table);
+	*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int sink_begin(void *ctx, struct spe_row_ids *next)
+{
+	struct sqlite_sink *s = ctx;
+	int rc = next_id(s, "source", &next->source);
+	if (rc == 0)
+		rc = next_id(s, "mapping", &next->mapping);
+	if (rc == 0)
+		rc = next_id(s, "symbol", &next->symbol);
+	if (rc == 0)
+		rc = next_id(s, "insn", &next->insn);
+	if (rc == 0)
+		rc = next_id(s, "data_object", &next->data_object);
+	return rc;
+}
+
+/*
+ * One operation per table: prepare, then bind and step each row.  BIND_ROWS
+ * holds the loop every table shares; the rest is the bindings of row r
+ * (statement st).
+ */
+#define BIND_ROWS(s, which, rows, n, ...)                             \
+	do {                                                          \
+		sqlite3_stmt *st = statement(s, which);               \
+		if (!st)                                              \
+			return -spe_io;                               \
+		for (size_t k = 0; k < (n); k++) {                    \
+			const __typeof__(*(rows)) *r = &(rows)[k];    \
+			__VA_ARGS__                                   \
+			int rc_ = step(s, st, which);                 \
+			if (rc_ < 0)                                  \
+				return rc_;                           \
+		}                                                     \
+		return 0;                                             \
+	} while (0)
+
+static int sink_sources(void *ctx, const struct spe_row_source *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_SOURCE, rows, n, {
+		sqlite3_bind_int64(st, 1, r->id);
+		bind_text(st, 2, r->file);
+		bind_text(st, 3, r->kind);
+		bind_text(st, 4, r->host);
+		bind_text(st, 5, r->command_line);
+		bind_int(st, 6, r->cpus >= 0, r->cpus);
+		bind_text(st, 7, r->loaded_at);
+	});
+}
+
+static int sink_cpus(void *ctx, const struct spe_row_cpu *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_CPU, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int(st, 2, r->cpu);
+		bind_int(st, 3, r->midr != 0, r->midr);
+		bind_text(st, 4, r->part);
+		bind_text(st, 5, r->spe_version);
+	});
+}
+
+static int sink_threads(void *ctx, const struct spe_row_thread *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_THREAD, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int(st, 2, r->tid);
+		bind_int(st, 3, r->pid >= 0, r->pid);
+		bind_text(st, 4, r->comm);
+	});
+}
+
+static int sink_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_MAPPING, rows, n, {
+		sqlite3_bind_int64(st, 1, r->id);
+		sqlite3_bind_int64(st, 2, r->source_id);
+		bind_int(st, 3, r->pid >= 0, r->pid);
+		bind_text(st, 4, r->path);
+		bind_text(st, 5, r->build_id);
+		sqlite3_bind_int64(st, 6, (int64_t)r->start);
+		sqlite3_bind_int64(st, 7, (int64_t)r->end);
+		sqlite3_bind_int64(st, 8, (int64_t)r->pgoff);
+		bind_int(st, 9, r->time != SPE_ROW_NO_TIME, (int64_t)r->time);
+		bind_int(st, 10, r->prot >= 0, r->prot);
+	});
+}
+
+static int sink_data_objects(void *ctx, const struct spe_row_data_object *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_DATA_OBJECT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->id);
+		sqlite3_bind_int64(st, 2, r->source_id);
+		bind_int(st, 3, r->pid >= 0, r->pid);
+		sqlite3_bind_int(st, 4, r->kind);
+		bind_text(st, 5, r->name);
+		bind_int(st, 6, r->mapping_id != 0, r->mapping_id);
+		sqlite3_bind_int64(st, 7, (int64_t)r->start);
+		bind_int(st, 8, r->size != 0, (int64_t)r->size);
+		bind_text(st, 9, r->type);
+		bind_text(st, 10, r->file);
+		bind_int(st, 11, r->line != 0, r->line);
+	});
+}
+
+static int sink_numa_nodes(void *ctx, const struct spe_row_numa_node *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_NUMA_NODE, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int64(st, 2, r->node);
+		bind_text(st, 3, r->cpus);
+		bind_int(st, 4, r->mem_total_kb != 0, (int64_t)r->mem_total_kb);
+		bind_int(st, 5, r->mem_free_kb != 0, (int64_t)r->mem_free_kb);
+	});
+}
+
+static int sink_numa_cpus(void *ctx, const struct spe_row_numa_cpu *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_NUMA_CPU, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int64(st, 2, r->cpu);
+		sqlite3_bind_int64(st, 3, r->node);
+	});
+}
+
+static int sink_numa_memory(void *ctx, const struct spe_row_numa_memory *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_NUMA_MEMORY, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int64(st, 2, r->node);
+		sqlite3_bind_int64(st, 3, (int64_t)r->start);
+		sqlite3_bind_int64(st, 4, (int64_t)r->end);
+	});
+}
+
+static int sink_symbols(void *ctx, const struct spe_row_symbol *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_SYMBOL, rows, n, {
+		sqlite3_bind_int64(st, 1, r->id);
+		bind_int(st, 2, r->mapping_id != 0, r->mapping_id);
+		bind_text(st, 3, r->name);
+		sqlite3_bind_int64(st, 4, (int64_t)r->start);
+		bind_int(st, 5, r->size != 0, (int64_t)r->size);
+		bind_text(st, 6, r->file);
+		bind_int(st, 7, r->line != 0, r->line);
+	});
+}
+
+static int sink_insns(void *ctx, const struct spe_row_insn *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_INSN, rows, n, {
+		sqlite3_bind_int64(st, 1, r->id);
+		bind_int(st, 2, r->mapping_id != 0, r->mapping_id);
+		sqlite3_bind_int64(st, 3, (int64_t)r->pc);
+		bind_int(st, 4, r->symbol_id != 0, r->symbol_id);
+		if (r->bytes)
+			sqlite3_bind_blob(st, 5, r->bytes, (int)r->n_bytes, SQLITE_STATIC);
+		bind_text(st, 6, r->mnemonic);
+		bind_text(st, 7, r->operands);
+		bind_text(st, 8, r->file);
+		bind_int(st, 9, r->line != 0, r->line);
+		bind_text(st, 10, r->inline_function);
+	});
+}
+
+static int sink_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_PC_LATENCY, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_int(st, 2, r->has_pc, (int64_t)r->pc);
+		bind_int(st, 3, r->insn_id != 0, r->insn_id);
+		bind_int(st, 4, r->symbol_id != 0, r->symbol_id);
+		bind_int(st, 5, r->total_latency >= 0, r->total_latency);
+		sqlite3_bind_int64(st, 6, (int64_t)r->samples);
+	});
+}
+
+static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_LOAD_STATS, rows, n, {
+		const uint64_t v[] = { r->records,  r->bad_bytes,  r->skipped_bytes, r->partial_records, r->unknown_packets,
+				       r->lost_aux, r->no_mapping, r->no_symbol,     r->no_time,         r->no_data_object };
+		sqlite3_bind_int64(st, 1, r->source_id);
+		for (int i = 0; i < (int)(sizeof v / sizeof *v); i++)
+			sqlite3_bind_int64(st, i + 2, (int64_t)v[i]);
+	});
+}
+
+/* Bind record @p r to parameters first .. first + SPE_RECORD_NCOLS - 1. */
+static void bind_record(sqlite3_stmt *st, int first, const struct spe_row_record *r)
+{
+	for (int c = 0; c < SPE_RECORD_NCOLS; c++) {
+		if (!(r->present >> c & 1))
+			sqlite3_bind_null(st, first + c);
+		else if (spe_record_columns[c].type == SPE_COLUMN_TEXT)
+			sqlite3_bind_text(st, first + c, r->col[c].s, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_int64(st, first + c, r->col[c].i);
+	}
+}
+
+static int sink_records(void *ctx, const struct spe_row_record *rows, size_t n)
+{
+	struct sqlite_sink *s = ctx;
+	size_t k = 0;
+	/* whole batches in one statement each, the rest one by one */
+	while (n - k >= RECORD_BATCH) {
+		sqlite3_stmt *st = statement(s, ST_RECORD_BATCH);
+		if (!st)
+			return -spe_io;
+		for (int r = 0; r < RECORD_BATCH; r++)
+			bind_record(st, 1 + r * SPE_RECORD_NCOLS, &rows[k + (size_t)r]);
+		int rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			return fail(s, "inserting records");
+		k += RECORD_BATCH;
+	}
+	for (; k < n; k++) {
+		sqlite3_stmt *st = statement(s, ST_RECORD);
+		if (!st)
+			return -spe_io;
+		bind_record(st, 1, &rows[k]);
+		int rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			return fail(s, "inserting records");
+	}
+	return 0;
+}
+
+/* Rows are stored as they come: nothing is buffered, so the source is complete (the commit is spe_db's). */
+static int sink_commit(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+/* Nothing buffered; what was stored is undone by spe_db's rollback. */
+static void sink_abort(void *ctx)
+{
+	(void)ctx;
+}
+
+static const char *sink_errmsg(void *ctx)
+{
+	return ((struct sqlite_sink *)ctx)->err;
+}
+
+static void sink_free(void *ctx)
+{
+	struct sqlite_sink *s = ctx;
+	if (!s)
+		return;
+	for (int i = 0; i < N_STATEMENTS; i++)
+		sqlite3_finalize(s->st[i]);
+	free(s);
+}
+
+int spe_sqlite_sink_new(struct spe_db *db, struct spe_row_sink *out, char *err, size_t errlen)
+{
+	struct sqlite_sink *s = calloc(1, sizeof *s);
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	s->sql = spe_db_sqlite(db);
+	*out = (struct spe_row_sink){ .size = sizeof *out,
+				      .ctx = s,
+				      .begin = sink_begin,
+				      .sources = sink_sources,
+				      .cpus = sink_cpus,
+				      .threads = sink_threads,
+				      .mappings = sink_mappings,
+				      .symbols = sink_symbols,
+				      .insns = sink_insns,
+				      .records = sink_records,
+				      .data_objects = sink_data_objects,
+				      .numa_nodes = sink_numa_nodes,
+				      .numa_cpus = sink_numa_cpus,
+				      .numa_memory = sink_numa_memory,
+				      .pc_latency = sink_pc_latency,
+				      .load_stats = sink_load_stats,
+				      .commit = sink_commit,
+				      .abort = sink_abort,
+				      .errmsg = sink_errmsg,
+				      .free = sink_free };
+	return 0;
+}
