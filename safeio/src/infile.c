@@ -2,27 +2,14 @@
 /* Bounded inputs: open without blocking, regular files only, capped text.  See spe/infile.h. */
 #include "spe/infile.h"
 
+#include "file_kind.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static const char *kind_of(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO (pipe)";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
 
 int spe_infile_open(const char *path, char *err, size_t errlen)
 {
@@ -43,7 +30,7 @@ int spe_infile_open(const char *path, char *err, size_t errlen)
 		return -spe_io;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: is %s, not a regular file", path, kind_of(st.st_mode));
+		snprintf(err, errlen, "%s: is %s, not a regular file", path, safeio_kind_name(st.st_mode));
 		close(fd);
 		return -spe_unsupported;
 	}
