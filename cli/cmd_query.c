@@ -64,7 +64,7 @@ static void usage(FILE *out)
 /* The exit status of a failed open of an existing (or missing) database. */
 static int open_status(int rc, const char *path)
 {
-	if (rc == -spe_unsupported || access(path, F_OK) != 0)
+	if (rc == -spe_invalid || access(path, F_OK) != 0) /* not a regular file, or missing */
 		return CLI_NOINPUT;
 	return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 }

@@ -200,7 +200,7 @@ int spe_db_open(const char *path, enum spe_db_mode mode, struct spe_db **out, ch
 			 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
 			 : S_ISCHR(st.st_mode) ? "a character device" : "not a regular file");
 		spe_db_close(db);
-		return mode == SPE_DB_READONLY || mode == SPE_DB_READWRITE ? -spe_unsupported : -spe_invalid;
+		return -spe_invalid;
 	}
 	switch (mode) {
 	case SPE_DB_READONLY:

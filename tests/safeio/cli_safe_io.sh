@@ -198,6 +198,10 @@ awk 'BEGIN { printf "# "; for (i = 0; i < 1100000; i++) printf "x"; print "" }' 
 run topdown-long-line 65 spe-topdown import "$tmp/long.csv" -d "$tmp/td.db"
 err_has topdown-long-line-msg "long.csv:1: a line of 1100002 bytes, more than the 1048576 a line may have"
 run load-fifo 66 spe-load "$tmp/fifo" -o "$tmp/f.db"
+run query-fifo 66 spe-query -d "$tmp/fifo" "SELECT 1"
+err_has query-fifo-msg "fifo: is a FIFO, not a database"
+run report-fifo 66 spe-report -d "$tmp/fifo"
+run query-version 0 spe-query -d "$tmp/adir/../m.db" "PRAGMA user_version" # a real database still opens
 run replay-fifo 66 spe-record --replay="$tmp/fifo" -o "$tmp/f.data"
 run dump-fifo 65 spe-dump "$tmp/fifo" # a stream reader: no writer reads as empty, not a hang
 run kallsyms-missing 66 spe-load "$tmp/m.data" -o "$tmp/k.db" --kallsyms="$tmp/none"

@@ -53,9 +53,10 @@ struct spe_db;
  * it; APPEND writes inside one transaction.  READONLY rolls back a hot
  * journal left by a killed writer first and refuses ATTACH of writable
  * URIs.  Errors (file exists, unknown schema version, not a spekit database,
- * SQLite failure) return a negative code with a message in @p err:
- * -spe_unsupported for a READONLY/READWRITE path that is not a regular
- * file, -spe_invalid for any other mode's.
+ * SQLite failure) return a negative code with a message in @p err;
+ * -spe_invalid for a path that is not a regular file (a FIFO would block
+ * SQLite's open, a device would be written), or an empty one, in every mode
+ * (and for CREATE of an existing file).
  */
 int spe_db_open(const char *path, enum spe_db_mode mode, struct spe_db **out, char *err, size_t errlen);
 /* A private in-memory database with the schema, inside its load transaction (tests, fuzzing). */
