@@ -82,12 +82,12 @@ static int opt_help(struct record_ctx *c, const char *v)
 	c->mode = MODE_HELP;
 	return 0;
 }
-/* --dry-run and --list-filters each replace recording: only one of them. */
+/* --dry-run, --list-filters and --check each replace recording: only one of them. */
 static int set_mode(struct record_ctx *c, enum record_mode mode)
 {
-	if (c->mode == MODE_DRY_RUN || c->mode == MODE_LIST_FILTERS) {
+	if (c->mode == MODE_DRY_RUN || c->mode == MODE_LIST_FILTERS || c->mode == MODE_CHECK) {
 		if (c->mode != mode)
-			return usage_error("--dry-run and --list-filters exclude each other: give one%s%s", "", "");
+			return usage_error("--dry-run, --list-filters and --check exclude each other: give one%s%s", "", "");
 		return 0;
 	}
 	if (c->mode != MODE_HELP)
@@ -107,8 +107,7 @@ static int opt_list(struct record_ctx *c, const char *v)
 static int opt_check(struct record_ctx *c, const char *v)
 {
 	(void)v;
-	c->mode = MODE_CHECK;
-	return 0;
+	return set_mode(c, MODE_CHECK);
 }
 static int opt_root(struct record_ctx *c, const char *v)
 {
@@ -722,7 +721,7 @@ int cmd_record(int argc, char **argv)
 	c->run.prog = PROG;
 	c->run.argc = argc;
 	c->run.argv = argv;
-	if (c->mode != MODE_RECORD && (c->run.replay || c->command)) {
+	if ((c->mode == MODE_DRY_RUN || c->mode == MODE_LIST_FILTERS) && (c->run.replay || c->command)) {
 		/* They would be ignored: --dry-run --replay=T used to replay nothing and exit 0. */
 		rc = usage_error("%s only prints; it does not %s", c->mode == MODE_DRY_RUN ? "--dry-run" : "--list-filters",
 				 c->run.replay ? "replay (drop --replay)" : "run a command (drop it after --)");
