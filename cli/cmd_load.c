@@ -12,6 +12,7 @@
 
 #include "common/cli_util.h"
 #include "spe/analysis.h"
+#include "spe/infile.h"
 
 static volatile sig_atomic_t interrupted;
 
@@ -126,11 +127,17 @@ int cmd_load(int argc, char **argv)
 		return CLI_USAGE;
 	}
 
-	for (int i = optind; i < argc; i++) {
-		if (access(argv[i], R_OK) != 0) {
-			fprintf(stderr, "spe-load: %s: %s\n", argv[i], strerror(errno));
+	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
+	char err[1024] = "";
+	for (int i = optind; i <= argc; i++) {
+		const char *in = i < argc ? argv[i] : opts.kallsyms;
+		int fd = in ? spe_infile_open(in, err, sizeof err) : 0;
+		if (fd < 0) {
+			fprintf(stderr, "spe-load: %s%s\n", i < argc ? "" : "--kallsyms: ", err);
 			return CLI_NOINPUT;
 		}
+		if (in)
+			close(fd);
 	}
 
 	/* before SQLite initialises: no per-allocation statistics, no mutexes (one thread) */
@@ -141,8 +148,9 @@ int cmd_load(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* Past a file-size limit (ulimit -f), let the write fail with EFBIG like a full disk: rolled back, reported. */
+	signal(SIGXFSZ, SIG_IGN);
 
-	char err[1024] = "";
 	struct spe_db *db;
 	enum spe_db_mode mode = append ? SPE_DB_APPEND : force ? SPE_DB_FORCE : SPE_DB_CREATE;
 	int existed = access(output, F_OK) == 0;
@@ -152,38 +160,48 @@ int cmd_load(int argc, char **argv)
 		return rc == -spe_invalid ? CLI_USAGE : rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
 	}
 	int status = CLI_OK;
+	struct spe_load_counts *counts = calloc((size_t)(argc - optind), sizeof *counts);
+	if (!counts) {
+		snprintf(err, sizeof err, "out of memory");
+		rc = -spe_nomem;
+	}
 	for (int i = optind; i < argc && rc == 0; i++) {
-		struct spe_load_counts k = { 0 };
-		rc = raw ? spe_load_raw_file(db, argv[i], midr, cpu, &opts, &k, err, sizeof err)
-			 : spe_load_perf_file(db, argv[i], &opts, &k, err, sizeof err);
-		if (rc < 0)
-			break;
-		fprintf(stderr,
-			"spe-load: %s: %llu records; %llu bad bytes, %llu partial records, %llu lost, "
-			"%llu without mapping, %llu without symbol",
-			argv[i], (unsigned long long)k.records, (unsigned long long)k.bad_bytes,
-			(unsigned long long)k.partial_records, (unsigned long long)k.lost_aux,
-			(unsigned long long)k.no_mapping, (unsigned long long)k.no_symbol);
-		if (k.dropped_extras)
-			fprintf(stderr, ", %llu extra counters/addresses dropped (more than %d in a record)",
-				(unsigned long long)k.dropped_extras, SPE_REC_MAX_EXTRA);
-		fputc('\n', stderr);
-		if (k.bad_bytes || k.lost_aux)
+		struct spe_load_counts *k = &counts[i - optind];
+		rc = raw ? spe_load_raw_file(db, argv[i], midr, cpu, &opts, k, err, sizeof err)
+			 : spe_load_perf_file(db, argv[i], &opts, k, err, sizeof err);
+		if (k->bad_bytes || k->lost_aux)
 			status = CLI_PARTIAL;
 	}
 	if (rc == 0 && interrupted)
 		rc = -SPE_LOAD_CANCELLED;
+	int lost_race = 0; /* CREATE: another process made the database meanwhile */
 	if (rc == 0)
-		rc = spe_db_commit(db, err, sizeof err);
+		lost_race = (rc = spe_db_commit(db, err, sizeof err)) == -spe_invalid;
 	if (rc < 0) {
+		free(counts);
 		spe_db_close(db); /* rolls back: the database is as it was */
 		if (rc == -SPE_LOAD_CANCELLED) {
 			fprintf(stderr, "spe-load: interrupted; %s %s\n", output, existed ? "left unchanged" : "not created");
 			return 128 + SIGINT;
 		}
 		fprintf(stderr, "spe-load: %s; %s %s\n", err, output, existed ? "left unchanged" : "not created");
-		return rc == -spe_nomem || rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
+		return lost_race ? CLI_USAGE : rc == -spe_nomem || rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
 	}
 	spe_db_close(db);
+	/* Only now that the database is in place: what each file gave. */
+	for (int i = optind; i < argc; i++) {
+		const struct spe_load_counts *k = &counts[i - optind];
+		fprintf(stderr,
+			"spe-load: %s: %llu records; %llu bad bytes, %llu partial records, %llu lost, "
+			"%llu without mapping, %llu without symbol",
+			argv[i], (unsigned long long)k->records, (unsigned long long)k->bad_bytes,
+			(unsigned long long)k->partial_records, (unsigned long long)k->lost_aux,
+			(unsigned long long)k->no_mapping, (unsigned long long)k->no_symbol);
+		if (k->dropped_extras)
+			fprintf(stderr, ", %llu extra counters/addresses dropped (more than %d in a record)",
+				(unsigned long long)k->dropped_extras, SPE_REC_MAX_EXTRA);
+		fputc('\n', stderr);
+	}
+	free(counts);
 	return status;
 }

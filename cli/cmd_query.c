@@ -2,9 +2,11 @@
 /* spe-query: SQL over a spekit database, as a table, CSV or JSON lines.  See docs/spe-query.1.md. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -12,70 +14,126 @@
 #include "common/cli_util.h"
 #include "spe/analysis.h"
 
+#define PROG "spe-query"
+/* Without a terminal to press Ctrl-C on, a query may run this long (--timeout). */
+#define DEFAULT_TIMEOUT_S 600
+/* SQLite's heap (--max-memory); sorts beyond the page cache spill to temporary files. */
+#define DEFAULT_MAX_MEMORY (512ull << 20)
+/* The progress handler runs every this many SQLite VM instructions. */
+#define PROGRESS_STEPS 10000
+
+static volatile sig_atomic_t interrupted;
+static sqlite3 *volatile running; /* the connection a signal interrupts */
+static struct timespec deadline;
+static int timed_out;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+	sqlite3 *db = running;
+	if (db)
+		sqlite3_interrupt(db); /* the statement stops at its next VM step */
+}
+
+/* Ends the statement (SQLITE_INTERRUPT) once the deadline has passed. */
+static int on_progress(void *ctx)
+{
+	(void)ctx;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec))
+		timed_out = 1;
+	return timed_out || interrupted;
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: spe-query [-d DB] [--format=table|csv|json] [--write] \"SQL\"\n"
-		"       spe-query [--symfs=DIR] [--format=...] FILE.data \"SQL\"\n"
-		"  -d, --database=DB   database to query (default ./spe.db)\n"
-		"  -f, --format=FMT    table (default), csv (RFC 4180) or json (one object per line)\n"
-		"      --write         open the database read-write\n"
-		"      --symfs=DIR     with FILE.data: look for mapped files under DIR\n");
+		"usage: " PROG " [-d DB] [--format=table|csv|json] [--write] [--timeout=S] [--max-memory=BYTES] \"SQL\"\n"
+		"       " PROG " [--symfs=DIR] [--format=...] FILE.data \"SQL\"\n"
+		"  -d, --database=DB     database to query (default ./spe.db)\n"
+		"  -f, --format=FMT      table (default), csv (RFC 4180) or json (one object per line)\n"
+		"      --write           open the database read-write\n"
+		"      --timeout=S       stop a query after S seconds (default: none on a terminal, else %d; 0: none)\n"
+		"      --max-memory=N    cap SQLite's memory, e.g. 512M (default 512M; 0: no cap)\n"
+		"      --symfs=DIR       with FILE.data: look for mapped files under DIR\n",
+		DEFAULT_TIMEOUT_S);
 }
 
-/* Load @p input into a new database in a temporary directory. */
-static int load_temporary(const char *input, const char *symfs, char *dir, char *db_path, size_t len)
+/* The exit status of a failed open of an existing (or missing) database. */
+static int open_status(int rc, const char *path)
 {
-	char err[1024];
+	if (rc == -spe_invalid || access(path, F_OK) != 0) /* not a regular file, or missing */
+		return CLI_NOINPUT;
+	return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+}
+
+/*
+ * Load @p input into a private database beside $TMPDIR/spe-query.db (a
+ * temporary of spe/outfile.h's pattern: removed on close, by a signal's
+ * clean-up, or by the next spe-query after a SIGKILL).
+ */
+static int load_scratch(const char *input, const char *symfs, struct spe_db **out)
+{
+	char err[1024], path[4096];
 	if (access(input, R_OK) != 0) {
-		fprintf(stderr, "spe-query: %s: %s\n", input, strerror(errno));
+		fprintf(stderr, PROG ": %s: %s\n", input, strerror(errno));
 		return CLI_NOINPUT;
 	}
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "spe-query: cannot create a temporary directory: %s\n", strerror(errno));
-		return CLI_IOERR;
-	}
-	snprintf(db_path, len, "%s/spe.db", dir);
+	const char *tmpdir = getenv("TMPDIR");
+	snprintf(path, sizeof path, "%s/spe-query.db", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	struct spe_db *db;
-	if (spe_db_open(db_path, SPE_DB_CREATE, &db, err, sizeof err) < 0) {
-		fprintf(stderr, "spe-query: %s\n", err);
-		return CLI_IOERR;
+	int rc = spe_db_open(path, SPE_DB_SCRATCH, &db, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return rc == -spe_invalid ? CLI_USAGE : CLI_IOERR;
 	}
-	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1, .symfs = symfs };
-	int rc = spe_load_perf_file(db, input, &opts, NULL, err, sizeof err);
+	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1, .symfs = symfs, .cancel = &interrupted };
+	rc = spe_load_perf_file(db, input, &opts, NULL, err, sizeof err);
 	if (rc == 0)
 		rc = spe_db_commit(db, err, sizeof err);
-	spe_db_close(db);
 	if (rc < 0) {
-		fprintf(stderr, "spe-query: %s\n", err);
-		return CLI_DATAERR;
+		spe_db_close(db);
+		if (rc == -SPE_LOAD_CANCELLED || interrupted)
+			return 128 + SIGINT;
+		fprintf(stderr, PROG ": %s\n", err);
+		return rc == -spe_io ? CLI_NOINPUT : rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 	}
+	*out = db;
 	return CLI_OK;
 }
 
-static void remove_temporary(const char *dir, const char *db_path)
+static int parse_seconds(const char *s, double *out)
 {
-	if (!*dir || dir[strlen(dir) - 1] == 'X')
-		return;
-	unlink(db_path);
-	rmdir(dir);
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (!*s || *end || errno || !(v >= 0) || v > 1e9)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 int cmd_query(int argc, char **argv);
 int cmd_query(int argc, char **argv)
 {
-	enum { OPT_WRITE = 256, OPT_SYMFS };
+	enum { OPT_WRITE = 256, OPT_SYMFS, OPT_TIMEOUT, OPT_MAX_MEMORY };
 	static const struct option options[] = {
 		{ "database", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "write", no_argument, NULL, OPT_WRITE },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *database = NULL, *symfs = NULL;
 	enum spe_result_format fmt = SPE_FORMAT_TABLE;
 	int write = 0, c;
+	double timeout = isatty(STDIN_FILENO) ? 0 : DEFAULT_TIMEOUT_S;
+	uint64_t max_memory = DEFAULT_MAX_MEMORY;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:f:h", options, NULL)) != -1) {
 		switch (c) {
@@ -88,54 +146,101 @@ int cmd_query(int argc, char **argv)
 			else if (!strcmp(optarg, "json"))
 				fmt = SPE_FORMAT_JSON;
 			else {
-				fprintf(stderr, "spe-query: --format=%s: use table, csv or json\n", optarg);
+				fprintf(stderr, PROG ": --format=%s: use table, csv or json\n", optarg);
 				return CLI_USAGE;
 			}
 			break;
 		case OPT_WRITE: write = 1; break;
 		case OPT_SYMFS: symfs = optarg; break;
-		case 'h': usage(stdout); return cli_finish_stdout("spe-query", CLI_OK);
+		case OPT_TIMEOUT:
+			if (parse_seconds(optarg, &timeout)) {
+				fprintf(stderr, PROG ": --timeout=%s: expected seconds, e.g. 30 or 0.5 (0: no limit)\n",
+					optarg);
+				return CLI_USAGE;
+			}
+			break;
+		case OPT_MAX_MEMORY:
+			if (cli_parse_size(optarg, &max_memory) || (max_memory && max_memory < (1u << 20))) {
+				fprintf(stderr, PROG ": --max-memory=%s: expected bytes of at least 1M, e.g. 512M (0: no cap)\n",
+					optarg);
+				return CLI_USAGE;
+			}
+			break;
+		case 'h': usage(stdout); return cli_finish_stdout(PROG, CLI_OK);
 		default: usage(stderr); return CLI_USAGE;
 		}
 	}
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); /* before SQLite initialises */
 	int npos = argc - optind;
-	if (npos < 1 || npos > 2 || (npos == 2 && database)) {
-		fprintf(stderr, "spe-query: %s\n",
-			npos < 1 ? "no SQL given" : npos > 2 ? "too many arguments (quote the SQL)"
-							    : "give either -d DB or FILE.data, not both");
+	if (npos < 1 || npos > 2 || (npos == 2 && (database || write))) {
+		fprintf(stderr, PROG ": %s\n",
+			npos < 1   ? "no SQL given"
+			: npos > 2 ? "too many arguments (quote the SQL)"
+			: database ? "give either -d DB or FILE.data, not both"
+				   : "--write goes with -d DB: the database of FILE.data is removed afterwards");
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	const char *sql = argv[argc - 1];
-	char tmpdir[] = "/tmp/spe-query-XXXXXX", tmpdb[64] = "";
-	if (npos == 2) {
-		int rc = load_temporary(argv[optind], symfs, tmpdir, tmpdb, sizeof tmpdb);
-		if (rc != CLI_OK) {
-			remove_temporary(tmpdir, tmpdb);
-			return rc;
-		}
-		database = tmpdb;
-	} else if (!database) {
-		database = "spe.db";
-	}
+	/* Memory statistics are what the heap limit counts with; off (faster) when there is no cap. */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, max_memory ? 1 : 0); /* before SQLite initialises */
+	if (max_memory)
+		sqlite3_hard_heap_limit64((sqlite3_int64)max_memory);
 
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (write)
+		signal(SIGXFSZ, SIG_IGN); /* past ulimit -f: EFBIG, the transaction rolls back */
+
+	const char *sql = argv[argc - 1];
 	char err[1024] = "";
 	struct spe_db *db;
-	int rc = spe_db_open(database, write ? SPE_DB_READWRITE : SPE_DB_READONLY, &db, err, sizeof err);
-	if (rc < 0) {
-		fprintf(stderr, "spe-query: %s\n", err);
-		remove_temporary(tmpdir, tmpdb);
-		return access(database, F_OK) != 0 ? CLI_NOINPUT : CLI_DATAERR;
+	int rc;
+	if (npos == 2) {
+		database = argv[optind];
+		if ((rc = load_scratch(database, symfs, &db)) != CLI_OK)
+			return rc;
+	} else {
+		if (!database)
+			database = "spe.db";
+		rc = spe_db_open(database, write ? SPE_DB_READWRITE : SPE_DB_READONLY, &db, err, sizeof err);
+		if (rc < 0) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return open_status(rc, database);
+		}
 	}
+	sqlite3 *sq = spe_db_sqlite(db);
+	if (timeout > 0) {
+		clock_gettime(CLOCK_MONOTONIC, &deadline);
+		deadline.tv_sec += (time_t)timeout;
+		deadline.tv_nsec += (long)((timeout - (double)(time_t)timeout) * 1e9);
+		if (deadline.tv_nsec >= 1000000000L) {
+			deadline.tv_sec++;
+			deadline.tv_nsec -= 1000000000L;
+		}
+		sqlite3_progress_handler(sq, PROGRESS_STEPS, on_progress, NULL);
+	}
+	running = sq;
 	int status = CLI_OK;
-	rc = spe_result_print(spe_db_sqlite(db), sql, fmt, stdout, err, sizeof err);
-	if (rc < 0) {
+	if (!interrupted)
+		rc = spe_result_print(sq, sql, fmt, stdout, err, sizeof err);
+	running = NULL;
+	if (interrupted) {
 		fflush(stdout);
-		fprintf(stderr, "spe-query: %s\n", err);
-		status = CLI_DATAERR;
+		fprintf(stderr, PROG ": interrupted\n");
+		status = 128 + SIGINT;
+	} else if (rc < 0) {
+		fflush(stdout);
+		if (timed_out)
+			fprintf(stderr, PROG ": the query ran past --timeout=%g seconds and was stopped\n", timeout);
+		else if (sqlite3_errcode(sq) == SQLITE_NOMEM && max_memory)
+			fprintf(stderr, PROG ": the query needs more than --max-memory=%llu bytes: %s\n",
+				(unsigned long long)max_memory, err);
+		else
+			fprintf(stderr, PROG ": %s%s\n", err,
+				write || !strstr(err, "open read-only") ? "" : " (spe-query --write to allow it)");
+		status = timed_out || sqlite3_errcode(sq) == SQLITE_NOMEM ? CLI_UNAVAILABLE : CLI_DATAERR;
 	}
-	spe_db_close(db);
-	remove_temporary(tmpdir, tmpdb);
-	return cli_finish_stdout("spe-query", status);
+	spe_db_close(db); /* a FILE.data's private database is removed here */
+	return cli_finish_stdout(PROG, status);
 }

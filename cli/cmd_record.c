@@ -82,23 +82,32 @@ static int opt_help(struct record_ctx *c, const char *v)
 	c->mode = MODE_HELP;
 	return 0;
 }
+/* --dry-run, --list-filters and --check each replace recording: only one of them. */
+static int set_mode(struct record_ctx *c, enum record_mode mode)
+{
+	if (c->mode == MODE_DRY_RUN || c->mode == MODE_LIST_FILTERS || c->mode == MODE_CHECK) {
+		if (c->mode != mode)
+			return usage_error("--dry-run, --list-filters and --check exclude each other: give one%s%s", "", "");
+		return 0;
+	}
+	if (c->mode != MODE_HELP)
+		c->mode = mode;
+	return 0;
+}
 static int opt_dry_run(struct record_ctx *c, const char *v)
 {
 	(void)v;
-	c->mode = MODE_DRY_RUN;
-	return 0;
+	return set_mode(c, MODE_DRY_RUN);
 }
 static int opt_list(struct record_ctx *c, const char *v)
 {
 	(void)v;
-	c->mode = MODE_LIST_FILTERS;
-	return 0;
+	return set_mode(c, MODE_LIST_FILTERS);
 }
 static int opt_check(struct record_ctx *c, const char *v)
 {
 	(void)v;
-	c->mode = MODE_CHECK;
-	return 0;
+	return set_mode(c, MODE_CHECK);
 }
 static int opt_root(struct record_ctx *c, const char *v)
 {
@@ -129,6 +138,8 @@ static int opt_kernel(struct record_ctx *c, const char *v)
 {
 	if (!(c->kernel = spe_kernel_parse(v)))
 		return usage_error("--kernel=%s: expected a release like 6.8%s", v, "");
+	if (c->kernel < SPE_KERNEL_OLDEST)
+		return usage_error("--kernel=%s: no Linux release before 4.15 has the arm_spe_pmu driver%s", v, "");
 	return 0;
 }
 static int opt_pmsidr(struct record_ctx *c, const char *v)
@@ -262,13 +273,13 @@ static int opt_replay(struct record_ctx *c, const char *v)
 }
 static int opt_aux_size(struct record_ctx *c, const char *v)
 {
-	if (record_parse_size(v, &c->run.aux_size))
+	if (cli_parse_size(v, &c->run.aux_size))
 		return usage_error("--aux-size=%s: expected bytes, e.g. 65536 or 64K%s", v, "");
 	return 0;
 }
 static int opt_replay_burst(struct record_ctx *c, const char *v)
 {
-	if (record_parse_size(v, &c->run.replay_burst) || !c->run.replay_burst)
+	if (cli_parse_size(v, &c->run.replay_burst) || !c->run.replay_burst)
 		return usage_error("--replay-burst=%s: expected bytes, e.g. 4096 or 4K%s", v, "");
 	return 0;
 }
@@ -710,6 +721,13 @@ int cmd_record(int argc, char **argv)
 	c->run.prog = PROG;
 	c->run.argc = argc;
 	c->run.argv = argv;
+	if ((c->mode == MODE_DRY_RUN || c->mode == MODE_LIST_FILTERS) && (c->run.replay || c->command)) {
+		/* They would be ignored: --dry-run --replay=T used to replay nothing and exit 0. */
+		rc = usage_error("%s only prints; it does not %s", c->mode == MODE_DRY_RUN ? "--dry-run" : "--list-filters",
+				 c->run.replay ? "replay (drop --replay)" : "run a command (drop it after --)");
+		free(c);
+		return rc;
+	}
 	if (c->mode == MODE_RECORD && c->run.replay) {
 		rc = run_replay(c);
 		free(c);

@@ -120,7 +120,7 @@ int cmd_report(int argc, char **argv)
 	int rc = spe_db_open(db_path, SPE_DB_READONLY, &sdb, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+		return rc == -spe_invalid ? CLI_NOINPUT : rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 	}
 	sqlite3 *db = spe_db_sqlite(sdb);
 	struct td_diag diag = { 0 };

@@ -18,6 +18,8 @@
 
 #include "common/cli_util.h"
 #include "spe/analysis.h"
+#include "spe/infile.h"
+#include "spe/outfile.h"
 #include "topdown/import.h"
 #include "topdown/measure.h"
 #include "topdown/perf_metrics.h"
@@ -171,40 +173,9 @@ static int cmd_decode(int argc, char **argv)
 	return cli_finish_stdout(prog, CLI_OK);
 }
 
-/* Read all of @p path; NULL with errno set on failure. */
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap + 1);
-	size_t got;
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *bigger = realloc(buf, cap * 2 + 1);
-			if (!bigger) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	int err = ferror(f) ? errno : 0;
-	fclose(f);
-	if (buf && err) {
-		free(buf);
-		errno = err;
-		return NULL;
-	}
-	if (buf)
-		buf[n] = '\0';
-	*len = n;
-	return buf;
-}
+/* Imported text: a size and a line-length cap, and a FIFO or device refused rather than waited on. */
+#define IMPORT_MAX_BYTES (256u << 20)
+#define IMPORT_MAX_LINE (1u << 20)
 
 /* Exit status for a library error code. */
 static int exit_for(int rc)
@@ -375,11 +346,14 @@ static int cmd_import(int argc, char **argv)
 	}
 	const char *path = argv[optind];
 	size_t len;
-	char *text = read_file(path, &len);
-	if (!text) {
-		fprintf(stderr, "%s import: %s: %s\n", prog, path, strerror(errno));
-		return CLI_NOINPUT;
+	char *text, err[1024];
+	int rrc = spe_infile_read_text(path, IMPORT_MAX_BYTES, IMPORT_MAX_LINE, &text, &len, err, sizeof err);
+	if (rrc < 0) {
+		fprintf(stderr, "%s import: %s\n", prog, err);
+		return rrc == -spe_bad_file ? CLI_DATAERR : rrc == -spe_nomem ? CLI_IOERR : CLI_NOINPUT;
 	}
+	spe_outfile_cleanup_on_signals(); /* a new database's temporary goes with the process */
+	signal(SIGXFSZ, SIG_IGN);         /* past ulimit -f: EFBIG, rolled back like a full disk */
 
 	struct td_import_result res;
 	struct td_diag diag = { 0 };

@@ -3,11 +3,18 @@
  * Opening a spekit database, and the all-or-nothing rule for loads.
  *
  * A new database (CREATE, FORCE, or APPEND to a missing file) is built in a
- * temporary file beside the target, with durability off because nobody else
- * can see it, and renamed into place only on commit: a failed or
- * interrupted load leaves the old file (or no file) untouched.  APPEND to an
- * existing database runs in one IMMEDIATE transaction with the rollback
- * journal on, so a failure, Ctrl-C or crash rolls back to the previous bytes.
+ * temporary file beside the target (spe/outfile.h: DB.spe-db.PID.N.tmp),
+ * with durability off because nobody else can see it, and renamed into place
+ * only on commit: a failed or interrupted load leaves the old file (or no
+ * file) untouched, and a temporary left by a killed load is removed by the
+ * next open of that database.  APPEND to an existing database runs in one
+ * IMMEDIATE transaction with the rollback journal on, so a failure, Ctrl-C
+ * or crash rolls back to the previous bytes.
+ *
+ * Read-only opens are read-only for every file: a hot journal left by a
+ * killed writer is rolled back first (or the message says how), and an
+ * authorizer refuses ATTACH of writable URIs; spe_result_print() refuses
+ * statements that are not read-only (VACUUM INTO) on such a connection.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,11 +28,12 @@
 #include "db_internal.h"
 #include "latency_rollup.h"
 #include "spe/analysis.h"
+#include "spe/outfile.h"
 
 struct spe_db {
 	sqlite3 *sql;
-	char *path;     /* the database the user named */
-	char *tmp_path; /* temporary file renamed over path on commit, or NULL */
+	char *path;               /* the database the user named */
+	struct spe_outfile *file; /* the temporary renamed over path on commit, or NULL */
 	enum spe_db_mode mode;
 	int in_txn;
 };
@@ -48,13 +56,7 @@ sqlite3 *spe_db_sqlite(struct spe_db *db)
 
 int spe_db_is_append(const struct spe_db *db)
 {
-	return db && db->mode == SPE_DB_APPEND && !db->tmp_path;
-}
-
-static int file_exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
+	return db && db->mode == SPE_DB_APPEND && !db->file;
 }
 
 static int open_sqlite(const char *path, int flags, sqlite3 **out, char *err, size_t errlen)
@@ -70,23 +72,37 @@ static int open_sqlite(const char *path, int flags, sqlite3 **out, char *err, si
 	return 0;
 }
 
+/*
+ * Read-only connections: no ATTACH of a URI that could write (mode=rw,
+ * mode=rwc); a plain path is opened read-only like the main database.
+ */
+static int readonly_authorizer(void *ctx, int action, const char *a, const char *b, const char *c, const char *d)
+{
+	(void)ctx, (void)b, (void)c, (void)d;
+	if (action == SQLITE_ATTACH && a && !strncmp(a, "file:", 5) && !strstr(a, "mode=ro"))
+		return SQLITE_DENY;
+	return SQLITE_OK;
+}
+
+static int reopen_readonly(struct spe_db *db, const char *path, char *err, size_t errlen)
+{
+	sqlite3_close(db->sql);
+	db->sql = NULL;
+	int rc = open_sqlite(path, SQLITE_OPEN_READONLY, &db->sql, err, errlen);
+	if (rc == 0)
+		sqlite3_set_authorizer(db->sql, readonly_authorizer, NULL);
+	return rc;
+}
+
 /* Create a fresh database in a temporary file next to db->path. */
 static int open_new(struct spe_db *db, char *err, size_t errlen)
 {
-	size_t n = strlen(db->path) + 16;
-	db->tmp_path = malloc(n);
-	if (!db->tmp_path)
-		return -spe_nomem;
-	snprintf(db->tmp_path, n, "%s.tmp-XXXXXX", db->path);
-	int fd = mkstemp(db->tmp_path);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create a temporary file: %s", db->tmp_path, strerror(errno));
-		free(db->tmp_path);
-		db->tmp_path = NULL;
-		return -spe_io;
-	}
-	close(fd);
-	int rc = open_sqlite(db->tmp_path, SQLITE_OPEN_READWRITE, &db->sql, err, errlen);
+	/* CREATE, and APPEND to a missing file: never replace one another process made meanwhile. */
+	unsigned flags = db->mode == SPE_DB_FORCE || db->mode == SPE_DB_SCRATCH ? 0 : SPE_OUTFILE_NO_REPLACE;
+	int rc = spe_outfile_open(db->path, "spe-db", flags, &db->file, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = open_sqlite(spe_outfile_tmp_path(db->file), SQLITE_OPEN_READWRITE, &db->sql, err, errlen);
 	if (rc < 0)
 		return rc;
 	rc = spe_db_exec(db->sql,
@@ -100,14 +116,45 @@ static int open_new(struct spe_db *db, char *err, size_t errlen)
 	return spe_schema_create(db->sql, err, errlen);
 }
 
+/*
+ * A read-only open found a hot journal (a writer was killed mid-transaction):
+ * roll it back through a read-write connection, as the next writer would.
+ */
+static int roll_back_hot_journal(struct spe_db *db, char *err, size_t errlen)
+{
+	sqlite3 *rw = NULL;
+	char ignored[256];
+	int rc = open_sqlite(db->path, SQLITE_OPEN_READWRITE, &rw, ignored, sizeof ignored);
+	if (rc == 0 && sqlite3_exec(rw, "SELECT count(*) FROM sqlite_schema;", NULL, NULL, NULL) != SQLITE_OK)
+		rc = -spe_io;
+	sqlite3_close(rw);
+	if (rc < 0) {
+		snprintf(err, errlen,
+			 "%s: an interrupted write left %s-journal, which only a writer can roll back; run "
+			 "spe-query --write -d %s 'SELECT 1' as a user who can write %s and its directory",
+			 db->path, db->path, db->path, db->path);
+		return -spe_io;
+	}
+	return 0;
+}
+
 static int open_existing(struct spe_db *db, char *err, size_t errlen)
 {
 	int writable = db->mode != SPE_DB_READONLY;
-	int rc = open_sqlite(db->path, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, &db->sql, err,
-			     errlen);
+	int rc = writable ? open_sqlite(db->path, SQLITE_OPEN_READWRITE, &db->sql, err, errlen)
+			  : reopen_readonly(db, db->path, err, errlen);
 	if (rc < 0)
 		return rc;
 	char msg[512];
+	if (!writable) {
+		sqlite3_extended_result_codes(db->sql, 1);
+		if (sqlite3_exec(db->sql, "SELECT count(*) FROM sqlite_schema;", NULL, NULL, NULL) ==
+		    SQLITE_READONLY_ROLLBACK) {
+			if ((rc = roll_back_hot_journal(db, err, errlen)) < 0 ||
+			    (rc = reopen_readonly(db, db->path, err, errlen)) < 0)
+				return rc;
+		}
+	}
 	rc = spe_schema_check(db->sql, msg, sizeof msg);
 	if (rc == 0) {
 		snprintf(err, errlen, "%s: not a spekit database (it is empty)", db->path);
@@ -144,8 +191,17 @@ int spe_db_open(const char *path, enum spe_db_mode mode, struct spe_db **out, ch
 		return -spe_nomem;
 	}
 	db->mode = mode;
-	int exists = file_exists(path);
+	struct stat st;
+	int exists = stat(path, &st) == 0;
 	int rc;
+	if (exists && !S_ISREG(st.st_mode) && mode != SPE_DB_SCRATCH) {
+		/* Never handed to SQLite: a FIFO would block its open(), a device would be written. */
+		snprintf(err, errlen, "%s: is %s, not a database", path,
+			 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+			 : S_ISCHR(st.st_mode) ? "a character device" : "not a regular file");
+		spe_db_close(db);
+		return -spe_invalid;
+	}
 	switch (mode) {
 	case SPE_DB_READONLY:
 	case SPE_DB_READWRITE:
@@ -166,6 +222,7 @@ int spe_db_open(const char *path, enum spe_db_mode mode, struct spe_db **out, ch
 		rc = open_new(db, err, errlen);
 		break;
 	case SPE_DB_FORCE:
+	case SPE_DB_SCRATCH:
 		rc = open_new(db, err, errlen);
 		break;
 	case SPE_DB_APPEND:
@@ -224,20 +281,20 @@ int spe_db_commit(struct spe_db *db, char *err, size_t errlen)
 		return rc;
 	}
 	db->in_txn = 0;
-	if (db->tmp_path) {
+	if (db->file && db->mode == SPE_DB_SCRATCH)
+		/* Stays a temporary, removed by spe_db_close; queried read-only from here on. */
+		return reopen_readonly(db, spe_outfile_tmp_path(db->file), err, errlen);
+	if (db->file) {
 		if (sqlite3_close(db->sql) != SQLITE_OK) {
-			snprintf(err, errlen, "%s: close failed: %s", db->tmp_path, sqlite3_errmsg(db->sql));
+			snprintf(err, errlen, "%s: close failed: %s", spe_outfile_tmp_path(db->file), sqlite3_errmsg(db->sql));
 			spe_db_rollback(db);
 			return -spe_io;
 		}
 		db->sql = NULL;
-		if (rename(db->tmp_path, db->path) != 0) {
-			snprintf(err, errlen, "%s: cannot rename into place: %s", db->path, strerror(errno));
-			spe_db_rollback(db);
-			return -spe_io;
-		}
-		free(db->tmp_path);
-		db->tmp_path = NULL;
+		rc = spe_outfile_commit(db->file, err, errlen);
+		db->file = NULL;
+		if (rc < 0)
+			return rc;
 		/* Reopen so the caller can keep querying; a failure here loses nothing. */
 		char ignored[256];
 		open_sqlite(db->path, SQLITE_OPEN_READWRITE, &db->sql, ignored, sizeof ignored);
@@ -249,12 +306,11 @@ void spe_db_rollback(struct spe_db *db)
 {
 	if (!db)
 		return;
-	if (db->tmp_path) {
+	if (db->file) {
 		sqlite3_close(db->sql);
 		db->sql = NULL;
-		unlink(db->tmp_path);
-		free(db->tmp_path);
-		db->tmp_path = NULL;
+		spe_outfile_abort(db->file);
+		db->file = NULL;
 	} else if (db->in_txn && db->sql) {
 		sqlite3_exec(db->sql, "ROLLBACK;", NULL, NULL, NULL);
 		/*

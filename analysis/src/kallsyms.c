@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "spe/analysis.h"
+#include "spe/infile.h"
 
 struct ksym {
 	uint64_t addr;
@@ -41,16 +42,22 @@ void spe_kallsyms_free(struct spe_kallsyms *ks)
 
 struct spe_kallsyms *spe_kallsyms_load(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	/* Not blocking on a FIFO, and not a directory read as an empty file. */
+	FILE *f = spe_infile_fopen(path, NULL, err, errlen);
+	if (!f)
 		return NULL;
-	}
 	struct spe_kallsyms *ks = calloc(1, sizeof *ks);
 	char line[1024];
 	unsigned long lineno = 0, nonzero = 0;
 	while (ks && fgets(line, sizeof line, f)) {
 		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s: line %lu: longer than the %zu bytes a kallsyms line may have", path,
+				 lineno, sizeof line - 2);
+			spe_kallsyms_free(ks);
+			ks = NULL;
+			break;
+		}
 		char type, name[512];
 		uint64_t addr;
 		if (sscanf(line, "%" SCNx64 " %c %511s", &addr, &type, name) != 3) {

@@ -161,7 +161,7 @@ static int print_table(sqlite3_stmt *st, FILE *out, int *step_rc)
 		}
 		nrows++;
 	}
-	if (rc == 0) {
+	if (rc == 0 && *step_rc == SQLITE_DONE) { /* nothing of a statement that failed part way */
 		for (int c = 0; c < nc; c++)
 			fprintf(out, "%s%-*s", c ? "  " : "", c == nc - 1 && !numeric[c] ? 0 : (int)width[c],
 				sqlite3_column_name(st, c));
@@ -230,11 +230,23 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 	while (tail && *tail) {
 		sqlite3_stmt *st = NULL;
 		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
-			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+			/* Only read-only connections have an authorizer (analysis/src/db.c): say what it refused. */
+			snprintf(err, errlen, "%s%s", sqlite3_errmsg(db),
+				 sqlite3_errcode(db) == SQLITE_AUTH
+					 ? ": on a read-only database ATTACH opens files read-only only (a path, or a "
+					   "file: URI with mode=ro)"
+					 : "");
 			return -spe_invalid;
 		}
 		if (!st)
 			continue; /* whitespace or a comment */
+		/* On a read-only connection nothing may write any file: VACUUM INTO, CREATE TEMP, ... */
+		if (sqlite3_db_readonly(db, "main") == 1 && !sqlite3_stmt_readonly(st)) {
+			snprintf(err, errlen, "the database is open read-only and this statement writes: %.*s",
+				 (int)strcspn(sqlite3_sql(st), "\n"), sqlite3_sql(st));
+			sqlite3_finalize(st);
+			return -spe_invalid;
+		}
 		int step_rc = SQLITE_DONE, rc;
 		if (sqlite3_column_count(st) == 0) {
 			step_rc = sqlite3_step(st);

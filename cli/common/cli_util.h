@@ -4,6 +4,7 @@
 #define SPE_CLI_UTIL_H
 
 #include <stdio.h>
+#include <stdint.h>
 #include <sysexits.h>
 
 /* Exit codes every command documents (sysexits.h, plus 1 for "partial"). */
@@ -26,5 +27,7 @@ int cli_finish_stdout(const char *prog, int status);
 
 /* Write @p s as a JSON string literal (quotes, backslashes and control bytes escaped). */
 void cli_json_string(FILE *out, const char *s);
+/* Parse a byte count: "4096", "0x1000", "64K", "4M", "1G"; 0 on success, -1 if malformed or too big. */
+int cli_parse_size(const char *s, uint64_t *out);
 
 #endif

@@ -3,8 +3,10 @@
 #include "record_run.h"
 #include "cli_util.h"
 
+#include "spe/infile.h"
 #include "spe/live.h"
 #include "spe/numa_sysfs.h"
+#include "spe/outfile.h"
 #include "spe/proc_synth.h"
 #include "spe/rec_output.h"
 #include "spe/replay.h"
@@ -56,30 +58,6 @@ int record_parse_pages(const char *s, uint32_t *out)
 	return 0;
 }
 
-int record_parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno)
-		return -1;
-	unsigned shift = 0;
-	if (*end == 'K' || *end == 'k')
-		shift = 10;
-	else if (*end == 'M' || *end == 'm')
-		shift = 20;
-	else if (*end == 'G' || *end == 'g')
-		shift = 30;
-	if (shift)
-		end++;
-	if (*end || (shift && v > (UINT64_MAX >> shift)))
-		return -1;
-	*out = (uint64_t)v << shift;
-	return 0;
-}
-
 /* "3 AUX buffers truncated, about N bytes lost; try a larger -m" and friends. */
 static void report_losses(const char *prog, const struct spe_session_stats *st, uint64_t lost_bytes, int exact,
 			  const char *bigger)
@@ -100,29 +78,23 @@ static void report_losses(const char *prog, const struct spe_session_stats *st, 
 }
 
 /*
- * After a write failure: what the sealed file really holds, read back from
- * it (the session's counts include records that never reached the disk).
+ * Before anything is created or started: -o must be a file that can be
+ * written beside and renamed into place.  Returns 0 or an exit status.
  */
-static void report_incomplete(const char *prog, const char *path)
+static int check_output(const char *prog, const char *out_path)
 {
-	struct spe_perf_file *f = spe_perf_alloc_file(NULL);
-	int r = f ? spe_perf_open(f, path) : -spe_nomem;
-	uint64_t aux_bytes = 0, sideband = 0;
-	struct spe_perf_event ev;
-	while (!r && !(r = spe_perf_next(f, &ev, sizeof ev))) {
-		if (ev.type == SPE_PERF_RECORD_AUXTRACE)
-			aux_bytes += ev.u.auxtrace.size;
-		else if (ev.type < SPE_PERF_RECORD_USER_START && ev.type != SPE_PERF_RECORD_AUX)
-			sideband++; /* what the live summary counts as sideband */
-	}
-	if (r == -spe_eos)
-		fprintf(stderr, "%s: %s is incomplete but readable up to the failure: it holds %llu bytes of SPE "
-				"data and %llu sideband records\n",
-			prog, path, (unsigned long long)aux_bytes, (unsigned long long)sideband);
-	else
-		fprintf(stderr, "%s: %s is incomplete and cannot be read back: %s\n", prog, path,
-			f ? spe_perf_errmsg(f) : spe_errstr(r));
-	spe_perf_free_file(f);
+	char err[1024];
+	int r = spe_outfile_check(out_path, SPE_OUTFILE_KEEP_OLD, err, sizeof err);
+	if (!r)
+		return 0;
+	fprintf(stderr, "%s: -o %s\n", prog, err);
+	return r == -spe_invalid ? CLI_USAGE : CLI_IOERR;
+}
+
+/* After a failure: the output path was not touched. */
+static void report_kept(const char *prog, const char *out_path, int existed)
+{
+	fprintf(stderr, "%s: %s %s\n", prog, out_path, existed ? "left as it was" : "not created");
 }
 
 /* ------------------------------------------------------------------ */
@@ -131,28 +103,20 @@ static void report_incomplete(const char *prog, const char *path)
 
 /*
  * A replay input (the --replay file, or an 'aux' file of a manifest) must be
- * a readable regular file; checked before the output is created.  Its
- * identity goes into @p st for the same-file check.
+ * a readable regular file (replay maps raw files and reads a manifest twice;
+ * a FIFO is refused, not waited on); checked before the output is created.
+ * Its identity goes into @p st for the same-file check.
  */
 static int check_replay_input(const char *prog, const char *path, struct stat *st)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, st) < 0) {
-		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	char err[1024];
+	int fd = spe_infile_open(path, err, sizeof err);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
 		return CLI_NOINPUT;
 	}
+	fstat(fd, st);
 	close(fd);
-	if (S_ISDIR(st->st_mode)) {
-		fprintf(stderr, "%s: %s: is a directory, not a raw SPE file or a replay manifest\n", prog, path);
-		return CLI_NOINPUT;
-	}
-	if (!S_ISREG(st->st_mode)) {
-		/* Replay maps raw files and reads a manifest twice: a pipe or device cannot be replayed. */
-		fprintf(stderr, "%s: %s: is not a regular file\n", prog, path);
-		return CLI_NOINPUT;
-	}
 	return 0;
 }
 
@@ -176,9 +140,19 @@ int record_run_replay(const struct record_run_opts *o)
 	struct spe_replay_manifest *m = NULL;
 	char err[1024] = "";
 	struct stat in_st;
-	int r = check_replay_input(prog, o->replay, &in_st);
-	if (r || (r = check_output_not_input(prog, out_path, o->replay, &in_st)))
+	struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = o->aux_size, .burst = o->replay_burst,
+					       .sample_type = spe_rec_output_sample_type(),
+					       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID,
+					       .stop = (const volatile int *)&stop_requested);
+	if (spe_replay_check_config(&rc, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return CLI_USAGE;
+	}
+	int r = check_output(prog, out_path);
+	if (r || (r = check_replay_input(prog, o->replay, &in_st)) ||
+	    (r = check_output_not_input(prog, out_path, o->replay, &in_st)))
 		return r;
+	int existed = access(out_path, F_OK) == 0;
 	int is_manifest = spe_replay_is_manifest(o->replay);
 	if (is_manifest < 0) {
 		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, o->replay, strerror(errno));
@@ -244,39 +218,31 @@ int record_run_replay(const struct record_run_opts *o)
 
 	struct spe_rec_output *out = NULL;
 	int status = CLI_OK;
+	install_stop_handlers();
 	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);
 	if (r) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		status = CLI_IOERR;
+		status = r == -spe_invalid ? CLI_USAGE : CLI_IOERR;
 		goto done;
 	}
-
-	install_stop_handlers();
-	struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = o->aux_size, .burst = o->replay_burst,
-					       .sample_type = spe_rec_output_sample_type(),
-					       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID,
-					       .stop = (const volatile int *)&stop_requested);
 	struct spe_session_sink sink = spe_rec_output_sink(out);
 	struct spe_session_stats st;
 	struct spe_replay_stats rs;
 	r = spe_replay_run(m, &rc, &sink, &st, &rs, err, sizeof err);
-	char cerr[1024] = "";
-	int cr = spe_rec_output_close(out, cerr, sizeof cerr);
-	if (r == -spe_io && !cerr[0] && err[0] && strstr(err, "cannot")) {
+	if (r && !spe_rec_output_errmsg(out)[0]) {
+		/* The replay's own failure (an aux file that cannot be read), not the output's. */
+		spe_rec_output_abort(out);
 		fprintf(stderr, "%s: %s\n", prog, err);
-		unlink(out_path);
-		status = CLI_NOINPUT;
+		report_kept(prog, out_path, existed);
+		status = r == -spe_io ? CLI_NOINPUT : r == -spe_invalid ? CLI_USAGE : CLI_IOERR;
 		goto done;
 	}
+	char cerr[1024] = "";
+	int cr = spe_rec_output_close(out, cerr, sizeof cerr);
 	if (cr || r) {
 		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : err);
-		if (r == -spe_invalid) {
-			unlink(out_path);
-			status = CLI_USAGE;
-		} else {
-			report_incomplete(prog, out_path);
-			status = CLI_IOERR;
-		}
+		report_kept(prog, out_path, existed);
+		status = CLI_IOERR;
 		goto done;
 	}
 	report_losses(prog, &st, rs.aux_dropped, 1, "--aux-size");
@@ -405,10 +371,11 @@ int record_run_live(const struct record_run_opts *o)
 		return CLI_IOERR;
 	}
 	int rc = record_run_live_config(o, &lc, lcpus);
-	if (rc) {
+	if (rc || (rc = check_output(prog, out_path))) {
 		free(lcpus);
 		return rc;
 	}
+	int existed = access(out_path, F_OK) == 0;
 
 	install_stop_handlers();
 	struct spe_live *live = NULL;
@@ -467,7 +434,7 @@ int record_run_live(const struct record_run_opts *o)
 	if (r) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		spe_live_close(live);
-		return CLI_IOERR;
+		return r == -spe_invalid ? CLI_USAGE : CLI_IOERR;
 	}
 
 	struct spe_session_sink sink = spe_rec_output_sink(out);
@@ -485,7 +452,13 @@ int record_run_live(const struct record_run_opts *o)
 	uint32_t first_type = 0;
 	uint64_t unwritten = spe_rec_output_unwritten(out, &first_type);
 	char cerr[1024] = "";
-	int cr = spe_rec_output_close(out, cerr, sizeof cerr);
+	int cr = 0;
+	if (r) {
+		/* A failed session changes nothing on disk; a failed write is the cause worth naming. */
+		snprintf(cerr, sizeof cerr, "%s", spe_rec_output_errmsg(out));
+		spe_rec_output_abort(out);
+	} else
+		cr = spe_rec_output_close(out, cerr, sizeof cerr);
 
 	int status = CLI_OK;
 	if (r && o->command && !res.command_ran) {
@@ -503,7 +476,7 @@ int record_run_live(const struct record_run_opts *o)
 				"their sample_id trailer\n",
 			prog, (unsigned long long)unwritten, first_type);
 	if (status != CLI_OK) {
-		report_incomplete(prog, out_path); /* the session's counts include records never written */
+		report_kept(prog, out_path, existed);
 		return status;
 	}
 	fprintf(stderr, "%s: wrote %s: %llu bytes of SPE data, %llu sideband records, %d CPU%s%s\n", prog, out_path,

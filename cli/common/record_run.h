@@ -58,7 +58,4 @@ int record_run_live_config(const struct record_run_opts *o, struct spe_live_conf
 /* Parse an AUX page count (-m): a power of two from 2 to 2^24; 0 on success. */
 int record_parse_pages(const char *s, uint32_t *out);
 
-/* Parse "4096", "0x1000", "64K", "4M", "1G"; 0 on success. */
-int record_parse_size(const char *s, uint64_t *out);
-
 #endif

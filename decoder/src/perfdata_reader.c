@@ -266,12 +266,19 @@ int spe_perf_open(struct spe_perf_file *f, const char *path)
 		return -spe_invalid;
 	if (!strcmp(path, "-"))
 		return spe_perf_open_fd(f, STDIN_FILENO, "(stdin)");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * O_NONBLOCK only for open(): a FIFO without a writer would block there
+	 * forever; opened this way it reads as empty instead.  Reads block.
+	 */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		reset(f);
 		set_name(f, path);
 		return pd_fail(f, -spe_io, UINT64_MAX, "cannot open: %s", strerror(errno));
 	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	int err = spe_perf_open_fd(f, fd, path);
 	/* a mapping outlives its fd; a stream (a FIFO path) keeps it */
 	if (f->src.streamed) {

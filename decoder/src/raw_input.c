@@ -64,7 +64,8 @@ int spe_raw_open(struct spe_raw_input *r, const char *path)
 	if (!r || !path)
 		return -spe_invalid;
 	raw_reset(r);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Without blocking: a FIFO with no writer is refused below instead of hanging here. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		snprintf(r->errmsg, sizeof r->errmsg, "%s: cannot open: %s", path, strerror(errno));
 		return -spe_io;

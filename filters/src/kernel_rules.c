@@ -25,7 +25,7 @@ uint64_t kernel_evf_accept(const struct spe_target *t)
 
 unsigned kernel_accepting_pmsver(unsigned pmsver)
 {
-	return pmsver <= 1 ? 415 : pmsver == 2 ? 512 : pmsver <= 4 ? 603 : 618;
+	return pmsver <= 1 ? SPE_KERNEL_OLDEST : pmsver == 2 ? 512 : pmsver <= 4 ? 603 : 618;
 }
 
 bool kernel_priv_ok(const struct spe_target *t)

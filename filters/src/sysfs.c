@@ -20,22 +20,27 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <unistd.h>
+
+#include "spe/infile.h"
 
 struct ctx {
 	char *err;
 	size_t errlen;
 };
 
-/* Read a small text file.  Returns length, -1 when absent, -2 on error (err set). */
+/*
+ * Read a small text file.  Returns length, -1 when absent, -2 on error (err
+ * set): a FIFO or a device where a sysfs attribute should be is refused, not
+ * waited on.
+ */
 static int read_text(struct ctx *c, const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		if (errno == ENOENT)
-			return -1;
-		snprintf(c->err, c->errlen, "%s: %s", path, strerror(errno));
+	if (access(path, F_OK) != 0 && errno == ENOENT)
+		return -1;
+	FILE *f = spe_infile_fopen(path, NULL, c->err, c->errlen);
+	if (!f)
 		return -2;
-	}
 	size_t n = fread(buf, 1, len - 1, f);
 	bool failed = ferror(f);
 	fclose(f);
@@ -57,6 +62,12 @@ static int read_number(struct ctx *c, const char *path, uint64_t *out)
 	char *end;
 	errno = 0;
 	*out = strtoull(buf, &end, 0);
+	if (buf[strspn(buf, " \t")] == '-' || errno == ERANGE) {
+		/* strtoull would wrap "-1" to 2^64 - 1: say what the file holds instead. */
+		buf[strcspn(buf, "\n")] = '\0';
+		snprintf(c->err, c->errlen, "%s: '%s' is not a number from 0 to 2^64 - 1", path, buf);
+		return -2;
+	}
 	if (end == buf || errno || (*end && *end != '\n') || (*end == '\n' && end[1])) {
 		snprintf(c->err, c->errlen, "%s: offset %d: expected one number", path,
 			 (int)(end == buf ? 0 : end - buf));
@@ -231,6 +242,11 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 		snprintf(c->err, c->errlen, "%s: missing: not a PMU directory", path);
 	if (rc)
 		return -1;
+	if (v > INT_MAX) {
+		/* attr.type is 32 bits, and the kernel's PMU idr hands out ints: 2^32 would wrap to 0 (a CPU PMU). */
+		snprintf(c->err, c->errlen, "%s: %llu is not a PMU type (0 to %d)", path, (unsigned long long)v, INT_MAX);
+		return -1;
+	}
 	t->type = (int)v;
 
 	if (!path_join(c, path, sizeof path, dir, "cpumask"))

@@ -7,6 +7,7 @@
  */
 #include "spe/rec_output.h"
 #include "spe/kernel_records.h"
+#include "spe/outfile.h"
 #include "spe/spe.h"
 
 #include <errno.h>
@@ -19,7 +20,7 @@
 #define MAX_BUILD_IDS 4096
 
 struct spe_rec_output {
-	int fd;
+	struct spe_outfile *file; /* a temporary beside path until the close */
 	char *path;
 	struct spe_perf_writer *w;
 	uint64_t reference;
@@ -56,12 +57,11 @@ int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cf
 		snprintf(err, errsize, "%s: out of memory", path);
 		return -spe_nomem;
 	}
-	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (o->fd < 0) {
-		snprintf(err, errsize, "%s: cannot create: %s", path, strerror(errno));
+	int r = spe_outfile_open(path, "spe-record", SPE_OUTFILE_KEEP_OLD, &o->file, err, errsize);
+	if (r) {
 		free(o->path);
 		free(o);
-		return -spe_io;
+		return r;
 	}
 
 	long online = sysconf(_SC_NPROCESSORS_ONLN), conf = sysconf(_SC_NPROCESSORS_CONF);
@@ -105,22 +105,19 @@ int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cf
 		.time_conv = &tc,
 		.numa_nodes = cfg.numa_nodes, .n_numa_nodes = cfg.n_numa_nodes,
 		.memory_block_size = cfg.memory_block_size);
-	o->w = spe_perf_writer_open(o->fd, &wc);
+	o->w = spe_perf_writer_open(spe_outfile_fd(o->file), &wc);
 	free(pc);
 	if (!o->w) {
 		snprintf(err, errsize, "%s: out of memory", path);
-		close(o->fd);
+		spe_outfile_abort(o->file);
 		free(o->path);
 		free(o);
 		return -spe_nomem;
 	}
-	int r = writer_failed(o);
+	r = writer_failed(o);
 	if (r) {
 		snprintf(err, errsize, "%s", o->errmsg);
-		spe_perf_writer_close(o->w);
-		close(o->fd);
-		free(o->path);
-		free(o);
+		spe_rec_output_abort(o);
 		return r;
 	}
 	*out = o;
@@ -276,19 +273,30 @@ int spe_rec_output_close(struct spe_rec_output *o, char *err, size_t errsize)
 		return 0;
 	int r = writer_failed(o);
 	char wmsg[256];
-	/* On a failure the writer still seals the file (data.size at the last whole record). */
 	int c = spe_perf_writer_close_msg(o->w, wmsg, sizeof wmsg);
 	if (!r && c) {
 		r = c;
 		snprintf(o->errmsg, sizeof o->errmsg, "%s: %s", o->path, wmsg);
 	}
-	if (close(o->fd) < 0 && !r) {
-		r = -spe_io;
-		snprintf(o->errmsg, sizeof o->errmsg, "%s: %s", o->path, strerror(errno));
+	if (r) {
+		/* Whatever went wrong, the file the user had stays as it was. */
+		spe_outfile_abort(o->file);
+	} else if ((r = spe_outfile_commit(o->file, o->errmsg, sizeof o->errmsg)) != 0) {
+		r = r == -spe_invalid ? -spe_io : r;
 	}
 	if (r && err && errsize)
 		snprintf(err, errsize, "%s", o->errmsg);
 	free(o->path);
 	free(o);
 	return r;
+}
+
+void spe_rec_output_abort(struct spe_rec_output *o)
+{
+	if (!o)
+		return;
+	spe_perf_writer_close(o->w);
+	spe_outfile_abort(o->file);
+	free(o->path);
+	free(o);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Replay through simulated rings and the shared drain loop (see spe/replay.h). */
 #include "spe/replay.h"
+#include "spe/infile.h"
 #include "spe/kernel_records.h"
 #include "spe/ring_sim.h"
 #include "spe/spe.h"
@@ -48,14 +49,12 @@ size_t spe_replay_record_ends(const uint8_t *bytes, uint64_t len, uint64_t from,
 
 static int load_aux(const char *path, struct replay_cpu *c, char *err, size_t errsize)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errsize, "%s: cannot open: %s", path, strerror(errno));
+	int fd = spe_infile_open(path, err, errsize); /* never blocks on a FIFO */
+	if (fd < 0)
 		return -spe_io;
-	}
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errsize, "%s: not a regular file", path);
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errsize, "%s: cannot stat: %s", path, strerror(errno));
 		close(fd);
 		return -spe_io;
 	}
@@ -77,6 +76,33 @@ static int load_aux(const char *path, struct replay_cpu *c, char *err, size_t er
 static int is_pow2(uint64_t x)
 {
 	return x && !(x & (x - 1));
+}
+
+/* @p in with its zero fields set to the defaults, then checked. */
+static int with_defaults(const struct spe_replay_config *in, struct spe_replay_config *cfg, char *err, size_t errsize)
+{
+	memset(cfg, 0, sizeof *cfg);
+	memcpy(cfg, in, in->size < sizeof *cfg ? in->size : sizeof *cfg);
+	if (!cfg->aux_size)
+		cfg->aux_size = SPE_REPLAY_DEFAULT_AUX_SIZE;
+	if (!cfg->data_size)
+		cfg->data_size = SPE_REPLAY_DEFAULT_DATA_SIZE;
+	if (!cfg->burst)
+		cfg->burst = cfg->aux_size / 2;
+	if (errsize)
+		err[0] = 0;
+	if (!is_pow2(cfg->aux_size) || cfg->aux_size < 4096) {
+		snprintf(err, errsize, "AUX size %llu is not a power of two of at least 4096 bytes",
+			 (unsigned long long)cfg->aux_size);
+		return -spe_invalid;
+	}
+	return 0;
+}
+
+int spe_replay_check_config(const struct spe_replay_config *cfg, char *err, size_t errsize)
+{
+	struct spe_replay_config full;
+	return with_defaults(cfg, &full, err, errsize);
 }
 
 /* One hardware burst on @p c: up to @p burst bytes, ending on a record boundary. */
@@ -109,22 +135,11 @@ int spe_replay_run(const struct spe_replay_manifest *m, const struct spe_replay_
 		   const struct spe_session_sink *sink, struct spe_session_stats *session_stats,
 		   struct spe_replay_stats *stats, char *err, size_t errsize)
 {
-	struct spe_replay_config cfg = { 0 };
-	memcpy(&cfg, cfg_in, cfg_in->size < sizeof cfg ? cfg_in->size : sizeof cfg);
-	if (!cfg.aux_size)
-		cfg.aux_size = SPE_REPLAY_DEFAULT_AUX_SIZE;
-	if (!cfg.data_size)
-		cfg.data_size = SPE_REPLAY_DEFAULT_DATA_SIZE;
-	if (!cfg.burst)
-		cfg.burst = cfg.aux_size / 2;
+	struct spe_replay_config cfg;
 	memset(stats, 0, sizeof *stats);
-	if (errsize)
-		err[0] = 0;
-	if (!is_pow2(cfg.aux_size) || cfg.aux_size < 4096) {
-		snprintf(err, errsize, "AUX size %llu is not a power of two of at least 4096 bytes",
-			 (unsigned long long)cfg.aux_size);
-		return -spe_invalid;
-	}
+	int r = with_defaults(cfg_in, &cfg, err, errsize);
+	if (r)
+		return r;
 
 	struct spe_session s = { .sink = *sink };
 	struct replay_cpu *rc = calloc(m->n_cpus ? m->n_cpus : 1, sizeof *rc);
@@ -132,7 +147,7 @@ int spe_replay_run(const struct spe_replay_manifest *m, const struct spe_replay_
 	uint64_t *cuts = NULL;
 	size_t cap = 0;
 	uint8_t *rec = malloc(SPE_KREC_MAX);
-	int r = 0;
+	r = 0;
 	if (!rc || !s.cpus || !rec) {
 		r = -spe_nomem;
 		goto out;

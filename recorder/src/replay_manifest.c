@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Parser for replay manifests, format v1 (docs/replay-manifest.md). */
 #include "spe/replay_manifest.h"
+#include "spe/infile.h"
 #include "spe/spe.h"
 
 #include <ctype.h>
@@ -518,12 +519,11 @@ int spe_replay_manifest_parse(const char *path, struct spe_replay_manifest **out
 {
 	if (!path || !out)
 		return -spe_invalid;
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		if (err && errsize)
-			snprintf(err, errsize, "%s: cannot open: %s", path, strerror(errno));
-		return -spe_io;
-	}
+	char ignored[8];
+	int code = -spe_io;
+	FILE *f = spe_infile_fopen(path, &code, err && errsize ? err : ignored, err && errsize ? errsize : sizeof ignored);
+	if (!f)
+		return code == -spe_nomem ? code : -spe_io;
 	char *text = malloc(MANIFEST_MAX_BYTES + 1);
 	size_t n = text ? fread(text, 1, MANIFEST_MAX_BYTES + 1, f) : 0;
 	int rerr = ferror(f);
@@ -581,8 +581,8 @@ int spe_replay_manifest_for_raw(const char *raw_path, uint32_t cpu, uint64_t mid
 int spe_replay_is_manifest(const char *path)
 {
 	static const char magic[] = "spekit-replay";
-	char buf[256];
-	FILE *f = fopen(path, "rb");
+	char buf[256], ignored[256];
+	FILE *f = spe_infile_fopen(path, NULL, ignored, sizeof ignored);
 	if (!f)
 		return -spe_io;
 	size_t n = fread(buf, 1, sizeof buf - 1, f);

@@ -2,6 +2,8 @@
 /* Safe output files: a temporary beside the target, renamed into place when complete.  See spe/outfile.h. */
 #include "spe/outfile.h"
 
+#include "file_kind.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -125,21 +127,6 @@ static void target_free(struct target *t)
 	free(t->dir);
 }
 
-static const char *kind_name(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
 static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -207,7 +194,8 @@ static int resolve(const char *path, unsigned flags, struct target *t, char *err
 		t->kind = TARGET_STREAM;
 		return (t->path = strdup(path)) ? 0 : NOMEM(err, errlen, path);
 	} else {
-		snprintf(err, errlen, "%s: is %s; give the name of a regular file to write", path, kind_name(st.st_mode));
+		snprintf(err, errlen, "%s: is %s; give the name of a regular file to write", path,
+			 safeio_kind_name(st.st_mode));
 		return -spe_invalid;
 	}
 	if (!t->path || !(t->dir = dir_of(t->path))) {
@@ -233,7 +221,7 @@ static int resolve(const char *path, unsigned flags, struct target *t, char *err
 		int bad = lstat(old, &lst) == 0 && !S_ISREG(lst.st_mode);
 		if (bad)
 			snprintf(err, errlen, "%s: is %s; it would receive the previous %s", old,
-				 S_ISLNK(lst.st_mode) ? "a symbolic link" : kind_name(lst.st_mode), base_of(t->path));
+				 safeio_kind_name(lst.st_mode), base_of(t->path));
 		free(old);
 		if (bad) {
 			target_free(t);

@@ -52,17 +52,17 @@ check bad-aux-size-msg has "AUX size 5000 is not a power of two of at least 4096
 check bad-size-syntax run 64 --replay="$tmp/big.bin" --aux-size=lots
 check cpu-with-manifest run 64 --replay="$fx/two-records.replay" --cpu=3
 check unwritable run 74 --replay="$fx/two-records.replay" -o /nonexistent/dir/x.data
-check unwritable-msg has "/nonexistent/dir/x.data: cannot create: No such file or directory"
+check unwritable-msg has "-o /nonexistent/dir/x.data: cannot create files in /nonexistent/dir: No such file or directory"
 
 # Inputs refused before the output is created: a directory, an unreadable file
 # (as root every file is readable: checked only for other users), an output
 # that is the input itself or a manifest's aux file.
 mkdir "$tmp/dir"
 check dir-input run 66 --replay="$tmp/dir" -o "$tmp/dir.data"
-check dir-input-msg has "spe-record: $tmp/dir: is a directory, not a raw SPE file or a replay manifest"
+check dir-input-msg has "spe-record: $tmp/dir: is a directory, not a regular file"
 check dir-input-nofile test ! -e "$tmp/dir.data"
 check dev-input run 66 --replay=/dev/null -o "$tmp/dev.data"
-check dev-input-msg has "spe-record: /dev/null: is not a regular file"
+check dev-input-msg has "spe-record: /dev/null: is a character device, not a regular file"
 check dev-input-nofile test ! -e "$tmp/dev.data"
 printf 'spekit-replay 1\naux dir\n' >"$tmp/dir.replay"
 check dir-aux run 66 --replay="$tmp/dir.replay" -o "$tmp/dira.data"
@@ -101,18 +101,23 @@ if command -v perf >/dev/null; then
   check nohost-hostname test "$(grep -c '^# hostname\|^# os release' "$tmp/h.txt")" = 0
 fi
 
-# 4. Disk full (a 64 KiB file-size limit): exit 74, a clear message, and the
-#    file written so far still opens.
+# 4. Disk full (a 64 KiB file-size limit): exit 74, a clear message, and no
+#    file: the recording went to a temporary that is removed; a perf.data
+#    that was there is left byte for byte (and no .old is made).
 ( ulimit -f 64; run_rec --replay="$tmp/big.bin" --aux-size=16K -o "$tmp/full.data" ) >"$tmp/out" 2>"$tmp/err"
 check diskfull-status test $? = 74
 check diskfull-msg has "$tmp/full.data: write failed"
 check diskfull-why has "File too large"
-check diskfull-msg2 has "is incomplete but readable up to the failure"
-check diskfull-size test "$(stat -c %s "$tmp/full.data")" -le 65536
-if command -v perf >/dev/null; then
-  PAGER=cat perf report -D -i "$tmp/full.data" >"$tmp/d.txt" 2>&1
-  check diskfull-perf-opens grep -q 'ARM SPE data' "$tmp/d.txt"
-fi
+check diskfull-msg2 has "$tmp/full.data not created"
+check diskfull-nofile test ! -e "$tmp/full.data"
+check diskfull-notmp test -z "$(ls "$tmp" | grep '\.tmp$')"
+cp "$tmp/a.data" "$tmp/keep.data"
+( ulimit -f 64; run_rec --replay="$tmp/big.bin" --aux-size=16K -o "$tmp/keep.data" ) >"$tmp/out" 2>"$tmp/err"
+check diskfull-keep-status test $? = 74
+check diskfull-keep-msg has "$tmp/keep.data left as it was"
+check diskfull-keep-same cmp "$tmp/a.data" "$tmp/keep.data"
+check diskfull-keep-noold test ! -e "$tmp/keep.data.old"
+check diskfull-keep-notmp test -z "$(ls "$tmp" | grep '\.tmp$')"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -44,16 +44,21 @@ enum spe_db_mode {
 	SPE_DB_CREATE,       /* new database; refuse if the file exists */
 	SPE_DB_APPEND,       /* existing database (or new if absent), add sources */
 	SPE_DB_FORCE,        /* replace an existing file once the load succeeds */
+	SPE_DB_SCRATCH,      /* a private database beside the path, read-only once committed, removed on close */
 };
 
 struct spe_db;
 
 /*
  * Open @p path.  CREATE and FORCE build the database in a temporary file
- * beside @p path that spe_db_commit() renames over it; APPEND writes inside
- * one transaction.  Errors (file exists, unknown schema version, not a
- * spekit database, SQLite failure) return a negative code with a message in
- * @p err.
+ * beside @p path (PATH.spe-db.PID.N.tmp) that spe_db_commit() renames over
+ * it; APPEND writes inside one transaction.  READONLY rolls back a hot
+ * journal left by a killed writer first and refuses ATTACH of writable
+ * URIs.  Errors (file exists, unknown schema version, not a spekit database,
+ * SQLite failure) return a negative code with a message in @p err;
+ * -spe_invalid for a path that is not a regular file (a FIFO would block
+ * SQLite's open, a device would be written), or an empty one, in every mode
+ * (and for CREATE of an existing file).
  */
 int spe_db_open(const char *path, enum spe_db_mode mode, struct spe_db **out, char *err, size_t errlen);
 /* A private in-memory database with the schema, inside its load transaction (tests, fuzzing). */
@@ -240,6 +245,9 @@ enum spe_result_format { SPE_FORMAT_TABLE, SPE_FORMAT_CSV, SPE_FORMAT_JSON };
 /*
  * Run every statement of @p sql on @p db and print the rows of each to
  * @p out.  Returns 0, or a negative code with SQLite's message in @p err.
+ * When @p db's main database is open read-only, a statement that is not
+ * read-only (sqlite3_stmt_readonly: VACUUM INTO, CREATE TEMP ...) is
+ * refused with -spe_invalid before it runs.
  */
 int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, FILE *out, char *err,
 		     size_t errlen);

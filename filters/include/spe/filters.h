@@ -288,6 +288,8 @@ unsigned spe_kernel_parse(const char *text);
 
 /* The newest kernel whose rules the compiler models (6.19). */
 #define SPE_KERNEL_NEWEST 619
+/* The first release with the arm_spe_pmu driver (4.15): no SPE before it. */
+#define SPE_KERNEL_OLDEST 415
 
 /*
  * Build a target from a CPU profile (facts.h name, e.g. "neoverse-n1") on

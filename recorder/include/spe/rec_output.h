@@ -55,9 +55,12 @@ struct spe_rec_output_config {
 struct spe_rec_output;
 
 /*
- * Create @p path (truncating it) and write the header, attr, TIME_CONV and
- * AUXTRACE_INFO: v1 when every CPU has the same MIDR, v2 otherwise.
- * Returns 0 or a negative error with "PATH: problem" in @p err.
+ * Start the perf.data @p path: write the header, attr, TIME_CONV and
+ * AUXTRACE_INFO (v1 when every CPU has the same MIDR, v2 otherwise) into a
+ * temporary beside it, PATH.spe-record.PID.N.tmp (spe/outfile.h); @p path
+ * itself is not touched until spe_rec_output_close().  Returns 0 or a
+ * negative error with "PATH: problem" in @p err: -spe_invalid when @p path
+ * is not a regular file (a directory, a device, a FIFO).
  */
 int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cfg, struct spe_rec_output **out,
 			char *err, size_t errsize);
@@ -72,10 +75,15 @@ uint64_t spe_rec_output_unwritten(const struct spe_rec_output *o, uint32_t *firs
 const char *spe_rec_output_errmsg(const struct spe_rec_output *o);
 
 /*
- * Write the features and final header, close the file.  Returns 0 or the
- * first error of the output's life (message in @p err).
+ * Write the features and final header; if every write succeeded, rename the
+ * temporary over the path (an existing file kept as PATH.old, as perf
+ * does).  Otherwise remove the temporary: the path is as it was.  Returns 0
+ * or the first error of the output's life (message in @p err).
  */
 int spe_rec_output_close(struct spe_rec_output *o, char *err, size_t errsize);
+
+/* Give up on the output (an input error found late): remove the temporary, keep the path. */
+void spe_rec_output_abort(struct spe_rec_output *o);
 
 #ifdef __cplusplus
 }

@@ -37,6 +37,12 @@ struct spe_replay_stats {
 };
 
 /*
+ * Check @p cfg as spe_replay_run() would, before anything is created:
+ * 0, or -spe_invalid with the reason in @p err.
+ */
+int spe_replay_check_config(const struct spe_replay_config *cfg, char *err, size_t errsize);
+
+/*
  * Run a replay.  Returns 0, or a negative error with a message in @p err:
  * -spe_io / -spe_invalid (an aux file cannot be read, bad sizes) or the
  * sink's error.
