@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "common/cli_util.h"
+#include "common/temp_db.h"
 #include "spe/analysis.h"
 
 static void usage(FILE *out)
@@ -21,44 +22,6 @@ static void usage(FILE *out)
 		"  -f, --format=FMT    table (default), csv (RFC 4180) or json (one object per line)\n"
 		"      --write         open the database read-write\n"
 		"      --symfs=DIR     with FILE.data: look for mapped files under DIR\n");
-}
-
-/* Load @p input into a new database in a temporary directory. */
-static int load_temporary(const char *input, const char *symfs, char *dir, char *db_path, size_t len)
-{
-	char err[1024];
-	if (access(input, R_OK) != 0) {
-		fprintf(stderr, "spe-query: %s: %s\n", input, strerror(errno));
-		return CLI_NOINPUT;
-	}
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "spe-query: cannot create a temporary directory: %s\n", strerror(errno));
-		return CLI_IOERR;
-	}
-	snprintf(db_path, len, "%s/spe.db", dir);
-	struct spe_db *db;
-	if (spe_db_open(db_path, SPE_DB_CREATE, &db, err, sizeof err) < 0) {
-		fprintf(stderr, "spe-query: %s\n", err);
-		return CLI_IOERR;
-	}
-	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1, .symfs = symfs };
-	int rc = spe_load_perf_file(db, input, &opts, NULL, err, sizeof err);
-	if (rc == 0)
-		rc = spe_db_commit(db, err, sizeof err);
-	spe_db_close(db);
-	if (rc < 0) {
-		fprintf(stderr, "spe-query: %s\n", err);
-		return CLI_DATAERR;
-	}
-	return CLI_OK;
-}
-
-static void remove_temporary(const char *dir, const char *db_path)
-{
-	if (!*dir || dir[strlen(dir) - 1] == 'X')
-		return;
-	unlink(db_path);
-	rmdir(dir);
 }
 
 int cmd_query(int argc, char **argv);
@@ -108,14 +71,15 @@ int cmd_query(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	const char *sql = argv[argc - 1];
-	char tmpdir[] = "/tmp/spe-query-XXXXXX", tmpdb[64] = "";
+	struct cli_temp_db tmp = { .dir = "" };
 	if (npos == 2) {
-		int rc = load_temporary(argv[optind], symfs, tmpdir, tmpdb, sizeof tmpdb);
+		struct cli_temp_load lo = { .symfs = symfs };
+		int rc = cli_temp_db_load("spe-query", argv[optind], &lo, &tmp);
 		if (rc != CLI_OK) {
-			remove_temporary(tmpdir, tmpdb);
+			cli_temp_db_remove(&tmp);
 			return rc;
 		}
-		database = tmpdb;
+		database = tmp.path;
 	} else if (!database) {
 		database = "spe.db";
 	}
@@ -125,7 +89,7 @@ int cmd_query(int argc, char **argv)
 	int rc = spe_db_open(database, write ? SPE_DB_READWRITE : SPE_DB_READONLY, &db, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "spe-query: %s\n", err);
-		remove_temporary(tmpdir, tmpdb);
+		cli_temp_db_remove(&tmp);
 		return access(database, F_OK) != 0 ? CLI_NOINPUT : CLI_DATAERR;
 	}
 	int status = CLI_OK;
@@ -136,6 +100,6 @@ int cmd_query(int argc, char **argv)
 		status = CLI_DATAERR;
 	}
 	spe_db_close(db);
-	remove_temporary(tmpdir, tmpdb);
+	cli_temp_db_remove(&tmp);
 	return cli_finish_stdout("spe-query", status);
 }
