@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * spe-export: a spekit database (or a recording, loaded on the fly) as a
+ * pprof profile, folded stacks, or a BOLT / AutoFDO branch profile.  See
+ * docs/spe-export.1.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "common/cli_util.h"
+#include "common/temp_db.h"
+#include "spe/analysis.h"
+#include "spe/export.h"
+
+static const char prog[] = "spe-export";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: spe-export --format=FMT [-d DB | [--symfs=DIR] [--raw --midr=MIDR] FILE.data] [-o FILE]\n"
+		"                  [--where=SQL-EXPR] [--source=ID] [--pid=PID] [--cpu=N] [FORMAT OPTIONS]\n"
+		"  -f, --format=FMT      pprof (needs -o), folded, bolt or autofdo\n"
+		"  -d, --database=DB     database to read (default ./spe.db)\n"
+		"  -o, --output=FILE     where to write (text formats: default or '-' standard output)\n"
+		"      --where=SQL-EXPR  only the records whose spe_sample row satisfies the expression\n"
+		"      --source=ID, --pid=PID, --cpu=N   only the records of that source, process, CPU\n"
+		"      --symfs=DIR       look for mapped binaries under DIR\n"
+		"      --raw --midr=MIDR FILE is bare SPE bytes recorded on that CPU part\n"
+		"  pprof:   --by=code|data               locations are the PCs (default) or the data addresses\n"
+		"  folded:  --weight=latency|samples     stack weight (default total latency)\n"
+		"           --split=mem_level            a memory-level frame below the instruction\n"
+		"  bolt, autofdo: --binary=PATH, --build-id=HEX   the binary to profile\n");
+}
+
+/*
+ * The one place this command writes a file: a temporary beside the target,
+ * renamed over it once complete, so a failure, a signal or a mistyped
+ * option never leaves a user's file half written or gone.  Kept in this
+ * function pair so a shared safe-output helper can replace it.
+ */
+struct out_file {
+	FILE *f;
+	char target[PATH_MAX];
+	int is_stdout;
+};
+
+static char tmp_path[PATH_MAX + 16]; /* the temporary, for the signal handler */
+
+static void on_fatal_signal(int sig)
+{
+	if (tmp_path[0])
+		unlink(tmp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int out_open(struct out_file *o, const char *path, int binary)
+{
+	memset(o, 0, sizeof *o);
+	if (!path || !strcmp(path, "-")) {
+		if (binary) {
+			fprintf(stderr, "%s: the pprof format is binary: give -o FILE.pb.gz\n", prog);
+			return CLI_USAGE;
+		}
+		o->f = stdout;
+		o->is_stdout = 1;
+		return CLI_OK;
+	}
+	struct stat st;
+	int exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: %s: not a regular file; refusing to write to it\n", prog, path);
+		return CLI_USAGE;
+	}
+	/* write through a symbolic link, not over it */
+	if (exists && realpath(path, o->target)) {
+		/* resolved */
+	} else if ((size_t)snprintf(o->target, sizeof o->target, "%s", path) >= sizeof o->target) {
+		fprintf(stderr, "%s: %s: path too long\n", prog, path);
+		return CLI_USAGE;
+	}
+	snprintf(tmp_path, sizeof tmp_path, "%s.XXXXXX", o->target);
+	struct sigaction sa = { .sa_handler = on_fatal_signal };
+	sigemptyset(&sa.sa_mask);
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		sigaction(sigs[i], &sa, NULL);
+	int fd = mkstemp(tmp_path);
+	if (fd < 0) {
+		int e = errno;
+		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", prog, o->target, strerror(e));
+		tmp_path[0] = 0;
+		return e == EACCES || e == EPERM || e == EROFS ? CLI_NOPERM : CLI_IOERR;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask);
+	o->f = fdopen(fd, "wb");
+	if (!o->f) {
+		close(fd);
+		unlink(tmp_path);
+		tmp_path[0] = 0;
+		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
+		return CLI_IOERR;
+	}
+	return CLI_OK;
+}
+
+static void out_abort(struct out_file *o)
+{
+	if (o->is_stdout || !o->f)
+		return;
+	fclose(o->f);
+	unlink(tmp_path);
+	tmp_path[0] = 0;
+}
+
+static int out_commit(struct out_file *o)
+{
+	if (o->is_stdout)
+		return cli_finish_stdout(prog, CLI_OK);
+	int e = 0;
+	if (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0)
+		e = errno;
+	if (fclose(o->f) != 0 && !e)
+		e = errno;
+	if (!e && rename(tmp_path, o->target) != 0)
+		e = errno;
+	if (e) {
+		unlink(tmp_path);
+		tmp_path[0] = 0;
+		fprintf(stderr, "%s: writing %s: %s\n", prog, o->target, strerror(e));
+		return CLI_IOERR;
+	}
+	tmp_path[0] = 0;
+	return CLI_OK;
+}
+
+static int parse_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *v)
+{
+	char *end;
+	errno = 0;
+	long long n = strtoll(s, &end, 0);
+	if (errno || !*s || *end || n < lo || n > hi) {
+		fprintf(stderr, "%s: --%s=%s: expected a number from %lld to %lld\n", prog, opt, s, (long long)lo,
+			(long long)hi);
+		return -1;
+	}
+	*v = n;
+	return 0;
+}
+
+static int pick(const char *opt, const char *s, const char *const *names, int n, int *v)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s, names[i])) {
+			*v = i;
+			return 0;
+		}
+	fprintf(stderr, "%s: --%s=%s: use", prog, opt, s);
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "%s %s", i ? (i == n - 1 ? " or" : ",") : "", names[i]);
+	fprintf(stderr, "\n");
+	return -1;
+}
+
+static int exit_code(int rc)
+{
+	switch (-rc) {
+	case spe_invalid: return CLI_USAGE;
+	case spe_nomem:
+	case spe_io: return CLI_IOERR;
+	case spe_bad_file: return CLI_NOINPUT;
+	default: return CLI_DATAERR;
+	}
+}
+
+int cmd_export(int argc, char **argv);
+int cmd_export(int argc, char **argv)
+{
+	enum { OPT_WHERE = 256, OPT_SOURCE, OPT_PID, OPT_CPU, OPT_SYMFS, OPT_RAW, OPT_MIDR, OPT_BY, OPT_WEIGHT,
+	       OPT_SPLIT, OPT_BINARY, OPT_BUILD_ID };
+	static const struct option options[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "database", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "where", required_argument, NULL, OPT_WHERE },
+		{ "source", required_argument, NULL, OPT_SOURCE },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "midr", required_argument, NULL, OPT_MIDR },
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "weight", required_argument, NULL, OPT_WEIGHT },
+		{ "split", required_argument, NULL, OPT_SPLIT },
+		{ "binary", required_argument, NULL, OPT_BINARY },
+		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const formats[] = { "pprof", "folded", "bolt", "autofdo" };
+	static const char *const bys[] = { "code", "data" };
+	static const char *const weights[] = { "latency", "samples" };
+	static const char *const splits[] = { "mem_level" };
+	struct spe_export_opts eo = { .size = sizeof eo, .source_id = SPE_EXPORT_ANY, .pid = SPE_EXPORT_ANY,
+				      .cpu = SPE_EXPORT_ANY };
+	const char *database = NULL, *output = NULL, *midr_arg = NULL;
+	int format = -1, raw = 0, c, v, by_set = 0, weight_set = 0, split_set = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:d:o:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (pick("format", optarg, formats, 4, &format) < 0)
+				return CLI_USAGE;
+			break;
+		case 'd': database = optarg; break;
+		case 'o': output = optarg; break;
+		case OPT_WHERE: eo.where = optarg; break;
+		case OPT_SOURCE:
+			if (parse_int("source", optarg, 1, INT64_MAX, &eo.source_id) < 0)
+				return CLI_USAGE;
+			break;
+		case OPT_PID:
+			if (parse_int("pid", optarg, 0, INT32_MAX, &eo.pid) < 0)
+				return CLI_USAGE;
+			break;
+		case OPT_CPU:
+			if (parse_int("cpu", optarg, 0, 4095, &eo.cpu) < 0)
+				return CLI_USAGE;
+			break;
+		case OPT_SYMFS: eo.symfs = optarg; break;
+		case OPT_RAW: raw = 1; break;
+		case OPT_MIDR: midr_arg = optarg; break;
+		case OPT_BY:
+			if (pick("by", optarg, bys, 2, &v) < 0)
+				return CLI_USAGE;
+			eo.by = (enum spe_export_by)v;
+			by_set = 1;
+			break;
+		case OPT_WEIGHT:
+			if (pick("weight", optarg, weights, 2, &v) < 0)
+				return CLI_USAGE;
+			eo.weight = (enum spe_export_weight)v;
+			weight_set = 1;
+			break;
+		case OPT_SPLIT:
+			if (pick("split", optarg, splits, 1, &v) < 0)
+				return CLI_USAGE;
+			eo.split_mem_level = split_set = 1;
+			break;
+		case OPT_BINARY: eo.binary = optarg; break;
+		case OPT_BUILD_ID: eo.build_id = optarg; break;
+		case 'h': usage(stdout); return cli_finish_stdout(prog, CLI_OK);
+		default: usage(stderr); return CLI_USAGE;
+		}
+	}
+	int npos = argc - optind;
+	const char *problem = format < 0 ? "--format is required"
+			      : npos > 1 ? "too many arguments"
+			      : npos == 1 && database ? "give either -d DB or FILE.data, not both"
+			      : (raw || midr_arg) && npos != 1 ? "--raw and --midr go with FILE"
+			      : midr_arg && !raw ? "--midr goes with --raw"
+			      : raw && !midr_arg ? "--raw needs --midr"
+			      : by_set && format != SPE_EXPORT_PPROF ? "--by goes with --format=pprof"
+			      : (weight_set || split_set) && format != SPE_EXPORT_FOLDED
+				      ? "--weight and --split go with --format=folded"
+			      : (eo.binary || eo.build_id) && format != SPE_EXPORT_BOLT && format != SPE_EXPORT_AUTOFDO
+				      ? "--binary and --build-id go with --format=bolt or autofdo"
+				      : NULL;
+	if (problem) {
+		fprintf(stderr, "%s: %s\n", prog, problem);
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	struct cli_temp_load lo = { .symfs = eo.symfs, .raw = raw };
+	if (midr_arg && cli_parse_midr(midr_arg, &lo.midr) < 0) {
+		fprintf(stderr, "%s: --midr=%s: not a number or a known CPU part\n", prog, midr_arg);
+		return CLI_USAGE;
+	}
+	if (eo.binary && access(eo.binary, R_OK) != 0) {
+		fprintf(stderr, "%s: --binary=%s: %s\n", prog, eo.binary, strerror(errno));
+		return CLI_NOINPUT;
+	}
+	/* the output is opened (and a bad -o refused) before any long load */
+	struct out_file out;
+	int status = out_open(&out, output, format == SPE_EXPORT_PPROF);
+	if (status != CLI_OK)
+		return status;
+
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	struct cli_temp_db tmp = { .dir = "" };
+	if (npos == 1) {
+		status = cli_temp_db_load(prog, argv[optind], &lo, &tmp);
+		database = tmp.path;
+	} else if (!database) {
+		database = "spe.db";
+	}
+	char err[1024] = "";
+	struct spe_db *db = NULL;
+	if (status == CLI_OK && spe_db_open(database, SPE_DB_READONLY, &db, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		status = access(database, F_OK) != 0 ? CLI_NOINPUT : CLI_DATAERR;
+	}
+	struct spe_export_stats stats;
+	if (status == CLI_OK) {
+		int rc = spe_export(spe_db_sqlite(db), (enum spe_export_format)format, &eo, out.f, &stats, err,
+				    sizeof err);
+		if (rc < 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			status = exit_code(rc);
+		} else if (stats.written == 0) {
+			fprintf(stderr, "%s: no records to export (%llu passed the filters)\n", prog,
+				(unsigned long long)stats.records);
+			status = CLI_DATAERR;
+		}
+	}
+	spe_db_close(db);
+	cli_temp_db_remove(&tmp);
+	if (status != CLI_OK) {
+		out_abort(&out);
+		return status;
+	}
+	status = out_commit(&out);
+	if (status == CLI_OK) {
+		fprintf(stderr, "%s: %llu records, %llu exported as %llu %s%s%s", prog, (unsigned long long)stats.records,
+			(unsigned long long)stats.written, (unsigned long long)stats.locations,
+			format == SPE_EXPORT_FOLDED ? "stacks" : format == SPE_EXPORT_PPROF ? "locations" : "entries",
+			stats.binary_path[0] ? " of " : "", stats.binary_path);
+		if (stats.skipped)
+			fprintf(stderr, "; %llu skipped", (unsigned long long)stats.skipped);
+		fprintf(stderr, "\n");
+		if (stats.no_dwarf)
+			fprintf(stderr,
+				"%s: warning: %llu locations lack DWARF for inline call sites or declaration lines "
+				"(binaries not found? try --symfs)\n",
+				prog, (unsigned long long)stats.no_dwarf);
+	}
+	return status;
+}
