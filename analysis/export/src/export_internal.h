@@ -153,16 +153,21 @@ int export_folded(struct export_ctx *x, FILE *out);
 int export_bolt(struct export_ctx *x, FILE *out);
 int export_autofdo(struct export_ctx *x, FILE *out);
 
-/* binary.c: the mappings of the one binary BOLT/AutoFDO profile; an SQL list "(1,2)" in @p list. */
+/* ---- binary.c: the one binary a BOLT or AutoFDO profile is for -------------- */
+
 struct export_binary {
 	const char *path;            /* the file read */
 	struct spe_sym_binary *bin;
-	int64_t *map_ids;
+	int64_t *map_ids;            /* its mappings */
 	size_t n_maps;
-	char *id_list;               /* "(1,2,...)" for export_scan's extra condition */
+	char *id_list;               /* "(1,2,...)": the mapping ids, for export_scan's condition */
+	struct spe_symbolizer *own;  /* --binary's file is opened outside --symfs */
 };
 int export_binary_select(struct export_ctx *x, struct export_binary *b);
 void export_binary_free(struct export_binary *b);
+/* The binary's ELF vaddr of runtime address @p addr in process (@p source_id, @p pid); 0, or -1 outside it. */
+int export_binary_vaddr(struct export_ctx *x, const struct export_binary *b, int64_t source_id, int64_t pid,
+			uint64_t addr, uint64_t *vaddr);
 
 /* Write and check; the exporters call this for every chunk of output. */
 int export_write(struct export_ctx *x, FILE *out, const void *buf, size_t len);
