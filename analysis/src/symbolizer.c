@@ -287,6 +287,42 @@ int spe_sym_offset_to_vaddr(struct spe_sym_binary *bin, uint64_t file_offset, ui
 	return -1;
 }
 
+int spe_sym_vaddr_loaded(struct spe_sym_binary *bin, uint64_t vaddr)
+{
+	size_t n;
+	if (!bin || elf_getphdrnum(bin->elf, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(bin->elf, (int)i, &ph) && ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr &&
+		    vaddr - ph.p_vaddr < ph.p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+int spe_sym_image_range(struct spe_sym_binary *bin, uint64_t *start, uint64_t *end)
+{
+	size_t n;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	if (!bin || elf_getphdrnum(bin->elf, &n) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(bin->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (ph.p_vaddr < lo)
+			lo = ph.p_vaddr;
+		if (ph.p_vaddr + ph.p_memsz > hi)
+			hi = ph.p_vaddr + ph.p_memsz;
+	}
+	if (lo >= hi)
+		return -1;
+	*start = lo;
+	*end = hi;
+	return 0;
+}
+
 size_t spe_sym_read_code(struct spe_sym_binary *bin, uint64_t vaddr, uint8_t *buf, size_t len)
 {
 	size_t n, size;

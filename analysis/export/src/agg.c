@@ -9,13 +9,17 @@
 
 #include "export_internal.h"
 
-static uint64_t hash_bytes(const unsigned char *p, size_t n)
+/* Keys are whole 64-bit words (agg_init's rule): mix word by word. */
+static uint64_t hash_words(const uint64_t *w, size_t n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	for (size_t i = 0; i < n; i++) {
+		h ^= w[i];
+		h *= 0xbf58476d1ce4e5b9ull;
+		h ^= h >> 31;
+	}
 	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
+	h *= 0x94d049bb133111ebull;
 	h ^= h >> 32;
 	return h ? h : 1; /* 0 marks an empty slot */
 }
@@ -65,7 +69,7 @@ void *agg_upsert(struct agg *a, const void *key)
 {
 	if (4 * (a->n + 1) > 3 * a->cap && grow(a) < 0)
 		return NULL;
-	uint64_t h = hash_bytes(key, a->key_size);
+	uint64_t h = hash_words(key, a->key_size / 8);
 	for (size_t j = h & (a->cap - 1);; j = (j + 1) & (a->cap - 1)) {
 		uint64_t *s = slot_hash(a, j);
 		unsigned char *k = (unsigned char *)(s + 1);

@@ -71,6 +71,7 @@ struct afdo {
 struct pair_key {
 	uint64_t a, b;
 };
+AGG_WORDS(struct pair_key);
 
 static int count(struct afdo *f, struct agg *a, const void *key, uint64_t n)
 {
@@ -377,7 +378,7 @@ int export_autofdo(struct export_ctx *x, FILE *out)
 		rc = export_fail(x, -spe_nomem, "out of memory");
 	else {
 		sprintf(cond, "r.mapping_id IN %s", f.bin.id_list);
-		rc = export_scan(x, cond, afdo_row, &f);
+		rc = export_scan(x, cond, EXPORT_COL_LABELS | EXPORT_COL_BRANCH, afdo_row, &f);
 	}
 	free(cond);
 	if (rc == 0)

@@ -27,10 +27,12 @@ struct bolt_key {
 	int64_t kind; /* 'B' or 'F' */
 	uint64_t from, to;
 };
+AGG_WORDS(struct bolt_key);
 
 struct bolt_val {
 	uint64_t count, mispredicts;
 };
+AGG_WORDS(struct bolt_val);
 
 struct bolt {
 	struct export_ctx *x;
@@ -110,7 +112,8 @@ int export_bolt(struct export_ctx *x, FILE *out)
 	if (!cond)
 		rc = export_fail(x, -spe_nomem, "out of memory");
 	else
-		rc = export_scan(x, strcat(strcpy(cond, extra), b.bin.id_list), bolt_row, &b);
+		rc = export_scan(x, strcat(strcpy(cond, extra), b.bin.id_list), EXPORT_COL_LABELS | EXPORT_COL_BRANCH,
+				 bolt_row, &b);
 	free(cond);
 	const void **keys = rc == 0 ? agg_keys(&b.agg) : NULL;
 	if (rc == 0 && !keys)

@@ -17,12 +17,13 @@ struct code_locs {
 	struct export_ctx *x;
 	enum code_loc_need need;
 	struct agg cache; /* {mapping_id, pc} -> struct code_loc * */
-	sqlite3_stmt *insn, *sym;
+	sqlite3_stmt *insn;
 };
 
 struct loc_key {
 	int64_t mapping_id, pc;
 };
+AGG_WORDS(struct loc_key);
 
 struct code_locs *code_locs_new(struct export_ctx *x, enum code_loc_need need)
 {
@@ -34,15 +35,12 @@ struct code_locs *code_locs_new(struct export_ctx *x, enum code_loc_need need)
 	c->x = x;
 	c->need = need;
 	agg_init(&c->cache, sizeof(struct loc_key), sizeof(struct code_loc *));
+	/* insn has one row per sampled PC of a mapping, found by its (mapping_id, pc) index */
 	if (sqlite3_prepare_v2(x->db,
 			       "SELECT i.file, i.line, i.inline_function, i.mnemonic, i.operands,\n"
 			       "  s.name, s.start, s.file, s.line\n"
-			       "FROM insn i LEFT JOIN symbol s ON s.id = i.symbol_id WHERE i.id = ?",
-			       -1, &c->insn, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(x->db,
-			       "SELECT NULL, NULL, NULL, NULL, NULL, s.name, s.start, s.file, s.line\n"
-			       "FROM symbol s WHERE s.id = ?",
-			       -1, &c->sym, NULL) != SQLITE_OK) {
+			       "FROM insn i LEFT JOIN symbol s ON s.id = i.symbol_id WHERE i.mapping_id = ? AND i.pc = ?",
+			       -1, &c->insn, NULL) != SQLITE_OK) {
 		export_fail(x, -spe_io, "reading instructions: %s", sqlite3_errmsg(x->db));
 		code_locs_free(c);
 		return NULL;
@@ -64,7 +62,6 @@ void code_locs_free(struct code_locs *c)
 	free(keys);
 	agg_free(&c->cache);
 	sqlite3_finalize(c->insn);
-	sqlite3_finalize(c->sym);
 	free(c);
 }
 
@@ -105,18 +102,19 @@ static int dwarf_frames(struct code_locs *c, struct code_loc *l, struct code_fra
 	return n;
 }
 
-static int resolve(struct code_locs *c, struct code_loc *l, int64_t insn_id, int64_t symbol_id)
+static int resolve(struct code_locs *c, struct code_loc *l)
 {
 	struct export_ctx *x = c->x;
 	struct strtab *st = &x->strings;
-	sqlite3_stmt *q = insn_id != EXPORT_NULL ? c->insn : symbol_id != EXPORT_NULL ? c->sym : NULL;
+	sqlite3_stmt *q = l->map ? c->insn : NULL;
 	struct code_frame f[EXPORT_MAX_FRAMES];
 	memset(f, 0, sizeof f);
 	int oom = 0, n = 0, step = SQLITE_DONE;
 	const char *inline_chain = NULL;
 	if (q) {
 		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, insn_id != EXPORT_NULL ? insn_id : symbol_id);
+		sqlite3_bind_int64(q, 1, l->map->id);
+		sqlite3_bind_int64(q, 2, (int64_t)l->pc);
 		step = sqlite3_step(q);
 	}
 	if (step == SQLITE_ROW) {
@@ -164,8 +162,7 @@ static int resolve(struct code_locs *c, struct code_loc *l, int64_t insn_id, int
 	return 0;
 }
 
-int code_loc_get(struct code_locs *c, int64_t mapping_id, int64_t insn_id, int64_t symbol_id, uint64_t pc,
-		 const struct code_loc **out)
+int code_loc_get(struct code_locs *c, int64_t mapping_id, uint64_t pc, const struct code_loc **out)
 {
 	struct loc_key k = { mapping_id, (int64_t)pc };
 	struct code_loc **slot = agg_upsert(&c->cache, &k);
@@ -177,7 +174,7 @@ int code_loc_get(struct code_locs *c, int64_t mapping_id, int64_t insn_id, int64
 			return export_fail(c->x, -spe_nomem, "out of memory");
 		l->map = export_mapping(c->x, mapping_id);
 		l->pc = pc;
-		int rc = resolve(c, l, insn_id, symbol_id); /* does not touch the cache: slot stays valid */
+		int rc = resolve(c, l); /* does not touch the cache: slot stays valid */
 		if (rc < 0) {
 			free(l->frame);
 			free(l);

@@ -35,11 +35,13 @@ struct agg {
 };
 
 void agg_init(struct agg *a, size_t key_size, size_t val_size);
+#define AGG_WORDS(type) _Static_assert(sizeof(type) % 8 == 0, #type " is not whole 64-bit words")
 void agg_free(struct agg *a);
 /*
  * The value slot of @p key (zeroed when the key is new); NULL when out of
- * memory.  Keys are compared byte for byte: zero their padding.  The pointer
- * is valid until the next agg_upsert.
+ * memory.  Keys and values are whole 64-bit words (sizes multiples of 8,
+ * checked by AGG_WORDS at each struct), compared byte for byte: zero any
+ * padding.  The pointer is valid until the next agg_upsert.
  */
 void *agg_upsert(struct agg *a, const void *key);
 /* Every key (and its value after it, at key + key_size), in no order; NULL when out of memory. */
@@ -86,7 +88,7 @@ int export_mapping_vaddr(struct export_ctx *x, struct export_mapping *m, uint64_
 
 /* One record; EXPORT_NULL (or -1 for the small codes) where the column is NULL. */
 struct export_row {
-	int64_t source_id, pid, mapping_id, insn_id, symbol_id;
+	int64_t source_id, pid, mapping_id;
 	int64_t pc, data_va, branch_target, prev_branch_target; /* 64-bit patterns */
 	int64_t events;
 	int64_t latency[3]; /* total, issue, translation */
@@ -99,13 +101,23 @@ extern const char *const export_op_class_names[];
 extern const char *const export_mem_level_names[];
 extern const size_t export_n_op_classes, export_n_mem_levels;
 
+/* Column groups a scan reads (the others come back NULL / -1, unread). */
+enum {
+	EXPORT_COL_LATENCY = 1 << 0, /* latency[] */
+	EXPORT_COL_LABELS = 1 << 1,  /* events, op_class, mem_level */
+	EXPORT_COL_DATA = 1 << 2,    /* data_va */
+	EXPORT_COL_BRANCH = 1 << 3,  /* branch_target, prev_branch_target */
+};
+
 typedef int (*export_row_fn)(void *arg, const struct export_row *row);
 /*
  * Call @p fn for every record passing the options' filters and @p extra (an
- * SQL condition over spe_record r, or NULL), in rowid order; counts them in
- * stats->records.  A non-zero return of @p fn stops the scan and is returned.
+ * SQL condition over spe_record r, or NULL), in rowid order, with the source,
+ * process, mapping and PC columns and the groups in
+ * @p cols; counts them in stats->records.  A non-zero return of @p fn stops
+ * the scan and is returned.
  */
-int export_scan(struct export_ctx *x, const char *extra, export_row_fn fn, void *arg);
+int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_row_fn fn, void *arg);
 
 /* ---- code_loc.c: what a sampled PC is -------------------------------------- */
 
@@ -140,11 +152,10 @@ struct code_locs;
 struct code_locs *code_locs_new(struct export_ctx *x, enum code_loc_need need);
 void code_locs_free(struct code_locs *c);
 /*
- * Resolve the PC of a record (@p insn_id and @p symbol_id may be EXPORT_NULL).
+ * Resolve the PC of a record in mapping @p mapping_id (EXPORT_NULL: none).
  * The result is cached per (mapping, pc).  Returns 0, or a negative code with x->err.
  */
-int code_loc_get(struct code_locs *c, int64_t mapping_id, int64_t insn_id, int64_t symbol_id, uint64_t pc,
-		 const struct code_loc **out);
+int code_loc_get(struct code_locs *c, int64_t mapping_id, uint64_t pc, const struct code_loc **out);
 
 /* ---- the exporters ----------------------------------------------------------- */
 

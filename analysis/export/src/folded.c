@@ -19,12 +19,14 @@
 #include "export_internal.h"
 
 struct folded_key {
-	int64_t mapping_id, pc, insn_id, symbol_id, mem_level;
+	int64_t mapping_id, pc, mem_level;
 };
+AGG_WORDS(struct folded_key);
 
 struct folded_val {
 	uint64_t weight;
 };
+AGG_WORDS(struct folded_val);
 
 struct folded_scan {
 	struct export_ctx *x;
@@ -42,8 +44,6 @@ static int folded_row(void *arg, const struct export_row *r)
 	memset(&k, 0, sizeof k);
 	k.mapping_id = r->mapping_id;
 	k.pc = r->pc;
-	k.insn_id = r->insn_id;
-	k.symbol_id = r->symbol_id;
 	k.mem_level = s->x->opts->split_mem_level ? r->mem_level : -1;
 	struct folded_val *v = agg_upsert(&s->agg, &k);
 	if (!v)
@@ -115,7 +115,8 @@ int export_folded(struct export_ctx *x, FILE *out)
 {
 	struct folded_scan s = { .x = x };
 	agg_init(&s.agg, sizeof(struct folded_key), sizeof(struct folded_val));
-	int rc = export_scan(x, NULL, folded_row, &s);
+	unsigned cols = EXPORT_COL_LATENCY | (x->opts->split_mem_level ? EXPORT_COL_LABELS : 0);
+	int rc = export_scan(x, NULL, cols, folded_row, &s);
 	struct code_locs *locs = rc == 0 ? code_locs_new(x, CODE_LOC_DB) : NULL;
 	const void **keys = locs ? agg_keys(&s.agg) : NULL;
 	struct folded_line *lines = keys ? calloc(s.agg.n + 1, sizeof *lines) : NULL;
@@ -129,7 +130,7 @@ int export_folded(struct export_ctx *x, FILE *out)
 		if (!v->weight)
 			continue;
 		const struct code_loc *l;
-		if ((rc = code_loc_get(locs, k->mapping_id, k->insn_id, k->symbol_id, (uint64_t)k->pc, &l)) < 0)
+		if ((rc = code_loc_get(locs, k->mapping_id, (uint64_t)k->pc, &l)) < 0)
 			break;
 		stack_text(l, (int)k->mem_level, text, sizeof text);
 		lines[n].weight = v->weight;

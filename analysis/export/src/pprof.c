@@ -8,8 +8,9 @@
  * the inlined functions as extra lines, innermost first.  Labels:
  * mem_level, op_class and one `event` per event the record has, so
  * `pprof -tagfocus=mem_level=DRAM` works.  --by=data puts a location for
- * the accessed 64-byte line (named by the data symbol that holds it, else
- * by its 4 KiB page) at the leaf, called from the PC's location.
+ * the accessed data at the leaf, called from the PC's location: the 64-byte
+ * line named by the data symbol that holds it inside a mapped binary's
+ * image, else (heap, stack, anonymous memory) the 4 KiB page.
  *
  * The message is written in pieces: protobuf's repeated fields concatenate,
  * so a Profile holding the header, then one Profile per batch of samples,
@@ -17,6 +18,7 @@
  * packed one after the other (each by protobuf-c), parse as one Profile.
  * Only a batch is ever held packed in memory.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,22 +104,85 @@ static int gz_profile(struct gz_out *g, const Profile *p)
 
 /* ---- aggregation ---------------------------------------------------------------- */
 
+/* The fields after CODE_KEY_SIZE are --by=data's: the table's keys stop there otherwise. */
 struct pp_key {
-	int64_t mapping_id, pc, insn_id, symbol_id;
-	int64_t source_id, pid, data_line; /* --by=data; 0 otherwise */
-	int64_t mem_level, op_class, events;
+	int64_t mapping_id, pc, events;
+	int32_t mem_level, op_class;
+	int64_t source_id, pid, data_line;
 };
+AGG_WORDS(struct pp_key);
+#define CODE_KEY_SIZE offsetof(struct pp_key, source_id)
 
 struct pp_val {
 	int64_t value[N_VALUES];
-	uint64_t code_loc, data_loc; /* location ids, assigned after the scan */
+	uint32_t code_loc, data_loc; /* location ids, assigned after the scan */
+};
+AGG_WORDS(struct pp_val);
+
+/* Where a process's mapped binaries have their segments (globals live there). */
+struct image_range {
+	int64_t source_id, pid;
+	uint64_t start, end;
 };
 
 struct pprof {
 	struct export_ctx *x;
 	struct agg samples;
 	int by_data;
+	struct image_range *images; /* sorted by (source, pid, start) */
+	size_t n_images;
 };
+
+static int by_image(const void *a, const void *b)
+{
+	const struct image_range *x = a, *y = b;
+	if (x->source_id != y->source_id)
+		return x->source_id < y->source_id ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/*
+ * --by=data: the runtime range of every mapped binary's loaded image (from
+ * its first to its last PT_LOAD byte), so an address can be told to be
+ * heap, stack or anonymous memory (no symbol to find) without a lookup.
+ */
+static int image_ranges(struct pprof *p)
+{
+	struct export_ctx *x = p->x;
+	p->images = calloc(x->n_maps + 1, sizeof *p->images);
+	if (!p->images)
+		return export_fail(x, -spe_nomem, "out of memory");
+	for (size_t i = 1; i < x->n_maps; i++) {
+		struct export_mapping *m = &x->maps[i];
+		struct spe_sym_binary *bin = m->id ? export_mapping_binary(x, m) : NULL;
+		uint64_t vstart, lo, hi;
+		if (!bin || spe_sym_offset_to_vaddr(bin, m->pgoff, &vstart) != 0 || spe_sym_image_range(bin, &lo, &hi) != 0)
+			continue;
+		uint64_t bias = m->start - vstart;
+		p->images[p->n_images++] = (struct image_range){ m->source_id, m->pid, lo + bias, hi + bias };
+	}
+	qsort(p->images, p->n_images, sizeof *p->images, by_image);
+	return 0;
+}
+
+static int in_image(const struct pprof *p, int64_t source, int64_t pid, uint64_t va)
+{
+	struct image_range want = { source, pid, 0, 0 };
+	size_t lo = 0, hi = p->n_images;
+	while (lo < hi) { /* the process's first range */
+		size_t mid = lo + (hi - lo) / 2;
+		if (by_image(&p->images[mid], &want) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->n_images && p->images[lo].source_id == source && p->images[lo].pid == pid; lo++)
+		if (va >= p->images[lo].start && va < p->images[lo].end)
+			return 1;
+	return 0;
+}
 
 static int pprof_row(void *arg, const struct export_row *r)
 {
@@ -130,15 +195,15 @@ static int pprof_row(void *arg, const struct export_row *r)
 	memset(&k, 0, sizeof k);
 	k.mapping_id = r->mapping_id;
 	k.pc = r->pc;
-	k.insn_id = r->insn_id;
-	k.symbol_id = r->symbol_id;
 	if (p->by_data) {
+		/* a global gets its 64-byte line (and later its symbol); heap, stack and anonymous data its page */
+		uint64_t va = (uint64_t)r->data_va;
 		k.source_id = r->source_id;
 		k.pid = r->pid;
-		k.data_line = (int64_t)((uint64_t)r->data_va & ~UINT64_C(63));
+		k.data_line = (int64_t)(va & (in_image(p, r->source_id, r->pid, va) ? ~UINT64_C(63) : ~UINT64_C(4095)));
 	}
-	k.mem_level = r->mem_level;
-	k.op_class = r->op_class;
+	k.mem_level = (int32_t)r->mem_level;
+	k.op_class = (int32_t)r->op_class;
 	k.events = r->events;
 	struct pp_val *v = agg_upsert(&p->samples, &k);
 	if (!v)
@@ -156,13 +221,18 @@ static int pprof_row(void *arg, const struct export_row *r)
 struct pp_function {
 	int64_t name, system_name, filename, start_line;
 };
+AGG_WORDS(struct pp_function);
+
+struct pp_line {
+	uint64_t func;
+	int64_t line;
+};
 
 struct pp_location {
 	int64_t mapping_id;
 	uint64_t address;
+	size_t first_line; /* in tables.lines */
 	int n_lines;
-	uint64_t func[EXPORT_MAX_FRAMES];
-	int64_t line[EXPORT_MAX_FRAMES];
 };
 
 struct tables {
@@ -175,6 +245,8 @@ struct tables {
 	size_t n_locs, cap_locs;
 	struct pp_function *funcs; /* by id - 1 */
 	size_t n_funcs, cap_funcs;
+	struct pp_line *lines; /* the locations' lines, one run per location */
+	size_t n_lines, cap_lines;
 	int64_t *map_samples; /* by mapping id: samples, to put the busiest mapping first */
 	int oom;
 };
@@ -214,8 +286,25 @@ static uint64_t function_id(struct tables *t, const char *name, const char *syst
 	return *id;
 }
 
-/* A new location (id returned), or the one already made for @p key. */
-static struct pp_location *location(struct tables *t, const int64_t key[4], uint64_t *id)
+static int add_line(struct tables *t, struct pp_location *l, uint64_t func, int64_t line)
+{
+	if (t->n_lines == t->cap_lines) {
+		size_t cap = t->cap_lines ? 2 * t->cap_lines : 4096;
+		struct pp_line *lines = realloc(t->lines, cap * sizeof *lines);
+		if (!lines) {
+			t->oom = 1;
+			return -1;
+		}
+		t->lines = lines;
+		t->cap_lines = cap;
+	}
+	t->lines[t->n_lines++] = (struct pp_line){ func, line };
+	l->n_lines++;
+	return 0;
+}
+
+/* A new location (id returned), or NULL with the id of the one already made for @p key. */
+static struct pp_location *location(struct tables *t, const int64_t key[4], uint32_t *id)
 {
 	uint64_t *slot = agg_upsert(&t->loc_ids, key);
 	if (!slot) {
@@ -223,8 +312,12 @@ static struct pp_location *location(struct tables *t, const int64_t key[4], uint
 		return NULL;
 	}
 	if (*slot) {
-		*id = *slot;
+		*id = (uint32_t)*slot;
 		return NULL; /* exists */
+	}
+	if (t->n_locs >= UINT32_MAX - 1) {
+		t->oom = 1;
+		return NULL;
 	}
 	if (t->n_locs == t->cap_locs) {
 		size_t cap = t->cap_locs ? 2 * t->cap_locs : 1024;
@@ -238,23 +331,24 @@ static struct pp_location *location(struct tables *t, const int64_t key[4], uint
 	}
 	struct pp_location *l = &t->locs[t->n_locs++];
 	memset(l, 0, sizeof *l);
-	*id = *slot = t->n_locs;
+	l->first_line = t->n_lines;
+	*slot = t->n_locs;
+	*id = (uint32_t)t->n_locs;
 	return l;
 }
 
-static int code_location(struct tables *t, const struct pp_key *k, uint64_t *id)
+static int code_location(struct tables *t, const struct pp_key *k, uint32_t *id)
 {
 	int64_t key[4] = { 1, k->mapping_id, k->pc, 0 };
 	struct pp_location *l = location(t, key, id);
 	if (!l)
 		return t->oom ? export_fail(t->x, -spe_nomem, "out of memory") : 0;
 	const struct code_loc *c;
-	int rc = code_loc_get(t->code, k->mapping_id, k->insn_id, k->symbol_id, (uint64_t)k->pc, &c);
+	int rc = code_loc_get(t->code, k->mapping_id, (uint64_t)k->pc, &c);
 	if (rc < 0)
 		return rc;
 	l->mapping_id = c->map ? c->map->id : 0;
 	l->address = (uint64_t)k->pc;
-	l->n_lines = c->n;
 	for (int i = 0; i < c->n; i++) {
 		const struct code_frame *f = &c->frame[i];
 		int outer = i == c->n - 1;
@@ -262,8 +356,9 @@ static int code_location(struct tables *t, const struct pp_key *k, uint64_t *id)
 		const char *file = f->file ? f->file : outer ? c->function_file : NULL;
 		/* the containing function starts where the database says (symbol.line), inlined ones at their DWARF declaration */
 		int start = outer && c->function_line ? c->function_line : f->decl_line;
-		l->func[i] = function_id(t, f->function ? f->function : "[unknown]", f->system_name, file, start);
-		l->line[i] = f->line;
+		if (add_line(t, l, function_id(t, f->function ? f->function : "[unknown]", f->system_name, file, start),
+			     f->line) < 0)
+			break;
 	}
 	return 0;
 }
@@ -281,14 +376,15 @@ static const char *data_symbol(struct export_ctx *x, int64_t source, int64_t pid
 			continue;
 		uint64_t vaddr = va - (m->start - vstart); /* the address in the ELF's own space */
 		struct spe_sym_result res;
-		if (spe_sym_lookup(bin, vaddr, &res) && res.function && res.function_size &&
+		/* heap and stack addresses are in no segment: no symbol lookup (dwfl's is a linear search) */
+		if (spe_sym_vaddr_loaded(bin, vaddr) && spe_sym_lookup(bin, vaddr, &res) && res.function && res.function_size &&
 		    vaddr - res.function_start < res.function_size)
 			return res.function;
 	}
 	return NULL;
 }
 
-static int data_location(struct tables *t, const struct pp_key *k, uint64_t *id)
+static int data_location(struct tables *t, const struct pp_key *k, uint32_t *id)
 {
 	int64_t key[4] = { 2, k->source_id, k->pid, k->data_line };
 	struct pp_location *l = location(t, key, id);
@@ -307,8 +403,7 @@ static int data_location(struct tables *t, const struct pp_key *k, uint64_t *id)
 		snprintf(page, sizeof page, "[page 0x%llx]", (unsigned long long)(va & ~UINT64_C(4095)));
 		name = page;
 	}
-	l->n_lines = 1;
-	l->func[0] = function_id(t, name, name, NULL, 0);
+	add_line(t, l, function_id(t, name, name, NULL, 0), 0);
 	return 0;
 }
 
@@ -457,10 +552,10 @@ static int write_locations(struct tables *t, struct gz_out *g)
 			loc[n].id = i + 1;
 			loc[n].mapping_id = (uint64_t)l->mapping_id;
 			loc[n].address = l->address;
-			for (int j = 0; j < l->n_lines; j++) {
+			for (int j = 0; j < l->n_lines && j < EXPORT_MAX_FRAMES; j++) {
 				perftools__profiles__line__init(&line[n][j]);
-				line[n][j].function_id = l->func[j];
-				line[n][j].line = l->line[j];
+				line[n][j].function_id = t->lines[l->first_line + (size_t)j].func;
+				line[n][j].line = t->lines[l->first_line + (size_t)j].line;
 				linep[n][j] = &line[n][j];
 			}
 			loc[n].n_line = (size_t)l->n_lines;
@@ -517,10 +612,15 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	struct tables t = { .x = x };
 	struct gz_out *g = NULL;
 	const void **keys = NULL;
-	agg_init(&p.samples, sizeof(struct pp_key), sizeof(struct pp_val));
+	agg_init(&p.samples, p.by_data ? sizeof(struct pp_key) : CODE_KEY_SIZE, sizeof(struct pp_val));
+	if (p.by_data && image_ranges(&p) < 0) {
+		agg_free(&p.samples);
+		return -spe_nomem;
+	}
 	agg_init(&t.loc_ids, 4 * sizeof(int64_t), sizeof(uint64_t));
 	agg_init(&t.func_ids, sizeof(struct pp_function), sizeof(uint64_t));
-	int rc = export_scan(x, NULL, pprof_row, &p);
+	unsigned cols = EXPORT_COL_LATENCY | EXPORT_COL_LABELS | (p.by_data ? EXPORT_COL_DATA : 0);
+	int rc = export_scan(x, NULL, cols, pprof_row, &p);
 	if (rc == 0 && !(t.code = code_locs_new(x, CODE_LOC_DB)))
 		rc = -spe_io;
 	if (rc == 0 && (!(keys = agg_keys(&p.samples)) || !(t.map_samples = calloc(x->n_maps + 1, sizeof *t.map_samples)) ||
@@ -561,10 +661,12 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	free(keys);
 	free(t.map_samples);
 	free(t.locs);
+	free(t.lines);
 	free(t.funcs);
 	agg_free(&t.loc_ids);
 	agg_free(&t.func_ids);
 	code_locs_free(t.code);
 	agg_free(&p.samples);
+	free(p.images);
 	return rc;
 }

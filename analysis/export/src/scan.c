@@ -31,21 +31,31 @@ static void append_code(struct sql_text *t, const char *col, const char *const *
 	sql_append(t, " ELSE -1 END");
 }
 
+/* One column fetch per value (sqlite3_column_type then _int64 would look the column up twice). */
 static int64_t col_or_null(sqlite3_stmt *st, int i)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? EXPORT_NULL : sqlite3_column_int64(st, i);
+	sqlite3_value *v = sqlite3_column_value(st, i);
+	return sqlite3_value_type(v) == SQLITE_NULL ? EXPORT_NULL : sqlite3_value_int64(v);
 }
 
-int export_scan(struct export_ctx *x, const char *extra, export_row_fn fn, void *arg)
+int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_row_fn fn, void *arg)
 {
 	const struct spe_export_opts *o = x->opts;
 	struct sql_text t = { 0 };
-	sql_append(&t, "SELECT r.source_id, r.pid, r.mapping_id, r.insn_id, r.symbol_id, r.pc, r.data_va,\n"
-		       "  r.branch_target, r.prev_branch_target, r.events,\n"
-		       "  r.total_latency, r.issue_latency, r.translation_latency, ");
-	append_code(&t, "r.op_class", export_op_class_names, export_n_op_classes);
-	sql_append(&t, ", ");
-	append_code(&t, "r.mem_level", export_mem_level_names, export_n_mem_levels);
+	/* columns not asked for are constants: SQLite neither decodes nor converts them */
+	sql_append(&t, "SELECT r.source_id, r.pid, r.mapping_id, r.pc, ");
+	sql_append(&t, cols & EXPORT_COL_DATA ? "r.data_va, " : "NULL, ");
+	sql_append(&t, cols & EXPORT_COL_BRANCH ? "r.branch_target, r.prev_branch_target, " : "NULL, NULL, ");
+	sql_append(&t, cols & EXPORT_COL_LABELS ? "r.events, " : "NULL, ");
+	sql_append(&t, cols & EXPORT_COL_LATENCY ? "r.total_latency, r.issue_latency, r.translation_latency, "
+						 : "NULL, NULL, NULL, ");
+	if (cols & EXPORT_COL_LABELS) {
+		append_code(&t, "r.op_class", export_op_class_names, export_n_op_classes);
+		sql_append(&t, ", ");
+		append_code(&t, "r.mem_level", export_mem_level_names, export_n_mem_levels);
+	} else {
+		sql_append(&t, "-1, -1");
+	}
 	sql_append(&t, "\nFROM spe_record r WHERE 1");
 	if (o->source_id != SPE_EXPORT_ANY)
 		sql_append(&t, " AND r.source_id = :source");
@@ -86,16 +96,14 @@ int export_scan(struct export_ctx *x, const char *extra, export_row_fn fn, void 
 			.source_id = sqlite3_column_int64(st, 0),
 			.pid = col_or_null(st, 1),
 			.mapping_id = col_or_null(st, 2),
-			.insn_id = col_or_null(st, 3),
-			.symbol_id = col_or_null(st, 4),
-			.pc = col_or_null(st, 5),
-			.data_va = col_or_null(st, 6),
-			.branch_target = col_or_null(st, 7),
-			.prev_branch_target = col_or_null(st, 8),
-			.events = col_or_null(st, 9),
-			.latency = { col_or_null(st, 10), col_or_null(st, 11), col_or_null(st, 12) },
-			.op_class = sqlite3_column_int(st, 13),
-			.mem_level = sqlite3_column_int(st, 14),
+			.pc = col_or_null(st, 3),
+			.data_va = col_or_null(st, 4),
+			.branch_target = col_or_null(st, 5),
+			.prev_branch_target = col_or_null(st, 6),
+			.events = col_or_null(st, 7),
+			.latency = { col_or_null(st, 8), col_or_null(st, 9), col_or_null(st, 10) },
+			.op_class = sqlite3_column_int(st, 11),
+			.mem_level = sqlite3_column_int(st, 12),
 		};
 		x->stats->records++;
 		if ((ret = fn(arg, &r)) != 0)
