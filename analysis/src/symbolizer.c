@@ -287,20 +287,6 @@ int spe_sym_offset_to_vaddr(struct spe_sym_binary *bin, uint64_t file_offset, ui
 	return -1;
 }
 
-int spe_sym_vaddr_loaded(struct spe_sym_binary *bin, uint64_t vaddr)
-{
-	size_t n;
-	if (!bin || elf_getphdrnum(bin->elf, &n) != 0)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(bin->elf, (int)i, &ph) && ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr &&
-		    vaddr - ph.p_vaddr < ph.p_memsz)
-			return 1;
-	}
-	return 0;
-}
-
 int spe_sym_image_range(struct spe_sym_binary *bin, uint64_t *start, uint64_t *end)
 {
 	size_t n;

@@ -376,15 +376,14 @@ static const char *data_symbol(struct export_ctx *x, int64_t source, int64_t pid
 			continue;
 		uint64_t vaddr = va - (m->start - vstart); /* the address in the ELF's own space */
 		struct spe_sym_result res;
-		/* heap and stack addresses are in no segment: no symbol lookup (dwfl's is a linear search) */
-		if (spe_sym_vaddr_loaded(bin, vaddr) && spe_sym_lookup(bin, vaddr, &res) && res.function && res.function_size &&
+		if (spe_sym_lookup(bin, vaddr, &res) && res.function && res.function_size &&
 		    vaddr - res.function_start < res.function_size)
 			return res.function;
 	}
 	return NULL;
 }
 
-static int data_location(struct tables *t, const struct pp_key *k, uint32_t *id)
+static int data_location(struct tables *t, const struct pprof *p, const struct pp_key *k, uint32_t *id)
 {
 	int64_t key[4] = { 2, k->source_id, k->pid, k->data_line };
 	struct pp_location *l = location(t, key, id);
@@ -397,7 +396,8 @@ static int data_location(struct tables *t, const struct pp_key *k, uint32_t *id)
 		if (m->id && m->source_id == k->source_id && m->pid == k->pid && va >= m->start && va < m->end)
 			l->mapping_id = m->id;
 	}
-	const char *name = data_symbol(t->x, k->source_id, k->pid, va);
+	/* heap, stack and anonymous pages hold no symbol: no lookup (dwfl's is a linear search) */
+	const char *name = in_image(p, k->source_id, k->pid, va) ? data_symbol(t->x, k->source_id, k->pid, va) : NULL;
 	char page[64];
 	if (!name) {
 		snprintf(page, sizeof page, "[page 0x%llx]", (unsigned long long)(va & ~UINT64_C(4095)));
@@ -631,7 +631,7 @@ int export_pprof(struct export_ctx *x, FILE *out)
 		struct pp_val *v = agg_value(&p.samples, k);
 		rc = code_location(&t, k, &v->code_loc);
 		if (rc == 0 && p.by_data)
-			rc = data_location(&t, k, &v->data_loc);
+			rc = data_location(&t, &p, k, &v->data_loc);
 		if (rc == 0 && t.oom)
 			rc = export_fail(x, -spe_nomem, "out of memory");
 		if (rc == 0 && k->mapping_id > 0 && (size_t)k->mapping_id < x->n_maps)

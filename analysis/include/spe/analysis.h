@@ -107,8 +107,6 @@ int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_re
 size_t spe_sym_read_code(struct spe_sym_binary *bin, uint64_t vaddr, uint8_t *buf, size_t len);
 /* Map a file offset (mmap pgoff + delta) to an ELF vaddr via the program headers; 0 on success. */
 int spe_sym_offset_to_vaddr(struct spe_sym_binary *bin, uint64_t file_offset, uint64_t *vaddr);
-/* 1 if ELF vaddr @p vaddr is inside a PT_LOAD segment's memory image (.bss included), else 0. */
-int spe_sym_vaddr_loaded(struct spe_sym_binary *bin, uint64_t vaddr);
 /* The ELF vaddrs from the first PT_LOAD byte to past the last one's memory image; 0, or -1 without segments. */
 int spe_sym_image_range(struct spe_sym_binary *bin, uint64_t *start, uint64_t *end);
 /* Path actually opened, and its build-id as hex ("" if none). */
