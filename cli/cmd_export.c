@@ -6,12 +6,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -20,6 +17,7 @@
 #include "common/temp_db.h"
 #include "spe/analysis.h"
 #include "spe/export.h"
+#include "spe/outfile.h"
 
 static const char prog[] = "spe-export";
 
@@ -42,106 +40,77 @@ static void usage(FILE *out)
 }
 
 /*
- * The one place this command writes a file: a temporary beside the target,
- * renamed over it once complete, so a failure, a signal or a mistyped
- * option never leaves a user's file half written or gone.  Kept in this
- * function pair so a shared safe-output helper can replace it.
+ * The output, through the shared safe-output helper (spe/outfile.h): checked
+ * before any work, written to a temporary beside the target and renamed over
+ * it only when complete.  Text formats may go to standard output or another
+ * stream; pprof, binary, only to a regular file.
  */
 struct out_file {
+	struct spe_outfile *o;
 	FILE *f;
-	char target[PATH_MAX];
-	int is_stdout;
 };
 
-static char tmp_path[PATH_MAX + 16]; /* the temporary, for the signal handler */
-
-static void on_fatal_signal(int sig)
+static int out_status(int rc)
 {
-	if (tmp_path[0])
-		unlink(tmp_path);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	return rc == -spe_invalid ? CLI_USAGE : CLI_IOERR;
 }
 
 static int out_open(struct out_file *o, const char *path, int binary)
 {
+	char err[1024];
 	memset(o, 0, sizeof *o);
-	if (!path || !strcmp(path, "-")) {
-		if (binary) {
-			fprintf(stderr, "%s: the pprof format is binary: give -o FILE.pb.gz\n", prog);
-			return CLI_USAGE;
+	if (binary && (!path || !strcmp(path, "-"))) {
+		fprintf(stderr, "%s: the pprof format is binary: give -o FILE.pb.gz\n", prog);
+		return CLI_USAGE;
+	}
+	int rc = spe_outfile_open(path ? path : "-", "spe-export", binary ? 0 : SPE_OUTFILE_STREAM, &o->o, err,
+				  sizeof err);
+	if (rc == 0 && spe_outfile_cleanup_on_signals() == 0) {
+		int fd = dup(spe_outfile_fd(o->o));
+		o->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+		if (!o->f) {
+			if (fd >= 0)
+				close(fd);
+			snprintf(err, sizeof err, "%s", strerror(errno));
+			rc = -spe_io;
 		}
-		o->f = stdout;
-		o->is_stdout = 1;
-		return CLI_OK;
+	} else if (rc == 0) {
+		snprintf(err, sizeof err, "cannot install the signal handlers");
+		rc = -spe_io;
 	}
-	struct stat st;
-	int exists = stat(path, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "%s: %s: not a regular file; refusing to write to it\n", prog, path);
-		return CLI_USAGE;
-	}
-	/* write through a symbolic link, not over it */
-	if (exists && realpath(path, o->target)) {
-		/* resolved */
-	} else if ((size_t)snprintf(o->target, sizeof o->target, "%s", path) >= sizeof o->target) {
-		fprintf(stderr, "%s: %s: path too long\n", prog, path);
-		return CLI_USAGE;
-	}
-	snprintf(tmp_path, sizeof tmp_path, "%s.XXXXXX", o->target);
-	struct sigaction sa = { .sa_handler = on_fatal_signal };
-	sigemptyset(&sa.sa_mask);
-	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaction(sigs[i], &sa, NULL);
-	int fd = mkstemp(tmp_path);
-	if (fd < 0) {
-		int e = errno;
-		fprintf(stderr, "%s: cannot create a file beside %s: %s\n", prog, o->target, strerror(e));
-		tmp_path[0] = 0;
-		return e == EACCES || e == EPERM || e == EROFS ? CLI_NOPERM : CLI_IOERR;
-	}
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask);
-	o->f = fdopen(fd, "wb");
-	if (!o->f) {
-		close(fd);
-		unlink(tmp_path);
-		tmp_path[0] = 0;
-		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
-		return CLI_IOERR;
+	if (rc < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		spe_outfile_abort(o->o);
+		o->o = NULL;
+		return out_status(rc);
 	}
 	return CLI_OK;
 }
 
 static void out_abort(struct out_file *o)
 {
-	if (o->is_stdout || !o->f)
-		return;
-	fclose(o->f);
-	unlink(tmp_path);
-	tmp_path[0] = 0;
+	if (o->f)
+		fclose(o->f);
+	spe_outfile_abort(o->o);
+	memset(o, 0, sizeof *o);
 }
 
 static int out_commit(struct out_file *o)
 {
-	if (o->is_stdout)
-		return cli_finish_stdout(prog, CLI_OK);
-	int e = 0;
-	if (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0)
-		e = errno;
-	if (fclose(o->f) != 0 && !e)
-		e = errno;
-	if (!e && rename(tmp_path, o->target) != 0)
-		e = errno;
+	char err[1024];
+	int e = fclose(o->f) != 0 ? errno : 0;
+	o->f = NULL;
 	if (e) {
-		unlink(tmp_path);
-		tmp_path[0] = 0;
-		fprintf(stderr, "%s: writing %s: %s\n", prog, o->target, strerror(e));
+		fprintf(stderr, "%s: writing %s: %s\n", prog, spe_outfile_path(o->o), strerror(e));
+		out_abort(o);
 		return CLI_IOERR;
 	}
-	tmp_path[0] = 0;
+	int rc = spe_outfile_commit(o->o, err, sizeof err);
+	o->o = NULL;
+	if (rc < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return out_status(rc);
+	}
 	return CLI_OK;
 }
 
