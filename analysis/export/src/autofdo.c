@@ -330,13 +330,16 @@ static int by_target(const void *a, const void *b)
 
 static int write_body(struct export_ctx *x, FILE *out, struct afdo_node *n, int depth)
 {
-	qsort(n->lines, n->n_lines, sizeof *n->lines, by_offset);
-	qsort(n->sites, n->n_sites, sizeof *n->sites, by_site);
+	if (n->n_lines)
+		qsort(n->lines, n->n_lines, sizeof *n->lines, by_offset);
+	if (n->n_sites)
+		qsort(n->sites, n->n_sites, sizeof *n->sites, by_site);
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n->n_lines; i++) {
 		struct afdo_line *l = &n->lines[i];
 		rc = export_printf(x, out, "%*s%u: %llu", depth, "", l->offset, (unsigned long long)l->count);
-		qsort(l->targets, l->n_targets, sizeof *l->targets, by_target);
+		if (l->n_targets)
+			qsort(l->targets, l->n_targets, sizeof *l->targets, by_target);
 		for (size_t j = 0; rc == 0 && j < l->n_targets; j++)
 			rc = export_printf(x, out, " %s:%llu", l->targets[j].name, (unsigned long long)l->targets[j].count);
 		if (rc == 0)
