@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "common/cli_util.h"
+#include "common/temp_db.h"
 #include "spe/analysis.h"
 #include "spe/infile.h"
 
@@ -37,23 +38,6 @@ static void usage(FILE *out)
 		"      --raw             FILEs are bare SPE bytes, not perf.data\n"
 		"      --midr=MIDR       CPU of raw files: MIDR_EL1 value or part name (neoverse-n1)\n"
 		"      --cpu=N           CPU number recorded for raw files (default 0)\n");
-}
-
-/* MIDR from a number or a part name of the facts table. */
-static int parse_midr(const char *s, uint32_t *midr)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 0);
-	if (!errno && *s && !*end && v <= 0xffffffffUL) {
-		*midr = (uint32_t)v;
-		return 0;
-	}
-	const struct spe_cpu_info *info = spe_cpu_by_name(s);
-	if (!info)
-		return -1;
-	*midr = info->implementer << 24 | 0xfu << 16 | info->part << 4;
-	return 0;
 }
 
 int cmd_load(int argc, char **argv);
@@ -122,7 +106,7 @@ int cmd_load(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	uint32_t midr = 0;
-	if (midr_arg && parse_midr(midr_arg, &midr) < 0) {
+	if (midr_arg && cli_parse_midr(midr_arg, &midr) < 0) {
 		fprintf(stderr, "spe-load: --midr=%s: not a number or a known CPU part\n", midr_arg);
 		return CLI_USAGE;
 	}

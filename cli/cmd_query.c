@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "common/cli_util.h"
+#include "common/temp_db.h"
 #include "spe/analysis.h"
 
 #define PROG "spe-query"
@@ -67,41 +68,6 @@ static int open_status(int rc, const char *path)
 	if (rc == -spe_invalid || access(path, F_OK) != 0) /* not a regular file, or missing */
 		return CLI_NOINPUT;
 	return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
-}
-
-/*
- * Load @p input into a private database beside $TMPDIR/spe-query.db (a
- * temporary of spe/outfile.h's pattern: removed on close, by a signal's
- * clean-up, or by the next spe-query after a SIGKILL).
- */
-static int load_scratch(const char *input, const char *symfs, struct spe_db **out)
-{
-	char err[1024], path[4096];
-	if (access(input, R_OK) != 0) {
-		fprintf(stderr, PROG ": %s: %s\n", input, strerror(errno));
-		return CLI_NOINPUT;
-	}
-	const char *tmpdir = getenv("TMPDIR");
-	snprintf(path, sizeof path, "%s/spe-query.db", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	struct spe_db *db;
-	int rc = spe_db_open(path, SPE_DB_SCRATCH, &db, err, sizeof err);
-	if (rc < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
-		return rc == -spe_invalid ? CLI_USAGE : CLI_IOERR;
-	}
-	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1, .symfs = symfs, .cancel = &interrupted };
-	rc = spe_load_perf_file(db, input, &opts, NULL, err, sizeof err);
-	if (rc == 0)
-		rc = spe_db_commit(db, err, sizeof err);
-	if (rc < 0) {
-		spe_db_close(db);
-		if (rc == -SPE_LOAD_CANCELLED || interrupted)
-			return 128 + SIGINT;
-		fprintf(stderr, PROG ": %s\n", err);
-		return rc == -spe_io ? CLI_NOINPUT : rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
-	}
-	*out = db;
-	return CLI_OK;
 }
 
 static int parse_seconds(const char *s, double *out)
@@ -198,7 +164,8 @@ int cmd_query(int argc, char **argv)
 	int rc;
 	if (npos == 2) {
 		database = argv[optind];
-		if ((rc = load_scratch(database, symfs, &db)) != CLI_OK)
+		struct cli_temp_load lo = { .symfs = symfs, .cancel = &interrupted };
+		if ((rc = cli_temp_db_load(PROG, database, &lo, &db)) != CLI_OK)
 			return rc;
 	} else {
 		if (!database)

@@ -13,6 +13,10 @@ packages=(
   qemu-user                                   # aarch64 unit tests
   zlib1g-dev                                  # filters: spe doctor reads /proc/config.gz
   lowdown man-db groff debhelper dpkg-dev fakeroot lintian # man pages from docs/*.md, the .deb and its tests (tests/install)
+  libprotobuf-c-dev protobuf-c-compiler       # spe-export: pprof's profile.proto (gzip: zlib1g-dev above)
+  golang-go                                   # spe-export tests: go tool pprof reads the pprof output
+  bolt-16                                     # spe-export tests: perf2bolt/llvm-bolt 16 read the BOLT profile
+  llvm-14                                     # spe-export tests: llvm-profdata-14 reads the AutoFDO profile
 )
 
 missing=()

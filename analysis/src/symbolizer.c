@@ -287,6 +287,28 @@ int spe_sym_offset_to_vaddr(struct spe_sym_binary *bin, uint64_t file_offset, ui
 	return -1;
 }
 
+int spe_sym_image_range(struct spe_sym_binary *bin, uint64_t *start, uint64_t *end)
+{
+	size_t n;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	if (!bin || elf_getphdrnum(bin->elf, &n) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(bin->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (ph.p_vaddr < lo)
+			lo = ph.p_vaddr;
+		if (ph.p_vaddr + ph.p_memsz > hi)
+			hi = ph.p_vaddr + ph.p_memsz;
+	}
+	if (lo >= hi)
+		return -1;
+	*start = lo;
+	*end = hi;
+	return 0;
+}
+
 size_t spe_sym_read_code(struct spe_sym_binary *bin, uint64_t vaddr, uint8_t *buf, size_t len)
 {
 	size_t n, size;
@@ -472,4 +494,76 @@ int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_re
 	source_line(bin->mod, vaddr, &res->file, &res->line);
 	res->inline_function = inline_chain_at(bin->mod, vaddr, bin->inline_chain, sizeof bin->inline_chain);
 	return res->function || res->file;
+}
+
+/* The file that index @p idx of @p cu's line-table header names, or NULL. */
+static const char *cu_file(Dwarf_Die *cu, Dwarf_Word idx)
+{
+	Dwarf_Files *files;
+	size_t n;
+	if (dwarf_getsrcfiles(cu, &files, &n) != 0 || idx >= n)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+static void frame_of_die(Dwarf_Die *die, struct spe_sym_frame *f)
+{
+	Dwarf_Attribute attr;
+	f->function = dwarf_diename(die);
+	f->linkage_name = NULL;
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		f->linkage_name = dwarf_formstring(&attr);
+	f->decl_file = dwarf_decl_file(die);
+	if (dwarf_decl_line(die, &f->decl_line) != 0)
+		f->decl_line = 0;
+}
+
+int spe_sym_frames(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_frame *frames, int max)
+{
+	if (!bin || !bin->mod || max <= 0)
+		return 0;
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(bin->mod, vaddr, &bias);
+	if (!cu)
+		return 0;
+	/*
+	 * dwarf_getscopes continues from an inlined instance into its abstract
+	 * origin's scopes; the concrete callers come from dwarf_getscopes_die
+	 * on the innermost function scope.
+	 */
+	Dwarf_Die *scopes = NULL, inner;
+	int nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes), found = 0;
+	for (int i = 0; i < nscopes && !found; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram) {
+			inner = scopes[i];
+			found = 1;
+		}
+	}
+	free(scopes);
+	scopes = NULL;
+	nscopes = found ? dwarf_getscopes_die(&inner, &scopes) : 0;
+	int n = 0;
+	const char *file;
+	int line;
+	source_line(bin->mod, vaddr, &file, &line);
+	for (int i = 0; i < nscopes && n < max; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		struct spe_sym_frame *f = &frames[n++];
+		frame_of_die(&scopes[i], f);
+		f->file = file;
+		f->line = line;
+		if (tag == DW_TAG_subprogram)
+			break;
+		/* the next (outer) frame executes at the call site of this one */
+		Dwarf_Attribute attr;
+		Dwarf_Word w;
+		file = dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &w) == 0 ? cu_file(cu, w) : NULL;
+		line = dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &w) == 0 ? (int)w : 0;
+	}
+	free(scopes);
+	return n;
 }

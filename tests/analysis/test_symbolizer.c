@@ -66,6 +66,44 @@ TEST(inline_frame)
 	spe_sym_free(sym);
 }
 
+/* The frames at an inlined PC, checked with aarch64-linux-gnu-addr2line -f -i
+ * (bump at 51, called from bump_shared at 58) and the source (declarations
+ * on lines 49 and 54 of fixtures/workloads/memwork.c). */
+TEST(inline_frames_with_call_sites)
+{
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_binary *bin = spe_sym_binary(sym, "memwork-pie", NULL);
+	struct spe_sym_frame f[4];
+	CHECK_INT_EQ(spe_sym_frames(bin, 0x8a4, f, 4), 2);
+	CHECK_STR_EQ(f[0].function, "bump");
+	CHECK(ends_with(f[0].file, "memwork.c"));
+	CHECK_INT_EQ(f[0].line, 51);
+	CHECK_INT_EQ(f[0].decl_line, 49);
+	CHECK_STR_EQ(f[1].function, "bump_shared");
+	CHECK(ends_with(f[1].file, "memwork.c"));
+	CHECK_INT_EQ(f[1].line, 58);
+	CHECK_INT_EQ(f[1].decl_line, 54);
+	CHECK(f[1].linkage_name == NULL); /* C */
+	/* not inlined: one frame, the function */
+	CHECK_INT_EQ(spe_sym_frames(bin, 0x8c4, f, 4), 1);
+	CHECK_STR_EQ(f[0].function, "chase");
+	CHECK_INT_EQ(f[0].line, 35);
+	CHECK_INT_EQ(f[0].decl_line, 31);
+	/* room for one frame: the innermost */
+	CHECK_INT_EQ(spe_sym_frames(bin, 0x8a4, f, 1), 1);
+	CHECK_STR_EQ(f[0].function, "bump");
+	/* no DWARF scope: none */
+	CHECK_INT_EQ(spe_sym_frames(bin, 0x10, f, 4), 0);
+	/* the image: from text to the end of .bss, which holds `shared` (0x2100); readelf -l:
+	 * the RW PT_LOAD's memory image (memsz) ends past its file bytes */
+	uint64_t lo, hi;
+	CHECK_INT_EQ(spe_sym_image_range(bin, &lo, &hi), 0);
+	CHECK_U64_EQ(lo, 0);
+	CHECK_U64_EQ(hi, 0x2140); /* 0x1dc8 + memsz 0x378 */
+	spe_sym_free(sym);
+}
+
 TEST(nopie_addresses)
 {
 	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
@@ -314,6 +352,7 @@ int main(int argc, char **argv)
 	elf_dir = argc > 1 ? argv[1] : "fixtures/elf";
 	RUN(pie_function_line_and_code);
 	RUN(inline_frame);
+	RUN(inline_frames_with_call_sites);
 	RUN(nopie_addresses);
 	RUN(stripped_with_debuglink);
 	RUN(unknowns_are_null);

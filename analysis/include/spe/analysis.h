@@ -114,9 +114,30 @@ int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_re
 size_t spe_sym_read_code(struct spe_sym_binary *bin, uint64_t vaddr, uint8_t *buf, size_t len);
 /* Map a file offset (mmap pgoff + delta) to an ELF vaddr via the program headers; 0 on success. */
 int spe_sym_offset_to_vaddr(struct spe_sym_binary *bin, uint64_t file_offset, uint64_t *vaddr);
+/* The ELF vaddrs from the first PT_LOAD byte to past the last one's memory image; 0, or -1 without segments. */
+int spe_sym_image_range(struct spe_sym_binary *bin, uint64_t *start, uint64_t *end);
 /* Path actually opened, and its build-id as hex ("" if none). */
 const char *spe_sym_binary_path(const struct spe_sym_binary *bin);
 const char *spe_sym_binary_build_id(const struct spe_sym_binary *bin);
+
+/*
+ * One frame of the code at an address.  The frames at an address are the
+ * functions inlined there, innermost first, then the function that contains
+ * them (the DWARF scopes, DW_TAG_inlined_subroutine then DW_TAG_subprogram).
+ */
+struct spe_sym_frame {
+	const char *function;     /* DW_AT_name, NULL when unknown */
+	const char *linkage_name; /* DW_AT_linkage_name, NULL when absent (C) */
+	const char *file;         /* frame 0: the address's source line; frame k > 0: */
+	int line;                 /* where frame k-1 was inlined (DW_AT_call_file/_line); 0 unknown */
+	const char *decl_file;    /* the function's declaration (DW_AT_decl_file/_line) */
+	int decl_line;
+};
+/*
+ * Fill up to @p max frames for ELF vaddr @p vaddr; returns how many (0 when
+ * the address has no DWARF scope).  Strings live as long as @p bin.
+ */
+int spe_sym_frames(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_frame *frames, int max);
 
 /* ---- kallsyms ------------------------------------------------------------ */
 

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* spe_export(): the context shared by the exporters, and the dispatch to them. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export_internal.h"
+
+int export_fail(struct export_ctx *x, int code, const char *fmt, ...)
+{
+	if (x->errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(x->err, x->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+int export_write(struct export_ctx *x, FILE *out, const void *buf, size_t len)
+{
+	if (len && fwrite(buf, 1, len, out) != len)
+		return export_fail(x, -spe_io, "writing the output: %s", strerror(errno));
+	return 0;
+}
+
+int export_printf(struct export_ctx *x, FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vfprintf(out, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return export_fail(x, -spe_io, "writing the output: %s", strerror(errno));
+	return 0;
+}
+
+struct export_mapping *export_mapping(struct export_ctx *x, int64_t id)
+{
+	if (id <= 0 || (uint64_t)id >= x->n_maps || x->maps[id].id != id)
+		return NULL;
+	return &x->maps[id];
+}
+
+struct spe_sym_binary *export_mapping_binary(struct export_ctx *x, struct export_mapping *m)
+{
+	if (!m->bin_tried) {
+		m->bin_tried = 1;
+		if (!x->sym) {
+			struct spe_sym_opts so = { .size = sizeof so, .symfs = x->opts->symfs };
+			x->sym = spe_sym_new(&so);
+		}
+		if (x->sym && m->path && m->path[0] != '[')
+			m->bin = spe_sym_binary(x->sym, m->path, m->build_id);
+	}
+	return m->bin;
+}
+
+int export_mapping_vaddr(struct export_ctx *x, struct export_mapping *m, uint64_t addr, uint64_t *vaddr)
+{
+	struct spe_sym_binary *bin = export_mapping_binary(x, m);
+	if (!bin || addr < m->start || addr >= m->end)
+		return -1;
+	return spe_sym_offset_to_vaddr(bin, addr - m->start + m->pgoff, vaddr);
+}
+
+/* Every mapping row, indexed by id (ids are dense rowids from 1). */
+static int load_mappings(struct export_ctx *x)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(x->db, "SELECT id, source_id, pid, path, build_id, start, end, pgoff FROM mapping ORDER BY id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return export_fail(x, -spe_io, "reading mappings: %s", sqlite3_errmsg(x->db));
+	int rc = 0, oom = 0;
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		if (id <= 0 || id > (1 << 26))
+			continue; /* not a rowid spe-load writes; such a mapping is simply unknown */
+		if ((size_t)id >= x->n_maps) {
+			size_t n = x->n_maps ? x->n_maps : 64;
+			while (n <= (size_t)id)
+				n *= 2;
+			struct export_mapping *maps = realloc(x->maps, n * sizeof *maps);
+			if (!maps) {
+				rc = -spe_nomem;
+				break;
+			}
+			memset(maps + x->n_maps, 0, (n - x->n_maps) * sizeof *maps);
+			x->maps = maps;
+			x->n_maps = n;
+		}
+		struct export_mapping *m = &x->maps[id];
+		m->id = id;
+		m->source_id = sqlite3_column_int64(st, 1);
+		m->pid = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
+		m->path = strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 3), &oom);
+		m->build_id = strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 4), &oom);
+		m->start = (uint64_t)sqlite3_column_int64(st, 5);
+		m->end = (uint64_t)sqlite3_column_int64(st, 6);
+		m->pgoff = (uint64_t)sqlite3_column_int64(st, 7);
+	}
+	sqlite3_finalize(st);
+	if (rc == 0 && oom)
+		rc = -spe_nomem;
+	return rc < 0 ? export_fail(x, rc, "reading mappings: out of memory") : 0;
+}
+
+int spe_export(sqlite3 *db, enum spe_export_format fmt, const struct spe_export_opts *opts, FILE *out,
+	       struct spe_export_stats *stats, char *err, size_t errlen)
+{
+	struct spe_export_stats dummy;
+	if (!stats)
+		stats = &dummy;
+	memset(stats, 0, sizeof *stats);
+	struct export_ctx x = { .db = db, .opts = opts, .stats = stats, .err = err, .errlen = errlen };
+	if (errlen)
+		err[0] = 0;
+	if (!db || !opts || opts->size < sizeof *opts || !out)
+		return export_fail(&x, -spe_invalid, "spe_export: bad arguments");
+	if (strtab_init(&x.strings) < 0)
+		return export_fail(&x, -spe_nomem, "out of memory");
+	int rc = load_mappings(&x);
+	if (rc == 0) {
+		switch (fmt) {
+		case SPE_EXPORT_PPROF: rc = export_pprof(&x, out); break;
+		case SPE_EXPORT_FOLDED: rc = export_folded(&x, out); break;
+		case SPE_EXPORT_BOLT: rc = export_bolt(&x, out); break;
+		case SPE_EXPORT_AUTOFDO: rc = export_autofdo(&x, out); break;
+		default: rc = export_fail(&x, -spe_invalid, "unknown export format %d", (int)fmt);
+		}
+	}
+	if (rc == 0 && fflush(out) != 0)
+		rc = export_fail(&x, -spe_io, "writing the output: %s", strerror(errno));
+	spe_sym_free(x.sym);
+	free(x.maps);
+	strtab_free(&x.strings);
+	return rc;
+}

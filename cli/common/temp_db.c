@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "temp_db.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "spe/analysis.h"
+
+int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_load *o, struct spe_db **out)
+{
+	char err[1024], path[4096];
+	*out = NULL;
+	if (access(input, R_OK) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, input, strerror(errno));
+		return CLI_NOINPUT;
+	}
+	const char *tmpdir = getenv("TMPDIR");
+	if ((size_t)snprintf(path, sizeof path, "%s/%s.db", tmpdir && *tmpdir ? tmpdir : "/tmp", prog) >= sizeof path) {
+		fprintf(stderr, "%s: TMPDIR is too long\n", prog);
+		return CLI_USAGE;
+	}
+	struct spe_db *db;
+	int rc = spe_db_open(path, SPE_DB_SCRATCH, &db, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return rc == -spe_invalid ? CLI_USAGE : CLI_IOERR;
+	}
+	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1, .symfs = o ? o->symfs : NULL,
+				      .cancel = o ? o->cancel : NULL };
+	rc = o && o->raw ? spe_load_raw_file(db, input, o->midr, o->cpu, &opts, NULL, err, sizeof err)
+			 : spe_load_perf_file(db, input, &opts, NULL, err, sizeof err);
+	if (rc == 0)
+		rc = spe_db_commit(db, err, sizeof err);
+	if (rc < 0) {
+		spe_db_close(db);
+		if (rc == -SPE_LOAD_CANCELLED || (o && o->cancel && *o->cancel))
+			return 128 + SIGINT;
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return rc == -spe_io ? CLI_NOINPUT : rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+	}
+	*out = db;
+	return CLI_OK;
+}
+
+int cli_parse_midr(const char *s, uint32_t *midr)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 0);
+	if (!errno && *s && !*end && v <= 0xffffffffUL) {
+		*midr = (uint32_t)v;
+		return 0;
+	}
+	const struct spe_cpu_info *info = spe_cpu_by_name(s);
+	if (!info)
+		return -1;
+	*midr = info->implementer << 24 | 0xfu << 16 | info->part << 4;
+	return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A perf.data (or raw SPE) file loaded into a private database, for the
+ * commands that read a database but accept a recording too (spe-query
+ * FILE.data, spe-export FILE.data).  The database is a temporary of
+ * spe/outfile.h's pattern beside $TMPDIR/PROG.db (SPE_DB_SCRATCH): removed by
+ * spe_db_close(), by a signal's clean-up, or by the next run after a SIGKILL.
+ */
+#ifndef SPE_CLI_TEMP_DB_H
+#define SPE_CLI_TEMP_DB_H
+
+#include <signal.h>
+#include <stdint.h>
+
+struct spe_db;
+
+struct cli_temp_load {
+	const char *symfs; /* --symfs, or NULL */
+	int raw;           /* the file is bare SPE bytes ... */
+	uint32_t midr;     /* ... recorded on this CPU part */
+	int cpu;           /* ... as this CPU number */
+	volatile sig_atomic_t *cancel; /* the load stops once *cancel != 0 (a signal handler's flag) */
+};
+
+/*
+ * Load @p input into a private database, committed and reopened read-only,
+ * in *@p out; spe_db_close() removes it.  Returns a cli_exit code (128 +
+ * SIGINT when *cancel was set); messages name @p prog.
+ */
+int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_load *opts, struct spe_db **out);
+
+/* MIDR_EL1 from a number or a part name of the facts table (neoverse-n1); 0 or -1. */
+int cli_parse_midr(const char *s, uint32_t *midr);
+
+#endif
