@@ -72,7 +72,7 @@ has through_link "$(cat "$tmp/keep.txt")" "chase;./memwork.c:35;+0xc ldr x0, [x0
 # non-regular outputs are refused before any work; text may go to a stream (a FIFO with a reader)
 mkfifo "$tmp/fifo"
 export_ -d "$db" --format=pprof -o "$tmp/fifo" 2>"$tmp/err"; expect fifo_pprof $? 64
-has fifo_pprof_msg "$(cat "$tmp/err")" "is a FIFO; give the name of a regular file to write"
+has fifo_pprof_msg "$(cat "$tmp/err")" "is a FIFO (pipe); give the name of a regular file to write"
 export_ -d "$db" --format=pprof -o "$tmp" 2>/dev/null; expect directory $? 64
 cat "$tmp/fifo" >"$tmp/from_fifo" &
 reader=$!
