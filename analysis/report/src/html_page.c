@@ -20,7 +20,7 @@ static const char style[] =
 	"header p{margin:4px 0 0;color:#b8c2cc;font-size:13px}\n"
 	"nav{position:sticky;top:0;background:#fff;border-bottom:1px solid var(--line);padding:6px 28px;z-index:2}\n"
 	"nav a{margin-right:16px;color:var(--accent);text-decoration:none;font-size:13px}\n"
-	"main{max-width:1280px;margin:0 auto;padding:4px 28px 40px}\n"
+	"main{max-width:1400px;margin:0 auto;padding:4px 28px 40px}\n"
 	"section{background:#fff;border:1px solid var(--line);border-radius:6px;padding:14px 18px;margin:16px 0}\n"
 	"h2{font-size:17px;margin:0 0 2px}\n"
 	"h3{font-size:14px;margin:16px 0 6px}\n"
@@ -56,11 +56,13 @@ static const char style[] =
 	"svg.heatmap{width:100%;height:auto}\n"
 	".ann{margin:10px 0 22px}\n"
 	".ann h3 code{font-size:14px}\n"
-	".ann-grid{display:grid;grid-template-columns:minmax(0,5fr) minmax(0,6fr);gap:14px;align-items:start}\n"
+	".scroll{overflow-x:auto}\n"
+	".ann-grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:14px;align-items:start}\n"
 	".ann-grid>div{overflow-x:auto;border:1px solid var(--line);border-radius:4px}\n"
 	".ann-grid table{width:100%}\n"
 	".ann-grid td{padding:1px 6px;border-bottom:none}\n"
-	"td.src{white-space:pre;tab-size:8}\n"
+	"td.src{white-space:pre;tab-size:4}\n"
+	".ann-grid td.src,.ann-grid td.insn{width:100%}\n"
 	"td.ln{color:var(--muted);text-align:right}\n"
 	"tr.gap td{color:var(--muted);font-style:italic;text-align:center}\n"
 	".tag{display:inline-block;padding:0 6px;border-radius:8px;font-size:11px;font-weight:600;"
@@ -146,7 +148,7 @@ void page_queries(struct report_ctx *c)
 		html_td(h, "seconds", secs, 1);
 		html_raw(h, "</tr>");
 	}
-	html_printf(h, "</tbody></table>\n<p class=\"how\">%.3f s in queries.</p>\n<details><summary>SQL</summary>",
+	html_printf(h, "</tbody></table>\n<p class=\"none\">%.3f s in queries.</p>\n<details><summary>SQL</summary>",
 		    total);
 	for (int q = 0; q < RQ_COUNT; q++) {
 		if (!c->log[q].runs)

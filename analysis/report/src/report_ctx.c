@@ -213,13 +213,18 @@ void rowset_free(struct rowset *rs)
 
 void table_head(struct html *h, const char *id, const struct table_col *cols, int n, const char *extra)
 {
-	html_printf(h, "<table id=\"%s\" class=\"wide\"><thead><tr>", id);
+	html_printf(h, "<div class=\"scroll\"><table id=\"%s\"><thead><tr>", id);
 	for (int k = 0; k < n; k++) {
 		html_raw(h, cols[k].numeric ? "<th class=\"n\">" : "<th>");
 		html_text(h, cols[k].head);
 		html_raw(h, "</th>");
 	}
 	html_printf(h, "%s</tr></thead><tbody>", extra ? extra : "");
+}
+
+void table_end(struct html *h)
+{
+	html_raw(h, "</tbody></table></div>\n");
 }
 
 void table_cells(struct html *h, const struct rowset *rs, size_t r, const struct table_col *cols, int n)

@@ -79,8 +79,12 @@ struct table_col {
 	const char *key, *head;
 	int numeric;
 };
-/* <table id=ID class="wide"><thead> with the headings, then @p extra (raw <th> cells, may be NULL); opens <tbody>. */
+/*
+ * <div class="scroll"><table id=ID><thead> with the headings, then @p extra (raw <th> cells, may be NULL);
+ * opens <tbody>.  Close with table_end().
+ */
 void table_head(struct html *h, const char *id, const struct table_col *cols, int n, const char *extra);
+void table_end(struct html *h);
 /* The cells of row @p r (no <tr>). */
 void table_cells(struct html *h, const struct rowset *rs, size_t r, const struct table_col *cols, int n);
 

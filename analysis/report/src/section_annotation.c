@@ -25,7 +25,7 @@ static void shade(struct html *h, double share)
 	html_printf(h, " style=\"background:%s\"", bg);
 }
 
-static void stat_cells(struct html *h, const struct ann_function *f, const struct ann_stats *s)
+static void stat_cells(struct html *h, const struct ann_function *f, const struct ann_stats *s, int with_mean)
 {
 	char share[16] = "", samples[24] = "", mean[24] = "", p99[16] = "";
 	if (s->lat.samples) {
@@ -38,7 +38,8 @@ static void stat_cells(struct html *h, const struct ann_function *f, const struc
 	}
 	html_td(h, "share", share, 1);
 	html_td(h, "samples", samples, 1);
-	html_td(h, "mean_latency", mean, 1);
+	if (with_mean)
+		html_td(h, "mean_latency", mean, 1);
 	html_td(h, "p99", p99, 1);
 }
 
@@ -67,8 +68,8 @@ static void gap_row(struct html *h, int cols, size_t n, const char *what)
 static void source_pane(struct html *h, const struct ann_function *f)
 {
 	html_raw(h, "<div><table class=\"ann-src\"><thead><tr><th class=\"n\">line</th><th class=\"n\">share</th>"
-		    "<th class=\"n\">samples</th><th class=\"n\">mean</th><th class=\"n\">p99</th><th>loads</th>"
-		    "<th>source</th></tr></thead><tbody>");
+		    "<th class=\"n\">samples</th><th class=\"n\">p99</th><th>loads</th><th>source</th></tr></thead>"
+		    "<tbody>");
 	const char *file = NULL;
 	for (size_t k = 0; k < f->nlines;) {
 		/* the run of lines without samples starting here */
@@ -80,19 +81,19 @@ static void source_pane(struct html *h, const struct ann_function *f)
 			const struct ann_line *l = &f->lines[k + r];
 			if (!file || strcmp(file, l->file)) {
 				file = l->file;
-				html_raw(h, "<tr class=\"gap\"><td colspan=\"7\">");
+				html_raw(h, "<tr class=\"gap\"><td colspan=\"6\">");
 				html_text(h, file);
 				html_raw(h, "</td></tr>");
 			}
 			if (run && folded(run, r)) {
 				if (r == FOLD_KEEP)
-					gap_row(h, 7, run - 2 * FOLD_KEEP, "lines");
+					gap_row(h, 6, run - 2 * FOLD_KEEP, "lines");
 				continue;
 			}
 			html_printf(h, "<tr data-line=\"%d\"", l->line);
 			shade(h, ann_share(f, &l->s));
 			html_printf(h, "><td class=\"ln\">%d</td>", l->line);
-			stat_cells(h, f, &l->s);
+			stat_cells(h, f, &l->s, 0);
 			levels_cell(h, &l->s);
 			html_raw(h, "<td class=\"src\">");
 			html_text(h, l->text ? l->text : "");
@@ -127,7 +128,7 @@ static void code_pane(struct html *h, const struct ann_function *f)
 			html_printf(h, "<tr data-pc=\"0x%llx\"", (unsigned long long)in->pc);
 			shade(h, ann_share(f, &in->s));
 			html_printf(h, "><td class=\"mono\">0x%llx</td>", (unsigned long long)in->pc);
-			stat_cells(h, f, &in->s);
+			stat_cells(h, f, &in->s, 1);
 			levels_cell(h, &in->s);
 			html_raw(h, "<td class=\"insn\">");
 			html_text(h, in->mnemonic);

@@ -46,14 +46,16 @@ int section_branches(struct report_ctx *c)
 			svg_fraction_bar(h, rowset_get(&fn, r, 3) ? atof(rowset_get(&fn, r, 3)) : 0, MISPREDICT_RGB, 100, 10);
 			html_raw(h, "</td></tr>");
 		}
-		html_raw(h, "</tbody></table></div><div><h3>By branch</h3>");
+		table_end(h);
+		html_raw(h, "</div><div><h3>By branch</h3>");
 		table_head(h, "branch-mispredict", by_pc, 7, NULL);
 		for (size_t r = 0; r < pc.n; r++) {
 			html_raw(h, "<tr>");
 			table_cells(h, &pc, r, by_pc, 7);
 			html_raw(h, "</tr>");
 		}
-		html_raw(h, "</tbody></table></div></div>\n");
+		table_end(h);
+		html_raw(h, "</div></div>\n");
 	}
 	rowset_free(&fn);
 	rowset_free(&pc);

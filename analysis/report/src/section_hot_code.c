@@ -38,7 +38,7 @@ static void spark_cell(struct html *h, const uint64_t *buckets, int b0, int b1)
 {
 	html_raw(h, "<td>");
 	if (b1 >= b0)
-		svg_histogram(h, buckets, b0, b1, SPARK_RGB, 90, 18, 0);
+		svg_histogram(h, buckets, b0, b1, SPARK_RGB, 80, 18, 0);
 	html_raw(h, "</td>");
 }
 
@@ -78,7 +78,8 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, struct
 		b0 = lo < b0 ? lo : b0;
 		b1 = hi > b1 ? hi : b1;
 	}
-	html_raw(h, "<h3>Functions by total latency</h3><table id=\"hot-symbol\" class=\"wide\"><thead><tr>"
+	html_raw(h, "<h3>Functions by total latency</h3><div class=\"scroll\"><table id=\"hot-symbol\" class=\"wide\">"
+		    "<thead><tr>"
 		    "<th class=\"n\">#</th><th>function</th><th>binary</th><th>source</th><th class=\"n\">samples</th>"
 		    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">p50</th>"
 		    "<th class=\"n\">p90</th><th class=\"n\">p99</th><th class=\"n\">share %</th><th></th>"
@@ -118,7 +119,7 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, struct
 		}
 		html_raw(h, "</tr>");
 	}
-	html_raw(h, "</tbody></table>\n");
+	table_end(h);
 	return 0;
 }
 
@@ -178,7 +179,8 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 			b0 = lo < b0 ? lo : b0;
 			b1 = hi > b1 ? hi : b1;
 		}
-		html_raw(h, "<h3>Instructions by total latency</h3><table id=\"hot-pc\" class=\"wide\"><thead><tr>"
+		html_raw(h, "<h3>Instructions by total latency</h3><div class=\"scroll\"><table id=\"hot-pc\" class=\"wide\">"
+			    "<thead><tr>"
 			    "<th>pc</th><th>function</th><th>source</th><th>instruction</th><th class=\"n\">samples</th>"
 			    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">p50</th>"
 			    "<th class=\"n\">p90</th><th class=\"n\">p99</th><th class=\"n\">share %</th><th></th>"
@@ -214,7 +216,7 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 			spark_cell(h, buckets[r], b0, b1);
 			html_raw(h, "</tr>");
 		}
-		html_raw(h, "</tbody></table>\n");
+		table_end(h);
 	}
 	free(buckets);
 	rowset_free(&rs);

@@ -64,7 +64,7 @@ static int tlb(struct report_ctx *c)
 			table_cells(h, &top, r, cols, ncols);
 			html_raw(h, "</tr>");
 		}
-		html_raw(h, "</tbody></table>\n");
+		table_end(h);
 	}
 	rowset_free(&top);
 	return 0;
@@ -82,14 +82,14 @@ static int pages(struct report_ctx *c)
 	int rc = rowset_ranked(c, RQ_PAGES_4K, &rs);
 	if (rc < 0)
 		return rc;
-	html_raw(h, "<div class=\"two\"><div><h3>4 KiB pages by latency</h3>");
+	html_raw(h, "<h3>4 KiB pages by latency</h3>");
 	table_head(h, "pages-4k", cols, (int)(sizeof cols / sizeof cols[0]), NULL);
 	for (size_t r = 0; r < rs.n; r++) {
 		html_raw(h, "<tr>");
 		table_cells(h, &rs, r, cols, (int)(sizeof cols / sizeof cols[0]));
 		html_raw(h, "</tr>");
 	}
-	html_raw(h, "</tbody></table></div>");
+	table_end(h);
 	rowset_free(&rs);
 	return 0;
 }
@@ -108,7 +108,7 @@ static int regions(struct report_ctx *c)
 	int rc = rowset_ranked(c, RQ_REGIONS_2M, &rs);
 	if (rc < 0)
 		return rc;
-	html_raw(h, "<div><h3>2 MiB regions by latency</h3>");
+	html_raw(h, "<h3>2 MiB regions by latency</h3>");
 	table_head(h, "regions-2m", cols, ncols, "<th>share seen</th><th>huge page?</th>");
 	for (size_t r = 0; r < rs.n; r++) {
 		long long acc = atoll(rowset_get(&rs, r, 3) ? rowset_get(&rs, r, 3) : "0");
@@ -126,7 +126,7 @@ static int regions(struct report_ctx *c)
 				    100.0 * (double)walks / (double)acc);
 		html_raw(h, "</td></tr>");
 	}
-	html_raw(h, "</tbody></table></div></div>\n");
+	table_end(h);
 	rowset_free(&rs);
 	return 0;
 }
@@ -162,7 +162,7 @@ static int sharing(struct report_ctx *c)
 					: "<td><span class=\"tag\">true sharing</span></td>");
 		html_raw(h, "</tr>");
 	}
-	html_raw(h, "</tbody></table>\n");
+	table_end(h);
 	rowset_free(&rs);
 	return 0;
 }

@@ -59,11 +59,11 @@ static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char
 	struct html *h = &c->h;
 	struct rq q;
 	int rc = rq_begin(c, &q, RQ_SOURCES);
-	html_raw(h, "<h3>Sources</h3><table id=\"sources\" class=\"wide\"><thead><tr><th>id</th><th>file</th>"
+	html_raw(h, "<h3>Sources</h3><div class=\"scroll\"><table id=\"sources\"><thead><tr><th>id</th><th>file</th>"
 		    "<th>host</th><th class=\"n\">records</th><th class=\"n\">lost AUX</th><th class=\"n\">partial</th>"
 		    "<th class=\"n\">bad bytes</th><th class=\"n\">skipped bytes</th><th class=\"n\">unknown packets</th>"
 		    "<th class=\"n\">no mapping</th><th class=\"n\">no symbol</th><th class=\"n\">no time</th>"
-		    "<th>loaded</th></tr></thead><tbody>");
+		    "</tr></thead><tbody>");
 	size_t hlen = 0;
 	hosts[0] = '\0';
 	while (rc == 0 && (rc = rq_next(&q)) == 1) {
@@ -78,7 +78,6 @@ static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char
 			html_td(h, source_cols[order[k]], rq_text(&q, order[k]), 1);
 			totals[order[k]] += sqlite3_column_int64(q.st, order[k]);
 		}
-		html_td(h, "loaded_at", rq_text(&q, S_LOADED), 0);
 		html_raw(h, "</tr>");
 		const char *host = rq_text(&q, S_HOST);
 		if (host && !strstr(hosts, host) && hlen < hcap)
@@ -86,21 +85,22 @@ static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char
 		totals[S_ID]++;
 	}
 	rq_end(&q);
-	html_raw(h, "</tbody></table>");
+	table_end(h);
 	if (rc < 0)
 		return rc;
 	/* how each source was recorded, and with which SPE filters */
 	rc = rq_begin(c, &q, RQ_SOURCES);
 	html_raw(h, "<h3>How it was recorded</h3><table id=\"recorded\" class=\"wide\"><thead><tr><th>id</th>"
-		    "<th>kind</th><th class=\"n\">CPUs</th><th>SPE event and filters</th><th>command line</th>"
-		    "</tr></thead><tbody>");
+		    "<th>kind</th><th class=\"n\">CPUs</th><th>loaded</th><th>SPE event and filters</th>"
+		    "<th>command line</th></tr></thead><tbody>");
 	while (rc == 0 && (rc = rq_next(&q)) == 1) {
 		rc = 0;
 		html_raw(h, "<tr>");
 		html_td(h, "source_id", rq_text(&q, S_ID), 1);
 		html_td(h, "kind", rq_text(&q, S_KIND), 0);
 		html_td(h, "cpus", rq_text(&q, S_CPUS), 1);
-		html_raw(h, "<td class=\"wrap\">");
+		html_td(h, "loaded_at", rq_text(&q, S_LOADED), 0);
+		html_raw(h, "<td style=\"white-space:normal\">");
 		print_filters(h, rq_text(&q, S_CMDLINE));
 		html_raw(h, "</td><td class=\"wrap mono\">");
 		html_text(h, rq_text(&q, S_CMDLINE));
