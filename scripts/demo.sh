@@ -3,7 +3,8 @@
 # (two Neoverse N1 CPUs, SPE records pointing into a real aarch64 program in
 # fixtures/elf/) is replayed through spe-record's AUX-ring path into a
 # perf.data, decoded, loaded into SQLite with symbols and disassembly, queried
-# and reported.  Works on any Linux machine; no Arm hardware needed.
+# and reported: last, the whole story as one HTML page, whose path it prints.
+# Works on any Linux machine; no Arm hardware needed.
 #   scripts/demo.sh [OUTDIR]      (default: build/demo)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,5 +41,12 @@ step "spe-query: false sharing"
 step "spe-report"
 "$bin/spe-report" -d "$out/memwork.db"
 
+step "spe-report --annotate=chase: the hottest function, line by line"
+"$bin/spe-report" -d "$out/memwork.db" --annotate=chase --symfs=fixtures/elf --source-dir=fixtures/workloads
+
+step "spe-report --html: the whole story as one page"
+"$bin/spe-report" -d "$out/memwork.db" --html="$out/memwork.html" --symfs=fixtures/elf --source-dir=fixtures/workloads
+
 printf '\nThe database is %s; try: %s/spe-query -d %s "SELECT * FROM spe_sample LIMIT 10"\n' \
   "$out/memwork.db" "$bin" "$out/memwork.db"
+printf 'The report is %s (open it in a browser)\n' "$(cd "$out" && pwd)/memwork.html"

@@ -52,6 +52,7 @@ static const char style[] =
 	"svg .seg{font-size:12px;font-weight:600}\n"
 	"svg .axis{stroke:#9aa5b1;stroke-width:1}\n"
 	"svg .track{fill:#f0f2f4}\n"
+	"td>svg.frac:first-child{display:inline-block;vertical-align:middle;margin-right:6px}\n"
 	"figure>svg.stacked{width:100%;height:auto}\n"
 	"svg.heatmap{width:100%;height:auto}\n"
 	".ann{margin:10px 0 22px}\n"

@@ -42,10 +42,12 @@ static void spark_cell(struct html *h, const uint64_t *buckets, int b0, int b1)
 	html_raw(h, "</td>");
 }
 
+/* The latency_share cell: a bar, then the view's number. */
 static void share_cell(struct html *h, const char *share)
 {
-	html_raw(h, "<td>");
-	svg_fraction_bar(h, share ? atof(share) / 100 : 0, SHARE_RGB, 70, 8);
+	html_raw(h, "<td data-col=\"latency_share\" class=\"n\">");
+	svg_fraction_bar(h, share ? atof(share) / 100 : 0, SHARE_RGB, 60, 8);
+	html_text(h, share);
 	html_raw(h, "</td>");
 }
 
@@ -82,8 +84,8 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, struct
 		    "<thead><tr>"
 		    "<th class=\"n\">#</th><th>function</th><th>binary</th><th>source</th><th class=\"n\">samples</th>"
 		    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">p50</th>"
-		    "<th class=\"n\">p90</th><th class=\"n\">p99</th><th class=\"n\">share %</th><th></th>"
-		    "<th>latency distribution</th><th>loads served by</th></tr></thead><tbody>");
+		    "<th class=\"n\">p90</th><th class=\"n\">p99</th><th class=\"n\">share %</th>"
+		    "<th>distribution</th><th>loads served by</th></tr></thead><tbody>");
 	size_t f = 0;
 	for (size_t r = 0; r < rs->n; r++) {
 		const char *name = rowset_get(rs, r, HS_SYMBOL);
@@ -104,9 +106,8 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, struct
 		html_raw(h, "</td>");
 		html_td(h, NULL, base_name(rowset_get(rs, r, HS_MAPPING)), 0);
 		source_cell(h, rowset_get(rs, r, HS_FILE), rowset_get(rs, r, HS_LINE));
-		static const char *const cols[] = { "samples", "total_latency", "mean_latency", "p50", "p90", "p99",
-						    "latency_share" };
-		for (int k = HS_SAMPLES; k <= HS_SHARE; k++)
+		static const char *const cols[] = { "samples", "total_latency", "mean_latency", "p50", "p90", "p99" };
+		for (int k = HS_SAMPLES; k < HS_SHARE; k++)
 			html_td(h, cols[k - HS_SAMPLES], rowset_get(rs, r, k), 1);
 		share_cell(h, rowset_get(rs, r, HS_SHARE));
 		if (fn) {
@@ -183,8 +184,8 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 			    "<thead><tr>"
 			    "<th>pc</th><th>function</th><th>source</th><th>instruction</th><th class=\"n\">samples</th>"
 			    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">p50</th>"
-			    "<th class=\"n\">p90</th><th class=\"n\">p99</th><th class=\"n\">share %</th><th></th>"
-			    "<th>latency distribution</th></tr></thead><tbody>");
+			    "<th class=\"n\">p90</th><th class=\"n\">p99</th><th class=\"n\">share %</th>"
+			    "<th>distribution</th></tr></thead><tbody>");
 		for (size_t r = 0; r < rs.n; r++) {
 			const char *sym = rowset_get(&rs, r, HP_SYMBOL);
 			html_raw(h, "<tr>");
@@ -208,9 +209,8 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 			html_raw(h, " ");
 			html_text(h, rowset_get(&rs, r, HP_OPERANDS) ? rowset_get(&rs, r, HP_OPERANDS) : "");
 			html_raw(h, "</td>");
-			static const char *const cols[] = { "samples", "total_latency", "mean_latency", "p50", "p90", "p99",
-							    "latency_share" };
-			for (int k = HP_SAMPLES; k <= HP_SHARE; k++)
+			static const char *const cols[] = { "samples", "total_latency", "mean_latency", "p50", "p90", "p99" };
+			for (int k = HP_SAMPLES; k < HP_SHARE; k++)
 				html_td(h, cols[k - HP_SAMPLES], rowset_get(&rs, r, k), 1);
 			share_cell(h, rowset_get(&rs, r, HP_SHARE));
 			spark_cell(h, buckets[r], b0, b1);
