@@ -136,21 +136,11 @@ static void build(enum report_query q, struct sql_text *t)
 		sql_append(t, "SELECT source_id, pid, page, accesses, tlb_walks, walk_ratio, translation_latency,\n"
 			      "  mean_translation_latency FROM tlb_hotspot");
 		break;
-	case RQ_PAGES_4K:
-		sql_append(t, "SELECT source_id, pid, printf('0x%x', page << 12), count(*) AS accesses,\n"
-			      "  sum(total_latency) AS latency, round(avg(total_latency), 2), sum(tlb_walk)\n"
-			      "FROM (SELECT source_id, pid, data_va >> 12 AS page, total_latency, tlb_walk\n"
-			      "      FROM spe_record WHERE data_va IS NOT NULL)\n"
-			      "GROUP BY source_id, pid, page ORDER BY latency DESC, accesses DESC LIMIT ?1");
-		break;
-	case RQ_REGIONS_2M:
-		/* a 2 MiB region holds 512 pages of 4 KiB: the pages seen tell how much of it is used */
-		sql_append(t, "SELECT source_id, pid, printf('0x%x', region << 21), sum(accesses) AS accesses,\n"
-			      "  sum(latency) AS latency, sum(walks), count(*) AS pages\n"
-			      "FROM (SELECT source_id, pid, data_va >> 21 AS region, data_va >> 12 AS page,\n"
-			      "        count(*) AS accesses, sum(total_latency) AS latency, sum(tlb_walk) AS walks\n"
-			      "      FROM spe_record WHERE data_va IS NOT NULL GROUP BY source_id, pid, page)\n"
-			      "GROUP BY source_id, pid, region ORDER BY latency DESC, accesses DESC LIMIT ?1");
+	case RQ_PAGES:
+		sql_append(t, "SELECT source_id, pid, data_va >> 12 AS page, count(*), sum(total_latency),\n"
+			      "  count(total_latency), sum(tlb_walk)\n"
+			      "FROM spe_record WHERE data_va IS NOT NULL\n"
+			      "GROUP BY source_id, pid, page ORDER BY source_id, pid, page");
 		break;
 	case RQ_CACHELINE:
 		sql_append(t, "SELECT pid, line, accesses, loads, stores, cpus, threads, offsets, snooped, hitm,\n"
@@ -189,8 +179,7 @@ static const char *const names[RQ_COUNT] = {
 	[RQ_HEATMAP_TIME] = "heatmap",
 	[RQ_HEATMAP_TS] = "heatmap_ts",
 	[RQ_TLB_HOTSPOT] = "tlb_hotspot",
-	[RQ_PAGES_4K] = "pages_4k",
-	[RQ_REGIONS_2M] = "regions_2m",
+	[RQ_PAGES] = "pages",
 	[RQ_CACHELINE] = "cacheline_sharing",
 	[RQ_MISPREDICT_BY_SYMBOL] = "mispredict_by_symbol",
 	[RQ_MISPREDICT_BY_PC] = "branch_mispredict",

@@ -35,8 +35,8 @@ enum report_query {
 	RQ_HEATMAP_TS,    /* the same over the raw SPE timestamp when no record has a perf time */
 	/* memory */
 	RQ_TLB_HOTSPOT,   /* tlb_hotspot, every row (the section totals them and keeps the top) */
-	RQ_PAGES_4K,      /* 4 KiB pages by total latency LIMIT ?1 */
-	RQ_REGIONS_2M,    /* 2 MiB regions by total latency, with the 4 KiB pages seen in each, LIMIT ?1 */
+	RQ_PAGES,         /* every 4 KiB data page (source, pid, page, accesses, latency, timed, walks) in address
+			     order: the section ranks pages and sums them into 2 MiB regions in one pass */
 	RQ_CACHELINE,     /* cacheline_sharing LIMIT ?1 */
 	/* branches */
 	RQ_MISPREDICT_BY_SYMBOL, /* branch_mispredict summed per function LIMIT ?1 */
