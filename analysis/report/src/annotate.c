@@ -142,58 +142,62 @@ static char *all_ids(struct ann_function *fs, size_t n, int only_code)
 	return s;
 }
 
-static int scan_latency(struct report_ctx *c, struct ann_function *fs, size_t n, const char *ids)
+/*
+ * Run query @p id over the symbol ids @p ids (its first two columns are
+ * symbol_id and pc) and hand each row to @p row with the function it belongs
+ * to, its index and the pc's offset from the function start.
+ */
+typedef int (*row_fn)(struct report_ctx *c, struct ann_function *f, size_t index, uint64_t offset, struct rq *q,
+		      void *arg);
+
+static int scan(struct report_ctx *c, enum report_query id, struct ann_function *fs, size_t n, const char *ids,
+		row_fn row, void *arg)
 {
 	struct rq q;
-	int rc = rq_begin(c, &q, RQ_PC_LATENCY_BY_SYMBOL);
+	int rc = rq_begin(c, &q, id);
 	if (rc == 0)
 		sqlite3_bind_text(q.st, 1, ids, -1, SQLITE_STATIC);
 	while (rc == 0 && (rc = rq_next(&q)) == 1) {
 		uint64_t start;
 		int i = owner(fs, n, sqlite3_column_int64(q.st, 0), &start);
-		rc = 0;
-		if (i < 0)
-			continue;
-		uint64_t offset = (uint64_t)sqlite3_column_int64(q.st, 1) - start;
-		long long lat = sqlite3_column_type(q.st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(q.st, 2);
-		if (add_latency(&fs[i], group_of(&fs[i], KEY_INSN, offset), lat, (uint64_t)sqlite3_column_int64(q.st, 3)))
-			rc = report_fail(c, -spe_nomem, "out of memory");
+		rc = i < 0 ? 0 : row(c, &fs[i], (size_t)i, (uint64_t)sqlite3_column_int64(q.st, 1) - start, &q, arg);
 	}
 	rq_end(&q);
 	return rc < 0 ? rc : 0;
 }
 
-static int scan_levels(struct report_ctx *c, struct ann_function *fs, size_t n, const char *ids)
+/* A row of RQ_PC_LATENCY_BY_SYMBOL: (symbol_id, pc, total_latency, samples). */
+static int latency_row(struct report_ctx *c, struct ann_function *f, size_t index, uint64_t offset, struct rq *q,
+		       void *arg)
 {
-	struct rq q;
-	int rc = rq_begin(c, &q, RQ_LEVELS_BY_SYMBOL);
-	if (rc == 0)
-		sqlite3_bind_text(q.st, 1, ids, -1, SQLITE_STATIC);
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
-		uint64_t start;
-		int i = owner(fs, n, sqlite3_column_int64(q.st, 0), &start);
-		rc = 0;
-		if (i < 0)
-			continue;
-		struct ann_function *f = &fs[i];
-		if (f->nlvls == f->caplvls) {
-			size_t cap = f->caplvls ? 2 * f->caplvls : 16;
-			struct lvl *l = realloc(f->lvls, cap * sizeof *l);
-			if (!l) {
-				rc = report_fail(c, -spe_nomem, "out of memory");
-				break;
-			}
-			f->lvls = l;
-			f->caplvls = cap;
-		}
-		f->lvls[f->nlvls++] = (struct lvl){ .offset = (uint64_t)sqlite3_column_int64(q.st, 1) - start,
-						     .level = mem_level_index(rq_text(&q, 2)),
-						     .count = (uint64_t)sqlite3_column_int64(q.st, 3) };
-		/* a function's total counts every load, with or without an instruction row */
-		f->total.levels[f->lvls[f->nlvls - 1].level] += f->lvls[f->nlvls - 1].count;
+	(void)index;
+	(void)arg;
+	long long lat = sqlite3_column_type(q->st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(q->st, 2);
+	if (add_latency(f, group_of(f, KEY_INSN, offset), lat, (uint64_t)sqlite3_column_int64(q->st, 3)))
+		return report_fail(c, -spe_nomem, "out of memory");
+	return 0;
+}
+
+/* A row of RQ_LEVELS_BY_SYMBOL: (symbol_id, pc, mem_level, loads). */
+static int level_row(struct report_ctx *c, struct ann_function *f, size_t index, uint64_t offset, struct rq *q,
+		     void *arg)
+{
+	(void)index;
+	(void)arg;
+	if (f->nlvls == f->caplvls) {
+		size_t cap = f->caplvls ? 2 * f->caplvls : 16;
+		struct lvl *l = realloc(f->lvls, cap * sizeof *l);
+		if (!l)
+			return report_fail(c, -spe_nomem, "out of memory");
+		f->lvls = l;
+		f->caplvls = cap;
 	}
-	rq_end(&q);
-	return rc < 0 ? rc : 0;
+	struct lvl *l = &f->lvls[f->nlvls++];
+	*l = (struct lvl){ .offset = offset, .level = mem_level_index(rq_text(q, 2)),
+			   .count = (uint64_t)sqlite3_column_int64(q->st, 3) };
+	/* a function's total counts every load, with or without an instruction row */
+	f->total.levels[l->level] += l->count;
+	return 0;
 }
 
 static struct ann_insn *new_insn(struct ann_function *f, size_t *cap)
@@ -280,46 +284,37 @@ static int by_offset(const void *a, const void *b)
 /*
  * The sampled instructions the database holds (spe-load disassembled and
  * placed them): all there is without the binary, and any sampled offset
- * the disassembly did not cover.
+ * the disassembly did not cover.  A row of RQ_INSN_BY_SYMBOL: (symbol_id,
+ * pc, mnemonic, operands, file, line, inline_function).
  */
+static int stored_insn_row(struct report_ctx *c, struct ann_function *f, size_t index, uint64_t offset,
+			   struct rq *q, void *arg)
+{
+	size_t *caps = arg;
+	for (size_t k = 0; k < f->ninsns; k++) /* the disassembly is sorted; the rest is short */
+		if (f->insns[k].offset == offset)
+			return 0;
+	struct ann_insn *in = new_insn(f, &caps[index]);
+	if (!in)
+		return report_fail(c, -spe_nomem, "out of memory");
+	in->offset = offset;
+	in->pc = f->start + offset;
+	snprintf(in->mnemonic, sizeof in->mnemonic, "%s", rq_text(q, 2) ? rq_text(q, 2) : "?");
+	snprintf(in->operands, sizeof in->operands, "%s", rq_text(q, 3) ? rq_text(q, 3) : "");
+	in->file = dup_or_null(rq_text(q, 4));
+	in->line = sqlite3_column_int(q->st, 5);
+	in->inline_fn = dup_or_null(rq_text(q, 6));
+	return 0;
+}
+
 static int add_stored_insns(struct report_ctx *c, struct ann_function *fs, size_t n, size_t *caps)
 {
 	char *ids = all_ids(fs, n, 1);
 	if (!ids)
 		return report_fail(c, -spe_nomem, "out of memory");
-	struct rq q;
-	int rc = rq_begin(c, &q, RQ_INSN_BY_SYMBOL);
-	if (rc == 0)
-		sqlite3_bind_text(q.st, 1, ids, -1, SQLITE_STATIC);
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
-		uint64_t start;
-		int i = owner(fs, n, sqlite3_column_int64(q.st, 0), &start);
-		rc = 0;
-		if (i < 0)
-			continue;
-		struct ann_function *f = &fs[i];
-		uint64_t offset = (uint64_t)sqlite3_column_int64(q.st, 1) - start;
-		int known = 0;
-		for (size_t k = 0; k < f->ninsns && !known; k++) /* the disassembly is sorted; the rest is short */
-			known = f->insns[k].offset == offset;
-		if (known)
-			continue;
-		struct ann_insn *in = new_insn(f, &caps[i]);
-		if (!in) {
-			rc = report_fail(c, -spe_nomem, "out of memory");
-			break;
-		}
-		in->offset = offset;
-		in->pc = f->start + offset;
-		snprintf(in->mnemonic, sizeof in->mnemonic, "%s", rq_text(&q, 2) ? rq_text(&q, 2) : "?");
-		snprintf(in->operands, sizeof in->operands, "%s", rq_text(&q, 3) ? rq_text(&q, 3) : "");
-		in->file = dup_or_null(rq_text(&q, 4));
-		in->line = sqlite3_column_int(q.st, 5);
-		in->inline_fn = dup_or_null(rq_text(&q, 6));
-	}
-	rq_end(&q);
+	int rc = scan(c, RQ_INSN_BY_SYMBOL, fs, n, ids, stored_insn_row, caps);
 	free(ids);
-	return rc < 0 ? rc : 0;
+	return rc;
 }
 
 /* Statistics of group @p g (none: zeros, percentiles -1). */
@@ -557,9 +552,9 @@ int ann_load(struct report_ctx *c, const struct ann_key *keys, size_t n, struct 
 	if (rc == 0 && !ids)
 		rc = report_fail(c, -spe_nomem, "out of memory");
 	if (rc == 0)
-		rc = scan_latency(c, out, n, ids);
+		rc = scan(c, RQ_PC_LATENCY_BY_SYMBOL, out, n, ids, latency_row, NULL);
 	if (rc == 0)
-		rc = scan_levels(c, out, n, ids);
+		rc = scan(c, RQ_LEVELS_BY_SYMBOL, out, n, ids, level_row, NULL);
 	free(ids);
 
 	size_t *caps = calloc(n + 1, sizeof *caps);

@@ -22,14 +22,13 @@ enum {
 	HP_P90, HP_P99, HP_SHARE, HP_PC_VALUE, HP_INSN_ID
 };
 
+/* Widen [*lo, *hi] (start with LATENCY_BUCKETS, -1) to the buckets @p b uses. */
 static void spark_range(const uint64_t *b, int *lo, int *hi)
 {
-	*lo = LATENCY_BUCKETS;
-	*hi = -1;
 	for (int k = 0; k < LATENCY_BUCKETS; k++)
 		if (b[k]) {
 			*lo = k < *lo ? k : *lo;
-			*hi = k;
+			*hi = k > *hi ? k : *hi;
 		}
 }
 
@@ -74,12 +73,8 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, struct
 {
 	struct html *h = &c->h;
 	int b0 = LATENCY_BUCKETS, b1 = -1;
-	for (size_t i = 0; i < hot->n; i++) {
-		int lo, hi;
-		spark_range(hot->fs[i].total.buckets, &lo, &hi);
-		b0 = lo < b0 ? lo : b0;
-		b1 = hi > b1 ? hi : b1;
-	}
+	for (size_t i = 0; i < hot->n; i++)
+		spark_range(hot->fs[i].total.buckets, &b0, &b1);
 	html_raw(h, "<h3>Functions by total latency</h3><div class=\"scroll\"><table id=\"hot-symbol\" class=\"wide\">"
 		    "<thead><tr>"
 		    "<th class=\"n\">#</th><th>function</th><th>binary</th><th>source</th><th class=\"n\">samples</th>"
@@ -174,12 +169,8 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 	}
 	if ((rc = pc_buckets(c, &rs, buckets)) == 0) {
 		int b0 = LATENCY_BUCKETS, b1 = -1;
-		for (size_t r = 0; r < rs.n; r++) {
-			int lo, hi;
-			spark_range(buckets[r], &lo, &hi);
-			b0 = lo < b0 ? lo : b0;
-			b1 = hi > b1 ? hi : b1;
-		}
+		for (size_t r = 0; r < rs.n; r++)
+			spark_range(buckets[r], &b0, &b1);
 		html_raw(h, "<h3>Instructions by total latency</h3><div class=\"scroll\"><table id=\"hot-pc\" class=\"wide\">"
 			    "<thead><tr>"
 			    "<th>pc</th><th>function</th><th>source</th><th>instruction</th><th class=\"n\">samples</th>"

@@ -82,6 +82,34 @@ static void runs_table(struct html *h, json_object *wl)
 	html_raw(h, "</tbody></table>");
 }
 
+/* A column of a JSON array of objects: key, heading, 0 text, 1 integer, 2 fraction shown as a percentage. */
+struct json_col {
+	const char *key, *head;
+	int kind;
+};
+
+static void json_table(struct html *h, json_object *rows, const struct json_col *cols, int n)
+{
+	html_raw(h, "<table class=\"wide\"><thead><tr>");
+	for (int k = 0; k < n; k++)
+		html_printf(h, "<th%s>%s</th>", cols[k].kind ? " class=\"n\"" : "", cols[k].head);
+	html_raw(h, "</tr></thead><tbody>");
+	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
+		json_object *r = json_object_array_get_idx(rows, i);
+		html_raw(h, "<tr>");
+		for (int k = 0; k < n; k++) {
+			char cell[64];
+			if (cols[k].kind == 1)
+				snprintf(cell, sizeof cell, "%lld", (long long)json_object_get_int64(get(r, cols[k].key)));
+			else if (cols[k].kind == 2)
+				snprintf(cell, sizeof cell, "%.1f%%", 100 * json_object_get_double(get(r, cols[k].key)));
+			html_td(h, NULL, cols[k].kind ? cell : get_str(r, cols[k].key), cols[k].kind != 0);
+		}
+		html_raw(h, "</tr>");
+	}
+	html_raw(h, "</tbody></table>");
+}
+
 static void evidence(struct html *h, json_object *ev)
 {
 	if (!ev || json_object_is_type(ev, json_type_null)) {
@@ -119,41 +147,19 @@ static void evidence(struct html *h, json_object *ev)
 		svg_stacked_bar(h, segs, k, 1000, 26);
 		html_raw(h, "</figure>");
 	}
-	html_raw(h, "<div class=\"two\"><div><h3>Hot functions</h3><table class=\"wide\"><thead><tr><th>function"
-		    "</th><th class=\"n\">samples</th><th class=\"n\">total latency</th><th class=\"n\">share</th>"
-		    "</tr></thead><tbody>");
-	json_object *syms = get(ev, "hot_symbols");
-	for (size_t i = 0; syms && i < json_object_array_length(syms); i++) {
-		json_object *s = json_object_array_get_idx(syms, i);
-		char a[32], b[32], c[32];
-		snprintf(a, sizeof a, "%lld", (long long)json_object_get_int64(get(s, "samples")));
-		snprintf(b, sizeof b, "%lld", (long long)json_object_get_int64(get(s, "total_latency")));
-		snprintf(c, sizeof c, "%.1f%%", 100 * json_object_get_double(get(s, "share")));
-		html_raw(h, "<tr>");
-		html_td(h, NULL, get_str(s, "symbol"), 0);
-		html_td(h, NULL, a, 1);
-		html_td(h, NULL, b, 1);
-		html_td(h, NULL, c, 1);
-		html_raw(h, "</tr>");
-	}
-	html_raw(h, "</tbody></table></div><div><h3>Behind bad_speculation: mispredicts</h3><table class=\"wide\">"
-		    "<thead><tr><th>function</th><th class=\"n\">branches</th><th class=\"n\">mispredicts</th>"
-		    "<th class=\"n\">rate</th></tr></thead><tbody>");
-	json_object *mis = get(ev, "mispredicts");
-	for (size_t i = 0; mis && i < json_object_array_length(mis); i++) {
-		json_object *s = json_object_array_get_idx(mis, i);
-		char a[32], b[32], c[32];
-		snprintf(a, sizeof a, "%lld", (long long)json_object_get_int64(get(s, "branches")));
-		snprintf(b, sizeof b, "%lld", (long long)json_object_get_int64(get(s, "mispredicts")));
-		snprintf(c, sizeof c, "%.1f%%", 100 * json_object_get_double(get(s, "rate")));
-		html_raw(h, "<tr>");
-		html_td(h, NULL, get_str(s, "symbol"), 0);
-		html_td(h, NULL, a, 1);
-		html_td(h, NULL, b, 1);
-		html_td(h, NULL, c, 1);
-		html_raw(h, "</tr>");
-	}
-	html_raw(h, "</tbody></table></div></div>");
+	static const struct json_col syms[] = { { "symbol", "function", 0 },
+						{ "samples", "samples", 1 },
+						{ "total_latency", "total latency", 1 },
+						{ "share", "share", 2 } };
+	static const struct json_col mis[] = { { "symbol", "function", 0 },
+					       { "branches", "branches", 1 },
+					       { "mispredicts", "mispredicts", 1 },
+					       { "rate", "rate", 2 } };
+	html_raw(h, "<div class=\"two\"><div><h3>Hot functions</h3>");
+	json_table(h, get(ev, "hot_symbols"), syms, 4);
+	html_raw(h, "</div><div><h3>Behind bad_speculation: mispredicts</h3>");
+	json_table(h, get(ev, "mispredicts"), mis, 4);
+	html_raw(h, "</div></div>");
 }
 
 int section_topdown(struct report_ctx *c)
