@@ -15,10 +15,12 @@
 #   - the topdown section draws spe-report --cross-isa's numbers;
 #   - the output file: written whole or not at all (65 on an empty database,
 #     64 for a directory or a device, a mistyped option leaves it alone), a
-#     symbolic link keeps pointing at the replaced file, no temporary left.
+#     symbolic link keeps pointing at the replaced file, no temporary left;
+#     Ctrl-C while the page is being written (a 100,000-record capture from
+#     gen_bench, slow enough to catch) leaves the old file and no temporary.
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
-record=$1 load=$2 query=$3 report=$4 td=$5 fx=$6
+record=$1 load=$2 query=$3 report=$4 td=$5 fx=$6 gen=$7
 scratch_dir cli-html
 run() { ${SPE_RUN:-} "$@"; }
 query() {
@@ -188,6 +190,30 @@ expect link_rc $? 0
 expect link_kept "$(readlink "$tmp/link.html")" keep.html
 expect link_target_replaced "$(head -c 15 "$tmp/keep.html")" "<!DOCTYPE html>"
 expect no_temporaries "$(ls -A "$tmp" | grep '^\.' | head -3)" ""
+
+# SIGINT in the middle of writing: once the temporary beside the target exists, interrupt
+mkdir "$tmp/bench"
+run "$gen" "$tmp/bench" 100000 3000 300 >/dev/null || fail=1
+run "$record" --replay="$tmp/bench/bench.replay" -o "$tmp/bench.data" >/dev/null 2>&1 || fail=1
+run "$load" "$tmp/bench.data" -o "$tmp/bench.db" --symfs="$tmp/bench" 2>/dev/null || fail=1
+printf 'precious\n' >"$tmp/sig.html"
+# (not through run(): $! must be the report's own pid, not a subshell's)
+${SPE_RUN:-} "$report" -d "$tmp/bench.db" --html="$tmp/sig.html" 2>/dev/null &
+pid=$!
+i=0
+while [ $i -lt 400 ] && ! ls "$tmp"/.sig.html.* >/dev/null 2>&1 && kill -0 $pid 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+done
+if kill -INT $pid 2>/dev/null; then
+	wait $pid
+	expect sigint_rc $? 130
+	expect sigint_kept "$(cat "$tmp/sig.html")" precious
+	expect sigint_no_temporary "$(ls -A "$tmp" | grep '^\.sig' | head -3)" ""
+else
+	wait $pid
+	echo "note: the report finished before it could be interrupted; the SIGINT check did not run"
+fi
 
 [ $fail = 0 ] && echo "cli_html: all passed"
 exit $fail

@@ -67,7 +67,7 @@ int section_latency(struct report_ctx *c)
 		return rc;
 	}
 	struct bar_segment segs[MEM_LEVELS + 1];
-	char tips[MEM_LEVELS + 1][128];
+	char tips[MEM_LEVELS + 1][256];
 	int n = 0;
 	for (int v = 0; v <= MEM_LEVELS; v++) {
 		if (!rows[v].present)
