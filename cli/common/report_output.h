@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * spe-report's output file: written in full to a temporary beside the
- * target and renamed over it only when complete, so a failure, a signal or
- * a mistyped option never truncates or replaces a file the user had.  All
- * of spe-report's file writing goes through here (one place to swap for a
- * shared helper).
+ * target (spe/outfile.h) and renamed over it only when complete, so a
+ * failure, a signal or a mistyped option never truncates or replaces a file
+ * the user had.  All of spe-report's file writing goes through here.
  */
 #ifndef SPE_CLI_REPORT_OUTPUT_H
 #define SPE_CLI_REPORT_OUTPUT_H
@@ -13,8 +12,9 @@
 
 /*
  * Check that @p path can be an output: absent, or a regular file (a symbolic
- * link to one: the file it names is replaced).  "-" is standard output.
- * Returns CLI_OK or CLI_USAGE with a message naming @p prog.
+ * link to one: the file it names is replaced), in a writable directory.  "-"
+ * is standard output.  Returns CLI_OK, CLI_USAGE (not a regular file) or
+ * CLI_IOERR, with a message naming @p prog.
  */
 int report_output_check(const char *prog, const char *path);
 

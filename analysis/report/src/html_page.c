@@ -70,6 +70,7 @@ static const char style[] =
 	"background:#e8eaf6;color:#283593;margin-left:6px}\n"
 	".tag.hot{background:#fdecea;color:#b71c1c}\n"
 	".note{color:#6d5200;background:#fff8e1;padding:4px 8px;border-radius:4px;display:inline-block;margin:4px 0}\n"
+	".note.warn{color:#b71c1c;background:#fdecea}\n"
 	".none{color:var(--muted);font-style:italic}\n"
 	".two{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:18px}\n"
 	"details summary{cursor:pointer;color:var(--accent)}\n"

@@ -2,9 +2,10 @@
 /*
  * Topdown: the cross-ISA report drawn.  The numbers are the ones
  * spe-report --cross-isa --format=json prints (td_report_cross_isa: the
- * same roll-up over intervals, the same notes, the same SPE evidence of the
- * linked capture); this file only reads that JSON (json-c) and draws level
- * 1 and level 2 as bars per run, the SPE evidence beside them.
+ * same roll-up over intervals, the same notes, caveats and warnings, the
+ * same SPE evidence of each run's linked capture); this file only reads that
+ * JSON (json-c) and draws level 1 and level 2 as bars per run, the SPE
+ * evidence below.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -110,15 +111,16 @@ static void json_table(struct html *h, json_object *rows, const struct json_col 
 	html_raw(h, "</tbody></table>");
 }
 
-static void evidence(struct html *h, json_object *ev)
+/* The evidence of one run's linked capture (its "spe_evidence" object). */
+static void evidence(struct html *h, json_object *run, json_object *ev)
 {
-	if (!ev || json_object_is_type(ev, json_type_null)) {
-		html_raw(h, "<p class=\"none\">No SPE evidence: no run of this workload is linked to an SPE capture "
-			    "(spe-topdown import --spe-source).</p>");
-		return;
-	}
-	html_raw(h, "<h3>SPE evidence of the linked capture</h3><p>");
-	html_textf(h, "%lld records.", (long long)json_object_get_int64(get(ev, "spe_records")));
+	html_raw(h, "<h3>");
+	html_textf(h, "SPE evidence for run %s", get_str(run, "run") ? get_str(run, "run") : "?");
+	html_raw(h, "</h3><p>");
+	html_textf(h, "%lld records of SPE source %lld %s, CPU %s.", (long long)json_object_get_int64(get(ev, "spe_records")),
+		   (long long)json_object_get_int64(get(ev, "spe_source")),
+		   get_str(ev, "spe_file") ? get_str(ev, "spe_file") : "",
+		   get_str(run, "spe_cpu") ? get_str(run, "spe_cpu") : "unknown");
 	json_object *tlb = get(ev, "tlb_walk");
 	if (tlb)
 		html_textf(h, "  TLB walks: %lld of %lld load/store samples (%.1f%%), %.1f%% of their total latency.",
@@ -160,6 +162,19 @@ static void evidence(struct html *h, json_object *ev)
 	html_raw(h, "</div><div><h3>Behind bad_speculation: mispredicts</h3>");
 	json_table(h, get(ev, "mispredicts"), mis, 4);
 	html_raw(h, "</div></div>");
+}
+
+/* The report's caveats or warnings: an array of sentences. */
+static void notes(struct html *h, json_object *list, const char *cls)
+{
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		json_object *v = json_object_array_get_idx(list, i);
+		if (!json_object_is_type(v, json_type_string))
+			continue;
+		html_printf(h, "<p class=\"%s\">", cls);
+		html_text(h, json_object_get_string(v));
+		html_raw(h, "</p>");
+	}
 }
 
 int section_topdown(struct report_ctx *c)
@@ -216,7 +231,19 @@ int section_topdown(struct report_ctx *c)
 			   runs_j && json_object_array_length(runs_j) == 1 ? "" : "s");
 		html_raw(h, "</h3>");
 		runs_table(h, wl);
-		evidence(h, get(wl, "spe_evidence"));
+		notes(h, get(wl, "caveats"), "note");
+		notes(h, get(wl, "warnings"), "note warn");
+		int linked = 0;
+		for (size_t k = 0; runs_j && k < json_object_array_length(runs_j); k++) {
+			json_object *run = json_object_array_get_idx(runs_j, k), *ev = get(run, "spe_evidence");
+			if (ev && !json_object_is_type(ev, json_type_null)) {
+				evidence(h, run, ev);
+				linked++;
+			}
+		}
+		if (!linked)
+			html_raw(h, "<p class=\"none\">No SPE evidence: no run of this workload is linked to an SPE "
+				    "capture (spe-topdown import --spe-source).</p>");
 		json_object_put(wl);
 	}
 	free(text);
