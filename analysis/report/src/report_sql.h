@@ -19,7 +19,7 @@ enum report_query {
 	RQ_TOPDOWN_RUNS,  /* 1 when the database has the topdown tables (spe-topdown import made them) */
 	/* where the latency goes */
 	RQ_MEM_LEVELS,    /* mem_level_summary */
-	RQ_LEVEL_LATENCY, /* loads by (mem_level, total_latency): the histograms per level */
+	RQ_LEVEL_LATENCY, /* every timed load's (mem_level, total_latency): the histograms per level */
 	/* hot code */
 	RQ_HOT_SYMBOL,    /* hot_symbol LIMIT ?1 */
 	RQ_HOT_PC,        /* hot_pc LIMIT ?1 */
@@ -31,7 +31,7 @@ enum report_query {
 	RQ_INSN_BY_SYMBOL,       /* sampled instructions of the symbol ids in ?1 */
 	RQ_SYMBOL_SHARE,         /* hot_symbol's latency_share of function ?1 in binary ?2 */
 	/* latency over time */
-	RQ_HEATMAP_TIME,  /* records by (cpu, time bucket, log2 latency bucket); ?1 t0, ?2 span, ?3 buckets */
+	RQ_HEATMAP_TIME,  /* every timed record's (cpu, time slot, total_latency); ?1 t0, ?2 span, ?3 slots */
 	RQ_HEATMAP_TS,    /* the same over the raw SPE timestamp when no record has a perf time */
 	/* memory */
 	RQ_TLB_HOTSPOT,   /* tlb_hotspot, every row (the section totals them and keeps the top) */

@@ -42,7 +42,7 @@ static int read_histograms(struct report_ctx *c, uint64_t hist[MEM_LEVELS + 1][L
 	while (rc == 0 && (rc = rq_next(&q)) == 1) {
 		rc = 0;
 		int v = mem_level_index(rq_text(&q, 0));
-		hist[v][latency_bucket(sqlite3_column_int64(q.st, 1))] += (uint64_t)sqlite3_column_int64(q.st, 2);
+		hist[v][latency_bucket(sqlite3_column_int64(q.st, 1))]++;
 	}
 	rq_end(&q);
 	return rc < 0 ? rc : 0;

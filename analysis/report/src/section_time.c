@@ -14,6 +14,7 @@
 #define SLOTS 100   /* time slots across the capture */
 #define MAX_CPUS 8  /* CPUs with a heatmap of their own (the busiest) */
 #define TRACKED 256 /* distinct CPUs counted before the rest go to "all" only */
+#define DIRECT_CPUS 4096
 
 struct cpu_map {
 	long long cpu;
@@ -60,6 +61,9 @@ int section_time(struct report_ctx *c, const struct capture_span *span)
 	uint64_t *all = calloc((size_t)SLOTS * LATENCY_BUCKETS, sizeof *all);
 	struct cpu_map *cpus = calloc(TRACKED, sizeof *cpus);
 	int ncpus = 0, rc;
+	short direct[DIRECT_CPUS];
+	for (int k = 0; k < DIRECT_CPUS; k++)
+		direct[k] = -1;
 	if (!all || !cpus) {
 		free(all);
 		free(cpus);
@@ -75,15 +79,19 @@ int section_time(struct report_ctx *c, const struct capture_span *span)
 	while (rc == 0 && (rc = rq_next(&q)) == 1) {
 		rc = 0;
 		long long cpu = sqlite3_column_int64(q.st, 0), slot = sqlite3_column_int64(q.st, 1);
-		int b = sqlite3_column_int(q.st, 2);
-		uint64_t n = (uint64_t)sqlite3_column_int64(q.st, 3);
+		int b = latency_bucket(sqlite3_column_int64(q.st, 2));
+		uint64_t n = 1;
 		if (slot < 0 || slot >= SLOTS || b < 0 || b >= LATENCY_BUCKETS)
 			continue;
 		size_t cell = (size_t)slot * LATENCY_BUCKETS + (size_t)b;
 		all[cell] += n;
-		int k = 0;
-		while (k < ncpus && cpus[k].cpu != cpu)
-			k++;
+		/* the CPU's map: by number for the usual small ones, else searched */
+		int k = cpu >= 0 && cpu < DIRECT_CPUS ? direct[cpu] : -1;
+		if (k < 0) {
+			k = 0;
+			while (k < ncpus && cpus[k].cpu != cpu)
+				k++;
+		}
 		if (k == ncpus) {
 			if (ncpus == TRACKED)
 				continue;
@@ -92,6 +100,8 @@ int section_time(struct report_ctx *c, const struct capture_span *span)
 				rc = report_fail(c, -spe_nomem, "out of memory");
 				break;
 			}
+			if (cpu >= 0 && cpu < DIRECT_CPUS)
+				direct[cpu] = (short)ncpus;
 			ncpus++;
 		}
 		cpus[k].counts[cell] += n;
