@@ -131,6 +131,15 @@ has chase_source "$(xmllint --xpath "string(//div[@id='ann-1']//tr[@data-line='3
 	"p = p->next;"
 has bump_inlined "$(xmllint --xpath "string(//div[@id='ann-2']//tr[@data-line='51'])" "$page")" "inlined: bump"
 
+# a source file in Latin-1 (an e-acute on line 35, the hottest): the page stays well-formed UTF-8
+mkdir "$tmp/latin1"
+sed '35s|$| /* caf\xe9 */|' "$fx/workloads/memwork.c" >"$tmp/latin1/memwork.c"
+run "$report" -d "$db" --html="$tmp/latin1.html" --symfs="$fx/elf" --source-dir="$tmp/latin1" 2>/dev/null
+xmllint --noout "$tmp/latin1.html" 2>"$tmp/xml.err"
+expect latin1_well_formed "$?,$(head -3 "$tmp/xml.err")" "0,"
+has latin1_replaced "$(xmllint --xpath "string(//div[@id='ann-1']//tr[@data-line='35']/td[@class='src'])" "$tmp/latin1.html")" \
+	"caf$(printf '\357\277\275')"
+
 # without --symfs and --source-dir: the sampled instructions only, and a note saying why
 run "$report" -d "$db" --html="$tmp/nosym.html" 2>/dev/null
 expect nosym_rc $? 0

@@ -19,6 +19,16 @@ void html_printf(struct html *h, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Length of the well-formed UTF-8 sequence at @p s, or 0 (overlong forms are not checked). */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 void html_text(struct html *h, const char *s)
 {
 	if (!s) {
@@ -26,6 +36,17 @@ void html_text(struct html *h, const char *s)
 		return;
 	}
 	for (; *s; s++) {
+		if ((unsigned char)*s >= 0x80) {
+			/* a source file in another encoding: its bytes become U+FFFD, the page stays UTF-8 */
+			int n = utf8_len((const unsigned char *)s);
+			if (n) {
+				fwrite(s, 1, (size_t)n, h->out);
+				s += n - 1;
+			} else {
+				fputs("\xef\xbf\xbd", h->out);
+			}
+			continue;
+		}
 		switch (*s) {
 		case '&': fputs("&amp;", h->out); break;
 		case '<': fputs("&lt;", h->out); break;
