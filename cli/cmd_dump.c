@@ -55,21 +55,6 @@ static int write_out(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
-/* A JSON string literal of @p s (quotes, backslashes and control bytes escaped). */
-static void print_json_string(const char *s)
-{
-	putchar('"');
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			printf("\\%c", *c);
-		else if (*c < 0x20)
-			printf("\\u%04x", *c);
-		else
-			putchar(*c);
-	}
-	putchar('"');
-}
-
 static void on_error(void *ctx, uint64_t offset, int err, const char *reason)
 {
 	struct dump *d = ctx;
@@ -77,9 +62,9 @@ static void on_error(void *ctx, uint64_t offset, int err, const char *reason)
 	d->decode_errors++;
 	if (d->mode == MODE_JSON) {
 		printf("{\"error\":");
-		print_json_string(reason ? reason : "");
+		cli_json_string(stdout, reason ? reason : "");
 		printf(",\"code\":");
-		print_json_string(spe_errstr(err));
+		cli_json_string(stdout, spe_errstr(err));
 		printf(",\"offset\":%" PRIu64 ",\"idx\":%" PRIu32 ",\"cpu\":%d}\n", offset, q ? q->idx : 0,
 		       q ? q->cpu : -1);
 	} else if (d->mode == MODE_RECORDS)
@@ -167,7 +152,7 @@ static void print_json(const struct dump *d, const struct queue *q, const struct
 		spe_record_op_text(r, op, sizeof op);
 		const char *cls = spe_op_class_name(r->op_class);
 		printf(",\"op_class\":\"%s\",\"op\":", cls ? cls : "unknown");
-		print_json_string(op);
+		cli_json_string(stdout, op);
 		printf(",\"op_raw_class\":%u,\"op_raw\":%u", r->op_raw_class, r->op_raw);
 		if (r->sve_evl)
 			printf(",\"sve_evl\":%u", r->sve_evl);

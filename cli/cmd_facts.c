@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * spe facts: print the SPE facts table (decoder/include/spe/facts.h) as
- * Markdown.  docs/spe-facts.md is this command's output; a test keeps the
+ * Markdown.  docs/spe-facts.1.md is this command's output; a test keeps the
  * two equal.
  */
 #include <getopt.h>
@@ -100,6 +100,68 @@ static void cpus(void)
 #undef SPE_X
 }
 
+/* The levels of @p cpu's data-source map with a given trait (peer, remote, modified codes), "—" if none. */
+static void map_levels(const struct spe_cpu_info *cpu, int want_peer, int want_remote, int want_modified, char *out,
+		       size_t size)
+{
+	struct spe_ds_entry ds[64];
+	size_t n_ds = spe_cpu_data_sources(cpu, ds, 64), n = 0;
+	unsigned seen = 0; /* levels listed already (bit per level) */
+	out[0] = 0;
+	for (size_t i = 0; i < n_ds && i < 64; i++) {
+		if ((want_peer && !spe_mem_level_is_peer(ds[i].level)) ||
+		    (want_remote && !spe_mem_level_is_remote(ds[i].level)) || (want_modified && !ds[i].modified) ||
+		    (seen & 1u << ds[i].level))
+			continue;
+		seen |= 1u << ds[i].level;
+		n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s", n ? ", " : "",
+				      spe_mem_level_name(ds[i].level));
+	}
+	if (!n)
+		snprintf(out, size, "—");
+}
+
+static const char *yes_no(int v)
+{
+	return v > 0 ? "yes" : v == 0 ? "no" : "?";
+}
+
+static void evidence(void)
+{
+	printf("\n## Sharing, remote and prefetch evidence per CPU part\n\n"
+	       "What each part's SPE records can show (derived from the lists above; the memory views\n"
+	       "of docs/schema.md use exactly this). A HITM-like load (c2c's \"load that hit a line\n"
+	       "another core modified\") is seen through the `cache_data_modified` event (SPEv1.4) or\n"
+	       "through a data-source code marked modified; peer and remote levels come from the\n"
+	       "data source; the prefetch events are the `recently_fetched` event (SPEv1.4) and named\n"
+	       "IMPLEMENTATION DEFINED bits.\n\n"
+	       "| Part | SPE | HITM event | Snoop event | Modified-line codes | Peer levels | Remote levels | "
+	       "Fill buffer (`recently_fetched`) | Late prefetch |\n|---|---|---|---|---|---|---|---|---|\n");
+	static const struct spe_cpu_info parts[] = {
+#define SPE_X(impl, part, name, version, map) { impl, part, name, version, SPE_DS_MAP_##map },
+		SPE_CPU_LIST(SPE_X)
+#undef SPE_X
+	};
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		const struct spe_cpu_info *c = &parts[i];
+		uint32_t midr = c->implementer << 24 | c->part << 4;
+		char mod[128], peer_l[128], remote_l[128], late[64] = "—";
+		map_levels(c, 0, 0, 1, mod, sizeof mod);
+		map_levels(c, 1, 0, 0, peer_l, sizeof peer_l);
+		map_levels(c, 0, 1, 0, remote_l, sizeof remote_l);
+		int late_bit = spe_impdef_event_bit(midr, "late_prefetch");
+		if (late_bit >= 0)
+			snprintf(late, sizeof late, "bit %d", late_bit);
+		printf("| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", c->name, or_dash(c->spe_version),
+		       yes_no(spe_cpu_has_event(c, SPE_EV_CACHE_DATA_MODIFIED)),
+		       yes_no(spe_cpu_has_event(c, SPE_EV_DATA_SNOOPED)), mod, peer_l, remote_l,
+		       yes_no(spe_cpu_has_event(c, SPE_EV_RECENTLY_FETCHED)), late);
+	}
+	printf("\nA part without a data-source map (`—` levels) shows no levels at all: sharing is then\n"
+	       "visible only as several CPUs storing to one line. Without physical addresses the NUMA\n"
+	       "view counts the remote levels instead of nodes.\n");
+}
+
 static void dump_words(void)
 {
 	printf("\n## Other `perf report -D` words\n\n| Word |\n|---|\n");
@@ -149,11 +211,13 @@ int cmd_facts(int argc, char **argv)
 	ops();
 	memory();
 	cpus();
+	evidence();
 	dump_words();
 	printf("\n# OPTIONS\n\n`--markdown`\n: Markdown tables (the default and only format).\n\n"
 	       "`-h`, `--help`\n: Print a short usage text.\n\n"
 	       "# EXIT STATUS\n\n0 on success, 64 on a usage error, 74 if standard output cannot be written.\n\n"
-	       "# EXAMPLES\n\n```\nspe facts --markdown > docs/spe-facts.md\n```\n\n"
-	       "# SEE ALSO\n\ndocs/decoder-api.md, ../shared/reference/spe-format.md\n");
+	       "# FILES\n\nNone: the facts are compiled into libspe; the command only writes to standard output.\n\n"
+	       "# EXAMPLES\n\n```\nspe facts --markdown > docs/spe-facts.1.md\n```\n\n"
+	       "# SEE ALSO\n\nlibspe(3), spe-dump(1), docs/spe-format.md (the packet format these facts describe)\n");
 	return cli_finish_stdout("spe facts", CLI_OK);
 }

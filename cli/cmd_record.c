@@ -10,7 +10,9 @@
  * recording itself is cli/common/record_run.c.
  */
 #include "common/cli_util.h"
+#include "common/doctor_print.h"
 #include "common/record_run.h"
+#include "spe/doctor.h"
 #include "spe/filters.h"
 #include "spe/spe.h"
 
@@ -22,13 +24,14 @@
 #define PROG "spe-record"
 #define LIVE_SYSFS "/sys/bus/event_source/devices"
 
-enum record_mode { MODE_RECORD, MODE_DRY_RUN, MODE_LIST_FILTERS, MODE_HELP };
+enum record_mode { MODE_RECORD, MODE_DRY_RUN, MODE_LIST_FILTERS, MODE_CHECK, MODE_HELP };
 enum out_format { OUT_TEXT, OUT_JSON };
 
 struct record_ctx {
 	enum record_mode mode;
 	enum out_format format;
 	const char *sysfs, *cpu;
+	const char *root; /* --check --root=DIR */
 	unsigned kernel;
 	bool have_pmsidr, have_pmsver, have_valid_events;
 	uint64_t pmsidr, valid_events;
@@ -89,6 +92,17 @@ static int opt_list(struct record_ctx *c, const char *v)
 {
 	(void)v;
 	c->mode = MODE_LIST_FILTERS;
+	return 0;
+}
+static int opt_check(struct record_ctx *c, const char *v)
+{
+	(void)v;
+	c->mode = MODE_CHECK;
+	return 0;
+}
+static int opt_root(struct record_ctx *c, const char *v)
+{
+	c->root = v;
 	return 0;
 }
 static int opt_format(struct record_ctx *c, const char *v)
@@ -212,10 +226,8 @@ static int opt_output(struct record_ctx *c, const char *v)
 }
 static int opt_mmap_pages(struct record_ctx *c, const char *v)
 {
-	uint64_t n;
-	if (!parse_u64(v, &n) || n < 2 || (n & (n - 1)) || n > (1u << 24))
+	if (record_parse_pages(v, &c->run.aux_pages))
 		return usage_error("--mmap-pages=%s: expected a power of two of at least 2 AUX pages%s", v, "");
-	c->run.aux_pages = (uint32_t)n;
 	return 0;
 }
 static int opt_all_cpus(struct record_ctx *c, const char *v)
@@ -278,7 +290,9 @@ static const struct record_option record_options[] = {
 	{ "help", 'h', NULL, opt_help, "show this help" },
 	{ "dry-run", 0, NULL, opt_dry_run, "print the attr and register image; open nothing" },
 	{ "list-filters", 0, NULL, opt_list, "list every filter term and whether the target supports it" },
-	{ "format", 0, "text|json", opt_format, "output format of --dry-run and --list-filters" },
+	{ "check", 0, NULL, opt_check, "check whether this recording can work here (spe doctor's checklist)" },
+	{ "root", 0, "DIR", opt_root, "with --check: a captured tree of a system's files, not this one" },
+	{ "format", 0, "text|json", opt_format, "output format of --dry-run, --list-filters and --check" },
 	{ "event", 'e', "EVENT", opt_event, "perf event string: arm_spe/term=v,.../ or arm_spe_N/.../[uk]" },
 	{ "period", 'c', "N", opt_period, "sample period in operations (default: caps/min_interval)" },
 	{ "freq", 'F', "N", opt_freq, "frequency mode (refused by the driver: EINVAL)" },
@@ -312,7 +326,8 @@ static void print_help(FILE *out)
 	fprintf(out, "usage: " PROG " [FILTERS] [-c N] [-m PAGES] [-o FILE] [--duration=S] [-a | -C LIST | -p PID | -- COMMAND...]\n"
 		     "       " PROG " --replay=FILE [-o FILE] [--aux-size=BYTES] [--cpu=N|NAME] [--midr=0x...]\n"
 		     "       " PROG " --dry-run [options] [--sysfs=DIR | --cpu=NAME | --pmsidr=V --pmsver=N]\n"
-		     "       " PROG " --list-filters [--sysfs=DIR | --cpu=NAME | ...]\n\noptions:\n");
+		     "       " PROG " --list-filters [--sysfs=DIR | --cpu=NAME | ...]\n"
+		     "       " PROG " --check [--root=DIR] [-a | -C LIST | -p PID | -- COMMAND...] [-m PAGES]\n\noptions:\n");
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		const struct record_option *o = &record_options[i];
 		char left[48];
@@ -320,7 +335,7 @@ static void print_help(FILE *out)
 			 o->short_name ? ", " : " ", o->name, o->argh ? "=" : "", o->argh ? o->argh : "");
 		fprintf(out, "  %-30s %s\n", o->short_name ? left : left + 2, o->help);
 	}
-	fprintf(out, "\nfilter terms (--name, --kebab-name or inside -e arm_spe/name=v/):\n");
+	fprintf(out, "\nfilter terms (--TERM, with - or _ between words, or inside -e arm_spe/term=v/):\n");
 	for (int t = 0; t < SPE_TERM_COUNT; t++) {
 		const struct spe_term_info *ti = spe_term_info(t);
 		char left[48];
@@ -406,10 +421,8 @@ static int load_sysfs_target(struct record_ctx *c, struct spe_target *t)
 	char err[512];
 	bool live = !c->sysfs;
 	if (spe_system_load_sysfs(live ? LIVE_SYSFS : c->sysfs, c->kernel, live, &sys, err, sizeof err)) {
-		if (live && c->mode == MODE_RECORD)
-			return record_run_no_spe(PROG);
 		fprintf(stderr, PROG ": %s\n", err);
-		if (live)
+		if (live && c->mode != MODE_RECORD)
 			fprintf(stderr, PROG ": no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR\n");
 		return live ? CLI_UNAVAILABLE : CLI_NOINPUT;
 	}
@@ -515,24 +528,28 @@ static void print_dry_run(const struct spe_target *t, const struct spe_filter_re
 	printf(json ? "}\n" : "\n");
 }
 
-static void print_json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		if ((unsigned char)*s >= 0x20)
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 static void print_list(const struct spe_target *t, enum out_format fmt)
 {
 	char who[160];
 	spe_target_describe(t, who, sizeof who);
-	if (fmt == OUT_TEXT)
-		printf("# %s\n%-20s %-22s %-14s %s\n", who, "TERM", "OPTION", "FIELD", "SUPPORTED");
+	/* What the default event samples (compile falls back to user space like perf record). */
+	bool kernel = spe_target_may_sample_kernel(t);
+	char samples[160];
+	snprintf(samples, sizeof samples, "perf_event_paranoid=%d and no CAP_PERFMON: kernel samples are excluded",
+		 t->paranoid);
+	if (fmt == OUT_TEXT) {
+		printf("# %s\n# samples: %s\n%-20s %-22s %-14s %s\n", who,
+		       kernel ? "user space and kernel" : samples, "TERM", "OPTION", "FIELD", "SUPPORTED");
+	} else {
+		printf("{\"target\":");
+		cli_json_string(stdout, who);
+		printf(",\"kernel_samples\":%s,\"reason\":", kernel ? "true" : "false");
+		if (kernel)
+			printf("null");
+		else
+			cli_json_string(stdout, samples);
+		printf("}\n");
+	}
 	for (int i = 0; i < SPE_TERM_COUNT; i++) {
 		const struct spe_term_info *ti = spe_term_info(i);
 		char why[320] = "", priv[256] = "", option[48], field[24];
@@ -563,10 +580,10 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 			if (ok)
 				printf("null");
 			else
-				print_json_string(why);
+				cli_json_string(stdout, why);
 			printf(",\"needs_privilege\":");
 			if (needs_priv)
-				print_json_string(priv);
+				cli_json_string(stdout, priv);
 			else
 				printf("null");
 			printf("}\n");
@@ -619,6 +636,52 @@ static int check_live_options(struct record_ctx *c)
 	return 0;
 }
 
+/* The recording the options describe, for spe doctor's checks (without -p or a command: every CPU). */
+static void record_plan(const struct record_ctx *c, struct spe_doctor_plan *plan)
+{
+	spe_doctor_plan_init(plan, SPE_LIVE_DEFAULT_AUX_BYTES, SPE_LIVE_DEFAULT_DATA_PAGES);
+	plan->cpu_wide = !c->run.pid && !c->command;
+	plan->have_cpus = c->have_cpus;
+	plan->cpus = c->cpus;
+	if (strcmp(c->req.pmu, "arm_spe"))
+		snprintf(plan->pmu, sizeof plan->pmu, "%s", c->req.pmu);
+	plan->aux_pages = c->run.aux_pages;
+}
+
+/*
+ * spe doctor's checks for this recording.  --check prints them all; before
+ * a live recording only a failing verdict is printed, as the first failing
+ * check, its fix and a pointer to spe doctor.  Returns the exit status (0:
+ * go on).
+ */
+static int run_checks(const struct record_ctx *c, bool print_all)
+{
+	struct spe_doctor_plan plan;
+	record_plan(c, &plan);
+	struct spe_doctor_report *r = malloc(sizeof *r);
+	if (!r) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return CLI_UNAVAILABLE;
+	}
+	char err[512];
+	if (spe_doctor_run(c->root ? c->root : "/", &plan, r, err, sizeof err)) {
+		fprintf(stderr, PROG ": %s\n", err);
+		free(r);
+		return CLI_NOINPUT;
+	}
+	if (print_all && c->format == OUT_JSON)
+		doctor_print_json(stdout, r);
+	else if (print_all)
+		doctor_print_text(stdout, r);
+	doctor_print_blocker(stderr, PROG, r);
+	if (r->verdict == SPE_DOCTOR_UNAVAILABLE && r->first_failure != SPE_CHECK_ARCH)
+		fprintf(stderr, PROG ": without SPE: check filter options with --dry-run --cpu=NAME; turn a trace "
+				"recorded elsewhere into perf.data with --replay=FILE\n");
+	int rc = doctor_exit_code(r);
+	free(r);
+	return print_all ? cli_finish_stdout(PROG, rc) : rc;
+}
+
 /* Record with the PMU load_target() picked and the attr the compiler produced. */
 static int run_live(struct record_ctx *c, const struct spe_target *t, const struct spe_filter_result *res)
 {
@@ -652,9 +715,21 @@ int cmd_record(int argc, char **argv)
 		free(c);
 		return rc;
 	}
-	if (c->mode == MODE_RECORD && (rc = check_live_options(c))) {
+	if (c->root && c->mode != MODE_CHECK) {
+		rc = usage_error("--root=%s goes with --check%s", c->root, "");
 		free(c);
 		return rc;
+	}
+	if ((c->mode == MODE_RECORD || c->mode == MODE_CHECK) && (rc = check_live_options(c))) {
+		free(c);
+		return rc;
+	}
+	if (c->mode == MODE_CHECK || (c->mode == MODE_RECORD && !c->run.sideband_only)) {
+		rc = run_checks(c, c->mode == MODE_CHECK);
+		if (rc || c->mode == MODE_CHECK) {
+			free(c);
+			return rc;
+		}
 	}
 	if (c->mode == MODE_RECORD && c->run.sideband_only) {
 		rc = record_run_live(&c->run);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/cli_util.h"
+#include "common/report_diff.h"
 #include "common/report_output.h"
 #include "report/report.h"
 #include "spe/analysis.h"
@@ -31,8 +32,10 @@ static void usage(FILE *out)
 		"usage: %s -d DB [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]\n"
 		"       %s -d DB --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
 		"       %s -d DB --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
-		"                [--color=auto|always|never] [-o FILE]\n",
-		prog, prog, prog);
+		"                [--color=auto|always|never] [-o FILE]\n"
+		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json] [--top N]\n"
+		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json] [--top N]\n",
+		prog, prog, prog, prog, prog);
 }
 
 enum mode { MODE_SPE, MODE_CROSS_ISA, MODE_HTML, MODE_ANNOTATE };
@@ -105,6 +108,8 @@ int cmd_report(int argc, char **argv)
 		{ "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
 		{ "annotations", required_argument, NULL, OPT_ANNOTATIONS },
 		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "diff", no_argument, NULL, 'D' },
+		{ "confidence", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -112,12 +117,23 @@ int cmd_report(int argc, char **argv)
 	j.so = (struct spe_report_opts){ .size = sizeof j.so, .top = 10 };
 	const char *format = NULL, *output = NULL, *html = NULL, *color = "auto";
 	const char *source_dirs[MAX_SOURCE_DIRS + 1] = { 0 };
-	int nsource = 0, cross = 0, c;
+	int nsource = 0, cross = 0, diff = 0, top_given = 0, c;
+	double confidence = 0.95;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': j.db_path = optarg; break;
 		case 'x': cross = 1; break;
+		case 'D': diff = 1; break;
+		case 'c': {
+			char *end;
+			confidence = strtod(optarg, &end);
+			if (*end || !(confidence >= 0.5 && confidence < 1)) {
+				fprintf(stderr, "%s: --confidence must be a number from 0.5 to 0.999\n", prog);
+				return CLI_USAGE;
+			}
+			break;
+		}
 		case 'w': j.ro.workload = optarg; break;
 		case 'f': format = optarg; break;
 		case 'o': output = optarg; break;
@@ -136,6 +152,7 @@ int cmd_report(int argc, char **argv)
 			if (parse_count("--top", optarg, 1, 1000, &j.ro.top))
 				return CLI_USAGE;
 			j.so.top = j.ro.top;
+			top_given = 1;
 			break;
 		case OPT_ANNOTATIONS:
 			if (parse_count("--annotations", optarg, 0, 100, &j.so.annotations))
@@ -150,6 +167,21 @@ int cmd_report(int argc, char **argv)
 			usage(stderr);
 			return CLI_USAGE;
 		}
+	}
+	if (diff) {
+		if (argc - optind != 2 || cross || html || j.symbol || output) {
+			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases, and prints them%s\n", prog,
+				cross || html || j.symbol || output ? "; not with --cross-isa, --html, --annotate or -o" : "");
+			usage(stderr);
+			return CLI_USAGE;
+		}
+		if (format && strcmp(format, "table") && strcmp(format, "json")) {
+			fprintf(stderr, "%s: --format must be table or json with --diff\n", prog);
+			return CLI_USAGE;
+		}
+		return report_diff_run(prog, j.db_path, argv[optind], argv[optind + 1],
+				       format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
+				       top_given ? j.ro.top : 0, confidence);
 	}
 	if (optind != argc || !j.db_path) {
 		usage(stderr);

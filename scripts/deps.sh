@@ -11,6 +11,8 @@ packages=(
   linux-perf                                  # perf 6.1: the independent oracle in tests
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross # real aarch64 ELF fixtures
   qemu-user                                   # aarch64 unit tests
+  zlib1g-dev                                  # filters: spe doctor reads /proc/config.gz
+  lowdown man-db groff debhelper dpkg-dev fakeroot lintian # man pages from docs/*.md, the .deb and its tests (tests/install)
   libjson-c-dev                               # spe-report: reads the cross-ISA JSON, writes --annotate JSON
   chromium libxml2-utils libpng-dev           # spe-report --html tests: rendering, XML parse, screenshot check
 )

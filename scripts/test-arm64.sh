@@ -15,7 +15,9 @@ dir=${1:-build/arm64}
 start=$(date +%s)
 
 host_packages=(cmake pkg-config gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
-arm64_packages=(libsqlite3-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libcapstone-dev:arm64 libjson-c-dev:arm64)
+arm64_packages=(libsqlite3-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libcapstone-dev:arm64
+                zlib1g-dev:arm64 # zlib: filters (spe doctor)
+                libjson-c-dev:arm64) # json-c: spe-report
 missing=()
 for p in "${host_packages[@]}" "${arm64_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

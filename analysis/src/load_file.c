@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -34,20 +35,43 @@ static void hex(const uint8_t *b, unsigned n, char *out)
 	out[2 * n] = 0;
 }
 
-/* Executable user mappings only; the kernel resolves through --kallsyms. */
+/*
+ * User mappings: executable ones for PCs (the kernel resolves through
+ * --kallsyms), data ones (perf record -d, spe-record) for data objects.
+ */
 static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
 {
 	const struct spe_perf_mmap *m = &ev->u.mmap;
-	if (ev->type == SPE_PERF_RECORD_MMAP2 && m->prot && !(m->prot & PROT_EXEC))
+	if ((int32_t)m->pid < 0)
 		return 0;
-	if (ev->type == SPE_PERF_RECORD_MMAP && (ev->misc & 0x2000)) /* PERF_RECORD_MISC_MMAP_DATA */
-		return 0;
-	if ((int32_t)m->pid < 0 || (m->filename && m->filename[0] == '['))
+	int data = (ev->misc & SPE_PERF_MISC_MMAP_DATA) ||
+		   (ev->type == SPE_PERF_RECORD_MMAP2 && m->prot && !(m->prot & PROT_EXEC));
+	if (data)
+		return spe_loader_data_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff,
+					    ev->type == SPE_PERF_RECORD_MMAP2 ? m->prot : PROT_READ | PROT_WRITE,
+					    ev->type == SPE_PERF_RECORD_MMAP2 ? m->flags : MAP_PRIVATE, m->filename,
+					    sid_time(ev));
+	if (m->filename && m->filename[0] == '[')
 		return 0;
 	char bid[41] = "";
 	if (m->build_id_size)
 		hex(m->build_id, m->build_id_size > 20 ? 20 : m->build_id_size, bid);
 	return spe_loader_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev));
+}
+
+/* The NUMA nodes the capture stored (perf's NUMA_TOPOLOGY and MEM_TOPOLOGY features). */
+static int load_numa(struct spe_perf_file *f, struct spe_loader *ld, const struct spe_perf_info *info)
+{
+	if (!info->n_numa_nodes)
+		return 0;
+	struct spe_perf_numa_node *nodes = calloc(info->n_numa_nodes, sizeof *nodes);
+	if (!nodes)
+		return -spe_nomem;
+	for (uint32_t i = 0; i < info->n_numa_nodes; i++)
+		spe_perf_numa_node(f, i, &nodes[i], sizeof nodes[i]);
+	int rc = spe_loader_numa(ld, nodes, info->n_numa_nodes, info->memory_block_size);
+	free(nodes);
+	return rc;
 }
 
 static int sideband_pass(struct spe_perf_file *f, struct spe_loader *ld, const struct spe_load_opts *opts)
@@ -241,7 +265,9 @@ int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_loa
 	}
 	if (info.has_time_conv)
 		spe_loader_time_conv(ld, &info.time_conv);
-	rc = sideband_pass(f, ld, opts);
+	rc = load_numa(f, ld, &info);
+	if (rc == 0)
+		rc = sideband_pass(f, ld, opts);
 	if (rc == 0 && (rc = check_spe_data(f, path, err, errlen)) < 0) {
 		spe_loader_free(ld);
 		spe_perf_free_file(f);

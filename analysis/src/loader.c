@@ -20,8 +20,10 @@
 
 #include <sqlite3.h>
 
+#include "data_attrib.h"
 #include "db_internal.h"
 #include "latency_hist.h"
+#include "numa_tables.h"
 #include "pc_cache.h"
 #include "spe/analysis.h"
 
@@ -60,7 +62,7 @@ struct cpu_state {
  * per-statement cost (cursor open/close, transaction checks) then counts
  * once per batch instead of once per record.
  */
-#define RECORD_COLUMNS 25
+#define RECORD_COLUMNS 26
 #define RECORD_BATCH 32
 
 struct record_row {
@@ -134,6 +136,7 @@ struct spe_loader {
 	char op_text[4][256][48]; /* by op-type class and payload; "" = not built yet */
 	uint8_t op_text_built[4][256];
 	int decode_error;
+	struct data_attrib dattr; /* data addresses -> data_object rows */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -195,9 +198,9 @@ static struct cpu_state *cpu_state(struct spe_loader *ld, int cpu)
 static const char insert_record_sql[] =
 	"INSERT INTO _spe_record(source_id, ts, time, cpu, pid, tid, pc, el, op_class, op, op_raw, events,"
 	" total_latency, issue_latency, translation_latency, data_va, data_pa, data_source, mem_level,"
-	" branch_target, prev_branch_target, context, mapping_id, symbol_id, insn_id)"
+	" branch_target, prev_branch_target, context, mapping_id, symbol_id, insn_id, data_object_id)"
 	" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,"
-	" ?20, ?21, ?22, ?23, ?24, ?25)";
+	" ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
 
 static int insert_source(struct spe_loader *ld, const struct spe_source_info *src)
 {
@@ -266,6 +269,10 @@ int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const s
 			rc = -spe_nomem;
 		}
 	}
+	if (rc == 0)
+		rc = data_attrib_init(&ld->dattr, ld->sql, ld->source_id, ld->sym);
+	if (rc < 0 && !ld->err[0])
+		snprintf(ld->err, sizeof ld->err, "%s", ld->dattr.err);
 	if (rc == 0 && ld->opts.kallsyms) {
 		ld->ks = spe_kallsyms_load(ld->opts.kallsyms, ld->err, sizeof ld->err);
 		if (!ld->ks)
@@ -336,6 +343,34 @@ int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, u
 	return 0;
 }
 
+/* A `mapping` row (@p prot < 0: an executable mapping, prot NULL); its id in *@p id. */
+static int insert_mapping(struct spe_loader *ld, int pid, const char *path, const char *build_id, uint64_t start,
+			  uint64_t len, uint64_t pgoff, uint64_t time, int64_t prot, int64_t *id)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(ld->sql,
+			       "INSERT INTO mapping(source_id, pid, path, build_id, start, end, pgoff, time, prot)"
+			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(ld, "mapping");
+	sqlite3_bind_int64(st, 1, ld->source_id);
+	if (pid >= 0)
+		sqlite3_bind_int(st, 2, pid);
+	bind_text_or_null(st, 3, path);
+	bind_text_or_null(st, 4, build_id);
+	sqlite3_bind_int64(st, 5, (int64_t)start);
+	sqlite3_bind_int64(st, 6, (int64_t)(start + len));
+	sqlite3_bind_int64(st, 7, (int64_t)pgoff);
+	if (time != NO_TIME)
+		sqlite3_bind_int64(st, 8, (int64_t)time);
+	if (prot >= 0)
+		sqlite3_bind_int64(st, 9, prot);
+	int rc = step_done(ld, st, "mapping");
+	sqlite3_finalize(st);
+	*id = sqlite3_last_insert_rowid(ld->sql);
+	return rc;
+}
+
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		    const char *path, const char *build_id, uint64_t time)
 {
@@ -352,27 +387,27 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 	m->time = time;
 	m->path = strdup(path ? path : "");
 	m->build_id = build_id && *build_id ? strdup(build_id) : NULL;
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(ld->sql,
-			       "INSERT INTO mapping(source_id, pid, path, build_id, start, end, pgoff, time)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return sql_fail(ld, "mapping");
-	sqlite3_bind_int64(st, 1, ld->source_id);
-	if (pid >= 0)
-		sqlite3_bind_int(st, 2, pid);
-	bind_text_or_null(st, 3, m->path);
-	bind_text_or_null(st, 4, m->build_id);
-	sqlite3_bind_int64(st, 5, (int64_t)m->start);
-	sqlite3_bind_int64(st, 6, (int64_t)m->end);
-	sqlite3_bind_int64(st, 7, (int64_t)m->pgoff);
-	if (time != NO_TIME)
-		sqlite3_bind_int64(st, 8, (int64_t)time);
-	int rc = step_done(ld, st, "mapping");
-	sqlite3_finalize(st);
-	m->id = sqlite3_last_insert_rowid(ld->sql);
+	int rc = insert_mapping(ld, pid, m->path, m->build_id, start, len, pgoff, time, -1, &m->id);
 	ld->n_maps++;
+	/* an image whose variables may hold data addresses (the kernel's symbolic row has no range) */
+	if (rc == 0 && len && pid >= 0)
+		rc = data_attrib_add_image(&ld->dattr, pid, start, len, pgoff, m->path, m->build_id, m->id);
 	return rc;
+}
+
+int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+			 uint32_t flags, const char *path, uint64_t time)
+{
+	int64_t id = 0;
+	int rc = insert_mapping(ld, pid, path ? path : "", NULL, start, len, pgoff, time, (int64_t)prot, &id);
+	if (rc == 0)
+		rc = data_attrib_add_map(&ld->dattr, pid, start, len, pgoff, prot, flags, path, id);
+	return rc;
+}
+
+int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *nodes, uint32_t n, uint64_t block_size)
+{
+	return numa_tables_write(ld->sql, ld->source_id, nodes, n, block_size, ld->err, sizeof ld->err);
 }
 
 void spe_loader_switch_in(struct spe_loader *ld, int cpu, int pid, int tid, uint64_t time)
@@ -695,6 +730,15 @@ int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const st
 	row_int(row, 23, where.mapping_id != 0, (uint64_t)where.mapping_id);
 	row_int(row, 24, where.symbol_id != 0, (uint64_t)where.symbol_id);
 	row_int(row, 25, where.insn_id != 0, (uint64_t)where.insn_id);
+	int64_t object = 0;
+	if (HAS(DATA_VA) && pid >= 0 && !(rec->data_va >> 63)) {
+		object = data_attrib_resolve(&ld->dattr, pid, rec->data_va);
+		if (object < 0) {
+			snprintf(ld->err, sizeof ld->err, "%s", ld->dattr.err);
+			return (int)object;
+		}
+	}
+	row_int(row, 26, object > 0, (uint64_t)object);
 	if (++ld->n_rows == RECORD_BATCH && flush_rows(ld) < 0)
 		return -spe_io;
 	int64_t group = where.latency_group;
@@ -893,13 +937,14 @@ static int write_stats(struct spe_loader *ld)
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(ld->sql,
 			       "INSERT INTO load_stats(source_id, records, bad_bytes, skipped_bytes, partial_records,"
-			       " unknown_packets, lost_aux, no_mapping, no_symbol, no_time)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object)"
+			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_fail(ld, "load_stats");
+	ld->counts.no_data_object = ld->dattr.unresolved;
 	const struct spe_load_counts *k = &ld->counts;
 	uint64_t v[] = { k->records, k->bad_bytes, k->skipped_bytes, k->partial_records, k->unknown_packets,
-			 k->lost_aux, k->no_mapping, k->no_symbol, k->no_time };
+			 k->lost_aux, k->no_mapping, k->no_symbol, k->no_time, k->no_data_object };
 	sqlite3_bind_int64(st, 1, ld->source_id);
 	for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 		sqlite3_bind_int64(st, (int)i + 2, (int64_t)v[i]);
@@ -975,6 +1020,7 @@ void spe_loader_free(struct spe_loader *ld)
 		free(ld->cpus[i].sw);
 	}
 	free(ld->cpus);
+	data_attrib_fini(&ld->dattr);
 	spe_sym_free(ld->sym);
 	spe_disasm_free(ld->dis);
 	spe_kallsyms_free(ld->ks);

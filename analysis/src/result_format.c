@@ -10,6 +10,7 @@
 
 #include <sqlite3.h>
 
+#include "result_internal.h"
 #include "spe/analysis.h"
 
 struct cell {
@@ -59,7 +60,7 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void json_string(FILE *out, const char *s)
+void result_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -98,13 +99,27 @@ static void json_value(FILE *out, sqlite3_stmt *st, int i)
 	}
 	case SQLITE_BLOB: {
 		char *h = blob_hex(sqlite3_column_blob(st, i), sqlite3_column_bytes(st, i));
-		json_string(out, h ? h : "");
+		result_json_string(out, h ? h : "");
 		free(h);
 		break;
 	}
 	default:
-		json_string(out, (const char *)sqlite3_column_text(st, i));
+		result_json_string(out, (const char *)sqlite3_column_text(st, i));
 	}
+}
+
+/* The current row as {"column": value, ...}. */
+static void json_object(FILE *out, sqlite3_stmt *st, int nc)
+{
+	fputc('{', out);
+	for (int c = 0; c < nc; c++) {
+		if (c)
+			fputs(", ", out);
+		result_json_string(out, sqlite3_column_name(st, c));
+		fputs(": ", out);
+		json_value(out, st, c);
+	}
+	fputc('}', out);
 }
 
 /* Table: rows are buffered to size the columns. */
@@ -200,15 +215,8 @@ static int print_stream(sqlite3_stmt *st, enum spe_result_format fmt, FILE *out,
 			}
 			fputs("\r\n", out);
 		} else {
-			fputc('{', out);
-			for (int c = 0; c < nc; c++) {
-				if (c)
-					fputs(", ", out);
-				json_string(out, sqlite3_column_name(st, c));
-				fputs(": ", out);
-				json_value(out, st, c);
-			}
-			fputs("}\n", out);
+			json_object(out, st, nc);
+			fputc('\n', out);
 		}
 	}
 	return 0;
@@ -247,4 +255,25 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 			return rc;
 	}
 	return 0;
+}
+
+int result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -spe_invalid;
+	}
+	int nc = sqlite3_column_count(st), rc, rows = 0;
+	fputc('[', out);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (rows++)
+			fputs(", ", out);
+		json_object(out, st, nc);
+	}
+	fputc(']', out);
+	if (rc != SQLITE_DONE)
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -spe_invalid;
 }

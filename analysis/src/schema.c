@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "db_internal.h"
+#include "memory_schema.h"
 #include "sql_text.h"
 #include "spe/analysis.h"
 
@@ -56,7 +57,8 @@ static const char tables_sql[] =
 	"  start INTEGER NOT NULL,\n"
 	"  end INTEGER NOT NULL,\n"
 	"  pgoff INTEGER NOT NULL,\n"
-	"  time INTEGER);\n"
+	"  time INTEGER,\n"
+	"  prot INTEGER);\n"
 	"CREATE TABLE symbol(\n"
 	"  id INTEGER PRIMARY KEY,\n"
 	"  mapping_id INTEGER REFERENCES mapping(id),\n"
@@ -98,7 +100,8 @@ static const char tables_sql[] =
 	"  lost_aux INTEGER NOT NULL,\n"
 	"  no_mapping INTEGER NOT NULL,\n"
 	"  no_symbol INTEGER NOT NULL,\n"
-	"  no_time INTEGER NOT NULL);\n";
+	"  no_time INTEGER NOT NULL,\n"
+	"  no_data_object INTEGER NOT NULL DEFAULT 0);\n";
 
 /*
  * spe_record is a view over _spe_record: the event columns are computed from
@@ -129,7 +132,8 @@ static int append_record_table(struct sql_text *t)
 				   "  context INTEGER,\n"
 				   "  mapping_id INTEGER REFERENCES mapping(id),\n"
 				   "  symbol_id INTEGER REFERENCES symbol(id),\n"
-				   "  insn_id INTEGER REFERENCES insn(id)";
+				   "  insn_id INTEGER REFERENCES insn(id),\n"
+				   "  data_object_id INTEGER REFERENCES data_object(id)";
 	sql_append(t, "CREATE TABLE _spe_record(\n");
 	sql_append(t, head);
 #define SPE_X(idx, id, word, col, desc) sql_appendf(t, "  %s INTEGER,\n", col);
@@ -147,7 +151,7 @@ static int append_record_table(struct sql_text *t)
 	SPE_COUNTER_LIST(SPE_X)
 #undef SPE_X
 	sql_append(t, "  data_va, data_pa, data_source, mem_level, branch_target, prev_branch_target, context,\n"
-		      "  mapping_id, symbol_id, insn_id\n"
+		      "  mapping_id, symbol_id, insn_id, data_object_id\n"
 		      "FROM _spe_record;\n");
 	return sql_ok(t);
 }
@@ -167,6 +171,7 @@ int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
 {
 	struct sql_text t = { 0 };
 	sql_append(&t, tables_sql);
+	memory_schema_tables(&t);
 	append_record_table(&t);
 	sql_appendf(&t,
 		    "INSERT INTO meta VALUES('schema_version', '%d'), ('application', 'spekit');\n"

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "spe/analysis.h"
+#include "sym_internal.h"
 
 struct spe_sym_binary {
 	struct spe_sym_binary *next;
@@ -252,6 +253,16 @@ struct spe_sym_binary *spe_sym_binary(struct spe_symbolizer *sym, const char *pa
 const char *spe_sym_binary_path(const struct spe_sym_binary *bin)
 {
 	return bin ? bin->path : NULL;
+}
+
+Dwfl_Module *sym_binary_module(struct spe_sym_binary *bin)
+{
+	return bin ? bin->mod : NULL;
+}
+
+Elf *sym_binary_elf(struct spe_sym_binary *bin)
+{
+	return bin ? bin->elf : NULL;
 }
 
 const char *spe_sym_binary_build_id(const struct spe_sym_binary *bin)

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "db_internal.h"
+#include "memory_schema.h"
 #include "sql_text.h"
 #include "spe/analysis.h"
 
@@ -136,45 +137,6 @@ static void append_tlb_hotspot(struct sql_text *t)
 		      "GROUP BY source_id, pid, page ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC;\n");
 }
 
-/* ('peer-core', 'local-cluster', ...): the levels the facts table marks as peer. */
-static void append_peer_levels(struct sql_text *t)
-{
-	const char *sep = "(";
-#define SPE_X(id, name, peer, desc)                      \
-	if (peer) {                                      \
-		sql_appendf(t, "%s'%s'", sep, name);     \
-		sep = ", ";                              \
-	}
-	SPE_MEM_LEVEL_LIST(SPE_X)
-#undef SPE_X
-	sql_append(t, ")");
-}
-
-static void append_cacheline_sharing(struct sql_text *t)
-{
-	sql_appendf(t,
-		    "CREATE VIEW cacheline_sharing AS\n"
-		    "SELECT source_id, pid, " HEXF("line << 6") " AS line, line << 6 AS line_value,\n"
-		    "  count(*) AS accesses, sum(op_class = '%s') AS loads, sum(op_class = '%s') AS stores,\n"
-		    "  count(DISTINCT cpu) AS cpus, count(DISTINCT tid) AS threads,\n"
-		    "  count(DISTINCT data_va & 63) AS offsets,\n"
-		    "  sum(data_snooped) AS snooped, sum(cache_data_modified) AS hitm,\n"
-		    "  sum(mem_level IN ",
-		    op_class_LOAD, op_class_STORE);
-	append_peer_levels(t);
-	sql_append(t,
-		   ") AS peer_hits,\n"
-		   "  sum(total_latency) AS total_latency,\n"
-		   "  group_concat(DISTINCT symbol) AS symbols\n"
-		   "FROM (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,\n"
-		   "        r.data_snooped, r.cache_data_modified, r.mem_level, r.total_latency, s.name AS symbol\n"
-		   "      FROM spe_record r LEFT JOIN symbol s ON s.id = r.symbol_id\n"
-		   "      WHERE r.data_va IS NOT NULL)\n"
-		   "GROUP BY source_id, pid, line\n"
-		   "HAVING stores > 0 AND (threads > 1 OR cpus > 1)\n"
-		   "ORDER BY hitm + peer_hits + snooped DESC, accesses DESC;\n");
-}
-
 static void append_branch_mispredict(struct sql_text *t)
 {
 	sql_appendf(t,
@@ -202,7 +164,7 @@ int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen)
 	append_mem_level_summary(&t);
 	append_latency_histogram(&t);
 	append_tlb_hotspot(&t);
-	append_cacheline_sharing(&t);
+	memory_schema_views(&t); /* hot_data_object, data_page, numa_traffic, cacheline_sharing, prefetch */
 	append_branch_mispredict(&t);
 	if (!sql_ok(&t)) {
 		sql_free(&t);

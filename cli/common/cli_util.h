@@ -3,6 +3,7 @@
 #ifndef SPE_CLI_UTIL_H
 #define SPE_CLI_UTIL_H
 
+#include <stdio.h>
 #include <sysexits.h>
 
 /* Exit codes every command documents (sysexits.h, plus 1 for "partial"). */
@@ -22,5 +23,8 @@ enum cli_exit {
  * than EPIPE) turns @p status into CLI_IOERR with a message naming @p prog.
  */
 int cli_finish_stdout(const char *prog, int status);
+
+/* Write @p s as a JSON string literal (quotes, backslashes and control bytes escaped). */
+void cli_json_string(FILE *out, const char *s);
 
 #endif

@@ -4,6 +4,7 @@
 #include "cli_util.h"
 
 #include "spe/live.h"
+#include "spe/numa_sysfs.h"
 #include "spe/proc_synth.h"
 #include "spe/rec_output.h"
 #include "spe/replay.h"
@@ -40,6 +41,19 @@ static void install_stop_handlers(void)
 	sigaction(SIGTERM, &sa, NULL);
 	/* Past a file-size limit, let write() fail with EFBIG (reported like a full disk) instead of dying. */
 	signal(SIGXFSZ, SIG_IGN);
+}
+
+int record_parse_pages(const char *s, uint32_t *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	unsigned long long n = strtoull(s, &end, 0);
+	if (errno || *end || n < 2 || (n & (n - 1)) || n > (1u << 24))
+		return -1;
+	*out = (uint32_t)n;
+	return 0;
 }
 
 int record_parse_size(const char *s, uint64_t *out)
@@ -220,7 +234,9 @@ int record_run_replay(const struct record_run_opts *o)
 	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus,
 						   .cpus = cpus, .midrs = midrs, .argc = o->argc,
 						   .argv = o->argv, .time_conv = &tc, .hostname = m->hostname,
-						   .osrelease = m->osrelease);
+						   .osrelease = m->osrelease, .numa_nodes = m->numa_nodes,
+						   .n_numa_nodes = (uint32_t)m->n_numa_nodes,
+						   .memory_block_size = m->memory_block_size);
 	uint32_t max_cpu = 0;
 	for (size_t i = 0; i < m->n_cpus; i++)
 		max_cpu = cpus[i] > max_cpu ? cpus[i] : max_cpu;
@@ -346,6 +362,13 @@ int record_run_live_config(const struct record_run_opts *o, struct spe_live_conf
 		lc->period = a->sample_period;
 		lc->exclude_user = a->exclude_user;
 		lc->exclude_kernel = a->exclude_kernel;
+		/*
+		 * perf core refuses PERF_SAMPLE_PHYS_ADDR to a caller who may not
+		 * sample the kernel (EACCES), and an AUX-only event emits no
+		 * samples: open without it then.  The file's attr keeps it.
+		 */
+		if (!spe_target_may_sample_kernel(t))
+			lc->sample_type &= ~(uint64_t)SPE_PERF_SAMPLE_PHYS_ADDR;
 	}
 	if (o->command) {
 		lc->mode = SPE_LIVE_COMMAND;
@@ -369,25 +392,6 @@ int record_run_live_config(const struct record_run_opts *o, struct spe_live_conf
 		return CLI_USAGE;
 	}
 	return 0;
-}
-
-int record_run_no_spe(const char *prog)
-{
-	struct utsname un;
-	const char *arch = uname(&un) == 0 ? un.machine : "unknown";
-	fprintf(stderr,
-		"%s: no Arm SPE PMU on this machine (%s): /sys/bus/event_source/devices has no arm_spe_N device.\n",
-		prog, arch);
-	if (!strcmp(arch, "aarch64"))
-		fprintf(stderr,
-			"%s: SPE needs FEAT_SPE, a kernel with CONFIG_ARM_SPE_PMU (modprobe arm_spe_pmu) and, on "
-			"some cores, kpti=off on the kernel command line; on VMs the hypervisor must pass SPE through.\n",
-			prog);
-	fprintf(stderr,
-		"%s: to check filter options without SPE use --dry-run; to turn a trace into perf.data use "
-		"--replay=FILE.\n",
-		prog);
-	return CLI_UNAVAILABLE;
 }
 
 int record_run_live(const struct record_run_opts *o)
@@ -449,9 +453,16 @@ int record_run_live(const struct record_run_opts *o)
 		oc.osrelease = un.release;
 		oc.arch = un.machine;
 	}
+	struct spe_numa_topology numa; /* the loader maps data physical addresses to nodes with it */
+	if (spe_numa_read_sysfs("/sys", &numa) == 0) {
+		oc.numa_nodes = numa.nodes;
+		oc.n_numa_nodes = numa.n_nodes;
+		oc.memory_block_size = numa.block_size;
+	}
 	struct spe_rec_output *out = NULL;
 	char err[1024] = "";
 	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);
+	spe_numa_topology_fini(&numa); /* the writer keeps its own copy */
 	free(midrs);
 	if (r) {
 		fprintf(stderr, "%s: %s\n", prog, err);

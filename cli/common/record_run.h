@@ -54,8 +54,9 @@ int record_run_live(const struct record_run_opts *o);
  * Opens nothing.  Returns 0, or an exit status after printing why.
  */
 int record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus);
-/* Print the "no SPE here" message (architecture, --dry-run, --replay); returns 69. */
-int record_run_no_spe(const char *prog);
+
+/* Parse an AUX page count (-m): a power of two from 2 to 2^24; 0 on success. */
+int record_parse_pages(const char *s, uint32_t *out);
 
 /* Parse "4096", "0x1000", "64K", "4M", "1G"; 0 on success. */
 int record_parse_size(const char *s, uint64_t *out);

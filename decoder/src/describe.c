@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * spe_pkt_describe / spe_pkt_dump_line: the `perf report -D` text of one
- * packet (spe-format.md §2.2, §2.3).  Words come from facts.h; dialect
+ * packet (docs/spe-format.md §2.2, §2.3).  Words come from facts.h; dialect
  * differences from the table in dialect.c.
  */
 #include "describe_internal.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The dialect table: perf 6.1 versus newest upstream perf (spe-format.md §1.7, §1.8, §2.4). */
+/* The dialect table: perf 6.1 versus newest upstream perf (docs/spe-format.md §1.7, §1.8, §2.4). */
 #include "dialect.h"
 #include "dump_words.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* spe_dump_buffer: a whole buffer as `perf report -D` prints it (spe-format.md §2.2). */
+/* spe_dump_buffer: a whole buffer as `perf report -D` prints it (docs/spe-format.md §2.2). */
 #include "describe_internal.h"
 #include "packet_internal.h"
 

@@ -163,3 +163,70 @@ const char *spe_mem_level_name(int level)
 	};
 	return level >= 0 && (size_t)level < sizeof names / sizeof names[0] ? names[level] : NULL;
 }
+
+int spe_mem_level_is_remote(int level)
+{
+	switch (level) {
+#define SPE_X(id)                  \
+	case SPE_MEM_LEVEL_##id:   \
+		return 1;
+		SPE_MEM_LEVEL_REMOTE_LIST(SPE_X)
+#undef SPE_X
+	}
+	return 0;
+}
+
+/* "1.4" -> 104; anything else (feature names, "") -> -1. */
+static int version_number(const char *v)
+{
+	if (!v || v[0] < '0' || v[0] > '9' || v[1] != '.' || v[2] < '0' || v[2] > '9' || v[3])
+		return -1;
+	return (v[0] - '0') * 100 + (v[2] - '0');
+}
+
+int spe_cpu_has_event(const struct spe_cpu_info *cpu, unsigned bit)
+{
+	static const char *const since[64] = {
+#define SPE_X(bit, id, word, col, since, desc) [bit] = since,
+		SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+	};
+	int need = bit < 64 ? version_number(since[bit]) : -1;
+	int have = cpu ? version_number(cpu->spe_version) : -1;
+	if (need < 0 || have < 0)
+		return -1;
+	return have >= need;
+}
+
+int spe_mem_level_is_peer(int level)
+{
+	static const int8_t peer[] = {
+#define SPE_X(id, name, p, desc) [SPE_MEM_LEVEL_##id] = p,
+		SPE_MEM_LEVEL_LIST(SPE_X)
+#undef SPE_X
+	};
+	return level >= 0 && (size_t)level < sizeof peer ? peer[level] : 0;
+}
+
+size_t spe_cpu_data_sources(const struct spe_cpu_info *cpu, struct spe_ds_entry *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; cpu && i < sizeof data_sources / sizeof data_sources[0]; i++) {
+		if (data_sources[i].map != cpu->ds_map)
+			continue;
+		if (n < cap)
+			out[n] = (struct spe_ds_entry){ data_sources[i].code, data_sources[i].level, data_sources[i].modified };
+		n++;
+	}
+	return n;
+}
+
+int spe_impdef_event_bit(uint32_t midr, const char *column)
+{
+	for (unsigned bit = 0; column && bit < 64; bit++) {
+		const char *c = spe_impdef_event_column(midr, bit);
+		if (c && !strcmp(c, column))
+			return (int)bit;
+	}
+	return -1;
+}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * OPERATION TYPE packets: payload bits → class and SPE_OPF flags, and the
- * flags → `-D` words.  Bit tests follow spe-format.md §1.7; where perf 6.1
+ * flags → `-D` words.  Bit tests follow docs/spe-format.md §1.7; where perf 6.1
  * and the newest perf disagree, the dialect row decides.
  */
 #include "dialect.h"

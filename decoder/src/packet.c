@@ -3,7 +3,7 @@
 #include "packet_internal.h"
 
 /*
- * Byte 0 → packet kind, following the classification of spe-format.md §1.1.
+ * Byte 0 → packet kind, following the classification of docs/spe-format.md §1.1.
  * The kinds' byte sets are disjoint, so the table needs no ordering.
  */
 const uint8_t spe_header_kind[256] = {

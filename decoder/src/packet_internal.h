@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The packet classifier, inline so that the record decoder and the dumper
- * share it without a function call per packet.  Rules: spe-format.md §1.1
+ * share it without a function call per packet.  Rules: docs/spe-format.md §1.1
  * (classification order), §1.3 (extended headers, alignment pads).
  */
 #ifndef SPE_PACKET_INTERNAL_H
@@ -67,7 +67,7 @@ static inline unsigned spe_payload_size(uint8_t type_byte)
 
 /*
  * A well-formed packet of no known kind (SPE_PKT_UNKNOWN): an extended
- * header 0x20-0x23 (spe-format.md §1.3) whose second byte is the header of
+ * header 0x20-0x23 (docs/spe-format.md §1.3) whose second byte is the header of
  * a kind that carries a payload but takes no extended header (TIMESTAMP,
  * EVENTS, DATA SOURCE, CONTEXT, OPERATION TYPE).  The layout is the generic
  * one, so its length is known: 2 + the payload size in bits [5:4] of that

@@ -71,8 +71,8 @@ void pd_update_sid_layout(struct spe_perf_file *f)
 }
 
 /* A perf header string: u32 length, then that many NUL-padded bytes. */
-static int read_string(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uint64_t off, char **out,
-		       uint64_t *used)
+int pd_read_string(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uint64_t off, char **out,
+		   uint64_t *used)
 {
 	if (size < 4)
 		return pd_fail(f, -spe_bad_file, off, "string of a feature section is cut (%llu bytes)",
@@ -125,7 +125,7 @@ static int read_cmdline(struct spe_perf_file *f, const uint8_t *p, uint64_t size
 	for (uint32_t i = 0; i < n; i++) {
 		char *arg = NULL;
 		uint64_t used = 0;
-		int err = read_string(f, p + pos, size - pos, off + pos, &arg, &used);
+		int err = pd_read_string(f, p + pos, size - pos, off + pos, &arg, &used);
 		if (err) {
 			free(line);
 			return pd_fail(f, err, off + pos, "CMDLINE announces %u arguments but argument %u is cut", n, i);
@@ -189,28 +189,28 @@ int pd_parse_feature(struct spe_perf_file *f, unsigned bit, const uint8_t *p, ui
 	int err = 0;
 	switch (bit) {
 	case SPE_PERF_FEAT_CPUID:
-		err = read_string(f, p, size, off, &f->strings[STR_CPUID], NULL);
+		err = pd_read_string(f, p, size, off, &f->strings[STR_CPUID], NULL);
 		f->info.cpuid = f->strings[STR_CPUID];
 		f->info.midr = parse_midr(f->info.cpuid);
 		break;
 	case SPE_PERF_FEAT_ARCH:
-		err = read_string(f, p, size, off, &f->strings[STR_ARCH], NULL);
+		err = pd_read_string(f, p, size, off, &f->strings[STR_ARCH], NULL);
 		f->info.arch = f->strings[STR_ARCH];
 		break;
 	case SPE_PERF_FEAT_HOSTNAME:
-		err = read_string(f, p, size, off, &f->strings[STR_HOSTNAME], NULL);
+		err = pd_read_string(f, p, size, off, &f->strings[STR_HOSTNAME], NULL);
 		f->info.hostname = f->strings[STR_HOSTNAME];
 		break;
 	case SPE_PERF_FEAT_OSRELEASE:
-		err = read_string(f, p, size, off, &f->strings[STR_OSRELEASE], NULL);
+		err = pd_read_string(f, p, size, off, &f->strings[STR_OSRELEASE], NULL);
 		f->info.osrelease = f->strings[STR_OSRELEASE];
 		break;
 	case SPE_PERF_FEAT_VERSION:
-		err = read_string(f, p, size, off, &f->strings[STR_VERSION], NULL);
+		err = pd_read_string(f, p, size, off, &f->strings[STR_VERSION], NULL);
 		f->info.version = f->strings[STR_VERSION];
 		break;
 	case SPE_PERF_FEAT_CPUDESC:
-		err = read_string(f, p, size, off, &f->strings[STR_CPUDESC], NULL);
+		err = pd_read_string(f, p, size, off, &f->strings[STR_CPUDESC], NULL);
 		f->info.cpudesc = f->strings[STR_CPUDESC];
 		break;
 	case SPE_PERF_FEAT_NRCPUS:
@@ -236,6 +236,12 @@ int pd_parse_feature(struct spe_perf_file *f, unsigned bit, const uint8_t *p, ui
 		f->info.n_auxtrace_index = n;
 		break;
 	}
+	case SPE_PERF_FEAT_NUMA_TOPOLOGY:
+		err = pd_parse_numa_topology(f, p, size, off);
+		break;
+	case SPE_PERF_FEAT_MEM_TOPOLOGY:
+		err = pd_parse_mem_topology(f, p, size, off);
+		break;
 	default:
 		break; /* other features are skipped */
 	}

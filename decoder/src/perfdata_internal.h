@@ -84,6 +84,12 @@ struct spe_perf_file {
 	uint32_t n_build_ids;
 	struct spe_perf_spe_cpu *spe_cpus;
 	uint32_t n_spe_cpus;
+	struct pd_numa_node {       /* NUMA_TOPOLOGY and MEM_TOPOLOGY, merged by node number */
+		struct spe_perf_numa_node pub;
+		char *cpus;
+		uint64_t *blocks;
+	} *numa;
+	uint32_t n_numa;
 	char *scratch;         /* names of the current event */
 	size_t scratch_cap;
 	struct pd_queue *queues;
@@ -114,6 +120,13 @@ int pd_parse_feature(struct spe_perf_file *f, unsigned bit, const uint8_t *p, ui
 int pd_add_attr(struct spe_perf_file *f, const uint8_t *attr, uint64_t attr_bytes, const uint8_t *ids,
 		uint64_t n_ids, uint64_t off);
 void pd_update_sid_layout(struct spe_perf_file *f);
+/* A perf header string (u32 length, NUL-padded bytes) into *@p out; *@p used = bytes consumed. */
+int pd_read_string(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uint64_t off, char **out,
+		   uint64_t *used);
+/* NUMA_TOPOLOGY and MEM_TOPOLOGY: perfdata_numa.c */
+int pd_parse_numa_topology(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uint64_t off);
+int pd_parse_mem_topology(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uint64_t off);
+void pd_free_numa(struct spe_perf_file *f);
 int pd_parse_auxtrace_info(struct spe_perf_file *f, const uint8_t *p, uint32_t size, uint64_t off,
 			   struct spe_perf_auxtrace_info *out);
 

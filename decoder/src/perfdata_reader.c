@@ -55,6 +55,7 @@ static void reset(struct spe_perf_file *f)
 		free(f->build_ids[i].filename);
 	free(f->build_ids);
 	free(f->spe_cpus);
+	pd_free_numa(f);
 	free(f->scratch);
 	for (uint32_t i = 0; i < f->n_queues; i++)
 		free(f->queues[i].chunks);

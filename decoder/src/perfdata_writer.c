@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perf.data writer: a file perf 6.1 reads for `perf report -D`, `perf
- * script` and `perf report` (layout: ../shared/reference/perf-interop.md
- * §2-3 and spe-format.md §4.8).
+ * script` and `perf report` (layout and what perf needs: docs/spe-format.md
+ * §4.2-§4.9).
  *
  * File layout: header (104) | one attr entry (128 + 16) | one id (8) |
  * data: TIME_CONV, AUXTRACE_INFO, then the caller's events | feature table |
@@ -61,6 +61,9 @@ struct spe_perf_writer {
 	size_t n_index, cap_index;
 	struct w_build_id *bids;
 	size_t n_bids;
+	struct spe_perf_numa_node *numa; /* owned copies (cpus, blocks) */
+	uint32_t n_numa;
+	uint64_t memory_block_size;
 };
 
 static void put16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
@@ -326,7 +329,8 @@ static int write_auxtrace_info(struct spe_perf_writer *w, const struct spe_perf_
 }
 
 static int write_feature(struct spe_perf_writer *w, unsigned bit);
-static unsigned feature_list(const struct spe_perf_writer *w, unsigned bits[8]);
+#define W_MAX_FEATURES 10
+static unsigned feature_list(const struct spe_perf_writer *w, unsigned bits[W_MAX_FEATURES]);
 
 /* Pipe mode: header, HEADER_ATTR (attr + id), then each feature as a HEADER_FEATURE event. */
 static int write_pipe_start(struct spe_perf_writer *w)
@@ -347,7 +351,7 @@ static int write_pipe_start(struct spe_perf_writer *w)
 	put64(a + 8 + W_ATTR_SIZE, w->sample_id);
 	if (append(w, h, sizeof h) || append(w, a, sizeof a))
 		return w->err;
-	unsigned bits[8], n = feature_list(w, bits);
+	unsigned bits[W_MAX_FEATURES], n = feature_list(w, bits);
 	for (unsigned i = 0; i < n; i++) {
 		if (bits[i] == SPE_PERF_FEAT_BUILD_ID || bits[i] == SPE_PERF_FEAT_AUXTRACE)
 			continue; /* known only at close / file mode only */
@@ -370,6 +374,41 @@ static int write_pipe_start(struct spe_perf_writer *w)
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
+}
+
+/* Own copies of the caller's NUMA nodes; on failure the writer keeps none. */
+static void copy_numa(struct spe_perf_writer *w, const struct spe_perf_writer_config *c)
+{
+	if (!c->n_numa_nodes || !c->numa_nodes)
+		return;
+	w->numa = calloc(c->n_numa_nodes, sizeof *w->numa);
+	if (!w->numa)
+		return;
+	w->n_numa = c->n_numa_nodes;
+	w->memory_block_size = c->memory_block_size;
+	for (uint32_t i = 0; i < w->n_numa; i++) {
+		const struct spe_perf_numa_node *src = &c->numa_nodes[i];
+		struct spe_perf_numa_node *dst = &w->numa[i];
+		*dst = *src;
+		dst->cpus = strdup(src->cpus ? src->cpus : "");
+		size_t words = (size_t)((src->n_block_bits + 63) / 64);
+		uint64_t *b = words && src->blocks ? malloc(words * 8) : NULL;
+		if (b)
+			memcpy(b, src->blocks, words * 8);
+		dst->blocks = b;
+		dst->n_block_bits = b ? src->n_block_bits : 0;
+		if (!dst->cpus)
+			w_fail(w, -spe_nomem, 0, "NUMA topology");
+	}
+}
+
+static void free_numa(struct spe_perf_writer *w)
+{
+	for (uint32_t i = 0; i < w->n_numa; i++) {
+		free((char *)w->numa[i].cpus);
+		free((uint64_t *)w->numa[i].blocks);
+	}
+	free(w->numa);
 }
 
 struct spe_perf_writer *spe_perf_writer_open(int fd, const struct spe_perf_writer_config *config)
@@ -409,6 +448,7 @@ struct spe_perf_writer *spe_perf_writer_open(int fd, const struct spe_perf_write
 				w->argv[i] = strdup(c.argv[i] ? c.argv[i] : "");
 		}
 	}
+	copy_numa(w, &c);
 	w->pipe = c.pipe_mode;
 	w->pos = w->pipe ? 0 : W_DATA_OFFSET;
 	w->buf_pos = w->pos;
@@ -701,6 +741,29 @@ static int write_feature(struct spe_perf_writer *w, unsigned bit)
 			if (append_string(w, w->argv[i] ? w->argv[i] : ""))
 				return w->err;
 		return 0;
+	case SPE_PERF_FEAT_NUMA_TOPOLOGY:
+		if (append_u32(w, w->n_numa))
+			return w->err;
+		for (uint32_t i = 0; i < w->n_numa; i++) {
+			const struct spe_perf_numa_node *n = &w->numa[i];
+			if (append_u32(w, n->node) || append_u64(w, n->mem_total_kb) || append_u64(w, n->mem_free_kb) ||
+			    append_string(w, n->cpus))
+				return w->err;
+		}
+		return 0;
+	case SPE_PERF_FEAT_MEM_TOPOLOGY:
+		/* version 1; each node's bitmap size is written twice, as perf does */
+		if (append_u64(w, 1) || append_u64(w, w->memory_block_size) || append_u64(w, w->n_numa))
+			return w->err;
+		for (uint32_t i = 0; i < w->n_numa; i++) {
+			const struct spe_perf_numa_node *n = &w->numa[i];
+			if (append_u64(w, n->node) || append_u64(w, n->n_block_bits) || append_u64(w, n->n_block_bits))
+				return w->err;
+			for (uint64_t k = 0; k < (n->n_block_bits + 63) / 64; k++)
+				if (append_u64(w, n->blocks[k]))
+					return w->err;
+		}
+		return 0;
 	case SPE_PERF_FEAT_AUXTRACE:
 		if (append_u64(w, w->n_index))
 			return w->err;
@@ -713,7 +776,7 @@ static int write_feature(struct spe_perf_writer *w, unsigned bit)
 }
 
 /* The features the writer emits, in bit order. */
-static unsigned feature_list(const struct spe_perf_writer *w, unsigned bits[8])
+static unsigned feature_list(const struct spe_perf_writer *w, unsigned bits[W_MAX_FEATURES])
 {
 	unsigned n = 0;
 	if (w->n_bids)
@@ -728,7 +791,11 @@ static unsigned feature_list(const struct spe_perf_writer *w, unsigned bits[8])
 		bits[n++] = SPE_PERF_FEAT_CPUID;
 	if (w->argc)
 		bits[n++] = SPE_PERF_FEAT_CMDLINE;
+	if (w->n_numa)
+		bits[n++] = SPE_PERF_FEAT_NUMA_TOPOLOGY;
 	bits[n++] = SPE_PERF_FEAT_AUXTRACE;
+	if (w->n_numa && w->memory_block_size)
+		bits[n++] = SPE_PERF_FEAT_MEM_TOPOLOGY;
 	return n;
 }
 
@@ -760,12 +827,12 @@ static int finish(struct spe_perf_writer *w)
 		return finish_pipe(w);
 	uint64_t data_size = w->pos - W_DATA_OFFSET;
 	uint64_t features[4] = { 0 };
-	unsigned bits[8], n = feature_list(w, bits);
+	unsigned bits[W_MAX_FEATURES], n = feature_list(w, bits);
 	/* table of {offset, size} first, filled in as each section is appended */
 	uint64_t table = w->pos;
 	if (append(w, NULL, 16ull * n))
 		return w->err;
-	uint8_t entries[8 * 16];
+	uint8_t entries[W_MAX_FEATURES * 16];
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t start = w->pos;
 		if (write_feature(w, bits[i]))
@@ -822,6 +889,7 @@ int spe_perf_writer_close_msg(struct spe_perf_writer *w, char *errmsg, size_t er
 	for (size_t i = 0; i < w->n_bids; i++)
 		free(w->bids[i].filename);
 	free(w->bids);
+	free_numa(w);
 	free(w);
 	return err;
 }

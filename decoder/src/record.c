@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The streaming record decoder: packets → struct spe_record (spe-format.md
+ * The streaming record decoder: packets → struct spe_record (docs/spe-format.md
  * §3.1 boundaries, §1.4 canonicalisation).  Bytes are decoded in place from
  * the caller's chunk; only a packet cut at a chunk end is copied (the
  * "carry") so that a following chunk can complete it (join = 1) or so that

@@ -2,12 +2,13 @@
 /*
  * The compiler: request + target -> attr words, register image, diagnostics.
  *
- * Checks run in the order of the driver's event_init (spe-filters.md
- * section 3): event bits, config4, frequency mode, features, privilege;
+ * Checks run in the order of the driver's event_init (docs/filters.md,
+ * "Checks, in the order event_init makes them"): event bits, config4, frequency mode, features, privilege;
  * then the strict checks the kernel does not make.
  */
 #include "diag.h"
 #include "kernel_rules.h"
+#include "perf_access.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -157,6 +158,34 @@ static void check_hidden_fields(struct job *j)
 	}
 }
 
+/*
+ * perf core refuses exclude_kernel = 0 (EACCES) to a caller without
+ * perf_allow_kernel().  Asked for by name (a `k` modifier, or kernel only
+ * with exclude_user), that is an error; by default the event falls back to
+ * user space with a warning, as perf record does.
+ */
+static void check_kernel_samples(struct job *j)
+{
+	const struct spe_filter_request *r = j->req;
+	const struct spe_target *t = j->t;
+	if (r->exclude_kernel || spe_target_may_sample_kernel(t))
+		return;
+	char have[96];
+	snprintf(have, sizeof have, "target has perf_event_paranoid=%d and no CAP_PERFMON", t->paranoid);
+	if (r->kernel_explicit || r->exclude_user) {
+		diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, r->kernel_explicit ? "k" : "exclude_user",
+			 "kernel samples need CAP_PERFMON or perf_event_paranoid <= 1 (perf core refuses the event "
+			 "with EACCES); %s",
+			 have);
+		return;
+	}
+	j->out->kernel_excluded = true;
+	diag_add(&j->out->diags, SPE_MSG_KERNEL_EXCLUDED, r->strict, "exclude_kernel",
+		 "%s, so the event samples user space only (exclude_kernel=1, PMSCR.E1SPE clear); for kernel "
+		 "samples give the recorder CAP_PERFMON or set kernel.perf_event_paranoid=1",
+		 have);
+}
+
 static void check_kernel_rules(struct job *j)
 {
 	const struct spe_target *t = j->t;
@@ -172,6 +201,7 @@ static void check_kernel_rules(struct job *j)
 		if (field_get(t, j->w, p) && spe_term_needs_privilege(t, p, why, sizeof why))
 			diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, spe_term_info(p)->name, "%s", why);
 	}
+	check_kernel_samples(j);
 }
 
 static void check_strict(struct job *j)
@@ -298,7 +328,7 @@ static void build_registers(struct job *j)
 		reg[SPE_REG_PMSCR] |= PMSCR_CX;
 	if (!j->req->exclude_user)
 		reg[SPE_REG_PMSCR] |= PMSCR_E0SPE;
-	if (!j->req->exclude_kernel)
+	if (!j->out->attr.exclude_kernel)
 		reg[SPE_REG_PMSCR] |= PMSCR_E1SPE;
 
 	reg[SPE_REG_PMSEVFR] = field_get(t, j->w, SPE_TERM_EVENT_FILTER);
@@ -339,7 +369,7 @@ int spe_filter_compile(const struct spe_filter_request *req, const struct spe_ta
 	out->attr.type = t->type;
 	out->attr.sample_period = req->period_set ? req->period : (t->min_interval ? t->min_interval : 4096);
 	out->attr.exclude_user = req->exclude_user;
-	out->attr.exclude_kernel = req->exclude_kernel;
+	out->attr.exclude_kernel = req->exclude_kernel || out->kernel_excluded;
 	out->effective_period = kernel_effective_period(t, out->attr.sample_period);
 	out->context_packets = kernel_priv_ok(t);
 

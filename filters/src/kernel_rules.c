@@ -2,8 +2,9 @@
 /*
  * What each kernel release of the arm_spe driver accepts: event-filter
  * accept masks, the kernel-privilege check, the period sanitiser, and why
- * a term is missing.  Releases: shared/reference/spe-filters.md sections
- * 0 (release attribution), 3 and 4.
+ * a term is missing.  Releases: docs/filters.md ("Kernel releases the
+ * compiler models", "Event bits the driver accepts"), from the history of
+ * drivers/perf/arm_spe_pmu.c.
  */
 #include "kernel_rules.h"
 

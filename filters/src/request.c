@@ -182,6 +182,7 @@ static int apply_modifiers(struct spe_filter_request *req, const char *mods)
 	if (u || k) {
 		req->exclude_user = !u;
 		req->exclude_kernel = !k;
+		req->kernel_explicit = k;
 	}
 	return 0;
 }

@@ -147,7 +147,7 @@ static int read_live_privilege(struct spe_target *t)
 }
 
 /*
- * caps/: values the driver prints (spe-filters.md sections 1 and 2.3).  A
+ * caps/: values the driver prints (docs/filters.md, sysfs and PMSIDR_EL1).  A
  * value no kernel can show means a hand-edited or corrupt copy: refuse it
  * rather than compile against it.
  */
@@ -315,15 +315,8 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 	rc = read_number(c, path, &v);
 	if (rc == -2 && !live)
 		return -1;
-	const char *cpu, *version;
-	if (rc == 0 && spe_cpu_from_midr(v, &cpu, &version)) {
-		snprintf(t->cpu_name, sizeof t->cpu_name, "%s", cpu);
-		unsigned pv = spe_version_pmsver(version);
-		if (pv >= t->pmsver) {
-			t->pmsver = pv;
-			t->pmsver_is_lower_bound = false;
-		}
-	}
+	if (rc == 0)
+		target_apply_midr(t, v);
 	if (live)
 		read_live_privilege(t);
 	return 0;

@@ -43,6 +43,19 @@ bool spe_cpu_from_midr(uint64_t midr, const char **name, const char **version)
 	return false;
 }
 
+void target_apply_midr(struct spe_target *t, uint64_t midr)
+{
+	const char *cpu, *version;
+	if (!spe_cpu_from_midr(midr, &cpu, &version))
+		return;
+	snprintf(t->cpu_name, sizeof t->cpu_name, "%s", cpu);
+	unsigned pv = spe_version_pmsver(version);
+	if (pv >= t->pmsver) {
+		t->pmsver = pv;
+		t->pmsver_is_lower_bound = false;
+	}
+}
+
 void target_reset(struct spe_target *t)
 {
 	memset(t, 0, sizeof *t);
@@ -166,7 +179,7 @@ void spe_target_describe(const struct spe_target *t, char *buf, size_t len)
 
 int spe_target_from_regs(uint64_t pmsidr, unsigned pmsver, unsigned kernel, struct spe_target *t)
 {
-	/* PMSIDR_EL1 fields (Arm ARM, ARM DDI 0487; spe-filters.md section 2.3). */
+	/* PMSIDR_EL1 fields (Arm ARM, ARM DDI 0487; docs/filters.md, PMSIDR_EL1). */
 	static const unsigned interval_to_period[16] = { [0] = 256, [2] = 512, [3] = 768, [4] = 1024,
 							 [5] = 1536, [6] = 2048, [7] = 3072, [8] = 4096 };
 	static const struct {

@@ -4,6 +4,7 @@
 #include "spe/spe.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 size_t spe_sid_size(uint64_t st)
 {
@@ -110,6 +111,8 @@ size_t spe_krec_comm(uint8_t *buf, uint32_t pid, uint32_t tid, const char *comm,
 size_t spe_krec_mmap2(uint8_t *buf, const struct spe_krec_mmap2 *m, uint64_t st, const struct spe_sid *sid)
 {
 	uint16_t misc = PERF_RECORD_MISC_USER;
+	if (!(m->prot & PROT_EXEC))
+		misc |= PERF_RECORD_MISC_MMAP_DATA; /* as the kernel marks a data mapping (perf record -d) */
 	uint8_t *p = put32(put32(buf + 8, m->pid), m->tid);
 	p = put64(put64(put64(p, m->start), m->len), m->pgoff);
 	memset(p, 0, 24); /* maj, min, ino, ino_generation -- or the build-id form */

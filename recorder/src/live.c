@@ -25,8 +25,8 @@
 
 #include <linux/perf_event.h>
 
-#define DEFAULT_DATA_PAGES 128u
-#define DEFAULT_AUX_BYTES (4u << 20)
+#define DEFAULT_DATA_PAGES SPE_LIVE_DEFAULT_DATA_PAGES
+#define DEFAULT_AUX_BYTES SPE_LIVE_DEFAULT_AUX_BYTES
 #define DEFAULT_PERIOD 4096u
 
 /* Trailer bits: the only sample_type bits that shape non-sample records. */
@@ -167,6 +167,7 @@ static int open_events(struct spe_live *l, uint32_t cpu, pid_t target, int *spe_
 	d.exclude_hv = 1;
 	d.mmap = 1;
 	d.mmap2 = 1;
+	d.mmap_data = 1; /* heap, stack, anonymous and file data mappings too (perf record -d): data objects */
 	d.comm = 1;
 	d.comm_exec = 1;
 	d.task = 1;

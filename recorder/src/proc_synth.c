@@ -32,7 +32,12 @@ static int read_comm(const char *path, char *comm, size_t size)
 	return 0;
 }
 
-/* One line of /proc/PID/maps; 1 for an executable file-backed mapping written to @p m. */
+/*
+ * One line of /proc/PID/maps; 1 for a mapping to write to @p m: executable
+ * and data, file-backed, anonymous ("//anon", the kernel's name in MMAP2)
+ * or named by the kernel ([heap], [stack], [vdso]).  [vvar] and [vsyscall]
+ * hold no program data and are left out, as perf leaves them out.
+ */
 static int parse_maps_line(char *line, struct spe_krec_mmap2 *m, char *name, size_t name_size)
 {
 	unsigned long long start, end, pgoff, ino;
@@ -42,17 +47,18 @@ static int parse_maps_line(char *line, struct spe_krec_mmap2 *m, char *name, siz
 	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj, &min, &ino,
 		   &consumed) < 7)
 		return 0;
-	if (perms[2] != 'x')
-		return 0;
 	char *path = line + consumed;
 	path[strcspn(path, "\n")] = 0;
-	if (path[0] != '/' && strcmp(path, "[vdso]"))
+	if (!path[0])
+		path = "//anon";
+	else if (path[0] != '/' && strcmp(path, "[vdso]") && strcmp(path, "[heap]") && strncmp(path, "[stack", 6))
 		return 0;
 	snprintf(name, name_size, "%s", path);
 	m->start = start;
 	m->len = end - start;
 	m->pgoff = pgoff;
-	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+		  (perms[2] == 'x' ? PROT_EXEC : 0);
 	m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 	m->build_id = NULL;
 	m->build_id_size = 0;
@@ -158,7 +164,8 @@ static int64_t one_process(const char *root, pid_t pid, uint64_t st, uint64_t id
 		struct spe_krec_mmap2 m = { .pid = (uint32_t)pid, .tid = (uint32_t)pid };
 		if (!parse_maps_line(line, &m, name, sizeof name))
 			continue;
-		mapping_build_id(root, pid, &m, bids);
+		if (m.prot & PROT_EXEC)
+			mapping_build_id(root, pid, &m, bids);
 		spe_krec_mmap2(rec, &m, st, &sid);
 		if ((r = sink->kernel_event(sink->ctx, (const struct perf_event_header *)rec)) < 0) {
 			fclose(f);

@@ -102,7 +102,9 @@ int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cf
 		.arch = cfg.arch,
 		.hostname = cfg.hostname, .osrelease = cfg.osrelease,
 		.argc = cfg.argc, .argv = cfg.argv,
-		.time_conv = &tc);
+		.time_conv = &tc,
+		.numa_nodes = cfg.numa_nodes, .n_numa_nodes = cfg.n_numa_nodes,
+		.memory_block_size = cfg.memory_block_size);
 	o->w = spe_perf_writer_open(o->fd, &wc);
 	free(pc);
 	if (!o->w) {

@@ -168,8 +168,8 @@ int spe_replay_run(const struct spe_replay_manifest *m, const struct spe_replay_
 		} else {
 			const struct spe_replay_mmap2 *mm = &sd->u.mmap2;
 			struct spe_krec_mmap2 k = { .pid = mm->pid, .tid = mm->tid, .start = mm->start, .len = mm->len,
-						    .pgoff = mm->pgoff, .prot = PROT_READ | PROT_EXEC,
-						    .flags = MAP_PRIVATE, .build_id = mm->build_id,
+						    .pgoff = mm->pgoff, .prot = mm->prot,
+						    .flags = mm->flags, .build_id = mm->build_id,
 						    .build_id_size = mm->build_id_size, .filename = mm->path };
 			sid.pid = mm->pid;
 			sid.tid = mm->tid;

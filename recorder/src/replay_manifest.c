@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define MAX_TOKENS 10
@@ -166,6 +167,113 @@ static int parse_build_id(struct parser *p, const char *tok, struct spe_replay_m
 	return 0;
 }
 
+/* prot=PERMS as /proc/PID/maps prints them: "r-xp", "rw-p", "rw-s" (4 characters). */
+static int parse_perms(struct parser *p, const char *perms, struct spe_replay_mmap2 *mm)
+{
+	if (strlen(perms) != 4 || !strchr("r-", perms[0]) || !strchr("w-", perms[1]) || !strchr("x-", perms[2]) ||
+	    !strchr("ps", perms[3]))
+		return fail(p, "mmap2: prot '%s' is not of the form r-xp / rw-p / rw-s", perms);
+	mm->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+		   (perms[2] == 'x' ? PROT_EXEC : 0);
+	mm->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+	return 0;
+}
+
+/* A kernel list "0-3,8" (or "-" for none): each number below @p max; bits set in *@p bits. */
+static int parse_list(struct parser *p, const char *what, const char *list, uint64_t max, uint64_t **bits,
+		      uint64_t *n_bits)
+{
+	*bits = NULL;
+	*n_bits = 0;
+	if (!strcmp(list, "-"))
+		return 0;
+	const char *s = list;
+	for (;;) {
+		char *end;
+		if (!isdigit((unsigned char)*s))
+			goto bad;
+		unsigned long long a = strtoull(s, &end, 10), b = a;
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				goto bad;
+			b = strtoull(end + 1, &end, 10);
+		}
+		if (b < a || b >= max) {
+			free(*bits);
+			*bits = NULL;
+			return fail(p, "%s: range %llu-%llu in '%s' is empty or above %llu", what, a, b, list,
+				    (unsigned long long)max - 1);
+		}
+		if (b + 1 > *n_bits) {
+			uint64_t words = (*n_bits + 63) / 64, need = b / 64 + 1;
+			if (need > words) {
+				uint64_t *q = realloc(*bits, need * 8);
+				if (!q) {
+					free(*bits);
+					*bits = NULL;
+					return -spe_nomem;
+				}
+				memset(q + words, 0, (need - words) * 8);
+				*bits = q;
+			}
+			*n_bits = b + 1;
+		}
+		for (unsigned long long i = a; i <= b; i++)
+			(*bits)[i / 64] |= 1ull << (i % 64);
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			goto bad;
+		s = end + 1;
+	}
+bad:
+	free(*bits); /* a list cut by a bad character: nothing of it is kept */
+	*bits = NULL;
+	return fail(p, "%s: '%s' is not a list like 0-3,8", what, list);
+}
+
+static int want_args(struct parser *p, const char *dir, int ntok, int min, int max);
+
+/* numa_node NODE CPULIST [BLOCKLIST]: a NUMA node of the traced machine (docs/replay-manifest.md). */
+static int numa_node(struct parser *p, char **tok, int ntok)
+{
+	uint32_t node;
+	int r;
+	if ((r = want_args(p, tok[0], ntok, 2, 3)) || (r = parse_u32(p, tok[1], "numa_node node", &node)))
+		return r;
+	if (node > 4095)
+		return fail(p, "numa_node: node %u is above 4095", node);
+	struct spe_replay_manifest *m = p->m;
+	for (size_t i = 0; i < m->n_numa_nodes; i++)
+		if (m->numa_nodes[i].node == node)
+			return fail(p, "numa_node %u appears twice", node);
+	uint64_t *cpus, n_cpus, *blocks = NULL, n_blocks = 0;
+	if ((r = parse_list(p, "numa_node cpus", tok[2], 1u << 20, &cpus, &n_cpus)))
+		return r;
+	free(cpus); /* validated; the text is what the feature stores */
+	if (ntok == 4 && (r = parse_list(p, "numa_node blocks", tok[3], 1u << 24, &blocks, &n_blocks)))
+		return r;
+	/* bitmaps of all nodes together at most 2 MiB: a machine has far fewer blocks */
+	uint64_t all = n_blocks;
+	for (size_t i = 0; i < m->n_numa_nodes; i++)
+		all += m->numa_nodes[i].n_block_bits;
+	if (all > 1u << 24) {
+		free(blocks);
+		return fail(p, "numa_node: the nodes' block lists reach past %u blocks in all", 1u << 24);
+	}
+	struct spe_perf_numa_node *nn = realloc(m->numa_nodes, (m->n_numa_nodes + 1) * sizeof *nn);
+	if (nn)
+		m->numa_nodes = nn;
+	char *text = nn ? strdup(strcmp(tok[2], "-") ? tok[2] : "") : NULL;
+	if (!text) {
+		free(blocks);
+		return -spe_nomem;
+	}
+	m->numa_nodes[m->n_numa_nodes++] =
+		(struct spe_perf_numa_node){ .node = node, .cpus = text, .n_block_bits = n_blocks, .blocks = blocks };
+	return 0;
+}
+
 static int want_args(struct parser *p, const char *dir, int ntok, int min, int max)
 {
 	if (ntok - 1 < min || ntok - 1 > max) {
@@ -227,8 +335,8 @@ static int directive(struct parser *p, char **tok, int ntok)
 		return 0;
 	}
 	if (!strcmp(d, "mmap2")) {
-		struct spe_replay_mmap2 mm = { 0 };
-		if ((r = want_args(p, d, ntok, 6, 7)) || (r = parse_u32(p, tok[1], "mmap2 pid", &mm.pid)) ||
+		struct spe_replay_mmap2 mm = { .prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE };
+		if ((r = want_args(p, d, ntok, 6, 8)) || (r = parse_u32(p, tok[1], "mmap2 pid", &mm.pid)) ||
 		    (r = parse_u32(p, tok[2], "mmap2 tid", &mm.tid)) ||
 		    (r = parse_u64(p, tok[3], "mmap2 start", UINT64_MAX, &mm.start)) ||
 		    (r = parse_u64(p, tok[4], "mmap2 len", UINT64_MAX, &mm.len)) ||
@@ -237,13 +345,19 @@ static int directive(struct parser *p, char **tok, int ntok)
 		if (mm.len == 0 || mm.start + mm.len < mm.start)
 			return fail(p, "mmap2: start 0x%llx len 0x%llx is not a valid range",
 				    (unsigned long long)mm.start, (unsigned long long)mm.len);
-		if (ntok == 8) {
-			if (strncmp(tok[7], "build_id=", 9))
-				return fail(p, "mmap2: unexpected '%s' (only build_id=HEX may follow the path)", tok[7]);
-			if ((r = parse_build_id(p, tok[7], &mm)))
+		for (int i = 7; i < ntok; i++) {
+			if (!strncmp(tok[i], "build_id=", 9))
+				r = parse_build_id(p, tok[i], &mm);
+			else if (!strncmp(tok[i], "prot=", 5))
+				r = parse_perms(p, tok[i] + 5, &mm);
+			else
+				r = fail(p, "mmap2: unexpected '%s' (build_id=HEX or prot=PERMS may follow the path)",
+					 tok[i]);
+			if (r)
 				return r;
 		}
-		mm.path = resolve_absolute(p->dir, tok[6]);
+		/* the kernel's names of anonymous, heap and stack mappings are not paths */
+		mm.path = tok[6][0] == '[' || !strcmp(tok[6], "//anon") ? strdup(tok[6]) : resolve_absolute(p->dir, tok[6]);
 		if (!mm.path)
 			return -spe_nomem;
 		struct spe_replay_side *dst = add_side(p, SPE_REPLAY_MMAP2);
@@ -254,6 +368,17 @@ static int directive(struct parser *p, char **tok, int ntok)
 		dst->u.mmap2 = mm;
 		return 0;
 	}
+	if (!strcmp(d, "memory_block_size")) {
+		uint64_t v;
+		if ((r = want_args(p, d, ntok, 1, 1)) || (r = parse_u64(p, tok[1], "memory_block_size", UINT64_MAX, &v)))
+			return r;
+		if (v < 4096 || (v & (v - 1)))
+			return fail(p, "memory_block_size: %s is not a power of two of at least 4096", tok[1]);
+		p->m->memory_block_size = v;
+		return 0;
+	}
+	if (!strcmp(d, "numa_node"))
+		return numa_node(p, tok, ntok);
 	if (!strcmp(d, "aux")) {
 		if ((r = want_args(p, d, ntok, 1, 1)))
 			return r;
@@ -489,5 +614,10 @@ void spe_replay_manifest_free(struct spe_replay_manifest *m)
 	free(m->side);
 	free(m->hostname);
 	free(m->osrelease);
+	for (size_t i = 0; i < m->n_numa_nodes; i++) {
+		free((char *)m->numa_nodes[i].cpus);
+		free((uint64_t *)m->numa_nodes[i].blocks);
+	}
+	free(m->numa_nodes);
 	free(m);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The encoder's byte layouts (checked against spe-format.md §1), limits and errors. */
+/* The encoder's byte layouts (checked against docs/spe-format.md §1), limits and errors. */
 #include "check.h"
 #include "spe/spe.h"
 

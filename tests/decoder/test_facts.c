@@ -2,7 +2,7 @@
 /*
  * Facts lookups: names by value (NULL outside the table), CPU parts by MIDR
  * (variant and revision ignored) and by name, data-source levels per CPU map
- * (spe-format.md §3.5), error strings.
+ * (docs/spe-format.md §3.5), error strings.
  */
 #include "check.h"
 #include "spe/spe.h"
@@ -77,6 +77,29 @@ TEST(cpu_lookup)
 #undef SPE_X
 }
 
+/* Events a part records: its SPE version against the version that introduced the bit. */
+TEST(cpu_has_event)
+{
+	const struct spe_cpu_info *n1 = spe_cpu_by_name("neoverse-n1"), *n2 = spe_cpu_by_name("neoverse-n2");
+	CHECK_INT_EQ(spe_cpu_has_event(n1, SPE_EV_CACHE_DATA_MODIFIED), 0); /* SPEv1.4 */
+	CHECK_INT_EQ(spe_cpu_has_event(n1, SPE_EV_RECENTLY_FETCHED), 0);
+	CHECK_INT_EQ(spe_cpu_has_event(n1, SPE_EV_MISALIGNED), 1);          /* SPEv1.1 */
+	CHECK_INT_EQ(spe_cpu_has_event(n1, SPE_EV_NOT_TAKEN), 0);           /* SPEv1.2 */
+	CHECK_INT_EQ(spe_cpu_has_event(n2, SPE_EV_NOT_TAKEN), 1);
+	CHECK_INT_EQ(spe_cpu_has_event(n2, SPE_EV_TRANSACTIONAL), -1);      /* a feature, not a version */
+	CHECK_INT_EQ(spe_cpu_has_event(NULL, SPE_EV_RETIRED), -1);
+	CHECK_INT_EQ(spe_cpu_has_event(n1, 12), -1);                        /* IMPDEF: not in the event list */
+	CHECK_INT_EQ(spe_impdef_event_bit(0x410fd0c0, "late_prefetch"), 12);
+	CHECK_INT_EQ(spe_impdef_event_bit(0x410fd490, "late_prefetch"), -1);
+	/* the HiSilicon map: 14 codes, code 1 a peer core's modified line */
+	struct spe_ds_entry ds[32];
+	CHECK_INT_EQ(spe_cpu_data_sources(spe_cpu_by_name("hisilicon-hip12"), ds, 32), 14);
+	CHECK(ds[1].code == 1 && ds[1].level == SPE_MEM_LEVEL_PEER_CORE && ds[1].modified == 1);
+	CHECK_INT_EQ(spe_cpu_data_sources(spe_cpu_by_name("ampereone"), ds, 32), 0);
+	CHECK_INT_EQ(spe_mem_level_is_peer(SPE_MEM_LEVEL_PEER_CLUSTER), 1);
+	CHECK_INT_EQ(spe_mem_level_is_peer(SPE_MEM_LEVEL_DRAM), 0);
+}
+
 TEST(mem_levels)
 {
 	int modified = -1;
@@ -108,6 +131,12 @@ TEST(mem_levels)
 	CHECK_STR_EQ(spe_mem_level_name(SPE_MEM_LEVEL_L1D), "L1D");
 	CHECK(spe_mem_level_name(SPE_MEM_LEVEL_UNKNOWN) == NULL);
 	CHECK(spe_mem_level_name(SPE_MEM_LEVEL_IO + 1) == NULL);
+	/* remote levels: another socket's cache or memory, nothing local */
+	CHECK_INT_EQ(spe_mem_level_is_remote(SPE_MEM_LEVEL_REMOTE), 1);
+	CHECK_INT_EQ(spe_mem_level_is_remote(SPE_MEM_LEVEL_REMOTE_DRAM), 1);
+	CHECK_INT_EQ(spe_mem_level_is_remote(SPE_MEM_LEVEL_DRAM), 0);
+	CHECK_INT_EQ(spe_mem_level_is_remote(SPE_MEM_LEVEL_PEER_CLUSTER), 0);
+	CHECK_INT_EQ(spe_mem_level_is_remote(SPE_MEM_LEVEL_UNKNOWN), 0);
 }
 
 TEST(errstr)
@@ -124,6 +153,7 @@ int main(void)
 	RUN(every_event_row);
 	RUN(cpu_lookup);
 	RUN(mem_levels);
+	RUN(cpu_has_event);
 	RUN(errstr);
 	return check_summary();
 }

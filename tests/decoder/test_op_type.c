@@ -2,7 +2,7 @@
 /*
  * Op-type decoding: spe_op_decode for a few dozen hand-checked payloads, and
  * the dump text of all 4 x 256 op-type packets in both dialects against a
- * second, independent implementation of the tables of spe-format.md §1.7
+ * second, independent implementation of the tables of docs/spe-format.md §1.7
  * written here with snprintf, plus invariants over the flags.
  */
 #include "check.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * spe_pkt_read against a reference classifier written straight from the
- * if-chain of spe-format.md §1.1, for every header byte (and every second
+ * if-chain of docs/spe-format.md §1.1, for every header byte (and every second
  * byte of extended headers); cut buffers; alignment pads; bad arguments.
  */
 #include <stdlib.h>

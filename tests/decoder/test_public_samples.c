@@ -5,7 +5,7 @@
  * next to the samples (*.expected.txt: packet texts; *.expected.csv:
  * spe-parser's record rows; fixtures/public/PROVENANCE.md): the dump must
  * print the same packet texts, and each record must hold the values those
- * texts and rows give, canonicalised as spe-format.md §1.4 says.
+ * texts and rows give, canonicalised as docs/spe-format.md §1.4 says.
  */
 #include <inttypes.h>
 
@@ -90,7 +90,7 @@ static void check_dump_texts(const uint8_t *buf, size_t len, enum spe_dialect d,
 	CHECK_INT_EQ(i, n);
 }
 
-/* PC/TGT canonical address: NS=1 at EL1/EL2 fills the top byte (spe-format.md §1.4). */
+/* PC/TGT canonical address: NS=1 at EL1/EL2 fills the top byte (docs/spe-format.md §1.4). */
 static uint64_t canonical_ip(uint64_t addr, unsigned el, unsigned ns)
 {
 	return ns && (el == 1 || el == 2) ? addr | TOP_BYTE : addr;

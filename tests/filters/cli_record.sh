@@ -174,6 +174,73 @@ run 0 --list-filters --format=json --cpu=neoverse-n2 --kernel=6.1 --privileged
 expect_grep '^\{"term":"pa_enable",.*"needs_privilege":null\}$'
 run 0 --dry-run --cpu=neoverse-n2 --kernel=6.1 --privileged --pa-enable
 
+# Unprivileged default (issue 18 item 5): a caller perf core would refuse kernel
+# samples (paranoid 2, no CAP_PERFMON: the --cpu default) gets a user-only event,
+# as perf record falls back.  Neoverse V2 on 6.19, min_interval 1024:
+#  config = LD(33) = 0x200000000; config2 = 10; pmscr = E0SPE only (no E1SPE, no CX);
+#  pmsfcr = FT(1) | FL(2) | LD(17) = 0x20006; pmsirr = 1024.
+cat >"$tmp/want" <<'X'
+pmu=arm_spe_0
+type=unknown
+size=128
+config=0x0000000200000000
+config1=0x0000000000000000
+config2=0x000000000000000a
+config3=0x0000000000000000
+config4=0x0000000000000000
+sample_period=1024
+exclude_user=0
+exclude_kernel=1
+pmscr=0x0000000000000001
+pmsfcr=0x0000000000020006
+pmsevfr=0x0000000000000000
+pmsnevfr=0x0000000000000000
+pmslatfr=0x000000000000000a
+pmsdsfr=0xffffffffffffffff
+pmsirr=0x0000000000000400
+X
+run 0 --load_filter --min_latency=10 --dry-run --cpu=neoverse-v2
+expect_out "$tmp/want"
+expect_err "spe-record: warning: exclude_kernel: target has perf_event_paranoid=2 and no CAP_PERFMON, so the event samples user space only (exclude_kernel=1, PMSCR.E1SPE clear); for kernel samples give the recorder CAP_PERFMON or set kernel.perf_event_paranoid=1 [kernel-excluded]"
+run 64 --load_filter --dry-run --cpu=neoverse-v2 --strict
+expect_err "error (--strict): exclude_kernel:"
+run 0 --list-filters --cpu=neoverse-v2
+expect_grep '^# samples: perf_event_paranoid=2 and no CAP_PERFMON: kernel samples are excluded$'
+run 0 --list-filters --cpu=neoverse-v2 --paranoid=1
+expect_grep '^# samples: user space and kernel$'
+run 0 --list-filters --format=json --cpu=neoverse-v2 --paranoid=3
+expect_grep '^\{"target":"arm_spe_0 is SPEv1.2 \(neoverse-v2\) on Linux 6.19","kernel_samples":false,"reason":"perf_event_paranoid=3 and no CAP_PERFMON: kernel samples are excluded"\}$'
+
+# The kernel's rule (perf_allow_kernel: paranoid <= 1 or CAP_PERFMON, on every
+# release) for each level and privilege, and each way of asking:
+#   default: kernel when allowed, else user only with a warning (exit 0);
+#   k (-e .../uk) and --exclude-user: kernel when allowed, else refused (77);
+#   u: user only, never a warning.
+for paranoid in -1 0 1 2 3 4; do
+	for priv in "" --privileged; do
+		allowed=0
+		{ [ "$paranoid" -le 1 ] || [ -n "$priv" ]; } && allowed=1
+		args="--dry-run --cpu=neoverse-n1 --kernel=6.8 --paranoid=$paranoid $priv"
+		run 0 $args --load-filter
+		if [ $allowed = 1 ]; then
+			expect_grep '^exclude_kernel=0$'; expect_grep '^pmscr=0x000000000000000[3b]$'
+			grep -q kernel-excluded "$tmp/err" && { echo "FAIL: $args: warned although allowed"; fail=$((fail + 1)); }
+		else
+			expect_grep '^exclude_kernel=1$'; expect_grep '^pmscr=0x0000000000000001$'
+			expect_err "target has perf_event_paranoid=$paranoid and no CAP_PERFMON, so the event samples user space only"
+		fi
+		if [ $allowed = 1 ]; then run 0 $args -e arm_spe//uk; else run 77 $args -e arm_spe//uk; fi
+		[ $allowed = 1 ] && expect_grep '^exclude_kernel=0$'
+		[ $allowed = 0 ] && expect_err "error: k: kernel samples need CAP_PERFMON or perf_event_paranoid <= 1 (perf core refuses the event with EACCES); target has perf_event_paranoid=$paranoid and no CAP_PERFMON [needs-privilege]"
+		if [ $allowed = 1 ]; then run 0 $args --exclude-user; else run 77 $args --exclude-user; fi
+		[ $allowed = 1 ] && expect_grep '^exclude_user=1$'
+		[ $allowed = 0 ] && expect_err "error: exclude_user: kernel samples need"
+		run 0 $args -e arm_spe//u
+		expect_grep '^exclude_kernel=1$'
+		grep -q kernel-excluded "$tmp/err" && { echo "FAIL: $args u: a warning for a user-only request"; fail=$((fail + 1)); }
+	done
+done
+
 # Every JSON output line parses.
 if command -v python3 >/dev/null; then
 	${SPE_RUN:-} "$rec" --list-filters --format=json --sysfs="$fx/v1p4-fds-linux6.19" >"$tmp/out"

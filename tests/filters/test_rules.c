@@ -2,7 +2,7 @@
 /*
  * Every kernel rule (event_init's checks, per release) and every strict
  * check, each with an accept and a reject case.  Expected effective values
- * (periods, dropped words) are worked out from spe-filters.md sections 3-5.
+ * (periods, dropped words) are worked out from docs/filters.md ("How the kernel driver treats a request").
  */
 #include "check.h"
 #include "fixture_target.h"

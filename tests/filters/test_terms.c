@@ -3,7 +3,7 @@
  * Every term in every spelling: --snake, --kebab, bare name, arm_spe/.../
  * and arm_spe_0/.../, each compiled on a fixture that has the term and
  * checked against the config word worked out by hand from the format/
- * positions (spe-filters.md section 1); then a reject case per row.
+ * positions (docs/filters.md, Terms); then a reject case per row.
  */
 #include "check.h"
 #include "fixture_target.h"
@@ -185,7 +185,7 @@ TEST(every_term_has_rows)
 	}
 }
 
-/* The hiperf example: 0x0000_0007_0001_0007 (spe-filters.md section 1). */
+/* The hiperf example: 0x0000_0007_0001_0007 (docs/filters.md, sysfs). */
 TEST(worked_example_config)
 {
 	static struct spe_filter_result out;

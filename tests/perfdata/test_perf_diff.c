@@ -86,7 +86,7 @@ static void random_packet(struct spe_enc *e)
 		spe_enc_pad(e, 1 + below(20));
 		break;
 	case 7:
-		/* alignment pads of 2, 4 or 8 bytes only: 16 depends on perf's host pointer (spe-format.md §1.3) */
+		/* alignment pads of 2, 4 or 8 bytes only: 16 depends on perf's host pointer (docs/spe-format.md §1.3) */
 		spe_enc_align_pad(e, below(3));
 		break;
 	default:

@@ -254,6 +254,69 @@ TEST(sections_that_lie)
 	free(b.p);
 }
 
+/* @p b (from file_with_attr) with one feature section @p bit holding @p sec. */
+static void add_feature(struct buf *b, unsigned bit, const struct buf *sec)
+{
+	set64(b, 72 + 8 * (bit / 64), 1ull << (bit % 64));
+	put64(b, b->len + 16);
+	put64(b, sec->len);
+	put(b, sec->p, sec->len);
+}
+
+TEST(numa_sections_that_lie)
+{
+	char msg[512];
+	uint64_t off;
+	/* MEM_TOPOLOGY: one node whose 1000-bit bitmap has no words */
+	struct buf b = file_with_attr(128, 0), sec = { 0 };
+	put64(&sec, 1);
+	put64(&sec, 0x8000000);
+	put64(&sec, 1);
+	put64(&sec, 0);
+	put64(&sec, 1000);
+	put64(&sec, 1000);
+	add_feature(&b, 22, &sec);
+	CHECK_INT_EQ(read_all(&b, msg, sizeof msg, &off, NULL), -spe_bad_file);
+	CHECK(strstr(msg, "MEM_TOPOLOGY node 0: a bitmap of 1000 bits does not fit the section") != NULL);
+	CHECK_U64_EQ(off, b.len - sec.len + 40);
+	free(b.p);
+	/* a block size that is not a power of two */
+	b = file_with_attr(128, 0);
+	memcpy(sec.p + 8, &(uint64_t){ 3 }, 8);
+	add_feature(&b, 22, &sec);
+	CHECK_INT_EQ(read_all(&b, msg, sizeof msg, &off, NULL), -spe_bad_file);
+	CHECK(strstr(msg, "block size 3 is not a power of two") != NULL);
+	free(b.p);
+	/* a later MEM_TOPOLOGY version is skipped, as perf skips it */
+	b = file_with_attr(128, 0);
+	memcpy(sec.p, &(uint64_t){ 2 }, 8);
+	add_feature(&b, 22, &sec);
+	CHECK_INT_EQ(read_all(&b, msg, sizeof msg, &off, NULL), 0);
+	free(b.p);
+	free(sec.p);
+	/* NUMA_TOPOLOGY announcing 3 nodes, holding one */
+	b = file_with_attr(128, 0);
+	sec = (struct buf){ 0 };
+	put32(&sec, 3);
+	put32(&sec, 0);
+	put64(&sec, 100);
+	put64(&sec, 50);
+	put32(&sec, 4);
+	put(&sec, "0-3", 4);
+	add_feature(&b, 14, &sec);
+	CHECK_INT_EQ(read_all(&b, msg, sizeof msg, &off, NULL), -spe_bad_file);
+	CHECK(strstr(msg, "NUMA_TOPOLOGY node 1 of 3 is cut") != NULL);
+	free(b.p);
+	/* a node count no machine has */
+	b = file_with_attr(128, 0);
+	memcpy(sec.p, &(uint32_t){ 100000 }, 4);
+	add_feature(&b, 14, &sec);
+	CHECK_INT_EQ(read_all(&b, msg, sizeof msg, &off, NULL), -spe_bad_file);
+	CHECK(strstr(msg, "NUMA_TOPOLOGY announces 100000 nodes") != NULL);
+	free(b.p);
+	free(sec.p);
+}
+
 TEST(not_perf_data)
 {
 	char msg[512];
@@ -560,6 +623,7 @@ int main(void)
 	RUN(record_size_below_8);
 	RUN(auxtrace_size_beyond_eof);
 	RUN(sections_that_lie);
+	RUN(numa_sections_that_lie);
 	RUN(not_perf_data);
 	RUN(auxtrace_info_lies);
 	RUN(auxtrace_info_v2_header_cut);

@@ -500,8 +500,73 @@ TEST(pipe_mode_writer)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* Two nodes: node 0 has CPUs 0-1 and blocks 0-7, node 1 CPUs 2-3 and blocks 8-15 and 64. */
+static const uint64_t node0_blocks[1] = { 0xff }, node1_blocks[2] = { 0xff00, 0x1 };
+static const struct spe_perf_numa_node numa_nodes[2] = {
+	{ .node = 0, .mem_total_kb = 1048576, .mem_free_kb = 524288, .cpus = "0-1", .n_block_bits = 8,
+	  .blocks = node0_blocks },
+	{ .node = 1, .mem_total_kb = 1179648, .mem_free_kb = 1000, .cpus = "2-3", .n_block_bits = 65,
+	  .blocks = node1_blocks },
+};
+
+static void check_numa(struct spe_perf_file *f)
+{
+	struct spe_perf_info info;
+	spe_perf_get_info(f, &info, sizeof info);
+	CHECK_INT_EQ(info.n_numa_nodes, 2);
+	CHECK_U64_EQ(info.memory_block_size, 0x8000000);
+	struct spe_perf_numa_node n;
+	CHECK_INT_EQ(spe_perf_numa_node(f, 1, &n, sizeof n), 0);
+	CHECK_INT_EQ(n.node, 1);
+	CHECK_STR_EQ(n.cpus, "2-3");
+	CHECK_U64_EQ(n.mem_total_kb, 1179648);
+	CHECK_U64_EQ(n.mem_free_kb, 1000);
+	CHECK_U64_EQ(n.n_block_bits, 65);
+	CHECK_U64_EQ(n.blocks[0], 0xff00);
+	CHECK_U64_EQ(n.blocks[1], 0x1);
+	CHECK_INT_EQ(spe_perf_numa_node(f, 0, &n, sizeof n), 0);
+	CHECK_STR_EQ(n.cpus, "0-1");
+	CHECK_U64_EQ(n.blocks[0], 0xff);
+	CHECK_INT_EQ(spe_perf_numa_node(f, 2, &n, sizeof n), -spe_invalid);
+}
+
+/* NUMA_TOPOLOGY and MEM_TOPOLOGY come back; perf 6.1 (when installed) prints both. */
+TEST(numa_features)
+{
+	int fd = tmpfile_fd();
+	struct spe_perf_writer_config cfg = SPE_OPTS(spe_perf_writer_config, .midr = 0x410fd0c0, .numa_nodes = numa_nodes,
+						     .n_numa_nodes = 2, .memory_block_size = 0x8000000);
+	struct spe_perf_writer *w = spe_perf_writer_open(fd, &cfg);
+	CHECK_INT_EQ(spe_perf_write_auxtrace(w, bytes_a, sizeof bytes_a, 0, 1, 0, -1, 0), 0);
+	CHECK_INT_EQ(spe_perf_writer_close(w), 0);
+	close(fd);
+	struct spe_perf_file *f = open_path();
+	check_numa(f);
+	spe_perf_free_file(f);
+	if (!*spe_run_prefix() && system("perf --version >/dev/null 2>&1") == 0) {
+		char cmd[256];
+		snprintf(cmd, sizeof cmd, "perf report --header-only -I -i %s 2>&1", path);
+		FILE *p = popen(cmd, "r");
+		char line[256];
+		int cpus0 = 0, cpus1 = 0, mem = 0, mem0 = 0, mem1 = 0;
+		while (p && fgets(line, sizeof line, p)) {
+			cpus0 |= strstr(line, "node0 cpu list : 0-1") != NULL;
+			cpus1 |= strstr(line, "node1 cpu list : 2-3") != NULL;
+			mem |= strstr(line, "memory nodes (nr 2, block size 0x8000000)") != NULL;
+			mem0 |= strstr(line, "0 [1024M]: 0-7") != NULL;
+			mem1 |= strstr(line, "1 [1152M]: 8-15,64") != NULL;
+		}
+		if (p)
+			pclose(p);
+		CHECK(cpus0 && cpus1);
+		CHECK(mem && mem0 && mem1);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
+	RUN(numa_features);
 	RUN(header_and_features);
 	RUN(events_in_file_order);
 	RUN(aux_queues_in_ring_order);

@@ -2,7 +2,7 @@
 /*
  * spe-dump end to end: every option and every exit code, with the output
  * asserted.  Inputs are written at run time by the perf.data writer from
- * public bytes (quipper's two Neoverse records, spe-format.md §2.5 / perf
+ * public bytes (quipper's two Neoverse records, docs/spe-format.md §2.5 / perf
  * 6.1's own dump of them) and from small hand-made streams.
  *
  * usage: test_spe_dump_cli SPE_DUMP_BINARY FIXTURES_DIR
@@ -166,7 +166,7 @@ TEST(json_records)
 	char args[512];
 	snprintf(args, sizeof args, "-q --format=json %s", at("q.data"));
 	CHECK_INT_EQ(run(args), 0);
-	/* first record: EL2 NS=1 PC sign-filled, VA with bits 55:52 all ones sign-filled (spe-format.md §1.4) */
+	/* first record: EL2 NS=1 PC sign-filled, VA with bits 55:52 all ones sign-filled (docs/spe-format.md §1.4) */
 	CHECK(starts_with(out, "{\"offset\":0,\"file_offset\":392,\"idx\":0,\"cpu\":0,\"tid\":-1,\"timestamp\":44731163950,"));
 	CHECK(strstr(out, "\"pc\":\"0xffffba66eda1c2d0\",\"pc_el\":2,\"pc_ns\":1") != NULL);
 	CHECK(strstr(out, "\"op_class\":\"load\",\"op\":\"LD GP-REG\"") != NULL);

@@ -30,10 +30,14 @@ if ls /sys/bus/event_source/devices 2>/dev/null | grep -q '^arm_spe'; then
 else
   arch=$(${SPE_RUN:-} /bin/sh -c 'uname -m' 2>/dev/null || uname -m)
   check no-spe run 69 -o "$tmp/x.data" -- true
-  check no-spe-msg has "spe-record: no Arm SPE PMU on this machine ("
-  check no-spe-arch has "/sys/bus/event_source/devices has no arm_spe_N device."
-  check no-spe-dryrun has "use --dry-run"
-  check no-spe-replay has "use --replay=FILE"
+  # spe doctor's first failing check (on x86, the architecture), its fix, and where to look.
+  check no-spe-msg has "spe-record: cannot record: "
+  if [ "$(cat /proc/sys/kernel/arch 2>/dev/null || uname -m)" = x86_64 ]; then
+    check no-spe-arch has "spe-record: cannot record: arch: x86_64: SPE is a feature of 64-bit Arm CPUs"
+  fi
+  check no-spe-doctor has "'spe doctor' (or spe-record --check) shows every check and its evidence"
+  check no-spe-dryrun has "--dry-run --cpu=NAME"
+  check no-spe-replay has "--replay=FILE"
   check no-spe-nofile test ! -e "$tmp/x.data"
   check no-spe-a run 69 -a -o "$tmp/x.data"
 fi

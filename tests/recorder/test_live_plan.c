@@ -9,6 +9,7 @@
 #include "common/record_run.h"
 #include "spe/filters.h"
 #include "spe/live.h"
+#include "spe/rec_output.h"
 #include "spe/spe.h"
 
 #include <stdio.h>
@@ -147,6 +148,36 @@ TEST(config4_and_attr_size_reach_the_attr)
 	CHECK_INT_EQ(spe_live_spe_attr(&lc, a), 144);
 }
 
+/*
+ * A caller at perf_event_paranoid 2 without CAP_PERFMON: perf core refuses
+ * exclude_kernel = 0 and PERF_SAMPLE_PHYS_ADDR (EACCES), so the attr that
+ * would be opened has neither (and the file's sample_type is unchanged).
+ */
+TEST(unprivileged_open_is_user_only)
+{
+	CHECK_INT_EQ(load("n1-v1p1-linux6.1"), 0);
+	char *argv[] = { "true", NULL };
+	for (int priv = 0; priv <= 1; priv++) {
+		target = sys.pmu[0];
+		target.paranoid = 2;
+		target.privileged = priv;
+		struct spe_filter_request req;
+		spe_filter_request_init(&req);
+		CHECK_INT_EQ(spe_filter_parse_terms(&req, "arm_spe/load_filter=1/"), 0);
+		CHECK_INT_EQ(spe_filter_compile(&req, &target, &res), 0);
+		struct record_run_opts o = { .prog = "test", .command = argv, .target = &target, .filters = &res };
+		struct spe_live_config lc;
+		CHECK_INT_EQ(record_run_live_config(&o, &lc, cpus), 0);
+		uint8_t a[SPE_LIVE_ATTR_MAX];
+		spe_live_spe_attr(&lc, a);
+		uint64_t flags = u64_at(a + 40), sample_type = u64_at(a + 24);
+		CHECK_INT_EQ(!!(flags & ATTR_FLAG_EXCLUDE_KERNEL), !priv);
+		CHECK_INT_EQ(!!(sample_type & SPE_PERF_SAMPLE_PHYS_ADDR), priv);
+		CHECK(sample_type & SPE_PERF_SAMPLE_TID); /* the trailer layout is kept */
+		CHECK_U64_EQ(sample_type | SPE_PERF_SAMPLE_PHYS_ADDR, spe_rec_output_sample_type());
+	}
+}
+
 TEST(sideband_only_uses_online_cpus)
 {
 	struct record_run_opts o = { .prog = "test", .sideband_only = 1 };
@@ -180,6 +211,7 @@ int main(int argc, char **argv)
 	fixtures = argv[1];
 	RUN(hetero_cpus_pick_the_pmu);
 	RUN(config4_and_attr_size_reach_the_attr);
+	RUN(unprivileged_open_is_user_only);
 	RUN(sideband_only_uses_online_cpus);
 	RUN(this_machine);
 	return check_summary();

@@ -40,6 +40,9 @@ struct capture {
 	int want_build_id_size;  /* ... and the build-id size of the last one (0: maj/min/ino form) */
 	uint32_t threads_of;     /* count COMMs "spe-thr-*" of this pid's threads (not the pid itself) */
 	int thread_comms;
+	int data_mmaps;          /* MMAP2 marked PERF_RECORD_MISC_MMAP_DATA, all without PROT_EXEC */
+	int data_mmaps_exec;     /* ... of which wrongly with PROT_EXEC */
+	int stack_mmaps, anon_mmaps;
 };
 
 static int on_event(void *ctx, const struct perf_event_header *ev)
@@ -74,7 +77,14 @@ static int on_event(void *ctx, const struct perf_event_header *ev)
 		size_t n = strlen(name);
 		if (n >= 5 && !strcmp(name + n - 5, "/true") && (prot & 4 /* PROT_EXEC */))
 			c->mmap2_true_exec++;
-		if (c->want_suffix && n >= strlen(c->want_suffix) && !strcmp(name + n - strlen(c->want_suffix), c->want_suffix)) {
+		if (ev->misc & PERF_RECORD_MISC_MMAP_DATA) {
+			c->data_mmaps++;
+			c->data_mmaps_exec += (prot & 4) != 0;
+		}
+		c->stack_mmaps += !strncmp(name, "[stack", 6);
+		c->anon_mmaps += !strcmp(name, "//anon");
+		if (c->want_suffix && (prot & 4 /* PROT_EXEC */) && n >= strlen(c->want_suffix) &&
+		    !strcmp(name + n - strlen(c->want_suffix), c->want_suffix)) {
 			c->want_hits++;
 			c->want_build_id_size = ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID ? b[32] : 0;
 		}
@@ -134,6 +144,9 @@ TEST(command_sideband)
 	CHECK_INT_EQ(res.command_status, 3);
 	CHECK_INT_EQ(cap.comm_exec_true, 2);
 	CHECK(cap.mmap2_true_exec >= 2);
+	/* attr.mmap_data: the loader maps libc's data segment and anonymous memory of each true */
+	CHECK(cap.data_mmaps >= 2);
+	CHECK_INT_EQ(cap.data_mmaps_exec, 0);
 	CHECK(cap.by_type[PERF_RECORD_FORK] >= 2);  /* sh forks each true */
 	CHECK(cap.by_type[PERF_RECORD_EXIT] >= 2);
 	CHECK(cap.by_type[PERF_RECORD_SWITCH] >= 1);
@@ -322,6 +335,10 @@ TEST(proc_synthesis)
 	CHECK(cap.by_type[PERF_RECORD_MMAP2] >= 1);
 	CHECK_INT_EQ(cap.want_hits, 1); /* the executable's r-x mapping */
 	CHECK_INT_EQ(cap.want_build_id_size, 20); /* Debian's coreutils carry a GNU build-id (sha1) */
+	/* data mappings too (perf record -d): the stack, sleep's and libc's rw-p segments */
+	CHECK(cap.data_mmaps >= 3);
+	CHECK_INT_EQ(cap.data_mmaps_exec, 0);
+	CHECK_INT_EQ(cap.stack_mmaps, 1);
 	CHECK(cap.trailer_count == n && cap.trailer_cpu_ok == 0); /* synthesized at time 0 */
 	struct capture all = { 0 };
 	struct spe_session_sink all_sink = { &all, on_event, on_aux };

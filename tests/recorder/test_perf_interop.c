@@ -6,7 +6,7 @@
  *  - `perf script --itrace=i1i` synthesizes one `instructions` sample per
  *    record, with our decoder's PC and the TS as time (identity TIME_CONV);
  *  - `perf script` on the public quipper records gives the data_src, tid and
- *    time documented in perf-interop.md §8 (facts from perf, not from us).
+ *    time documented in docs/spe-format.md §4.9 (facts from perf, not from us).
  */
 #include "check.h"
 #include "spe/encoder.h"
@@ -263,7 +263,7 @@ TEST(script_quipper_as_documented)
 	snprintf(cmd, sizeof cmd,
 		 "perf script -i '%s' --ns -F tid,time,event,data_src 2>/dev/null", out);
 	CHECK_INT_EQ(run_lines(cmd, has_data_src, &s), 0);
-	/* perf-interop.md §8: 288100142 |OP LOAD|LVL L1 or L1 hit|SNP None|TLB Walker hit, tid 24448, 44.731163950 */
+	/* docs/spe-format.md §4.9: 288100142 |OP LOAD|LVL L1 or L1 hit|SNP None|TLB Walker hit, tid 24448, 44.731163950 */
 	CHECK_INT_EQ(s.n, 1);
 	if (s.n) {
 		CHECK(strstr(s.v[0], "24448") != NULL);
@@ -274,7 +274,7 @@ TEST(script_quipper_as_documented)
 	}
 	free_lines(&s);
 
-	/* perf report and perf mem report accept the file too (DATA_SRC in the attr, perf-interop.md O5). */
+	/* perf report and perf mem report accept the file too (DATA_SRC in the attr, docs/spe-format.md §4.9). */
 	snprintf(cmd, sizeof cmd, "perf mem report --stdio -i '%s' 2>/dev/null", out);
 	CHECK_INT_EQ(run_lines(cmd, has_l1_hit, &s), 0);
 	CHECK(s.n >= 1);

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static const char *fixtures;
 
@@ -111,6 +112,16 @@ TEST(errors)
 		{ "spekit-replay 1\ntime_conv 64 1 0\n", "t.replay:2: time_conv shift: 64 is out of range" },
 		{ "spekit-replay 1\nitrace_start -1 2\n", "t.replay:2: itrace_start pid: expected a number, got '-1'" },
 		{ "spekit-replay 1\nspekit-replay 1\n", "t.replay:2: 'spekit-replay' must be the first directive" },
+		{ "spekit-replay 1\nmmap2 1 1 0x1000 1 0 /x prot=rwx\n", "t.replay:2: mmap2: prot 'rwx' is not of the form" },
+		{ "spekit-replay 1\nmmap2 1 1 0x1000 1 0 /x prot=rw-q\n", "t.replay:2: mmap2: prot 'rw-q' is not of the form" },
+		{ "spekit-replay 1\nmemory_block_size 0x3000\n", "t.replay:2: memory_block_size: 0x3000 is not a power of two" },
+		{ "spekit-replay 1\nnuma_node 0 0-1,x\n", "t.replay:2: numa_node cpus: '0-1,x' is not a list like 0-3,8" },
+		{ "spekit-replay 1\nnuma_node 0 3-1\n", "t.replay:2: numa_node cpus: range 3-1 in '3-1' is empty" },
+		{ "spekit-replay 1\nnuma_node 0 0 0-99999999\n", "t.replay:2: numa_node blocks: range 0-99999999" },
+		{ "spekit-replay 1\nnuma_node 0 0\nnuma_node 0 1\n", "t.replay:3: numa_node 0 appears twice" },
+		{ "spekit-replay 1\nnuma_node 5000 0\n", "t.replay:2: numa_node: node 5000 is above 4095" },
+		{ "spekit-replay 1\nnuma_node 0 0 0-9999999\nnuma_node 1 1 0-9999999\n",
+		  "t.replay:3: numa_node: the nodes' block lists reach past 16777216 blocks in all" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct spe_replay_manifest *m = (void *)1;
@@ -121,6 +132,49 @@ TEST(errors)
 		if (strncmp(err, cases[i].msg, strlen(cases[i].msg)))
 			CHECK_STR_EQ(err, cases[i].msg);
 	}
+}
+
+/* Data mappings (prot=, the kernel's pseudo paths) and the NUMA layout. */
+TEST(data_mappings_and_numa)
+{
+	const char *text = "spekit-replay 1\n"
+			   "mmap2 7 7 0x1000 0x1000 0x1000 rel/prog prot=rw-p\n"
+			   "mmap2 7 7 0x5000 0x21000 0 [heap] prot=rw-p\n"
+			   "mmap2 7 7 0x9000 0x1000 0 //anon prot=rw-s build_id=01\n"
+			   "mmap2 7 7 0xa000 0x1000 0 /bin/x\n"
+			   "memory_block_size 0x8000000\n"
+			   "numa_node 1 2-3 8-15,64\n"
+			   "numa_node 0 0,1 0-7\n"
+			   "numa_node 2 - -\n"
+			   "aux a.bin\n";
+	struct spe_replay_manifest *m = NULL;
+	char err[256] = "";
+	CHECK_INT_EQ(parse(text, &m, err, sizeof err), 0);
+	if (!m) {
+		printf("  %s\n", err);
+		return;
+	}
+	CHECK_INT_EQ(m->n_side, 4);
+	CHECK_U64_EQ(m->side[0].u.mmap2.prot, PROT_READ | PROT_WRITE);
+	CHECK_U64_EQ(m->side[0].u.mmap2.flags, MAP_PRIVATE);
+	CHECK(strstr(m->side[0].u.mmap2.path, "/fx/rel/prog") != NULL);
+	CHECK_STR_EQ(m->side[1].u.mmap2.path, "[heap]");
+	CHECK_STR_EQ(m->side[2].u.mmap2.path, "//anon");
+	CHECK_U64_EQ(m->side[2].u.mmap2.flags, MAP_SHARED);
+	CHECK_INT_EQ(m->side[2].u.mmap2.build_id_size, 1);
+	CHECK_U64_EQ(m->side[3].u.mmap2.prot, PROT_READ | PROT_EXEC); /* the default: an executable mapping */
+	CHECK_U64_EQ(m->memory_block_size, 0x8000000);
+	CHECK_INT_EQ(m->n_numa_nodes, 3);
+	CHECK_INT_EQ(m->numa_nodes[0].node, 1);
+	CHECK_STR_EQ(m->numa_nodes[0].cpus, "2-3");
+	CHECK_U64_EQ(m->numa_nodes[0].n_block_bits, 65);
+	CHECK_U64_EQ(m->numa_nodes[0].blocks[0], 0xff00);
+	CHECK_U64_EQ(m->numa_nodes[0].blocks[1], 1);
+	CHECK_STR_EQ(m->numa_nodes[1].cpus, "0,1");
+	CHECK_U64_EQ(m->numa_nodes[1].blocks[0], 0xff);
+	CHECK_STR_EQ(m->numa_nodes[2].cpus, "");
+	CHECK_U64_EQ(m->numa_nodes[2].n_block_bits, 0);
+	spe_replay_manifest_free(m);
 }
 
 TEST(file_and_detection)
@@ -149,6 +203,7 @@ int main(int argc, char **argv)
 	RUN(full_manifest);
 	RUN(defaults);
 	RUN(errors);
+	RUN(data_mappings_and_numa);
 	RUN(file_and_detection);
 	return check_summary();
 }

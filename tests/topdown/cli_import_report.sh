@@ -72,7 +72,7 @@ has wide_row "$out" "
 has wide_node "$out" "
   L1 backend_bound_bad_speculation                    45.0%              45.0%  raw_neoverse-n2_perf.txt: backend_bound + bad_speculation"
 
-# intervals weighted by their slots (topdown.md §6): 20% of 1e9 slots and 60% of 3e9 slots
+# intervals weighted by their slots (docs/topdown-formulas.md §8): 20% of 1e9 slots and 60% of 3e9 slots
 # are 50% (a plain mean would say 40%); a run without counts is a plain mean, said so
 ${SPE_RUN:-} "$td" import "$fx/perf-6.13_unequal-slots-interval.csv" -d "$db" --run slots --workload weighted >/dev/null
 ${SPE_RUN:-} "$td" import "$fx/perf-6.2_metric-only.json" -d "$db" --run nocounts --workload weighted >/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
 # spe-topdown stat: event setup checked with --dry-run against fixture sysfs
-# trees (expected encodings: topdown.md §2.1 slots event=0x00,umask=0x4 ->
+# trees (expected encodings: docs/topdown-formulas.md §1 slots event=0x00,umask=0x4 ->
 # config 0x400, metrics umask 0x80..0x87 -> 0x8000..0x8700; Arm PMUv3 codes
 # §4), the unsupported path on a fixture AMD tree and, for real, on this host.
 set -u

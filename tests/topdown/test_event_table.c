@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Event resolution: libpmc and perf spellings of the same event agree.
- * Expected encodings are from topdown.md §3.1/§3.3 tables and the man page.
+ * Expected encodings are from the tables of docs/topdown-formulas.md §2 and §5 and pmc.westmere(3).
  */
 #include "check.h"
 #include "topdown/error.h"
@@ -18,7 +18,7 @@ static uint64_t config_of(const char *spec, enum td_isa isa, char *canon)
 TEST(generated_westmere_table)
 {
 	char canon[64];
-	/* About 270 events in the man page (topdown.md §3.3). */
+	/* 272 events in data/westmere_events.tsv, from pmc.westmere(3) (docs/topdown-formulas.md §5). */
 	CHECK(td_westmere_event_count() > 250);
 	CHECK_U64_EQ(config_of("RESOURCE_STALLS.ANY", TD_ISA_X86, canon), 0x01a2);
 	/* libpmc "set invert=1, cmask = 1" is part of the event */

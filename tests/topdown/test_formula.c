@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Every formula with counts chosen so the answer can be checked by hand
- * (the arithmetic is written next to each case).  Formulas: topdown.md §3.1
- * (Intel generic), §3.2 (wsm_approx), §4 (Arm per core).
+ * (the arithmetic is written next to each case).  Formulas: docs/topdown-formulas.md §2
+ * (Intel generic), §3 (wsm_approx), §4 (Arm per core).
  */
 #include <math.h>
 #include <string.h>

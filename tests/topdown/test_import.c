@@ -338,7 +338,7 @@ TEST(unitless_fractions_and_intel_events)
 	}
 }
 
-/* perf <= 6.3 without topdown-recovery-bubbles prints "backend bound/bad spec" (topdown.md §1.1). */
+/* perf <= 6.3 without topdown-recovery-bubbles prints "backend bound/bad spec" (docs/topdown-formulas.md §7). */
 TEST(backend_bound_bad_spec_fallback)
 {
 	static const char *const files[] = { "perf-5.x_no-recovery-bubbles-std.txt", "perf-5.x_no-recovery-bubbles.csv" };
@@ -359,7 +359,7 @@ TEST(backend_bound_bad_spec_fallback)
 	}
 }
 
-/* Slots and cycles per interval, for the weighted roll-up of topdown.md §6. */
+/* Slots and cycles per interval, for the weighted roll-up of docs/topdown-formulas.md §8. */
 TEST(interval_slots_and_cycles)
 {
 	struct td_run run;

@@ -73,7 +73,7 @@ TEST(renormalised_when_bytes_do_not_sum_to_ff)
  * 34 17 34 68 -> 800 400 800 1000 | 400 200 400 800.  Deltas over 2000 slots:
  * retiring 0.2, bad 0.1, frontend 0.3, backend 0.4; heavy 0.1 (light 0.1),
  * mispredicts 0.1 (clears 0), fetch latency 0.2 (bandwidth 0.1), memory 0.3
- * (core 0.1).  The seed document's recipe, without /0xff, would give 255x.
+ * (core 0.1).  The example of an older topdown.txt, without /0xff, would give 255x.
  */
 TEST(region_delta)
 {
@@ -113,7 +113,7 @@ TEST(errors)
 }
 
 /*
- * The checks (topdown.md §2.3), each with bytes that trip it and bytes just
+ * The checks (docs/topdown-formulas.md §1), each with bytes that trip it and bytes just
  * inside its tolerance:
  *  - sum: 0x33+0x1a+0x4d+0x65 = 255 (fine); 0x10 x 4 = 64 (not PERF_METRICS);
  *    252 and 257 are the edges (truncation loses < 4 steps, rounding moves <= 2);

@@ -32,7 +32,7 @@ extern "C" {
 typedef struct sqlite3 sqlite3;
 
 /* Schema version written to PRAGMA user_version and the meta table. */
-#define SPE_DB_SCHEMA_VERSION 2
+#define SPE_DB_SCHEMA_VERSION 3
 /* PRAGMA application_id of spekit databases ("SPEK"). */
 #define SPE_DB_APPLICATION_ID 0x5350454b
 
@@ -164,6 +164,7 @@ struct spe_load_counts {
 	uint64_t no_mapping;       /* user PCs outside every mapping */
 	uint64_t no_symbol;        /* PCs in a mapping but without a symbol */
 	uint64_t no_time;          /* records without a perf time (no TIME_CONV or TS) */
+	uint64_t no_data_object;   /* user data addresses in no data object (no variable, no data mapping) */
 };
 
 /* Error from a load: negative spe code, plus the reason in the loader's message. */
@@ -180,6 +181,14 @@ void spe_loader_time_conv(struct spe_loader *ld, const struct spe_perf_time_conv
 int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, uint64_t time);
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		    const char *path, const char *build_id, uint64_t time);
+/*
+ * A data mapping (MMAP2 without PROT_EXEC, perf record -d / spe-record):
+ * heap, stack, anonymous, shared or file data, for data objects.
+ */
+int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+			 uint32_t flags, const char *path, uint64_t time);
+/* The capture's NUMA nodes (perf.data NUMA_TOPOLOGY / MEM_TOPOLOGY) into numa_node, numa_cpu, numa_memory. */
+int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *nodes, uint32_t n, uint64_t block_size);
 /* @p tid starts running on @p cpu at @p time (ITRACE_START, SWITCH in). */
 void spe_loader_switch_in(struct spe_loader *ld, int cpu, int pid, int tid, uint64_t time);
 void spe_loader_lost(struct spe_loader *ld, uint64_t count);

@@ -19,7 +19,7 @@ struct event_row {
 
 /*
  * Intel events the level 1 formulas use, Sandy Bridge..Skylake, with the
- * encodings of topdown.md §3.1 (kernel aliases S3, skylake pipeline.json S30)
+ * encodings of docs/topdown-formulas.md §2 (kernel aliases S3, skylake pipeline.json S30)
  * and the perf generic names for the fixed counters.  Listed before the
  * Westmere table, so an encoding both know takes the name used here.
  */
@@ -30,7 +30,7 @@ static const struct event_row intel_rows[] = {
 	{ "CPU_CLK_UNHALTED.THREAD_P", INTEL(0x3C, 0x00, 0, 0, 0, 0) },
 	{ "CPU_CLK_UNHALTED.THREAD_ANY", INTEL(0x3C, 0x00, 0, 0, 0, 1) },
 	{ "UOPS_ISSUED.ANY", INTEL(0x0E, 0x01, 0, 0, 0, 0) },
-	/* perf's spelling of libpmc's UOPS_ISSUED.STALLED_CYCLES (§3.3) */
+	/* perf's spelling of libpmc's UOPS_ISSUED.STALLED_CYCLES (docs/topdown-formulas.md §5) */
 	{ "UOPS_ISSUED.STALL_CYCLES", INTEL(0x0E, 0x01, 1, 1, 0, 0) },
 	{ "UOPS_RETIRED.RETIRE_SLOTS", INTEL(0xC2, 0x02, 0, 0, 0, 0) },
 	{ "UOPS_RETIRED.STALL_CYCLES", INTEL(0xC2, 0x01, 1, 1, 0, 0) },
@@ -54,7 +54,7 @@ static const struct event_row westmere_rows[] = {
 
 #define ARM(code) { TD_ISA_ARM, code, 0, 0, 0, 0, 0 }
 
-/* Arm PMUv3 event numbers used by the topdown formulas (topdown.md §4, S36). */
+/* Arm PMUv3 event numbers used by the topdown formulas (docs/topdown-formulas.md §4, S36). */
 static const struct event_row arm_rows[] = {
 	{ "CPU_CYCLES", ARM(0x0011) },
 	{ "cycles", ARM(0x0011) },

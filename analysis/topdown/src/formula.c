@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Topdown formulas from raw counts.  Each formula cites its section of
- * ../shared/reference/topdown.md; docs/topdown-formulas.md repeats them
- * with the sources.
+ * docs/topdown-formulas.md, which gives each its public sources.
  */
 #include "topdown/formula.h"
 
@@ -14,25 +13,25 @@
 #include "spe/facts.h"
 
 enum formula_kind {
-	F_INTEL_GENERIC, /* topdown.md §3.1 */
-	F_WSM_APPROX,    /* topdown.md §3.2 "wsm_approx" [proposal] */
-	F_ARM_N1,        /* topdown.md §4: N1 stage 1 cycle accounting */
-	F_ARM_SLOTS,     /* topdown.md §4: V1, N2, V2 slot formulas */
-	F_ARM_FLUSH,     /* topdown.md §4: V3, N3 (STALL_FRONTEND_FLUSH) */
+	F_INTEL_GENERIC, /* docs/topdown-formulas.md §2 */
+	F_WSM_APPROX,    /* docs/topdown-formulas.md §3 "wsm_approx" [proposal] */
+	F_ARM_N1,        /* docs/topdown-formulas.md §4: N1 stage 1 cycle accounting */
+	F_ARM_SLOTS,     /* docs/topdown-formulas.md §4: V1, N2, V2 slot formulas */
+	F_ARM_FLUSH,     /* docs/topdown-formulas.md §4: V3, N3 (STALL_FRONTEND_FLUSH) */
 };
 
-/* Intel models with generic-counter TMA level 1 (§3.1; pipeline width 4, S29). */
+/* Intel models with generic-counter TMA level 1 (§2; pipeline width 4, S29). */
 static const struct {
 	const char *name, *alias;
 } intel_generic_cpus[] = {
 	{ "sandybridge", "snb" }, { "ivybridge", "ivb" }, { "haswell", "hsw" },
 	{ "broadwell", "bdw" },   { "skylake", "skl" },   { "cascadelake", "clx" },
 };
-#define INTEL_WIDTH 4 /* SLOTS = 4 x CORE_CLKS, topdown.md §3.1 */
+#define INTEL_WIDTH 4 /* SLOTS = 4 x CORE_CLKS, docs/topdown-formulas.md §2 */
 
 /*
  * Arm cores: slots per cycle = num_slots of the telemetry JSON (PMMIR_EL1.SLOTS),
- * topdown.md §4 table; the names are rows of SPE_CPU_LIST (a unit test checks).
+ * docs/topdown-formulas.md §4 table; the names are rows of SPE_CPU_LIST (a unit test checks).
  *   fe_br / be_br: multiples of BR_MIS_PRED/CPU_CYCLES taken out of frontend /
  *   backend bound (V1: 4 and 0; N2, V2: 1 and 3); bad speculation always adds 4.
  *   erratum: N2 before r0p3 counts one extra STALL_SLOT(_FRONTEND) per cycle.
@@ -123,7 +122,7 @@ int td_cpu_lookup(const char *cpu, struct td_cpu_info *info)
 	if (strcasecmp(name, "westmere") == 0 || strcasecmp(name, "wsm") == 0) {
 		info->isa = TD_ISA_X86;
 		snprintf(info->name, sizeof info->name, "westmere");
-		info->slots = INTEL_WIDTH; /* §3.2: width 4 */
+		info->slots = INTEL_WIDTH; /* §3: width 4 */
 		info->method = "wsm_approx";
 		info->approx = 1;
 		return 0;
@@ -181,7 +180,7 @@ static int positive(struct td_diag *diag, const char *what, double v)
 	return td_fail(diag, td_no_data, 0, "%s is zero: no cycles were counted", what);
 }
 
-/* §3.1: Sandy Bridge..Skylake level 1 from generic counters (S3, S4, S9, S29). */
+/* §2: Sandy Bridge..Skylake level 1 from generic counters (S3, S4, S9, S29). */
 static int intel_generic(const struct td_cpu_info *cpu, struct td_interval *iv, struct td_diag *diag)
 {
 	double slots, fe, issued, retired, recovery_slots, v;
@@ -226,7 +225,7 @@ static int intel_generic(const struct td_cpu_info *cpu, struct td_interval *iv, 
 	return 4;
 }
 
-/* §3.2: the labelled Westmere approximation [proposal, unvalidated]. */
+/* §3: the labelled Westmere approximation [proposal, unvalidated]. */
 static int wsm_approx(const struct td_cpu_info *cpu, struct td_interval *iv, struct td_diag *diag)
 {
 	double clk, retired, issued, stall, resource;

@@ -183,7 +183,7 @@ static void mark_combined_parts_unknown(struct td_run *run)
  * their counts whatever the PMU prefix or modifiers ("TOPDOWN.SLOTS:u",
  * "cpu_core/slots/"); the formulas set them for computed intervals.  perf
  * prints the kernel's topdown-total-slots already scaled to slots
- * (topdown.md §1.4).
+ * (docs/topdown-formulas.md §7).
  */
 static void weights_from_events(struct td_run *run)
 {

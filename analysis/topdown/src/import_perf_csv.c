@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * perf stat -x, output (topdown.md §1.2 "CSV"):
+ * perf stat -x, output (docs/topdown-formulas.md §7 "CSV"):
  *  - metric-only: a header row of labels (maybe led by "time", "core",
  *    "cpus", "cpu"; >= 6.4 cells carry the unit, "%  tma_retiring"), then
  *    rows of values, each row ending with a separator;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * perf stat -j output (topdown.md §1.2 "JSON"): one flat object per line,
+ * perf stat -j output (docs/topdown-formulas.md §7 "JSON"): one flat object per line,
  * possibly several per line ("}{").  Handles
  *  - counter objects {"counter-value", "event", ..., "metric-value", "metric-unit"}
  *    (metric-value quoted or not, "nan"), continuation {"metric-value", "metric-unit"},

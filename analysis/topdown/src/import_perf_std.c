@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * perf stat's default (std) output, interval or not (topdown.md §1.2):
+ * perf stat's default (std) output, interval or not (docs/topdown-formulas.md §7):
  *  - metric-only tables: a header of labels ("retiring  bad speculation ...",
  *    "%  tma_retiring %  tma_backend_bound ...") and rows of values,
  *    optionally led by the interval stamp and an aggregation id

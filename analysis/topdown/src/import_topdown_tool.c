@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Arm topdown-tool (telemetry-solution, topdown.md §4), its CSV files and
+ * Arm topdown-tool (telemetry-solution, docs/topdown-formulas.md §4), its CSV files and
  * the tables it prints.
  */
 #include <ctype.h>
@@ -14,7 +14,7 @@
 #define MAX_FIELDS 16
 
 /*
- * Arm topdown-tool (telemetry-solution, topdown.md §4):
+ * Arm topdown-tool (telemetry-solution, docs/topdown-formulas.md §4):
  *   metrics CSV  time,group,stage,level,metric,value,units
  *   events CSV   run,time,event,value
  * Metric names are snake_case ("frontend_bound") or titles ("Frontend Bound");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pmu-tools toplev -x, output (topdown.md §5.1):
+ * pmu-tools toplev -x, output (docs/topdown-formulas.md §7):
  *   [Timestamp,][CPUs,]Area,Value,Unit,Description,Sample,Stddev,Multiplex,Bottleneck,Idle
  * Area holds the dotted node ("Backend_Bound.Memory_Bound"); the unit
  * ("% Slots", "% Slots <", "%below") says percent; "# ..." lines are

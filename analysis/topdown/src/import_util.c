@@ -104,7 +104,7 @@ int td_parse_value(const char *s, size_t len, double *out)
 		return -1;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	/* "191,6" (locale decimal comma, topdown.md §1.2): a lone comma is the decimal point. */
+	/* "191,6" (locale decimal comma, docs/topdown-formulas.md §7): a lone comma is the decimal point. */
 	char *comma = strchr(buf, ',');
 	if (comma && !strchr(buf, '.') && !strchr(comma + 1, ','))
 		*comma = '.';
@@ -218,7 +218,7 @@ int td_parse_metric_value(const char *s, size_t len, int unit_percent, double *o
 }
 
 /*
- * Event names only one ISA's perf prints (topdown.md §1.1, §2.1, §3.1, §4):
+ * Event names only one ISA's perf prints (docs/topdown-formulas.md §7, §1, §2, §4):
  * they decide the ISA over metric spellings, which overlap ("Backend_Bound"
  * of perf 5.x Intel metrics looks like an Arm name; AMD and Arm share
  * "frontend_bound").  Matched on the event without PMU and modifiers.

@@ -15,13 +15,13 @@
 
 #include "topdown/perf_metrics.h"
 
-/* Intel metric events in PERF_METRICS byte order (topdown.md §2.1). */
+/* Intel metric events in PERF_METRICS byte order (docs/topdown-formulas.md §1). */
 static const char *const intel_metric_events[8] = {
 	"topdown-retiring",  "topdown-bad-spec",      "topdown-fe-bound",  "topdown-be-bound",
 	"topdown-heavy-ops", "topdown-br-mispredict", "topdown-fetch-lat", "topdown-mem-bound",
 };
 
-/* Arm events of the slot formulas (topdown.md §4), as sysfs names them. */
+/* Arm events of the slot formulas (docs/topdown-formulas.md §4), as sysfs names them. */
 static const char *const arm_slot_events[] = {
 	"cpu_cycles", "stall_slot_frontend", "stall_slot_backend", "stall_slot", "op_spec", "op_retired", "br_mis_pred",
 };
@@ -259,7 +259,7 @@ int td_session_open(const struct td_probe *p, int pid, int on_exec, struct td_se
 		}
 	}
 	if (p->kind == TD_PMU_INTEL_METRICS && s->self) {
-		/* Mapping SLOTS and a metric event lets the kernel allow RDPMC (§2.1, S1). */
+		/* Mapping SLOTS and a metric event lets the kernel allow RDPMC (docs/topdown-formulas.md §1, S1). */
 		s->page_len = (size_t)sysconf(_SC_PAGESIZE);
 		s->page = mmap(NULL, s->page_len, PROT_READ, MAP_SHARED, s->fd[0], 0);
 		if (s->page == MAP_FAILED)
@@ -354,7 +354,7 @@ int td_region_begin(struct td_session *s, struct td_snapshot *start, struct td_d
 {
 	int rc = td_session_snapshot(s, start, diag);
 	if (rc == 0 && start->rdpmc && start->slots > TD_RESET_SLOTS) {
-		/* The 8-bit fields describe everything since the last reset: keep that short (§2.3). */
+		/* The 8-bit fields describe everything since the last reset: keep that short (docs/topdown-formulas.md §1). */
 		ioctl(s->fd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
 		rc = td_session_snapshot(s, start, diag);
 	}

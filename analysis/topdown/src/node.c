@@ -23,10 +23,10 @@ static const struct node_row nodes[TD_NODE_COUNT] = {
  * Spellings other than "<canonical>" and "tma_<canonical>", after
  * normalisation (lower case, ' ' and '-' -> '_').  @parent, when set, is the
  * only toplev parent path under which the spelling means the node.
- *   perf <= 6.3 labels (topdown.md §1.1): "branch mispredict", and the
+ *   perf <= 6.3 labels (docs/topdown-formulas.md §7): "branch mispredict", and the
  *     fallback "backend bound/bad spec" when recovery bubbles are missing
- *   AmpereOne metrics (§1.3): retired_fraction, slots_lost_misspeculation_fraction
- *   toplev before the 2021 rename (§5.1): Frontend_Latency, Frontend_Bandwidth,
+ *   AmpereOne metrics (§7): retired_fraction, slots_lost_misspeculation_fraction
+ *   toplev before the 2021 rename (§7): Frontend_Latency, Frontend_Bandwidth,
  *     and its short forms FE_Latency, FE_Bandwidth, Branch_Mispred; the
  *     Skylake-era Retiring.Base / Retiring.Microcode_Sequencer (light and
  *     heavy operations before the rename)

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * PERF_METRICS arithmetic.  Byte layout: topdown.md §2.1 (kernel
+ * PERF_METRICS arithmetic.  Byte layout: docs/topdown-formulas.md §1 (kernel
  * arch/x86/events/intel/core.c, S3); 0xff = 100 % (S23: the kernel's
- * mul_u64_u32_div(slots, val, 0xff)); delta recipe §2.2 (S1, S23, S29).
- * The seed document's own delta example forgets the division by 0xff
- * (topdown.md §2.4 item 7): we divide.
+ * mul_u64_u32_div(slots, val, 0xff)); the delta recipe is the same
+ * section's (S1, S23, S29).  The example code of an older topdown.txt (S41)
+ * forgets the division by 0xff: we divide.
  */
 #include "topdown/perf_metrics.h"
 
@@ -18,7 +18,7 @@ static const enum td_node byte_nodes[8] = {
 	TD_HEAVY_OPERATIONS, TD_BRANCH_MISPREDICTS, TD_FETCH_LATENCY, TD_MEMORY_BOUND,
 };
 
-/* Level 2 nodes derived as parent minus the hardware field (§2.1, S1). */
+/* Level 2 nodes derived as parent minus the hardware field (docs/topdown-formulas.md §1, S1). */
 static const struct {
 	enum td_node node, parent, measured;
 } derived_nodes[4] = {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What a cross-ISA reader must know when two runs were measured by methods
- * whose definitions differ (topdown.md §1.4, §3, §4; docs/topdown-formulas.md).
+ * whose definitions differ (docs/topdown-formulas.md §7, §2, §4).
  * A family is a way of counting; a caveat is printed for each family a
  * workload mixes with another, never when all its runs share one.
  */

@@ -3,7 +3,7 @@
  * The cross-ISA report: for each workload, its topdown runs side by side
  * under the canonical node names (over the intervals, each value clamped
  * to [0, 1] like the views, weighted by the interval's slots, else its cycles,
- * else a plain mean: topdown.md §6), with what a reader needs to compare
+ * else a plain mean: docs/topdown-formulas.md §8), with what a reader needs to compare
  * them: each run's host, CPU, elapsed time, slots and cycles, IPC and
  * pipeline width; a note on every row where a run has no equivalent or is
  * an approximation; the caveats of the methods mixed (report_caveats.c); a
@@ -216,7 +216,7 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 			rc = column_spe_cpu(db, c, diag);
 		if (rc < 0)
 			return rc;
-		/* topdown.md §6: sum(frac x slots) / sum(slots), clamped like the views; 1 = plain mean */
+		/* docs/topdown-formulas.md §8: sum(frac x slots) / sum(slots), clamped like the views; 1 = plain mean */
 		char vsql[512];
 		snprintf(vsql, sizeof vsql,
 			 "SELECT v.node, SUM(MIN(1, MAX(0, v.frac)) * %s) / SUM(%s)\n"
@@ -237,7 +237,7 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 		/*
 		 * Arm V3/N3 split backend stall cycles into memory and core; times
 		 * backend_bound that approximates Intel's slot-based memory/core bound
-		 * (topdown.md §4 "L2 / stage 2", a flagged [proposal]).
+		 * (docs/topdown-formulas.md §4 "L2 / stage 2", a flagged [proposal]).
 		 */
 		static const enum td_node map[][2] = { { TD_MEMORY_BOUND, TD_BACKEND_MEM_BOUND },
 						       { TD_CORE_BOUND, TD_BACKEND_CORE_BOUND } };

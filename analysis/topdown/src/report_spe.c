@@ -15,6 +15,7 @@
 #include "spe/spe.h"
 #include "spe/packet.h"
 #include "spe/record.h"
+#include "spe/memory_report.h"
 
 #define SYMBOL_KEY "id" /* symbol's primary key, joined from spe_record.symbol_id */
 
@@ -284,6 +285,11 @@ int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, str
 	fprintf(out, json ? ", " : "\n");
 	if ((rc = td_spe_mispredicts(db, "1", out, &o, diag)) < 0)
 		return rc;
+	/* data objects, huge pages, NUMA, shared lines, prefetch (spe/memory_report.h) */
+	fprintf(out, json ? ", " : "\n");
+	char err[512];
+	if (spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, err, sizeof err) < 0)
+		return td_fail(diag, td_io, 0, "memory section: %s", err);
 	fprintf(out, json ? "}\n" : "");
 	return 0;
 }

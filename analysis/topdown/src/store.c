@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The topdown tables beside the SPE records (docs/schema-topdown.md; design: topdown.md §6). */
+/* The topdown tables beside the SPE records (docs/schema-topdown.md; design: docs/topdown-formulas.md §8). */
 #include "topdown/store.h"
 
 #include <stdio.h>
@@ -44,7 +44,7 @@ static int db_fail(sqlite3 *db, struct td_diag *diag, const char *what)
 /*
  * Append "col" expressions for every node of @p level to @p sql, clamped to
  * [0, 1]: MIN(1, MAX(0, ...)) AS name.  Raw values outside (perf's old
- * formulas printed "191,6%" and "-99,0%", topdown.md §1.2) stay in topdown_value.
+ * formulas printed "191,6%" and "-99,0%", docs/topdown-formulas.md §7) stay in topdown_value.
  */
 static void pivot_columns(char *sql, size_t cap, int level)
 {

@@ -5,12 +5,12 @@
  * Every event bit, counter index, address index, op-type word, CPU part and
  * data-source code the project knows is declared here, once, as an X-macro
  * list.  C enums, dump strings, SQL column names, filter-option names and the
- * generated docs (docs/spe-facts.md, written by `spe facts --markdown`) all
+ * generated docs (docs/spe-facts.1.md, written by `spe facts --markdown`) all
  * expand these lists; nothing else in the tree may spell these facts again.
  *
  * Sources: Arm ARM (DDI 0487) where it and perf differ; perf's arm-spe packet
- * decoder for the dump words; ../shared/reference/spe-format.md and
- * spe-filters.md for the version history.  Rows are append-only.
+ * decoder for the dump words; docs/spe-format.md and docs/filters.md for
+ * the version history.  Rows are append-only.
  */
 #ifndef SPE_FACTS_H
 #define SPE_FACTS_H
@@ -137,6 +137,14 @@
 	X(DRAM, "DRAM", 0, "local memory")                                       \
 	X(REMOTE_DRAM, "remote-DRAM", 0, "memory of another socket")             \
 	X(IO, "IO", 0, "non-coherent device")
+
+/*
+ * Memory levels on another socket or chip: the loads that are NUMA-remote
+ * when a capture has no physical addresses to place on nodes.  X(LEVEL)
+ */
+#define SPE_MEM_LEVEL_REMOTE_LIST(X) \
+	X(REMOTE)                    \
+	X(REMOTE_DRAM)
 
 /*
  * Data-source encodings.  A CPU part names one of these maps; a code missing

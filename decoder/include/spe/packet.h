@@ -110,7 +110,7 @@ SPE_API int spe_pkt_dump_line(const uint8_t *bytes, const struct spe_packet *pkt
 #define SPE_DUMP_LINE_MAX (64 + SPE_PKT_DESC_MAX)
 
 /*
- * The dump's PAD coalescing (spe-format.md §1.1): after a PAD or alignment
+ * The dump's PAD coalescing (docs/spe-format.md §1.1): after a PAD or alignment
  * pad of @p pkt_size bytes at @p buf, the following 0x00 bytes join it, up
  * to 16 bytes in all.  Returns the coalesced size (>= pkt_size).
  */

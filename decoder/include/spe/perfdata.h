@@ -82,7 +82,9 @@ enum spe_perf_feature {
 	SPE_PERF_FEAT_CPUDESC = 8,
 	SPE_PERF_FEAT_CPUID = 9,
 	SPE_PERF_FEAT_CMDLINE = 11,
+	SPE_PERF_FEAT_NUMA_TOPOLOGY = 14,
 	SPE_PERF_FEAT_AUXTRACE = 18,
+	SPE_PERF_FEAT_MEM_TOPOLOGY = 22,
 	SPE_PERF_FEAT_COMPRESSED = 27,
 	SPE_PERF_FEAT_COUNT = 256,
 };
@@ -103,6 +105,7 @@ enum spe_perf_aux_flag {
 #define SPE_PERF_MISC_SWITCH_OUT (1u << 13)
 #define SPE_PERF_MISC_SWITCH_OUT_PREEMPT (1u << 14)
 #define SPE_PERF_MISC_MMAP_BUILD_ID (1u << 14)
+#define SPE_PERF_MISC_MMAP_DATA (1u << 13)  /* MMAP/MMAP2 of a mapping without PROT_EXEC */
 
 /* ------------------------------------------------------------------ */
 /* Reader                                                              */
@@ -266,6 +269,20 @@ struct spe_perf_event {
 	} u;
 };
 
+/*
+ * One NUMA node as perf's NUMA_TOPOLOGY and MEM_TOPOLOGY features describe
+ * it (docs/perfdata-api.md, "NUMA topology"): its CPUs and memory sizes, and
+ * the memory blocks of /sys/devices/system/memory it holds.  Block i covers
+ * physical addresses [i * block size, (i + 1) * block size).
+ */
+struct spe_perf_numa_node {
+	uint32_t node;
+	uint64_t mem_total_kb, mem_free_kb; /* NUMA_TOPOLOGY; 0 when unknown */
+	const char *cpus;                   /* CPU list ("0-3,8"), "" when none */
+	uint64_t n_block_bits;              /* MEM_TOPOLOGY: bits in @p blocks (0: no blocks known) */
+	const uint64_t *blocks;             /* bitmap of block indexes, (n_block_bits + 63) / 64 words */
+};
+
 /* What is known about the file.  In pipe mode attrs and features arrive as events. */
 struct spe_perf_info {
 	size_t size;
@@ -287,6 +304,8 @@ struct spe_perf_info {
 	struct spe_perf_time_conv time_conv;
 	int has_auxtrace_info;
 	struct spe_perf_auxtrace_info auxtrace_info;
+	uint32_t n_numa_nodes;       /* nodes of NUMA_TOPOLOGY and/or MEM_TOPOLOGY, see spe_perf_numa_node() */
+	uint64_t memory_block_size;  /* MEM_TOPOLOGY's block size in bytes, 0 if absent */
 	/* running totals of what spe_perf_next() has returned so far */
 	uint64_t n_events, n_auxtrace, auxtrace_bytes;
 	uint64_t n_aux, n_aux_truncated, n_aux_partial, n_aux_collision, n_lost_events;
@@ -329,6 +348,12 @@ SPE_API int spe_perf_get_build_id(const struct spe_perf_file *file, uint32_t i, 
 /* Per-CPU metadata @p i of an AUXTRACE_INFO v2 record seen so far. */
 SPE_API int spe_perf_spe_cpu(const struct spe_perf_file *file, uint32_t i, struct spe_perf_spe_cpu *cpu,
 			     size_t size);
+/*
+ * NUMA node @p i (0 .. info.n_numa_nodes - 1), merged from the NUMA_TOPOLOGY
+ * and MEM_TOPOLOGY features; pointers are owned by the handle.
+ */
+SPE_API int spe_perf_numa_node(const struct spe_perf_file *file, uint32_t i, struct spe_perf_numa_node *node,
+			       size_t size);
 /*
  * MIDR of the CPU that produced queue data recorded on @p cpu: the v2
  * per-CPU value if present, else HEADER_CPUID, else 0.  @p cpu = -1 takes
@@ -438,6 +463,14 @@ struct spe_perf_writer_config {
 	int pipe_mode;
 	/* The attr's exclude_user / exclude_kernel flags, as the event was opened. */
 	int exclude_user, exclude_kernel;
+	/*
+	 * NUMA nodes: written as NUMA_TOPOLOGY (CPU lists, memory sizes) and,
+	 * when @p memory_block_size is not 0, MEM_TOPOLOGY (the nodes' memory
+	 * blocks), perf's own features (perf report --header-only prints them).
+	 */
+	const struct spe_perf_numa_node *numa_nodes;
+	uint32_t n_numa_nodes;
+	uint64_t memory_block_size;
 };
 
 /*

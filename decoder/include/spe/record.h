@@ -177,6 +177,26 @@ SPE_API const struct spe_cpu_info *spe_cpu_by_name(const char *name);
 /* Memory level of a load's data-source code on @p midr; SPE_MEM_LEVEL_UNKNOWN if unmapped. */
 SPE_API int spe_mem_level(uint32_t midr, uint64_t data_source, int *modified);
 SPE_API const char *spe_mem_level_name(int level);
+/* 1 if @p level is on another socket or chip (SPE_MEM_LEVEL_REMOTE_LIST), else 0. */
+SPE_API int spe_mem_level_is_remote(int level);
+/* 1 if @p level is another core's, cluster's or socket's cache (the list's peer column), else 0. */
+SPE_API int spe_mem_level_is_peer(int level);
+/* One data-source code of a part's map (SPE_DATA_SOURCE_LIST). */
+struct spe_ds_entry {
+	uint8_t code;
+	int level;    /* enum spe_mem_level */
+	int modified; /* the line was modified where it came from */
+};
+/* The codes of @p cpu's data-source map, in list order, up to @p cap; returns how many the map has. */
+SPE_API size_t spe_cpu_data_sources(const struct spe_cpu_info *cpu, struct spe_ds_entry *out, size_t cap);
+/* The IMPDEF event bit @p midr's part names @p column ("late_prefetch"), or -1. */
+SPE_API int spe_impdef_event_bit(uint32_t midr, const char *column);
+/*
+ * Does part @p cpu record event @p bit?  1 when its SPE version is at least
+ * the version the event list names for the bit, 0 when older, -1 when the
+ * part's version or the bit's is unknown (IMPDEF bits: spe_impdef_event_column).
+ */
+SPE_API int spe_cpu_has_event(const struct spe_cpu_info *cpu, unsigned bit);
 
 #ifdef __cplusplus
 }

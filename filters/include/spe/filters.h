@@ -93,8 +93,10 @@ enum spe_reg {
  *   since    : first kernel (major*100+minor) whose driver has the term
  *   reg/bit  : register and bit the term drives (whole register when bit is 0
  *              and the term is a mask)
- * Positions and kernel releases: shared/reference/spe-filters.md section 1.
- * data_src_filter is the keep-mask spelling of the seed docs patch; it
+ * Positions and kernel releases: docs/filters.md.
+ * data_src_filter is the keep-mask spelling of the v1-v3 kernel patches
+ * (and of their docs patch, "perf docs: arm-spe: Document new SPE filtering
+ * features", v2); it
  * compiles to the complement where the kernel has inv_data_src_filter.
  */
 #define SPE_FILTER_TERM_LIST(X)                                                                                  \
@@ -191,7 +193,7 @@ enum spe_diag_class {
 	X(NEEDS_KERNEL, "needs-kernel", UNSUPPORTED, "the target kernel predates the term")          \
 	X(EVENT_BITS, "event-bits", UNSUPPORTED, "an event bit the kernel rejects on this target")   \
 	X(FREQ_MODE, "freq-mode", INVALID, "frequency mode is refused (EINVAL)")                     \
-	X(NEEDS_PRIVILEGE, "needs-privilege", PRIVILEGE, "pa_enable/pct_enable without permission")  \
+	X(NEEDS_PRIVILEGE, "needs-privilege", PRIVILEGE, "kernel samples, pa_enable or pct_enable without permission") \
 	X(MINLAT_WIDE, "min-latency-wide", STRICT, "min_latency wider than the field or counter")    \
 	X(EVENT_OVERLAP, "event-overlap", STRICT, "same bit in event_filter and inv_event_filter")    \
 	X(MASK_NO_TYPE, "mask-without-type", STRICT, "a *_filter_mask without its type filter")     \
@@ -203,7 +205,8 @@ enum spe_diag_class {
 	X(WORD_TOO_NEW, "config-word-too-new", STRICT, "config3/config4 on a kernel that lacks it")  \
 	X(CONTEXT_DROPPED, "context-dropped", STRICT, "CONTEXT packets dropped for lack of privilege") \
 	X(EXCLUDE_ALL, "exclude-all", STRICT, "both exclude_user and exclude_kernel: nothing sampled") \
-	X(PCT_WITHOUT_TS, "pct-without-ts", STRICT, "pct_enable without ts_enable: no timestamps to change")
+	X(PCT_WITHOUT_TS, "pct-without-ts", STRICT, "pct_enable without ts_enable: no timestamps to change") \
+	X(KERNEL_EXCLUDED, "kernel-excluded", STRICT, "no permission to sample the kernel: user space only")
 
 enum spe_filter_msg {
 #define SPE_X(id, name, cls, what) SPE_MSG_##id,
@@ -345,6 +348,13 @@ struct spe_filter_request {
 	bool freq_set;
 	uint64_t freq;
 	bool exclude_user, exclude_kernel;
+	/*
+	 * Kernel samples were asked for by name (a `k` modifier); with
+	 * exclude_user they are refused, not dropped, when the caller may not
+	 * sample the kernel.  Otherwise the compiler falls back to user space
+	 * with a kernel-excluded warning, as perf record does.
+	 */
+	bool kernel_explicit;
 	char pmu[32];     /* PMU named in an event string, "" if none */
 	bool strict;      /* strict checks become errors */
 	struct spe_filter_diags diags; /* parse errors */
@@ -383,6 +393,7 @@ struct spe_filter_result {
 	uint64_t reg[SPE_REG_COUNT];
 	uint64_t effective_period; /* what PMSIRR.INTERVAL will hold */
 	bool context_packets;      /* PMSCR.CX set */
+	bool kernel_excluded;      /* exclude_kernel forced: the caller may not sample the kernel */
 	struct spe_filter_diags diags;
 	enum spe_diag_class first_error_class;
 	bool accepted;             /* no errors */
@@ -394,6 +405,13 @@ struct spe_filter_result {
  */
 int spe_filter_compile(const struct spe_filter_request *req, const struct spe_target *t,
 		       struct spe_filter_result *out);
+
+/*
+ * May @p t's caller open an event that samples the kernel (exclude_kernel
+ * clear, or PERF_SAMPLE_PHYS_ADDR)?  perf core's rule on every release:
+ * perf_event_paranoid <= 1 or CAP_PERFMON.
+ */
+bool spe_target_may_sample_kernel(const struct spe_target *t);
 
 /* Is the term usable on @p t?  When not, a reason in @p why. */
 bool spe_term_supported(const struct spe_target *t, enum spe_term term, char *why, size_t len);

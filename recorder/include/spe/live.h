@@ -25,6 +25,8 @@ extern "C" {
 #define SPE_LIVE_MAX_CPUS 4096
 #define SPE_LIVE_CONFIG_WORDS 5 /* config .. config4 */
 #define SPE_LIVE_ATTR_MAX 144   /* perf_event_attr size with config4 */
+#define SPE_LIVE_DEFAULT_AUX_BYTES (4u << 20) /* AUX area per CPU when aux_pages is 0 */
+#define SPE_LIVE_DEFAULT_DATA_PAGES 128u      /* data ring pages per CPU when data_pages is 0 */
 
 /*
  * Which PMU, which CPUs and which attr words are the caller's business: the

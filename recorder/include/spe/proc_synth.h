@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Sideband for processes that already run when recording starts (-p, -a):
- * COMM per thread and MMAP2 per executable mapping, read from /proc and
- * handed to a session sink as kernel records at time 0 -- as perf record
- * synthesizes them -- so their samples can be symbolized.
+ * COMM per thread and MMAP2 per mapping, read from /proc and handed to a
+ * session sink as kernel records at time 0 -- as perf record -d synthesizes
+ * them -- so their samples can be symbolized and their data addresses
+ * attributed.  Mappings without PROT_EXEC carry PERF_RECORD_MISC_MMAP_DATA,
+ * as the kernel's own data MMAP2 records do; anonymous ones are named
+ * "//anon", [heap] and [stack] keep their names.
  */
 #ifndef SPE_PROC_SYNTH_H
 #define SPE_PROC_SYNTH_H

@@ -46,6 +46,10 @@ struct spe_rec_output_config {
 	char *const *argv;
 	const struct spe_rec_output_time_conv *time_conv; /* NULL = identity */
 	int exclude_user, exclude_kernel; /* stored in the file's attr */
+	/* NUMA layout (spe/numa_sysfs.h, or a replay manifest): NUMA_TOPOLOGY and MEM_TOPOLOGY */
+	const struct spe_perf_numa_node *numa_nodes;
+	uint32_t n_numa_nodes;
+	uint64_t memory_block_size;
 };
 
 struct spe_rec_output;

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spe/spe.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,6 +39,7 @@ struct spe_replay_mmap2 {
 	char *path;            /* as perf will open it: relative paths are made absolute */
 	uint8_t build_id[SPE_REPLAY_BUILD_ID_MAX];
 	uint8_t build_id_size; /* 0 = none given */
+	uint32_t prot, flags;  /* PROT_*, MAP_SHARED or MAP_PRIVATE; default r-x private (prot=PERMS) */
 };
 
 /* Sideband record in manifest order (COMM and MMAP2 interleave as written). */
@@ -57,6 +60,10 @@ struct spe_replay_manifest {
 	size_t n_side;
 	struct spe_replay_side *side;
 	char *hostname, *osrelease; /* the traced machine's; NULL: not given (then not written) */
+	/* numa_node lines (cpus and blocks owned), and memory_block_size (0: not given) */
+	size_t n_numa_nodes;
+	struct spe_perf_numa_node *numa_nodes;
+	uint64_t memory_block_size;
 };
 
 /*

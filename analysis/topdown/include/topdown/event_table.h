@@ -8,7 +8,7 @@
  *
  * Intel names resolve through the Westmere table generated from
  * pmc.westmere(3) and a short table of the Sandy Bridge..Skylake topdown
- * events (topdown.md §3.1); two spellings are the same event when their
+ * events (docs/topdown-formulas.md §2); two spellings are the same event when their
  * encodings are equal.
  */
 #ifndef TOPDOWN_EVENT_TABLE_H
@@ -28,7 +28,7 @@ struct td_event_code {
 };
 
 /**
- * perf's raw config for an Intel code (topdown.md §5.2: event 0-7, umask
+ * perf's raw config for an Intel code (docs/topdown-formulas.md §5: event 0-7, umask
  * 8-15, edge 18, any 21, inv 23, cmask 24-31), or the Arm event number.
  */
 uint64_t td_event_config(const struct td_event_code *code);

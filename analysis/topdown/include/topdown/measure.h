@@ -6,12 +6,12 @@
  *  - Intel Ice Lake and later: the group {slots, topdown-retiring,
  *    topdown-bad-spec, topdown-fe-bound, topdown-be-bound[, topdown-heavy-ops,
  *    topdown-br-mispredict, topdown-fetch-lat, topdown-mem-bound]} with
- *    SLOTS leading (topdown.md §2.1); read with RDPMC (SLOTS at index
+ *    SLOTS leading (docs/topdown-formulas.md §1); read with RDPMC (SLOTS at index
  *    (1<<30)|3, PERF_METRICS at 1<<29) when the mmapped page allows it,
  *    else with read() (always for another process: RDPMC reads the
  *    calling thread's counters); with RDPMC the group is reset when the slots since
  *    the last reset grow past TD_RESET_SLOTS, so the 8-bit fields keep
- *    their precision (§2.3).
+ *    their precision (docs/topdown-formulas.md §1).
  *  - Arm Neoverse: CPU_CYCLES, STALL_SLOT_FRONTEND, STALL_SLOT_BACKEND,
  *    STALL_SLOT, OP_SPEC, OP_RETIRED, BR_MIS_PRED (+ STALL_FRONTEND_FLUSH on
  *    V3/N3, STALL_FRONTEND/STALL_BACKEND on N1), slots from PMMIR_EL1 via

@@ -2,12 +2,12 @@
 /*
  * The canonical topdown tree shared by every ISA, tool and importer.
  *
- * Level 1 and the Intel level 2 names follow topdown.md §4.1 (Intel's tma_*
+ * Level 1 and the Intel level 2 names follow docs/topdown-formulas.md §4 (Intel's tma_*
  * names without the prefix, which are also Arm's level 1 names).
  * backend_bound_bad_speculation is perf <= 6.3's "backend bound/bad spec"
- * (printed when the CPU has no topdown-recovery-bubbles, topdown.md §1.1):
+ * (printed when the CPU has no topdown-recovery-bubbles, docs/topdown-formulas.md §7):
  * the two nodes together, with each alone unknown.  Arm-only
- * nodes keep Arm's own names (topdown.md §4): N1's cycle accounting and the
+ * nodes keep Arm's own names (docs/topdown-formulas.md §4): N1's cycle accounting and the
  * V3/N3 stage-2 split, whose basis is the parent's stall cycles, not slots.
  *
  * X(IDENT, name, PARENT, level, basis, description)

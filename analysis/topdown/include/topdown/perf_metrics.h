@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Intel Ice Lake+ PERF_METRICS (MSR 0x329) together with the SLOTS fixed
- * counter (topdown.md §2.1, §2.2).
+ * counter (docs/topdown-formulas.md §1).
  *
  * Bytes 0..3 hold level 1 (retiring, bad speculation, frontend bound,
  * backend bound) as fractions of 0xff of the slots counted since the last
@@ -33,7 +33,8 @@ unsigned td_pm_byte(uint64_t metrics, int byte);
 int td_pm_decode(uint64_t slots, uint64_t metrics, int level, struct td_values *out);
 
 /**
- * The region between two reads a and b with no reset in between (§2.2):
+ * The region between two reads a and b with no reset in between
+ * (docs/topdown-formulas.md §1):
  * each node's slot count is slots × byte / 0xff at each read; the region's
  * fraction is Δcount / Δslots, level 1 renormalised, negatives clamped to 0,
  * derived level 2 nodes by subtraction.
@@ -59,7 +60,7 @@ struct td_pm_issue {
 
 /*
  * Check one read (@p n_reads 1: @p slots_b, @p metrics_b) or the two reads
- * of a region (2) for values PERF_METRICS cannot hold (topdown.md §2.3):
+ * of a region (2) for values PERF_METRICS cannot hold (docs/topdown-formulas.md §1):
  *  - bytes 0..3 summing outside 252..257: each field is the fraction x 0xff
  *    truncated or rounded, so four of them lose or gain less than 3 (or 2);
  *  - a level 2 byte (4..7) more than one step above its parent (0..3);

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The memory section of spe-report (docs/spe-report.1.md, "MEMORY"): hot
+ * data objects, the huge-page hint, NUMA traffic, shared cache lines with
+ * what the CPU parts can show, and late prefetches -- each read from the
+ * memory views of docs/schema.md, so the HTML report can call the same
+ * functions or query the same views.
+ */
+#ifndef SPE_MEMORY_REPORT_H
+#define SPE_MEMORY_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "spe/analysis.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The huge-page hint in words, from the 2 MiB rows of data_page: e.g. "7
+ * regions of 2 MiB take 97.6% of translation latency; their TLB walks fall
+ * on 638 distinct 4 KiB pages (91 per region): back them with huge pages".
+ * Returns 1 when it advises huge pages, 0 when it says why not (the text
+ * says that too), negative on an SQLite error (message in @p err).
+ */
+int spe_huge_page_hint(sqlite3 *db, char *text, size_t size, char *err, size_t errlen);
+
+/*
+ * The NUMA sentence: the remote share of load latency by nodes (physical
+ * addresses), or, without them, by the data-source levels on another
+ * socket, saying which.  Same returns as spe_huge_page_hint (1 = remote
+ * traffic found).
+ */
+int spe_numa_summary(sqlite3 *db, char *text, size_t size, char *err, size_t errlen);
+
+/*
+ * Print the whole section: as text, or (SPE_FORMAT_JSON) as the members
+ * `"memory": {...}` of an enclosing JSON object.  @p top rows per list.
+ */
+int spe_memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *out, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPE_MEMORY_REPORT_H */

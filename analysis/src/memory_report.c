@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The memory section of spe-report (spe/memory_report.h).  Every number
+ * comes from a view of docs/schema.md; the rules that turn them into
+ * sentences are stated beside each function and in spe-report(1).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "result_internal.h"
+#include "spe/memory_report.h"
+
+/* Huge pages are advised when translation is at least this share of data-access latency ... */
+#define HINT_MIN_TRANSLATION_SHARE 5.0
+/* ... and regions with walks on two or more 4 KiB pages hold at least this share of it. */
+#define HINT_MIN_REGION_SHARE 25.0
+
+static int one_row(sqlite3 *db, const char *sql, int n, double *v, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -spe_io;
+	}
+	for (int i = 0; i < n; i++)
+		v[i] = 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		for (int i = 0; i < n; i++)
+			v[i] = sqlite3_column_double(st, i);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int spe_huge_page_hint(sqlite3 *db, char *text, size_t size, char *err, size_t errlen)
+{
+	double v[5];
+	/* regions: count, their translation latency, their distinct pages; all translation; all data latency */
+	int rc = one_row(db,
+			 "SELECT count(*), coalesce(sum(translation_latency), 0), coalesce(sum(pages_4k), 0),"
+			 " (SELECT coalesce(sum(translation_latency), 0) FROM spe_record WHERE data_va IS NOT NULL),"
+			 " (SELECT coalesce(sum(total_latency), 0) FROM spe_record WHERE data_va IS NOT NULL)"
+			 " FROM data_page WHERE page_size = 2097152 AND walked_pages_4k >= 2",
+			 5, v, err, errlen);
+	if (rc)
+		return rc;
+	double regions = v[0], region_xlat = v[1], pages = v[2], xlat = v[3], total = v[4];
+	double xlat_share = total > 0 ? 100 * xlat / total : 0, region_share = xlat > 0 ? 100 * region_xlat / xlat : 0;
+	if (total <= 0) {
+		snprintf(text, size, "No huge-page hint: no record has a data address.");
+		return 0;
+	}
+	if (xlat_share < HINT_MIN_TRANSLATION_SHARE) {
+		snprintf(text, size,
+			 "No huge-page hint: address translation is %.1f%% of data-access latency (a hint needs %.0f%%).",
+			 xlat_share, HINT_MIN_TRANSLATION_SHARE);
+		return 0;
+	}
+	if (regions < 1 || region_share < HINT_MIN_REGION_SHARE) {
+		snprintf(text, size,
+			 "No huge-page hint: translation is %.1f%% of data-access latency, but regions of 2 MiB with TLB walks "
+			 "on two or more 4 KiB pages take only %.1f%% of it: the walks are spread thin.",
+			 xlat_share, region_share);
+		return 0;
+	}
+	snprintf(text, size,
+		 "%.0f region%s of 2 MiB take %.1f%% of translation latency (translation is %.1f%% of data-access "
+		 "latency); %s TLB walks fall on %.0f distinct 4 KiB pages (%.0f per region): back %s with huge pages "
+		 "(madvise(MADV_HUGEPAGE) for transparent huge pages, or hugetlbfs).",
+		 regions, regions == 1 ? "" : "s", region_share, xlat_share, regions == 1 ? "its" : "their", pages,
+		 pages / regions, regions == 1 ? "it" : "them");
+	return 1;
+}
+
+int spe_numa_summary(sqlite3 *db, char *text, size_t size, char *err, size_t errlen)
+{
+	double v[6];
+	int rc = one_row(db,
+			 "SELECT coalesce(sum(total_latency), 0),"
+			 " coalesce(sum(CASE WHEN basis = 'physical address' AND remote = 1 THEN total_latency END), 0),"
+			 " coalesce(sum(CASE WHEN basis = 'physical address' AND memory_node IS NOT NULL THEN loads END), 0),"
+			 " coalesce(sum(CASE WHEN basis = 'physical address' THEN loads END), 0),"
+			 " coalesce(sum(CASE WHEN basis = 'data source' AND remote = 1 THEN loads END), 0),"
+			 " coalesce(sum(loads), 0)"
+			 " FROM numa_traffic",
+			 6, v, err, errlen);
+	if (rc)
+		return rc;
+	double total = v[0], remote_lat = v[1], placed = v[2], with_pa = v[3], ds_remote = v[4], loads = v[5];
+	if (loads <= 0) {
+		snprintf(text, size, "No NUMA view: no load has a data address.");
+		return 0;
+	}
+	if (placed > 0) {
+		snprintf(text, size,
+			 "%.1f%% of load latency comes from memory of another NUMA node (%.0f of %.0f loads placed on nodes "
+			 "by their physical address).",
+			 total > 0 ? 100 * remote_lat / total : 0, placed, loads);
+		return remote_lat > 0;
+	}
+	if (with_pa > 0) {
+		snprintf(text, size,
+			 "Loads have physical addresses but the capture stored no NUMA layout (perf record and spe-record "
+			 "write it as the NUMA_TOPOLOGY and MEM_TOPOLOGY features): nodes unknown.");
+		return 0;
+	}
+	snprintf(text, size,
+		 "No physical addresses in the capture (record with pa_enable=1): NUMA placement unknown; %.0f of %.0f "
+		 "loads (%.1f%%) came from levels on another socket (remote cache or remote DRAM, by data source).",
+		 ds_remote, loads, 100 * ds_remote / loads);
+	return ds_remote > 0;
+}
+
+/* What the capture's CPU parts can show about sharing and prefetch (spe_part_fact), one line each. */
+static const char capability_sql[] =
+	"SELECT c.part || ': ' ||"
+	" CASE WHEN pf.coherence_events THEN 'records the HITM and snoop events (SPEv1.4)'"
+	"  ELSE 'no HITM or snoop events (SPE ' || coalesce(pf.spe_version, '?') || ')' END || '; ' ||"
+	" CASE WHEN EXISTS (SELECT 1 FROM spe_data_source_fact f WHERE f.part = c.part AND f.modified)"
+	"  THEN 'data sources mark modified lines' ELSE 'data sources mark no modified line' END || '; ' ||"
+	" CASE WHEN pf.late_prefetch_bit IS NOT NULL THEN 'late prefetch is IMPDEF bit ' || pf.late_prefetch_bit"
+	"  ELSE 'no late-prefetch event' END AS part"
+	" FROM (SELECT DISTINCT part FROM cpu WHERE part IS NOT NULL) c LEFT JOIN spe_part_fact pf ON pf.part = c.part"
+	" ORDER BY c.part";
+
+struct section {
+	const char *title, *json_key, *sql;
+};
+
+int spe_memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *out, char *err, size_t errlen)
+{
+	if (top <= 0)
+		top = 10;
+	char hint[1024], numa[1024], sql[4][1024];
+	int rc = spe_huge_page_hint(db, hint, sizeof hint, err, errlen);
+	if (rc >= 0)
+		rc = spe_numa_summary(db, numa, sizeof numa, err, errlen);
+	if (rc < 0)
+		return rc;
+	snprintf(sql[0], sizeof sql[0],
+		 "SELECT kind, name, start, samples, latency_share, p99, levels FROM hot_data_object LIMIT %d", top);
+	snprintf(sql[1], sizeof sql[1],
+		 "SELECT cpu_node, memory_node, basis, remote, loads, total_latency, mean_latency FROM numa_traffic LIMIT %d",
+		 top);
+	snprintf(sql[2], sizeof sql[2],
+		 "SELECT line, cpus, writes, hitm, peer_hits, remote_hits, data_objects FROM cacheline_sharing LIMIT %d",
+		 top);
+	snprintf(sql[3], sizeof sql[3],
+		 "SELECT pc, symbol, data_object, loads, late_prefetch, recently_fetched, late_latency FROM prefetch LIMIT %d",
+		 top);
+	const struct section sections[] = {
+		{ "Hot data objects by total latency", "data_objects", sql[0] },
+		{ "NUMA traffic (loads by CPU node and memory node)", "numa_traffic", sql[1] },
+		{ "Shared cache lines", "shared_lines", sql[2] },
+		{ "Late prefetches", "prefetch", sql[3] },
+	};
+	if (fmt == SPE_FORMAT_JSON) {
+		fprintf(out, "\"memory\": {\"huge_pages\": {\"advise\": %s, \"hint\": ", rc ? "true" : "false");
+		result_json_string(out, hint);
+		fprintf(out, "}, \"numa\": ");
+		result_json_string(out, numa);
+		for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+			fprintf(out, ", \"%s\": ", sections[i].json_key);
+			if ((rc = result_json_array(db, sections[i].sql, out, err, errlen)) < 0)
+				return rc;
+		}
+		fprintf(out, ", \"parts\": ");
+		if ((rc = result_json_array(db, capability_sql, out, err, errlen)) < 0)
+			return rc;
+		fputc('}', out);
+		return 0;
+	}
+	fprintf(out, "Memory\n\nHuge pages: %s\nNUMA: %s\n", hint, numa);
+	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+		fprintf(out, "\n%s\n", sections[i].title);
+		if ((rc = spe_result_print(db, sections[i].sql, SPE_FORMAT_TABLE, out, err, errlen)) < 0)
+			return rc;
+	}
+	fprintf(out, "\nWhat the CPU parts can show\n");
+	return spe_result_print(db, capability_sql, SPE_FORMAT_TABLE, out, err, errlen);
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The memory tables, facts tables and views of the schema (memory_schema.c). */
+#ifndef SPE_MEMORY_SCHEMA_H
+#define SPE_MEMORY_SCHEMA_H
+
+#include "sql_text.h"
+
+/* CREATE TABLE statements and the facts rows, appended to @p t. */
+void memory_schema_tables(struct sql_text *t);
+/* CREATE VIEW statements (hot_data_object, data_page, numa_traffic, cacheline_sharing, prefetch). */
+void memory_schema_views(struct sql_text *t);
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A capture's NUMA layout into numa_node, numa_cpu and numa_memory (numa_tables.c). */
+#ifndef SPE_NUMA_TABLES_H
+#define SPE_NUMA_TABLES_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spe/spe.h"
+
+/*
+ * One row per node, one per CPU of its CPU list, one per run of adjacent
+ * memory blocks (block_size bytes each; physical addresses, end exclusive).
+ * Returns 0, -spe_bad_file for a CPU list that does not parse (message in
+ * @p err), -spe_io for an SQLite failure.
+ */
+int numa_tables_write(sqlite3 *db, int64_t source_id, const struct spe_perf_numa_node *nodes, uint32_t n,
+		      uint64_t block_size, char *err, size_t errlen);
+
+#endif
