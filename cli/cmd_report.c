@@ -2,7 +2,9 @@
 /*
  * spe-report: the SPE report over the analysis database, or with
  * --cross-isa the topdown runs of a workload side by side with the SPE
- * evidence.  See docs/spe-report.1.md.
+ * evidence; --html the whole story as one self-contained page, --annotate
+ * one function's source and disassembly with their latency.  See
+ * docs/spe-report.1.md.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,6 +14,8 @@
 
 #include "common/cli_util.h"
 #include "common/report_diff.h"
+#include "common/report_output.h"
+#include "report/report.h"
 #include "spe/analysis.h"
 #include "topdown/store.h"
 #include "topdown/report.h"
@@ -20,36 +24,105 @@ int cmd_report(int argc, char **argv);
 
 static const char *prog = "spe-report";
 
+#define MAX_SOURCE_DIRS 32
+
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s -d DB [--cross-isa [--workload NAME]] [--format=table|json] [--top N]\n"
+		"usage: %s -d DB [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]\n"
+		"       %s -d DB --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
+		"       %s -d DB --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
+		"                [--color=auto|always|never] [-o FILE]\n"
 		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json] [--top N]\n"
 		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json] [--top N]\n",
-		prog, prog, prog);
+		prog, prog, prog, prog, prog);
+}
+
+enum mode { MODE_SPE, MODE_CROSS_ISA, MODE_HTML, MODE_ANNOTATE };
+
+struct job {
+	enum mode mode;
+	const char *db_path;
+	sqlite3 *db;
+	struct td_report_opts ro;
+	struct spe_report_opts so;
+	const char *symbol;
+	int json;
+};
+
+static int parse_count(const char *opt, const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+	if (!*s || *end || n < lo || n > hi) {
+		fprintf(stderr, "%s: %s must be a number from %d to %d\n", prog, opt, lo, hi);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
+}
+
+/* Write the chosen report to @p out; the exit status. */
+static int run(FILE *out, void *arg)
+{
+	struct job *j = arg;
+	char err[1024] = "";
+	int rc;
+	if (j->mode == MODE_HTML || j->mode == MODE_ANNOTATE) {
+		rc = j->mode == MODE_HTML
+			     ? spe_report_html(j->db, out, &j->so, err, sizeof err)
+			     : spe_report_annotate(j->db, j->symbol, j->json ? SPE_REPORT_JSON : SPE_REPORT_TEXT, out,
+						   &j->so, err, sizeof err);
+		if (rc < 0) {
+			fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, err[0] ? err : spe_errstr(rc));
+			return rc == -spe_invalid ? CLI_DATAERR : CLI_IOERR;
+		}
+		return CLI_OK;
+	}
+	struct td_diag diag = { 0 };
+	rc = td_store_check(j->db, &diag);
+	if (rc == 0)
+		rc = j->mode == MODE_CROSS_ISA ? td_report_cross_isa(j->db, out, &j->ro, &diag)
+					       : td_report_spe(j->db, out, &j->ro, &diag);
+	if (rc < 0) {
+		fflush(out);
+		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, diag.msg[0] ? diag.msg : td_errstr(rc));
+		return rc == -td_no_data || rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
+	}
+	return CLI_OK;
 }
 
 int cmd_report(int argc, char **argv)
 {
+	enum { OPT_HTML = 256, OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR };
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "cross-isa", no_argument, NULL, 'x' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "top", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "html", required_argument, NULL, OPT_HTML },
+		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
+		{ "annotations", required_argument, NULL, OPT_ANNOTATIONS },
+		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "diff", no_argument, NULL, 'D' },
 		{ "confidence", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db_path = NULL;
-	int cross = 0, diff = 0, top_given = 0, c;
+	struct job j = { .mode = MODE_SPE, .ro = { .format = TD_REPORT_TABLE, .top = 10 } };
+	j.so = (struct spe_report_opts){ .size = sizeof j.so, .top = 10 };
+	const char *format = NULL, *output = NULL, *html = NULL, *color = "auto";
+	const char *source_dirs[MAX_SOURCE_DIRS + 1] = { 0 };
+	int nsource = 0, cross = 0, diff = 0, top_given = 0, c;
 	double confidence = 0.95;
-	struct td_report_opts ro = { .format = TD_REPORT_TABLE, .top = 10 };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': db_path = optarg; break;
+		case 'd': j.db_path = optarg; break;
 		case 'x': cross = 1; break;
 		case 'D': diff = 1; break;
 		case 'c': {
@@ -61,28 +134,32 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		}
-		case 'w': ro.workload = optarg; break;
-		case 'f':
-			if (!strcmp(optarg, "json"))
-				ro.format = TD_REPORT_JSON;
-			else if (!strcmp(optarg, "table"))
-				ro.format = TD_REPORT_TABLE;
-			else {
-				fprintf(stderr, "%s: --format must be table or json\n", prog);
+		case 'w': j.ro.workload = optarg; break;
+		case 'f': format = optarg; break;
+		case 'o': output = optarg; break;
+		case OPT_HTML: html = optarg; break;
+		case OPT_ANNOTATE: j.symbol = optarg; break;
+		case OPT_SYMFS: j.so.symfs = optarg; break;
+		case OPT_COLOR: color = optarg; break;
+		case OPT_SOURCE_DIR:
+			if (nsource == MAX_SOURCE_DIRS) {
+				fprintf(stderr, "%s: at most %d --source-dir options\n", prog, MAX_SOURCE_DIRS);
 				return CLI_USAGE;
 			}
+			source_dirs[nsource++] = optarg;
 			break;
-		case 't': {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (*end || n <= 0 || n > 1000) {
-				fprintf(stderr, "%s: --top must be a number from 1 to 1000\n", prog);
+		case 't':
+			if (parse_count("--top", optarg, 1, 1000, &j.ro.top))
 				return CLI_USAGE;
-			}
-			ro.top = (int)n;
+			j.so.top = j.ro.top;
 			top_given = 1;
 			break;
-		}
+		case OPT_ANNOTATIONS:
+			if (parse_count("--annotations", optarg, 0, 100, &j.so.annotations))
+				return CLI_USAGE;
+			if (j.so.annotations == 0)
+				j.so.annotations = -1; /* none */
+			break;
 		case 'h':
 			usage(stdout);
 			return cli_finish_stdout(prog, CLI_OK);
@@ -92,46 +169,97 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (diff) {
-		if (argc - optind != 2 || cross) {
-			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases%s\n", prog,
-				cross ? ", and not --cross-isa" : "");
+		if (argc - optind != 2 || cross || html || j.symbol || output) {
+			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases, and prints them%s\n", prog,
+				cross || html || j.symbol || output ? "; not with --cross-isa, --html, --annotate or -o" : "");
 			usage(stderr);
 			return CLI_USAGE;
 		}
-		return report_diff_run(prog, db_path, argv[optind], argv[optind + 1],
-				       ro.format == TD_REPORT_JSON ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
-				       top_given ? ro.top : 0, confidence);
+		if (format && strcmp(format, "table") && strcmp(format, "json")) {
+			fprintf(stderr, "%s: --format must be table or json with --diff\n", prog);
+			return CLI_USAGE;
+		}
+		return report_diff_run(prog, j.db_path, argv[optind], argv[optind + 1],
+				       format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
+				       top_given ? j.ro.top : 0, confidence);
 	}
-	if (optind != argc || !db_path) {
+	if (optind != argc || !j.db_path) {
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	if (ro.workload && !cross) {
+	j.so.source_dirs = source_dirs;
+
+	/* the mode, and the combinations that make no sense */
+	if (html && output && strcmp(html, output)) {
+		fprintf(stderr, "%s: --html=FILE and -o FILE name two outputs; give one\n", prog);
+		return CLI_USAGE;
+	}
+	if (format && strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "html")) {
+		fprintf(stderr, "%s: --format must be table, json or html\n", prog);
+		return CLI_USAGE;
+	}
+	if (html || (format && !strcmp(format, "html"))) {
+		if (format && strcmp(format, "html")) {
+			fprintf(stderr, "%s: --html writes HTML; --format=%s does not go with it\n", prog, format);
+			return CLI_USAGE;
+		}
+		j.mode = MODE_HTML;
+		if (html)
+			output = html;
+	}
+	if (j.symbol) {
+		if (j.mode == MODE_HTML) {
+			fprintf(stderr, "%s: --annotate prints one function as text or JSON; the HTML page annotates the "
+					"hottest functions itself (--annotations=N)\n",
+				prog);
+			return CLI_USAGE;
+		}
+		j.mode = MODE_ANNOTATE;
+	}
+	if (cross) {
+		if (j.mode != MODE_SPE) {
+			fprintf(stderr, "%s: --cross-isa goes with neither --html nor --annotate\n", prog);
+			return CLI_USAGE;
+		}
+		j.mode = MODE_CROSS_ISA;
+	}
+	if (j.ro.workload && !cross) {
 		fprintf(stderr, "%s: --workload needs --cross-isa\n", prog);
 		return CLI_USAGE;
 	}
-	if (access(db_path, R_OK) != 0) {
-		fprintf(stderr, "%s: %s: cannot read the database\n", prog, db_path);
+	if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
+		fprintf(stderr, "%s: --color must be auto, always or never\n", prog);
+		return CLI_USAGE;
+	}
+	int to_tty = (!output || !strcmp(output, "-")) && isatty(STDOUT_FILENO);
+	j.so.color = !strcmp(color, "always") || (!strcmp(color, "auto") && to_tty);
+	j.json = format && !strcmp(format, "json");
+	if (j.json)
+		j.ro.format = TD_REPORT_JSON;
+	int rc = report_output_check(prog, output ? output : "-");
+	if (rc != CLI_OK)
+		return rc;
+
+	if (access(j.db_path, R_OK) != 0) {
+		fprintf(stderr, "%s: %s: cannot read the database\n", prog, j.db_path);
 		return CLI_NOINPUT;
 	}
 	/* the application_id and schema version check every spekit command makes */
 	char err[1024];
 	struct spe_db *sdb;
-	int rc = spe_db_open(db_path, SPE_DB_READONLY, &sdb, err, sizeof err);
+	rc = spe_db_open(j.db_path, SPE_DB_READONLY, &sdb, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return rc == -spe_invalid ? CLI_NOINPUT : rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 	}
-	sqlite3 *db = spe_db_sqlite(sdb);
-	struct td_diag diag = { 0 };
-	rc = td_store_check(db, &diag);
-	if (rc == 0)
-		rc = cross ? td_report_cross_isa(db, stdout, &ro, &diag) : td_report_spe(db, stdout, &ro, &diag);
-	spe_db_close(sdb);
-	if (rc < 0) {
-		fflush(stdout);
-		fprintf(stderr, "%s: %s: %s\n", prog, db_path, diag.msg[0] ? diag.msg : td_errstr(rc));
-		return rc == -td_no_data || rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
+	j.db = spe_db_sqlite(sdb);
+	if (!j.so.title) {
+		const char *base = strrchr(j.db_path, '/');
+		j.so.title = base ? base + 1 : j.db_path;
 	}
-	return cli_finish_stdout(prog, CLI_OK);
+	rc = report_output_write(prog, output ? output : "-", run, &j);
+	spe_db_close(sdb);
+	if (rc == CLI_OK && j.mode == MODE_HTML && output && strcmp(output, "-"))
+		fprintf(stderr, "%s: wrote %s\n", prog, output);
+	return rc;
 }

@@ -50,13 +50,14 @@ set(spe_demo_dir ${CMAKE_INSTALL_DATADIR}/spekit/demo)
 install(FILES ${CMAKE_SOURCE_DIR}/fixtures/workloads/traces/memwork.replay
               ${CMAKE_SOURCE_DIR}/fixtures/workloads/traces/memwork-cpu0.bin
               ${CMAKE_SOURCE_DIR}/fixtures/workloads/traces/memwork-cpu1.bin
+              ${CMAKE_SOURCE_DIR}/fixtures/workloads/memwork.c # the source spe-report annotates
         DESTINATION ${spe_demo_dir})
 install(FILES ${CMAKE_SOURCE_DIR}/fixtures/elf/memwork-pie DESTINATION ${spe_demo_dir}/elf)
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/scripts/demo-steps.sh DESTINATION ${spe_demo_dir})
 file(RELATIVE_PATH spe_demo_to_bin ${CMAKE_INSTALL_PREFIX}/${spe_demo_dir} ${CMAKE_INSTALL_FULL_BINDIR})
 file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/demo.sh CONTENT [[#!/bin/sh
 # spekit's main job on the installed fixture trace: replay it into perf.data,
-# decode, load into SQLite with symbols, query and report.
+# decode, load into SQLite with symbols, query and report (last, the HTML page).
 #   demo.sh [OUTDIR]      (default: ./spe-demo)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

@@ -36,5 +36,15 @@ step "spe-query: false sharing"
 step "spe-report"
 "$bin/spe-report" -d "$out/memwork.db"
 
+# memwork.c: beside the trace when installed, one folder up in the source tree
+step "spe-report --annotate=chase: the hottest function, line by line"
+"$bin/spe-report" -d "$out/memwork.db" --annotate=chase --symfs="$symfs" --source-dir="$traces" \
+  --source-dir="$traces/.."
+
+step "spe-report --html: the whole story as one page"
+"$bin/spe-report" -d "$out/memwork.db" --html="$out/memwork.html" --symfs="$symfs" --source-dir="$traces" \
+  --source-dir="$traces/.."
+
 printf '\nThe database is %s; try: %s/spe-query -d %s "SELECT * FROM spe_sample LIMIT 10"\n' \
   "$out/memwork.db" "$bin" "$out/memwork.db"
+printf 'The report is %s (open it in a browser)\n' "$(cd "$out" && pwd)/memwork.html"

@@ -17,6 +17,8 @@ packages=(
   golang-go                                   # spe-export tests: go tool pprof reads the pprof output
   bolt-16                                     # spe-export tests: perf2bolt/llvm-bolt 16 read the BOLT profile
   llvm-14                                     # spe-export tests: llvm-profdata-14 reads the AutoFDO profile
+  libjson-c-dev                               # spe-report: reads the cross-ISA JSON, writes --annotate JSON
+  chromium libxml2-utils libpng-dev           # spe-report --html tests: rendering, XML parse, screenshot check
 )
 
 missing=()

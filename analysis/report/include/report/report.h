@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * spe_report: pictures of an analysis database.
+ *
+ *   spe_report_html()      one self-contained HTML page (inline CSS and SVG,
+ *                          a few lines of inline script, nothing fetched):
+ *                          summary, where the latency goes, hot code,
+ *                          annotations, latency over time, memory, branches,
+ *                          topdown;
+ *   spe_report_annotate()  one function's source lines and disassembly with
+ *                          the latency of each, as text or JSON.
+ *
+ * Both read the database through the views and summaries of docs/schema.md
+ * (the SQL is in src/report_sql.c), never every record into memory.  They
+ * write to a stream the caller gives, never print elsewhere, and return 0 or
+ * a negative spe_error_code with a message in @p err:
+ *   -spe_invalid      no SPE records, or no function of that name;
+ *   -spe_bad_file     a query failed (the database is not what it claims);
+ *   -spe_nomem, -spe_io.
+ */
+#ifndef SPE_REPORT_REPORT_H
+#define SPE_REPORT_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sqlite3 sqlite3;
+
+struct spe_report_opts {
+	size_t size;                    /* sizeof(struct spe_report_opts) */
+	int top;                        /* rows of the ranked tables (default 10) */
+	int annotations;                /* functions annotated in the HTML page (0 = 5, negative = none) */
+	const char *symfs;              /* where the traced binaries are (as spe-load --symfs) */
+	const char *const *source_dirs; /* where to look for source files, NULL-terminated */
+	const char *title;              /* page title; NULL = the database file name */
+	int color;                      /* annotate text: ANSI colours for the shading */
+};
+
+enum spe_report_format { SPE_REPORT_TEXT, SPE_REPORT_JSON };
+
+/* The HTML page for @p db. */
+int spe_report_html(sqlite3 *db, FILE *out, const struct spe_report_opts *opts, char *err, size_t errlen);
+
+/*
+ * Every function named @p symbol (one per binary it is in, hottest first):
+ * text in the manner of perf annotate, or one JSON object per function.
+ */
+int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format fmt, FILE *out,
+			const struct spe_report_opts *opts, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

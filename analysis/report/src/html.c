@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE /* asprintf */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "html.h"
+
+void html_raw(struct html *h, const char *s)
+{
+	fputs(s, h->out);
+}
+
+void html_printf(struct html *h, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(h->out, fmt, ap);
+	va_end(ap);
+}
+
+/* Length of the well-formed UTF-8 sequence at @p s, or 0 (overlong forms are not checked). */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void html_text(struct html *h, const char *s)
+{
+	if (!s) {
+		fputs("\xe2\x80\x93", h->out); /* U+2013: unknown */
+		return;
+	}
+	for (; *s; s++) {
+		if ((unsigned char)*s >= 0x80) {
+			/* a source file in another encoding: its bytes become U+FFFD, the page stays UTF-8 */
+			int n = utf8_len((const unsigned char *)s);
+			if (n) {
+				fwrite(s, 1, (size_t)n, h->out);
+				s += n - 1;
+			} else {
+				fputs("\xef\xbf\xbd", h->out);
+			}
+			continue;
+		}
+		switch (*s) {
+		case '&': fputs("&amp;", h->out); break;
+		case '<': fputs("&lt;", h->out); break;
+		case '>': fputs("&gt;", h->out); break;
+		case '"': fputs("&quot;", h->out); break;
+		case '\'': fputs("&#39;", h->out); break;
+		default:
+			/* control characters are not allowed in XML 1.0 text */
+			if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
+				fputc('?', h->out);
+			else
+				fputc(*s, h->out);
+		}
+	}
+}
+
+void html_textf(struct html *h, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) >= 0) {
+		html_text(h, s);
+		free(s);
+	}
+	va_end(ap);
+}
+
+void html_td(struct html *h, const char *col, const char *text, int numeric)
+{
+	html_raw(h, "<td");
+	if (col) {
+		html_raw(h, " data-col=\"");
+		html_text(h, col);
+		html_raw(h, "\"");
+	}
+	html_raw(h, numeric ? " class=\"n\">" : ">");
+	html_text(h, text);
+	html_raw(h, "</td>");
+}
+
+void html_section(struct html *h, const char *id, const char *title, const char *how)
+{
+	html_printf(h, "\n<section id=\"%s\">\n<h2>", id);
+	html_text(h, title);
+	html_raw(h, "</h2>\n<p class=\"how\">");
+	html_text(h, how);
+	html_raw(h, "</p>\n");
+}
+
+void html_blend(char out[8], unsigned rgb, double t)
+{
+	if (t < 0)
+		t = 0;
+	if (t > 1)
+		t = 1;
+	unsigned c[3] = { rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff };
+	for (int i = 0; i < 3; i++)
+		c[i] = (unsigned)(255 - (255 - (double)c[i]) * t + 0.5);
+	snprintf(out, 8, "#%02x%02x%02x", c[0] & 0xff, c[1] & 0xff, c[2] & 0xff);
+}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The page around the sections: head with the whole style sheet, the
+ * navigation bar, the appendix of queries, and the one short script (it
+ * switches the heatmap between CPUs; the page reads fine without it).
+ * Everything is inline: the page opens from disk with no network.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sections.h"
+
+static const char style[] =
+	":root{--fg:#1d232a;--muted:#5f6b76;--line:#e3e7eb;--accent:#1565c0}\n"
+	"*{box-sizing:border-box}\n"
+	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;"
+	"color:var(--fg);background:#f4f5f7;margin:0}\n"
+	"header{background:#1d232a;color:#fff;padding:14px 28px}\n"
+	"header h1{margin:0;font-size:20px;font-weight:600}\n"
+	"header p{margin:4px 0 0;color:#b8c2cc;font-size:13px}\n"
+	"nav{position:sticky;top:0;background:#fff;border-bottom:1px solid var(--line);padding:6px 28px;z-index:2}\n"
+	"nav a{margin-right:16px;color:var(--accent);text-decoration:none;font-size:13px}\n"
+	"main{max-width:1400px;margin:0 auto;padding:4px 28px 40px}\n"
+	"section{background:#fff;border:1px solid var(--line);border-radius:6px;padding:14px 18px;margin:16px 0}\n"
+	"h2{font-size:17px;margin:0 0 2px}\n"
+	"h3{font-size:14px;margin:16px 0 6px}\n"
+	"p.how{color:var(--muted);margin:0 0 10px;font-size:13px;max-width:80em}\n"
+	"table{border-collapse:collapse;font-size:12.5px}\n"
+	"table.wide{width:100%}\n"
+	"th,td{padding:3px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:middle;"
+	"white-space:nowrap}\n"
+	"th{font-weight:600;color:var(--muted);font-size:11px;text-transform:uppercase;letter-spacing:.03em}\n"
+	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"td.wrap{white-space:normal;word-break:break-all}\n"
+	"code,pre,.mono,td.src,td.insn{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono',"
+	"monospace;font-size:12px}\n"
+	"a{color:var(--accent)}\n"
+	".facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(170px,1fr));gap:8px;margin:6px 0 12px}\n"
+	".fact{border:1px solid var(--line);border-radius:4px;padding:6px 10px}\n"
+	".fact b{display:block;font-size:18px;font-weight:600}\n"
+	".fact span{color:var(--muted);font-size:12px}\n"
+	".fact.bad b{color:#c62828}\n"
+	".multiples{display:flex;flex-wrap:wrap;gap:10px}\n"
+	".multiples figure{margin:0;border:1px solid var(--line);border-radius:4px;padding:6px 8px}\n"
+	"figure figcaption{font-size:12px;color:var(--muted);margin-bottom:2px}\n"
+	"figure figcaption b{color:var(--fg)}\n"
+	".legend{display:flex;flex-wrap:wrap;gap:4px 16px;margin:6px 0;font-size:12px}\n"
+	".sw{display:inline-block;width:10px;height:10px;margin-right:5px;border-radius:2px;vertical-align:-1px}\n"
+	"svg{display:block}\n"
+	"svg text{font-family:system-ui,sans-serif}\n"
+	"svg .tick{font-size:10px;fill:#5f6b76}\n"
+	"svg .seg{font-size:12px;font-weight:600}\n"
+	"svg .axis{stroke:#9aa5b1;stroke-width:1}\n"
+	"svg .track{fill:#f0f2f4}\n"
+	"td>svg.frac:first-child{display:inline-block;vertical-align:middle;margin-right:6px}\n"
+	"figure>svg.stacked{width:100%;height:auto}\n"
+	"svg.heatmap{width:100%;height:auto}\n"
+	".ann{margin:10px 0 22px}\n"
+	".ann h3 code{font-size:14px}\n"
+	".scroll{overflow-x:auto}\n"
+	".ann-grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:14px;align-items:start}\n"
+	".ann-grid>div{overflow-x:auto;border:1px solid var(--line);border-radius:4px}\n"
+	".ann-grid table{width:100%}\n"
+	".ann-grid td{padding:1px 6px;border-bottom:none}\n"
+	"td.src{white-space:pre;tab-size:4}\n"
+	".ann-grid td.src,.ann-grid td.insn{width:100%}\n"
+	"td.ln{color:var(--muted);text-align:right}\n"
+	"tr.gap td{color:var(--muted);font-style:italic;text-align:center}\n"
+	".tag{display:inline-block;padding:0 6px;border-radius:8px;font-size:11px;font-weight:600;"
+	"background:#e8eaf6;color:#283593;margin-left:6px}\n"
+	".tag.hot{background:#fdecea;color:#b71c1c}\n"
+	".note{color:#6d5200;background:#fff8e1;padding:4px 8px;border-radius:4px;display:inline-block;margin:4px 0}\n"
+	".note.warn{color:#b71c1c;background:#fdecea}\n"
+	".none{color:var(--muted);font-style:italic}\n"
+	".two{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:18px}\n"
+	"details summary{cursor:pointer;color:var(--accent)}\n"
+	"pre{white-space:pre-wrap;background:#f6f8fa;padding:6px 8px;border-radius:4px;margin:2px 0 8px}\n"
+	"select{font:inherit;font-size:13px}\n"
+	"@media (max-width:900px){.ann-grid,.two{grid-template-columns:1fr}}\n"
+	"@media print{nav,select{display:none}body{background:#fff}main{max-width:none;padding:0}"
+	"section{border:none;padding:0;break-inside:avoid-page}header{background:#fff;color:#000}"
+	"header p{color:#444}}\n";
+
+/*
+ * The heatmap CPU switch.  Wrapped in CDATA so the page stays well-formed
+ * XML; the body's data-ready attribute tells the browser test the script ran.
+ */
+static const char script[] =
+	"//<![CDATA[\n"
+	"(function () {\n"
+	"  var pick = document.getElementById('hm-cpu');\n"
+	"  if (pick) {\n"
+	"    pick.addEventListener('change', function () {\n"
+	"      var maps = document.querySelectorAll('figure.hm');\n"
+	"      for (var i = 0; i < maps.length; i++)\n"
+	"        maps[i].hidden = maps[i].getAttribute('data-cpu') !== pick.value;\n"
+	"    });\n"
+	"  }\n"
+	"  document.body.setAttribute('data-ready', '1');\n"
+	"})();\n"
+	"//]]>\n";
+
+static const struct {
+	const char *id, *label;
+} nav[] = {
+	{ "summary", "Summary" },   { "latency", "Where the latency goes" }, { "hot-code", "Hot code" },
+	{ "annotations", "Annotation" }, { "time", "Over time" },        { "memory", "Memory" },
+	{ "branches", "Branches" }, { "topdown", "Topdown" },               { "queries", "Queries" },
+};
+
+void page_head(struct report_ctx *c)
+{
+	struct html *h = &c->h;
+	html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+		    "<meta name=\"generator\" content=\"spekit spe-report\"/>\n<title>SPE report: ");
+	html_text(h, c->o.title);
+	html_printf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>SPE report: ", style);
+	html_text(h, c->o.title);
+	html_raw(h, "</h1><p>Arm Statistical Profiling Extension samples: where load latency goes, in which code, "
+		    "from which memory, and when.</p></header>\n<nav>");
+	for (size_t i = 0; i < sizeof nav / sizeof nav[0]; i++)
+		html_printf(h, "<a href=\"#%s\">%s</a>", nav[i].id, nav[i].label);
+	html_raw(h, "</nav>\n<main>");
+}
+
+void page_queries(struct report_ctx *c)
+{
+	struct html *h = &c->h;
+	html_section(h, "queries", "Queries",
+		     "Every number on this page comes from these queries over the database's views and tables "
+		     "(docs/schema.md); run any of them with spe-query to check or extend it.  Times are this "
+		     "report's.");
+	html_raw(h, "<table><thead><tr><th>query</th><th class=\"n\">runs</th><th class=\"n\">rows</th>"
+		    "<th class=\"n\">seconds</th></tr></thead><tbody>");
+	double total = 0;
+	for (int q = 0; q < RQ_COUNT; q++) {
+		const struct query_log *l = &c->log[q];
+		if (!l->runs)
+			continue;
+		char runs[16], rows[32], secs[32];
+		snprintf(runs, sizeof runs, "%d", l->runs);
+		snprintf(rows, sizeof rows, "%lld", l->rows);
+		snprintf(secs, sizeof secs, "%.3f", l->seconds);
+		total += l->seconds;
+		html_raw(h, "<tr>");
+		html_td(h, "query", report_query_name((enum report_query)q), 0);
+		html_td(h, "runs", runs, 1);
+		html_td(h, "rows", rows, 1);
+		html_td(h, "seconds", secs, 1);
+		html_raw(h, "</tr>");
+	}
+	html_printf(h, "</tbody></table>\n<p class=\"none\">%.3f s in queries.</p>\n<details><summary>SQL</summary>",
+		    total);
+	for (int q = 0; q < RQ_COUNT; q++) {
+		if (!c->log[q].runs)
+			continue;
+		char *sql = report_query_sql((enum report_query)q);
+		html_raw(h, "<h3>");
+		html_text(h, report_query_name((enum report_query)q));
+		html_raw(h, "</h3><pre>");
+		html_text(h, sql ? sql : "(out of memory)");
+		html_raw(h, "</pre>");
+		free(sql);
+	}
+	html_raw(h, "</details>\n</section>\n");
+}
+
+void page_tail(struct report_ctx *c)
+{
+	html_printf(&c->h, "</main>\n<script>\n%s</script>\n</body>\n</html>\n", script);
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * spe_report_html: the page, section by section (sections.h).  Each
+ * section reads the views it needs as it is written, so nothing but the
+ * rows of one query at a time (and the hot functions' model) is held.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sections.h"
+
+static int read_span(struct report_ctx *c, struct capture_span *span)
+{
+	struct rq q;
+	int rc = rq_begin(c, &q, RQ_SPAN);
+	memset(span, 0, sizeof *span);
+	if (rc == 0 && (rc = rq_next(&q)) == 1) {
+		rc = 0;
+		span->records = sqlite3_column_int64(q.st, 0);
+		span->timed = sqlite3_column_int64(q.st, 3);
+		if (span->timed) {
+			span->t0 = sqlite3_column_int64(q.st, 1);
+			span->t1 = sqlite3_column_int64(q.st, 2);
+		} else if (sqlite3_column_type(q.st, 4) != SQLITE_NULL) {
+			span->t0 = sqlite3_column_int64(q.st, 4);
+			span->t1 = sqlite3_column_int64(q.st, 5);
+			span->raw_ts = 1;
+		}
+	}
+	rq_end(&q);
+	return rc < 0 ? rc : 0;
+}
+
+int spe_report_html(sqlite3 *db, FILE *out, const struct spe_report_opts *opts, char *err, size_t errlen)
+{
+	struct report_ctx c;
+	struct capture_span span;
+	struct hot_functions hot = { 0 };
+	report_ctx_init(&c, db, out, opts, err, errlen);
+	int rc = read_span(&c, &span);
+	if (rc < 0)
+		return rc;
+	if (span.records == 0)
+		return report_fail(&c, -spe_invalid, "no SPE records in the database (load a capture with spe-load first)");
+	page_head(&c);
+	rc = section_summary(&c, &span);
+	if (rc == 0)
+		rc = section_latency(&c);
+	if (rc == 0)
+		rc = section_hot_code(&c, &hot);
+	if (rc == 0)
+		rc = section_annotations(&c, &hot);
+	for (size_t i = 0; i < hot.n; i++)
+		ann_free(&hot.fs[i]);
+	free(hot.fs);
+	if (rc == 0)
+		rc = section_time(&c, &span);
+	if (rc == 0)
+		rc = section_memory(&c);
+	if (rc == 0)
+		rc = section_branches(&c);
+	if (rc == 0)
+		rc = section_topdown(&c);
+	if (rc < 0)
+		return rc;
+	page_queries(&c);
+	page_tail(&c);
+	return ferror(out) ? report_fail(&c, -spe_io, "writing the page failed") : 0;
+}

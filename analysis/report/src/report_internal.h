@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Internal: the context every section and the annotation share. */
+#ifndef SPE_REPORT_INTERNAL_H
+#define SPE_REPORT_INTERNAL_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "html.h"
+#include "report/report.h"
+#include "report_sql.h"
+#include "spe/spe.h"
+
+/* Memory levels of the facts table, in its order; index MEM_LEVELS is "unknown" (NULL). */
+enum { MEM_LEVELS = 0
+#define SPE_X(id, name, peer, desc) +1
+	SPE_MEM_LEVEL_LIST(SPE_X)
+#undef SPE_X
+};
+/* The index of level @p name, MEM_LEVELS for NULL or a name the facts table lacks. */
+int mem_level_index(const char *name);
+const char *mem_level_label(int index); /* "unknown" for MEM_LEVELS */
+unsigned mem_level_rgb(int index);
+
+/* What one query cost, for the page's appendix and for tuning. */
+struct query_log {
+	double seconds;
+	long long rows;
+	int runs;
+};
+
+struct report_ctx {
+	sqlite3 *db;
+	struct html h;
+	struct spe_report_opts o; /* defaults filled in */
+	char *err;
+	size_t errlen;
+	struct query_log log[RQ_COUNT];
+};
+
+int report_ctx_init(struct report_ctx *c, sqlite3 *db, FILE *out, const struct spe_report_opts *opts, char *err,
+		    size_t errlen);
+/* Record an error for the caller; returns @p code (negative). */
+int report_fail(struct report_ctx *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* One run of a named query: begin (prepare), bind on q->st, step with rq_next, end. */
+struct rq {
+	struct report_ctx *c;
+	enum report_query id;
+	sqlite3_stmt *st;
+	double start;
+	long long rows;
+};
+int rq_begin(struct report_ctx *c, struct rq *q, enum report_query id);
+/* 1 with a row, 0 at the end, negative on error (message in the context). */
+int rq_next(struct rq *q);
+void rq_end(struct rq *q);
+/* Column text, or NULL for SQL NULL. */
+const char *rq_text(struct rq *q, int col);
+/* A one-row, one-column integer query with no parameters (0 when there is no row). */
+int rq_scalar(struct report_ctx *c, enum report_query id, long long *value);
+
+/* Every row of a query, each column as text (NULL for SQL NULL), for sections that read before they write. */
+struct rowset {
+	int ncols;
+	size_t n;
+	char **cells; /* n x ncols */
+};
+/* Run @p q (begun and bound) to the end into @p rs, and end it. */
+int rowset_read(struct rq *q, struct rowset *rs);
+/* Run query @p id with ?1 = the --top row count into @p rs. */
+int rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs);
+const char *rowset_get(const struct rowset *rs, size_t row, int col);
+void rowset_free(struct rowset *rs);
+
+/* Columns of a rowset shown in a table: its column, the data-col key, the heading, right-aligned. */
+struct table_col {
+	int col;
+	const char *key, *head;
+	int numeric;
+};
+/*
+ * <div class="scroll"><table id=ID><thead> with the headings, then @p extra (raw <th> cells, may be NULL);
+ * opens <tbody>.  Close with table_end().
+ */
+void table_head(struct html *h, const char *id, const struct table_col *cols, int n, const char *extra);
+void table_end(struct html *h);
+/* The cells of row @p r (no <tr>). */
+void table_cells(struct html *h, const struct rowset *rs, size_t r, const struct table_col *cols, int n);
+
+/* A JSON array "[a, b, ...]" of @p n integers for the id-set parameters; NULL without memory. */
+char *json_int_array(const long long *v, size_t n);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Every SQL statement the report runs, by name.  Sections ask for a query by
+ * its id and never hold SQL of their own, so a query can move to another
+ * view (a summary-backed one, or the data-object and page views still to
+ * come) in one place.  Parameters are positional (?1, ?2); a set of ids is
+ * bound as a JSON array text and read with json_each.
+ */
+#ifndef SPE_REPORT_SQL_H
+#define SPE_REPORT_SQL_H
+
+#include <sqlite3.h>
+
+enum report_query {
+	/* summary */
+	RQ_SOURCES,       /* source x load_stats, one row per loaded file */
+	RQ_CPUS,          /* CPU parts: part, midr, spe_version, count, cpu list */
+	RQ_SPAN,          /* records, min/max time, records with time, min/max ts */
+	RQ_TOPDOWN_RUNS,  /* 1 when the database has the topdown tables (spe-topdown import made them) */
+	/* where the latency goes */
+	RQ_MEM_LEVELS,    /* mem_level_summary */
+	RQ_LEVEL_LATENCY, /* every timed load's (mem_level, total_latency): the histograms per level */
+	/* hot code */
+	RQ_HOT_SYMBOL,    /* hot_symbol LIMIT ?1 */
+	RQ_HOT_PC,        /* hot_pc LIMIT ?1 */
+	RQ_PC_LATENCY_BY_PC,     /* pc_latency of the PCs in ?1 */
+	RQ_PC_LATENCY_BY_SYMBOL, /* pc_latency of the symbol ids in ?1 */
+	RQ_LEVELS_BY_SYMBOL,     /* loads of the symbol ids in ?1 by (symbol, pc, mem_level) */
+	RQ_FUNCTION_COPIES,      /* symbol rows of function ?1 in binary ?2 */
+	RQ_FUNCTION_BINARIES,    /* binaries holding a function named ?1, hottest first */
+	RQ_INSN_BY_SYMBOL,       /* sampled instructions of the symbol ids in ?1 */
+	RQ_SYMBOL_SHARE,         /* hot_symbol's latency_share of function ?1 in binary ?2 */
+	/* latency over time */
+	RQ_HEATMAP_TIME,  /* every timed record's (cpu, time slot, total_latency); ?1 t0, ?2 span, ?3 slots */
+	RQ_HEATMAP_TS,    /* the same over the raw SPE timestamp when no record has a perf time */
+	/* memory */
+	RQ_TLB_HOTSPOT,   /* tlb_hotspot, every row (the section totals them and keeps the top) */
+	RQ_PAGES,         /* every 4 KiB data page (source, pid, page, accesses, latency, timed, walks) in address
+			     order: the section ranks pages and sums them into 2 MiB regions in one pass */
+	RQ_CACHELINE,     /* cacheline_sharing LIMIT ?1 */
+	/* branches */
+	RQ_MISPREDICT_BY_SYMBOL, /* branch_mispredict summed per function LIMIT ?1 */
+	RQ_MISPREDICT_BY_PC,     /* branch_mispredict LIMIT ?1 */
+	RQ_COUNT
+};
+
+/* Short name ("hot_symbol"). */
+const char *report_query_name(enum report_query q);
+/* The SQL text, built from the facts table (the caller frees it; NULL without memory). */
+char *report_query_sql(enum report_query q);
+
+/* Number of log2 latency buckets: 0, 1, 2-3, 4-7, ... as the latency_histogram view. */
+#define LATENCY_BUCKETS 33
+/* The bucket of @p latency (>= 0): 0 for 0, else 1 + floor(log2(latency)). */
+int latency_bucket(long long latency);
+/* Lowest and highest latency of bucket @p b. */
+long long latency_bucket_lo(int b);
+long long latency_bucket_hi(int b);
+
+#endif

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Summary: what was captured (sources, hosts, CPUs and their parts, time
+ * span, records) and what the load lost or could not place (load_stats).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sections.h"
+
+static void fact(struct html *h, const char *value, const char *label, int bad)
+{
+	html_printf(h, "<div class=\"fact%s\"><b>", bad ? " bad" : "");
+	html_text(h, value);
+	html_raw(h, "</b><span>");
+	html_text(h, label);
+	html_raw(h, "</span></div>");
+}
+
+static void fact_count(struct html *h, long long v, const char *label, int bad_if_nonzero)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", v);
+	fact(h, buf, label, bad_if_nonzero && v > 0);
+}
+
+/* The SPE event terms of a recording command line (perf's or spe-record's -e arm_spe.../), if any. */
+static void print_filters(struct html *h, const char *cmdline)
+{
+	int any = 0;
+	for (const char *p = cmdline ? strstr(cmdline, "arm_spe") : NULL; p; p = strstr(p, "arm_spe")) {
+		size_t n = strcspn(p, " \t");
+		html_raw(h, any ? ", <code>" : "<code>");
+		char term[512];
+		snprintf(term, sizeof term, "%.*s", (int)(n < sizeof term ? n : sizeof term - 1), p);
+		html_text(h, term);
+		html_raw(h, "</code>");
+		any = 1;
+		p += n;
+	}
+	if (!any)
+		html_raw(h, "<span class=\"none\">not in the command line (default event, no filters known)</span>");
+}
+
+enum {
+	S_ID, S_FILE, S_KIND, S_HOST, S_CMDLINE, S_CPUS, S_LOADED, S_RECORDS, S_BAD_BYTES, S_SKIPPED, S_PARTIAL,
+	S_UNKNOWN, S_LOST, S_NO_MAPPING, S_NO_SYMBOL, S_NO_TIME, S_COLUMNS
+};
+
+static const char *const source_cols[S_COLUMNS] = {
+	[S_RECORDS] = "records",         [S_LOST] = "lost_aux",         [S_PARTIAL] = "partial_records",
+	[S_BAD_BYTES] = "bad_bytes",     [S_SKIPPED] = "skipped_bytes", [S_UNKNOWN] = "unknown_packets",
+	[S_NO_MAPPING] = "no_mapping",   [S_NO_SYMBOL] = "no_symbol",   [S_NO_TIME] = "no_time",
+};
+
+static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char *hosts, size_t hcap)
+{
+	struct html *h = &c->h;
+	struct rq q;
+	int rc = rq_begin(c, &q, RQ_SOURCES);
+	html_raw(h, "<h3>Sources</h3><div class=\"scroll\"><table id=\"sources\"><thead><tr><th>id</th><th>file</th>"
+		    "<th>host</th><th class=\"n\">records</th><th class=\"n\">lost AUX</th><th class=\"n\">partial</th>"
+		    "<th class=\"n\">bad bytes</th><th class=\"n\">skipped bytes</th><th class=\"n\">unknown packets</th>"
+		    "<th class=\"n\">no mapping</th><th class=\"n\">no symbol</th><th class=\"n\">no time</th>"
+		    "</tr></thead><tbody>");
+	size_t hlen = 0;
+	hosts[0] = '\0';
+	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+		rc = 0;
+		html_raw(h, "<tr>");
+		html_td(h, "source_id", rq_text(&q, S_ID), 1);
+		html_td(h, "file", rq_text(&q, S_FILE), 0);
+		html_td(h, "host", rq_text(&q, S_HOST), 0);
+		static const int order[] = { S_RECORDS, S_LOST,    S_PARTIAL,    S_BAD_BYTES, S_SKIPPED,
+					     S_UNKNOWN, S_NO_MAPPING, S_NO_SYMBOL, S_NO_TIME };
+		for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+			html_td(h, source_cols[order[k]], rq_text(&q, order[k]), 1);
+			totals[order[k]] += sqlite3_column_int64(q.st, order[k]);
+		}
+		html_raw(h, "</tr>");
+		const char *host = rq_text(&q, S_HOST);
+		if (host && !strstr(hosts, host) && hlen < hcap)
+			hlen += (size_t)snprintf(hosts + hlen, hcap - hlen, "%s%s", hlen ? ", " : "", host);
+		totals[S_ID]++;
+	}
+	rq_end(&q);
+	table_end(h);
+	if (rc < 0)
+		return rc;
+	/* how each source was recorded, and with which SPE filters */
+	rc = rq_begin(c, &q, RQ_SOURCES);
+	html_raw(h, "<h3>How it was recorded</h3><table id=\"recorded\" class=\"wide\"><thead><tr><th>id</th>"
+		    "<th>kind</th><th class=\"n\">CPUs</th><th>loaded</th><th>SPE event and filters</th>"
+		    "<th>command line</th></tr></thead><tbody>");
+	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+		rc = 0;
+		html_raw(h, "<tr>");
+		html_td(h, "source_id", rq_text(&q, S_ID), 1);
+		html_td(h, "kind", rq_text(&q, S_KIND), 0);
+		html_td(h, "cpus", rq_text(&q, S_CPUS), 1);
+		html_td(h, "loaded_at", rq_text(&q, S_LOADED), 0);
+		html_raw(h, "<td style=\"white-space:normal\">");
+		print_filters(h, rq_text(&q, S_CMDLINE));
+		html_raw(h, "</td><td class=\"wrap mono\">");
+		html_text(h, rq_text(&q, S_CMDLINE));
+		html_raw(h, "</td></tr>");
+	}
+	rq_end(&q);
+	html_raw(h, "</tbody></table>");
+	return rc < 0 ? rc : 0;
+}
+
+static int cpus_table(struct report_ctx *c, char *parts, size_t pcap, long long *ncpus)
+{
+	struct html *h = &c->h;
+	struct rq q;
+	int rc = rq_begin(c, &q, RQ_CPUS);
+	size_t plen = 0;
+	parts[0] = '\0';
+	*ncpus = 0;
+	html_raw(h, "<h3>CPUs</h3><table id=\"cpus\"><thead><tr><th>part</th><th>MIDR</th><th>SPE</th>"
+		    "<th class=\"n\">CPUs</th><th>which</th></tr></thead><tbody>");
+	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+		rc = 0;
+		html_raw(h, "<tr>");
+		html_td(h, "part", rq_text(&q, 0) ? rq_text(&q, 0) : "unknown part", 0);
+		html_td(h, "midr", rq_text(&q, 1), 0);
+		html_td(h, "spe_version", rq_text(&q, 2), 0);
+		html_td(h, "cpus", rq_text(&q, 3), 1);
+		html_td(h, "cpu_list", rq_text(&q, 4), 0);
+		html_raw(h, "</tr>");
+		*ncpus += sqlite3_column_int64(q.st, 3);
+		if (plen < pcap)
+			plen += (size_t)snprintf(parts + plen, pcap - plen, "%s%s x %s", plen ? ", " : "",
+						 rq_text(&q, 3), rq_text(&q, 0) ? rq_text(&q, 0) : "unknown");
+	}
+	rq_end(&q);
+	html_raw(h, "</tbody></table>");
+	return rc < 0 ? rc : 0;
+}
+
+int section_summary(struct report_ctx *c, const struct capture_span *span)
+{
+	struct html *h = &c->h;
+	html_section(h, "summary", "Summary",
+		     "What was captured and loaded.  Red figures are data the load lost or could not place: lost AUX "
+		     "buffers and partial records are samples that never reached the database; records without a "
+		     "mapping or symbol count in the totals but in no function.");
+	/* the tables are written below the facts, but their numbers are needed first */
+	char *tables = NULL;
+	size_t tlen = 0;
+	FILE *mem = open_memstream(&tables, &tlen);
+	if (!mem)
+		return report_fail(c, -spe_nomem, "out of memory");
+	struct html page = c->h;
+	c->h.out = mem;
+	long long totals[S_COLUMNS] = { 0 }, ncpus = 0;
+	char hosts[512], parts[512];
+	int rc = cpus_table(c, parts, sizeof parts, &ncpus);
+	if (rc == 0)
+		rc = sources_table(c, totals, hosts, sizeof hosts);
+	fclose(mem);
+	c->h = page;
+	if (rc < 0) {
+		free(tables);
+		return rc;
+	}
+	char buf[128];
+	html_raw(h, "<div class=\"facts\">");
+	fact_count(h, span->records, "SPE records", 0);
+	if (span->t1 > span->t0) {
+		if (span->raw_ts)
+			snprintf(buf, sizeof buf, "%lld ticks", span->t1 - span->t0);
+		else
+			snprintf(buf, sizeof buf, "%.3f ms", (double)(span->t1 - span->t0) / 1e6);
+	} else {
+		snprintf(buf, sizeof buf, "unknown");
+	}
+	fact(h, buf, span->raw_ts ? "time span (SPE timestamps, no perf time)" : "time span", 0);
+	snprintf(buf, sizeof buf, "%lld", ncpus);
+	fact(h, buf, parts[0] ? parts : "CPUs", 0);
+	fact(h, hosts[0] ? hosts : "unknown", "host", 0);
+	fact_count(h, totals[S_ID], "sources loaded", 0);
+	fact_count(h, totals[S_LOST], "lost AUX buffers", 1);
+	fact_count(h, totals[S_PARTIAL], "partial records", 1);
+	fact_count(h, totals[S_BAD_BYTES], "bad bytes", 1);
+	fact_count(h, totals[S_NO_MAPPING], "records without a mapping", 1);
+	fact_count(h, totals[S_NO_SYMBOL], "records without a symbol", 1);
+	html_raw(h, "</div>");
+	fwrite(tables, 1, tlen, h->out);
+	free(tables);
+	html_raw(h, "</section>\n");
+	return 0;
+}

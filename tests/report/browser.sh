@@ -1,0 +1,75 @@
+#!/bin/sh
+# Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
+# The page in a real browser: Debian's chromium, headless, on the memwork
+# report (scripts/deps.sh installs it).  Checks that the page loads from disk
+# with no console message at all (a script error, a failed fetch or a CSP
+# complaint would each log one), that its script ran (the DOM after load
+# carries body[data-ready]), and that the screenshot is a drawn page, not a
+# blank one: many colours, a fair share of ink, and the memory-level colours
+# of the latency bar (DRAM red, peer-core orange, L1D green) on screen.
+# The checks are tried first on pages made to fail them (a script that
+# throws, a blank page), so a browser that logs nothing cannot pass.
+# Skips (77) when chromium is not installed.
+set -u
+. "$(dirname "$0")/../lib/testlib.sh"
+record=$1 load=$2 report=$3 png_stats=$4 fx=$5
+chromium=${CHROMIUM:-/usr/bin/chromium}
+[ -x "$chromium" ] || { echo "SKIP: $chromium not installed (scripts/deps.sh installs it)"; exit 77; }
+scratch_dir report-browser
+run() { ${SPE_RUN:-} "$@"; }
+
+# One headless run with a profile of its own; stderr keeps the console log.
+browse() { # out-file log-file url extra-args...
+	out=$1 log=$2 url=$3
+	shift 3
+	profile=$(mktemp -d "$tmp/profile.XXXXXX")
+	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" --enable-logging=stderr --v=0 --hide-scrollbars "$@" "$url" \
+		>"$out" 2>"$log"
+	status=$?
+	rm -rf "$profile"
+	return $status
+}
+console() { grep -c ':CONSOLE' "$1"; }
+
+# the checks, on pages that must fail them
+printf '<!DOCTYPE html><html><body><p>x</p><script>throw new Error("boom")</script></body></html>\n' \
+	>"$tmp/throws.html"
+browse "$tmp/throws.dom" "$tmp/throws.log" "file://$tmp/throws.html" --dump-dom
+expect selftest_console_seen "$(console "$tmp/throws.log")" 1
+printf '<!DOCTYPE html><html><body></body></html>\n' >"$tmp/blank.html"
+browse /dev/null "$tmp/blank.log" "file://$tmp/blank.html" --window-size=1280,2000 \
+	--screenshot="$tmp/blank.png"
+expect selftest_blank "$("$png_stats" "$tmp/blank.png" | head -1 | cut -d' ' -f3-4)" "1 0"
+
+run "$record" --replay="$fx/workloads/traces/memwork.replay" -o "$tmp/memwork.data" >/dev/null 2>&1 ||
+	{ echo "FAIL replay"; exit 1; }
+run "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$fx/elf" 2>/dev/null || { echo "FAIL load"; exit 1; }
+run "$report" -d "$tmp/memwork.db" --html="$tmp/report.html" --symfs="$fx/elf" --source-dir="$fx/workloads" \
+	2>/dev/null || { echo "FAIL spe-report"; exit 1; }
+
+browse "$tmp/report.dom" "$tmp/dom.log" "file://$tmp/report.html" --dump-dom
+expect dom_rc $? 0
+expect console_dom "$(console "$tmp/dom.log")" 0
+grep ':CONSOLE' "$tmp/dom.log" | head -5
+has script_ran "$(grep -o '<body[^>]*>' "$tmp/report.dom")" 'data-ready="1"'
+expect dom_sections "$(grep -o '<section id=' "$tmp/report.dom" | wc -l | tr -d ' ')" 9
+
+browse /dev/null "$tmp/shot.log" "file://$tmp/report.html" --window-size=1280,2400 --screenshot="$tmp/shot.png"
+expect shot_rc $? 0
+expect console_shot "$(console "$tmp/shot.log")" 0
+# colours of the facts table's levels: DRAM e53935, peer-core fb8c00, L1D 43a047 (analysis/report/src/report_ctx.c)
+stats=$("$png_stats" "$tmp/shot.png" e53935 fb8c00 43a047)
+echo "screenshot: $stats" | head -1
+set -- $(printf '%s\n' "$stats" | head -1)
+expect shot_size "$1x$2" 1280x2400
+[ "$3" -ge 200 ] || { echo "FAIL shot_colours: $3 distinct colours"; fail=1; }
+[ "$4" -ge 100 ] || { echo "FAIL shot_ink: $4/1000 of the pixels are not background"; fail=1; }
+for c in e53935 fb8c00 43a047; do
+	n=$(printf '%s\n' "$stats" | awk -v c=$c '$1 == c { print $2 }')
+	[ "${n:-0}" -ge 500 ] || { echo "FAIL shot_level_$c: ${n:-0} pixels"; fail=1; }
+done
+
+[ $fail = 0 ] && echo "report_browser: all passed"
+exit $fail
