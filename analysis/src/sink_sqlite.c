@@ -30,6 +30,11 @@ enum statement {
 	ST_NUMA_NODE,
 	ST_NUMA_CPU,
 	ST_NUMA_MEMORY,
+	ST_TIME_CONV,
+	ST_MEM_LEVEL_STAT,
+	ST_LATENCY_BUCKET,
+	ST_BRANCH_STAT,
+	ST_PAGE_STAT,
 	ST_RECORD,       /* generated from spe_record_columns */
 	ST_RECORD_BATCH, /* the same, RECORD_BATCH rows at a time */
 	N_STATEMENTS
@@ -55,11 +60,22 @@ static const char *const statement_sql[ST_RECORD] = {
 			 " VALUES(?, ?, ?, ?, ?)",
 	[ST_NUMA_CPU] = "INSERT OR REPLACE INTO numa_cpu(source_id, cpu, node) VALUES(?, ?, ?)",
 	[ST_NUMA_MEMORY] = "INSERT INTO numa_memory(source_id, node, start, end) VALUES(?, ?, ?, ?)",
+	[ST_TIME_CONV] = "INSERT OR REPLACE INTO time_conv(source_id, time_shift, time_mult, time_zero, time_cycles,"
+			 " time_mask, cap_user_time_short) VALUES(?, ?, ?, ?, ?, ?, ?)",
+	[ST_MEM_LEVEL_STAT] = "INSERT INTO mem_level_stat(source_id, mem_level, loads, timed, total_latency)"
+			      " VALUES(?, ?, ?, ?, ?)",
+	[ST_LATENCY_BUCKET] = "INSERT INTO latency_bucket(source_id, op_class, latency_lo, samples, total_latency)"
+			      " VALUES(?, ?, ?, ?, ?)",
+	[ST_BRANCH_STAT] = "INSERT INTO branch_stat(source_id, pc, insn_id, branches, mispredicted, not_taken)"
+			   " VALUES(?, ?, ?, ?, ?, ?)",
+	[ST_PAGE_STAT] = "INSERT INTO page_stat(source_id, pid, page, accesses, tlb_walks, translated,"
+			 " translation_latency) VALUES(?, ?, ?, ?, ?, ?, ?)",
 };
 
 static const char *const statement_name[N_STATEMENTS] = {
 	"source",      "cpu",       "thread",   "mapping",     "symbol",  "insn",    "pc_latency",
-	"load_stats",  "data_object", "numa_node", "numa_cpu", "numa_memory", "records", "records",
+	"load_stats",  "data_object", "numa_node", "numa_cpu", "numa_memory", "time_conv", "mem_level_stat", "latency_bucket", "branch_stat",
+	"page_stat",   "records",   "records",
 };
 
 struct sqlite_sink {
@@ -335,6 +351,66 @@ static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, siz
 	});
 }
 
+static int sink_time_convs(void *ctx, const struct spe_row_time_conv *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_TIME_CONV, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int64(st, 2, (int64_t)r->time_shift);
+		sqlite3_bind_int64(st, 3, (int64_t)r->time_mult);
+		sqlite3_bind_int64(st, 4, (int64_t)r->time_zero);
+		sqlite3_bind_int64(st, 5, (int64_t)r->time_cycles);
+		sqlite3_bind_int64(st, 6, (int64_t)r->time_mask);
+		sqlite3_bind_int(st, 7, r->cap_user_time_short);
+	});
+}
+
+static int sink_mem_level_stats(void *ctx, const struct spe_row_mem_level_stat *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_MEM_LEVEL_STAT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_int(st, 2, r->mem_level != 0, r->mem_level);
+		sqlite3_bind_int64(st, 3, (int64_t)r->loads);
+		sqlite3_bind_int64(st, 4, (int64_t)r->timed);
+		bind_int(st, 5, r->timed != 0, (int64_t)r->total_latency);
+	});
+}
+
+static int sink_latency_buckets(void *ctx, const struct spe_row_latency_bucket *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_LATENCY_BUCKET, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_text(st, 2, r->op_class);
+		sqlite3_bind_int64(st, 3, r->latency_lo);
+		sqlite3_bind_int64(st, 4, (int64_t)r->samples);
+		sqlite3_bind_int64(st, 5, (int64_t)r->total_latency);
+	});
+}
+
+static int sink_branch_stats(void *ctx, const struct spe_row_branch_stat *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_BRANCH_STAT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_int(st, 2, r->has_pc, (int64_t)r->pc);
+		bind_int(st, 3, r->insn_id != 0, r->insn_id);
+		sqlite3_bind_int64(st, 4, (int64_t)r->branches);
+		bind_int(st, 5, r->has_events, (int64_t)r->mispredicted);
+		bind_int(st, 6, r->has_events, (int64_t)r->not_taken);
+	});
+}
+
+static int sink_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_PAGE_STAT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_int(st, 2, r->pid >= 0, r->pid);
+		sqlite3_bind_int64(st, 3, (int64_t)r->page);
+		sqlite3_bind_int64(st, 4, (int64_t)r->accesses);
+		bind_int(st, 5, r->has_events, (int64_t)r->tlb_walks);
+		sqlite3_bind_int64(st, 6, (int64_t)r->translated);
+		bind_int(st, 7, r->translated != 0, (int64_t)r->translation_latency);
+	});
+}
+
 /* Bind record @p r to parameters first .. first + SPE_RECORD_NCOLS - 1. */
 static void bind_record(sqlite3_stmt *st, int first, const struct spe_row_record *r)
 {
@@ -433,6 +509,11 @@ int spe_sqlite_sink_new(struct spe_db *db, struct spe_row_sink *out, char *err, 
 				      .commit = sink_commit,
 				      .abort = sink_abort,
 				      .errmsg = sink_errmsg,
-				      .free = sink_free };
+				      .free = sink_free,
+				      .time_convs = sink_time_convs,
+				      .mem_level_stats = sink_mem_level_stats,
+				      .latency_buckets = sink_latency_buckets,
+				      .branch_stats = sink_branch_stats,
+				      .page_stats = sink_page_stats };
 	return 0;
 }

@@ -34,6 +34,21 @@ void sql_append(struct sql_text *t, const char *s)
 	t->len += n;
 }
 
+void sql_append_literal(struct sql_text *t, const char *s)
+{
+	sql_append(t, "'");
+	for (const char *q; (q = strchr(s, '\'')); s = q + 1) {
+		if (!reserve(t, (size_t)(q - s) + 2))
+			return;
+		memcpy(t->buf + t->len, s, (size_t)(q - s));
+		t->len += (size_t)(q - s);
+		memcpy(t->buf + t->len, "''", 3);
+		t->len += 2;
+	}
+	sql_append(t, s);
+	sql_append(t, "'");
+}
+
 void sql_appendf(struct sql_text *t, const char *fmt, ...)
 {
 	va_list ap;

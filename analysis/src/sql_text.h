@@ -12,6 +12,8 @@ struct sql_text {
 };
 
 void sql_append(struct sql_text *t, const char *s);
+/* @p s as an SQL string literal: quoted, its quotes doubled. */
+void sql_append_literal(struct sql_text *t, const char *s);
 void sql_appendf(struct sql_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* 1 if every append succeeded. */
 int sql_ok(const struct sql_text *t);
