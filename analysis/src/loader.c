@@ -381,7 +381,13 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 	int rc = count_latency(ld, rec, where, &group);
 	if (rc < 0)
 		return rc;
-	if (record_summary_count(&ld->summary, rec, codes, group, pid) < 0)
+	struct record_where w = { .cpu = cpu,
+				  .pid = pid,
+				  .tid = tid,
+				  .midr = c->midr,
+				  .symbol_id = where->insn_id ? where->symbol_id : 0,
+				  .object_id = object > 0 ? object : 0 };
+	if (record_summary_count(&ld->summary, rec, codes, group, &w) < 0)
 		return out_of_memory(ld);
 	ld->counts.records++;
 	return 0;
@@ -476,29 +482,55 @@ static int write_load_stats(struct spe_loader *ld)
 	return rc < 0 ? sink_fail(ld, rc, "load_stats") : 0;
 }
 
+static int by_slot_latency(const void *a, const void *b)
+{
+	int32_t x = latency_slot_latency(*(const uint64_t *)a), y = latency_slot_latency(*(const uint64_t *)b);
+	return (x > y) - (x < y);
+}
+
+/* One pc_latency row per group: its histogram, latencies ascending. */
 static int write_latency(struct spe_loader *ld)
 {
 	if (latency_groups_settle(&ld->latency) < 0)
 		return out_of_memory(ld);
+	uint32_t widest = 0;
+	for (uint32_t g = 0; g < ld->latency.n; g++)
+		if (ld->latency.groups[g].hist.n > widest)
+			widest = ld->latency.groups[g].hist.n;
+	uint64_t *slots = malloc(((size_t)widest + 1) * sizeof *slots);
+	int32_t *lat = malloc(((size_t)widest + 1) * sizeof *lat);
+	uint64_t *count = malloc(((size_t)widest + 1) * sizeof *count);
+	int rc = slots && lat && count ? 0 : out_of_memory(ld);
 	/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see count_latency */
-	for (uint32_t g = 0; g < ld->latency.n; g++) {
+	for (uint32_t g = 0; g < ld->latency.n && rc == 0; g++) {
 		const struct latency_group *grp = &ld->latency.groups[g];
+		size_t n = 0, timed = 0;
 		LATENCY_HIST_FOREACH(&grp->hist, i)
-		{
-			uint64_t slot = grp->hist.slots[i];
-			struct spe_row_pc_latency row = { .source_id = ld->source_id,
-							  .has_pc = (int)(grp->key.w[2] & 1),
-							  .pc = grp->key.w[0],
-							  .insn_id = (int64_t)grp->key.w[1],
-							  .symbol_id = (int64_t)(grp->key.w[2] >> 1),
-							  .total_latency = latency_slot_latency(slot),
-							  .samples = latency_slot_count(slot) };
-			int rc = ld->sink.pc_latency(ld->sink.ctx, &row, 1);
-			if (rc < 0)
-				return sink_fail(ld, rc, "pc_latency");
+		slots[n++] = grp->hist.slots[i];
+		qsort(slots, n, sizeof *slots, by_slot_latency);
+		struct spe_row_pc_latency row = { .source_id = ld->source_id,
+						  .has_pc = (int)(grp->key.w[2] & 1),
+						  .pc = grp->key.w[0],
+						  .insn_id = (int64_t)grp->key.w[1],
+						  .symbol_id = (int64_t)(grp->key.w[2] >> 1),
+						  .latency = lat,
+						  .samples = count };
+		for (size_t i = 0; i < n; i++) {
+			if (latency_slot_latency(slots[i]) == LATENCY_NONE) {
+				row.untimed += latency_slot_count(slots[i]);
+				continue;
+			}
+			lat[timed] = latency_slot_latency(slots[i]);
+			count[timed++] = latency_slot_count(slots[i]);
 		}
+		row.n = timed;
+		if ((rc = ld->sink.pc_latency(ld->sink.ctx, &row, 1)) < 0)
+			sink_fail(ld, rc, "pc_latency");
 	}
-	return 0;
+	free(slots);
+	free(lat);
+	free(count);
+	return rc;
 }
 
 int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)

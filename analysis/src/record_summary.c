@@ -10,8 +10,13 @@
 
 #define HAS(f) (rec->has & SPE_HAS_##f)
 
-/* op_class of a `codes` op field, as spe_op_code (schema.c) names it: enum spe_op_class + 1, 0 = none. */
-static unsigned op_class_of(uint64_t codes)
+#define OP_ATOMIC 0x80 /* op_info(): the op is atomic (its text has the word AT) */
+
+/*
+ * The op class of a `codes` op field, as spe_op_code (schema.c) names it:
+ * enum spe_op_class + 1, 0 = none; OR OP_ATOMIC for atomics.
+ */
+static unsigned op_info(uint64_t codes)
 {
 	static uint8_t table[1024];
 	static int built;
@@ -21,7 +26,8 @@ static unsigned op_class_of(uint64_t codes)
 			uint32_t flags;
 			uint16_t evl;
 			spe_op_decode((uint8_t)(raw >> 8), (uint8_t)raw, &cls, &flags, &evl);
-			table[raw] = (uint8_t)(cls + 1 < SUMMARY_OP_CLASSES ? cls + 1 : SUMMARY_OP_CLASSES - 1);
+			table[raw] = (uint8_t)((cls + 1 < SUMMARY_OP_CLASSES ? cls + 1 : SUMMARY_OP_CLASSES - 1) |
+					       (flags & SPE_OPF(ATOMIC) ? OP_ATOMIC : 0));
 		}
 		built = 1;
 	}
@@ -53,10 +59,114 @@ static int zeroed_room(void **p, size_t *cap, size_t i, size_t elem)
 	return 0;
 }
 
-int record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
-			 int pid)
+/* SQL's three values: NULL, false, true. */
+enum { SQL_NULL = -1 };
+
+static int sql_and(int a, int b)
 {
-	unsigned cls = op_class_of(codes);
+	return !a || !b ? 0 : a == SQL_NULL || b == SQL_NULL ? SQL_NULL : 1;
+}
+
+static int sql_or(int a, int b)
+{
+	return a == 1 || b == 1 ? 1 : a == SQL_NULL || b == SQL_NULL ? SQL_NULL : 0;
+}
+
+static void add(struct null_sum *n, int v)
+{
+	if (v != SQL_NULL) {
+		n->sum += (uint32_t)v;
+		n->known++;
+	}
+}
+
+enum line_value_kind { LV_CPU, LV_TID, LV_SYMBOL, LV_OBJECT, LV_KINDS };
+
+/* Add the values of @p v[kind] (the ones flagged in @p want) the line has not seen; 0, or -1 without memory. */
+static int add_distinct(struct record_summary *s, struct line_count *l, const int64_t v[LV_KINDS], unsigned want)
+{
+	for (uint32_t i = l->head; i && want; i = s->values[i].next)
+		if (want & 1u << s->values[i].kind && s->values[i].value == v[s->values[i].kind])
+			want &= ~(1u << s->values[i].kind);
+	for (unsigned k = 0; k < LV_KINDS; k++) {
+		if (!(want & 1u << k))
+			continue;
+		size_t n = s->n_values ? s->n_values : 1; /* node 0 is "none" */
+		if (n >= s->value_cap) {
+			void *q = grow_array(s->values, &s->value_cap, n + 1, sizeof *s->values);
+			if (!q)
+				return -1;
+			s->values = q;
+		}
+		s->values[n] = (struct line_value){ .value = v[k], .next = 0, .kind = k };
+		s->n_values = n + 1;
+		if (l->tail)
+			s->values[l->tail].next = (uint32_t)n;
+		else
+			l->head = (uint32_t)n;
+		l->tail = (uint32_t)n;
+		l->cpus += k == LV_CPU;
+		l->threads += k == LV_TID;
+	}
+	return 0;
+}
+
+/*
+ * cacheline_sharing's sums, each the value its SQL gives the record (with
+ * SQL's NULLs): see the view in memory_schema.c.
+ */
+static int count_line(struct record_summary *s, const struct spe_record *rec, unsigned info, const struct record_where *w)
+{
+	int64_t line = (int64_t)rec->data_va >> 6;
+	struct latency_key key = { { (uint64_t)(int64_t)w->pid + 1, (uint64_t)line, 0 } };
+	int64_t n = latency_group_of(&s->line_index, &key);
+	if (n < 0 || zeroed_room((void **)&s->lines, &s->line_cap, (size_t)n, sizeof *s->lines) < 0)
+		return -1;
+	struct line_count *l = &s->lines[n];
+	unsigned cls = info & ~OP_ATOMIC;
+	int is_load = cls ? cls == SPE_OP_CLASS_LOAD + 1 : SQL_NULL;
+	int is_store = cls ? cls == SPE_OP_CLASS_STORE + 1 : SQL_NULL;
+	int atomic = cls ? !!(info & OP_ATOMIC) : SQL_NULL;
+	int snooped = HAS(EVENTS) ? (int)(rec->events >> SPE_EV_DATA_SNOOPED & 1) : SQL_NULL;
+	int modified_event = HAS(EVENTS) ? (int)(rec->events >> SPE_EV_CACHE_DATA_MODIFIED & 1) : SQL_NULL;
+	int peer = SQL_NULL, remote = SQL_NULL, modified_source = SQL_NULL;
+	if (HAS(DATA_SOURCE)) {
+		int modified = 0;
+		int level = spe_mem_level(w->midr, rec->data_source, &modified);
+		if (level >= 0) {
+			peer = spe_mem_level_is_peer(level);
+			remote = spe_mem_level_is_remote(level);
+			modified_source = !!modified;
+		}
+	}
+	l->accesses++;
+	add(&l->loads, is_load);
+	add(&l->stores, is_store);
+	add(&l->snooped, snooped);
+	add(&l->hitm, sql_and(is_load, sql_or(modified_event == SQL_NULL ? SQL_NULL : modified_event == 1,
+					      modified_source == SQL_NULL ? SQL_NULL : modified_source == 1)));
+	add(&l->peer_hits, sql_and(is_load, peer == SQL_NULL ? SQL_NULL : peer == 1));
+	add(&l->atomics, atomic);
+	add(&l->writes, sql_or(is_store, atomic));
+	add(&l->modified_events, modified_event);
+	add(&l->modified_sources, modified_source);
+	add(&l->remote_hits, sql_and(is_load, remote == SQL_NULL ? SQL_NULL : remote == 1));
+	if (HAS(TOTAL_LATENCY)) {
+		l->timed++;
+		l->total_latency += rec->total_latency;
+	}
+	l->offsets |= UINT64_C(1) << (rec->data_va & 63);
+	int64_t v[LV_KINDS] = { w->cpu, w->tid, w->symbol_id, w->object_id };
+	unsigned want = 1u << LV_CPU | (w->tid >= 0) << LV_TID | (w->symbol_id > 0) << LV_SYMBOL |
+			(w->object_id > 0) << LV_OBJECT;
+	return add_distinct(s, l, v, want);
+}
+
+int record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
+			 const struct record_where *w)
+{
+	unsigned info = op_info(codes), cls = info & ~OP_ATOMIC;
+	int pid = w->pid;
 	if (HAS(TOTAL_LATENCY)) {
 		struct bucket_count *b = &s->buckets[cls][bucket_of(rec->total_latency)];
 		b->samples++;
@@ -98,6 +208,8 @@ int record_summary_count(struct record_summary *s, const struct spe_record *rec,
 			p->translated++;
 			p->translation_latency += rec->translation_latency;
 		}
+		if (count_line(s, rec, info, w) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -183,6 +295,65 @@ static int write_pages(const struct record_summary *s, const struct spe_row_sink
 	return 0;
 }
 
+static int64_t null_sum(struct null_sum n)
+{
+	return n.known ? (int64_t)n.sum : -1;
+}
+
+/* The line's distinct values of @p kind into @p out (room for all of them); their number. */
+static size_t line_values(const struct record_summary *s, const struct line_count *l, unsigned kind, int64_t *out)
+{
+	size_t n = 0;
+	for (uint32_t i = l->head; i; i = s->values[i].next)
+		if (s->values[i].kind == kind)
+			out[n++] = s->values[i].value;
+	return n;
+}
+
+/* The lines cacheline_sharing shows: written to, by more than one thread or CPU. */
+static int write_lines(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	int64_t *ids = malloc((s->n_values + 1) * sizeof *ids);
+	if (!ids)
+		return -spe_nomem;
+	int rc = 0;
+	for (uint32_t n = 0; n < s->line_index.n && rc == 0; n++) {
+		const struct line_count *l = &s->lines[n];
+		if (!l->writes.sum || (l->threads < 2 && l->cpus < 2))
+			continue;
+		const struct latency_key *k = &s->line_index.groups[n].key;
+		size_t n_symbols = line_values(s, l, LV_SYMBOL, ids);
+		size_t n_objects = line_values(s, l, LV_OBJECT, ids + n_symbols);
+		struct spe_row_cacheline_stat row = {
+			.source_id = source_id,
+			.pid = (int32_t)((int64_t)k->w[0] - 1),
+			.line = k->w[1],
+			.accesses = l->accesses,
+			.loads = null_sum(l->loads),
+			.stores = null_sum(l->stores),
+			.cpus = l->cpus,
+			.threads = l->threads,
+			.offsets = (uint32_t)__builtin_popcountll(l->offsets),
+			.snooped = null_sum(l->snooped),
+			.hitm = null_sum(l->hitm),
+			.peer_hits = null_sum(l->peer_hits),
+			.total_latency = l->timed ? (int64_t)l->total_latency : -1,
+			.atomics = null_sum(l->atomics),
+			.writes = null_sum(l->writes),
+			.modified_events = null_sum(l->modified_events),
+			.modified_sources = null_sum(l->modified_sources),
+			.remote_hits = null_sum(l->remote_hits),
+			.n_symbols = n_symbols,
+			.symbol_ids = ids,
+			.n_data_objects = n_objects,
+			.data_object_ids = ids + n_symbols,
+		};
+		rc = sink->cacheline_stats(sink->ctx, &row, 1);
+	}
+	free(ids);
+	return rc;
+}
+
 int record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
 			 const struct latency_groups *groups)
 {
@@ -195,6 +366,8 @@ int record_summary_write(const struct record_summary *s, const struct spe_row_si
 		rc = write_branches(s, sink, source_id, groups);
 	if (rc == 0 && HAS_OP(sink, page_stats))
 		rc = write_pages(s, sink, source_id);
+	if (rc == 0 && HAS_OP(sink, cacheline_stats))
+		rc = write_lines(s, sink, source_id);
 	return rc;
 }
 
@@ -203,5 +376,8 @@ void record_summary_free(struct record_summary *s)
 	free(s->branches);
 	free(s->pages);
 	latency_groups_free(&s->page_index);
+	free(s->lines);
+	free(s->values);
+	latency_groups_free(&s->line_index);
 	memset(s, 0, sizeof *s);
 }

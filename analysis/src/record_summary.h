@@ -2,10 +2,13 @@
 /*
  * Summaries of the records, counted while loading, for the views that
  * would otherwise scan spe_record (docs/schema.md, "Summaries"):
- * mem_level_summary, latency_histogram, branch_mispredict and tlb_hotspot.
- * Each row is one source's, so an --append adds rows and the views add them
- * up.  Memory: fixed arrays for the levels and buckets, 40 bytes per
- * branch PC group and 80 per (process, 4 KiB data page).
+ * mem_level_summary, latency_histogram, branch_mispredict, tlb_hotspot and
+ * cacheline_sharing.  Each row is one source's, so an --append adds rows and
+ * the views add them up (cacheline_sharing groups by source: its rows are
+ * complete per source).  Memory: fixed arrays for the levels and buckets,
+ * 40 bytes per branch PC group, 80 per (process, 4 KiB data page), about
+ * 150 per (process, 64-byte line) plus 16 per distinct CPU, thread,
+ * function and data object seen on the line.
  */
 #ifndef SPE_RECORD_SUMMARY_H
 #define SPE_RECORD_SUMMARY_H
@@ -36,6 +39,40 @@ struct page_count {
 	uint64_t accesses, evented, tlb_walks, translated, translation_latency;
 };
 
+/*
+ * A sum(expr) of cacheline_sharing whose expr may be NULL: the sum of the
+ * non-NULL values and how many there were (the SQL sum is NULL when none).
+ */
+struct null_sum {
+	uint32_t sum, known;
+};
+
+/* One (process, line): the columns of cacheline_sharing (docs/schema.md). */
+struct line_count {
+	uint32_t accesses;
+	struct null_sum loads, stores, snooped, hitm, peer_hits, atomics, writes, modified_events,
+		modified_sources, remote_hits;
+	uint32_t timed, cpus, threads;
+	uint64_t total_latency;
+	uint64_t offsets;   /* bit i: an access at byte i of the line */
+	uint32_t head, tail; /* the line's distinct values (struct line_value), 1-based, 0 = none */
+};
+
+/* A distinct CPU, thread, function or data object of a line, in first-seen order. */
+struct line_value {
+	int64_t value;
+	uint32_t next;
+	uint32_t kind; /* enum line_value_kind (record_summary.c) */
+};
+
+/* What a record is to cacheline_sharing, beside the record itself. */
+struct record_where {
+	int cpu, pid, tid;   /* -1 = unknown (pid, tid) */
+	uint32_t midr;       /* the CPU's part: the data source's level and flags */
+	int64_t symbol_id;   /* 0 = none */
+	int64_t object_id;   /* data object, 0 = none */
+};
+
 struct record_summary {
 	struct level_count levels[SUMMARY_LEVELS];
 	struct bucket_count buckets[SUMMARY_OP_CLASSES][SUMMARY_BUCKETS];
@@ -44,15 +81,20 @@ struct record_summary {
 	struct latency_groups page_index; /* (pid + 1, page) -> number */
 	struct page_count *pages;
 	size_t page_cap;
+	struct latency_groups line_index; /* (pid + 1, line) -> number */
+	struct line_count *lines;
+	size_t line_cap;
+	struct line_value *values; /* [0] unused */
+	size_t n_values, value_cap;
 };
 
 /*
  * Count a record: @p codes its `codes` column, @p group its latency group
- * (its PC and insn, or the group of records without a PC), @p pid -1 when
- * unknown.  0, or -1 without memory.
+ * (its PC and insn, or the group of records without a PC), @p w where it
+ * ran and what it touched.  0, or -1 without memory.
  */
 int record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
-			 int pid);
+			 const struct record_where *w);
 
 /*
  * Write the rows of source @p source_id; @p group_pc gives a latency group's

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
 # Every view that reads the summaries the loader counts (mem_level_summary,
-# latency_histogram, branch_mispredict, tlb_hotspot: docs/schema.md,
-# "Summaries") against its definition computed from the records of
-# spe_record, row for row: on a generated trace of many PCs (one source),
+# latency_histogram, branch_mispredict, tlb_hotspot, cacheline_sharing:
+# docs/schema.md, "Summaries") against its definition computed from the
+# records of spe_record, row for row: on a generated trace of many PCs (one source),
 # then with the data-object fixture (several processes' threads, data
 # addresses, NUMA) and the generated trace again appended (three sources:
 # the views add up the sources' rows).
@@ -41,11 +41,40 @@ tlb_ref="SELECT source_id, pid, printf('0x%x', page << 12) AS page, page << 12 A
 FROM (SELECT source_id, pid, data_va >> 12 AS page, tlb_walk, translation_latency
       FROM spe_record WHERE data_va IS NOT NULL)
 GROUP BY source_id, pid, page"
+cacheline_ref="SELECT source_id, pid, printf('0x%x', line << 6) AS line, line << 6 AS line_value,
+  count(*) AS accesses, sum(op_class = 'load') AS loads, sum(op_class = 'store') AS stores,
+  count(DISTINCT cpu) AS cpus, count(DISTINCT tid) AS threads, count(DISTINCT data_va & 63) AS offsets,
+  sum(data_snooped) AS snooped,
+  sum(op_class = 'load' AND (cache_data_modified = 1 OR modified_source = 1)) AS hitm,
+  sum(op_class = 'load' AND peer = 1) AS peer_hits, sum(total_latency) AS total_latency,
+  group_concat(DISTINCT symbol) AS symbols, sum(atomic) AS atomics, sum(op_class = 'store' OR atomic) AS writes,
+  sum(cache_data_modified) AS modified_events, sum(modified_source) AS modified_sources,
+  sum(op_class = 'load' AND remote = 1) AS remote_hits, group_concat(DISTINCT data_object) AS data_objects
+FROM (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,
+        r.data_snooped, r.cache_data_modified, r.total_latency, s.name AS symbol,
+        ' ' || r.op || ' ' LIKE '% AT %' AS atomic, df.peer, df.modified AS modified_source,
+        df.remote, d.name AS data_object
+      FROM spe_record r
+      LEFT JOIN cpu c ON c.source_id = r.source_id AND c.cpu = r.cpu
+      LEFT JOIN spe_data_source_fact df ON df.part = c.part AND df.code = r.data_source
+      LEFT JOIN symbol s ON s.id = r.symbol_id
+      LEFT JOIN data_object d ON d.id = r.data_object_id
+      WHERE r.data_va IS NOT NULL)
+GROUP BY source_id, pid, line
+HAVING writes > 0 AND (threads > 1 OR cpus > 1)"
+# group_concat's order is the scan's: compare the names as sorted lists
+sorted() { # column
+	echo "(SELECT group_concat(value) FROM (SELECT value FROM json_each('[\"' || replace($1, ',', '\",\"') || '\"]')
+	  ORDER BY value)) AS $1"
+}
+cacheline_cols="source_id, pid, line, line_value, accesses, loads, stores, cpus, threads, offsets, snooped, hitm,
+  peer_hits, total_latency, $(sorted symbols), atomics, writes, modified_events, modified_sources, remote_hits,
+  $(sorted data_objects)"
 
-check_view() { # label db view reference
+check_view() { # label db view reference [columns]
 	# the same rows (in any order: ties in the views' ORDER BY are unordered)
-	got=$(query "$2" "SELECT * FROM $3" | tail -n +2 | LC_ALL=C sort)
-	ref=$(query "$2" "$4" | tail -n +2 | LC_ALL=C sort)
+	got=$(query "$2" "SELECT ${5:-*} FROM $3" | tail -n +2 | LC_ALL=C sort)
+	ref=$(query "$2" "SELECT ${5:-*} FROM ($4)" | tail -n +2 | LC_ALL=C sort)
 	expect "$1 $3" "$got" "$ref"
 	[ -n "$got" ] || { echo "FAIL $1 $3: no rows"; fail=1; }
 }
@@ -55,6 +84,7 @@ check_all() { # label db
 	check_view "$1" "$2" latency_histogram "$histogram_ref"
 	check_view "$1" "$2" branch_mispredict "$branch_ref"
 	check_view "$1" "$2" tlb_hotspot "$tlb_ref"
+	check_view "$1" "$2" cacheline_sharing "$cacheline_ref" "$cacheline_cols"
 }
 
 # 40,000 records over 3,000 PCs in 300 functions
@@ -77,6 +107,10 @@ ${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" --append 2>
 	{ echo "FAIL append"; exit 1; }
 check_all three_sources "$tmp/t.db"
 expect sources "$(query "$tmp/t.db" "SELECT count(DISTINCT source_id) FROM tlb_hotspot" | tail -1)" 3
+# shared lines named by functions and by data objects (the datawork source), and lines with atomics
+n=$(query "$tmp/t.db" "SELECT count(DISTINCT source_id) > 1, sum(symbols IS NOT NULL) > 0,
+	sum(data_objects IS NOT NULL) > 0, sum(atomics > 0) > 0 FROM cacheline_sharing" | tail -1)
+expect shared_lines "$n" "1,1,1,1"
 
 [ $fail -eq 0 ] && echo "ok cli_summary_views"
 exit $fail

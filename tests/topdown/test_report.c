@@ -74,12 +74,12 @@ static int exec(sqlite3 *db, const char *sql)
 
 /*
  * SPE records of source @p source in the real tables (spe_schema_create):
- * source, symbol, insn, _spe_record (behind the spe_record view) and pc_latency,
+ * source, symbol, insn, _spe_record (behind the spe_record view) and pc_histogram,
  * which the loader counts while loading and which is counted here by SQL.
  */
 static void add_spe(sqlite3 *db, int source, unsigned midr, const char *part)
 {
-	char sql[512];
+	char sql[1024];
 	snprintf(sql, sizeof sql,
 		 "INSERT INTO source (id, file, kind, loaded_at) VALUES (%d, 'stream-%d.data', 'perf.data', 'now');"
 		 "INSERT INTO symbol (id, name, start, file, line) VALUES (%d, 'triad', 4096, 'stream.c', 50),"
@@ -129,10 +129,12 @@ static void add_spe(sqlite3 *db, int source, unsigned midr, const char *part)
 		exec(db, sql);
 	}
 	snprintf(sql, sizeof sql,
-		 "INSERT INTO pc_latency (source_id, pc, insn_id, symbol_id, total_latency, samples)"
-		 " SELECT source_id, pc, insn_id, symbol_id, %s, COUNT(*) FROM spe_record WHERE source_id = %d"
-		 " GROUP BY pc, insn_id, symbol_id, %s",
-		 latency_col(), source, latency_col());
+		 "INSERT INTO pc_histogram (source_id, pc, insn_id, symbol_id, untimed, histogram)"
+		 " SELECT source_id, pc, insn_id, symbol_id, coalesce(sum(CASE WHEN lat IS NULL THEN n END), 0),"
+		 " '{' || coalesce(group_concat(CASE WHEN lat IS NOT NULL THEN '\"' || lat || '\":' || n END), '') || '}'"
+		 " FROM (SELECT source_id, pc, insn_id, symbol_id, %s AS lat, COUNT(*) AS n FROM spe_record"
+		 " WHERE source_id = %d GROUP BY 1, 2, 3, 4, 5 ORDER BY lat) GROUP BY 1, 2, 3, 4",
+		 latency_col(), source);
 	exec(db, sql);
 }
 

@@ -231,13 +231,20 @@ struct spe_row_numa_memory {
 	uint64_t start, end;     /* physical addresses, end exclusive */
 };
 
+/*
+ * One PC's latency histogram in one source (the pc_histogram table, behind
+ * the pc_latency view): its records by total latency.  Changed in schema 4
+ * from one row per (PC, latency).
+ */
 struct spe_row_pc_latency {
 	int64_t source_id;
 	int has_pc;              /* else pc is NULL */
 	uint64_t pc;
 	int64_t insn_id, symbol_id;
-	int32_t total_latency;   /* -1 = NULL */
-	uint64_t samples;
+	uint64_t untimed;        /* records without a total latency */
+	size_t n;                /* distinct latencies */
+	const int32_t *latency;  /* ascending, 0..65535 */
+	const uint64_t *samples; /* records of each */
 };
 
 struct spe_row_load_stats {
@@ -255,8 +262,8 @@ struct spe_row_time_conv {
 
 /*
  * Summaries of one source's records (docs/schema.md, "Summaries"): what the
- * views mem_level_summary, latency_histogram, branch_mispredict and
- * tlb_hotspot add up instead of scanning the records.
+ * views mem_level_summary, latency_histogram, branch_mispredict,
+ * tlb_hotspot and cacheline_sharing read instead of scanning the records.
  */
 struct spe_row_mem_level_stat {  /* loads by memory level */
 	int64_t source_id;
@@ -289,6 +296,25 @@ struct spe_row_page_stat {       /* records with a data address, by process and 
 	int has_events;           /* else tlb_walks is NULL */
 	uint64_t tlb_walks;
 	uint64_t translated, translation_latency; /* records with a translation latency, their sum */
+};
+
+/*
+ * A shared cache line of one source (cacheline_stat, behind
+ * cacheline_sharing): written to, by more than one thread or CPU.  The
+ * int64_t counts are -1 for SQL NULL (no record had the value).
+ */
+struct spe_row_cacheline_stat {
+	int64_t source_id;
+	int32_t pid;              /* -1 = NULL */
+	uint64_t line;            /* data_va >> 6, arithmetic */
+	uint64_t accesses;
+	int64_t loads, stores;
+	uint32_t cpus, threads, offsets; /* distinct CPUs, threads, byte offsets */
+	int64_t snooped, hitm, peer_hits, total_latency, atomics, writes, modified_events, modified_sources,
+		remote_hits;
+	size_t n_symbols, n_data_objects;
+	const int64_t *symbol_ids;      /* distinct, in first-seen order */
+	const int64_t *data_object_ids; /* distinct, in first-seen order */
 };
 
 /* The first free id of each table with an id column, as the store stands at begin. */
@@ -330,6 +356,7 @@ struct spe_row_sink {
 	int (*latency_buckets)(void *ctx, const struct spe_row_latency_bucket *rows, size_t n);
 	int (*branch_stats)(void *ctx, const struct spe_row_branch_stat *rows, size_t n);
 	int (*page_stats)(void *ctx, const struct spe_row_page_stat *rows, size_t n);
+	int (*cacheline_stats)(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n);
 };
 
 #ifdef __cplusplus
