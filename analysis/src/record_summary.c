@@ -72,43 +72,46 @@ static int sql_or(int a, int b)
 	return a == 1 || b == 1 ? 1 : a == SQL_NULL || b == SQL_NULL ? SQL_NULL : 0;
 }
 
-static void add(struct null_sum *n, int v)
+static void add(struct line_count *l, enum line_sum i, int v)
 {
 	if (v != SQL_NULL) {
-		n->sum += (uint32_t)v;
-		n->known++;
+		l->sum[i] += (uint32_t)v;
+		l->known |= (uint16_t)(1u << i);
 	}
 }
 
-enum line_value_kind { LV_CPU, LV_TID, LV_SYMBOL, LV_OBJECT, LV_KINDS };
+enum line_value_kind { LV_CPU, LV_TID, LV_SYMBOL, LV_OBJECT };
 
-/* Add the values of @p v[kind] (the ones flagged in @p want) the line has not seen; 0, or -1 without memory. */
-static int add_distinct(struct record_summary *s, struct line_count *l, const int64_t v[LV_KINDS], unsigned want)
+/*
+ * Count @p value of @p kind on the line if it is new there: the first of a
+ * kind in *@p first (@p seen: there is one), the others in the value list.
+ * 1 if it was new, 0 if not, -1 without memory.
+ */
+static int distinct(struct record_summary *s, struct line_count *l, unsigned kind, int64_t value, int seen,
+		    int64_t *first)
 {
-	for (uint32_t i = l->head; i && want; i = s->values[i].next)
-		if (want & 1u << s->values[i].kind && s->values[i].value == v[s->values[i].kind])
-			want &= ~(1u << s->values[i].kind);
-	for (unsigned k = 0; k < LV_KINDS; k++) {
-		if (!(want & 1u << k))
-			continue;
-		size_t n = s->n_values ? s->n_values : 1; /* node 0 is "none" */
-		if (n >= s->value_cap) {
-			void *q = grow_array(s->values, &s->value_cap, n + 1, sizeof *s->values);
-			if (!q)
-				return -1;
-			s->values = q;
-		}
-		s->values[n] = (struct line_value){ .value = v[k], .next = 0, .kind = k };
-		s->n_values = n + 1;
-		if (l->tail)
-			s->values[l->tail].next = (uint32_t)n;
-		else
-			l->head = (uint32_t)n;
-		l->tail = (uint32_t)n;
-		l->cpus += k == LV_CPU;
-		l->threads += k == LV_TID;
+	if (!seen) {
+		*first = value;
+		return 1;
 	}
-	return 0;
+	if (*first == value)
+		return 0;
+	for (uint32_t i = l->more; i; i = s->values[i].next)
+		if (s->values[i].kind == kind && s->values[i].value == value)
+			return 0;
+	size_t n = s->n_values ? s->n_values : 1; /* node 0 is "none" */
+	if (n >= UINT32_MAX)
+		return -1;
+	if (n >= s->value_cap) {
+		void *q = grow_array(s->values, &s->value_cap, n + 1, sizeof *s->values);
+		if (!q)
+			return -1;
+		s->values = q;
+	}
+	s->values[n] = (struct line_value){ .value = value, .next = l->more, .kind = kind };
+	s->n_values = n + 1;
+	l->more = (uint32_t)n;
+	return 1;
 }
 
 /*
@@ -140,26 +143,38 @@ static int count_line(struct record_summary *s, const struct spe_record *rec, un
 		}
 	}
 	l->accesses++;
-	add(&l->loads, is_load);
-	add(&l->stores, is_store);
-	add(&l->snooped, snooped);
-	add(&l->hitm, sql_and(is_load, sql_or(modified_event == SQL_NULL ? SQL_NULL : modified_event == 1,
-					      modified_source == SQL_NULL ? SQL_NULL : modified_source == 1)));
-	add(&l->peer_hits, sql_and(is_load, peer == SQL_NULL ? SQL_NULL : peer == 1));
-	add(&l->atomics, atomic);
-	add(&l->writes, sql_or(is_store, atomic));
-	add(&l->modified_events, modified_event);
-	add(&l->modified_sources, modified_source);
-	add(&l->remote_hits, sql_and(is_load, remote == SQL_NULL ? SQL_NULL : remote == 1));
+	add(l, LS_LOADS, is_load);
+	add(l, LS_STORES, is_store);
+	add(l, LS_SNOOPED, snooped);
+	add(l, LS_HITM, sql_and(is_load, sql_or(modified_event, modified_source)));
+	add(l, LS_PEER_HITS, sql_and(is_load, peer));
+	add(l, LS_ATOMICS, atomic);
+	add(l, LS_WRITES, sql_or(is_store, atomic));
+	add(l, LS_MODIFIED_EVENTS, modified_event);
+	add(l, LS_MODIFIED_SOURCES, modified_source);
+	add(l, LS_REMOTE_HITS, sql_and(is_load, remote));
 	if (HAS(TOTAL_LATENCY)) {
-		l->timed++;
+		l->known |= 1u << LS_TOTAL_LATENCY;
 		l->total_latency += rec->total_latency;
 	}
 	l->offsets |= UINT64_C(1) << (rec->data_va & 63);
-	int64_t v[LV_KINDS] = { w->cpu, w->tid, w->symbol_id, w->object_id };
-	unsigned want = 1u << LV_CPU | (w->tid >= 0) << LV_TID | (w->symbol_id > 0) << LV_SYMBOL |
-			(w->object_id > 0) << LV_OBJECT;
-	return add_distinct(s, l, v, want);
+	int64_t first = l->cpu0;
+	int rc = distinct(s, l, LV_CPU, w->cpu, l->cpus > 0, &first);
+	if (rc > 0 && !l->cpus)
+		l->cpu0 = (int32_t)first;
+	l->cpus += rc > 0;
+	if (rc >= 0 && w->tid >= 0) {
+		first = l->tid0;
+		rc = distinct(s, l, LV_TID, w->tid, l->threads > 0, &first);
+		if (rc > 0 && !l->threads)
+			l->tid0 = (int32_t)first;
+		l->threads += rc > 0;
+	}
+	if (rc >= 0 && w->symbol_id > 0)
+		rc = distinct(s, l, LV_SYMBOL, w->symbol_id, l->symbol0 != 0, &l->symbol0);
+	if (rc >= 0 && w->object_id > 0)
+		rc = distinct(s, l, LV_OBJECT, w->object_id, l->object0 != 0, &l->object0);
+	return rc < 0 ? -1 : 0;
 }
 
 int record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
@@ -295,54 +310,63 @@ static int write_pages(const struct record_summary *s, const struct spe_row_sink
 	return 0;
 }
 
-static int64_t null_sum(struct null_sum n)
+static int64_t null_sum(const struct line_count *l, enum line_sum i)
 {
-	return n.known ? (int64_t)n.sum : -1;
+	return l->known >> i & 1 ? (int64_t)(i == LS_TOTAL_LATENCY ? l->total_latency : l->sum[i]) : -1;
 }
 
-/* The line's distinct values of @p kind into @p out (room for all of them); their number. */
-static size_t line_values(const struct record_summary *s, const struct line_count *l, unsigned kind, int64_t *out)
+/* The line's distinct values of @p kind (its first in @p first, 0 = none) into @p out, in first-seen order; their number. */
+static size_t line_values(const struct record_summary *s, const struct line_count *l, unsigned kind, int64_t first,
+			  int64_t *out)
 {
+	if (!first)
+		return 0;
 	size_t n = 0;
-	for (uint32_t i = l->head; i; i = s->values[i].next)
+	out[n++] = first;
+	for (uint32_t i = l->more; i; i = s->values[i].next)
 		if (s->values[i].kind == kind)
 			out[n++] = s->values[i].value;
+	for (size_t a = 1, b = n - 1; a < b; a++, b--) { /* the list is newest first */
+		int64_t t = out[a];
+		out[a] = out[b];
+		out[b] = t;
+	}
 	return n;
 }
 
 /* The lines cacheline_sharing shows: written to, by more than one thread or CPU. */
 static int write_lines(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
 {
-	int64_t *ids = malloc((s->n_values + 1) * sizeof *ids);
+	int64_t *ids = malloc((s->n_values + 2) * sizeof *ids); /* the list and two firsts */
 	if (!ids)
 		return -spe_nomem;
 	int rc = 0;
 	for (uint32_t n = 0; n < s->line_index.n && rc == 0; n++) {
 		const struct line_count *l = &s->lines[n];
-		if (!l->writes.sum || (l->threads < 2 && l->cpus < 2))
+		if (!l->sum[LS_WRITES] || (l->threads < 2 && l->cpus < 2))
 			continue;
 		const struct latency_key *k = &s->line_index.groups[n].key;
-		size_t n_symbols = line_values(s, l, LV_SYMBOL, ids);
-		size_t n_objects = line_values(s, l, LV_OBJECT, ids + n_symbols);
+		size_t n_symbols = line_values(s, l, LV_SYMBOL, l->symbol0, ids);
+		size_t n_objects = line_values(s, l, LV_OBJECT, l->object0, ids + n_symbols);
 		struct spe_row_cacheline_stat row = {
 			.source_id = source_id,
 			.pid = (int32_t)((int64_t)k->w[0] - 1),
 			.line = k->w[1],
 			.accesses = l->accesses,
-			.loads = null_sum(l->loads),
-			.stores = null_sum(l->stores),
+			.loads = null_sum(l, LS_LOADS),
+			.stores = null_sum(l, LS_STORES),
 			.cpus = l->cpus,
 			.threads = l->threads,
 			.offsets = (uint32_t)__builtin_popcountll(l->offsets),
-			.snooped = null_sum(l->snooped),
-			.hitm = null_sum(l->hitm),
-			.peer_hits = null_sum(l->peer_hits),
-			.total_latency = l->timed ? (int64_t)l->total_latency : -1,
-			.atomics = null_sum(l->atomics),
-			.writes = null_sum(l->writes),
-			.modified_events = null_sum(l->modified_events),
-			.modified_sources = null_sum(l->modified_sources),
-			.remote_hits = null_sum(l->remote_hits),
+			.snooped = null_sum(l, LS_SNOOPED),
+			.hitm = null_sum(l, LS_HITM),
+			.peer_hits = null_sum(l, LS_PEER_HITS),
+			.total_latency = null_sum(l, LS_TOTAL_LATENCY),
+			.atomics = null_sum(l, LS_ATOMICS),
+			.writes = null_sum(l, LS_WRITES),
+			.modified_events = null_sum(l, LS_MODIFIED_EVENTS),
+			.modified_sources = null_sum(l, LS_MODIFIED_SOURCES),
+			.remote_hits = null_sum(l, LS_REMOTE_HITS),
 			.n_symbols = n_symbols,
 			.symbol_ids = ids,
 			.n_data_objects = n_objects,

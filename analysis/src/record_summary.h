@@ -7,8 +7,8 @@
  * the views add them up (cacheline_sharing groups by source: its rows are
  * complete per source).  Memory: fixed arrays for the levels and buckets,
  * 40 bytes per branch PC group, 80 per (process, 4 KiB data page), about
- * 150 per (process, 64-byte line) plus 16 per distinct CPU, thread,
- * function and data object seen on the line.
+ * 140 per (process, 64-byte line) plus 16 per distinct CPU, thread,
+ * function and data object beyond a line's first.
  */
 #ifndef SPE_RECORD_SUMMARY_H
 #define SPE_RECORD_SUMMARY_H
@@ -39,26 +39,43 @@ struct page_count {
 	uint64_t accesses, evented, tlb_walks, translated, translation_latency;
 };
 
-/*
- * A sum(expr) of cacheline_sharing whose expr may be NULL: the sum of the
- * non-NULL values and how many there were (the SQL sum is NULL when none).
- */
-struct null_sum {
-	uint32_t sum, known;
+/* The sums of cacheline_sharing whose expression may be NULL (struct line_count). */
+enum line_sum {
+	LS_LOADS,
+	LS_STORES,
+	LS_SNOOPED,
+	LS_HITM,
+	LS_PEER_HITS,
+	LS_ATOMICS,
+	LS_WRITES,
+	LS_MODIFIED_EVENTS,
+	LS_MODIFIED_SOURCES,
+	LS_REMOTE_HITS,
+	LS_TOTAL_LATENCY, /* known only: the sum is total_latency */
+	LS_N
 };
 
-/* One (process, line): the columns of cacheline_sharing (docs/schema.md). */
+/*
+ * One (process, 64-byte line): the columns of cacheline_sharing
+ * (docs/schema.md).  A line's first CPU, thread, function and data object
+ * are kept here; the others it sees go to the summary's value list.  Memory
+ * grows with the distinct lines (96 bytes and the hash entry each), so it is
+ * kept small.
+ */
 struct line_count {
 	uint32_t accesses;
-	struct null_sum loads, stores, snooped, hitm, peer_hits, atomics, writes, modified_events,
-		modified_sources, remote_hits;
-	uint32_t timed, cpus, threads;
+	uint32_t sum[LS_TOTAL_LATENCY]; /* the non-NULL values' sum */
+	uint16_t known;                 /* bit i: some record gave sum i a value (SQL's sum is NULL otherwise) */
+	uint16_t cpus;                  /* distinct CPUs (at most SPE_AUX_MAX_CPUS) */
+	uint32_t threads;               /* distinct threads */
+	int32_t cpu0, tid0;             /* the first CPU and thread (valid when cpus, threads > 0) */
+	int64_t symbol0, object0;       /* the first function and data object, 0 = none yet */
+	uint32_t more;                  /* further distinct values (struct line_value), newest first; 0 = none */
 	uint64_t total_latency;
-	uint64_t offsets;   /* bit i: an access at byte i of the line */
-	uint32_t head, tail; /* the line's distinct values (struct line_value), 1-based, 0 = none */
+	uint64_t offsets;               /* bit i: an access at byte i of the line */
 };
 
-/* A distinct CPU, thread, function or data object of a line, in first-seen order. */
+/* A further distinct CPU, thread, function or data object of a line. */
 struct line_value {
 	int64_t value;
 	uint32_t next;
