@@ -107,6 +107,7 @@ int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source
 	ld->no_pc_group = -1;
 	if (opts)
 		memcpy(&ld->opts, opts, opts->size < sizeof ld->opts ? opts->size : sizeof ld->opts);
+	ld->summary.line_budget = ld->opts.line_budget ? ld->opts.line_budget : SPE_LOAD_LINE_BUDGET;
 	int rc = resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
 	if (rc == 0)
 		rc = begin_source(ld, src);
@@ -477,7 +478,8 @@ static int write_load_stats(struct spe_loader *ld)
 					  .no_mapping = k->no_mapping,
 					  .no_symbol = k->no_symbol,
 					  .no_time = k->no_time,
-					  .no_data_object = k->no_data_object };
+					  .no_data_object = k->no_data_object,
+					  .cacheline_scan = ld->summary.lines_dropped };
 	int rc = ld->sink.load_stats(ld->sink.ctx, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "load_stats") : 0;
 }

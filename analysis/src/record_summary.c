@@ -118,11 +118,29 @@ static int distinct(struct record_summary *s, struct line_count *l, unsigned kin
  * cacheline_sharing's sums, each the value its SQL gives the record (with
  * SQL's NULLs): see the view in memory_schema.c.
  */
+static void drop_lines(struct record_summary *s)
+{
+	free(s->lines);
+	free(s->values);
+	latency_groups_free(&s->line_index);
+	s->lines = NULL;
+	s->values = NULL;
+	s->line_cap = s->n_values = s->value_cap = 0;
+	s->lines_dropped = 1;
+}
+
 static int count_line(struct record_summary *s, const struct spe_record *rec, unsigned info, const struct record_where *w)
 {
+	if (s->lines_dropped)
+		return 0;
 	int64_t line = (int64_t)rec->data_va >> 6;
 	struct latency_key key = { { (uint64_t)(int64_t)w->pid + 1, (uint64_t)line, 0 } };
 	int64_t n = latency_group_of(&s->line_index, &key);
+	if (n >= 0 && (size_t)n >= s->line_budget) {
+		/* memory grows with the lines, not the records: past the budget the view scans instead */
+		drop_lines(s);
+		return 0;
+	}
 	if (n < 0 || zeroed_room((void **)&s->lines, &s->line_cap, (size_t)n, sizeof *s->lines) < 0)
 		return -1;
 	struct line_count *l = &s->lines[n];
@@ -390,7 +408,7 @@ int record_summary_write(const struct record_summary *s, const struct spe_row_si
 		rc = write_branches(s, sink, source_id, groups);
 	if (rc == 0 && HAS_OP(sink, page_stats))
 		rc = write_pages(s, sink, source_id);
-	if (rc == 0 && HAS_OP(sink, cacheline_stats))
+	if (rc == 0 && HAS_OP(sink, cacheline_stats) && !s->lines_dropped)
 		rc = write_lines(s, sink, source_id);
 	return rc;
 }
@@ -400,8 +418,6 @@ void record_summary_free(struct record_summary *s)
 	free(s->branches);
 	free(s->pages);
 	latency_groups_free(&s->page_index);
-	free(s->lines);
-	free(s->values);
-	latency_groups_free(&s->line_index);
+	drop_lines(s);
 	memset(s, 0, sizeof *s);
 }

@@ -103,6 +103,8 @@ struct record_summary {
 	size_t line_cap;
 	struct line_value *values; /* [0] unused */
 	size_t n_values, value_cap;
+	size_t line_budget;        /* the most lines kept; past it, none are */
+	int lines_dropped;         /* there were more: no cacheline_stat rows */
 };
 
 /*

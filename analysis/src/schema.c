@@ -157,7 +157,8 @@ static const char tables_sql[] =
 	"  no_mapping INTEGER NOT NULL,\n"
 	"  no_symbol INTEGER NOT NULL,\n"
 	"  no_time INTEGER NOT NULL,\n"
-	"  no_data_object INTEGER NOT NULL DEFAULT 0);\n";
+	"  no_data_object INTEGER NOT NULL DEFAULT 0,\n"
+	"  cacheline_scan INTEGER NOT NULL DEFAULT 0);\n";
 
 /*
  * The code tables the spe_record view joins with, generated from libspe's

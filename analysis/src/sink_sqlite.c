@@ -53,8 +53,8 @@ static const char *const statement_sql[ST_RECORD] = {
 	[ST_PC_LATENCY] = "INSERT INTO pc_histogram(source_id, pc, insn_id, symbol_id, untimed, histogram)"
 			  " VALUES(?, ?, ?, ?, ?, ?)",
 	[ST_LOAD_STATS] = "INSERT INTO load_stats(source_id, records, bad_bytes, skipped_bytes, partial_records,"
-			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object)"
-			  " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object, cacheline_scan)"
+			  " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_DATA_OBJECT] = "INSERT INTO data_object(id, source_id, pid, kind, name, mapping_id, start, size, type, file,"
 			   " line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_NUMA_NODE] = "INSERT OR REPLACE INTO numa_node(source_id, node, cpus, mem_total_kb, mem_free_kb)"
@@ -388,6 +388,7 @@ static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, siz
 		sqlite3_bind_int64(st, 1, r->source_id);
 		for (int i = 0; i < (int)(sizeof v / sizeof *v); i++)
 			sqlite3_bind_int64(st, i + 2, (int64_t)v[i]);
+		sqlite3_bind_int(st, 12, r->cacheline_scan);
 	});
 }
 

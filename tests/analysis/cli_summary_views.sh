@@ -112,5 +112,18 @@ n=$(query "$tmp/t.db" "SELECT count(DISTINCT source_id) > 1, sum(symbols IS NOT 
 	sum(data_objects IS NOT NULL) > 0, sum(atomics > 0) > 0 FROM cacheline_sharing" | tail -1)
 expect shared_lines "$n" "1,1,1,1"
 
+# a source with more lines than the budget keeps none: the view computes its rows from the records
+${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" --append --line-budget=100 2>/dev/null ||
+	{ echo "FAIL append over the line budget"; exit 1; }
+expect scanned "$(query "$tmp/t.db" "SELECT group_concat(source_id) FROM load_stats WHERE cacheline_scan" | tail -1)" 4
+expect none_kept "$(query "$tmp/t.db" "SELECT count(*) FROM cacheline_stat WHERE source_id = 4" | tail -1)" 0
+check_view four_sources "$tmp/t.db" cacheline_sharing "$cacheline_ref" "$cacheline_cols"
+# the same trace as source 1, whose lines were kept: the same rows
+expect from_records "$(query "$tmp/t.db" "SELECT (SELECT count(*) FROM cacheline_sharing WHERE source_id = 4),
+	(SELECT count(*) FROM cacheline_sharing WHERE source_id = 1) > 0,
+	(SELECT count(*) FROM cacheline_sharing WHERE source_id = 1)" | tail -1 | sed 's/^\([0-9]*\),1,\1$/same/')" same
+${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --line-budget=0 2>/dev/null
+expect bad_budget $? 64
+
 [ $fail -eq 0 ] && echo "ok cli_summary_views"
 exit $fail

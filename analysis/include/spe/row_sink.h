@@ -251,6 +251,7 @@ struct spe_row_load_stats {
 	int64_t source_id;
 	uint64_t records, bad_bytes, skipped_bytes, partial_records, unknown_packets, lost_aux, no_mapping,
 		no_symbol, no_time, no_data_object;
+	int cacheline_scan;      /* the source's lines are not in cacheline_stat (more than the line budget) */
 };
 
 /* The TIME_CONV of a source: the view computes spe_record.time from ts with it. */
