@@ -12,6 +12,7 @@
 
 #include "common/cli_util.h"
 #include "spe/spe.h"
+#include "util/json.h"
 
 static const char prog[] = "spe-dump";
 
@@ -44,9 +45,9 @@ static void on_error(void *ctx, const struct spe_aux_error *e)
 	d->decode_errors++;
 	if (d->mode == MODE_JSON) {
 		printf("{\"error\":");
-		cli_json_string(stdout, e->reason ? e->reason : "");
+		util_json_string(stdout, e->reason ? e->reason : "");
 		printf(",\"code\":");
-		cli_json_string(stdout, spe_errstr(e->code));
+		util_json_string(stdout, spe_errstr(e->code));
 		printf(",\"offset\":%" PRIu64 ",\"idx\":%" PRIu32 ",\"cpu\":%d}\n", e->offset, e->queue, e->cpu);
 	} else if (d->mode == MODE_RECORDS)
 		printf("error idx=%" PRIu32 " offset=0x%08" PRIx64 ": %s\n", e->queue, e->offset,
@@ -107,7 +108,7 @@ static void print_json(const struct spe_aux_item *it)
 		spe_record_op_text(r, op, sizeof op);
 		const char *cls = spe_op_class_name(r->op_class);
 		printf(",\"op_class\":\"%s\",\"op\":", cls ? cls : "unknown");
-		cli_json_string(stdout, op);
+		util_json_string(stdout, op);
 		printf(",\"op_raw_class\":%u,\"op_raw\":%u", r->op_raw_class, r->op_raw);
 		if (r->sve_evl)
 			printf(",\"sve_evl\":%u", r->sve_evl);

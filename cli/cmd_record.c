@@ -15,6 +15,7 @@
 #include "spe/doctor.h"
 #include "spe/filters.h"
 #include "spe/spe.h"
+#include "util/json.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -553,12 +554,12 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 		       kernel ? "user space and kernel" : samples, "TERM", "OPTION", "FIELD", "SUPPORTED");
 	} else {
 		printf("{\"target\":");
-		cli_json_string(stdout, who);
+		util_json_string(stdout, who);
 		printf(",\"kernel_samples\":%s,\"reason\":", kernel ? "true" : "false");
 		if (kernel)
 			printf("null");
 		else
-			cli_json_string(stdout, samples);
+			util_json_string(stdout, samples);
 		printf("}\n");
 	}
 	for (int i = 0; i < SPE_TERM_COUNT; i++) {
@@ -591,10 +592,10 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 			if (ok)
 				printf("null");
 			else
-				cli_json_string(stdout, why);
+				util_json_string(stdout, why);
 			printf(",\"needs_privilege\":");
 			if (needs_priv)
-				cli_json_string(stdout, priv);
+				util_json_string(stdout, priv);
 			else
 				printf("null");
 			printf("}\n");

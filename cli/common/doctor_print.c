@@ -2,6 +2,7 @@
 /* Text and JSON forms of a spe doctor report (doctor_print.h). */
 #include "doctor_print.h"
 #include "cli_util.h"
+#include "util/json.h"
 
 #include <string.h>
 
@@ -42,7 +43,7 @@ void doctor_print_text(FILE *out, const struct spe_doctor_report *r)
 static void json_or_null(FILE *out, const char *s)
 {
 	if (s && *s)
-		cli_json_string(out, s);
+		util_json_string(out, s);
 	else
 		fputs("null", out);
 }
@@ -71,13 +72,13 @@ void doctor_print_json(FILE *out, const struct spe_doctor_report *r)
 			status_json(k->status));
 		json_or_null(out, k->status == SPE_CHECK_FAIL ? spe_doctor_verdict_name(k->blocks) : NULL);
 		fputs(",\"summary\":", out);
-		cli_json_string(out, k->summary);
+		util_json_string(out, k->summary);
 		fputs(",\"evidence\":[", out);
 		for (unsigned e = 0; e < k->n_evidence; e++) {
 			fputs(e ? ",{\"source\":" : "{\"source\":", out);
-			cli_json_string(out, k->evidence[e].source);
+			util_json_string(out, k->evidence[e].source);
 			fputs(",\"value\":", out);
-			cli_json_string(out, k->evidence[e].value);
+			util_json_string(out, k->evidence[e].value);
 			fputc('}', out);
 		}
 		fputs("],\"fix\":", out);
