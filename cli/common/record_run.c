@@ -379,18 +379,12 @@ int record_run_live(const struct record_run_opts *o)
 
 	install_stop_handlers();
 	struct spe_live *live = NULL;
-	struct spe_live_error lerr = { 0 };
-	int r = spe_live_open(&lc, &live, &lerr);
+	char err[1024] = "";
+	int r = spe_live_open(&lc, &live, err, sizeof err);
 	free(lcpus); /* spe_live_open keeps its own copy */
 	if (r) {
-		fprintf(stderr, "%s: %s\n", prog, lerr.msg);
-		if (r == -spe_invalid)
-			return CLI_USAGE;
-		if (lerr.sys_errno == EACCES || lerr.sys_errno == EPERM)
-			return CLI_NOPERM;
-		if (lerr.sys_errno == ESRCH)
-			return CLI_NOINPUT; /* -p names no process (any more) */
-		return r == -spe_unsupported ? CLI_UNAVAILABLE : CLI_IOERR;
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return cli_exit_status(r); /* 77 refused, 66 -p's process gone, 69 no perf events or SPE busy */
 	}
 
 	const uint32_t *cpus;
@@ -427,7 +421,6 @@ int record_run_live(const struct record_run_opts *o)
 		oc.memory_block_size = numa.block_size;
 	}
 	struct spe_rec_output *out = NULL;
-	char err[1024] = "";
 	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);
 	spe_numa_topology_fini(&numa); /* the writer keeps its own copy */
 	free(midrs);
@@ -447,7 +440,9 @@ int record_run_live(const struct record_run_opts *o)
 				spe_errstr((int)synth));
 	}
 	struct spe_live_result res;
-	r = spe_live_run(live, &sink, &res, &lerr);
+	r = spe_live_run(live, &sink, &res);
+	char lerr[sizeof err];
+	snprintf(lerr, sizeof lerr, "%s", spe_live_errmsg(live));
 	spe_live_close(live);
 	uint32_t first_type = 0;
 	uint64_t unwritten = spe_rec_output_unwritten(out, &first_type);
@@ -462,11 +457,11 @@ int record_run_live(const struct record_run_opts *o)
 
 	int status = CLI_OK;
 	if (r && o->command && !res.command_ran) {
-		fprintf(stderr, "%s: %s\n", prog, lerr.msg);
+		fprintf(stderr, "%s: %s\n", prog, lerr);
 		return 127; /* the command could not be run, as a shell reports it */
 	}
 	if (r || cr) {
-		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : lerr.msg);
+		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : lerr);
 		status = CLI_IOERR;
 	}
 	uint64_t per_trunc = res.aux_size / 2; /* one wakeup's worth: the kernel's default watermark */

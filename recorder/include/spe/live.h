@@ -62,13 +62,6 @@ struct spe_live_config {
 	int poll_ms;              /* 0 = 100 */
 };
 
-/* Why the live path failed: what to print. */
-struct spe_live_error {
-	int code;                 /* negative spe_* code */
-	int sys_errno;            /* errno of the failing call, 0 if none */
-	char msg[512];
-};
-
 struct spe_live_result {
 	int command_status;       /* SPE_LIVE_COMMAND: exit code (or 128 + signal) of the command */
 	int command_ran;          /* exec succeeded */
@@ -97,8 +90,13 @@ struct spe_live;
  * Open the events and map the rings (and fork the command, held before exec).
  * The CPU list actually recorded is available from spe_live_cpus() so the
  * caller can open its output with per-CPU metadata before spe_live_run().
+ * Returns 0, or a negative code with the reason in @p err: -spe_invalid (a
+ * bad configuration), -spe_no_permission (perf_event_open refused: EACCES,
+ * EPERM; the message names the fix), -spe_not_found (-p's process is gone),
+ * -spe_unavailable (no perf events, SPE busy, attributes the kernel
+ * rejects), -spe_io or -spe_nomem.
  */
-int spe_live_open(const struct spe_live_config *cfg, struct spe_live **out, struct spe_live_error *err);
+int spe_live_open(const struct spe_live_config *cfg, struct spe_live **out, char *err, size_t errlen);
 int spe_live_cpus(const struct spe_live *l, const uint32_t **cpus);
 /*
  * The tasks events were opened for on each CPU: the command, -p's PID and
@@ -108,9 +106,14 @@ int spe_live_cpus(const struct spe_live *l, const uint32_t **cpus);
 int spe_live_tasks(const struct spe_live *l, const pid_t **tids);
 void spe_live_time_conv(const struct spe_live *l, struct spe_live_time_conv *tc);
 
-/* Enable, let the command exec, drain into @p sink until done; disable and drain once more. */
-int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct spe_live_result *res,
-		 struct spe_live_error *err);
+/*
+ * Enable, let the command exec, drain into @p sink until done; disable and
+ * drain once more.  Returns 0 or a negative code, spe_live_errmsg() saying
+ * why (-spe_invalid with res->command_ran 0: the command could not be run).
+ */
+int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct spe_live_result *res);
+/* The last failure of @p l, "" if none. */
+const char *spe_live_errmsg(const struct spe_live *l);
 
 /* Close everything (kills a command that was never started). */
 void spe_live_close(struct spe_live *l);
