@@ -86,8 +86,8 @@ static int run(FILE *out, void *arg)
 					       : td_report_spe(j->db, out, &j->ro, &diag);
 	if (rc < 0) {
 		fflush(out);
-		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, diag.msg[0] ? diag.msg : td_errstr(rc));
-		return rc == -td_no_data || rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
+		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, diag.msg[0] ? diag.msg : spe_errstr(rc));
+		return rc == -spe_no_data || rc == -spe_bad_input ? CLI_DATAERR : CLI_IOERR;
 	}
 	return CLI_OK;
 }

@@ -177,18 +177,6 @@ static int cmd_decode(int argc, char **argv)
 #define IMPORT_MAX_BYTES (256u << 20)
 #define IMPORT_MAX_LINE (1u << 20)
 
-/* Exit status for a library error code. */
-static int exit_for(int rc)
-{
-	switch (-rc) {
-	case td_bad_input:
-	case td_no_data: return CLI_DATAERR;
-	case td_unsupported: return CLI_UNAVAILABLE;
-	case td_invalid: return CLI_USAGE;
-	default: return CLI_IOERR;
-	}
-}
-
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -240,7 +228,7 @@ static int store_runs(const char *sub, const char *db_path, struct td_run *runs,
 	int rc = spe_db_open(db_path, SPE_DB_APPEND, &sdb, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s %s: %s\n", prog, sub, err);
-		return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+		return rc == -spe_invalid ? CLI_DATAERR : cli_exit_status(rc);
 	}
 	struct td_diag diag = { 0 };
 	sqlite3 *db = spe_db_sqlite(sdb);
@@ -259,7 +247,7 @@ static int store_runs(const char *sub, const char *db_path, struct td_run *runs,
 	if (rc < 0) {
 		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, diag.msg);
 		spe_db_close(sdb); /* closing without the commit rolls every run back */
-		return rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
+		return cli_exit_status(rc);
 	}
 	if (spe_db_commit(sdb, err, sizeof err) < 0) {
 		fprintf(stderr, "%s %s: %s\n", prog, sub, err);
@@ -367,9 +355,9 @@ static int cmd_import(int argc, char **argv)
 		if (diag.line)
 			fprintf(stderr, "%s import: %s:%ld: %s\n", prog, path, diag.line, diag.msg);
 		else
-			fprintf(stderr, "%s import: %s: %s\n", prog, path, diag.msg[0] ? diag.msg : td_errstr(fmt));
+			fprintf(stderr, "%s import: %s: %s\n", prog, path, diag.msg[0] ? diag.msg : spe_errstr(fmt));
 		td_import_result_free(&res);
-		return exit_for(fmt);
+		return cli_exit_status(fmt);
 	}
 	if (name_runs(res.runs, res.n_runs, run_names, n_names, path, workload) < 0) {
 		td_import_result_free(&res);
@@ -474,7 +462,7 @@ static int cmd_stat(int argc, char **argv)
 	int rc = td_probe(sysroot, level, &probe, &diag);
 	if (rc < 0) {
 		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
-		return exit_for(rc);
+		return cli_exit_status(rc);
 	}
 	if (dry_run) {
 		td_probe_print_attrs(&probe, stdout);
@@ -513,7 +501,7 @@ static int cmd_stat(int argc, char **argv)
 		close(go[1]);
 		waitpid(pid, NULL, 0);
 		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
-		return exit_for(rc);
+		return cli_exit_status(rc);
 	}
 	struct td_run run;
 	td_run_init(&run);

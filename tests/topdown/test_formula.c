@@ -268,13 +268,13 @@ TEST(missing_event_and_unknown_cpu)
 	struct td_interval *iv = NULL;
 	struct td_diag diag = { 0 };
 	struct td_cpu_info info;
-	CHECK_INT_EQ(apply("neoverse-v2", c, &run, &iv), -td_no_data);
+	CHECK_INT_EQ(apply("neoverse-v2", c, &run, &iv), -spe_no_data);
 	CHECK_INT_EQ(td_cpu_lookup("neoverse-v2", &info), 0);
-	CHECK_INT_EQ(td_formula_apply(&info, iv, &diag), -td_no_data);
+	CHECK_INT_EQ(td_formula_apply(&info, iv, &diag), -spe_no_data);
 	CHECK(strstr(diag.msg, "STALL_SLOT_FRONTEND") != NULL);
 	td_run_free(&run);
-	CHECK_INT_EQ(td_cpu_lookup("pentium4", &info), -td_unsupported);
-	CHECK_INT_EQ(td_cpu_lookup("0x410fd000", &info), -td_unsupported);
+	CHECK_INT_EQ(td_cpu_lookup("pentium4", &info), -spe_unavailable);
+	CHECK_INT_EQ(td_cpu_lookup("0x410fd000", &info), -spe_unavailable);
 }
 
 /* The Arm formula rows use CPU names the SPE facts table knows. */

@@ -60,9 +60,9 @@ TEST(probe_unsupported_names_the_cpu)
 {
 	struct td_probe p;
 	struct td_diag diag = { 0 };
-	CHECK_INT_EQ(probe("amd-epyc", 1, &p, &diag), -td_unsupported);
+	CHECK_INT_EQ(probe("amd-epyc", 1, &p, &diag), -spe_unavailable);
 	CHECK(strstr(diag.msg, "not supported on this CPU (AMD EPYC 7763 64-Core Processor)") != NULL);
-	CHECK_INT_EQ(probe("no-such-tree", 1, &p, &diag), -td_unsupported);
+	CHECK_INT_EQ(probe("no-such-tree", 1, &p, &diag), -spe_unavailable);
 	CHECK(strstr(diag.msg, "(unknown CPU)") != NULL);
 }
 

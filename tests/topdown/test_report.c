@@ -297,7 +297,7 @@ TEST(cross_isa_report)
 	free(t);
 
 	t = report(db, 1, TD_REPORT_TABLE, "no-such-workload", &rc);
-	CHECK_INT_EQ(rc, -td_no_data);
+	CHECK_INT_EQ(rc, -spe_no_data);
 	free(t);
 	spe_db_close(sdb);
 }

@@ -81,8 +81,8 @@ TEST(other_version_refused)
 	CHECK_INT_EQ(td_store_init(db, &diag), 0);
 	CHECK_INT_EQ(td_store_check(db, &diag), 0);
 	sqlite3_exec(db, "UPDATE meta SET value = '99' WHERE key = 'topdown_schema_version'", NULL, NULL, NULL);
-	CHECK_INT_EQ(td_store_check(db, &diag), -td_bad_input);
-	CHECK_INT_EQ(td_store_init(db, &diag), -td_bad_input);
+	CHECK_INT_EQ(td_store_check(db, &diag), -spe_bad_input);
+	CHECK_INT_EQ(td_store_init(db, &diag), -spe_bad_input);
 	CHECK(strstr(diag.msg, "version 99") != NULL);
 	sqlite3_close(db);
 }

@@ -206,15 +206,15 @@ int section_topdown(struct report_ctx *c)
 	struct td_diag diag = { 0 };
 	rc = td_report_cross_isa(c->db, mem, &o, &diag);
 	fclose(mem);
-	if (rc == -td_no_data) {
+	if (rc == -spe_no_data) {
 		free(text);
 		html_raw(h, none);
 		return 0;
 	}
 	if (rc < 0) {
 		free(text);
-		return report_fail(c, rc == -td_nomem ? -spe_nomem : -spe_bad_file, "topdown: %s",
-				   diag.msg[0] ? diag.msg : td_errstr(rc));
+		return report_fail(c, rc == -spe_nomem ? -spe_nomem : -spe_bad_file, "topdown: %s",
+				   diag.msg[0] ? diag.msg : spe_errstr(rc));
 	}
 	/* one JSON object per workload, one a line */
 	for (char *line = text, *next; line && *line; line = next) {

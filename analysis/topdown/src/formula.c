@@ -85,13 +85,13 @@ static const char *arm_part_name(unsigned long midr)
 int td_cpu_lookup(const char *cpu, struct td_cpu_info *info)
 {
 	if (!cpu || !info)
-		return -td_invalid;
+		return -spe_invalid;
 	memset(info, 0, sizeof *info);
 	char name[40];
 	const char *rev = strchr(cpu, ':');
 	size_t n = rev ? (size_t)(rev - cpu) : strlen(cpu);
 	if (n == 0 || n >= sizeof name)
-		return -td_unsupported;
+		return -spe_unavailable;
 	memcpy(name, cpu, n);
 	name[n] = '\0';
 	if (rev && sscanf(rev + 1, "r%dp%d", &info->variant, &info->revision) == 2)
@@ -102,7 +102,7 @@ int td_cpu_lookup(const char *cpu, struct td_cpu_info *info)
 		unsigned long midr = strtoul(name, &end, 16);
 		const char *part = *end ? NULL : arm_part_name(midr);
 		if (!part)
-			return -td_unsupported;
+			return -spe_unavailable;
 		snprintf(name, sizeof name, "%s", part);
 		info->variant = (midr >> 20) & 0xf;
 		info->revision = midr & 0xf;
@@ -129,7 +129,7 @@ int td_cpu_lookup(const char *cpu, struct td_cpu_info *info)
 	}
 	const struct arm_formula *f = arm_formula_for(name);
 	if (!f)
-		return -td_unsupported;
+		return -spe_unavailable;
 	info->isa = TD_ISA_ARM;
 	snprintf(info->name, sizeof info->name, "%s", f->cpu);
 	info->slots = f->slots;
@@ -170,14 +170,14 @@ int td_interval_count(const struct td_interval *iv, enum td_isa isa, const char 
 #define NEED(var, spec)                                                                           \
 	do {                                                                                      \
 		if (!td_interval_count(iv, cpu->isa, spec, &(var)))                               \
-			return td_fail(diag, td_no_data, 0, "%s formula needs the event %s", cpu->name, spec); \
+			return td_fail(diag, spe_no_data, 0, "%s formula needs the event %s", cpu->name, spec); \
 	} while (0)
 
 static int positive(struct td_diag *diag, const char *what, double v)
 {
 	if (v > 0)
 		return 0;
-	return td_fail(diag, td_no_data, 0, "%s is zero: no cycles were counted", what);
+	return td_fail(diag, spe_no_data, 0, "%s is zero: no cycles were counted", what);
 }
 
 /* §2: Sandy Bridge..Skylake level 1 from generic counters (S3, S4, S9, S29). */
@@ -302,7 +302,7 @@ static int arm_topdown(const struct td_cpu_info *cpu, const struct arm_formula *
 	NEED(op_ret, "OP_RETIRED");
 	NEED(op_spec, "OP_SPEC");
 	if (op_spec <= 0)
-		return td_fail(diag, td_no_data, 0, "OP_SPEC is zero");
+		return td_fail(diag, spe_no_data, 0, "OP_SPEC is zero");
 	double w = cpu->slots ? cpu->slots : f->slots;
 	double ret_ratio = op_ret / op_spec;
 	iv->slots = w * c;
@@ -338,7 +338,7 @@ static int arm_topdown(const struct td_cpu_info *cpu, const struct arm_formula *
 int td_formula_apply(const struct td_cpu_info *cpu, struct td_interval *iv, struct td_diag *diag)
 {
 	if (!cpu || !iv || !cpu->method)
-		return -td_invalid;
+		return -spe_invalid;
 	if (strcmp(cpu->method, "intel_generic") == 0)
 		return intel_generic(cpu, iv, diag);
 	if (strcmp(cpu->method, "wsm_approx") == 0)
@@ -346,5 +346,5 @@ int td_formula_apply(const struct td_cpu_info *cpu, struct td_interval *iv, stru
 	const struct arm_formula *f = arm_formula_for(cpu->name);
 	if (f)
 		return arm_topdown(cpu, f, iv, diag);
-	return td_fail(diag, td_unsupported, 0, "no topdown formula for CPU %s", cpu->name);
+	return td_fail(diag, spe_unavailable, 0, "no topdown formula for CPU %s", cpu->name);
 }

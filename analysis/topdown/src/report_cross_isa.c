@@ -66,7 +66,7 @@ static int column_weight(sqlite3 *db, struct column *c, struct td_diag *diag)
 			       "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
 			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading topdown intervals: %s", sqlite3_errmsg(db));
+		return td_fail(diag, spe_io, 0, "reading topdown intervals: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	c->weight = "mean";
@@ -96,7 +96,7 @@ static int column_counts(sqlite3 *db, struct column *c, struct td_diag *diag)
 			       "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
 			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading topdown intervals: %s", sqlite3_errmsg(db));
+		return td_fail(diag, spe_io, 0, "reading topdown intervals: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	c->elapsed = -1;
@@ -122,7 +122,7 @@ static int column_counts(sqlite3 *db, struct column *c, struct td_diag *diag)
 			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
 			       "ORDER BY e.interval_id",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading topdown events: %s", sqlite3_errmsg(db));
+		return td_fail(diag, spe_io, 0, "reading topdown events: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	long long counted_in = -1;
@@ -158,7 +158,7 @@ static int column_spe_cpu(sqlite3 *db, struct column *c, struct td_diag *diag)
 			       "  (SELECT group_concat(p, ',') FROM (SELECT DISTINCT COALESCE(part, printf('0x%08x', midr)) AS p\n"
 			       "   FROM cpu WHERE source_id = ?1 AND (part IS NOT NULL OR midr IS NOT NULL) ORDER BY p))",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading the SPE capture's CPUs: %s", sqlite3_errmsg(db));
+		return td_fail(diag, spe_io, 0, "reading the SPE capture's CPUs: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, c->spe_source);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		copy_text(c->spe_file, sizeof c->spe_file, st, 0, "?");
@@ -186,7 +186,7 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 		"WHERE r.workload IS ?1 AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
 		"GROUP BY r.run_id, i.scope ORDER BY r.isa, r.run_id, i.scope";
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading topdown runs: %s", sqlite3_errmsg(db));
+		return td_fail(diag, spe_io, 0, "reading topdown runs: %s", sqlite3_errmsg(db));
 	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
 	*ncols = 0;
 	while (sqlite3_step(st) == SQLITE_ROW && *ncols < MAX_COLS) {
@@ -224,7 +224,7 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 			 "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
 			 strcmp(c->weight, "mean") ? c->weight : "1", strcmp(c->weight, "mean") ? c->weight : "1");
 		if (sqlite3_prepare_v2(db, vsql, -1, &st, NULL) != SQLITE_OK)
-			return td_fail(diag, td_db, 0, "reading topdown values: %s", sqlite3_errmsg(db));
+			return td_fail(diag, spe_io, 0, "reading topdown values: %s", sqlite3_errmsg(db));
 		sqlite3_bind_int64(st, 1, c->run_id);
 		sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -555,7 +555,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 	struct column *cols = calloc(MAX_COLS, sizeof *cols);
 	int ncols = 0, rc;
 	if (!cols)
-		return -td_nomem;
+		return -spe_nomem;
 	if ((rc = load_columns(db, workload, cols, &ncols, diag)) < 0)
 		goto out;
 	fill_combined(cols, ncols);
@@ -747,7 +747,7 @@ int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opt
 	if (sqlite3_prepare_v2(db,
 			       "SELECT DISTINCT workload FROM topdown_run WHERE ?1 IS NULL OR workload = ?1 ORDER BY workload",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_no_data, 0, "no topdown data in the database (import some with spe-topdown import)");
+		return td_fail(diag, spe_no_data, 0, "no topdown data in the database (import some with spe-topdown import)");
 	if (o.workload)
 		sqlite3_bind_text(st, 1, o.workload, -1, SQLITE_STATIC);
 	int n = 0, rc = 0;
@@ -755,7 +755,7 @@ int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opt
 		const unsigned char *w = sqlite3_column_text(st, 0);
 		char *workload = strdup(w ? (const char *)w : "");
 		if (!workload) {
-			rc = -td_nomem;
+			rc = -spe_nomem;
 			break;
 		}
 		if (n && o.format == TD_REPORT_TABLE)
@@ -768,7 +768,7 @@ int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opt
 	if (rc < 0)
 		return rc;
 	if (n == 0)
-		return td_fail(diag, td_no_data, 0, o.workload ? "no topdown run for workload '%s'" : "no topdown runs%s",
+		return td_fail(diag, spe_no_data, 0, o.workload ? "no topdown run for workload '%s'" : "no topdown runs%s",
 			       o.workload ? o.workload : "");
 	return 0;
 }

@@ -67,7 +67,7 @@ void td_json_string(FILE *out, const char *s)
 static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct td_diag *diag)
 {
 	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "SPE query failed: %s", sqlite3_errmsg(db));
+		return td_fail(diag, spe_io, 0, "SPE query failed: %s", sqlite3_errmsg(db));
 	return 0;
 }
 
@@ -267,7 +267,7 @@ int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, str
 		o.top = 10;
 	long long n = td_spe_record_count(db, "1");
 	if (n <= 0)
-		return td_fail(diag, td_no_data, 0, "no SPE records in the database (load a capture with spe-load first)");
+		return td_fail(diag, spe_no_data, 0, "no SPE records in the database (load a capture with spe-load first)");
 	int json = o.format == TD_REPORT_JSON;
 	int rc;
 	if (json)
@@ -289,7 +289,7 @@ int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, str
 	fprintf(out, json ? ", " : "\n");
 	char err[512];
 	if (spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, err, sizeof err) < 0)
-		return td_fail(diag, td_io, 0, "memory section: %s", err);
+		return td_fail(diag, spe_io, 0, "memory section: %s", err);
 	fprintf(out, json ? "}\n" : "");
 	return 0;
 }

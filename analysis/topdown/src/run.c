@@ -49,7 +49,7 @@ int td_run_set(char **field, const char *value)
 {
 	char *copy = NULL;
 	if (value && !(copy = strdup(value)))
-		return -td_nomem;
+		return -spe_nomem;
 	free(*field);
 	*field = copy;
 	return 0;
@@ -96,13 +96,13 @@ int td_interval_add_event(struct td_interval *iv, const char *name, double value
 		size_t cap = iv->cap_events ? iv->cap_events * 2 : 8;
 		struct td_event_count *ev = realloc(iv->events, cap * sizeof *ev);
 		if (!ev)
-			return -td_nomem;
+			return -spe_nomem;
 		iv->events = ev;
 		iv->cap_events = cap;
 	}
 	char *copy = strdup(name);
 	if (!copy)
-		return -td_nomem;
+		return -spe_nomem;
 	iv->events[iv->n_events++] = (struct td_event_count){ copy, value, counted };
 	return 0;
 }

@@ -38,7 +38,7 @@ static const char schema_sql[] =
 
 static int db_fail(sqlite3 *db, struct td_diag *diag, const char *what)
 {
-	return td_fail(diag, td_db, 0, "%s: %s", what, sqlite3_errmsg(db));
+	return td_fail(diag, spe_io, 0, "%s: %s", what, sqlite3_errmsg(db));
 }
 
 /*
@@ -127,7 +127,7 @@ int td_store_check(sqlite3 *db, struct td_diag *diag)
 {
 	int v = stored_version(db);
 	if (v != 0 && v != TD_SCHEMA_VERSION)
-		return td_fail(diag, td_bad_input, 0,
+		return td_fail(diag, spe_bad_input, 0,
 			       "topdown tables of schema version %d are not supported (this spekit reads version %d); "
 			       "import the runs into a new database",
 			       v, TD_SCHEMA_VERSION);
@@ -152,7 +152,7 @@ static int release(sqlite3 *db, int rc, struct td_diag *diag, const char *what)
 int td_store_init(sqlite3 *db, struct td_diag *diag)
 {
 	if (!db)
-		return -td_invalid;
+		return -spe_invalid;
 	int rc = td_store_check(db, diag);
 	if (rc < 0)
 		return rc;
@@ -191,7 +191,7 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 	sqlite3_stmt *st_run = NULL, *st_iv = NULL, *st_val = NULL, *st_ev = NULL;
 	int rc = 0;
 	if (!db || !run || !run->tool)
-		return -td_invalid;
+		return -spe_invalid;
 	if (sqlite3_exec(db, "SAVEPOINT td_store", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, diag, "starting the insert");
 	if (sqlite3_prepare_v2(db,

@@ -16,7 +16,7 @@
  *    STALL_SLOT, OP_SPEC, OP_RETIRED, BR_MIS_PRED (+ STALL_FRONTEND_FLUSH on
  *    V3/N3, STALL_FRONTEND/STALL_BACKEND on N1), slots from PMMIR_EL1 via
  *    sysfs caps/slots, level 1 by the core's formula (formula.h).
- *  - anything else: -td_unsupported, td_diag naming the CPU.
+ *  - anything else: -spe_unavailable, td_diag naming the CPU.
  *
  * Every path under the system root (sysfs, /proc/cpuinfo) is read relative
  * to @p root so tests can point at a fixture tree ("" or NULL = "/").
@@ -54,7 +54,7 @@ struct td_probe {
 };
 
 /**
- * Find the topdown PMU under @p root.  Returns 0, or -td_unsupported with
+ * Find the topdown PMU under @p root.  Returns 0, or -spe_unavailable with
  * td_diag saying "topdown is not supported on this CPU (<name>): ...".
  * @p level asks for level 2 on Intel (ignored where the CPU lacks it).
  */

@@ -24,7 +24,7 @@
  */
 
 /**
- * -td_bad_input when @p db holds topdown tables of another
+ * -spe_bad_input when @p db holds topdown tables of another
  * topdown_schema_version, else 0 (also when it has none).
  */
 int td_store_check(sqlite3 *db, struct td_diag *diag);
