@@ -79,14 +79,13 @@ static int run(FILE *out, void *arg)
 		}
 		return CLI_OK;
 	}
-	struct td_diag diag = { 0 };
-	rc = td_store_check(j->db, &diag);
+	rc = td_store_check(j->db, err, sizeof err);
 	if (rc == 0)
-		rc = j->mode == MODE_CROSS_ISA ? td_report_cross_isa(j->db, out, &j->ro, &diag)
-					       : td_report_spe(j->db, out, &j->ro, &diag);
+		rc = j->mode == MODE_CROSS_ISA ? td_report_cross_isa(j->db, out, &j->ro, err, sizeof err)
+					       : td_report_spe(j->db, out, &j->ro, err, sizeof err);
 	if (rc < 0) {
 		fflush(out);
-		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, diag.msg[0] ? diag.msg : spe_errstr(rc));
+		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, err[0] ? err : spe_errstr(rc));
 		return rc == -spe_no_data || rc == -spe_bad_input ? CLI_DATAERR : CLI_IOERR;
 	}
 	return CLI_OK;

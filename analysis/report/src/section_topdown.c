@@ -203,8 +203,8 @@ int section_topdown(struct report_ctx *c)
 	if (!mem)
 		return report_fail(c, -spe_nomem, "out of memory");
 	struct td_report_opts o = { .format = TD_REPORT_JSON, .top = c->o.top };
-	struct td_diag diag = { 0 };
-	rc = td_report_cross_isa(c->db, mem, &o, &diag);
+	char err[256] = "";
+	rc = td_report_cross_isa(c->db, mem, &o, err, sizeof err);
 	fclose(mem);
 	if (rc == -spe_no_data) {
 		free(text);
@@ -214,7 +214,7 @@ int section_topdown(struct report_ctx *c)
 	if (rc < 0) {
 		free(text);
 		return report_fail(c, rc == -spe_nomem ? -spe_nomem : -spe_bad_file, "topdown: %s",
-				   diag.msg[0] ? diag.msg : spe_errstr(rc));
+				   err[0] ? err : spe_errstr(rc));
 	}
 	/* one JSON object per workload, one a line */
 	for (char *line = text, *next; line && *line; line = next) {

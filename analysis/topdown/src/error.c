@@ -15,3 +15,14 @@ int td_fail(struct td_diag *diag, int code, long line, const char *fmt, ...)
 	}
 	return -code;
 }
+
+int td_failf(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -code;
+}

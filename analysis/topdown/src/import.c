@@ -213,7 +213,7 @@ static int apply_formulas(struct td_run *run, const struct td_cpu_info *cpu, str
 			has |= iv->values.set[k];
 		if (has || !iv->n_events)
 			continue;
-		int rc = td_formula_apply(cpu, iv, diag);
+		int rc = diag ? td_formula_apply(cpu, iv, diag->msg, sizeof diag->msg) : td_formula_apply(cpu, iv, NULL, 0);
 		if (rc < 0) {
 			if (diag)
 				diag->line = 0;

@@ -58,7 +58,7 @@ static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int col, const ch
  * The weight of column @p c's intervals: their slots when every one has them,
  * else their cycles (slots over a constant width), else none: a plain mean.
  */
-static int column_weight(sqlite3 *db, struct column *c, struct td_diag *diag)
+static int column_weight(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db,
@@ -66,7 +66,7 @@ static int column_weight(sqlite3 *db, struct column *c, struct td_diag *diag)
 			       "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
 			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, spe_io, 0, "reading topdown intervals: %s", sqlite3_errmsg(db));
+		return td_failf(err, errlen, spe_io, "reading topdown intervals: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	c->weight = "mean";
@@ -86,7 +86,7 @@ static int column_weight(sqlite3 *db, struct column *c, struct td_diag *diag)
  * importer found, whatever their PMU prefix), the time they cover, and the
  * pipeline width: the CPU's when the run names it, else slots / cycles.
  */
-static int column_counts(sqlite3 *db, struct column *c, struct td_diag *diag)
+static int column_counts(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db,
@@ -96,7 +96,7 @@ static int column_counts(sqlite3 *db, struct column *c, struct td_diag *diag)
 			       "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
 			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, spe_io, 0, "reading topdown intervals: %s", sqlite3_errmsg(db));
+		return td_failf(err, errlen, spe_io, "reading topdown intervals: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	c->elapsed = -1;
@@ -122,7 +122,7 @@ static int column_counts(sqlite3 *db, struct column *c, struct td_diag *diag)
 			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
 			       "ORDER BY e.interval_id",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, spe_io, 0, "reading topdown events: %s", sqlite3_errmsg(db));
+		return td_failf(err, errlen, spe_io, "reading topdown events: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	long long counted_in = -1;
@@ -148,7 +148,7 @@ static const char *canonical_cpu(const char *cpu, struct td_cpu_info *info)
  * The CPU of the SPE capture the column's run is linked to (spe-load's cpu
  * table: the part of each CPU's MIDR), and whether the run's CPU is that one.
  */
-static int column_spe_cpu(sqlite3 *db, struct column *c, struct td_diag *diag)
+static int column_spe_cpu(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
 	if (!c->spe_source)
 		return 0;
@@ -158,7 +158,7 @@ static int column_spe_cpu(sqlite3 *db, struct column *c, struct td_diag *diag)
 			       "  (SELECT group_concat(p, ',') FROM (SELECT DISTINCT COALESCE(part, printf('0x%08x', midr)) AS p\n"
 			       "   FROM cpu WHERE source_id = ?1 AND (part IS NOT NULL OR midr IS NOT NULL) ORDER BY p))",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, spe_io, 0, "reading the SPE capture's CPUs: %s", sqlite3_errmsg(db));
+		return td_failf(err, errlen, spe_io, "reading the SPE capture's CPUs: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, c->spe_source);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		copy_text(c->spe_file, sizeof c->spe_file, st, 0, "?");
@@ -175,7 +175,7 @@ static int column_spe_cpu(sqlite3 *db, struct column *c, struct td_diag *diag)
 	return 0;
 }
 
-static int load_columns(sqlite3 *db, const char *workload, struct column *cols, int *ncols, struct td_diag *diag)
+static int load_columns(sqlite3 *db, const char *workload, struct column *cols, int *ncols, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	const char *sql =
@@ -186,7 +186,7 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 		"WHERE r.workload IS ?1 AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
 		"GROUP BY r.run_id, i.scope ORDER BY r.isa, r.run_id, i.scope";
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, spe_io, 0, "reading topdown runs: %s", sqlite3_errmsg(db));
+		return td_failf(err, errlen, spe_io, "reading topdown runs: %s", sqlite3_errmsg(db));
 	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
 	*ncols = 0;
 	while (sqlite3_step(st) == SQLITE_ROW && *ncols < MAX_COLS) {
@@ -209,11 +209,11 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 
 	for (int k = 0; k < *ncols; k++) {
 		struct column *c = &cols[k];
-		int rc = column_weight(db, c, diag);
+		int rc = column_weight(db, c, err, errlen);
 		if (rc == 0)
-			rc = column_counts(db, c, diag);
+			rc = column_counts(db, c, err, errlen);
 		if (rc == 0)
-			rc = column_spe_cpu(db, c, diag);
+			rc = column_spe_cpu(db, c, err, errlen);
 		if (rc < 0)
 			return rc;
 		/* docs/topdown-formulas.md §8: sum(frac x slots) / sum(slots), clamped like the views; 1 = plain mean */
@@ -224,7 +224,7 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 			 "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
 			 strcmp(c->weight, "mean") ? c->weight : "1", strcmp(c->weight, "mean") ? c->weight : "1");
 		if (sqlite3_prepare_v2(db, vsql, -1, &st, NULL) != SQLITE_OK)
-			return td_fail(diag, spe_io, 0, "reading topdown values: %s", sqlite3_errmsg(db));
+			return td_failf(err, errlen, spe_io, "reading topdown values: %s", sqlite3_errmsg(db));
 		sqlite3_bind_int64(st, 1, c->run_id);
 		sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -344,7 +344,7 @@ static void mean_footnote(FILE *out, const struct column *cols, int ncols)
  * JSON form as an object.
  */
 static int evidence(sqlite3 *db, FILE *out, const struct column *cols, int ncols, int k, const struct td_report_opts *o,
-		    struct td_diag *diag)
+		    char *err, size_t errlen)
 {
 	int json = o->format == TD_REPORT_JSON;
 	const struct column *c = &cols[k];
@@ -375,16 +375,16 @@ static int evidence(sqlite3 *db, FILE *out, const struct column *cols, int ncols
 		fprintf(out, "\nBehind backend_bound and memory_bound:\n\n");
 	}
 	int rc;
-	if ((rc = td_spe_mem_levels(db, where, out, o, diag)) < 0)
+	if ((rc = td_spe_mem_levels(db, where, out, o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_hot_symbols(db, where, out, o, diag)) < 0)
+	if ((rc = td_spe_hot_symbols(db, where, out, o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_tlb_walks(db, where, out, o, diag)) < 0)
+	if ((rc = td_spe_tlb_walks(db, where, out, o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\nBehind bad_speculation:\n\n");
-	if ((rc = td_spe_mispredicts(db, where, out, o, diag)) < 0)
+	if ((rc = td_spe_mispredicts(db, where, out, o, err, errlen)) < 0)
 		return rc;
 	if (json)
 		fprintf(out, "}");
@@ -550,13 +550,13 @@ static void json_number_or_null(FILE *out, const char *key, double v, const char
 }
 
 static int report_workload(sqlite3 *db, FILE *out, const char *workload, const struct td_report_opts *o,
-			   struct td_diag *diag)
+			   char *err, size_t errlen)
 {
 	struct column *cols = calloc(MAX_COLS, sizeof *cols);
 	int ncols = 0, rc;
 	if (!cols)
 		return -spe_nomem;
-	if ((rc = load_columns(db, workload, cols, &ncols, diag)) < 0)
+	if ((rc = load_columns(db, workload, cols, &ncols, err, errlen)) < 0)
 		goto out;
 	fill_combined(cols, ncols);
 	int json = o->format == TD_REPORT_JSON;
@@ -604,7 +604,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 				td_json_string(out, c->spe_cpu);
 				fprintf(out, ", \"cpu_check\": \"%s\", \"spe_evidence\": ", checks[c->cpu_check]);
 				if (c->first_of_run) {
-					if ((rc = evidence(db, out, cols, ncols, k, o, diag)) < 0)
+					if ((rc = evidence(db, out, cols, ncols, k, o, err, errlen)) < 0)
 						goto out;
 				} else {
 					int f = k;
@@ -728,7 +728,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		if (!cols[k].spe_source || first_column_of_source(cols, ncols, cols[k].spe_source) != k)
 			continue;
 		linked++;
-		rc = evidence(db, out, cols, ncols, k, o, diag);
+		rc = evidence(db, out, cols, ncols, k, o, err, errlen);
 	}
 	if (!linked && rc >= 0)
 		fprintf(out, "\nNo SPE evidence: no run of this workload is linked to an SPE capture (spe-topdown import "
@@ -738,7 +738,7 @@ out:
 	return rc < 0 ? rc : 0;
 }
 
-int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag)
+int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opts, char *err, size_t errlen)
 {
 	struct td_report_opts o = *opts;
 	if (o.top <= 0)
@@ -747,7 +747,7 @@ int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opt
 	if (sqlite3_prepare_v2(db,
 			       "SELECT DISTINCT workload FROM topdown_run WHERE ?1 IS NULL OR workload = ?1 ORDER BY workload",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, spe_no_data, 0, "no topdown data in the database (import some with spe-topdown import)");
+		return td_failf(err, errlen, spe_no_data, "no topdown data in the database (import some with spe-topdown import)");
 	if (o.workload)
 		sqlite3_bind_text(st, 1, o.workload, -1, SQLITE_STATIC);
 	int n = 0, rc = 0;
@@ -760,7 +760,7 @@ int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opt
 		}
 		if (n && o.format == TD_REPORT_TABLE)
 			fprintf(out, "\n");
-		rc = report_workload(db, out, workload, &o, diag);
+		rc = report_workload(db, out, workload, &o, err, errlen);
 		free(workload);
 		n++;
 	}
@@ -768,7 +768,7 @@ int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opt
 	if (rc < 0)
 		return rc;
 	if (n == 0)
-		return td_fail(diag, spe_no_data, 0, o.workload ? "no topdown run for workload '%s'" : "no topdown runs%s",
+		return td_failf(err, errlen, spe_no_data, o.workload ? "no topdown run for workload '%s'" : "no topdown runs%s",
 			       o.workload ? o.workload : "");
 	return 0;
 }

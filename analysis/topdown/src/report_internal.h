@@ -12,13 +12,13 @@
  * workload), or "1" for all.
  */
 int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		       struct td_diag *diag);
+		       char *err, size_t errlen);
 int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		      struct td_diag *diag);
+		      char *err, size_t errlen);
 int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		     struct td_diag *diag);
+		     char *err, size_t errlen);
 int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		       struct td_diag *diag);
+		       char *err, size_t errlen);
 long long td_spe_record_count(sqlite3 *db, const char *where);
 
 /*

@@ -64,10 +64,10 @@ void td_json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct td_diag *diag)
+static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *err, size_t errlen)
 {
 	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
-		return td_fail(diag, spe_io, 0, "SPE query failed: %s", sqlite3_errmsg(db));
+		return td_failf(err, errlen, spe_io, "SPE query failed: %s", sqlite3_errmsg(db));
 	return 0;
 }
 
@@ -92,7 +92,7 @@ static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
 }
 
 int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		       struct td_diag *diag)
+		       char *err, size_t errlen)
 {
 	char sql[1024];
 	/* pc_latency counts records by (pc, symbol, latency): fast on big captures; grouped like hot_symbol */
@@ -104,7 +104,7 @@ int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct t
 		 "GROUP BY s.name, m.path ORDER BY 5 DESC, s.name LIMIT %d",
 		 where, o->top);
 	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, diag);
+	int rc = prepare(db, sql, &st, err, errlen);
 	if (rc)
 		return rc;
 	if (o->format == TD_REPORT_JSON)
@@ -137,7 +137,7 @@ int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct t
 }
 
 int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		      struct td_diag *diag)
+		      char *err, size_t errlen)
 {
 	char order[1024] = "CASE mem_level";
 	int i = 0;
@@ -156,7 +156,7 @@ int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td
 		 "FROM m GROUP BY mem_level ORDER BY %s",
 		 where, op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
 	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, diag);
+	int rc = prepare(db, sql, &st, err, errlen);
 	if (rc)
 		return rc;
 	if (o->format == TD_REPORT_JSON)
@@ -185,7 +185,7 @@ int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td
 }
 
 int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		     struct td_diag *diag)
+		     char *err, size_t errlen)
 {
 	char sql[1024];
 	const char *lat = counter_column(SPE_CNT_TOTAL), *walk = event_column(SPE_EV_TLB_WALK);
@@ -194,7 +194,7 @@ int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_
 		 "FROM spe_record WHERE (%s) AND op_class IN ('%s', '%s')",
 		 walk, walk, lat, lat, where, op_class_name(SPE_OP_CLASS_LOAD), op_class_name(SPE_OP_CLASS_STORE));
 	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, diag);
+	int rc = prepare(db, sql, &st, err, errlen);
 	if (rc)
 		return rc;
 	long long n = 0, walks = 0;
@@ -217,7 +217,7 @@ int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_
 }
 
 int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		       struct td_diag *diag)
+		       char *err, size_t errlen)
 {
 	char sql[1024];
 	const char *mis = event_column(SPE_EV_MISPREDICTED);
@@ -228,7 +228,7 @@ int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct t
 		 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
 		 mis, where, op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
 	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, diag);
+	int rc = prepare(db, sql, &st, err, errlen);
 	if (rc)
 		return rc;
 	if (o->format == TD_REPORT_JSON)
@@ -260,36 +260,36 @@ int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct t
 	return 0;
 }
 
-int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag)
+int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, char *err, size_t errlen)
 {
 	struct td_report_opts o = *opts;
 	if (o.top <= 0)
 		o.top = 10;
 	long long n = td_spe_record_count(db, "1");
 	if (n <= 0)
-		return td_fail(diag, spe_no_data, 0, "no SPE records in the database (load a capture with spe-load first)");
+		return td_failf(err, errlen, spe_no_data, "no SPE records in the database (load a capture with spe-load first)");
 	int json = o.format == TD_REPORT_JSON;
 	int rc;
 	if (json)
 		fprintf(out, "{\"spe_records\": %lld, ", n);
 	else
 		fprintf(out, "SPE records: %lld\n\n", n);
-	if ((rc = td_spe_hot_symbols(db, "1", out, &o, diag)) < 0)
+	if ((rc = td_spe_hot_symbols(db, "1", out, &o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_mem_levels(db, "1", out, &o, diag)) < 0)
+	if ((rc = td_spe_mem_levels(db, "1", out, &o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_tlb_walks(db, "1", out, &o, diag)) < 0)
+	if ((rc = td_spe_tlb_walks(db, "1", out, &o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_mispredicts(db, "1", out, &o, diag)) < 0)
+	if ((rc = td_spe_mispredicts(db, "1", out, &o, err, errlen)) < 0)
 		return rc;
 	/* data objects, huge pages, NUMA, shared lines, prefetch (spe/memory_report.h) */
 	fprintf(out, json ? ", " : "\n");
-	char err[512];
-	if (spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, err, sizeof err) < 0)
-		return td_fail(diag, spe_io, 0, "memory section: %s", err);
+	char merr[512];
+	if (spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, merr, sizeof merr) < 0)
+		return td_failf(err, errlen, spe_io, "memory section: %s", merr);
 	fprintf(out, json ? "}\n" : "");
 	return 0;
 }

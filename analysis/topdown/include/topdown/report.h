@@ -25,9 +25,9 @@ struct td_report_opts {
 };
 
 /** The SPE report.  -spe_no_data when there are no SPE records. */
-int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag);
+int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, char *err, size_t errlen);
 
 /** The cross-ISA report.  -spe_no_data when no topdown run matches. */
-int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag);
+int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opts, char *err, size_t errlen);
 
 #endif
