@@ -18,6 +18,7 @@
 
 #include "common/cli_util.h"
 #include "util/child.h"
+#include "util/json.h"
 #include "spe/analysis.h"
 #include "spe/infile.h"
 #include "spe/outfile.h"
@@ -162,10 +163,8 @@ static int cmd_decode(int argc, char **argv)
 	if (json && n_issues) {
 		printf("%s\"warnings\": [", sep);
 		for (int i = 0; i < n_issues; i++) {
-			printf("%s\"", i ? ", " : "");
-			for (const char *p = issues[i].msg; *p; p++)
-				printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-			printf("\"");
+			printf("%s", i ? ", " : "");
+			util_json_string(stdout, issues[i].msg);
 		}
 		printf("]");
 	}

@@ -19,6 +19,7 @@
 
 #include "event_name.h"
 #include "report_internal.h"
+#include "util/json.h"
 #include "topdown/formula.h"
 #include "topdown/node.h"
 
@@ -353,7 +354,7 @@ static int evidence(sqlite3 *db, FILE *out, const struct column *cols, int ncols
 	long long records = td_spe_record_count(db, where);
 	if (json) {
 		fprintf(out, "{\"spe_source\": %lld, \"spe_file\": ", c->spe_source);
-		td_json_string(out, c->spe_file);
+		util_json_string(out, c->spe_file);
 		fprintf(out, ", \"spe_records\": %lld", records);
 		if (!records) {
 			fprintf(out, "}");
@@ -572,22 +573,22 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 
 	if (json) {
 		fprintf(out, "{\"workload\": ");
-		td_json_string(out, workload);
+		util_json_string(out, workload);
 		fprintf(out, ", \"runs\": [");
 		for (int k = 0; k < ncols; k++) {
 			const struct column *c = &cols[k];
 			fprintf(out, "%s{\"run\": ", k ? ", " : "");
-			td_json_string(out, c->name);
+			util_json_string(out, c->name);
 			fprintf(out, ", \"scope\": ");
-			td_json_string(out, c->scope);
+			util_json_string(out, c->scope);
 			fprintf(out, ", \"isa\": ");
-			td_json_string(out, c->isa);
+			util_json_string(out, c->isa);
 			fprintf(out, ", \"vendor\": \"%s\", \"cpu\": ", td_method_vendor(c->method, c->isa));
-			td_json_string(out, c->cpu);
+			util_json_string(out, c->cpu);
 			fprintf(out, ", \"method\": ");
-			td_json_string(out, c->method);
+			util_json_string(out, c->method);
 			fprintf(out, ", \"approx\": %s, \"host\": ", c->approx ? "true" : "false");
-			td_json_string(out, c->host);
+			util_json_string(out, c->host);
 			fprintf(out, ", \"intervals\": %d, \"weight\": \"%s\", \"weighting\": \"%s\"", c->intervals, c->weight,
 				weight_label(c));
 			json_number_or_null(out, "elapsed_s", c->elapsed, "%.6f");
@@ -601,7 +602,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 			if (c->spe_source) {
 				static const char *const checks[] = { "none", "match", "mismatch", "unknown" };
 				fprintf(out, ", \"spe_source\": %lld, \"spe_cpu\": ", c->spe_source);
-				td_json_string(out, c->spe_cpu);
+				util_json_string(out, c->spe_cpu);
 				fprintf(out, ", \"cpu_check\": \"%s\", \"spe_evidence\": ", checks[c->cpu_check]);
 				if (c->first_of_run) {
 					if ((rc = evidence(db, out, cols, ncols, k, o, err, errlen)) < 0)
@@ -612,7 +613,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 						f--;
 					char as[96];
 					snprintf(as, sizeof as, "as for scope %s", cols[f].scope);
-					td_json_string(out, as);
+					util_json_string(out, as);
 				}
 			} else {
 				fprintf(out, ", \"spe_source\": null, \"spe_evidence\": null");
@@ -654,7 +655,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 			}
 			fprintf(out, "], \"note\": ");
 			if (note[0])
-				td_json_string(out, note);
+				util_json_string(out, note);
 			else
 				fprintf(out, "null");
 			fprintf(out, "}");
@@ -684,7 +685,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		fprintf(out, "], \"caveats\": [");
 		for (int i = 0; i < n_caveats; i++) {
 			fprintf(out, "%s", i ? ", " : "");
-			td_json_string(out, caveats[i]);
+			util_json_string(out, caveats[i]);
 		}
 		fprintf(out, "], \"warnings\": [");
 		int w = 0;
@@ -692,7 +693,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 			const char *t = cols[k].first_of_run ? cpu_check_text(&cols[k], buf, sizeof buf) : NULL;
 			if (t) {
 				fprintf(out, "%s", w++ ? ", " : "");
-				td_json_string(out, t);
+				util_json_string(out, t);
 			}
 		}
 		fprintf(out, "]}\n");

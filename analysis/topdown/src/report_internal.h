@@ -31,7 +31,4 @@ int td_method_caveats(const char *const *methods, const char *const *isas, int n
 /* "Intel", "AMD", "Arm" or "?", from a run's method and ISA. */
 const char *td_method_vendor(const char *method, const char *isa);
 
-/* JSON string with escapes. */
-void td_json_string(FILE *out, const char *s);
-
 #endif

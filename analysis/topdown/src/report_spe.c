@@ -6,7 +6,8 @@
  * counts, which hot_symbol reads) and symbol(id, name, file, line).  Every
  * query is restricted to the records of the chosen SPE sources, so it reads
  * the tables, not the views over all sources.  Column names and
- * class/level names come from the facts table.
+ * class/level names are libspe's (spe_event_column, spe_counter_column,
+ * spe_op_class_name: the facts table).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,53 +17,9 @@
 #include "spe/packet.h"
 #include "spe/record.h"
 #include "spe/memory_report.h"
+#include "util/json.h"
 
 #define SYMBOL_KEY "id" /* symbol's primary key, joined from spe_record.symbol_id */
-
-static const char *event_column(enum spe_event_bit bit)
-{
-	switch (bit) {
-#define TD_EV_COL(b, id, word, col, since, desc) case SPE_EV_##id: return col;
-		SPE_EVENT_LIST(TD_EV_COL)
-#undef TD_EV_COL
-	}
-	return NULL;
-}
-
-static const char *counter_column(enum spe_counter_index idx)
-{
-	switch (idx) {
-#define TD_CNT_COL(i, id, word, col, desc) case SPE_CNT_##id: return col;
-		SPE_COUNTER_LIST(TD_CNT_COL)
-#undef TD_CNT_COL
-	}
-	return NULL;
-}
-
-static const char *op_class_name(enum spe_op_class c)
-{
-	switch (c) {
-#define TD_OPC(id, name) case SPE_OP_CLASS_##id: return name;
-		SPE_OP_CLASS_LIST(TD_OPC)
-#undef TD_OPC
-	}
-	return NULL;
-}
-
-void td_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
 
 static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *err, size_t errlen)
 {
@@ -120,9 +77,9 @@ int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct t
 		double share = sqlite3_column_double(st, 5);
 		if (o->format == TD_REPORT_JSON) {
 			fprintf(out, "%s{\"symbol\": ", first ? "" : ", ");
-			td_json_string(out, name);
+			util_json_string(out, name);
 			fprintf(out, ", \"file\": ");
-			td_json_string(out, file);
+			util_json_string(out, file);
 			fprintf(out, ", \"line\": %lld, \"samples\": %lld, \"total_latency\": %lld, \"share\": %.4f}", line,
 				n, total, share);
 		} else {
@@ -148,13 +105,13 @@ int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td
 	snprintf(order + strlen(order), sizeof order - strlen(order), " ELSE %d END", i);
 
 	char sql[2048];
-	const char *lat = counter_column(SPE_CNT_TOTAL);
+	const char *lat = spe_counter_column(SPE_CNT_TOTAL);
 	snprintf(sql, sizeof sql,
 		 "WITH m AS (SELECT * FROM spe_record WHERE (%s) AND op_class = '%s' AND mem_level IS NOT NULL),\n"
 		 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
 		 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
 		 "FROM m GROUP BY mem_level ORDER BY %s",
-		 where, op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
+		 where, spe_op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
 	sqlite3_stmt *st;
 	int rc = prepare(db, sql, &st, err, errlen);
 	if (rc)
@@ -171,7 +128,7 @@ int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td
 		double share = sqlite3_column_double(st, 3);
 		if (o->format == TD_REPORT_JSON) {
 			fprintf(out, "%s{\"mem_level\": ", first ? "" : ", ");
-			td_json_string(out, level);
+			util_json_string(out, level);
 			fprintf(out, ", \"loads\": %lld, \"total_latency\": %lld, \"share\": %.4f}", n, total, share);
 		} else {
 			fprintf(out, "  %-14s %10lld %14lld %7.1f%%\n", level, n, total, 100 * share);
@@ -188,11 +145,11 @@ int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_
 		     char *err, size_t errlen)
 {
 	char sql[1024];
-	const char *lat = counter_column(SPE_CNT_TOTAL), *walk = event_column(SPE_EV_TLB_WALK);
+	const char *lat = spe_counter_column(SPE_CNT_TOTAL), *walk = spe_event_column(SPE_EV_TLB_WALK);
 	snprintf(sql, sizeof sql,
 		 "SELECT COUNT(*), SUM(%s <> 0), SUM(CASE WHEN %s <> 0 THEN %s ELSE 0 END) * 1.0 / SUM(%s)\n"
 		 "FROM spe_record WHERE (%s) AND op_class IN ('%s', '%s')",
-		 walk, walk, lat, lat, where, op_class_name(SPE_OP_CLASS_LOAD), op_class_name(SPE_OP_CLASS_STORE));
+		 walk, walk, lat, lat, where, spe_op_class_name(SPE_OP_CLASS_LOAD), spe_op_class_name(SPE_OP_CLASS_STORE));
 	sqlite3_stmt *st;
 	int rc = prepare(db, sql, &st, err, errlen);
 	if (rc)
@@ -220,13 +177,13 @@ int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct t
 		       char *err, size_t errlen)
 {
 	char sql[1024];
-	const char *mis = event_column(SPE_EV_MISPREDICTED);
+	const char *mis = spe_event_column(SPE_EV_MISPREDICTED);
 	snprintf(sql, sizeof sql,
 		 "SELECT s.name, s.file, s.line, COUNT(*), SUM(r.%s <> 0)\n"
 		 "FROM (SELECT * FROM spe_record WHERE %s) r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
 		 "WHERE r.op_class = '%s' GROUP BY r.symbol_id HAVING SUM(r.%s <> 0) > 0\n"
 		 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
-		 mis, where, op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
+		 mis, where, spe_op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
 	sqlite3_stmt *st;
 	int rc = prepare(db, sql, &st, err, errlen);
 	if (rc)
@@ -244,9 +201,9 @@ int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct t
 		double rate = n ? (double)m / n : 0;
 		if (o->format == TD_REPORT_JSON) {
 			fprintf(out, "%s{\"symbol\": ", first ? "" : ", ");
-			td_json_string(out, name);
+			util_json_string(out, name);
 			fprintf(out, ", \"file\": ");
-			td_json_string(out, file);
+			util_json_string(out, file);
 			fprintf(out, ", \"line\": %lld, \"branches\": %lld, \"mispredicts\": %lld, \"rate\": %.4f}", line, n,
 				m, rate);
 		} else {
