@@ -503,15 +503,6 @@ static void print_diags(const struct spe_filter_diags *d)
 		fprintf(stderr, PROG ": %u more messages not shown\n", d->dropped);
 }
 
-static int exit_code(enum spe_diag_class cls)
-{
-	switch (cls) {
-	case SPE_DIAG_UNSUPPORTED: return CLI_UNAVAILABLE;
-	case SPE_DIAG_PRIVILEGE: return CLI_NOPERM;
-	default: return CLI_USAGE;
-	}
-}
-
 static void print_dry_run(const struct spe_target *t, const struct spe_filter_result *r, enum out_format fmt)
 {
 	static const char *const reg_names[SPE_REG_COUNT] = {
@@ -768,10 +759,10 @@ int cmd_record(int argc, char **argv)
 		rc = cli_finish_stdout(PROG, CLI_OK);
 		goto out;
 	}
-	spe_filter_compile(&c->req, t, res);
+	int crc = spe_filter_compile(&c->req, t, res);
 	print_diags(&res->diags);
-	if (!res->accepted) {
-		rc = exit_code(res->first_error_class);
+	if (crc) {
+		rc = cli_exit_status(crc); /* 69 EOPNOTSUPP, 77 EACCES, 64 the rest */
 		goto out;
 	}
 	if (c->mode == MODE_RECORD) {

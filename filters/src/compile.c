@@ -386,5 +386,5 @@ int spe_filter_compile(const struct spe_filter_request *req, const struct spe_ta
 			out->first_error_class = out->diags.d[i].cls;
 		}
 	}
-	return out->accepted ? 0 : -1;
+	return out->accepted ? 0 : spe_filter_class_code(out->first_error_class);
 }

@@ -31,6 +31,15 @@ const char *spe_filter_msg_what(enum spe_filter_msg m)
 	return (unsigned)m < SPE_MSG_COUNT ? messages[m].what : NULL;
 }
 
+int spe_filter_class_code(enum spe_diag_class cls)
+{
+	switch (cls) {
+	case SPE_DIAG_UNSUPPORTED: return -spe_unavailable;
+	case SPE_DIAG_PRIVILEGE: return -spe_no_permission;
+	default: return -spe_invalid; /* usage, EINVAL, ENOENT, a strict check */
+	}
+}
+
 unsigned spe_filter_diag_errors(const struct spe_filter_diags *diags)
 {
 	unsigned n = 0;

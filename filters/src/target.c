@@ -137,7 +137,7 @@ int spe_cpuset_parse(const char *text, struct spe_cpuset *set, size_t *bad_offse
 bad:
 	if (bad_offset)
 		*bad_offset = (size_t)(p - text);
-	return -1;
+	return -spe_invalid;
 }
 
 bool spe_cpuset_empty(const struct spe_cpuset *set)
@@ -189,7 +189,7 @@ int spe_target_from_regs(uint64_t pmsidr, unsigned pmsver, unsigned kernel, stru
 		      { 5, SPE_FEAT_ERND },	{ 6, SPE_FEAT_FNE },  { 7, SPE_FEAT_FDS }, { 26, SPE_FEAT_EFT },
 		      { 32, SPE_FEAT_SME } };
 	if (pmsver < 1 || pmsver > 6)
-		return -1;
+		return -spe_invalid;
 	target_reset(t);
 	t->origin = SPE_TARGET_REGS;
 	if (kernel)
@@ -221,12 +221,12 @@ int spe_target_from_profile(const char *cpu, unsigned kernel, struct spe_target 
 #undef SPE_X
 	if (!name) {
 		snprintf(err, errlen, "unknown CPU '%s' (spe-record --help lists the profiles)", cpu);
-		return -1;
+		return -spe_invalid;
 	}
 	unsigned pmsver = spe_version_pmsver(version);
 	if (!pmsver) {
 		snprintf(err, errlen, "CPU '%s' has no SPE version in facts.h", cpu);
-		return -1;
+		return -spe_unavailable;
 	}
 	target_reset(t);
 	t->origin = SPE_TARGET_PROFILE;

@@ -73,13 +73,13 @@ TEST(madt_spe_interrupts)
 	/* Damage: bad signature, length past the buffer, a zero-length entry. */
 	n = make_madt(buf, 2, 80, same, NULL);
 	buf[0] = 'X';
-	CHECK_INT_EQ(spe_madt_parse(buf, n, &m, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_madt_parse(buf, n, &m, err, sizeof err), -spe_bad_input);
 	CHECK(strstr(err, "offset 0: not an ACPI MADT") != NULL);
 	buf[0] = 'A';
-	CHECK_INT_EQ(spe_madt_parse(buf, n - 1, &m, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_madt_parse(buf, n - 1, &m, err, sizeof err), -spe_bad_input);
 	CHECK(strstr(err, "offset 4: table length") != NULL);
 	buf[44 + 1] = 0;
-	CHECK_INT_EQ(spe_madt_parse(buf, n, &m, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_madt_parse(buf, n, &m, err, sizeof err), -spe_bad_input);
 	CHECK(strstr(err, "offset 45: entry length 0") != NULL);
 }
 
@@ -168,9 +168,9 @@ TEST(bad_roots)
 	struct spe_doctor_plan plan;
 	spe_doctor_plan_init(&plan, 4 << 20, 128);
 	char err[256];
-	CHECK_INT_EQ(spe_doctor_run("/nonexistent/tree", &plan, &r, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_doctor_run("/nonexistent/tree", &plan, &r, err, sizeof err), -spe_not_found);
 	CHECK(strstr(err, "/nonexistent/tree: No such file or directory") != NULL);
-	CHECK_INT_EQ(spe_doctor_run("/etc/hostname", &plan, &r, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_doctor_run("/etc/hostname", &plan, &r, err, sizeof err), -spe_not_found);
 	CHECK(strstr(err, "not a directory") != NULL);
 
 	/* A tree whose osrelease is a FIFO: read as absent, never blocking. */

@@ -197,7 +197,7 @@ TEST(this_machine)
 	char err[512];
 	int r = spe_system_load_sysfs("/sys/bus/event_source/devices", 0, true, &sys, err, sizeof err);
 	if (strcmp(un.machine, "aarch64"))
-		CHECK_INT_EQ(r, -1);
+		CHECK_INT_EQ(r, -spe_not_found);
 	else
 		printf("  aarch64: %s\n", r ? err : "arm_spe found");
 }

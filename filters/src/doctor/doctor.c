@@ -102,12 +102,13 @@ static int open_root(const char *root, struct sysroot *s, char *err, size_t errl
 	}
 	struct stat st;
 	if (!realpath(root, real) || stat(real, &st)) {
-		snprintf(err, errlen, "%s: %s", root, strerror(errno));
-		return -1;
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", root, strerror(e));
+		return e == ENOENT || e == ENOTDIR ? -spe_not_found : -spe_io;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a directory (give the root of a captured tree)", root);
-		return -1;
+		return -spe_not_found;
 	}
 	s->live = !strcmp(real, "/");
 	if (!s->live)
@@ -137,11 +138,12 @@ int spe_doctor_run(const char *root, const struct spe_doctor_plan *plan, struct 
 	struct doctor_facts *f = calloc(1, sizeof *f);
 	if (!f) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		return -spe_nomem;
 	}
-	if (open_root(root, &f->root, err, errlen)) {
+	int rc = open_root(root, &f->root, err, errlen);
+	if (rc) {
 		free(f);
-		return -1;
+		return rc;
 	}
 	memset(r, 0, sizeof *r);
 	snprintf(r->root, sizeof r->root, "%.255s", f->root.live ? "/" : f->root.dir);
