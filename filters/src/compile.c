@@ -73,9 +73,9 @@ static void put_terms(struct job *j)
 		const struct spe_format_field *f = &t->field[into];
 		if (!f->present) {
 			char why[256];
-			enum spe_filter_msg m = term_missing_reason(t, into, why, sizeof why);
+			enum spe_filter_msg m = filt_term_missing_reason(t, into, why, sizeof why);
 			if (v) /* a zero value asks for nothing the kernel could refuse */
-				diag_add(&j->out->diags, m, j->req->strict, ti->name, "%s", why);
+				filt_diag_add(&j->out->diags, m, j->req->strict, ti->name, "%s", why);
 			continue;
 		}
 		uint64_t max = field_mask(f);
@@ -83,16 +83,16 @@ static void put_terms(struct job *j)
 			uint64_t counter_max = (1ull << t->count_size) - 1;
 			uint64_t keep = max < counter_max ? max : counter_max;
 			if (v > keep && keep == max)
-				diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
+				filt_diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
 					 "%llu is wider than the %u-bit field config%u:%u-%u; the kernel keeps %llu",
 					 (unsigned long long)v, (unsigned)(f->hi - f->lo + 1), f->word, f->lo, f->hi,
 					 (unsigned long long)(v & max));
 			else if (v > keep)
-				diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
+				filt_diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
 					 "%llu is wider than the %u-bit counter of %s: no latency can reach it",
 					 (unsigned long long)v, t->count_size, t->pmu);
 		} else if (v > max) {
-			diag_add(&j->out->diags, SPE_MSG_VALUE_TOO_BIG, true, ti->name,
+			filt_diag_add(&j->out->diags, SPE_MSG_VALUE_TOO_BIG, true, ti->name,
 				 "value 0x%llx too big for config%u:%u-%u (maximum 0x%llx)", (unsigned long long)v,
 				 f->word, f->lo, f->hi, (unsigned long long)max);
 			continue;
@@ -103,13 +103,13 @@ static void put_terms(struct job *j)
 
 static void check_event_bits(struct job *j, unsigned word, const char *option)
 {
-	uint64_t bad = j->w[word] & ~kernel_evf_accept(j->t);
+	uint64_t bad = j->w[word] & ~filt_kernel_evf_accept(j->t);
 	for (unsigned b = 0; b < 64; b++) {
 		if (!(bad >> b & 1))
 			continue;
 		char why[256];
-		event_bit_reason(j->t, b, why, sizeof why);
-		diag_add(&j->out->diags, SPE_MSG_EVENT_BITS, j->req->strict, option, "%s", why);
+		filt_event_bit_reason(j->t, b, why, sizeof why);
+		filt_diag_add(&j->out->diags, SPE_MSG_EVENT_BITS, j->req->strict, option, "%s", why);
 	}
 }
 
@@ -152,7 +152,7 @@ static void check_hidden_fields(struct job *j)
 		const struct spe_term_info *ti = spe_term_info(i);
 		char word[16];
 		snprintf(word, sizeof word, f.word ? "config%u" : "config", f.word);
-		diag_add(&j->out->diags, SPE_MSG_NEEDS_FEATURE, j->req->strict, word,
+		filt_diag_add(&j->out->diags, SPE_MSG_NEEDS_FEATURE, j->req->strict, word,
 			 "bits 0x%llx are %s, which needs %s (SPEv%s); %s", (unsigned long long)(v << f.lo), ti->name,
 			 spe_feature_name(ti->feature), spe_feature_version(ti->feature), j->who);
 	}
@@ -173,14 +173,14 @@ static void check_kernel_samples(struct job *j)
 	char have[96];
 	snprintf(have, sizeof have, "target has perf_event_paranoid=%d and no CAP_PERFMON", t->paranoid);
 	if (r->kernel_explicit || r->exclude_user) {
-		diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, r->kernel_explicit ? "k" : "exclude_user",
+		filt_diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, r->kernel_explicit ? "k" : "exclude_user",
 			 "kernel samples need CAP_PERFMON or perf_event_paranoid <= 1 (perf core refuses the event "
 			 "with EACCES); %s",
 			 have);
 		return;
 	}
 	j->out->kernel_excluded = true;
-	diag_add(&j->out->diags, SPE_MSG_KERNEL_EXCLUDED, r->strict, "exclude_kernel",
+	filt_diag_add(&j->out->diags, SPE_MSG_KERNEL_EXCLUDED, r->strict, "exclude_kernel",
 		 "%s, so the event samples user space only (exclude_kernel=1, PMSCR.E1SPE clear); for kernel "
 		 "samples give the recorder CAP_PERFMON or set kernel.perf_event_paranoid=1",
 		 have);
@@ -194,12 +194,12 @@ static void check_kernel_rules(struct job *j)
 		check_event_bits(j, 3, "inv_event_filter");
 	check_hidden_fields(j);
 	if (j->req->freq_set)
-		diag_add(&j->out->diags, SPE_MSG_FREQ_MODE, true, "freq",
+		filt_diag_add(&j->out->diags, SPE_MSG_FREQ_MODE, true, "freq",
 			 "SPE samples by operation count: frequency mode is refused (EINVAL); set a period instead");
 	for (enum spe_term p = SPE_TERM_PA_ENABLE; p <= SPE_TERM_PCT_ENABLE; p++) {
 		char why[256];
 		if (field_get(t, j->w, p) && spe_term_needs_privilege(t, p, why, sizeof why))
-			diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, spe_term_info(p)->name, "%s", why);
+			filt_diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, spe_term_info(p)->name, "%s", why);
 	}
 	check_kernel_samples(j);
 }
@@ -212,7 +212,7 @@ static void check_strict(struct job *j)
 
 	uint64_t both = field_get(t, j->w, SPE_TERM_EVENT_FILTER) & field_get(t, j->w, SPE_TERM_INV_EVENT_FILTER);
 	if (both)
-		diag_add(d, SPE_MSG_EVENT_OVERLAP, r->strict, "inv_event_filter",
+		filt_diag_add(d, SPE_MSG_EVENT_OVERLAP, r->strict, "inv_event_filter",
 			 "bits 0x%llx are also in event_filter: keeping or dropping such samples is UNPREDICTABLE",
 			 (unsigned long long)both);
 
@@ -223,7 +223,7 @@ static void check_strict(struct job *j)
 			continue;
 		int type = spe_term_lookup(ti->name, n - 5);
 		if (type >= 0 && !field_get(t, j->w, type))
-			diag_add(d, SPE_MSG_MASK_NO_TYPE, r->strict, ti->name,
+			filt_diag_add(d, SPE_MSG_MASK_NO_TYPE, r->strict, ti->name,
 				 "set without %s: the AND term then requires the operation NOT to be of that type "
 				 "(PMSFCR %s clear)",
 				 spe_term_info(type)->name, spe_term_info(type)->name);
@@ -236,9 +236,9 @@ static void check_strict(struct job *j)
 			const char *name;
 		} evf_words[] = { { 1, "event_filter" }, { 3, "inv_event_filter" } };
 		for (size_t k = 0; k < 2; k++) {
-			uint64_t bits = j->w[evf_words[k].word] & impdef & kernel_evf_accept(t);
+			uint64_t bits = j->w[evf_words[k].word] & impdef & filt_kernel_evf_accept(t);
 			if (bits)
-				diag_add(d, SPE_MSG_IMPDEF_UNCHECKED, r->strict, evf_words[k].name,
+				filt_diag_add(d, SPE_MSG_IMPDEF_UNCHECKED, r->strict, evf_words[k].name,
 					 "bits 0x%llx are IMPLEMENTATION DEFINED; Linux %u.%u accepts them without "
 					 "checking (probing came in 6.18), so on a part without them the filter does "
 					 "nothing; see the TRM",
@@ -253,7 +253,7 @@ static void check_strict(struct job *j)
 		char name[16];
 		snprintf(name, sizeof name, w ? "config%u" : "config", w);
 		if (t->kernel < word_since[w]) {
-			diag_add(d, SPE_MSG_WORD_TOO_NEW, r->strict, name,
+			filt_diag_add(d, SPE_MSG_WORD_TOO_NEW, r->strict, name,
 				 "Linux %u.%u has no %s (added in %u.%u): the value 0x%llx is dropped and the attr "
 				 "sent without it",
 				 t->kernel / 100, t->kernel % 100, name, word_since[w] / 100, word_since[w] % 100,
@@ -268,7 +268,7 @@ static void check_strict(struct job *j)
 				covered |= field_mask(&f) << f.lo;
 		}
 		if (j->w[w] & ~covered)
-			diag_add(d, SPE_MSG_STRAY_BITS, r->strict, name,
+			filt_diag_add(d, SPE_MSG_STRAY_BITS, r->strict, name,
 				 "bits 0x%llx belong to no format field of %s: the kernel ignores them",
 				 (unsigned long long)(j->w[w] & ~covered), t->pmu);
 	}
@@ -276,38 +276,38 @@ static void check_strict(struct job *j)
 	uint64_t p = j->out->attr.sample_period, eff = j->out->effective_period;
 	if (p < 256 || p < t->min_interval) {
 		if (t->kernel >= 617)
-			diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
+			filt_diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
 				 "%llu is below %s%u%s; Linux %u.%u programs %llu", (unsigned long long)p,
 				 p < 256 ? "the floor of " : "caps/min_interval=", p < 256 ? 256 : t->min_interval,
 				 p < 256 ? "" : " (a recommendation since 6.17)", t->kernel / 100, t->kernel % 100,
 				 (unsigned long long)eff);
 		else
-			diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
+			filt_diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
 				 "%llu is below caps/min_interval=%u; Linux %u.%u raises it to %llu",
 				 (unsigned long long)p, t->min_interval, t->kernel / 100, t->kernel % 100,
 				 (unsigned long long)eff);
 	} else if (p > PERIOD_MAX) {
-		diag_add(d, SPE_MSG_PERIOD_HIGH, r->strict, "period", "%llu is above 0xffffff00; the kernel programs %llu",
+		filt_diag_add(d, SPE_MSG_PERIOD_HIGH, r->strict, "period", "%llu is above 0xffffff00; the kernel programs %llu",
 			 (unsigned long long)p, (unsigned long long)eff);
 	} else if (p % 256) {
-		diag_add(d, SPE_MSG_PERIOD_ROUNDED, r->strict, "period",
+		filt_diag_add(d, SPE_MSG_PERIOD_ROUNDED, r->strict, "period",
 			 "%llu is not a multiple of 256; the kernel programs %llu", (unsigned long long)p,
 			 (unsigned long long)eff);
 	}
 
 	if (!j->out->context_packets)
-		diag_add(d, SPE_MSG_CONTEXT_DROPPED, r->strict, "context",
+		filt_diag_add(d, SPE_MSG_CONTEXT_DROPPED, r->strict, "context",
 			 "no kernel-level perf permission (%s): PMSCR.CX stays clear and records carry no CONTEXT "
 			 "packets (no PID for kernel samples)",
 			 t->kernel >= 612 ? "needs CAP_PERFMON or perf_event_paranoid <= 1" : "needs CAP_PERFMON");
 
 	if (field_get(t, j->w, SPE_TERM_PCT_ENABLE) && !field_get(t, j->w, SPE_TERM_TS_ENABLE))
-		diag_add(d, SPE_MSG_PCT_WITHOUT_TS, r->strict, "pct_enable",
+		filt_diag_add(d, SPE_MSG_PCT_WITHOUT_TS, r->strict, "pct_enable",
 			 "set without ts_enable: PCT only picks the timestamp counter, and no timestamps are "
 			 "recorded (perf adds ts_enable itself only in per-CPU mode)");
 
 	if (r->exclude_user && r->exclude_kernel)
-		diag_add(d, SPE_MSG_EXCLUDE_ALL, r->strict, "exclude",
+		filt_diag_add(d, SPE_MSG_EXCLUDE_ALL, r->strict, "exclude",
 			 "both user and kernel are excluded: the event samples nothing");
 }
 
@@ -370,8 +370,8 @@ int spe_filter_compile(const struct spe_filter_request *req, const struct spe_ta
 	out->attr.sample_period = req->period_set ? req->period : (t->min_interval ? t->min_interval : 4096);
 	out->attr.exclude_user = req->exclude_user;
 	out->attr.exclude_kernel = req->exclude_kernel || out->kernel_excluded;
-	out->effective_period = kernel_effective_period(t, out->attr.sample_period);
-	out->context_packets = kernel_priv_ok(t);
+	out->effective_period = filt_kernel_effective_period(t, out->attr.sample_period);
+	out->context_packets = filt_kernel_priv_ok(t);
 
 	check_strict(&j); /* may drop config3/config4 the kernel does not know */
 

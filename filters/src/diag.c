@@ -48,7 +48,7 @@ unsigned spe_filter_diag_errors(const struct spe_filter_diags *diags)
 	return n;
 }
 
-void diag_add(struct spe_filter_diags *diags, enum spe_filter_msg msg, bool strict, const char *option,
+void filt_diag_add(struct spe_filter_diags *diags, enum spe_filter_msg msg, bool strict, const char *option,
 	      const char *fmt, ...)
 {
 	if (diags->count >= SPE_FILTER_MAX_DIAGS) {

@@ -230,7 +230,7 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 {
 	char path[4096], buf[256];
 	uint64_t v;
-	target_reset(t);
+	filt_target_reset(t);
 	t->origin = SPE_TARGET_SYSFS;
 	t->features = SPE_FEAT_BIT(NONE);
 	snprintf(t->pmu, sizeof t->pmu, "%s", name);
@@ -332,7 +332,7 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 	if (rc == -2 && !live)
 		return -1;
 	if (rc == 0)
-		target_apply_midr(t, v);
+		filt_target_apply_midr(t, v);
 	if (live)
 		read_live_privilege(t);
 	return 0;

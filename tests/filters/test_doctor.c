@@ -87,7 +87,7 @@ TEST(kernel_log_lines)
 {
 	/* Lines as the driver, the ACPI glue and arm64 print them (public bug reports). */
 	struct kernel_log log;
-	kernel_log_scan(&log,
+	filt_kernel_log_scan(&log,
 			"<6>[    0.000000] CPU features: kernel page table isolation forced ON by KASLR\n"
 			"[   21.345242] arm_spe_pmu arm,spe-v1: profiling buffer inaccessible. Try passing \"kpti=off\" "
 			"on the kernel command line\n"
@@ -114,7 +114,7 @@ TEST(kernel_log_lines)
 	char many[4096] = "";
 	for (int i = 0; i < 20; i++)
 		strcat(many, "arm_spe_pmu x: probed SPEv1.2 for CPUs 0\n");
-	kernel_log_scan(&log, many);
+	filt_kernel_log_scan(&log, many);
 	CHECK_INT_EQ(log.count[LOG_PROBED], 20);
 	CHECK_INT_EQ(log.n, DOCTOR_MAX_LOG_LINES);
 }
@@ -123,7 +123,7 @@ TEST(text_parsers)
 {
 	static struct doctor_facts f;
 	memset(&f, 0, sizeof f);
-	cpuinfo_parse(&f,
+	filt_cpuinfo_parse(&f,
 		      "processor\t: 0\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\n"
 		      "CPU part\t: 0xd0c\nCPU revision\t: 1\n\nprocessor\t: 1\nCPU implementer\t: 0x41\n"
 		      "CPU variant\t: 0x0\nCPU part\t: 0xd05\nCPU revision\t: 0\n",
@@ -134,31 +134,31 @@ TEST(text_parsers)
 	CHECK_STR_EQ(f.group[0].name, "neoverse-n1");
 	CHECK(f.group[1].name == NULL); /* Cortex-A55: no SPE row in facts.h */
 	memset(&f, 0, sizeof f);
-	cpuinfo_parse(&f, "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu vme hypervisor lahf_lm\n", true);
+	filt_cpuinfo_parse(&f, "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu vme hypervisor lahf_lm\n", true);
 	CHECK_STR_EQ(f.cpuinfo_arch, "x86_64");
 	CHECK(f.cpuinfo_hypervisor);
 	CHECK_INT_EQ(f.n_groups, 0);
 
-	config_parse(&f, "CONFIG_ARM64=y\nCONFIG_ARM_SPE_PMU=m\n# CONFIG_PID_IN_CONTEXTIDR is not set\n"
+	filt_config_parse(&f, "CONFIG_ARM64=y\nCONFIG_ARM_SPE_PMU=m\n# CONFIG_PID_IN_CONTEXTIDR is not set\n"
 			 "CONFIG_SECURITY_PERF_EVENTS_RESTRICT=y\n");
 	CHECK_INT_EQ(f.spe_pmu, 'm');
 	CHECK_INT_EQ(f.pid_in_contextidr, 'n');
 	CHECK(f.restrict_symbol);
-	config_parse(&f, "# CONFIG_ARM_SPE_PMU is not set\nCONFIG_ARM_SPE_PMU_X=y\n");
+	filt_config_parse(&f, "# CONFIG_ARM_SPE_PMU is not set\nCONFIG_ARM_SPE_PMU_X=y\n");
 	CHECK_INT_EQ(f.spe_pmu, 'n');
 	CHECK(!f.restrict_symbol);
-	config_parse(&f, "CONFIG_FOO=y\n");
+	filt_config_parse(&f, "CONFIG_FOO=y\n");
 	CHECK_INT_EQ(f.spe_pmu, 0);
 
-	status_parse(&f, "Name:\tx\nUid:\t1000\t0\t0\t0\nCapEff:\t0000004000004000\n");
+	filt_status_parse(&f, "Name:\tx\nUid:\t1000\t0\t0\t0\nCapEff:\t0000004000004000\n");
 	CHECK(f.status_known);
 	CHECK_INT_EQ(f.uid, 0); /* the effective uid decides */
-	CHECK(facts_has_cap(&f, CAP_BIT_PERFMON) && facts_has_cap(&f, CAP_BIT_IPC_LOCK));
-	CHECK(!facts_has_cap(&f, CAP_BIT_SYS_ADMIN));
-	limits_parse(&f, "Max locked memory         65536                65536                bytes\n");
+	CHECK(filt_facts_has_cap(&f, CAP_BIT_PERFMON) && filt_facts_has_cap(&f, CAP_BIT_IPC_LOCK));
+	CHECK(!filt_facts_has_cap(&f, CAP_BIT_SYS_ADMIN));
+	filt_limits_parse(&f, "Max locked memory         65536                65536                bytes\n");
 	CHECK(f.rlimit_known);
 	CHECK_U64_EQ(f.rlimit, 65536);
-	limits_parse(&f, "Max locked memory         unlimited            unlimited            bytes\n");
+	filt_limits_parse(&f, "Max locked memory         unlimited            unlimited            bytes\n");
 	CHECK_U64_EQ(f.rlimit, UINT64_MAX);
 }
 
@@ -263,9 +263,9 @@ TEST(man_page_shows_every_message_format)
 {
 	CHECK(load_doc());
 	struct format_check fc = { 0, 0 };
-	static const struct msg_call calls[] = { { "check_set", 3, false },
-						 { "check_evidence", 2, false },
-						 { "check_fix", 1, false },
+	static const struct msg_call calls[] = { { "filt_check_set", 3, false },
+						 { "filt_check_evidence", 2, false },
+						 { "filt_check_fix", 1, false },
 						 { "snprintf", 2, true } };
 	char dir[1024], path[1536];
 	snprintf(dir, sizeof dir, "%s/../filters/src/doctor", docs_dir());
