@@ -238,7 +238,7 @@ static int opt_output(struct record_ctx *c, const char *v)
 }
 static int opt_mmap_pages(struct record_ctx *c, const char *v)
 {
-	if (record_parse_pages(v, &c->run.aux_pages))
+	if (cli_record_parse_pages(v, &c->run.aux_pages))
 		return usage_error("--mmap-pages=%s: expected a power of two of at least 2 AUX pages%s", v, "");
 	return 0;
 }
@@ -617,7 +617,7 @@ static int run_replay(struct record_ctx *c)
 					   c->cpu, "");
 		}
 	}
-	return record_run_replay(&c->run);
+	return cli_record_run_replay(&c->run);
 }
 
 /* Which CPUs or task a live recording covers. */
@@ -673,14 +673,14 @@ static int run_checks(const struct record_ctx *c, bool print_all)
 		return CLI_NOINPUT;
 	}
 	if (print_all && c->format == OUT_JSON)
-		doctor_print_json(stdout, r);
+		cli_doctor_print_json(stdout, r);
 	else if (print_all)
-		doctor_print_text(stdout, r);
-	doctor_print_blocker(stderr, PROG, r);
+		cli_doctor_print_text(stdout, r);
+	cli_doctor_print_blocker(stderr, PROG, r);
 	if (r->verdict == SPE_DOCTOR_UNAVAILABLE && r->first_failure != SPE_CHECK_ARCH)
 		fprintf(stderr, PROG ": without SPE: check filter options with --dry-run --cpu=NAME; turn a trace "
 				"recorded elsewhere into perf.data with --replay=FILE\n");
-	int rc = doctor_exit_code(r);
+	int rc = cli_doctor_exit_code(r);
 	free(r);
 	return print_all ? cli_finish_stdout(PROG, rc) : rc;
 }
@@ -690,7 +690,7 @@ static int run_live(struct record_ctx *c, const struct spe_target *t, const stru
 {
 	c->run.target = t;
 	c->run.filters = res;
-	return record_run_live(&c->run);
+	return cli_record_run_live(&c->run);
 }
 
 int cmd_record(int argc, char **argv);
@@ -742,7 +742,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	if (c->mode == MODE_RECORD && c->run.sideband_only) {
-		rc = record_run_live(&c->run);
+		rc = cli_record_run_live(&c->run);
 		free(c);
 		return rc;
 	}

@@ -178,7 +178,7 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "%s: --format must be table or json with --diff\n", prog);
 			return CLI_USAGE;
 		}
-		return report_diff_run(prog, j.db_path, argv[optind], argv[optind + 1],
+		return cli_report_diff_run(prog, j.db_path, argv[optind], argv[optind + 1],
 				       format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
 				       top_given ? j.ro.top : 0, confidence);
 	}
@@ -235,7 +235,7 @@ int cmd_report(int argc, char **argv)
 	j.json = format && !strcmp(format, "json");
 	if (j.json)
 		j.ro.format = TD_REPORT_JSON;
-	int rc = report_output_check(prog, output ? output : "-");
+	int rc = cli_report_output_check(prog, output ? output : "-");
 	if (rc != CLI_OK)
 		return rc;
 
@@ -256,7 +256,7 @@ int cmd_report(int argc, char **argv)
 		const char *base = strrchr(j.db_path, '/');
 		j.so.title = base ? base + 1 : j.db_path;
 	}
-	rc = report_output_write(prog, output ? output : "-", run, &j);
+	rc = cli_report_output_write(prog, output ? output : "-", run, &j);
 	spe_db_close(sdb);
 	if (rc == CLI_OK && j.mode == MODE_HTML && output && strcmp(output, "-"))
 		fprintf(stderr, "%s: wrote %s\n", prog, output);

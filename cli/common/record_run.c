@@ -45,7 +45,7 @@ static void install_stop_handlers(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
-int record_parse_pages(const char *s, uint32_t *out)
+int cli_record_parse_pages(const char *s, uint32_t *out)
 {
 	char *end;
 	if (!s || !*s || *s == '-')
@@ -133,7 +133,7 @@ static int check_output_not_input(const char *prog, const char *out_path, const 
 	return 0;
 }
 
-int record_run_replay(const struct record_run_opts *o)
+int cli_record_run_replay(const struct record_run_opts *o)
 {
 	const char *prog = o->prog;
 	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
@@ -310,7 +310,7 @@ static int online_cpus(uint32_t *cpus, int max)
 	return n;
 }
 
-int record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus)
+int cli_record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus)
 {
 	*lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .aux_pages = o->aux_pages,
 		       .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
@@ -360,7 +360,7 @@ int record_run_live_config(const struct record_run_opts *o, struct spe_live_conf
 	return 0;
 }
 
-int record_run_live(const struct record_run_opts *o)
+int cli_record_run_live(const struct record_run_opts *o)
 {
 	const char *prog = o->prog;
 	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
@@ -370,7 +370,7 @@ int record_run_live(const struct record_run_opts *o)
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return CLI_IOERR;
 	}
-	int rc = record_run_live_config(o, &lc, lcpus);
+	int rc = cli_record_run_live_config(o, &lc, lcpus);
 	if (rc || (rc = check_output(prog, out_path))) {
 		free(lcpus);
 		return rc;

@@ -22,7 +22,7 @@ static int open_db(const char *prog, const char *path, struct spe_db **out)
 	return CLI_OK;
 }
 
-int report_diff_run(const char *prog, const char *db, const char *a, const char *b, enum spe_result_format fmt,
+int cli_report_diff_run(const char *prog, const char *db, const char *a, const char *b, enum spe_result_format fmt,
 		    int top, double confidence)
 {
 	struct spe_db *sdb;

@@ -10,7 +10,7 @@
  * Without: @p a and @p b are two databases, each side all its sources.
  * Prints to stdout; returns the exit status (messages name @p prog).
  */
-int report_diff_run(const char *prog, const char *db, const char *a, const char *b, enum spe_result_format fmt,
+int cli_report_diff_run(const char *prog, const char *db, const char *a, const char *b, enum spe_result_format fmt,
 		    int top, double confidence);
 
 #endif

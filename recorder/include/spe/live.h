@@ -4,7 +4,7 @@
  * tracking event for MMAP2/COMM/FORK/EXIT/SWITCH) on the CPUs it lists, map
  * the data ring and the AUX area, and run spe_session_drain() until told to
  * stop.  The PMU, its CPUs and the attr words come from libspe_filters (see
- * cli/common/record_run.c record_run_live_config()).
+ * cli/common/record_run.c cli_record_run_live_config()).
  *
  * The same code runs in "sideband only" mode (no SPE event: the dummy event
  * owns the ring), which is how the ring reader is tested on machines
