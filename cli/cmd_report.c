@@ -179,8 +179,8 @@ int cmd_report(int argc, char **argv)
 			return CLI_USAGE;
 		}
 		return cli_report_diff_run(prog, j.db_path, argv[optind], argv[optind + 1],
-				       format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
-				       top_given ? j.ro.top : 0, confidence);
+					   format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
+					   top_given ? j.ro.top : 0, confidence);
 	}
 	if (optind != argc || !j.db_path) {
 		usage(stderr);

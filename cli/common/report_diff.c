@@ -23,7 +23,7 @@ static int open_db(const char *prog, const char *path, struct spe_db **out)
 }
 
 int cli_report_diff_run(const char *prog, const char *db, const char *a, const char *b, enum spe_result_format fmt,
-		    int top, double confidence)
+			int top, double confidence)
 {
 	struct spe_db *sdb;
 	int st = open_db(prog, db ? db : a, &sdb);

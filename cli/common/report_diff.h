@@ -11,6 +11,6 @@
  * Prints to stdout; returns the exit status (messages name @p prog).
  */
 int cli_report_diff_run(const char *prog, const char *db, const char *a, const char *b, enum spe_result_format fmt,
-		    int top, double confidence);
+			int top, double confidence);
 
 #endif

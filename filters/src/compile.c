@@ -84,17 +84,17 @@ static void put_terms(struct job *j)
 			uint64_t keep = max < counter_max ? max : counter_max;
 			if (v > keep && keep == max)
 				filt_diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
-					 "%llu is wider than the %u-bit field config%u:%u-%u; the kernel keeps %llu",
-					 (unsigned long long)v, (unsigned)(f->hi - f->lo + 1), f->word, f->lo, f->hi,
-					 (unsigned long long)(v & max));
+					      "%llu is wider than the %u-bit field config%u:%u-%u; the kernel keeps %llu",
+					      (unsigned long long)v, (unsigned)(f->hi - f->lo + 1), f->word, f->lo, f->hi,
+					      (unsigned long long)(v & max));
 			else if (v > keep)
 				filt_diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
-					 "%llu is wider than the %u-bit counter of %s: no latency can reach it",
-					 (unsigned long long)v, t->count_size, t->pmu);
+					      "%llu is wider than the %u-bit counter of %s: no latency can reach it",
+					      (unsigned long long)v, t->count_size, t->pmu);
 		} else if (v > max) {
 			filt_diag_add(&j->out->diags, SPE_MSG_VALUE_TOO_BIG, true, ti->name,
-				 "value 0x%llx too big for config%u:%u-%u (maximum 0x%llx)", (unsigned long long)v,
-				 f->word, f->lo, f->hi, (unsigned long long)max);
+				      "value 0x%llx too big for config%u:%u-%u (maximum 0x%llx)", (unsigned long long)v,
+				      f->word, f->lo, f->hi, (unsigned long long)max);
 			continue;
 		}
 		field_put(f, j->w, v);
@@ -153,8 +153,8 @@ static void check_hidden_fields(struct job *j)
 		char word[16];
 		snprintf(word, sizeof word, f.word ? "config%u" : "config", f.word);
 		filt_diag_add(&j->out->diags, SPE_MSG_NEEDS_FEATURE, j->req->strict, word,
-			 "bits 0x%llx are %s, which needs %s (SPEv%s); %s", (unsigned long long)(v << f.lo), ti->name,
-			 spe_feature_name(ti->feature), spe_feature_version(ti->feature), j->who);
+			      "bits 0x%llx are %s, which needs %s (SPEv%s); %s", (unsigned long long)(v << f.lo), ti->name,
+			      spe_feature_name(ti->feature), spe_feature_version(ti->feature), j->who);
 	}
 }
 
@@ -174,16 +174,16 @@ static void check_kernel_samples(struct job *j)
 	snprintf(have, sizeof have, "target has perf_event_paranoid=%d and no CAP_PERFMON", t->paranoid);
 	if (r->kernel_explicit || r->exclude_user) {
 		filt_diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, r->kernel_explicit ? "k" : "exclude_user",
-			 "kernel samples need CAP_PERFMON or perf_event_paranoid <= 1 (perf core refuses the event "
-			 "with EACCES); %s",
-			 have);
+			      "kernel samples need CAP_PERFMON or perf_event_paranoid <= 1 (perf core refuses the event "
+			      "with EACCES); %s",
+			      have);
 		return;
 	}
 	j->out->kernel_excluded = true;
 	filt_diag_add(&j->out->diags, SPE_MSG_KERNEL_EXCLUDED, r->strict, "exclude_kernel",
-		 "%s, so the event samples user space only (exclude_kernel=1, PMSCR.E1SPE clear); for kernel "
-		 "samples give the recorder CAP_PERFMON or set kernel.perf_event_paranoid=1",
-		 have);
+		      "%s, so the event samples user space only (exclude_kernel=1, PMSCR.E1SPE clear); for kernel "
+		      "samples give the recorder CAP_PERFMON or set kernel.perf_event_paranoid=1",
+		      have);
 }
 
 static void check_kernel_rules(struct job *j)
@@ -195,7 +195,7 @@ static void check_kernel_rules(struct job *j)
 	check_hidden_fields(j);
 	if (j->req->freq_set)
 		filt_diag_add(&j->out->diags, SPE_MSG_FREQ_MODE, true, "freq",
-			 "SPE samples by operation count: frequency mode is refused (EINVAL); set a period instead");
+			      "SPE samples by operation count: frequency mode is refused (EINVAL); set a period instead");
 	for (enum spe_term p = SPE_TERM_PA_ENABLE; p <= SPE_TERM_PCT_ENABLE; p++) {
 		char why[256];
 		if (field_get(t, j->w, p) && spe_term_needs_privilege(t, p, why, sizeof why))
@@ -213,8 +213,8 @@ static void check_strict(struct job *j)
 	uint64_t both = field_get(t, j->w, SPE_TERM_EVENT_FILTER) & field_get(t, j->w, SPE_TERM_INV_EVENT_FILTER);
 	if (both)
 		filt_diag_add(d, SPE_MSG_EVENT_OVERLAP, r->strict, "inv_event_filter",
-			 "bits 0x%llx are also in event_filter: keeping or dropping such samples is UNPREDICTABLE",
-			 (unsigned long long)both);
+			      "bits 0x%llx are also in event_filter: keeping or dropping such samples is UNPREDICTABLE",
+			      (unsigned long long)both);
 
 	for (int i = 0; i < SPE_TERM_COUNT; i++) {
 		const struct spe_term_info *ti = spe_term_info(i);
@@ -224,9 +224,9 @@ static void check_strict(struct job *j)
 		int type = spe_term_lookup(ti->name, n - 5);
 		if (type >= 0 && !field_get(t, j->w, type))
 			filt_diag_add(d, SPE_MSG_MASK_NO_TYPE, r->strict, ti->name,
-				 "set without %s: the AND term then requires the operation NOT to be of that type "
-				 "(PMSFCR %s clear)",
-				 spe_term_info(type)->name, spe_term_info(type)->name);
+				      "set without %s: the AND term then requires the operation NOT to be of that type "
+				      "(PMSFCR %s clear)",
+				      spe_term_info(type)->name, spe_term_info(type)->name);
 	}
 
 	if (t->kernel < 618) {
@@ -239,10 +239,10 @@ static void check_strict(struct job *j)
 			uint64_t bits = j->w[evf_words[k].word] & impdef & filt_kernel_evf_accept(t);
 			if (bits)
 				filt_diag_add(d, SPE_MSG_IMPDEF_UNCHECKED, r->strict, evf_words[k].name,
-					 "bits 0x%llx are IMPLEMENTATION DEFINED; Linux %u.%u accepts them without "
-					 "checking (probing came in 6.18), so on a part without them the filter does "
-					 "nothing; see the TRM",
-					 (unsigned long long)bits, t->kernel / 100, t->kernel % 100);
+					      "bits 0x%llx are IMPLEMENTATION DEFINED; Linux %u.%u accepts them without "
+					      "checking (probing came in 6.18), so on a part without them the filter does "
+					      "nothing; see the TRM",
+					      (unsigned long long)bits, t->kernel / 100, t->kernel % 100);
 		}
 	}
 
@@ -254,10 +254,10 @@ static void check_strict(struct job *j)
 		snprintf(name, sizeof name, w ? "config%u" : "config", w);
 		if (t->kernel < word_since[w]) {
 			filt_diag_add(d, SPE_MSG_WORD_TOO_NEW, r->strict, name,
-				 "Linux %u.%u has no %s (added in %u.%u): the value 0x%llx is dropped and the attr "
-				 "sent without it",
-				 t->kernel / 100, t->kernel % 100, name, word_since[w] / 100, word_since[w] % 100,
-				 (unsigned long long)j->w[w]);
+				      "Linux %u.%u has no %s (added in %u.%u): the value 0x%llx is dropped and the attr "
+				      "sent without it",
+				      t->kernel / 100, t->kernel % 100, name, word_since[w] / 100, word_since[w] % 100,
+				      (unsigned long long)j->w[w]);
 			j->w[w] = 0;
 			continue;
 		}
@@ -269,46 +269,46 @@ static void check_strict(struct job *j)
 		}
 		if (j->w[w] & ~covered)
 			filt_diag_add(d, SPE_MSG_STRAY_BITS, r->strict, name,
-				 "bits 0x%llx belong to no format field of %s: the kernel ignores them",
-				 (unsigned long long)(j->w[w] & ~covered), t->pmu);
+				      "bits 0x%llx belong to no format field of %s: the kernel ignores them",
+				      (unsigned long long)(j->w[w] & ~covered), t->pmu);
 	}
 
 	uint64_t p = j->out->attr.sample_period, eff = j->out->effective_period;
 	if (p < 256 || p < t->min_interval) {
 		if (t->kernel >= 617)
 			filt_diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
-				 "%llu is below %s%u%s; Linux %u.%u programs %llu", (unsigned long long)p,
-				 p < 256 ? "the floor of " : "caps/min_interval=", p < 256 ? 256 : t->min_interval,
-				 p < 256 ? "" : " (a recommendation since 6.17)", t->kernel / 100, t->kernel % 100,
-				 (unsigned long long)eff);
+				      "%llu is below %s%u%s; Linux %u.%u programs %llu", (unsigned long long)p,
+				      p < 256 ? "the floor of " : "caps/min_interval=", p < 256 ? 256 : t->min_interval,
+				      p < 256 ? "" : " (a recommendation since 6.17)", t->kernel / 100, t->kernel % 100,
+				      (unsigned long long)eff);
 		else
 			filt_diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
-				 "%llu is below caps/min_interval=%u; Linux %u.%u raises it to %llu",
-				 (unsigned long long)p, t->min_interval, t->kernel / 100, t->kernel % 100,
-				 (unsigned long long)eff);
+				      "%llu is below caps/min_interval=%u; Linux %u.%u raises it to %llu",
+				      (unsigned long long)p, t->min_interval, t->kernel / 100, t->kernel % 100,
+				      (unsigned long long)eff);
 	} else if (p > PERIOD_MAX) {
 		filt_diag_add(d, SPE_MSG_PERIOD_HIGH, r->strict, "period", "%llu is above 0xffffff00; the kernel programs %llu",
-			 (unsigned long long)p, (unsigned long long)eff);
+			      (unsigned long long)p, (unsigned long long)eff);
 	} else if (p % 256) {
 		filt_diag_add(d, SPE_MSG_PERIOD_ROUNDED, r->strict, "period",
-			 "%llu is not a multiple of 256; the kernel programs %llu", (unsigned long long)p,
-			 (unsigned long long)eff);
+			      "%llu is not a multiple of 256; the kernel programs %llu", (unsigned long long)p,
+			      (unsigned long long)eff);
 	}
 
 	if (!j->out->context_packets)
 		filt_diag_add(d, SPE_MSG_CONTEXT_DROPPED, r->strict, "context",
-			 "no kernel-level perf permission (%s): PMSCR.CX stays clear and records carry no CONTEXT "
-			 "packets (no PID for kernel samples)",
-			 t->kernel >= 612 ? "needs CAP_PERFMON or perf_event_paranoid <= 1" : "needs CAP_PERFMON");
+			      "no kernel-level perf permission (%s): PMSCR.CX stays clear and records carry no CONTEXT "
+			      "packets (no PID for kernel samples)",
+			      t->kernel >= 612 ? "needs CAP_PERFMON or perf_event_paranoid <= 1" : "needs CAP_PERFMON");
 
 	if (field_get(t, j->w, SPE_TERM_PCT_ENABLE) && !field_get(t, j->w, SPE_TERM_TS_ENABLE))
 		filt_diag_add(d, SPE_MSG_PCT_WITHOUT_TS, r->strict, "pct_enable",
-			 "set without ts_enable: PCT only picks the timestamp counter, and no timestamps are "
-			 "recorded (perf adds ts_enable itself only in per-CPU mode)");
+			      "set without ts_enable: PCT only picks the timestamp counter, and no timestamps are "
+			      "recorded (perf adds ts_enable itself only in per-CPU mode)");
 
 	if (r->exclude_user && r->exclude_kernel)
 		filt_diag_add(d, SPE_MSG_EXCLUDE_ALL, r->strict, "exclude",
-			 "both user and kernel are excluded: the event samples nothing");
+			      "both user and kernel are excluded: the event samples nothing");
 }
 
 static void build_registers(struct job *j)

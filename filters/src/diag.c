@@ -49,7 +49,7 @@ unsigned spe_filter_diag_errors(const struct spe_filter_diags *diags)
 }
 
 void filt_diag_add(struct spe_filter_diags *diags, enum spe_filter_msg msg, bool strict, const char *option,
-	      const char *fmt, ...)
+		   const char *fmt, ...)
 {
 	if (diags->count >= SPE_FILTER_MAX_DIAGS) {
 		diags->dropped++;

@@ -10,6 +10,6 @@
  * message is an error only when @p strict; others are always errors.
  */
 void filt_diag_add(struct spe_filter_diags *diags, enum spe_filter_msg msg, bool strict, const char *option,
-	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #endif

@@ -110,12 +110,12 @@ int spe_filter_set_term(struct spe_filter_request *req, const char *name, const 
 				     : info->kind == SPE_TERM_FLAG    ? "0 or 1"
 								      : "a decimal or 0x-hex number";
 		filt_diag_add(&req->diags, SPE_MSG_BAD_VALUE, true, info->name, "'%.*s' is not %s", (int)bad_len, bad,
-			 expect);
+			      expect);
 		return -spe_invalid;
 	}
 	if (info->kind == SPE_TERM_FLAG && v > 1) {
 		filt_diag_add(&req->diags, SPE_MSG_VALUE_TOO_BIG, true, info->name,
-			 "value %llu too big for a one-bit field (0 or 1)", (unsigned long long)v);
+			      "value %llu too big for a one-bit field (0 or 1)", (unsigned long long)v);
 		return -spe_invalid;
 	}
 	req->value[t] = v;
@@ -130,7 +130,7 @@ static int set_perf_term(struct spe_filter_request *req, const char *name, size_
 	bool period = nlen == 6 && !strncmp(name, "period", 6);
 	if (!value || !parse_number(value, strlen(value), &v)) {
 		filt_diag_add(&req->diags, SPE_MSG_BAD_VALUE, true, period ? "period" : "freq",
-			 "'%s' is not a decimal or 0x-hex number", value ? value : "");
+			      "'%s' is not a decimal or 0x-hex number", value ? value : "");
 		return -spe_invalid;
 	}
 	if (period) {
@@ -210,7 +210,7 @@ int spe_filter_parse_terms(struct spe_filter_request *req, const char *text)
 			name_ok = i == 7 ? text[i] == '_' && plen > 8 : isdigit((unsigned char)text[i]);
 		if (!name_ok || close == slash) {
 			filt_diag_add(&req->diags, SPE_MSG_BAD_PMU, true, "event",
-				 "'%.*s' is not arm_spe/terms/ or arm_spe_N/terms/", (int)(plen < 40 ? plen : 40), text);
+				      "'%.*s' is not arm_spe/terms/ or arm_spe_N/terms/", (int)(plen < 40 ? plen : 40), text);
 			return -spe_invalid;
 		}
 		memcpy(req->pmu, text, plen);

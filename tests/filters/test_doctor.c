@@ -88,18 +88,18 @@ TEST(kernel_log_lines)
 	/* Lines as the driver, the ACPI glue and arm64 print them (public bug reports). */
 	struct kernel_log log;
 	filt_kernel_log_scan(&log,
-			"<6>[    0.000000] CPU features: kernel page table isolation forced ON by KASLR\n"
-			"[   21.345242] arm_spe_pmu arm,spe-v1: profiling buffer inaccessible. Try passing \"kpti=off\" "
-			"on the kernel command line\n"
-			"[   21.364371] arm_spe_pmu: probe of arm,spe-v1 failed with error -1\n"
-			"[    2.261719] arm_spe_pmu arm,spe-v1: probed SPEv1.1 for CPUs 0-63 [max_record_sz 64, align 64, "
-			"features 0x17]\n"
-			"arm_spe_pmu arm,spe-v1: probed for CPUs 0-95 [max_record_sz 128, align 4, features 0x7]\n"
-			"[    1.0] arm_spe_pmu arm,spe-v1: unsupported ID_AA64DFR0_EL1.PMSVer [0] on CPU 3\n"
-			"[    1.0] arm_spe_pmu arm,spe-v1: profiling buffer owned by higher exception level\n"
-			"[    0.4] ACPI: SPE: Unable to register device\n"
-			"[    0.1] smccc: KVM: hypervisor services detected (0x00000000 0x00000000 0x00000000 0x00000003)\n"
-			"[    9.0] unrelated line\n");
+			     "<6>[    0.000000] CPU features: kernel page table isolation forced ON by KASLR\n"
+			     "[   21.345242] arm_spe_pmu arm,spe-v1: profiling buffer inaccessible. Try passing \"kpti=off\" "
+			     "on the kernel command line\n"
+			     "[   21.364371] arm_spe_pmu: probe of arm,spe-v1 failed with error -1\n"
+			     "[    2.261719] arm_spe_pmu arm,spe-v1: probed SPEv1.1 for CPUs 0-63 [max_record_sz 64, align 64, "
+			     "features 0x17]\n"
+			     "arm_spe_pmu arm,spe-v1: probed for CPUs 0-95 [max_record_sz 128, align 4, features 0x7]\n"
+			     "[    1.0] arm_spe_pmu arm,spe-v1: unsupported ID_AA64DFR0_EL1.PMSVer [0] on CPU 3\n"
+			     "[    1.0] arm_spe_pmu arm,spe-v1: profiling buffer owned by higher exception level\n"
+			     "[    0.4] ACPI: SPE: Unable to register device\n"
+			     "[    0.1] smccc: KVM: hypervisor services detected (0x00000000 0x00000000 0x00000000 0x00000003)\n"
+			     "[    9.0] unrelated line\n");
 	CHECK_INT_EQ(log.count[LOG_KPTI_ON], 1);
 	CHECK_INT_EQ(log.count[LOG_KPTI], 1);
 	CHECK_INT_EQ(log.count[LOG_PROBE_FAILED], 1);
@@ -124,10 +124,10 @@ TEST(text_parsers)
 	static struct doctor_facts f;
 	memset(&f, 0, sizeof f);
 	filt_cpuinfo_parse(&f,
-		      "processor\t: 0\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\n"
-		      "CPU part\t: 0xd0c\nCPU revision\t: 1\n\nprocessor\t: 1\nCPU implementer\t: 0x41\n"
-		      "CPU variant\t: 0x0\nCPU part\t: 0xd05\nCPU revision\t: 0\n",
-		      true);
+			   "processor\t: 0\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\n"
+			   "CPU part\t: 0xd0c\nCPU revision\t: 1\n\nprocessor\t: 1\nCPU implementer\t: 0x41\n"
+			   "CPU variant\t: 0x0\nCPU part\t: 0xd05\nCPU revision\t: 0\n",
+			   true);
 	CHECK_STR_EQ(f.cpuinfo_arch, "aarch64");
 	CHECK_INT_EQ(f.n_groups, 2);
 	CHECK_U64_EQ(f.group[0].midr, 0x413fd0c1);

@@ -34,37 +34,37 @@ void filt_check_paranoid(struct check_ctx *c, struct spe_check *k)
 		filt_check_evidence(k, f->config_source, "no CONFIG_SECURITY_PERF_EVENTS_RESTRICT: %d acts as 2", v);
 	if (!filt_perf_may_open(&p)) {
 		filt_check_set(k, SPE_CHECK_FAIL, SPE_DOCTOR_NO_PERMISSION,
-			  "%d: this kernel refuses every perf event to callers without CAP_SYS_ADMIN (the Debian/Ubuntu "
-			  "level above 2; CAP_PERFMON is not enough)",
-			  v);
+			       "%d: this kernel refuses every perf event to callers without CAP_SYS_ADMIN (the Debian/Ubuntu "
+			       "level above 2; CAP_PERFMON is not enough)",
+			       v);
 		filt_check_fix(k, "sudo sysctl kernel.perf_event_paranoid=2 (your own processes, user space) or 1 (the kernel "
 			     "too); make it permanent in /etc/sysctl.d/");
 		return;
 	}
 	if (p.perfmon) {
 		filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%d, but the caller has CAP_PERFMON (or CAP_SYS_ADMIN), which "
-			  "overrides it", v);
+			       "overrides it", v);
 		return;
 	}
 	bool cpu_wide_refused = c->plan->cpu_wide && !filt_perf_may_profile_cpu(&p);
 	if (v > 2 && f->config_read != 1) {
 		filt_check_set(k, cpu_wide_refused ? SPE_CHECK_FAIL : SPE_CHECK_WARN, SPE_DOCTOR_NO_PERMISSION,
-			  "%d: mainline treats it as 2 (user space of your own processes), but Debian and Ubuntu "
-			  "kernels refuse everything above 2 without CAP_SYS_ADMIN, and the configuration that would "
-			  "tell is not readable",
-			  v);
+			       "%d: mainline treats it as 2 (user space of your own processes), but Debian and Ubuntu "
+			       "kernels refuse everything above 2 without CAP_SYS_ADMIN, and the configuration that would "
+			       "tell is not readable",
+			       v);
 	} else if (v >= 2) {
 		filt_check_set(k, cpu_wide_refused ? SPE_CHECK_FAIL : SPE_CHECK_WARN, SPE_DOCTOR_NO_PERMISSION,
-			  "%d: user space of your own processes only; spe-record leaves the kernel out (exclude_kernel=1) "
-			  "and says so%s",
-			  v, cpu_wide_refused ? ", and -a or -C (CPU-wide) is refused" : "");
+			       "%d: user space of your own processes only; spe-record leaves the kernel out (exclude_kernel=1) "
+			       "and says so%s",
+			       v, cpu_wide_refused ? ", and -a or -C (CPU-wide) is refused" : "");
 	} else if (v == 1) {
 		filt_check_set(k, cpu_wide_refused ? SPE_CHECK_FAIL : SPE_CHECK_OK, SPE_DOCTOR_NO_PERMISSION,
-			  "1: kernel and user space of your own processes; CPU-wide recording (-a, -C) needs 0 or "
-			  "CAP_PERFMON");
+			       "1: kernel and user space of your own processes; CPU-wide recording (-a, -C) needs 0 or "
+			       "CAP_PERFMON");
 	} else {
 		filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%d: every process and CPU, kernel included%s", v,
-			  v < 0 ? "; no locked-memory limit" : "");
+			       v < 0 ? "; no locked-memory limit" : "");
 	}
 	if (k->status != SPE_CHECK_OK)
 		filt_check_fix(k, "for kernel samples: sudo sysctl kernel.perf_event_paranoid=1 (CPU-wide -a/-C: 0), made "
@@ -95,8 +95,8 @@ void filt_check_privilege(struct check_ctx *c, struct spe_check *k)
 	bool old_kernel = f->kernel && f->kernel < 508 && filt_facts_has_cap(f, CAP_BIT_PERFMON) &&
 			  !filt_facts_has_cap(f, CAP_BIT_SYS_ADMIN);
 	filt_check_set(k, old_kernel ? SPE_CHECK_WARN : SPE_CHECK_OK, SPE_DOCTOR_OK, "uid %ld%s%s%s%s%s", f->uid,
-		  have[0] ? "; has " : "", have, lack[0] ? "; lacks " : "", lack,
-		  old_kernel ? "; Linux before 5.8 does not know CAP_PERFMON (only CAP_SYS_ADMIN counts)" : "");
+		       have[0] ? "; has " : "", have, lack[0] ? "; lacks " : "", lack,
+		       old_kernel ? "; Linux before 5.8 does not know CAP_PERFMON (only CAP_SYS_ADMIN counts)" : "");
 }
 
 /* The CPUs the recording opens on: the picked PMU's (or the first's), narrowed by -C. */
@@ -165,7 +165,7 @@ void filt_check_mlock(struct check_ctx *c, struct spe_check *k)
 	else if (f->rlimit_known)
 		filt_check_evidence(k, "/proc/self/limits", "Max locked memory %llu bytes", (unsigned long long)f->rlimit);
 	filt_check_evidence(k, "/sys/devices/system/cpu/online", "%s (%u CPUs; page size %u)", f->online_text, f->n_online,
-		       f->page_size);
+			    f->page_size);
 	unsigned kib = f->page_size / 1024;
 	char need[200];
 	snprintf(need, sizeof need, "%u CPUs x (AUX %llu KiB + data ring %llu KiB) = %llu KiB", m.cpus,
@@ -177,7 +177,7 @@ void filt_check_mlock(struct check_ctx *c, struct spe_check *k)
 	}
 	if (m.allowance == UINT64_MAX) {
 		filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%s; no limit applies (CAP_IPC_LOCK, perf_event_paranoid -1 or an "
-			  "unlimited RLIMIT_MEMLOCK)", need);
+			       "unlimited RLIMIT_MEMLOCK)", need);
 		return;
 	}
 	char allow[200];
@@ -198,7 +198,7 @@ void filt_check_mlock(struct check_ctx *c, struct spe_check *k)
 	filt_check_fix(k, "%sraise the limit: sudo sysctl kernel.perf_event_mlock_kb=%llu, or RLIMIT_MEMLOCK (ulimit -l, "
 		     "LimitMEMLOCK=), or give spe-record CAP_IPC_LOCK: " CAPS_FIX "; other perf sessions of the same "
 		     "user share the allowance",
-		  smaller, (unsigned long long)(per_cpu * kib));
+		       smaller, (unsigned long long)(per_cpu * kib));
 }
 
 void filt_check_record(struct check_ctx *c, struct spe_check *k)
@@ -267,9 +267,9 @@ void filt_check_record(struct check_ctx *c, struct spe_check *k)
 		return; /* several PMUs and no choice: said above */
 	if (!works)
 		filt_check_set(k, SPE_CHECK_FAIL, SPE_DOCTOR_NO_PERMISSION, "not as planned (%s); %s%s",
-			  c->plan->cpu_wide && !cpu ? "CPU-wide needs perf_event_paranoid <= 0 or CAP_PERFMON"
+			       c->plan->cpu_wide && !cpu ? "CPU-wide needs perf_event_paranoid <= 0 or CAP_PERFMON"
 						    : "the buffers exceed the locked-memory limit",
-			  cmd[0] ? "this works now: " : "", cmd);
+			       cmd[0] ? "this works now: " : "", cmd);
 	else if (!kernel)
 		filt_check_set(k, SPE_CHECK_WARN, SPE_DOCTOR_OK, "user space only: %s", cmd);
 	else

@@ -22,7 +22,7 @@ void filt_check_arch(struct check_ctx *c, struct spe_check *k)
 	}
 	c->arm = false;
 	filt_check_set(k, SPE_CHECK_FAIL, SPE_DOCTOR_UNAVAILABLE,
-		  "%s: SPE is a feature of 64-bit Arm CPUs (Armv8.2 and later), so there is none here", f->arch);
+		       "%s: SPE is a feature of 64-bit Arm CPUs (Armv8.2 and later), so there is none here", f->arch);
 	filt_check_fix(k, "record on an Arm machine whose CPUs implement SPE (spe facts lists the parts spekit knows), on "
 		     "bare metal; here, check filter options with spe-record --dry-run --cpu=NAME and turn a trace "
 		     "recorded elsewhere into perf.data with spe-record --replay=FILE");
@@ -41,12 +41,12 @@ void filt_check_cpu(struct check_ctx *c, struct spe_check *k)
 		if (g->name) {
 			any_spe = true;
 			filt_check_evidence(k, f->midr_source, "MIDR 0x%08llx on CPUs %s: %s, SPEv%s", (unsigned long long)g->midr,
-				       cpus, g->name, g->spe_version);
+					    cpus, g->name, g->spe_version);
 		} else {
 			filt_check_evidence(k, f->midr_source,
-				       "MIDR 0x%08llx on CPUs %s: implementer 0x%02x part 0x%03x, not a part spekit knows to "
-				       "implement SPE",
-				       (unsigned long long)g->midr, cpus, impl, part);
+					    "MIDR 0x%08llx on CPUs %s: implementer 0x%02x part 0x%03x, not a part spekit knows to "
+					    "implement SPE",
+					    (unsigned long long)g->midr, cpus, impl, part);
 		}
 		if (n < sizeof summary)
 			n += (size_t)snprintf(summary + n, sizeof summary - n, "%sCPUs %s: %s", i ? "; " : "", cpus,
@@ -56,7 +56,7 @@ void filt_check_cpu(struct check_ctx *c, struct spe_check *k)
 	}
 	if (!f->n_groups) {
 		filt_check_set(k, SPE_CHECK_WARN, SPE_DOCTOR_OK,
-			  "no MIDR readable (neither cpuN/regs/identification/midr_el1 nor /proc/cpuinfo)");
+			       "no MIDR readable (neither cpuN/regs/identification/midr_el1 nor /proc/cpuinfo)");
 		return;
 	}
 	if (any_spe || c->have_pmus) {
@@ -139,9 +139,9 @@ void filt_check_virt(struct check_ctx *c, struct spe_check *k)
 		filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "a virtual machine (%s) that exposes SPE", why);
 	} else {
 		filt_check_set(k, SPE_CHECK_FAIL, SPE_DOCTOR_UNAVAILABLE,
-			  "a virtual machine (%s): hypervisors do not pass SPE to guests (KVM has no SPE support for "
-			  "guests, and cloud VMs hide it)",
-			  why);
+			       "a virtual machine (%s): hypervisors do not pass SPE to guests (KVM has no SPE support for "
+			       "guests, and cloud VMs hide it)",
+			       why);
 		filt_check_fix(k, "record on bare metal: a physical machine, or a bare-metal cloud instance (on AWS a *.metal "
 			     "instance type such as c7g.metal; SPE is only available on metal instances)");
 	}
@@ -165,12 +165,12 @@ void filt_check_firmware(struct check_ctx *c, struct spe_check *k)
 		filt_check_evidence(k, f->dt_node, "compatible = arm,statistical-profiling-extension-v1");
 	if (f->madt_read == 1)
 		filt_check_evidence(k, madt, "%u usable GICC entries: %u give SPE interrupt GSI %u, %u predate the field (ACPI 6.3)%s",
-			       m->gicc, m->with_irq, m->first_irq, m->without_field, m->mixed ? "; GSIs differ" : "");
+				    m->gicc, m->with_irq, m->first_irq, m->without_field, m->mixed ? "; GSIs differ" : "");
 	else if (f->madt_error[0])
 		filt_check_evidence(k, madt, "%s", f->madt_error);
 	else if (f->acpi)
 		filt_check_evidence(k, madt, "%s%s", filt_sysroot_strerror(f->madt_read),
-			       f->madt_read == SYSROOT_DENIED ? " (only root may read it)" : "");
+				    f->madt_read == SYSROOT_DENIED ? " (only root may read it)" : "");
 	if (f->acpi)
 		filt_check_evidence(k, "/sys/bus/platform/devices/arm,spe-v1", "%s", f->acpi_device ? "present" : "absent");
 
@@ -180,35 +180,35 @@ void filt_check_firmware(struct check_ctx *c, struct spe_check *k)
 		filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "the device tree describes SPE (%s)", f->dt_node);
 	} else if (f->madt_read == 1 && m->gicc && m->with_irq == m->gicc && !m->mixed) {
 		filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "ACPI: every CPU's GICC entry gives SPE interrupt GSI %u (PPI %u)",
-			  m->first_irq, m->first_irq >= 16 ? m->first_irq - 16 : m->first_irq);
+			       m->first_irq, m->first_irq >= 16 ? m->first_irq - 16 : m->first_irq);
 	} else if (f->acpi_device || c->have_pmus) {
 		filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%s",
-			  f->acpi_device ? "ACPI: Linux made the arm,spe-v1 device from the MADT's SPE interrupt"
+			       f->acpi_device ? "ACPI: Linux made the arm,spe-v1 device from the MADT's SPE interrupt"
 					 : "the SPE PMUs exist, so firmware described SPE");
 	} else if (vm) {
 		filt_check_set(k, SPE_CHECK_SKIP, SPE_DOCTOR_OK,
-			  "virtual firmware: the hypervisor decides whether guests see SPE (see virt)");
+			       "virtual firmware: the hypervisor decides whether guests see SPE (see virt)");
 	} else if (f->madt_read == 1 && m->with_irq) {
 		filt_check_set(k, SPE_CHECK_FAIL, SPE_DOCTOR_UNAVAILABLE,
-			  "ACPI: %s, and Linux registers SPE only when every CPU gives the same one",
-			  m->mixed ? "CPUs give different SPE interrupts" : "only some CPUs give an SPE interrupt");
+			       "ACPI: %s, and Linux registers SPE only when every CPU gives the same one",
+			       m->mixed ? "CPUs give different SPE interrupts" : "only some CPUs give an SPE interrupt");
 		filt_check_fix(k, "a firmware problem: update the system firmware (BIOS/UEFI), or report it to the vendor");
 	} else if (f->madt_read == 1) {
 		filt_check_set(k, SPE_CHECK_FAIL, SPE_DOCTOR_UNAVAILABLE,
-			  "ACPI: no CPU's GICC entry gives an SPE interrupt, so Linux makes no SPE device");
+			       "ACPI: no CPU's GICC entry gives an SPE interrupt, so Linux makes no SPE device");
 		filt_check_fix(k, "firmware does not describe SPE: update the system firmware, or enable SPE in its setup "
 			     "menu where it has such an option");
 	} else if (f->madt_error[0]) {
 		filt_check_set(k, SPE_CHECK_WARN, SPE_DOCTOR_OK, "the MADT could not be parsed: %s", f->madt_error);
 	} else if (f->acpi) {
 		filt_check_set(k, SPE_CHECK_WARN, SPE_DOCTOR_OK,
-			  "cannot tell: the MADT is not readable and there is no arm,spe-v1 device (which appears only "
-			  "when firmware gives the interrupt and the kernel has CONFIG_ARM_SPE_PMU)");
+			       "cannot tell: the MADT is not readable and there is no arm,spe-v1 device (which appears only "
+			       "when firmware gives the interrupt and the kernel has CONFIG_ARM_SPE_PMU)");
 		filt_check_fix(k, "run spe doctor as root to read the MADT");
 	} else if (f->dt) {
 		filt_check_set(k, vm ? SPE_CHECK_SKIP : SPE_CHECK_FAIL, SPE_DOCTOR_UNAVAILABLE,
-			  "the device tree has no node compatible with arm,statistical-profiling-extension-v1%s",
-			  vm ? " (the hypervisor decides: see virt)" : "");
+			       "the device tree has no node compatible with arm,statistical-profiling-extension-v1%s",
+			       vm ? " (the hypervisor decides: see virt)" : "");
 		if (!vm)
 			filt_check_fix(k, "the board's device tree must describe SPE (a node with that compatible and its PPI, "
 				     "Documentation/devicetree/bindings/perf/spe-pmu.yaml): use a device tree that has it");

@@ -57,10 +57,10 @@ void filt_check_pmu(struct check_ctx *c, struct spe_check *k)
 		filt_cpuset_text(&covered, have, sizeof have);
 		filt_check_evidence(k, "/sys/devices/system/cpu/online", "%s", f->online_text);
 		filt_check_set(k, SPE_CHECK_WARN, SPE_DOCTOR_OK, "%s; CPUs %s have no SPE PMU, so nothing there is sampled",
-			  summary, cpus);
+			       summary, cpus);
 		const char *first = sys->pmu[0].cpus_known ? sys->pmu[0].cpumask_text : have;
 		filt_check_fix(k, "keep the workload on CPUs with SPE (taskset -c %s) and record them with -C %s%s", first, first,
-			  sys->count > 1 ? " (one PMU at a time: each arm_spe_N's cpumask is above)" : "");
+			       sys->count > 1 ? " (one PMU at a time: each arm_spe_N's cpumask is above)" : "");
 		return;
 	}
 	filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%s", summary);
@@ -100,8 +100,8 @@ void filt_check_caps(struct check_ctx *c, struct spe_check *k)
 		if (t->evf_probed)
 			snprintf(evf, sizeof evf, ", event_filter 0x%llx", (unsigned long long)t->evf_valid);
 		filt_check_evidence(k, path, "min_interval %u, count_size %u, ernd %d, arch_inst %d%s", t->min_interval,
-			       t->count_size, !!(t->features & SPE_FEAT_BIT(ERND)), !!(t->features & SPE_FEAT_BIT(ARCHINST)),
-			       evf);
+				    t->count_size, !!(t->features & SPE_FEAT_BIT(ERND)), !!(t->features & SPE_FEAT_BIT(ARCHINST)),
+				    evf);
 		snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/format", t->pmu);
 		term_list(t, true, terms, sizeof terms);
 		filt_check_evidence(k, path, "filters: %s", terms);

@@ -113,7 +113,7 @@ void filt_cpuinfo_parse(struct doctor_facts *f, const char *text, bool add_midrs
 		if (block_end && have == 15 && cpu >= 0) {
 			if (add_midrs)
 				filt_facts_add_midr(f, (unsigned)cpu,
-					       (impl & 0xff) << 24 | (var & 0xf) << 20 | 0xfu << 16 | (part & 0xfff) << 4 | (rev & 0xf));
+						    (impl & 0xff) << 24 | (var & 0xf) << 20 | 0xfu << 16 | (part & 0xfff) << 4 | (rev & 0xf));
 			have = 0;
 		}
 		if (!nl)
