@@ -204,7 +204,8 @@ static void check_kernel_rules(struct job *j)
 	check_kernel_samples(j);
 }
 
-static void check_strict(struct job *j)
+/* A bit both kept and dropped. */
+static void strict_event_overlap(struct job *j)
 {
 	const struct spe_target *t = j->t;
 	const struct spe_filter_request *r = j->req;
@@ -215,6 +216,14 @@ static void check_strict(struct job *j)
 		filt_diag_add(d, SPE_MSG_EVENT_OVERLAP, r->strict, "inv_event_filter",
 			      "bits 0x%llx are also in event_filter: keeping or dropping such samples is UNPREDICTABLE",
 			      (unsigned long long)both);
+}
+
+/* A *_filter_mask without its type filter. */
+static void strict_masks_without_type(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	for (int i = 0; i < SPE_TERM_COUNT; i++) {
 		const struct spe_term_info *ti = spe_term_info(i);
@@ -228,6 +237,14 @@ static void check_strict(struct job *j)
 				      "(PMSFCR %s clear)",
 				      spe_term_info(type)->name, spe_term_info(type)->name);
 	}
+}
+
+/* IMPDEF event bits a kernel before 6.18 accepts unchecked. */
+static void strict_impdef_unchecked(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	if (t->kernel < 618) {
 		uint64_t impdef = SPE_EVF_IMPDEF_ALWAYS | SPE_EVF_IMPDEF_BEFORE_V1P4;
@@ -245,6 +262,14 @@ static void check_strict(struct job *j)
 					      (unsigned long long)bits, t->kernel / 100, t->kernel % 100);
 		}
 	}
+}
+
+/* config words the kernel lacks, and bits in no format field (may clear a word). */
+static void strict_config_words(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	static const unsigned word_since[SPE_CONFIG_WORDS] = { 415, 415, 415, 603, 619 };
 	for (unsigned w = 0; w < SPE_CONFIG_WORDS; w++) {
@@ -272,6 +297,14 @@ static void check_strict(struct job *j)
 				      "bits 0x%llx belong to no format field of %s: the kernel ignores them",
 				      (unsigned long long)(j->w[w] & ~covered), t->pmu);
 	}
+}
+
+/* A period the kernel rounds, raises or caps. */
+static void strict_period(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	uint64_t p = j->out->attr.sample_period, eff = j->out->effective_period;
 	if (p < 256 || p < t->min_interval) {
@@ -294,21 +327,57 @@ static void check_strict(struct job *j)
 			      "%llu is not a multiple of 256; the kernel programs %llu", (unsigned long long)p,
 			      (unsigned long long)eff);
 	}
+}
+
+/* CONTEXT packets dropped for lack of privilege. */
+static void strict_context(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	if (!j->out->context_packets)
 		filt_diag_add(d, SPE_MSG_CONTEXT_DROPPED, r->strict, "context",
-			      "no kernel-level perf permission (%s): PMSCR.CX stays clear and records carry no CONTEXT "
+			      "no kernel-level perf permission (needs %s): PMSCR.CX stays clear and records carry no CONTEXT "
 			      "packets (no PID for kernel samples)",
-			      t->kernel >= 612 ? "needs CAP_PERFMON or perf_event_paranoid <= 1" : "needs CAP_PERFMON");
+			      filt_kernel_priv_needs(t));
+}
+
+/* pct_enable without ts_enable. */
+static void strict_pct_without_ts(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	if (field_get(t, j->w, SPE_TERM_PCT_ENABLE) && !field_get(t, j->w, SPE_TERM_TS_ENABLE))
 		filt_diag_add(d, SPE_MSG_PCT_WITHOUT_TS, r->strict, "pct_enable",
 			      "set without ts_enable: PCT only picks the timestamp counter, and no timestamps are "
 			      "recorded (perf adds ts_enable itself only in per-CPU mode)");
+}
+
+/* Nothing left to sample. */
+static void strict_exclude_all(struct job *j)
+{
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	if (r->exclude_user && r->exclude_kernel)
 		filt_diag_add(d, SPE_MSG_EXCLUDE_ALL, r->strict, "exclude",
 			      "both user and kernel are excluded: the event samples nothing");
+}
+
+/* The checks the kernel does not make: warnings, errors with --strict. */
+static void check_strict(struct job *j)
+{
+	strict_event_overlap(j);
+	strict_masks_without_type(j);
+	strict_impdef_unchecked(j);
+	strict_config_words(j);
+	strict_period(j);
+	strict_context(j);
+	strict_pct_without_ts(j);
+	strict_exclude_all(j);
 }
 
 static void build_registers(struct job *j)

@@ -29,9 +29,19 @@ static unsigned kernel_accepting_pmsver(unsigned pmsver)
 	return pmsver <= 1 ? SPE_KERNEL_OLDEST : pmsver == 2 ? 512 : pmsver <= 4 ? 603 : 618;
 }
 
+bool filt_kernel_priv_relaxed(const struct spe_target *t)
+{
+	return t->kernel >= 612;
+}
+
+const char *filt_kernel_priv_needs(const struct spe_target *t)
+{
+	return filt_kernel_priv_relaxed(t) ? "CAP_PERFMON or perf_event_paranoid <= 1" : "CAP_PERFMON";
+}
+
 bool filt_kernel_priv_ok(const struct spe_target *t)
 {
-	if (t->kernel >= 612)
+	if (filt_kernel_priv_relaxed(t))
 		return t->paranoid <= 1 || t->privileged; /* perf_allow_kernel() */
 	return t->privileged;                             /* perfmon_capable() */
 }
@@ -39,11 +49,9 @@ bool filt_kernel_priv_ok(const struct spe_target *t)
 /* What the privilege check needs and what @p t has (the needs-privilege text). */
 static void kernel_priv_reason(const struct spe_target *t, char *buf, size_t len)
 {
-	if (t->kernel >= 612)
-		snprintf(buf, len,
-			 "needs CAP_PERFMON or perf_event_paranoid <= 1 (Linux 6.12+); target has "
-			 "perf_event_paranoid=%d and no CAP_PERFMON",
-			 t->paranoid);
+	if (filt_kernel_priv_relaxed(t))
+		snprintf(buf, len, "needs %s (Linux 6.12+); target has perf_event_paranoid=%d and no CAP_PERFMON",
+			 filt_kernel_priv_needs(t), t->paranoid);
 	else
 		snprintf(buf, len,
 			 "needs CAP_PERFMON (Linux %u.%u ignores perf_event_paranoid here; 6.12 relaxed it); "

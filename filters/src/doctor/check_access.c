@@ -233,7 +233,7 @@ void filt_check_record(struct check_ctx *c, struct spe_check *k)
 		n += (size_t)snprintf(cannot + n, sizeof cannot - n, "%sCPU-wide recording (-a, -C)", n ? ", " : "");
 	if (!priv)
 		snprintf(cannot + n, sizeof cannot - n, "%spa_enable and pct_enable (%s)", n ? ", " : "",
-			 t->kernel >= 612 ? "perf_event_paranoid <= 1 or CAP_PERFMON" : "CAP_PERFMON before Linux 6.12");
+			 filt_kernel_priv_relaxed(t) ? "perf_event_paranoid <= 1 or CAP_PERFMON" : "CAP_PERFMON before Linux 6.12");
 	filt_check_evidence(k, t->pmu, "%s", can);
 	if (cannot[0])
 		filt_check_evidence(k, "not allowed", "%s", cannot);
