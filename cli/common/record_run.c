@@ -390,6 +390,54 @@ int cli_record_run_live_config(const struct record_run_opts *o, struct spe_live_
 	return 0;
 }
 
+/*
+ * The perf.data of a live recording: the attr the events were opened with,
+ * each CPU's MIDR, the time conversion of the first ring, this host (the
+ * recorded one: uname) and its NUMA layout (the loader maps data physical
+ * addresses to nodes with it).  0, or a negative code with "PATH: problem"
+ * in @p err.
+ */
+static int live_output_open(const struct record_run_opts *o, struct spe_live *live, const struct spe_live_config *lc,
+			    const char *out_path, struct spe_rec_output **out, char *err, size_t errlen)
+{
+	const uint32_t *cpus;
+	int n = spe_live_cpus(live, &cpus);
+	uint64_t *midrs = calloc((size_t)n, sizeof *midrs);
+	if (!midrs) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	for (int i = 0; i < n; i++)
+		midrs[i] = read_midr(cpus[i]);
+	struct spe_live_time_conv ltc;
+	spe_live_time_conv(live, &ltc);
+	struct spe_rec_output_time_conv tc = { ltc.time_shift, ltc.time_mult, ltc.time_zero, ltc.time_cycles,
+					       ltc.time_mask, ltc.cap_user_time_zero, ltc.cap_user_time_short };
+	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .pmu_type = lc->pmu_type,
+						   .config = lc->config[0], .config1 = lc->config[1],
+						   .config2 = lc->config[2], .sample_period = lc->period,
+						   .exclude_user = lc->exclude_user, .exclude_kernel = lc->exclude_kernel,
+						   .n_cpus = (uint32_t)n, .cpus = cpus,
+						   .midrs = midrs, .argc = o->argc, .argv = o->argv,
+						   .time_conv = tc.time_mult ? &tc : NULL);
+	struct utsname un;
+	if (uname(&un) == 0) {
+		oc.hostname = un.nodename;
+		oc.osrelease = un.release;
+		oc.arch = un.machine;
+	}
+	struct spe_numa_topology numa;
+	if (spe_numa_read_sysfs("/sys", &numa) == 0) {
+		oc.numa_nodes = numa.nodes;
+		oc.n_numa_nodes = numa.n_nodes;
+		oc.memory_block_size = numa.block_size;
+	}
+	int r = spe_rec_output_open(out_path, &oc, out, err, errlen);
+	spe_numa_topology_fini(&numa); /* the writer keeps its own copy */
+	free(midrs);
+	return r;
+}
+
 int cli_record_run_live(const struct record_run_opts *o)
 {
 	const char *prog = o->prog;
@@ -417,48 +465,15 @@ int cli_record_run_live(const struct record_run_opts *o)
 		return cli_exit_status(r); /* 77 refused, 66 -p's process gone, 69 no perf events or SPE busy */
 	}
 
-	const uint32_t *cpus;
-	int n = spe_live_cpus(live, &cpus);
-	uint64_t *midrs = calloc((size_t)n, sizeof *midrs);
-	if (!midrs) {
-		spe_live_close(live);
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return CLI_IOERR;
-	}
-	for (int i = 0; i < n; i++)
-		midrs[i] = read_midr(cpus[i]);
-	struct spe_live_time_conv ltc;
-	spe_live_time_conv(live, &ltc);
-	struct spe_rec_output_time_conv tc = { ltc.time_shift, ltc.time_mult, ltc.time_zero, ltc.time_cycles,
-					       ltc.time_mask, ltc.cap_user_time_zero, ltc.cap_user_time_short };
-	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .pmu_type = lc.pmu_type,
-						   .config = lc.config[0], .config1 = lc.config[1],
-						   .config2 = lc.config[2], .sample_period = lc.period,
-						   .exclude_user = lc.exclude_user, .exclude_kernel = lc.exclude_kernel,
-						   .n_cpus = (uint32_t)n, .cpus = cpus,
-						   .midrs = midrs, .argc = o->argc, .argv = o->argv,
-						   .time_conv = tc.time_mult ? &tc : NULL);
-	struct utsname un; /* this machine is the recorded one */
-	if (uname(&un) == 0) {
-		oc.hostname = un.nodename;
-		oc.osrelease = un.release;
-		oc.arch = un.machine;
-	}
-	struct spe_numa_topology numa; /* the loader maps data physical addresses to nodes with it */
-	if (spe_numa_read_sysfs("/sys", &numa) == 0) {
-		oc.numa_nodes = numa.nodes;
-		oc.n_numa_nodes = numa.n_nodes;
-		oc.memory_block_size = numa.block_size;
-	}
 	struct spe_rec_output *out = NULL;
-	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);
-	spe_numa_topology_fini(&numa); /* the writer keeps its own copy */
-	free(midrs);
+	r = live_output_open(o, live, &lc, out_path, &out, err, sizeof err);
 	if (r) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		spe_live_close(live);
 		return r == -spe_invalid ? CLI_USAGE : CLI_IOERR;
 	}
+	const uint32_t *cpus;
+	int n = spe_live_cpus(live, &cpus);
 
 	struct spe_session_sink sink = spe_rec_output_sink(out);
 	/* Processes already running: their COMM and MMAP2 from /proc (a launched command gets them at exec). */
