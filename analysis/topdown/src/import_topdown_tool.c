@@ -81,10 +81,7 @@ int td_parse_topdown_tool_csv(const char *text, size_t len, long line0, struct t
 		if ((rc = td_put_value(run, line.no, t, "all", node, percent ? v / 100 : v, diag)) < 0)
 			return rc;
 	}
-	if (!run->isa)
-		td_run_set(&run->isa, "aarch64");
-	if (!run->method)
-		td_run_set(&run->method, "arm_topdown");
+	td_run_default(run, "aarch64", "arm_topdown");
 	return 0;
 }
 
@@ -276,9 +273,6 @@ int td_parse_topdown_tool_text(const char *text, size_t len, long line0, struct 
 		if (!contains_str(s, n, "\xe2\x94") && dotted_line(&line, run, diag, &rc) && rc < 0)
 			return rc;
 	}
-	if (!run->isa)
-		td_run_set(&run->isa, "aarch64");
-	if (!run->method)
-		td_run_set(&run->method, "arm_topdown");
+	td_run_default(run, "aarch64", "arm_topdown");
 	return 0;
 }

@@ -84,10 +84,7 @@ int td_parse_toplev_csv(const char *text, size_t len, long line0, struct td_run 
 				       diag)) < 0)
 			return rc;
 	}
-	if (!run->isa)
-		td_run_set(&run->isa, "x86_64");
-	if (!run->method)
-		td_run_set(&run->method, "toplev");
+	td_run_default(run, "x86_64", "toplev");
 	return 0;
 }
 
@@ -229,9 +226,6 @@ int td_parse_toplev_text(const char *text, size_t len, long line0, struct td_run
 		if ((rc = td_put_value(run, line.no, t, scope, node, percent ? v / 100 : v, diag)) < 0)
 			return rc;
 	}
-	if (!run->isa)
-		td_run_set(&run->isa, "x86_64");
-	if (!run->method)
-		td_run_set(&run->method, "toplev");
+	td_run_default(run, "x86_64", "toplev");
 	return 0;
 }

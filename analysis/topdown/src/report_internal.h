@@ -31,4 +31,7 @@ int td_method_caveats(const char *const *methods, const char *const *isas, int n
 /* "Intel", "AMD", "Arm" or "?", from a run's method and ISA. */
 const char *td_method_vendor(const char *method, const char *isa);
 
+/* @p sql prepared on @p db, or NULL with "@p what: SQLite's message" in @p err. */
+sqlite3_stmt *td_prepare(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen);
+
 #endif

@@ -21,11 +21,14 @@
 
 #define SYMBOL_KEY "id" /* symbol's primary key, joined from spe_record.symbol_id */
 
-static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, char *err, size_t errlen)
+sqlite3_stmt *td_prepare(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen)
 {
-	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
-		return td_failf(err, errlen, spe_io, "SPE query failed: %s", sqlite3_errmsg(db));
-	return 0;
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		td_failf(err, errlen, spe_io, "%s: %s", what, sqlite3_errmsg(db));
+		return NULL;
+	}
+	return st;
 }
 
 long long td_spe_record_count(sqlite3 *db, const char *where)
@@ -60,10 +63,9 @@ int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct t
 		 "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
 		 "GROUP BY s.name, m.path ORDER BY 5 DESC, s.name LIMIT %d",
 		 where, o->top);
-	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, err, errlen);
-	if (rc)
-		return rc;
+	sqlite3_stmt *st = td_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
 	if (o->format == TD_REPORT_JSON)
 		fprintf(out, "\"hot_symbols\": [");
 	else
@@ -112,10 +114,9 @@ int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td
 		 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
 		 "FROM m GROUP BY mem_level ORDER BY %s",
 		 where, spe_op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
-	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, err, errlen);
-	if (rc)
-		return rc;
+	sqlite3_stmt *st = td_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
 	if (o->format == TD_REPORT_JSON)
 		fprintf(out, "\"mem_levels\": [");
 	else
@@ -150,10 +151,9 @@ int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_
 		 "SELECT COUNT(*), SUM(%s <> 0), SUM(CASE WHEN %s <> 0 THEN %s ELSE 0 END) * 1.0 / SUM(%s)\n"
 		 "FROM spe_record WHERE (%s) AND op_class IN ('%s', '%s')",
 		 walk, walk, lat, lat, where, spe_op_class_name(SPE_OP_CLASS_LOAD), spe_op_class_name(SPE_OP_CLASS_STORE));
-	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, err, errlen);
-	if (rc)
-		return rc;
+	sqlite3_stmt *st = td_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
 	long long n = 0, walks = 0;
 	double lat_share = 0;
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -184,10 +184,9 @@ int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct t
 		 "WHERE r.op_class = '%s' GROUP BY r.symbol_id HAVING SUM(r.%s <> 0) > 0\n"
 		 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
 		 mis, where, spe_op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
-	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, err, errlen);
-	if (rc)
-		return rc;
+	sqlite3_stmt *st = td_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
 	if (o->format == TD_REPORT_JSON)
 		fprintf(out, "\"mispredicts\": [");
 	else

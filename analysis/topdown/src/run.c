@@ -124,3 +124,11 @@ size_t td_run_value_count(const struct td_run *run)
 			n += run->iv[i].values.set[k];
 	return n;
 }
+
+void td_run_default(struct td_run *run, const char *isa, const char *method)
+{
+	if (!run->isa)
+		td_run_set(&run->isa, isa);
+	if (!run->method)
+		td_run_set(&run->method, method);
+}
