@@ -11,6 +11,7 @@
 #include "event_name.h"
 #include "import_util.h"
 #include "topdown/formula.h"
+#include "util/grow.h"
 
 const char *td_format_name(enum td_format fmt)
 {
@@ -271,8 +272,8 @@ static int split_blocks(const char *text, size_t len, struct block **out)
 {
 	struct td_line_iter it;
 	struct td_line line;
-	size_t cap = 4, n = 0;
-	struct block *b = malloc(cap * sizeof *b);
+	size_t cap = 0, n = 0;
+	struct block *b = util_grow(NULL, &cap, 1, sizeof *b);
 	if (!b)
 		return -spe_nomem;
 	b[0] = (struct block){ text, 0, 0, 0 };
@@ -283,15 +284,12 @@ static int split_blocks(const char *text, size_t len, struct block **out)
 		int prompt = td_is_tool_prompt(line.s, line.len);
 		int header = contains(line.s, line.len, "Performance counter stats for");
 		if ((prompt || header) && content) {
-			if (n == cap) {
-				struct block *bigger = realloc(b, cap * 2 * sizeof *b);
-				if (!bigger) {
-					free(b);
-					return -spe_nomem;
-				}
-				b = bigger;
-				cap *= 2;
+			struct block *bigger = util_grow(b, &cap, n + 1, sizeof *b);
+			if (!bigger) {
+				free(b);
+				return -spe_nomem;
 			}
+			b = bigger;
 			b[n - 1].len = (size_t)(line.s - b[n - 1].s);
 			b[n++] = (struct block){ line.s, 0, line.no - 1, line.no };
 			content = 0;
