@@ -317,7 +317,7 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 {
 	if (ld->opts.cancel && *ld->opts.cancel) {
 		snprintf(ld->err, sizeof ld->err, "interrupted");
-		return -SPE_LOAD_CANCELLED;
+		return -spe_cancelled;
 	}
 	struct attrib_cpu *c = attrib_cpu(&ld->at, cpu);
 	if (!c) {

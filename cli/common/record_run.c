@@ -267,7 +267,7 @@ int cli_record_run_replay(const struct record_run_opts *o)
 	struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = o->aux_size, .burst = o->replay_burst,
 					       .sample_type = spe_rec_output_sample_type(),
 					       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID,
-					       .stop = (const volatile int *)&stop_requested);
+					       .stop = &stop_requested);
 	if (spe_replay_check_config(&rc, err, sizeof err)) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return CLI_USAGE;
@@ -344,7 +344,7 @@ int cli_record_run_live_config(const struct record_run_opts *o, struct spe_live_
 {
 	*lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .aux_pages = o->aux_pages,
 		       .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
-		       .stop = (const volatile int *)&stop_requested);
+		       .stop = &stop_requested);
 	if (lc->with_spe) {
 		const struct spe_target *t = o->target;
 		const struct spe_attr_image *a = o->filters ? &o->filters->attr : NULL;

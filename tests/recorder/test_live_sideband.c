@@ -352,7 +352,7 @@ TEST(proc_synthesis)
 	CHECK_INT_EQ(spe_proc_synthesize("/proc", child, spe_rec_output_sample_type(), 7, 0, &sink), 0);
 }
 
-static volatile int stop_flag;
+static volatile sig_atomic_t stop_flag;
 static void on_alarm(int sig)
 {
 	(void)sig;

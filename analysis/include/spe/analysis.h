@@ -178,7 +178,7 @@ struct spe_load_opts {
 	const char *symfs;                 /* --symfs */
 	const char *debug_path;            /* NULL = standard */
 	const char *kallsyms;              /* --kallsyms file, or NULL */
-	volatile sig_atomic_t *cancel;     /* loading stops with -SPE_LOAD_CANCELLED once *cancel != 0 */
+	const volatile sig_atomic_t *cancel; /* loading stops with -spe_cancelled once *cancel != 0 */
 	int jobs;                          /* ignored (a decode thread was measured no faster); kept for the ABI */
 };
 
@@ -195,9 +195,6 @@ struct spe_load_counts {
 	uint64_t no_data_object;   /* user data addresses in no data object (no variable, no data mapping) */
 	uint64_t dropped_extras;   /* decoder: counters/addresses of unnamed indices past 8 in a record */
 };
-
-/* Error from a load: negative spe code, plus the reason in the loader's message. */
-enum { SPE_LOAD_CANCELLED = 100 };
 
 struct spe_loader;
 
@@ -241,7 +238,7 @@ void spe_loader_free(struct spe_loader *ld);
 /*
  * Load every item of @p aux (spe/aux.h): perf events as sideband, the first
  * chunk of each queue as its CPU, records, then the decoder statistics.
- * Returns 0, -SPE_LOAD_CANCELLED, the loader's negative code, or the AUX
+ * Returns 0, -spe_cancelled, the loader's negative code, or the AUX
  * layer's (spe_aux_errmsg says where and what).
  */
 int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts);

@@ -14,6 +14,7 @@
 #define SPE_LIVE_H
 
 #include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include "spe/session.h"
@@ -58,7 +59,7 @@ struct spe_live_config {
 	uint32_t data_pages;      /* data ring pages per CPU, power of two; 0 = 128 */
 	uint64_t sample_type;     /* trailer layout; must match the output's attr */
 	double duration;          /* seconds; 0 = until the command exits or *stop */
-	const volatile int *stop; /* set from a signal handler */
+	const volatile sig_atomic_t *stop; /* set from a signal handler: stop, keeping what was recorded */
 	int poll_ms;              /* 0 = 100 */
 };
 
