@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Attribution (attribution.h): threads, mappings and switch-ins, and who ran a record. */
 #include "attribution.h"
-#include "grow_array.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +51,7 @@ static struct attrib_thread *add_thread(struct attribution *a, int tid)
 	struct attrib_thread *t = attrib_find_thread(a, tid);
 	if (t)
 		return t;
-	struct attrib_thread *p = grow_array(a->threads, &a->cap_threads, a->n_threads + 1, sizeof *p);
+	struct attrib_thread *p = util_grow(a->threads, &a->cap_threads, a->n_threads + 1, sizeof *p);
 	if (!p)
 		return NULL;
 	a->threads = p;
@@ -84,7 +84,7 @@ struct attrib_mapping *attrib_add_mapping(struct attribution *a, int64_t id, int
 					  uint64_t pgoff, const char *path, const char *build_id, uint64_t time,
 					  int64_t prot)
 {
-	struct attrib_mapping *p = grow_array(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
+	struct attrib_mapping *p = util_grow(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
 	if (!p)
 		return NULL;
 	a->maps = p;
@@ -113,7 +113,7 @@ void attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint64_t
 	struct attrib_cpu *c = attrib_cpu(a, cpu);
 	if (!c)
 		return;
-	struct attrib_switch *p = grow_array(c->sw, &c->cap_sw, c->n_sw + 1, sizeof *p);
+	struct attrib_switch *p = util_grow(c->sw, &c->cap_sw, c->n_sw + 1, sizeof *p);
 	if (!p)
 		return;
 	c->sw = p;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "data_attrib.h"
-#include "grow_array.h"
+#include "util/grow.h"
 
 struct dattr_image {
 	int pid;
@@ -58,7 +58,7 @@ void data_attrib_fini(struct data_attrib *a)
 int data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 			  const char *path, const char *build_id, int64_t mapping_id)
 {
-	struct dattr_image *p = grow_array(a->images, &a->cap_images, a->n_images + 1, sizeof *p);
+	struct dattr_image *p = util_grow(a->images, &a->cap_images, a->n_images + 1, sizeof *p);
 	if (!p)
 		return -spe_nomem;
 	a->images = p;
@@ -80,7 +80,7 @@ int data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64
 int data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
 			uint32_t flags, const char *path, int64_t mapping_id)
 {
-	struct dattr_map *p = grow_array(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
+	struct dattr_map *p = util_grow(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
 	if (!p)
 		return -spe_nomem;
 	a->maps = p;

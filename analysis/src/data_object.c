@@ -13,6 +13,7 @@
 
 #include "data_object.h"
 #include "sym_internal.h"
+#include "util/grow.h"
 
 const char *dobj_kind_name(int kind)
 {
@@ -45,16 +46,12 @@ static const char *keep(struct dobj_vars *t, const char *s)
 {
 	if (!s)
 		return NULL;
-	if (t->n_strings == t->cap_strings) {
-		size_t cap = t->cap_strings ? 2 * t->cap_strings : 64;
-		char **p = realloc(t->strings, cap * sizeof *p);
-		if (!p) {
-			t->oom = 1;
-			return NULL;
-		}
-		t->strings = p;
-		t->cap_strings = cap;
+	char **p = util_grow(t->strings, &t->cap_strings, t->n_strings + 1, sizeof *p);
+	if (!p) {
+		t->oom = 1;
+		return NULL;
 	}
+	t->strings = p;
 	char *d = strdup(s);
 	if (!d) {
 		t->oom = 1;
@@ -66,16 +63,12 @@ static const char *keep(struct dobj_vars *t, const char *s)
 
 static void add(struct dobj_vars *t, const struct dobj_var *v)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		struct dobj_var *p = realloc(t->v, cap * sizeof *p);
-		if (!p) {
-			t->oom = 1;
-			return;
-		}
-		t->v = p;
-		t->cap = cap;
+	struct dobj_var *p = util_grow(t->v, &t->cap, t->n + 1, sizeof *p);
+	if (!p) {
+		t->oom = 1;
+		return;
 	}
+	t->v = p;
 	t->v[t->n++] = *v;
 }
 

@@ -18,6 +18,7 @@
 #include "data_object.h"
 #include "diff_stats.h"
 #include "spe/diff.h"
+#include "util/grow.h"
 
 #define N_KINDS 3
 
@@ -62,14 +63,10 @@ static struct item *item_for(struct side *s, int kind, const char *name, const c
 	for (size_t i = n; i > 0 && i + 8 > n; i--) /* keys repeat only among the last few rows */
 		if (!strcmp(s->items[kind][i - 1].key, key))
 			return &s->items[kind][i - 1];
-	if (n == s->cap_items[kind]) {
-		size_t cap = n ? 2 * n : 64;
-		struct item *p = realloc(s->items[kind], cap * sizeof *p);
-		if (!p)
-			return NULL;
-		s->items[kind] = p;
-		s->cap_items[kind] = cap;
-	}
+	struct item *p = util_grow(s->items[kind], &s->cap_items[kind], n + 1, sizeof *p);
+	if (!p)
+		return NULL;
+	s->items[kind] = p;
 	struct item *it = &s->items[kind][s->n_items[kind]++];
 	memset(it, 0, sizeof *it);
 	it->key = strdup(key);
@@ -88,14 +85,10 @@ static int add_bin(struct item *it, int64_t latency, uint64_t count)
 		it->bins[it->n_bins - 1].count += count;
 		return 0;
 	}
-	if (it->n_bins == it->cap_bins) {
-		size_t cap = it->cap_bins ? 2 * it->cap_bins : 16;
-		struct diff_bin *p = realloc(it->bins, cap * sizeof *p);
-		if (!p)
-			return -spe_nomem;
-		it->bins = p;
-		it->cap_bins = cap;
-	}
+	struct diff_bin *p = util_grow(it->bins, &it->cap_bins, it->n_bins + 1, sizeof *p);
+	if (!p)
+		return -spe_nomem;
+	it->bins = p;
 	it->bins[it->n_bins++] = (struct diff_bin){ latency, count };
 	return 0;
 }

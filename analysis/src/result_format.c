@@ -12,6 +12,7 @@
 
 #include "result_internal.h"
 #include "spe/analysis.h"
+#include "util/json.h"
 
 struct cell {
 	char *text; /* NULL for SQL NULL */
@@ -60,26 +61,6 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-void result_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
 static void json_value(FILE *out, sqlite3_stmt *st, int i)
 {
 	switch (sqlite3_column_type(st, i)) {
@@ -99,12 +80,12 @@ static void json_value(FILE *out, sqlite3_stmt *st, int i)
 	}
 	case SQLITE_BLOB: {
 		char *h = blob_hex(sqlite3_column_blob(st, i), sqlite3_column_bytes(st, i));
-		result_json_string(out, h ? h : "");
+		util_json_string(out, h ? h : "");
 		free(h);
 		break;
 	}
 	default:
-		result_json_string(out, (const char *)sqlite3_column_text(st, i));
+		util_json_string(out, (const char *)sqlite3_column_text(st, i));
 	}
 }
 
@@ -115,7 +96,7 @@ static void json_object(FILE *out, sqlite3_stmt *st, int nc)
 	for (int c = 0; c < nc; c++) {
 		if (c)
 			fputs(", ", out);
-		result_json_string(out, sqlite3_column_name(st, c));
+		util_json_string(out, sqlite3_column_name(st, c));
 		fputs(": ", out);
 		json_value(out, st, c);
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "sql_text.h"
+#include "util/grow.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,16 +13,12 @@ static int reserve(struct sql_text *t, size_t more)
 		return 0;
 	if (t->len + more + 1 <= t->cap)
 		return 1;
-	size_t cap = t->cap ? t->cap : 1024;
-	while (cap < t->len + more + 1)
-		cap *= 2;
-	char *p = realloc(t->buf, cap);
+	char *p = util_grow(t->buf, &t->cap, t->len + more + 1, 1);
 	if (!p) {
 		t->failed = 1;
 		return 0;
 	}
 	t->buf = p;
-	t->cap = cap;
 	return 1;
 }
 
