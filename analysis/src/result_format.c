@@ -4,6 +4,7 @@
  * object per row, snake_case keys as the columns are named).  NULL prints
  * as NULL in tables, an empty field in CSV and null in JSON.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,12 +213,12 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 		sqlite3_stmt *st = NULL;
 		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
 			/* Only read-only connections have an authorizer (analysis/src/db.c): say what it refused. */
+			bool refused = sqlite3_errcode(db) == SQLITE_AUTH;
 			snprintf(err, errlen, "%s%s", sqlite3_errmsg(db),
-				 sqlite3_errcode(db) == SQLITE_AUTH
-					 ? ": on a read-only database ATTACH opens files read-only only (a path, or a "
+				 refused ? ": on a read-only database ATTACH opens files read-only only (a path, or a "
 					   "file: URI with mode=ro)"
 					 : "");
-			return -spe_invalid;
+			return refused ? -spe_no_permission : -spe_invalid;
 		}
 		if (!st)
 			continue; /* whitespace or a comment */
@@ -226,7 +227,7 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 			snprintf(err, errlen, "the database is open read-only and this statement writes: %.*s",
 				 (int)strcspn(sqlite3_sql(st), "\n"), sqlite3_sql(st));
 			sqlite3_finalize(st);
-			return -spe_invalid;
+			return -spe_no_permission;
 		}
 		int step_rc = SQLITE_DONE, rc;
 		if (sqlite3_column_count(st) == 0) {

@@ -265,7 +265,8 @@ enum spe_result_format { SPE_FORMAT_TABLE, SPE_FORMAT_CSV, SPE_FORMAT_JSON };
  * @p out.  Returns 0, or a negative code with SQLite's message in @p err.
  * When @p db's main database is open read-only, a statement that is not
  * read-only (sqlite3_stmt_readonly: VACUUM INTO, CREATE TEMP ...) is
- * refused with -spe_invalid before it runs.
+ * refused with -spe_no_permission before it runs (so is an ATTACH that
+ * could write); any other failure is -spe_invalid.
  */
 int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, FILE *out, char *err,
 		     size_t errlen);
