@@ -163,11 +163,11 @@ int spe_memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *ou
 		util_json_string(out, numa);
 		for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
 			fprintf(out, ", \"%s\": ", sections[i].json_key);
-			if ((rc = result_json_array(db, sections[i].sql, out, err, errlen)) < 0)
+			if ((rc = ana_result_json_array(db, sections[i].sql, out, err, errlen)) < 0)
 				return rc;
 		}
 		fprintf(out, ", \"parts\": ");
-		if ((rc = result_json_array(db, capability_sql, out, err, errlen)) < 0)
+		if ((rc = ana_result_json_array(db, capability_sql, out, err, errlen)) < 0)
 			return rc;
 		fputc('}', out);
 		return 0;

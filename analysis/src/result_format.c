@@ -251,7 +251,7 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 	return 0;
 }
 
-int result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
+int ana_result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {

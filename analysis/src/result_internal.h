@@ -8,6 +8,6 @@
 #include <stdio.h>
 
 /* The rows of one query as a JSON array of objects keyed by column name.  0, or -spe_invalid with SQLite's message. */
-int result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen);
+int ana_result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen);
 
 #endif

@@ -61,13 +61,13 @@ void ann_levels_text(const uint64_t levels[MEM_LEVELS + 1], char *buf, size_t ca
 static int64_t group_of(struct ann_function *f, uint64_t kind, uint64_t id)
 {
 	struct latency_key k = { { kind, id, 0 } };
-	return latency_group_of(&f->groups, &k);
+	return ana_latency_group_of(&f->groups, &k);
 }
 
 static int add_latency(struct ann_function *f, int64_t group, long long latency, uint64_t count)
 {
 	int32_t lat = latency < 0 ? LATENCY_NONE : latency > 65535 ? 65535 : (int32_t)latency;
-	if (group < 0 || latency_groups_add(&f->groups, (uint32_t)group, lat, count) < 0)
+	if (group < 0 || ana_latency_groups_add(&f->groups, (uint32_t)group, lat, count) < 0)
 		return -spe_nomem;
 	return 0;
 }
@@ -329,7 +329,7 @@ static int fill_stats(struct ann_function *f, int64_t g, struct ann_stats *s)
 	uint64_t *scratch = malloc((h->n + 1) * sizeof *scratch);
 	if (!scratch)
 		return -spe_nomem;
-	latency_hist_stats(h, scratch, &s->lat);
+	ana_latency_hist_stats(h, scratch, &s->lat);
 	free(scratch);
 	LATENCY_HIST_FOREACH(h, i)
 	{
@@ -357,7 +357,7 @@ static int merge_group(struct ann_function *f, int64_t from, int64_t to)
 	slots[n++] = h->slots[i];
 	int rc = 0;
 	for (uint32_t i = 0; i < n && rc == 0; i++)
-		rc = latency_groups_add(&f->groups, (uint32_t)to, latency_slot_latency(slots[i]),
+		rc = ana_latency_groups_add(&f->groups, (uint32_t)to, latency_slot_latency(slots[i]),
 					latency_slot_count(slots[i])) < 0 ? -spe_nomem : 0;
 	free(slots);
 	return rc;
@@ -607,6 +607,6 @@ void ann_free(struct ann_function *f)
 	free(f->starts);
 	free(f->build_id);
 	free(f->lvls);
-	latency_groups_free(&f->groups);
+	ana_latency_groups_free(&f->groups);
 	memset(f, 0, sizeof *f);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "sql_text.h"
+#include "util/text.h"
 #include "util/grow.h"
 
 #include <stdarg.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int reserve(struct sql_text *t, size_t more)
+static int reserve(struct util_text *t, size_t more)
 {
 	if (t->failed)
 		return 0;
@@ -22,7 +22,7 @@ static int reserve(struct sql_text *t, size_t more)
 	return 1;
 }
 
-void sql_append(struct sql_text *t, const char *s)
+void util_text_append(struct util_text *t, const char *s)
 {
 	size_t n = strlen(s);
 	if (!reserve(t, n))
@@ -31,7 +31,7 @@ void sql_append(struct sql_text *t, const char *s)
 	t->len += n;
 }
 
-void sql_appendf(struct sql_text *t, const char *fmt, ...)
+void util_text_appendf(struct util_text *t, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -47,12 +47,12 @@ void sql_appendf(struct sql_text *t, const char *fmt, ...)
 	t->len += (size_t)n;
 }
 
-int sql_ok(const struct sql_text *t)
+int util_text_ok(const struct util_text *t)
 {
 	return !t->failed && t->buf;
 }
 
-void sql_free(struct sql_text *t)
+void util_text_free(struct util_text *t)
 {
 	free(t->buf);
 	t->buf = NULL;
