@@ -97,6 +97,15 @@ void html_section(struct html *h, const char *id, const char *title, const char 
 	html_raw(h, "</p>\n");
 }
 
+void html_subsection(struct html *h, const char *id, const char *title, const char *how)
+{
+	html_printf(h, "\n<h3 id=\"%s\">", id);
+	html_text(h, title);
+	html_raw(h, "</h3>\n<p class=\"how sub\">");
+	html_text(h, how);
+	html_raw(h, "</p>\n");
+}
+
 void html_blend(char out[8], unsigned rgb, double t)
 {
 	if (t < 0)

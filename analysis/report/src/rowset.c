@@ -29,6 +29,8 @@ int rowset_read(struct rq *q, struct rowset *rs)
 		rs->n++;
 	}
 	rq_end(q);
+	if (rc < 0)
+		rowset_free(rs);
 	return rc < 0 ? rc : 0;
 }
 
@@ -42,6 +44,18 @@ int rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs)
 		return rc;
 	}
 	sqlite3_bind_int(q.st, 1, c->o.top);
+	return rowset_read(&q, rs);
+}
+
+int rowset_all(struct report_ctx *c, enum report_query id, struct rowset *rs)
+{
+	struct rq q;
+	memset(rs, 0, sizeof *rs);
+	int rc = rq_begin(c, &q, id);
+	if (rc < 0) {
+		rq_end(&q);
+		return rc;
+	}
 	return rowset_read(&q, rs);
 }
 
