@@ -55,6 +55,13 @@ static const char style[] =
 	"svg .seg{font-size:12px;font-weight:600}\n"
 	"svg .axis{stroke:#9aa5b1;stroke-width:1}\n"
 	"svg .track{fill:#f0f2f4}\n"
+	"svg .whisker{stroke:#263238;stroke-width:1.5;shape-rendering:crispEdges}\n"
+	".where{color:var(--muted);font-size:11px;margin-left:4px}\n"
+	".tag.verdict-faster{background:#e8f5e9;color:#1b5e20}\n"
+	".tag.verdict-slower{background:#fdecea;color:#b71c1c}\n"
+	".tag.verdict-noise{background:#eceff1;color:#546e7a}\n"
+	"tr[data-verdict=noise] td{color:#78858f}\n"
+	"p.verdicts{margin:0 0 8px;font-weight:600}\n"
 	"td>svg.frac:first-child{display:inline-block;vertical-align:middle;margin-right:6px}\n"
 	"figure>svg.stacked{width:100%;height:auto}\n"
 	"svg.heatmap{width:100%;height:auto}\n"
@@ -103,28 +110,39 @@ static const char script[] =
 	"})();\n"
 	"//]]>\n";
 
-static const struct {
-	const char *id, *label;
-} nav[] = {
+static const struct nav_item report_nav[] = {
 	{ "summary", "Summary" },   { "latency", "Where the latency goes" }, { "hot-code", "Hot code" },
 	{ "annotations", "Annotation" }, { "time", "Over time" },        { "memory", "Memory" },
 	{ "branches", "Branches" }, { "topdown", "Topdown" },               { "queries", "Queries" },
 };
 
-void page_head(struct report_ctx *c)
+void page_open(struct report_ctx *c, const char *heading, const char *subtitle, const struct nav_item *nav, size_t n)
 {
 	struct html *h = &c->h;
 	html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-		    "<meta name=\"generator\" content=\"spekit spe-report\"/>\n<title>SPE report: ");
+		    "<meta name=\"generator\" content=\"spekit spe-report\"/>\n<title>");
+	html_text(h, heading);
+	html_raw(h, ": ");
 	html_text(h, c->o.title);
-	html_printf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>SPE report: ", style);
+	html_printf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>", style);
+	html_text(h, heading);
+	html_raw(h, ": ");
 	html_text(h, c->o.title);
-	html_raw(h, "</h1><p>Arm Statistical Profiling Extension samples: where load latency goes, in which code, "
-		    "from which memory, and when.</p></header>\n<nav>");
-	for (size_t i = 0; i < sizeof nav / sizeof nav[0]; i++)
+	html_raw(h, "</h1><p>");
+	html_text(h, subtitle);
+	html_raw(h, "</p></header>\n<nav>");
+	for (size_t i = 0; i < n; i++)
 		html_printf(h, "<a href=\"#%s\">%s</a>", nav[i].id, nav[i].label);
 	html_raw(h, "</nav>\n<main>");
+}
+
+void page_head(struct report_ctx *c)
+{
+	page_open(c, "SPE report",
+		  "Arm Statistical Profiling Extension samples: where load latency goes, in which code, from which "
+		  "memory, and when.",
+		  report_nav, sizeof report_nav / sizeof report_nav[0]);
 }
 
 void page_queries(struct report_ctx *c)
