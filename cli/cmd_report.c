@@ -3,7 +3,8 @@
  * spe-report: the SPE report over the analysis database, or with
  * --cross-isa the topdown runs of a workload side by side with the SPE
  * evidence; --html the whole story as one self-contained page, --annotate
- * one function's source and disassembly with their latency.  See
+ * one function's source and disassembly with their latency; --diff two
+ * captures compared (text, JSON or a page).  See
  * docs/spe-report.1.md.
  */
 #include <getopt.h>
