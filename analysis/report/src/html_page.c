@@ -35,6 +35,8 @@ static const char style[] =
 	"th{font-weight:600;color:var(--muted);font-size:11px;text-transform:uppercase;letter-spacing:.03em}\n"
 	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
 	"td.wrap{white-space:normal;word-break:break-all}\n"
+	"td[data-col=data_objects],td[data-col=symbols]{white-space:normal;overflow-wrap:anywhere;min-width:100px;"
+	"max-width:200px}\n"
 	"code,pre,.mono,td.src,td.insn{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono',"
 	"monospace;font-size:12px}\n"
 	"a{color:var(--accent)}\n"
@@ -63,6 +65,7 @@ static const char style[] =
 	"tr[data-verdict=noise] td{color:#78858f}\n"
 	"p.verdicts{margin:0 0 8px;font-weight:600}\n"
 	"td>svg.frac:first-child{display:inline-block;vertical-align:middle;margin-right:6px}\n"
+
 	"figure>svg.stacked{width:100%;height:auto}\n"
 	"svg.heatmap{width:100%;height:auto}\n"
 	".ann{margin:10px 0 22px}\n"

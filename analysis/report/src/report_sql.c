@@ -135,7 +135,7 @@ static void build(enum report_query q, struct sql_text *t)
 		break;
 	case RQ_DATA_OBJECTS:
 		sql_append(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
-			      "  stores, total_latency, mean_latency, p99, latency_share, levels, tlb_walks\n"
+			      "  stores, total_latency, mean_latency, p99, latency_share, levels\n"
 			      "FROM hot_data_object LIMIT ?1");
 		break;
 	case RQ_HUGE_PAGE_HINT:

@@ -79,29 +79,28 @@ static int data_objects(struct report_ctx *c)
 			"symbol table, with its type and declaration), or, for data no variable covers, the mapping "
 			"it lies in: [heap], [stack], anonymous memory (large mallocs, mmap), a file mapped as data.  "
 			"Share is of the latency of all records with a data object; the coloured bar shows the memory "
-			"levels that served the object's loads, in the colours of the latency bar above.");
+			"levels that served the object's loads, in the colours of the latency bar above (point at it "
+			"for the counts, at a name for its source and process).");
 	if (!rs.n) {
 		html_raw(h, "<p class=\"none\">No record's data address fell in a known data object (the capture has "
 			    "no data mappings and no variable of a mapped binary was touched).</p>");
 		rowset_free(&rs);
 		return 0;
 	}
-	html_raw(h, "<div class=\"scroll\"><table id=\"data-objects\"><thead><tr><th class=\"n\">source</th>"
-		    "<th class=\"n\">pid</th><th>kind</th><th>object</th><th>type</th><th>declared</th>"
-		    "<th>start</th><th class=\"n\">size</th><th class=\"n\">samples</th><th class=\"n\">loads</th>"
-		    "<th class=\"n\">stores</th><th class=\"n\">total latency</th><th class=\"n\">mean</th>"
-		    "<th class=\"n\">p99</th><th class=\"n\">share %</th><th></th><th>loads served by</th>"
-		    "<th>levels</th><th class=\"n\">TLB walks</th></tr></thead><tbody>");
+	html_raw(h, "<div class=\"scroll\"><table id=\"data-objects\"><thead><tr><th>kind</th><th>object</th><th>type</th>"
+		    "<th>declared</th><th>start</th><th class=\"n\">size</th><th class=\"n\">samples</th>"
+		    "<th class=\"n\">loads</th><th class=\"n\">stores</th><th class=\"n\">total latency</th>"
+		    "<th class=\"n\">p99</th><th class=\"n\">share %</th><th>levels</th></tr></thead><tbody>");
 	for (size_t r = 0; r < rs.n; r++) {
 		char size[32], decl[512];
 		uint64_t levels[MEM_LEVELS + 1];
 		html_raw(h, "<tr>");
-		html_td(h, "source_id", cell(&rs, r, 0), 1);
-		html_td(h, "pid", cell(&rs, r, 1), 1);
 		html_raw(h, "<td data-col=\"kind\"><span class=\"tag\">");
 		html_text(h, cell(&rs, r, 2));
 		html_raw(h, "</span></td>");
-		html_raw(h, "<td data-col=\"name\" class=\"mono\">");
+		html_raw(h, "<td data-col=\"name\" class=\"mono\" title=\"");
+		html_textf(h, "source %s, pid %s", cell(&rs, r, 0) ? cell(&rs, r, 0) : "?", cell(&rs, r, 1) ? cell(&rs, r, 1) : "?");
+		html_raw(h, "\">");
 		html_text(h, cell(&rs, r, 3));
 		html_raw(h, "</td>");
 		html_td(h, "type", cell(&rs, r, 4), 0);
@@ -116,19 +115,22 @@ static int data_objects(struct report_ctx *c)
 		html_printf(h, "<td data-col=\"size\" class=\"n\" title=\"%s bytes\">", cell(&rs, r, 8) ? cell(&rs, r, 8) : "?");
 		html_text(h, size);
 		html_raw(h, "</td>");
-		static const char *const keys[] = { "samples", "loads", "stores", "total_latency", "mean_latency", "p99",
-						     "latency_share" };
-		for (int k = 0; k < 7; k++)
-			html_td(h, keys[k], cell(&rs, r, 9 + k), 1);
-		html_raw(h, "<td>");
-		svg_fraction_bar(h, num(&rs, r, 15) / 100, SHARE_RGB, 60, 8);
-		html_raw(h, "</td><td>");
+		static const struct {
+			int col;
+			const char *key;
+		} nums[] = { { 9, "samples" }, { 10, "loads" }, { 11, "stores" }, { 12, "total_latency" }, { 14, "p99" } };
+		for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
+			html_td(h, nums[k].key, cell(&rs, r, nums[k].col), 1);
+		/* the bar first, then the number: the cell's text stays the number */
+		html_raw(h, "<td data-col=\"latency_share\" class=\"n\">");
+		svg_fraction_bar(h, num(&rs, r, 15) / 100, SHARE_RGB, 40, 8);
+		html_text(h, cell(&rs, r, 15));
+		html_raw(h, "</td><td data-col=\"levels\" title=\"");
+		html_text(h, cell(&rs, r, 16) ? cell(&rs, r, 16) : "no loads");
+		html_raw(h, "\">");
 		parse_levels(cell(&rs, r, 16), levels);
-		svg_levels_bar(h, levels, 100, 10);
-		html_raw(h, "</td>");
-		html_td(h, "levels", cell(&rs, r, 16), 0);
-		html_td(h, "tlb_walks", cell(&rs, r, 17), 1);
-		html_raw(h, "</tr>");
+		svg_levels_bar(h, levels, 80, 10);
+		html_raw(h, "</td></tr>");
 	}
 	table_end(h);
 	rowset_free(&rs);
@@ -214,47 +216,54 @@ static int pages(struct report_ctx *c)
 			"Data addresses by page.  The sentence is spe-report's huge-page rule (spe-report(1), MEMORY): "
 			"translation must be at least 5% of data-access latency, and regions of 2 MiB whose TLB walks "
 			"fall on two or more 4 KiB pages must hold a quarter of it; one huge page would have turned "
-			"those walks into hits.  Regions: 2 MiB of address space by translation latency; 'seen' is the "
-			"share of its 512 pages of 4 KiB the samples touched (a lower bound); a region the rule counts is "
-			"marked.");
+			"those walks into hits.  Regions: 2 MiB of address space by translation latency; the bar of "
+			"'pages seen' is the share of its 512 pages of 4 KiB the samples touched (a lower bound); a "
+			"region the rule counts is marked.");
 	html_printf(h, "<p id=\"huge-page-hint\" class=\"note%s\">", advise ? " warn" : "");
 	html_text(h, hint);
 	html_raw(h, "</p>");
 	html_raw(h, "<h3>2 MiB regions by translation latency</h3><div class=\"scroll\"><table id=\"regions-2m\"><thead><tr>"
-		    "<th class=\"n\">source</th><th class=\"n\">pid</th><th>2 MiB region</th><th class=\"n\">accesses</th>"
-		    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">TLB walks</th>"
+		    "<th>2 MiB region</th><th class=\"n\">accesses</th><th class=\"n\">total latency</th><th class=\"n\">TLB walks</th>"
 		    "<th class=\"n\">translation latency</th><th class=\"n\">share %</th><th class=\"n\">4 KiB pages seen</th>"
-		    "<th>seen</th><th class=\"n\">walked pages</th><th>data objects</th><th>huge page?</th></tr></thead><tbody>");
-	static const char *const region_keys[] = { "source_id", "pid", "region", "accesses", "total_latency",
-						   "mean_latency", "tlb_walks", "translation_latency",
-						   "translation_share", "pages" };
+		    "<th class=\"n\">walked pages</th><th>data objects</th><th>huge page?</th></tr></thead><tbody>");
+	static const struct {
+		int col;
+		const char *key;
+	} region_cols[] = { { 2, "region" },   { 3, "accesses" },
+			    { 4, "total_latency" }, { 6, "tlb_walks" },
+			    { 7, "translation_latency" }, { 8, "translation_share" } };
 	for (size_t r = 0; r < regions.n; r++) {
-		html_raw(h, "<tr>");
-		for (int k = 0; k < 10; k++)
-			html_td(h, region_keys[k], cell(&regions, r, k), k != 2);
-		html_printf(h, "<td title=\"%.0f of %d pages\">", num(&regions, r, 9), PAGES_PER_REGION);
-		svg_fraction_bar(h, num(&regions, r, 9) / PAGES_PER_REGION, SHARE_RGB, 60, 8);
+		html_printf(h, "<tr title=\"source %s, pid %s\">", cell(&regions, r, 0) ? cell(&regions, r, 0) : "?",
+			    cell(&regions, r, 1) ? cell(&regions, r, 1) : "?");
+		for (size_t k = 0; k < sizeof region_cols / sizeof region_cols[0]; k++)
+			html_td(h, region_cols[k].key, cell(&regions, r, region_cols[k].col), k != 0);
+		html_printf(h, "<td data-col=\"pages\" class=\"n\" title=\"%.0f of %d pages\">", num(&regions, r, 9),
+			    PAGES_PER_REGION);
+		svg_fraction_bar(h, num(&regions, r, 9) / PAGES_PER_REGION, SHARE_RGB, 50, 8);
+		html_text(h, cell(&regions, r, 9));
 		html_raw(h, "</td>");
 		html_td(h, "walked_pages", cell(&regions, r, 10), 1);
-		html_td(h, "data_objects", cell(&regions, r, 11), 0);
-		html_raw(h, "<td data-col=\"hint\">");
+		html_raw(h, "<td data-col=\"data_objects\" class=\"wrap\">");
+		html_text(h, cell(&regions, r, 11));
+		html_raw(h, "</td><td data-col=\"hint\">");
 		if (num(&regions, r, 12) > 0)
 			html_raw(h, advise ? "<span class=\"tag hot\">huge page</span>" : "<span class=\"tag\">counted</span>");
 		html_raw(h, "</td></tr>");
 	}
 	table_end(h);
 	static const struct table_col page_cols[] = {
-		{ 0, "source_id", "source", 1 },       { 1, "pid", "pid", 1 },
 		{ 2, "page", "4 KiB page", 0 },         { 3, "accesses", "accesses", 1 },
 		{ 4, "total_latency", "total latency", 1 }, { 5, "mean_latency", "mean", 1 },
 		{ 6, "tlb_walks", "TLB walks", 1 },    { 7, "translation_latency", "translation latency", 1 },
 		{ 9, "data_objects", "data objects", 0 },
 	};
 	html_raw(h, "<h3>4 KiB pages by total latency</h3>");
-	table_head(h, "pages-4k", page_cols, 9, NULL);
+	const int npage_cols = sizeof page_cols / sizeof page_cols[0];
+	table_head(h, "pages-4k", page_cols, npage_cols, NULL);
 	for (size_t r = 0; r < small.n; r++) {
-		html_raw(h, "<tr>");
-		table_cells(h, &small, r, page_cols, 9);
+		html_printf(h, "<tr title=\"source %s, pid %s\">", cell(&small, r, 0) ? cell(&small, r, 0) : "?",
+			    cell(&small, r, 1) ? cell(&small, r, 1) : "?");
+		table_cells(h, &small, r, page_cols, npage_cols);
 		html_raw(h, "</tr>");
 	}
 	table_end(h);
@@ -356,12 +365,11 @@ static int sharing(struct report_ctx *c)
 {
 	struct html *h = &c->h;
 	static const struct table_col cols[] = {
-		{ 16, "source_id", "source", 1 }, { 0, "pid", "pid", 1 },        { 1, "line", "cache line", 0 },
-		{ 15, "data_objects", "data objects", 0 }, { 12, "symbols", "functions", 0 },
-		{ 2, "accesses", "accesses", 1 }, { 3, "loads", "loads", 1 },    { 4, "stores", "stores", 1 },
+		{ 1, "line", "cache line", 0 },   { 15, "data_objects", "data objects", 0 },
+		{ 12, "symbols", "functions", 0 }, { 4, "stores", "stores", 1 },
 		{ 13, "writes", "writes", 1 },    { 5, "cpus", "CPUs", 1 },      { 6, "threads", "threads", 1 },
 		{ 7, "offsets", "offsets", 1 },   { 8, "snooped", "snooped", 1 }, { 9, "hitm", "HITM", 1 },
-		{ 10, "peer_hits", "peer hits", 1 }, { 14, "remote_hits", "remote hits", 1 },
+		{ 10, "peer_hits", "peer hits", 1 }, { 14, "remote_hits", "remote", 1 },
 		{ 11, "total_latency", "total latency", 1 },
 	};
 	const int ncols = sizeof cols / sizeof cols[0];
@@ -384,7 +392,8 @@ static int sharing(struct report_ctx *c)
 	for (size_t r = 0; r < rs.n; r++) {
 		/* several threads storing at different offsets of one line: they share the line, not the data */
 		int offsets = atoi(rowset_get(&rs, r, 7) ? rowset_get(&rs, r, 7) : "0");
-		html_raw(h, "<tr>");
+		html_printf(h, "<tr title=\"source %s, pid %s\">", cell(&rs, r, 16) ? cell(&rs, r, 16) : "?",
+			    cell(&rs, r, 0) ? cell(&rs, r, 0) : "?");
 		table_cells(h, &rs, r, cols, ncols);
 		html_raw(h, offsets > 1 ? "<td><span class=\"tag hot\">false sharing</span></td>"
 					: "<td><span class=\"tag\">true sharing</span></td>");
