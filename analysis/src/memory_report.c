@@ -33,6 +33,15 @@ static int one_row(sqlite3 *db, const char *sql, int n, double *v, char *err, si
 	return 0;
 }
 
+/* One sentence: the row of @p sql (@p n numbers) put in words by @p words. */
+static int sentence(sqlite3 *db, const char *sql, int n, int (*words)(const double *, char *, size_t), char *text,
+		    size_t size, char *err, size_t errlen)
+{
+	double v[8];
+	int rc = n <= 8 ? one_row(db, sql, n, v, err, errlen) : -spe_invalid;
+	return rc ? rc : words(v, text, size);
+}
+
 static const char huge_page_sql[] =
 	/* regions: count, their translation latency, their distinct pages; all translation; all data latency */
 	"SELECT count(*), coalesce(sum(translation_latency), 0), coalesce(sum(pages_4k), 0),"
@@ -77,9 +86,7 @@ int spe_huge_page_hint_text(const double v[SPE_HUGE_PAGE_HINT_COLUMNS], char *te
 
 int spe_huge_page_hint(sqlite3 *db, char *text, size_t size, char *err, size_t errlen)
 {
-	double v[SPE_HUGE_PAGE_HINT_COLUMNS];
-	int rc = one_row(db, huge_page_sql, SPE_HUGE_PAGE_HINT_COLUMNS, v, err, errlen);
-	return rc ? rc : spe_huge_page_hint_text(v, text, size);
+	return sentence(db, huge_page_sql, SPE_HUGE_PAGE_HINT_COLUMNS, spe_huge_page_hint_text, text, size, err, errlen);
 }
 
 static const char numa_sql[] =
@@ -125,9 +132,7 @@ int spe_numa_summary_text(const double v[SPE_NUMA_SUMMARY_COLUMNS], char *text, 
 
 int spe_numa_summary(sqlite3 *db, char *text, size_t size, char *err, size_t errlen)
 {
-	double v[SPE_NUMA_SUMMARY_COLUMNS];
-	int rc = one_row(db, numa_sql, SPE_NUMA_SUMMARY_COLUMNS, v, err, errlen);
-	return rc ? rc : spe_numa_summary_text(v, text, size);
+	return sentence(db, numa_sql, SPE_NUMA_SUMMARY_COLUMNS, spe_numa_summary_text, text, size, err, errlen);
 }
 
 /* What the capture's CPU parts can show about sharing and prefetch (spe_part_fact), one line each. */

@@ -29,28 +29,7 @@ run() { ${SPE_RUN:-} "$@"; }
 query() {
 	run "$query" -d "$db" --format=csv "$1" | tr -d '\r' | tail -n +2
 }
-# The text of every cell of column COL in table ID, one a line.
-col() { # file id col
-	rows=$(xmllint --xpath "count(//table[@id='$2']/tbody/tr)" "$1")
-	i=1
-	while [ "$i" -le "$rows" ]; do
-		# (xmllint ends a string result with a newline)
-		xmllint --xpath "string(//table[@id='$2']/tbody/tr[$i]/td[@data-col='$3'])" "$1"
-		i=$((i + 1))
-	done
-}
-# Columns of table ID joined as CSV rows.
-table() { # file id col...
-	f=$1 id=$2
-	shift 2
-	files=""
-	for c in "$@"; do
-		col "$f" "$id" "$c" >"$tmp/col.$c"
-		files="$files $tmp/col.$c"
-	done
-	# shellcheck disable=SC2086
-	paste -d, $files
-}
+. "$(dirname "$0")/xml_lib.sh"
 
 run "$record" --replay="$fx/workloads/traces/memwork.replay" -o "$tmp/memwork.data" >/dev/null 2>&1 ||
 	{ echo "FAIL replay"; exit 1; }

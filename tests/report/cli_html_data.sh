@@ -22,26 +22,7 @@ run() { ${SPE_RUN:-} "$@"; }
 query() {
 	run "$query" -d "$db" --format=csv "$1" | tr -d '\r"' | tail -n +2
 }
-# The text of every cell of column COL in table ID (XPATH below the cell, default itself), one a line.
-col() { # file id col [xpath-below-td]
-	rows=$(xmllint --xpath "count(//table[@id='$2']/tbody/tr)" "$1")
-	i=1
-	while [ "$i" -le "$rows" ]; do
-		xmllint --xpath "string(//table[@id='$2']/tbody/tr[$i]/td[@data-col='$3']${4:-})" "$1"
-		i=$((i + 1))
-	done
-}
-table() { # file id col...
-	f=$1 id=$2
-	shift 2
-	files=""
-	for c in "$@"; do
-		col "$f" "$id" "$c" >"$tmp/col.$c"
-		files="$files $tmp/col.$c"
-	done
-	# shellcheck disable=SC2086
-	paste -d, $files
-}
+. "$(dirname "$0")/xml_lib.sh"
 # Rows of a JSON array of spe-report --diff --format=json, formatted as the page shows them.
 json_rows() { # file key [limit]
 	sqlite3 :memory: "SELECT printf('%s,%+.0f,[%+.0f, %+.0f],%s,%d,%d,%d,%d,%+.1f,[%+.1f, %+.1f]%s,%s,%s%s',

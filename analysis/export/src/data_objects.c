@@ -43,21 +43,14 @@ int export_data_objects_load(struct export_ctx *x, struct export_data_objects *o
 	int rc = 0, oom = 0;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
-		if (id <= 0 || id > (1 << 26))
+		if (id <= 0 || id > EXPORT_MAX_ROWID)
 			continue; /* not a rowid spe-load writes: such an object is simply unknown */
-		if ((size_t)id >= o->n) {
-			size_t n = o->n ? o->n : 64;
-			while (n <= (size_t)id)
-				n *= 2;
-			struct export_data_object *p = realloc(o->by_id, n * sizeof *p);
-			if (!p) {
-				rc = -spe_nomem;
-				break;
-			}
-			memset(p + o->n, 0, (n - o->n) * sizeof *p);
-			o->by_id = p;
-			o->n = n;
+		struct export_data_object *by_id = export_index_grow(o->by_id, &o->n, sizeof *by_id, id);
+		if (!by_id) {
+			rc = -spe_nomem;
+			break;
 		}
+		o->by_id = by_id;
 		struct export_data_object *d = &o->by_id[id];
 		char name[512];
 		d->id = id;

@@ -73,6 +73,15 @@ struct export_ctx {
 	size_t errlen;
 };
 
+/*
+ * Tables indexed by rowid (mappings, data objects): @p array of *@p n
+ * elements of @p elem bytes, grown (zero-filled) until @p id fits; *@p n is
+ * updated.  NULL without memory (@p array is then still valid).  Rowids
+ * above EXPORT_MAX_ROWID are not spe-load's and are skipped.
+ */
+#define EXPORT_MAX_ROWID (1 << 26)
+void *export_index_grow(void *array, size_t *n, size_t elem, int64_t id);
+
 /* A message in x->err; returns @p code. */
 int export_fail(struct export_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The mapping with @p id, or NULL. */

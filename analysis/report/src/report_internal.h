@@ -91,6 +91,8 @@ void table_head(struct html *h, const char *id, const struct table_col *cols, in
 void table_end(struct html *h);
 /* The cells of row @p r (no <tr>). */
 void table_cells(struct html *h, const struct rowset *rs, size_t r, const struct table_col *cols, int n);
+/* Every row of @p rs as <tr> with those cells. */
+void table_rows(struct html *h, const struct rowset *rs, const struct table_col *cols, int n);
 
 /* A JSON array "[a, b, ...]" of @p n integers for the id-set parameters; NULL without memory. */
 char *json_int_array(const long long *v, size_t n);

@@ -141,17 +141,17 @@ static void build(enum report_query q, struct sql_text *t)
 	case RQ_HUGE_PAGE_HINT:
 		sql_append(t, spe_huge_page_hint_sql());
 		break;
-	case RQ_REGIONS_2M:
+	case RQ_DATA_PAGES:
+		/* one pass over data_page for both tables: it scans spe_record */
 		sql_append(t, "SELECT source_id, pid, page, accesses, total_latency, mean_latency, tlb_walks,\n"
-			      "  translation_latency, translation_share, pages_4k, walked_pages_4k, data_objects,\n"
-			      "  (" SPE_HUGE_PAGE_REGION_WHERE ") AS counted\n"
-			      "FROM data_page WHERE page_size = 2097152\n"
-			      "ORDER BY translation_latency DESC, tlb_walks DESC, accesses DESC LIMIT ?1");
-		break;
-	case RQ_PAGES_4K:
-		sql_append(t, "SELECT source_id, pid, page, accesses, total_latency, mean_latency, tlb_walks,\n"
-			      "  translation_latency, translation_share, data_objects\n"
-			      "FROM data_page WHERE page_size = 4096 ORDER BY total_latency DESC, accesses DESC LIMIT ?1");
+			      "  translation_latency, translation_share, pages_4k, walked_pages_4k, data_objects, counted,\n"
+			      "  page_size\n"
+			      "FROM (SELECT *, (" SPE_HUGE_PAGE_REGION_WHERE ") AS counted,\n"
+			      "        row_number() OVER (PARTITION BY page_size ORDER BY\n"
+			      "          CASE page_size WHEN 4096 THEN total_latency ELSE translation_latency END DESC,\n"
+			      "          CASE page_size WHEN 4096 THEN accesses ELSE tlb_walks END DESC, accesses DESC) AS rank\n"
+			      "      FROM data_page)\n"
+			      "WHERE rank <= ?1 ORDER BY page_size DESC, rank");
 		break;
 	case RQ_NUMA_SUMMARY:
 		sql_append(t, spe_numa_summary_sql());
@@ -207,8 +207,7 @@ static const char *const names[RQ_COUNT] = {
 	[RQ_TLB_HOTSPOT] = "tlb_hotspot",
 	[RQ_DATA_OBJECTS] = "hot_data_object",
 	[RQ_HUGE_PAGE_HINT] = "huge_page_hint",
-	[RQ_REGIONS_2M] = "data_page_2m",
-	[RQ_PAGES_4K] = "data_page_4k",
+	[RQ_DATA_PAGES] = "data_page",
 	[RQ_NUMA_SUMMARY] = "numa_summary",
 	[RQ_NUMA_TRAFFIC] = "numa_traffic",
 	[RQ_CACHELINE] = "cacheline_sharing",

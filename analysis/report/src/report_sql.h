@@ -36,9 +36,9 @@ enum report_query {
 	RQ_DATA_OBJECTS,  /* hot_data_object LIMIT ?1 */
 	RQ_TLB_HOTSPOT,   /* tlb_hotspot, every row (the section totals them and keeps the top) */
 	RQ_HUGE_PAGE_HINT, /* spe_huge_page_hint_sql(): the one row spe_huge_page_hint_text() words */
-	RQ_REGIONS_2M,    /* data_page's 2 MiB regions by translation latency LIMIT ?1, each with `counted`:
-			     1 when the huge-page hint counts it (SPE_HUGE_PAGE_REGION_WHERE) */
-	RQ_PAGES_4K,      /* data_page's 4 KiB pages by total latency LIMIT ?1 */
+	RQ_DATA_PAGES,    /* data_page's top ?1 2 MiB regions by translation latency, each with `counted` (1 when
+			     the huge-page hint counts it: SPE_HUGE_PAGE_REGION_WHERE), then its top ?1 4 KiB
+			     pages by total latency; page_size last */
 	RQ_NUMA_SUMMARY,  /* spe_numa_summary_sql(): the one row spe_numa_summary_text() words */
 	RQ_NUMA_TRAFFIC,  /* numa_traffic, every row (nodes x nodes per source: few) */
 	RQ_CACHELINE,     /* cacheline_sharing LIMIT ?1 */

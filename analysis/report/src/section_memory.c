@@ -205,13 +205,16 @@ static int pages(struct report_ctx *c)
 	if (rc < 0)
 		return rc;
 	int advise = spe_huge_page_hint_text(row, hint, sizeof hint);
-	struct rowset regions, small;
-	if ((rc = rowset_ranked(c, RQ_REGIONS_2M, &regions)) < 0)
+	struct rowset rows;
+	if ((rc = rowset_ranked(c, RQ_DATA_PAGES, &rows)) < 0)
 		return rc;
-	if ((rc = rowset_ranked(c, RQ_PAGES_4K, &small)) < 0) {
-		rowset_free(&regions);
-		return rc;
-	}
+	/* the regions come first: split the rows where the 4 KiB pages begin */
+	size_t nregions = 0;
+	while (nregions < rows.n && num(&rows, nregions, 13) != 4096)
+		nregions++;
+	struct rowset regions = { .ncols = rows.ncols, .n = nregions, .cells = rows.cells },
+		      small = { .ncols = rows.ncols, .n = rows.n - nregions,
+				.cells = rows.cells ? rows.cells + nregions * (size_t)rows.ncols : NULL };
 	html_subsection(h, "mem-pages", "Pages and huge pages",
 			"Data addresses by page.  The sentence is spe-report's huge-page rule (spe-report(1), MEMORY): "
 			"translation must be at least 5% of data-access latency, and regions of 2 MiB whose TLB walks "
@@ -255,7 +258,7 @@ static int pages(struct report_ctx *c)
 		{ 2, "page", "4 KiB page", 0 },         { 3, "accesses", "accesses", 1 },
 		{ 4, "total_latency", "total latency", 1 }, { 5, "mean_latency", "mean", 1 },
 		{ 6, "tlb_walks", "TLB walks", 1 },    { 7, "translation_latency", "translation latency", 1 },
-		{ 9, "data_objects", "data objects", 0 },
+		{ 11, "data_objects", "data objects", 0 },
 	};
 	html_raw(h, "<h3>4 KiB pages by total latency</h3>");
 	const int npage_cols = sizeof page_cols / sizeof page_cols[0];
@@ -267,8 +270,7 @@ static int pages(struct report_ctx *c)
 		html_raw(h, "</tr>");
 	}
 	table_end(h);
-	rowset_free(&regions);
-	rowset_free(&small);
+	rowset_free(&rows);
 	return 0;
 }
 
@@ -350,11 +352,7 @@ static int numa(struct report_ctx *c)
 	};
 	if (rs.n) {
 		table_head(h, "numa-traffic", cols, 9, NULL);
-		for (size_t r = 0; r < rs.n; r++) {
-			html_raw(h, "<tr>");
-			table_cells(h, &rs, r, cols, 9);
-			html_raw(h, "</tr>");
-		}
+		table_rows(h, &rs, cols, 9);
 		table_end(h);
 	}
 	rowset_free(&rs);
