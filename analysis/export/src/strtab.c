@@ -17,13 +17,13 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-int strtab_init(struct strtab *t)
+int export_strtab_init(struct strtab *t)
 {
 	memset(t, 0, sizeof *t);
-	return strtab_add(t, "") == 0 ? 0 : -1;
+	return export_strtab_add(t, "") == 0 ? 0 : -1;
 }
 
-void strtab_free(struct strtab *t)
+void export_strtab_free(struct strtab *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		free(t->str[i]);
@@ -50,7 +50,7 @@ static int grow_slots(struct strtab *t)
 	return 0;
 }
 
-int64_t strtab_add(struct strtab *t, const char *s)
+int64_t export_strtab_add(struct strtab *t, const char *s)
 {
 	if (!s)
 		s = "";
@@ -74,11 +74,11 @@ int64_t strtab_add(struct strtab *t, const char *s)
 	return (int64_t)t->n - 1;
 }
 
-const char *strtab_intern(struct strtab *t, const char *s, int *oom)
+const char *export_strtab_intern(struct strtab *t, const char *s, int *oom)
 {
 	if (!s)
 		return NULL;
-	int64_t i = strtab_add(t, s);
+	int64_t i = export_strtab_add(t, s);
 	if (i < 0) {
 		*oom = 1;
 		return NULL;

@@ -23,7 +23,7 @@ SPE_OP_CLASS_LIST(SPE_X)
 /* Every id set is bound as a JSON array: "[1, 2, 3]". */
 #define IDS(col) col " IN (SELECT value FROM json_each(?1))"
 
-int latency_bucket(long long latency)
+int report_latency_bucket(long long latency)
 {
 	int b = 0;
 	while (latency > 0 && b < LATENCY_BUCKETS - 1) {
@@ -33,12 +33,12 @@ int latency_bucket(long long latency)
 	return b;
 }
 
-long long latency_bucket_lo(int b)
+long long report_latency_bucket_lo(int b)
 {
 	return b == 0 ? 0 : 1LL << (b - 1);
 }
 
-long long latency_bucket_hi(int b)
+long long report_latency_bucket_hi(int b)
 {
 	return b == 0 ? 0 : (1LL << b) - 1;
 }
