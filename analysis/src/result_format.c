@@ -13,6 +13,7 @@
 
 #include "result_internal.h"
 #include "spe/analysis.h"
+#include "util/grow.h"
 #include "util/json.h"
 
 struct cell {
@@ -120,16 +121,12 @@ static int print_table(sqlite3_stmt *st, FILE *out, int *step_rc)
 		numeric[c] = 1;
 	}
 	while (rc == 0 && (*step_rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((nrows + 1) * (size_t)nc > cap) {
-			size_t ncap = cap ? cap * 2 : (size_t)nc * 64;
-			struct cell *p = realloc(cells, ncap * sizeof *p);
-			if (!p) {
-				rc = -spe_nomem;
-				break;
-			}
-			cells = p;
-			cap = ncap;
+		struct cell *p = util_grow(cells, &cap, (nrows + 1) * (size_t)nc, sizeof *p);
+		if (!p) {
+			rc = -spe_nomem;
+			break;
 		}
+		cells = p;
 		for (int c = 0; c < nc; c++) {
 			struct cell *cl = &cells[nrows * (size_t)nc + (size_t)c];
 			int type = sqlite3_column_type(st, c);

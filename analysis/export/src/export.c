@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "util/grow.h"
 
 int export_fail(struct export_ctx *x, int code, const char *fmt, ...)
 {
@@ -69,14 +70,11 @@ void *export_index_grow(void *array, size_t *n, size_t elem, int64_t id)
 {
 	if ((size_t)id < *n)
 		return array;
-	size_t cap = *n ? *n : 64;
-	while (cap <= (size_t)id)
-		cap *= 2;
-	unsigned char *p = realloc(array, cap * elem);
+	size_t old = *n;
+	unsigned char *p = util_grow(array, n, (size_t)id + 1, elem);
 	if (!p)
 		return NULL;
-	memset(p + *n * elem, 0, (cap - *n) * elem);
-	*n = cap;
+	memset(p + old * elem, 0, (*n - old) * elem);
 	return p;
 }
 

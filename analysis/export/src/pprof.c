@@ -29,6 +29,7 @@
 
 #include "export_internal.h"
 #include "profile.pb-c.h"
+#include "util/grow.h"
 
 typedef Perftools__Profiles__Profile Profile;
 typedef Perftools__Profiles__Sample Sample;
@@ -285,16 +286,12 @@ static uint64_t function_id(struct tables *t, const char *name, const char *syst
 		return 0;
 	}
 	if (!*id) {
-		if (t->n_funcs == t->cap_funcs) {
-			size_t cap = t->cap_funcs ? 2 * t->cap_funcs : 256;
-			struct pp_function *funcs = realloc(t->funcs, cap * sizeof *funcs);
-			if (!funcs) {
-				t->oom = 1;
-				return 0;
-			}
-			t->funcs = funcs;
-			t->cap_funcs = cap;
+		struct pp_function *funcs = util_grow(t->funcs, &t->cap_funcs, t->n_funcs + 1, sizeof *funcs);
+		if (!funcs) {
+			t->oom = 1;
+			return 0;
 		}
+		t->funcs = funcs;
 		t->funcs[t->n_funcs++] = f;
 		*id = t->n_funcs;
 	}
@@ -303,16 +300,12 @@ static uint64_t function_id(struct tables *t, const char *name, const char *syst
 
 static int add_line(struct tables *t, struct pp_location *l, uint64_t func, int64_t line)
 {
-	if (t->n_lines == t->cap_lines) {
-		size_t cap = t->cap_lines ? 2 * t->cap_lines : 4096;
-		struct pp_line *lines = realloc(t->lines, cap * sizeof *lines);
-		if (!lines) {
-			t->oom = 1;
-			return -1;
-		}
-		t->lines = lines;
-		t->cap_lines = cap;
+	struct pp_line *lines = util_grow(t->lines, &t->cap_lines, t->n_lines + 1, sizeof *lines);
+	if (!lines) {
+		t->oom = 1;
+		return -1;
 	}
+	t->lines = lines;
 	t->lines[t->n_lines++] = (struct pp_line){ func, line };
 	l->n_lines++;
 	return 0;
@@ -334,16 +327,12 @@ static struct pp_location *location(struct tables *t, const int64_t key[4], uint
 		t->oom = 1;
 		return NULL;
 	}
-	if (t->n_locs == t->cap_locs) {
-		size_t cap = t->cap_locs ? 2 * t->cap_locs : 1024;
-		struct pp_location *locs = realloc(t->locs, cap * sizeof *locs);
-		if (!locs) {
-			t->oom = 1;
-			return NULL;
-		}
-		t->locs = locs;
-		t->cap_locs = cap;
+	struct pp_location *locs = util_grow(t->locs, &t->cap_locs, t->n_locs + 1, sizeof *locs);
+	if (!locs) {
+		t->oom = 1;
+		return NULL;
 	}
+	t->locs = locs;
 	struct pp_location *l = &t->locs[t->n_locs++];
 	memset(l, 0, sizeof *l);
 	l->first_line = t->n_lines;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "util/grow.h"
 
 static uint64_t hash_str(const char *s)
 {
@@ -60,14 +61,10 @@ int64_t export_strtab_add(struct strtab *t, const char *s)
 	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1))
 		if (!strcmp(t->str[t->slots[j] - 1], s))
 			return t->slots[j] - 1;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 1024;
-		char **str = realloc(t->str, cap * sizeof *str);
-		if (!str)
-			return -1;
-		t->str = str;
-		t->cap = cap;
-	}
+	char **str = util_grow(t->str, &t->cap, t->n + 1, sizeof *str);
+	if (!str)
+		return -1;
+	t->str = str;
 	if (t->n >= UINT32_MAX - 1 || !(t->str[t->n] = strdup(s)))
 		return -1;
 	t->slots[j] = (uint32_t)++t->n;

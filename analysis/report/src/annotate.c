@@ -13,6 +13,7 @@
 #include "annotate.h"
 #include "source_file.h"
 #include "spe/analysis.h"
+#include "util/grow.h"
 
 #define MAX_CODE_BYTES (256u << 10)  /* disassemble at most this much of one function */
 #define MAX_CONTEXT_LINES 400        /* show every line of the range when it is no longer than this */
@@ -184,14 +185,10 @@ static int level_row(struct report_ctx *c, struct ann_function *f, size_t index,
 {
 	(void)index;
 	(void)arg;
-	if (f->nlvls == f->caplvls) {
-		size_t cap = f->caplvls ? 2 * f->caplvls : 16;
-		struct lvl *l = realloc(f->lvls, cap * sizeof *l);
-		if (!l)
-			return report_fail(c, -spe_nomem, "out of memory");
-		f->lvls = l;
-		f->caplvls = cap;
-	}
+	struct lvl *grown = util_grow(f->lvls, &f->caplvls, f->nlvls + 1, sizeof *grown);
+	if (!grown)
+		return report_fail(c, -spe_nomem, "out of memory");
+	f->lvls = grown;
 	struct lvl *l = &f->lvls[f->nlvls++];
 	*l = (struct lvl){ .offset = offset, .level = report_mem_level_index(report_rq_text(q, 2)),
 			   .count = (uint64_t)sqlite3_column_int64(q->st, 3) };
@@ -202,14 +199,10 @@ static int level_row(struct report_ctx *c, struct ann_function *f, size_t index,
 
 static struct ann_insn *new_insn(struct ann_function *f, size_t *cap)
 {
-	if (f->ninsns == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 64;
-		struct ann_insn *v = realloc(f->insns, ncap * sizeof *v);
-		if (!v)
-			return NULL;
-		f->insns = v;
-		*cap = ncap;
-	}
+	struct ann_insn *v = util_grow(f->insns, cap, f->ninsns + 1, sizeof *v);
+	if (!v)
+		return NULL;
+	f->insns = v;
 	struct ann_insn *in = &f->insns[f->ninsns++];
 	memset(in, 0, sizeof *in);
 	in->line_index = -1;
@@ -370,14 +363,10 @@ static int same(const char *a, const char *b)
 
 static struct ann_line *add_line(struct ann_function *f, size_t *cap, const char *file, int line)
 {
-	if (f->nlines == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 64;
-		struct ann_line *v = realloc(f->lines, ncap * sizeof *v);
-		if (!v)
-			return NULL;
-		f->lines = v;
-		*cap = ncap;
-	}
+	struct ann_line *v = util_grow(f->lines, cap, f->nlines + 1, sizeof *v);
+	if (!v)
+		return NULL;
+	f->lines = v;
 	struct ann_line *l = &f->lines[f->nlines++];
 	memset(l, 0, sizeof *l);
 	l->file = strdup(file);

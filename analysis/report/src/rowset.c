@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report_internal.h"
+#include "util/grow.h"
 
 int report_rowset_read(struct rq *q, struct rowset *rs)
 {
@@ -12,15 +13,13 @@ int report_rowset_read(struct rq *q, struct rowset *rs)
 	size_t cap = 0;
 	int rc;
 	while ((rc = report_rq_next(q)) == 1) {
-		if (rs->n == cap) {
-			cap = cap ? 2 * cap : 16;
-			char **cells = realloc(rs->cells, cap * (size_t)rs->ncols * sizeof *cells);
-			if (!cells) {
-				rc = report_fail(q->c, -spe_nomem, "out of memory");
-				break;
-			}
-			rs->cells = cells;
+		/* capacity in rows of ncols cells */
+		char **cells = util_grow(rs->cells, &cap, rs->n + 1, (size_t)rs->ncols * sizeof *cells);
+		if (!cells) {
+			rc = report_fail(q->c, -spe_nomem, "out of memory");
+			break;
 		}
+		rs->cells = cells;
 		char **row = rs->cells + rs->n * (size_t)rs->ncols;
 		for (int k = 0; k < rs->ncols; k++) {
 			const char *t = report_rq_text(q, k);
