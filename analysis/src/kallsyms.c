@@ -41,7 +41,7 @@ void spe_kallsyms_free(struct spe_kallsyms *ks)
 	free(ks);
 }
 
-struct spe_kallsyms *spe_kallsyms_load(const char *path, char *err, size_t errlen)
+struct spe_kallsyms *spe_kallsyms_new(const char *path, char *err, size_t errlen)
 {
 	/* Not blocking on a FIFO, and not a directory read as an empty file. */
 	FILE *f = spe_infile_fopen(path, NULL, err, errlen);

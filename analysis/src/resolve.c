@@ -22,7 +22,7 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 			return -spe_nomem;
 		}
 	}
-	if (opts->kallsyms && !(r->ks = spe_kallsyms_load(opts->kallsyms, err, errlen)))
+	if (opts->kallsyms && !(r->ks = spe_kallsyms_new(opts->kallsyms, err, errlen)))
 		return -spe_io;
 	return 0;
 }

@@ -143,7 +143,7 @@ int spe_sym_frames(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_fr
 
 struct spe_kallsyms;
 /* Read a /proc/kallsyms file; NULL with message on failure. */
-struct spe_kallsyms *spe_kallsyms_load(const char *path, char *err, size_t errlen);
+struct spe_kallsyms *spe_kallsyms_new(const char *path, char *err, size_t errlen);
 void spe_kallsyms_free(struct spe_kallsyms *ks);
 /* Nearest text symbol at or below @p addr; NULL if none.  @p start/@p size may be NULL. */
 const char *spe_kallsyms_lookup(const struct spe_kallsyms *ks, uint64_t addr, uint64_t *start, uint64_t *size);
