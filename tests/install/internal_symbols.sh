@@ -1,6 +1,6 @@
 #!/bin/sh
 # The internal static libraries name every global symbol with their prefix
-# (docs/libraries.md, "Names"): a function another file of the library needs
+# (docs/architecture.md, "Names"): a function another file of the library needs
 # is hidden and prefixed, anything else static.
 #   internal_symbols.sh LIBSPE.a ARCHIVE=PREFIX[,PREFIX...]...
 #  - each ARCHIVE defines no global symbol outside its PREFIXes;
