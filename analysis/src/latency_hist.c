@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "latency_hist.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,12 +59,12 @@ int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key 
 	if (g->n == g->cap) {
 		if (g->cap >= UINT32_MAX / 2)
 			return -1;
-		uint32_t cap = g->cap ? g->cap * 2 : 256;
-		struct latency_group *n = realloc(g->groups, (size_t)cap * sizeof *n);
+		size_t cap = g->cap; /* at most doubles: still a uint32_t */
+		struct latency_group *n = util_grow(g->groups, &cap, (size_t)g->n + 1, sizeof *n);
 		if (!n)
 			return -1;
 		g->groups = n;
-		g->cap = cap;
+		g->cap = (uint32_t)cap;
 	}
 	struct latency_group *grp = &g->groups[g->n];
 	memset(grp, 0, sizeof *grp);
