@@ -537,9 +537,9 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 	spe_target_describe(t, who, sizeof who);
 	/* What the default event samples (compile falls back to user space like perf record). */
 	bool kernel = spe_target_may_sample_kernel(t);
-	char samples[160];
-	snprintf(samples, sizeof samples, "perf_event_paranoid=%d and no CAP_PERFMON: kernel samples are excluded",
-		 t->paranoid);
+	char have[96], samples[160];
+	snprintf(samples, sizeof samples, "%s: kernel samples are excluded",
+		 spe_target_privilege_text(t, have, sizeof have));
 	if (fmt == OUT_TEXT) {
 		printf("# %s\n# samples: %s\n%-20s %-22s %-14s %s\n", who,
 		       kernel ? "user space and kernel" : samples, "TERM", "OPTION", "FIELD", "SUPPORTED");

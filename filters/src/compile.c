@@ -171,17 +171,17 @@ static void check_kernel_samples(struct job *j)
 	if (r->exclude_kernel || spe_target_may_sample_kernel(t))
 		return;
 	char have[96];
-	snprintf(have, sizeof have, "target has perf_event_paranoid=%d and no CAP_PERFMON", t->paranoid);
+	spe_target_privilege_text(t, have, sizeof have);
 	if (r->kernel_explicit || r->exclude_user) {
 		filt_diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, r->kernel_explicit ? "k" : "exclude_user",
 			      "kernel samples need CAP_PERFMON or perf_event_paranoid <= 1 (perf core refuses the event "
-			      "with EACCES); %s",
+			      "with EACCES); target has %s",
 			      have);
 		return;
 	}
 	j->out->kernel_excluded = true;
 	filt_diag_add(&j->out->diags, SPE_MSG_KERNEL_EXCLUDED, r->strict, "exclude_kernel",
-		      "%s, so the event samples user space only (exclude_kernel=1, PMSCR.E1SPE clear); for kernel "
+		      "target has %s, so the event samples user space only (exclude_kernel=1, PMSCR.E1SPE clear); for kernel "
 		      "samples give the recorder CAP_PERFMON or set kernel.perf_event_paranoid=1",
 		      have);
 }

@@ -49,9 +49,10 @@ bool filt_kernel_priv_ok(const struct spe_target *t)
 /* What the privilege check needs and what @p t has (the needs-privilege text). */
 static void kernel_priv_reason(const struct spe_target *t, char *buf, size_t len)
 {
+	char have[96];
 	if (filt_kernel_priv_relaxed(t))
-		snprintf(buf, len, "needs %s (Linux 6.12+); target has perf_event_paranoid=%d and no CAP_PERFMON",
-			 filt_kernel_priv_needs(t), t->paranoid);
+		snprintf(buf, len, "needs %s (Linux 6.12+); target has %s", filt_kernel_priv_needs(t),
+			 spe_target_privilege_text(t, have, sizeof have));
 	else
 		snprintf(buf, len,
 			 "needs CAP_PERFMON (Linux %u.%u ignores perf_event_paranoid here; 6.12 relaxed it); "

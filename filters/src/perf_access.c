@@ -13,6 +13,8 @@
 #include "perf_access.h"
 #include "target_internal.h"
 
+#include <stdio.h>
+
 bool filt_perf_may_open(const struct perf_caller *c)
 {
 	return !(c->restrict_patch && c->paranoid > 2) || c->sys_admin;
@@ -40,4 +42,10 @@ bool spe_target_may_sample_kernel(const struct spe_target *t)
 {
 	struct perf_caller c = { .paranoid = t->paranoid, .perfmon = t->privileged };
 	return filt_perf_may_sample_kernel(&c);
+}
+
+const char *spe_target_privilege_text(const struct spe_target *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "perf_event_paranoid=%d and no CAP_PERFMON", t->paranoid);
+	return buf;
 }

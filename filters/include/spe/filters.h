@@ -433,6 +433,11 @@ int spe_filter_compile(const struct spe_filter_request *req, const struct spe_ta
  * perf_event_paranoid <= 1 or CAP_PERFMON.
  */
 bool spe_target_may_sample_kernel(const struct spe_target *t);
+/*
+ * What an unprivileged @p t has, in the words every message uses:
+ * "perf_event_paranoid=N and no CAP_PERFMON".  Returns @p buf.
+ */
+const char *spe_target_privilege_text(const struct spe_target *t, char *buf, size_t len);
 
 /* Is the term usable on @p t?  When not, a reason in @p why. */
 bool spe_term_supported(const struct spe_target *t, enum spe_term term, char *why, size_t len);
