@@ -3,7 +3,8 @@
  * spe-report: the SPE report over the analysis database, or with
  * --cross-isa the topdown runs of a workload side by side with the SPE
  * evidence; --html the whole story as one self-contained page, --annotate
- * one function's source and disassembly with their latency.  See
+ * one function's source and disassembly with their latency; --diff two
+ * captures compared (text, JSON or a page).  See
  * docs/spe-report.1.md.
  */
 #include <getopt.h>
@@ -33,8 +34,9 @@ static void usage(FILE *out)
 		"       %s -d DB --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
 		"       %s -d DB --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
 		"                [--color=auto|always|never] [-o FILE]\n"
-		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json] [--top N]\n"
-		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json] [--top N]\n",
+		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]\n"
+		"                [-o FILE | --html=FILE]\n"
+		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]\n",
 		prog, prog, prog, prog, prog);
 }
 
@@ -79,15 +81,14 @@ static int run(FILE *out, void *arg)
 		}
 		return CLI_OK;
 	}
-	struct td_diag diag = { 0 };
-	rc = td_store_check(j->db, &diag);
+	rc = td_store_check(j->db, err, sizeof err);
 	if (rc == 0)
-		rc = j->mode == MODE_CROSS_ISA ? td_report_cross_isa(j->db, out, &j->ro, &diag)
-					       : td_report_spe(j->db, out, &j->ro, &diag);
+		rc = j->mode == MODE_CROSS_ISA ? td_report_cross_isa(j->db, out, &j->ro, err, sizeof err)
+					       : td_report_spe(j->db, out, &j->ro, err, sizeof err);
 	if (rc < 0) {
 		fflush(out);
-		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, diag.msg[0] ? diag.msg : td_errstr(rc));
-		return rc == -td_no_data || rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
+		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, err[0] ? err : spe_errstr(rc));
+		return rc == -spe_no_data || rc == -spe_bad_input ? CLI_DATAERR : CLI_IOERR;
 	}
 	return CLI_OK;
 }
@@ -169,19 +170,35 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (diff) {
-		if (argc - optind != 2 || cross || html || j.symbol || output) {
-			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases, and prints them%s\n", prog,
-				cross || html || j.symbol || output ? "; not with --cross-isa, --html, --annotate or -o" : "");
+		if (argc - optind != 2 || cross || j.symbol) {
+			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases%s\n", prog,
+				cross || j.symbol ? "; not with --cross-isa or --annotate" : "");
 			usage(stderr);
 			return CLI_USAGE;
 		}
-		if (format && strcmp(format, "table") && strcmp(format, "json")) {
-			fprintf(stderr, "%s: --format must be table or json with --diff\n", prog);
+		if (html && output && strcmp(html, output)) {
+			fprintf(stderr, "%s: --html=FILE and -o FILE name two outputs; give one\n", prog);
 			return CLI_USAGE;
 		}
-		return report_diff_run(prog, j.db_path, argv[optind], argv[optind + 1],
-				       format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
-				       top_given ? j.ro.top : 0, confidence);
+		if (format && strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "html")) {
+			fprintf(stderr, "%s: --format must be table, json or html with --diff\n", prog);
+			return CLI_USAGE;
+		}
+		if (html && format && strcmp(format, "html")) {
+			fprintf(stderr, "%s: --html writes HTML; --format=%s does not go with it\n", prog, format);
+			return CLI_USAGE;
+		}
+		struct report_diff_args da = {
+			.db = j.db_path,
+			.a = argv[optind],
+			.b = argv[optind + 1],
+			.fmt = format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
+			.html = html || (format && !strcmp(format, "html")),
+			.top = top_given ? j.ro.top : 0,
+			.confidence = confidence,
+			.output = html ? html : output,
+		};
+		return cli_report_diff_run(prog, &da);
 	}
 	if (optind != argc || !j.db_path) {
 		usage(stderr);
@@ -236,7 +253,7 @@ int cmd_report(int argc, char **argv)
 	j.json = format && !strcmp(format, "json");
 	if (j.json)
 		j.ro.format = TD_REPORT_JSON;
-	int rc = report_output_check(prog, output ? output : "-");
+	int rc = cli_report_output_check(prog, output ? output : "-");
 	if (rc != CLI_OK)
 		return rc;
 
@@ -257,7 +274,7 @@ int cmd_report(int argc, char **argv)
 		const char *base = strrchr(j.db_path, '/');
 		j.so.title = base ? base + 1 : j.db_path;
 	}
-	rc = report_output_write(prog, output ? output : "-", run, &j);
+	rc = cli_report_output_write(prog, output ? output : "-", run, &j);
 	spe_db_close(sdb);
 	if (rc == CLI_OK && j.mode == MODE_HTML && output && strcmp(output, "-"))
 		fprintf(stderr, "%s: wrote %s\n", prog, output);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow_array.h"
+#include "util/grow.h"
 
 #define HAS(f) (rec->has & SPE_HAS_##f)
 
@@ -51,7 +51,7 @@ static int zeroed_room(void **p, size_t *cap, size_t i, size_t elem)
 	if (i < *cap)
 		return 0;
 	size_t old = *cap;
-	void *q = grow_array(*p, cap, i + 1, elem);
+	void *q = util_grow(*p, cap, i + 1, elem);
 	if (!q)
 		return -1;
 	memset((char *)q + old * elem, 0, (*cap - old) * elem);
@@ -103,7 +103,7 @@ static int distinct(struct record_summary *s, struct line_count *l, unsigned kin
 	if (n >= UINT32_MAX)
 		return -1;
 	if (n >= s->value_cap) {
-		void *q = grow_array(s->values, &s->value_cap, n + 1, sizeof *s->values);
+		void *q = util_grow(s->values, &s->value_cap, n + 1, sizeof *s->values);
 		if (!q)
 			return -1;
 		s->values = q;
@@ -122,7 +122,7 @@ static void drop_lines(struct record_summary *s)
 {
 	free(s->lines);
 	free(s->values);
-	latency_groups_free(&s->line_index);
+	ana_latency_groups_free(&s->line_index);
 	s->lines = NULL;
 	s->values = NULL;
 	s->line_cap = s->n_values = s->value_cap = 0;
@@ -135,7 +135,7 @@ static int count_line(struct record_summary *s, const struct spe_record *rec, un
 		return 0;
 	int64_t line = (int64_t)rec->data_va >> 6;
 	struct latency_key key = { { (uint64_t)(int64_t)w->pid + 1, (uint64_t)line, 0 } };
-	int64_t n = latency_group_of(&s->line_index, &key);
+	int64_t n = ana_latency_group_of(&s->line_index, &key);
 	if (n >= 0 && (size_t)n >= s->line_budget) {
 		/* memory grows with the lines, not the records: past the budget the view scans instead */
 		drop_lines(s);
@@ -195,7 +195,7 @@ static int count_line(struct record_summary *s, const struct spe_record *rec, un
 	return rc < 0 ? -1 : 0;
 }
 
-int record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
+int ana_record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
 			 const struct record_where *w)
 {
 	unsigned info = op_info(codes), cls = info & ~OP_ATOMIC;
@@ -226,7 +226,7 @@ int record_summary_count(struct record_summary *s, const struct spe_record *rec,
 	}
 	if (HAS(DATA_VA)) {
 		struct latency_key key = { { (uint64_t)(int64_t)pid + 1, (uint64_t)((int64_t)rec->data_va >> 12), 0 } };
-		int64_t n = latency_group_of(&s->page_index, &key);
+		int64_t n = ana_latency_group_of(&s->page_index, &key);
 		if (n < 0)
 			return -1;
 		if (zeroed_room((void **)&s->pages, &s->page_cap, (size_t)n, sizeof *s->pages) < 0)
@@ -396,7 +396,7 @@ static int write_lines(const struct record_summary *s, const struct spe_row_sink
 	return rc;
 }
 
-int record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
+int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
 			 const struct latency_groups *groups)
 {
 	int rc = 0;
@@ -413,11 +413,11 @@ int record_summary_write(const struct record_summary *s, const struct spe_row_si
 	return rc;
 }
 
-void record_summary_free(struct record_summary *s)
+void ana_record_summary_free(struct record_summary *s)
 {
 	free(s->branches);
 	free(s->pages);
-	latency_groups_free(&s->page_index);
+	ana_latency_groups_free(&s->page_index);
 	drop_lines(s);
 	memset(s, 0, sizeof *s);
 }

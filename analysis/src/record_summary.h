@@ -112,16 +112,16 @@ struct record_summary {
  * (its PC and insn, or the group of records without a PC), @p w where it
  * ran and what it touched.  0, or -1 without memory.
  */
-int record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
+int ana_record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
 			 const struct record_where *w);
 
 /*
  * Write the rows of source @p source_id; @p group_pc gives a latency group's
  * (pc, insn_id, has_pc).  Returns 0 or the sink's negative code.
  */
-int record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
+int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
 			 const struct latency_groups *groups);
 
-void record_summary_free(struct record_summary *s);
+void ana_record_summary_free(struct record_summary *s);
 
 #endif

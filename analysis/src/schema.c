@@ -13,8 +13,8 @@
 
 #include "db_internal.h"
 #include "memory_schema.h"
-#include "sql_text.h"
 #include "time_conv_sql.h"
+#include "util/text.h"
 #include "spe/analysis.h"
 
 /* The statistics columns of pc_summary and symbol_summary (latency_rollup.c fills them). */
@@ -160,15 +160,27 @@ static const char tables_sql[] =
 	"  no_data_object INTEGER NOT NULL DEFAULT 0,\n"
 	"  cacheline_scan INTEGER NOT NULL DEFAULT 0);\n";
 
+/* @p s as an SQL string literal (quotes doubled). */
+static void append_literal(struct util_text *t, const char *s)
+{
+	char *q = sqlite3_mprintf("%Q", s);
+	if (!q) {
+		t->failed = 1;
+		return;
+	}
+	util_text_append(t, q);
+	sqlite3_free(q);
+}
+
 /*
  * The code tables the spe_record view joins with, generated from libspe's
  * facts (decoder/include/spe/facts.h): spe_op_code, every op-type class and
  * payload with its op_class and perf text, and spe_mem_level, every memory
  * level.  Their `code` is what _spe_record.codes holds (SPE_CODES_*).
  */
-static void append_code_tables(struct sql_text *t)
+static void append_code_tables(struct util_text *t)
 {
-	sql_append(t, "CREATE TABLE spe_op_code(\n"
+	util_text_append(t, "CREATE TABLE spe_op_code(\n"
 		      "  code INTEGER PRIMARY KEY,\n"
 		      "  op_raw INTEGER NOT NULL,\n"
 		      "  op_class TEXT NOT NULL,\n"
@@ -200,24 +212,24 @@ static void append_code_tables(struct sql_text *t)
 			spe_op_decode((uint8_t)cls, (uint8_t)payload, &op_class, &flags, &evl);
 			spe_record_op_text(&rec, text, sizeof text);
 			unsigned raw = cls << 8 | payload;
-			sql_appendf(t, "%s(%u, %u, ", sep, SPE_CODES_HAS_OP | raw, raw);
-			sql_append_literal(t, spe_op_class_name(op_class));
-			sql_append(t, ", ");
-			sql_append_literal(t, text);
-			sql_append(t, ")");
+			util_text_appendf(t, "%s(%u, %u, ", sep, SPE_CODES_HAS_OP | raw, raw);
+			append_literal(t, spe_op_class_name(op_class));
+			util_text_append(t, ", ");
+			append_literal(t, text);
+			util_text_append(t, ")");
 			sep = ",";
 		}
-	sql_append(t, ";\nINSERT INTO spe_mem_level VALUES");
+	util_text_append(t, ";\nINSERT INTO spe_mem_level VALUES");
 	sep = "";
 #define SPE_X(id, name, peer, desc)                                                                       \
-	sql_appendf(t, "%s(%d, '%s', %d, %d, ", sep, SPE_MEM_LEVEL_##id + 1, name, peer,                       \
+	util_text_appendf(t, "%s(%d, '%s', %d, %d, ", sep, SPE_MEM_LEVEL_##id + 1, name, peer,                       \
 		    spe_mem_level_is_remote(SPE_MEM_LEVEL_##id));                                                   \
-	sql_append_literal(t, desc);                                                                            \
-	sql_append(t, ")");                                                                                     \
+	append_literal(t, desc);                                                                            \
+	util_text_append(t, ")");                                                                                     \
 	sep = ",";
 	SPE_MEM_LEVEL_LIST(SPE_X)
 #undef SPE_X
-	sql_append(t, ";\n");
+	util_text_append(t, ";\n");
 }
 
 /*
@@ -229,39 +241,39 @@ static void append_code_tables(struct sql_text *t)
  * from insn.  A join whose columns a query does not use costs nothing: SQLite
  * drops a LEFT JOIN on a unique key that nothing reads.
  */
-static void append_view_column(struct sql_text *t, const char *name)
+static void append_view_column(struct util_text *t, const char *name)
 {
 	if (!strcmp(name, "time")) {
-		sql_appendf(t, "CASE WHEN r.codes & %u THEN NULL ELSE coalesce(r.time, ", SPE_CODES_NO_TIME);
-		time_conv_sql_expr(t, "r.ts", "tc");
-		sql_append(t, ") END AS time");
+		util_text_appendf(t, "CASE WHEN r.codes & %u THEN NULL ELSE coalesce(r.time, ", SPE_CODES_NO_TIME);
+		ana_time_conv_sql_expr(t, "r.ts", "tc");
+		util_text_append(t, ") END AS time");
 	} else if (!strcmp(name, "pc"))
-		sql_append(t, "coalesce(r.pc, i.pc) AS pc");
+		util_text_append(t, "coalesce(r.pc, i.pc) AS pc");
 	else if (!strcmp(name, "el"))
-		sql_appendf(t, "CASE WHEN r.pc IS NOT NULL OR r.insn_id IS NOT NULL THEN (r.codes >> %d) & 3 END AS el",
+		util_text_appendf(t, "CASE WHEN r.pc IS NOT NULL OR r.insn_id IS NOT NULL THEN (r.codes >> %d) & 3 END AS el",
 			    SPE_CODES_EL_SHIFT);
 	else if (!strcmp(name, "op_class") || !strcmp(name, "op"))
-		sql_appendf(t, "oc.%s", name);
+		util_text_appendf(t, "oc.%s", name);
 	else if (!strcmp(name, "op_raw"))
-		sql_appendf(t, "CASE WHEN r.codes & %u THEN r.codes & %u END AS op_raw", SPE_CODES_HAS_OP,
+		util_text_appendf(t, "CASE WHEN r.codes & %u THEN r.codes & %u END AS op_raw", SPE_CODES_HAS_OP,
 			    SPE_CODES_OP_RAW_MASK);
 	else if (!strcmp(name, "mem_level"))
-		sql_append(t, "ml.name AS mem_level");
+		util_text_append(t, "ml.name AS mem_level");
 	else if (!strcmp(name, "context"))
-		sql_appendf(t, "CASE WHEN r.codes & %u THEN r.tid ELSE r.context END AS context", SPE_CODES_CONTEXT_IS_TID);
+		util_text_appendf(t, "CASE WHEN r.codes & %u THEN r.tid ELSE r.context END AS context", SPE_CODES_CONTEXT_IS_TID);
 	else if (!strcmp(name, "mapping_id") || !strcmp(name, "symbol_id"))
-		sql_appendf(t, "i.%s", name);
+		util_text_appendf(t, "i.%s", name);
 	else
-		sql_appendf(t, "r.%s", name);
+		util_text_appendf(t, "r.%s", name);
 }
 
-static int append_record_table(struct sql_text *t)
+static int append_record_table(struct util_text *t)
 {
 	append_code_tables(t);
-	sql_append(t, "CREATE TABLE _spe_record(\n  id INTEGER PRIMARY KEY");
+	util_text_append(t, "CREATE TABLE _spe_record(\n  id INTEGER PRIMARY KEY");
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
-		sql_appendf(t, ",\n  %s %s", spe_record_columns[c].name, spe_record_columns[c].sql);
-	sql_append(t, ");\n");
+		util_text_appendf(t, ",\n  %s %s", spe_record_columns[c].name, spe_record_columns[c].sql);
+	util_text_append(t, ");\n");
 
 	static const char *const view_columns[] = {
 #define SPE_X(name, doc) #name,
@@ -270,24 +282,24 @@ static int append_record_table(struct sql_text *t)
 #undef SPE_X
 #undef SPE_XC
 	};
-	sql_append(t, "CREATE VIEW spe_record AS SELECT");
+	util_text_append(t, "CREATE VIEW spe_record AS SELECT");
 	for (size_t c = 0; c < sizeof view_columns / sizeof *view_columns; c++) {
-		sql_append(t, c ? ",\n  " : "\n  ");
+		util_text_append(t, c ? ",\n  " : "\n  ");
 		append_view_column(t, view_columns[c]);
 		if (!strcmp(view_columns[c], "events")) {
-#define SPE_X(bit, id, word, col, since, desc) sql_appendf(t, ",\n  (r.events >> %d) & 1 AS %s", bit, col);
+#define SPE_X(bit, id, word, col, since, desc) util_text_appendf(t, ",\n  (r.events >> %d) & 1 AS %s", bit, col);
 			SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
 		}
 	}
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "\nFROM _spe_record r\n"
 		    "LEFT JOIN time_conv tc ON tc.source_id = r.source_id\n"
 		    "LEFT JOIN spe_op_code oc ON oc.code = r.codes & %u\n"
 		    "LEFT JOIN spe_mem_level ml ON ml.code = (r.codes >> %d) & 31\n"
 		    "LEFT JOIN insn i ON i.id = r.insn_id;\n",
 		    SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK, SPE_CODES_MEM_LEVEL_SHIFT);
-	return sql_ok(t);
+	return util_text_ok(t);
 }
 
 static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
@@ -303,21 +315,21 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 
 int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
 {
-	struct sql_text t = { 0 };
-	sql_append(&t, tables_sql);
-	memory_schema_tables(&t);
+	struct util_text t = { 0 };
+	util_text_append(&t, tables_sql);
+	ana_memory_schema_tables(&t);
 	append_record_table(&t);
-	sql_appendf(&t,
-		    "INSERT INTO meta VALUES('schema_version', '%d'), ('application', 'spekit');\n"
-		    "PRAGMA user_version = %d;\nPRAGMA application_id = %d;\n",
-		    SPE_DB_SCHEMA_VERSION, SPE_DB_SCHEMA_VERSION, SPE_DB_APPLICATION_ID);
-	if (!sql_ok(&t)) {
-		sql_free(&t);
+	util_text_appendf(&t,
+			"INSERT INTO meta VALUES('schema_version', '%d'), ('application', 'spekit');\n"
+			"PRAGMA user_version = %d;\nPRAGMA application_id = %d;\n",
+			SPE_DB_SCHEMA_VERSION, SPE_DB_SCHEMA_VERSION, SPE_DB_APPLICATION_ID);
+	if (!util_text_ok(&t)) {
+		util_text_free(&t);
 		snprintf(err, errlen, "out of memory");
 		return -spe_nomem;
 	}
 	int rc = exec(db, t.buf, err, errlen);
-	sql_free(&t);
+	util_text_free(&t);
 	if (rc == 0)
 		rc = spe_schema_create_views(db, err, errlen);
 	return rc;

@@ -34,7 +34,7 @@ int spe_time_conv_sql(const struct spe_row_time_conv *tc, uint64_t ts, uint64_t 
 	return 1;
 }
 
-void time_conv_sql_expr(struct sql_text *t, const char *ts, const char *tc)
+void ana_time_conv_sql_expr(struct util_text *t, const char *ts, const char *tc)
 {
 	/* c: ts, or with cap_user_time_short its low bits on top of time_cycles */
 	char c[256];
@@ -42,7 +42,7 @@ void time_conv_sql_expr(struct sql_text *t, const char *ts, const char *tc)
 		 "(CASE WHEN %s.cap_user_time_short THEN %s.time_cycles + ((%s - %s.time_cycles) & %s.time_mask)"
 		 " ELSE %s END)",
 		 tc, tc, ts, tc, tc, ts);
-	sql_appendf(t, "%s.time_zero + (%s >> %s.time_shift) * %s.time_mult + (((%s & ((1 << %s.time_shift) - 1)) * "
+	util_text_appendf(t, "%s.time_zero + (%s >> %s.time_shift) * %s.time_mult + (((%s & ((1 << %s.time_shift) - 1)) * "
 		       "%s.time_mult) >> %s.time_shift)",
 		    tc, c, tc, tc, c, tc, tc, tc);
 }

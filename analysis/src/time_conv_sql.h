@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "spe/row_sink.h"
-#include "sql_text.h"
+#include "util/text.h"
 
 /*
  * The value the view's expression gives for @p ts, in *out; 0 where SQLite
@@ -22,6 +22,6 @@
 int spe_time_conv_sql(const struct spe_row_time_conv *tc, uint64_t ts, uint64_t *out);
 
 /* Append that expression over the columns @p ts and, for the time_conv row, @p tc ("tc"). */
-void time_conv_sql_expr(struct sql_text *t, const char *ts, const char *tc);
+void ana_time_conv_sql_expr(struct util_text *t, const char *ts, const char *tc);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "util/grow.h"
 
 int export_fail(struct export_ctx *x, int code, const char *fmt, ...)
 {
@@ -65,6 +66,18 @@ int export_mapping_vaddr(struct export_ctx *x, struct export_mapping *m, uint64_
 	return spe_sym_offset_to_vaddr(bin, addr - m->start + m->pgoff, vaddr);
 }
 
+void *export_index_grow(void *array, size_t *n, size_t elem, int64_t id)
+{
+	if ((size_t)id < *n)
+		return array;
+	size_t old = *n;
+	unsigned char *p = util_grow(array, n, (size_t)id + 1, elem);
+	if (!p)
+		return NULL;
+	memset(p + old * elem, 0, (*n - old) * elem);
+	return p;
+}
+
 /* Every mapping row, indexed by id (ids are dense rowids from 1). */
 static int load_mappings(struct export_ctx *x)
 {
@@ -75,27 +88,20 @@ static int load_mappings(struct export_ctx *x)
 	int rc = 0, oom = 0;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
-		if (id <= 0 || id > (1 << 26))
+		if (id <= 0 || id > EXPORT_MAX_ROWID)
 			continue; /* not a rowid spe-load writes; such a mapping is simply unknown */
-		if ((size_t)id >= x->n_maps) {
-			size_t n = x->n_maps ? x->n_maps : 64;
-			while (n <= (size_t)id)
-				n *= 2;
-			struct export_mapping *maps = realloc(x->maps, n * sizeof *maps);
-			if (!maps) {
-				rc = -spe_nomem;
-				break;
-			}
-			memset(maps + x->n_maps, 0, (n - x->n_maps) * sizeof *maps);
-			x->maps = maps;
-			x->n_maps = n;
+		struct export_mapping *maps = export_index_grow(x->maps, &x->n_maps, sizeof *maps, id);
+		if (!maps) {
+			rc = -spe_nomem;
+			break;
 		}
+		x->maps = maps;
 		struct export_mapping *m = &x->maps[id];
 		m->id = id;
 		m->source_id = sqlite3_column_int64(st, 1);
 		m->pid = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
-		m->path = strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 3), &oom);
-		m->build_id = strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 4), &oom);
+		m->path = export_strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 3), &oom);
+		m->build_id = export_strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 4), &oom);
 		m->start = (uint64_t)sqlite3_column_int64(st, 5);
 		m->end = (uint64_t)sqlite3_column_int64(st, 6);
 		m->pgoff = (uint64_t)sqlite3_column_int64(st, 7);
@@ -118,7 +124,7 @@ int spe_export(sqlite3 *db, enum spe_export_format fmt, const struct spe_export_
 		err[0] = 0;
 	if (!db || !opts || opts->size < sizeof *opts || !out)
 		return export_fail(&x, -spe_invalid, "spe_export: bad arguments");
-	if (strtab_init(&x.strings) < 0)
+	if (export_strtab_init(&x.strings) < 0)
 		return export_fail(&x, -spe_nomem, "out of memory");
 	int rc = load_mappings(&x);
 	if (rc == 0) {
@@ -134,6 +140,6 @@ int spe_export(sqlite3 *db, enum spe_export_format fmt, const struct spe_export_
 		rc = export_fail(&x, -spe_io, "writing the output: %s", strerror(errno));
 	spe_sym_free(x.sym);
 	free(x.maps);
-	strtab_free(&x.strings);
+	export_strtab_free(&x.strings);
 	return rc;
 }

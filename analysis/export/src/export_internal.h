@@ -19,12 +19,12 @@ struct strtab {
 	size_t nslots;
 };
 
-int strtab_init(struct strtab *t);
-void strtab_free(struct strtab *t);
+int export_strtab_init(struct strtab *t);
+void export_strtab_free(struct strtab *t);
 /* Index of @p s (NULL is ""), added if new; -1 when out of memory. */
-int64_t strtab_add(struct strtab *t, const char *s);
+int64_t export_strtab_add(struct strtab *t, const char *s);
 /* The interned copy of @p s (NULL stays NULL); NULL also when out of memory, with *oom set. */
-const char *strtab_intern(struct strtab *t, const char *s, int *oom);
+const char *export_strtab_intern(struct strtab *t, const char *s, int *oom);
 
 /* ---- agg.c: a hash table of fixed-size keys to fixed-size counters ------ */
 
@@ -34,18 +34,18 @@ struct agg {
 	unsigned char *slots; /* [uint64 hash | key | value]; hash 0 = empty */
 };
 
-void agg_init(struct agg *a, size_t key_size, size_t val_size);
+void export_agg_init(struct agg *a, size_t key_size, size_t val_size);
 #define AGG_WORDS(type) _Static_assert(sizeof(type) % 8 == 0, #type " is not whole 64-bit words")
-void agg_free(struct agg *a);
+void export_agg_free(struct agg *a);
 /*
  * The value slot of @p key (zeroed when the key is new); NULL when out of
  * memory.  Keys and values are whole 64-bit words (sizes multiples of 8,
  * checked by AGG_WORDS at each struct), compared byte for byte: zero any
- * padding.  The pointer is valid until the next agg_upsert.
+ * padding.  The pointer is valid until the next export_agg_upsert.
  */
-void *agg_upsert(struct agg *a, const void *key);
+void *export_agg_upsert(struct agg *a, const void *key);
 /* Every key (and its value after it, at key + key_size), in no order; NULL when out of memory. */
-const void **agg_keys(const struct agg *a);
+const void **export_agg_keys(const struct agg *a);
 static inline void *agg_value(const struct agg *a, const void *key)
 {
 	return (unsigned char *)key + a->key_size;
@@ -73,6 +73,15 @@ struct export_ctx {
 	size_t errlen;
 };
 
+/*
+ * Tables indexed by rowid (mappings, data objects): @p array of *@p n
+ * elements of @p elem bytes, grown (zero-filled) until @p id fits; *@p n is
+ * updated.  NULL without memory (@p array is then still valid).  Rowids
+ * above EXPORT_MAX_ROWID are not spe-load's and are skipped.
+ */
+#define EXPORT_MAX_ROWID (1 << 26)
+void *export_index_grow(void *array, size_t *n, size_t elem, int64_t id);
+
 /* A message in x->err; returns @p code. */
 int export_fail(struct export_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The mapping with @p id, or NULL. */
@@ -90,6 +99,7 @@ int export_mapping_vaddr(struct export_ctx *x, struct export_mapping *m, uint64_
 struct export_row {
 	int64_t source_id, pid, mapping_id;
 	int64_t pc, data_va, branch_target, prev_branch_target; /* 64-bit patterns */
+	int64_t data_object_id;
 	int64_t events;
 	int64_t latency[3]; /* total, issue, translation */
 	int op_class;       /* index in SPE_OP_CLASS_LIST, -1 NULL */
@@ -105,7 +115,7 @@ extern const size_t export_n_op_classes, export_n_mem_levels;
 enum {
 	EXPORT_COL_LATENCY = 1 << 0, /* latency[] */
 	EXPORT_COL_LABELS = 1 << 1,  /* events, op_class, mem_level */
-	EXPORT_COL_DATA = 1 << 2,    /* data_va */
+	EXPORT_COL_DATA = 1 << 2,    /* data_va, data_object_id */
 	EXPORT_COL_BRANCH = 1 << 3,  /* branch_target, prev_branch_target */
 };
 
@@ -118,6 +128,29 @@ typedef int (*export_row_fn)(void *arg, const struct export_row *row);
  * the scan and is returned.
  */
 int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_row_fn fn, void *arg);
+
+/* ---- data_objects.c: what spe-load attributed data addresses to ------------ */
+
+struct export_data_object {
+	int64_t id, mapping_id;       /* mapping_id: the binary (variables, sections) or the data mapping; 0 unknown */
+	int kind;                     /* data_object.kind (analysis/src/data_object.h) */
+	uint64_t start, size;
+	const char *name;             /* as a location shows it (interned): anonymous regions with size and address */
+	const char *file;             /* declaration (interned), NULL unknown */
+	int line;
+	int per_line;                 /* a binary's variable or section: one location per 64-byte line */
+};
+
+struct export_data_objects {
+	struct export_data_object *by_id; /* by_id[id].id == 0 for ids not in the table */
+	size_t n;
+};
+
+/* Every row of data_object (0, or a negative code with x->err). */
+int export_data_objects_load(struct export_ctx *x, struct export_data_objects *o);
+/* The object with @p id, or NULL. */
+const struct export_data_object *export_data_object(const struct export_data_objects *o, int64_t id);
+void export_data_objects_free(struct export_data_objects *o);
 
 /* ---- code_loc.c: what a sampled PC is -------------------------------------- */
 
@@ -149,13 +182,13 @@ enum code_loc_need {
 };
 
 struct code_locs;
-struct code_locs *code_locs_new(struct export_ctx *x, enum code_loc_need need);
-void code_locs_free(struct code_locs *c);
+struct code_locs *export_code_locs_new(struct export_ctx *x, enum code_loc_need need);
+void export_code_locs_free(struct code_locs *c);
 /*
  * Resolve the PC of a record in mapping @p mapping_id (EXPORT_NULL: none).
  * The result is cached per (mapping, pc).  Returns 0, or a negative code with x->err.
  */
-int code_loc_get(struct code_locs *c, int64_t mapping_id, uint64_t pc, const struct code_loc **out);
+int export_code_loc_get(struct code_locs *c, int64_t mapping_id, uint64_t pc, const struct code_loc **out);
 
 /* ---- the exporters ----------------------------------------------------------- */
 
