@@ -15,6 +15,7 @@
 #include "data_object.h"
 #include "memory_schema.h"
 #include "spe/analysis.h"
+#include "spe/row_sink.h"
 
 #define SPE_X(id, name) __attribute__((unused)) static const char op_class_##id[] = name;
 SPE_OP_CLASS_LIST(SPE_X)
@@ -242,13 +243,33 @@ static void numa_traffic(struct util_text *t)
  * loading (record_summary.c) into cacheline_stat, which holds only the lines
  * this view shows; a source with more distinct lines than the load's budget
  * (memory grows with them) has none there, and the view computes its rows
- * from its records as it did before the summary (the second SELECT).
+ * from its records (the second SELECT).  That fallback first screens the
+ * lines cheaply on _spe_record's integer columns (the lines some store or
+ * atomic wrote, then of those the ones touched by two CPUs or threads) and
+ * aggregates, through spe_record's joins, only the records of the lines left:
+ * 1M gen_bench records, all lines over the budget, 1.4 s CPU where a single
+ * grouping of every record took 7.6 s (docs/spe-load.1.md).
  * tests/analysis/cli_summary_views.sh checks both against each other.
  */
 static void cacheline_sharing(struct util_text *t)
 {
+/* the EXISTS is a constant condition: SQLite skips a scan of the records when no source needs one */
+#define SCAN_SOURCES(col)                                               \
+	"EXISTS (SELECT 1 FROM load_stats WHERE cacheline_scan)\n"      \
+	"    AND " col " IN (SELECT source_id FROM load_stats WHERE cacheline_scan)"
 	util_text_appendf(t,
 		    "CREATE VIEW cacheline_sharing AS\n"
+		    /* the screen for the sources with more lines than the load kept (load_stats.cacheline_scan):
+		       the op codes that write a line, the lines they wrote, those with two CPUs or threads */
+		    "WITH write_code AS (SELECT code FROM spe_op_code\n"
+		    "  WHERE op_class = '%s' OR ' ' || op || ' ' LIKE '%% %s %%'),\n"
+		    "written_line AS (SELECT DISTINCT data_va >> 6 AS line FROM _spe_record\n"
+		    "  WHERE " SCAN_SOURCES("source_id") "\n"
+		    "    AND data_va IS NOT NULL AND (codes & %u) IN write_code),\n"
+		    "shared_line AS (SELECT DISTINCT line FROM (SELECT data_va >> 6 AS line FROM _spe_record\n"
+		    "  WHERE " SCAN_SOURCES("source_id") "\n"
+		    "    AND (data_va >> 6) IN written_line\n"
+		    "  GROUP BY source_id, pid, data_va >> 6 HAVING min(cpu) < max(cpu) OR min(tid) < max(tid)))\n"
 		    "SELECT * FROM (\n"
 		    "SELECT c.source_id, c.pid, " HEXF("c.line << 6") " AS line, c.line << 6 AS line_value,\n"
 		    "  c.accesses, c.loads, c.stores, c.cpus, c.threads, c.offsets, c.snooped, c.hitm, c.peer_hits,\n"
@@ -260,7 +281,7 @@ static void cacheline_sharing(struct util_text *t)
 		    "   CROSS JOIN data_object d ON d.id = j.value) AS data_objects\n"
 		    "FROM cacheline_stat c\n"
 		    "UNION ALL\n"
-		    /* the sources with more lines than the load kept (load_stats.cacheline_scan): from the records */
+		    /* the screened lines' records, by the view's definition (the HAVING still decides) */
 		    "SELECT source_id, pid, " HEXF("line << 6") " AS line, line << 6 AS line_value,\n"
 		    "  count(*) AS accesses, sum(op_class = '%s') AS loads, sum(op_class = '%s') AS stores,\n"
 		    "  count(DISTINCT cpu) AS cpus, count(DISTINCT tid) AS threads,\n"
@@ -279,16 +300,16 @@ static void cacheline_sharing(struct util_text *t)
 		    "      FROM spe_record r\n" PART_FACTS
 		    "      LEFT JOIN symbol s ON s.id = r.symbol_id\n"
 		    "      LEFT JOIN data_object d ON d.id = r.data_object_id\n"
-		    /* a constant condition: SQLite skips the scan when no source needs it */
-		    "      WHERE EXISTS (SELECT 1 FROM load_stats WHERE cacheline_scan)\n"
-		    "        AND r.source_id IN (SELECT source_id FROM load_stats WHERE cacheline_scan)\n"
-		    "        AND r.data_va IS NOT NULL)\n"
+		    "      WHERE " SCAN_SOURCES("r.source_id") "\n"
+		    "        AND (r.data_va >> 6) IN shared_line)\n"
 		    "GROUP BY source_id, pid, line\n"
 		    "HAVING writes > 0 AND (threads > 1 OR cpus > 1))\n"
 		    "ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC;\n",
+		    op_class_STORE, op_word_ATOMIC, SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK,
 		    op_class_LOAD, op_class_STORE, op_class_LOAD, op_class_LOAD, op_class_STORE, op_class_LOAD,
 		    op_word_ATOMIC);
 }
+#undef SCAN_SOURCES
 
 /*
  * Loads by PC and data object with the prefetch events: a late prefetch
