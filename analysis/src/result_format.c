@@ -188,9 +188,12 @@ static int print_stream(sqlite3_stmt *st, enum spe_result_format fmt, FILE *out,
 			for (int c = 0; c < nc; c++) {
 				if (c)
 					fputc(',', out);
-				char *t = cell_text(st, c);
-				csv_field(out, t);
-				free(t);
+				if (sqlite3_column_type(st, c) == SQLITE_BLOB) {
+					char *t = cell_text(st, c);
+					csv_field(out, t);
+					free(t);
+				} else /* SQLite's text, printed without a copy */
+					csv_field(out, (const char *)sqlite3_column_text(st, c));
 			}
 			fputs("\r\n", out);
 		} else {
