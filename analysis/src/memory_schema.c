@@ -78,8 +78,8 @@ static const char *sql_bool(int v)
 	return v > 0 ? "1" : v == 0 ? "0" : "NULL";
 }
 
-/* The rows of the facts tables, from facts.h through libspe's lookups. */
-static void fact_rows(struct sql_text *t)
+/* The rows of the facts tables, from facts.h through libspe's lookups (SQL both SQLite and ClickHouse read). */
+void memory_schema_fact_rows(struct sql_text *t)
 {
 	static const struct {
 		uint32_t impl, part;
@@ -126,7 +126,7 @@ static void fact_rows(struct sql_text *t)
 void memory_schema_tables(struct sql_text *t)
 {
 	sql_append(t, memory_tables_sql);
-	fact_rows(t);
+	memory_schema_fact_rows(t);
 }
 
 /* Joins that give a record its CPU part's facts (pf) and its data-source code's (df). */
