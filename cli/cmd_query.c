@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "common/cli_util.h"
+#include "common/clickhouse_cli.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
 
@@ -53,12 +54,16 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: " PROG " [-d DB] [--format=table|csv|json] [--write] [--timeout=S] [--max-memory=BYTES] \"SQL\"\n"
 		"       " PROG " [--symfs=DIR] [--format=...] FILE.data \"SQL\"\n"
+		"       " PROG " --clickhouse=URL [--host=NAME] [--source=ID] [--format=...] [--timeout=S] \"SQL\"\n"
 		"  -d, --database=DB     database to query (default ./spe.db)\n"
 		"  -f, --format=FMT      table (default), csv (RFC 4180) or json (one object per line)\n"
 		"      --write           open the database read-write\n"
 		"      --timeout=S       stop a query after S seconds (default: none on a terminal, else %d; 0: none)\n"
 		"      --max-memory=N    cap SQLite's memory, e.g. 512M (default 512M; 0: no cap)\n"
-		"      --symfs=DIR       with FILE.data: look for mapped files under DIR\n",
+		"      --symfs=DIR       with FILE.data: look for mapped files under DIR\n"
+		"      --clickhouse=URL  query a ClickHouse database (read-only), e.g. http://host:8123/?database=spe\n"
+		"      --host=NAME       with --clickhouse: the views read only the captures of host NAME\n"
+		"      --source=ID       with --clickhouse: the views read only capture (source id) ID\n",
 		DEFAULT_TIMEOUT_S);
 }
 
@@ -84,7 +89,7 @@ static int parse_seconds(const char *s, double *out)
 int cmd_query(int argc, char **argv);
 int cmd_query(int argc, char **argv)
 {
-	enum { OPT_WRITE = 256, OPT_SYMFS, OPT_TIMEOUT, OPT_MAX_MEMORY };
+	enum { OPT_WRITE = 256, OPT_SYMFS, OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_CLICKHOUSE, OPT_HOST, OPT_SOURCE };
 	static const struct option options[] = {
 		{ "database", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
@@ -92,10 +97,13 @@ int cmd_query(int argc, char **argv)
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+		{ "clickhouse", required_argument, NULL, OPT_CLICKHOUSE },
+		{ "host", required_argument, NULL, OPT_HOST },
+		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *database = NULL, *symfs = NULL;
+	const char *database = NULL, *symfs = NULL, *clickhouse = NULL, *ch_host = NULL, *ch_source = NULL;
 	enum spe_result_format fmt = SPE_FORMAT_TABLE;
 	int write = 0, c;
 	double timeout = isatty(STDIN_FILENO) ? 0 : DEFAULT_TIMEOUT_S;
@@ -118,6 +126,9 @@ int cmd_query(int argc, char **argv)
 			break;
 		case OPT_WRITE: write = 1; break;
 		case OPT_SYMFS: symfs = optarg; break;
+		case OPT_CLICKHOUSE: clickhouse = optarg; break;
+		case OPT_HOST: ch_host = optarg; break;
+		case OPT_SOURCE: ch_source = optarg; break;
 		case OPT_TIMEOUT:
 			if (parse_seconds(optarg, &timeout)) {
 				fprintf(stderr, PROG ": --timeout=%s: expected seconds, e.g. 30 or 0.5 (0: no limit)\n",
@@ -137,15 +148,28 @@ int cmd_query(int argc, char **argv)
 		}
 	}
 	int npos = argc - optind;
-	if (npos < 1 || npos > 2 || (npos == 2 && (database || write))) {
+	int ch_misuse = clickhouse && (npos == 2 || database || write || symfs);
+	int scope_misuse = !clickhouse && (ch_host || ch_source);
+	if (npos < 1 || npos > 2 || (npos == 2 && (database || write)) || ch_misuse || scope_misuse) {
 		fprintf(stderr, PROG ": %s\n",
-			npos < 1   ? "no SQL given"
-			: npos > 2 ? "too many arguments (quote the SQL)"
-			: database ? "give either -d DB or FILE.data, not both"
-				   : "--write goes with -d DB: the database of FILE.data is removed afterwards");
+			npos < 1    ? "no SQL given"
+			: npos > 2  ? "too many arguments (quote the SQL)"
+			: ch_misuse ? "--clickhouse queries the ClickHouse database, read-only: not with -d, FILE.data, "
+				      "--write or --symfs"
+			: scope_misuse ? "--host and --source go with --clickhouse (on SQLite: WHERE source_id = ...)"
+			: database  ? "give either -d DB or FILE.data, not both"
+				    : "--write goes with -d DB: the database of FILE.data is removed afterwards");
 		usage(stderr);
 		return CLI_USAGE;
 	}
+	if (clickhouse) {
+		struct sigaction sa = { .sa_handler = on_signal };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		return cli_ch_query(PROG, clickhouse, ch_host, ch_source, argv[argc - 1], fmt, timeout, &interrupted);
+	}
+
 	/* Memory statistics are what the heap limit counts with; off (faster) when there is no cap. */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, max_memory ? 1 : 0); /* before SQLite initialises */
 	if (max_memory)

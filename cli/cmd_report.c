@@ -7,12 +7,14 @@
  * docs/spe-report.1.md.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/cli_util.h"
+#include "common/clickhouse_cli.h"
 #include "common/report_diff.h"
 #include "common/report_output.h"
 #include "report/report.h"
@@ -34,8 +36,9 @@ static void usage(FILE *out)
 		"       %s -d DB --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
 		"                [--color=auto|always|never] [-o FILE]\n"
 		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json] [--top N]\n"
-		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json] [--top N]\n",
-		prog, prog, prog, prog, prog);
+		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json] [--top N]\n"
+		"       %s --clickhouse=URL [--host=NAME] [--source=ID] [--format=table|json] [--top N]\n",
+		prog, prog, prog, prog, prog, prog);
 }
 
 enum mode { MODE_SPE, MODE_CROSS_ISA, MODE_HTML, MODE_ANNOTATE };
@@ -92,9 +95,43 @@ static int run(FILE *out, void *arg)
 	return CLI_OK;
 }
 
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/*
+ * --clickhouse=URL: the report's sections from the cluster's views, as
+ * tables or JSON (cli/common/clickhouse_cli.c).  The HTML page, --annotate,
+ * --cross-isa and --diff read SQLite's tables and do not go with it.
+ */
+static int report_clickhouse(const char *url, const char *host, const char *source, const char *format,
+			     const char *output, int other_modes, int top)
+{
+	if (!url || other_modes || (format && strcmp(format, "table") && strcmp(format, "json")) ||
+	    (output && strcmp(output, "-"))) {
+		fprintf(stderr, "%s: %s\n", prog,
+			!url ? "--host and --source go with --clickhouse=URL"
+			: other_modes ? "--clickhouse prints the text or JSON report; not with -d, --diff, --html, --annotate, "
+					"--cross-isa, --symfs or --source-dir"
+			: output ? "--clickhouse writes to standard output; redirect it"
+				 : "--format must be table or json with --clickhouse");
+		return CLI_USAGE;
+	}
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	return cli_ch_report(prog, url, host, source, top, format && !strcmp(format, "json"), &interrupted);
+}
+
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_HTML = 256, OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR };
+	enum { OPT_HTML = 256, OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR, OPT_CLICKHOUSE,
+	       OPT_HOST, OPT_SOURCE };
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "cross-isa", no_argument, NULL, 'x' },
@@ -110,12 +147,16 @@ int cmd_report(int argc, char **argv)
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "diff", no_argument, NULL, 'D' },
 		{ "confidence", required_argument, NULL, 'c' },
+		{ "clickhouse", required_argument, NULL, OPT_CLICKHOUSE },
+		{ "host", required_argument, NULL, OPT_HOST },
+		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct job j = { .mode = MODE_SPE, .ro = { .format = TD_REPORT_TABLE, .top = 10 } };
 	j.so = (struct spe_report_opts){ .size = sizeof j.so, .top = 10 };
 	const char *format = NULL, *output = NULL, *html = NULL, *color = "auto";
+	const char *clickhouse = NULL, *ch_host = NULL, *ch_source = NULL;
 	const char *source_dirs[MAX_SOURCE_DIRS + 1] = { 0 };
 	int nsource = 0, cross = 0, diff = 0, top_given = 0, c;
 	double confidence = 0.95;
@@ -141,6 +182,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_ANNOTATE: j.symbol = optarg; break;
 		case OPT_SYMFS: j.so.symfs = optarg; break;
 		case OPT_COLOR: color = optarg; break;
+		case OPT_CLICKHOUSE: clickhouse = optarg; break;
+		case OPT_HOST: ch_host = optarg; break;
+		case OPT_SOURCE: ch_source = optarg; break;
 		case OPT_SOURCE_DIR:
 			if (nsource == MAX_SOURCE_DIRS) {
 				fprintf(stderr, "%s: at most %d --source-dir options\n", prog, MAX_SOURCE_DIRS);
@@ -168,6 +212,11 @@ int cmd_report(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
+	if (clickhouse || ch_host || ch_source)
+		return report_clickhouse(clickhouse, ch_host, ch_source, format, output,
+					 j.db_path || cross || diff || html || j.symbol || nsource || j.so.symfs ||
+						 j.so.annotations || optind != argc,
+					 j.ro.top);
 	if (diff) {
 		if (argc - optind != 2 || cross || html || j.symbol || output) {
 			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases, and prints them%s\n", prog,
