@@ -114,21 +114,20 @@ struct ch_table {
 	const struct ch_column *cols;
 	int ncols;
 	const char *order_by;
-	const char *shown;           /* the view's columns when not all (the SQLite table's) */
+	const char *shown;           /* the view's columns when not all: the SQLite table's (source_id only where it has it) */
 };
 
 static struct ch_table tables[CHT_COUNT] = {
 	/* a capture by id: the source view's argMax reads them all, they are few */
-	[CHT_SOURCE] = { "source", COLS(source_cols), "id",
-			 "id, file, kind, host, command_line, cpus, loaded_at, digest" },
+	[CHT_SOURCE] = { "source", COLS(source_cols), "id", "id, file, kind, host, command_line, cpus, loaded_at" },
 	[CHT_CPU] = { "cpu", COLS(cpu_cols), "(source_id, cpu)", NULL },
 	[CHT_THREAD] = { "thread", COLS(thread_cols), "(source_id, tid)", NULL },
 	/* the dimension tables: joined by id, which starts with the capture's key */
 	[CHT_MAPPING] = { "mapping", COLS(mapping_cols), "(source_id, id)", NULL },
-	[CHT_SYMBOL] = { "symbol", COLS(symbol_cols), "(source_id, id)", NULL },
+	[CHT_SYMBOL] = { "symbol", COLS(symbol_cols), "(source_id, id)", "id, mapping_id, name, start, size, file, line" },
 	[CHT_INSN] = { "insn", COLS(insn_cols), "(source_id, id)",
-		       "id, source_id, mapping_id, pc, symbol_id, lower(hex(bytes)) AS bytes, mnemonic, operands, file, "
-		       "line, inline_function" },
+		       "id, mapping_id, pc, symbol_id, lower(hex(bytes)) AS bytes, mnemonic, operands, file, line, "
+		       "inline_function" },
 	/* hot_pc and hot_symbol group it by PC */
 	[CHT_PC_LATENCY] = { "pc_latency", COLS(pc_latency_cols), "(source_id, assumeNotNull(pc))", NULL },
 	[CHT_LOAD_STATS] = { "load_stats", COLS(load_stats_cols), "source_id", NULL },

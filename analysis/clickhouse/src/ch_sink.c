@@ -29,8 +29,14 @@
 #include "ch_digest.h"
 #include "ch_internal.h"
 
-/* Uncompressed bytes of a table's rows per INSERT. */
+/*
+ * Uncompressed bytes of a table's rows per INSERT; SPE_CLICKHOUSE_BLOCK_BYTES
+ * (at least 64K) changes it: smaller for a server with little memory (the
+ * server holds a block while it sorts it into a part), and for tests that
+ * interrupt a load between blocks.
+ */
 #define BLOCK_BYTES (48u << 20)
+#define MIN_BLOCK_BYTES (64u << 10)
 
 /* A row kept until the commit, keyed for last-wins. */
 struct kept_row {
@@ -48,6 +54,7 @@ struct ch_sink {
 	struct ch_buf source_row; /* sent last, at commit */
 	int have_source;
 	long long sent_rows;
+	size_t block_bytes;
 };
 
 /* ---- RowBinary ------------------------------------------------------------ */
@@ -153,7 +160,7 @@ static int send_rows(struct ch_sink *s, enum ch_table_id t, struct ch_buf *b)
 
 static int maybe_send(struct ch_sink *s, enum ch_table_id t)
 {
-	return s->rows[t].len >= BLOCK_BYTES ? send_rows(s, t, &s->rows[t]) : 0;
+	return s->rows[t].len >= s->block_bytes ? send_rows(s, t, &s->rows[t]) : 0;
 }
 
 /* ---- ids and identity ------------------------------------------------------ */
@@ -205,7 +212,8 @@ static int check_loaded(struct ch_sink *s, const char *digest, const char *file)
 {
 	char sql[512];
 	snprintf(sql, sizeof sql,
-		 "SELECT id, ifNull(host, ''), file, loaded_at FROM source WHERE digest = '%s' LIMIT 1 FORMAT TabSeparated",
+		 "SELECT id, ifNull(host, ''), file, loaded_at FROM _source WHERE digest = '%s'"
+		 " AND id GLOBAL IN (SELECT id FROM source) LIMIT 1 FORMAT TabSeparated",
 		 digest);
 	int rc = ch_select(s->ch, sql);
 	if (rc < 0 || !s->ch->resp.len || s->ch->replace)
@@ -567,6 +575,14 @@ int spe_ch_sink_new(struct spe_ch *ch, struct spe_row_sink *out)
 	if (!s)
 		return ch_fail(ch, -spe_nomem, "out of memory");
 	s->ch = ch;
+	s->block_bytes = BLOCK_BYTES;
+	const char *env = getenv("SPE_CLICKHOUSE_BLOCK_BYTES");
+	if (env && *env) {
+		char *end;
+		unsigned long long v = strtoull(env, &end, 10);
+		if (!*end && v >= MIN_BLOCK_BYTES && v <= (1ull << 32))
+			s->block_bytes = (size_t)v;
+	}
 	*out = (struct spe_row_sink){ .size = sizeof *out,
 				      .ctx = s,
 				      .begin = sink_begin,
