@@ -119,6 +119,27 @@ static int parse(char *csv, struct table *t)
 	return t->head ? 0 : -1;
 }
 
+static void free_table(struct table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (int c = 0; c < t->ncols; c++)
+			free(t->rows[r][c]);
+		free(t->rows[r]);
+	}
+	for (int c = 0; t->head && c < t->ncols; c++)
+		free(t->head[c]);
+	free(t->head);
+	free(t->rows);
+	memset(t, 0, sizeof *t);
+}
+
+static void free_lines(char **l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(l[i]);
+	free(l);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -166,12 +187,23 @@ static int load_sources(const char *cmd, struct sources *s)
 	s->id = calloc(t.nrows, sizeof *s->id);
 	s->name = calloc(t.nrows, sizeof *s->name);
 	for (size_t i = 0; i < t.nrows; i++) {
-		s->id[i] = t.rows[i][0];
+		s->id[i] = strdup(t.rows[i][0]);
 		s->name[i] = malloc(strlen(t.rows[i][1]) + strlen(t.rows[i][2]) + 2);
 		sprintf(s->name[i], "%s:%s", t.rows[i][1], t.rows[i][2]);
 	}
+	free_table(&t);
 	free(csv);
 	return 0;
+}
+
+static void free_sources(struct sources *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->id[i]);
+		free(s->name[i]);
+	}
+	free(s->id);
+	free(s->name);
 }
 
 static int dropped(const char *col)
@@ -262,8 +294,14 @@ int main(int argc, char **argv)
 		printf("%s %s: %zu rows in SQLite, %zu in ClickHouse%s\n", ok ? "ok" : "FAIL", argv[v], a.nrows, b.nrows,
 		       ok ? ", the same" : "");
 		fail |= !ok;
+		free_lines(la, a.nrows);
+		free_lines(lb, b.nrows);
+		free_table(&a);
+		free_table(&b);
 		free(ca);
 		free(cb);
 	}
+	free_sources(&s_sqlite);
+	free_sources(&s_ch);
 	return fail;
 }
