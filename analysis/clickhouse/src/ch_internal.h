@@ -125,4 +125,25 @@ char *ch_scoped_sql(const char *sql, const char *set);
 /* Split @p sql into statements at ';' outside quotes and comments; NULL-terminated, free with ch_free_list. */
 char **ch_split_statements(const char *sql);
 
+/* ---- sending blocks (ch_sender.c) ------------------------------------------ */
+
+/* gzip of @p in into @p out (0, or -spe_nomem). */
+int ch_gzip(const struct ch_buf *in, struct ch_buf *out);
+/* Compress @p rows (RowBinary of table @p t) into @p gz and INSERT them; the message names the table. */
+int ch_send_block(struct spe_ch *ch, enum ch_table_id t, const struct ch_buf *rows, struct ch_buf *gz);
+
+/*
+ * The sending thread: blocks are compressed and inserted by a thread with
+ * its own session, one in flight.  Errors are reported into @p ch.
+ */
+struct ch_sender;
+int ch_sender_new(struct spe_ch *ch, struct ch_sender **out);
+/* Hand over @p rows (emptied: its memory swapped for the last block's); the first failure of an earlier block. */
+int ch_sender_put(struct ch_sender *s, enum ch_table_id t, struct ch_buf *rows, struct spe_ch *ch);
+/* Wait for the block in flight; the first failure of any block. */
+int ch_sender_wait(struct ch_sender *s, struct spe_ch *ch);
+/* Wait, and forget failures (a new capture). */
+void ch_sender_reset(struct ch_sender *s);
+void ch_sender_free(struct ch_sender *s);
+
 #endif

@@ -4,7 +4,8 @@
  * encoded as RowBinary (ClickHouse's native row encoding: little-endian
  * integers, strings as LEB128 length + bytes, Nullable as a 1-byte NULL
  * flag before the value) into one buffer per table; a buffer past
- * BLOCK_BYTES is gzip-compressed and sent as one INSERT.  Large blocks: each
+ * BLOCK_BYTES is gzip-compressed and sent as one INSERT, by the sending
+ * thread of ch_sender.c while the loader carries on.  Large blocks: each
  * INSERT becomes a part on disk that ClickHouse merges later, so fewer,
  * bigger inserts are what it wants.
  *
@@ -23,8 +24,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
-
-#include <zlib.h>
+#include <unistd.h>
 
 #include "ch_digest.h"
 #include "ch_internal.h"
@@ -49,7 +49,8 @@ struct ch_sink {
 	struct ch_buf rows[CHT_COUNT];
 	struct kept_row *kept[CHT_COUNT]; /* thread, numa_node, numa_cpu */
 	size_t n_kept[CHT_COUNT], cap_kept[CHT_COUNT];
-	struct ch_buf gz;
+	struct ch_sender *sender; /* the INSERTs of rows, one block in flight */
+	struct ch_buf gz;         /* the source row, compressed */
 	int64_t source_id, next_record_id;
 	struct ch_buf source_row; /* sent last, at commit */
 	int have_source;
@@ -119,43 +120,10 @@ static int reserve_row(struct ch_buf *b, int ints, const char *const *s)
 
 /* ---- sending -------------------------------------------------------------- */
 
-static int compress_gzip(struct ch_sink *s, const struct ch_buf *in)
-{
-	z_stream z = { 0 };
-	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return ch_fail(s->ch, -spe_nomem, "out of memory (zlib)");
-	size_t bound = deflateBound(&z, in->len);
-	s->gz.len = 0;
-	if (ch_buf_reserve(&s->gz, bound) < 0) {
-		deflateEnd(&z);
-		return ch_fail(s->ch, -spe_nomem, "out of memory");
-	}
-	z.next_in = (Bytef *)in->p;
-	z.avail_in = (uInt)in->len;
-	z.next_out = (Bytef *)s->gz.p;
-	z.avail_out = (uInt)bound;
-	int zr = deflate(&z, Z_FINISH);
-	s->gz.len = z.total_out;
-	deflateEnd(&z);
-	return zr == Z_STREAM_END ? 0 : ch_fail(s->ch, -spe_io, "gzip failed");
-}
-
-/* INSERT the rows of @p b into table @p t, and empty it. */
+/* Hand the rows of @p b for table @p t to the sending thread (@p b is then empty); an earlier block's failure. */
 static int send_rows(struct ch_sink *s, enum ch_table_id t, struct ch_buf *b)
 {
-	if (!b->len)
-		return 0;
-	const char *insert = ch_insert_sql(t);
-	if (!insert)
-		return ch_fail(s->ch, -spe_nomem, "out of memory");
-	int rc = compress_gzip(s, b);
-	if (rc == 0 && (rc = ch_insert(s->ch, insert, s->gz.p, s->gz.len)) < 0) {
-		char why[sizeof s->ch->err];
-		snprintf(why, sizeof why, "%s", s->ch->err);
-		ch_fail(s->ch, rc, "inserting into %s: %s", ch_table_name(t), why);
-	}
-	b->len = 0;
-	return rc;
+	return b->len ? ch_sender_put(s->sender, t, b, s->ch) : 0;
 }
 
 static int maybe_send(struct ch_sink *s, enum ch_table_id t)
@@ -198,7 +166,11 @@ static int sink_begin(void *ctx, struct spe_row_ids *next)
 {
 	struct ch_sink *s = ctx;
 	int64_t id;
-	int rc = choose_source_id(s, &id);
+	int rc = s->sender ? 0 : ch_sender_new(s->ch, &s->sender);
+	if (rc < 0)
+		return rc;
+	ch_sender_reset(s->sender); /* a new capture: an earlier one's failure is behind */
+	rc = choose_source_id(s, &id);
 	if (rc < 0)
 		return rc;
 	s->source_id = id;
@@ -525,6 +497,8 @@ static int sink_commit(void *ctx)
 		rc = write_kept(s, kept[i]);
 	for (int t = 0; t < CHT_COUNT && rc == 0; t++)
 		rc = send_rows(s, (enum ch_table_id)t, &s->rows[t]);
+	if (rc == 0)
+		rc = ch_sender_wait(s->sender, s->ch);
 	if (rc == 0) {
 		/* every other row is on its shard (insert_distributed_sync): now the capture becomes visible */
 		struct timespec ts;
@@ -532,7 +506,8 @@ static int sink_commit(void *ctx)
 		if (ch_buf_reserve(&s->source_row, 8) < 0)
 			return ch_fail(s->ch, -spe_nomem, "out of memory");
 		put_i64(&s->source_row, (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec);
-		rc = send_rows(s, CHT_SOURCE, &s->source_row);
+		rc = ch_send_block(s->ch, CHT_SOURCE, &s->source_row, &s->gz);
+		s->source_row.len = 0;
 	}
 	drop_kept(s);
 	s->have_source = 0;
@@ -542,6 +517,8 @@ static int sink_commit(void *ctx)
 static void sink_abort(void *ctx)
 {
 	struct ch_sink *s = ctx;
+	if (s->sender)
+		ch_sender_wait(s->sender, s->ch); /* the block in flight ends (or fails) before the next load */
 	for (int t = 0; t < CHT_COUNT; t++)
 		s->rows[t].len = 0;
 	s->source_row.len = 0;
@@ -559,6 +536,7 @@ static void sink_free(void *ctx)
 	struct ch_sink *s = ctx;
 	if (!s)
 		return;
+	ch_sender_free(s->sender);
 	drop_kept(s);
 	for (int t = 0; t < CHT_COUNT; t++) {
 		ch_buf_free(&s->rows[t]);
