@@ -119,7 +119,8 @@ int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 				"run spe-load %s --clickhouse=URL%s%s again%s\n",
 				file, spe_ch_name(ch), done > 1 ? "; the files before it are loaded" : "", file,
 				a->cluster ? " --cluster=" : "", a->cluster ? a->cluster : "",
-				rc == -spe_io || rc == -spe_invalid ? " once the server and every shard answer" : "");
+				!cancelled && (rc == -spe_io || rc == -spe_invalid) ? " once the server and every shard answer"
+										    : "");
 		status = cancelled ? 130 : rc == -spe_bad_file ? CLI_DATAERR : status_of(rc);
 	}
 	if (sink.free)

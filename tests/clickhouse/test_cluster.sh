@@ -180,6 +180,7 @@ else
 	expect kill_load_rc $? 69
 	note
 	msg=$(cat "$tmp/err")
+	printf "the load said:\n%s\n" "$msg"
 	has kill_msg_nothing "$msg" "nothing of $tmp/big.data is visible"
 	has kill_msg_what_to_run "$msg" "to load it, run spe-load $tmp/big.data --clickhouse=URL --cluster=spe_test again"
 	ch_server_start "$cl" "$shard" || { echo "FAIL restart shard $shard"; exit 1; }
@@ -199,7 +200,8 @@ kill -INT $load_pid
 wait $load_pid
 expect sigint_rc $? 130
 note
-has sigint_msg "$(cat "$tmp/err")" "interrupted"
+expect sigint_msg "$(cat "$tmp/err")" "spe-load: interrupted
+spe-load: nothing of $tmp/big.data is visible in http://127.0.0.1:$CH_PORT database spe (its capture was not committed); to load it, run spe-load $tmp/big.data --clickhouse=URL --cluster=spe_test again"
 expect sigint_nothing_visible "$(chq "SELECT count() FROM spe_record")" "$visible"
 
 ch_load "$tmp/big.data" "$tmp/big"
