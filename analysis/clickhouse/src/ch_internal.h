@@ -125,6 +125,13 @@ char *ch_scoped_sql(const char *sql, const char *set);
 /* Split @p sql into statements at ';' outside quotes and comments; NULL-terminated, free with ch_free_list. */
 char **ch_split_statements(const char *sql);
 
+/*
+ * Print a server's answer in TabSeparatedWithNamesAndTypes (@p body, @p len
+ * bytes, modified in place) as spe_ch_print does: 0, or negative when it is
+ * not the table its header announces (the fuzz target's entry).
+ */
+int ch_answer_print(char *body, size_t len, enum spe_result_format fmt, FILE *out);
+
 /* ---- sending blocks (ch_sender.c) ------------------------------------------ */
 
 /* gzip of @p in into @p out (0, or -spe_nomem). */

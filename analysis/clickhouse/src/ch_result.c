@@ -225,6 +225,18 @@ static struct result_rows rows_of(struct ch_rows *r, int n)
 	};
 }
 
+int ch_answer_print(char *body, size_t len, enum spe_result_format fmt, FILE *out)
+{
+	struct ch_rows r;
+	int sets = 0, n = rows_open(&r, body, len);
+	if (n > 0) {
+		struct result_rows rows = rows_of(&r, n);
+		n = result_rows_print(&rows, fmt, out, &sets);
+	}
+	rows_free(&r);
+	return n < 0 ? n : 0;
+}
+
 int spe_ch_print(struct spe_ch *ch, const char *sql, enum spe_result_format fmt, FILE *out)
 {
 	char **list = ch_split_statements(sql);

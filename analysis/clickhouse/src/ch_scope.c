@@ -96,7 +96,7 @@ char *ch_scoped_sql(const char *sql, const char *set)
 					    aliased || (nn == 2 && !strncasecmp(next, "AS", 2)) ? "" : name);
 				copied = p;
 			}
-			if (!sql_ok(&view))
+			if (view.failed)
 				out.failed = 1;
 			sql_free(&view);
 		}
