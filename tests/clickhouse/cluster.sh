@@ -102,20 +102,20 @@ ch_server_stop() { # DIR N
 	pidf=$1/s$2/pid
 	[ -f "$pidf" ] || return 0
 	pid=$(cat "$pidf")
-	kill "$pid" 2>/dev/null
+	kill "$pid" 2>/dev/null || :
 	i=0
 	while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	kill -9 "$pid" 2>/dev/null
+	kill -9 "$pid" 2>/dev/null || :
 	rm -f "$pidf"
 }
 
 ch_server_kill() { # DIR N
 	pidf=$1/s$2/pid
 	[ -f "$pidf" ] || return 0
-	kill -9 "$(cat "$pidf")" 2>/dev/null
+	kill -9 "$(cat "$pidf")" 2>/dev/null || :
 	while kill -0 "$(cat "$pidf")" 2>/dev/null; do sleep 0.05; done
 	rm -f "$pidf"
 }
