@@ -87,8 +87,8 @@ int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 	struct spe_row_sink sink = { 0 };
 	int rc = spe_ch_sink_new(ch, &sink);
 	char err[2048] = "";
-	int done = 0;
-	for (; done < n && rc == 0 && !*a->interrupted; done++) {
+	int done = 0; /* files committed */
+	for (; done < n && rc == 0 && !*a->interrupted; done += rc == 0) {
 		struct spe_load_counts k = { 0 };
 		rc = a->raw ? spe_load_raw_file_sink(&sink, files[done], a->midr, a->cpu, a->opts, &k, err, sizeof err)
 			    : spe_load_perf_file_sink(&sink, files[done], a->opts, &k, err, sizeof err);
@@ -104,20 +104,19 @@ int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 		rc = -SPE_LOAD_CANCELLED;
 	if (rc < 0) {
 		int cancelled = rc == -SPE_LOAD_CANCELLED || *a->interrupted;
-		const char *file = files[done > 0 ? done - 1 : 0];
-		if (rc == -spe_bad_file && !*err)
-			snprintf(err, sizeof err, "%s", spe_ch_errmsg(ch));
+		const char *file = files[done < n ? done : n - 1]; /* the file that is not loaded */
+		int refused = spe_ch_sink_already_loaded(&sink);
 		if (cancelled)
 			fprintf(stderr, "spe-load: interrupted");
 		else
 			fprintf(stderr, "spe-load: %s", *err ? err : spe_ch_errmsg(ch));
-		if (rc == -spe_bad_file && strstr(err, "already loaded"))
+		if (refused)
 			fputc('\n', stderr); /* nothing was written: the message says what to run */
 		else
 			fprintf(stderr,
 				"\nspe-load: nothing of %s is visible in %s (its capture was not committed)%s; to load it, "
 				"run spe-load %s --clickhouse=URL%s%s again%s\n",
-				file, spe_ch_name(ch), done > 1 ? "; the files before it are loaded" : "", file,
+				file, spe_ch_name(ch), done ? "; the files before it are loaded" : "", file,
 				a->cluster ? " --cluster=" : "", a->cluster ? a->cluster : "",
 				!cancelled && (rc == -spe_io || rc == -spe_invalid) ? " once the server and every shard answer"
 										    : "");

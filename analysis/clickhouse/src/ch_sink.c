@@ -54,6 +54,7 @@ struct ch_sink {
 	int64_t source_id, next_record_id;
 	struct ch_buf source_row; /* sent last, at commit */
 	int have_source;
+	int already_loaded; /* the last capture was refused: its digest is loaded */
 	long long sent_rows;
 	size_t block_bytes;
 };
@@ -170,6 +171,7 @@ static int sink_begin(void *ctx, struct spe_row_ids *next)
 	if (rc < 0)
 		return rc;
 	ch_sender_reset(s->sender); /* a new capture: an earlier one's failure is behind */
+	s->already_loaded = 0;
 	rc = choose_source_id(s, &id);
 	if (rc < 0)
 		return rc;
@@ -190,6 +192,7 @@ static int check_loaded(struct ch_sink *s, const char *digest, const char *file)
 	int rc = ch_select(s->ch, sql);
 	if (rc < 0 || !s->ch->resp.len || s->ch->replace)
 		return rc;
+	s->already_loaded = 1;
 	char *f[4] = { 0 };
 	char *p = s->ch->resp.p;
 	for (int i = 0; i < 4 && p; i++) {
@@ -582,6 +585,11 @@ int spe_ch_sink_new(struct spe_ch *ch, struct spe_row_sink *out)
 				      .errmsg = sink_errmsg,
 				      .free = sink_free };
 	return 0;
+}
+
+int spe_ch_sink_already_loaded(const struct spe_row_sink *sink)
+{
+	return sink && sink->ctx ? ((const struct ch_sink *)sink->ctx)->already_loaded : 0;
 }
 
 long long spe_ch_sink_source_id(const struct spe_row_sink *sink)

@@ -87,6 +87,8 @@ int spe_ch_schema_check(struct spe_ch *ch);
  * opts.replace.  Free with out->free(out->ctx).
  */
 int spe_ch_sink_new(struct spe_ch *ch, struct spe_row_sink *out);
+/* 1 when the sink's last capture was refused because it is already loaded (-spe_bad_file). */
+int spe_ch_sink_already_loaded(const struct spe_row_sink *sink);
 /* The source id the sink's last begin chose (0 before). */
 long long spe_ch_sink_source_id(const struct spe_row_sink *sink);
 
