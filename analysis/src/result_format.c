@@ -4,6 +4,7 @@
  * object per row, snake_case keys as the columns are named).  NULL prints
  * as NULL in tables, an empty field in CSV and null in JSON.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "result_internal.h"
 #include "result_rows.h"
 #include "spe/analysis.h"
+#include "util/grow.h"
+#include "util/json.h"
 
 struct cell {
 	char *text; /* NULL for SQL NULL */
@@ -47,26 +50,6 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-void result_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
 static void json_value(FILE *out, const struct result_rows *r, int i)
 {
 	enum result_type type = r->type(r->ctx, i);
@@ -85,7 +68,7 @@ static void json_value(FILE *out, const struct result_rows *r, int i)
 			fputs("null", out); /* Inf/NaN have no JSON form */
 		break;
 	default:
-		result_json_string(out, t ? t : "");
+		util_json_string(out, t ? t : "");
 	}
 	free(t);
 }
@@ -97,7 +80,7 @@ static void json_object(FILE *out, const struct result_rows *r)
 	for (int c = 0; c < r->ncols; c++) {
 		if (c)
 			fputs(", ", out);
-		result_json_string(out, r->name(r->ctx, c));
+		util_json_string(out, r->name(r->ctx, c));
 		fputs(": ", out);
 		json_value(out, r, c);
 	}
@@ -120,16 +103,12 @@ static int print_table(const struct result_rows *r, FILE *out)
 		numeric[c] = 1;
 	}
 	while (rc == 0 && (step = r->next(r->ctx)) == 1) {
-		if ((nrows + 1) * (size_t)nc > cap) {
-			size_t ncap = cap ? cap * 2 : (size_t)nc * 64;
-			struct cell *p = realloc(cells, ncap * sizeof *p);
-			if (!p) {
-				rc = -spe_nomem;
-				break;
-			}
-			cells = p;
-			cap = ncap;
+		struct cell *p = util_grow(cells, &cap, (nrows + 1) * (size_t)nc, sizeof *p);
+		if (!p) {
+			rc = -spe_nomem;
+			break;
 		}
+		cells = p;
 		for (int c = 0; c < nc; c++) {
 			struct cell *cl = &cells[nrows * (size_t)nc + (size_t)c];
 			enum result_type type = r->type(r->ctx, c);
@@ -206,14 +185,14 @@ static int print_stream(const struct result_rows *r, enum spe_result_format fmt,
 	return step < 0 ? step : 0;
 }
 
-int result_rows_print(const struct result_rows *r, enum spe_result_format fmt, FILE *out, int *sets)
+int ana_result_rows_print(const struct result_rows *r, enum spe_result_format fmt, FILE *out, int *sets)
 {
 	if (fmt == SPE_FORMAT_TABLE && (*sets)++)
 		fputc('\n', out);
 	return fmt == SPE_FORMAT_TABLE ? print_table(r, out) : print_stream(r, fmt, out);
 }
 
-int result_rows_json_array(const struct result_rows *r, FILE *out)
+int ana_result_rows_json_array(const struct result_rows *r, FILE *out)
 {
 	int step, rows = 0;
 	fputc('[', out);
@@ -277,12 +256,12 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 		sqlite3_stmt *st = NULL;
 		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
 			/* Only read-only connections have an authorizer (analysis/src/db.c): say what it refused. */
+			bool refused = sqlite3_errcode(db) == SQLITE_AUTH;
 			snprintf(err, errlen, "%s%s", sqlite3_errmsg(db),
-				 sqlite3_errcode(db) == SQLITE_AUTH
-					 ? ": on a read-only database ATTACH opens files read-only only (a path, or a "
+				 refused ? ": on a read-only database ATTACH opens files read-only only (a path, or a "
 					   "file: URI with mode=ro)"
 					 : "");
-			return -spe_invalid;
+			return refused ? -spe_no_permission : -spe_invalid;
 		}
 		if (!st)
 			continue; /* whitespace or a comment */
@@ -291,7 +270,7 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 			snprintf(err, errlen, "the database is open read-only and this statement writes: %.*s",
 				 (int)strcspn(sqlite3_sql(st), "\n"), sqlite3_sql(st));
 			sqlite3_finalize(st);
-			return -spe_invalid;
+			return -spe_no_permission;
 		}
 		int rc = 0;
 		if (sqlite3_column_count(st) == 0) {
@@ -299,7 +278,7 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 				rc = -spe_invalid;
 		} else {
 			struct result_rows r = sqlite_rows(st);
-			rc = result_rows_print(&r, fmt, out, &sets);
+			rc = ana_result_rows_print(&r, fmt, out, &sets);
 		}
 		if (rc == -spe_nomem)
 			snprintf(err, errlen, "out of memory");
@@ -312,7 +291,7 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 	return 0;
 }
 
-int result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
+int ana_result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -320,7 +299,7 @@ int result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t
 		return -spe_invalid;
 	}
 	struct result_rows r = sqlite_rows(st);
-	int rc = result_rows_json_array(&r, out);
+	int rc = ana_result_rows_json_array(&r, out);
 	if (rc < 0)
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);

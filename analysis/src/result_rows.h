@@ -33,9 +33,9 @@ struct result_rows {
  * -spe_nomem, or the negative value next() returned (a table prints
  * nothing of a result that failed part way).
  */
-int result_rows_print(const struct result_rows *r, enum spe_result_format fmt, FILE *out, int *sets);
+int ana_result_rows_print(const struct result_rows *r, enum spe_result_format fmt, FILE *out, int *sets);
 
 /* The rows of @p r as a JSON array of objects keyed by column name. */
-int result_rows_json_array(const struct result_rows *r, FILE *out);
+int ana_result_rows_json_array(const struct result_rows *r, FILE *out);
 
 #endif

@@ -41,15 +41,14 @@ int cli_ch_report(const char *prog, const char *url, const char *host, const cha
 
 #include "spe/clickhouse.h"
 
-/* The exit status of a failed operation (clickhouse_cli.h). */
-static int status_of(int rc)
+/*
+ * The exit status of a failed load or schema step: a statement the server
+ * refused there is the server's or a shard's state, not the user's input
+ * (69); everything else as cli_exit_status says.
+ */
+static int load_status(int rc)
 {
-	switch (rc) {
-	case -spe_bad_file:
-	case -spe_unsupported: return CLI_DATAERR;
-	case -spe_nomem: return CLI_IOERR;
-	default: return CLI_UNAVAILABLE; /* -spe_io: unreachable; -spe_invalid: the server refused */
-	}
+	return rc == -spe_bad_input ? CLI_UNAVAILABLE : cli_exit_status(rc);
 }
 
 /* Open the session and create (loads) or check (readers) the schema; prints "PROG: message" on failure. */
@@ -59,14 +58,14 @@ static int open_session(const char *prog, const struct spe_ch_opts *opts, int cr
 	int rc = spe_ch_open(opts, out, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s: --clickhouse: %s\n", prog, err);
-		return rc == -spe_invalid ? CLI_USAGE : CLI_IOERR;
+		return cli_exit_status(rc);
 	}
 	rc = create ? spe_ch_schema_create(*out) : spe_ch_schema_check(*out);
 	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", prog, spe_ch_errmsg(*out));
 		spe_ch_close(*out);
 		*out = NULL;
-		return status_of(rc);
+		return load_status(rc);
 	}
 	return CLI_OK;
 }
@@ -101,9 +100,9 @@ int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 		}
 	}
 	if (rc == 0 && *a->interrupted && done < n)
-		rc = -SPE_LOAD_CANCELLED;
+		rc = -spe_cancelled;
 	if (rc < 0) {
-		int cancelled = rc == -SPE_LOAD_CANCELLED || *a->interrupted;
+		int cancelled = rc == -spe_cancelled;
 		const char *file = files[done < n ? done : n - 1]; /* the file that is not loaded */
 		int refused = spe_ch_sink_already_loaded(&sink);
 		if (cancelled)
@@ -118,9 +117,8 @@ int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 				"run spe-load %s --clickhouse=URL%s%s again%s\n",
 				file, spe_ch_name(ch), done ? "; the files before it are loaded" : "", file,
 				a->cluster ? " --cluster=" : "", a->cluster ? a->cluster : "",
-				!cancelled && (rc == -spe_io || rc == -spe_invalid) ? " once the server and every shard answer"
-										    : "");
-		status = cancelled ? 130 : rc == -spe_bad_file ? CLI_DATAERR : status_of(rc);
+				rc == -spe_unavailable || rc == -spe_bad_input ? " once the server and every shard answer" : "");
+		status = load_status(rc);
 	}
 	if (sink.free)
 		sink.free(sink.ctx);
@@ -163,13 +161,9 @@ int cli_ch_query(const char *prog, const char *url, const char *host, const char
 	int rc = spe_ch_print(ch, sql, fmt, stdout);
 	if (rc < 0) {
 		fflush(stdout);
-		if (*interrupted) {
-			fprintf(stderr, "%s: interrupted\n", prog);
-			status = 130;
-		} else {
-			fprintf(stderr, "%s: %s\n", prog, spe_ch_errmsg(ch));
-			status = rc == -spe_invalid ? CLI_DATAERR : status_of(rc);
-		}
+		fprintf(stderr, "%s: %s\n", prog, rc == -spe_cancelled ? "interrupted" : spe_ch_errmsg(ch));
+		/* as on SQLite: a statement the read-only session refuses is 65, like any refused SQL */
+		status = rc == -spe_no_permission ? CLI_DATAERR : cli_exit_status(rc);
 	}
 	spe_ch_close(ch);
 	return cli_finish_stdout(prog, status);
@@ -235,8 +229,8 @@ int cli_ch_report(const char *prog, const char *url, const char *host, const cha
 	int rc = report_sections(ch, top, json);
 	if (rc < 0) {
 		fflush(stdout);
-		fprintf(stderr, "%s: %s\n", prog, *interrupted ? "interrupted" : spe_ch_errmsg(ch));
-		status = *interrupted ? 130 : status_of(rc);
+		fprintf(stderr, "%s: %s\n", prog, rc == -spe_cancelled ? "interrupted" : spe_ch_errmsg(ch));
+		status = cli_exit_status(rc);
 	}
 	spe_ch_close(ch);
 	return cli_finish_stdout(prog, status);

@@ -218,7 +218,7 @@ for sql in "INSERT INTO _source_shard (id, file, kind, loaded_at, digest, commit
 	${SPE_RUN:-} "$query" --clickhouse="$url" "$sql" >/dev/null 2>"$tmp/err"
 	st=$?
 	note
-	[ $st -ne 0 ] || { echo "FAIL readonly: '$sql' was accepted"; fail=1; }
+	[ $st -eq 65 ] || { echo "FAIL readonly: '$sql': exit $st, expected 65 (refused, as on SQLite)"; fail=1; }
 	case "$(cat "$tmp/err")" in *readonly* | *"read-only"* | *"Cannot execute query in readonly mode"*) ;;
 	*) echo "FAIL readonly: '$sql': $(cat "$tmp/err")"; fail=1 ;; esac
 done
@@ -227,7 +227,7 @@ expect readonly_no_table "$(ch_http "$CH_URL1" "EXISTS TABLE spe.evil")" 0
 
 # ---- credentials ---------------------------------------------------------------
 ${SPE_RUN:-} "$query" --clickhouse="http://spe:wrong-$secret@127.0.0.1:$CH_PORT/?database=spe" "SELECT 1" >/dev/null 2>"$tmp/err"
-expect bad_password_rc $? 69
+expect bad_password_rc $? 77
 note
 SPE_CLICKHOUSE_USER=spe SPE_CLICKHOUSE_PASSWORD=$secret ${SPE_RUN:-} "$query" \
 	--clickhouse="http://127.0.0.1:$CH_PORT/?database=spe" --format=csv "SELECT count() AS n FROM source" >"$tmp/out" 2>"$tmp/err"

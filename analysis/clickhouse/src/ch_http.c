@@ -311,10 +311,28 @@ void spe_ch_close(struct spe_ch *ch)
 	free(ch);
 }
 
+/*
+ * The code of a refusal, from the server's error code ("Code: 164, ..."):
+ * -spe_no_permission for a session that may not do it (readonly, unknown
+ * user, wrong password, address or access not allowed), -spe_bad_input for
+ * any other statement the server refused.
+ */
+static int refusal_code(const char *m)
+{
+	static const int denied[] = { 164, 192, 193, 194, 195, 497, 516 }; /* ErrorCodes.cpp of ClickHouse */
+	const char *c = strstr(m, "Code: ");
+	int code = c ? atoi(c + 6) : 0;
+	for (size_t i = 0; i < sizeof denied / sizeof *denied; i++)
+		if (code == denied[i])
+			return -spe_no_permission;
+	return -spe_bad_input;
+}
+
 /* The server's message without its wrapping ("Code: 60, e.displayText() = DB::Exception: ..., e.what() = ..."). */
-static void server_message(struct spe_ch *ch, long status)
+static int server_message(struct spe_ch *ch, long status)
 {
 	const char *m = ch->resp.len ? ch->resp.p : "";
+	int rc = status == 401 || status == 403 ? -spe_no_permission : refusal_code(m);
 	const char *d = strstr(m, "e.displayText() = ");
 	if (d)
 		m = d + strlen("e.displayText() = ");
@@ -324,9 +342,10 @@ static void server_message(struct spe_ch *ch, long status)
 		len = (int)(w - m);
 	if (len > 600)
 		len = 600;
-	ch_fail(ch, -spe_invalid, "%s: %.*s%s", ch->name, len, m, len ? "" : "HTTP error");
+	ch_fail(ch, rc, "%s: %.*s%s", ch->name, len, m, len ? "" : "HTTP error");
 	if (!len)
 		snprintf(ch->err + strlen(ch->err), sizeof ch->err - strlen(ch->err), " %ld", status);
+	return rc;
 }
 
 /*
@@ -395,15 +414,13 @@ static int request(struct spe_ch *ch, const char *query_param, const void *body,
 	curl_slist_free_all(headers);
 	ch_buf_free(&url);
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
-		return ch_fail(ch, -spe_io, "%s: interrupted", ch->name);
+		return ch_fail(ch, -spe_cancelled, "%s: interrupted", ch->name);
 	if (cc == CURLE_OPERATION_TIMEDOUT && ch->timeout_s > 0)
-		return ch_fail(ch, -spe_io, "%s: no answer within %ld seconds", ch->name, ch->timeout_s);
+		return ch_fail(ch, -spe_unavailable, "%s: no answer within %ld seconds", ch->name, ch->timeout_s);
 	if (cc != CURLE_OK)
-		return ch_fail(ch, -spe_io, "%s: %s", ch->name, *curl_err ? curl_err : curl_easy_strerror(cc));
-	if (status != 200) {
-		server_message(ch, status);
-		return -spe_invalid;
-	}
+		return ch_fail(ch, -spe_unavailable, "%s: %s", ch->name, *curl_err ? curl_err : curl_easy_strerror(cc));
+	if (status != 200)
+		return server_message(ch, status);
 	return 0;
 }
 

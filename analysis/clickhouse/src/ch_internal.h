@@ -31,7 +31,7 @@ struct spe_ch {
 	char *scope;                /* the source ids queries read ("(SELECT id FROM source WHERE ...)"), or NULL */
 	int readonly, replace;
 	long timeout_s;
-	volatile sig_atomic_t *cancel;
+	const volatile sig_atomic_t *cancel;
 	char name[512];             /* "http://host:port database DB" */
 	char err[2048];
 	struct ch_buf resp;
@@ -97,13 +97,13 @@ const struct ch_column *ch_table_columns(enum ch_table_id t, int *n);
 /* The ClickHouse type of spe_record column @p c (SPE_RECORD_COLUMNS: INT Int64, TEXT String, Nullable unless NOT NULL). */
 const char *ch_record_column_type(int c);
 
-struct sql_text;
+struct util_text;
 /*
  * The SELECT of the view over per-capture table @p t (spe_record excepted):
  * its rows of the captures in @p set (an SQL subquery of source ids; NULL:
  * every committed capture).
  */
-void ch_table_view_sql(struct sql_text *s, enum ch_table_id t, const char *set);
+void ch_table_view_sql(struct util_text *s, enum ch_table_id t, const char *set);
 /* The table whose view is @p name ("symbol"), or -1. */
 int ch_table_by_name(const char *name);
 

@@ -231,7 +231,7 @@ int ch_answer_print(char *body, size_t len, enum spe_result_format fmt, FILE *ou
 	int sets = 0, n = rows_open(&r, body, len);
 	if (n > 0) {
 		struct result_rows rows = rows_of(&r, n);
-		n = result_rows_print(&rows, fmt, out, &sets);
+		n = ana_result_rows_print(&rows, fmt, out, &sets);
 	}
 	rows_free(&r);
 	return n < 0 ? n : 0;
@@ -248,7 +248,7 @@ int spe_ch_print(struct spe_ch *ch, const char *sql, enum spe_result_format fmt,
 		int n = run_rows(ch, list[i], &r);
 		if (n > 0) {
 			struct result_rows rows = rows_of(&r, n);
-			if ((n = result_rows_print(&rows, fmt, out, &sets)) < 0)
+			if ((n = ana_result_rows_print(&rows, fmt, out, &sets)) < 0)
 				answer_error(ch, n);
 		}
 		rc = n < 0 ? n : 0;
@@ -266,7 +266,7 @@ int spe_ch_json_array(struct spe_ch *ch, const char *sql, FILE *out)
 		fputs("[]", out);
 	if (n > 0) {
 		struct result_rows rows = rows_of(&r, n);
-		if ((n = result_rows_json_array(&rows, out)) < 0)
+		if ((n = ana_result_rows_json_array(&rows, out)) < 0)
 			answer_error(ch, n);
 	}
 	rows_free(&r);

@@ -24,7 +24,7 @@
 
 #include "ch_internal.h"
 #include "memory_schema.h"
-#include "sql_text.h"
+#include "util/text.h"
 
 #define SPE_CH_APPLICATION "spekit"
 
@@ -182,13 +182,13 @@ const char *ch_insert_sql(enum ch_table_id t)
 		return sql[t];
 	int n;
 	const struct ch_column *cols = ch_table_columns(t, &n);
-	struct sql_text s = { 0 };
-	sql_appendf(&s, "INSERT INTO %s(", ch_table_name(t));
+	struct util_text s = { 0 };
+	util_text_appendf(&s, "INSERT INTO %s(", ch_table_name(t));
 	for (int c = 0; c < n; c++)
-		sql_appendf(&s, "%s\"%s\"", c ? ", " : "", cols[c].name);
-	sql_append(&s, ") FORMAT RowBinary");
-	if (!sql_ok(&s)) {
-		sql_free(&s);
+		util_text_appendf(&s, "%s\"%s\"", c ? ", " : "", cols[c].name);
+	util_text_append(&s, ") FORMAT RowBinary");
+	if (!util_text_ok(&s)) {
+		util_text_free(&s);
 		return NULL;
 	}
 	return sql[t] = s.buf;
@@ -208,56 +208,56 @@ static const char *const facts_sql[] = {
 	NULL
 };
 
-static void append_columns(struct sql_text *s, enum ch_table_id t)
+static void append_columns(struct util_text *s, enum ch_table_id t)
 {
 	int n;
 	const struct ch_column *cols = ch_table_columns(t, &n);
-	sql_append(s, "(");
+	util_text_append(s, "(");
 	for (int c = 0; c < n; c++)
-		sql_appendf(s, "%s\"%s\" %s", c ? ", " : "", cols[c].name, cols[c].type);
-	sql_append(s, ")");
+		util_text_appendf(s, "%s\"%s\" %s", c ? ", " : "", cols[c].name, cols[c].type);
+	util_text_append(s, ")");
 }
 
 /* The storage of table @p t on one server: MergeTree (one server), or a shard's MergeTree and the Distributed table. */
 static int create_storage(struct spe_ch *ch, enum ch_table_id t)
 {
-	struct sql_text s = { 0 };
+	struct util_text s = { 0 };
 	const char *key_col = t == CHT_SOURCE ? "id" : "source_id";
-	sql_appendf(&s, "CREATE TABLE IF NOT EXISTS %s%s", ch_table_name(t), ch->cluster ? "_shard" : "");
+	util_text_appendf(&s, "CREATE TABLE IF NOT EXISTS %s%s", ch_table_name(t), ch->cluster ? "_shard" : "");
 	append_columns(&s, t);
-	sql_appendf(&s, " ENGINE = MergeTree ORDER BY %s", tables[t].order_by);
-	if (!sql_ok(&s)) {
-		sql_free(&s);
+	util_text_appendf(&s, " ENGINE = MergeTree ORDER BY %s", tables[t].order_by);
+	if (!util_text_ok(&s)) {
+		util_text_free(&s);
 		return ch_fail(ch, -spe_nomem, "out of memory");
 	}
 	int rc = ch_exec(ch, s.buf);
-	sql_free(&s);
+	util_text_free(&s);
 	if (rc == 0 && ch->cluster) {
-		s = (struct sql_text){ 0 };
-		sql_appendf(&s, "CREATE TABLE IF NOT EXISTS %s AS %s_shard ENGINE = Distributed(%s, %s, %s_shard, intHash64(%s))",
+		s = (struct util_text){ 0 };
+		util_text_appendf(&s, "CREATE TABLE IF NOT EXISTS %s AS %s_shard ENGINE = Distributed(%s, %s, %s_shard, intHash64(%s))",
 			    ch_table_name(t), ch_table_name(t), ch->cluster, ch->database, ch_table_name(t), key_col);
-		rc = sql_ok(&s) ? ch_exec(ch, s.buf) : ch_fail(ch, -spe_nomem, "out of memory");
-		sql_free(&s);
+		rc = util_text_ok(&s) ? ch_exec(ch, s.buf) : ch_fail(ch, -spe_nomem, "out of memory");
+		util_text_free(&s);
 	}
 	return rc;
 }
 
-void ch_table_view_sql(struct sql_text *s, enum ch_table_id t, const char *set)
+void ch_table_view_sql(struct util_text *s, enum ch_table_id t, const char *set)
 {
-	sql_append(s, "SELECT ");
+	util_text_append(s, "SELECT ");
 	if (tables[t].shown) {
-		sql_append(s, tables[t].shown);
+		util_text_append(s, tables[t].shown);
 	} else {
 		int n;
 		const struct ch_column *cols = ch_table_columns(t, &n);
 		for (int c = 0; c < n; c++)
-			sql_appendf(s, "%s\"%s\"", c ? ", " : "", cols[c].name);
+			util_text_appendf(s, "%s\"%s\"", c ? ", " : "", cols[c].name);
 	}
 	if (t == CHT_SOURCE) /* a capture loaded twice (a race, or --replace) counts once: its latest commit */
-		sql_appendf(s, " FROM %s WHERE id GLOBAL IN (SELECT argMax(id, committed_ns) FROM %s GROUP BY digest)%s%s",
+		util_text_appendf(s, " FROM %s WHERE id GLOBAL IN (SELECT argMax(id, committed_ns) FROM %s GROUP BY digest)%s%s",
 			    ch_table_name(t), ch_table_name(t), set ? " AND id GLOBAL IN " : "", set ? set : "");
 	else
-		sql_appendf(s, " FROM %s WHERE source_id GLOBAL IN %s", ch_table_name(t), set ? set : "(SELECT id FROM source)");
+		util_text_appendf(s, " FROM %s WHERE source_id GLOBAL IN %s", ch_table_name(t), set ? set : "(SELECT id FROM source)");
 }
 
 int ch_table_by_name(const char *name)
@@ -273,15 +273,15 @@ static int create_table_view(struct spe_ch *ch, enum ch_table_id t)
 {
 	if (t == CHT_RECORD)
 		return 0; /* spe_record is one of the views of ch_views.c (its event columns) */
-	struct sql_text s = { 0 };
-	sql_appendf(&s, "CREATE VIEW IF NOT EXISTS %s AS ", tables[t].name);
+	struct util_text s = { 0 };
+	util_text_appendf(&s, "CREATE VIEW IF NOT EXISTS %s AS ", tables[t].name);
 	ch_table_view_sql(&s, t, NULL);
-	if (!sql_ok(&s)) {
-		sql_free(&s);
+	if (!util_text_ok(&s)) {
+		util_text_free(&s);
 		return ch_fail(ch, -spe_nomem, "out of memory");
 	}
 	int rc = ch_exec(ch, s.buf);
-	sql_free(&s);
+	util_text_free(&s);
 	return rc;
 }
 
@@ -305,10 +305,10 @@ static int fill_facts(struct spe_ch *ch)
 	int rc = ch_select_int(ch, "SELECT count() FROM spe_part_fact", &n);
 	if (rc < 0 || n > 0)
 		return rc;
-	struct sql_text t = { 0 };
-	memory_schema_fact_rows(&t);
-	char **list = sql_ok(&t) ? ch_split_statements(t.buf) : NULL;
-	sql_free(&t);
+	struct util_text t = { 0 };
+	ana_memory_schema_fact_rows(&t);
+	char **list = util_text_ok(&t) ? ch_split_statements(t.buf) : NULL;
+	util_text_free(&t);
 	if (!list)
 		return ch_fail(ch, -spe_nomem, "out of memory");
 	rc = exec_list(ch, list);

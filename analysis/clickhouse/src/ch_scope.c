@@ -15,7 +15,7 @@
 #include <strings.h>
 
 #include "ch_internal.h"
-#include "sql_text.h"
+#include "util/text.h"
 
 /* Words after a table that are not its alias. */
 static int is_clause_word(const char *w, size_t n)
@@ -36,7 +36,7 @@ static int ident_char(char c)
 }
 
 /* The SELECT of view @p name over @p set into @p s; 0 when @p name is no view of ours. */
-static int view_select(struct sql_text *s, const char *name, const char *set)
+static int view_select(struct util_text *s, const char *name, const char *set)
 {
 	int t = ch_table_by_name(name);
 	if (t >= 0) {
@@ -46,14 +46,14 @@ static int view_select(struct sql_text *s, const char *name, const char *set)
 	char *v = spe_ch_view_sql(name, set);
 	if (!v)
 		return 0;
-	sql_append(s, v);
+	util_text_append(s, v);
 	free(v);
 	return 1;
 }
 
 char *ch_scoped_sql(const char *sql, const char *set)
 {
-	struct sql_text out = { 0 };
+	struct util_text out = { 0 };
 	const char *p = sql, *copied = sql;
 	int after_from = 0; /* the last word was FROM or JOIN */
 	while (*p) {
@@ -83,7 +83,7 @@ char *ch_scoped_sql(const char *sql, const char *set)
 			char name[64];
 			memcpy(name, w, n);
 			name[n] = 0;
-			struct sql_text view = { 0 };
+			struct util_text view = { 0 };
 			if (view_select(&view, name, set)) {
 				/* "(SELECT ...) AS name", or without AS when the query gives an alias */
 				const char *next = p + strspn(p, " \t\r\n");
@@ -91,20 +91,20 @@ char *ch_scoped_sql(const char *sql, const char *set)
 				while (ident_char(next[nn]))
 					nn++;
 				int aliased = nn && !is_clause_word(next, nn);
-				sql_appendf(&out, "%.*s(%s)%s%s", (int)(w - copied), copied, view.buf ? view.buf : "",
+				util_text_appendf(&out, "%.*s(%s)%s%s", (int)(w - copied), copied, view.buf ? view.buf : "",
 					    aliased || (nn == 2 && !strncasecmp(next, "AS", 2)) ? "" : " AS ",
 					    aliased || (nn == 2 && !strncasecmp(next, "AS", 2)) ? "" : name);
 				copied = p;
 			}
 			if (view.failed)
 				out.failed = 1;
-			sql_free(&view);
+			util_text_free(&view);
 		}
 		after_from = (n == 4 && !strncasecmp(w, "FROM", 4)) || (n == 4 && !strncasecmp(w, "JOIN", 4));
 	}
-	sql_append(&out, copied);
-	if (!sql_ok(&out)) {
-		sql_free(&out);
+	util_text_append(&out, copied);
+	if (!util_text_ok(&out)) {
+		util_text_free(&out);
 		return NULL;
 	}
 	return out.buf;

@@ -160,7 +160,7 @@ static int choose_source_id(struct ch_sink *s, int64_t *id)
 			return 0;
 		}
 	}
-	return ch_fail(s->ch, -spe_io, "no unused capture key found in 8 draws");
+	return ch_fail(s->ch, -spe_internal, "no unused capture key found in 8 draws");
 }
 
 static int sink_begin(void *ctx, struct spe_row_ids *next)

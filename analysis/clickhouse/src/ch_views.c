@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "ch_internal.h"
-#include "sql_text.h"
+#include "util/text.h"
 
 /* Names from the facts table, by identifier: op_class_LOAD is "load" etc. */
 #define SPE_X(id, name) __attribute__((unused)) static const char op_class_##id[] = name;
@@ -113,18 +113,18 @@ static const char *ev(const char *col)
 
 /* ---- the views ------------------------------------------------------------ */
 
-static void spe_record(struct sql_text *t, const char *src)
+static void spe_record(struct util_text *t, const char *src)
 {
-	sql_append(t, "SELECT id");
+	util_text_append(t, "SELECT id");
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++) {
-		sql_appendf(t, ", %s", spe_record_columns[c].name);
+		util_text_appendf(t, ", %s", spe_record_columns[c].name);
 		if (c == SPE_RECORD_COL_EVENTS) {
-#define SPE_X(bit, id, word, col, since, desc) sql_appendf(t, ", bitAnd(bitShiftRight(events, %d), 1) AS %s", bit, col);
+#define SPE_X(bit, id, word, col, since, desc) util_text_appendf(t, ", bitAnd(bitShiftRight(events, %d), 1) AS %s", bit, col);
 			SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
 		}
 	}
-	sql_appendf(t, "\nFROM _spe_record WHERE " VISIBLE, src);
+	util_text_appendf(t, "\nFROM _spe_record WHERE " VISIBLE, src);
 }
 
 /* Name lookups joined to rows carrying j_symbol / j_insn / j_mapping (0: none). */
@@ -135,33 +135,33 @@ static void spe_record(struct sql_text *t, const char *src)
 	" ANY LEFT JOIN (SELECT id AS j_insn, file AS src_file, line AS src_line, mnemonic, operands%2$s" \
 	" FROM _insn WHERE " VISIBLE ") AS i USING j_insn"
 
-static void spe_sample(struct sql_text *t, const char *src)
+static void spe_sample(struct util_text *t, const char *src)
 {
-	sql_append(t, "SELECT id, source_id, time, ts, cpu, pid, tid, comm, " HEX("pc_value") " AS pc, el, op_class, op,\n"
+	util_text_append(t, "SELECT id, source_id, time, ts, cpu, pid, tid, comm, " HEX("pc_value") " AS pc, el, op_class, op,\n"
 		      "  symbol, pc_value - sym_start AS symbol_offset, src_file, src_line, inline_function, mapping,\n"
 		      "  mnemonic, operands,");
-#define SPE_X(idx, id, word, col, desc) sql_appendf(t, " %s,", col);
+#define SPE_X(idx, id, word, col, desc) util_text_appendf(t, " %s,", col);
 	SPE_COUNTER_LIST(SPE_X)
 #undef SPE_X
-	sql_append(t, "\n  mem_level, " HEX("r_data_source") " AS data_source, " HEX("data_va_value") " AS data_va,\n"
+	util_text_append(t, "\n  mem_level, " HEX("r_data_source") " AS data_source, " HEX("data_va_value") " AS data_va,\n"
 		      "  " HEX("r_data_pa") " AS data_pa, " HEX("r_branch_target") " AS branch_target,\n"
 		      "  " HEX("r_prev_branch_target") " AS prev_branch_target, " HEX("r_events") " AS events,\n"
 		      "  replaceRegexpOne(concat(''");
-#define SPE_X(bit, id, word, col, since, desc) sql_appendf(t, ", CASE WHEN %s = 1 THEN '%s ' ELSE '' END", col, col);
+#define SPE_X(bit, id, word, col, since, desc) util_text_appendf(t, ", CASE WHEN %s = 1 THEN '%s ' ELSE '' END", col, col);
 	SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
-	sql_append(t, "), ' $', '') AS event_names, context, pc_value, data_va_value\n"
+	util_text_append(t, "), ' $', '') AS event_names, context, pc_value, data_va_value\n"
 		      "FROM (SELECT * FROM (SELECT * FROM (SELECT * FROM (\n"
 		      "  SELECT id, source_id, time, ts, cpu, pid, tid, pc AS pc_value, el, op_class, op,");
-#define SPE_X(idx, id, word, col, desc) sql_appendf(t, " %s,", col);
+#define SPE_X(idx, id, word, col, desc) util_text_appendf(t, " %s,", col);
 	SPE_COUNTER_LIST(SPE_X)
 #undef SPE_X
-	sql_append(t, "\n    mem_level, data_source AS r_data_source, data_va AS data_va_value, data_pa AS r_data_pa,\n"
+	util_text_append(t, "\n    mem_level, data_source AS r_data_source, data_va AS data_va_value, data_pa AS r_data_pa,\n"
 		      "    branch_target AS r_branch_target, prev_branch_target AS r_prev_branch_target, events AS r_events,");
-#define SPE_X(bit, id, word, col, since, desc) sql_appendf(t, " bitAnd(bitShiftRight(events, %d), 1) AS %s,", bit, col);
+#define SPE_X(bit, id, word, col, since, desc) util_text_appendf(t, " bitAnd(bitShiftRight(events, %d), 1) AS %s,", bit, col);
 	SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "\n    context, ifNull(symbol_id, 0) AS j_symbol, ifNull(insn_id, 0) AS j_insn,"
 		    " ifNull(mapping_id, 0) AS j_mapping, ifNull(tid, -1) AS j_tid\n"
 		    "  FROM _spe_record WHERE " VISIBLE ") AS r\n" JOIN_SYMBOL ") AS r2\n"
@@ -178,9 +178,9 @@ static void spe_sample(struct sql_text *t, const char *src)
 #define PC_LATENCY_TOTAL "WITH (SELECT ifNull(sum(total_latency * samples), 0) FROM _pc_latency WHERE " VISIBLE ") AS e_total\n"
 
 /* pc_summary as latency_rollup.c fills it: per (pc, insn_id) across sources. */
-static void pc_summary(struct sql_text *t, const char *src)
+static void pc_summary(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "SELECT g_pc AS pc, g_insn AS insn_id, samples, total_latency, timed, p50, p90, p99\n"
 		    "FROM (SELECT g_pc, g_insn, " LATENCY_STATS "\n"
 		    "  FROM (SELECT pc AS g_pc, insn_id AS g_insn, total_latency AS l, sum(samples) AS c FROM _pc_latency\n"
@@ -199,9 +199,9 @@ static void pc_summary(struct sql_text *t, const char *src)
 	" FROM _symbol WHERE " VISIBLE ") AS fs ANY LEFT JOIN (SELECT id AS j_mapping, toNullable(path) AS f_path" \
 	" FROM _mapping WHERE " VISIBLE ") AS fm USING j_mapping)"
 
-static void symbol_summary(struct sql_text *t, const char *src)
+static void symbol_summary(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "SELECT symbol_id, samples, total_latency, timed, p50, p90, p99\n"
 		    "FROM (SELECT * FROM (\n"
 		    "  SELECT ifNull(f_name, '') AS k_name, ifNull(f_path, '') AS k_path, " LATENCY_STATS "\n"
@@ -217,9 +217,9 @@ static void symbol_summary(struct sql_text *t, const char *src)
 		    src);
 }
 
-static void hot_symbol(struct sql_text *t, const char *src)
+static void hot_symbol(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    PC_LATENCY_TOTAL
 		    "SELECT symbol, mapping, src_file, src_line, samples, total_latency,\n"
 		    "  " ROUND2("total_latency", "timed") " AS mean_latency, p50, p90, p99,\n"
@@ -227,7 +227,7 @@ static void hot_symbol(struct sql_text *t, const char *src)
 		    "FROM (SELECT * FROM (SELECT *, ifNull(symbol_id, 0) AS j_symbol FROM (",
 		    src);
 	symbol_summary(t, src);
-	sql_appendf(t,
+	util_text_appendf(t,
 		    ")) AS st\n"
 		    " ANY LEFT JOIN (SELECT id AS j_symbol, toNullable(name) AS symbol, file AS src_file, line AS src_line,"
 		    " ifNull(mapping_id, 0) AS j_mapping FROM _symbol WHERE " VISIBLE ") AS s USING j_symbol) AS st2\n"
@@ -237,9 +237,9 @@ static void hot_symbol(struct sql_text *t, const char *src)
 		    src);
 }
 
-static void hot_pc(struct sql_text *t, const char *src)
+static void hot_pc(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    PC_LATENCY_TOTAL
 		    "SELECT " HEX("pc_value") " AS pc, symbol, pc_value - sym_start AS symbol_offset, src_file, src_line,\n"
 		    "  mnemonic, operands, samples, total_latency, " ROUND2("total_latency", "timed") " AS mean_latency,\n"
@@ -248,13 +248,13 @@ static void hot_pc(struct sql_text *t, const char *src)
 		    " timed, p50, p90, p99 FROM (",
 		    src);
 	pc_summary(t, src);
-	sql_appendf(t, ")) AS st\n" JOIN_INSN ") AS st2\n" JOIN_SYMBOL "\nORDER BY total_latency DESC, samples DESC",
+	util_text_appendf(t, ")) AS st\n" JOIN_INSN ") AS st2\n" JOIN_SYMBOL "\nORDER BY total_latency DESC, samples DESC",
 		    src, ", ifNull(symbol_id, 0) AS j_symbol");
 }
 
-static void mem_level_summary(struct sql_text *t, const char *src)
+static void mem_level_summary(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "WITH (SELECT ifNull(sum(total_latency), 0) FROM _spe_record WHERE " VISIBLE " AND op_class = '%2$s') AS e_total\n"
 		    "SELECT mem_level, loads, a_total AS total_latency, " ROUND2("a_total", "a_timed") " AS mean_latency,\n"
 		    "  " ROUND2("100 * a_total", "e_total") " AS latency_share\n"
@@ -264,14 +264,14 @@ static void mem_level_summary(struct sql_text *t, const char *src)
 		    src, op_class_LOAD);
 }
 
-static void latency_histogram(struct sql_text *t, const char *src)
+static void latency_histogram(struct util_text *t, const char *src)
 {
-	sql_append(t, "SELECT op_class, a_lo AS latency_lo, CASE WHEN a_lo = 0 THEN 0 ELSE 2 * a_lo - 1 END AS latency_hi,\n"
+	util_text_append(t, "SELECT op_class, a_lo AS latency_lo, CASE WHEN a_lo = 0 THEN 0 ELSE 2 * a_lo - 1 END AS latency_hi,\n"
 		      "  a_n AS samples, a_total AS total_latency\n"
 		      "FROM (SELECT op_class, CASE WHEN total_latency < 1 THEN 0");
 	for (int k = 0; k < 31; k++)
-		sql_appendf(t, " WHEN total_latency < %ld THEN %ld", 2L << k, 1L << k);
-	sql_appendf(t,
+		util_text_appendf(t, " WHEN total_latency < %ld THEN %ld", 2L << k, 1L << k);
+	util_text_appendf(t,
 		    " ELSE 2147483648 END AS a_lo,\n"
 		    "    count() AS a_n, sum(total_latency) AS a_total\n"
 		    "  FROM _spe_record WHERE " VISIBLE " AND total_latency IS NOT NULL GROUP BY op_class, a_lo)\n"
@@ -279,9 +279,9 @@ static void latency_histogram(struct sql_text *t, const char *src)
 		    src);
 }
 
-static void tlb_hotspot(struct sql_text *t, const char *src)
+static void tlb_hotspot(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "SELECT source_id, pid, " HEX("a_page") " AS page, a_page AS page_value, accesses, tlb_walks,\n"
 		    "  " ROUND3("tlb_walks", "accesses") " AS walk_ratio, a_translation AS translation_latency,\n"
 		    "  " ROUND2("a_translation", "a_timed") " AS mean_translation_latency\n"
@@ -293,9 +293,9 @@ static void tlb_hotspot(struct sql_text *t, const char *src)
 		    src, ev("tlb_walk"));
 }
 
-static void branch_mispredict(struct sql_text *t, const char *src)
+static void branch_mispredict(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "SELECT " HEX("g_pc") " AS pc, symbol, g_pc - sym_start AS symbol_offset, src_file, src_line, mnemonic,\n"
 		    "  operands, branches, mispredicted, " ROUND3("mispredicted", "branches") " AS mispredict_rate,"
 		    " not_taken, g_pc AS pc_value\n"
@@ -316,9 +316,9 @@ static void branch_mispredict(struct sql_text *t, const char *src)
  * ranges (start, end, node).  Keys from cpu and numa_cpu both (a full join,
  * as two LEFT JOINs in SQLite find either).
  */
-static void cpu_context(struct sql_text *t, const char *src)
+static void cpu_context(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "SELECT source_id, toNullable(cpu) AS cpu, part, late_bit, ds_code, ds_peer, ds_modified, ds_remote,\n"
 		    "  cpu_node, mem_start, mem_end, mem_node\n"
 		    "FROM (SELECT * FROM (SELECT * FROM (\n"
@@ -350,9 +350,9 @@ static void cpu_context(struct sql_text *t, const char *src)
 /* The op text holds the atomic word (%6$s): atomics write the line too. */
 #define ATOMIC "(position(concat(' ', op, ' '), ' %6$s ') > 0)"
 
-static void hot_data_object(struct sql_text *t, const char *src)
+static void hot_data_object(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "WITH (SELECT ifNull(sum(total_latency), 0) FROM _spe_record WHERE " VISIBLE
 		    " AND data_object_id IS NOT NULL) AS e_total\n"
 		    "SELECT source_id, pid, kind, name, mapping, type, src_file, src_line, " HEX("start_value") " AS start,\n"
@@ -392,9 +392,9 @@ static void hot_data_object(struct sql_text *t, const char *src)
 	" ANY LEFT JOIN (SELECT id AS j_dobj, toNullable(name) AS dobj_name FROM _data_object WHERE " VISIBLE \
 	") AS dn USING j_dobj)"
 
-static void data_page(struct sql_text *t, const char *src)
+static void data_page(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "SELECT source_id, pid, bitShiftLeft(toInt64(1), a_shift) AS page_size,"
 		    " " HEX("bitShiftLeft(a_pg, a_shift)") " AS page,\n"
 		    "  bitShiftLeft(a_pg, a_shift) AS page_value, accesses, a_total AS total_latency,\n"
@@ -429,9 +429,9 @@ static void data_page(struct sql_text *t, const char *src)
 	"if(isNull(data_pa), 0, arrayFirstIndex((s, e) -> assumeNotNull(data_pa) >= s AND assumeNotNull(data_pa) < e," \
 	" mem_start, mem_end))"
 
-static void numa_traffic(struct sql_text *t, const char *src)
+static void numa_traffic(struct util_text *t, const char *src)
 {
-	sql_appendf(
+	util_text_appendf(
 		t,
 		"SELECT source_id, cpu_node, memory_node, basis, remote, loads, a_total AS total_latency,\n"
 		"  " ROUND2("a_total", "a_timed") " AS mean_latency, remote_access_events\n"
@@ -448,10 +448,10 @@ static void numa_traffic(struct sql_text *t, const char *src)
 		src, op_class_LOAD, ev("remote_access"));
 }
 
-static void cacheline_sharing(struct sql_text *t, const char *src)
+static void cacheline_sharing(struct util_text *t, const char *src)
 {
 	/* the line's counts on the shards, then the names of its functions and data objects */
-	sql_appendf(
+	util_text_appendf(
 		t,
 		"SELECT source_id, pid, " HEX("bitShiftLeft(a_line, 6)") " AS line, bitShiftLeft(a_line, 6) AS line_value,\n"
 		"  accesses, loads, stores, cpus, threads, offsets, snooped, hitm, peer_hits, a_total AS total_latency,\n"
@@ -485,9 +485,9 @@ static void cacheline_sharing(struct sql_text *t, const char *src)
 		src, op_class_LOAD, op_class_STORE, ev("data_snooped"), ev("cache_data_modified"), op_word_ATOMIC);
 }
 
-static void prefetch(struct sql_text *t, const char *src)
+static void prefetch(struct util_text *t, const char *src)
 {
-	sql_appendf(t,
+	util_text_appendf(t,
 		    "SELECT " HEX("g_pc") " AS pc, symbol, g_pc - sym_start AS symbol_offset, data_object, loads, late_prefetch,\n"
 		    "  " ROUND1("100 * late_prefetch", "loads") " AS late_rate, recently_fetched, late_latency,"
 		    " a_total AS total_latency,\n"
@@ -512,7 +512,7 @@ static void prefetch(struct sql_text *t, const char *src)
 
 struct view {
 	const char *name;
-	void (*sql)(struct sql_text *t, const char *src);
+	void (*sql)(struct util_text *t, const char *src);
 };
 
 /* In dependency order: _cpu_context before the views that join it. */
@@ -548,10 +548,10 @@ char *spe_ch_view_sql(const char *name, const char *sources)
 	for (size_t i = 0; i < N_VIEWS; i++) {
 		if (strcmp(views[i].name, name))
 			continue;
-		struct sql_text t = { 0 };
+		struct util_text t = { 0 };
 		views[i].sql(&t, sources ? sources : DEFAULT_SOURCES);
-		if (!sql_ok(&t)) {
-			sql_free(&t);
+		if (!util_text_ok(&t)) {
+			util_text_free(&t);
 			return NULL;
 		}
 		return t.buf;
@@ -563,11 +563,11 @@ char **ch_view_statements(void)
 {
 	char **list = calloc(N_VIEWS + 1, sizeof *list);
 	for (size_t i = 0; list && i < N_VIEWS; i++) {
-		struct sql_text t = { 0 };
-		sql_appendf(&t, "CREATE VIEW IF NOT EXISTS %s AS\n", views[i].name);
+		struct util_text t = { 0 };
+		util_text_appendf(&t, "CREATE VIEW IF NOT EXISTS %s AS\n", views[i].name);
 		views[i].sql(&t, DEFAULT_SOURCES);
-		if (!sql_ok(&t)) {
-			sql_free(&t);
+		if (!util_text_ok(&t)) {
+			util_text_free(&t);
 			ch_free_list(list);
 			return NULL;
 		}

@@ -17,8 +17,14 @@
  * SPE_CLICKHOUSE_USER / SPE_CLICKHOUSE_PASSWORD, and appear in no message.
  * Functions return 0 (or a count) or a negative spe_* code with the reason
  * in spe_ch_errmsg():
- *   -spe_io           the server cannot be reached or the transfer failed;
- *   -spe_invalid      the server refused a statement (its message follows);
+ *   -spe_unavailable  the server cannot be reached, the transfer failed or
+ *                     timed out;
+ *   -spe_bad_input    the server refused a statement (its message follows);
+ *   -spe_no_permission  the session may not do it: a write in a readonly
+ *                     session, credentials refused;
+ *   -spe_cancelled    *opts.cancel was set during a request;
+ *   -spe_invalid      a URL that does not parse, or a --cluster the server
+ *                     does not know;
  *   -spe_unsupported  the database holds another schema version, or was made
  *                     for another cluster layout;
  *   -spe_bad_file     a capture is already loaded (see spe_ch_opts.replace);
@@ -47,7 +53,7 @@ struct spe_ch_opts {
 	int readonly;        /* a query session: every request carries readonly=1 */
 	int replace;         /* the sink loads a capture already loaded in place of the old one, not refusing it */
 	long timeout_s;      /* per request; 0: none */
-	volatile sig_atomic_t *cancel; /* a request in flight stops (-spe_io) once *cancel != 0 */
+	const volatile sig_atomic_t *cancel; /* a request in flight stops (-spe_cancelled) once *cancel != 0 */
 	/*
 	 * Queries (spe_ch_print, spe_ch_json_array) read only the captures of
 	 * this host (source.host) and/or this source id: every view a statement
@@ -73,7 +79,7 @@ const char *spe_ch_name(const struct spe_ch *ch);
  * schema version and layout.
  */
 int spe_ch_schema_create(struct spe_ch *ch);
-/* Readers: 0 when the database holds this schema version, else -spe_unsupported / -spe_io. */
+/* Readers: 0 when the database holds this schema version, else -spe_unsupported, or a code above. */
 int spe_ch_schema_check(struct spe_ch *ch);
 
 /*
