@@ -13,19 +13,14 @@
 #include <string.h>
 
 #include "ch_internal.h"
+#include "util/grow.h"
 
 int ch_buf_reserve(struct ch_buf *b, size_t more)
 {
-	if (b->len + more <= b->cap)
-		return 0;
-	size_t cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + more)
-		cap *= 2;
-	char *p = realloc(b->p, cap);
+	char *p = util_grow(b->p, &b->cap, b->len + more, 1);
 	if (!p)
 		return -spe_nomem;
 	b->p = p;
-	b->cap = cap;
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ch_internal.h"
+#include "util/grow.h"
 #include "memory_schema.h"
 #include "util/text.h"
 
@@ -518,13 +519,10 @@ char **ch_split_statements(const char *sql)
 				len--;
 			}
 			if (len) {
-				if (n + 1 >= cap) {
-					char **more = realloc(list, 2 * cap * sizeof *list);
-					if (!more)
-						break;
-					list = more;
-					cap *= 2;
-				}
+				char **more = util_grow(list, &cap, n + 2, sizeof *list);
+				if (!more)
+					break;
+				list = more;
 				if (!(list[n] = strndup(start, len)))
 					break;
 				list[++n] = NULL;

@@ -28,6 +28,7 @@
 
 #include "ch_digest.h"
 #include "ch_internal.h"
+#include "util/grow.h"
 
 /*
  * Uncompressed bytes of a table's rows per INSERT; SPE_CLICKHOUSE_BLOCK_BYTES
@@ -268,14 +269,10 @@ static int sink_cpus(void *ctx, const struct spe_row_cpu *rows, size_t n)
 /* Keep an encoded row of table @p t under (k1, k2) until the commit. */
 static struct ch_buf *keep(struct ch_sink *s, enum ch_table_id t, int64_t k1, int64_t k2)
 {
-	if (s->n_kept[t] == s->cap_kept[t]) {
-		size_t cap = s->cap_kept[t] ? 2 * s->cap_kept[t] : 64;
-		struct kept_row *p = realloc(s->kept[t], cap * sizeof *p);
-		if (!p)
-			return NULL;
-		s->kept[t] = p;
-		s->cap_kept[t] = cap;
-	}
+	struct kept_row *p = util_grow(s->kept[t], &s->cap_kept[t], s->n_kept[t] + 1, sizeof *p);
+	if (!p)
+		return NULL;
+	s->kept[t] = p;
 	struct kept_row *k = &s->kept[t][s->n_kept[t]++];
 	*k = (struct kept_row){ .k1 = k1, .k2 = k2 };
 	return &k->enc;
