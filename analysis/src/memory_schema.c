@@ -13,17 +13,9 @@
 #include <string.h>
 
 #include "data_object.h"
+#include "fact_names.h" /* op_class_LOAD ...; op_word_ATOMIC: atomics write the line too */
 #include "memory_schema.h"
 #include "spe/analysis.h"
-
-#define SPE_X(id, name) __attribute__((unused)) static const char op_class_##id[] = name;
-SPE_OP_CLASS_LIST(SPE_X)
-#undef SPE_X
-
-/* The atomic flag's word in the op text ("LD AT GP-REG"): atomics write the line too. */
-#define SPE_X(id, word, desc) __attribute__((unused)) static const char op_word_##id[] = word;
-SPE_OP_FLAG_LIST(SPE_X)
-#undef SPE_X
 
 static const char memory_tables_sql[] =
 	"CREATE TABLE data_object_kind(\n"

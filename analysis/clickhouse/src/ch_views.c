@@ -31,15 +31,8 @@
 #include <string.h>
 
 #include "ch_internal.h"
+#include "fact_names.h"
 #include "util/text.h"
-
-/* Names from the facts table, by identifier: op_class_LOAD is "load" etc. */
-#define SPE_X(id, name) __attribute__((unused)) static const char op_class_##id[] = name;
-SPE_OP_CLASS_LIST(SPE_X)
-#undef SPE_X
-#define SPE_X(id, word, desc) __attribute__((unused)) static const char op_word_##id[] = word;
-SPE_OP_FLAG_LIST(SPE_X)
-#undef SPE_X
 
 /* The captures a view reads: "source_id GLOBAL IN <set>"; %1$s is the set in every format string below. */
 #define VISIBLE "source_id GLOBAL IN %1$s"
