@@ -39,7 +39,7 @@ static void usage(FILE *out)
 		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]\n"
 		"                [-o FILE | --html=FILE]\n"
 		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]\n"
-		"       %s --clickhouse=URL [--host=NAME] [--source=ID] [--format=table|json] [--top N]\n",
+		"       %s --clickhouse=URL [--host=NAME] [--source=ID] [--format=table|json] [--top N] [-o FILE]\n",
 		prog, prog, prog, prog, prog, prog);
 }
 
@@ -104,29 +104,43 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
+struct ch_job {
+	const char *url, *host, *source;
+	int top, json;
+};
+
+static int run_clickhouse(FILE *out, void *arg)
+{
+	const struct ch_job *j = arg;
+	return cli_ch_report(prog, j->url, j->host, j->source, j->top, j->json, out, &interrupted);
+}
+
 /*
  * --clickhouse=URL: the report's sections from the cluster's views, as
- * tables or JSON (cli/common/clickhouse_cli.c).  The HTML page, --annotate,
- * --cross-isa and --diff read SQLite's tables and do not go with it.
+ * tables or JSON (cli/common/clickhouse_cli.c), to standard output or -o.
+ * The HTML page, --annotate, --cross-isa and --diff read SQLite's tables
+ * and do not go with it.
  */
 static int report_clickhouse(const char *url, const char *host, const char *source, const char *format,
 			     const char *output, int other_modes, int top)
 {
-	if (!url || other_modes || (format && strcmp(format, "table") && strcmp(format, "json")) ||
-	    (output && strcmp(output, "-"))) {
+	if (!url || other_modes || (format && strcmp(format, "table") && strcmp(format, "json"))) {
 		fprintf(stderr, "%s: %s\n", prog,
 			!url ? "--host and --source go with --clickhouse=URL"
 			: other_modes ? "--clickhouse prints the text or JSON report; not with -d, --diff, --html, --annotate, "
 					"--cross-isa, --symfs or --source-dir"
-			: output ? "--clickhouse writes to standard output; redirect it"
-				 : "--format must be table or json with --clickhouse");
+				      : "--format must be table or json with --clickhouse");
 		return CLI_USAGE;
 	}
+	int rc = cli_report_output_check(prog, output ? output : "-");
+	if (rc != CLI_OK)
+		return rc;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	return cli_ch_report(prog, url, host, source, top, format && !strcmp(format, "json"), &interrupted);
+	struct ch_job j = { url, host, source, top, format && !strcmp(format, "json") };
+	return cli_report_output_write(prog, output ? output : "-", run_clickhouse, &j);
 }
 
 int cmd_report(int argc, char **argv)

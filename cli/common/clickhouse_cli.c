@@ -31,9 +31,9 @@ int cli_ch_query(const char *prog, const char *url, const char *host, const char
 }
 
 int cli_ch_report(const char *prog, const char *url, const char *host, const char *source, int top, int json,
-		  volatile sig_atomic_t *interrupted)
+		  FILE *out, volatile sig_atomic_t *interrupted)
 {
-	(void)url, (void)host, (void)source, (void)top, (void)json, (void)interrupted;
+	(void)url, (void)host, (void)source, (void)top, (void)json, (void)out, (void)interrupted;
 	return unavailable(prog);
 }
 
@@ -198,42 +198,42 @@ static const struct section sections[] = {
 	  "SELECT source_id, pid, line, symbols, threads, loads, stores, hitm, peer_hits FROM cacheline_sharing LIMIT %d" },
 };
 
-static int report_sections(struct spe_ch *ch, int top, int json)
+static int report_sections(struct spe_ch *ch, int top, int json, FILE *out)
 {
 	int rc = 0;
 	if (json)
-		fputc('{', stdout);
+		fputc('{', out);
 	for (size_t i = 0; i < sizeof sections / sizeof *sections && rc == 0; i++) {
 		char sql[1024];
 		snprintf(sql, sizeof sql, sections[i].sql, top);
 		if (json) {
-			printf("%s\"%s\": ", i ? ", " : "", sections[i].key);
-			rc = spe_ch_json_array(ch, sql, stdout);
+			fprintf(out, "%s\"%s\": ", i ? ", " : "", sections[i].key);
+			rc = spe_ch_json_array(ch, sql, out);
 		} else {
-			printf("%s%s\n", i ? "\n" : "", sections[i].title);
-			rc = spe_ch_print(ch, sql, SPE_FORMAT_TABLE, stdout);
+			fprintf(out, "%s%s\n", i ? "\n" : "", sections[i].title);
+			rc = spe_ch_print(ch, sql, SPE_FORMAT_TABLE, out);
 		}
 	}
 	if (json && rc == 0)
-		fputs("}\n", stdout);
+		fputs("}\n", out);
 	return rc;
 }
 
 int cli_ch_report(const char *prog, const char *url, const char *host, const char *source, int top, int json,
-		  volatile sig_atomic_t *interrupted)
+		  FILE *out, volatile sig_atomic_t *interrupted)
 {
 	struct spe_ch *ch;
 	int status = open_reader(prog, url, host, source, 0, interrupted, &ch);
 	if (status != CLI_OK)
 		return status;
-	int rc = report_sections(ch, top, json);
+	int rc = report_sections(ch, top, json, out);
 	if (rc < 0) {
-		fflush(stdout);
+		fflush(out);
 		fprintf(stderr, "%s: %s\n", prog, rc == -spe_cancelled ? "interrupted" : spe_ch_errmsg(ch));
 		status = cli_exit_status(rc);
 	}
 	spe_ch_close(ch);
-	return cli_finish_stdout(prog, status);
+	return status;
 }
 
 #endif

@@ -15,6 +15,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "spe/analysis.h"
 
@@ -43,10 +44,10 @@ int cli_ch_query(const char *prog, const char *url, const char *host, const char
 
 /*
  * spe-report --clickhouse=URL: the report's sections from the views of the
- * captures @p host / @p source choose, as cli_ch_query, as tables or JSON.
- * The exit status.
+ * captures @p host / @p source choose, as cli_ch_query, as tables or JSON,
+ * to @p out.  The exit status.
  */
 int cli_ch_report(const char *prog, const char *url, const char *host, const char *source, int top, int json,
-		  volatile sig_atomic_t *interrupted);
+		  FILE *out, volatile sig_atomic_t *interrupted);
 
 #endif

@@ -123,6 +123,8 @@ note
 has report_hot "$(printf '%s\n' "$rep" | sed -n '/^Hot functions/,/^$/p')" chase
 has report_levels "$rep" "Where the loads were served from"
 repj=$(${SPE_RUN:-} "$report" --clickhouse="$url" --host=host-a --format=json --top=2)
+${SPE_RUN:-} "$report" --clickhouse="$url" --host=host-a --format=json --top=2 -o "$tmp/report.json"
+expect report_file "$?:$(cat "$tmp/report.json")" "0:$repj"
 has report_json "$repj" '"hot_symbols": [{"symbol": "chase", "mapping": "/memwork-pie", "samples": 400'
 
 # ---- the same capture again ------------------------------------------------------
