@@ -28,7 +28,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: spe-load FILE... -o DB [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
-		"                [--no-symbols] [--jobs=N] [--raw --midr=MIDR|PART [--cpu=N]]\n"
+		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--raw --midr=MIDR|PART [--cpu=N]]\n"
 		"       spe-load FILE... --clickhouse=URL [--cluster=NAME] [--replace] [options above]\n"
 		"  -o, --output=DB       database to write\n"
 		"      --clickhouse=URL  load into ClickHouse instead, e.g. http://host:8123/?database=spe\n"
@@ -39,10 +39,12 @@ static void usage(FILE *out)
 		"      --symfs=DIR       look for mapped files under DIR\n"
 		"      --kallsyms=FILE   resolve kernel PCs with a copy of /proc/kallsyms\n"
 		"      --no-symbols      do not symbolize or disassemble\n"
+		"      --line-budget=N   cache lines whose sharing counts a load keeps (default %d)\n"
 		"      --jobs=N          accepted for old scripts; no effect (see spe-load(1))\n"
 		"      --raw             FILEs are bare SPE bytes, not perf.data\n"
 		"      --midr=MIDR       CPU of raw files: MIDR_EL1 value or part name (neoverse-n1)\n"
-		"      --cpu=N           CPU number recorded for raw files (default 0)\n");
+		"      --cpu=N           CPU number recorded for raw files (default 0)\n",
+		SPE_LOAD_LINE_BUDGET);
 }
 
 static void print_counts(const char *file, const struct spe_load_counts *k)
@@ -74,7 +76,8 @@ int cmd_load(int argc, char **argv)
 		OPT_JOBS,
 		OPT_CLICKHOUSE,
 		OPT_CLUSTER,
-		OPT_REPLACE
+		OPT_REPLACE,
+		OPT_LINE_BUDGET
 	};
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -90,6 +93,7 @@ int cmd_load(int argc, char **argv)
 		{ "clickhouse", required_argument, NULL, OPT_CLICKHOUSE },
 		{ "cluster", required_argument, NULL, OPT_CLUSTER },
 		{ "replace", no_argument, NULL, OPT_REPLACE },
+		{ "line-budget", required_argument, NULL, OPT_LINE_BUDGET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -131,6 +135,17 @@ int cmd_load(int argc, char **argv)
 		case OPT_CLICKHOUSE: ch.url = optarg; break;
 		case OPT_CLUSTER: ch.cluster = optarg; break;
 		case OPT_REPLACE: ch.replace = 1; break;
+		case OPT_LINE_BUDGET: {
+			char *end;
+			long long v = strtoll(optarg, &end, 10);
+			if (!*optarg || *end || v < 1 || v > 1LL << 30) {
+				fprintf(stderr, "spe-load: --line-budget=%s: expected a number of lines 1-%lld\n", optarg,
+					1LL << 30);
+				return CLI_USAGE;
+			}
+			opts.line_budget = (size_t)v;
+			break;
+		}
 		case 'h': usage(stdout); return cli_finish_stdout("spe-load", CLI_OK);
 		default: usage(stderr); return CLI_USAGE;
 		}

@@ -74,9 +74,17 @@ mkfifo "$tmp/fifo"
 export_ -d "$db" --format=pprof -o "$tmp/fifo" 2>"$tmp/err"; expect fifo_pprof $? 64
 has fifo_pprof_msg "$(cat "$tmp/err")" "is a FIFO (pipe); give the name of a regular file to write"
 export_ -d "$db" --format=pprof -o "$tmp" 2>/dev/null; expect directory $? 64
-cat "$tmp/fifo" >"$tmp/from_fifo" &
+cat <"$tmp/fifo" >"$tmp/from_fifo" &
 reader=$!
-export_ -d "$db" --format=folded --source=1 -o "$tmp/fifo" 2>/dev/null; expect fifo_text $? 0
+# spe-export refuses a FIFO that nobody reads yet (ENXIO, spe/outfile.h), so
+# wait until the reader has opened it (its standard input names the FIFO)
+n=0
+while [ "$(readlink "/proc/$reader/fd/0" 2>/dev/null)" != "$tmp/fifo" ] && [ $n -lt 400 ]; do
+	sleep 0.05; n=$((n + 1))
+done
+export_ -d "$db" --format=folded --source=1 -o "$tmp/fifo" 2>/dev/null; rc=$?
+expect fifo_text $rc 0
+[ $rc -eq 0 ] || kill $reader 2>/dev/null
 wait $reader
 expect fifo_text_content "$(cat "$tmp/from_fifo")" "$folded"
 # a directory that does not exist: 74 before any work

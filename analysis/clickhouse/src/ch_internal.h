@@ -94,8 +94,12 @@ const char *ch_table_name(enum ch_table_id t);
 const char *ch_insert_sql(enum ch_table_id t);
 /* The columns of table @p t, in insert order; their count in @p n. */
 const struct ch_column *ch_table_columns(enum ch_table_id t, int *n);
-/* The ClickHouse type of spe_record column @p c (SPE_RECORD_COLUMNS: INT Int64, TEXT String, Nullable unless NOT NULL). */
-const char *ch_record_column_type(int c);
+/*
+ * _spe_record's columns (ch_table_columns(CHT_RECORD)) are the spe_record
+ * view's, SPE_RECORD_VIEW_COLUMNS without the event columns: id first, then
+ * source_id (Int64), op_class, op and mem_level (Nullable(String)), the rest
+ * Nullable(Int64).
+ */
 
 struct util_text;
 /*
@@ -131,6 +135,21 @@ char **ch_split_statements(const char *sql);
  * not the table its header announces (the fuzz target's entry).
  */
 int ch_answer_print(char *body, size_t len, enum spe_result_format fmt, FILE *out);
+
+/* ---- record rows (ch_widen.c) ---------------------------------------------- */
+
+/* What a record's instruction gives its row: pc, mapping_id, symbol_id (0: NULL). */
+struct ch_insn_pc {
+	int64_t pc, mapping_id, symbol_id;
+	int known;
+};
+/*
+ * Append the wide _spe_record row of the loader's record row @p r, with id
+ * @p id, to @p b; @p insns[insn_id - @p base] are the capture's
+ * instructions.  0, or -spe_nomem.
+ */
+int ch_put_record(struct ch_buf *b, int64_t id, const struct spe_row_record *r, const struct ch_insn_pc *insns,
+		  size_t n_insns, int64_t base);
 
 /* ---- sending blocks (ch_sender.c) ------------------------------------------ */
 

@@ -80,6 +80,7 @@ static const struct ch_column load_stats_cols[] = {
 	{ "source_id", "Int64" },     { "records", "Int64" },  { "bad_bytes", "Int64" },  { "skipped_bytes", "Int64" },
 	{ "partial_records", "Int64" }, { "unknown_packets", "Int64" }, { "lost_aux", "Int64" }, { "no_mapping", "Int64" },
 	{ "no_symbol", "Int64" },     { "no_time", "Int64" },  { "no_data_object", "Int64" },
+	{ "cacheline_scan", "Int64" },
 };
 static const struct ch_column data_object_cols[] = {
 	{ "id", "Int64" },
@@ -105,8 +106,23 @@ static const struct ch_column numa_memory_cols[] = {
 	{ "source_id", "Int64" }, { "node", "Int64" }, { "start", "Int64" }, { "end", "Int64" },
 };
 
-/* spe_record: id, then SPE_RECORD_COLUMNS (filled once by record_columns()). */
-static struct ch_column record_cols[1 + SPE_RECORD_NCOLS];
+/*
+ * _spe_record: the columns of the spe_record view (SPE_RECORD_VIEW_COLUMNS,
+ * without the event columns), stored wide.  SQLite keeps narrow rows and a
+ * view that joins codes and instructions; a column store reads only the
+ * columns a query names and compresses repeated text to little, so the
+ * ClickHouse sink widens each row once (ch_sink.c) and the views read it
+ * without joins.
+ */
+static const char *const record_names[] = {
+#define SPE_X(name, doc) #name,
+#define SPE_XC(idx, id, word, col, desc) col,
+	SPE_RECORD_VIEW_COLUMNS(SPE_X, SPE_XC)
+#undef SPE_X
+#undef SPE_XC
+};
+#define RECORD_NCOLS ((int)(sizeof record_names / sizeof *record_names))
+static struct ch_column record_cols[RECORD_NCOLS];
 
 #define COLS(a) a, (int)(sizeof a / sizeof a[0])
 
@@ -141,24 +157,20 @@ static struct ch_table tables[CHT_COUNT] = {
 	 * little, and the views that group by PC (branch_mispredict, prefetch)
 	 * or read one function's PC range find them together.
 	 */
-	[CHT_RECORD] = { "spe_record", record_cols, 1 + SPE_RECORD_NCOLS, "(source_id, assumeNotNull(pc))", NULL },
+	[CHT_RECORD] = { "spe_record", record_cols, RECORD_NCOLS, "(source_id, assumeNotNull(pc))", NULL },
 };
-
-const char *ch_record_column_type(int c)
-{
-	int nullable = !strstr(spe_record_columns[c].sql, "NOT NULL");
-	if (spe_record_columns[c].type == SPE_COLUMN_TEXT)
-		return nullable ? "Nullable(String)" : "String";
-	return nullable ? "Nullable(Int64)" : "Int64";
-}
 
 static void record_columns(void)
 {
 	if (record_cols[0].name)
 		return;
-	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
-		record_cols[1 + c] = (struct ch_column){ spe_record_columns[c].name, ch_record_column_type(c) };
-	record_cols[0] = (struct ch_column){ "id", "Int64" };
+	for (int c = RECORD_NCOLS - 1; c >= 0; c--) { /* [0] last: it says the list is filled */
+		const char *n = record_names[c];
+		const char *type = !strcmp(n, "id") || !strcmp(n, "source_id") ? "Int64"
+				   : !strcmp(n, "op_class") || !strcmp(n, "op") || !strcmp(n, "mem_level") ? "Nullable(String)"
+				   : "Nullable(Int64)";
+		record_cols[c] = (struct ch_column){ n, type };
+	}
 }
 
 const struct ch_column *ch_table_columns(enum ch_table_id t, int *n)

@@ -28,6 +28,7 @@
 
 #include "ch_digest.h"
 #include "ch_internal.h"
+#include "ch_rowbinary.h"
 #include "util/grow.h"
 
 /*
@@ -51,6 +52,8 @@ struct ch_sink {
 	struct kept_row *kept[CHT_COUNT]; /* thread, numa_node, numa_cpu */
 	size_t n_kept[CHT_COUNT], cap_kept[CHT_COUNT];
 	struct ch_sender *sender; /* the INSERTs of rows, one block in flight */
+	struct ch_insn_pc *insns; /* the capture's instructions by id - source_id, for its record rows */
+	size_t n_insns, cap_insns;
 	struct ch_buf gz;         /* the source row, compressed */
 	int64_t source_id, next_record_id;
 	struct ch_buf source_row; /* sent last, at commit */
@@ -59,56 +62,6 @@ struct ch_sink {
 	long long sent_rows;
 	size_t block_bytes;
 };
-
-/* ---- RowBinary ------------------------------------------------------------ */
-
-static inline void put_bytes(struct ch_buf *b, const void *p, size_t n)
-{
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static inline void put_i64(struct ch_buf *b, int64_t v)
-{
-	uint64_t u = htole64((uint64_t)v);
-	put_bytes(b, &u, 8);
-}
-
-static inline void put_u8(struct ch_buf *b, uint8_t v)
-{
-	b->p[b->len++] = (char)v;
-}
-
-static inline void put_str(struct ch_buf *b, const char *s, size_t n)
-{
-	size_t v = n;
-	do {
-		uint8_t byte = v & 0x7f;
-		v >>= 7;
-		put_u8(b, byte | (v ? 0x80 : 0));
-	} while (v);
-	put_bytes(b, s, n);
-}
-
-/* Nullable(Int64): 1 = NULL, else 0 and the value. */
-static inline void put_nint(struct ch_buf *b, int is_set, int64_t v)
-{
-	put_u8(b, is_set ? 0 : 1);
-	if (is_set)
-		put_i64(b, v);
-}
-
-static inline void put_nstr(struct ch_buf *b, const char *s)
-{
-	put_u8(b, s ? 0 : 1);
-	if (s)
-		put_str(b, s, strlen(s));
-}
-
-static inline void put_text(struct ch_buf *b, const char *s)
-{
-	put_str(b, s ? s : "", s ? strlen(s) : 0);
-}
 
 /* Room for a row of @p ints integers and the strings @p s (NULL-terminated list). */
 static int reserve_row(struct ch_buf *b, int ints, const char *const *s)
@@ -178,6 +131,7 @@ static int sink_begin(void *ctx, struct spe_row_ids *next)
 		return rc;
 	s->source_id = id;
 	s->next_record_id = id + 1;
+	s->n_insns = 0;
 	*next = (struct spe_row_ids){ .source = id, .mapping = id + 1, .symbol = id + 1, .insn = id + 1, .data_object = id + 1 };
 	return 0;
 }
@@ -366,9 +320,28 @@ static int sink_symbols(void *ctx, const struct spe_row_symbol *rows, size_t n)
 	});
 }
 
+/* Remember what instruction @p r gives the records that name it. */
+static int note_insn(struct ch_sink *s, const struct spe_row_insn *r)
+{
+	int64_t k = r->id - s->source_id;
+	if (k < 0 || k > (int64_t)1 << 31)
+		return 0;
+	struct ch_insn_pc *p = util_grow(s->insns, &s->cap_insns, (size_t)k + 1, sizeof *p);
+	if (!p)
+		return ch_fail(s->ch, -spe_nomem, "out of memory");
+	s->insns = p;
+	for (; s->n_insns <= (size_t)k; s->n_insns++)
+		p[s->n_insns].known = 0;
+	p[k] = (struct ch_insn_pc){ (int64_t)r->pc, r->mapping_id, r->symbol_id, 1 };
+	return 0;
+}
+
 static int sink_insns(void *ctx, const struct spe_row_insn *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
+	for (size_t k = 0; k < n; k++)
+		if (note_insn(s, &rows[k]) < 0)
+			return -spe_nomem;
 	ROWS(s, CHT_INSN, rows, n, 6 + (int)(r->bytes ? r->n_bytes / 9 + 2 : 0),
 	     STRINGS(r->mnemonic, r->operands, r->file, r->inline_function), {
 		     put_i64(b, r->id);
@@ -405,25 +378,38 @@ static int sink_data_objects(void *ctx, const struct spe_row_data_object *rows, 
 	});
 }
 
+/* One row per (PC, latency) of each histogram, and one with latency NULL for its untimed records: pc_latency's rows. */
 static int sink_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
-	ROWS(s, CHT_PC_LATENCY, rows, n, 6, STRINGS(NULL), {
-		put_i64(b, r->source_id);
-		put_nint(b, r->has_pc, (int64_t)r->pc);
-		put_nint(b, r->insn_id != 0, r->insn_id);
-		put_nint(b, r->symbol_id != 0, r->symbol_id);
-		put_nint(b, r->total_latency >= 0, r->total_latency);
-		put_i64(b, (int64_t)r->samples);
-	});
+	struct ch_buf *b = &s->rows[CHT_PC_LATENCY];
+	for (size_t k = 0; k < n; k++) {
+		const struct spe_row_pc_latency *r = &rows[k];
+		for (size_t i = 0; i <= r->n; i++) {
+			int timed = i < r->n;
+			uint64_t samples = timed ? r->samples[i] : r->untimed;
+			if (!samples)
+				continue;
+			if (ch_buf_reserve(b, 6 * 9) < 0)
+				return ch_fail(s->ch, -spe_nomem, "out of memory");
+			put_i64(b, r->source_id);
+			put_nint(b, r->has_pc, (int64_t)r->pc);
+			put_nint(b, r->insn_id != 0, r->insn_id);
+			put_nint(b, r->symbol_id != 0, r->symbol_id);
+			put_nint(b, timed, timed ? r->latency[i] : 0);
+			put_i64(b, (int64_t)samples);
+		}
+	}
+	return maybe_send(s, CHT_PC_LATENCY);
 }
 
 static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
-	ROWS(s, CHT_LOAD_STATS, rows, n, 11, STRINGS(NULL), {
-		const uint64_t v[] = { r->records,  r->bad_bytes,  r->skipped_bytes, r->partial_records, r->unknown_packets,
-				       r->lost_aux, r->no_mapping, r->no_symbol,     r->no_time,         r->no_data_object };
+	ROWS(s, CHT_LOAD_STATS, rows, n, 12, STRINGS(NULL), {
+		const uint64_t v[] = { r->records,	 r->bad_bytes,	     r->skipped_bytes, r->partial_records,
+				       r->unknown_packets, r->lost_aux,	     r->no_mapping,    r->no_symbol,
+				       r->no_time,	 r->no_data_object,   (uint64_t)r->cacheline_scan };
 		put_i64(b, r->source_id);
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			put_i64(b, (int64_t)v[i]);
@@ -433,29 +419,9 @@ static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, siz
 static int sink_records(void *ctx, const struct spe_row_record *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
-	struct ch_buf *b = &s->rows[CHT_RECORD];
-	for (size_t k = 0; k < n; k++) {
-		const struct spe_row_record *r = &rows[k];
-		size_t need = 9 + (size_t)SPE_RECORD_NCOLS * 9;
-		for (int c = 0; c < SPE_RECORD_NCOLS; c++)
-			if (spe_record_columns[c].type == SPE_COLUMN_TEXT && (r->present >> c & 1))
-				need += strlen(r->col[c].s) + 10;
-		if (ch_buf_reserve(b, need) < 0)
+	for (size_t k = 0; k < n; k++)
+		if (ch_put_record(&s->rows[CHT_RECORD], s->next_record_id++, &rows[k], s->insns, s->n_insns, s->source_id) < 0)
 			return ch_fail(s->ch, -spe_nomem, "out of memory");
-		put_i64(b, s->next_record_id++);
-		for (int c = 0; c < SPE_RECORD_NCOLS; c++) {
-			int set = r->present >> c & 1;
-			int nullable = ch_record_column_type(c)[0] == 'N';
-			if (nullable)
-				put_u8(b, set ? 0 : 1);
-			if (!set && nullable)
-				continue;
-			if (spe_record_columns[c].type == SPE_COLUMN_TEXT)
-				put_text(b, set ? r->col[c].s : NULL);
-			else
-				put_i64(b, set ? r->col[c].i : 0);
-		}
-	}
 	s->sent_rows += (long long)n;
 	return maybe_send(s, CHT_RECORD);
 }
@@ -537,6 +503,7 @@ static void sink_free(void *ctx)
 	if (!s)
 		return;
 	ch_sender_free(s->sender);
+	free(s->insns);
 	drop_kept(s);
 	for (int t = 0; t < CHT_COUNT; t++) {
 		ch_buf_free(&s->rows[t]);

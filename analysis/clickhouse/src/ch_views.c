@@ -108,10 +108,12 @@ static const char *ev(const char *col)
 
 static void spe_record(struct util_text *t, const char *src)
 {
+	int n;
+	const struct ch_column *cols = ch_table_columns(CHT_RECORD, &n);
 	util_text_append(t, "SELECT id");
-	for (int c = 0; c < SPE_RECORD_NCOLS; c++) {
-		util_text_appendf(t, ", %s", spe_record_columns[c].name);
-		if (c == SPE_RECORD_COL_EVENTS) {
+	for (int c = 1; c < n; c++) {
+		util_text_appendf(t, ", %s", cols[c].name);
+		if (!strcmp(cols[c].name, "events")) {
 #define SPE_X(bit, id, word, col, since, desc) util_text_appendf(t, ", bitAnd(bitShiftRight(events, %d), 1) AS %s", bit, col);
 			SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
