@@ -5,9 +5,10 @@
 # (fixtures/workloads/gen_bench.c; default 1,000,000 and 10,000,000 records,
 # PCs and functions in the proportions of fixtures/workloads/bench_load.sh).
 # For each size: records/s of spe-load into SQLite (-o) and into the cluster
-# (--clickhouse --cluster), and the time of hot_symbol, mem_level_summary and
-# latency_histogram on both, with the ratio ClickHouse/SQLite measured in the
-# same run.  Wall times on a shared machine are noisy: the load average is
+# (--clickhouse --cluster), and the time of hot_symbol, mem_level_summary,
+# latency_histogram and an ad-hoc scan of spe_record (loads over 100 cycles
+# by process) on both, with the ratio ClickHouse/SQLite measured in the same
+# run.  Wall times on a shared machine are noisy: the load average is
 # printed.  Needs about 1 GB of $TMPDIR per million records.
 set -eu
 build=$(cd "$1" && pwd)
@@ -26,7 +27,9 @@ seconds() { # command...: its wall time in seconds (output discarded) in $t, its
 	read -r t user sys <"$work/time"
 	cpu=$(echo "$user + $sys" | bc)
 }
-ratio() { echo "scale=2; $1 / $2" | bc; }
+ratio() { # A / B, or - when B rounds to 0
+	if [ "$(echo "$2 < 0.005" | bc)" = 1 ]; then echo -; else echo "scale=2; $1 / $2" | bc; fi
+}
 
 echo "ClickHouse $(ch_http "$CH_URL1" "SELECT version()"), 2 shards on loopback; $(nproc) CPUs;" \
 	"load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -50,12 +53,17 @@ for n in "$@"; do
 	printf '%-10s %-22s %12s %12s %8s\n' "$n" "load (records/s)" "$(echo "$n / $sq" | bc)" "$(echo "$n / $ch" | bc)" \
 		"$(ratio "$sq" "$ch")"
 	printf '%-10s %-22s %11.2fs %11.2fs %8s\n' "$n" "  spe-load CPU time" "$sq_cpu" "$ch_cpu" "$(ratio "$ch_cpu" "$sq_cpu")"
-	for view in hot_symbol mem_level_summary latency_histogram; do
-		seconds "$build/cli/spe-query" -d "$work/t/trace.db" "SELECT * FROM $view"
+	# the three views (SQLite reads the summaries spe-load wrote), then a question no summary answers
+	adhoc="SELECT pid, count(*) AS loads, sum(total_latency) AS latency FROM spe_record WHERE op_class = 'load' AND total_latency > 100 GROUP BY pid"
+	for q in hot_symbol mem_level_summary latency_histogram adhoc; do
+		sql="SELECT * FROM $q"
+		[ "$q" = adhoc ] && sql=$adhoc
+		seconds "$build/cli/spe-query" -d "$work/t/trace.db" "$sql"
 		sq=$t
-		seconds "$build/cli/spe-query" --clickhouse="$url" "SELECT * FROM $view"
+		seconds "$build/cli/spe-query" --clickhouse="$url" "$sql"
 		ch=$t
-		printf '%-10s %-22s %11.2fs %11.2fs %8s\n' "$n" "$view" "$sq" "$ch" "$(ratio "$ch" "$sq")"
+		printf '%-10s %-22s %11.2fs %11.2fs %8s\n' "$n" "$([ "$q" = adhoc ] && echo "spe_record scan" || echo "$q")" \
+			"$sq" "$ch" "$(ratio "$ch" "$sq")"
 	done
 	echo "           sizes: SQLite $(($(stat -c %s "$work/t/trace.db") / 1048576)) MB, ClickHouse" \
 		"$(($(du -sk "$work/cluster/s1/data" "$work/cluster/s2/data" | awk '{s += $1} END {print s}') / 1024)) MB" \
