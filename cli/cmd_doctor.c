@@ -48,7 +48,7 @@ int cmd_doctor(int argc, char **argv)
 	const char *root = "/";
 	bool json = false;
 	struct spe_doctor_plan plan;
-	spe_doctor_plan_init(&plan, SPE_LIVE_DEFAULT_AUX_BYTES, SPE_LIVE_DEFAULT_DATA_PAGES);
+	spe_doctor_plan_init(&plan, SPE_LIVE_DEFAULT_AUX_BYTES, SPE_LIVE_DEFAULT_DATA_BYTES);
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "aC:m:h", opts, NULL)) != -1) {

@@ -650,7 +650,7 @@ static int check_live_options(struct record_ctx *c)
 /* The recording the options describe, for spe doctor's checks (without -p or a command: every CPU). */
 static void record_plan(const struct record_ctx *c, struct spe_doctor_plan *plan)
 {
-	spe_doctor_plan_init(plan, SPE_LIVE_DEFAULT_AUX_BYTES, SPE_LIVE_DEFAULT_DATA_PAGES);
+	spe_doctor_plan_init(plan, SPE_LIVE_DEFAULT_AUX_BYTES, SPE_LIVE_DEFAULT_DATA_BYTES);
 	plan->cpu_wide = !c->run.pid && !c->command;
 	plan->have_cpus = c->have_cpus;
 	plan->cpus = c->cpus;
@@ -662,10 +662,11 @@ static void record_plan(const struct record_ctx *c, struct spe_doctor_plan *plan
 /*
  * spe doctor's checks for this recording.  --check prints them all; before
  * a live recording only a failing verdict is printed, as the first failing
- * check, its fix and a pointer to spe doctor.  Returns the exit status (0:
- * go on).
+ * check, its fix and a pointer to spe doctor, and the recording takes the
+ * buffer sizes the checks found to fit the locked-memory limit (saying so
+ * when the AUX area had to shrink).  Returns the exit status (0: go on).
  */
-static int run_checks(const struct record_ctx *c, bool print_all)
+static int run_checks(struct record_ctx *c, bool print_all)
 {
 	struct spe_doctor_plan plan;
 	record_plan(c, &plan);
@@ -685,6 +686,12 @@ static int run_checks(const struct record_ctx *c, bool print_all)
 	else if (print_all)
 		doctor_print_text(stdout, r);
 	doctor_print_blocker(stderr, PROG, r);
+	if (!print_all && r->verdict == SPE_DOCTOR_OK) {
+		doctor_print_warning(stderr, PROG, r, SPE_CHECK_MLOCK);
+		if (r->aux_pages && !c->run.aux_pages)
+			c->run.aux_pages = r->aux_pages;
+		c->run.data_pages = r->data_pages;
+	}
 	if (r->verdict == SPE_DOCTOR_UNAVAILABLE && r->first_failure != SPE_CHECK_ARCH)
 		fprintf(stderr, PROG ": without SPE: check filter options with --dry-run --cpu=NAME; turn a trace "
 				"recorded elsewhere into perf.data with --replay=FILE\n");

@@ -15,5 +15,7 @@ void doctor_print_json(FILE *out, const struct spe_doctor_report *r);
 int doctor_exit_code(const struct spe_doctor_report *r);
 /* "PROG: cannot record: CHECK: SUMMARY" and the fix, for spe-record. */
 void doctor_print_blocker(FILE *out, const char *prog, const struct spe_doctor_report *r);
+/* "PROG: warning: CHECK: SUMMARY" and the fix when check @p id WARNs. */
+void doctor_print_warning(FILE *out, const char *prog, const struct spe_doctor_report *r, enum spe_check_id id);
 
 #endif

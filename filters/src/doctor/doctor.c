@@ -55,11 +55,11 @@ const char *spe_doctor_verdict_name(enum spe_doctor_verdict v)
 	return (unsigned)v < 3 ? names[v] : "?";
 }
 
-void spe_doctor_plan_init(struct spe_doctor_plan *plan, uint64_t default_aux_bytes, uint32_t data_pages)
+void spe_doctor_plan_init(struct spe_doctor_plan *plan, uint64_t default_aux_bytes, uint64_t default_data_bytes)
 {
 	memset(plan, 0, sizeof *plan);
 	plan->default_aux_bytes = default_aux_bytes;
-	plan->data_pages = data_pages;
+	plan->default_data_bytes = default_data_bytes;
 }
 
 void check_set(struct spe_check *k, enum spe_check_status st, enum spe_doctor_verdict blocks, const char *fmt, ...)
