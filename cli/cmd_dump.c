@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "spe/spe.h"
 
@@ -368,15 +369,13 @@ int cmd_dump(int argc, char **argv)
 		case 'R':
 			raw = 1;
 			break;
-		case 'm': {
-			unsigned long long v = strtoull(optarg, &end, 0);
-			if (!*optarg || *end || v > 0xffffffffull) {
-				fprintf(stderr, "%s: --midr=%s: expected a 32-bit number such as 0x410fd0c0\n", prog, optarg);
+		case 'm':
+			if (cli_parse_midr(optarg, &midr) < 0) {
+				fprintf(stderr, "%s: --midr=%s: expected a 32-bit number such as 0x410fd0c0 or a CPU part "
+						"such as neoverse-n1 (spe-facts lists them)\n", prog, optarg);
 				return CLI_USAGE;
 			}
-			midr = (uint32_t)v;
 			break;
-		}
 		case 'w': {
 			unsigned long long v = strtoull(optarg, &end, 0);
 			if (!*optarg || *end || v < 64 || v > (1ull << 40)) {

@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
@@ -256,6 +257,9 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "%s: --midr=%s: not a number or a known CPU part\n", prog, midr_arg);
 		return CLI_USAGE;
 	}
+	int bad_dir = eo.symfs ? cli_check_dir_option(prog, "--symfs", eo.symfs) : 0;
+	if (bad_dir)
+		return bad_dir;
 	if (eo.binary && access(eo.binary, R_OK) != 0) {
 		fprintf(stderr, "%s: --binary=%s: %s\n", prog, eo.binary, strerror(errno));
 		return CLI_NOINPUT;

@@ -10,6 +10,7 @@
 
 #include <sqlite3.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
@@ -111,8 +112,15 @@ int cmd_load(int argc, char **argv)
 		return CLI_USAGE;
 	}
 
+	if (opts.symfs && (c = cli_check_dir_option("spe-load", "--symfs", opts.symfs)))
+		return c;
 	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
 	char err[1024] = "";
+	for (int i = optind; i < argc; i++)
+		if ((c = cli_refuse_database_input("spe-load", argv[i],
+						   "spe-load reads perf.data (or raw SPE with --raw); query a database "
+						   "with spe-query -d DB")))
+			return c;
 	for (int i = optind; i <= argc; i++) {
 		const char *in = i < argc ? argv[i] : opts.kallsyms;
 		int fd = in ? spe_infile_open(in, err, sizeof err) : 0;

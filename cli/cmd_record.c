@@ -9,6 +9,7 @@
  * recording modes add a row to the mode switch in cmd_record().  The
  * recording itself is cli/common/record_run.c.
  */
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "common/doctor_print.h"
 #include "common/record_run.h"
@@ -285,8 +286,11 @@ static int opt_replay_burst(struct record_ctx *c, const char *v)
 }
 static int opt_midr(struct record_ctx *c, const char *v)
 {
-	if (!parse_u64(v, &c->run.midr) || c->run.midr > UINT32_MAX)
-		return usage_error("--midr=%s: expected a 32-bit MIDR_EL1 value like 0x410fd0c0%s", v, "");
+	uint32_t midr;
+	if (cli_parse_midr(v, &midr))
+		return usage_error("--midr=%s: expected a 32-bit MIDR_EL1 value like 0x410fd0c0 or a CPU profile name%s",
+				   v, "");
+	c->run.midr = midr;
 	c->run.have_midr = 1;
 	return 0;
 }
@@ -610,14 +614,13 @@ static int run_replay(struct record_ctx *c)
 				   "a command)%s%s", "", "");
 	if (c->cpu) {
 		uint64_t n;
-		const struct spe_cpu_info *ci;
+		uint32_t midr;
 		if (parse_u64(c->cpu, &n) && n < (1u << 20)) {
 			c->run.have_replay_cpu = 1;
 			c->run.replay_cpu = (uint32_t)n;
-		} else if ((ci = spe_cpu_by_name(c->cpu))) {
+		} else if (spe_cpu_by_name(c->cpu) && cli_parse_midr(c->cpu, &midr) == 0) {
 			if (!c->run.have_midr) {
-				/* implementer, variant 0, architecture 0xf, part, revision 0 */
-				c->run.midr = (uint64_t)ci->implementer << 24 | 0xfu << 16 | ci->part << 4;
+				c->run.midr = midr;
 				c->run.have_midr = 1;
 			}
 		} else {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "common/report_diff.h"
 #include "common/report_output.h"
@@ -188,6 +189,11 @@ int cmd_report(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	j.so.source_dirs = source_dirs;
+	int bad_dir = j.so.symfs ? cli_check_dir_option(prog, "--symfs", j.so.symfs) : 0;
+	for (int i = 0; i < nsource && !bad_dir; i++)
+		bad_dir = cli_check_dir_option(prog, "--source-dir", source_dirs[i]);
+	if (bad_dir)
+		return bad_dir;
 
 	/* the mode, and the combinations that make no sense */
 	if (html && output && strcmp(html, output)) {

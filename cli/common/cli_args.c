@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "cli_args.h"
+#include "cli_util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "spe/spe.h"
+
+int cli_parse_midr(const char *s, uint32_t *midr)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 0);
+	if (!errno && *s && *s != '-' && !*end && v <= 0xffffffffUL) {
+		*midr = (uint32_t)v;
+		return 0;
+	}
+	const struct spe_cpu_info *info = spe_cpu_by_name(s);
+	if (!info)
+		return -1;
+	/* implementer, variant 0, architecture 0xf, part, revision 0 */
+	*midr = info->implementer << 24 | 0xfu << 16 | info->part << 4;
+	return 0;
+}
+
+int cli_check_dir_option(const char *prog, const char *option, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		fprintf(stderr, "%s: %s=%s: %s\n", prog, option, path, strerror(errno));
+		return CLI_NOINPUT;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: %s=%s: not a directory\n", prog, option, path);
+		return CLI_NOINPUT;
+	}
+	return 0;
+}
+
+int cli_refuse_database_input(const char *prog, const char *path, const char *advice)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[sizeof magic];
+	struct stat st;
+	/* without blocking: a FIFO or device is the reader's to refuse */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	int is_db = !fstat(fd, &st) && S_ISREG(st.st_mode) && read(fd, head, sizeof head) == (ssize_t)sizeof head &&
+		    !memcmp(head, magic, sizeof magic);
+	close(fd);
+	if (!is_db)
+		return 0;
+	fprintf(stderr, "%s: %s is a database, not a recording: %s\n", prog, path, advice);
+	return CLI_USAGE;
+}

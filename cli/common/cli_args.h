@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Option values the commands share, checked where they are parsed so a
+ * mistyped one is a message naming it, not a silently different result:
+ * a CPU part (--midr), a directory (--symfs, --source-dir), and an input
+ * that is a spekit database where a recording was expected.
+ */
+#ifndef SPE_CLI_ARGS_H
+#define SPE_CLI_ARGS_H
+
+#include <stdint.h>
+
+/* MIDR_EL1 from a number or a part name of the facts table (neoverse-n1); 0 or -1. */
+int cli_parse_midr(const char *s, uint32_t *midr);
+
+/*
+ * @p path, given as @p option (e.g. "--symfs"), must be a directory: 0, or
+ * CLI_NOINPUT after "PROG: OPTION=PATH: No such file or directory" (or "not
+ * a directory").
+ */
+int cli_check_dir_option(const char *prog, const char *option, const char *path);
+
+/*
+ * An input named where a perf.data (or raw SPE file) is expected that is an
+ * SQLite database: 0 when it is not one (or cannot be read: the reader says
+ * why), else CLI_USAGE after "PROG: PATH is a database, not a recording:
+ * ADVICE".
+ */
+int cli_refuse_database_input(const char *prog, const char *path, const char *advice);
+
+#endif

@@ -1,0 +1,65 @@
+#!/bin/sh
+# Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
+# What the commands share, spelled and checked the same way in each (the
+# mistakes a new user makes first):
+#  - --symfs and --source-dir naming no directory: 66 and a message naming
+#    the option (they used to load or report with every symbol missing, exit 0);
+#  - a spekit database given where a recording is read (spe-load DB, spe-query
+#    DB "SQL", spe-export DB): 64 and "is a database" with the option to use
+#    (they used to say "not a perf.data file ... raw SPE bytes?");
+#  - --midr takes a CPU part name in spe-dump and spe-record as in spe-load.
+#   cli_common_args.sh BINDIR FIXTURES
+set -u
+. "$(dirname "$0")/../lib/testlib.sh"
+bin=$1 fx=$2
+scratch_dir cli-common-args
+# run NAME WANT_RC PROG ARGS...: stdout in $tmp/out, stderr in $tmp/err
+run() {
+	name=$1 want=$2 prog=$3
+	shift 3
+	${SPE_RUN:-} "$bin/$prog" "$@" >"$tmp/out" 2>"$tmp/err"
+	expect "$name exit" "$?" "$want"
+}
+err_has() { has "$1" "$(cat "$tmp/err")" "$2"; }
+
+traces=$fx/workloads/traces
+run "replay" 0 spe-record --replay="$traces/memwork.replay" -o "$tmp/m.data"
+run "load" 0 spe-load "$tmp/m.data" -o "$tmp/m.db" --symfs="$fx/elf"
+
+# --symfs / --source-dir
+run "load --symfs missing" 66 spe-load "$tmp/m.data" -o "$tmp/x.db" --symfs="$tmp/nope"
+err_has "load --symfs missing" "spe-load: --symfs=$tmp/nope: No such file or directory"
+[ -e "$tmp/x.db" ] && { echo "FAIL load --symfs missing created the database"; fail=1; }
+run "load --symfs file" 66 spe-load "$tmp/m.data" -o "$tmp/x.db" --symfs="$tmp/m.data"
+err_has "load --symfs file" "spe-load: --symfs=$tmp/m.data: not a directory"
+run "query FILE.data --symfs missing" 66 spe-query --symfs="$tmp/nope" "$tmp/m.data" "SELECT 1"
+err_has "query --symfs missing" "spe-query: --symfs=$tmp/nope: No such file or directory"
+if [ -x "$bin/spe-export" ]; then
+	run "export --symfs missing" 66 spe-export -d "$tmp/m.db" --format=folded --symfs="$tmp/nope"
+	err_has "export --symfs missing" "spe-export: --symfs=$tmp/nope: No such file or directory"
+fi
+if [ -x "$bin/spe-report" ]; then
+	run "report --source-dir missing" 66 spe-report -d "$tmp/m.db" --annotate=chase --source-dir="$tmp/nope"
+	err_has "report --source-dir missing" "spe-report: --source-dir=$tmp/nope: No such file or directory"
+	run "report --symfs missing" 66 spe-report -d "$tmp/m.db" --html="$tmp/r.html" --symfs="$tmp/nope"
+	[ -e "$tmp/r.html" ] && { echo "FAIL report --symfs missing wrote the page"; fail=1; }
+fi
+
+# a database where a recording is read
+run "load DB" 64 spe-load "$tmp/m.db" -o "$tmp/y.db"
+err_has "load DB" "spe-load: $tmp/m.db is a database, not a recording"
+run "query DB SQL" 64 spe-query "$tmp/m.db" "SELECT 1"
+err_has "query DB SQL" "spe-query: $tmp/m.db is a database, not a recording: give it as -d $tmp/m.db"
+if [ -x "$bin/spe-export" ]; then
+	run "export DB" 64 spe-export --format=folded "$tmp/m.db"
+	err_has "export DB" "is a database, not a recording: give it as -d"
+fi
+
+# --midr=PART
+run "dump --midr=part" 0 spe-dump --raw --midr=neoverse-n1 --records -q "$traces/memwork-cpu0.bin"
+has "dump --midr=part records" "$(head -1 "$tmp/out")" 'op="LD GP-REG"'
+run "dump --midr=bogus" 64 spe-dump --raw --midr=neoverse-x99 "$traces/memwork-cpu0.bin"
+err_has "dump --midr=bogus" "--midr=neoverse-x99: expected a 32-bit number such as 0x410fd0c0 or a CPU part"
+run "record --midr=part" 0 spe-record --replay="$traces/memwork-cpu0.bin" --midr=neoverse-n1 -o "$tmp/n1.data"
+
+exit $fail
