@@ -30,13 +30,33 @@ static const char *prog = "spe-report";
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s -d DB [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]\n"
+		"usage: %s [-d DB] [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]\n"
 		"       %s -d DB --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
 		"       %s -d DB --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
 		"                [--color=auto|always|never] [-o FILE]\n"
 		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json] [--top N]\n"
 		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json] [--top N]\n",
 		prog, prog, prog, prog, prog);
+}
+
+static void help(FILE *out)
+{
+	usage(out);
+	fputs("  -d, --database=DB     database to read (default ./spe.db; also --db)\n"
+	      "  -f, --format=FMT      table (default), json, or html (the page of --html)\n"
+	      "  -o, --output=FILE     write the report to FILE (default standard output)\n"
+	      "      --top=N           rows per ranked table (default 10; --diff: all)\n"
+	      "      --html=FILE       the whole story as one self-contained HTML page\n"
+	      "      --annotate=SYMBOL one function's source and instructions with their latency\n"
+	      "      --cross-isa       the topdown runs of a workload side by side (--workload=NAME)\n"
+	      "      --diff            before/after: two source lists of -d DB, or two databases\n"
+	      "      --confidence=P    --diff: the intervals' level (default 0.95)\n"
+	      "      --symfs=DIR, --source-dir=DIR   where binaries and source files are found\n"
+	      "      --annotations=N   functions annotated in the HTML page (default 5; 0: none)\n"
+	      "      --color=auto|always|never   --annotate's shading on a terminal\n"
+	      "exit: 0 ok, 64 usage, 65 no records / not a spekit database, 66 cannot read the database,\n"
+	      "      74 I/O error.  man spe-report has the sections and their columns.\n",
+	      out);
 }
 
 enum mode { MODE_SPE, MODE_CROSS_ISA, MODE_HTML, MODE_ANNOTATE };
@@ -98,6 +118,7 @@ int cmd_report(int argc, char **argv)
 	enum { OPT_HTML = 256, OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR };
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
+		{ "database", required_argument, NULL, 'd' }, /* as spe-query and spe-export spell it */
 		{ "cross-isa", no_argument, NULL, 'x' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
@@ -121,7 +142,7 @@ int cmd_report(int argc, char **argv)
 	int nsource = 0, cross = 0, diff = 0, top_given = 0, c;
 	double confidence = 0.95;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:f:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': j.db_path = optarg; break;
 		case 'x': cross = 1; break;
@@ -162,7 +183,7 @@ int cmd_report(int argc, char **argv)
 				j.so.annotations = -1; /* none */
 			break;
 		case 'h':
-			usage(stdout);
+			help(stdout);
 			return cli_finish_stdout(prog, CLI_OK);
 		default:
 			usage(stderr);
@@ -184,10 +205,13 @@ int cmd_report(int argc, char **argv)
 				       format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
 				       top_given ? j.ro.top : 0, confidence);
 	}
-	if (optind != argc || !j.db_path) {
+	if (optind != argc) {
+		fprintf(stderr, "%s: unexpected argument '%s' (the database is -d DB)\n", prog, argv[optind]);
 		usage(stderr);
 		return CLI_USAGE;
 	}
+	if (!j.db_path)
+		j.db_path = "spe.db"; /* spe-query's and spe-export's default */
 	j.so.source_dirs = source_dirs;
 	int bad_dir = j.so.symfs ? cli_check_dir_option(prog, "--symfs", j.so.symfs) : 0;
 	for (int i = 0; i < nsource && !bad_dir; i++)

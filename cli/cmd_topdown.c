@@ -306,6 +306,7 @@ static int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
+		{ "database", required_argument, NULL, 'd' }, /* as spe-query and spe-export spell it */
 		{ "run", required_argument, NULL, 'r' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "cpu", required_argument, NULL, 'c' },
@@ -418,6 +419,7 @@ static int cmd_stat(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "interval", required_argument, NULL, 'I' },
 		{ "db", required_argument, NULL, 'd' },
+		{ "database", required_argument, NULL, 'd' }, /* as spe-query and spe-export spell it */
 		{ "run", required_argument, NULL, 'r' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "level", required_argument, NULL, 'l' },

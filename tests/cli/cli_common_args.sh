@@ -7,7 +7,10 @@
 #  - a spekit database given where a recording is read (spe-load DB, spe-query
 #    DB "SQL", spe-export DB): 64 and "is a database" with the option to use
 #    (they used to say "not a perf.data file ... raw SPE bytes?");
-#  - --midr takes a CPU part name in spe-dump and spe-record as in spe-load.
+#  - --midr takes a CPU part name in spe-dump and spe-record as in spe-load;
+#  - spe-report reads ./spe.db without -d, takes --database and -f as
+#    spe-query does, names a stray argument, and --help lists its options;
+#  - spe-topdown takes --database as well.
 #   cli_common_args.sh BINDIR FIXTURES
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -62,4 +65,23 @@ run "dump --midr=bogus" 64 spe-dump --raw --midr=neoverse-x99 "$traces/memwork-c
 err_has "dump --midr=bogus" "--midr=neoverse-x99: expected a 32-bit number such as 0x410fd0c0 or a CPU part"
 run "record --midr=part" 0 spe-record --replay="$traces/memwork-cpu0.bin" --midr=neoverse-n1 -o "$tmp/n1.data"
 
+# spe-report: -d's default, --database, -f, a stray argument
+if [ -x "$bin/spe-report" ]; then
+	run "report --database" 0 spe-report --database="$tmp/m.db" -f json
+	has "report -f json" "$(cat "$tmp/out")" '{"spe_records": 1200'
+	cp "$tmp/m.db" "$tmp/spe.db"
+	(cd "$tmp" && ${SPE_RUN:-} "$bin/spe-report" >"$tmp/out" 2>"$tmp/err")
+	expect "report ./spe.db exit" "$?" 0
+	has "report ./spe.db" "$(cat "$tmp/out")" "SPE records: 1200"
+	run "report DB as argument" 64 spe-report "$tmp/m.db"
+	err_has "report DB as argument" "spe-report: unexpected argument '$tmp/m.db' (the database is -d DB)"
+	run "report --help" 0 spe-report --help
+	has "report --help lists -f" "$(cat "$tmp/out")" "-f, --format=FMT"
+fi
+if [ -x "$bin/spe-topdown" ]; then
+	run "topdown import --database" 0 spe-topdown import "$fx/topdown/perf-5.x_no-recovery-bubbles-std.txt" \
+		--database="$tmp/td.db"
+	run "topdown runs in --database" 0 spe-query -d "$tmp/td.db" "SELECT count(*) > 0 FROM topdown_run"
+	has "topdown --database wrote a run" "$(cat "$tmp/out")" "1"
+fi
 exit $fail
