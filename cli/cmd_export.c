@@ -34,7 +34,7 @@ static void usage(FILE *out)
 		"      --source=ID, --pid=PID, --cpu=N   only the records of that source, process, CPU\n"
 		"      --symfs=DIR       look for mapped binaries under DIR\n"
 		"      --raw --midr=MIDR FILE is bare SPE bytes recorded on that CPU part\n"
-		"  pprof:   --by=code|data               locations are the PCs (default) or the data addresses\n"
+		"  pprof:   --by=code|data               locations are the PCs (default) or the data objects\n"
 		"  folded:  --weight=latency|samples     stack weight (default total latency)\n"
 		"           --split=mem_level            a memory-level frame below the instruction\n"
 		"  bolt, autofdo: --binary=PATH, --build-id=HEX   the binary to profile\n");

@@ -3,7 +3,8 @@
  * spe-report: the SPE report over the analysis database, or with
  * --cross-isa the topdown runs of a workload side by side with the SPE
  * evidence; --html the whole story as one self-contained page, --annotate
- * one function's source and disassembly with their latency.  See
+ * one function's source and disassembly with their latency; --diff two
+ * captures compared (text, JSON or a page).  See
  * docs/spe-report.1.md.
  */
 #include <getopt.h>
@@ -34,8 +35,9 @@ static void usage(FILE *out)
 		"       %s -d DB --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
 		"       %s -d DB --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
 		"                [--color=auto|always|never] [-o FILE]\n"
-		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json] [--top N]\n"
-		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json] [--top N]\n",
+		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]\n"
+		"                [-o FILE | --html=FILE]\n"
+		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]\n",
 		prog, prog, prog, prog, prog);
 }
 
@@ -191,19 +193,35 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (diff) {
-		if (argc - optind != 2 || cross || html || j.symbol || output) {
-			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases, and prints them%s\n", prog,
-				cross || html || j.symbol || output ? "; not with --cross-isa, --html, --annotate or -o" : "");
+		if (argc - optind != 2 || cross || j.symbol) {
+			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases%s\n", prog,
+				cross || j.symbol ? "; not with --cross-isa or --annotate" : "");
 			usage(stderr);
 			return CLI_USAGE;
 		}
-		if (format && strcmp(format, "table") && strcmp(format, "json")) {
-			fprintf(stderr, "%s: --format must be table or json with --diff\n", prog);
+		if (html && output && strcmp(html, output)) {
+			fprintf(stderr, "%s: --html=FILE and -o FILE name two outputs; give one\n", prog);
 			return CLI_USAGE;
 		}
-		return report_diff_run(prog, j.db_path, argv[optind], argv[optind + 1],
-				       format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
-				       top_given ? j.ro.top : 0, confidence);
+		if (format && strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "html")) {
+			fprintf(stderr, "%s: --format must be table, json or html with --diff\n", prog);
+			return CLI_USAGE;
+		}
+		if (html && format && strcmp(format, "html")) {
+			fprintf(stderr, "%s: --html writes HTML; --format=%s does not go with it\n", prog, format);
+			return CLI_USAGE;
+		}
+		struct report_diff_args da = {
+			.db = j.db_path,
+			.a = argv[optind],
+			.b = argv[optind + 1],
+			.fmt = format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
+			.html = html || (format && !strcmp(format, "html")),
+			.top = top_given ? j.ro.top : 0,
+			.confidence = confidence,
+			.output = html ? html : output,
+		};
+		return report_diff_run(prog, &da);
 	}
 	if (optind != argc) {
 		fprintf(stderr, "%s: unexpected argument '%s' (the database is -d DB)\n", prog, argv[optind]);

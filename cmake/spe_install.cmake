@@ -44,20 +44,23 @@ install(FILES ${CMAKE_SOURCE_DIR}/README.md ${spe_doc_files} DESTINATION ${CMAKE
 file(GLOB spe_doc_examples CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/docs/examples/*.c)
 install(FILES ${spe_doc_examples} DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)
 
-# The main job's demo: the memwork fixture trace, the program it samples, and
-# demo.sh, which runs scripts/demo-steps.sh with the commands of this prefix.
+# The main job's demo: the memwork and datawork fixture traces, the programs
+# they sample, and demo.sh, which runs scripts/demo-steps.sh with the
+# commands of this prefix.
 set(spe_demo_dir ${CMAKE_INSTALL_DATADIR}/spekit/demo)
-install(FILES ${CMAKE_SOURCE_DIR}/fixtures/workloads/traces/memwork.replay
-              ${CMAKE_SOURCE_DIR}/fixtures/workloads/traces/memwork-cpu0.bin
-              ${CMAKE_SOURCE_DIR}/fixtures/workloads/traces/memwork-cpu1.bin
-              ${CMAKE_SOURCE_DIR}/fixtures/workloads/memwork.c # the source spe-report annotates
+file(GLOB spe_demo_traces CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/fixtures/workloads/traces/memwork*
+     ${CMAKE_SOURCE_DIR}/fixtures/workloads/traces/datawork*)
+install(FILES ${spe_demo_traces}
+              ${CMAKE_SOURCE_DIR}/fixtures/workloads/memwork.c # the sources spe-report annotates
+              ${CMAKE_SOURCE_DIR}/fixtures/workloads/datawork.c
         DESTINATION ${spe_demo_dir})
-install(FILES ${CMAKE_SOURCE_DIR}/fixtures/elf/memwork-pie DESTINATION ${spe_demo_dir}/elf)
+install(FILES ${CMAKE_SOURCE_DIR}/fixtures/elf/memwork-pie ${CMAKE_SOURCE_DIR}/fixtures/elf/datawork-pie
+        DESTINATION ${spe_demo_dir}/elf)
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/scripts/demo-steps.sh DESTINATION ${spe_demo_dir})
 file(RELATIVE_PATH spe_demo_to_bin ${CMAKE_INSTALL_PREFIX}/${spe_demo_dir} ${CMAKE_INSTALL_FULL_BINDIR})
 file(CONFIGURE OUTPUT ${CMAKE_BINARY_DIR}/demo.sh CONTENT [[#!/bin/sh
-# spekit's main job on the installed fixture trace: replay it into perf.data,
-# decode, load into SQLite with symbols, query and report (last, the HTML page).
+# spekit's main job on the installed fixture traces: replay them into perf.data,
+# decode, load into SQLite with symbols, query and report (last, the HTML pages).
 #   demo.sh [OUTDIR]      (default: ./spe-demo)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

@@ -3,7 +3,8 @@
 # (two Neoverse N1 CPUs, SPE records pointing into a real aarch64 program in
 # fixtures/elf/) is replayed through spe-record's AUX-ring path into a
 # perf.data, decoded, loaded into SQLite with symbols and disassembly, queried
-# and reported: last, the whole story as one HTML page, whose path it prints.
+# and reported; then the datawork pair (data objects, huge pages, NUMA,
+# prefetch, before/after); last, the HTML pages, whose paths it prints.
 # Works on any Linux machine; no Arm hardware needed.
 #   scripts/demo.sh [OUTDIR]      (default: build/demo)
 # The steps are scripts/demo-steps.sh; after `cmake --install`,

@@ -33,18 +33,29 @@ static int one_row(sqlite3 *db, const char *sql, int n, double *v, char *err, si
 	return 0;
 }
 
-int spe_huge_page_hint(sqlite3 *db, char *text, size_t size, char *err, size_t errlen)
+/* One sentence: the row of @p sql (@p n numbers) put in words by @p words. */
+static int sentence(sqlite3 *db, const char *sql, int n, int (*words)(const double *, char *, size_t), char *text,
+		    size_t size, char *err, size_t errlen)
 {
-	double v[5];
+	double v[8];
+	int rc = n <= 8 ? one_row(db, sql, n, v, err, errlen) : -spe_invalid;
+	return rc ? rc : words(v, text, size);
+}
+
+static const char huge_page_sql[] =
 	/* regions: count, their translation latency, their distinct pages; all translation; all data latency */
-	int rc = one_row(db,
-			 "SELECT count(*), coalesce(sum(translation_latency), 0), coalesce(sum(pages_4k), 0),"
-			 " (SELECT coalesce(sum(translation_latency), 0) FROM spe_record WHERE data_va IS NOT NULL),"
-			 " (SELECT coalesce(sum(total_latency), 0) FROM spe_record WHERE data_va IS NOT NULL)"
-			 " FROM data_page WHERE page_size = 2097152 AND walked_pages_4k >= 2",
-			 5, v, err, errlen);
-	if (rc)
-		return rc;
+	"SELECT count(*), coalesce(sum(translation_latency), 0), coalesce(sum(pages_4k), 0),"
+	" (SELECT coalesce(sum(translation_latency), 0) FROM spe_record WHERE data_va IS NOT NULL),"
+	" (SELECT coalesce(sum(total_latency), 0) FROM spe_record WHERE data_va IS NOT NULL)"
+	" FROM data_page WHERE " SPE_HUGE_PAGE_REGION_WHERE;
+
+const char *spe_huge_page_hint_sql(void)
+{
+	return huge_page_sql;
+}
+
+int spe_huge_page_hint_text(const double v[SPE_HUGE_PAGE_HINT_COLUMNS], char *text, size_t size)
+{
 	double regions = v[0], region_xlat = v[1], pages = v[2], xlat = v[3], total = v[4];
 	double xlat_share = total > 0 ? 100 * xlat / total : 0, region_share = xlat > 0 ? 100 * region_xlat / xlat : 0;
 	if (total <= 0) {
@@ -73,20 +84,27 @@ int spe_huge_page_hint(sqlite3 *db, char *text, size_t size, char *err, size_t e
 	return 1;
 }
 
-int spe_numa_summary(sqlite3 *db, char *text, size_t size, char *err, size_t errlen)
+int spe_huge_page_hint(sqlite3 *db, char *text, size_t size, char *err, size_t errlen)
 {
-	double v[6];
-	int rc = one_row(db,
-			 "SELECT coalesce(sum(total_latency), 0),"
-			 " coalesce(sum(CASE WHEN basis = 'physical address' AND remote = 1 THEN total_latency END), 0),"
-			 " coalesce(sum(CASE WHEN basis = 'physical address' AND memory_node IS NOT NULL THEN loads END), 0),"
-			 " coalesce(sum(CASE WHEN basis = 'physical address' THEN loads END), 0),"
-			 " coalesce(sum(CASE WHEN basis = 'data source' AND remote = 1 THEN loads END), 0),"
-			 " coalesce(sum(loads), 0)"
-			 " FROM numa_traffic",
-			 6, v, err, errlen);
-	if (rc)
-		return rc;
+	return sentence(db, huge_page_sql, SPE_HUGE_PAGE_HINT_COLUMNS, spe_huge_page_hint_text, text, size, err, errlen);
+}
+
+static const char numa_sql[] =
+	"SELECT coalesce(sum(total_latency), 0),"
+	" coalesce(sum(CASE WHEN basis = 'physical address' AND remote = 1 THEN total_latency END), 0),"
+	" coalesce(sum(CASE WHEN basis = 'physical address' AND memory_node IS NOT NULL THEN loads END), 0),"
+	" coalesce(sum(CASE WHEN basis = 'physical address' THEN loads END), 0),"
+	" coalesce(sum(CASE WHEN basis = 'data source' AND remote = 1 THEN loads END), 0),"
+	" coalesce(sum(loads), 0)"
+	" FROM numa_traffic";
+
+const char *spe_numa_summary_sql(void)
+{
+	return numa_sql;
+}
+
+int spe_numa_summary_text(const double v[SPE_NUMA_SUMMARY_COLUMNS], char *text, size_t size)
+{
 	double total = v[0], remote_lat = v[1], placed = v[2], with_pa = v[3], ds_remote = v[4], loads = v[5];
 	if (loads <= 0) {
 		snprintf(text, size, "No NUMA view: no load has a data address.");
@@ -112,6 +130,11 @@ int spe_numa_summary(sqlite3 *db, char *text, size_t size, char *err, size_t err
 	return ds_remote > 0;
 }
 
+int spe_numa_summary(sqlite3 *db, char *text, size_t size, char *err, size_t errlen)
+{
+	return sentence(db, numa_sql, SPE_NUMA_SUMMARY_COLUMNS, spe_numa_summary_text, text, size, err, errlen);
+}
+
 /* What the capture's CPU parts can show about sharing and prefetch (spe_part_fact), one line each. */
 static const char capability_sql[] =
 	"SELECT c.part || ': ' ||"
@@ -123,6 +146,11 @@ static const char capability_sql[] =
 	"  ELSE 'no late-prefetch event' END AS part"
 	" FROM (SELECT DISTINCT part FROM cpu WHERE part IS NOT NULL) c LEFT JOIN spe_part_fact pf ON pf.part = c.part"
 	" ORDER BY c.part";
+
+const char *spe_memory_parts_sql(void)
+{
+	return capability_sql;
+}
 
 struct section {
 	const char *title, *json_key, *sql;

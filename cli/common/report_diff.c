@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* spe-report --diff (docs/spe-report.1.md, "BEFORE AND AFTER"). */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "common/cli_util.h"
 #include "common/report_diff.h"
+#include "common/report_output.h"
 #include "spe/diff.h"
 
 static int open_db(const char *prog, const char *path, struct spe_db **out)
@@ -22,23 +24,59 @@ static int open_db(const char *prog, const char *path, struct spe_db **out)
 	return CLI_OK;
 }
 
-int report_diff_run(const char *prog, const char *db, const char *a, const char *b, enum spe_result_format fmt,
-		    int top, double confidence)
+struct diff_out {
+	const char *prog;
+	const struct report_diff_args *args;
+	const struct spe_diff *d;
+};
+
+static const char *base_name(const char *path)
 {
-	struct spe_db *sdb;
-	int st = open_db(prog, db ? db : a, &sdb);
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static int write_diff(FILE *out, void *arg)
+{
+	const struct diff_out *w = arg;
+	const struct report_diff_args *a = w->args;
+	if (!a->html)
+		return spe_diff_print(w->d, a->fmt, a->top, out) < 0 ? CLI_IOERR : CLI_OK;
+	/* the heading names the two sides as they were given */
+	char title[1024], err[1024] = "";
+	if (a->db)
+		snprintf(title, sizeof title, "%s, sources %s and %s", base_name(a->db), a->a, a->b);
+	else
+		snprintf(title, sizeof title, "%s and %s", base_name(a->a), base_name(a->b));
+	struct spe_report_opts so = { .size = sizeof so, .top = a->top, .title = title };
+	int rc = spe_report_diff_html(w->d, out, &so, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "%s: --diff --html: %s\n", w->prog, err[0] ? err : spe_errstr(rc));
+		return CLI_IOERR;
+	}
+	return CLI_OK;
+}
+
+int report_diff_run(const char *prog, const struct report_diff_args *args)
+{
+	const char *output = args->output ? args->output : "-";
+	int st = report_output_check(prog, output);
 	if (st != CLI_OK)
 		return st;
-	if (!db) { /* the second database is attached read-only by spe_diff_compute, after the same checks */
+	struct spe_db *sdb;
+	if ((st = open_db(prog, args->db ? args->db : args->a, &sdb)) != CLI_OK)
+		return st;
+	if (!args->db) { /* the second database is attached read-only by spe_diff_compute, after the same checks */
 		struct spe_db *second;
-		if ((st = open_db(prog, b, &second)) != CLI_OK) {
+		if ((st = open_db(prog, args->b, &second)) != CLI_OK) {
 			spe_db_close(sdb);
 			return st;
 		}
 		spe_db_close(second);
 	}
-	struct spe_diff_opts o = SPE_OPTS(spe_diff_opts, .sources_a = db ? a : NULL, .sources_b = db ? b : NULL,
-					  .db_b = db ? NULL : b, .confidence = confidence);
+	struct spe_diff_opts o = SPE_OPTS(spe_diff_opts, .sources_a = args->db ? args->a : NULL,
+					  .sources_b = args->db ? args->b : NULL, .db_b = args->db ? NULL : args->b,
+					  .confidence = args->confidence);
 	struct spe_diff *d;
 	char err[1024];
 	int rc = spe_diff_compute(spe_db_sqlite(sdb), &o, &d, err, sizeof err);
@@ -47,8 +85,11 @@ int report_diff_run(const char *prog, const char *db, const char *a, const char 
 		fprintf(stderr, "%s: --diff: %s\n", prog, err);
 		return rc == -spe_invalid ? CLI_USAGE : rc == -spe_bad_file ? CLI_DATAERR : CLI_IOERR;
 	}
-	rc = spe_diff_print(d, fmt, top, stdout);
+	struct diff_out w = { prog, args, d };
+	st = report_output_write(prog, output, write_diff, &w);
 	spe_diff_free(d);
 	spe_db_close(sdb);
-	return cli_finish_stdout(prog, rc < 0 ? CLI_IOERR : CLI_OK);
+	if (st == CLI_OK && args->html && strcmp(output, "-"))
+		fprintf(stderr, "%s: wrote %s\n", prog, output);
+	return st;
 }

@@ -3,7 +3,8 @@
 # numbers must be the database's: samples and the three latencies per function
 # and per source line, per label value (-tagfocus on mem_level, op_class,
 # event), the inlined frame with its call site, the mapping and build-id, the
-# --by=data profile, and the row filters.
+# --by=data profile (data objects on the datawork pair; lines and pages where
+# no object is known, on memwork), and the row filters.
 #   cli_export_pprof.sh RECORD LOAD QUERY EXPORT FIXTURES
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -95,6 +96,56 @@ expect data_total "$(echo "$data" | awk '{ s += $NF } END { print s }')" \
 	"$(query "$db" "SELECT count(*) FROM spe_record WHERE data_va IS NOT NULL")"
 # each data location is called from the PC that touched it
 expect data_callers "$(pprof_flat "$tmp/d.pb.gz" 1 -sample_index=samples -focus='^shared$' -cum | wc -l)" 1
+
+# --by=data on the datawork pair (fixtures/workloads/gen_datatraces.c), where spe-load attributed every
+# data address to a data object: each location is the object, as hot_data_object names and counts it
+# (anonymous regions by size and address), called from the PCs that touched it
+dw=$tmp/datawork.db
+for side in datawork datawork-after; do
+	${SPE_RUN:-} "$record" --replay="$fixtures/workloads/traces/$side.replay" -o "$tmp/$side.data" >/dev/null 2>&1 ||
+		{ echo "FAIL replay $side"; exit 1; }
+done
+${SPE_RUN:-} "$load" "$tmp/datawork.data" "$tmp/datawork-after.data" -o "$dw" --symfs="$fixtures/elf" 2>/dev/null ||
+	{ echo "FAIL load datawork"; exit 1; }
+export_ -d "$dw" --format=pprof --by=data -o "$tmp/dw.pb.gz" --symfs="$fixtures/elf" 2>"$tmp/err"
+expect objects_rc $? 0
+has objects_summary "$(cat "$tmp/err")" "4040 records, 4040 exported"
+object_name="CASE WHEN kind IN ('anon', 'shared') THEN printf('%s %d %s at %s', name,
+	CASE WHEN size >= 1048576 THEN size >> 20 ELSE size >> 10 END, CASE WHEN size >= 1048576 THEN 'MiB' ELSE 'KiB' END, start)
+	ELSE name END AS object"
+for value in samples total_latency; do
+	expect "objects_$value" "$(pprof_flat "$tmp/dw.pb.gz" 1 -sample_index=$value | grep -v '^[a-z_0-9]* 0$')" \
+		"$(sql_flat "$dw" "SELECT $object_name, sum($value) FROM hot_data_object GROUP BY 1")"
+done
+objects=$(pprof_flat "$tmp/dw.pb.gz" 1 -sample_index=samples)
+for o in table weights histogram sum_table::calls shared_counter '\[heap\]' '\[stack\]' \
+	'//anon 1024 MiB at 0xfffe00000000' '//anon 64 MiB at 0xffff80000000'; do
+	has "object_$o" "$(echo "$objects" | grep -c "^$o [0-9]*$")" 1
+done
+# variables at their declaration line (DWARF), per line as hot_data_object's src_line
+expect objects_lines "$(pprof_flat "$tmp/dw.pb.gz" 2 -lines -sample_index=samples | grep -E '^(table|weights|histogram|shared_counter) ')" \
+	"$(sql_flat "$dw" "SELECT name || ' ' || src_line, sum(samples) FROM hot_data_object
+	                   WHERE name IN ('table', 'weights', 'histogram', 'shared_counter') GROUP BY 1")"
+# a variable's locations are its 64-byte lines, inside it; a data mapping is one location at its start
+raw=$(go_pprof -raw -symbolize=none "$tmp/dw.pb.gz" 2>&1)
+table_range=$(query "$dw" "SELECT DISTINCT start_value || ' ' || (start_value + size) FROM hot_data_object WHERE name = 'table'")
+n=0 ok=0
+for a in $(printf '%s\n' "$raw" | awk '$4 == "table" { print $2 }'); do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	set -- $table_range
+	[ $((a % 64)) = 0 ] && [ $((a)) -ge $(($1 / 64 * 64)) ] && [ $((a)) -lt "$2" ] && ok=$((ok + 1))
+done
+expect table_lines "$n $ok" "$(query "$dw" "SELECT count(DISTINCT data_va_value >> 6) || ' ' || count(DISTINCT data_va_value >> 6)
+	FROM spe_sample s JOIN data_object d ON d.id = (SELECT data_object_id FROM spe_record WHERE id = s.id) WHERE d.name = 'table'")"
+expect heap_one_location "$(printf '%s\n' "$raw" | awk '$4 == "[heap]"' | wc -l | tr -d ' ')" 1
+has heap_at_start "$(printf '%s\n' "$raw" | awk '$4 == "[heap]" { print $2 }')" \
+	"$(query "$dw" "SELECT DISTINCT start FROM hot_data_object WHERE name = '[heap]'")"
+# the callers: the objects each function touched, with the same counts as the database
+expect objects_callers "$(go_pprof -top -cum -nodefraction=0 -symbolize=none -sample_index=samples -focus='^table$' \
+		"$tmp/dw.pb.gz" 2>&1 | awk 'seen && NF == 6 && $6 != "table" { print $6, $4 } / flat%/ { seen = 1 }' | sort)" \
+	"$(sql_flat "$dw" "SELECT s.name, count(*) FROM spe_record r JOIN symbol s ON s.id = r.symbol_id
+	                   JOIN data_object d ON d.id = r.data_object_id WHERE d.name = 'table' GROUP BY 1")"
 
 # filters: --where over spe_sample's columns, --pid, --cpu
 export_ -d "$db" --format=pprof -o "$tmp/w.pb.gz" --where="mem_level = 'DRAM' AND symbol = 'chase'" 2>/dev/null

@@ -43,6 +43,11 @@ demo=$(cat "$work/demo.out")
 has "demo: report counts every record" "$demo" "SPE records: 1200"
 has "demo: the hottest symbol, with its source line" "$demo" "chase                                   400          77775    85.2%  ./memwork.c:34"
 has "demo: false sharing found" "$demo" "bump_shared        2     150   100        100"
+has "demo: datawork's huge-page hint" "$demo" "Huge pages: 7 regions of 2 MiB take 97.0% of translation latency"
+has "demo: datawork's heap_scan got faster" "$demo" "88209 -> 21758  -66451 [-76944, -55958]        398 -> 388       faster"
+for page in memwork datawork datawork-diff; do
+	xmllint --noout "$work/demo/$page.html" 2>/dev/null || { echo "FAIL demo: $page.html is not a well-formed page"; fail=1; }
+done
 expect "demo: commands run from the prefix" \
 	"$(sed -n 's/.*try: \(.*\)\/spe-query .*/\1/p' "$work/demo.out")" "$p/bin"
 

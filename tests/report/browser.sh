@@ -7,6 +7,9 @@
 # carries body[data-ready]), and that the screenshot is a drawn page, not a
 # blank one: many colours, a fair share of ink, and the memory-level colours
 # of the latency bar (DRAM red, peer-core orange, L1D green) on screen.
+# The before/after page of the datawork pair (spe-report --diff --html) the
+# same way: no console message, the script ran, and on screen the bars of
+# the faster rows (green) and the interval whiskers.
 # The checks are tried first on pages made to fail them (a script that
 # throws, a blank page), so a browser that logs nothing cannot pass.
 # Skips (77) when chromium is not installed.
@@ -70,6 +73,33 @@ for c in e53935 fb8c00 43a047; do
 	n=$(printf '%s\n' "$stats" | awk -v c=$c '$1 == c { print $2 }')
 	[ "${n:-0}" -ge 500 ] || { echo "FAIL shot_level_$c: ${n:-0} pixels"; fail=1; }
 done
+
+# ---- the before/after page
+for side in datawork datawork-after; do
+	run "$record" --replay="$fx/workloads/traces/$side.replay" -o "$tmp/$side.data" >/dev/null 2>&1 ||
+		{ echo "FAIL replay $side"; exit 1; }
+done
+run "$load" "$tmp/datawork.data" "$tmp/datawork-after.data" -o "$tmp/dw.db" --symfs="$fx/elf" 2>/dev/null ||
+	{ echo "FAIL load datawork"; exit 1; }
+run "$report" -d "$tmp/dw.db" --diff 1 2 --html="$tmp/diff.html" 2>/dev/null || { echo "FAIL spe-report --diff"; exit 1; }
+browse "$tmp/diff.dom" "$tmp/diff-dom.log" "file://$tmp/diff.html" --dump-dom
+expect diff_dom_rc $? 0
+expect diff_console_dom "$(console "$tmp/diff-dom.log")" 0
+grep ':CONSOLE' "$tmp/diff-dom.log" | head -5
+has diff_script_ran "$(grep -o '<body[^>]*>' "$tmp/diff.dom")" 'data-ready="1"'
+expect diff_dom_sections "$(grep -o '<section id=' "$tmp/diff.dom" | wc -l | tr -d ' ')" 4
+browse /dev/null "$tmp/diff-shot.log" "file://$tmp/diff.html" --window-size=1280,1400 --screenshot="$tmp/diff.png"
+expect diff_shot_rc $? 0
+expect diff_console_shot "$(console "$tmp/diff-shot.log")" 0
+# the faster bars 43a047 and the whiskers 263238 of every row (analysis/report/src/diff_page.c)
+stats=$("$png_stats" "$tmp/diff.png" 43a047 263238)
+echo "diff screenshot: $stats" | head -1
+set -- $(printf '%s\n' "$stats" | head -1)
+expect diff_shot_size "$1x$2" 1280x1400
+[ "$3" -ge 100 ] || { echo "FAIL diff_shot_colours: $3 distinct colours"; fail=1; }
+pixels() { printf '%s\n' "$stats" | awk -v c=$1 '$1 == c { print $2 }'; }
+[ "$(pixels 43a047)" -ge 1000 ] || { echo "FAIL diff_shot_faster: $(pixels 43a047) green pixels"; fail=1; }
+[ "$(pixels 263238)" -ge 300 ] || { echo "FAIL diff_shot_whiskers: $(pixels 263238) whisker pixels"; fail=1; }
 
 [ $fail = 0 ] && echo "report_browser: all passed"
 exit $fail

@@ -7,9 +7,12 @@
 #     sentence, and refers to nothing outside itself;
 #   - every number table equals the same query run through spe-query (the
 #     views, or an independent formulation for the page's own SQL);
+#   - the memory section's sentences (huge pages, NUMA, what the CPU parts
+#     can show) are the text report's, word for word (one library function
+#     words each); every part of it has its how-to-read sentence;
 #   - each behaviour of the fixture is there to see: DRAM is the widest
 #     segment, the shared line is marked false sharing, the heap's 2 MiB
-#     regions are huge-page candidates, branchy mispredicts 25 %;
+#     regions are the huge-page hint's, branchy mispredicts 25 %;
 #   - annotations: disassembly with --symfs, source with --source-dir, the
 #     sampled instruction's numbers equal hot_pc's; without --symfs a note;
 #   - the topdown section draws spe-report --cross-isa's numbers;
@@ -26,28 +29,7 @@ run() { ${SPE_RUN:-} "$@"; }
 query() {
 	run "$query" -d "$db" --format=csv "$1" | tr -d '\r' | tail -n +2
 }
-# The text of every cell of column COL in table ID, one a line.
-col() { # file id col
-	rows=$(xmllint --xpath "count(//table[@id='$2']/tbody/tr)" "$1")
-	i=1
-	while [ "$i" -le "$rows" ]; do
-		# (xmllint ends a string result with a newline)
-		xmllint --xpath "string(//table[@id='$2']/tbody/tr[$i]/td[@data-col='$3'])" "$1"
-		i=$((i + 1))
-	done
-}
-# Columns of table ID joined as CSV rows.
-table() { # file id col...
-	f=$1 id=$2
-	shift 2
-	files=""
-	for c in "$@"; do
-		col "$f" "$id" "$c" >"$tmp/col.$c"
-		files="$files $tmp/col.$c"
-	done
-	# shellcheck disable=SC2086
-	paste -d, $files
-}
+. "$(dirname "$0")/xml_lib.sh"
 
 run "$record" --replay="$fx/workloads/traces/memwork.replay" -o "$tmp/memwork.data" >/dev/null 2>&1 ||
 	{ echo "FAIL replay"; exit 1; }
@@ -90,14 +72,37 @@ expect mispredict_by_symbol "$(table "$page" mispredict-by-symbol symbol branche
 	          FROM branch_mispredict GROUP BY symbol ORDER BY 3 DESC")"
 expect sources "$(table "$page" sources source_id records lost_aux partial_records bad_bytes no_mapping no_symbol)" \
 	"$(query "SELECT source_id, records, lost_aux, partial_records, bad_bytes, no_mapping, no_symbol FROM load_stats")"
-# pages and regions: the page's SQL against a formulation of its own
+# pages and regions (data_page) against a formulation of their own over spe_record
 expect pages_4k "$(table "$page" pages-4k page accesses total_latency)" \
 	"$(query "SELECT printf('0x%x', data_va / 4096 * 4096), count(*), sum(total_latency) FROM spe_record
 	          WHERE data_va IS NOT NULL GROUP BY data_va / 4096 ORDER BY 3 DESC, 2 DESC LIMIT 10")"
-expect regions_2m "$(table "$page" regions-2m region accesses total_latency tlb_walks pages)" \
+expect regions_2m "$(table "$page" regions-2m region accesses total_latency tlb_walks translation_latency pages walked_pages)" \
 	"$(query "SELECT printf('0x%x', data_va / 2097152 * 2097152), count(*), sum(total_latency), sum(tlb_walk),
-	                 count(DISTINCT data_va / 4096) FROM spe_record
-	          WHERE data_va IS NOT NULL GROUP BY data_va / 2097152 ORDER BY 3 DESC, 2 DESC LIMIT 10")"
+	                 sum(translation_latency), count(DISTINCT data_va / 4096),
+	                 count(DISTINCT CASE WHEN tlb_walk = 1 THEN data_va / 4096 END) FROM spe_record
+	          WHERE data_va IS NOT NULL GROUP BY data_va / 2097152 ORDER BY 5 DESC, 4 DESC, 2 DESC LIMIT 10")"
+expect data_objects "$(table "$page" data-objects kind name samples loads stores total_latency p99 latency_share)" \
+	"$(query "SELECT kind, name, samples, loads, stores, total_latency, p99, latency_share FROM hot_data_object LIMIT 10")"
+expect data_object_levels "$(xmllint --xpath "string(//table[@id='data-objects']/tbody/tr[1]/td[@data-col='levels']/@title)" "$page")" \
+	"$(query "SELECT levels FROM hot_data_object LIMIT 1" | tr -d '"')"
+# the sentences are the library's, word for word as the text report prints them
+text=$(run "$report" -d "$db")
+expect hint_as_text "Huge pages: $(xmllint --xpath "string(//p[@id='huge-page-hint'])" "$page")" \
+	"$(printf '%s\n' "$text" | grep '^Huge pages: ')"
+expect numa_as_text "NUMA: $(xmllint --xpath "string(//p[@id='numa-summary'])" "$page")" \
+	"$(printf '%s\n' "$text" | grep '^NUMA: ')"
+expect parts_as_text "$(xmllint --xpath "//ul[@id='memory-parts']/li/text()" "$page")" \
+	"$(printf '%s\n' "$text" | grep '^neoverse-n1: ')"
+# every part of the memory section, each with its sentence on how to read it
+for s in mem-objects mem-pages mem-tlb mem-numa mem-sharing mem-prefetch mem-parts; do
+	expect "memory_part_$s" "$(xmllint --xpath "count(//section[@id='memory']/h3[@id='$s']/following-sibling::*[1][self::p][@class='how sub'])" "$page")" 1
+done
+# memwork has no physical addresses: the fallback, no node matrix; and no prefetch event
+has numa_fallback "$(xmllint --xpath "string(//p[@id='numa-summary'])" "$page")" "No physical addresses in the capture"
+expect numa_no_matrix "$(xmllint --xpath "count(//table[@id='numa-matrix'])" "$page")" 0
+expect numa_rows "$(table "$page" numa-traffic basis remote loads total_latency)" \
+	"$(query "SELECT basis, remote, loads, total_latency FROM numa_traffic")"
+has no_prefetch "$(xmllint --xpath "string(//section[@id='memory'])" "$page")" "No load carried a late-prefetch"
 
 # ---- the fixture's behaviours, each visible
 # DRAM the widest segment of the latency bar (its rect has the largest width)
@@ -106,8 +111,9 @@ widest=$(grep -o '<rect x="[0-9.]*" y="0" width="[0-9.]*" height="34" fill="#[0-
 expect dram_widest "$widest" DRAM
 expect false_sharing "$(xmllint --xpath "string(//table[@id='cacheline-sharing']/tbody/tr[1]/td[last()])" "$page")" \
 	"false sharing"
-# chase's heap: 8 regions of 2 MiB whose loads walk the page tables in a third of the accesses
-expect huge_page_hints "$(grep -o '<span class="tag hot">candidate</span>' "$page" | wc -l | tr -d ' ')" 8
+# chase's heap: 8 regions of 2 MiB whose walks fall on many 4 KiB pages, the hint advises huge pages for them
+expect huge_page_hints "$(xmllint --xpath "count(//table[@id='regions-2m']//td[@data-col='hint']/span[@class='tag hot'])" "$page")" 8
+has huge_page_advice "$(xmllint --xpath "string(//p[@id='huge-page-hint'])" "$page")" "8 regions of 2 MiB take"
 expect branchy_rate "$(col "$page" mispredict-by-symbol mispredict_rate)" 0.25
 # a histogram per memory level with loads, on one axis
 expect level_hists "$(xmllint --xpath "//figure[@class='level-hist']/@data-level" "$page" | tr -d ' ' | tr '\n' ' ')" \

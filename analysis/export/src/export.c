@@ -65,6 +65,21 @@ int export_mapping_vaddr(struct export_ctx *x, struct export_mapping *m, uint64_
 	return spe_sym_offset_to_vaddr(bin, addr - m->start + m->pgoff, vaddr);
 }
 
+void *export_index_grow(void *array, size_t *n, size_t elem, int64_t id)
+{
+	if ((size_t)id < *n)
+		return array;
+	size_t cap = *n ? *n : 64;
+	while (cap <= (size_t)id)
+		cap *= 2;
+	unsigned char *p = realloc(array, cap * elem);
+	if (!p)
+		return NULL;
+	memset(p + *n * elem, 0, (cap - *n) * elem);
+	*n = cap;
+	return p;
+}
+
 /* Every mapping row, indexed by id (ids are dense rowids from 1). */
 static int load_mappings(struct export_ctx *x)
 {
@@ -75,21 +90,14 @@ static int load_mappings(struct export_ctx *x)
 	int rc = 0, oom = 0;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
-		if (id <= 0 || id > (1 << 26))
+		if (id <= 0 || id > EXPORT_MAX_ROWID)
 			continue; /* not a rowid spe-load writes; such a mapping is simply unknown */
-		if ((size_t)id >= x->n_maps) {
-			size_t n = x->n_maps ? x->n_maps : 64;
-			while (n <= (size_t)id)
-				n *= 2;
-			struct export_mapping *maps = realloc(x->maps, n * sizeof *maps);
-			if (!maps) {
-				rc = -spe_nomem;
-				break;
-			}
-			memset(maps + x->n_maps, 0, (n - x->n_maps) * sizeof *maps);
-			x->maps = maps;
-			x->n_maps = n;
+		struct export_mapping *maps = export_index_grow(x->maps, &x->n_maps, sizeof *maps, id);
+		if (!maps) {
+			rc = -spe_nomem;
+			break;
 		}
+		x->maps = maps;
 		struct export_mapping *m = &x->maps[id];
 		m->id = id;
 		m->source_id = sqlite3_column_int64(st, 1);

@@ -73,6 +73,15 @@ struct export_ctx {
 	size_t errlen;
 };
 
+/*
+ * Tables indexed by rowid (mappings, data objects): @p array of *@p n
+ * elements of @p elem bytes, grown (zero-filled) until @p id fits; *@p n is
+ * updated.  NULL without memory (@p array is then still valid).  Rowids
+ * above EXPORT_MAX_ROWID are not spe-load's and are skipped.
+ */
+#define EXPORT_MAX_ROWID (1 << 26)
+void *export_index_grow(void *array, size_t *n, size_t elem, int64_t id);
+
 /* A message in x->err; returns @p code. */
 int export_fail(struct export_ctx *x, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The mapping with @p id, or NULL. */
@@ -90,6 +99,7 @@ int export_mapping_vaddr(struct export_ctx *x, struct export_mapping *m, uint64_
 struct export_row {
 	int64_t source_id, pid, mapping_id;
 	int64_t pc, data_va, branch_target, prev_branch_target; /* 64-bit patterns */
+	int64_t data_object_id;
 	int64_t events;
 	int64_t latency[3]; /* total, issue, translation */
 	int op_class;       /* index in SPE_OP_CLASS_LIST, -1 NULL */
@@ -105,7 +115,7 @@ extern const size_t export_n_op_classes, export_n_mem_levels;
 enum {
 	EXPORT_COL_LATENCY = 1 << 0, /* latency[] */
 	EXPORT_COL_LABELS = 1 << 1,  /* events, op_class, mem_level */
-	EXPORT_COL_DATA = 1 << 2,    /* data_va */
+	EXPORT_COL_DATA = 1 << 2,    /* data_va, data_object_id */
 	EXPORT_COL_BRANCH = 1 << 3,  /* branch_target, prev_branch_target */
 };
 
@@ -118,6 +128,29 @@ typedef int (*export_row_fn)(void *arg, const struct export_row *row);
  * the scan and is returned.
  */
 int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_row_fn fn, void *arg);
+
+/* ---- data_objects.c: what spe-load attributed data addresses to ------------ */
+
+struct export_data_object {
+	int64_t id, mapping_id;       /* mapping_id: the binary (variables, sections) or the data mapping; 0 unknown */
+	int kind;                     /* data_object.kind (analysis/src/data_object.h) */
+	uint64_t start, size;
+	const char *name;             /* as a location shows it (interned): anonymous regions with size and address */
+	const char *file;             /* declaration (interned), NULL unknown */
+	int line;
+	int per_line;                 /* a binary's variable or section: one location per 64-byte line */
+};
+
+struct export_data_objects {
+	struct export_data_object *by_id; /* by_id[id].id == 0 for ids not in the table */
+	size_t n;
+};
+
+/* Every row of data_object (0, or a negative code with x->err). */
+int export_data_objects_load(struct export_ctx *x, struct export_data_objects *o);
+/* The object with @p id, or NULL. */
+const struct export_data_object *export_data_object(const struct export_data_objects *o, int64_t id);
+void export_data_objects_free(struct export_data_objects *o);
 
 /* ---- code_loc.c: what a sampled PC is -------------------------------------- */
 

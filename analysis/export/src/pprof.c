@@ -8,9 +8,12 @@
  * the inlined functions as extra lines, innermost first.  Labels:
  * mem_level, op_class and one `event` per event the record has, so
  * `pprof -tagfocus=mem_level=DRAM` works.  --by=data puts a location for
- * the accessed data at the leaf, called from the PC's location: the 64-byte
- * line named by the data symbol that holds it inside a mapped binary's
- * image, else (heap, stack, anonymous memory) the 4 KiB page.
+ * the accessed data at the leaf, called from the PC's location: the data
+ * object spe-load attributed the address to (data_object: a variable, named
+ * with its declaration line, one location per 64-byte line of it; or the
+ * data mapping, one location for all of it), else, for an address in no
+ * known object, the 64-byte line named by the data symbol that holds it
+ * inside a mapped binary's image, else the 4 KiB page.
  *
  * The message is written in pieces: protobuf's repeated fields concatenate,
  * so a Profile holding the header, then one Profile per batch of samples,
@@ -108,7 +111,7 @@ static int gz_profile(struct gz_out *g, const Profile *p)
 struct pp_key {
 	int64_t mapping_id, pc, events;
 	int32_t mem_level, op_class;
-	int64_t source_id, pid, data_line;
+	int64_t source_id, pid, data_line, data_object; /* data_object: its id, 0 when none is known */
 };
 AGG_WORDS(struct pp_key);
 #define CODE_KEY_SIZE offsetof(struct pp_key, source_id)
@@ -129,7 +132,8 @@ struct pprof {
 	struct export_ctx *x;
 	struct agg samples;
 	int by_data;
-	struct image_range *images; /* sorted by (source, pid, start) */
+	struct export_data_objects objects;
+	struct image_range *images; /* sorted by (source, pid, start); made for the first address in no object */
 	size_t n_images;
 };
 
@@ -151,6 +155,8 @@ static int by_image(const void *a, const void *b)
 static int image_ranges(struct pprof *p)
 {
 	struct export_ctx *x = p->x;
+	if (p->images)
+		return 0;
 	p->images = calloc(x->n_maps + 1, sizeof *p->images);
 	if (!p->images)
 		return export_fail(x, -spe_nomem, "out of memory");
@@ -196,11 +202,19 @@ static int pprof_row(void *arg, const struct export_row *r)
 	k.mapping_id = r->mapping_id;
 	k.pc = r->pc;
 	if (p->by_data) {
-		/* a global gets its 64-byte line (and later its symbol); heap, stack and anonymous data its page */
 		uint64_t va = (uint64_t)r->data_va;
+		const struct export_data_object *o =
+			r->data_object_id != EXPORT_NULL ? export_data_object(&p->objects, r->data_object_id) : NULL;
 		k.source_id = r->source_id;
 		k.pid = r->pid;
-		k.data_line = (int64_t)(va & (in_image(p, r->source_id, r->pid, va) ? ~UINT64_C(63) : ~UINT64_C(4095)));
+		if (o) { /* a variable by its 64-byte lines, a data mapping as a whole */
+			k.data_object = o->id;
+			k.data_line = o->per_line ? (int64_t)(va & ~UINT64_C(63)) : 0;
+		} else { /* no object known: a global gets its 64-byte line (and later its symbol), other data its page */
+			if (image_ranges(p) < 0)
+				return -spe_nomem;
+			k.data_line = (int64_t)(va & (in_image(p, r->source_id, r->pid, va) ? ~UINT64_C(63) : ~UINT64_C(4095)));
+		}
 	}
 	k.mem_level = (int32_t)r->mem_level;
 	k.op_class = (int32_t)r->op_class;
@@ -248,6 +262,7 @@ struct tables {
 	struct pp_line *lines; /* the locations' lines, one run per location */
 	size_t n_lines, cap_lines;
 	int64_t *map_samples; /* by mapping id: samples, to put the busiest mapping first */
+	unsigned char *map_data; /* by mapping id: a data location lies in it */
 	int oom;
 };
 
@@ -383,19 +398,45 @@ static const char *data_symbol(struct export_ctx *x, int64_t source, int64_t pid
 	return NULL;
 }
 
+/* The mapping of process (@p source, @p pid) holding @p va, else @p fallback. */
+static int64_t data_mapping(struct tables *t, int64_t source, int64_t pid, uint64_t va, int64_t fallback)
+{
+	int64_t id = fallback;
+	for (size_t i = 1; i < t->x->n_maps; i++) {
+		const struct export_mapping *m = &t->x->maps[i];
+		if (m->id && m->source_id == source && m->pid == pid && va >= m->start && va < m->end)
+			id = m->id;
+	}
+	if (id > 0 && (size_t)id < t->x->n_maps)
+		t->map_data[id] = 1;
+	return id;
+}
+
+/* The location of a known data object: its name, and for a variable its declaration. */
+static int object_location(struct tables *t, const struct pprof *p, const struct pp_key *k, uint32_t *id)
+{
+	int64_t key[4] = { 3, k->data_object, k->data_line, 0 };
+	struct pp_location *l = location(t, key, id);
+	if (!l)
+		return t->oom ? export_fail(t->x, -spe_nomem, "out of memory") : 0;
+	const struct export_data_object *o = export_data_object(&p->objects, k->data_object);
+	l->address = k->data_line ? (uint64_t)k->data_line : o->start;
+	l->mapping_id = data_mapping(t, k->source_id, k->pid, l->address, o->mapping_id);
+	add_line(t, l, function_id(t, o->name, o->name, o->file, o->line), o->line);
+	return 0;
+}
+
 static int data_location(struct tables *t, const struct pprof *p, const struct pp_key *k, uint32_t *id)
 {
+	if (k->data_object)
+		return object_location(t, p, k, id);
 	int64_t key[4] = { 2, k->source_id, k->pid, k->data_line };
 	struct pp_location *l = location(t, key, id);
 	if (!l)
 		return t->oom ? export_fail(t->x, -spe_nomem, "out of memory") : 0;
 	uint64_t va = (uint64_t)k->data_line;
 	l->address = va;
-	for (size_t i = 1; i < t->x->n_maps; i++) {
-		const struct export_mapping *m = &t->x->maps[i];
-		if (m->id && m->source_id == k->source_id && m->pid == k->pid && va >= m->start && va < m->end)
-			l->mapping_id = m->id;
-	}
+	l->mapping_id = data_mapping(t, k->source_id, k->pid, va, 0);
 	/* heap, stack and anonymous pages hold no symbol: no lookup (dwfl's is a linear search) */
 	const char *name = in_image(p, k->source_id, k->pid, va) ? data_symbol(t->x, k->source_id, k->pid, va) : NULL;
 	char page[64];
@@ -499,7 +540,7 @@ static int write_mappings(struct tables *t, struct gz_out *g)
 	struct export_ctx *x = t->x;
 	size_t n = 0;
 	for (size_t i = 1; i < x->n_maps; i++)
-		n += t->map_samples[i] > 0;
+		n += t->map_samples[i] > 0 || t->map_data[i];
 	Mapping *m = calloc(n + 1, sizeof *m);
 	Mapping **mp = calloc(n + 1, sizeof *mp);
 	if (!m || !mp) {
@@ -510,7 +551,7 @@ static int write_mappings(struct tables *t, struct gz_out *g)
 	n = 0;
 	for (size_t i = 1; i < x->n_maps; i++) {
 		const struct export_mapping *em = &x->maps[i];
-		if (t->map_samples[i] <= 0)
+		if (t->map_samples[i] <= 0 && !t->map_data[i])
 			continue;
 		perftools__profiles__mapping__init(&m[n]);
 		m[n].id = (uint64_t)em->id;
@@ -613,9 +654,12 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	struct gz_out *g = NULL;
 	const void **keys = NULL;
 	agg_init(&p.samples, p.by_data ? sizeof(struct pp_key) : CODE_KEY_SIZE, sizeof(struct pp_val));
-	if (p.by_data && image_ranges(&p) < 0) {
-		agg_free(&p.samples);
-		return -spe_nomem;
+	if (p.by_data) {
+		int rc = export_data_objects_load(x, &p.objects);
+		if (rc < 0) {
+			agg_free(&p.samples);
+			return rc;
+		}
 	}
 	agg_init(&t.loc_ids, 4 * sizeof(int64_t), sizeof(uint64_t));
 	agg_init(&t.func_ids, sizeof(struct pp_function), sizeof(uint64_t));
@@ -624,7 +668,7 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	if (rc == 0 && !(t.code = code_locs_new(x, CODE_LOC_DB)))
 		rc = -spe_io;
 	if (rc == 0 && (!(keys = agg_keys(&p.samples)) || !(t.map_samples = calloc(x->n_maps + 1, sizeof *t.map_samples)) ||
-			!(g = malloc(sizeof *g)) || !(t.b = malloc(sizeof *t.b))))
+			!(t.map_data = calloc(x->n_maps + 1, 1)) || !(g = malloc(sizeof *g)) || !(t.b = malloc(sizeof *t.b))))
 		rc = export_fail(x, -spe_nomem, "out of memory");
 	for (size_t i = 0; rc == 0 && i < p.samples.n; i++) {
 		const struct pp_key *k = keys[i];
@@ -660,6 +704,7 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	free(t.b);
 	free(keys);
 	free(t.map_samples);
+	free(t.map_data);
 	free(t.locs);
 	free(t.lines);
 	free(t.funcs);
@@ -668,5 +713,6 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	code_locs_free(t.code);
 	agg_free(&p.samples);
 	free(p.images);
+	export_data_objects_free(&p.objects);
 	return rc;
 }

@@ -44,7 +44,7 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 	struct sql_text t = { 0 };
 	/* columns not asked for are constants: SQLite neither decodes nor converts them */
 	sql_append(&t, "SELECT r.source_id, r.pid, r.mapping_id, r.pc, ");
-	sql_append(&t, cols & EXPORT_COL_DATA ? "r.data_va, " : "NULL, ");
+	sql_append(&t, cols & EXPORT_COL_DATA ? "r.data_va, r.data_object_id, " : "NULL, NULL, ");
 	sql_append(&t, cols & EXPORT_COL_BRANCH ? "r.branch_target, r.prev_branch_target, " : "NULL, NULL, ");
 	sql_append(&t, cols & EXPORT_COL_LABELS ? "r.events, " : "NULL, ");
 	sql_append(&t, cols & EXPORT_COL_LATENCY ? "r.total_latency, r.issue_latency, r.translation_latency, "
@@ -98,12 +98,13 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 			.mapping_id = col_or_null(st, 2),
 			.pc = col_or_null(st, 3),
 			.data_va = col_or_null(st, 4),
-			.branch_target = col_or_null(st, 5),
-			.prev_branch_target = col_or_null(st, 6),
-			.events = col_or_null(st, 7),
-			.latency = { col_or_null(st, 8), col_or_null(st, 9), col_or_null(st, 10) },
-			.op_class = sqlite3_column_int(st, 11),
-			.mem_level = sqlite3_column_int(st, 12),
+			.data_object_id = col_or_null(st, 5),
+			.branch_target = col_or_null(st, 6),
+			.prev_branch_target = col_or_null(st, 7),
+			.events = col_or_null(st, 8),
+			.latency = { col_or_null(st, 9), col_or_null(st, 10), col_or_null(st, 11) },
+			.op_class = sqlite3_column_int(st, 12),
+			.mem_level = sqlite3_column_int(st, 13),
 		};
 		x->stats->records++;
 		if ((ret = fn(arg, &r)) != 0)

@@ -36,6 +36,36 @@ int spe_huge_page_hint(sqlite3 *db, char *text, size_t size, char *err, size_t e
 int spe_numa_summary(sqlite3 *db, char *text, size_t size, char *err, size_t errlen);
 
 /*
+ * The same two in parts, for a program that runs the report's queries
+ * itself (the HTML report logs and may route each one): run the _sql text,
+ * which returns one row of _COLUMNS numbers, and pass that row to the _text
+ * function, which applies the rule and writes the sentence (same returns,
+ * never negative).  spe_huge_page_hint() and spe_numa_summary() are exactly
+ * these two steps, so every report says the same thing.
+ */
+#define SPE_HUGE_PAGE_HINT_COLUMNS 5
+const char *spe_huge_page_hint_sql(void);
+int spe_huge_page_hint_text(const double row[SPE_HUGE_PAGE_HINT_COLUMNS], char *text, size_t size);
+#define SPE_NUMA_SUMMARY_COLUMNS 6
+const char *spe_numa_summary_sql(void);
+int spe_numa_summary_text(const double row[SPE_NUMA_SUMMARY_COLUMNS], char *text, size_t size);
+
+/*
+ * The 2 MiB regions the hint counts, as an SQL condition over data_page's
+ * columns: those whose TLB walks fall on two or more 4 KiB pages (one huge
+ * page would have turned the later walks into hits).  The HTML report
+ * marks these rows.
+ */
+#define SPE_HUGE_PAGE_REGION_WHERE "page_size = 2097152 AND walked_pages_4k >= 2"
+
+/*
+ * What the capture's CPU parts can show about sharing and prefetch: one
+ * row per part, one column `part` holding the sentence ("neoverse-n1: no
+ * HITM or snoop events (SPE 1.1); ...").
+ */
+const char *spe_memory_parts_sql(void);
+
+/*
  * Print the whole section: as text, or (SPE_FORMAT_JSON) as the members
  * `"memory": {...}` of an enclosing JSON object.  @p top rows per list.
  */

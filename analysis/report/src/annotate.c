@@ -434,7 +434,7 @@ static int build_lines(struct ann_function *f)
 	if (range) {
 		/* the main file first, then the others by name */
 		qsort(f->lines + first_other, f->nlines - first_other, sizeof *f->lines, by_file_line);
-	} else {
+	} else if (f->nlines) { /* (none: f->lines is NULL, which qsort may not be given) */
 		qsort(f->lines, f->nlines, sizeof *f->lines, by_file_line);
 	}
 	for (size_t i = 0; i < f->ninsns; i++) {

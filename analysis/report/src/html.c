@@ -88,13 +88,30 @@ void html_td(struct html *h, const char *col, const char *text, int numeric)
 	html_raw(h, "</td>");
 }
 
-void html_section(struct html *h, const char *id, const char *title, const char *how)
+/* A heading and its how-to-read sentence: <TAG [id=ID]>TITLE</TAG><p class=CLASS>HOW</p>. */
+static void heading(struct html *h, const char *tag, const char *id, const char *title, const char *how,
+		    const char *how_class)
 {
-	html_printf(h, "\n<section id=\"%s\">\n<h2>", id);
+	if (id)
+		html_printf(h, "<%s id=\"%s\">", tag, id);
+	else
+		html_printf(h, "<%s>", tag);
 	html_text(h, title);
-	html_raw(h, "</h2>\n<p class=\"how\">");
+	html_printf(h, "</%s>\n<p class=\"%s\">", tag, how_class);
 	html_text(h, how);
 	html_raw(h, "</p>\n");
+}
+
+void html_section(struct html *h, const char *id, const char *title, const char *how)
+{
+	html_printf(h, "\n<section id=\"%s\">\n", id);
+	heading(h, "h2", NULL, title, how, "how");
+}
+
+void html_subsection(struct html *h, const char *id, const char *title, const char *how)
+{
+	html_raw(h, "\n");
+	heading(h, "h3", id, title, how, "how sub");
 }
 
 void html_blend(char out[8], unsigned rgb, double t)

@@ -25,6 +25,9 @@ void html_td(struct html *h, const char *col, const char *text, int numeric);
 /* Open a section: id, heading, and the sentence that says how to read it. */
 void html_section(struct html *h, const char *id, const char *title, const char *how);
 
+/* A part of a section: <h3 id=ID>TITLE</h3> and its own sentence on how to read it (p.how.sub). */
+void html_subsection(struct html *h, const char *id, const char *title, const char *how);
+
 /* "#rrggbb" of white blended towards @p rgb by @p t in [0, 1]. */
 void html_blend(char out[8], unsigned rgb, double t);
 

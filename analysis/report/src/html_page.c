@@ -25,6 +25,9 @@ static const char style[] =
 	"h2{font-size:17px;margin:0 0 2px}\n"
 	"h3{font-size:14px;margin:16px 0 6px}\n"
 	"p.how{color:var(--muted);margin:0 0 10px;font-size:13px;max-width:80em}\n"
+	"p.how.sub{margin-top:-2px}\n"
+	"table.matrix td{min-width:190px;border:1px solid var(--line)}\n"
+	"table.matrix th{border:1px solid var(--line)}\n"
 	"table{border-collapse:collapse;font-size:12.5px}\n"
 	"table.wide{width:100%}\n"
 	"th,td{padding:3px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:middle;"
@@ -32,6 +35,8 @@ static const char style[] =
 	"th{font-weight:600;color:var(--muted);font-size:11px;text-transform:uppercase;letter-spacing:.03em}\n"
 	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}\n"
 	"td.wrap{white-space:normal;word-break:break-all}\n"
+	"td[data-col=data_objects],td[data-col=symbols]{white-space:normal;overflow-wrap:anywhere;min-width:100px;"
+	"max-width:200px}\n"
 	"code,pre,.mono,td.src,td.insn{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'DejaVu Sans Mono',"
 	"monospace;font-size:12px}\n"
 	"a{color:var(--accent)}\n"
@@ -52,7 +57,15 @@ static const char style[] =
 	"svg .seg{font-size:12px;font-weight:600}\n"
 	"svg .axis{stroke:#9aa5b1;stroke-width:1}\n"
 	"svg .track{fill:#f0f2f4}\n"
+	"svg .whisker{stroke:#263238;stroke-width:1.5;shape-rendering:crispEdges}\n"
+	".where{color:var(--muted);font-size:11px;margin-left:4px}\n"
+	".tag.verdict-faster{background:#e8f5e9;color:#1b5e20}\n"
+	".tag.verdict-slower{background:#fdecea;color:#b71c1c}\n"
+	".tag.verdict-noise{background:#eceff1;color:#546e7a}\n"
+	"tr[data-verdict=noise] td{color:#78858f}\n"
+	"p.verdicts{margin:0 0 8px;font-weight:600}\n"
 	"td>svg.frac:first-child{display:inline-block;vertical-align:middle;margin-right:6px}\n"
+
 	"figure>svg.stacked{width:100%;height:auto}\n"
 	"svg.heatmap{width:100%;height:auto}\n"
 	".ann{margin:10px 0 22px}\n"
@@ -100,28 +113,39 @@ static const char script[] =
 	"})();\n"
 	"//]]>\n";
 
-static const struct {
-	const char *id, *label;
-} nav[] = {
+static const struct nav_item report_nav[] = {
 	{ "summary", "Summary" },   { "latency", "Where the latency goes" }, { "hot-code", "Hot code" },
 	{ "annotations", "Annotation" }, { "time", "Over time" },        { "memory", "Memory" },
 	{ "branches", "Branches" }, { "topdown", "Topdown" },               { "queries", "Queries" },
 };
 
-void page_head(struct report_ctx *c)
+void page_open(struct report_ctx *c, const char *heading, const char *subtitle, const struct nav_item *nav, size_t n)
 {
 	struct html *h = &c->h;
 	html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-		    "<meta name=\"generator\" content=\"spekit spe-report\"/>\n<title>SPE report: ");
+		    "<meta name=\"generator\" content=\"spekit spe-report\"/>\n<title>");
+	html_text(h, heading);
+	html_raw(h, ": ");
 	html_text(h, c->o.title);
-	html_printf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>SPE report: ", style);
+	html_printf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>", style);
+	html_text(h, heading);
+	html_raw(h, ": ");
 	html_text(h, c->o.title);
-	html_raw(h, "</h1><p>Arm Statistical Profiling Extension samples: where load latency goes, in which code, "
-		    "from which memory, and when.</p></header>\n<nav>");
-	for (size_t i = 0; i < sizeof nav / sizeof nav[0]; i++)
+	html_raw(h, "</h1><p>");
+	html_text(h, subtitle);
+	html_raw(h, "</p></header>\n<nav>");
+	for (size_t i = 0; i < n; i++)
 		html_printf(h, "<a href=\"#%s\">%s</a>", nav[i].id, nav[i].label);
 	html_raw(h, "</nav>\n<main>");
+}
+
+void page_head(struct report_ctx *c)
+{
+	page_open(c, "SPE report",
+		  "Arm Statistical Profiling Extension samples: where load latency goes, in which code, from which "
+		  "memory, and when.",
+		  report_nav, sizeof report_nav / sizeof report_nav[0]);
 }
 
 void page_queries(struct report_ctx *c)

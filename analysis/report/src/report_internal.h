@@ -59,6 +59,8 @@ void rq_end(struct rq *q);
 const char *rq_text(struct rq *q, int col);
 /* A one-row, one-column integer query with no parameters (0 when there is no row). */
 int rq_scalar(struct report_ctx *c, enum report_query id, long long *value);
+/* The first row of a query with no parameters as @p n numbers (zeros when there is no row). */
+int rq_numbers(struct report_ctx *c, enum report_query id, int n, double *v);
 
 /* Every row of a query, each column as text (NULL for SQL NULL), for sections that read before they write. */
 struct rowset {
@@ -70,6 +72,8 @@ struct rowset {
 int rowset_read(struct rq *q, struct rowset *rs);
 /* Run query @p id with ?1 = the --top row count into @p rs. */
 int rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs);
+/* Run query @p id, which takes no parameters, into @p rs. */
+int rowset_all(struct report_ctx *c, enum report_query id, struct rowset *rs);
 const char *rowset_get(const struct rowset *rs, size_t row, int col);
 void rowset_free(struct rowset *rs);
 
@@ -87,6 +91,8 @@ void table_head(struct html *h, const char *id, const struct table_col *cols, in
 void table_end(struct html *h);
 /* The cells of row @p r (no <tr>). */
 void table_cells(struct html *h, const struct rowset *rs, size_t r, const struct table_col *cols, int n);
+/* Every row of @p rs as <tr> with those cells. */
+void table_rows(struct html *h, const struct rowset *rs, const struct table_col *cols, int n);
 
 /* A JSON array "[a, b, ...]" of @p n integers for the id-set parameters; NULL without memory. */
 char *json_int_array(const long long *v, size_t n);

@@ -77,6 +77,21 @@ int rq_scalar(struct report_ctx *c, enum report_query id, long long *value)
 	return rc;
 }
 
+int rq_numbers(struct report_ctx *c, enum report_query id, int n, double *v)
+{
+	struct rq q;
+	int rc = rq_begin(c, &q, id);
+	for (int i = 0; i < n; i++)
+		v[i] = 0;
+	if (rc == 0 && (rc = rq_next(&q)) == 1) {
+		for (int i = 0; i < n && i < sqlite3_column_count(q.st); i++)
+			v[i] = sqlite3_column_double(q.st, i);
+		rc = 0;
+	}
+	rq_end(&q);
+	return rc;
+}
+
 char *json_int_array(const long long *v, size_t n)
 {
 	size_t cap = 3 + n * 22, len = 0;

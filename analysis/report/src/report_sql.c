@@ -2,14 +2,17 @@
 /*
  * The report's SQL, all of it (report_sql.h).  Most sections read the views
  * of docs/schema.md as they are; the rest are plain SQL over spe_record and
- * pc_latency for what no view has yet: latency histograms per memory level,
- * the time x latency heatmap, 4 KiB pages and 2 MiB regions.  Op-class
- * names come from the facts table.
+ * pc_latency for what no view has yet: latency histograms per memory level
+ * and the time x latency heatmap.  The memory sentences (huge pages, NUMA,
+ * what each CPU part can show) run the analysis library's own queries
+ * (spe/memory_report.h), so the text and HTML reports state the same rule.
+ * Op-class names come from the facts table.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "report_sql.h"
+#include "spe/memory_report.h"
 #include "spe/spe.h"
 #include "sql_text.h"
 
@@ -130,15 +133,44 @@ static void build(enum report_query q, struct sql_text *t)
 		sql_append(t, "SELECT source_id, pid, page, accesses, tlb_walks, walk_ratio, translation_latency,\n"
 			      "  mean_translation_latency FROM tlb_hotspot");
 		break;
-	case RQ_PAGES:
-		sql_append(t, "SELECT source_id, pid, data_va >> 12 AS page, count(*), sum(total_latency),\n"
-			      "  count(total_latency), sum(tlb_walk)\n"
-			      "FROM spe_record WHERE data_va IS NOT NULL\n"
-			      "GROUP BY source_id, pid, page ORDER BY source_id, pid, page");
+	case RQ_DATA_OBJECTS:
+		sql_append(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
+			      "  stores, total_latency, mean_latency, p99, latency_share, levels\n"
+			      "FROM hot_data_object LIMIT ?1");
+		break;
+	case RQ_HUGE_PAGE_HINT:
+		sql_append(t, spe_huge_page_hint_sql());
+		break;
+	case RQ_DATA_PAGES:
+		/* one pass over data_page for both tables: it scans spe_record */
+		sql_append(t, "SELECT source_id, pid, page, accesses, total_latency, mean_latency, tlb_walks,\n"
+			      "  translation_latency, translation_share, pages_4k, walked_pages_4k, data_objects, counted,\n"
+			      "  page_size\n"
+			      "FROM (SELECT *, (" SPE_HUGE_PAGE_REGION_WHERE ") AS counted,\n"
+			      "        row_number() OVER (PARTITION BY page_size ORDER BY\n"
+			      "          CASE page_size WHEN 4096 THEN total_latency ELSE translation_latency END DESC,\n"
+			      "          CASE page_size WHEN 4096 THEN accesses ELSE tlb_walks END DESC, accesses DESC) AS rank\n"
+			      "      FROM data_page)\n"
+			      "WHERE rank <= ?1 ORDER BY page_size DESC, rank");
+		break;
+	case RQ_NUMA_SUMMARY:
+		sql_append(t, spe_numa_summary_sql());
+		break;
+	case RQ_NUMA_TRAFFIC:
+		sql_append(t, "SELECT source_id, cpu_node, memory_node, basis, remote, loads, total_latency, mean_latency,\n"
+			      "  remote_access_events FROM numa_traffic");
 		break;
 	case RQ_CACHELINE:
 		sql_append(t, "SELECT pid, line, accesses, loads, stores, cpus, threads, offsets, snooped, hitm,\n"
-			      "  peer_hits, total_latency, symbols FROM cacheline_sharing LIMIT ?1");
+			      "  peer_hits, total_latency, symbols, writes, remote_hits, data_objects, source_id\n"
+			      "FROM cacheline_sharing LIMIT ?1");
+		break;
+	case RQ_PREFETCH:
+		sql_append(t, "SELECT pc, symbol, symbol_offset, data_object, loads, late_prefetch, late_rate,\n"
+			      "  recently_fetched, late_latency, total_latency, mean_latency FROM prefetch LIMIT ?1");
+		break;
+	case RQ_MEMORY_PARTS:
+		sql_append(t, spe_memory_parts_sql());
 		break;
 	case RQ_MISPREDICT_BY_SYMBOL:
 		sql_append(t, "SELECT symbol, sum(branches) AS branches, sum(mispredicted) AS mispredicted,\n"
@@ -173,8 +205,14 @@ static const char *const names[RQ_COUNT] = {
 	[RQ_HEATMAP_TIME] = "heatmap",
 	[RQ_HEATMAP_TS] = "heatmap_ts",
 	[RQ_TLB_HOTSPOT] = "tlb_hotspot",
-	[RQ_PAGES] = "pages",
+	[RQ_DATA_OBJECTS] = "hot_data_object",
+	[RQ_HUGE_PAGE_HINT] = "huge_page_hint",
+	[RQ_DATA_PAGES] = "data_page",
+	[RQ_NUMA_SUMMARY] = "numa_summary",
+	[RQ_NUMA_TRAFFIC] = "numa_traffic",
 	[RQ_CACHELINE] = "cacheline_sharing",
+	[RQ_PREFETCH] = "prefetch",
+	[RQ_MEMORY_PARTS] = "memory_parts",
 	[RQ_MISPREDICT_BY_SYMBOL] = "mispredict_by_symbol",
 	[RQ_MISPREDICT_BY_PC] = "branch_mispredict",
 };

@@ -2,8 +2,7 @@
 /*
  * Every SQL statement the report runs, by name.  Sections ask for a query by
  * its id and never hold SQL of their own, so a query can move to another
- * view (a summary-backed one, or the data-object and page views still to
- * come) in one place.  Parameters are positional (?1, ?2); a set of ids is
+ * view (a summary-backed one) or another engine in one place.  Parameters are positional (?1, ?2); a set of ids is
  * bound as a JSON array text and read with json_each.
  */
 #ifndef SPE_REPORT_SQL_H
@@ -34,10 +33,17 @@ enum report_query {
 	RQ_HEATMAP_TIME,  /* every timed record's (cpu, time slot, total_latency); ?1 t0, ?2 span, ?3 slots */
 	RQ_HEATMAP_TS,    /* the same over the raw SPE timestamp when no record has a perf time */
 	/* memory */
+	RQ_DATA_OBJECTS,  /* hot_data_object LIMIT ?1 */
 	RQ_TLB_HOTSPOT,   /* tlb_hotspot, every row (the section totals them and keeps the top) */
-	RQ_PAGES,         /* every 4 KiB data page (source, pid, page, accesses, latency, timed, walks) in address
-			     order: the section ranks pages and sums them into 2 MiB regions in one pass */
+	RQ_HUGE_PAGE_HINT, /* spe_huge_page_hint_sql(): the one row spe_huge_page_hint_text() words */
+	RQ_DATA_PAGES,    /* data_page's top ?1 2 MiB regions by translation latency, each with `counted` (1 when
+			     the huge-page hint counts it: SPE_HUGE_PAGE_REGION_WHERE), then its top ?1 4 KiB
+			     pages by total latency; page_size last */
+	RQ_NUMA_SUMMARY,  /* spe_numa_summary_sql(): the one row spe_numa_summary_text() words */
+	RQ_NUMA_TRAFFIC,  /* numa_traffic, every row (nodes x nodes per source: few) */
 	RQ_CACHELINE,     /* cacheline_sharing LIMIT ?1 */
+	RQ_PREFETCH,      /* prefetch LIMIT ?1 */
+	RQ_MEMORY_PARTS,  /* spe_memory_parts_sql(): per CPU part, what it can show */
 	/* branches */
 	RQ_MISPREDICT_BY_SYMBOL, /* branch_mispredict summed per function LIMIT ?1 */
 	RQ_MISPREDICT_BY_PC,     /* branch_mispredict LIMIT ?1 */

@@ -29,10 +29,13 @@ int rowset_read(struct rq *q, struct rowset *rs)
 		rs->n++;
 	}
 	rq_end(q);
+	if (rc < 0)
+		rowset_free(rs);
 	return rc < 0 ? rc : 0;
 }
 
-int rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs)
+/* Run query @p id into @p rs, with ?1 = the --top row count when @p ranked. */
+static int rowset_query(struct report_ctx *c, enum report_query id, int ranked, struct rowset *rs)
 {
 	struct rq q;
 	memset(rs, 0, sizeof *rs);
@@ -41,8 +44,19 @@ int rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs)
 		rq_end(&q);
 		return rc;
 	}
-	sqlite3_bind_int(q.st, 1, c->o.top);
+	if (ranked)
+		sqlite3_bind_int(q.st, 1, c->o.top);
 	return rowset_read(&q, rs);
+}
+
+int rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs)
+{
+	return rowset_query(c, id, 1, rs);
+}
+
+int rowset_all(struct report_ctx *c, enum report_query id, struct rowset *rs)
+{
+	return rowset_query(c, id, 0, rs);
 }
 
 const char *rowset_get(const struct rowset *rs, size_t row, int col)
@@ -78,4 +92,13 @@ void table_cells(struct html *h, const struct rowset *rs, size_t r, const struct
 {
 	for (int k = 0; k < n; k++)
 		html_td(h, cols[k].key, rowset_get(rs, r, cols[k].col), cols[k].numeric);
+}
+
+void table_rows(struct html *h, const struct rowset *rs, const struct table_col *cols, int n)
+{
+	for (size_t r = 0; r < rs->n; r++) {
+		html_raw(h, "<tr>");
+		table_cells(h, rs, r, cols, n);
+		html_raw(h, "</tr>");
+	}
 }

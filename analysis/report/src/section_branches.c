@@ -49,11 +49,7 @@ int section_branches(struct report_ctx *c)
 		table_end(h);
 		html_raw(h, "</div><div><h3>By branch</h3>");
 		table_head(h, "branch-mispredict", by_pc, 7, NULL);
-		for (size_t r = 0; r < pc.n; r++) {
-			html_raw(h, "<tr>");
-			table_cells(h, &pc, r, by_pc, 7);
-			html_raw(h, "</tr>");
-		}
+		table_rows(h, &pc, by_pc, 7);
 		table_end(h);
 		html_raw(h, "</div></div>\n");
 	}

@@ -1,20 +1,141 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Memory: data pages by TLB walks (tlb_hotspot), 4 KiB pages and 2 MiB
- * regions by latency with how much of each region the samples touched
- * (the huge-page hint), and cache lines shared between threads
- * (cacheline_sharing, as perf c2c's table).
+ * Memory: which data the time goes to (hot_data_object), its pages and
+ * whether huge pages would help (data_page, tlb_hotspot and the library's
+ * huge-page rule), NUMA traffic (numa_traffic and the library's sentence),
+ * cache lines shared between threads (cacheline_sharing, as perf c2c's
+ * table), late prefetches (prefetch), and what the capture's CPU parts can
+ * show of these.  The sentences come from spe/memory_report.h, the same
+ * functions the text report prints, so both say the same thing.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sections.h"
+#include "spe/memory_report.h"
 #include "svg_chart.h"
 
-#define PAGE_SHIFT_2M 9       /* 4 KiB page number >> 9: 2 MiB region */
 #define PAGES_PER_REGION 512 /* 4 KiB pages in 2 MiB */
-#define HINT_WALK_SHARE 0.05 /* walks in at least this share of a region's accesses */
+#define SHARE_RGB 0x1e88e5
+#define LATE_RGB 0x8e24aa
+#define LOCAL_RGB 0x43a047
+#define REMOTE_RGB 0x8e24aa
+#define MAX_NODES 16
+
+static const char *cell(const struct rowset *rs, size_t r, int col)
+{
+	return rowset_get(rs, r, col);
+}
+
+static double num(const struct rowset *rs, size_t r, int col)
+{
+	const char *s = rowset_get(rs, r, col);
+	return s ? atof(s) : 0;
+}
+
+/* "64 MiB", "512 B": a size a reader takes in at once. */
+static void human_bytes(char *buf, size_t size, const char *bytes)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	if (!bytes) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	double v = atof(bytes);
+	int u = 0;
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, size, v == (long long)v ? "%.0f %s" : "%.1f %s", v, units[u]);
+}
+
+/* The memory levels of a "DRAM 150, remote 150" list (hot_data_object.levels) as loads per level. */
+static void parse_levels(const char *text, uint64_t levels[MEM_LEVELS + 1])
+{
+	memset(levels, 0, (MEM_LEVELS + 1) * sizeof *levels);
+	while (text && *text) {
+		char name[64];
+		unsigned long long n;
+		int used;
+		if (sscanf(text, " %63[^ ,] %llu%n", name, &n, &used) != 2)
+			break;
+		levels[mem_level_index(name)] += n;
+		text += used;
+		text += strspn(text, ", ");
+	}
+}
+
+static int data_objects(struct report_ctx *c)
+{
+	struct html *h = &c->h;
+	struct rowset rs;
+	int rc = rowset_ranked(c, RQ_DATA_OBJECTS, &rs);
+	if (rc < 0)
+		return rc;
+	html_subsection(h, "mem-objects", "Data objects by total latency",
+			"Which data the time goes to.  A row is a variable of the program (named by DWARF or the "
+			"symbol table, with its type and declaration), or, for data no variable covers, the mapping "
+			"it lies in: [heap], [stack], anonymous memory (large mallocs, mmap), a file mapped as data.  "
+			"Share is of the latency of all records with a data object; the coloured bar shows the memory "
+			"levels that served the object's loads, in the colours of the latency bar above (point at it "
+			"for the counts, at a name for its source and process).");
+	if (!rs.n) {
+		html_raw(h, "<p class=\"none\">No record's data address fell in a known data object (the capture has "
+			    "no data mappings and no variable of a mapped binary was touched).</p>");
+		rowset_free(&rs);
+		return 0;
+	}
+	html_raw(h, "<div class=\"scroll\"><table id=\"data-objects\"><thead><tr><th>kind</th><th>object</th><th>type</th>"
+		    "<th>declared</th><th>start</th><th class=\"n\">size</th><th class=\"n\">samples</th>"
+		    "<th class=\"n\">loads</th><th class=\"n\">stores</th><th class=\"n\">total latency</th>"
+		    "<th class=\"n\">p99</th><th class=\"n\">share %</th><th>levels</th></tr></thead><tbody>");
+	for (size_t r = 0; r < rs.n; r++) {
+		char size[32], decl[512];
+		uint64_t levels[MEM_LEVELS + 1];
+		html_raw(h, "<tr>");
+		html_raw(h, "<td data-col=\"kind\"><span class=\"tag\">");
+		html_text(h, cell(&rs, r, 2));
+		html_raw(h, "</span></td>");
+		html_raw(h, "<td data-col=\"name\" class=\"mono\" title=\"");
+		html_textf(h, "source %s, pid %s", cell(&rs, r, 0) ? cell(&rs, r, 0) : "?", cell(&rs, r, 1) ? cell(&rs, r, 1) : "?");
+		html_raw(h, "\">");
+		html_text(h, cell(&rs, r, 3));
+		html_raw(h, "</td>");
+		html_td(h, "type", cell(&rs, r, 4), 0);
+		if (cell(&rs, r, 5)) {
+			snprintf(decl, sizeof decl, "%s:%s", cell(&rs, r, 5), cell(&rs, r, 6) ? cell(&rs, r, 6) : "?");
+			html_td(h, "declared", decl, 0);
+		} else {
+			html_td(h, "declared", NULL, 0);
+		}
+		html_td(h, "start", cell(&rs, r, 7), 0);
+		human_bytes(size, sizeof size, cell(&rs, r, 8));
+		html_printf(h, "<td data-col=\"size\" class=\"n\" title=\"%s bytes\">", cell(&rs, r, 8) ? cell(&rs, r, 8) : "?");
+		html_text(h, size);
+		html_raw(h, "</td>");
+		static const struct {
+			int col;
+			const char *key;
+		} nums[] = { { 9, "samples" }, { 10, "loads" }, { 11, "stores" }, { 12, "total_latency" }, { 14, "p99" } };
+		for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
+			html_td(h, nums[k].key, cell(&rs, r, nums[k].col), 1);
+		/* the bar first, then the number: the cell's text stays the number */
+		html_raw(h, "<td data-col=\"latency_share\" class=\"n\">");
+		svg_fraction_bar(h, num(&rs, r, 15) / 100, SHARE_RGB, 40, 8);
+		html_text(h, cell(&rs, r, 15));
+		html_raw(h, "</td><td data-col=\"levels\" title=\"");
+		html_text(h, cell(&rs, r, 16) ? cell(&rs, r, 16) : "no loads");
+		html_raw(h, "\">");
+		parse_levels(cell(&rs, r, 16), levels);
+		svg_levels_bar(h, levels, 80, 10);
+		html_raw(h, "</td></tr>");
+	}
+	table_end(h);
+	rowset_free(&rs);
+	return 0;
+}
 
 /* tlb_hotspot in full: the totals over every page, the first rows for the table. */
 static int tlb(struct report_ctx *c)
@@ -53,7 +174,10 @@ static int tlb(struct report_ctx *c)
 		rowset_free(&top);
 		return rc;
 	}
-	html_raw(h, "<h3>TLB walks</h3><p id=\"tlb-total\">");
+	html_subsection(h, "mem-tlb", "TLB walks",
+			"Pages whose translations missed the TLB: each walk of the page tables adds its translation "
+			"latency to the access.");
+	html_raw(h, "<p id=\"tlb-total\">");
 	html_textf(h, "%lld of %lld sampled accesses with a data address walked the page tables (%.1f%%), on %lld of "
 		      "%lld 4 KiB pages.",
 		   walks, accesses, accesses ? 100.0 * (double)walks / (double)accesses : 0.0, walked_pages, pages);
@@ -71,144 +195,179 @@ static int tlb(struct report_ctx *c)
 	return 0;
 }
 
-/* A 4 KiB page, or a 2 MiB region summed from its pages. */
-struct area {
-	long long source, pid, page; /* page number: address >> 12 */
-	long long accesses, latency, timed, walks, pages;
-};
-
-/* Keep @p a in @p top (at most @p cap, by latency then accesses, descending). */
-static void rank(struct area *top, size_t *n, size_t cap, const struct area *a)
+/* The huge-page hint in the library's words, the 2 MiB regions it counts, and the hottest 4 KiB pages. */
+static int pages(struct report_ctx *c)
 {
-	size_t k = *n < cap ? (*n)++ : cap;
-	if (k == cap && (cap == 0 || top[cap - 1].latency > a->latency ||
-			 (top[cap - 1].latency == a->latency && top[cap - 1].accesses >= a->accesses)))
-		return;
-	if (k == cap)
-		k = cap - 1;
-	while (k > 0 && (top[k - 1].latency < a->latency ||
-			 (top[k - 1].latency == a->latency && top[k - 1].accesses < a->accesses))) {
-		top[k] = top[k - 1];
-		k--;
-	}
-	top[k] = *a;
-}
-
-static void area_row(struct html *h, const struct area *a, int shift, int region)
-{
-	char cell[64];
-	html_raw(h, "<tr>");
-	snprintf(cell, sizeof cell, "%lld", a->source);
-	html_td(h, "source_id", cell, 1);
-	snprintf(cell, sizeof cell, "%lld", a->pid);
-	html_td(h, "pid", cell, 1);
-	snprintf(cell, sizeof cell, "0x%llx", (unsigned long long)a->page >> shift << shift << 12);
-	html_td(h, region ? "region" : "page", cell, 0);
-	snprintf(cell, sizeof cell, "%lld", a->accesses);
-	html_td(h, "accesses", cell, 1);
-	snprintf(cell, sizeof cell, "%lld", a->latency);
-	html_td(h, "total_latency", a->timed ? cell : NULL, 1);
-	snprintf(cell, sizeof cell, "%.2f", a->timed ? (double)a->latency / (double)a->timed : 0.0);
-	html_td(h, "mean_latency", a->timed ? cell : NULL, 1);
-	snprintf(cell, sizeof cell, "%lld", a->walks);
-	html_td(h, "tlb_walks", cell, 1);
-}
-
-static void pages_table(struct html *h, const struct area *top, size_t n)
-{
-	html_raw(h, "<h3>4 KiB pages by latency</h3><div class=\"scroll\"><table id=\"pages-4k\"><thead><tr>"
-		    "<th class=\"n\">source</th><th class=\"n\">pid</th><th>4 KiB page</th><th class=\"n\">accesses</th>"
-		    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">TLB walks</th>"
-		    "</tr></thead><tbody>");
-	for (size_t i = 0; i < n; i++) {
-		area_row(h, &top[i], 0, 0);
-		html_raw(h, "</tr>");
-	}
-	table_end(h);
-}
-
-static void regions_table(struct html *h, const struct area *top, size_t n)
-{
-	html_raw(h, "<h3>2 MiB regions by latency</h3><div class=\"scroll\"><table id=\"regions-2m\"><thead><tr>"
-		    "<th class=\"n\">source</th><th class=\"n\">pid</th><th>2 MiB region</th><th class=\"n\">accesses</th>"
-		    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">TLB walks</th>"
-		    "<th class=\"n\">4 KiB pages seen</th><th>share seen</th><th>huge page?</th></tr></thead><tbody>");
-	for (size_t i = 0; i < n; i++) {
-		const struct area *a = &top[i];
-		char cell[32];
-		area_row(h, a, PAGE_SHIFT_2M, 1);
-		snprintf(cell, sizeof cell, "%lld", a->pages);
-		html_td(h, "pages", cell, 1);
-		html_printf(h, "<td title=\"%lld of %d pages\">", a->pages, PAGES_PER_REGION);
-		svg_fraction_bar(h, (double)a->pages / PAGES_PER_REGION, 0x1e88e5, 60, 8);
-		html_raw(h, "</td><td>");
-		if (a->walks > 0 && a->accesses > 0 && (double)a->walks / (double)a->accesses >= HINT_WALK_SHARE &&
-		    a->pages > 1)
-			html_printf(h, "<span class=\"tag hot\">candidate</span> %.0f%% of accesses walked",
-				    100.0 * (double)a->walks / (double)a->accesses);
+	struct html *h = &c->h;
+	double row[SPE_HUGE_PAGE_HINT_COLUMNS];
+	char hint[1024];
+	int rc = rq_numbers(c, RQ_HUGE_PAGE_HINT, SPE_HUGE_PAGE_HINT_COLUMNS, row);
+	if (rc < 0)
+		return rc;
+	int advise = spe_huge_page_hint_text(row, hint, sizeof hint);
+	struct rowset rows;
+	if ((rc = rowset_ranked(c, RQ_DATA_PAGES, &rows)) < 0)
+		return rc;
+	/* the regions come first: split the rows where the 4 KiB pages begin */
+	size_t nregions = 0;
+	while (nregions < rows.n && num(&rows, nregions, 13) != 4096)
+		nregions++;
+	struct rowset regions = { .ncols = rows.ncols, .n = nregions, .cells = rows.cells },
+		      small = { .ncols = rows.ncols, .n = rows.n - nregions,
+				.cells = rows.cells ? rows.cells + nregions * (size_t)rows.ncols : NULL };
+	html_subsection(h, "mem-pages", "Pages and huge pages",
+			"Data addresses by page.  The sentence is spe-report's huge-page rule (spe-report(1), MEMORY): "
+			"translation must be at least 5% of data-access latency, and regions of 2 MiB whose TLB walks "
+			"fall on two or more 4 KiB pages must hold a quarter of it; one huge page would have turned "
+			"those walks into hits.  Regions: 2 MiB of address space by translation latency; the bar of "
+			"'pages seen' is the share of its 512 pages of 4 KiB the samples touched (a lower bound); a "
+			"region the rule counts is marked.");
+	html_printf(h, "<p id=\"huge-page-hint\" class=\"note%s\">", advise ? " warn" : "");
+	html_text(h, hint);
+	html_raw(h, "</p>");
+	html_raw(h, "<h3>2 MiB regions by translation latency</h3><div class=\"scroll\"><table id=\"regions-2m\"><thead><tr>"
+		    "<th>2 MiB region</th><th class=\"n\">accesses</th><th class=\"n\">total latency</th><th class=\"n\">TLB walks</th>"
+		    "<th class=\"n\">translation latency</th><th class=\"n\">share %</th><th class=\"n\">4 KiB pages seen</th>"
+		    "<th class=\"n\">walked pages</th><th>data objects</th><th>huge page?</th></tr></thead><tbody>");
+	static const struct {
+		int col;
+		const char *key;
+	} region_cols[] = { { 2, "region" },   { 3, "accesses" },
+			    { 4, "total_latency" }, { 6, "tlb_walks" },
+			    { 7, "translation_latency" }, { 8, "translation_share" } };
+	for (size_t r = 0; r < regions.n; r++) {
+		html_printf(h, "<tr title=\"source %s, pid %s\">", cell(&regions, r, 0) ? cell(&regions, r, 0) : "?",
+			    cell(&regions, r, 1) ? cell(&regions, r, 1) : "?");
+		for (size_t k = 0; k < sizeof region_cols / sizeof region_cols[0]; k++)
+			html_td(h, region_cols[k].key, cell(&regions, r, region_cols[k].col), k != 0);
+		html_printf(h, "<td data-col=\"pages\" class=\"n\" title=\"%.0f of %d pages\">", num(&regions, r, 9),
+			    PAGES_PER_REGION);
+		svg_fraction_bar(h, num(&regions, r, 9) / PAGES_PER_REGION, SHARE_RGB, 50, 8);
+		html_text(h, cell(&regions, r, 9));
+		html_raw(h, "</td>");
+		html_td(h, "walked_pages", cell(&regions, r, 10), 1);
+		html_raw(h, "<td data-col=\"data_objects\" class=\"wrap\">");
+		html_text(h, cell(&regions, r, 11));
+		html_raw(h, "</td><td data-col=\"hint\">");
+		if (num(&regions, r, 12) > 0)
+			html_raw(h, advise ? "<span class=\"tag hot\">huge page</span>" : "<span class=\"tag\">counted</span>");
 		html_raw(h, "</td></tr>");
 	}
 	table_end(h);
+	static const struct table_col page_cols[] = {
+		{ 2, "page", "4 KiB page", 0 },         { 3, "accesses", "accesses", 1 },
+		{ 4, "total_latency", "total latency", 1 }, { 5, "mean_latency", "mean", 1 },
+		{ 6, "tlb_walks", "TLB walks", 1 },    { 7, "translation_latency", "translation latency", 1 },
+		{ 11, "data_objects", "data objects", 0 },
+	};
+	html_raw(h, "<h3>4 KiB pages by total latency</h3>");
+	const int npage_cols = sizeof page_cols / sizeof page_cols[0];
+	table_head(h, "pages-4k", page_cols, npage_cols, NULL);
+	for (size_t r = 0; r < small.n; r++) {
+		html_printf(h, "<tr title=\"source %s, pid %s\">", cell(&small, r, 0) ? cell(&small, r, 0) : "?",
+			    cell(&small, r, 1) ? cell(&small, r, 1) : "?");
+		table_cells(h, &small, r, page_cols, npage_cols);
+		html_raw(h, "</tr>");
+	}
+	table_end(h);
+	rowset_free(&rows);
+	return 0;
 }
 
-/*
- * One pass over the pages in address order: the top pages, and the pages of
- * each 2 MiB region summed as the region ends (its pages are consecutive).
- */
-static int pages_and_regions(struct report_ctx *c)
+/* One cell of the node matrix: loads and latency from cpu node r to memory node m. */
+struct numa_cell {
+	double loads, latency;
+};
+
+static void numa_matrix(struct html *h, struct numa_cell m[MAX_NODES][MAX_NODES], int nodes, double total)
 {
-	size_t cap = (size_t)c->o.top, npages = 0, nregions = 0;
-	struct area *top_pages = calloc(cap + 1, sizeof *top_pages), *top_regions = calloc(cap + 1, sizeof *top_regions);
-	struct area region = { 0 };
-	int have_region = 0, rc;
-	struct rq q;
-	if (!top_pages || !top_regions) {
-		free(top_pages);
-		free(top_regions);
-		return report_fail(c, -spe_nomem, "out of memory");
-	}
-	rc = rq_begin(c, &q, RQ_PAGES);
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
-		rc = 0;
-		struct area a = { .source = sqlite3_column_int64(q.st, 0), .pid = sqlite3_column_int64(q.st, 1),
-				  .page = sqlite3_column_int64(q.st, 2), .accesses = sqlite3_column_int64(q.st, 3),
-				  .latency = sqlite3_column_int64(q.st, 4), .timed = sqlite3_column_int64(q.st, 5),
-				  .walks = sqlite3_column_int64(q.st, 6), .pages = 1 };
-		rank(top_pages, &npages, cap, &a);
-		if (have_region && region.source == a.source && region.pid == a.pid &&
-		    (unsigned long long)region.page >> PAGE_SHIFT_2M == (unsigned long long)a.page >> PAGE_SHIFT_2M) {
-			region.accesses += a.accesses;
-			region.latency += a.latency;
-			region.timed += a.timed;
-			region.walks += a.walks;
-			region.pages++;
-			continue;
+	html_raw(h, "<table id=\"numa-matrix\" class=\"matrix\"><thead><tr><th>CPU node \xe2\x86\x93 memory node "
+		    "\xe2\x86\x92</th>");
+	for (int j = 0; j < nodes; j++)
+		html_printf(h, "<th class=\"n\">node %d</th>", j);
+	html_raw(h, "</tr></thead><tbody>");
+	for (int i = 0; i < nodes; i++) {
+		html_printf(h, "<tr><th>node %d</th>", i);
+		for (int j = 0; j < nodes; j++) {
+			const struct numa_cell *x = &m[i][j];
+			char bg[8];
+			html_blend(bg, i == j ? LOCAL_RGB : REMOTE_RGB, total > 0 ? 0.15 + 0.85 * x->latency / total : 0);
+			html_printf(h, "<td class=\"n\" data-cpu-node=\"%d\" data-memory-node=\"%d\" data-loads=\"%.0f\" "
+				       "data-latency=\"%.0f\" style=\"background:%s\">",
+				    i, j, x->loads, x->latency, x->loads > 0 ? bg : "#fff");
+			if (x->loads > 0)
+				html_textf(h, "%.0f loads, %.1f%% of latency%s", x->loads,
+					   total > 0 ? 100 * x->latency / total : 0.0, i == j ? "" : " (remote)");
+			html_raw(h, "</td>");
 		}
-		if (have_region)
-			rank(top_regions, &nregions, cap, &region);
-		region = a;
-		have_region = 1;
+		html_raw(h, "</tr>");
 	}
-	rq_end(&q);
-	if (have_region)
-		rank(top_regions, &nregions, cap, &region);
-	if (rc == 0) {
-		pages_table(&c->h, top_pages, npages);
-		regions_table(&c->h, top_regions, nregions);
+	html_raw(h, "</tbody></table>");
+}
+
+static int numa(struct report_ctx *c)
+{
+	struct html *h = &c->h;
+	double row[SPE_NUMA_SUMMARY_COLUMNS];
+	char sentence[1024];
+	int rc = rq_numbers(c, RQ_NUMA_SUMMARY, SPE_NUMA_SUMMARY_COLUMNS, row);
+	if (rc < 0)
+		return rc;
+	int remote = spe_numa_summary_text(row, sentence, sizeof sentence);
+	struct rowset rs;
+	if ((rc = rowset_all(c, RQ_NUMA_TRAFFIC, &rs)) < 0)
+		return rc;
+	html_subsection(h, "mem-numa", "NUMA",
+			"Loads by the NUMA node of the CPU that issued them (rows) and of the memory that held their "
+			"data (columns), placed by physical address in the node memory ranges the capture stored: off "
+			"the diagonal is remote traffic, shaded by its share of load latency.  Without physical "
+			"addresses (record with pa_enable=1) there is no matrix: the table counts the loads whose "
+			"data source is on another socket instead (basis 'data source').");
+	html_printf(h, "<p id=\"numa-summary\" class=\"note%s\">", remote ? " warn" : "");
+	html_text(h, sentence);
+	html_raw(h, "</p>");
+	struct numa_cell m[MAX_NODES][MAX_NODES];
+	memset(m, 0, sizeof m);
+	int nodes = 0;
+	double total = 0;
+	for (size_t r = 0; r < rs.n; r++) {
+		if (!cell(&rs, r, 1) || !cell(&rs, r, 2) || strcmp(cell(&rs, r, 3), "physical address"))
+			continue;
+		int i = atoi(cell(&rs, r, 1)), j = atoi(cell(&rs, r, 2));
+		if (i < 0 || j < 0 || i >= MAX_NODES || j >= MAX_NODES)
+			continue;
+		m[i][j].loads += num(&rs, r, 5);
+		m[i][j].latency += num(&rs, r, 6);
+		total += num(&rs, r, 6);
+		nodes = i + 1 > nodes ? i + 1 : nodes;
+		nodes = j + 1 > nodes ? j + 1 : nodes;
 	}
-	free(top_pages);
-	free(top_regions);
-	return rc < 0 ? rc : 0;
+	if (nodes)
+		numa_matrix(h, m, nodes, total);
+	static const struct table_col cols[] = {
+		{ 0, "source_id", "source", 1 }, { 1, "cpu_node", "CPU node", 1 }, { 2, "memory_node", "memory node", 1 },
+		{ 3, "basis", "basis", 0 },      { 4, "remote", "remote", 1 },     { 5, "loads", "loads", 1 },
+		{ 6, "total_latency", "total latency", 1 }, { 7, "mean_latency", "mean", 1 },
+		{ 8, "remote_access_events", "remote-access events", 1 },
+	};
+	if (rs.n) {
+		table_head(h, "numa-traffic", cols, 9, NULL);
+		table_rows(h, &rs, cols, 9);
+		table_end(h);
+	}
+	rowset_free(&rs);
+	return 0;
 }
 
 static int sharing(struct report_ctx *c)
 {
 	struct html *h = &c->h;
 	static const struct table_col cols[] = {
-		{ 0, "pid", "pid", 1 },          { 1, "line", "cache line", 0 }, { 12, "symbols", "functions", 0 },
-		{ 2, "accesses", "accesses", 1 }, { 3, "loads", "loads", 1 },      { 4, "stores", "stores", 1 },
-		{ 5, "cpus", "CPUs", 1 },         { 6, "threads", "threads", 1 },  { 7, "offsets", "offsets", 1 },
-		{ 8, "snooped", "snooped", 1 },   { 9, "hitm", "HITM", 1 },       { 10, "peer_hits", "peer hits", 1 },
+		{ 1, "line", "cache line", 0 },   { 15, "data_objects", "data objects", 0 },
+		{ 12, "symbols", "functions", 0 }, { 4, "stores", "stores", 1 },
+		{ 13, "writes", "writes", 1 },    { 5, "cpus", "CPUs", 1 },      { 6, "threads", "threads", 1 },
+		{ 7, "offsets", "offsets", 1 },   { 8, "snooped", "snooped", 1 }, { 9, "hitm", "HITM", 1 },
+		{ 10, "peer_hits", "peer hits", 1 }, { 14, "remote_hits", "remote", 1 },
 		{ 11, "total_latency", "total latency", 1 },
 	};
 	const int ncols = sizeof cols / sizeof cols[0];
@@ -216,7 +375,12 @@ static int sharing(struct report_ctx *c)
 	int rc = rowset_ranked(c, RQ_CACHELINE, &rs);
 	if (rc < 0)
 		return rc;
-	html_raw(h, "<h3>Cache lines shared between threads</h3>");
+	html_subsection(h, "mem-sharing", "Cache lines shared between threads",
+			"One 64-byte line written (a store or an atomic) by one thread and used by another, as perf "
+			"c2c's table.  Several offsets or data objects in one line mean false sharing: the threads "
+			"share the line, not the data (pad or split it).  HITM counts loads that found the line "
+			"modified in another core's cache; on parts that cannot record it (see below), peer and "
+			"remote hits on lines several CPUs write are the evidence.");
 	if (!rs.n) {
 		html_raw(h, "<p class=\"none\">No 64-byte line was stored to by one thread and touched by another.</p>");
 		rowset_free(&rs);
@@ -226,7 +390,8 @@ static int sharing(struct report_ctx *c)
 	for (size_t r = 0; r < rs.n; r++) {
 		/* several threads storing at different offsets of one line: they share the line, not the data */
 		int offsets = atoi(rowset_get(&rs, r, 7) ? rowset_get(&rs, r, 7) : "0");
-		html_raw(h, "<tr>");
+		html_printf(h, "<tr title=\"source %s, pid %s\">", cell(&rs, r, 16) ? cell(&rs, r, 16) : "?",
+			    cell(&rs, r, 0) ? cell(&rs, r, 0) : "?");
 		table_cells(h, &rs, r, cols, ncols);
 		html_raw(h, offsets > 1 ? "<td><span class=\"tag hot\">false sharing</span></td>"
 					: "<td><span class=\"tag\">true sharing</span></td>");
@@ -237,19 +402,89 @@ static int sharing(struct report_ctx *c)
 	return 0;
 }
 
+static int prefetch(struct report_ctx *c)
+{
+	struct html *h = &c->h;
+	struct rowset rs;
+	int rc = rowset_ranked(c, RQ_PREFETCH, &rs);
+	if (rc < 0)
+		return rc;
+	html_subsection(h, "mem-prefetch", "Late prefetches",
+			"Loads by instruction and data object that a hardware prefetch was already fetching but had not "
+			"brought in time (late prefetch: the part's IMPLEMENTATION DEFINED event), or whose line was "
+			"recently fetched (SPEv1.4).  A high late rate on a hot load means the prefetcher runs too "
+			"close behind the loads: prefetch further ahead in software, or make the access pattern easier "
+			"to follow.");
+	if (!rs.n) {
+		html_raw(h, "<p class=\"none\">No load carried a late-prefetch or recently-fetched event (the list below "
+			    "says which parts can record them).</p>");
+		rowset_free(&rs);
+		return 0;
+	}
+	html_raw(h, "<div class=\"scroll\"><table id=\"prefetch\"><thead><tr><th>pc</th><th>function</th>"
+		    "<th>data object</th><th class=\"n\">loads</th><th class=\"n\">late</th><th class=\"n\">late %</th>"
+		    "<th></th><th class=\"n\">recently fetched</th><th class=\"n\">late latency</th>"
+		    "<th class=\"n\">total latency</th><th class=\"n\">mean</th></tr></thead><tbody>");
+	for (size_t r = 0; r < rs.n; r++) {
+		char fn[512];
+		html_raw(h, "<tr>");
+		html_td(h, "pc", cell(&rs, r, 0), 0);
+		if (cell(&rs, r, 1)) {
+			snprintf(fn, sizeof fn, "%s+%lld", cell(&rs, r, 1), (long long)num(&rs, r, 2));
+			html_td(h, "symbol", fn, 0);
+		} else {
+			html_td(h, "symbol", NULL, 0);
+		}
+		html_td(h, "data_object", cell(&rs, r, 3), 0);
+		html_td(h, "loads", cell(&rs, r, 4), 1);
+		html_td(h, "late_prefetch", cell(&rs, r, 5), 1);
+		html_td(h, "late_rate", cell(&rs, r, 6), 1);
+		html_raw(h, "<td>");
+		svg_fraction_bar(h, num(&rs, r, 6) / 100, LATE_RGB, 60, 8);
+		html_raw(h, "</td>");
+		html_td(h, "recently_fetched", cell(&rs, r, 7), 1);
+		html_td(h, "late_latency", cell(&rs, r, 8), 1);
+		html_td(h, "total_latency", cell(&rs, r, 9), 1);
+		html_td(h, "mean_latency", cell(&rs, r, 10), 1);
+		html_raw(h, "</tr>");
+	}
+	table_end(h);
+	rowset_free(&rs);
+	return 0;
+}
+
+static int parts(struct report_ctx *c)
+{
+	struct html *h = &c->h;
+	struct rowset rs;
+	int rc = rowset_all(c, RQ_MEMORY_PARTS, &rs);
+	if (rc < 0)
+		return rc;
+	html_subsection(h, "mem-parts", "What the CPU parts can show",
+			"Per CPU part of the capture: whether it records the HITM and snoop events (SPEv1.4), whether "
+			"its data sources mark modified lines, and its late-prefetch event.  A column of zeros above "
+			"may only mean the part cannot see it.");
+	html_raw(h, "<ul id=\"memory-parts\">");
+	for (size_t r = 0; r < rs.n; r++) {
+		html_raw(h, "<li>");
+		html_text(h, cell(&rs, r, 0));
+		html_raw(h, "</li>");
+	}
+	html_raw(h, "</ul>\n");
+	rowset_free(&rs);
+	return 0;
+}
+
 int section_memory(struct report_ctx *c)
 {
 	html_section(&c->h, "memory", "Memory",
-		     "Where in memory the time goes.  TLB walks: pages whose translations missed the TLB.  Pages and "
-		     "regions: data addresses by total latency; a 2 MiB region whose accesses often walk the page "
-		     "tables is a candidate for a huge page (share seen: its 4 KiB pages the samples touched, a lower "
-		     "bound).  Shared lines: one 64-byte line stored to by one thread and used by another; several "
-		     "offsets in it mean false sharing (HITM: the line was modified in another core's cache).");
-	int rc = tlb(c);
-	if (rc == 0)
-		rc = pages_and_regions(c);
-	if (rc == 0)
-		rc = sharing(c);
+		     "Where in memory the time goes: which data objects, which pages and whether huge pages would "
+		     "help, which NUMA node the data came from, which cache lines move between cores, and which "
+		     "prefetches come late.  Each part says how to read it.");
+	int (*const parts_of[])(struct report_ctx *) = { data_objects, pages, tlb, numa, sharing, prefetch, parts };
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < sizeof parts_of / sizeof parts_of[0]; i++)
+		rc = parts_of[i](c);
 	html_raw(&c->h, "</section>\n");
 	return rc;
 }

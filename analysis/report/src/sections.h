@@ -35,7 +35,12 @@ int section_branches(struct report_ctx *c);
 int section_topdown(struct report_ctx *c);
 
 /* The page around the sections, and the appendix of queries with their cost. */
-void page_head(struct report_ctx *c);
+struct nav_item {
+	const char *id, *label;
+};
+/* <head> with the style sheet, the header "HEADING: title" over @p subtitle, the navigation bar; opens <main>. */
+void page_open(struct report_ctx *c, const char *heading, const char *subtitle, const struct nav_item *nav, size_t n);
+void page_head(struct report_ctx *c); /* page_open of the report */
 void page_queries(struct report_ctx *c);
 void page_tail(struct report_ctx *c);
 

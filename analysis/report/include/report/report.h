@@ -8,7 +8,9 @@
  *                          annotations, latency over time, memory, branches,
  *                          topdown;
  *   spe_report_annotate()  one function's source lines and disassembly with
- *                          the latency of each, as text or JSON.
+ *                          the latency of each, as text or JSON;
+ *   spe_report_diff_html() the before/after page of two captures, from
+ *                          spe_diff_compute() (spe/diff.h).
  *
  * Both read the database through the views and summaries of docs/schema.md
  * (the SQL is in src/report_sql.c), never every record into memory.  They
@@ -29,6 +31,7 @@ extern "C" {
 #endif
 
 typedef struct sqlite3 sqlite3;
+struct spe_diff;
 
 struct spe_report_opts {
 	size_t size;                    /* sizeof(struct spe_report_opts) */
@@ -51,6 +54,16 @@ int spe_report_html(sqlite3 *db, FILE *out, const struct spe_report_opts *opts, 
  */
 int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format fmt, FILE *out,
 			const struct spe_report_opts *opts, char *err, size_t errlen);
+
+/*
+ * The before/after page: the two captures, then per function, instruction
+ * and data object the change in total latency (a diverging bar with its
+ * interval as a whisker), in samples and p99, and the noise verdict, in
+ * @p d's order (by impact); opts->top rows per kind (default 10), opts->title
+ * in the heading.  Errors: -spe_invalid (no @p d), -spe_io.
+ */
+int spe_report_diff_html(const struct spe_diff *d, FILE *out, const struct spe_report_opts *opts, char *err,
+			 size_t errlen);
 
 #ifdef __cplusplus
 }
