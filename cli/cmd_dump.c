@@ -311,7 +311,7 @@ static void usage(FILE *out)
 		"                      records (one line per record)\n"
 		"  --records           same as --format=records\n"
 		"  --raw               FILE holds bare SPE bytes, not perf.data\n"
-		"  --midr=0x...        MIDR_EL1 of the CPU that wrote a raw file\n"
+		"  --midr=0x...|PART   MIDR_EL1 of the CPU that wrote a raw file, or its part (neoverse-n1)\n"
 		"  --window=BYTES      raw input is read in windows of BYTES (default 16 MiB)\n"
 		"  -q, --quiet         no summary on stderr\n"
 		"  -h, --help          this text\n"

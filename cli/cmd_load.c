@@ -27,9 +27,9 @@ static void on_signal(int sig)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: spe-load FILE... -o DB [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
+		"usage: spe-load FILE... [-o DB] [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
 		"                [--no-symbols] [--jobs=N] [--raw --midr=MIDR|PART [--cpu=N]]\n"
-		"  -o, --output=DB       database to write (required)\n"
+		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
 		"      --append          add the files to an existing database\n"
 		"      --force           replace an existing database (only once the load succeeded)\n"
 		"      --symfs=DIR       look for mapped files under DIR\n"
@@ -97,10 +97,11 @@ int cmd_load(int argc, char **argv)
 		default: usage(stderr); return CLI_USAGE;
 		}
 	}
-	if (!output || optind >= argc || (append && force) || (midr_arg && !raw)) {
+	if (!output)
+		output = "spe.db"; /* the database spe-query, spe-report and spe-export read by default */
+	if (optind >= argc || (append && force) || (midr_arg && !raw)) {
 		fprintf(stderr, "spe-load: %s\n",
-			!output ? "-o DB is required"
-			: optind >= argc ? "no input file"
+			optind >= argc ? "no input file"
 			: append && force ? "--append and --force exclude each other"
 					  : "--midr goes with --raw");
 		usage(stderr);

@@ -34,6 +34,11 @@ int main(int argc, char **argv)
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EX_USAGE : 0;
 	}
+	if (!strcmp(argv[1], "--version")) {
+		/* for bug reports and scripts: the release of the build, as the man pages' footer */
+		printf("spe (spekit) %s\n", SPEKIT_VERSION);
+		return fflush(stdout) || ferror(stdout) ? EX_IOERR : 0;
+	}
 	for (const struct command *c = commands; c->name; c++) {
 		if (strcmp(c->name, argv[1]) == 0)
 			return c->run(argc - 1, argv + 1);

@@ -7,14 +7,16 @@
 #  - a spekit database given where a recording is read (spe-load DB, spe-query
 #    DB "SQL", spe-export DB): 64 and "is a database" with the option to use
 #    (they used to say "not a perf.data file ... raw SPE bytes?");
+#  - spe-load writes ./spe.db without -o, the database the readers default to;
 #  - --midr takes a CPU part name in spe-dump and spe-record as in spe-load;
 #  - spe-report reads ./spe.db without -d, takes --database and -f as
 #    spe-query does, names a stray argument, and --help lists its options;
 #  - spe-topdown takes --database as well.
-#   cli_common_args.sh BINDIR FIXTURES
+#  - spe --version names the release of the build (CMake's PROJECT_VERSION).
+#   cli_common_args.sh BINDIR FIXTURES VERSION
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
-bin=$1 fx=$2
+bin=$1 fx=$2 version=$3
 scratch_dir cli-common-args
 # run NAME WANT_RC PROG ARGS...: stdout in $tmp/out, stderr in $tmp/err
 run() {
@@ -28,6 +30,18 @@ err_has() { has "$1" "$(cat "$tmp/err")" "$2"; }
 traces=$fx/workloads/traces
 run "replay" 0 spe-record --replay="$traces/memwork.replay" -o "$tmp/m.data"
 run "load" 0 spe-load "$tmp/m.data" -o "$tmp/m.db" --symfs="$fx/elf"
+
+run "spe --version" 0 spe --version
+expect "spe --version" "$(cat "$tmp/out")" "spe (spekit) $version"
+
+# spe-load writes ./spe.db without -o (what spe-query, spe-report and spe-export read), keeps one
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && ${SPE_RUN:-} "$bin/spe-load" "$tmp/m.data" >"$tmp/out" 2>"$tmp/err")
+expect "load without -o exit" "$?" 0
+(cd "$tmp/cwd" && ${SPE_RUN:-} "$bin/spe-query" --format=csv "SELECT count(*) FROM spe_record" >"$tmp/out" 2>"$tmp/err")
+expect "load without -o wrote ./spe.db" "$(tail -1 "$tmp/out" | tr -d "\r")" 1200
+(cd "$tmp/cwd" && ${SPE_RUN:-} "$bin/spe-load" "$tmp/m.data" >"$tmp/out" 2>"$tmp/err")
+expect "load without -o, spe.db exists: exit" "$?" 64
 
 # --symfs / --source-dir
 run "load --symfs missing" 66 spe-load "$tmp/m.data" -o "$tmp/x.db" --symfs="$tmp/nope"
