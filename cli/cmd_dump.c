@@ -411,6 +411,8 @@ int cmd_dump(int argc, char **argv)
 
 	struct spe_aux_stats st = { 0 };
 	int rc;
+	if (raw && (rc = cli_refuse_raw_input(prog, d.input, "drop --raw")))
+		return rc;
 	if (raw) {
 		struct spe_raw_config cfg = SPE_OPTS(spe_raw_config, .midr = midr, .window = window);
 		struct spe_raw_input *r = spe_raw_alloc_input(&cfg);

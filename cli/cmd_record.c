@@ -628,7 +628,10 @@ static int run_replay(struct record_ctx *c)
 					   c->cpu, "");
 		}
 	}
-	return record_run_replay(&c->run);
+	int bad = cli_refuse_raw_input("spe-record", c->run.replay,
+				       "--replay takes a manifest or raw SPE bytes; spe-dump and spe-load read a "
+				       "perf.data as it is");
+	return bad ? bad : record_run_replay(&c->run);
 }
 
 /* Which CPUs or task a live recording covers. */

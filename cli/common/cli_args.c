@@ -43,20 +43,36 @@ int cli_check_dir_option(const char *prog, const char *option, const char *path)
 	return 0;
 }
 
-int cli_refuse_database_input(const char *prog, const char *path, const char *advice)
+/* Does the regular file @p path start with the @p n bytes of @p magic?  Never blocks. */
+static int starts_with(const char *path, const char *magic, size_t n)
 {
-	static const char magic[16] = "SQLite format 3";
-	char head[sizeof magic];
+	char head[16];
 	struct stat st;
 	/* without blocking: a FIFO or device is the reader's to refuse */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	int is_db = !fstat(fd, &st) && S_ISREG(st.st_mode) && read(fd, head, sizeof head) == (ssize_t)sizeof head &&
-		    !memcmp(head, magic, sizeof magic);
+	int yes = n <= sizeof head && !fstat(fd, &st) && S_ISREG(st.st_mode) && read(fd, head, n) == (ssize_t)n &&
+		  !memcmp(head, magic, n);
 	close(fd);
-	if (!is_db)
+	return yes;
+}
+
+int cli_refuse_database_input(const char *prog, const char *path, const char *advice)
+{
+	if (!starts_with(path, "SQLite format 3", 16))
 		return 0;
 	fprintf(stderr, "%s: %s is a database, not a recording: %s\n", prog, path, advice);
+	return CLI_USAGE;
+}
+
+int cli_refuse_raw_input(const char *prog, const char *path, const char *advice)
+{
+	char query[4200];
+	snprintf(query, sizeof query, "query it with spe-query -d %s", path);
+	int rc = cli_refuse_database_input(prog, path, query);
+	if (rc || !starts_with(path, "PERFILE2", 8))
+		return rc;
+	fprintf(stderr, "%s: %s is a perf.data file, not raw SPE bytes: %s\n", prog, path, advice);
 	return CLI_USAGE;
 }

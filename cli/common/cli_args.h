@@ -3,7 +3,8 @@
  * Option values the commands share, checked where they are parsed so a
  * mistyped one is a message naming it, not a silently different result:
  * a CPU part (--midr), a directory (--symfs, --source-dir), and an input
- * that is a spekit database where a recording was expected.
+ * that is a spekit database where a recording was expected, or a perf.data
+ * where raw SPE bytes were.
  */
 #ifndef SPE_CLI_ARGS_H
 #define SPE_CLI_ARGS_H
@@ -27,5 +28,14 @@ int cli_check_dir_option(const char *prog, const char *option, const char *path)
  * ADVICE".
  */
 int cli_refuse_database_input(const char *prog, const char *path, const char *advice);
+
+/*
+ * An input named where raw SPE bytes are read (--raw, a --replay that is no
+ * manifest) that is a perf.data file or a spekit database: 0 when it is
+ * neither, else CLI_USAGE after "PROG: PATH is a perf.data file, not raw SPE
+ * bytes: ADVICE" (or "is a database").  Such bytes would decode as SPE with
+ * errors, or replay into a recording of garbage, and exit 0 or 1.
+ */
+int cli_refuse_raw_input(const char *prog, const char *path, const char *advice);
 
 #endif

@@ -7,6 +7,7 @@
 #  - a spekit database given where a recording is read (spe-load DB, spe-query
 #    DB "SQL", spe-export DB): 64 and "is a database" with the option to use
 #    (they used to say "not a perf.data file ... raw SPE bytes?");
+#  - a perf.data or database where raw SPE bytes are read (--raw, --replay): 64;
 #  - spe-load writes ./spe.db without -o, the database the readers default to;
 #  - --midr takes a CPU part name in spe-dump and spe-record as in spe-load;
 #  - spe-report reads ./spe.db without -d, takes --database and -f as
@@ -71,6 +72,22 @@ if [ -x "$bin/spe-export" ]; then
 	run "export DB" 64 spe-export --format=folded "$tmp/m.db"
 	err_has "export DB" "is a database, not a recording: give it as -d"
 fi
+
+# a perf.data or a database where raw SPE bytes are read: refused before any output (they decoded
+# with errors, exit 1, or replayed into a recording of garbage, exit 0)
+run "dump --raw perf.data" 64 spe-dump --raw "$tmp/m.data"
+err_has "dump --raw perf.data" "spe-dump: $tmp/m.data is a perf.data file, not raw SPE bytes: drop --raw"
+expect "dump --raw perf.data: no output" "$(wc -c <"$tmp/out")" 0
+run "load --raw perf.data" 64 spe-load --raw "$tmp/m.data" -o "$tmp/raw.db"
+err_has "load --raw perf.data" "spe-load: $tmp/m.data is a perf.data file, not raw SPE bytes: drop --raw"
+[ -e "$tmp/raw.db" ] && { echo "FAIL load --raw perf.data created the database"; fail=1; }
+echo precious >"$tmp/keep.data"
+run "record --replay=perf.data" 64 spe-record --replay="$tmp/m.data" -o "$tmp/keep.data"
+err_has "record --replay=perf.data" "spe-record: $tmp/m.data is a perf.data file, not raw SPE bytes: --replay takes"
+expect "record --replay=perf.data kept -o" "$(cat "$tmp/keep.data")" precious
+run "record --replay=DB" 64 spe-record --replay="$tmp/m.db" -o "$tmp/keep.data"
+err_has "record --replay=DB" "spe-record: $tmp/m.db is a database, not a recording: query it with spe-query -d $tmp/m.db"
+run "dump --raw raw" 0 spe-dump --raw --records -q "$traces/memwork-cpu0.bin"
 
 # --midr=PART
 run "dump --midr=part" 0 spe-dump --raw --midr=neoverse-n1 --records -q "$traces/memwork-cpu0.bin"
