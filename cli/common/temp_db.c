@@ -22,7 +22,8 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 	}
 	char advice[4200];
 	snprintf(advice, sizeof advice, "give it as -d %s", input);
-	int rc = cli_refuse_database_input(prog, input, advice);
+	int rc = o && o->raw ? cli_refuse_raw_input(prog, input, "drop --raw")
+			     : cli_refuse_database_input(prog, input, advice);
 	if (rc == 0 && o && o->symfs)
 		rc = cli_check_dir_option(prog, "--symfs", o->symfs);
 	if (rc)

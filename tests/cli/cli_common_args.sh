@@ -87,6 +87,10 @@ err_has "record --replay=perf.data" "spe-record: $tmp/m.data is a perf.data file
 expect "record --replay=perf.data kept -o" "$(cat "$tmp/keep.data")" precious
 run "record --replay=DB" 64 spe-record --replay="$tmp/m.db" -o "$tmp/keep.data"
 err_has "record --replay=DB" "spe-record: $tmp/m.db is a database, not a recording: query it with spe-query -d $tmp/m.db"
+if [ -x "$bin/spe-export" ]; then
+	run "export --raw perf.data" 64 spe-export --format=folded --raw --midr=neoverse-n1 "$tmp/m.data"
+	err_has "export --raw perf.data" "spe-export: $tmp/m.data is a perf.data file, not raw SPE bytes: drop --raw"
+fi
 run "dump --raw raw" 0 spe-dump --raw --records -q "$traces/memwork-cpu0.bin"
 
 # --midr=PART
