@@ -33,7 +33,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json] [--strict]\n"
-		"       %s import FILE -d DB [--run NAME]... [--workload NAME] [--cpu CPU] [--host NAME]\n"
+		"       %s import FILE [-d DB] [--run NAME]... [--workload NAME] [--cpu CPU] [--host NAME]\n"
 		"                [--spe-source ID|FILE]\n"
 		"       %s stat [-I MS] [-d DB] [--run NAME] [--workload NAME] [--level=1|2] [--dry-run]\n"
 		"                [--spe-source ID|FILE] [--sysroot DIR] -- COMMAND [ARGS...]\n",
@@ -341,10 +341,12 @@ static int cmd_import(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
-	if (optind + 1 != argc || !db_path) {
-		fprintf(stderr, "%s import: give one FILE and -d DB\n", prog);
+	if (optind + 1 != argc) {
+		fprintf(stderr, "%s import: give one FILE\n", prog);
 		return CLI_USAGE;
 	}
+	if (!db_path)
+		db_path = "spe.db"; /* as spe-load writes and spe-report reads without -d */
 	const char *path = argv[optind];
 	size_t len;
 	char *text, err[1024];

@@ -12,7 +12,7 @@
 #  - --midr takes a CPU part name in spe-dump and spe-record as in spe-load;
 #  - spe-report reads ./spe.db without -d, takes --database and -f as
 #    spe-query does, names a stray argument, and --help lists its options;
-#  - spe-topdown takes --database as well.
+#  - spe-topdown takes --database as well, and import writes ./spe.db without it.
 #  - spe --version names the release of the build (CMake's PROJECT_VERSION).
 #   cli_common_args.sh BINDIR FIXTURES VERSION
 set -u
@@ -118,5 +118,10 @@ if [ -x "$bin/spe-topdown" ]; then
 		--database="$tmp/td.db"
 	run "topdown runs in --database" 0 spe-query -d "$tmp/td.db" "SELECT count(*) > 0 FROM topdown_run"
 	has "topdown --database wrote a run" "$(cat "$tmp/out")" "1"
+	(cd "$tmp/cwd" && ${SPE_RUN:-} "$bin/spe-topdown" import "$fx/topdown/perf-5.x_no-recovery-bubbles-std.txt" \
+		>"$tmp/out" 2>"$tmp/err")
+	expect "topdown import without -d exit" "$?" 0
+	run "topdown import wrote ./spe.db" 0 spe-query -d "$tmp/cwd/spe.db" --format=csv "SELECT count(*) FROM topdown_run"
+	expect "topdown import wrote ./spe.db" "$(tail -1 "$tmp/out" | tr -d "\r")" 1
 fi
 exit $fail
