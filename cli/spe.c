@@ -40,8 +40,17 @@ int main(int argc, char **argv)
 		return fflush(stdout) || ferror(stdout) ? EX_IOERR : 0;
 	}
 	for (const struct command *c = commands; c->name; c++) {
-		if (strcmp(c->name, argv[1]) == 0)
+		if (strcmp(c->name, argv[1]) == 0) {
+			/* the command's argv[0] is its program name, so that getopt's messages
+			 * ("spe-query: unrecognized option") name it as its man page does */
+			char prog[64];
+			snprintf(prog, sizeof prog, "spe-%s", c->name);
+			for (char *p = prog; *p; p++)
+				if (*p == '_')
+					*p = '-';
+			argv[1] = prog;
 			return c->run(argc - 1, argv + 1);
+		}
 	}
 	fprintf(stderr, "spe: '%s' is not a command\n", argv[1]);
 	usage(stderr);

@@ -35,6 +35,12 @@ run "load" 0 spe-load "$tmp/m.data" -o "$tmp/m.db" --symfs="$fx/elf"
 run "spe --version" 0 spe --version
 expect "spe --version" "$(cat "$tmp/out")" "spe (spekit) $version"
 
+# through the front end a mistyped option is named with the command's program name (was "query: ...")
+for c in dump load query; do
+	run "spe $c --bogus" 64 spe $c --bogus
+	err_has "spe $c --bogus" "spe-$c: unrecognized option '--bogus'"
+done
+
 # spe-load writes ./spe.db without -o (what spe-query, spe-report and spe-export read), keeps one
 mkdir "$tmp/cwd"
 (cd "$tmp/cwd" && ${SPE_RUN:-} "$bin/spe-load" "$tmp/m.data" >"$tmp/out" 2>"$tmp/err")
