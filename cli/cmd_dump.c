@@ -4,6 +4,7 @@
  * packet lines, as one JSON object per record, or one human line per record.
  * See docs/spe-dump.1.md.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,14 +27,14 @@ struct dump {
 	uint64_t decode_errors;
 	uint64_t dump_bad_bytes;
 	uint64_t dumped;             /* raw input: bytes of the text dump printed so far */
-	int out_error;
+	int out_error;               /* errno of the write that failed, or 0 */
 };
 
 static int write_out(void *ctx, const char *text, size_t len)
 {
 	struct dump *d = ctx;
 	if (fwrite(text, 1, len, stdout) != len) {
-		d->out_error = 1;
+		d->out_error = errno ? errno : EIO;
 		return -spe_io;
 	}
 	return 0;
@@ -460,7 +461,11 @@ int cmd_dump(int argc, char **argv)
 					      : CLI_DATAERR;
 	if (exit_code == CLI_OK && (st.bad_bytes || d.dump_bad_bytes || d.decode_errors))
 		exit_code = CLI_PARTIAL;
-	if (d.out_error)
+	if (d.out_error) {
+		/* a write failed before the end (more than the stdout buffer): say why, as a failed flush would */
+		if (d.out_error != EPIPE)
+			fprintf(stderr, "%s: error writing standard output: %s\n", prog, strerror(d.out_error));
 		exit_code = CLI_IOERR;
+	}
 	return cli_finish_stdout(prog, exit_code);
 }

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "common/cli_util.h"
+
 #define SPE_COMMAND(name) int cmd_##name(int argc, char **argv);
 #include "commands.h"
 #undef SPE_COMMAND
@@ -32,12 +34,14 @@ int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? EX_USAGE : 0;
+		if (argc < 2)
+			return EX_USAGE;
+		return cli_finish_stdout("spe", 0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		/* for bug reports and scripts: the release of the build, as the man pages' footer */
 		printf("spe (spekit) %s\n", SPEKIT_VERSION);
-		return fflush(stdout) || ferror(stdout) ? EX_IOERR : 0;
+		return cli_finish_stdout("spe", 0);
 	}
 	for (const struct command *c = commands; c->name; c++) {
 		if (strcmp(c->name, argv[1]) == 0) {

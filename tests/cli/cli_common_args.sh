@@ -35,6 +35,16 @@ run "load" 0 spe-load "$tmp/m.data" -o "$tmp/m.db" --symfs="$fx/elf"
 run "spe --version" 0 spe --version
 expect "spe --version" "$(cat "$tmp/out")" "spe (spekit) $version"
 
+# a full disk is named whether the write fails at the end or mid-way (m.data dumps past the 1 MiB
+# buffer: the failure was silent, exit 74 only)
+${SPE_RUN:-} "$bin/spe-dump" -q "$tmp/m.data" >/dev/full 2>"$tmp/err"
+expect "dump >/dev/full exit" "$?" 74
+err_has "dump >/dev/full" "spe-dump: error writing standard output: No space left on device"
+
+${SPE_RUN:-} "$bin/spe" --help >/dev/full 2>"$tmp/err"
+expect "spe --help >/dev/full exit" "$?" 74
+err_has "spe --help >/dev/full" "spe: error writing standard output: No space left on device"
+
 # through the front end a mistyped option is named with the command's program name (was "query: ...")
 for c in dump load query; do
 	run "spe $c --bogus" 64 spe $c --bogus
