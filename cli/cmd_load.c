@@ -123,6 +123,8 @@ int cmd_load(int argc, char **argv)
 							 "spe-load reads perf.data (or raw SPE with --raw); query a "
 							 "database with spe-query -d DB")))
 			return c;
+	if ((c = cli_refuse_repeated_input("spe-load", argv + optind, argc - optind)))
+		return c;
 	for (int i = optind; i <= argc; i++) {
 		const char *in = i < argc ? argv[i] : opts.kallsyms;
 		int fd = in ? spe_infile_open(in, err, sizeof err) : 0;

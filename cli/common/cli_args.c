@@ -76,3 +76,44 @@ int cli_refuse_raw_input(const char *prog, const char *path, const char *advice)
 	fprintf(stderr, "%s: %s is a perf.data file, not raw SPE bytes: %s\n", prog, path, advice);
 	return CLI_USAGE;
 }
+
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+	int index;
+};
+
+static int by_file_id(const void *a, const void *b)
+{
+	const struct file_id *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->index - y->index;
+}
+
+int cli_refuse_repeated_input(const char *prog, char *const *paths, int n)
+{
+	struct file_id *ids = calloc(n > 0 ? (size_t)n : 1, sizeof *ids);
+	if (!ids) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return CLI_IOERR;
+	}
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		if (stat(paths[i], &st) == 0) /* one that cannot be read: the reader says why */
+			ids[m++] = (struct file_id){ st.st_dev, st.st_ino, i };
+	}
+	qsort(ids, (size_t)m, sizeof *ids, by_file_id);
+	int rc = 0;
+	for (int i = 1; i < m && !rc; i++)
+		if (ids[i].dev == ids[i - 1].dev && ids[i].ino == ids[i - 1].ino) {
+			fprintf(stderr, "%s: %s and %s are the same file: each would be loaded, its records counted twice\n",
+				prog, paths[ids[i - 1].index], paths[ids[i].index]);
+			rc = CLI_USAGE;
+		}
+	free(ids);
+	return rc;
+}

@@ -38,4 +38,11 @@ int cli_refuse_database_input(const char *prog, const char *path, const char *ad
  */
 int cli_refuse_raw_input(const char *prog, const char *path, const char *advice);
 
+/*
+ * Two of the @p n input @p paths that are one file (the same name twice, a
+ * link, a glob that overlaps): 0 when all differ, else CLI_USAGE after "PROG:
+ * A and B are the same file: ...".
+ */
+int cli_refuse_repeated_input(const char *prog, char *const *paths, int n);
+
 #endif

@@ -60,6 +60,12 @@ expect "load without -o wrote ./spe.db" "$(tail -1 "$tmp/out" | tr -d "\r")" 120
 (cd "$tmp/cwd" && ${SPE_RUN:-} "$bin/spe-load" "$tmp/m.data" >"$tmp/out" 2>"$tmp/err")
 expect "load without -o, spe.db exists: exit" "$?" 64
 
+# one file named twice would be loaded twice, every count doubled
+ln -s m.data "$tmp/again.data"
+run "load same file twice" 64 spe-load "$tmp/m.data" "$tmp/again.data" -o "$tmp/twice.db"
+err_has "load same file twice" "spe-load: $tmp/m.data and $tmp/again.data are the same file"
+[ -e "$tmp/twice.db" ] && { echo "FAIL load same file twice created the database"; fail=1; }
+
 # --symfs / --source-dir
 run "load --symfs missing" 66 spe-load "$tmp/m.data" -o "$tmp/x.db" --symfs="$tmp/nope"
 err_has "load --symfs missing" "spe-load: --symfs=$tmp/nope: No such file or directory"
