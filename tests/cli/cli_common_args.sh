@@ -45,6 +45,11 @@ ${SPE_RUN:-} "$bin/spe" --help >/dev/full 2>"$tmp/err"
 expect "spe --help >/dev/full exit" "$?" 74
 err_has "spe --help >/dev/full" "spe: error writing standard output: No space left on device"
 
+# spe-doctor --root at a capture's directory instead of its root: 66, not a wall of WARNs and 69
+run "doctor --root=capture dir" 66 spe-doctor --root="$fx/doctor/all-good-perfmon"
+err_has "doctor --root=capture dir" "$fx/doctor/all-good-perfmon: no proc/ or sys/ in it (give the root of a captured tree"
+run "doctor --root=capture root" 0 spe-doctor --root="$fx/doctor/all-good-perfmon/root"
+
 # through the front end a mistyped option is named with the command's program name (was "query: ...")
 for c in dump load query; do
 	run "spe $c --bogus" 64 spe $c --bogus

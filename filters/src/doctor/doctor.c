@@ -92,6 +92,15 @@ void check_fix(struct spe_check *k, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Is @p dir/@p name a directory? */
+static bool is_dir_in(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+	return snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path && !stat(path, &st) &&
+	       S_ISDIR(st.st_mode);
+}
+
 static int open_root(const char *root, struct sysroot *s, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
@@ -112,6 +121,13 @@ static int open_root(const char *root, struct sysroot *s, char *err, size_t errl
 	s->live = !strcmp(real, "/");
 	if (!s->live)
 		snprintf(s->dir, sizeof s->dir, "%s", real);
+	/* a capture's directory given instead of its root (.../host17 for .../host17/root) would
+	 * read nothing and fail every check: say so instead */
+	if (!s->live && !is_dir_in(real, "proc") && !is_dir_in(real, "sys")) {
+		snprintf(err, errlen,
+			 "%s: no proc/ or sys/ in it (give the root of a captured tree, the directory that holds them)", root);
+		return -1;
+	}
 	return 0;
 }
 
