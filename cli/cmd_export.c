@@ -264,6 +264,10 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "%s: --binary=%s: %s\n", prog, eo.binary, strerror(errno));
 		return CLI_NOINPUT;
 	}
+	const char *input = npos == 1 ? argv[optind] : database ? database : "spe.db";
+	if ((bad_dir = cli_refuse_output_is_input(prog, "-o", output, input)) ||
+	    (bad_dir = cli_refuse_output_is_input(prog, "-o", output, eo.binary)))
+		return bad_dir;
 	/* the output is opened (and a bad -o refused) before any long load */
 	struct out_file out;
 	int status = out_open(&out, output, format == SPE_EXPORT_PPROF);

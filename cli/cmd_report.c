@@ -192,6 +192,13 @@ int cmd_report(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
+	/* the text or page written in place of the database it is made from would lose it */
+	const char *target = html ? html : output, *target_opt = html ? "--html" : "-o";
+	int same = cli_refuse_output_is_input(prog, target_opt, target, j.db_path ? j.db_path : diff ? NULL : "spe.db");
+	for (int i = optind; i < argc && !same; i++) /* --diff's databases */
+		same = cli_refuse_output_is_input(prog, target_opt, target, argv[i]);
+	if (same)
+		return same;
 	if (diff) {
 		if (argc - optind != 2 || cross || j.symbol) {
 			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases%s\n", prog,

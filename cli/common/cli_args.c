@@ -117,3 +117,13 @@ int cli_refuse_repeated_input(const char *prog, char *const *paths, int n)
 	free(ids);
 	return rc;
 }
+
+int cli_refuse_output_is_input(const char *prog, const char *option, const char *output, const char *input)
+{
+	struct stat o, i;
+	if (!output || !input || !strcmp(output, "-") || stat(output, &o) != 0 || stat(input, &i) != 0 ||
+	    o.st_dev != i.st_dev || o.st_ino != i.st_ino || !S_ISREG(o.st_mode))
+		return 0;
+	fprintf(stderr, "%s: %s %s: is the input %s; give another output file\n", prog, option, output, input);
+	return CLI_USAGE;
+}

@@ -45,4 +45,13 @@ int cli_refuse_raw_input(const char *prog, const char *path, const char *advice)
  */
 int cli_refuse_repeated_input(const char *prog, char *const *paths, int n);
 
+/*
+ * The output @p output (given as @p option, e.g. "-o") that is the file
+ * @p input the command reads (the same name, a link): 0 when it is not (or
+ * either does not exist, or OUTPUT is "-"), else CLI_USAGE after "PROG: -o
+ * OUT: is the input IN; give another output file".  Written in place, the
+ * output would replace the recording or database it was made from.
+ */
+int cli_refuse_output_is_input(const char *prog, const char *option, const char *output, const char *input);
+
 #endif

@@ -71,6 +71,30 @@ run "load same file twice" 64 spe-load "$tmp/m.data" "$tmp/again.data" -o "$tmp/
 err_has "load same file twice" "spe-load: $tmp/m.data and $tmp/again.data are the same file"
 [ -e "$tmp/twice.db" ] && { echo "FAIL load same file twice created the database"; fail=1; }
 
+# an output that is the command's own input: refused before the input is read, the input kept
+# (each replaced the recording or database it was made from, exit 0)
+cp "$tmp/m.data" "$tmp/in.data"
+cp "$tmp/m.db" "$tmp/in.db"
+ln -s in.db "$tmp/in-link.db"
+run "load -o input" 64 spe-load "$tmp/in.data" -o "$tmp/in.data" --force
+err_has "load -o input" "spe-load: -o $tmp/in.data: is the input $tmp/in.data; give another output file"
+if [ -x "$bin/spe-export" ]; then
+	run "export -o FILE.data" 64 spe-export --format=folded -o "$tmp/in.data" "$tmp/in.data"
+	err_has "export -o FILE.data" "spe-export: -o $tmp/in.data: is the input $tmp/in.data"
+	run "export -o DB" 64 spe-export -d "$tmp/in.db" --format=folded -o "$tmp/in-link.db"
+	err_has "export -o DB" "spe-export: -o $tmp/in-link.db: is the input $tmp/in.db"
+fi
+if [ -x "$bin/spe-report" ]; then
+	run "report -o DB" 64 spe-report -d "$tmp/in.db" -o "$tmp/in.db"
+	err_has "report -o DB" "spe-report: -o $tmp/in.db: is the input $tmp/in.db"
+	run "report --html=DB" 64 spe-report -d "$tmp/in.db" --html="$tmp/in.db"
+	run "report --annotate -o DB" 64 spe-report -d "$tmp/in.db" --annotate=chase -o "$tmp/in.db"
+	run "report --diff -o DB_B" 64 spe-report --diff "$tmp/m.db" "$tmp/in.db" -o "$tmp/in.db"
+	err_has "report --diff -o DB_B" "spe-report: -o $tmp/in.db: is the input $tmp/in.db"
+fi
+cmp -s "$tmp/m.data" "$tmp/in.data" || { echo "FAIL the recording was replaced"; fail=1; }
+cmp -s "$tmp/m.db" "$tmp/in.db" || { echo "FAIL the database was replaced"; fail=1; }
+
 # --symfs / --source-dir
 run "load --symfs missing" 66 spe-load "$tmp/m.data" -o "$tmp/x.db" --symfs="$tmp/nope"
 err_has "load --symfs missing" "spe-load: --symfs=$tmp/nope: No such file or directory"
