@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
@@ -52,13 +53,14 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: " PROG " [-d DB] [--format=table|csv|json] [--write] [--timeout=S] [--max-memory=BYTES] \"SQL\"\n"
-		"       " PROG " [--symfs=DIR] [--format=...] FILE.data \"SQL\"\n"
+		"       " PROG " [--symfs=DIR] [--raw --midr=PART] [--format=...] FILE.data \"SQL\"\n"
 		"  -d, --database=DB     database to query (default ./spe.db)\n"
 		"  -f, --format=FMT      table (default), csv (RFC 4180) or json (one object per line)\n"
 		"      --write           open the database read-write\n"
 		"      --timeout=S       stop a query after S seconds (default: none on a terminal, else %d; 0: none)\n"
 		"      --max-memory=N    cap SQLite's memory, e.g. 512M (default 512M; 0: no cap)\n"
-		"      --symfs=DIR       with FILE.data: look for mapped files under DIR\n",
+		"      --symfs=DIR       with FILE.data: look for mapped files under DIR\n"
+		"      --raw --midr=MIDR FILE.data is bare SPE bytes recorded on that CPU part (neoverse-n1)\n",
 		DEFAULT_TIMEOUT_S);
 }
 
@@ -84,7 +86,7 @@ static int parse_seconds(const char *s, double *out)
 int cmd_query(int argc, char **argv);
 int cmd_query(int argc, char **argv)
 {
-	enum { OPT_WRITE = 256, OPT_SYMFS, OPT_TIMEOUT, OPT_MAX_MEMORY };
+	enum { OPT_WRITE = 256, OPT_SYMFS, OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_RAW, OPT_MIDR };
 	static const struct option options[] = {
 		{ "database", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
@@ -92,12 +94,14 @@ int cmd_query(int argc, char **argv)
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
+		{ "raw", no_argument, NULL, OPT_RAW }, /* as spe-load and spe-export take them */
+		{ "midr", required_argument, NULL, OPT_MIDR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *database = NULL, *symfs = NULL;
+	const char *database = NULL, *symfs = NULL, *midr_arg = NULL;
 	enum spe_result_format fmt = SPE_FORMAT_TABLE;
-	int write = 0, c;
+	int write = 0, raw = 0, c;
 	double timeout = isatty(STDIN_FILENO) ? 0 : DEFAULT_TIMEOUT_S;
 	uint64_t max_memory = DEFAULT_MAX_MEMORY;
 	optind = 1;
@@ -118,6 +122,8 @@ int cmd_query(int argc, char **argv)
 			break;
 		case OPT_WRITE: write = 1; break;
 		case OPT_SYMFS: symfs = optarg; break;
+		case OPT_RAW: raw = 1; break;
+		case OPT_MIDR: midr_arg = optarg; break;
 		case OPT_TIMEOUT:
 			if (parse_seconds(optarg, &timeout)) {
 				fprintf(stderr, PROG ": --timeout=%s: expected seconds, e.g. 30 or 0.5 (0: no limit)\n",
@@ -137,13 +143,22 @@ int cmd_query(int argc, char **argv)
 		}
 	}
 	int npos = argc - optind;
-	if (npos < 1 || npos > 2 || (npos == 2 && (database || write))) {
-		fprintf(stderr, PROG ": %s\n",
-			npos < 1   ? "no SQL given"
-			: npos > 2 ? "too many arguments (quote the SQL)"
-			: database ? "give either -d DB or FILE.data, not both"
-				   : "--write goes with -d DB: the database of FILE.data is removed afterwards");
+	const char *problem = npos < 1 ? "no SQL given"
+			    : npos > 2 ? "too many arguments (quote the SQL)"
+			    : (raw || midr_arg) && npos != 2 ? "--raw and --midr go with FILE.data"
+			    : raw && !midr_arg ? "--raw needs --midr"
+			    : midr_arg && !raw ? "--midr goes with --raw"
+			    : npos == 2 && database ? "give either -d DB or FILE.data, not both"
+			    : npos == 2 && write ? "--write goes with -d DB: the database of FILE.data is removed afterwards"
+						 : NULL;
+	if (problem) {
+		fprintf(stderr, PROG ": %s\n", problem);
 		usage(stderr);
+		return CLI_USAGE;
+	}
+	struct cli_temp_load lo = { .symfs = symfs, .cancel = &interrupted, .raw = raw };
+	if (midr_arg && cli_parse_midr(midr_arg, &lo.midr) < 0) {
+		fprintf(stderr, PROG ": --midr=%s: not a number or a known CPU part\n", midr_arg);
 		return CLI_USAGE;
 	}
 	/* Memory statistics are what the heap limit counts with; off (faster) when there is no cap. */
@@ -164,7 +179,6 @@ int cmd_query(int argc, char **argv)
 	int rc;
 	if (npos == 2) {
 		database = argv[optind];
-		struct cli_temp_load lo = { .symfs = symfs, .cancel = &interrupted };
 		if ((rc = cli_temp_db_load(PROG, database, &lo, &db)) != CLI_OK)
 			return rc;
 	} else {

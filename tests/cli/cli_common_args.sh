@@ -144,6 +144,19 @@ if [ -x "$bin/spe-export" ]; then
 fi
 run "dump --raw raw" 0 spe-dump --raw --records -q "$traces/memwork-cpu0.bin"
 
+# spe-query FILE.data takes --raw --midr as its own error message advises (it refused --raw)
+run "query raw bin" 65 spe-query "$traces/memwork-cpu0.bin" "SELECT 1"
+err_has "query raw bin" "(raw SPE bytes? use --raw --midr=PART)"
+run "query --raw" 0 spe-query --raw --midr=neoverse-n1 --format=csv "$traces/memwork-cpu0.bin" \
+	"SELECT count(*) FROM spe_record"
+got=$(tail -1 "$tmp/out" | tr -d "\r")
+run "dump --raw records" 0 spe-dump --raw --midr=neoverse-n1 --records -q "$traces/memwork-cpu0.bin"
+expect "query --raw records = spe-dump's" "$got" "$(wc -l <"$tmp/out" | tr -d ' ')"
+run "query --raw, no --midr" 64 spe-query --raw "$traces/memwork-cpu0.bin" "SELECT 1"
+err_has "query --raw, no --midr" "spe-query: --raw needs --midr"
+run "query --raw -d" 64 spe-query --raw --midr=neoverse-n1 -d "$tmp/m.db" "SELECT 1"
+err_has "query --raw -d" "spe-query: --raw and --midr go with FILE.data"
+
 # --midr=PART
 run "dump --midr=part" 0 spe-dump --raw --midr=neoverse-n1 --records -q "$traces/memwork-cpu0.bin"
 has "dump --midr=part records" "$(head -1 "$tmp/out")" 'op="LD GP-REG"'
