@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "spe/analysis.h"
 #include "spe/infile.h"
@@ -433,7 +434,7 @@ static int cmd_stat(int argc, char **argv)
 	};
 	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *sysroot = NULL, *spe_source = NULL;
 	long interval_ms = 0;
-	int level = 1, dry_run = 0, c;
+	int level = 1, dry_run = 0, c, rc;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+I:d:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -472,10 +473,13 @@ static int cmd_stat(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	char **command = argv + optind;
+	/* a mistyped --sysroot read as an empty machine would be "not supported on this CPU" (69) */
+	if (sysroot && (rc = cli_check_dir_option("spe-topdown stat", "--sysroot", sysroot)))
+		return rc;
 
 	struct td_probe probe;
 	struct td_diag diag = { 0 };
-	int rc = td_probe(sysroot, level, &probe, &diag);
+	rc = td_probe(sysroot, level, &probe, &diag);
 	if (rc < 0) {
 		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
 		return exit_for(rc);

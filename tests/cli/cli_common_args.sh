@@ -182,6 +182,8 @@ if [ -x "$bin/spe-topdown" ]; then
 		--database="$tmp/td.db"
 	run "topdown runs in --database" 0 spe-query -d "$tmp/td.db" "SELECT count(*) > 0 FROM topdown_run"
 	has "topdown --database wrote a run" "$(cat "$tmp/out")" "1"
+	run "topdown stat --sysroot missing" 66 spe-topdown stat --dry-run --sysroot="$tmp/nope" -- true
+	err_has "topdown stat --sysroot missing" "spe-topdown stat: --sysroot=$tmp/nope: No such file or directory"
 	(cd "$tmp/cwd" && ${SPE_RUN:-} "$bin/spe-topdown" import "$fx/topdown/perf-5.x_no-recovery-bubbles-std.txt" \
 		>"$tmp/out" 2>"$tmp/err")
 	expect "topdown import without -d exit" "$?" 0
