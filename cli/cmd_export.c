@@ -264,7 +264,9 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "%s: --binary=%s: %s\n", prog, eo.binary, strerror(errno));
 		return CLI_NOINPUT;
 	}
-	const char *input = npos == 1 ? argv[optind] : database ? database : "spe.db";
+	if (npos != 1 && (bad_dir = cli_default_db(prog, &database)))
+		return bad_dir;
+	const char *input = npos == 1 ? argv[optind] : database;
 	if ((bad_dir = cli_refuse_output_is_input(prog, "-o", output, input)) ||
 	    (bad_dir = cli_refuse_output_is_input(prog, "-o", output, eo.binary)))
 		return bad_dir;
@@ -280,8 +282,6 @@ int cmd_export(int argc, char **argv)
 	if (npos == 1) {
 		status = cli_temp_db_load(prog, argv[optind], &lo, &db);
 	} else {
-		if (!database)
-			database = "spe.db";
 		if (spe_db_open(database, SPE_DB_READONLY, &db, err, sizeof err) < 0) {
 			fprintf(stderr, "%s: %s\n", prog, err);
 			status = access(database, F_OK) != 0 ? CLI_NOINPUT : CLI_DATAERR;

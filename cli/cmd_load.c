@@ -98,7 +98,7 @@ int cmd_load(int argc, char **argv)
 		}
 	}
 	if (!output)
-		output = "spe.db"; /* the database spe-query, spe-report and spe-export read by default */
+		output = CLI_DEFAULT_DB; /* the database spe-query, spe-report and spe-export read by default */
 	if (optind >= argc || (append && force) || (midr_arg && !raw)) {
 		fprintf(stderr, "spe-load: %s\n",
 			optind >= argc ? "no input file"

@@ -182,8 +182,8 @@ int cmd_query(int argc, char **argv)
 		if ((rc = cli_temp_db_load(PROG, database, &lo, &db)) != CLI_OK)
 			return rc;
 	} else {
-		if (!database)
-			database = "spe.db";
+		if ((rc = cli_default_db(PROG, &database)))
+			return rc;
 		rc = spe_db_open(database, write ? SPE_DB_READWRITE : SPE_DB_READONLY, &db, err, sizeof err);
 		if (rc < 0) {
 			fprintf(stderr, PROG ": %s\n", err);

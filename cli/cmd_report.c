@@ -192,9 +192,16 @@ int cmd_report(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
+	if (!diff && optind != argc) {
+		fprintf(stderr, "%s: unexpected argument '%s' (the database is -d DB)\n", prog, argv[optind]);
+		usage(stderr);
+		return CLI_USAGE;
+	}
 	/* the text or page written in place of the database it is made from would lose it */
 	const char *target = html ? html : output, *target_opt = html ? "--html" : "-o";
-	int same = cli_refuse_output_is_input(prog, target_opt, target, j.db_path ? j.db_path : diff ? NULL : "spe.db");
+	int same = diff ? 0 : cli_default_db(prog, &j.db_path);
+	if (!same)
+		same = cli_refuse_output_is_input(prog, target_opt, target, j.db_path);
 	for (int i = optind; i < argc && !same; i++) /* --diff's databases */
 		same = cli_refuse_output_is_input(prog, target_opt, target, argv[i]);
 	if (same)
@@ -230,13 +237,6 @@ int cmd_report(int argc, char **argv)
 		};
 		return report_diff_run(prog, &da);
 	}
-	if (optind != argc) {
-		fprintf(stderr, "%s: unexpected argument '%s' (the database is -d DB)\n", prog, argv[optind]);
-		usage(stderr);
-		return CLI_USAGE;
-	}
-	if (!j.db_path)
-		j.db_path = "spe.db"; /* spe-query's and spe-export's default */
 	j.so.source_dirs = source_dirs;
 	int bad_dir = j.so.symfs ? cli_check_dir_option(prog, "--symfs", j.so.symfs) : 0;
 	for (int i = 0; i < nsource && !bad_dir; i++)

@@ -347,7 +347,7 @@ static int cmd_import(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	if (!db_path)
-		db_path = "spe.db"; /* as spe-load writes and spe-report reads without -d */
+		db_path = CLI_DEFAULT_DB; /* as spe-load writes and spe-report reads without -d */
 	const char *path = argv[optind];
 	size_t len;
 	char *text, err[1024];

@@ -127,3 +127,15 @@ int cli_refuse_output_is_input(const char *prog, const char *option, const char 
 	fprintf(stderr, "%s: %s %s: is the input %s; give another output file\n", prog, option, output, input);
 	return CLI_USAGE;
 }
+
+int cli_default_db(const char *prog, const char **path)
+{
+	if (*path)
+		return 0;
+	*path = CLI_DEFAULT_DB;
+	if (access(CLI_DEFAULT_DB, F_OK) == 0 || errno != ENOENT)
+		return 0; /* the open says what else is wrong */
+	fprintf(stderr, "%s: ./%s: no such database (the default without -d DB; spe-load FILE writes it)\n", prog,
+		CLI_DEFAULT_DB);
+	return CLI_NOINPUT;
+}

@@ -54,4 +54,14 @@ int cli_refuse_repeated_input(const char *prog, char *const *paths, int n);
  */
 int cli_refuse_output_is_input(const char *prog, const char *option, const char *output, const char *input);
 
+/* The database spe-load writes and the readers read without -d or -o. */
+#define CLI_DEFAULT_DB "spe.db"
+
+/*
+ * A database option not given: *@p path becomes CLI_DEFAULT_DB, and when
+ * that does not exist, CLI_NOINPUT after "PROG: ./spe.db: no such database
+ * (the default without -d DB; spe-load FILE writes it)"; else 0.
+ */
+int cli_default_db(const char *prog, const char **path);
+
 #endif

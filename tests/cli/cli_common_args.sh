@@ -56,6 +56,18 @@ for c in dump load query; do
 	err_has "spe $c --bogus" "spe-$c: unrecognized option '--bogus'"
 done
 
+# the readers without -d, where there is no ./spe.db: say it is the default and how to make it
+mkdir "$tmp/empty"
+no_default_db() { # PROG ARGS...
+	prog=$1
+	(cd "$tmp/empty" && ${SPE_RUN:-} "$bin/$@" >"$tmp/out" 2>"$tmp/err")
+	expect "$prog without ./spe.db exit" "$?" 66
+	err_has "$prog without ./spe.db" "$prog: ./spe.db: no such database (the default without -d DB; spe-load FILE"
+}
+no_default_db spe-query "SELECT 1"
+[ -x "$bin/spe-report" ] && no_default_db spe-report
+[ -x "$bin/spe-export" ] && no_default_db spe-export --format=folded
+
 # spe-load writes ./spe.db without -o (what spe-query, spe-report and spe-export read), keeps one
 mkdir "$tmp/cwd"
 (cd "$tmp/cwd" && ${SPE_RUN:-} "$bin/spe-load" "$tmp/m.data" >"$tmp/out" 2>"$tmp/err")
