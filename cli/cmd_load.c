@@ -125,8 +125,8 @@ int cmd_load(int argc, char **argv)
 			return c;
 	if ((c = cli_refuse_repeated_input("spe-load", argv + optind, argc - optind)))
 		return c;
-	for (int i = optind; i < argc; i++)
-		if ((c = cli_refuse_output_is_input("spe-load", "-o", output, argv[i])))
+	for (int i = optind; i <= argc; i++) /* the FILEs, then --kallsyms */
+		if ((c = cli_refuse_output_is_input("spe-load", "-o", output, i < argc ? argv[i] : opts.kallsyms)))
 			return c;
 	for (int i = optind; i <= argc; i++) {
 		const char *in = i < argc ? argv[i] : opts.kallsyms;

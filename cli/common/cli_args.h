@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Option values the commands share, checked where they are parsed so a
- * mistyped one is a message naming it, not a silently different result:
- * a CPU part (--midr), a directory (--symfs, --source-dir), and an input
- * that is a spekit database where a recording was expected, or a perf.data
- * where raw SPE bytes were.
+ * Option values and files the commands share, checked where they are
+ * parsed so a mistyped one is a message naming it, not a silently different
+ * result or a lost file: a CPU part (--midr), a directory (--symfs,
+ * --source-dir), an input of the wrong kind (a database where a recording
+ * is read, a perf.data where raw SPE bytes are), one input named twice, an
+ * output that is an input, and the default database.
  */
 #ifndef SPE_CLI_ARGS_H
 #define SPE_CLI_ARGS_H

@@ -90,6 +90,10 @@ cp "$tmp/m.db" "$tmp/in.db"
 ln -s in.db "$tmp/in-link.db"
 run "load -o input" 64 spe-load "$tmp/in.data" -o "$tmp/in.data" --force
 err_has "load -o input" "spe-load: -o $tmp/in.data: is the input $tmp/in.data; give another output file"
+cp "$fx/kallsyms/arm64-small.kallsyms" "$tmp/kallsyms"
+cp "$tmp/kallsyms" "$tmp/kallsyms.orig"
+run "load -o --kallsyms" 64 spe-load "$tmp/m.data" --kallsyms="$tmp/kallsyms" -o "$tmp/kallsyms" --force
+cmp -s "$tmp/kallsyms" "$tmp/kallsyms.orig" || { echo "FAIL load -o --kallsyms replaced it"; fail=1; }
 if [ -x "$bin/spe-export" ]; then
 	run "export -o FILE.data" 64 spe-export --format=folded -o "$tmp/in.data" "$tmp/in.data"
 	err_has "export -o FILE.data" "spe-export: -o $tmp/in.data: is the input $tmp/in.data"
