@@ -199,6 +199,10 @@ int cmd_load(int argc, char **argv)
 		if (k->dropped_extras)
 			fprintf(stderr, ", %llu extra counters/addresses dropped (more than %d in a record)",
 				(unsigned long long)k->dropped_extras, SPE_REC_MAX_EXTRA);
+		/* not one mapped sample symbolized: the binaries were not where the recording saw them */
+		if (opts.symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records)
+			fprintf(stderr, " (no binary found: %s)",
+				opts.symfs ? "is --symfs the root they are under?" : "give --symfs=DIR, the root they are under");
 		fputc('\n', stderr);
 	}
 	free(counts);

@@ -31,6 +31,10 @@ err_has() { has "$1" "$(cat "$tmp/err")" "$2"; }
 traces=$fx/workloads/traces
 run "replay" 0 spe-record --replay="$traces/memwork.replay" -o "$tmp/m.data"
 run "load" 0 spe-load "$tmp/m.data" -o "$tmp/m.db" --symfs="$fx/elf"
+case "$(cat "$tmp/err")" in *"no binary found"*) echo "FAIL load --symfs: no binary found"; fail=1 ;; esac
+# not one sample symbolized: the summary says where binaries are looked for
+run "load without --symfs" 0 spe-load "$tmp/m.data" -o "$tmp/nosym.db"
+err_has "load without --symfs" "1200 without symbol (no binary found: give --symfs=DIR, the root they are under)"
 
 run "spe --version" 0 spe --version
 expect "spe --version" "$(cat "$tmp/out")" "spe (spekit) $version"
