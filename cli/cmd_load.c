@@ -118,7 +118,8 @@ int cmd_load(int argc, char **argv)
 	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
 	char err[1024] = "";
 	for (int i = optind; i < argc; i++)
-		if ((c = raw ? cli_refuse_raw_input("spe-load", argv[i], "drop --raw")
+		if ((c = cli_refuse_stdin_input("spe-load", argv[i])) ||
+		    (c = raw ? cli_refuse_raw_input("spe-load", argv[i], "drop --raw")
 			     : cli_refuse_database_input("spe-load", argv[i],
 							 "spe-load reads perf.data (or raw SPE with --raw); query a "
 							 "database with spe-query -d DB")))

@@ -139,3 +139,12 @@ int cli_default_db(const char *prog, const char **path)
 		CLI_DEFAULT_DB);
 	return CLI_NOINPUT;
 }
+
+int cli_refuse_stdin_input(const char *prog, const char *path)
+{
+	if (strcmp(path, "-") || access(path, F_OK) == 0)
+		return 0;
+	fprintf(stderr, "%s: -: standard input is not read here; save it to a file first (spe-dump reads a pipe-mode "
+			"perf.data from -)\n", prog);
+	return CLI_USAGE;
+}

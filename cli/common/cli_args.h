@@ -55,6 +55,14 @@ int cli_refuse_repeated_input(const char *prog, char *const *paths, int n);
  */
 int cli_refuse_output_is_input(const char *prog, const char *option, const char *output, const char *input);
 
+/*
+ * An input named "-" where only files are read (loading needs to seek):
+ * 0 when it is not "-" (or a file of that name exists), else CLI_USAGE after
+ * "PROG: -: standard input is not read here; save it to a file first
+ * (spe-dump reads a pipe-mode perf.data from -)".
+ */
+int cli_refuse_stdin_input(const char *prog, const char *path);
+
 /* The database spe-load writes and the readers read without -d or -o. */
 #define CLI_DEFAULT_DB "spe.db"
 

@@ -16,14 +16,17 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 {
 	char err[1024], path[4096];
 	*out = NULL;
+	int rc = cli_refuse_stdin_input(prog, input);
+	if (rc)
+		return rc;
 	if (access(input, R_OK) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, input, strerror(errno));
 		return CLI_NOINPUT;
 	}
 	char advice[4200];
 	snprintf(advice, sizeof advice, "give it as -d %s", input);
-	int rc = o && o->raw ? cli_refuse_raw_input(prog, input, "drop --raw")
-			     : cli_refuse_database_input(prog, input, advice);
+	rc = o && o->raw ? cli_refuse_raw_input(prog, input, "drop --raw")
+			 : cli_refuse_database_input(prog, input, advice);
 	if (rc == 0 && o && o->symfs)
 		rc = cli_check_dir_option(prog, "--symfs", o->symfs);
 	if (rc)

@@ -144,6 +144,12 @@ if [ -x "$bin/spe-export" ]; then
 	err_has "export DB" "is a database, not a recording: give it as -d"
 fi
 
+# "-" where only files are read: say so (was "-: cannot open: No such file or directory", 66)
+run "load -" 64 spe-load - -o "$tmp/stdin.db" </dev/null
+err_has "load -" "spe-load: -: standard input is not read here; save it to a file first (spe-dump reads a pipe-mode"
+run "query -" 64 spe-query - "SELECT 1" </dev/null
+err_has "query -" "spe-query: -: standard input is not read here"
+
 # a perf.data or a database where raw SPE bytes are read: refused before any output (they decoded
 # with errors, exit 1, or replayed into a recording of garbage, exit 0)
 run "dump --raw perf.data" 64 spe-dump --raw "$tmp/m.data"
