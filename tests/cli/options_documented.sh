@@ -1,9 +1,9 @@
 #!/bin/sh
 # Every long option a command accepts (the getopt_long table of cli/cmd_NAME.c)
 # is described in its man page docs/spe-NAME.1.md: an option that works but
-# is documented nowhere is one a user cannot find (--database, --help, --raw
-# of spe-query were missing from some).  spe-record's options are a table of
-# its own, checked by test_docs (tests/filters).
+# is documented nowhere is one a user cannot find (--help was missing from
+# five pages).  spe-record's options are a table of
+# its own that its --help prints whole: install_completion checks those.
 #   options_documented.sh SRC_DIR
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
