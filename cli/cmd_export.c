@@ -264,7 +264,8 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "%s: --binary=%s: %s\n", prog, eo.binary, strerror(errno));
 		return CLI_NOINPUT;
 	}
-	if (npos != 1 && (bad_dir = cli_default_db(prog, &database)))
+	if (npos != 1 && ((bad_dir = cli_default_db(prog, &database)) ||
+			  (bad_dir = cli_refuse_recording_as_db(prog, database, "give it without -d, or load it with spe-load"))))
 		return bad_dir;
 	const char *input = npos == 1 ? argv[optind] : database;
 	if ((bad_dir = cli_refuse_output_is_input(prog, "-o", output, input)) ||

@@ -182,7 +182,9 @@ int cmd_query(int argc, char **argv)
 		if ((rc = cli_temp_db_load(PROG, database, &lo, &db)) != CLI_OK)
 			return rc;
 	} else {
-		if ((rc = cli_default_db(PROG, &database)))
+		if ((rc = cli_default_db(PROG, &database)) ||
+		    (rc = cli_refuse_recording_as_db(PROG, database, "give it without -d (spe-query FILE.data SQL), "
+								     "or load it with spe-load")))
 			return rc;
 		rc = spe_db_open(database, write ? SPE_DB_READWRITE : SPE_DB_READONLY, &db, err, sizeof err);
 		if (rc < 0) {

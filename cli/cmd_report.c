@@ -200,6 +200,10 @@ int cmd_report(int argc, char **argv)
 	/* the text or page written in place of the database it is made from would lose it */
 	const char *target = html ? html : output, *target_opt = html ? "--html" : "-o";
 	int same = diff ? 0 : cli_default_db(prog, &j.db_path);
+	if (!same && j.db_path)
+		same = cli_refuse_recording_as_db(prog, j.db_path, "load it first (spe-load FILE -o DB), then -d DB");
+	for (int i = optind; i < argc && diff && !j.db_path && !same; i++)
+		same = cli_refuse_recording_as_db(prog, argv[i], "load it first (spe-load FILE -o DB)");
 	if (!same)
 		same = cli_refuse_output_is_input(prog, target_opt, target, j.db_path);
 	for (int i = optind; i < argc && !same; i++) /* --diff's databases */

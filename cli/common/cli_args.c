@@ -66,6 +66,14 @@ int cli_refuse_database_input(const char *prog, const char *path, const char *ad
 	return CLI_USAGE;
 }
 
+int cli_refuse_recording_as_db(const char *prog, const char *path, const char *advice)
+{
+	if (!starts_with(path, "PERFILE2", 8))
+		return 0;
+	fprintf(stderr, "%s: %s is a perf.data file, not a database: %s\n", prog, path, advice);
+	return CLI_USAGE;
+}
+
 int cli_refuse_raw_input(const char *prog, const char *path, const char *advice)
 {
 	char query[4200];

@@ -40,6 +40,13 @@ int cli_refuse_database_input(const char *prog, const char *path, const char *ad
 int cli_refuse_raw_input(const char *prog, const char *path, const char *advice);
 
 /*
+ * A database (-d) that is a perf.data file: 0 when it is not, else CLI_USAGE
+ * after "PROG: PATH is a perf.data file, not a database: ADVICE" (was:
+ * "not an SQLite database", 65).
+ */
+int cli_refuse_recording_as_db(const char *prog, const char *path, const char *advice);
+
+/*
  * Two of the @p n input @p paths that are one file (the same name twice, a
  * link, a glob that overlaps): 0 when all differ, else CLI_USAGE after "PROG:
  * A and B are the same file: ...".

@@ -150,6 +150,20 @@ err_has "load -" "spe-load: -: standard input is not read here; save it to a fil
 run "query -" 64 spe-query - "SELECT 1" </dev/null
 err_has "query -" "spe-query: -: standard input is not read here"
 
+# a recording where a database (-d) is read: 64 and what to do (was "not an SQLite database", 65)
+run "query -d perf.data" 64 spe-query -d "$tmp/m.data" "SELECT 1"
+err_has "query -d perf.data" "spe-query: $tmp/m.data is a perf.data file, not a database: give it without -d"
+if [ -x "$bin/spe-report" ]; then
+	run "report -d perf.data" 64 spe-report -d "$tmp/m.data"
+	err_has "report -d perf.data" "spe-report: $tmp/m.data is a perf.data file, not a database: load it first"
+	run "report --diff perf.data" 64 spe-report --diff "$tmp/m.db" "$tmp/m.data"
+	err_has "report --diff perf.data" "spe-report: $tmp/m.data is a perf.data file, not a database"
+fi
+if [ -x "$bin/spe-export" ]; then
+	run "export -d perf.data" 64 spe-export -d "$tmp/m.data" --format=folded
+	err_has "export -d perf.data" "spe-export: $tmp/m.data is a perf.data file, not a database: give it without -d"
+fi
+
 # a perf.data or a database where raw SPE bytes are read: refused before any output (they decoded
 # with errors, exit 1, or replayed into a recording of garbage, exit 0)
 run "dump --raw perf.data" 64 spe-dump --raw "$tmp/m.data"
