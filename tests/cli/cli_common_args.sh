@@ -115,6 +115,13 @@ fi
 cmp -s "$tmp/m.data" "$tmp/in.data" || { echo "FAIL the recording was replaced"; fail=1; }
 cmp -s "$tmp/m.db" "$tmp/in.db" || { echo "FAIL the database was replaced"; fail=1; }
 
+if [ -x "$bin/spe-report" ]; then
+	run "report without symbols" 0 spe-report -d "$tmp/nosym.db"
+	has "report without symbols" "$(cat "$tmp/out")" "(no symbols: spe-load found none of the binaries; load again with --symfs=DIR"
+	run "report with symbols" 0 spe-report -d "$tmp/m.db"
+	case "$(cat "$tmp/out")" in *"no symbols"*) echo "FAIL report with symbols: says no symbols"; fail=1 ;; esac
+fi
+
 # --symfs / --source-dir
 run "load --symfs missing" 66 spe-load "$tmp/m.data" -o "$tmp/x.db" --symfs="$tmp/nope"
 err_has "load --symfs missing" "spe-load: --symfs=$tmp/nope: No such file or directory"
