@@ -27,7 +27,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: spe <command> [options]\n\ncommands:\n");
 	for (const struct command *c = commands; c->name; c++)
 		fprintf(out, "  %s\n", c->name);
-	fprintf(out, "\n'spe <command> --help' and man spe-<command> describe each.\n");
+	fprintf(out, "\n'spe help <command>' (or 'spe <command> --help') and man spe-<command> describe each.\n");
 }
 
 int main(int argc, char **argv)
@@ -37,6 +37,17 @@ int main(int argc, char **argv)
 		if (argc < 2)
 			return EX_USAGE;
 		return cli_finish_stdout("spe", 0);
+	}
+	/* "spe help" and "spe help COMMAND", as git and go spell them */
+	char *help_argv[4] = { argv[0], NULL, "--help", NULL };
+	if (!strcmp(argv[1], "help")) {
+		if (argc == 2) {
+			usage(stdout);
+			return cli_finish_stdout("spe", 0);
+		}
+		help_argv[1] = argv[2];
+		argc = 3;
+		argv = help_argv;
 	}
 	if (!strcmp(argv[1], "--version")) {
 		/* for bug reports and scripts: the release of the build, as the man pages' footer */

@@ -54,6 +54,14 @@ run "doctor --root=capture dir" 66 spe-doctor --root="$fx/doctor/all-good-perfmo
 err_has "doctor --root=capture dir" "$fx/doctor/all-good-perfmon: no proc/ or sys/ in it (give the root of a captured tree"
 run "doctor --root=capture root" 0 spe-doctor --root="$fx/doctor/all-good-perfmon/root"
 
+# spe help [COMMAND]
+run "spe help" 0 spe help
+has "spe help lists the commands" "$(cat "$tmp/out")" "  load"
+run "spe help load" 0 spe help load
+expect "spe help load = spe-load --help" "$(cat "$tmp/out")" "$(${SPE_RUN:-} "$bin/spe-load" --help)"
+run "spe help nosuch" 64 spe help nosuch
+err_has "spe help nosuch" "spe: 'nosuch' is not a command"
+
 # through the front end a mistyped option is named with the command's program name (was "query: ...")
 for c in dump load query; do
 	run "spe $c --bogus" 64 spe $c --bogus
