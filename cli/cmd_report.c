@@ -32,8 +32,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s [-d DB] [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]\n"
-		"       %s -d DB --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
-		"       %s -d DB --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
+		"       %s [-d DB] --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
+		"       %s [-d DB] --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
 		"                [--color=auto|always|never] [-o FILE]\n"
 		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]\n"
 		"                [-o FILE | --html=FILE]\n"
