@@ -73,7 +73,7 @@ int cmd_doctor(int argc, char **argv)
 			break;
 		}
 		case 'm':
-			if (record_parse_pages(optarg, &plan.aux_pages)) {
+			if (cli_record_parse_pages(optarg, &plan.aux_pages)) {
 				fprintf(stderr, "%s: --mmap-pages=%s: expected a power of two of at least 2 AUX pages\n", prog,
 					optarg);
 				return CLI_USAGE;
@@ -104,10 +104,10 @@ int cmd_doctor(int argc, char **argv)
 		return CLI_NOINPUT;
 	}
 	if (json)
-		doctor_print_json(stdout, r);
+		cli_doctor_print_json(stdout, r);
 	else
-		doctor_print_text(stdout, r);
-	int status = doctor_exit_code(r);
+		cli_doctor_print_text(stdout, r);
+	int status = cli_doctor_exit_code(r);
 	free(r);
 	return cli_finish_stdout(prog, status);
 }

@@ -14,6 +14,7 @@
 #include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "spe/spe.h"
+#include "util/json.h"
 
 static const char prog[] = "spe-dump";
 
@@ -46,9 +47,9 @@ static void on_error(void *ctx, const struct spe_aux_error *e)
 	d->decode_errors++;
 	if (d->mode == MODE_JSON) {
 		printf("{\"error\":");
-		cli_json_string(stdout, e->reason ? e->reason : "");
+		util_json_string(stdout, e->reason ? e->reason : "");
 		printf(",\"code\":");
-		cli_json_string(stdout, spe_errstr(e->code));
+		util_json_string(stdout, spe_errstr(e->code));
 		printf(",\"offset\":%" PRIu64 ",\"idx\":%" PRIu32 ",\"cpu\":%d}\n", e->offset, e->queue, e->cpu);
 	} else if (d->mode == MODE_RECORDS)
 		printf("error idx=%" PRIu32 " offset=0x%08" PRIx64 ": %s\n", e->queue, e->offset,
@@ -109,7 +110,7 @@ static void print_json(const struct spe_aux_item *it)
 		spe_record_op_text(r, op, sizeof op);
 		const char *cls = spe_op_class_name(r->op_class);
 		printf(",\"op_class\":\"%s\",\"op\":", cls ? cls : "unknown");
-		cli_json_string(stdout, op);
+		util_json_string(stdout, op);
 		printf(",\"op_raw_class\":%u,\"op_raw\":%u", r->op_raw_class, r->op_raw);
 		if (r->sve_evl)
 			printf(",\"sve_evl\":%u", r->sve_evl);
@@ -320,8 +321,14 @@ static void usage(FILE *out)
 		"exit: 0 clean, 1 decoded with errors, 64 usage, 65 not SPE/perf.data, 66 cannot open, 74 I/O error\n");
 }
 
-int cmd_dump(int argc, char **argv);
-int cmd_dump(int argc, char **argv)
+struct dump_opts {
+	int raw, quiet;
+	uint32_t midr;
+	size_t window;
+};
+
+/* The options into @p d and @p o; 0, -1 after --help, or the exit status of a usage error (printed). */
+static int parse_options(int argc, char **argv, struct dump *d, struct dump_opts *o)
 {
 	static const struct option opts[] = {
 		{ "perf-compat", required_argument, NULL, 'c' },
@@ -334,19 +341,16 @@ int cmd_dump(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct dump d = { .mode = MODE_DUMP, .dialect = SPE_DIALECT_NEWEST };
-	int raw = 0, quiet = 0, c;
-	uint32_t midr = 0;
-	size_t window = 0;
+	int c;
 	char *end;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (!strcmp(optarg, "6.1"))
-				d.dialect = SPE_DIALECT_PERF_6_1;
+				d->dialect = SPE_DIALECT_PERF_6_1;
 			else if (!strcmp(optarg, "newest"))
-				d.dialect = SPE_DIALECT_NEWEST;
+				d->dialect = SPE_DIALECT_NEWEST;
 			else {
 				fprintf(stderr, "%s: --perf-compat=%s: known versions are 6.1 and newest\n", prog, optarg);
 				return CLI_USAGE;
@@ -354,24 +358,24 @@ int cmd_dump(int argc, char **argv)
 			break;
 		case 'f':
 			if (!strcmp(optarg, "dump"))
-				d.mode = MODE_DUMP;
+				d->mode = MODE_DUMP;
 			else if (!strcmp(optarg, "json"))
-				d.mode = MODE_JSON;
+				d->mode = MODE_JSON;
 			else if (!strcmp(optarg, "records"))
-				d.mode = MODE_RECORDS;
+				d->mode = MODE_RECORDS;
 			else {
 				fprintf(stderr, "%s: --format=%s: use dump, json or records\n", prog, optarg);
 				return CLI_USAGE;
 			}
 			break;
 		case 'r':
-			d.mode = MODE_RECORDS;
+			d->mode = MODE_RECORDS;
 			break;
 		case 'R':
-			raw = 1;
+			o->raw = 1;
 			break;
 		case 'm':
-			if (cli_parse_midr(optarg, &midr) < 0) {
+			if (cli_parse_midr(optarg, &o->midr) < 0) {
 				fprintf(stderr, "%s: --midr=%s: expected a 32-bit number such as 0x410fd0c0 or a CPU part "
 						"such as neoverse-n1 (spe-facts lists them)\n", prog, optarg);
 				return CLI_USAGE;
@@ -383,15 +387,15 @@ int cmd_dump(int argc, char **argv)
 				fprintf(stderr, "%s: --window=%s: expected a byte count of at least 64\n", prog, optarg);
 				return CLI_USAGE;
 			}
-			window = (size_t)v;
+			o->window = (size_t)v;
 			break;
 		}
 		case 'q':
-			quiet = 1;
+			o->quiet = 1;
 			break;
 		case 'h':
 			usage(stdout);
-			return cli_finish_stdout(prog, CLI_OK);
+			return -1;
 		default:
 			usage(stderr);
 			return CLI_USAGE;
@@ -402,70 +406,96 @@ int cmd_dump(int argc, char **argv)
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	if (midr && !raw) {
+	if (o->midr && !o->raw) {
 		fprintf(stderr, "%s: --midr applies to --raw input only (perf.data carries its MIDR)\n", prog);
 		return CLI_USAGE;
 	}
-	d.input = argv[optind];
-	static char outbuf[1 << 20];
-	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+	d->input = argv[optind];
+	return 0;
+}
 
-	struct spe_aux_stats st = { 0 };
-	int rc;
-	if (raw && (rc = cli_refuse_raw_input(prog, d.input, "drop --raw")))
-		return rc;
-	if (raw) {
-		struct spe_raw_config cfg = SPE_OPTS(spe_raw_config, .midr = midr, .window = window);
+/*
+ * Open the input (raw bytes or a perf.data) and dump it.  The decoding
+ * result (0 or a negative code, printed) in *@p rc; returns 0, or the exit
+ * status of an input that cannot be opened (printed).
+ */
+static int dump_input(struct dump *d, const struct dump_opts *o, struct spe_aux_stats *st, int *rc)
+{
+	int bad = o->raw ? cli_refuse_raw_input(prog, d->input, "drop --raw") : 0;
+	if (bad)
+		return bad;
+	if (o->raw) {
+		struct spe_raw_config cfg = SPE_OPTS(spe_raw_config, .midr = o->midr, .window = o->window);
 		struct spe_raw_input *r = spe_raw_alloc_input(&cfg);
-		int err = r ? spe_raw_open(r, d.input) : -spe_nomem;
+		int err = r ? spe_raw_open(r, d->input) : -spe_nomem;
 		if (err) {
 			fprintf(stderr, "%s: %s\n", prog, r ? spe_raw_errmsg(r) : "out of memory");
 			spe_raw_free_input(r);
 			return err == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
 		}
-		rc = run(&d, NULL, r, &st);
+		*rc = run(d, NULL, r, st);
 		spe_raw_free_input(r);
-	} else {
-		struct spe_perf_file *f = spe_perf_alloc_file(NULL);
-		int err = f ? spe_perf_open(f, d.input) : -spe_nomem;
-		if (err) {
-			fprintf(stderr, "%s: %s\n", prog, f ? spe_perf_errmsg(f) : "out of memory");
-			spe_perf_free_file(f);
-			return err == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
-		}
-		struct spe_perf_info info = { 0 };
-		spe_perf_get_info(f, &info, sizeof info);
-		if (info.pipe_format)
-			d.record_offset_bias = 16;
-		rc = run(&d, f, NULL, &st);
+		return 0;
+	}
+	struct spe_perf_file *f = spe_perf_alloc_file(NULL);
+	int err = f ? spe_perf_open(f, d->input) : -spe_nomem;
+	if (err) {
+		fprintf(stderr, "%s: %s\n", prog, f ? spe_perf_errmsg(f) : "out of memory");
 		spe_perf_free_file(f);
+		return err == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
 	}
-	if (!quiet) {
-		fprintf(stderr, "%s: %" PRIu64 " records, %" PRIu64 " bad bytes, %" PRIu64 " skipped bytes, %" PRIu64
-			" partial records", prog, st.records, st.bad_bytes, st.skipped_bytes, st.partial_records);
-		if (st.unknown_packets)
-			fprintf(stderr, ", %" PRIu64 " unknown packets", st.unknown_packets);
-		if (st.dropped_extras)
-			fprintf(stderr, ", %" PRIu64 " extra counters/addresses dropped (more than %d in a record)",
-				st.dropped_extras, SPE_REC_MAX_EXTRA);
-		if (!raw)
-			fprintf(stderr, "; %" PRIu64 " AUXTRACE buffers (%" PRIu64 " bytes); AUX lost data %" PRIu64
-				" of %" PRIu64 " times (truncated), %" PRIu64 " partial, %" PRIu64 " collisions",
-				st.chunks, st.bytes, st.aux_truncated, st.aux_records, st.aux_partial, st.aux_collision);
-		fputc('\n', stderr);
-	}
+	struct spe_perf_info info = { 0 };
+	spe_perf_get_info(f, &info, sizeof info);
+	if (info.pipe_format)
+		d->record_offset_bias = 16;
+	*rc = run(d, f, NULL, st);
+	spe_perf_free_file(f);
+	return 0;
+}
+
+/* The decoder statistics line on stderr. */
+static void print_summary(const struct spe_aux_stats *st, int raw)
+{
+	fprintf(stderr, "%s: %" PRIu64 " records, %" PRIu64 " bad bytes, %" PRIu64 " skipped bytes, %" PRIu64
+		" partial records", prog, st->records, st->bad_bytes, st->skipped_bytes, st->partial_records);
+	if (st->unknown_packets)
+		fprintf(stderr, ", %" PRIu64 " unknown packets", st->unknown_packets);
+	if (st->dropped_extras)
+		fprintf(stderr, ", %" PRIu64 " extra counters/addresses dropped (more than %d in a record)",
+			st->dropped_extras, SPE_REC_MAX_EXTRA);
+	if (!raw)
+		fprintf(stderr, "; %" PRIu64 " AUXTRACE buffers (%" PRIu64 " bytes); AUX lost data %" PRIu64
+			" of %" PRIu64 " times (truncated), %" PRIu64 " partial, %" PRIu64 " collisions",
+			st->chunks, st->bytes, st->aux_truncated, st->aux_records, st->aux_partial, st->aux_collision);
+	fputc('\n', stderr);
+}
+
+int cmd_dump(int argc, char **argv);
+int cmd_dump(int argc, char **argv)
+{
+	struct dump d = { .mode = MODE_DUMP, .dialect = SPE_DIALECT_NEWEST };
+	struct dump_opts o = { 0 };
+	int status = parse_options(argc, argv, &d, &o);
+	if (status)
+		return status < 0 ? cli_finish_stdout(prog, CLI_OK) : status;
+	static char outbuf[1 << 20];
+	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+
+	struct spe_aux_stats st = { 0 };
+	int rc = 0;
+	if ((status = dump_input(&d, &o, &st, &rc)))
+		return status;
+	if (!o.quiet)
+		print_summary(&st, o.raw);
 	/* everything before an error was printed: a file cut short is partial data, any other problem bad data */
-	int exit_code = rc == 0 ? CLI_OK
-		      : rc == -spe_io || rc == -spe_nomem ? CLI_IOERR
-		      : rc == -spe_truncated ? CLI_PARTIAL
-					      : CLI_DATAERR;
-	if (exit_code == CLI_OK && (st.bad_bytes || d.dump_bad_bytes || d.decode_errors))
-		exit_code = CLI_PARTIAL;
+	status = rc == 0 ? CLI_OK : rc == -spe_truncated ? CLI_PARTIAL : rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+	if (status == CLI_OK && (st.bad_bytes || d.dump_bad_bytes || d.decode_errors))
+		status = CLI_PARTIAL;
 	if (d.out_error) {
 		/* a write failed before the end (more than the stdout buffer): say why, as a failed flush would */
 		if (d.out_error != EPIPE)
 			fprintf(stderr, "%s: error writing standard output: %s\n", prog, strerror(d.out_error));
-		exit_code = CLI_IOERR;
+		status = CLI_IOERR;
 	}
-	return cli_finish_stdout(prog, exit_code);
+	return cli_finish_stdout(prog, status);
 }

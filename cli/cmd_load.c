@@ -173,16 +173,16 @@ int cmd_load(int argc, char **argv)
 			status = CLI_PARTIAL;
 	}
 	if (rc == 0 && interrupted)
-		rc = -SPE_LOAD_CANCELLED;
+		rc = -spe_cancelled;
 	int lost_race = 0; /* CREATE: another process made the database meanwhile */
 	if (rc == 0)
 		lost_race = (rc = spe_db_commit(db, err, sizeof err)) == -spe_invalid;
 	if (rc < 0) {
 		free(counts);
 		spe_db_close(db); /* rolls back: the database is as it was */
-		if (rc == -SPE_LOAD_CANCELLED) {
+		if (rc == -spe_cancelled) {
 			fprintf(stderr, "spe-load: interrupted; %s %s\n", output, existed ? "left unchanged" : "not created");
-			return 128 + SIGINT;
+			return cli_exit_status(rc);
 		}
 		fprintf(stderr, "spe-load: %s; %s %s\n", err, output, existed ? "left unchanged" : "not created");
 		return lost_race ? CLI_USAGE : rc == -spe_nomem || rc == -spe_io ? CLI_IOERR : CLI_DATAERR;

@@ -221,7 +221,7 @@ int cmd_query(int argc, char **argv)
 				(unsigned long long)max_memory, err);
 		else
 			fprintf(stderr, PROG ": %s%s\n", err,
-				write || !strstr(err, "open read-only") ? "" : " (spe-query --write to allow it)");
+				rc == -spe_no_permission && !write ? " (spe-query --write to allow it)" : "");
 		status = timed_out || sqlite3_errcode(sq) == SQLITE_NOMEM ? CLI_UNAVAILABLE : CLI_DATAERR;
 	}
 	spe_db_close(db); /* a FILE.data's private database is removed here */

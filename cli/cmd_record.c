@@ -16,6 +16,7 @@
 #include "spe/doctor.h"
 #include "spe/filters.h"
 #include "spe/spe.h"
+#include "util/json.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -238,7 +239,7 @@ static int opt_output(struct record_ctx *c, const char *v)
 }
 static int opt_mmap_pages(struct record_ctx *c, const char *v)
 {
-	if (record_parse_pages(v, &c->run.aux_pages))
+	if (cli_record_parse_pages(v, &c->run.aux_pages))
 		return usage_error("--mmap-pages=%s: expected a power of two of at least 2 AUX pages%s", v, "");
 	return 0;
 }
@@ -506,15 +507,6 @@ static void print_diags(const struct spe_filter_diags *d)
 		fprintf(stderr, PROG ": %u more messages not shown\n", d->dropped);
 }
 
-static int exit_code(enum spe_diag_class cls)
-{
-	switch (cls) {
-	case SPE_DIAG_UNSUPPORTED: return CLI_UNAVAILABLE;
-	case SPE_DIAG_PRIVILEGE: return CLI_NOPERM;
-	default: return CLI_USAGE;
-	}
-}
-
 static void print_dry_run(const struct spe_target *t, const struct spe_filter_result *r, enum out_format fmt)
 {
 	static const char *const reg_names[SPE_REG_COUNT] = {
@@ -549,20 +541,20 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 	spe_target_describe(t, who, sizeof who);
 	/* What the default event samples (compile falls back to user space like perf record). */
 	bool kernel = spe_target_may_sample_kernel(t);
-	char samples[160];
-	snprintf(samples, sizeof samples, "perf_event_paranoid=%d and no CAP_PERFMON: kernel samples are excluded",
-		 t->paranoid);
+	char have[96], samples[160];
+	snprintf(samples, sizeof samples, "%s: kernel samples are excluded",
+		 spe_target_privilege_text(t, have, sizeof have));
 	if (fmt == OUT_TEXT) {
 		printf("# %s\n# samples: %s\n%-20s %-22s %-14s %s\n", who,
 		       kernel ? "user space and kernel" : samples, "TERM", "OPTION", "FIELD", "SUPPORTED");
 	} else {
 		printf("{\"target\":");
-		cli_json_string(stdout, who);
+		util_json_string(stdout, who);
 		printf(",\"kernel_samples\":%s,\"reason\":", kernel ? "true" : "false");
 		if (kernel)
 			printf("null");
 		else
-			cli_json_string(stdout, samples);
+			util_json_string(stdout, samples);
 		printf("}\n");
 	}
 	for (int i = 0; i < SPE_TERM_COUNT; i++) {
@@ -595,10 +587,10 @@ static void print_list(const struct spe_target *t, enum out_format fmt)
 			if (ok)
 				printf("null");
 			else
-				cli_json_string(stdout, why);
+				util_json_string(stdout, why);
 			printf(",\"needs_privilege\":");
 			if (needs_priv)
-				cli_json_string(stdout, priv);
+				util_json_string(stdout, priv);
 			else
 				printf("null");
 			printf("}\n");
@@ -631,7 +623,7 @@ static int run_replay(struct record_ctx *c)
 	int bad = cli_refuse_raw_input("spe-record", c->run.replay,
 				       "--replay takes a manifest or raw SPE bytes; spe-dump and spe-load read a "
 				       "perf.data as it is");
-	return bad ? bad : record_run_replay(&c->run);
+	return bad ? bad : cli_record_run_replay(&c->run);
 }
 
 /* Which CPUs or task a live recording covers. */
@@ -688,12 +680,12 @@ static int run_checks(struct record_ctx *c, bool print_all)
 		return CLI_NOINPUT;
 	}
 	if (print_all && c->format == OUT_JSON)
-		doctor_print_json(stdout, r);
+		cli_doctor_print_json(stdout, r);
 	else if (print_all)
-		doctor_print_text(stdout, r);
-	doctor_print_blocker(stderr, PROG, r);
+		cli_doctor_print_text(stdout, r);
+	cli_doctor_print_blocker(stderr, PROG, r);
 	if (!print_all && r->verdict == SPE_DOCTOR_OK) {
-		doctor_print_warning(stderr, PROG, r, SPE_CHECK_MLOCK);
+		cli_doctor_print_warning(stderr, PROG, r, SPE_CHECK_MLOCK);
 		if (r->aux_pages && !c->run.aux_pages)
 			c->run.aux_pages = r->aux_pages;
 		c->run.data_pages = r->data_pages;
@@ -701,7 +693,7 @@ static int run_checks(struct record_ctx *c, bool print_all)
 	if (r->verdict == SPE_DOCTOR_UNAVAILABLE && r->first_failure != SPE_CHECK_ARCH)
 		fprintf(stderr, PROG ": without SPE: check filter options with --dry-run --cpu=NAME; turn a trace "
 				"recorded elsewhere into perf.data with --replay=FILE\n");
-	int rc = doctor_exit_code(r);
+	int rc = cli_doctor_exit_code(r);
 	free(r);
 	return print_all ? cli_finish_stdout(PROG, rc) : rc;
 }
@@ -711,7 +703,7 @@ static int run_live(struct record_ctx *c, const struct spe_target *t, const stru
 {
 	c->run.target = t;
 	c->run.filters = res;
-	return record_run_live(&c->run);
+	return cli_record_run_live(&c->run);
 }
 
 int cmd_record(int argc, char **argv);
@@ -763,7 +755,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	if (c->mode == MODE_RECORD && c->run.sideband_only) {
-		rc = record_run_live(&c->run);
+		rc = cli_record_run_live(&c->run);
 		free(c);
 		return rc;
 	}
@@ -780,10 +772,10 @@ int cmd_record(int argc, char **argv)
 		rc = cli_finish_stdout(PROG, CLI_OK);
 		goto out;
 	}
-	spe_filter_compile(&c->req, t, res);
+	int crc = spe_filter_compile(&c->req, t, res);
 	print_diags(&res->diags);
-	if (!res->accepted) {
-		rc = exit_code(res->first_error_class);
+	if (crc) {
+		rc = cli_exit_status(crc); /* 69 EOPNOTSUPP, 77 EACCES, 64 the rest */
 		goto out;
 	}
 	if (c->mode == MODE_RECORD) {

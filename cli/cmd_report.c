@@ -102,15 +102,14 @@ static int run(FILE *out, void *arg)
 		}
 		return CLI_OK;
 	}
-	struct td_diag diag = { 0 };
-	rc = td_store_check(j->db, &diag);
+	rc = td_store_check(j->db, err, sizeof err);
 	if (rc == 0)
-		rc = j->mode == MODE_CROSS_ISA ? td_report_cross_isa(j->db, out, &j->ro, &diag)
-					       : td_report_spe(j->db, out, &j->ro, &diag);
+		rc = j->mode == MODE_CROSS_ISA ? td_report_cross_isa(j->db, out, &j->ro, err, sizeof err)
+					       : td_report_spe(j->db, out, &j->ro, err, sizeof err);
 	if (rc < 0) {
 		fflush(out);
-		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, diag.msg[0] ? diag.msg : td_errstr(rc));
-		return rc == -td_no_data || rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
+		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, err[0] ? err : spe_errstr(rc));
+		return rc == -spe_no_data || rc == -spe_bad_input ? CLI_DATAERR : CLI_IOERR;
 	}
 	return CLI_OK;
 }
@@ -239,7 +238,7 @@ int cmd_report(int argc, char **argv)
 			.confidence = confidence,
 			.output = html ? html : output,
 		};
-		return report_diff_run(prog, &da);
+		return cli_report_diff_run(prog, &da);
 	}
 	j.so.source_dirs = source_dirs;
 	int bad_dir = j.so.symfs ? cli_check_dir_option(prog, "--symfs", j.so.symfs) : 0;
@@ -295,7 +294,7 @@ int cmd_report(int argc, char **argv)
 	j.json = format && !strcmp(format, "json");
 	if (j.json)
 		j.ro.format = TD_REPORT_JSON;
-	int rc = report_output_check(prog, output ? output : "-");
+	int rc = cli_report_output_check(prog, output ? output : "-");
 	if (rc != CLI_OK)
 		return rc;
 
@@ -316,7 +315,7 @@ int cmd_report(int argc, char **argv)
 		const char *base = strrchr(j.db_path, '/');
 		j.so.title = base ? base + 1 : j.db_path;
 	}
-	rc = report_output_write(prog, output ? output : "-", run, &j);
+	rc = cli_report_output_write(prog, output ? output : "-", run, &j);
 	spe_db_close(sdb);
 	if (rc == CLI_OK && j.mode == MODE_HTML && output && strcmp(output, "-"))
 		fprintf(stderr, "%s: wrote %s\n", prog, output);

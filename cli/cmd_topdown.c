@@ -18,6 +18,8 @@
 
 #include "common/cli_args.h"
 #include "common/cli_util.h"
+#include "util/child.h"
+#include "util/json.h"
 #include "spe/analysis.h"
 #include "spe/infile.h"
 #include "spe/outfile.h"
@@ -162,10 +164,8 @@ static int cmd_decode(int argc, char **argv)
 	if (json && n_issues) {
 		printf("%s\"warnings\": [", sep);
 		for (int i = 0; i < n_issues; i++) {
-			printf("%s\"", i ? ", " : "");
-			for (const char *p = issues[i].msg; *p; p++)
-				printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-			printf("\"");
+			printf("%s", i ? ", " : "");
+			util_json_string(stdout, issues[i].msg);
 		}
 		printf("]");
 	}
@@ -177,18 +177,6 @@ static int cmd_decode(int argc, char **argv)
 /* Imported text: a size and a line-length cap, and a FIFO or device refused rather than waited on. */
 #define IMPORT_MAX_BYTES (256u << 20)
 #define IMPORT_MAX_LINE (1u << 20)
-
-/* Exit status for a library error code. */
-static int exit_for(int rc)
-{
-	switch (-rc) {
-	case td_bad_input:
-	case td_no_data: return CLI_DATAERR;
-	case td_unsupported: return CLI_UNAVAILABLE;
-	case td_invalid: return CLI_USAGE;
-	default: return CLI_IOERR;
-	}
-}
 
 static const char *base_name(const char *path)
 {
@@ -241,9 +229,8 @@ static int store_runs(const char *sub, const char *db_path, struct td_run *runs,
 	int rc = spe_db_open(db_path, SPE_DB_APPEND, &sdb, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s %s: %s\n", prog, sub, err);
-		return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+		return rc == -spe_invalid ? CLI_DATAERR : cli_exit_status(rc);
 	}
-	struct td_diag diag = { 0 };
 	sqlite3 *db = spe_db_sqlite(sdb);
 	int64_t spe_id = 0;
 	if (spe_source && !(spe_id = find_spe_source(db, spe_source, err, sizeof err))) {
@@ -251,16 +238,16 @@ static int store_runs(const char *sub, const char *db_path, struct td_run *runs,
 		spe_db_close(sdb);
 		return CLI_DATAERR;
 	}
-	rc = td_store_init(db, &diag);
+	rc = td_store_init(db, err, sizeof err);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (spe_id)
 			runs[i].spe_source_id = spe_id;
-		rc = td_store_run(db, &runs[i], run_ids ? &run_ids[i] : NULL, &diag);
+		rc = td_store_run(db, &runs[i], run_ids ? &run_ids[i] : NULL, err, sizeof err);
 	}
 	if (rc < 0) {
-		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, diag.msg);
+		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, err);
 		spe_db_close(sdb); /* closing without the commit rolls every run back */
-		return rc == -td_bad_input ? CLI_DATAERR : CLI_IOERR;
+		return cli_exit_status(rc);
 	}
 	if (spe_db_commit(sdb, err, sizeof err) < 0) {
 		fprintf(stderr, "%s %s: %s\n", prog, sub, err);
@@ -360,7 +347,7 @@ static int cmd_import(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);         /* past ulimit -f: EFBIG, rolled back like a full disk */
 
 	struct td_import_result res;
-	struct td_diag diag = { 0 };
+	struct td_diag diag = { 0 }; /* the line and the problem */
 	struct td_import_opts iopts = { .cpu = cpu };
 	td_import_result_init(&res);
 	int fmt = td_import_runs(text, len, &iopts, &res, &diag);
@@ -371,9 +358,9 @@ static int cmd_import(int argc, char **argv)
 		if (diag.line)
 			fprintf(stderr, "%s import: %s:%ld: %s\n", prog, path, diag.line, diag.msg);
 		else
-			fprintf(stderr, "%s import: %s: %s\n", prog, path, diag.msg[0] ? diag.msg : td_errstr(fmt));
+			fprintf(stderr, "%s import: %s: %s\n", prog, path, diag.msg[0] ? diag.msg : spe_errstr(fmt));
 		td_import_result_free(&res);
-		return exit_for(fmt);
+		return cli_exit_status(fmt);
 	}
 	if (name_runs(res.runs, res.n_runs, run_names, n_names, path, workload) < 0) {
 		td_import_result_free(&res);
@@ -417,7 +404,15 @@ static void print_values(const struct td_interval *iv, FILE *out)
 	fprintf(out, "\n");
 }
 
-static int cmd_stat(int argc, char **argv)
+struct stat_opts {
+	const char *db_path, *run_name, *workload, *sysroot, *spe_source;
+	long interval_ms;
+	int level, dry_run;
+	char **command;
+};
+
+/* stat's options into @p o; 0, -1 after --help, or the exit status of a usage error (printed). */
+static int stat_parse(int argc, char **argv, struct stat_opts *o)
 {
 	static const struct option opts[] = {
 		{ "interval", required_argument, NULL, 'I' },
@@ -432,37 +427,36 @@ static int cmd_stat(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db_path = NULL, *run_name = NULL, *workload = NULL, *sysroot = NULL, *spe_source = NULL;
-	long interval_ms = 0;
-	int level = 1, dry_run = 0, c, rc;
+	*o = (struct stat_opts){ .level = 1 };
+	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+I:d:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'I': {
 			char *end;
-			interval_ms = strtol(optarg, &end, 10);
-			if (*end || interval_ms < 10) {
+			o->interval_ms = strtol(optarg, &end, 10);
+			if (*end || o->interval_ms < 10) {
 				fprintf(stderr, "%s stat: -I needs milliseconds, at least 10\n", prog);
 				return CLI_USAGE;
 			}
 			break;
 		}
-		case 'd': db_path = optarg; break;
-		case 'r': run_name = optarg; break;
-		case 'w': workload = optarg; break;
+		case 'd': o->db_path = optarg; break;
+		case 'r': o->run_name = optarg; break;
+		case 'w': o->workload = optarg; break;
 		case 'l':
 			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
 				fprintf(stderr, "%s stat: --level must be 1 or 2\n", prog);
 				return CLI_USAGE;
 			}
-			level = atoi(optarg);
+			o->level = atoi(optarg);
 			break;
-		case 'n': dry_run = 1; break;
-		case 's': sysroot = optarg; break;
-		case 'S': spe_source = optarg; break;
+		case 'n': o->dry_run = 1; break;
+		case 's': o->sysroot = optarg; break;
+		case 'S': o->spe_source = optarg; break;
 		case 'h':
 			usage(stdout);
-			return cli_finish_stdout(prog, CLI_OK);
+			return -1;
 		default:
 			usage(stderr);
 			return CLI_USAGE;
@@ -472,120 +466,135 @@ static int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "%s stat: give the command to measure after --\n", prog);
 		return CLI_USAGE;
 	}
-	char **command = argv + optind;
+	o->command = argv + optind;
 	/* a mistyped --sysroot read as an empty machine would be "not supported on this CPU" (69) */
-	if (sysroot && (rc = cli_check_dir_option("spe-topdown stat", "--sysroot", sysroot)))
-		return rc;
+	return o->sysroot ? cli_check_dir_option("spe-topdown stat", "--sysroot", o->sysroot) : 0;
+}
 
-	struct td_probe probe;
-	struct td_diag diag = { 0 };
-	rc = td_probe(sysroot, level, &probe, &diag);
-	if (rc < 0) {
-		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
-		return exit_for(rc);
-	}
-	if (dry_run) {
-		td_probe_print_attrs(&probe, stdout);
-		return cli_finish_stdout(prog, CLI_OK);
-	}
-	if (sysroot) {
-		fprintf(stderr, "%s stat: --sysroot describes another machine: use it with --dry-run\n", prog);
-		return CLI_USAGE;
-	}
-
-	/* The child waits on a pipe until the counters are attached, then execs. */
-	int go[2];
-	if (pipe(go) != 0) {
-		perror("pipe");
-		return CLI_IOERR;
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		return CLI_IOERR;
-	}
-	if (pid == 0) {
-		char b;
-		close(go[1]);
-		if (read(go[0], &b, 1) != 1)
-			_exit(127);
-		execvp(command[0], command);
-		fprintf(stderr, "%s stat: %s: %s\n", prog, command[0], strerror(errno));
-		_exit(127);
-	}
-	close(go[0]);
+/*
+ * Count @p child (held before exec) from its exec to its exit, one interval
+ * per -I period (or one for the whole run), printing each.  0 with the
+ * child's wait status in *@p status, or the exit status of a failure (printed).
+ */
+static int stat_measure(const struct stat_opts *o, const struct td_probe *probe, struct util_child *child,
+			struct td_run *run, int *status)
+{
+	char err[256] = "";
 	struct td_session *s = NULL;
-	rc = td_session_open(&probe, pid, 1, &s, &diag);
+	int rc = td_session_open(probe, child->pid, 1, &s, err, sizeof err);
 	if (rc < 0) {
-		kill(pid, SIGKILL);
-		close(go[1]);
-		waitpid(pid, NULL, 0);
-		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
-		return exit_for(rc);
+		kill(child->pid, SIGKILL);
+		util_child_discard(child);
+		fprintf(stderr, "%s stat: %s\n", prog, err);
+		return cli_exit_status(rc);
 	}
-	struct td_run run;
-	td_run_init(&run);
 	struct td_snapshot prev, cur;
-	td_session_snapshot(s, &prev, &diag);
+	td_session_snapshot(s, &prev);
 	double start = now_seconds(), t_prev = 0;
-	if (write(go[1], "x", 1) != 1)
-		perror("write");
-	close(go[1]);
-
-	int status = 0, done = 0, failed = 0;
+	int e = util_child_release(child);
+	if (e) {
+		td_session_close(s);
+		fprintf(stderr, "%s stat: %s: %s\n", prog, o->command[0], strerror(e < 0 ? -e : e));
+		util_child_discard(child);
+		return e < 0 ? CLI_IOERR : 127; /* the command could not be run, as a shell reports it */
+	}
+	int done = 0, failed = 0;
 	while (!done) {
-		if (interval_ms) {
-			struct timespec ts = { interval_ms / 1000, (interval_ms % 1000) * 1000000L };
+		if (o->interval_ms) {
+			struct timespec ts = { o->interval_ms / 1000, (o->interval_ms % 1000) * 1000000L };
 			nanosleep(&ts, NULL);
-			done = waitpid(pid, &status, WNOHANG) == pid;
+			done = waitpid(child->pid, status, WNOHANG) == child->pid;
 		} else {
-			done = waitpid(pid, &status, 0) == pid;
+			done = waitpid(child->pid, status, 0) == child->pid;
 		}
-		if (!interval_ms && !done)
+		if (!o->interval_ms && !done)
 			continue;
 		double t = now_seconds() - start;
-		if (td_session_snapshot(s, &cur, &diag) < 0) {
-			failed = 1;
-			break;
-		}
-		struct td_interval *iv = td_run_interval(&run, t_prev, NULL);
-		if (!iv) {
+		struct td_interval *iv = NULL;
+		if (td_session_snapshot(s, &cur) < 0 || !(iv = td_run_interval(run, t_prev, NULL))) {
 			failed = 1;
 			break;
 		}
 		iv->t1 = t;
-		if (td_session_delta(s, &prev, &cur, iv, &diag) < 0)
-			fprintf(stderr, "%s stat: interval %.3f-%.3f: %s\n", prog, t_prev, t, diag.msg);
+		if (td_session_delta(s, &prev, &cur, iv) < 0)
+			fprintf(stderr, "%s stat: interval %.3f-%.3f: %s\n", prog, t_prev, t, td_session_errmsg(s));
 		else
 			print_values(iv, stdout);
 		prev = cur;
 		t_prev = t;
 	}
+	if (done)
+		child->pid = -1; /* reaped */
+	if (failed)
+		fprintf(stderr, "%s stat: %s\n", prog, td_session_errmsg(s)[0] ? td_session_errmsg(s) : "out of memory");
 	td_session_close(s);
-	if (failed) {
-		fprintf(stderr, "%s stat: %s\n", prog, diag.msg);
-		td_run_free(&run);
-		return CLI_IOERR;
-	}
+	return failed ? CLI_IOERR : 0;
+}
 
+/* What the run was: this host, its ISA (uname's machine), the tool and the names. */
+static void stat_describe(const struct stat_opts *o, const struct td_probe *probe, struct td_run *run)
+{
 	struct utsname u;
 	char host[256] = "";
 	gethostname(host, sizeof host - 1);
-	td_run_set(&run.tool, "spe-topdown");
-	td_run_set(&run.method, probe.kind == TD_PMU_ARM ? probe.arm_cpu.method : "intel_perf_metrics");
-	td_run_set(&run.isa, uname(&u) == 0 && !strcmp(u.machine, "aarch64") ? "aarch64" : "x86_64");
-	td_run_set(&run.cpu, probe.cpu);
-	td_run_set(&run.host, host);
-	td_run_set(&run.name, run_name ? run_name : base_name(command[0]));
-	td_run_set(&run.workload, workload ? workload : base_name(command[0]));
-	run.slots_per_cycle = probe.kind == TD_PMU_ARM ? probe.arm_cpu.slots : 0;
-	if (db_path && (rc = store_runs("stat", db_path, &run, 1, spe_source, NULL)) != CLI_OK) {
+	td_run_set(&run->tool, "spe-topdown");
+	td_run_set(&run->method, probe->kind == TD_PMU_ARM ? probe->arm_cpu.method : "intel_perf_metrics");
+	td_run_set(&run->isa, uname(&u) == 0 ? u.machine : "unknown");
+	td_run_set(&run->cpu, probe->cpu);
+	td_run_set(&run->host, host);
+	td_run_set(&run->name, o->run_name ? o->run_name : base_name(o->command[0]));
+	td_run_set(&run->workload, o->workload ? o->workload : base_name(o->command[0]));
+	run->slots_per_cycle = probe->kind == TD_PMU_ARM ? probe->arm_cpu.slots : 0;
+}
+
+static int cmd_stat(int argc, char **argv)
+{
+	struct stat_opts o;
+	int rc = stat_parse(argc, argv, &o);
+	if (rc)
+		return rc < 0 ? cli_finish_stdout(prog, CLI_OK) : rc;
+
+	struct td_probe probe;
+	char err[256] = "";
+	rc = td_probe(o.sysroot, o.level, &probe, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "%s stat: %s\n", prog, err);
+		return cli_exit_status(rc);
+	}
+	if (o.dry_run) {
+		td_probe_print_attrs(&probe, stdout);
+		return cli_finish_stdout(prog, CLI_OK);
+	}
+	if (o.sysroot) {
+		fprintf(stderr, "%s stat: --sysroot describes another machine: use it with --dry-run\n", prog);
+		return CLI_USAGE;
+	}
+
+	/* The child waits until the counters are attached, then execs. */
+	struct util_child child;
+	const char *what = "";
+	int e = util_child_spawn(&child, o.command, &what);
+	if (e < 0) {
+		fprintf(stderr, "%s stat: %s: %s\n", prog, what, strerror(-e));
+		return CLI_IOERR;
+	}
+	struct td_run run;
+	td_run_init(&run);
+	int status = 0;
+	rc = stat_measure(&o, &probe, &child, &run, &status);
+	util_child_discard(&child);
+	if (rc) {
+		td_run_free(&run);
+		return rc;
+	}
+	stat_describe(&o, &probe, &run);
+	if (o.db_path && (rc = store_runs("stat", o.db_path, &run, 1, o.spe_source, NULL)) != CLI_OK) {
 		td_run_free(&run);
 		return rc;
 	}
 	td_run_free(&run);
-	int child = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	return cli_finish_stdout(prog, child ? CLI_PARTIAL : CLI_OK);
+	int exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return cli_finish_stdout(prog, exit ? CLI_PARTIAL : CLI_OK);
 }
 
 int cmd_topdown(int argc, char **argv)

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Attribution (attribution.h): threads, mappings and switch-ins, and who ran a record. */
 #include "attribution.h"
-#include "grow_array.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void attrib_free(struct attribution *a)
+void ana_attrib_free(struct attribution *a)
 {
 	for (size_t i = 0; i < a->n_maps; i++) {
 		free(a->maps[i].path);
@@ -16,21 +16,21 @@ void attrib_free(struct attribution *a)
 	for (size_t i = 0; i < a->n_threads; i++)
 		free(a->threads[i].comm);
 	free(a->threads);
-	pc_cache_free(&a->thread_index);
+	ana_pc_cache_free(&a->thread_index);
 	for (int i = 0; i < a->n_cpus; i++)
 		free(a->cpus[i].sw);
 	free(a->cpus);
 	memset(a, 0, sizeof *a);
 }
 
-struct attrib_cpu *attrib_cpu(struct attribution *a, int cpu)
+struct ana_attrib_cpu *ana_attrib_cpu(struct attribution *a, int cpu)
 {
 	if (cpu < 0)
 		cpu = 0;
 	if (cpu >= SPE_AUX_MAX_CPUS) /* the AUX layer refuses such CPUs */
 		return NULL;
 	if (cpu >= a->n_cpus) {
-		struct attrib_cpu *p = realloc(a->cpus, (size_t)(cpu + 1) * sizeof *p);
+		struct ana_attrib_cpu *p = realloc(a->cpus, (size_t)(cpu + 1) * sizeof *p);
 		if (!p)
 			return NULL;
 		memset(p + a->n_cpus, 0, (size_t)(cpu + 1 - a->n_cpus) * sizeof *p);
@@ -40,22 +40,22 @@ struct attrib_cpu *attrib_cpu(struct attribution *a, int cpu)
 	return &a->cpus[cpu];
 }
 
-struct attrib_thread *attrib_find_thread(const struct attribution *a, int tid)
+struct attrib_thread *ana_attrib_find_thread(const struct attribution *a, int tid)
 {
-	const int64_t *i = pc_cache_find_id(&a->thread_index, (uint64_t)(int64_t)tid);
+	const int64_t *i = ana_pc_cache_find_id(&a->thread_index, (uint64_t)(int64_t)tid);
 	return i ? &a->threads[*i] : NULL;
 }
 
 static struct attrib_thread *add_thread(struct attribution *a, int tid)
 {
-	struct attrib_thread *t = attrib_find_thread(a, tid);
+	struct attrib_thread *t = ana_attrib_find_thread(a, tid);
 	if (t)
 		return t;
-	struct attrib_thread *p = grow_array(a->threads, &a->cap_threads, a->n_threads + 1, sizeof *p);
+	struct attrib_thread *p = util_grow(a->threads, &a->cap_threads, a->n_threads + 1, sizeof *p);
 	if (!p)
 		return NULL;
 	a->threads = p;
-	if (pc_cache_put_id(&a->thread_index, (uint64_t)(int64_t)tid, (int64_t)a->n_threads) < 0)
+	if (ana_pc_cache_put_id(&a->thread_index, (uint64_t)(int64_t)tid, (int64_t)a->n_threads) < 0)
 		return NULL;
 	t = &a->threads[a->n_threads++];
 	t->tid = tid;
@@ -64,7 +64,7 @@ static struct attrib_thread *add_thread(struct attribution *a, int tid)
 	return t;
 }
 
-int attrib_comm(struct attribution *a, int pid, int tid, const char *comm)
+int ana_attrib_comm(struct attribution *a, int pid, int tid, const char *comm)
 {
 	struct attrib_thread *t = add_thread(a, tid);
 	if (!t)
@@ -80,11 +80,11 @@ int attrib_comm(struct attribution *a, int pid, int tid, const char *comm)
 	return 0;
 }
 
-struct attrib_mapping *attrib_add_mapping(struct attribution *a, int64_t id, int pid, uint64_t start, uint64_t len,
-					  uint64_t pgoff, const char *path, const char *build_id, uint64_t time,
-					  int64_t prot)
+struct attrib_mapping *ana_attrib_add_mapping(struct attribution *a, int64_t id, int pid, uint64_t start, uint64_t len,
+					      uint64_t pgoff, const char *path, const char *build_id, uint64_t time,
+					      int64_t prot)
 {
-	struct attrib_mapping *p = grow_array(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
+	struct attrib_mapping *p = util_grow(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
 	if (!p)
 		return NULL;
 	a->maps = p;
@@ -108,12 +108,12 @@ struct attrib_mapping *attrib_add_mapping(struct attribution *a, int64_t id, int
 	return m;
 }
 
-void attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint64_t time)
+void ana_attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint64_t time)
 {
-	struct attrib_cpu *c = attrib_cpu(a, cpu);
+	struct ana_attrib_cpu *c = ana_attrib_cpu(a, cpu);
 	if (!c)
 		return;
-	struct attrib_switch *p = grow_array(c->sw, &c->cap_sw, c->n_sw + 1, sizeof *p);
+	struct attrib_switch *p = util_grow(c->sw, &c->cap_sw, c->n_sw + 1, sizeof *p);
 	if (!p)
 		return;
 	c->sw = p;
@@ -133,7 +133,7 @@ void attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint64_t
 	}
 }
 
-static const struct attrib_switch *switched_in(const struct attrib_cpu *c, uint64_t time)
+static const struct attrib_switch *switched_in(const struct ana_attrib_cpu *c, uint64_t time)
 {
 	if (!c || !c->n_sw)
 		return NULL;
@@ -150,12 +150,12 @@ static const struct attrib_switch *switched_in(const struct attrib_cpu *c, uint6
 	return lo ? &c->sw[lo - 1] : NULL;
 }
 
-void attrib_record(struct attribution *a, const struct attrib_cpu *cpu, const struct spe_record *rec, uint64_t time,
-		   int *pid, int *tid)
+void ana_attrib_record(struct attribution *a, const struct ana_attrib_cpu *cpu, const struct spe_record *rec, uint64_t time,
+		       int *pid, int *tid)
 {
 	if (rec->has & SPE_HAS_CONTEXT) {
 		*tid = (int)rec->context;
-		struct attrib_thread *t = attrib_find_thread(a, *tid);
+		struct attrib_thread *t = ana_attrib_find_thread(a, *tid);
 		*pid = t ? t->pid : -1;
 	} else {
 		const struct attrib_switch *s = switched_in(cpu, time);
@@ -164,14 +164,14 @@ void attrib_record(struct attribution *a, const struct attrib_cpu *cpu, const st
 			*tid = s->tid;
 		}
 	}
-	if (*tid >= 0 && !attrib_find_thread(a, *tid)) {
+	if (*tid >= 0 && !ana_attrib_find_thread(a, *tid)) {
 		struct attrib_thread *t = add_thread(a, *tid);
 		if (t)
 			t->pid = *pid;
 	}
 }
 
-struct attrib_mapping *attrib_find_mapping(const struct attribution *a, int pid, uint64_t pc, uint64_t time)
+struct attrib_mapping *ana_attrib_find_mapping(const struct attribution *a, int pid, uint64_t pc, uint64_t time)
 {
 	struct attrib_mapping *best = NULL;
 	for (size_t i = 0; i < a->n_maps; i++) {

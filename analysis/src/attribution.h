@@ -41,7 +41,7 @@ struct attrib_switch {
 	int pid, tid;
 };
 
-struct attrib_cpu {
+struct ana_attrib_cpu {
 	int known;                  /* its trace was loaded (a cpu row is written) */
 	uint32_t midr;
 	struct attrib_switch *sw;   /* sorted by time */
@@ -54,34 +54,34 @@ struct attribution {
 	struct attrib_thread *threads; /* in order of first appearance */
 	size_t n_threads, cap_threads;
 	struct pc_cache thread_index;  /* tid -> index in threads */
-	struct attrib_cpu *cpus;
+	struct ana_attrib_cpu *cpus;
 	int n_cpus;
 };
 
-void attrib_free(struct attribution *a);
+void ana_attrib_free(struct attribution *a);
 
 /* The state of @p cpu (0 .. SPE_AUX_MAX_CPUS - 1; -1 is taken as 0), created if new; NULL without memory or out of range. */
-struct attrib_cpu *attrib_cpu(struct attribution *a, int cpu);
+struct ana_attrib_cpu *ana_attrib_cpu(struct attribution *a, int cpu);
 /* Remember @p tid's pid and name.  0 or -spe_nomem. */
-int attrib_comm(struct attribution *a, int pid, int tid, const char *comm);
+int ana_attrib_comm(struct attribution *a, int pid, int tid, const char *comm);
 /*
  * A new mapping with row id @p id: executable (@p prot -1: user mappings and
  * the kernel's), or data (its PROT_* bits: heap, stack, files, for data
  * objects).  NULL without memory.
  */
-struct attrib_mapping *attrib_add_mapping(struct attribution *a, int64_t id, int pid, uint64_t start, uint64_t len,
-					  uint64_t pgoff, const char *path, const char *build_id, uint64_t time,
-					  int64_t prot);
+struct attrib_mapping *ana_attrib_add_mapping(struct attribution *a, int64_t id, int pid, uint64_t start, uint64_t len,
+					      uint64_t pgoff, const char *path, const char *build_id, uint64_t time,
+					      int64_t prot);
 /* @p tid (of @p pid) starts running on @p cpu at @p time. */
-void attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint64_t time);
-struct attrib_thread *attrib_find_thread(const struct attribution *a, int tid);
+void ana_attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint64_t time);
+struct attrib_thread *ana_attrib_find_thread(const struct attribution *a, int tid);
 /*
  * The rule above: *pid and *tid come in as the AUXTRACE record's and go out
  * as the record's.  A thread seen for the first time is remembered.
  */
-void attrib_record(struct attribution *a, const struct attrib_cpu *cpu, const struct spe_record *rec, uint64_t time,
-		   int *pid, int *tid);
+void ana_attrib_record(struct attribution *a, const struct ana_attrib_cpu *cpu, const struct spe_record *rec, uint64_t time,
+		       int *pid, int *tid);
 /* The executable mapping of @p pid holding @p pc: the latest one not after @p time, else the earliest; NULL if none. */
-struct attrib_mapping *attrib_find_mapping(const struct attribution *a, int pid, uint64_t pc, uint64_t time);
+struct attrib_mapping *ana_attrib_find_mapping(const struct attribution *a, int pid, uint64_t pc, uint64_t time);
 
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "data_attrib.h"
-#include "grow_array.h"
+#include "util/grow.h"
 
 struct dattr_image {
 	int pid;
@@ -28,8 +28,8 @@ struct dattr_map {
 	int64_t mapping_id;
 };
 
-void data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
-		      int64_t source_id, struct spe_symbolizer *sym)
+void ana_data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
+			  int64_t source_id, struct spe_symbolizer *sym)
 {
 	memset(a, 0, sizeof *a);
 	a->sink = sink;
@@ -38,11 +38,11 @@ void data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, st
 	a->sym = sym;
 }
 
-void data_attrib_fini(struct data_attrib *a)
+void ana_data_attrib_fini(struct data_attrib *a)
 {
 	for (size_t i = 0; i < a->n_images; i++) {
 		if (a->images[i].owns_vars)
-			dobj_vars_free(a->images[i].vars);
+			ana_dobj_vars_free(a->images[i].vars);
 		free(a->images[i].path);
 		free(a->images[i].build_id);
 	}
@@ -50,15 +50,15 @@ void data_attrib_fini(struct data_attrib *a)
 	for (size_t i = 0; i < a->n_maps; i++)
 		free(a->maps[i].path);
 	free(a->maps);
-	pc_cache_free(&a->pages);
-	pc_cache_free(&a->objects);
+	ana_pc_cache_free(&a->pages);
+	ana_pc_cache_free(&a->objects);
 	memset(a, 0, sizeof *a);
 }
 
-int data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
-			  const char *path, const char *build_id, int64_t mapping_id)
+int ana_data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
+			      const char *path, const char *build_id, int64_t mapping_id)
 {
-	struct dattr_image *p = grow_array(a->images, &a->cap_images, a->n_images + 1, sizeof *p);
+	struct dattr_image *p = util_grow(a->images, &a->cap_images, a->n_images + 1, sizeof *p);
 	if (!p)
 		return -spe_nomem;
 	a->images = p;
@@ -77,10 +77,10 @@ int data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64
 	return 0;
 }
 
-int data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
-			uint32_t flags, const char *path, int64_t mapping_id)
+int ana_data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+			    uint32_t flags, const char *path, int64_t mapping_id)
 {
-	struct dattr_map *p = grow_array(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
+	struct dattr_map *p = util_grow(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
 	if (!p)
 		return -spe_nomem;
 	a->maps = p;
@@ -106,14 +106,14 @@ static void open_image(struct data_attrib *a, struct dattr_image *im)
 		if (&a->images[i] != im && a->images[i].bin == im->bin && a->images[i].vars)
 			im->vars = a->images[i].vars;
 	if (!im->vars) {
-		im->vars = dobj_vars_new(im->bin);
+		im->vars = ana_dobj_vars_new(im->bin);
 		im->owns_vars = im->vars != NULL;
 	}
 	if (!im->vars)
 		return;
 	im->bias = im->start - vaddr;
 	uint64_t lo, hi;
-	dobj_vars_span(im->vars, &lo, &hi);
+	ana_dobj_vars_span(im->vars, &lo, &hi);
 	im->lo = lo + im->bias;
 	im->hi = hi + im->bias;
 }
@@ -122,7 +122,7 @@ static int64_t insert_object(struct data_attrib *a, int pid, int kind, const cha
 			     uint64_t start, uint64_t size, const char *type, const char *file, int line)
 {
 	uint64_t key = pc_cache_key2(pc_cache_key2((uint64_t)(int64_t)pid, (uint64_t)kind), start);
-	const int64_t *known = pc_cache_find_id(&a->objects, key);
+	const int64_t *known = ana_pc_cache_find_id(&a->objects, key);
 	if (known)
 		return *known;
 	struct spe_row_data_object row = { .id = a->next->data_object,
@@ -141,7 +141,7 @@ static int64_t insert_object(struct data_attrib *a, int pid, int kind, const cha
 		snprintf(a->err, sizeof a->err, "data_object: %s", a->sink->errmsg(a->sink->ctx));
 		return rc;
 	}
-	if (pc_cache_put_id(&a->objects, key, row.id) < 0) {
+	if (ana_pc_cache_put_id(&a->objects, key, row.id) < 0) {
 		snprintf(a->err, sizeof a->err, "out of memory");
 		return -spe_nomem;
 	}
@@ -152,7 +152,7 @@ static int64_t insert_object(struct data_attrib *a, int pid, int kind, const cha
 /* The object of a variable or section of image @p im at runtime address @p va, 0 if none. */
 static int64_t image_object(struct data_attrib *a, const struct dattr_image *im, int pid, uint64_t va)
 {
-	const struct dobj_var *v = dobj_vars_lookup(im->vars, va - im->bias);
+	const struct dobj_var *v = ana_dobj_vars_lookup(im->vars, va - im->bias);
 	if (!v)
 		return 0;
 	char name[512];
@@ -185,14 +185,14 @@ static int64_t map_object(struct data_attrib *a, int pid, uint64_t va)
 	if (!m)
 		return 0;
 	char name[4200];
-	int kind = dobj_mapping_kind(m->path, m->prot, m->flags, m->pgoff, name, sizeof name);
+	int kind = ana_dobj_mapping_kind(m->path, m->prot, m->flags, m->pgoff, name, sizeof name);
 	return insert_object(a, pid, kind, name, m->mapping_id, m->start, m->end - m->start, NULL, NULL, 0);
 }
 
-int64_t data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va)
+int64_t ana_data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va)
 {
 	uint64_t key = pc_cache_key2((uint64_t)(int64_t)pid, va >> 12);
-	const int64_t *memo = pc_cache_find_id(&a->pages, key);
+	const int64_t *memo = ana_pc_cache_find_id(&a->pages, key);
 	int64_t found = 0; /* -(image index + 1), or an object id */
 	if (memo) {
 		found = *memo;
@@ -208,7 +208,7 @@ int64_t data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va)
 		}
 		if (!found && (found = map_object(a, pid, va)) < 0)
 			return found;
-		if (pc_cache_put_id(&a->pages, key, found) < 0) {
+		if (ana_pc_cache_put_id(&a->pages, key, found) < 0) {
 			snprintf(a->err, sizeof a->err, "out of memory");
 			return -spe_nomem;
 		}

@@ -38,22 +38,22 @@ struct data_attrib {
 	char err[256];
 };
 
-void data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
-		      int64_t source_id, struct spe_symbolizer *sym);
-void data_attrib_fini(struct data_attrib *a);
+void ana_data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
+			  int64_t source_id, struct spe_symbolizer *sym);
+void ana_data_attrib_fini(struct data_attrib *a);
 
 /* An executable mapping of @p pid (row @p mapping_id of `mapping`). */
-int data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
-			  const char *path, const char *build_id, int64_t mapping_id);
+int ana_data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
+			      const char *path, const char *build_id, int64_t mapping_id);
 /* A data mapping of @p pid (row @p mapping_id). */
-int data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
-			uint32_t flags, const char *path, int64_t mapping_id);
+int ana_data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
+			    uint32_t flags, const char *path, int64_t mapping_id);
 
 /*
  * The data_object id of user address @p va in @p pid: > 0, 0 when no object
  * holds it (counted in a->unresolved), < 0 on a sink or memory error
  * (message in a->err, or the sink's errmsg).
  */
-int64_t data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va);
+int64_t ana_data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va);
 
 #endif

@@ -13,8 +13,9 @@
 
 #include "data_object.h"
 #include "sym_internal.h"
+#include "util/grow.h"
 
-const char *dobj_kind_name(int kind)
+const char *ana_dobj_kind_name(int kind)
 {
 	switch (kind) {
 #define SPE_X(id, code, name, desc) \
@@ -45,16 +46,12 @@ static const char *keep(struct dobj_vars *t, const char *s)
 {
 	if (!s)
 		return NULL;
-	if (t->n_strings == t->cap_strings) {
-		size_t cap = t->cap_strings ? 2 * t->cap_strings : 64;
-		char **p = realloc(t->strings, cap * sizeof *p);
-		if (!p) {
-			t->oom = 1;
-			return NULL;
-		}
-		t->strings = p;
-		t->cap_strings = cap;
+	char **p = util_grow(t->strings, &t->cap_strings, t->n_strings + 1, sizeof *p);
+	if (!p) {
+		t->oom = 1;
+		return NULL;
 	}
+	t->strings = p;
 	char *d = strdup(s);
 	if (!d) {
 		t->oom = 1;
@@ -66,16 +63,12 @@ static const char *keep(struct dobj_vars *t, const char *s)
 
 static void add(struct dobj_vars *t, const struct dobj_var *v)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		struct dobj_var *p = realloc(t->v, cap * sizeof *p);
-		if (!p) {
-			t->oom = 1;
-			return;
-		}
-		t->v = p;
-		t->cap = cap;
+	struct dobj_var *p = util_grow(t->v, &t->cap, t->n + 1, sizeof *p);
+	if (!p) {
+		t->oom = 1;
+		return;
 	}
+	t->v = p;
 	t->v[t->n++] = *v;
 }
 
@@ -302,13 +295,13 @@ static int by_start(const void *a, const void *b)
 	return (x->size < y->size) - (x->size > y->size);
 }
 
-struct dobj_vars *dobj_vars_new(struct spe_sym_binary *bin)
+struct dobj_vars *ana_dobj_vars_new(struct spe_sym_binary *bin)
 {
 	struct dobj_vars *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
-	Dwfl_Module *mod = sym_binary_module(bin);
-	Elf *elf = sym_binary_elf(bin);
+	Dwfl_Module *mod = ana_sym_binary_module(bin);
+	Elf *elf = ana_sym_binary_elf(bin);
 	if (mod) {
 		add_dwarf(t, mod);
 		add_symbols(t, mod);
@@ -324,13 +317,13 @@ struct dobj_vars *dobj_vars_new(struct spe_sym_binary *bin)
 			t->v[w++] = t->v[i];
 	t->n = w;
 	if (t->oom) {
-		dobj_vars_free(t);
+		ana_dobj_vars_free(t);
 		return NULL;
 	}
 	return t;
 }
 
-void dobj_vars_free(struct dobj_vars *t)
+void ana_dobj_vars_free(struct dobj_vars *t)
 {
 	if (!t)
 		return;
@@ -343,18 +336,18 @@ void dobj_vars_free(struct dobj_vars *t)
 	free(t);
 }
 
-size_t dobj_vars_count(const struct dobj_vars *t)
+size_t ana_dobj_vars_count(const struct dobj_vars *t)
 {
 	return t ? t->n : 0;
 }
 
-void dobj_vars_span(const struct dobj_vars *t, uint64_t *lo, uint64_t *hi)
+void ana_dobj_vars_span(const struct dobj_vars *t, uint64_t *lo, uint64_t *hi)
 {
 	*lo = t ? t->lo : 0;
 	*hi = t ? t->hi : 0;
 }
 
-const struct dobj_var *dobj_vars_lookup(const struct dobj_vars *t, uint64_t vaddr)
+const struct dobj_var *ana_dobj_vars_lookup(const struct dobj_vars *t, uint64_t vaddr)
 {
 	if (!t)
 		return NULL;
@@ -381,7 +374,7 @@ const struct dobj_var *dobj_vars_lookup(const struct dobj_vars *t, uint64_t vadd
 	return NULL;
 }
 
-int dobj_mapping_kind(const char *path, uint32_t prot, uint32_t flags, uint64_t pgoff, char *name, size_t size)
+int ana_dobj_mapping_kind(const char *path, uint32_t prot, uint32_t flags, uint64_t pgoff, char *name, size_t size)
 {
 	(void)prot;
 	if (!path || !*path || !strcmp(path, "//anon") || !strncmp(path, "/anon_hugepage", 14)) {

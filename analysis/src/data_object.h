@@ -42,7 +42,7 @@ enum dobj_kind {
 #undef SPE_X
 };
 
-const char *dobj_kind_name(int kind);
+const char *ana_dobj_kind_name(int kind);
 
 /* One object of a binary, in its ELF vaddr space. */
 struct dobj_var {
@@ -58,23 +58,23 @@ struct dobj_var {
 struct dobj_vars;
 
 /* Build the table of @p bin (NULL when out of memory).  Never fails for lack of DWARF. */
-struct dobj_vars *dobj_vars_new(struct spe_sym_binary *bin);
-void dobj_vars_free(struct dobj_vars *v);
+struct dobj_vars *ana_dobj_vars_new(struct spe_sym_binary *bin);
+void ana_dobj_vars_free(struct dobj_vars *v);
 /*
  * The object at ELF vaddr @p vaddr: a variable covering it, else the
  * allocated section holding it.  Returns NULL when @p vaddr is in no
  * PT_LOAD segment of the binary (not its data).
  */
-const struct dobj_var *dobj_vars_lookup(const struct dobj_vars *v, uint64_t vaddr);
+const struct dobj_var *ana_dobj_vars_lookup(const struct dobj_vars *v, uint64_t vaddr);
 /* The binary's PT_LOAD span [lo, hi) in its vaddr space (hi = 0 when none). */
-void dobj_vars_span(const struct dobj_vars *v, uint64_t *lo, uint64_t *hi);
-size_t dobj_vars_count(const struct dobj_vars *v);
+void ana_dobj_vars_span(const struct dobj_vars *v, uint64_t *lo, uint64_t *hi);
+size_t ana_dobj_vars_count(const struct dobj_vars *v);
 
 /*
  * The kind of a data mapping from its MMAP2 fields, and the object's name
  * into @p name: "[heap]", "[stack]", "//anon", or PATH+0xOFFSET for a file
  * (offset = pgoff of the mapping).
  */
-int dobj_mapping_kind(const char *path, uint32_t prot, uint32_t flags, uint64_t pgoff, char *name, size_t size);
+int ana_dobj_mapping_kind(const char *path, uint32_t prot, uint32_t flags, uint64_t pgoff, char *name, size_t size);
 
 #endif

@@ -18,6 +18,7 @@
 #include "data_object.h"
 #include "diff_stats.h"
 #include "spe/diff.h"
+#include "util/grow.h"
 
 #define N_KINDS 3
 
@@ -62,14 +63,10 @@ static struct item *item_for(struct side *s, int kind, const char *name, const c
 	for (size_t i = n; i > 0 && i + 8 > n; i--) /* keys repeat only among the last few rows */
 		if (!strcmp(s->items[kind][i - 1].key, key))
 			return &s->items[kind][i - 1];
-	if (n == s->cap_items[kind]) {
-		size_t cap = n ? 2 * n : 64;
-		struct item *p = realloc(s->items[kind], cap * sizeof *p);
-		if (!p)
-			return NULL;
-		s->items[kind] = p;
-		s->cap_items[kind] = cap;
-	}
+	struct item *p = util_grow(s->items[kind], &s->cap_items[kind], n + 1, sizeof *p);
+	if (!p)
+		return NULL;
+	s->items[kind] = p;
 	struct item *it = &s->items[kind][s->n_items[kind]++];
 	memset(it, 0, sizeof *it);
 	it->key = strdup(key);
@@ -88,14 +85,10 @@ static int add_bin(struct item *it, int64_t latency, uint64_t count)
 		it->bins[it->n_bins - 1].count += count;
 		return 0;
 	}
-	if (it->n_bins == it->cap_bins) {
-		size_t cap = it->cap_bins ? 2 * it->cap_bins : 16;
-		struct diff_bin *p = realloc(it->bins, cap * sizeof *p);
-		if (!p)
-			return -spe_nomem;
-		it->bins = p;
-		it->cap_bins = cap;
-	}
+	struct diff_bin *p = util_grow(it->bins, &it->cap_bins, it->n_bins + 1, sizeof *p);
+	if (!p)
+		return -spe_nomem;
+	it->bins = p;
 	it->bins[it->n_bins++] = (struct diff_bin){ latency, count };
 	return 0;
 }
@@ -240,7 +233,7 @@ static void fill_side(struct spe_diff_side *out, const struct item *it, uint64_t
 	out->samples = it->samples;
 	out->total_latency = (uint64_t)it->sum;
 	out->share = total ? (double)it->samples / (double)total : 0;
-	diff_quantile(it->bins, it->n_bins, 0.99, z, &out->p99, &out->p99_lo, &out->p99_hi);
+	ana_diff_quantile(it->bins, it->n_bins, 0.99, z, &out->p99, &out->p99_lo, &out->p99_hi);
 }
 
 /* One row from the items of the key on each side (either may be NULL). */
@@ -261,16 +254,16 @@ static int make_row(struct spe_diff *d, int kind, const struct item *ia, const s
 		return -spe_nomem;
 	fill_side(&r->a, ia, d->a.samples, z);
 	fill_side(&r->b, ib, d->b.samples, z);
-	diff_newcombe(r->a.samples, d->a.samples, r->b.samples, d->b.samples, z, &r->share_change, &r->share_lo,
-		      &r->share_hi);
+	ana_diff_newcombe(r->a.samples, d->a.samples, r->b.samples, d->b.samples, z, &r->share_change, &r->share_lo,
+			  &r->share_hi);
 	/*
 	 * Latency per sample of the side, X_i = latency of sample i if it is
 	 * the item's, else 0; its mean's change, scaled to A's sample count
 	 * (the total latency B would show over as many samples as A).
 	 */
 	double lo, hi, change;
-	diff_mean_change(d->a.samples, ia ? ia->sum : 0, ia ? ia->sumsq : 0, d->b.samples, ib ? ib->sum : 0,
-			 ib ? ib->sumsq : 0, z, &change, &lo, &hi);
+	ana_diff_mean_change(d->a.samples, ia ? ia->sum : 0, ia ? ia->sumsq : 0, d->b.samples, ib ? ib->sum : 0,
+			     ib ? ib->sumsq : 0, z, &change, &lo, &hi);
 	double scale = (double)d->a.samples;
 	r->latency_change = change * scale;
 	r->latency_lo = lo * scale;
@@ -341,7 +334,7 @@ int spe_diff_compute(sqlite3 *db, const struct spe_diff_opts *opts_in, struct sp
 	if (!d)
 		return -spe_nomem;
 	d->confidence = o.confidence > 0 && o.confidence < 1 ? o.confidence : 0.95;
-	double z = diff_z(d->confidence);
+	double z = ana_diff_z(d->confidence);
 	const char *schema_b = "main";
 	int attached = 0, rc = 0;
 	if (o.db_b) {

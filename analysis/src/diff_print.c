@@ -6,6 +6,7 @@
 
 #include "result_internal.h"
 #include "spe/diff.h"
+#include "util/json.h"
 
 static const char *const titles[] = { "Functions", "Instructions", "Data objects" };
 static const char *const json_keys[] = { "functions", "instructions", "data_objects" };
@@ -67,9 +68,9 @@ static void print_json(const struct spe_diff *d, int top, FILE *out)
 	const char *la, *lb;
 	spe_diff_totals(d, &na, &nb, &la, &lb);
 	fprintf(out, "{\"diff\": {\"confidence\": %.4g, \"a\": {\"sources\": ", spe_diff_confidence(d));
-	result_json_string(out, la);
+	util_json_string(out, la);
 	fprintf(out, ", \"samples\": %" PRIu64 "}, \"b\": {\"sources\": ", na);
-	result_json_string(out, lb);
+	util_json_string(out, lb);
 	fprintf(out, ", \"samples\": %" PRIu64 "}", nb);
 	for (int k = 0; k < 3; k++) {
 		fprintf(out, ", \"%s\": [", json_keys[k]);
@@ -77,12 +78,12 @@ static void print_json(const struct spe_diff *d, int top, FILE *out)
 		for (size_t i = 0; i < n && (top <= 0 || i < (size_t)top); i++) {
 			const struct spe_diff_row *r = spe_diff_row(d, (enum spe_diff_kind)k, i);
 			fprintf(out, "%s{\"name\": ", i ? ", " : "");
-			result_json_string(out, r->name);
+			util_json_string(out, r->name);
 			fprintf(out, ", \"where\": ");
-			result_json_string(out, r->where);
+			util_json_string(out, r->where);
 			if (r->detail) {
 				fprintf(out, ", \"detail\": ");
-				result_json_string(out, r->detail);
+				util_json_string(out, r->detail);
 			}
 			fprintf(out, ", ");
 			json_side(out, "a", &r->a);

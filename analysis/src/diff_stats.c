@@ -27,14 +27,14 @@ static double inverse_normal(double p)
 	       (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
 }
 
-double diff_z(double confidence)
+double ana_diff_z(double confidence)
 {
 	if (!(confidence > 0 && confidence < 1))
 		confidence = 0.95;
 	return inverse_normal(1 - (1 - confidence) / 2);
 }
 
-void diff_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
+void ana_diff_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
 {
 	if (n == 0) {
 		*lo = 0;
@@ -48,12 +48,12 @@ void diff_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
 	*hi = centre + half > 1 ? 1 : centre + half;
 }
 
-void diff_newcombe(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z, double *d, double *lo, double *hi)
+void ana_diff_newcombe(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z, double *d, double *lo, double *hi)
 {
 	double p1 = n1 ? (double)k1 / (double)n1 : 0, p2 = n2 ? (double)k2 / (double)n2 : 0;
 	double l1, u1, l2, u2;
-	diff_wilson(k1, n1, z, &l1, &u1);
-	diff_wilson(k2, n2, z, &l2, &u2);
+	ana_diff_wilson(k1, n1, z, &l1, &u1);
+	ana_diff_wilson(k2, n2, z, &l2, &u2);
 	*d = p2 - p1;
 	*lo = *d - sqrt((p2 - l2) * (p2 - l2) + (u1 - p1) * (u1 - p1));
 	*hi = *d + sqrt((u2 - p2) * (u2 - p2) + (p1 - l1) * (p1 - l1));
@@ -69,8 +69,8 @@ static double var_of_mean(uint64_t n, double sum, double sumsq)
 	return var > 0 ? var / nn : 0;
 }
 
-void diff_mean_change(uint64_t n1, double sum1, double sumsq1, uint64_t n2, double sum2, double sumsq2, double z,
-		      double *d, double *lo, double *hi)
+void ana_diff_mean_change(uint64_t n1, double sum1, double sumsq1, uint64_t n2, double sum2, double sumsq2, double z,
+			  double *d, double *lo, double *hi)
 {
 	double m1 = n1 ? sum1 / (double)n1 : 0, m2 = n2 ? sum2 / (double)n2 : 0;
 	double se = sqrt(var_of_mean(n1, sum1, sumsq1) + var_of_mean(n2, sum2, sumsq2));
@@ -92,8 +92,8 @@ static int64_t at_rank(const struct diff_bin *bins, size_t n_bins, uint64_t n, d
 	return n_bins ? bins[n_bins - 1].latency : -1;
 }
 
-void diff_quantile(const struct diff_bin *bins, size_t n_bins, double q, double z, int64_t *value, int64_t *lo,
-		   int64_t *hi)
+void ana_diff_quantile(const struct diff_bin *bins, size_t n_bins, double q, double z, int64_t *value, int64_t *lo,
+		       int64_t *hi)
 {
 	uint64_t n = 0;
 	for (size_t i = 0; i < n_bins; i++)

@@ -11,10 +11,10 @@
 #include <stdint.h>
 
 /* The two-sided normal quantile for @p confidence (0.95 -> 1.95996...). */
-double diff_z(double confidence);
+double ana_diff_z(double confidence);
 
 /* Wilson score interval of the proportion @p k / @p n. */
-void diff_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi);
+void ana_diff_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi);
 
 /*
  * Newcombe's hybrid score interval (his method 10) for p2 - p1, with
@@ -22,15 +22,15 @@ void diff_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi);
  * its coverage for small counts and for shares near 0 (a function that
  * appears or vanishes), where the plain normal (Wald) interval does not.
  */
-void diff_newcombe(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z, double *d, double *lo, double *hi);
+void ana_diff_newcombe(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z, double *d, double *lo, double *hi);
 
 /*
  * Interval for m2 - m1, the difference of two means of per-sample values
  * X (n samples, sum and sum of squares of X), normal approximation with
  * each side's own variance (Welch).
  */
-void diff_mean_change(uint64_t n1, double sum1, double sumsq1, uint64_t n2, double sum2, double sumsq2, double z,
-		      double *d, double *lo, double *hi);
+void ana_diff_mean_change(uint64_t n1, double sum1, double sumsq1, uint64_t n2, double sum2, double sumsq2, double z,
+			  double *d, double *lo, double *hi);
 
 /* One latency value and how many samples had it, ascending by latency. */
 struct diff_bin {
@@ -44,7 +44,7 @@ struct diff_bin {
  * n q -/+ z sqrt(n q (1 - q)), the binomial interval on the rank.  -1 for
  * all three when there are no samples.
  */
-void diff_quantile(const struct diff_bin *bins, size_t n_bins, double q, double z, int64_t *value, int64_t *lo,
-		   int64_t *hi);
+void ana_diff_quantile(const struct diff_bin *bins, size_t n_bins, double q, double z, int64_t *value, int64_t *lo,
+		       int64_t *hi);
 
 #endif

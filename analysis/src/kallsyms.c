@@ -13,6 +13,7 @@
 
 #include "spe/analysis.h"
 #include "spe/infile.h"
+#include "util/grow.h"
 
 struct ksym {
 	uint64_t addr;
@@ -40,7 +41,7 @@ void spe_kallsyms_free(struct spe_kallsyms *ks)
 	free(ks);
 }
 
-struct spe_kallsyms *spe_kallsyms_load(const char *path, char *err, size_t errlen)
+struct spe_kallsyms *spe_kallsyms_new(const char *path, char *err, size_t errlen)
 {
 	/* Not blocking on a FIFO, and not a directory read as an empty file. */
 	FILE *f = spe_infile_fopen(path, NULL, err, errlen);
@@ -70,18 +71,14 @@ struct spe_kallsyms *spe_kallsyms_load(const char *path, char *err, size_t errle
 			nonzero++;
 		if (!strchr("tTwW", type))
 			continue;
-		if (ks->n == ks->cap) {
-			size_t cap = ks->cap ? ks->cap * 2 : 4096;
-			struct ksym *p = realloc(ks->syms, cap * sizeof *p);
-			if (!p) {
-				spe_kallsyms_free(ks);
-				ks = NULL;
-				snprintf(err, errlen, "out of memory");
-				break;
-			}
-			ks->syms = p;
-			ks->cap = cap;
+		struct ksym *p = util_grow(ks->syms, &ks->cap, ks->n + 1, sizeof *p);
+		if (!p) {
+			spe_kallsyms_free(ks);
+			ks = NULL;
+			snprintf(err, errlen, "out of memory");
+			break;
 		}
+		ks->syms = p;
 		ks->syms[ks->n].addr = addr;
 		ks->syms[ks->n].name = strdup(name);
 		ks->n++;

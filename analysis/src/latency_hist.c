@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "latency_hist.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ static int grow_index(struct latency_groups *g)
 	return 0;
 }
 
-int64_t latency_group_of(struct latency_groups *g, const struct latency_key *key)
+int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key *key)
 {
 	if ((uint64_t)(g->n + 1) * 4 > (uint64_t)g->index_cap * 3 && grow_index(g) < 0)
 		return -1;
@@ -58,12 +59,12 @@ int64_t latency_group_of(struct latency_groups *g, const struct latency_key *key
 	if (g->n == g->cap) {
 		if (g->cap >= UINT32_MAX / 2)
 			return -1;
-		uint32_t cap = g->cap ? g->cap * 2 : 256;
-		struct latency_group *n = realloc(g->groups, (size_t)cap * sizeof *n);
+		size_t cap = g->cap; /* at most doubles: still a uint32_t */
+		struct latency_group *n = util_grow(g->groups, &cap, (size_t)g->n + 1, sizeof *n);
 		if (!n)
 			return -1;
 		g->groups = n;
-		g->cap = cap;
+		g->cap = (uint32_t)cap;
 	}
 	struct latency_group *grp = &g->groups[g->n];
 	memset(grp, 0, sizeof *grp);
@@ -101,7 +102,7 @@ static int grow_hist(struct latency_hist *h)
 	return 0;
 }
 
-int latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count)
+int ana_latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count)
 {
 	struct latency_hist *h = &g->groups[group].hist;
 	uint64_t code = (uint64_t)(latency + 2) & LAT_MASK;
@@ -124,7 +125,7 @@ int latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency
 
 #define PENDING_MAX (1u << 20) /* 8 MB of pending words, twice (the sort's buffer) */
 
-int latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency)
+int ana_latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency)
 {
 	if (!g->pending) {
 		g->pending = malloc(PENDING_MAX * sizeof *g->pending);
@@ -133,7 +134,7 @@ int latency_groups_count(struct latency_groups *g, uint32_t group, int32_t laten
 			return -1;
 	}
 	g->pending[g->n_pending++] = (uint64_t)group << LAT_BITS | ((uint64_t)(latency + 2) & LAT_MASK);
-	return g->n_pending == PENDING_MAX ? latency_groups_settle(g) : 0;
+	return g->n_pending == PENDING_MAX ? ana_latency_groups_settle(g) : 0;
 }
 
 /* LSD radix sort of @p n words below 2^bits, 11 bits per pass; the result may end in @p tmp. */
@@ -160,7 +161,7 @@ static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits)
 	return a;
 }
 
-int latency_groups_settle(struct latency_groups *g)
+int ana_latency_groups_settle(struct latency_groups *g)
 {
 	size_t n = g->n_pending;
 	if (!n)
@@ -174,7 +175,7 @@ int latency_groups_settle(struct latency_groups *g)
 		size_t j = i + 1;
 		while (j < n && sorted[j] == sorted[i])
 			j++;
-		if (latency_groups_add(g, (uint32_t)(sorted[i] >> LAT_BITS), latency_slot_latency(sorted[i]), j - i) < 0)
+		if (ana_latency_groups_add(g, (uint32_t)(sorted[i] >> LAT_BITS), latency_slot_latency(sorted[i]), j - i) < 0)
 			return -1; /* out of memory: the load fails, the counts are lost with it */
 		i = j;
 	}
@@ -182,7 +183,7 @@ int latency_groups_settle(struct latency_groups *g)
 	return 0;
 }
 
-void latency_groups_free(struct latency_groups *g)
+void ana_latency_groups_free(struct latency_groups *g)
 {
 	free(g->pending);
 	free(g->sort_tmp);
@@ -199,7 +200,7 @@ static int by_latency(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void latency_stats_sorted(const uint64_t *slots, size_t n, struct latency_stats *out)
+void ana_latency_stats_sorted(const uint64_t *slots, size_t n, struct latency_stats *out)
 {
 	memset(out, 0, sizeof *out);
 	out->p50 = out->p90 = out->p99 = -1;
@@ -226,11 +227,11 @@ void latency_stats_sorted(const uint64_t *slots, size_t n, struct latency_stats 
 	}
 }
 
-void latency_hist_stats(const struct latency_hist *h, uint64_t *scratch, struct latency_stats *out)
+void ana_latency_hist_stats(const struct latency_hist *h, uint64_t *scratch, struct latency_stats *out)
 {
 	uint32_t n = 0;
 	LATENCY_HIST_FOREACH(h, i)
 	scratch[n++] = h->slots[i];
 	qsort(scratch, n, sizeof *scratch, by_latency);
-	latency_stats_sorted(scratch, n, out);
+	ana_latency_stats_sorted(scratch, n, out);
 }

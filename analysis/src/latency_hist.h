@@ -53,14 +53,14 @@ struct latency_groups {
 };
 
 /* The group number of @p key, created empty if new; -1 without memory. */
-int64_t latency_group_of(struct latency_groups *g, const struct latency_key *key);
+int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key *key);
 /* Count @p count records of @p latency (0..65535 or LATENCY_NONE) in group @p group. */
-int latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count);
-/* Count one record later (in bulk); call latency_groups_settle() before reading the histograms. */
-int latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency);
+int ana_latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count);
+/* Count one record later (in bulk); call ana_latency_groups_settle() before reading the histograms. */
+int ana_latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency);
 /* Apply the pending counts.  0, or -1 without memory. */
-int latency_groups_settle(struct latency_groups *g);
-void latency_groups_free(struct latency_groups *g);
+int ana_latency_groups_settle(struct latency_groups *g);
+void ana_latency_groups_free(struct latency_groups *g);
 
 /* Visit the non-empty slots of one histogram (unordered). */
 #define LATENCY_HIST_FOREACH(h, i) for (uint32_t i = 0; i < (h)->cap; i++) if ((h)->slots[i])
@@ -88,10 +88,10 @@ struct latency_stats {
  * Statistics of @p h.  @p scratch holds h->n words (the caller's buffer,
  * reused across groups); the histogram itself is not changed.
  */
-void latency_hist_stats(const struct latency_hist *h, uint64_t *scratch, struct latency_stats *out);
+void ana_latency_hist_stats(const struct latency_hist *h, uint64_t *scratch, struct latency_stats *out);
 
 /* The same from @p n slot words sorted by latency (a repeated latency may appear twice). */
-void latency_stats_sorted(const uint64_t *slots, size_t n, struct latency_stats *out);
+void ana_latency_stats_sorted(const uint64_t *slots, size_t n, struct latency_stats *out);
 static inline uint64_t latency_slot_make(int32_t latency, uint64_t count)
 {
 	return count << 17 | (uint64_t)(latency + 2);

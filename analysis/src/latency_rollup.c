@@ -132,7 +132,7 @@ static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, st
 {
 	for (uint32_t g = 0; g <= sg->n; g++) {
 		struct latency_key key = { { g, 0, 0 } };
-		if (latency_group_of(fns, &key) != (int64_t)g)
+		if (ana_latency_group_of(fns, &key) != (int64_t)g)
 			return out_of_memory(r);
 	}
 	sqlite3_stmt *st;
@@ -155,10 +155,10 @@ static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, st
 		}
 		int32_t latency = has_lat ? (int32_t)lat : LATENCY_NONE;
 		struct latency_key key = { { (uint64_t)pc, has_insn ? (uint64_t)insn : 0, (uint64_t)has_pc } };
-		int64_t g = latency_group_of(pcs, &key);
+		int64_t g = ana_latency_group_of(pcs, &key);
 		uint32_t f = has_sym && sym > 0 && sym <= sg->max_id && sg->group_of[sym] ? sg->group_of[sym] - 1 : sg->n;
-		if (g < 0 || latency_groups_add(pcs, (uint32_t)g, latency, (uint64_t)count) < 0 ||
-		    latency_groups_add(fns, f, latency, (uint64_t)count) < 0)
+		if (g < 0 || ana_latency_groups_add(pcs, (uint32_t)g, latency, (uint64_t)count) < 0 ||
+		    ana_latency_groups_add(fns, f, latency, (uint64_t)count) < 0)
 			rc = out_of_memory(r);
 	}
 	if (rc == 0 && step != SQLITE_DONE)
@@ -178,7 +178,7 @@ static int write_pc_summary(struct rollup *r, const struct latency_groups *pcs, 
 	for (uint32_t g = 0; g < pcs->n && rc == 0; g++) {
 		const struct latency_group *grp = &pcs->groups[g];
 		struct latency_stats s;
-		latency_hist_stats(&grp->hist, scratch, &s);
+		ana_latency_hist_stats(&grp->hist, scratch, &s);
 		bind_or_null(r->insert, 1, grp->key.w[2] != 0, (int64_t)grp->key.w[0]);
 		bind_or_null(r->insert, 2, grp->key.w[1] != 0, (int64_t)grp->key.w[1]);
 		rc = insert_stats(r, 3, &s, "pc_summary");
@@ -202,7 +202,7 @@ static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg
 		if (!h->n)
 			continue;
 		struct latency_stats s;
-		latency_hist_stats(h, scratch, &s);
+		ana_latency_hist_stats(h, scratch, &s);
 		bind_or_null(r->insert, 1, g < sg->n, g < sg->n ? sg->first_id[g] : 0);
 		rc = insert_stats(r, 2, &s, "symbol_summary");
 	}
@@ -247,7 +247,7 @@ int spe_latency_rollup(sqlite3 *db, char *err, size_t errlen)
 	free(scratch);
 	free(sg.group_of);
 	free(sg.first_id);
-	latency_groups_free(&pcs);
-	latency_groups_free(&fns);
+	ana_latency_groups_free(&pcs);
+	ana_latency_groups_free(&fns);
 	return rc;
 }

@@ -149,7 +149,7 @@ int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struc
 			n = 0;
 		}
 		if (opts && opts->cancel && *opts->cancel)
-			rc = -SPE_LOAD_CANCELLED;
+			rc = -spe_cancelled;
 		else if (type == SPE_AUX_EVENT)
 			rc = load_event(ld, it.event);
 		else if (type == SPE_AUX_CHUNK && (it.chunk_flags & SPE_AUX_CHUNK_FIRST))
@@ -172,7 +172,7 @@ int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struc
 static void load_error(char *err, size_t errlen, const char *path, int rc, struct spe_aux_decoder *aux,
 		       struct spe_loader *ld)
 {
-	if (rc == -SPE_LOAD_CANCELLED)
+	if (rc == -spe_cancelled)
 		snprintf(err, errlen, "%s: interrupted", path);
 	else if (aux && *spe_aux_errmsg(aux))
 		snprintf(err, errlen, "%s", spe_aux_errmsg(aux));

@@ -104,11 +104,11 @@ int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source
 	ld->no_pc_group = -1;
 	if (opts)
 		memcpy(&ld->opts, opts, opts->size < sizeof ld->opts ? opts->size : sizeof ld->opts);
-	int rc = resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
+	int rc = ana_resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
 	if (rc == 0)
 		rc = begin_source(ld, src);
 	if (rc == 0)
-		data_attrib_init(&ld->dattr, &ld->sink, &ld->next, ld->source_id, ld->res.sym);
+		ana_data_attrib_init(&ld->dattr, &ld->sink, &ld->next, ld->source_id, ld->res.sym);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", ld->err);
 		spe_loader_free(ld);
@@ -138,7 +138,7 @@ int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const s
 
 void spe_loader_cpu(struct spe_loader *ld, int cpu, uint32_t midr)
 {
-	struct attrib_cpu *c = attrib_cpu(&ld->at, cpu);
+	struct ana_attrib_cpu *c = ana_attrib_cpu(&ld->at, cpu);
 	if (c) {
 		c->midr = midr;
 		c->known = 1;
@@ -154,7 +154,7 @@ void spe_loader_time_conv(struct spe_loader *ld, const struct spe_perf_time_conv
 int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, uint64_t time)
 {
 	(void)time;
-	return attrib_comm(&ld->at, pid, tid, comm) < 0 ? out_of_memory(ld) : 0;
+	return ana_attrib_comm(&ld->at, pid, tid, comm) < 0 ? out_of_memory(ld) : 0;
 }
 
 /* data_attrib's failure: its message, or the sink's. */
@@ -168,13 +168,13 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 		    const char *path, const char *build_id, uint64_t time)
 {
 	struct attrib_mapping *m =
-		attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff, path, build_id, time, -1);
+		ana_attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff, path, build_id, time, -1);
 	if (!m)
 		return out_of_memory(ld);
 	ld->next.mapping++;
 	/* an image whose variables may hold data addresses (the kernel's symbolic row has no range) */
 	int rc = len && pid >= 0
-			 ? data_attrib_add_image(&ld->dattr, pid, start, len, pgoff, m->path, m->build_id, m->id)
+			 ? ana_data_attrib_add_image(&ld->dattr, pid, start, len, pgoff, m->path, m->build_id, m->id)
 			 : 0;
 	return rc < 0 ? data_fail(ld, rc) : 0;
 }
@@ -182,25 +182,25 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
 			 uint32_t flags, const char *path, uint64_t time)
 {
-	struct attrib_mapping *m = attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff,
-						      path ? path : "", NULL, time, (int64_t)prot);
+	struct attrib_mapping *m = ana_attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff,
+							  path ? path : "", NULL, time, (int64_t)prot);
 	if (!m)
 		return out_of_memory(ld);
 	ld->next.mapping++;
-	int rc = data_attrib_add_map(&ld->dattr, pid, start, len, pgoff, prot, flags, path, m->id);
+	int rc = ana_data_attrib_add_map(&ld->dattr, pid, start, len, pgoff, prot, flags, path, m->id);
 	return rc < 0 ? data_fail(ld, rc) : 0;
 }
 
 int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *nodes, uint32_t n, uint64_t block_size)
 {
 	ld->err[0] = 0;
-	int rc = numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, ld->err, sizeof ld->err);
+	int rc = ana_numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, ld->err, sizeof ld->err);
 	return rc < 0 && !ld->err[0] ? sink_fail(ld, rc, "numa") : rc;
 }
 
 void spe_loader_switch_in(struct spe_loader *ld, int cpu, int pid, int tid, uint64_t time)
 {
-	attrib_switch_in(&ld->at, cpu, pid, tid, time);
+	ana_attrib_switch_in(&ld->at, cpu, pid, tid, time);
 }
 
 /* ---- records ------------------------------------------------------------ */
@@ -235,7 +235,7 @@ static inline void set_text(struct spe_row_record *row, enum spe_record_column c
 
 /* The spe_record row of @p rec: one value per column of SPE_RECORD_COLUMNS (spe/row_sink.h). */
 static void record_row(struct spe_loader *ld, struct spe_row_record *row, const struct spe_record *rec,
-		       const struct attrib_cpu *c, int cpu, int pid, int tid, uint64_t time, const struct pc_value *where,
+		       const struct ana_attrib_cpu *c, int cpu, int pid, int tid, uint64_t time, const struct pc_value *where,
 		       int64_t data_object)
 {
 	row->present = 0;
@@ -288,19 +288,19 @@ static int count_latency(struct spe_loader *ld, const struct spe_record *rec, st
 	if (!HAS(PC)) {
 		if (ld->no_pc_group < 0) {
 			struct latency_key none = { { 0, 0, 0 } };
-			ld->no_pc_group = latency_group_of(&ld->latency, &none);
+			ld->no_pc_group = ana_latency_group_of(&ld->latency, &none);
 		}
 		group = ld->no_pc_group;
 	} else if (where->latency_group == PC_NO_GROUP) {
 		/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see write_latency */
 		struct latency_key k = { { rec->pc.addr, (uint64_t)where->insn_id, (uint64_t)where->symbol_id << 1 | 1 } };
-		group = latency_group_of(&ld->latency, &k);
+		group = ana_latency_group_of(&ld->latency, &k);
 		where->latency_group = group < 0 ? PC_NO_GROUP : (uint32_t)group;
 	} else {
 		group = where->latency_group;
 	}
-	if (group < 0 || latency_groups_count(&ld->latency, (uint32_t)group,
-					      HAS(TOTAL_LATENCY) ? rec->total_latency : LATENCY_NONE) < 0)
+	if (group < 0 || ana_latency_groups_count(&ld->latency, (uint32_t)group,
+						  HAS(TOTAL_LATENCY) ? rec->total_latency : LATENCY_NONE) < 0)
 		return out_of_memory(ld);
 	return 0;
 }
@@ -317,27 +317,27 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 {
 	if (ld->opts.cancel && *ld->opts.cancel) {
 		snprintf(ld->err, sizeof ld->err, "interrupted");
-		return -SPE_LOAD_CANCELLED;
+		return -spe_cancelled;
 	}
-	struct attrib_cpu *c = attrib_cpu(&ld->at, cpu);
+	struct ana_attrib_cpu *c = ana_attrib_cpu(&ld->at, cpu);
 	if (!c) {
 		snprintf(ld->err, sizeof ld->err, "cpu %d is beyond the %d CPUs spekit reads", cpu, SPE_AUX_MAX_CPUS);
 		return -spe_invalid;
 	}
 	if (time == NO_TIME)
 		ld->counts.no_time++;
-	attrib_record(&ld->at, c, rec, time, &pid, &tid);
+	ana_attrib_record(&ld->at, c, rec, time, &pid, &tid);
 
 	static struct pc_value nowhere = { .latency_group = PC_NO_GROUP };
 	struct pc_value *where = &nowhere;
 	if (HAS(PC)) {
-		int rc = resolver_pc(&ld->res, rec, pid, time, &where);
+		int rc = ana_resolver_pc(&ld->res, rec, pid, time, &where);
 		if (rc < 0)
 			return rc == -spe_nomem ? out_of_memory(ld) : sink_fail(ld, rc, "resolving a PC");
 	}
 	int64_t object = 0; /* user data addresses only */
 	if (HAS(DATA_VA) && pid >= 0 && !(rec->data_va >> 63) &&
-	    (object = data_attrib_resolve(&ld->dattr, pid, rec->data_va)) < 0)
+	    (object = ana_data_attrib_resolve(&ld->dattr, pid, rec->data_va)) < 0)
 		return data_fail(ld, (int)object);
 	record_row(ld, &ld->rows[ld->n_rows], rec, c, cpu, pid, tid, time, where, object);
 	if (++ld->n_rows == ROW_BATCH) {
@@ -354,7 +354,7 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 
 void spe_loader_prefetch(struct spe_loader *ld, const struct spe_record *rec)
 {
-	resolver_prefetch(&ld->res, rec);
+	ana_resolver_prefetch(&ld->res, rec);
 }
 
 void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats *s)
@@ -384,7 +384,7 @@ static int write_threads(struct spe_loader *ld)
 static int write_cpus(struct spe_loader *ld)
 {
 	for (int i = 0; i < ld->at.n_cpus; i++) {
-		const struct attrib_cpu *c = &ld->at.cpus[i];
+		const struct ana_attrib_cpu *c = &ld->at.cpus[i];
 		if (!c->known)
 			continue;
 		const struct spe_cpu_info *info = c->midr ? spe_cpu_lookup(c->midr) : NULL;
@@ -443,7 +443,7 @@ static int write_load_stats(struct spe_loader *ld)
 
 static int write_latency(struct spe_loader *ld)
 {
-	if (latency_groups_settle(&ld->latency) < 0)
+	if (ana_latency_groups_settle(&ld->latency) < 0)
 		return out_of_memory(ld);
 	/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see count_latency */
 	for (uint32_t g = 0; g < ld->latency.n; g++) {
@@ -503,9 +503,9 @@ void spe_loader_free(struct spe_loader *ld)
 		ld->sink.abort(ld->sink.ctx);
 	if (ld->own_sink && ld->sink.free)
 		ld->sink.free(ld->sink.ctx);
-	data_attrib_fini(&ld->dattr);
-	resolver_fini(&ld->res);
-	attrib_free(&ld->at);
-	latency_groups_free(&ld->latency);
+	ana_data_attrib_fini(&ld->dattr);
+	ana_resolver_fini(&ld->res);
+	ana_attrib_free(&ld->at);
+	ana_latency_groups_free(&ld->latency);
 	free(ld);
 }

@@ -11,6 +11,7 @@
 
 #include "result_internal.h"
 #include "spe/memory_report.h"
+#include "util/json.h"
 
 /* Huge pages are advised when translation is at least this share of data-access latency ... */
 #define HINT_MIN_TRANSLATION_SHARE 5.0
@@ -186,16 +187,16 @@ int spe_memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *ou
 	};
 	if (fmt == SPE_FORMAT_JSON) {
 		fprintf(out, "\"memory\": {\"huge_pages\": {\"advise\": %s, \"hint\": ", rc ? "true" : "false");
-		result_json_string(out, hint);
+		util_json_string(out, hint);
 		fprintf(out, "}, \"numa\": ");
-		result_json_string(out, numa);
+		util_json_string(out, numa);
 		for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
 			fprintf(out, ", \"%s\": ", sections[i].json_key);
-			if ((rc = result_json_array(db, sections[i].sql, out, err, errlen)) < 0)
+			if ((rc = ana_result_json_array(db, sections[i].sql, out, err, errlen)) < 0)
 				return rc;
 		}
 		fprintf(out, ", \"parts\": ");
-		if ((rc = result_json_array(db, capability_sql, out, err, errlen)) < 0)
+		if ((rc = ana_result_json_array(db, capability_sql, out, err, errlen)) < 0)
 			return rc;
 		fputc('}', out);
 		return 0;

@@ -79,7 +79,7 @@ static const char *sql_bool(int v)
 }
 
 /* The rows of the facts tables, from facts.h through libspe's lookups. */
-static void fact_rows(struct sql_text *t)
+static void fact_rows(struct util_text *t)
 {
 	static const struct {
 		uint32_t impl, part;
@@ -97,35 +97,35 @@ static void fact_rows(struct sql_text *t)
 		char late_text[16] = "NULL";
 		if (late >= 0)
 			snprintf(late_text, sizeof late_text, "%d", late);
-		sql_appendf(t, "%s('%s', %s%s%s, %s, %s)", sep, c->name, *c->spe_version ? "'" : "",
-			    *c->spe_version ? c->spe_version : "NULL", *c->spe_version ? "'" : "",
-			    sql_bool(spe_cpu_has_event(c, SPE_EV_CACHE_DATA_MODIFIED)), late_text);
+		util_text_appendf(t, "%s('%s', %s%s%s, %s, %s)", sep, c->name, *c->spe_version ? "'" : "",
+				*c->spe_version ? c->spe_version : "NULL", *c->spe_version ? "'" : "",
+				sql_bool(spe_cpu_has_event(c, SPE_EV_CACHE_DATA_MODIFIED)), late_text);
 		sep = ", ";
 	}
-	sql_append(t, ";\n");
+	util_text_append(t, ";\n");
 	sep = "INSERT INTO spe_data_source_fact VALUES";
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
 		const struct spe_cpu_info *c = spe_cpu_lookup(parts[i].impl << 24 | parts[i].part << 4);
 		struct spe_ds_entry ds[64];
 		size_t n = spe_cpu_data_sources(c, ds, 64);
 		for (size_t k = 0; k < n && k < 64; k++, sep = ", ")
-			sql_appendf(t, "%s('%s', %d, '%s', %d, %d, %d)", sep, c->name, ds[k].code,
-				    spe_mem_level_name(ds[k].level), spe_mem_level_is_peer(ds[k].level), ds[k].modified,
-				    spe_mem_level_is_remote(ds[k].level));
+			util_text_appendf(t, "%s('%s', %d, '%s', %d, %d, %d)", sep, c->name, ds[k].code,
+					spe_mem_level_name(ds[k].level), spe_mem_level_is_peer(ds[k].level), ds[k].modified,
+					spe_mem_level_is_remote(ds[k].level));
 	}
-	sql_append(t, ";\nINSERT INTO data_object_kind VALUES");
+	util_text_append(t, ";\nINSERT INTO data_object_kind VALUES");
 	sep = "";
 #define SPE_X(id, code, name, desc)                                           \
-	sql_appendf(t, "%s(%d, '%s', '%s')", sep, code, name, desc); \
+	util_text_appendf(t, "%s(%d, '%s', '%s')", sep, code, name, desc); \
 	sep = ", ";
 	SPE_DATA_OBJECT_KIND_LIST(SPE_X)
 #undef SPE_X
-	sql_append(t, ";\n");
+	util_text_append(t, ";\n");
 }
 
-void memory_schema_tables(struct sql_text *t)
+void ana_memory_schema_tables(struct util_text *t)
 {
-	sql_append(t, memory_tables_sql);
+	util_text_append(t, memory_tables_sql);
 	fact_rows(t);
 }
 
@@ -143,37 +143,37 @@ void memory_schema_tables(struct sql_text *t)
  * latency (total, mean, nearest-rank p99, share of all data-access latency),
  * TLB walks and the memory levels of its loads, most frequent first.
  */
-static void hot_data_object(struct sql_text *t)
+static void hot_data_object(struct util_text *t)
 {
-	sql_appendf(t,
-		    "CREATE VIEW hot_data_object AS\n"
-		    "WITH g AS (\n"
-		    "  SELECT data_object_id AS id, count(*) AS samples, sum(op_class = '%s') AS loads,\n"
-		    "    sum(op_class = '%s') AS stores, sum(total_latency) AS total_latency,\n"
-		    "    count(total_latency) AS timed, sum(tlb_walk) AS tlb_walks\n"
-		    "  FROM spe_record WHERE data_object_id IS NOT NULL GROUP BY data_object_id),\n"
-		    "lat AS (SELECT data_object_id AS id, total_latency AS l, count(*) AS c FROM spe_record\n"
-		    "  WHERE data_object_id IS NOT NULL AND total_latency IS NOT NULL GROUP BY 1, 2),\n"
-		    "cum AS (SELECT id, l, sum(c) OVER (PARTITION BY id ORDER BY l ROWS UNBOUNDED PRECEDING) AS run,\n"
-		    "  sum(c) OVER (PARTITION BY id) AS n FROM lat),\n"
-		    "p AS (SELECT id, min(l) AS p99 FROM cum WHERE run * 100 >= n * 99 GROUP BY id),\n"
-		    "lv AS (SELECT id, group_concat(mem_level || ' ' || n, ', ') AS levels FROM\n"
-		    "  (SELECT data_object_id AS id, mem_level, count(*) AS n FROM spe_record\n"
-		    "   WHERE data_object_id IS NOT NULL AND mem_level IS NOT NULL AND op_class = '%s'\n"
-		    "   GROUP BY 1, 2 ORDER BY 1, n DESC, mem_level) GROUP BY id),\n"
-		    "e AS (SELECT sum(total_latency) AS total FROM spe_record WHERE data_object_id IS NOT NULL)\n"
-		    "SELECT d.source_id, d.pid, k.name AS kind, d.name, m.path AS mapping, d.type,\n"
-		    "  d.file AS src_file, d.line AS src_line, " HEXF("d.start") " AS start, d.size,\n"
-		    "  g.samples, g.loads, g.stores, g.total_latency,\n"
-		    "  round(1.0 * g.total_latency / nullif(g.timed, 0), 2) AS mean_latency, p.p99,\n"
-		    "  round(100.0 * g.total_latency / nullif(e.total, 0), 2) AS latency_share,\n"
-		    "  lv.levels, g.tlb_walks, d.id AS data_object_id, d.start AS start_value\n"
-		    "FROM g JOIN data_object d ON d.id = g.id CROSS JOIN e\n"
-		    "LEFT JOIN data_object_kind k ON k.id = d.kind\n"
-		    "LEFT JOIN mapping m ON m.id = d.mapping_id\n"
-		    "LEFT JOIN p ON p.id = g.id LEFT JOIN lv ON lv.id = g.id\n"
-		    "ORDER BY g.total_latency DESC, g.samples DESC;\n",
-		    op_class_LOAD, op_class_STORE, op_class_LOAD);
+	util_text_appendf(t,
+			"CREATE VIEW hot_data_object AS\n"
+			"WITH g AS (\n"
+			"  SELECT data_object_id AS id, count(*) AS samples, sum(op_class = '%s') AS loads,\n"
+			"    sum(op_class = '%s') AS stores, sum(total_latency) AS total_latency,\n"
+			"    count(total_latency) AS timed, sum(tlb_walk) AS tlb_walks\n"
+			"  FROM spe_record WHERE data_object_id IS NOT NULL GROUP BY data_object_id),\n"
+			"lat AS (SELECT data_object_id AS id, total_latency AS l, count(*) AS c FROM spe_record\n"
+			"  WHERE data_object_id IS NOT NULL AND total_latency IS NOT NULL GROUP BY 1, 2),\n"
+			"cum AS (SELECT id, l, sum(c) OVER (PARTITION BY id ORDER BY l ROWS UNBOUNDED PRECEDING) AS run,\n"
+			"  sum(c) OVER (PARTITION BY id) AS n FROM lat),\n"
+			"p AS (SELECT id, min(l) AS p99 FROM cum WHERE run * 100 >= n * 99 GROUP BY id),\n"
+			"lv AS (SELECT id, group_concat(mem_level || ' ' || n, ', ') AS levels FROM\n"
+			"  (SELECT data_object_id AS id, mem_level, count(*) AS n FROM spe_record\n"
+			"   WHERE data_object_id IS NOT NULL AND mem_level IS NOT NULL AND op_class = '%s'\n"
+			"   GROUP BY 1, 2 ORDER BY 1, n DESC, mem_level) GROUP BY id),\n"
+			"e AS (SELECT sum(total_latency) AS total FROM spe_record WHERE data_object_id IS NOT NULL)\n"
+			"SELECT d.source_id, d.pid, k.name AS kind, d.name, m.path AS mapping, d.type,\n"
+			"  d.file AS src_file, d.line AS src_line, " HEXF("d.start") " AS start, d.size,\n"
+			"  g.samples, g.loads, g.stores, g.total_latency,\n"
+			"  round(1.0 * g.total_latency / nullif(g.timed, 0), 2) AS mean_latency, p.p99,\n"
+			"  round(100.0 * g.total_latency / nullif(e.total, 0), 2) AS latency_share,\n"
+			"  lv.levels, g.tlb_walks, d.id AS data_object_id, d.start AS start_value\n"
+			"FROM g JOIN data_object d ON d.id = g.id CROSS JOIN e\n"
+			"LEFT JOIN data_object_kind k ON k.id = d.kind\n"
+			"LEFT JOIN mapping m ON m.id = d.mapping_id\n"
+			"LEFT JOIN p ON p.id = g.id LEFT JOIN lv ON lv.id = g.id\n"
+			"ORDER BY g.total_latency DESC, g.samples DESC;\n",
+			op_class_LOAD, op_class_STORE, op_class_LOAD);
 }
 
 /*
@@ -182,30 +182,30 @@ static void hot_data_object(struct sql_text *t)
  * of the source's, and for 2 MiB regions the distinct 4 KiB pages sampled
  * (all, and those with a walk).
  */
-static void data_page(struct sql_text *t)
+static void data_page(struct util_text *t)
 {
 	/* one pass over the records for both sizes (shift 12 and 21), from the table: the view's
 	   computed event columns would be expanded for nothing */
-	sql_appendf(t,
-		    "CREATE VIEW data_page AS\n"
-		    "WITH r AS (SELECT source_id, pid, data_va, total_latency, translation_latency, data_object_id,\n"
-		    "    (events >> %d) & 1 AS tlb_walk FROM _spe_record WHERE data_va IS NOT NULL),\n"
-		    "x AS (SELECT source_id, sum(translation_latency) AS total FROM r GROUP BY source_id),\n"
-		    "z(shift) AS (VALUES (12), (21))\n"
-		    "SELECT r.source_id, r.pid, 1 << z.shift AS page_size,\n"
-		    "  printf('0x%%x', (r.data_va >> z.shift) << z.shift) AS page,\n"
-		    "  (r.data_va >> z.shift) << z.shift AS page_value, count(*) AS accesses,\n"
-		    "  sum(r.total_latency) AS total_latency, round(avg(r.total_latency), 2) AS mean_latency,\n"
-		    "  sum(r.tlb_walk) AS tlb_walks, sum(r.translation_latency) AS translation_latency,\n"
-		    "  round(100.0 * sum(r.translation_latency) / nullif(x.total, 0), 2) AS translation_share,\n"
-		    "  count(DISTINCT r.data_va >> 12) AS pages_4k,\n"
-		    "  count(DISTINCT CASE WHEN r.tlb_walk THEN r.data_va >> 12 END) AS walked_pages_4k,\n"
-		    "  group_concat(DISTINCT d.name) AS data_objects\n"
-		    "FROM r CROSS JOIN z JOIN x ON x.source_id = r.source_id\n"
-		    "LEFT JOIN data_object d ON d.id = r.data_object_id\n"
-		    "GROUP BY r.source_id, r.pid, z.shift, r.data_va >> z.shift\n"
-		    "ORDER BY translation_latency DESC, tlb_walks DESC, accesses DESC;\n",
-		    SPE_EV_TLB_WALK);
+	util_text_appendf(t,
+			"CREATE VIEW data_page AS\n"
+			"WITH r AS (SELECT source_id, pid, data_va, total_latency, translation_latency, data_object_id,\n"
+			"    (events >> %d) & 1 AS tlb_walk FROM _spe_record WHERE data_va IS NOT NULL),\n"
+			"x AS (SELECT source_id, sum(translation_latency) AS total FROM r GROUP BY source_id),\n"
+			"z(shift) AS (VALUES (12), (21))\n"
+			"SELECT r.source_id, r.pid, 1 << z.shift AS page_size,\n"
+			"  printf('0x%%x', (r.data_va >> z.shift) << z.shift) AS page,\n"
+			"  (r.data_va >> z.shift) << z.shift AS page_value, count(*) AS accesses,\n"
+			"  sum(r.total_latency) AS total_latency, round(avg(r.total_latency), 2) AS mean_latency,\n"
+			"  sum(r.tlb_walk) AS tlb_walks, sum(r.translation_latency) AS translation_latency,\n"
+			"  round(100.0 * sum(r.translation_latency) / nullif(x.total, 0), 2) AS translation_share,\n"
+			"  count(DISTINCT r.data_va >> 12) AS pages_4k,\n"
+			"  count(DISTINCT CASE WHEN r.tlb_walk THEN r.data_va >> 12 END) AS walked_pages_4k,\n"
+			"  group_concat(DISTINCT d.name) AS data_objects\n"
+			"FROM r CROSS JOIN z JOIN x ON x.source_id = r.source_id\n"
+			"LEFT JOIN data_object d ON d.id = r.data_object_id\n"
+			"GROUP BY r.source_id, r.pid, z.shift, r.data_va >> z.shift\n"
+			"ORDER BY translation_latency DESC, tlb_walks DESC, accesses DESC;\n",
+			SPE_EV_TLB_WALK);
 }
 
 /*
@@ -214,23 +214,23 @@ static void data_page(struct sql_text *t)
  * without, remote = the data-source level is on another socket (basis
  * 'data source', memory_node NULL).
  */
-static void numa_traffic(struct sql_text *t)
+static void numa_traffic(struct util_text *t)
 {
-	sql_appendf(t,
-		    "CREATE VIEW numa_traffic AS\n"
-		    "SELECT r.source_id, nc.node AS cpu_node, nm.node AS memory_node,\n"
-		    "  CASE WHEN r.data_pa IS NULL THEN 'data source' ELSE 'physical address' END AS basis,\n"
-		    "  CASE WHEN r.data_pa IS NULL THEN df.remote WHEN nm.node IS NULL OR nc.node IS NULL THEN NULL\n"
-		    "    ELSE nm.node != nc.node END AS remote,\n"
-		    "  count(*) AS loads, sum(r.total_latency) AS total_latency,\n"
-		    "  round(avg(r.total_latency), 2) AS mean_latency, sum(r.remote_access) AS remote_access_events\n"
-		    "FROM spe_record r\n" PART_FACTS
-		    "LEFT JOIN numa_cpu nc ON nc.source_id = r.source_id AND nc.cpu = r.cpu\n"
-		    "LEFT JOIN numa_memory nm ON nm.source_id = r.source_id AND r.data_pa >= nm.start AND r.data_pa < nm.end\n"
-		    "WHERE r.op_class = '%s' AND r.data_va IS NOT NULL\n"
-		    "GROUP BY 1, 2, 3, 4, 5\n"
-		    "ORDER BY total_latency DESC, loads DESC;\n",
-		    op_class_LOAD);
+	util_text_appendf(t,
+			"CREATE VIEW numa_traffic AS\n"
+			"SELECT r.source_id, nc.node AS cpu_node, nm.node AS memory_node,\n"
+			"  CASE WHEN r.data_pa IS NULL THEN 'data source' ELSE 'physical address' END AS basis,\n"
+			"  CASE WHEN r.data_pa IS NULL THEN df.remote WHEN nm.node IS NULL OR nc.node IS NULL THEN NULL\n"
+			"    ELSE nm.node != nc.node END AS remote,\n"
+			"  count(*) AS loads, sum(r.total_latency) AS total_latency,\n"
+			"  round(avg(r.total_latency), 2) AS mean_latency, sum(r.remote_access) AS remote_access_events\n"
+			"FROM spe_record r\n" PART_FACTS
+			"LEFT JOIN numa_cpu nc ON nc.source_id = r.source_id AND nc.cpu = r.cpu\n"
+			"LEFT JOIN numa_memory nm ON nm.source_id = r.source_id AND r.data_pa >= nm.start AND r.data_pa < nm.end\n"
+			"WHERE r.op_class = '%s' AND r.data_va IS NOT NULL\n"
+			"GROUP BY 1, 2, 3, 4, 5\n"
+			"ORDER BY total_latency DESC, loads DESC;\n",
+			op_class_LOAD);
 }
 
 /*
@@ -240,34 +240,34 @@ static void numa_traffic(struct sql_text *t)
  * table marks modified; peer_hits the loads served by a peer cache; writes
  * are stores and atomics.
  */
-static void cacheline_sharing(struct sql_text *t)
+static void cacheline_sharing(struct util_text *t)
 {
-	sql_appendf(t,
-		    "CREATE VIEW cacheline_sharing AS\n"
-		    "SELECT source_id, pid, " HEXF("line << 6") " AS line, line << 6 AS line_value,\n"
-		    "  count(*) AS accesses, sum(op_class = '%s') AS loads, sum(op_class = '%s') AS stores,\n"
-		    "  count(DISTINCT cpu) AS cpus, count(DISTINCT tid) AS threads,\n"
-		    "  count(DISTINCT data_va & 63) AS offsets,\n"
-		    "  sum(data_snooped) AS snooped,\n"
-		    "  sum(op_class = '%s' AND (cache_data_modified = 1 OR modified_source = 1)) AS hitm,\n"
-		    "  sum(op_class = '%s' AND peer = 1) AS peer_hits,\n"
-		    "  sum(total_latency) AS total_latency, group_concat(DISTINCT symbol) AS symbols,\n"
-		    "  sum(atomic) AS atomics, sum(op_class = '%s' OR atomic) AS writes,\n"
-		    "  sum(cache_data_modified) AS modified_events, sum(modified_source) AS modified_sources,\n"
-		    "  sum(op_class = '%s' AND remote = 1) AS remote_hits, group_concat(DISTINCT data_object) AS data_objects\n"
-		    "FROM (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,\n"
-		    "        r.data_snooped, r.cache_data_modified, r.total_latency, s.name AS symbol,\n"
-		    "        ' ' || r.op || ' ' LIKE '%% %s %%' AS atomic, df.peer, df.modified AS modified_source,\n"
-		    "        df.remote, d.name AS data_object\n"
-		    "      FROM spe_record r\n" PART_FACTS
-		    "      LEFT JOIN symbol s ON s.id = r.symbol_id\n"
-		    "      LEFT JOIN data_object d ON d.id = r.data_object_id\n"
-		    "      WHERE r.data_va IS NOT NULL)\n"
-		    "GROUP BY source_id, pid, line\n"
-		    "HAVING writes > 0 AND (threads > 1 OR cpus > 1)\n"
-		    "ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC;\n",
-		    op_class_LOAD, op_class_STORE, op_class_LOAD, op_class_LOAD, op_class_STORE, op_class_LOAD,
-		    op_word_ATOMIC);
+	util_text_appendf(t,
+			"CREATE VIEW cacheline_sharing AS\n"
+			"SELECT source_id, pid, " HEXF("line << 6") " AS line, line << 6 AS line_value,\n"
+			"  count(*) AS accesses, sum(op_class = '%s') AS loads, sum(op_class = '%s') AS stores,\n"
+			"  count(DISTINCT cpu) AS cpus, count(DISTINCT tid) AS threads,\n"
+			"  count(DISTINCT data_va & 63) AS offsets,\n"
+			"  sum(data_snooped) AS snooped,\n"
+			"  sum(op_class = '%s' AND (cache_data_modified = 1 OR modified_source = 1)) AS hitm,\n"
+			"  sum(op_class = '%s' AND peer = 1) AS peer_hits,\n"
+			"  sum(total_latency) AS total_latency, group_concat(DISTINCT symbol) AS symbols,\n"
+			"  sum(atomic) AS atomics, sum(op_class = '%s' OR atomic) AS writes,\n"
+			"  sum(cache_data_modified) AS modified_events, sum(modified_source) AS modified_sources,\n"
+			"  sum(op_class = '%s' AND remote = 1) AS remote_hits, group_concat(DISTINCT data_object) AS data_objects\n"
+			"FROM (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,\n"
+			"        r.data_snooped, r.cache_data_modified, r.total_latency, s.name AS symbol,\n"
+			"        ' ' || r.op || ' ' LIKE '%% %s %%' AS atomic, df.peer, df.modified AS modified_source,\n"
+			"        df.remote, d.name AS data_object\n"
+			"      FROM spe_record r\n" PART_FACTS
+			"      LEFT JOIN symbol s ON s.id = r.symbol_id\n"
+			"      LEFT JOIN data_object d ON d.id = r.data_object_id\n"
+			"      WHERE r.data_va IS NOT NULL)\n"
+			"GROUP BY source_id, pid, line\n"
+			"HAVING writes > 0 AND (threads > 1 OR cpus > 1)\n"
+			"ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC;\n",
+			op_class_LOAD, op_class_STORE, op_class_LOAD, op_class_LOAD, op_class_STORE, op_class_LOAD,
+			op_word_ATOMIC);
 }
 
 /*
@@ -276,30 +276,30 @@ static void cacheline_sharing(struct sql_text *t)
  * NULL on parts without one) and recently_fetched (SPEv1.4: the line was
  * already being fetched).
  */
-static void prefetch(struct sql_text *t)
+static void prefetch(struct util_text *t)
 {
-	sql_appendf(t,
-		    "CREATE VIEW prefetch AS\n"
-		    "SELECT " HEXF("r.pc") " AS pc, s.name AS symbol, r.pc - s.start AS symbol_offset,\n"
-		    "  d.name AS data_object, count(*) AS loads, sum(r.late) AS late_prefetch,\n"
-		    "  round(100.0 * sum(r.late) / count(*), 1) AS late_rate,\n"
-		    "  sum(r.recently_fetched) AS recently_fetched,\n"
-		    "  sum(CASE WHEN r.late THEN r.total_latency END) AS late_latency,\n"
-		    "  sum(r.total_latency) AS total_latency, round(avg(r.total_latency), 2) AS mean_latency,\n"
-		    "  r.pc AS pc_value, r.data_object_id\n"
-		    "FROM (SELECT r.*, CASE WHEN pf.late_prefetch_bit IS NULL THEN NULL\n"
-		    "        ELSE (r.events >> pf.late_prefetch_bit) & 1 END AS late\n"
-		    "      FROM spe_record r\n" PART_FACTS
-		    "      WHERE r.op_class = '%s') r\n"
-		    "LEFT JOIN symbol s ON s.id = r.symbol_id\n"
-		    "LEFT JOIN data_object d ON d.id = r.data_object_id\n"
-		    "GROUP BY r.pc, r.data_object_id\n"
-		    "HAVING late_prefetch > 0 OR recently_fetched > 0\n"
-		    "ORDER BY coalesce(late_latency, 0) DESC, late_prefetch DESC, recently_fetched DESC;\n",
-		    op_class_LOAD);
+	util_text_appendf(t,
+			"CREATE VIEW prefetch AS\n"
+			"SELECT " HEXF("r.pc") " AS pc, s.name AS symbol, r.pc - s.start AS symbol_offset,\n"
+			"  d.name AS data_object, count(*) AS loads, sum(r.late) AS late_prefetch,\n"
+			"  round(100.0 * sum(r.late) / count(*), 1) AS late_rate,\n"
+			"  sum(r.recently_fetched) AS recently_fetched,\n"
+			"  sum(CASE WHEN r.late THEN r.total_latency END) AS late_latency,\n"
+			"  sum(r.total_latency) AS total_latency, round(avg(r.total_latency), 2) AS mean_latency,\n"
+			"  r.pc AS pc_value, r.data_object_id\n"
+			"FROM (SELECT r.*, CASE WHEN pf.late_prefetch_bit IS NULL THEN NULL\n"
+			"        ELSE (r.events >> pf.late_prefetch_bit) & 1 END AS late\n"
+			"      FROM spe_record r\n" PART_FACTS
+			"      WHERE r.op_class = '%s') r\n"
+			"LEFT JOIN symbol s ON s.id = r.symbol_id\n"
+			"LEFT JOIN data_object d ON d.id = r.data_object_id\n"
+			"GROUP BY r.pc, r.data_object_id\n"
+			"HAVING late_prefetch > 0 OR recently_fetched > 0\n"
+			"ORDER BY coalesce(late_latency, 0) DESC, late_prefetch DESC, recently_fetched DESC;\n",
+			op_class_LOAD);
 }
 
-void memory_schema_views(struct sql_text *t)
+void ana_memory_schema_views(struct util_text *t)
 {
 	hot_data_object(t);
 	data_page(t);

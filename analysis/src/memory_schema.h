@@ -3,11 +3,11 @@
 #ifndef SPE_MEMORY_SCHEMA_H
 #define SPE_MEMORY_SCHEMA_H
 
-#include "sql_text.h"
+#include "util/text.h"
 
 /* CREATE TABLE statements and the facts rows, appended to @p t. */
-void memory_schema_tables(struct sql_text *t);
+void ana_memory_schema_tables(struct util_text *t);
 /* CREATE VIEW statements (hot_data_object, data_page, numa_traffic, cacheline_sharing, prefetch). */
-void memory_schema_views(struct sql_text *t);
+void ana_memory_schema_views(struct util_text *t);
 
 #endif

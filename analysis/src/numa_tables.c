@@ -61,8 +61,8 @@ static int write_ranges(const struct spe_row_sink *sink, int64_t source_id, cons
 	return 0;
 }
 
-int numa_tables_write(const struct spe_row_sink *sink, int64_t source_id, const struct spe_perf_numa_node *nodes,
-		      uint32_t n, uint64_t block_size, char *err, size_t errlen)
+int ana_numa_tables_write(const struct spe_row_sink *sink, int64_t source_id, const struct spe_perf_numa_node *nodes,
+			  uint32_t n, uint64_t block_size, char *err, size_t errlen)
 {
 	int rc = 0;
 	for (uint32_t i = 0; i < n && rc == 0; i++) {

@@ -15,7 +15,7 @@
  * Returns 0, -spe_bad_file for a CPU list that does not parse (message in
  * @p err), or the sink's negative code (its errmsg says what).
  */
-int numa_tables_write(const struct spe_row_sink *sink, int64_t source_id, const struct spe_perf_numa_node *nodes,
-		      uint32_t n, uint64_t block_size, char *err, size_t errlen);
+int ana_numa_tables_write(const struct spe_row_sink *sink, int64_t source_id, const struct spe_perf_numa_node *nodes,
+			  uint32_t n, uint64_t block_size, char *err, size_t errlen);
 
 #endif

@@ -25,13 +25,13 @@ static struct pc_cache_entry *find_entry(const struct pc_cache *c, uint64_t key)
 	}
 }
 
-struct pc_value *pc_cache_find(const struct pc_cache *c, uint64_t key)
+struct pc_value *ana_pc_cache_find(const struct pc_cache *c, uint64_t key)
 {
 	struct pc_cache_entry *e = find_entry(c, key);
 	return e ? &e->value.pc : NULL;
 }
 
-int64_t *pc_cache_find_id(const struct pc_cache *c, uint64_t key)
+int64_t *ana_pc_cache_find_id(const struct pc_cache *c, uint64_t key)
 {
 	struct pc_cache_entry *e = find_entry(c, key);
 	return e ? &e->value.id : NULL;
@@ -75,7 +75,7 @@ static struct pc_cache_entry *entry_for(struct pc_cache *c, uint64_t key)
 	return e;
 }
 
-struct pc_value *pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value v)
+struct pc_value *ana_pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value v)
 {
 	struct pc_cache_entry *e = entry_for(c, key);
 	if (!e)
@@ -84,7 +84,7 @@ struct pc_value *pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value 
 	return &e->value.pc;
 }
 
-int pc_cache_put_id(struct pc_cache *c, uint64_t key, int64_t id)
+int ana_pc_cache_put_id(struct pc_cache *c, uint64_t key, int64_t id)
 {
 	struct pc_cache_entry *e = entry_for(c, key);
 	if (!e)
@@ -93,7 +93,7 @@ int pc_cache_put_id(struct pc_cache *c, uint64_t key, int64_t id)
 	return 0;
 }
 
-void pc_cache_prefetch(const struct pc_cache *c, uint64_t key)
+void ana_pc_cache_prefetch(const struct pc_cache *c, uint64_t key)
 {
 	if (!c->cap)
 		return;
@@ -102,7 +102,7 @@ void pc_cache_prefetch(const struct pc_cache *c, uint64_t key)
 	__builtin_prefetch(e + sizeof *c->entries - 1); /* an entry may straddle two lines */
 }
 
-void pc_cache_free(struct pc_cache *c)
+void ana_pc_cache_free(struct pc_cache *c)
 {
 	free(c->entries);
 	c->entries = NULL;

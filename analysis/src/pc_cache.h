@@ -34,16 +34,16 @@ struct pc_cache {
 };
 
 /* Pointer to the value of @p key, or NULL. */
-struct pc_value *pc_cache_find(const struct pc_cache *c, uint64_t key);
+struct pc_value *ana_pc_cache_find(const struct pc_cache *c, uint64_t key);
 /* Insert (or overwrite); returns the stored value, NULL without memory. */
-struct pc_value *pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value v);
+struct pc_value *ana_pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_value v);
 /* The same for maps to one id: pointer to the id of @p key, or NULL. */
-int64_t *pc_cache_find_id(const struct pc_cache *c, uint64_t key);
+int64_t *ana_pc_cache_find_id(const struct pc_cache *c, uint64_t key);
 /* Insert (or overwrite) an id; 0, or -1 without memory. */
-int pc_cache_put_id(struct pc_cache *c, uint64_t key, int64_t id);
-void pc_cache_free(struct pc_cache *c);
+int ana_pc_cache_put_id(struct pc_cache *c, uint64_t key, int64_t id);
+void ana_pc_cache_free(struct pc_cache *c);
 /* Hint that @p key will be looked up soon (its first probe slot). */
-void pc_cache_prefetch(const struct pc_cache *c, uint64_t key);
+void ana_pc_cache_prefetch(const struct pc_cache *c, uint64_t key);
 
 /* Mix two words into one key. */
 static inline uint64_t pc_cache_key2(uint64_t a, uint64_t b)

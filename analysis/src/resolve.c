@@ -6,8 +6,8 @@
 
 #define KERNEL_PID (-2) /* address-space key of kernel PCs */
 
-int resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
-		  const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen)
+int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
+		      const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof *r);
 	r->at = at;
@@ -22,18 +22,18 @@ int resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct a
 			return -spe_nomem;
 		}
 	}
-	if (opts->kallsyms && !(r->ks = spe_kallsyms_load(opts->kallsyms, err, errlen)))
+	if (opts->kallsyms && !(r->ks = spe_kallsyms_new(opts->kallsyms, err, errlen)))
 		return -spe_io;
 	return 0;
 }
 
-void resolver_fini(struct resolver *r)
+void ana_resolver_fini(struct resolver *r)
 {
 	spe_sym_free(r->sym);
 	spe_disasm_free(r->dis);
 	spe_kallsyms_free(r->ks);
-	pc_cache_free(&r->pcs);
-	pc_cache_free(&r->symbols);
+	ana_pc_cache_free(&r->pcs);
+	ana_pc_cache_free(&r->symbols);
 	memset(r, 0, sizeof *r);
 }
 
@@ -42,7 +42,7 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
 		      const char *file, int line, int64_t *id)
 {
 	uint64_t key = pc_cache_key2((uint64_t)mapping_id, start);
-	const int64_t *known = pc_cache_find_id(&r->symbols, key);
+	const int64_t *known = ana_pc_cache_find_id(&r->symbols, key);
 	if (known) {
 		*id = *known;
 		return 0;
@@ -52,7 +52,7 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
 	int rc = r->sink->symbols(r->sink->ctx, &row, 1);
 	if (rc < 0)
 		return rc;
-	if (pc_cache_put_id(&r->symbols, key, row.id) < 0)
+	if (ana_pc_cache_put_id(&r->symbols, key, row.id) < 0)
 		return -spe_nomem;
 	r->next->symbol++;
 	*id = row.id;
@@ -63,7 +63,7 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
 static int64_t kernel_mapping(struct resolver *r)
 {
 	if (!r->kernel_mapping_id &&
-	    attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME, -1))
+	    ana_attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME, -1))
 		r->kernel_mapping_id = r->next->mapping++;
 	return r->kernel_mapping_id;
 }
@@ -138,12 +138,12 @@ static int is_kernel_pc(const struct spe_record *rec)
 	return rec->pc.el >= 1 || (rec->pc.addr >> 63);
 }
 
-int resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, uint64_t time, struct pc_value **out)
+int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, uint64_t time, struct pc_value **out)
 {
 	uint64_t pc = rec->pc.addr;
 	int kernel = is_kernel_pc(rec);
 	uint64_t key = pc_cache_key2((uint64_t)(int64_t)(kernel ? KERNEL_PID : pid), pc);
-	struct pc_value *v = pc_cache_find(&r->pcs, key);
+	struct pc_value *v = ana_pc_cache_find(&r->pcs, key);
 	if (!v) {
 		struct pc_value nv = { .latency_group = PC_NO_GROUP };
 		int rc = 0;
@@ -151,13 +151,13 @@ int resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, uint6
 			if (r->ks)
 				rc = resolve_kernel(r, pc, &nv);
 		} else {
-			struct attrib_mapping *m = attrib_find_mapping(r->at, pid, pc, time);
+			struct attrib_mapping *m = ana_attrib_find_mapping(r->at, pid, pc, time);
 			if (m)
 				rc = resolve_user(r, m, pc, &nv);
 		}
 		if (rc < 0)
 			return rc;
-		if (!(v = pc_cache_put(&r->pcs, key, nv)))
+		if (!(v = ana_pc_cache_put(&r->pcs, key, nv)))
 			return -spe_nomem;
 	}
 	if (!v->mapping_id && !kernel)
@@ -168,17 +168,17 @@ int resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, uint6
 	return 0;
 }
 
-void resolver_prefetch(const struct resolver *r, const struct spe_record *rec)
+void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *rec)
 {
 	if (!(rec->has & SPE_HAS_PC))
 		return;
 	int pid = KERNEL_PID;
 	if (!is_kernel_pc(rec)) {
 		const struct attrib_thread *t =
-			(rec->has & SPE_HAS_CONTEXT) ? attrib_find_thread(r->at, (int)rec->context) : NULL;
+			(rec->has & SPE_HAS_CONTEXT) ? ana_attrib_find_thread(r->at, (int)rec->context) : NULL;
 		if (!t)
 			return;
 		pid = t->pid;
 	}
-	pc_cache_prefetch(&r->pcs, pc_cache_key2((uint64_t)(int64_t)pid, rec->pc.addr));
+	ana_pc_cache_prefetch(&r->pcs, pc_cache_key2((uint64_t)(int64_t)pid, rec->pc.addr));
 }

@@ -28,16 +28,16 @@ struct resolver {
 };
 
 /* 0, or a negative code with a message in @p err (the symbolizer or --kallsyms could not start). */
-int resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
-		  const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen);
-void resolver_fini(struct resolver *r);
+int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
+		      const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen);
+void ana_resolver_fini(struct resolver *r);
 
 /*
  * The memo entry of @p rec's PC (run by @p pid at @p time), resolved on
  * first sight; *out stays valid until the next call.  0, or a negative code
  * (-spe_nomem, or the sink's: its errmsg says what).
  */
-int resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, uint64_t time, struct pc_value **out);
+int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, uint64_t time, struct pc_value **out);
 /*
  * Start loading the memo entry @p rec will look up.  Over hundreds of
  * thousands of PCs the lookup is a cache miss per record; issued a few
@@ -45,6 +45,6 @@ int resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, uint6
  * address space is known without the switch history (CONTEXT or a kernel
  * PC): a hint, so a wrong guess costs nothing but the load.
  */
-void resolver_prefetch(const struct resolver *r, const struct spe_record *rec);
+void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *rec);
 
 #endif

@@ -4,6 +4,7 @@
  * object per row, snake_case keys as the columns are named).  NULL prints
  * as NULL in tables, an empty field in CSV and null in JSON.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 
 #include "result_internal.h"
 #include "spe/analysis.h"
+#include "util/grow.h"
+#include "util/json.h"
 
 struct cell {
 	char *text; /* NULL for SQL NULL */
@@ -60,26 +63,6 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-void result_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
 static void json_value(FILE *out, sqlite3_stmt *st, int i)
 {
 	switch (sqlite3_column_type(st, i)) {
@@ -99,12 +82,12 @@ static void json_value(FILE *out, sqlite3_stmt *st, int i)
 	}
 	case SQLITE_BLOB: {
 		char *h = blob_hex(sqlite3_column_blob(st, i), sqlite3_column_bytes(st, i));
-		result_json_string(out, h ? h : "");
+		util_json_string(out, h ? h : "");
 		free(h);
 		break;
 	}
 	default:
-		result_json_string(out, (const char *)sqlite3_column_text(st, i));
+		util_json_string(out, (const char *)sqlite3_column_text(st, i));
 	}
 }
 
@@ -115,7 +98,7 @@ static void json_object(FILE *out, sqlite3_stmt *st, int nc)
 	for (int c = 0; c < nc; c++) {
 		if (c)
 			fputs(", ", out);
-		result_json_string(out, sqlite3_column_name(st, c));
+		util_json_string(out, sqlite3_column_name(st, c));
 		fputs(": ", out);
 		json_value(out, st, c);
 	}
@@ -138,16 +121,12 @@ static int print_table(sqlite3_stmt *st, FILE *out, int *step_rc)
 		numeric[c] = 1;
 	}
 	while (rc == 0 && (*step_rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((nrows + 1) * (size_t)nc > cap) {
-			size_t ncap = cap ? cap * 2 : (size_t)nc * 64;
-			struct cell *p = realloc(cells, ncap * sizeof *p);
-			if (!p) {
-				rc = -spe_nomem;
-				break;
-			}
-			cells = p;
-			cap = ncap;
+		struct cell *p = util_grow(cells, &cap, (nrows + 1) * (size_t)nc, sizeof *p);
+		if (!p) {
+			rc = -spe_nomem;
+			break;
 		}
+		cells = p;
 		for (int c = 0; c < nc; c++) {
 			struct cell *cl = &cells[nrows * (size_t)nc + (size_t)c];
 			int type = sqlite3_column_type(st, c);
@@ -231,12 +210,12 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 		sqlite3_stmt *st = NULL;
 		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
 			/* Only read-only connections have an authorizer (analysis/src/db.c): say what it refused. */
+			bool refused = sqlite3_errcode(db) == SQLITE_AUTH;
 			snprintf(err, errlen, "%s%s", sqlite3_errmsg(db),
-				 sqlite3_errcode(db) == SQLITE_AUTH
-					 ? ": on a read-only database ATTACH opens files read-only only (a path, or a "
+				 refused ? ": on a read-only database ATTACH opens files read-only only (a path, or a "
 					   "file: URI with mode=ro)"
 					 : "");
-			return -spe_invalid;
+			return refused ? -spe_no_permission : -spe_invalid;
 		}
 		if (!st)
 			continue; /* whitespace or a comment */
@@ -245,7 +224,7 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 			snprintf(err, errlen, "the database is open read-only and this statement writes: %.*s",
 				 (int)strcspn(sqlite3_sql(st), "\n"), sqlite3_sql(st));
 			sqlite3_finalize(st);
-			return -spe_invalid;
+			return -spe_no_permission;
 		}
 		int step_rc = SQLITE_DONE, rc;
 		if (sqlite3_column_count(st) == 0) {
@@ -269,7 +248,7 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 	return 0;
 }
 
-int result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
+int ana_result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {

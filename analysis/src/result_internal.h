@@ -7,9 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* @p s as a JSON string (quoted, escaped). */
-void result_json_string(FILE *out, const char *s);
 /* The rows of one query as a JSON array of objects keyed by column name.  0, or -spe_invalid with SQLite's message. */
-int result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen);
+int ana_result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen);
 
 #endif

@@ -13,7 +13,7 @@
 
 #include "db_internal.h"
 #include "memory_schema.h"
-#include "sql_text.h"
+#include "util/text.h"
 #include "spe/analysis.h"
 
 /* The statistics columns of pc_summary and symbol_summary (latency_rollup.c fills them). */
@@ -109,24 +109,24 @@ static const char tables_sql[] =
  * SQLite more per INSERT than the rest of the row together.)  Both come from
  * SPE_RECORD_COLUMNS (spe/row_sink.h), the event columns from SPE_EVENT_LIST.
  */
-static int append_record_table(struct sql_text *t)
+static int append_record_table(struct util_text *t)
 {
-	sql_append(t, "CREATE TABLE _spe_record(\n  id INTEGER PRIMARY KEY");
+	util_text_append(t, "CREATE TABLE _spe_record(\n  id INTEGER PRIMARY KEY");
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
-		sql_appendf(t, ",\n  %s %s", spe_record_columns[c].name, spe_record_columns[c].sql);
-	sql_append(t, ");\n");
+		util_text_appendf(t, ",\n  %s %s", spe_record_columns[c].name, spe_record_columns[c].sql);
+	util_text_append(t, ");\n");
 
-	sql_append(t, "CREATE VIEW spe_record AS SELECT\n  id");
+	util_text_append(t, "CREATE VIEW spe_record AS SELECT\n  id");
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++) {
-		sql_appendf(t, ",\n  %s", spe_record_columns[c].name);
+		util_text_appendf(t, ",\n  %s", spe_record_columns[c].name);
 		if (c == SPE_RECORD_COL_EVENTS) {
-#define SPE_X(bit, id, word, col, since, desc) sql_appendf(t, ",\n  (events >> %d) & 1 AS %s", bit, col);
+#define SPE_X(bit, id, word, col, since, desc) util_text_appendf(t, ",\n  (events >> %d) & 1 AS %s", bit, col);
 			SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
 		}
 	}
-	sql_append(t, "\nFROM _spe_record;\n");
-	return sql_ok(t);
+	util_text_append(t, "\nFROM _spe_record;\n");
+	return util_text_ok(t);
 }
 
 static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
@@ -142,21 +142,21 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 
 int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
 {
-	struct sql_text t = { 0 };
-	sql_append(&t, tables_sql);
-	memory_schema_tables(&t);
+	struct util_text t = { 0 };
+	util_text_append(&t, tables_sql);
+	ana_memory_schema_tables(&t);
 	append_record_table(&t);
-	sql_appendf(&t,
-		    "INSERT INTO meta VALUES('schema_version', '%d'), ('application', 'spekit');\n"
-		    "PRAGMA user_version = %d;\nPRAGMA application_id = %d;\n",
-		    SPE_DB_SCHEMA_VERSION, SPE_DB_SCHEMA_VERSION, SPE_DB_APPLICATION_ID);
-	if (!sql_ok(&t)) {
-		sql_free(&t);
+	util_text_appendf(&t,
+			"INSERT INTO meta VALUES('schema_version', '%d'), ('application', 'spekit');\n"
+			"PRAGMA user_version = %d;\nPRAGMA application_id = %d;\n",
+			SPE_DB_SCHEMA_VERSION, SPE_DB_SCHEMA_VERSION, SPE_DB_APPLICATION_ID);
+	if (!util_text_ok(&t)) {
+		util_text_free(&t);
 		snprintf(err, errlen, "out of memory");
 		return -spe_nomem;
 	}
 	int rc = exec(db, t.buf, err, errlen);
-	sql_free(&t);
+	util_text_free(&t);
 	if (rc == 0)
 		rc = spe_schema_create_views(db, err, errlen);
 	return rc;

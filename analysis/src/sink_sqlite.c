@@ -11,7 +11,7 @@
 
 #include <sqlite3.h>
 
-#include "sql_text.h"
+#include "util/text.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
 
@@ -77,19 +77,19 @@ static int fail(struct sqlite_sink *s, const char *what)
 /* "INSERT INTO _spe_record(columns) VALUES(?, ...)" with @p rows value tuples. */
 static char *record_insert_sql(int rows)
 {
-	struct sql_text t = { 0 };
-	sql_append(&t, "INSERT INTO _spe_record(");
+	struct util_text t = { 0 };
+	util_text_append(&t, "INSERT INTO _spe_record(");
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
-		sql_appendf(&t, "%s%s", c ? ", " : "", spe_record_columns[c].name);
-	sql_append(&t, ") VALUES");
+		util_text_appendf(&t, "%s%s", c ? ", " : "", spe_record_columns[c].name);
+	util_text_append(&t, ") VALUES");
 	for (int r = 0; r < rows; r++) {
-		sql_append(&t, r ? ",(" : "(");
+		util_text_append(&t, r ? ",(" : "(");
 		for (int c = 0; c < SPE_RECORD_NCOLS; c++)
-			sql_append(&t, c ? ",?" : "?");
-		sql_append(&t, ")");
+			util_text_append(&t, c ? ",?" : "?");
+		util_text_append(&t, ")");
 	}
-	if (!sql_ok(&t)) {
-		sql_free(&t);
+	if (!util_text_ok(&t)) {
+		util_text_free(&t);
 		return NULL;
 	}
 	return t.buf;

@@ -9,7 +9,7 @@
 #include "spe/analysis.h"
 
 /* The binary's dwfl module (reported at base 0: its addresses are the ELF's vaddrs) and its ELF. */
-Dwfl_Module *sym_binary_module(struct spe_sym_binary *bin);
-Elf *sym_binary_elf(struct spe_sym_binary *bin);
+Dwfl_Module *ana_sym_binary_module(struct spe_sym_binary *bin);
+Elf *ana_sym_binary_elf(struct spe_sym_binary *bin);
 
 #endif

@@ -255,12 +255,12 @@ const char *spe_sym_binary_path(const struct spe_sym_binary *bin)
 	return bin ? bin->path : NULL;
 }
 
-Dwfl_Module *sym_binary_module(struct spe_sym_binary *bin)
+Dwfl_Module *ana_sym_binary_module(struct spe_sym_binary *bin)
 {
 	return bin ? bin->mod : NULL;
 }
 
-Elf *sym_binary_elf(struct spe_sym_binary *bin)
+Elf *ana_sym_binary_elf(struct spe_sym_binary *bin)
 {
 	return bin ? bin->elf : NULL;
 }

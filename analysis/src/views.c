@@ -15,7 +15,7 @@
 
 #include "db_internal.h"
 #include "memory_schema.h"
-#include "sql_text.h"
+#include "util/text.h"
 #include "spe/analysis.h"
 
 /* Names from the facts table, by identifier: op_class_LOAD is "load" etc. */
@@ -28,30 +28,30 @@ SPE_MEM_LEVEL_LIST(SPE_X)
 
 /* NULL stays NULL; SQLite's printf would print 0x0. */
 #define HEX(x) "CASE WHEN " x " IS NULL THEN NULL ELSE printf('0x%x', " x ") END"
-/* The same inside a format string of sql_appendf(). */
+/* The same inside a format string of util_text_appendf(). */
 #define HEXF(x) "CASE WHEN " x " IS NULL THEN NULL ELSE printf('0x%%x', " x ") END"
 
-static void append_spe_sample(struct sql_text *t)
+static void append_spe_sample(struct util_text *t)
 {
-	sql_append(t, "CREATE VIEW spe_sample AS SELECT\n"
+	util_text_append(t, "CREATE VIEW spe_sample AS SELECT\n"
 		      "  r.id, r.source_id, r.time, r.ts, r.cpu, r.pid, r.tid, th.comm,\n"
 		      "  " HEX("r.pc") " AS pc, r.el, r.op_class, r.op,\n"
 		      "  s.name AS symbol, r.pc - s.start AS symbol_offset,\n"
 		      "  i.file AS src_file, i.line AS src_line, i.inline_function,\n"
 		      "  m.path AS mapping, i.mnemonic, i.operands,\n");
-#define SPE_X(idx, id, word, col, desc) sql_appendf(t, "  r.%s,\n", col);
+#define SPE_X(idx, id, word, col, desc) util_text_appendf(t, "  r.%s,\n", col);
 	SPE_COUNTER_LIST(SPE_X)
 #undef SPE_X
-	sql_append(t, "  r.mem_level, " HEX("r.data_source") " AS data_source,\n"
+	util_text_append(t, "  r.mem_level, " HEX("r.data_source") " AS data_source,\n"
 		      "  " HEX("r.data_va") " AS data_va, " HEX("r.data_pa") " AS data_pa,\n"
 		      "  " HEX("r.branch_target") " AS branch_target,\n"
 		      "  " HEX("r.prev_branch_target") " AS prev_branch_target,\n"
 		      "  " HEX("r.events") " AS events,\n"
 		      "  rtrim(''");
-#define SPE_X(bit, id, word, col, since, desc) sql_appendf(t, " || CASE WHEN r.%s THEN '%s ' ELSE '' END", col, col);
+#define SPE_X(bit, id, word, col, since, desc) util_text_appendf(t, " || CASE WHEN r.%s THEN '%s ' ELSE '' END", col, col);
 	SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
-	sql_append(t, ") AS event_names,\n"
+	util_text_append(t, ") AS event_names,\n"
 		      "  r.context, r.pc AS pc_value, r.data_va AS data_va_value\n"
 		      "FROM spe_record r\n"
 		      "LEFT JOIN symbol s ON s.id = r.symbol_id\n"
@@ -73,10 +73,10 @@ static void append_spe_sample(struct sql_text *t)
 	"  round(100.0 * st.total_latency / nullif(e.total, 0), 2) AS latency_share\n"
 #define EVERYTHING "(SELECT sum(total_latency) AS total FROM pc_summary) e"
 
-static void append_hot_symbol(struct sql_text *t)
+static void append_hot_symbol(struct util_text *t)
 {
 	/* one row per function of a file, across processes and sources */
-	sql_append(t, "CREATE VIEW hot_symbol AS\n"
+	util_text_append(t, "CREATE VIEW hot_symbol AS\n"
 		      "SELECT s.name AS symbol, m.path AS mapping, s.file AS src_file, s.line AS src_line,\n"
 		      LATENCY_COLUMNS ",  st.symbol_id\n"
 		      "FROM symbol_summary st CROSS JOIN " EVERYTHING "\n"
@@ -85,9 +85,9 @@ static void append_hot_symbol(struct sql_text *t)
 		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");
 }
 
-static void append_hot_pc(struct sql_text *t)
+static void append_hot_pc(struct util_text *t)
 {
-	sql_append(t, "CREATE VIEW hot_pc AS\n"
+	util_text_append(t, "CREATE VIEW hot_pc AS\n"
 		      "SELECT " HEX("st.pc") " AS pc, s.name AS symbol, st.pc - s.start AS symbol_offset,\n"
 		      "  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
 		      LATENCY_COLUMNS ",  st.pc AS pc_value, st.insn_id\n"
@@ -97,36 +97,36 @@ static void append_hot_pc(struct sql_text *t)
 		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");
 }
 
-static void append_mem_level_summary(struct sql_text *t)
+static void append_mem_level_summary(struct util_text *t)
 {
-	sql_appendf(t,
-		    "CREATE VIEW mem_level_summary AS\n"
-		    "SELECT mem_level, count(*) AS loads, sum(total_latency) AS total_latency,\n"
-		    "  round(avg(total_latency), 2) AS mean_latency,\n"
-		    "  round(100.0 * sum(total_latency) /\n"
-		    "    nullif((SELECT sum(total_latency) FROM spe_record WHERE op_class = '%s'), 0), 2)\n"
-		    "    AS latency_share\n"
-		    "FROM spe_record WHERE op_class = '%s'\n"
-		    "GROUP BY mem_level ORDER BY total_latency DESC, loads DESC;\n",
-		    op_class_LOAD, op_class_LOAD);
+	util_text_appendf(t,
+			"CREATE VIEW mem_level_summary AS\n"
+			"SELECT mem_level, count(*) AS loads, sum(total_latency) AS total_latency,\n"
+			"  round(avg(total_latency), 2) AS mean_latency,\n"
+			"  round(100.0 * sum(total_latency) /\n"
+			"    nullif((SELECT sum(total_latency) FROM spe_record WHERE op_class = '%s'), 0), 2)\n"
+			"    AS latency_share\n"
+			"FROM spe_record WHERE op_class = '%s'\n"
+			"GROUP BY mem_level ORDER BY total_latency DESC, loads DESC;\n",
+			op_class_LOAD, op_class_LOAD);
 }
 
-static void append_latency_histogram(struct sql_text *t)
+static void append_latency_histogram(struct util_text *t)
 {
-	sql_append(t, "CREATE VIEW latency_histogram AS\n"
+	util_text_append(t, "CREATE VIEW latency_histogram AS\n"
 		      "SELECT op_class, lo AS latency_lo, CASE WHEN lo = 0 THEN 0 ELSE 2 * lo - 1 END AS latency_hi,\n"
 		      "  count(*) AS samples, sum(total_latency) AS total_latency\n"
 		      "FROM (SELECT op_class, total_latency, CASE WHEN total_latency < 1 THEN 0");
 	for (int k = 0; k < 31; k++)
-		sql_appendf(t, " WHEN total_latency < %ld THEN %ld", 2L << k, 1L << k);
-	sql_append(t, " ELSE 2147483648 END AS lo\n"
+		util_text_appendf(t, " WHEN total_latency < %ld THEN %ld", 2L << k, 1L << k);
+	util_text_append(t, " ELSE 2147483648 END AS lo\n"
 		      "  FROM spe_record WHERE total_latency IS NOT NULL)\n"
 		      "GROUP BY op_class, lo ORDER BY op_class, lo;\n");
 }
 
-static void append_tlb_hotspot(struct sql_text *t)
+static void append_tlb_hotspot(struct util_text *t)
 {
-	sql_append(t, "CREATE VIEW tlb_hotspot AS\n"
+	util_text_append(t, "CREATE VIEW tlb_hotspot AS\n"
 		      "SELECT source_id, pid, " HEX("page << 12") " AS page, page << 12 AS page_value,\n"
 		      "  count(*) AS accesses, sum(tlb_walk) AS tlb_walks,\n"
 		      "  round(1.0 * sum(tlb_walk) / count(*), 3) AS walk_ratio,\n"
@@ -137,41 +137,41 @@ static void append_tlb_hotspot(struct sql_text *t)
 		      "GROUP BY source_id, pid, page ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC;\n");
 }
 
-static void append_branch_mispredict(struct sql_text *t)
+static void append_branch_mispredict(struct util_text *t)
 {
-	sql_appendf(t,
-		    "CREATE VIEW branch_mispredict AS\n"
-		    "SELECT " HEXF("r.pc") " AS pc, s.name AS symbol, r.pc - s.start AS symbol_offset,\n"
-		    "  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
-		    "  count(*) AS branches, sum(r.mispredicted) AS mispredicted,\n"
-		    "  round(1.0 * sum(r.mispredicted) / count(*), 3) AS mispredict_rate,\n"
-		    "  sum(r.not_taken) AS not_taken, r.pc AS pc_value\n"
-		    "FROM spe_record r\n"
-		    "LEFT JOIN insn i ON i.id = r.insn_id\n"
-		    "LEFT JOIN symbol s ON s.id = r.symbol_id\n"
-		    "WHERE r.op_class = '%s'\n"
-		    "GROUP BY r.pc, r.insn_id\n"
-		    "ORDER BY mispredicted DESC, branches DESC;\n",
-		    op_class_BRANCH);
+	util_text_appendf(t,
+			"CREATE VIEW branch_mispredict AS\n"
+			"SELECT " HEXF("r.pc") " AS pc, s.name AS symbol, r.pc - s.start AS symbol_offset,\n"
+			"  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
+			"  count(*) AS branches, sum(r.mispredicted) AS mispredicted,\n"
+			"  round(1.0 * sum(r.mispredicted) / count(*), 3) AS mispredict_rate,\n"
+			"  sum(r.not_taken) AS not_taken, r.pc AS pc_value\n"
+			"FROM spe_record r\n"
+			"LEFT JOIN insn i ON i.id = r.insn_id\n"
+			"LEFT JOIN symbol s ON s.id = r.symbol_id\n"
+			"WHERE r.op_class = '%s'\n"
+			"GROUP BY r.pc, r.insn_id\n"
+			"ORDER BY mispredicted DESC, branches DESC;\n",
+			op_class_BRANCH);
 }
 
 int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen)
 {
-	struct sql_text t = { 0 };
+	struct util_text t = { 0 };
 	append_spe_sample(&t);
 	append_hot_symbol(&t);
 	append_hot_pc(&t);
 	append_mem_level_summary(&t);
 	append_latency_histogram(&t);
 	append_tlb_hotspot(&t);
-	memory_schema_views(&t); /* hot_data_object, data_page, numa_traffic, cacheline_sharing, prefetch */
+	ana_memory_schema_views(&t); /* hot_data_object, data_page, numa_traffic, cacheline_sharing, prefetch */
 	append_branch_mispredict(&t);
-	if (!sql_ok(&t)) {
-		sql_free(&t);
+	if (!util_text_ok(&t)) {
+		util_text_free(&t);
 		snprintf(err, errlen, "out of memory");
 		return -spe_nomem;
 	}
 	int rc = spe_db_exec(db, t.buf, err, errlen);
-	sql_free(&t);
+	util_text_free(&t);
 	return rc;
 }

@@ -2,9 +2,28 @@
 #include "cli_util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "spe/spe.h"
+
+int cli_exit_status(int code)
+{
+	switch (code < 0 ? -code : code) {
+	case spe_ok: return CLI_OK;
+	case spe_invalid: return CLI_USAGE;
+	case spe_not_found: return CLI_NOINPUT;
+	case spe_unavailable: return CLI_UNAVAILABLE;
+	case spe_no_permission: return CLI_NOPERM;
+	case spe_cancelled: return 128 + SIGINT;
+	case spe_io:
+	case spe_nomem:
+	case spe_internal: return CLI_IOERR;
+	default: return CLI_DATAERR;
+	}
+}
 
 int cli_finish_stdout(const char *prog, int status)
 {
@@ -18,20 +37,6 @@ int cli_finish_stdout(const char *prog, int status)
 		return CLI_IOERR;
 	}
 	return status;
-}
-
-void cli_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(out, "\\%c", *c);
-		else if (*c < 0x20)
-			fprintf(out, "\\u%04x", *c);
-		else
-			fputc(*c, out);
-	}
-	fputc('"', out);
 }
 
 int cli_parse_size(const char *s, uint64_t *out)

@@ -2,10 +2,11 @@
 /* Text and JSON forms of a spe doctor report (doctor_print.h). */
 #include "doctor_print.h"
 #include "cli_util.h"
+#include "util/json.h"
 
 #include <string.h>
 
-int doctor_exit_code(const struct spe_doctor_report *r)
+int cli_doctor_exit_code(const struct spe_doctor_report *r)
 {
 	switch (r->verdict) {
 	case SPE_DOCTOR_UNAVAILABLE: return CLI_UNAVAILABLE;
@@ -19,7 +20,7 @@ static const char *system_text(const struct spe_doctor_report *r)
 	return strcmp(r->root, "/") ? "a captured tree" : "this system";
 }
 
-void doctor_print_text(FILE *out, const struct spe_doctor_report *r)
+void cli_doctor_print_text(FILE *out, const struct spe_doctor_report *r)
 {
 	fprintf(out, "spe doctor: %s, Linux %s on %s\n", system_text(r), r->release[0] ? r->release : "?",
 		r->arch[0] ? r->arch : "?");
@@ -31,7 +32,7 @@ void doctor_print_text(FILE *out, const struct spe_doctor_report *r)
 		if (k->fix[0] && k->status != SPE_CHECK_OK && k->status != SPE_CHECK_SKIP)
 			fprintf(out, "                fix: %s\n", k->fix);
 	}
-	fprintf(out, "verdict: %s (exit %d)", spe_doctor_verdict_name(r->verdict), doctor_exit_code(r));
+	fprintf(out, "verdict: %s (exit %d)", spe_doctor_verdict_name(r->verdict), cli_doctor_exit_code(r));
 	if (r->first_failure >= 0)
 		fprintf(out, ": first failing check: %s", spe_check_name(r->first_failure));
 	fputc('\n', out);
@@ -42,7 +43,7 @@ void doctor_print_text(FILE *out, const struct spe_doctor_report *r)
 static void json_or_null(FILE *out, const char *s)
 {
 	if (s && *s)
-		cli_json_string(out, s);
+		util_json_string(out, s);
 	else
 		fputs("null", out);
 }
@@ -53,14 +54,14 @@ static const char *status_json(enum spe_check_status s)
 	return names[s];
 }
 
-void doctor_print_json(FILE *out, const struct spe_doctor_report *r)
+void cli_doctor_print_json(FILE *out, const struct spe_doctor_report *r)
 {
 	fprintf(out, "{\"live\":%s,\"release\":", strcmp(r->root, "/") ? "false" : "true");
 	json_or_null(out, r->release);
 	fputs(",\"arch\":", out);
 	json_or_null(out, r->arch);
 	fprintf(out, ",\"verdict\":\"%s\",\"exit\":%d,\"first_failure\":", spe_doctor_verdict_name(r->verdict),
-		doctor_exit_code(r));
+		cli_doctor_exit_code(r));
 	json_or_null(out, r->first_failure >= 0 ? spe_check_name(r->first_failure) : NULL);
 	fputs(",\"command\":", out);
 	json_or_null(out, r->command);
@@ -71,13 +72,13 @@ void doctor_print_json(FILE *out, const struct spe_doctor_report *r)
 			status_json(k->status));
 		json_or_null(out, k->status == SPE_CHECK_FAIL ? spe_doctor_verdict_name(k->blocks) : NULL);
 		fputs(",\"summary\":", out);
-		cli_json_string(out, k->summary);
+		util_json_string(out, k->summary);
 		fputs(",\"evidence\":[", out);
 		for (unsigned e = 0; e < k->n_evidence; e++) {
 			fputs(e ? ",{\"source\":" : "{\"source\":", out);
-			cli_json_string(out, k->evidence[e].source);
+			util_json_string(out, k->evidence[e].source);
 			fputs(",\"value\":", out);
-			cli_json_string(out, k->evidence[e].value);
+			util_json_string(out, k->evidence[e].value);
 			fputc('}', out);
 		}
 		fputs("],\"fix\":", out);
@@ -87,7 +88,7 @@ void doctor_print_json(FILE *out, const struct spe_doctor_report *r)
 	fputs("]}\n", out);
 }
 
-void doctor_print_blocker(FILE *out, const char *prog, const struct spe_doctor_report *r)
+void cli_doctor_print_blocker(FILE *out, const char *prog, const struct spe_doctor_report *r)
 {
 	if (r->first_failure < 0)
 		return;
@@ -100,7 +101,7 @@ void doctor_print_blocker(FILE *out, const char *prog, const struct spe_doctor_r
 	fprintf(out, "%s: 'spe doctor' (or %s --check) shows every check and its evidence\n", prog, prog);
 }
 
-void doctor_print_warning(FILE *out, const char *prog, const struct spe_doctor_report *r, enum spe_check_id id)
+void cli_doctor_print_warning(FILE *out, const char *prog, const struct spe_doctor_report *r, enum spe_check_id id)
 {
 	const struct spe_check *k = &r->check[id];
 	if (k->status != SPE_CHECK_WARN)

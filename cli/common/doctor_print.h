@@ -8,14 +8,14 @@
 #include "spe/doctor.h"
 
 /* The checklist: one line per check, its evidence and fix, then the verdict. */
-void doctor_print_text(FILE *out, const struct spe_doctor_report *r);
+void cli_doctor_print_text(FILE *out, const struct spe_doctor_report *r);
 /* One JSON object (docs/spe-doctor.1.md, OUTPUT). */
-void doctor_print_json(FILE *out, const struct spe_doctor_report *r);
+void cli_doctor_print_json(FILE *out, const struct spe_doctor_report *r);
 /* 0, 69 or 77 from the verdict. */
-int doctor_exit_code(const struct spe_doctor_report *r);
+int cli_doctor_exit_code(const struct spe_doctor_report *r);
 /* "PROG: cannot record: CHECK: SUMMARY" and the fix, for spe-record. */
-void doctor_print_blocker(FILE *out, const char *prog, const struct spe_doctor_report *r);
+void cli_doctor_print_blocker(FILE *out, const char *prog, const struct spe_doctor_report *r);
 /* "PROG: warning: CHECK: SUMMARY" and the fix when check @p id WARNs. */
-void doctor_print_warning(FILE *out, const char *prog, const struct spe_doctor_report *r, enum spe_check_id id);
+void cli_doctor_print_warning(FILE *out, const char *prog, const struct spe_doctor_report *r, enum spe_check_id id);
 
 #endif

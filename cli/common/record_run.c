@@ -45,7 +45,7 @@ static void install_stop_handlers(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
-int record_parse_pages(const char *s, uint32_t *out)
+int cli_record_parse_pages(const char *s, uint32_t *out)
 {
 	char *end;
 	if (!s || !*s || *s == '-')
@@ -133,50 +133,46 @@ static int check_output_not_input(const char *prog, const char *out_path, const 
 	return 0;
 }
 
-int record_run_replay(const struct record_run_opts *o)
+/*
+ * The replay's manifest: parsed from the --replay file, or made for a raw
+ * SPE file; every input it names checked (not the output).  0, or the exit
+ * status (printed).
+ */
+static int replay_manifest(const struct record_run_opts *o, const char *out_path, struct spe_replay_manifest **out)
 {
 	const char *prog = o->prog;
-	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
-	struct spe_replay_manifest *m = NULL;
 	char err[1024] = "";
 	struct stat in_st;
-	struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = o->aux_size, .burst = o->replay_burst,
-					       .sample_type = spe_rec_output_sample_type(),
-					       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID,
-					       .stop = (const volatile int *)&stop_requested);
-	if (spe_replay_check_config(&rc, err, sizeof err)) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return CLI_USAGE;
-	}
-	int r = check_output(prog, out_path);
-	if (r || (r = check_replay_input(prog, o->replay, &in_st)) ||
-	    (r = check_output_not_input(prog, out_path, o->replay, &in_st)))
+	*out = NULL;
+	int r = check_replay_input(prog, o->replay, &in_st);
+	if (r || (r = check_output_not_input(prog, out_path, o->replay, &in_st)))
 		return r;
-	int existed = access(out_path, F_OK) == 0;
 	int is_manifest = spe_replay_is_manifest(o->replay);
 	if (is_manifest < 0) {
 		fprintf(stderr, "%s: %s: cannot open: %s\n", prog, o->replay, strerror(errno));
 		return CLI_NOINPUT;
 	}
-	if (is_manifest) {
-		if (o->have_replay_cpu) {
-			fprintf(stderr, "%s: --cpu=N applies to a raw SPE file; %s is a manifest with its own 'cpu' lines\n",
-				prog, o->replay);
-			return CLI_USAGE;
-		}
-		r = spe_replay_manifest_parse(o->replay, &m, err, sizeof err);
-		if (r) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			return r == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
-		}
-	} else {
+	struct spe_replay_manifest *m = NULL;
+	if (!is_manifest) {
 		r = spe_replay_manifest_for_raw(o->replay, o->have_replay_cpu ? o->replay_cpu : 0, 0, &m);
 		if (r) {
 			fprintf(stderr, "%s: %s\n", prog, spe_errstr(r));
 			return CLI_IOERR;
 		}
+		*out = m;
+		return 0;
 	}
-	for (size_t i = 0; is_manifest && i < m->n_cpus; i++) {
+	if (o->have_replay_cpu) {
+		fprintf(stderr, "%s: --cpu=N applies to a raw SPE file; %s is a manifest with its own 'cpu' lines\n",
+			prog, o->replay);
+		return CLI_USAGE;
+	}
+	r = spe_replay_manifest_parse(o->replay, &m, err, sizeof err);
+	if (r) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return r == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
+	}
+	for (size_t i = 0; i < m->n_cpus; i++) {
 		if (!m->cpus[i].aux_path)
 			continue;
 		if ((r = check_replay_input(prog, m->cpus[i].aux_path, &in_st)) ||
@@ -185,67 +181,73 @@ int record_run_replay(const struct record_run_opts *o)
 			return r;
 		}
 	}
-	if (o->have_midr)
-		for (size_t i = 0; i < m->n_cpus; i++)
-			m->cpus[i].midr = o->midr;
+	*out = m;
+	return 0;
+}
 
-	uint32_t *cpus = calloc(m->n_cpus, sizeof *cpus);
-	uint64_t *midrs = calloc(m->n_cpus, sizeof *midrs);
-	if (!cpus || !midrs) {
-		free(cpus);
-		free(midrs);
-		spe_replay_manifest_free(m);
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return CLI_IOERR;
-	}
-	for (size_t i = 0; i < m->n_cpus; i++) {
-		cpus[i] = m->cpus[i].cpu;
-		midrs[i] = m->cpus[i].midr;
-	}
-	struct spe_rec_output_time_conv tc = { .time_shift = m->time_shift, .time_mult = m->time_mult,
-					       .time_zero = m->time_zero, .cap_user_time_zero = 1 };
-	/* A replayed file describes the traced machine (aarch64), not this one: no uname here. */
-	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus,
-						   .cpus = cpus, .midrs = midrs, .argc = o->argc,
-						   .argv = o->argv, .time_conv = &tc, .hostname = m->hostname,
-						   .osrelease = m->osrelease, .numa_nodes = m->numa_nodes,
-						   .n_numa_nodes = (uint32_t)m->n_numa_nodes,
-						   .memory_block_size = m->memory_block_size);
+/* The output's description of the traced machine (from the manifest, not this one: no uname here). */
+struct replay_machine {
+	uint32_t *cpus;
+	uint64_t *midrs;
+	struct spe_rec_output_time_conv tc;
+};
+
+static int replay_output_config(const struct record_run_opts *o, const struct spe_replay_manifest *m,
+				struct replay_machine *mc, struct spe_rec_output_config *oc)
+{
+	mc->cpus = calloc(m->n_cpus, sizeof *mc->cpus);
+	mc->midrs = calloc(m->n_cpus, sizeof *mc->midrs);
+	if (!mc->cpus || !mc->midrs)
+		return -spe_nomem;
 	uint32_t max_cpu = 0;
-	for (size_t i = 0; i < m->n_cpus; i++)
-		max_cpu = cpus[i] > max_cpu ? cpus[i] : max_cpu;
-	oc.nr_cpus_avail = oc.nr_cpus_online = max_cpu + 1;
+	for (size_t i = 0; i < m->n_cpus; i++) {
+		mc->cpus[i] = m->cpus[i].cpu;
+		mc->midrs[i] = o->have_midr ? o->midr : m->cpus[i].midr;
+		max_cpu = mc->cpus[i] > max_cpu ? mc->cpus[i] : max_cpu;
+	}
+	mc->tc = (struct spe_rec_output_time_conv){ .time_shift = m->time_shift, .time_mult = m->time_mult,
+						    .time_zero = m->time_zero, .cap_user_time_zero = 1 };
+	*oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus, .cpus = mc->cpus, .midrs = mc->midrs,
+		       .argc = o->argc, .argv = o->argv, .time_conv = &mc->tc, .hostname = m->hostname,
+		       .osrelease = m->osrelease, .numa_nodes = m->numa_nodes,
+		       .n_numa_nodes = (uint32_t)m->n_numa_nodes, .memory_block_size = m->memory_block_size,
+		       .nr_cpus_avail = max_cpu + 1, .nr_cpus_online = max_cpu + 1);
+	return 0;
+}
 
+/* Replay @p m into the output @p out_path; the exit status (the outcome printed). */
+static int replay_into(const struct record_run_opts *o, const char *out_path, const struct spe_replay_manifest *m,
+		       const struct spe_replay_config *rc, const struct spe_rec_output_config *oc)
+{
+	const char *prog = o->prog;
+	char err[1024] = "";
+	int existed = access(out_path, F_OK) == 0;
 	struct spe_rec_output *out = NULL;
-	int status = CLI_OK;
-	install_stop_handlers();
-	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);
+	int r = spe_rec_output_open(out_path, oc, &out, err, sizeof err);
 	if (r) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		status = r == -spe_invalid ? CLI_USAGE : CLI_IOERR;
-		goto done;
+		return r == -spe_invalid ? CLI_USAGE : CLI_IOERR;
 	}
 	struct spe_session_sink sink = spe_rec_output_sink(out);
 	struct spe_session_stats st;
 	struct spe_replay_stats rs;
-	r = spe_replay_run(m, &rc, &sink, &st, &rs, err, sizeof err);
+	r = spe_replay_run(m, rc, &sink, &st, &rs, err, sizeof err);
 	if (r && !spe_rec_output_errmsg(out)[0]) {
 		/* The replay's own failure (an aux file that cannot be read), not the output's. */
 		spe_rec_output_abort(out);
 		fprintf(stderr, "%s: %s\n", prog, err);
 		report_kept(prog, out_path, existed);
-		status = r == -spe_io ? CLI_NOINPUT : r == -spe_invalid ? CLI_USAGE : CLI_IOERR;
-		goto done;
+		return r == -spe_io ? CLI_NOINPUT : r == -spe_invalid ? CLI_USAGE : CLI_IOERR;
 	}
 	char cerr[1024] = "";
 	int cr = spe_rec_output_close(out, cerr, sizeof cerr);
 	if (cr || r) {
 		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : err);
 		report_kept(prog, out_path, existed);
-		status = CLI_IOERR;
-		goto done;
+		return CLI_IOERR;
 	}
 	report_losses(prog, &st, rs.aux_dropped, 1, "--aux-size");
+	int status = CLI_OK;
 	if (rs.stopped) {
 		fprintf(stderr, "%s: interrupted: %s holds %llu of %llu bytes\n", prog, out_path,
 			(unsigned long long)st.aux_bytes, (unsigned long long)rs.input_bytes);
@@ -254,9 +256,37 @@ int record_run_replay(const struct record_run_opts *o)
 	fprintf(stderr, "%s: wrote %s: %llu bytes of SPE data from %zu CPU%s in %llu AUXTRACE records\n", prog,
 		out_path, (unsigned long long)st.aux_bytes, m->n_cpus, m->n_cpus == 1 ? "" : "s",
 		(unsigned long long)st.auxtrace_records);
-done:
-	free(cpus);
-	free(midrs);
+	return status;
+}
+
+int cli_record_run_replay(const struct record_run_opts *o)
+{
+	const char *prog = o->prog;
+	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
+	char err[1024] = "";
+	struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = o->aux_size, .burst = o->replay_burst,
+					       .sample_type = spe_rec_output_sample_type(),
+					       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID,
+					       .stop = &stop_requested);
+	if (spe_replay_check_config(&rc, err, sizeof err)) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return CLI_USAGE;
+	}
+	struct spe_replay_manifest *m = NULL;
+	int status = check_output(prog, out_path);
+	if (status || (status = replay_manifest(o, out_path, &m)))
+		return status;
+	struct replay_machine mc = { 0 };
+	struct spe_rec_output_config oc;
+	if (replay_output_config(o, m, &mc, &oc) < 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		status = CLI_IOERR;
+	} else {
+		install_stop_handlers();
+		status = replay_into(o, out_path, m, &rc, &oc);
+	}
+	free(mc.cpus);
+	free(mc.midrs);
 	spe_replay_manifest_free(m);
 	return status;
 }
@@ -310,12 +340,12 @@ static int online_cpus(uint32_t *cpus, int max)
 	return n;
 }
 
-int record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus)
+int cli_record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus)
 {
 	*lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .aux_pages = o->aux_pages,
 		       .data_pages = o->data_pages,
 		       .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
-		       .stop = (const volatile int *)&stop_requested);
+		       .stop = &stop_requested);
 	if (lc->with_spe) {
 		const struct spe_target *t = o->target;
 		const struct spe_attr_image *a = o->filters ? &o->filters->attr : NULL;
@@ -361,7 +391,55 @@ int record_run_live_config(const struct record_run_opts *o, struct spe_live_conf
 	return 0;
 }
 
-int record_run_live(const struct record_run_opts *o)
+/*
+ * The perf.data of a live recording: the attr the events were opened with,
+ * each CPU's MIDR, the time conversion of the first ring, this host (the
+ * recorded one: uname) and its NUMA layout (the loader maps data physical
+ * addresses to nodes with it).  0, or a negative code with "PATH: problem"
+ * in @p err.
+ */
+static int live_output_open(const struct record_run_opts *o, struct spe_live *live, const struct spe_live_config *lc,
+			    const char *out_path, struct spe_rec_output **out, char *err, size_t errlen)
+{
+	const uint32_t *cpus;
+	int n = spe_live_cpus(live, &cpus);
+	uint64_t *midrs = calloc((size_t)n, sizeof *midrs);
+	if (!midrs) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	for (int i = 0; i < n; i++)
+		midrs[i] = read_midr(cpus[i]);
+	struct spe_live_time_conv ltc;
+	spe_live_time_conv(live, &ltc);
+	struct spe_rec_output_time_conv tc = { ltc.time_shift, ltc.time_mult, ltc.time_zero, ltc.time_cycles,
+					       ltc.time_mask, ltc.cap_user_time_zero, ltc.cap_user_time_short };
+	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .pmu_type = lc->pmu_type,
+						   .config = lc->config[0], .config1 = lc->config[1],
+						   .config2 = lc->config[2], .sample_period = lc->period,
+						   .exclude_user = lc->exclude_user, .exclude_kernel = lc->exclude_kernel,
+						   .n_cpus = (uint32_t)n, .cpus = cpus,
+						   .midrs = midrs, .argc = o->argc, .argv = o->argv,
+						   .time_conv = tc.time_mult ? &tc : NULL);
+	struct utsname un;
+	if (uname(&un) == 0) {
+		oc.hostname = un.nodename;
+		oc.osrelease = un.release;
+		oc.arch = un.machine;
+	}
+	struct spe_numa_topology numa;
+	if (spe_numa_read_sysfs("/sys", &numa) == 0) {
+		oc.numa_nodes = numa.nodes;
+		oc.n_numa_nodes = numa.n_nodes;
+		oc.memory_block_size = numa.block_size;
+	}
+	int r = spe_rec_output_open(out_path, &oc, out, err, errlen);
+	spe_numa_topology_fini(&numa); /* the writer keeps its own copy */
+	free(midrs);
+	return r;
+}
+
+int cli_record_run_live(const struct record_run_opts *o)
 {
 	const char *prog = o->prog;
 	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
@@ -371,7 +449,7 @@ int record_run_live(const struct record_run_opts *o)
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return CLI_IOERR;
 	}
-	int rc = record_run_live_config(o, &lc, lcpus);
+	int rc = cli_record_run_live_config(o, &lc, lcpus);
 	if (rc || (rc = check_output(prog, out_path))) {
 		free(lcpus);
 		return rc;
@@ -380,63 +458,23 @@ int record_run_live(const struct record_run_opts *o)
 
 	install_stop_handlers();
 	struct spe_live *live = NULL;
-	struct spe_live_error lerr = { 0 };
-	int r = spe_live_open(&lc, &live, &lerr);
+	char err[1024] = "";
+	int r = spe_live_open(&lc, &live, err, sizeof err);
 	free(lcpus); /* spe_live_open keeps its own copy */
 	if (r) {
-		fprintf(stderr, "%s: %s\n", prog, lerr.msg);
-		if (r == -spe_invalid)
-			return CLI_USAGE;
-		if (lerr.sys_errno == EACCES || lerr.sys_errno == EPERM)
-			return CLI_NOPERM;
-		if (lerr.sys_errno == ESRCH)
-			return CLI_NOINPUT; /* -p names no process (any more) */
-		return r == -spe_unsupported ? CLI_UNAVAILABLE : CLI_IOERR;
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return cli_exit_status(r); /* 77 refused, 66 -p's process gone, 69 no perf events or SPE busy */
 	}
 
-	const uint32_t *cpus;
-	int n = spe_live_cpus(live, &cpus);
-	uint64_t *midrs = calloc((size_t)n, sizeof *midrs);
-	if (!midrs) {
-		spe_live_close(live);
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return CLI_IOERR;
-	}
-	for (int i = 0; i < n; i++)
-		midrs[i] = read_midr(cpus[i]);
-	struct spe_live_time_conv ltc;
-	spe_live_time_conv(live, &ltc);
-	struct spe_rec_output_time_conv tc = { ltc.time_shift, ltc.time_mult, ltc.time_zero, ltc.time_cycles,
-					       ltc.time_mask, ltc.cap_user_time_zero, ltc.cap_user_time_short };
-	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .pmu_type = lc.pmu_type,
-						   .config = lc.config[0], .config1 = lc.config[1],
-						   .config2 = lc.config[2], .sample_period = lc.period,
-						   .exclude_user = lc.exclude_user, .exclude_kernel = lc.exclude_kernel,
-						   .n_cpus = (uint32_t)n, .cpus = cpus,
-						   .midrs = midrs, .argc = o->argc, .argv = o->argv,
-						   .time_conv = tc.time_mult ? &tc : NULL);
-	struct utsname un; /* this machine is the recorded one */
-	if (uname(&un) == 0) {
-		oc.hostname = un.nodename;
-		oc.osrelease = un.release;
-		oc.arch = un.machine;
-	}
-	struct spe_numa_topology numa; /* the loader maps data physical addresses to nodes with it */
-	if (spe_numa_read_sysfs("/sys", &numa) == 0) {
-		oc.numa_nodes = numa.nodes;
-		oc.n_numa_nodes = numa.n_nodes;
-		oc.memory_block_size = numa.block_size;
-	}
 	struct spe_rec_output *out = NULL;
-	char err[1024] = "";
-	r = spe_rec_output_open(out_path, &oc, &out, err, sizeof err);
-	spe_numa_topology_fini(&numa); /* the writer keeps its own copy */
-	free(midrs);
+	r = live_output_open(o, live, &lc, out_path, &out, err, sizeof err);
 	if (r) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		spe_live_close(live);
 		return r == -spe_invalid ? CLI_USAGE : CLI_IOERR;
 	}
+	const uint32_t *cpus;
+	int n = spe_live_cpus(live, &cpus);
 
 	struct spe_session_sink sink = spe_rec_output_sink(out);
 	/* Processes already running: their COMM and MMAP2 from /proc (a launched command gets them at exec). */
@@ -448,7 +486,9 @@ int record_run_live(const struct record_run_opts *o)
 				spe_errstr((int)synth));
 	}
 	struct spe_live_result res;
-	r = spe_live_run(live, &sink, &res, &lerr);
+	r = spe_live_run(live, &sink, &res);
+	char lerr[sizeof err];
+	snprintf(lerr, sizeof lerr, "%s", spe_live_errmsg(live));
 	spe_live_close(live);
 	uint32_t first_type = 0;
 	uint64_t unwritten = spe_rec_output_unwritten(out, &first_type);
@@ -463,11 +503,11 @@ int record_run_live(const struct record_run_opts *o)
 
 	int status = CLI_OK;
 	if (r && o->command && !res.command_ran) {
-		fprintf(stderr, "%s: %s\n", prog, lerr.msg);
+		fprintf(stderr, "%s: %s\n", prog, lerr);
 		return 127; /* the command could not be run, as a shell reports it */
 	}
 	if (r || cr) {
-		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : lerr.msg);
+		fprintf(stderr, "%s: %s\n", prog, cerr[0] ? cerr : lerr);
 		status = CLI_IOERR;
 	}
 	uint64_t per_trunc = res.aux_size / 2; /* one wakeup's worth: the kernel's default watermark */

@@ -45,18 +45,18 @@ struct record_run_opts {
 };
 
 /* Each returns the process exit status and prints its own messages. */
-int record_run_replay(const struct record_run_opts *o);
-int record_run_live(const struct record_run_opts *o);
+int cli_record_run_replay(const struct record_run_opts *o);
+int cli_record_run_live(const struct record_run_opts *o);
 
 /*
- * The live configuration record_run_live() opens: the CPUs (-C, else the
+ * The live configuration cli_record_run_live() opens: the CPUs (-C, else the
  * target PMU's cpumask, else the online CPUs) into @p cpus (room for
  * SPE_LIVE_MAX_CPUS) and the SPE attr from o->target and o->filters.
  * Opens nothing.  Returns 0, or an exit status after printing why.
  */
-int record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus);
+int cli_record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus);
 
 /* Parse an AUX page count (-m): a power of two from 2 to 2^24; 0 on success. */
-int record_parse_pages(const char *s, uint32_t *out);
+int cli_record_parse_pages(const char *s, uint32_t *out);
 
 #endif

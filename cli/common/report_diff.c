@@ -57,10 +57,10 @@ static int write_diff(FILE *out, void *arg)
 	return CLI_OK;
 }
 
-int report_diff_run(const char *prog, const struct report_diff_args *args)
+int cli_report_diff_run(const char *prog, const struct report_diff_args *args)
 {
 	const char *output = args->output ? args->output : "-";
-	int st = report_output_check(prog, output);
+	int st = cli_report_output_check(prog, output);
 	if (st != CLI_OK)
 		return st;
 	struct spe_db *sdb;
@@ -86,7 +86,7 @@ int report_diff_run(const char *prog, const struct report_diff_args *args)
 		return rc == -spe_invalid ? CLI_USAGE : rc == -spe_bad_file ? CLI_DATAERR : CLI_IOERR;
 	}
 	struct diff_out w = { prog, args, d };
-	st = report_output_write(prog, output, write_diff, &w);
+	st = cli_report_output_write(prog, output, write_diff, &w);
 	spe_diff_free(d);
 	spe_db_close(sdb);
 	if (st == CLI_OK && args->html && strcmp(output, "-"))

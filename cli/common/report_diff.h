@@ -17,6 +17,6 @@ struct report_diff_args {
 };
 
 /* Compare and write the result to args->output; returns the exit status (messages name @p prog). */
-int report_diff_run(const char *prog, const struct report_diff_args *args);
+int cli_report_diff_run(const char *prog, const struct report_diff_args *args);
 
 #endif

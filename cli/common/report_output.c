@@ -8,7 +8,7 @@
 #include "common/report_output.h"
 #include "spe/outfile.h"
 
-int report_output_check(const char *prog, const char *path)
+int cli_report_output_check(const char *prog, const char *path)
 {
 	char err[512];
 	if (!strcmp(path, "-"))
@@ -21,7 +21,7 @@ int report_output_check(const char *prog, const char *path)
 	return CLI_OK;
 }
 
-int report_output_write(const char *prog, const char *path, int (*write)(FILE *out, void *arg), void *arg)
+int cli_report_output_write(const char *prog, const char *path, int (*write)(FILE *out, void *arg), void *arg)
 {
 	if (!strcmp(path, "-"))
 		return cli_finish_stdout(prog, write(stdout, arg));

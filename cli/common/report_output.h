@@ -16,7 +16,7 @@
  * is standard output.  Returns CLI_OK, CLI_USAGE (not a regular file) or
  * CLI_IOERR, with a message naming @p prog.
  */
-int report_output_check(const char *prog, const char *path);
+int cli_report_output_check(const char *prog, const char *path);
 
 /*
  * Run @p write on a stream to @p path ("-": standard output) and keep what
@@ -24,6 +24,6 @@ int report_output_check(const char *prog, const char *path);
  * Returns @p write's status, CLI_IOERR when writing failed (message printed),
  * or CLI_USAGE for a path that cannot be an output.
  */
-int report_output_write(const char *prog, const char *path, int (*write)(FILE *out, void *arg), void *arg);
+int cli_report_output_write(const char *prog, const char *path, int (*write)(FILE *out, void *arg), void *arg);
 
 #endif

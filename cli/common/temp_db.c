@@ -50,8 +50,10 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 		rc = spe_db_commit(db, err, sizeof err);
 	if (rc < 0) {
 		spe_db_close(db);
-		if (rc == -SPE_LOAD_CANCELLED || (o && o->cancel && *o->cancel))
-			return 128 + SIGINT;
+		if (o && o->cancel && *o->cancel)
+			rc = -spe_cancelled; /* whatever failed once the flag was set */
+		if (rc == -spe_cancelled)
+			return cli_exit_status(rc);
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return rc == -spe_io ? CLI_NOINPUT : rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 	}

@@ -19,7 +19,7 @@ struct cli_temp_load {
 	int raw;           /* the file is bare SPE bytes ... */
 	uint32_t midr;     /* ... recorded on this CPU part */
 	int cpu;           /* ... as this CPU number */
-	volatile sig_atomic_t *cancel; /* the load stops once *cancel != 0 (a signal handler's flag) */
+	const volatile sig_atomic_t *cancel; /* the load stops once *cancel != 0 (a signal handler's flag) */
 };
 
 /*

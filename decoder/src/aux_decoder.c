@@ -18,6 +18,7 @@
 
 #include "perfdata_internal.h"
 #include "record_internal.h"
+#include "util/grow.h"
 
 enum aux_phase {
 	PHASE_EVENTS,  /* reading perf events (file order: the whole input) */
@@ -67,7 +68,8 @@ struct spe_aux_decoder {
 	char errmsg[512];
 
 	struct aux_queue *queues;
-	uint32_t n_queues, cap_queues, last_queue;
+	uint32_t n_queues, last_queue;
+	size_t cap_queues;
 
 	enum aux_phase phase;
 	struct aux_queue *cur;    /* queue whose decoder may hold records */
@@ -237,14 +239,10 @@ static struct aux_queue *queue_of(struct spe_aux_decoder *aux, uint32_t idx, int
 			aux->last_queue = i;
 			return &aux->queues[i];
 		}
-	if (aux->n_queues == aux->cap_queues) {
-		uint32_t cap = aux->cap_queues ? aux->cap_queues * 2 : 8;
-		struct aux_queue *nq = realloc(aux->queues, cap * sizeof *nq);
-		if (!nq)
-			return NULL;
-		aux->queues = nq;
-		aux->cap_queues = cap;
-	}
+	struct aux_queue *nq = util_grow(aux->queues, &aux->cap_queues, (size_t)aux->n_queues + 1, sizeof *nq);
+	if (!nq)
+		return NULL;
+	aux->queues = nq;
 	struct aux_queue *q = &aux->queues[aux->n_queues];
 	memset(q, 0, sizeof *q);
 	q->idx = idx;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "spe/encoder.h"
+#include "util/grow.h"
 
 #define ADDR_MASK UINT64_C(0x00FFFFFFFFFFFFFF)
 
@@ -35,14 +36,12 @@ static int reserve(struct spe_enc *enc, size_t n)
 		return 0;
 	if (!enc->owned)
 		return enc->error = -spe_nomem;
-	size_t cap = enc->cap ? enc->cap : 256;
-	while (cap < enc->len + n)
-		cap *= 2;
-	uint8_t *nb = realloc(enc->buf, cap);
+	if (enc->len + n < enc->len)
+		return enc->error = -spe_nomem;
+	uint8_t *nb = util_grow(enc->buf, &enc->cap, enc->len + n, 1);
 	if (!nb)
 		return enc->error = -spe_nomem;
 	enc->buf = nb;
-	enc->cap = cap;
 	return 0;
 }
 

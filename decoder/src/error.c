@@ -18,6 +18,12 @@ const char *spe_errstr(int code)
 	case spe_bad_file: return "not a valid perf.data or SPE file";
 	case spe_unsupported: return "unsupported input";
 	case spe_truncated: return "file is truncated";
+	case spe_cancelled: return "cancelled";
+	case spe_not_found: return "not found";
+	case spe_no_permission: return "permission denied";
+	case spe_unavailable: return "not available on this system";
+	case spe_bad_input: return "malformed input";
+	case spe_no_data: return "no usable data";
 	}
 	return "unknown error";
 }

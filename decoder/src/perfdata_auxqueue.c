@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "perfdata_internal.h"
+#include "util/grow.h"
 
 static struct pd_queue *queue_for(struct spe_perf_file *f, uint32_t idx)
 {
@@ -61,14 +62,10 @@ int spe_perf_index_aux(struct spe_perf_file *f)
 			struct pd_queue *q = queue_for(f, pd_le32(p + 32));
 			if (!q)
 				return -spe_nomem;
-			if (q->n == q->cap) {
-				uint32_t cap = q->cap ? q->cap * 2 : 16;
-				struct spe_perf_aux_chunk *nc = realloc(q->chunks, cap * sizeof *nc);
-				if (!nc)
-					return -spe_nomem;
-				q->chunks = nc;
-				q->cap = cap;
-			}
+			struct spe_perf_aux_chunk *nc = util_grow(q->chunks, &q->cap, (size_t)q->n + 1, sizeof *nc);
+			if (!nc)
+				return -spe_nomem;
+			q->chunks = nc;
 			struct spe_perf_aux_chunk *c = &q->chunks[q->n++];
 			memset(c, 0, sizeof *c);
 			c->idx = q->idx;

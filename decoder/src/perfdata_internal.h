@@ -87,7 +87,8 @@ struct pd_build_id {
 
 struct pd_queue {
 	uint32_t idx;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	struct spe_perf_aux_chunk *chunks;
 };
 

@@ -83,6 +83,16 @@ void pd_source_release_range(struct pd_source *s, uint64_t off, uint64_t len)
 		madvise((uint8_t *)s->map + start, (size_t)(end - start), MADV_DONTNEED);
 }
 
+/* read(2), again after a signal: > 0 bytes, 0 at the end, -1 on an error. */
+static ssize_t read_retry(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
 /* Stream: make [off, off + len) resident in the buffer. */
 static int stream_get(struct pd_source *s, uint64_t off, uint64_t len, const uint8_t **out)
 {
@@ -106,9 +116,7 @@ static int stream_get(struct pd_source *s, uint64_t off, uint64_t len, const uin
 		while (gap > 0 && !s->eof) {
 			uint8_t tmp[4096];
 			size_t want = gap < sizeof tmp ? (size_t)gap : sizeof tmp;
-			ssize_t n = read(s->fd, tmp, want);
-			if (n < 0 && errno == EINTR)
-				continue;
+			ssize_t n = read_retry(s->fd, tmp, want);
 			if (n < 0)
 				return -spe_io;
 			if (n == 0) {
@@ -144,9 +152,7 @@ static int stream_get(struct pd_source *s, uint64_t off, uint64_t len, const uin
 		if (s->eof)
 			return -spe_truncated;
 		/* read ahead as far as the buffer allows, to keep syscalls few */
-		ssize_t n = read(s->fd, s->buf + s->fill, s->cap - s->fill);
-		if (n < 0 && errno == EINTR)
-			continue;
+		ssize_t n = read_retry(s->fd, s->buf + s->fill, s->cap - s->fill);
 		if (n < 0)
 			return -spe_io;
 		if (n == 0) {

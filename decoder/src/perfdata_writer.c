@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "perfdata_internal.h"
+#include "util/grow.h"
 
 #define W_ATTR_SIZE 128           /* perf 6.1 rejects larger attrs */
 #define W_ATTRS_OFFSET PD_FILE_HEADER_SIZE
@@ -146,14 +147,10 @@ static int record_done(struct spe_perf_writer *w)
 		return w->err;
 	if (w->n_ends == w->cap_ends)
 		settle(w); /* drop the ends already in the file */
-	if (w->n_ends == w->cap_ends) {
-		size_t cap = w->cap_ends ? w->cap_ends * 2 : 256;
-		uint64_t *ne = realloc(w->ends, cap * sizeof *ne);
-		if (!ne)
-			return 0; /* sealing after a failure may then stop at an earlier record */
-		w->ends = ne;
-		w->cap_ends = cap;
-	}
+	uint64_t *ne = util_grow(w->ends, &w->cap_ends, w->n_ends + 1, sizeof *ne);
+	if (!ne)
+		return 0; /* sealing after a failure may then stop at an earlier record */
+	w->ends = ne;
 	w->ends[w->n_ends++] = w->pos;
 	return 0;
 }
@@ -497,14 +494,10 @@ int spe_perf_write_auxtrace(struct spe_perf_writer *w, const void *data, uint64_
 	if (w->err)
 		return w->err;
 	uint64_t padded = (size + 7) & ~7ull;
-	if (w->n_index == w->cap_index) {
-		size_t cap = w->cap_index ? w->cap_index * 2 : 64;
-		uint64_t *ni = realloc(w->index, cap * sizeof *ni);
-		if (!ni)
-			return w_fail(w, -spe_nomem, 0, "AUXTRACE index");
-		w->index = ni;
-		w->cap_index = cap;
-	}
+	uint64_t *ni = util_grow(w->index, &w->cap_index, w->n_index + 1, sizeof *ni);
+	if (!ni)
+		return w_fail(w, -spe_nomem, 0, "AUXTRACE index");
+	w->index = ni;
 	w->index[w->n_index++] = w->pos;
 	uint8_t r[PD_AUXTRACE_SIZE] = { 0 };
 	header(r, SPE_PERF_RECORD_AUXTRACE, 0, sizeof r);

@@ -39,15 +39,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (m.with_irq + m.without_field > m.gicc || (m.mixed && m.with_irq < 2)))
 		abort();
 	if (part[1])
-		kernel_log_scan(&f.log, part[1]);
+		filt_kernel_log_scan(&f.log, part[1]);
 	if (part[2])
-		cpuinfo_parse(&f, part[2], true);
+		filt_cpuinfo_parse(&f, part[2], true);
 	if (part[3])
-		config_parse(&f, part[3]);
+		filt_config_parse(&f, part[3]);
 	if (part[4])
-		status_parse(&f, part[4]);
+		filt_status_parse(&f, part[4]);
 	if (part[5])
-		limits_parse(&f, part[5]);
+		filt_limits_parse(&f, part[5]);
 	free(text);
 	return 0;
 }

@@ -73,9 +73,9 @@ static void put_terms(struct job *j)
 		const struct spe_format_field *f = &t->field[into];
 		if (!f->present) {
 			char why[256];
-			enum spe_filter_msg m = term_missing_reason(t, into, why, sizeof why);
+			enum spe_filter_msg m = filt_term_missing_reason(t, into, why, sizeof why);
 			if (v) /* a zero value asks for nothing the kernel could refuse */
-				diag_add(&j->out->diags, m, j->req->strict, ti->name, "%s", why);
+				filt_diag_add(&j->out->diags, m, j->req->strict, ti->name, "%s", why);
 			continue;
 		}
 		uint64_t max = field_mask(f);
@@ -83,18 +83,18 @@ static void put_terms(struct job *j)
 			uint64_t counter_max = (1ull << t->count_size) - 1;
 			uint64_t keep = max < counter_max ? max : counter_max;
 			if (v > keep && keep == max)
-				diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
-					 "%llu is wider than the %u-bit field config%u:%u-%u; the kernel keeps %llu",
-					 (unsigned long long)v, (unsigned)(f->hi - f->lo + 1), f->word, f->lo, f->hi,
-					 (unsigned long long)(v & max));
+				filt_diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
+					      "%llu is wider than the %u-bit field config%u:%u-%u; the kernel keeps %llu",
+					      (unsigned long long)v, (unsigned)(f->hi - f->lo + 1), f->word, f->lo, f->hi,
+					      (unsigned long long)(v & max));
 			else if (v > keep)
-				diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
-					 "%llu is wider than the %u-bit counter of %s: no latency can reach it",
-					 (unsigned long long)v, t->count_size, t->pmu);
+				filt_diag_add(&j->out->diags, SPE_MSG_MINLAT_WIDE, j->req->strict, ti->name,
+					      "%llu is wider than the %u-bit counter of %s: no latency can reach it",
+					      (unsigned long long)v, t->count_size, t->pmu);
 		} else if (v > max) {
-			diag_add(&j->out->diags, SPE_MSG_VALUE_TOO_BIG, true, ti->name,
-				 "value 0x%llx too big for config%u:%u-%u (maximum 0x%llx)", (unsigned long long)v,
-				 f->word, f->lo, f->hi, (unsigned long long)max);
+			filt_diag_add(&j->out->diags, SPE_MSG_VALUE_TOO_BIG, true, ti->name,
+				      "value 0x%llx too big for config%u:%u-%u (maximum 0x%llx)", (unsigned long long)v,
+				      f->word, f->lo, f->hi, (unsigned long long)max);
 			continue;
 		}
 		field_put(f, j->w, v);
@@ -103,13 +103,13 @@ static void put_terms(struct job *j)
 
 static void check_event_bits(struct job *j, unsigned word, const char *option)
 {
-	uint64_t bad = j->w[word] & ~kernel_evf_accept(j->t);
+	uint64_t bad = j->w[word] & ~filt_kernel_evf_accept(j->t);
 	for (unsigned b = 0; b < 64; b++) {
 		if (!(bad >> b & 1))
 			continue;
 		char why[256];
-		event_bit_reason(j->t, b, why, sizeof why);
-		diag_add(&j->out->diags, SPE_MSG_EVENT_BITS, j->req->strict, option, "%s", why);
+		filt_event_bit_reason(j->t, b, why, sizeof why);
+		filt_diag_add(&j->out->diags, SPE_MSG_EVENT_BITS, j->req->strict, option, "%s", why);
 	}
 }
 
@@ -152,9 +152,9 @@ static void check_hidden_fields(struct job *j)
 		const struct spe_term_info *ti = spe_term_info(i);
 		char word[16];
 		snprintf(word, sizeof word, f.word ? "config%u" : "config", f.word);
-		diag_add(&j->out->diags, SPE_MSG_NEEDS_FEATURE, j->req->strict, word,
-			 "bits 0x%llx are %s, which needs %s (SPEv%s); %s", (unsigned long long)(v << f.lo), ti->name,
-			 spe_feature_name(ti->feature), spe_feature_version(ti->feature), j->who);
+		filt_diag_add(&j->out->diags, SPE_MSG_NEEDS_FEATURE, j->req->strict, word,
+			      "bits 0x%llx are %s, which needs %s (SPEv%s); %s", (unsigned long long)(v << f.lo), ti->name,
+			      spe_feature_name(ti->feature), spe_feature_version(ti->feature), j->who);
 	}
 }
 
@@ -171,19 +171,19 @@ static void check_kernel_samples(struct job *j)
 	if (r->exclude_kernel || spe_target_may_sample_kernel(t))
 		return;
 	char have[96];
-	snprintf(have, sizeof have, "target has perf_event_paranoid=%d and no CAP_PERFMON", t->paranoid);
+	spe_target_privilege_text(t, have, sizeof have);
 	if (r->kernel_explicit || r->exclude_user) {
-		diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, r->kernel_explicit ? "k" : "exclude_user",
-			 "kernel samples need CAP_PERFMON or perf_event_paranoid <= 1 (perf core refuses the event "
-			 "with EACCES); %s",
-			 have);
+		filt_diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, r->kernel_explicit ? "k" : "exclude_user",
+			      "kernel samples need CAP_PERFMON or perf_event_paranoid <= 1 (perf core refuses the event "
+			      "with EACCES); target has %s",
+			      have);
 		return;
 	}
 	j->out->kernel_excluded = true;
-	diag_add(&j->out->diags, SPE_MSG_KERNEL_EXCLUDED, r->strict, "exclude_kernel",
-		 "%s, so the event samples user space only (exclude_kernel=1, PMSCR.E1SPE clear); for kernel "
-		 "samples give the recorder CAP_PERFMON or set kernel.perf_event_paranoid=1",
-		 have);
+	filt_diag_add(&j->out->diags, SPE_MSG_KERNEL_EXCLUDED, r->strict, "exclude_kernel",
+		      "target has %s, so the event samples user space only (exclude_kernel=1, PMSCR.E1SPE clear); for kernel "
+		      "samples give the recorder CAP_PERFMON or set kernel.perf_event_paranoid=1",
+		      have);
 }
 
 static void check_kernel_rules(struct job *j)
@@ -194,17 +194,18 @@ static void check_kernel_rules(struct job *j)
 		check_event_bits(j, 3, "inv_event_filter");
 	check_hidden_fields(j);
 	if (j->req->freq_set)
-		diag_add(&j->out->diags, SPE_MSG_FREQ_MODE, true, "freq",
-			 "SPE samples by operation count: frequency mode is refused (EINVAL); set a period instead");
+		filt_diag_add(&j->out->diags, SPE_MSG_FREQ_MODE, true, "freq",
+			      "SPE samples by operation count: frequency mode is refused (EINVAL); set a period instead");
 	for (enum spe_term p = SPE_TERM_PA_ENABLE; p <= SPE_TERM_PCT_ENABLE; p++) {
 		char why[256];
 		if (field_get(t, j->w, p) && spe_term_needs_privilege(t, p, why, sizeof why))
-			diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, spe_term_info(p)->name, "%s", why);
+			filt_diag_add(&j->out->diags, SPE_MSG_NEEDS_PRIVILEGE, true, spe_term_info(p)->name, "%s", why);
 	}
 	check_kernel_samples(j);
 }
 
-static void check_strict(struct job *j)
+/* A bit both kept and dropped. */
+static void strict_event_overlap(struct job *j)
 {
 	const struct spe_target *t = j->t;
 	const struct spe_filter_request *r = j->req;
@@ -212,9 +213,17 @@ static void check_strict(struct job *j)
 
 	uint64_t both = field_get(t, j->w, SPE_TERM_EVENT_FILTER) & field_get(t, j->w, SPE_TERM_INV_EVENT_FILTER);
 	if (both)
-		diag_add(d, SPE_MSG_EVENT_OVERLAP, r->strict, "inv_event_filter",
-			 "bits 0x%llx are also in event_filter: keeping or dropping such samples is UNPREDICTABLE",
-			 (unsigned long long)both);
+		filt_diag_add(d, SPE_MSG_EVENT_OVERLAP, r->strict, "inv_event_filter",
+			      "bits 0x%llx are also in event_filter: keeping or dropping such samples is UNPREDICTABLE",
+			      (unsigned long long)both);
+}
+
+/* A *_filter_mask without its type filter. */
+static void strict_masks_without_type(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	for (int i = 0; i < SPE_TERM_COUNT; i++) {
 		const struct spe_term_info *ti = spe_term_info(i);
@@ -223,11 +232,19 @@ static void check_strict(struct job *j)
 			continue;
 		int type = spe_term_lookup(ti->name, n - 5);
 		if (type >= 0 && !field_get(t, j->w, type))
-			diag_add(d, SPE_MSG_MASK_NO_TYPE, r->strict, ti->name,
-				 "set without %s: the AND term then requires the operation NOT to be of that type "
-				 "(PMSFCR %s clear)",
-				 spe_term_info(type)->name, spe_term_info(type)->name);
+			filt_diag_add(d, SPE_MSG_MASK_NO_TYPE, r->strict, ti->name,
+				      "set without %s: the AND term then requires the operation NOT to be of that type "
+				      "(PMSFCR %s clear)",
+				      spe_term_info(type)->name, spe_term_info(type)->name);
 	}
+}
+
+/* IMPDEF event bits a kernel before 6.18 accepts unchecked. */
+static void strict_impdef_unchecked(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	if (t->kernel < 618) {
 		uint64_t impdef = SPE_EVF_IMPDEF_ALWAYS | SPE_EVF_IMPDEF_BEFORE_V1P4;
@@ -236,15 +253,23 @@ static void check_strict(struct job *j)
 			const char *name;
 		} evf_words[] = { { 1, "event_filter" }, { 3, "inv_event_filter" } };
 		for (size_t k = 0; k < 2; k++) {
-			uint64_t bits = j->w[evf_words[k].word] & impdef & kernel_evf_accept(t);
+			uint64_t bits = j->w[evf_words[k].word] & impdef & filt_kernel_evf_accept(t);
 			if (bits)
-				diag_add(d, SPE_MSG_IMPDEF_UNCHECKED, r->strict, evf_words[k].name,
-					 "bits 0x%llx are IMPLEMENTATION DEFINED; Linux %u.%u accepts them without "
-					 "checking (probing came in 6.18), so on a part without them the filter does "
-					 "nothing; see the TRM",
-					 (unsigned long long)bits, t->kernel / 100, t->kernel % 100);
+				filt_diag_add(d, SPE_MSG_IMPDEF_UNCHECKED, r->strict, evf_words[k].name,
+					      "bits 0x%llx are IMPLEMENTATION DEFINED; Linux %u.%u accepts them without "
+					      "checking (probing came in 6.18), so on a part without them the filter does "
+					      "nothing; see the TRM",
+					      (unsigned long long)bits, t->kernel / 100, t->kernel % 100);
 		}
 	}
+}
+
+/* config words the kernel lacks, and bits in no format field (may clear a word). */
+static void strict_config_words(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	static const unsigned word_since[SPE_CONFIG_WORDS] = { 415, 415, 415, 603, 619 };
 	for (unsigned w = 0; w < SPE_CONFIG_WORDS; w++) {
@@ -253,11 +278,11 @@ static void check_strict(struct job *j)
 		char name[16];
 		snprintf(name, sizeof name, w ? "config%u" : "config", w);
 		if (t->kernel < word_since[w]) {
-			diag_add(d, SPE_MSG_WORD_TOO_NEW, r->strict, name,
-				 "Linux %u.%u has no %s (added in %u.%u): the value 0x%llx is dropped and the attr "
-				 "sent without it",
-				 t->kernel / 100, t->kernel % 100, name, word_since[w] / 100, word_since[w] % 100,
-				 (unsigned long long)j->w[w]);
+			filt_diag_add(d, SPE_MSG_WORD_TOO_NEW, r->strict, name,
+				      "Linux %u.%u has no %s (added in %u.%u): the value 0x%llx is dropped and the attr "
+				      "sent without it",
+				      t->kernel / 100, t->kernel % 100, name, word_since[w] / 100, word_since[w] % 100,
+				      (unsigned long long)j->w[w]);
 			j->w[w] = 0;
 			continue;
 		}
@@ -268,47 +293,91 @@ static void check_strict(struct job *j)
 				covered |= field_mask(&f) << f.lo;
 		}
 		if (j->w[w] & ~covered)
-			diag_add(d, SPE_MSG_STRAY_BITS, r->strict, name,
-				 "bits 0x%llx belong to no format field of %s: the kernel ignores them",
-				 (unsigned long long)(j->w[w] & ~covered), t->pmu);
+			filt_diag_add(d, SPE_MSG_STRAY_BITS, r->strict, name,
+				      "bits 0x%llx belong to no format field of %s: the kernel ignores them",
+				      (unsigned long long)(j->w[w] & ~covered), t->pmu);
 	}
+}
+
+/* A period the kernel rounds, raises or caps. */
+static void strict_period(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	uint64_t p = j->out->attr.sample_period, eff = j->out->effective_period;
 	if (p < 256 || p < t->min_interval) {
 		if (t->kernel >= 617)
-			diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
-				 "%llu is below %s%u%s; Linux %u.%u programs %llu", (unsigned long long)p,
-				 p < 256 ? "the floor of " : "caps/min_interval=", p < 256 ? 256 : t->min_interval,
-				 p < 256 ? "" : " (a recommendation since 6.17)", t->kernel / 100, t->kernel % 100,
-				 (unsigned long long)eff);
+			filt_diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
+				      "%llu is below %s%u%s; Linux %u.%u programs %llu", (unsigned long long)p,
+				      p < 256 ? "the floor of " : "caps/min_interval=", p < 256 ? 256 : t->min_interval,
+				      p < 256 ? "" : " (a recommendation since 6.17)", t->kernel / 100, t->kernel % 100,
+				      (unsigned long long)eff);
 		else
-			diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
-				 "%llu is below caps/min_interval=%u; Linux %u.%u raises it to %llu",
-				 (unsigned long long)p, t->min_interval, t->kernel / 100, t->kernel % 100,
-				 (unsigned long long)eff);
+			filt_diag_add(d, SPE_MSG_PERIOD_LOW, r->strict, "period",
+				      "%llu is below caps/min_interval=%u; Linux %u.%u raises it to %llu",
+				      (unsigned long long)p, t->min_interval, t->kernel / 100, t->kernel % 100,
+				      (unsigned long long)eff);
 	} else if (p > PERIOD_MAX) {
-		diag_add(d, SPE_MSG_PERIOD_HIGH, r->strict, "period", "%llu is above 0xffffff00; the kernel programs %llu",
-			 (unsigned long long)p, (unsigned long long)eff);
+		filt_diag_add(d, SPE_MSG_PERIOD_HIGH, r->strict, "period", "%llu is above 0xffffff00; the kernel programs %llu",
+			      (unsigned long long)p, (unsigned long long)eff);
 	} else if (p % 256) {
-		diag_add(d, SPE_MSG_PERIOD_ROUNDED, r->strict, "period",
-			 "%llu is not a multiple of 256; the kernel programs %llu", (unsigned long long)p,
-			 (unsigned long long)eff);
+		filt_diag_add(d, SPE_MSG_PERIOD_ROUNDED, r->strict, "period",
+			      "%llu is not a multiple of 256; the kernel programs %llu", (unsigned long long)p,
+			      (unsigned long long)eff);
 	}
+}
+
+/* CONTEXT packets dropped for lack of privilege. */
+static void strict_context(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	if (!j->out->context_packets)
-		diag_add(d, SPE_MSG_CONTEXT_DROPPED, r->strict, "context",
-			 "no kernel-level perf permission (%s): PMSCR.CX stays clear and records carry no CONTEXT "
-			 "packets (no PID for kernel samples)",
-			 t->kernel >= 612 ? "needs CAP_PERFMON or perf_event_paranoid <= 1" : "needs CAP_PERFMON");
+		filt_diag_add(d, SPE_MSG_CONTEXT_DROPPED, r->strict, "context",
+			      "no kernel-level perf permission (needs %s): PMSCR.CX stays clear and records carry no CONTEXT "
+			      "packets (no PID for kernel samples)",
+			      filt_kernel_priv_needs(t));
+}
+
+/* pct_enable without ts_enable. */
+static void strict_pct_without_ts(struct job *j)
+{
+	const struct spe_target *t = j->t;
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	if (field_get(t, j->w, SPE_TERM_PCT_ENABLE) && !field_get(t, j->w, SPE_TERM_TS_ENABLE))
-		diag_add(d, SPE_MSG_PCT_WITHOUT_TS, r->strict, "pct_enable",
-			 "set without ts_enable: PCT only picks the timestamp counter, and no timestamps are "
-			 "recorded (perf adds ts_enable itself only in per-CPU mode)");
+		filt_diag_add(d, SPE_MSG_PCT_WITHOUT_TS, r->strict, "pct_enable",
+			      "set without ts_enable: PCT only picks the timestamp counter, and no timestamps are "
+			      "recorded (perf adds ts_enable itself only in per-CPU mode)");
+}
+
+/* Nothing left to sample. */
+static void strict_exclude_all(struct job *j)
+{
+	const struct spe_filter_request *r = j->req;
+	struct spe_filter_diags *d = &j->out->diags;
 
 	if (r->exclude_user && r->exclude_kernel)
-		diag_add(d, SPE_MSG_EXCLUDE_ALL, r->strict, "exclude",
-			 "both user and kernel are excluded: the event samples nothing");
+		filt_diag_add(d, SPE_MSG_EXCLUDE_ALL, r->strict, "exclude",
+			      "both user and kernel are excluded: the event samples nothing");
+}
+
+/* The checks the kernel does not make: warnings, errors with --strict. */
+static void check_strict(struct job *j)
+{
+	strict_event_overlap(j);
+	strict_masks_without_type(j);
+	strict_impdef_unchecked(j);
+	strict_config_words(j);
+	strict_period(j);
+	strict_context(j);
+	strict_pct_without_ts(j);
+	strict_exclude_all(j);
 }
 
 static void build_registers(struct job *j)
@@ -370,8 +439,8 @@ int spe_filter_compile(const struct spe_filter_request *req, const struct spe_ta
 	out->attr.sample_period = req->period_set ? req->period : (t->min_interval ? t->min_interval : 4096);
 	out->attr.exclude_user = req->exclude_user;
 	out->attr.exclude_kernel = req->exclude_kernel || out->kernel_excluded;
-	out->effective_period = kernel_effective_period(t, out->attr.sample_period);
-	out->context_packets = kernel_priv_ok(t);
+	out->effective_period = filt_kernel_effective_period(t, out->attr.sample_period);
+	out->context_packets = filt_kernel_priv_ok(t);
 
 	check_strict(&j); /* may drop config3/config4 the kernel does not know */
 
@@ -386,5 +455,5 @@ int spe_filter_compile(const struct spe_filter_request *req, const struct spe_ta
 			out->first_error_class = out->diags.d[i].cls;
 		}
 	}
-	return out->accepted ? 0 : -1;
+	return out->accepted ? 0 : spe_filter_class_code(out->first_error_class);
 }

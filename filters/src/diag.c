@@ -31,6 +31,15 @@ const char *spe_filter_msg_what(enum spe_filter_msg m)
 	return (unsigned)m < SPE_MSG_COUNT ? messages[m].what : NULL;
 }
 
+int spe_filter_class_code(enum spe_diag_class cls)
+{
+	switch (cls) {
+	case SPE_DIAG_UNSUPPORTED: return -spe_unavailable;
+	case SPE_DIAG_PRIVILEGE: return -spe_no_permission;
+	default: return -spe_invalid; /* usage, EINVAL, ENOENT, a strict check */
+	}
+}
+
 unsigned spe_filter_diag_errors(const struct spe_filter_diags *diags)
 {
 	unsigned n = 0;
@@ -39,8 +48,8 @@ unsigned spe_filter_diag_errors(const struct spe_filter_diags *diags)
 	return n;
 }
 
-void diag_add(struct spe_filter_diags *diags, enum spe_filter_msg msg, bool strict, const char *option,
-	      const char *fmt, ...)
+void filt_diag_add(struct spe_filter_diags *diags, enum spe_filter_msg msg, bool strict, const char *option,
+		   const char *fmt, ...)
 {
 	if (diags->count >= SPE_FILTER_MAX_DIAGS) {
 		diags->dropped++;

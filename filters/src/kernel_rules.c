@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-uint64_t kernel_evf_accept(const struct spe_target *t)
+uint64_t filt_kernel_evf_accept(const struct spe_target *t)
 {
 	if (t->kernel >= 618)
 		return t->evf_valid; /* probed: caps/event_filter */
@@ -23,25 +23,36 @@ uint64_t kernel_evf_accept(const struct spe_target *t)
 	return spe_evf_architected(v < cap ? v : cap, false) | SPE_EVF_IMPDEF_ALWAYS | SPE_EVF_IMPDEF_BEFORE_V1P4;
 }
 
-unsigned kernel_accepting_pmsver(unsigned pmsver)
+/* First release whose fixed accept mask includes the bits of @p pmsver. */
+static unsigned kernel_accepting_pmsver(unsigned pmsver)
 {
 	return pmsver <= 1 ? SPE_KERNEL_OLDEST : pmsver == 2 ? 512 : pmsver <= 4 ? 603 : 618;
 }
 
-bool kernel_priv_ok(const struct spe_target *t)
+bool filt_kernel_priv_relaxed(const struct spe_target *t)
 {
-	if (t->kernel >= 612)
+	return t->kernel >= 612;
+}
+
+const char *filt_kernel_priv_needs(const struct spe_target *t)
+{
+	return filt_kernel_priv_relaxed(t) ? "CAP_PERFMON or perf_event_paranoid <= 1" : "CAP_PERFMON";
+}
+
+bool filt_kernel_priv_ok(const struct spe_target *t)
+{
+	if (filt_kernel_priv_relaxed(t))
 		return t->paranoid <= 1 || t->privileged; /* perf_allow_kernel() */
 	return t->privileged;                             /* perfmon_capable() */
 }
 
-void kernel_priv_reason(const struct spe_target *t, char *buf, size_t len)
+/* What the privilege check needs and what @p t has (the needs-privilege text). */
+static void kernel_priv_reason(const struct spe_target *t, char *buf, size_t len)
 {
-	if (t->kernel >= 612)
-		snprintf(buf, len,
-			 "needs CAP_PERFMON or perf_event_paranoid <= 1 (Linux 6.12+); target has "
-			 "perf_event_paranoid=%d and no CAP_PERFMON",
-			 t->paranoid);
+	char have[96];
+	if (filt_kernel_priv_relaxed(t))
+		snprintf(buf, len, "needs %s (Linux 6.12+); target has %s", filt_kernel_priv_needs(t),
+			 spe_target_privilege_text(t, have, sizeof have));
 	else
 		snprintf(buf, len,
 			 "needs CAP_PERFMON (Linux %u.%u ignores perf_event_paranoid here; 6.12 relaxed it); "
@@ -52,13 +63,13 @@ void kernel_priv_reason(const struct spe_target *t, char *buf, size_t len)
 bool spe_term_needs_privilege(const struct spe_target *t, enum spe_term term, char *why, size_t len)
 {
 	const struct spe_term_info *ti = spe_term_info(term);
-	if (!ti || ti->feature != SPE_FEAT_PRIV || kernel_priv_ok(t))
+	if (!ti || ti->feature != SPE_FEAT_PRIV || filt_kernel_priv_ok(t))
 		return false;
 	kernel_priv_reason(t, why, len);
 	return true;
 }
 
-uint64_t kernel_effective_period(const struct spe_target *t, uint64_t period)
+uint64_t filt_kernel_effective_period(const struct spe_target *t, uint64_t period)
 {
 	const uint64_t max = 0xffffff00ull;
 	if (t->kernel >= 617) {
@@ -72,7 +83,8 @@ uint64_t kernel_effective_period(const struct spe_target *t, uint64_t period)
 	return period & max;
 }
 
-const char *event_bit_name(unsigned bit)
+/* facts.h column name of an event bit, NULL for IMPDEF/reserved bits. */
+static const char *event_bit_name(unsigned bit)
 {
 #define SPE_X(b, id, word, column, since, desc) \
 	if (bit == (b))                          \
@@ -92,7 +104,7 @@ static const char *event_bit_since(unsigned bit)
 	return NULL;
 }
 
-void event_bit_reason(const struct spe_target *t, unsigned bit, char *buf, size_t len)
+void filt_event_bit_reason(const struct spe_target *t, unsigned bit, char *buf, size_t len)
 {
 	char who[160];
 	spe_target_describe(t, who, sizeof who);
@@ -122,7 +134,7 @@ void event_bit_reason(const struct spe_target *t, unsigned bit, char *buf, size_
 	}
 }
 
-enum spe_filter_msg term_missing_reason(const struct spe_target *t, enum spe_term term, char *buf, size_t len)
+enum spe_filter_msg filt_term_missing_reason(const struct spe_target *t, enum spe_term term, char *buf, size_t len)
 {
 	const struct spe_term_info *ti = spe_term_info(term);
 	char who[160];
@@ -184,6 +196,6 @@ bool spe_term_supported(const struct spe_target *t, enum spe_term term, char *wh
 	}
 	if (t->field[term].present)
 		return true;
-	term_missing_reason(t, term, why, len);
+	filt_term_missing_reason(t, term, why, len);
 	return false;
 }

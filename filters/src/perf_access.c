@@ -13,22 +13,24 @@
 #include "perf_access.h"
 #include "target_internal.h"
 
-bool perf_may_open(const struct perf_caller *c)
+#include <stdio.h>
+
+bool filt_perf_may_open(const struct perf_caller *c)
 {
 	return !(c->restrict_patch && c->paranoid > 2) || c->sys_admin;
 }
 
-bool perf_may_sample_kernel(const struct perf_caller *c)
+bool filt_perf_may_sample_kernel(const struct perf_caller *c)
 {
-	return perf_may_open(c) && (c->paranoid <= 1 || c->perfmon);
+	return filt_perf_may_open(c) && (c->paranoid <= 1 || c->perfmon);
 }
 
-bool perf_may_profile_cpu(const struct perf_caller *c)
+bool filt_perf_may_profile_cpu(const struct perf_caller *c)
 {
-	return perf_may_open(c) && (c->paranoid <= 0 || c->perfmon);
+	return filt_perf_may_open(c) && (c->paranoid <= 0 || c->perfmon);
 }
 
-uint64_t perf_mlock_allowance(const struct perf_caller *c, const struct perf_mlock *m)
+uint64_t filt_perf_mlock_allowance(const struct perf_caller *c, const struct perf_mlock *m)
 {
 	if (c->paranoid < 0 || c->ipc_lock || m->rlimit_bytes == UINT64_MAX)
 		return UINT64_MAX;
@@ -39,5 +41,11 @@ uint64_t perf_mlock_allowance(const struct perf_caller *c, const struct perf_mlo
 bool spe_target_may_sample_kernel(const struct spe_target *t)
 {
 	struct perf_caller c = { .paranoid = t->paranoid, .perfmon = t->privileged };
-	return perf_may_sample_kernel(&c);
+	return filt_perf_may_sample_kernel(&c);
+}
+
+const char *spe_target_privilege_text(const struct spe_target *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "perf_event_paranoid=%d and no CAP_PERFMON", t->paranoid);
+	return buf;
 }

@@ -21,11 +21,11 @@ struct perf_caller {
 };
 
 /* Any perf_event_open at all (the distribution level above 2 refuses all but CAP_SYS_ADMIN). */
-bool perf_may_open(const struct perf_caller *c);
+bool filt_perf_may_open(const struct perf_caller *c);
 /* attr.exclude_kernel = 0, or PERF_SAMPLE_PHYS_ADDR: perf_allow_kernel(). */
-bool perf_may_sample_kernel(const struct perf_caller *c);
+bool filt_perf_may_sample_kernel(const struct perf_caller *c);
 /* A CPU-wide event (pid -1: -a, -C): perf_allow_cpu(). */
-bool perf_may_profile_cpu(const struct perf_caller *c);
+bool filt_perf_may_profile_cpu(const struct perf_caller *c);
 
 /* perf_mmap()'s locked-memory accounting, for a caller with nothing else locked. */
 struct perf_mlock {
@@ -40,6 +40,6 @@ struct perf_mlock {
  * RLIMIT_MEMLOCK beyond it; UINT64_MAX when nothing is enforced (paranoid
  * -1 or CAP_IPC_LOCK).
  */
-uint64_t perf_mlock_allowance(const struct perf_caller *c, const struct perf_mlock *m);
+uint64_t filt_perf_mlock_allowance(const struct perf_caller *c, const struct perf_mlock *m);
 
 #endif

@@ -52,7 +52,7 @@ static const struct profile *find(const char *name)
 	return NULL;
 }
 
-bool profile_apply(const char *name, struct spe_target *t)
+bool filt_profile_apply(const char *name, struct spe_target *t)
 {
 	const struct profile *p = find(name);
 	t->evf_valid = spe_evf_architected(t->pmsver, p && p->sme);

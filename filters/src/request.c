@@ -42,7 +42,7 @@ static int event_bit_by_name(const char *s, size_t len)
 		return bit;
 	SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
-	return -1;
+	return -spe_invalid;
 }
 
 /*
@@ -86,8 +86,8 @@ int spe_filter_set_term(struct spe_filter_request *req, const char *name, const 
 	while (*name == '-')
 		name++;
 	if (t < 0) {
-		diag_add(&req->diags, SPE_MSG_UNKNOWN_TERM, true, name, "not an arm_spe term (see --list-filters)");
-		return -1;
+		filt_diag_add(&req->diags, SPE_MSG_UNKNOWN_TERM, true, name, "not an arm_spe term (see --list-filters)");
+		return -spe_invalid;
 	}
 	const struct spe_term_info *info = spe_term_info(t);
 	uint64_t v = 1;
@@ -96,8 +96,8 @@ int spe_filter_set_term(struct spe_filter_request *req, const char *name, const 
 	bool ok = true;
 	if (!value) {
 		if (info->kind != SPE_TERM_FLAG) {
-			diag_add(&req->diags, SPE_MSG_BAD_VALUE, true, info->name, "needs a value (%s=N)", info->name);
-			return -1;
+			filt_diag_add(&req->diags, SPE_MSG_BAD_VALUE, true, info->name, "needs a value (%s=N)", info->name);
+			return -spe_invalid;
 		}
 	} else if (info->kind == SPE_TERM_EVENTS || info->kind == SPE_TERM_SOURCES) {
 		ok = parse_mask(value, info->kind == SPE_TERM_EVENTS, &v, &bad, &bad_len);
@@ -109,14 +109,14 @@ int spe_filter_set_term(struct spe_filter_request *req, const char *name, const 
 				     : info->kind == SPE_TERM_SOURCES ? "a number, or a list of bit numbers 0-63"
 				     : info->kind == SPE_TERM_FLAG    ? "0 or 1"
 								      : "a decimal or 0x-hex number";
-		diag_add(&req->diags, SPE_MSG_BAD_VALUE, true, info->name, "'%.*s' is not %s", (int)bad_len, bad,
-			 expect);
-		return -1;
+		filt_diag_add(&req->diags, SPE_MSG_BAD_VALUE, true, info->name, "'%.*s' is not %s", (int)bad_len, bad,
+			      expect);
+		return -spe_invalid;
 	}
 	if (info->kind == SPE_TERM_FLAG && v > 1) {
-		diag_add(&req->diags, SPE_MSG_VALUE_TOO_BIG, true, info->name,
-			 "value %llu too big for a one-bit field (0 or 1)", (unsigned long long)v);
-		return -1;
+		filt_diag_add(&req->diags, SPE_MSG_VALUE_TOO_BIG, true, info->name,
+			      "value %llu too big for a one-bit field (0 or 1)", (unsigned long long)v);
+		return -spe_invalid;
 	}
 	req->value[t] = v;
 	req->set[t] = true;
@@ -129,9 +129,9 @@ static int set_perf_term(struct spe_filter_request *req, const char *name, size_
 	uint64_t v;
 	bool period = nlen == 6 && !strncmp(name, "period", 6);
 	if (!value || !parse_number(value, strlen(value), &v)) {
-		diag_add(&req->diags, SPE_MSG_BAD_VALUE, true, period ? "period" : "freq",
-			 "'%s' is not a decimal or 0x-hex number", value ? value : "");
-		return -1;
+		filt_diag_add(&req->diags, SPE_MSG_BAD_VALUE, true, period ? "period" : "freq",
+			      "'%s' is not a decimal or 0x-hex number", value ? value : "");
+		return -spe_invalid;
 	}
 	if (period) {
 		req->period_set = true;
@@ -157,8 +157,8 @@ static int apply_item(struct spe_filter_request *req, const char *item)
 		return set_perf_term(req, item, nlen, eq ? eq + 1 : NULL);
 	char name[64];
 	if (nlen >= sizeof name) {
-		diag_add(&req->diags, SPE_MSG_UNKNOWN_TERM, true, "event", "term name '%.20s...' is too long", item);
-		return -1;
+		filt_diag_add(&req->diags, SPE_MSG_UNKNOWN_TERM, true, "event", "term name '%.20s...' is too long", item);
+		return -spe_invalid;
 	}
 	memcpy(name, item, nlen);
 	name[nlen] = '\0';
@@ -175,8 +175,8 @@ static int apply_modifiers(struct spe_filter_request *req, const char *mods)
 		else if (*p == 'k')
 			k = true;
 		else if (*p != ':') {
-			diag_add(&req->diags, SPE_MSG_BAD_VALUE, true, "event", "unknown event modifier '%c' (u, k)", *p);
-			return -1;
+			filt_diag_add(&req->diags, SPE_MSG_BAD_VALUE, true, "event", "unknown event modifier '%c' (u, k)", *p);
+			return -spe_invalid;
 		}
 	}
 	if (u || k) {
@@ -209,16 +209,16 @@ int spe_filter_parse_terms(struct spe_filter_request *req, const char *text)
 		for (size_t i = 7; name_ok && i < plen; i++)
 			name_ok = i == 7 ? text[i] == '_' && plen > 8 : isdigit((unsigned char)text[i]);
 		if (!name_ok || close == slash) {
-			diag_add(&req->diags, SPE_MSG_BAD_PMU, true, "event",
-				 "'%.*s' is not arm_spe/terms/ or arm_spe_N/terms/", (int)(plen < 40 ? plen : 40), text);
-			return -1;
+			filt_diag_add(&req->diags, SPE_MSG_BAD_PMU, true, "event",
+				      "'%.*s' is not arm_spe/terms/ or arm_spe_N/terms/", (int)(plen < 40 ? plen : 40), text);
+			return -spe_invalid;
 		}
 		memcpy(req->pmu, text, plen);
 		req->pmu[plen] = '\0';
 		body = slash + 1;
 		end = close;
 		if (apply_modifiers(req, close + 1))
-			return -1;
+			return -spe_invalid;
 	}
 	/* Split on commas; join items without '=' that are not terms onto the previous one. */
 	char item[512];
@@ -251,5 +251,5 @@ int spe_filter_parse_terms(struct spe_filter_request *req, const char *text)
 		item[ilen] = '\0';
 		rc |= apply_item(req, item);
 	}
-	return rc ? -1 : 0;
+	return rc ? -spe_invalid : 0;
 }

@@ -230,7 +230,7 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 {
 	char path[4096], buf[256];
 	uint64_t v;
-	target_reset(t);
+	filt_target_reset(t);
 	t->origin = SPE_TARGET_SYSFS;
 	t->features = SPE_FEAT_BIT(NONE);
 	snprintf(t->pmu, sizeof t->pmu, "%s", name);
@@ -332,7 +332,7 @@ static int load_pmu(struct ctx *c, const char *dir, const char *name, unsigned k
 	if (rc == -2 && !live)
 		return -1;
 	if (rc == 0)
-		target_apply_midr(t, v);
+		filt_target_apply_midr(t, v);
 	if (live)
 		read_live_privilege(t);
 	return 0;
@@ -382,20 +382,21 @@ int spe_system_load_sysfs(const char *dir, unsigned kernel, bool live, struct sp
 	struct stat st;
 	memset(sys, 0, sizeof *sys);
 	if (!path_join(&c, path, sizeof path, dir, "type"))
-		return -1;
+		return -spe_invalid;
 	if (stat(path, &st) == 0) {
 		const char *base = strrchr(dir, '/');
 		base = base && base[1] ? base + 1 : dir;
 		if (load_pmu(&c, dir, pmu_index(base) >= 0 ? base : "arm_spe_0", kernel, live, &sys->pmu[0]))
-			return -1;
+			return -spe_bad_input;
 		sys->count = 1;
 		note_assumed_kernel(dir, sys);
 		return 0;
 	}
 	DIR *d = opendir(dir);
 	if (!d) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return -1;
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", dir, strerror(e));
+		return e == ENOENT || e == ENOTDIR ? -spe_not_found : -spe_io;
 	}
 	struct dirent *e;
 	int rc = 0;
@@ -404,22 +405,25 @@ int spe_system_load_sysfs(const char *dir, unsigned kernel, bool live, struct sp
 			continue;
 		if (sys->count == SPE_MAX_PMUS) {
 			snprintf(err, errlen, "%s: more than %d arm_spe PMUs", dir, SPE_MAX_PMUS);
-			rc = -1;
+			rc = -spe_unsupported;
 			break;
 		}
-		if (!path_join(&c, path, sizeof path, dir, e->d_name) ||
-		    load_pmu(&c, path, e->d_name, kernel, live, &sys->pmu[sys->count])) {
-			rc = -1;
+		if (!path_join(&c, path, sizeof path, dir, e->d_name)) {
+			rc = -spe_invalid;
+			break;
+		}
+		if (load_pmu(&c, path, e->d_name, kernel, live, &sys->pmu[sys->count])) {
+			rc = -spe_bad_input;
 			break;
 		}
 		sys->count++;
 	}
 	closedir(d);
 	if (rc)
-		return -1;
+		return rc;
 	if (!sys->count) {
 		snprintf(err, errlen, "%s: no arm_spe PMU (no type file, no arm_spe_N directory)", dir);
-		return -1;
+		return -spe_not_found;
 	}
 	qsort(sys->pmu, sys->count, sizeof sys->pmu[0], by_index);
 	note_assumed_kernel(dir, sys);
@@ -436,12 +440,12 @@ int spe_system_pick(const struct spe_system *sys, const struct spe_cpuset *cpus,
 				pick = (int)i;
 		if (pick < 0) {
 			snprintf(err, errlen, "%s: no such PMU in this system", pmu_name);
-			return -1;
+			return -spe_invalid;
 		}
 		if (cpus && sys->pmu[pick].cpus_known && !spe_cpuset_covers(&sys->pmu[pick].cpus, cpus)) {
 			snprintf(err, errlen, "%s covers CPUs %s only, not all the requested CPUs", pmu_name,
 				 sys->pmu[pick].cpumask_text);
-			return -1;
+			return -spe_invalid;
 		}
 		return pick;
 	}
@@ -454,7 +458,7 @@ int spe_system_pick(const struct spe_system *sys, const struct spe_cpuset *cpus,
 		if (!spe_cpuset_covers(&t->cpus, cpus)) {
 			snprintf(err, errlen, "the requested CPUs span more than one SPE PMU (%s covers %s)", t->pmu,
 				 t->cpumask_text);
-			return -1;
+			return -spe_invalid;
 		}
 		pick = (int)i;
 	}
@@ -466,5 +470,5 @@ int spe_system_pick(const struct spe_system *sys, const struct spe_cpuset *cpus,
 	for (unsigned i = 0; i < sys->count && n < errlen; i++)
 		n += (size_t)snprintf(err + n, errlen - n, " %s (CPUs %s)", sys->pmu[i].pmu,
 				      sys->pmu[i].cpumask_text[0] ? sys->pmu[i].cpumask_text : "?");
-	return -1;
+	return -spe_invalid;
 }

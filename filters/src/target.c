@@ -43,7 +43,7 @@ bool spe_cpu_from_midr(uint64_t midr, const char **name, const char **version)
 	return false;
 }
 
-void target_apply_midr(struct spe_target *t, uint64_t midr)
+void filt_target_apply_midr(struct spe_target *t, uint64_t midr)
 {
 	const char *cpu, *version;
 	if (!spe_cpu_from_midr(midr, &cpu, &version))
@@ -56,7 +56,7 @@ void target_apply_midr(struct spe_target *t, uint64_t midr)
 	}
 }
 
-void target_reset(struct spe_target *t)
+void filt_target_reset(struct spe_target *t)
 {
 	memset(t, 0, sizeof *t);
 	snprintf(t->pmu, sizeof t->pmu, "arm_spe_0");
@@ -68,7 +68,12 @@ void target_reset(struct spe_target *t)
 	t->features = SPE_FEAT_BIT(NONE) | SPE_FEAT_BIT(FE) | SPE_FEAT_BIT(FT) | SPE_FEAT_BIT(FL);
 }
 
-void target_fields_from_rules(struct spe_target *t)
+/*
+ * Set t->field[] from the driver rules: a term is shown when the kernel
+ * has it and the target has its feature (format/ visibility: docs/filters.md,
+ * "How the kernel driver treats a request").  Used by the profile and register builders.
+ */
+static void target_fields_from_rules(struct spe_target *t)
 {
 	for (int i = 0; i < SPE_TERM_COUNT; i++) {
 		const struct spe_term_info *ti = spe_term_info(i);
@@ -137,7 +142,7 @@ int spe_cpuset_parse(const char *text, struct spe_cpuset *set, size_t *bad_offse
 bad:
 	if (bad_offset)
 		*bad_offset = (size_t)(p - text);
-	return -1;
+	return -spe_invalid;
 }
 
 bool spe_cpuset_empty(const struct spe_cpuset *set)
@@ -189,8 +194,8 @@ int spe_target_from_regs(uint64_t pmsidr, unsigned pmsver, unsigned kernel, stru
 		      { 5, SPE_FEAT_ERND },	{ 6, SPE_FEAT_FNE },  { 7, SPE_FEAT_FDS }, { 26, SPE_FEAT_EFT },
 		      { 32, SPE_FEAT_SME } };
 	if (pmsver < 1 || pmsver > 6)
-		return -1;
-	target_reset(t);
+		return -spe_invalid;
+	filt_target_reset(t);
 	t->origin = SPE_TARGET_REGS;
 	if (kernel)
 		t->kernel = kernel;
@@ -221,14 +226,14 @@ int spe_target_from_profile(const char *cpu, unsigned kernel, struct spe_target 
 #undef SPE_X
 	if (!name) {
 		snprintf(err, errlen, "unknown CPU '%s' (spe-record --help lists the profiles)", cpu);
-		return -1;
+		return -spe_invalid;
 	}
 	unsigned pmsver = spe_version_pmsver(version);
 	if (!pmsver) {
 		snprintf(err, errlen, "CPU '%s' has no SPE version in facts.h", cpu);
-		return -1;
+		return -spe_unavailable;
 	}
-	target_reset(t);
+	filt_target_reset(t);
 	t->origin = SPE_TARGET_PROFILE;
 	if (kernel)
 		t->kernel = kernel;
@@ -236,7 +241,7 @@ int spe_target_from_profile(const char *cpu, unsigned kernel, struct spe_target 
 	t->pmsver = pmsver;
 	if (pmsver >= 3)
 		t->features |= SPE_FEAT_BIT(DISCARD) | SPE_FEAT_BIT(FNE);
-	profile_apply(name, t);
+	filt_profile_apply(name, t);
 	target_fields_from_rules(t);
 	return 0;
 }

@@ -21,22 +21,15 @@ unsigned spe_version_pmsver(const char *version);
 uint64_t spe_evf_architected(unsigned pmsver, bool sme);
 
 /* Reset @p t and set the defaults every builder shares. */
-void target_reset(struct spe_target *t);
-
-/*
- * Set t->field[] from the driver rules: a term is shown when the kernel
- * has it and the target has its feature (format/ visibility: docs/filters.md,
- * "How the kernel driver treats a request").  Used by the profile and register builders.
- */
-void target_fields_from_rules(struct spe_target *t);
+void filt_target_reset(struct spe_target *t);
 
 /* facts.h CPU name and SPE version for a MIDR; false when unknown. */
 bool spe_cpu_from_midr(uint64_t midr, const char **name, const char **version);
 
 /* Name the CPU of @p t and raise its SPE version to the part's, from a MIDR (no-op when unknown). */
-void target_apply_midr(struct spe_target *t, uint64_t midr);
+void filt_target_apply_midr(struct spe_target *t, uint64_t midr);
 
 /* Fill the optional features of facts.h CPU @p name from the profile table. */
-bool profile_apply(const char *name, struct spe_target *t);
+bool filt_profile_apply(const char *name, struct spe_target *t);
 
 #endif

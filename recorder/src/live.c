@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "spe/live.h"
 #include "spe/spe.h"
+#include "util/child.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -55,23 +56,17 @@ struct spe_live {
 	uint32_t data_pages; /* data ring pages per CPU (without the control page) */
 	pid_t *tids;     /* the tasks opened: the command, or -p's threads (PID first); -1 = all */
 	int n_tids;
-	pid_t child;
-	int go_fd;       /* write end: one byte lets the child exec */
-	int exec_err_fd; /* read end: the child's errno if exec failed (CLOEXEC: EOF on success) */
+	struct util_child child; /* SPE_LIVE_COMMAND: held before exec until spe_live_run() */
+	char errmsg[512];        /* the last failure, spe_live_errmsg() */
 };
 
-static int set_err(struct spe_live_error *err, int code, int sys_errno, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int set_err(struct spe_live_error *err, int code, int sys_errno, const char *fmt, ...)
+static int set_err(struct spe_live *l, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int set_err(struct spe_live *l, int code, const char *fmt, ...)
 {
-	if (err) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-		va_end(ap);
-		err->code = code;
-		err->sys_errno = sys_errno;
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(l->errmsg, sizeof l->errmsg, fmt, ap);
+	va_end(ap);
 	return code;
 }
 
@@ -91,28 +86,28 @@ static int read_int_file(const char *path, int *v)
 }
 
 /* The message for a refused perf_event_open, naming the fix. */
-static int open_error(struct spe_live_error *err, const char *what, uint32_t cpu, int e)
+static int open_error(struct spe_live *l, const char *what, uint32_t cpu, int e)
 {
 	int paranoid = 99;
 	read_int_file("/proc/sys/kernel/perf_event_paranoid", &paranoid);
 	switch (e) {
 	case EACCES:
 	case EPERM:
-		return set_err(err, -spe_io, e,
+		return set_err(l, -spe_no_permission,
 			       "perf_event_open(%s) on CPU %u: %s. Recording needs perf privileges: run as root "
 			       "or give the binary CAP_PERFMON (setcap cap_perfmon+ep), or lower "
 			       "/proc/sys/kernel/perf_event_paranoid (now %d), e.g. sysctl kernel.perf_event_paranoid=-1",
 			       what, cpu, strerror(e), paranoid);
 	case ESRCH:
-		return set_err(err, -spe_io, e, "perf_event_open(%s) on CPU %u: %s: the process to record is gone",
+		return set_err(l, -spe_not_found, "perf_event_open(%s) on CPU %u: %s: the process to record is gone",
 			       what, cpu, strerror(e));
 	case ENOSYS:
-		return set_err(err, -spe_unsupported, e,
+		return set_err(l, -spe_unavailable,
 			       "perf_event_open(%s): %s. The kernel was built without perf events, or this runs "
 			       "under an emulator (qemu-user) that lacks the system call",
 			       what, strerror(e));
 	case EBUSY:
-		return set_err(err, -spe_unsupported, e,
+		return set_err(l, -spe_unavailable,
 			       "perf_event_open(%s) on CPU %u: %s. Another session (perf record?) is using SPE on "
 			       "that CPU; SPE allows one event per CPU",
 			       what, cpu, strerror(e));
@@ -121,12 +116,12 @@ static int open_error(struct spe_live_error *err, const char *what, uint32_t cpu
 	case EOPNOTSUPP:
 	case EINVAL:
 	case E2BIG:
-		return set_err(err, -spe_unsupported, e,
+		return set_err(l, -spe_unavailable,
 			       "perf_event_open(%s) on CPU %u: %s. The kernel rejected the event attributes; "
 			       "check the filter options with spe-record --dry-run",
 			       what, cpu, strerror(e));
 	default:
-		return set_err(err, -spe_io, e, "perf_event_open(%s) on CPU %u: %s", what, cpu, strerror(e));
+		return set_err(l, -spe_io, "perf_event_open(%s) on CPU %u: %s", what, cpu, strerror(e));
 	}
 }
 
@@ -182,12 +177,11 @@ static int open_events(struct spe_live *l, uint32_t cpu, pid_t target, int *spe_
 }
 
 /* open_events() for the first task, with the message for a refusal. */
-static int open_task(struct spe_live *l, uint32_t cpu, pid_t target, int *spe_fd, int *dummy_fd,
-		     struct spe_live_error *err)
+static int open_task(struct spe_live *l, uint32_t cpu, pid_t target, int *spe_fd, int *dummy_fd)
 {
 	if (open_events(l, cpu, target, spe_fd, dummy_fd) == 0)
 		return 0;
-	return open_error(err, *spe_fd < 0 && l->cfg.with_spe ? "arm_spe" : "dummy", cpu, errno);
+	return open_error(l, *spe_fd < 0 && l->cfg.with_spe ? "arm_spe" : "dummy", cpu, errno);
 }
 
 /*
@@ -195,11 +189,11 @@ static int open_task(struct spe_live *l, uint32_t cpu, pid_t target, int *spe_fd
  * Threads they start later inherit their events; threads that exist already
  * need their own.  Any other mode: the one target.
  */
-static int list_tasks(struct spe_live *l, pid_t target, struct spe_live_error *err)
+static int list_tasks(struct spe_live *l, pid_t target)
 {
 	l->tids = malloc(sizeof *l->tids);
 	if (!l->tids)
-		return set_err(err, -spe_nomem, ENOMEM, "out of memory");
+		return set_err(l, -spe_nomem, "out of memory");
 	l->tids[0] = target;
 	l->n_tids = 1;
 	if (l->cfg.mode != SPE_LIVE_PID)
@@ -215,7 +209,7 @@ static int list_tasks(struct spe_live *l, pid_t target, struct spe_live_error *e
 		pid_t *nt = realloc(l->tids, (size_t)(l->n_tids + 1) * sizeof *nt);
 		if (!nt) {
 			closedir(d);
-			return set_err(err, -spe_nomem, ENOMEM, "out of memory");
+			return set_err(l, -spe_nomem, "out of memory");
 		}
 		l->tids = nt;
 		l->tids[l->n_tids++] = tid;
@@ -226,13 +220,13 @@ static int list_tasks(struct spe_live *l, pid_t target, struct spe_live_error *e
 }
 
 /* The events of -p's other threads on @p c, their output sent to its ring (mapped already). */
-static int open_other_threads(struct spe_live *l, struct live_cpu *c, struct spe_live_error *err)
+static int open_other_threads(struct spe_live *l, struct live_cpu *c)
 {
 	if (l->n_tids < 2)
 		return 0;
 	c->thread_fds = malloc((size_t)(l->n_tids - 1) * 2 * sizeof *c->thread_fds);
 	if (!c->thread_fds)
-		return set_err(err, -spe_nomem, ENOMEM, "out of memory");
+		return set_err(l, -spe_nomem, "out of memory");
 	int owner = l->cfg.with_spe ? c->spe_fd : c->dummy_fd;
 	for (int t = 1; t < l->n_tids; t++) {
 		int fds[2];
@@ -243,14 +237,14 @@ static int open_other_threads(struct spe_live *l, struct live_cpu *c, struct spe
 					close(fds[k]);
 			if (e == ESRCH)
 				continue; /* the thread ended meanwhile */
-			return open_error(err, fds[0] < 0 && l->cfg.with_spe ? "arm_spe" : "dummy", c->cpu, e);
+			return open_error(l, fds[0] < 0 && l->cfg.with_spe ? "arm_spe" : "dummy", c->cpu, e);
 		}
 		for (int k = 0; k < 2; k++) {
 			if (fds[k] < 0)
 				continue;
 			c->thread_fds[c->n_thread_fds++] = fds[k];
 			if (ioctl(fds[k], PERF_EVENT_IOC_SET_OUTPUT, owner) < 0)
-				return set_err(err, -spe_io, errno,
+				return set_err(l, -spe_io,
 					       "cannot send thread %d's events to the ring on CPU %u: %s",
 					       (int)l->tids[t], c->cpu, strerror(errno));
 		}
@@ -258,56 +252,15 @@ static int open_other_threads(struct spe_live *l, struct live_cpu *c, struct spe
 	return 0;
 }
 
-/* Fork the command, stopped before exec until spe_live_run() writes the go byte. */
-static int fork_command(struct spe_live *l, struct spe_live_error *err)
+/* Fork the command, held before exec until spe_live_run() releases it. */
+static int fork_command(struct spe_live *l)
 {
-	int go[2], ex[2];
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return set_err(err, -spe_io, errno, "pipe: %s", strerror(errno));
-	if (pipe2(ex, O_CLOEXEC) < 0) {
-		close(go[0]);
-		close(go[1]);
-		return set_err(err, -spe_io, errno, "pipe: %s", strerror(errno));
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(go[0]);
-		close(go[1]);
-		close(ex[0]);
-		close(ex[1]);
-		return set_err(err, -spe_io, e, "fork: %s", strerror(e));
-	}
-	if (pid == 0) {
-		char c;
-		close(go[1]);
-		close(ex[0]);
-		/*
-		 * The recorder's SIGINT/SIGTERM handlers are not the command's, and
-		 * the SIGXFSZ it ignores (to see EFBIG) would survive exec: a
-		 * command past its file-size limit must die as it would alone.
-		 */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGXFSZ, SIG_DFL);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(l->cfg.argv[0], l->cfg.argv);
-		int e = errno;
-		if (write(ex[1], &e, sizeof e) < 0) {
-			/* nothing more to say */
-		}
-		_exit(127);
-	}
-	close(go[0]);
-	close(ex[1]);
-	l->child = pid;
-	l->go_fd = go[1];
-	l->exec_err_fd = ex[0];
-	return 0;
+	const char *what = "";
+	int e = util_child_spawn(&l->child, l->cfg.argv, &what);
+	return e ? set_err(l, -spe_io, "%s: %s", what, strerror(-e)) : 0;
 }
 
-static int map_cpu(struct spe_live *l, struct live_cpu *c, struct spe_live_error *err)
+static int map_cpu(struct spe_live *l, struct live_cpu *c)
 {
 	int owner = l->cfg.with_spe ? c->spe_fd : c->dummy_fd;
 	size_t data_pages = l->data_pages;
@@ -316,7 +269,7 @@ static int map_cpu(struct spe_live *l, struct live_cpu *c, struct spe_live_error
 	if (c->base == MAP_FAILED) {
 		int e = errno;
 		c->base = NULL;
-		return set_err(err, -spe_io, e,
+		return set_err(l, -spe_io,
 			       "cannot map the %zu-page data ring on CPU %u: %s; try fewer pages or raise "
 			       "/proc/sys/kernel/perf_event_mlock_kb",
 			       data_pages, c->cpu, strerror(e));
@@ -333,7 +286,7 @@ static int map_cpu(struct spe_live *l, struct live_cpu *c, struct spe_live_error
 		if (c->aux == MAP_FAILED) {
 			int e = errno;
 			c->aux = NULL;
-			return set_err(err, -spe_io, e,
+			return set_err(l, -spe_io,
 				       "cannot map the %llu-byte AUX area on CPU %u: %s; try a smaller -m or raise "
 				       "/proc/sys/kernel/perf_event_mlock_kb",
 				       (unsigned long long)l->aux_size, c->cpu, strerror(e));
@@ -342,7 +295,7 @@ static int map_cpu(struct spe_live *l, struct live_cpu *c, struct spe_live_error
 		c->ring.aux = c->aux;
 		c->ring.aux_size = l->aux_size;
 		if (c->dummy_fd >= 0 && ioctl(c->dummy_fd, PERF_EVENT_IOC_SET_OUTPUT, c->spe_fd) < 0)
-			return set_err(err, -spe_io, errno, "cannot send sideband to the SPE ring on CPU %u: %s",
+			return set_err(l, -spe_io, "cannot send sideband to the SPE ring on CPU %u: %s",
 				       c->cpu, strerror(errno));
 	}
 	return 0;
@@ -387,14 +340,15 @@ uint32_t spe_live_spe_attr(const struct spe_live_config *cfg, uint8_t attr[SPE_L
 	return size;
 }
 
-int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, struct spe_live_error *err)
+int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, char *err, size_t errlen)
 {
 	struct spe_live *l = calloc(1, sizeof *l);
-	if (!l)
-		return set_err(err, -spe_nomem, ENOMEM, "out of memory");
+	if (!l) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
 	memcpy(&l->cfg, cfg_in, cfg_in->size < sizeof l->cfg ? cfg_in->size : sizeof l->cfg);
-	l->child = -1;
-	l->go_fd = l->exec_err_fd = -1;
+	util_child_init(&l->child);
 	l->page = (size_t)sysconf(_SC_PAGESIZE);
 	*out = NULL;
 	int r;
@@ -404,32 +358,32 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 	size_t default_data = SPE_LIVE_DEFAULT_DATA_BYTES / l->page;
 	uint32_t data_pages = l->cfg.data_pages ? l->cfg.data_pages : default_data ? (uint32_t)default_data : 1;
 	if (!is_pow2(aux_pages) || aux_pages < 2) {
-		r = set_err(err, -spe_invalid, 0, "AUX size of %llu pages: need a power of two, at least 2",
+		r = set_err(l, -spe_invalid, "AUX size of %llu pages: need a power of two, at least 2",
 			    (unsigned long long)aux_pages);
 		goto fail;
 	}
 	if (!is_pow2(data_pages)) {
-		r = set_err(err, -spe_invalid, 0, "data ring of %u pages: need a power of two", data_pages);
+		r = set_err(l, -spe_invalid, "data ring of %u pages: need a power of two", data_pages);
 		goto fail;
 	}
 	l->aux_size = aux_pages * l->page;
 	l->data_pages = data_pages;
 
 	if (!l->cfg.cpus || l->cfg.n_cpus <= 0 || l->cfg.n_cpus > SPE_LIVE_MAX_CPUS) {
-		r = set_err(err, -spe_invalid, 0, "no CPUs to record on");
+		r = set_err(l, -spe_invalid, "no CPUs to record on");
 		goto fail;
 	}
 	l->n = l->cfg.n_cpus;
 	l->cpu_ids = calloc((size_t)l->n, sizeof *l->cpu_ids);
 	if (!l->cpu_ids) {
-		r = set_err(err, -spe_nomem, ENOMEM, "out of memory");
+		r = set_err(l, -spe_nomem, "out of memory");
 		goto fail;
 	}
 	memcpy(l->cpu_ids, l->cfg.cpus, (size_t)l->n * sizeof *l->cpu_ids);
 	l->cfg.cpus = l->cpu_ids; /* the caller's array need not outlive this call */
 	l->c = calloc((size_t)l->n, sizeof *l->c);
 	if (!l->c) {
-		r = set_err(err, -spe_nomem, ENOMEM, "out of memory");
+		r = set_err(l, -spe_nomem, "out of memory");
 		goto fail;
 	}
 	for (int i = 0; i < l->n; i++) {
@@ -444,7 +398,7 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 						 .exclude_hv = 1 };
 		int fd = perf_event_open(&probe, 0, -1);
 		if (fd < 0) {
-			r = open_error(err, "dummy", 0, errno);
+			r = open_error(l, "dummy", 0, errno);
 			goto fail;
 		}
 		close(fd);
@@ -453,29 +407,35 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, s
 	pid_t target = -1;
 	if (l->cfg.mode == SPE_LIVE_COMMAND) {
 		if (!l->cfg.argv || !l->cfg.argv[0]) {
-			r = set_err(err, -spe_invalid, 0, "no command to run");
+			r = set_err(l, -spe_invalid, "no command to run");
 			goto fail;
 		}
-		if ((r = fork_command(l, err)))
+		if ((r = fork_command(l)))
 			goto fail;
-		target = l->child;
+		target = l->child.pid;
 	} else if (l->cfg.mode == SPE_LIVE_PID) {
 		target = l->cfg.pid;
 	}
 
-	if ((r = list_tasks(l, target, err)))
+	if ((r = list_tasks(l, target)))
 		goto fail;
 	for (int i = 0; i < l->n; i++) {
 		struct live_cpu *c = &l->c[i];
-		if ((r = open_task(l, c->cpu, l->tids[0], &c->spe_fd, &c->dummy_fd, err)) ||
-		    (r = map_cpu(l, c, err)) || (r = open_other_threads(l, c, err)))
+		if ((r = open_task(l, c->cpu, l->tids[0], &c->spe_fd, &c->dummy_fd)) ||
+		    (r = map_cpu(l, c)) || (r = open_other_threads(l, c)))
 			goto fail;
 	}
 	*out = l;
 	return 0;
 fail:
+	snprintf(err, errlen, "%s", l->errmsg);
 	spe_live_close(l);
 	return r;
+}
+
+const char *spe_live_errmsg(const struct spe_live *l)
+{
+	return l->errmsg;
 }
 
 int spe_live_cpus(const struct spe_live *l, const uint32_t **cpus)
@@ -601,8 +561,7 @@ static int wait_status(int st)
 	return 1;
 }
 
-int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct spe_live_result *res,
-		 struct spe_live_error *err)
+int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct spe_live_result *res)
 {
 	memset(res, 0, sizeof *res);
 	res->n_cpus = l->n;
@@ -616,7 +575,7 @@ int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct
 	if (!pfd || !s->cpus) {
 		free(pfd);
 		free(s->cpus);
-		return set_err(err, -spe_nomem, ENOMEM, "out of memory");
+		return set_err(l, -spe_nomem, "out of memory");
 	}
 	for (int i = 0; i < l->n; i++) {
 		s->cpus[i] = (struct spe_session_cpu){ .cpu = l->c[i].cpu, .idx = (uint32_t)i, .tid = -1,
@@ -627,22 +586,14 @@ int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct
 
 	int r = 0, child_done = 0, child_status = 0;
 	if (l->cfg.mode == SPE_LIVE_COMMAND) {
-		char go = 1;
-		if (write(l->go_fd, &go, 1) != 1) {
-			r = set_err(err, -spe_io, errno, "cannot start the command: %s", strerror(errno));
+		int e = util_child_release(&l->child);
+		if (e < 0) {
+			r = set_err(l, -spe_io, "cannot start the command: %s", strerror(-e));
 			goto stop;
 		}
-		close(l->go_fd);
-		l->go_fd = -1;
-		int e = 0;
-		ssize_t n = read(l->exec_err_fd, &e, sizeof e);
-		close(l->exec_err_fd);
-		l->exec_err_fd = -1;
-		if (n == (ssize_t)sizeof e) {
-			waitpid(l->child, &child_status, 0);
-			l->child = -1;
+		if (e > 0) {
 			res->command_status = 127;
-			r = set_err(err, -spe_invalid, e, "cannot run '%s': %s", l->cfg.argv[0], strerror(e));
+			r = set_err(l, -spe_invalid, "cannot run '%s': %s", l->cfg.argv[0], strerror(e));
 			goto stop;
 		}
 		res->command_ran = 1;
@@ -656,7 +607,7 @@ int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct
 		int pr = poll(pfd, (nfds_t)l->n, poll_ms);
 		int64_t d = spe_session_drain(s);
 		if (d < 0) {
-			r = set_err(err, (int)d, 0, "recording stopped: %s", spe_errstr((int)d));
+			r = set_err(l, (int)d, "recording stopped: %s", spe_errstr((int)d));
 			break;
 		}
 		if (l->cfg.stop && *l->cfg.stop) {
@@ -665,9 +616,9 @@ int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct
 		}
 		if (l->cfg.duration > 0 && now_s() - start >= l->cfg.duration)
 			break;
-		if (l->child > 0 && waitpid(l->child, &child_status, WNOHANG) == l->child) {
+		if (l->child.pid > 0 && waitpid(l->child.pid, &child_status, WNOHANG) == l->child.pid) {
 			child_done = 1;
-			l->child = -1;
+			l->child.pid = -1;
 			break;
 		}
 		if (l->cfg.mode == SPE_LIVE_PID && process_gone(l->cfg.pid))
@@ -691,13 +642,12 @@ stop:
 	if (r == 0 || r == -spe_invalid) {
 		int64_t d = spe_session_drain(s);
 		if (d < 0 && r == 0)
-			r = set_err(err, (int)d, 0, "recording stopped: %s", spe_errstr((int)d));
+			r = set_err(l, (int)d, "recording stopped: %s", spe_errstr((int)d));
 	}
-	if (l->child > 0) {
+	if (l->child.pid > 0) {
 		/* Stopped before the command ended (signal, --duration, error): end it too. */
-		kill(l->child, SIGTERM);
-		waitpid(l->child, &child_status, 0);
-		l->child = -1;
+		kill(l->child.pid, SIGTERM);
+		child_status = util_child_discard(&l->child);
 		child_done = 1;
 	}
 	if (child_done)
@@ -728,12 +678,7 @@ void spe_live_close(struct spe_live *l)
 		free(c->thread_fds);
 		spe_ring_fini(&c->ring);
 	}
-	if (l->go_fd >= 0)
-		close(l->go_fd); /* the held child reads EOF and exits 127 */
-	if (l->exec_err_fd >= 0)
-		close(l->exec_err_fd);
-	if (l->child > 0)
-		waitpid(l->child, NULL, 0);
+	util_child_discard(&l->child); /* a held child reads EOF and exits 127 */
 	free(l->c);
 	free(l->cpu_ids);
 	free(l->tids);

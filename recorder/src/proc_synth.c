@@ -8,6 +8,7 @@
 #include "build_id.h"
 #include "spe/kernel_records.h"
 #include "spe/spe.h"
+#include "util/grow.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -95,14 +96,10 @@ static void mapping_build_id(const char *root, pid_t pid, struct spe_krec_mmap2 
 		if (c->e[i].ino == m->ino && c->e[i].maj == m->maj && c->e[i].min == m->min)
 			e = &c->e[i];
 	if (!e) {
-		if (c->n == c->cap) {
-			size_t cap = c->cap ? 2 * c->cap : 64;
-			struct bid_entry *ne = realloc(c->e, cap * sizeof *ne);
-			if (!ne)
-				return;
-			c->e = ne;
-			c->cap = cap;
-		}
+		struct bid_entry *ne = util_grow(c->e, &c->cap, c->n + 1, sizeof *ne);
+		if (!ne)
+			return;
+		c->e = ne;
 		e = &c->e[c->n++];
 		*e = (struct bid_entry){ .maj = m->maj, .min = m->min, .ino = m->ino };
 		char path[4200];

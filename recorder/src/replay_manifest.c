@@ -285,136 +285,181 @@ static int want_args(struct parser *p, const char *dir, int ntok, int min, int m
 	return 0;
 }
 
+static int dir_midr(struct parser *p, char **tok, int ntok)
+{
+	uint64_t v;
+	int r = parse_u64(p, tok[1], "midr", UINT32_MAX, &v);
+	(void)ntok;
+	if (r)
+		return r;
+	p->default_midr = v;
+	if (p->cur)
+		p->cur->midr = v;
+	return 0;
+}
+
+static int dir_cpu(struct parser *p, char **tok, int ntok)
+{
+	uint32_t cpu;
+	int r = parse_u32(p, tok[1], "cpu", &cpu);
+	(void)ntok;
+	if (r)
+		return r;
+	if (cpu >= 1u << 20)
+		return fail(p, "cpu: %u is not a plausible CPU number", cpu);
+	p->cur = add_cpu(p, cpu);
+	return p->cur ? 0 : -spe_bad_file;
+}
+
+static int dir_time_conv(struct parser *p, char **tok, int ntok)
+{
+	struct spe_replay_manifest *m = p->m;
+	int r;
+	(void)ntok;
+	if ((r = parse_u64(p, tok[1], "time_conv shift", 63, &m->time_shift)) ||
+	    (r = parse_u64(p, tok[2], "time_conv mult", UINT32_MAX, &m->time_mult)) ||
+	    (r = parse_u64(p, tok[3], "time_conv zero", UINT64_MAX, &m->time_zero)))
+		return r;
+	if (m->time_mult == 0)
+		return fail(p, "time_conv: mult 0 would make perf divide by zero");
+	m->has_time_conv = 1;
+	return 0;
+}
+
+static int dir_comm(struct parser *p, char **tok, int ntok)
+{
+	struct spe_replay_side s = { .kind = SPE_REPLAY_COMM };
+	int r;
+	(void)ntok;
+	if ((r = parse_u32(p, tok[1], "comm pid", &s.u.comm.pid)) || (r = parse_u32(p, tok[2], "comm tid", &s.u.comm.tid)))
+		return r;
+	if (strlen(tok[3]) >= SPE_REPLAY_COMM_LEN)
+		return fail(p, "comm: name '%s' is longer than %d characters", tok[3], SPE_REPLAY_COMM_LEN - 1);
+	strcpy(s.u.comm.name, tok[3]);
+	struct spe_replay_side *dst = add_side(p, SPE_REPLAY_COMM);
+	if (!dst)
+		return -spe_nomem;
+	*dst = s;
+	return 0;
+}
+
+static int dir_mmap2(struct parser *p, char **tok, int ntok)
+{
+	struct spe_replay_mmap2 mm = { .prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE };
+	int r;
+	if ((r = parse_u32(p, tok[1], "mmap2 pid", &mm.pid)) || (r = parse_u32(p, tok[2], "mmap2 tid", &mm.tid)) ||
+	    (r = parse_u64(p, tok[3], "mmap2 start", UINT64_MAX, &mm.start)) ||
+	    (r = parse_u64(p, tok[4], "mmap2 len", UINT64_MAX, &mm.len)) ||
+	    (r = parse_u64(p, tok[5], "mmap2 pgoff", UINT64_MAX, &mm.pgoff)))
+		return r;
+	if (mm.len == 0 || mm.start + mm.len < mm.start)
+		return fail(p, "mmap2: start 0x%llx len 0x%llx is not a valid range", (unsigned long long)mm.start,
+			    (unsigned long long)mm.len);
+	for (int i = 7; i < ntok; i++) {
+		if (!strncmp(tok[i], "build_id=", 9))
+			r = parse_build_id(p, tok[i], &mm);
+		else if (!strncmp(tok[i], "prot=", 5))
+			r = parse_perms(p, tok[i] + 5, &mm);
+		else
+			r = fail(p, "mmap2: unexpected '%s' (build_id=HEX or prot=PERMS may follow the path)", tok[i]);
+		if (r)
+			return r;
+	}
+	/* the kernel's names of anonymous, heap and stack mappings are not paths */
+	mm.path = tok[6][0] == '[' || !strcmp(tok[6], "//anon") ? strdup(tok[6]) : resolve_absolute(p->dir, tok[6]);
+	if (!mm.path)
+		return -spe_nomem;
+	struct spe_replay_side *dst = add_side(p, SPE_REPLAY_MMAP2);
+	if (!dst) {
+		free(mm.path);
+		return -spe_nomem;
+	}
+	dst->u.mmap2 = mm;
+	return 0;
+}
+
+static int dir_memory_block_size(struct parser *p, char **tok, int ntok)
+{
+	uint64_t v;
+	int r = parse_u64(p, tok[1], "memory_block_size", UINT64_MAX, &v);
+	(void)ntok;
+	if (r)
+		return r;
+	if (v < 4096 || (v & (v - 1)))
+		return fail(p, "memory_block_size: %s is not a power of two of at least 4096", tok[1]);
+	p->m->memory_block_size = v;
+	return 0;
+}
+
+static int dir_aux(struct parser *p, char **tok, int ntok)
+{
+	struct spe_replay_cpu *c = current_cpu(p);
+	(void)ntok;
+	if (!c)
+		return -spe_bad_file;
+	if (c->aux_path)
+		return fail(p, "cpu %u already has an aux file", c->cpu);
+	c->aux_path = resolve(p->dir, tok[1]);
+	return c->aux_path ? 0 : -spe_nomem;
+}
+
+static int dir_itrace_start(struct parser *p, char **tok, int ntok)
+{
+	struct spe_replay_cpu *c;
+	uint32_t pid, tid;
+	int r;
+	(void)ntok;
+	if ((r = parse_u32(p, tok[1], "itrace_start pid", &pid)) || (r = parse_u32(p, tok[2], "itrace_start tid", &tid)))
+		return r;
+	if (!(c = current_cpu(p)))
+		return -spe_bad_file;
+	c->has_itrace_start = 1;
+	c->itrace_pid = pid;
+	c->itrace_tid = tid;
+	return 0;
+}
+
+/* hostname, osrelease: the traced machine's, for HOSTNAME / OSRELEASE (uname fields hold 64 bytes). */
+static int dir_uname(struct parser *p, char **tok, int ntok)
+{
+	const char *d = tok[0];
+	char **dst = d[0] == 'h' ? &p->m->hostname : &p->m->osrelease;
+	(void)ntok;
+	if (*dst)
+		return fail(p, "%s given twice", d);
+	if (strlen(tok[1]) > 64)
+		return fail(p, "%s: '%s' is longer than 64 characters", d, tok[1]);
+	*dst = strdup(tok[1]);
+	return *dst ? 0 : -spe_nomem;
+}
+
+/* Every directive after the first line, with its argument counts (docs/replay-manifest.md). */
+static const struct {
+	const char *name;
+	int min, max; /* arguments; -1: the handler checks */
+	int (*handle)(struct parser *p, char **tok, int ntok);
+} directives[] = {
+	{ "midr", 1, 1, dir_midr },
+	{ "cpu", 1, 1, dir_cpu },
+	{ "time_conv", 3, 3, dir_time_conv },
+	{ "comm", 3, 3, dir_comm },
+	{ "mmap2", 6, 8, dir_mmap2 },
+	{ "memory_block_size", 1, 1, dir_memory_block_size },
+	{ "numa_node", -1, -1, numa_node },
+	{ "aux", 1, 1, dir_aux },
+	{ "itrace_start", 2, 2, dir_itrace_start },
+	{ "hostname", 1, 1, dir_uname },
+	{ "osrelease", 1, 1, dir_uname },
+};
+
 static int directive(struct parser *p, char **tok, int ntok)
 {
 	const char *d = tok[0];
-	int r;
-
-	if (!strcmp(d, "midr")) {
-		uint64_t v;
-		if ((r = want_args(p, d, ntok, 1, 1)) || (r = parse_u64(p, tok[1], "midr", UINT32_MAX, &v)))
-			return r;
-		p->default_midr = v;
-		if (p->cur)
-			p->cur->midr = v;
-		return 0;
-	}
-	if (!strcmp(d, "cpu")) {
-		uint32_t cpu;
-		if ((r = want_args(p, d, ntok, 1, 1)) || (r = parse_u32(p, tok[1], "cpu", &cpu)))
-			return r;
-		if (cpu >= 1u << 20)
-			return fail(p, "cpu: %u is not a plausible CPU number", cpu);
-		p->cur = add_cpu(p, cpu);
-		return p->cur ? 0 : -spe_bad_file;
-	}
-	if (!strcmp(d, "time_conv")) {
-		struct spe_replay_manifest *m = p->m;
-		if ((r = want_args(p, d, ntok, 3, 3)) ||
-		    (r = parse_u64(p, tok[1], "time_conv shift", 63, &m->time_shift)) ||
-		    (r = parse_u64(p, tok[2], "time_conv mult", UINT32_MAX, &m->time_mult)) ||
-		    (r = parse_u64(p, tok[3], "time_conv zero", UINT64_MAX, &m->time_zero)))
-			return r;
-		if (m->time_mult == 0)
-			return fail(p, "time_conv: mult 0 would make perf divide by zero");
-		m->has_time_conv = 1;
-		return 0;
-	}
-	if (!strcmp(d, "comm")) {
-		struct spe_replay_side s = { .kind = SPE_REPLAY_COMM };
-		if ((r = want_args(p, d, ntok, 3, 3)) || (r = parse_u32(p, tok[1], "comm pid", &s.u.comm.pid)) ||
-		    (r = parse_u32(p, tok[2], "comm tid", &s.u.comm.tid)))
-			return r;
-		if (strlen(tok[3]) >= SPE_REPLAY_COMM_LEN)
-			return fail(p, "comm: name '%s' is longer than %d characters", tok[3],
-				    SPE_REPLAY_COMM_LEN - 1);
-		strcpy(s.u.comm.name, tok[3]);
-		struct spe_replay_side *dst = add_side(p, SPE_REPLAY_COMM);
-		if (!dst)
-			return -spe_nomem;
-		*dst = s;
-		return 0;
-	}
-	if (!strcmp(d, "mmap2")) {
-		struct spe_replay_mmap2 mm = { .prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE };
-		if ((r = want_args(p, d, ntok, 6, 8)) || (r = parse_u32(p, tok[1], "mmap2 pid", &mm.pid)) ||
-		    (r = parse_u32(p, tok[2], "mmap2 tid", &mm.tid)) ||
-		    (r = parse_u64(p, tok[3], "mmap2 start", UINT64_MAX, &mm.start)) ||
-		    (r = parse_u64(p, tok[4], "mmap2 len", UINT64_MAX, &mm.len)) ||
-		    (r = parse_u64(p, tok[5], "mmap2 pgoff", UINT64_MAX, &mm.pgoff)))
-			return r;
-		if (mm.len == 0 || mm.start + mm.len < mm.start)
-			return fail(p, "mmap2: start 0x%llx len 0x%llx is not a valid range",
-				    (unsigned long long)mm.start, (unsigned long long)mm.len);
-		for (int i = 7; i < ntok; i++) {
-			if (!strncmp(tok[i], "build_id=", 9))
-				r = parse_build_id(p, tok[i], &mm);
-			else if (!strncmp(tok[i], "prot=", 5))
-				r = parse_perms(p, tok[i] + 5, &mm);
-			else
-				r = fail(p, "mmap2: unexpected '%s' (build_id=HEX or prot=PERMS may follow the path)",
-					 tok[i]);
-			if (r)
-				return r;
-		}
-		/* the kernel's names of anonymous, heap and stack mappings are not paths */
-		mm.path = tok[6][0] == '[' || !strcmp(tok[6], "//anon") ? strdup(tok[6]) : resolve_absolute(p->dir, tok[6]);
-		if (!mm.path)
-			return -spe_nomem;
-		struct spe_replay_side *dst = add_side(p, SPE_REPLAY_MMAP2);
-		if (!dst) {
-			free(mm.path);
-			return -spe_nomem;
-		}
-		dst->u.mmap2 = mm;
-		return 0;
-	}
-	if (!strcmp(d, "memory_block_size")) {
-		uint64_t v;
-		if ((r = want_args(p, d, ntok, 1, 1)) || (r = parse_u64(p, tok[1], "memory_block_size", UINT64_MAX, &v)))
-			return r;
-		if (v < 4096 || (v & (v - 1)))
-			return fail(p, "memory_block_size: %s is not a power of two of at least 4096", tok[1]);
-		p->m->memory_block_size = v;
-		return 0;
-	}
-	if (!strcmp(d, "numa_node"))
-		return numa_node(p, tok, ntok);
-	if (!strcmp(d, "aux")) {
-		if ((r = want_args(p, d, ntok, 1, 1)))
-			return r;
-		struct spe_replay_cpu *c = current_cpu(p);
-		if (!c)
-			return -spe_bad_file;
-		if (c->aux_path)
-			return fail(p, "cpu %u already has an aux file", c->cpu);
-		c->aux_path = resolve(p->dir, tok[1]);
-		return c->aux_path ? 0 : -spe_nomem;
-	}
-	if (!strcmp(d, "itrace_start")) {
-		struct spe_replay_cpu *c;
-		uint32_t pid, tid;
-		if ((r = want_args(p, d, ntok, 2, 2)) || (r = parse_u32(p, tok[1], "itrace_start pid", &pid)) ||
-		    (r = parse_u32(p, tok[2], "itrace_start tid", &tid)))
-			return r;
-		if (!(c = current_cpu(p)))
-			return -spe_bad_file;
-		c->has_itrace_start = 1;
-		c->itrace_pid = pid;
-		c->itrace_tid = tid;
-		return 0;
-	}
-	if (!strcmp(d, "hostname") || !strcmp(d, "osrelease")) {
-		/* The traced machine's, for HOSTNAME / OSRELEASE (uname fields hold 64 bytes). */
-		char **dst = d[0] == 'h' ? &p->m->hostname : &p->m->osrelease;
-		if ((r = want_args(p, d, ntok, 1, 1)))
-			return r;
-		if (*dst)
-			return fail(p, "%s given twice", d);
-		if (strlen(tok[1]) > 64)
-			return fail(p, "%s: '%s' is longer than 64 characters", d, tok[1]);
-		*dst = strdup(tok[1]);
-		return *dst ? 0 : -spe_nomem;
+	for (size_t i = 0; i < sizeof directives / sizeof directives[0]; i++) {
+		if (strcmp(d, directives[i].name))
+			continue;
+		int r = directives[i].min < 0 ? 0 : want_args(p, d, ntok, directives[i].min, directives[i].max);
+		return r ? r : directives[i].handle(p, tok, ntok);
 	}
 	if (!strcmp(d, "spekit-replay"))
 		return fail(p, "'spekit-replay' must be the first directive");

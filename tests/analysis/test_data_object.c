@@ -30,9 +30,9 @@ TEST(dwarf_variables)
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "/datawork-pie", NULL);
 	CHECK(bin != NULL);
-	struct dobj_vars *v = dobj_vars_new(bin);
+	struct dobj_vars *v = ana_dobj_vars_new(bin);
 	CHECK(v != NULL);
-	const struct dobj_var *x = dobj_vars_lookup(v, 0x3878 + 8 * 1000); /* table[1000] */
+	const struct dobj_var *x = ana_dobj_vars_lookup(v, 0x3878 + 8 * 1000); /* table[1000] */
 	CHECK(x != NULL);
 	if (x) {
 		CHECK_STR_EQ(x->name, "table");
@@ -43,18 +43,18 @@ TEST(dwarf_variables)
 		CHECK(ends_with(x->file, "datawork.c"));
 		CHECK_INT_EQ(x->line, 28);
 	}
-	x = dobj_vars_lookup(v, 0xdd0 + 255); /* the last byte of weights, in the r-x segment (.rodata) */
+	x = ana_dobj_vars_lookup(v, 0xdd0 + 255); /* the last byte of weights, in the r-x segment (.rodata) */
 	CHECK(x && !strcmp(x->name, "weights") && x->size == 256);
 	if (x)
 		CHECK_STR_EQ(x->type, "const int[64]");
-	x = dobj_vars_lookup(v, 0x3060 + 8 * 37);
+	x = ana_dobj_vars_lookup(v, 0x3060 + 8 * 37);
 	CHECK(x && !strcmp(x->name, "histogram") && x->size == 2048 && x->line == 32);
-	x = dobj_vars_lookup(v, 0x3868);
+	x = ana_dobj_vars_lookup(v, 0x3868);
 	CHECK(x && !strcmp(x->name, "shared_counter") && x->size == 8);
 	if (x)
 		CHECK_STR_EQ(x->type, "atomic_long");
 	/* a function-static: calls.0 in the symbol table, sum_table::calls in DWARF */
-	x = dobj_vars_lookup(v, 0x3870);
+	x = ana_dobj_vars_lookup(v, 0x3870);
 	CHECK(x != NULL);
 	if (x) {
 		CHECK_STR_EQ(x->name, "sum_table::calls");
@@ -62,19 +62,19 @@ TEST(dwarf_variables)
 		CHECK_INT_EQ(x->line, 42);
 	}
 	/* crtstuff's completed.0 has no DWARF: the ELF symbol names it */
-	x = dobj_vars_lookup(v, 0x3860);
+	x = ana_dobj_vars_lookup(v, 0x3860);
 	CHECK(x && !strcmp(x->name, "completed.0") && x->kind == DOBJ_SYMBOL && x->size == 1);
 	/* no variable at the GOT: its section */
-	x = dobj_vars_lookup(v, 0x2fc0);
+	x = ana_dobj_vars_lookup(v, 0x2fc0);
 	CHECK(x && !strcmp(x->name, ".got") && x->kind == DOBJ_SECTION);
 	/* past the end of .bss (0x83898): not the binary's data */
-	CHECK(dobj_vars_lookup(v, 0x83898) == NULL);
-	CHECK(dobj_vars_lookup(v, 0x90000000) == NULL);
+	CHECK(ana_dobj_vars_lookup(v, 0x83898) == NULL);
+	CHECK(ana_dobj_vars_lookup(v, 0x90000000) == NULL);
 	uint64_t lo, hi;
-	dobj_vars_span(v, &lo, &hi);
+	ana_dobj_vars_span(v, &lo, &hi);
 	CHECK_U64_EQ(lo, 0);
 	CHECK_U64_EQ(hi, 0x83880);
-	dobj_vars_free(v);
+	ana_dobj_vars_free(v);
 	spe_sym_free(sym);
 }
 
@@ -84,8 +84,8 @@ TEST(stripped_binary_debuglink)
 	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "/memwork-stripped", NULL);
-	struct dobj_vars *v = dobj_vars_new(bin);
-	const struct dobj_var *x = dobj_vars_lookup(v, 0x2100 + 8); /* shared.b */
+	struct dobj_vars *v = ana_dobj_vars_new(bin);
+	const struct dobj_var *x = ana_dobj_vars_lookup(v, 0x2100 + 8); /* shared.b */
 	CHECK(x != NULL);
 	if (x) {
 		CHECK_STR_EQ(x->name, "shared");
@@ -93,28 +93,28 @@ TEST(stripped_binary_debuglink)
 		CHECK_U64_EQ(x->size, 64);
 		CHECK_STR_EQ(x->type, "struct shared_line");
 	}
-	dobj_vars_free(v);
+	ana_dobj_vars_free(v);
 	spe_sym_free(sym);
 }
 
 TEST(mapping_kinds)
 {
 	char name[256];
-	CHECK_INT_EQ(dobj_mapping_kind("[heap]", PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, name, sizeof name), DOBJ_HEAP);
+	CHECK_INT_EQ(ana_dobj_mapping_kind("[heap]", PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, name, sizeof name), DOBJ_HEAP);
 	CHECK_STR_EQ(name, "[heap]");
-	CHECK_INT_EQ(dobj_mapping_kind("[stack]", PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, name, sizeof name), DOBJ_STACK);
-	CHECK_INT_EQ(dobj_mapping_kind("//anon", PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, name, sizeof name), DOBJ_ANON);
+	CHECK_INT_EQ(ana_dobj_mapping_kind("[stack]", PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, name, sizeof name), DOBJ_STACK);
+	CHECK_INT_EQ(ana_dobj_mapping_kind("//anon", PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, name, sizeof name), DOBJ_ANON);
 	CHECK_STR_EQ(name, "//anon");
-	CHECK_INT_EQ(dobj_mapping_kind("//anon", PROT_READ | PROT_WRITE, MAP_SHARED, 0, name, sizeof name), DOBJ_SHARED);
-	CHECK_INT_EQ(dobj_mapping_kind("/dev/shm/ring", PROT_READ, MAP_SHARED, 0, name, sizeof name), DOBJ_SHARED);
-	CHECK_INT_EQ(dobj_mapping_kind("/SYSV00000000 (deleted)", PROT_READ, MAP_SHARED, 0, name, sizeof name),
+	CHECK_INT_EQ(ana_dobj_mapping_kind("//anon", PROT_READ | PROT_WRITE, MAP_SHARED, 0, name, sizeof name), DOBJ_SHARED);
+	CHECK_INT_EQ(ana_dobj_mapping_kind("/dev/shm/ring", PROT_READ, MAP_SHARED, 0, name, sizeof name), DOBJ_SHARED);
+	CHECK_INT_EQ(ana_dobj_mapping_kind("/SYSV00000000 (deleted)", PROT_READ, MAP_SHARED, 0, name, sizeof name),
 		     DOBJ_SHARED);
-	CHECK_INT_EQ(dobj_mapping_kind("[vdso]", PROT_READ, MAP_PRIVATE, 0, name, sizeof name), DOBJ_OTHER);
-	CHECK_INT_EQ(dobj_mapping_kind("/data/index.db", PROT_READ, MAP_PRIVATE, 0x40000, name, sizeof name), DOBJ_FILE);
+	CHECK_INT_EQ(ana_dobj_mapping_kind("[vdso]", PROT_READ, MAP_PRIVATE, 0, name, sizeof name), DOBJ_OTHER);
+	CHECK_INT_EQ(ana_dobj_mapping_kind("/data/index.db", PROT_READ, MAP_PRIVATE, 0x40000, name, sizeof name), DOBJ_FILE);
 	CHECK_STR_EQ(name, "/data/index.db+0x40000");
-	CHECK_STR_EQ(dobj_kind_name(DOBJ_VARIABLE), "variable");
-	CHECK_STR_EQ(dobj_kind_name(DOBJ_FILE), "file");
-	CHECK(dobj_kind_name(0) == NULL);
+	CHECK_STR_EQ(ana_dobj_kind_name(DOBJ_VARIABLE), "variable");
+	CHECK_STR_EQ(ana_dobj_kind_name(DOBJ_FILE), "file");
+	CHECK(ana_dobj_kind_name(0) == NULL);
 }
 
 int main(int argc, char **argv)

@@ -8,6 +8,7 @@
  *
  * usage: test_end_to_end REPLAY_TOOL SPE_LOAD SPE_QUERY MANIFEST ELF_DIR
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "check.h"
 #include "run.h"
+#include "spe/analysis.h"
 
 static const char *replay_tool, *spe_load, *spe_query, *manifest, *elf_dir;
 static char dir[] = "/tmp/spe-e2e-XXXXXX";
@@ -251,6 +253,21 @@ TEST(jobs_same_rows)
 	db = one;
 }
 
+/* A set cancel flag stops the load with -spe_cancelled, the one code cancellation has (spe_errstr names it). */
+TEST(cancelled_load)
+{
+	static volatile sig_atomic_t cancel = 1;
+	struct spe_db *mem;
+	char err[512] = "";
+	CHECK_INT_EQ(spe_db_open_memory(&mem, err, sizeof err), 0);
+	struct spe_load_opts opts = { .size = sizeof opts, .cancel = &cancel };
+	int rc = spe_load_perf_file(mem, data_path, &opts, NULL, err, sizeof err);
+	CHECK_INT_EQ(rc, -spe_cancelled);
+	CHECK_STR_EQ(spe_errstr(rc), "cancelled");
+	CHECK(strstr(err, "interrupted") != NULL);
+	spe_db_close(mem);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 6) {
@@ -282,6 +299,7 @@ int main(int argc, char **argv)
 	RUN(spe_query_formats);
 	RUN(append_second_source);
 	RUN(jobs_same_rows); /* no thread any more: runs under the emulator too */
+	RUN(cancelled_load);
 	sqlite3_close(db);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

@@ -5,7 +5,7 @@
  * percentiles checked against a brute-force sort of every sample, on random
  * groups (fixed seed) and on the edges: no timed sample, one sample,
  * latencies 0 and 65535, the same latency split over several slots; and
- * the deferred counting the loader uses (latency_groups_count, settled in
+ * the deferred counting the loader uses (ana_latency_groups_count, settled in
  * bulk), across its buffer's capacity.
  */
 #include <stdint.h>
@@ -77,7 +77,7 @@ TEST(random_groups_match_brute_force)
 	size_t counts[GROUPS];
 	for (int k = 0; k < GROUPS; k++) {
 		struct latency_key key = { { (uint64_t)k * 4 + 0xaaaa0000ull, (uint64_t)k % 7, (uint64_t)k << 1 | 1 } };
-		CHECK_INT_EQ(latency_group_of(&g, &key), k);
+		CHECK_INT_EQ(ana_latency_group_of(&g, &key), k);
 		counts[k] = 1 + rnd(MAX_SAMPLES);
 		values[k] = malloc(counts[k] * sizeof *values[k]);
 		/* a narrow group, a wide one, one with NULL latencies, and the extremes */
@@ -87,24 +87,24 @@ TEST(random_groups_match_brute_force)
 			values[k][i] = lat;
 			/* half the groups through the loader's deferred path */
 			if (k % 2)
-				CHECK_INT_EQ(latency_groups_add(&g, (uint32_t)k, lat, 1), 0);
+				CHECK_INT_EQ(ana_latency_groups_add(&g, (uint32_t)k, lat, 1), 0);
 			else
-				CHECK_INT_EQ(latency_groups_count(&g, (uint32_t)k, lat), 0);
+				CHECK_INT_EQ(ana_latency_groups_count(&g, (uint32_t)k, lat), 0);
 		}
 	}
-	CHECK_INT_EQ(latency_groups_settle(&g), 0);
+	CHECK_INT_EQ(ana_latency_groups_settle(&g), 0);
 	CHECK_INT_EQ(g.n_pending, 0);
 	CHECK_INT_EQ(g.n, GROUPS);
 	/* a key seen before maps to its group */
 	struct latency_key again = { { 17 * 4 + 0xaaaa0000ull, 17 % 7, 17 << 1 | 1 } };
-	CHECK_INT_EQ(latency_group_of(&g, &again), 17);
+	CHECK_INT_EQ(ana_latency_group_of(&g, &again), 17);
 	uint64_t pairs = 0;
 	uint64_t *scratch = malloc((MAX_SAMPLES + 1) * sizeof *scratch);
 	int bad = 0;
 	for (int k = 0; k < GROUPS; k++) {
 		struct latency_stats want, got;
 		pairs += g.groups[k].hist.n;
-		latency_hist_stats(&g.groups[k].hist, scratch, &got);
+		ana_latency_hist_stats(&g.groups[k].hist, scratch, &got);
 		brute_force(values[k], counts[k], &want);
 		if (!same_stats(&want, &got) && bad++ < 3) {
 			printf("  group %d\n", k);
@@ -116,40 +116,40 @@ TEST(random_groups_match_brute_force)
 	CHECK_INT_EQ(bad, 0);
 	CHECK_INT_EQ(g.pairs, pairs);
 	free(scratch);
-	latency_groups_free(&g);
+	ana_latency_groups_free(&g);
 }
 
 TEST(edges)
 {
 	struct latency_groups g = { 0 };
 	struct latency_key k0 = { { 0, 0, 0 } }, k1 = { { 1, 0, 0 } }, k2 = { { 2, 0, 0 } };
-	CHECK_INT_EQ(latency_group_of(&g, &k0), 0);
-	CHECK_INT_EQ(latency_group_of(&g, &k1), 1);
-	CHECK_INT_EQ(latency_group_of(&g, &k2), 2);
+	CHECK_INT_EQ(ana_latency_group_of(&g, &k0), 0);
+	CHECK_INT_EQ(ana_latency_group_of(&g, &k1), 1);
+	CHECK_INT_EQ(ana_latency_group_of(&g, &k2), 2);
 	/* only records without a latency: no percentiles, no total */
-	CHECK_INT_EQ(latency_groups_add(&g, 0, LATENCY_NONE, 5), 0);
+	CHECK_INT_EQ(ana_latency_groups_add(&g, 0, LATENCY_NONE, 5), 0);
 	/* one sample at each extreme of the 16-bit counter, weighted */
-	CHECK_INT_EQ(latency_groups_add(&g, 1, 0, 1), 0);
-	CHECK_INT_EQ(latency_groups_add(&g, 1, 65535, 3), 0);
-	CHECK_INT_EQ(latency_groups_add(&g, 2, 42, 1), 0);
+	CHECK_INT_EQ(ana_latency_groups_add(&g, 1, 0, 1), 0);
+	CHECK_INT_EQ(ana_latency_groups_add(&g, 1, 65535, 3), 0);
+	CHECK_INT_EQ(ana_latency_groups_add(&g, 2, 42, 1), 0);
 	uint64_t scratch[4];
 	struct latency_stats s;
-	latency_hist_stats(&g.groups[0].hist, scratch, &s);
+	ana_latency_hist_stats(&g.groups[0].hist, scratch, &s);
 	CHECK_INT_EQ(s.samples, 5);
 	CHECK_INT_EQ(s.timed, 0);
 	CHECK_INT_EQ(s.total_latency, 0);
 	CHECK_INT_EQ(s.p50, -1);
 	CHECK_INT_EQ(s.p99, -1);
-	latency_hist_stats(&g.groups[1].hist, scratch, &s);
+	ana_latency_hist_stats(&g.groups[1].hist, scratch, &s);
 	CHECK_INT_EQ(s.samples, 4);
 	CHECK_INT_EQ(s.total_latency, 3 * 65535);
 	CHECK_INT_EQ(s.p50, 65535); /* 1 of 4 at 0 is 25 %, short of 50 % */
 	CHECK_INT_EQ(s.p99, 65535);
-	latency_hist_stats(&g.groups[2].hist, scratch, &s);
+	ana_latency_hist_stats(&g.groups[2].hist, scratch, &s);
 	CHECK_INT_EQ(s.p50, 42);
 	CHECK_INT_EQ(s.p90, 42);
 	CHECK_INT_EQ(g.pairs, 4);
-	latency_groups_free(&g);
+	ana_latency_groups_free(&g);
 }
 
 /* The PC rollup feeds rows of several sources in latency order, repeats adjacent. */
@@ -160,8 +160,8 @@ TEST(sorted_with_repeats_equals_merged)
 	uint64_t merged[] = { latency_slot_make(LATENCY_NONE, 2), latency_slot_make(3, 5), latency_slot_make(9, 3),
 			      latency_slot_make(100, 2) };
 	struct latency_stats a, b;
-	latency_stats_sorted(split, 6, &a);
-	latency_stats_sorted(merged, 4, &b);
+	ana_latency_stats_sorted(split, 6, &a);
+	ana_latency_stats_sorted(merged, 4, &b);
 	CHECK(same_stats(&a, &b));
 	CHECK_INT_EQ(a.samples, 12);
 	CHECK_INT_EQ(a.timed, 10);
@@ -177,29 +177,29 @@ TEST(deferred_counts_across_the_buffer)
 	enum { N = 2500000 };
 	for (uint64_t k = 0; k < 3; k++) {
 		struct latency_key key = { { k, 0, 0 } };
-		CHECK_INT_EQ(latency_group_of(&g, &key), (int64_t)k);
+		CHECK_INT_EQ(ana_latency_group_of(&g, &key), (int64_t)k);
 	}
 	uint64_t total0 = 0;
 	for (uint32_t i = 0; i < N; i++) {
 		if (i % 3 == 0)
 			total0 += i % 1000;
-		if (latency_groups_count(&g, i % 3, i % 3 == 2 ? LATENCY_NONE : (int32_t)(i % 1000)) < 0)
+		if (ana_latency_groups_count(&g, i % 3, i % 3 == 2 ? LATENCY_NONE : (int32_t)(i % 1000)) < 0)
 			break;
 	}
 	CHECK(g.n_pending < N);
-	CHECK_INT_EQ(latency_groups_settle(&g), 0);
+	CHECK_INT_EQ(ana_latency_groups_settle(&g), 0);
 	uint64_t *scratch = malloc(1001 * sizeof *scratch);
 	struct latency_stats s;
-	latency_hist_stats(&g.groups[0].hist, scratch, &s);
+	ana_latency_hist_stats(&g.groups[0].hist, scratch, &s);
 	CHECK_INT_EQ(s.samples, (N + 2) / 3);
 	CHECK_INT_EQ(s.total_latency, total0);
 	CHECK_INT_EQ(g.groups[0].hist.n, 1000); /* 3m mod 1000 takes every value */
-	latency_hist_stats(&g.groups[2].hist, scratch, &s);
+	ana_latency_hist_stats(&g.groups[2].hist, scratch, &s);
 	CHECK_INT_EQ(s.samples, N / 3);
 	CHECK_INT_EQ(s.timed, 0);
 	CHECK_INT_EQ(g.groups[2].hist.n, 1);
 	free(scratch);
-	latency_groups_free(&g);
+	ana_latency_groups_free(&g);
 }
 
 int main(void)

@@ -155,7 +155,7 @@ TEST(kernel_pcs_through_kallsyms)
 	unlink(path);
 
 	char err[256];
-	CHECK(spe_kallsyms_load("/nonexistent/kallsyms", err, sizeof err) == NULL);
+	CHECK(spe_kallsyms_new("/nonexistent/kallsyms", err, sizeof err) == NULL);
 	CHECK(strstr(err, "/nonexistent/kallsyms") != NULL);
 }
 

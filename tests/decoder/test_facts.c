@@ -4,6 +4,8 @@
  * (variant and revision ignored) and by name, data-source levels per CPU map
  * (docs/spe-format.md §3.5), error strings.
  */
+#include <string.h>
+
 #include "check.h"
 #include "spe/spe.h"
 
@@ -145,6 +147,14 @@ TEST(errstr)
 	CHECK_STR_EQ(spe_errstr(spe_bad_packet), "invalid packet header");
 	CHECK_STR_EQ(spe_errstr(0), "success");
 	CHECK_STR_EQ(spe_errstr(-999), "unknown error");
+	/* every code of the one enum has its own text (cancellation used to sit outside it) */
+	for (int c = spe_ok; c <= spe_no_data; c++) {
+		CHECK(strcmp(spe_errstr(-c), "unknown error") != 0);
+		for (int d = spe_ok; d < c; d++)
+			CHECK(strcmp(spe_errstr(c), spe_errstr(d)) != 0);
+	}
+	CHECK_STR_EQ(spe_errstr(-spe_cancelled), "cancelled");
+	CHECK_STR_EQ(spe_errstr(spe_no_data + 1), "unknown error");
 }
 
 int main(void)

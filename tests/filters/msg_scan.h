@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* One call whose format argument is a message: "diag_add" and argument 4, ... */
+/* One call whose format argument is a message: "filt_diag_add" and argument 4, ... */
 struct msg_call {
 	const char *name;
 	unsigned arg;      /* 0-based index of the format argument */

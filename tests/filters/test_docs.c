@@ -167,7 +167,7 @@ TEST(man_page_shows_every_message_format)
 	snprintf(doc, sizeof doc, "%s", d);
 	struct format_check fc = { doc, 0, 0 };
 
-	static const struct msg_call lib_calls[] = { { "diag_add", 4, false }, { "snprintf", 2, true } };
+	static const struct msg_call lib_calls[] = { { "filt_diag_add", 4, false }, { "snprintf", 2, true } };
 	char dir[1024];
 	snprintf(dir, sizeof dir, "%s/../filters/src", docs_dir());
 	DIR *dd = opendir(dir);
@@ -214,12 +214,12 @@ TEST(man_page_shows_every_message_format)
 /* The scanner and matcher themselves, on made-up sources. */
 TEST(msg_scan_finds_formats)
 {
-	static const struct msg_call calls[] = { { "diag_add", 4, false }, { "snprintf", 2, true } };
+	static const struct msg_call calls[] = { { "filt_diag_add", 4, false }, { "snprintf", 2, true } };
 	const char *src = "static void f(void)\n{\n"
 			  "\tsnprintf(err, len, cpus ? \"no PMU covers:\" : \"%u PMUs, \"\n\t\t\"pick one\", n);\n"
 			  "\tsnprintf(path, len, \"%s/%s\", a, b);\n"
 			  "\tvsnprintf(buf, len, \"not this\", ap);\n"
-			  "\tdiag_add(d, M, true, \"opt\", \"bits 0x%llx (\\\"%s\\\")\", f(1, 2), s);\n}\n";
+			  "\tfilt_diag_add(d, M, true, \"opt\", \"bits 0x%llx (\\\"%s\\\")\", f(1, 2), s);\n}\n";
 	struct format_check fc = { "x: no PMU covers: a\n3 PMUs, pick one\nopt: bits 0x80 (\"x\")\n", 0, 0 };
 	CHECK_INT_EQ(msg_scan(src, "t.c", 1, calls, 2, check_format, &fc), 3);
 	CHECK_INT_EQ(fc.formats, 3);

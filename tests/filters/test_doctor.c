@@ -73,13 +73,13 @@ TEST(madt_spe_interrupts)
 	/* Damage: bad signature, length past the buffer, a zero-length entry. */
 	n = make_madt(buf, 2, 80, same, NULL);
 	buf[0] = 'X';
-	CHECK_INT_EQ(spe_madt_parse(buf, n, &m, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_madt_parse(buf, n, &m, err, sizeof err), -spe_bad_input);
 	CHECK(strstr(err, "offset 0: not an ACPI MADT") != NULL);
 	buf[0] = 'A';
-	CHECK_INT_EQ(spe_madt_parse(buf, n - 1, &m, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_madt_parse(buf, n - 1, &m, err, sizeof err), -spe_bad_input);
 	CHECK(strstr(err, "offset 4: table length") != NULL);
 	buf[44 + 1] = 0;
-	CHECK_INT_EQ(spe_madt_parse(buf, n, &m, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_madt_parse(buf, n, &m, err, sizeof err), -spe_bad_input);
 	CHECK(strstr(err, "offset 45: entry length 0") != NULL);
 }
 
@@ -87,19 +87,19 @@ TEST(kernel_log_lines)
 {
 	/* Lines as the driver, the ACPI glue and arm64 print them (public bug reports). */
 	struct kernel_log log;
-	kernel_log_scan(&log,
-			"<6>[    0.000000] CPU features: kernel page table isolation forced ON by KASLR\n"
-			"[   21.345242] arm_spe_pmu arm,spe-v1: profiling buffer inaccessible. Try passing \"kpti=off\" "
-			"on the kernel command line\n"
-			"[   21.364371] arm_spe_pmu: probe of arm,spe-v1 failed with error -1\n"
-			"[    2.261719] arm_spe_pmu arm,spe-v1: probed SPEv1.1 for CPUs 0-63 [max_record_sz 64, align 64, "
-			"features 0x17]\n"
-			"arm_spe_pmu arm,spe-v1: probed for CPUs 0-95 [max_record_sz 128, align 4, features 0x7]\n"
-			"[    1.0] arm_spe_pmu arm,spe-v1: unsupported ID_AA64DFR0_EL1.PMSVer [0] on CPU 3\n"
-			"[    1.0] arm_spe_pmu arm,spe-v1: profiling buffer owned by higher exception level\n"
-			"[    0.4] ACPI: SPE: Unable to register device\n"
-			"[    0.1] smccc: KVM: hypervisor services detected (0x00000000 0x00000000 0x00000000 0x00000003)\n"
-			"[    9.0] unrelated line\n");
+	filt_kernel_log_scan(&log,
+			     "<6>[    0.000000] CPU features: kernel page table isolation forced ON by KASLR\n"
+			     "[   21.345242] arm_spe_pmu arm,spe-v1: profiling buffer inaccessible. Try passing \"kpti=off\" "
+			     "on the kernel command line\n"
+			     "[   21.364371] arm_spe_pmu: probe of arm,spe-v1 failed with error -1\n"
+			     "[    2.261719] arm_spe_pmu arm,spe-v1: probed SPEv1.1 for CPUs 0-63 [max_record_sz 64, align 64, "
+			     "features 0x17]\n"
+			     "arm_spe_pmu arm,spe-v1: probed for CPUs 0-95 [max_record_sz 128, align 4, features 0x7]\n"
+			     "[    1.0] arm_spe_pmu arm,spe-v1: unsupported ID_AA64DFR0_EL1.PMSVer [0] on CPU 3\n"
+			     "[    1.0] arm_spe_pmu arm,spe-v1: profiling buffer owned by higher exception level\n"
+			     "[    0.4] ACPI: SPE: Unable to register device\n"
+			     "[    0.1] smccc: KVM: hypervisor services detected (0x00000000 0x00000000 0x00000000 0x00000003)\n"
+			     "[    9.0] unrelated line\n");
 	CHECK_INT_EQ(log.count[LOG_KPTI_ON], 1);
 	CHECK_INT_EQ(log.count[LOG_KPTI], 1);
 	CHECK_INT_EQ(log.count[LOG_PROBE_FAILED], 1);
@@ -114,7 +114,7 @@ TEST(kernel_log_lines)
 	char many[4096] = "";
 	for (int i = 0; i < 20; i++)
 		strcat(many, "arm_spe_pmu x: probed SPEv1.2 for CPUs 0\n");
-	kernel_log_scan(&log, many);
+	filt_kernel_log_scan(&log, many);
 	CHECK_INT_EQ(log.count[LOG_PROBED], 20);
 	CHECK_INT_EQ(log.n, DOCTOR_MAX_LOG_LINES);
 }
@@ -123,42 +123,42 @@ TEST(text_parsers)
 {
 	static struct doctor_facts f;
 	memset(&f, 0, sizeof f);
-	cpuinfo_parse(&f,
-		      "processor\t: 0\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\n"
-		      "CPU part\t: 0xd0c\nCPU revision\t: 1\n\nprocessor\t: 1\nCPU implementer\t: 0x41\n"
-		      "CPU variant\t: 0x0\nCPU part\t: 0xd05\nCPU revision\t: 0\n",
-		      true);
+	filt_cpuinfo_parse(&f,
+			   "processor\t: 0\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\n"
+			   "CPU part\t: 0xd0c\nCPU revision\t: 1\n\nprocessor\t: 1\nCPU implementer\t: 0x41\n"
+			   "CPU variant\t: 0x0\nCPU part\t: 0xd05\nCPU revision\t: 0\n",
+			   true);
 	CHECK_STR_EQ(f.cpuinfo_arch, "aarch64");
 	CHECK_INT_EQ(f.n_groups, 2);
 	CHECK_U64_EQ(f.group[0].midr, 0x413fd0c1);
 	CHECK_STR_EQ(f.group[0].name, "neoverse-n1");
 	CHECK(f.group[1].name == NULL); /* Cortex-A55: no SPE row in facts.h */
 	memset(&f, 0, sizeof f);
-	cpuinfo_parse(&f, "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu vme hypervisor lahf_lm\n", true);
+	filt_cpuinfo_parse(&f, "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu vme hypervisor lahf_lm\n", true);
 	CHECK_STR_EQ(f.cpuinfo_arch, "x86_64");
 	CHECK(f.cpuinfo_hypervisor);
 	CHECK_INT_EQ(f.n_groups, 0);
 
-	config_parse(&f, "CONFIG_ARM64=y\nCONFIG_ARM_SPE_PMU=m\n# CONFIG_PID_IN_CONTEXTIDR is not set\n"
+	filt_config_parse(&f, "CONFIG_ARM64=y\nCONFIG_ARM_SPE_PMU=m\n# CONFIG_PID_IN_CONTEXTIDR is not set\n"
 			 "CONFIG_SECURITY_PERF_EVENTS_RESTRICT=y\n");
 	CHECK_INT_EQ(f.spe_pmu, 'm');
 	CHECK_INT_EQ(f.pid_in_contextidr, 'n');
 	CHECK(f.restrict_symbol);
-	config_parse(&f, "# CONFIG_ARM_SPE_PMU is not set\nCONFIG_ARM_SPE_PMU_X=y\n");
+	filt_config_parse(&f, "# CONFIG_ARM_SPE_PMU is not set\nCONFIG_ARM_SPE_PMU_X=y\n");
 	CHECK_INT_EQ(f.spe_pmu, 'n');
 	CHECK(!f.restrict_symbol);
-	config_parse(&f, "CONFIG_FOO=y\n");
+	filt_config_parse(&f, "CONFIG_FOO=y\n");
 	CHECK_INT_EQ(f.spe_pmu, 0);
 
-	status_parse(&f, "Name:\tx\nUid:\t1000\t0\t0\t0\nCapEff:\t0000004000004000\n");
+	filt_status_parse(&f, "Name:\tx\nUid:\t1000\t0\t0\t0\nCapEff:\t0000004000004000\n");
 	CHECK(f.status_known);
 	CHECK_INT_EQ(f.uid, 0); /* the effective uid decides */
-	CHECK(facts_has_cap(&f, CAP_BIT_PERFMON) && facts_has_cap(&f, CAP_BIT_IPC_LOCK));
-	CHECK(!facts_has_cap(&f, CAP_BIT_SYS_ADMIN));
-	limits_parse(&f, "Max locked memory         65536                65536                bytes\n");
+	CHECK(filt_facts_has_cap(&f, CAP_BIT_PERFMON) && filt_facts_has_cap(&f, CAP_BIT_IPC_LOCK));
+	CHECK(!filt_facts_has_cap(&f, CAP_BIT_SYS_ADMIN));
+	filt_limits_parse(&f, "Max locked memory         65536                65536                bytes\n");
 	CHECK(f.rlimit_known);
 	CHECK_U64_EQ(f.rlimit, 65536);
-	limits_parse(&f, "Max locked memory         unlimited            unlimited            bytes\n");
+	filt_limits_parse(&f, "Max locked memory         unlimited            unlimited            bytes\n");
 	CHECK_U64_EQ(f.rlimit, UINT64_MAX);
 }
 
@@ -168,9 +168,9 @@ TEST(bad_roots)
 	struct spe_doctor_plan plan;
 	spe_doctor_plan_init(&plan, 4 << 20, 512 << 10);
 	char err[256];
-	CHECK_INT_EQ(spe_doctor_run("/nonexistent/tree", &plan, &r, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_doctor_run("/nonexistent/tree", &plan, &r, err, sizeof err), -spe_not_found);
 	CHECK(strstr(err, "/nonexistent/tree: No such file or directory") != NULL);
-	CHECK_INT_EQ(spe_doctor_run("/etc/hostname", &plan, &r, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_doctor_run("/etc/hostname", &plan, &r, err, sizeof err), -spe_not_found);
 	CHECK(strstr(err, "not a directory") != NULL);
 
 	/* A tree whose osrelease is a FIFO: read as absent, never blocking. */
@@ -263,9 +263,9 @@ TEST(man_page_shows_every_message_format)
 {
 	CHECK(load_doc());
 	struct format_check fc = { 0, 0 };
-	static const struct msg_call calls[] = { { "check_set", 3, false },
-						 { "check_evidence", 2, false },
-						 { "check_fix", 1, false },
+	static const struct msg_call calls[] = { { "filt_check_set", 3, false },
+						 { "filt_check_evidence", 2, false },
+						 { "filt_check_fix", 1, false },
 						 { "snprintf", 2, true } };
 	char dir[1024], path[1536];
 	snprintf(dir, sizeof dir, "%s/../filters/src/doctor", docs_dir());

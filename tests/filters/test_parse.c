@@ -25,7 +25,7 @@ static bool has(enum spe_filter_msg m, const char *text)
 
 TEST(unknown_term)
 {
-	CHECK_INT_EQ(parse("arm_spe/load_filter=1,lod_filter=1/"), -1);
+	CHECK_INT_EQ(parse("arm_spe/load_filter=1,lod_filter=1/"), -spe_invalid);
 	CHECK(has(SPE_MSG_UNKNOWN_TERM, "lod_filter: not an arm_spe term"));
 	CHECK(req.set[SPE_TERM_LOAD_FILTER]);
 	CHECK_INT_EQ(parse("arm_spe/load_filter=1/"), 0);
@@ -38,11 +38,11 @@ TEST(pmu_names)
 	CHECK_STR_EQ(req.pmu, "arm_spe_12");
 	CHECK_INT_EQ(parse("arm_spe//"), 0);
 	CHECK_STR_EQ(req.pmu, "arm_spe");
-	CHECK_INT_EQ(parse("cpu/event=0x3c/"), -1);
+	CHECK_INT_EQ(parse("cpu/event=0x3c/"), -spe_invalid);
 	CHECK(has(SPE_MSG_BAD_PMU, "'cpu' is not arm_spe"));
-	CHECK_INT_EQ(parse("arm_spe_x/ts_enable/"), -1);
+	CHECK_INT_EQ(parse("arm_spe_x/ts_enable/"), -spe_invalid);
 	CHECK(has(SPE_MSG_BAD_PMU, "arm_spe_x"));
-	CHECK_INT_EQ(parse("arm_spe/ts_enable"), -1);
+	CHECK_INT_EQ(parse("arm_spe/ts_enable"), -spe_invalid);
 	CHECK(has(SPE_MSG_BAD_PMU, "arm_spe"));
 	/* A bare list is a term list. */
 	CHECK_INT_EQ(parse("load_filter=1,min_latency=3"), 0);
@@ -60,7 +60,7 @@ TEST(modifiers)
 	CHECK(!req.exclude_user && !req.exclude_kernel);
 	CHECK_INT_EQ(parse("arm_spe/ts_enable=1/"), 0);
 	CHECK(!req.exclude_user && !req.exclude_kernel);
-	CHECK_INT_EQ(parse("arm_spe/ts_enable=1/p"), -1);
+	CHECK_INT_EQ(parse("arm_spe/ts_enable=1/p"), -spe_invalid);
 	CHECK(has(SPE_MSG_BAD_VALUE, "unknown event modifier 'p'"));
 }
 
@@ -71,10 +71,10 @@ TEST(mask_lists_continue_across_commas)
 	CHECK(req.set[SPE_TERM_LOAD_FILTER]);
 	CHECK_U64_EQ(req.value[SPE_TERM_INV_EVENT_FILTER], 0xc0);
 	/* Only masks continue: after a number term the item is a (bad) term. */
-	CHECK_INT_EQ(parse("arm_spe/min_latency=10,retired/"), -1);
+	CHECK_INT_EQ(parse("arm_spe/min_latency=10,retired/"), -spe_invalid);
 	CHECK(has(SPE_MSG_UNKNOWN_TERM, "retired: not an arm_spe term"));
 	CHECK_U64_EQ(req.value[SPE_TERM_MIN_LATENCY], 10);
-	CHECK_INT_EQ(parse("arm_spe/event_filter=retired,bogus/"), -1);
+	CHECK_INT_EQ(parse("arm_spe/event_filter=retired,bogus/"), -spe_invalid);
 	CHECK(has(SPE_MSG_BAD_VALUE, "'bogus' is not a number, or a list of event names"));
 	/* A lone number is the mask itself, as perf takes it. */
 	CHECK_INT_EQ(parse("arm_spe/event_filter=0x80/"), 0);
@@ -84,8 +84,8 @@ TEST(mask_lists_continue_across_commas)
 	/* Bit numbers only for data sources; 64 is out of range. */
 	CHECK_INT_EQ(parse("arm_spe/inv_data_src_filter=0,63/"), 0);
 	CHECK_U64_EQ(req.value[SPE_TERM_INV_DATA_SRC_FILTER], 0x8000000000000001ull);
-	CHECK_INT_EQ(parse("arm_spe/inv_data_src_filter=0,64/"), -1);
-	CHECK_INT_EQ(parse("arm_spe/inv_data_src_filter=retired,1/"), -1);
+	CHECK_INT_EQ(parse("arm_spe/inv_data_src_filter=0,64/"), -spe_invalid);
+	CHECK_INT_EQ(parse("arm_spe/inv_data_src_filter=retired,1/"), -spe_invalid);
 	CHECK(has(SPE_MSG_BAD_VALUE, "bit numbers 0-63"));
 }
 
@@ -97,12 +97,12 @@ TEST(number_forms)
 	CHECK_U64_EQ(req.value[SPE_TERM_MIN_LATENCY], 32);
 	CHECK_INT_EQ(parse("arm_spe/config=0xffffffffffffffff/"), 0);
 	CHECK_U64_EQ(req.value[SPE_TERM_CONFIG], ~0ull);
-	CHECK_INT_EQ(parse("arm_spe/config=0x10000000000000000/"), -1);
+	CHECK_INT_EQ(parse("arm_spe/config=0x10000000000000000/"), -spe_invalid);
 	CHECK(has(SPE_MSG_BAD_VALUE, "config"));
-	CHECK_INT_EQ(parse("arm_spe/min_latency=010/"), -1); /* octal is a mistake, not 8 */
-	CHECK_INT_EQ(parse("arm_spe/min_latency/"), -1);
+	CHECK_INT_EQ(parse("arm_spe/min_latency=010/"), -spe_invalid); /* octal is a mistake, not 8 */
+	CHECK_INT_EQ(parse("arm_spe/min_latency/"), -spe_invalid);
 	CHECK(has(SPE_MSG_BAD_VALUE, "needs a value"));
-	CHECK_INT_EQ(parse("arm_spe/load_filter=2/"), -1);
+	CHECK_INT_EQ(parse("arm_spe/load_filter=2/"), -spe_invalid);
 	CHECK(has(SPE_MSG_VALUE_TOO_BIG, "load_filter: value 2 too big"));
 }
 
@@ -113,7 +113,7 @@ TEST(perf_period_and_freq)
 	CHECK_U64_EQ(req.period, 8192);
 	CHECK_INT_EQ(parse("arm_spe/freq=1000/"), 0);
 	CHECK(req.freq_set);
-	CHECK_INT_EQ(parse("arm_spe/period=lots/"), -1);
+	CHECK_INT_EQ(parse("arm_spe/period=lots/"), -spe_invalid);
 	CHECK(has(SPE_MSG_BAD_VALUE, "period: 'lots'"));
 }
 
@@ -126,7 +126,7 @@ TEST(option_spellings)
 	CHECK_U64_EQ(req.value[SPE_TERM_MIN_LATENCY], 10);
 	CHECK_U64_EQ(req.value[SPE_TERM_INV_EVENT_FILTER], 0x40);
 	CHECK_U64_EQ(req.value[SPE_TERM_EVENT_FILTER], 0xa);
-	CHECK_INT_EQ(spe_filter_set_term(&req, "--min--latency", "10"), -1);
+	CHECK_INT_EQ(spe_filter_set_term(&req, "--min--latency", "10"), -spe_invalid);
 	CHECK_INT_EQ(spe_term_lookup("load-filter-mask", 16), SPE_TERM_LOAD_FILTER_MASK);
 	CHECK_INT_EQ(spe_term_lookup("load_filter", 4), -1);
 }
@@ -136,9 +136,9 @@ TEST(long_and_odd_input)
 	char big[2048];
 	memset(big, 'a', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
-	CHECK_INT_EQ(parse(big), -1);
+	CHECK_INT_EQ(parse(big), -spe_invalid);
 	CHECK_INT_EQ(parse(",,,"), 0);
-	CHECK_INT_EQ(parse("arm_spe/=1/"), -1);
+	CHECK_INT_EQ(parse("arm_spe/=1/"), -spe_invalid);
 }
 
 int main(int argc, char **argv)

@@ -27,20 +27,20 @@ TEST(rules_by_level_and_capability)
 			struct perf_caller c = { .paranoid = paranoid, .perfmon = caps >= 1, .sys_admin = caps >= 2,
 						 .restrict_patch = caps == 3 || caps == 0 };
 			bool open = !(c.restrict_patch && paranoid > 2) || c.sys_admin;
-			CHECK_INT_EQ(perf_may_open(&c), open);
-			CHECK_INT_EQ(perf_may_sample_kernel(&c), open && (paranoid <= 1 || c.perfmon));
-			CHECK_INT_EQ(perf_may_profile_cpu(&c), open && (paranoid <= 0 || c.perfmon));
+			CHECK_INT_EQ(filt_perf_may_open(&c), open);
+			CHECK_INT_EQ(filt_perf_may_sample_kernel(&c), open && (paranoid <= 1 || c.perfmon));
+			CHECK_INT_EQ(filt_perf_may_profile_cpu(&c), open && (paranoid <= 0 || c.perfmon));
 		}
 	}
 	/* Mainline has no level above 2: 3 and 4 behave like 2 there. */
 	struct perf_caller mainline = { .paranoid = 4 };
-	CHECK(perf_may_open(&mainline));
-	CHECK(!perf_may_sample_kernel(&mainline));
+	CHECK(filt_perf_may_open(&mainline));
+	CHECK(!filt_perf_may_sample_kernel(&mainline));
 	/* Debian's 3 and Ubuntu's 4: CAP_PERFMON is not enough, CAP_SYS_ADMIN is. */
 	struct perf_caller debian = { .paranoid = 3, .perfmon = true, .restrict_patch = true };
-	CHECK(!perf_may_open(&debian));
+	CHECK(!filt_perf_may_open(&debian));
 	debian.sys_admin = true;
-	CHECK(perf_may_open(&debian) && perf_may_profile_cpu(&debian));
+	CHECK(filt_perf_may_open(&debian) && filt_perf_may_profile_cpu(&debian));
 }
 
 TEST(mlock_allowance)
@@ -48,16 +48,16 @@ TEST(mlock_allowance)
 	/* perf-security.rst's example: 8 CPUs x 516 KiB above RLIMIT_MEMLOCK. */
 	struct perf_mlock m = { .mlock_kb = 516, .online_cpus = 8, .rlimit_bytes = 64 << 10, .page_size = 4096 };
 	struct perf_caller user = { .paranoid = 2 };
-	CHECK_U64_EQ(perf_mlock_allowance(&user, &m), 129 * 8 + 16);
+	CHECK_U64_EQ(filt_perf_mlock_allowance(&user, &m), 129 * 8 + 16);
 	/* 64 KiB pages: 576 KiB is 9 pages per CPU. */
 	m.page_size = 65536;
 	m.mlock_kb = 576;
-	CHECK_U64_EQ(perf_mlock_allowance(&user, &m), 9 * 8 + 1);
+	CHECK_U64_EQ(filt_perf_mlock_allowance(&user, &m), 9 * 8 + 1);
 	struct perf_caller lock = { .paranoid = 2, .ipc_lock = true }, minus1 = { .paranoid = -1 };
-	CHECK_U64_EQ(perf_mlock_allowance(&lock, &m), UINT64_MAX);
-	CHECK_U64_EQ(perf_mlock_allowance(&minus1, &m), UINT64_MAX);
+	CHECK_U64_EQ(filt_perf_mlock_allowance(&lock, &m), UINT64_MAX);
+	CHECK_U64_EQ(filt_perf_mlock_allowance(&minus1, &m), UINT64_MAX);
 	m.rlimit_bytes = UINT64_MAX;
-	CHECK_U64_EQ(perf_mlock_allowance(&user, &m), UINT64_MAX);
+	CHECK_U64_EQ(filt_perf_mlock_allowance(&user, &m), UINT64_MAX);
 }
 
 /* What the kernel said to one open: 1 opened, 0 EACCES, -1 anything else (errno kept). */
@@ -131,9 +131,9 @@ TEST(the_running_kernel_agrees)
 		printf("  not root: the caller's own capabilities apply\n");
 	struct perf_caller c = { .paranoid = paranoid };
 	CHECK_INT_EQ(r[0], 1);                               /* user space of a task: always */
-	CHECK_INT_EQ(r[1], perf_may_sample_kernel(&c));      /* exclude_kernel = 0 */
-	CHECK_INT_EQ(r[2], perf_may_sample_kernel(&c));      /* PERF_SAMPLE_PHYS_ADDR */
-	CHECK_INT_EQ(r[3], perf_may_profile_cpu(&c));        /* pid -1, CPU 0 */
+	CHECK_INT_EQ(r[1], filt_perf_may_sample_kernel(&c));      /* exclude_kernel = 0 */
+	CHECK_INT_EQ(r[2], filt_perf_may_sample_kernel(&c));      /* PERF_SAMPLE_PHYS_ADDR */
+	CHECK_INT_EQ(r[3], filt_perf_may_profile_cpu(&c));        /* pid -1, CPU 0 */
 	printf("  perf_event_paranoid=%d: user %d, kernel %d, phys_addr %d, cpu-wide %d\n", paranoid, r[0], r[1],
 	       r[2], r[3]);
 }

@@ -33,7 +33,9 @@ static bool rejected(const struct spe_target *t, const char *event, enum spe_fil
 {
 	int rc = compile_event(t, event, false, &out);
 	int i = find_diag(&out.diags, m);
-	bool ok = rc == -1 && i >= 0 && out.diags.d[i].error && (!text || strstr(out.diags.d[i].text, text));
+	/* the return code is the first error's class: -spe_unavailable, -spe_no_permission, -spe_invalid */
+	bool ok = rc < 0 && rc == spe_filter_class_code(out.first_error_class) && i >= 0 && out.diags.d[i].error &&
+		  (!text || strstr(out.diags.d[i].text, text));
 	if (!ok) {
 		printf("  %s: rc %d, wanted %s \"%s\"\n", event, rc, spe_filter_msg_id(m), text ? text : "");
 		for (unsigned k = 0; k < out.diags.count; k++)
@@ -56,7 +58,7 @@ static bool strict_only(const struct spe_target *t, const char *event, enum spe_
 	static struct spe_filter_result strict_out;
 	int src = compile_event(t, event, true, &strict_out);
 	int si = find_diag(&strict_out.diags, m);
-	bool err = src == -1 && si >= 0 && strict_out.diags.d[si].error &&
+	bool err = src == -spe_invalid && si >= 0 && strict_out.diags.d[si].error &&
 		   strict_out.first_error_class == SPE_DIAG_STRICT;
 	if (!err)
 		printf("  %s --strict: rc %d, not an error\n", event, src);
@@ -345,7 +347,7 @@ TEST(strict_exclude_all)
 	CHECK_INT_EQ(spe_filter_compile(&req, &n2, &out), 0);
 	CHECK(find_diag(&out.diags, SPE_MSG_EXCLUDE_ALL) >= 0);
 	req.strict = true;
-	CHECK_INT_EQ(spe_filter_compile(&req, &n2, &out), -1);
+	CHECK_INT_EQ(spe_filter_compile(&req, &n2, &out), -spe_invalid);
 }
 
 TEST(strict_pct_without_ts)

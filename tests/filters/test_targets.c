@@ -93,9 +93,9 @@ TEST(kernel_argument_overrides_file)
 
 TEST(bad_format_names_file_and_offset)
 {
-	CHECK_INT_EQ(load("bad-format", 0), -1);
+	CHECK_INT_EQ(load("bad-format", 0), -spe_bad_input);
 	CHECK(strstr(err, "bad-format/format/load_filter: offset 7: expected configN:lo") != NULL);
-	CHECK_INT_EQ(load("no-such-fixture", 0), -1);
+	CHECK_INT_EQ(load("no-such-fixture", 0), -spe_not_found);
 	CHECK(strstr(err, "no-such-fixture") != NULL);
 }
 
@@ -114,21 +114,21 @@ TEST(heterogeneous_pick)
 	CHECK_INT_EQ(spe_cpuset_parse("4-7", &cpus, NULL), 0);
 	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "arm_spe", err, sizeof err), 1);
 	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "arm_spe_1", err, sizeof err), 1);
-	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "arm_spe_0", err, sizeof err), -1);
+	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "arm_spe_0", err, sizeof err), -spe_invalid);
 	CHECK(strstr(err, "covers CPUs 0-3 only") != NULL);
 	CHECK_INT_EQ(spe_cpuset_parse("3-4", &cpus, NULL), 0);
-	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "", err, sizeof err), -1);
+	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "", err, sizeof err), -spe_invalid);
 	CHECK(strstr(err, "span more than one") != NULL);
 	CHECK_INT_EQ(spe_cpuset_parse("9", &cpus, NULL), 0);
-	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "", err, sizeof err), -1);
+	CHECK_INT_EQ(spe_system_pick(&sys, &cpus, "", err, sizeof err), -spe_invalid);
 	CHECK(strstr(err, "no SPE PMU covers") != NULL);
-	CHECK_INT_EQ(spe_system_pick(&sys, NULL, "", err, sizeof err), -1);
+	CHECK_INT_EQ(spe_system_pick(&sys, NULL, "", err, sizeof err), -spe_invalid);
 	CHECK(strstr(err, "arm_spe_0 (CPUs 0-3) arm_spe_1 (CPUs 4-7)") != NULL);
-	CHECK_INT_EQ(spe_system_pick(&sys, NULL, "arm_spe_7", err, sizeof err), -1);
+	CHECK_INT_EQ(spe_system_pick(&sys, NULL, "arm_spe_7", err, sizeof err), -spe_invalid);
 	/* The same request, checked against the PMU of the chosen CPUs. */
 	static struct spe_filter_result out;
 	CHECK_INT_EQ(compile_event(&sys.pmu[1], "arm_spe/inv_event_filter=not_taken/", false, &out), 0);
-	CHECK_INT_EQ(compile_event(&sys.pmu[0], "arm_spe/inv_event_filter=not_taken/", false, &out), -1);
+	CHECK_INT_EQ(compile_event(&sys.pmu[0], "arm_spe/inv_event_filter=not_taken/", false, &out), -spe_unavailable);
 }
 
 TEST(profiles)
@@ -149,7 +149,7 @@ TEST(profiles)
 	CHECK(!t.field[SPE_TERM_DISCARD].present); /* discard from 6.14 */
 	CHECK_INT_EQ(spe_target_from_profile("neoverse-n1", 0, &t, err, sizeof err), 0);
 	CHECK(!(t.features & SPE_FEAT_BIT(FNE)));
-	CHECK_INT_EQ(spe_target_from_profile("pentium-4", 0, &t, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_target_from_profile("pentium-4", 0, &t, err, sizeof err), -spe_invalid);
 	CHECK(strstr(err, "unknown CPU 'pentium-4'") != NULL);
 }
 
@@ -171,8 +171,8 @@ TEST(pmsidr_decode)
 	CHECK_INT_EQ(t.min_interval, 256);
 	CHECK_INT_EQ(t.count_size, 12);
 	CHECK(!(t.features & SPE_FEAT_BIT(DISCARD)));
-	CHECK_INT_EQ(spe_target_from_regs(0x7, 0, 619, &t), -1);
-	CHECK_INT_EQ(spe_target_from_regs(0x7, 7, 619, &t), -1);
+	CHECK_INT_EQ(spe_target_from_regs(0x7, 0, 619, &t), -spe_invalid);
+	CHECK_INT_EQ(spe_target_from_regs(0x7, 7, 619, &t), -spe_invalid);
 }
 
 TEST(kernel_release_parse)
@@ -193,17 +193,17 @@ TEST(cpuset_parse)
 	CHECK_U64_EQ(s.bits[0], 0x10f);
 	CHECK_INT_EQ(spe_cpuset_parse("1023", &s, &off), 0);
 	CHECK_U64_EQ(s.bits[15], 1ull << 63);
-	CHECK_INT_EQ(spe_cpuset_parse("3-1", &s, &off), -1);
-	CHECK_INT_EQ(spe_cpuset_parse("0,x", &s, &off), -1);
+	CHECK_INT_EQ(spe_cpuset_parse("3-1", &s, &off), -spe_invalid);
+	CHECK_INT_EQ(spe_cpuset_parse("0,x", &s, &off), -spe_invalid);
 	CHECK_INT_EQ(off, 2);
-	CHECK_INT_EQ(spe_cpuset_parse("", &s, &off), -1);
-	CHECK_INT_EQ(spe_cpuset_parse("1024", &s, &off), -1);
+	CHECK_INT_EQ(spe_cpuset_parse("", &s, &off), -spe_invalid);
+	CHECK_INT_EQ(spe_cpuset_parse("1024", &s, &off), -spe_invalid);
 	/* From the recorder's former CPU-list parser: repeats, unordered, open ranges. */
 	CHECK_INT_EQ(spe_cpuset_parse("3,1,3,2\n", &s, &off), 0);
 	CHECK_U64_EQ(s.bits[0], 0xe);
-	CHECK_INT_EQ(spe_cpuset_parse("1-", &s, &off), -1);
+	CHECK_INT_EQ(spe_cpuset_parse("1-", &s, &off), -spe_invalid);
 	CHECK_INT_EQ(off, 2);
-	CHECK_INT_EQ(spe_cpuset_parse("a", &s, &off), -1);
+	CHECK_INT_EQ(spe_cpuset_parse("a", &s, &off), -spe_invalid);
 	CHECK_INT_EQ(off, 0);
 }
 
@@ -269,11 +269,11 @@ TEST(live_kernel_and_privilege)
 	CHECK(!sys.pmu[0].field[SPE_TERM_EVENT_FILTER].present);
 	/* A broken number names the file and offset. */
 	write_file(dir, "type", "8x\n");
-	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), -spe_bad_input);
 	CHECK(strstr(err, "/type: offset 1: expected one number") != NULL);
 	write_file(dir, "type", "8\n");
 	write_file(dir, "cpumask", "0-\n");
-	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), -1);
+	CHECK_INT_EQ(spe_system_load_sysfs(dir, 0, true, &sys, err, sizeof err), -spe_bad_input);
 	CHECK(strstr(err, "/cpumask: offset 2") != NULL);
 	static const char *const files[] = { "type", "cpumask", "format/load_filter", NULL };
 	remove_tree(dir, files, "format");
@@ -305,7 +305,7 @@ TEST(caps_values_are_checked)
 		write_file(dir, cases[i].file, cases[i].value);
 		err[0] = '\0';
 		int rc = spe_system_load_sysfs(dir, 619, false, &sys, err, sizeof err);
-		CHECK_INT_EQ(rc, cases[i].msg ? -1 : 0);
+		CHECK_INT_EQ(rc, cases[i].msg ? -spe_bad_input : 0);
 		if (cases[i].msg && !strstr(err, cases[i].msg))
 			printf("  %s=%s: got '%s'\n", cases[i].file, cases[i].value, err);
 		CHECK(!cases[i].msg || strstr(err, cases[i].msg) != NULL);

@@ -82,7 +82,7 @@ TEST(hetero_cpus_pick_the_pmu)
 	CHECK_STR_EQ(target.pmu, "arm_spe_1");
 	struct record_run_opts o = { .prog = "test", .cpus = &set, .target = &target, .filters = &res };
 	struct spe_live_config lc;
-	CHECK_INT_EQ(record_run_live_config(&o, &lc, cpus), 0);
+	CHECK_INT_EQ(cli_record_run_live_config(&o, &lc, cpus), 0);
 	CHECK_INT_EQ(lc.mode, SPE_LIVE_CPUS);
 	CHECK_INT_EQ(lc.pmu_type, 13);
 	CHECK_INT_EQ(lc.n_cpus, 1);
@@ -107,7 +107,7 @@ TEST(hetero_cpus_pick_the_pmu)
 	/* No -C, the PMU named: its whole cpumask (0-3) is the open list. */
 	CHECK_INT_EQ(pick_and_compile("", &set, "arm_spe_0", "arm_spe_0//"), 0);
 	o.cpus = NULL;
-	CHECK_INT_EQ(record_run_live_config(&o, &lc, cpus), 0);
+	CHECK_INT_EQ(cli_record_run_live_config(&o, &lc, cpus), 0);
 	CHECK_INT_EQ(lc.mode, SPE_LIVE_SYSTEM_WIDE);
 	CHECK_INT_EQ(lc.pmu_type, 12);
 	CHECK_INT_EQ(lc.n_cpus, 4);
@@ -128,7 +128,7 @@ TEST(config4_and_attr_size_reach_the_attr)
 	char *argv[] = { "true", NULL };
 	struct record_run_opts o = { .prog = "test", .command = argv, .target = &target, .filters = &res };
 	struct spe_live_config lc;
-	CHECK_INT_EQ(record_run_live_config(&o, &lc, cpus), 0);
+	CHECK_INT_EQ(cli_record_run_live_config(&o, &lc, cpus), 0);
 	CHECK_INT_EQ(lc.mode, SPE_LIVE_COMMAND);
 	uint8_t a[SPE_LIVE_ATTR_MAX];
 	CHECK_INT_EQ(spe_live_spe_attr(&lc, a), 144);
@@ -167,7 +167,7 @@ TEST(unprivileged_open_is_user_only)
 		CHECK_INT_EQ(spe_filter_compile(&req, &target, &res), 0);
 		struct record_run_opts o = { .prog = "test", .command = argv, .target = &target, .filters = &res };
 		struct spe_live_config lc;
-		CHECK_INT_EQ(record_run_live_config(&o, &lc, cpus), 0);
+		CHECK_INT_EQ(cli_record_run_live_config(&o, &lc, cpus), 0);
 		uint8_t a[SPE_LIVE_ATTR_MAX];
 		spe_live_spe_attr(&lc, a);
 		uint64_t flags = u64_at(a + 40), sample_type = u64_at(a + 24);
@@ -182,7 +182,7 @@ TEST(sideband_only_uses_online_cpus)
 {
 	struct record_run_opts o = { .prog = "test", .sideband_only = 1 };
 	struct spe_live_config lc;
-	CHECK_INT_EQ(record_run_live_config(&o, &lc, cpus), 0);
+	CHECK_INT_EQ(cli_record_run_live_config(&o, &lc, cpus), 0);
 	CHECK_INT_EQ(lc.with_spe, 0);
 	CHECK(lc.n_cpus >= 1);
 	for (int i = 1; i < lc.n_cpus; i++)
@@ -197,7 +197,7 @@ TEST(this_machine)
 	char err[512];
 	int r = spe_system_load_sysfs("/sys/bus/event_source/devices", 0, true, &sys, err, sizeof err);
 	if (strcmp(un.machine, "aarch64"))
-		CHECK_INT_EQ(r, -1);
+		CHECK_INT_EQ(r, -spe_not_found);
 	else
 		printf("  aarch64: %s\n", r ? err : "arm_spe found");
 }

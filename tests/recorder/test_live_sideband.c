@@ -117,18 +117,20 @@ static void init_test_cpus(void)
 		test_cpus[n_test_cpus] = (uint32_t)n_test_cpus;
 }
 
+/* On failure @p err (512 bytes) says why: spe_live_open's message, or spe_live_errmsg(). */
 static int run(char *const *argv, uint32_t data_pages, struct capture *cap, struct spe_live_result *res,
-	       struct spe_live_error *err)
+	       char *err)
 {
 	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
 					      .with_spe = 0, .data_pages = data_pages,
 					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
 	struct spe_live *l;
-	int r = spe_live_open(&cfg, &l, err);
+	int r = spe_live_open(&cfg, &l, err, 512);
 	if (r)
 		return r;
 	struct spe_session_sink sink = { cap, on_event, on_aux };
-	r = spe_live_run(l, &sink, res, err);
+	r = spe_live_run(l, &sink, res);
+	snprintf(err, 512, "%s", spe_live_errmsg(l));
 	spe_live_close(l);
 	return r;
 }
@@ -138,8 +140,8 @@ TEST(command_sideband)
 	char *argv[] = { "/bin/sh", "-c", "/bin/true; /bin/true; exit 3", NULL };
 	struct capture cap = { 0 };
 	struct spe_live_result res;
-	struct spe_live_error err = { 0 };
-	CHECK_INT_EQ(run(argv, 0, &cap, &res, &err), 0);
+	char err[512] = "";
+	CHECK_INT_EQ(run(argv, 0, &cap, &res, err), 0);
 	CHECK_INT_EQ(res.command_ran, 1);
 	CHECK_INT_EQ(res.command_status, 3);
 	CHECK_INT_EQ(cap.comm_exec_true, 2);
@@ -219,8 +221,8 @@ TEST(small_ring_accounts_losses)
 					      .mode = SPE_LIVE_COMMAND, .argv = argv, .data_pages = 1,
 					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
 	struct spe_live *l;
-	struct spe_live_error err = { 0 };
-	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	char err[512] = "";
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, err, sizeof err), 0);
 	const uint32_t *cpus;
 	int n = spe_live_cpus(l, &cpus);
 	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)n, .cpus = cpus);
@@ -230,7 +232,7 @@ TEST(small_ring_accounts_losses)
 	struct stalling_sink st = { spe_rec_output_sink(o), marker, 0 };
 	struct spe_session_sink sink = { &st, stall_then_forward, st.inner.auxtrace };
 	struct spe_live_result res;
-	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res), 0);
 	spe_live_close(l);
 	CHECK_INT_EQ(spe_rec_output_close(o, msg, sizeof msg), 0);
 	sched_setaffinity(0, sizeof old, &old);
@@ -262,11 +264,11 @@ TEST(command_not_found)
 	char *argv[] = { "/nonexistent/cmd", NULL };
 	struct capture cap = { 0 };
 	struct spe_live_result res;
-	struct spe_live_error err = { 0 };
-	CHECK_INT_EQ(run(argv, 0, &cap, &res, &err), -spe_invalid);
+	char err[512] = "";
+	CHECK_INT_EQ(run(argv, 0, &cap, &res, err), -spe_invalid);
 	CHECK_INT_EQ(res.command_ran, 0);
 	CHECK_INT_EQ(res.command_status, 127);
-	CHECK_STR_EQ(err.msg, "cannot run '/nonexistent/cmd': No such file or directory");
+	CHECK_STR_EQ(err, "cannot run '/nonexistent/cmd': No such file or directory");
 }
 
 TEST(perf_data_from_live_sideband)
@@ -280,8 +282,8 @@ TEST(perf_data_from_live_sideband)
 	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
 					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
 	struct spe_live *l;
-	struct spe_live_error err = { 0 };
-	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	char err[512] = "";
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, err, sizeof err), 0);
 	const uint32_t *cpus;
 	int n = spe_live_cpus(l, &cpus);
 	CHECK(n > 0);
@@ -291,7 +293,7 @@ TEST(perf_data_from_live_sideband)
 	CHECK_INT_EQ(spe_rec_output_open(path, &oc, &o, msg, sizeof msg), 0);
 	struct spe_session_sink sink = spe_rec_output_sink(o);
 	struct spe_live_result res;
-	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res), 0);
 	spe_live_close(l);
 	uint64_t unwritten = spe_rec_output_unwritten(o, NULL);
 	CHECK_INT_EQ(spe_rec_output_close(o, msg, sizeof msg), 0);
@@ -350,7 +352,7 @@ TEST(proc_synthesis)
 	CHECK_INT_EQ(spe_proc_synthesize("/proc", child, spe_rec_output_sample_type(), 7, 0, &sink), 0);
 }
 
-static volatile int stop_flag;
+static volatile sig_atomic_t stop_flag;
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -371,7 +373,7 @@ TEST(stop_flag_duration_and_pid)
 	struct capture cap = { 0 };
 	struct spe_session_sink sink = { &cap, on_event, on_aux };
 	struct spe_live_result res;
-	struct spe_live_error err = { 0 };
+	char err[512] = "";
 	struct spe_live *l;
 
 	stop_flag = 0;
@@ -379,10 +381,10 @@ TEST(stop_flag_duration_and_pid)
 	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
 					      .sample_type = spe_rec_output_sample_type(), .stop = &stop_flag,
 					      .poll_ms = 20);
-	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, err, sizeof err), 0);
 	double t0 = now();
 	ualarm(300000, 0);
-	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res), 0);
 	spe_live_close(l);
 	CHECK(now() - t0 < 3);
 	CHECK_INT_EQ(res.stopped_by_signal, 1);
@@ -391,9 +393,9 @@ TEST(stop_flag_duration_and_pid)
 	/* --duration */
 	cfg.stop = NULL;
 	cfg.duration = 0.3;
-	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, err, sizeof err), 0);
 	t0 = now();
-	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res), 0);
 	spe_live_close(l);
 	CHECK(now() - t0 < 3 && now() - t0 >= 0.3);
 	CHECK_INT_EQ(res.stopped_by_signal, 0);
@@ -408,9 +410,9 @@ TEST(stop_flag_duration_and_pid)
 	struct spe_live_config pc = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_PID, .pid = child,
 					     .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
 					     .duration = 10);
-	CHECK_INT_EQ(spe_live_open(&pc, &l, &err), 0);
+	CHECK_INT_EQ(spe_live_open(&pc, &l, err, sizeof err), 0);
 	t0 = now();
-	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res), 0);
 	spe_live_close(l);
 	CHECK(now() - t0 < 5);
 	waitpid(child, NULL, 0);
@@ -424,8 +426,8 @@ static struct spe_live *open_pid(pid_t child)
 					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
 					      .duration = 10);
 	struct spe_live *l = NULL;
-	struct spe_live_error err = { 0 };
-	CHECK_INT_EQ(spe_live_open(&cfg, &l, &err), 0);
+	char err[512] = "";
+	CHECK_INT_EQ(spe_live_open(&cfg, &l, err, sizeof err), 0);
 	return l;
 }
 
@@ -479,7 +481,6 @@ TEST(pid_follows_existing_threads)
 	char c;
 	CHECK_INT_EQ((int)read(ready[0], &c, 1), 1);
 
-	struct spe_live_error err = { 0 };
 	struct spe_live *l = open_pid(child);
 	if (!l) {
 		kill(child, SIGKILL);
@@ -496,7 +497,7 @@ TEST(pid_follows_existing_threads)
 	go_fd = go[1];
 	signal(SIGALRM, send_go);
 	ualarm(100000, 0); /* the go, once the events are enabled */
-	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res), 0);
 	spe_live_close(l);
 	int st = 0;
 	waitpid(child, &st, 0);
@@ -541,7 +542,6 @@ TEST(pid_outlives_its_main_thread)
 	}
 	char c;
 	CHECK_INT_EQ((int)read(ready[0], &c, 1), 1);
-	struct spe_live_error err = { 0 };
 	struct spe_live *l = open_pid(child);
 	if (!l) {
 		kill(child, SIGKILL);
@@ -553,7 +553,7 @@ TEST(pid_outlives_its_main_thread)
 	struct spe_live_result res;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	CHECK_INT_EQ(spe_live_run(l, &sink, &res, &err), 0);
+	CHECK_INT_EQ(spe_live_run(l, &sink, &res), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	spe_live_close(l);
 	double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -576,9 +576,9 @@ int main(void)
 	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = probe,
 					      .sample_type = spe_rec_output_sample_type());
 	struct spe_live *l;
-	struct spe_live_error err = { 0 };
-	if (spe_live_open(&cfg, &l, &err)) {
-		printf("SKIP: %s\n", err.msg);
+	char err[512] = "";
+	if (spe_live_open(&cfg, &l, err, sizeof err)) {
+		printf("SKIP: %s\n", err);
 		return 77;
 	}
 	spe_live_close(l);

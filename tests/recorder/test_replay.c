@@ -354,7 +354,7 @@ TEST(bytes_without_records)
 	spe_replay_manifest_free(m);
 }
 
-static volatile int stop_now = 1;
+static volatile sig_atomic_t stop_now = 1;
 
 static int count_event(void *ctx, const struct perf_event_header *ev)
 {

@@ -166,9 +166,11 @@ fi
 expect vacuum-into-status $? 65
 gone vacuum-into-no-file "$tmp/copy.db"
 has vacuum-into-msg "$(cat "$tmp/err")" "open read-only and this statement writes: VACUUM INTO"
+has vacuum-into-hint "$(cat "$tmp/err")" "(spe-query --write to allow it)"
 run create-temp 65 spe-query -d "$tmp/m.db" "CREATE TEMP TABLE t(x)"
 (cd "$tmp" && timeout 20 ${SPE_RUN:-} "$bin/spe-query" -d m.db "ATTACH 'file:att.db?mode=rwc' AS a" >"$tmp/out" 2>"$tmp/err")
 expect attach-rwc-status $? 65
+has attach-rwc-hint "$(cat "$tmp/err")" "file: URI with mode=ro) (spe-query --write to allow it)"
 gone attach-rwc-no-file "$tmp/att.db"
 same read-only-unchanged "$tmp/m.db" "$tmp/keep.db"
 # Bounded queries: an endless recursive CTE and a 900 MB blob.

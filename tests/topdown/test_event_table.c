@@ -63,10 +63,10 @@ TEST(arm_names)
 TEST(errors)
 {
 	struct td_event_code c;
-	CHECK_INT_EQ(td_event_resolve("NO_SUCH.EVENT", TD_ISA_X86, &c, NULL, 0), -td_unsupported);
-	CHECK_INT_EQ(td_event_resolve("UOPS_ISSUED.ANY,bogus=3", TD_ISA_X86, &c, NULL, 0), -td_invalid);
-	CHECK_INT_EQ(td_event_resolve("event=zz", TD_ISA_X86, &c, NULL, 0), -td_invalid);
-	CHECK_INT_EQ(td_event_resolve("", TD_ISA_X86, &c, NULL, 0), -td_invalid);
+	CHECK_INT_EQ(td_event_resolve("NO_SUCH.EVENT", TD_ISA_X86, &c, NULL, 0), -spe_unavailable);
+	CHECK_INT_EQ(td_event_resolve("UOPS_ISSUED.ANY,bogus=3", TD_ISA_X86, &c, NULL, 0), -spe_invalid);
+	CHECK_INT_EQ(td_event_resolve("event=zz", TD_ISA_X86, &c, NULL, 0), -spe_invalid);
+	CHECK_INT_EQ(td_event_resolve("", TD_ISA_X86, &c, NULL, 0), -spe_invalid);
 }
 
 int main(void)

@@ -35,7 +35,7 @@ static int apply(const char *cpu, const struct count *c, struct td_run *run, str
 	for (; c->name; c++)
 		td_interval_add_event(iv, c->name, c->value, 1);
 	*ivp = iv;
-	return td_formula_apply(&info, iv, NULL);
+	return td_formula_apply(&info, iv, NULL, 0);
 }
 
 /*
@@ -266,15 +266,15 @@ TEST(missing_event_and_unknown_cpu)
 	static const struct count c[] = { { "CPU_CYCLES", 1000 }, { NULL, 0 } };
 	struct td_run run;
 	struct td_interval *iv = NULL;
-	struct td_diag diag = { 0 };
+	char err[256] = "";
 	struct td_cpu_info info;
-	CHECK_INT_EQ(apply("neoverse-v2", c, &run, &iv), -td_no_data);
+	CHECK_INT_EQ(apply("neoverse-v2", c, &run, &iv), -spe_no_data);
 	CHECK_INT_EQ(td_cpu_lookup("neoverse-v2", &info), 0);
-	CHECK_INT_EQ(td_formula_apply(&info, iv, &diag), -td_no_data);
-	CHECK(strstr(diag.msg, "STALL_SLOT_FRONTEND") != NULL);
+	CHECK_INT_EQ(td_formula_apply(&info, iv, err, sizeof err), -spe_no_data);
+	CHECK(strstr(err, "STALL_SLOT_FRONTEND") != NULL);
 	td_run_free(&run);
-	CHECK_INT_EQ(td_cpu_lookup("pentium4", &info), -td_unsupported);
-	CHECK_INT_EQ(td_cpu_lookup("0x410fd000", &info), -td_unsupported);
+	CHECK_INT_EQ(td_cpu_lookup("pentium4", &info), -spe_unavailable);
+	CHECK_INT_EQ(td_cpu_lookup("0x410fd000", &info), -spe_unavailable);
 }
 
 /* The Arm formula rows use CPU names the SPE facts table knows. */

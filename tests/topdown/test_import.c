@@ -161,12 +161,12 @@ TEST(perf2022_json_counters_only)
 {
 	struct td_run run;
 	struct td_diag diag = { 0 };
-	CHECK_INT_EQ(import("perf-2022_json-early.txt", NULL, &run, &diag), -td_no_data);
+	CHECK_INT_EQ(import("perf-2022_json-early.txt", NULL, &run, &diag), -spe_no_data);
 	CHECK(strstr(diag.msg, "--cpu") == NULL);
 	CHECK(strstr(diag.msg, "cpu-clock") != NULL);
 	td_run_free(&run);
 	/* the same counts with a CPU: still nothing to compute, and the message says which counts */
-	CHECK_INT_EQ(import("perf-2022_json-early.txt", "skylake", &run, &diag), -td_no_data);
+	CHECK_INT_EQ(import("perf-2022_json-early.txt", "skylake", &run, &diag), -spe_no_data);
 	CHECK(strstr(diag.msg, "CPU_CLK_UNHALTED.THREAD") != NULL);
 	td_run_free(&run);
 }
@@ -490,19 +490,19 @@ TEST(errors_name_the_line)
 	struct td_diag diag = { 0 };
 	static const char bad_json[] = "{\"metric-value\" : \"1.0\", \"metric-unit\" : \"%  tma_retiring\"}\n{\"metric-value\" : \n";
 	td_run_init(&run);
-	CHECK_INT_EQ(td_import_text(bad_json, sizeof bad_json - 1, NULL, &run, &diag), -td_bad_input);
+	CHECK_INT_EQ(td_import_text(bad_json, sizeof bad_json - 1, NULL, &run, &diag), -spe_bad_input);
 	CHECK_INT_EQ(diag.line, 2);
 	td_run_free(&run);
 
 	static const char bad_raw[] = "# cpu: skylake\nUOPS_ISSUED.ANY 10\nthis line has no count\n";
 	td_run_init(&run);
-	CHECK_INT_EQ(td_import_text(bad_raw, sizeof bad_raw - 1, NULL, &run, &diag), -td_bad_input);
+	CHECK_INT_EQ(td_import_text(bad_raw, sizeof bad_raw - 1, NULL, &run, &diag), -spe_bad_input);
 	CHECK_INT_EQ(diag.line, 3);
 	td_run_free(&run);
 
 	static const char bad_value[] = "retiring,bad speculation,frontend bound,backend bound,\n18.0,x,40.4,25.5,\n";
 	td_run_init(&run);
-	CHECK_INT_EQ(td_import_text(bad_value, sizeof bad_value - 1, NULL, &run, &diag), -td_bad_input);
+	CHECK_INT_EQ(td_import_text(bad_value, sizeof bad_value - 1, NULL, &run, &diag), -spe_bad_input);
 	CHECK_INT_EQ(diag.line, 2);
 	CHECK(strstr(diag.msg, "'x'") != NULL);
 	td_run_free(&run);
@@ -510,12 +510,12 @@ TEST(errors_name_the_line)
 	static const char missing[] = "CPU_CLK_UNHALTED.THREAD 1000\n";
 	struct td_import_opts opts = { .cpu = "skylake" };
 	td_run_init(&run);
-	CHECK_INT_EQ(td_import_text(missing, sizeof missing - 1, &opts, &run, &diag), -td_no_data);
+	CHECK_INT_EQ(td_import_text(missing, sizeof missing - 1, &opts, &run, &diag), -spe_no_data);
 	CHECK(strstr(diag.msg, "IDQ_UOPS_NOT_DELIVERED.CORE") != NULL);
 	td_run_free(&run);
 
 	td_run_init(&run);
-	CHECK_INT_EQ(td_import_text("", 0, NULL, &run, &diag), -td_bad_input);
+	CHECK_INT_EQ(td_import_text("", 0, NULL, &run, &diag), -spe_bad_input);
 	td_run_free(&run);
 }
 

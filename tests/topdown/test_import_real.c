@@ -452,7 +452,7 @@ TEST(second_value_is_refused)
 	struct td_import_result res;
 	struct td_diag diag = { 0 };
 	td_import_result_init(&res);
-	CHECK_INT_EQ(td_import_runs(twice, sizeof twice - 1, NULL, &res, &diag), -td_bad_input);
+	CHECK_INT_EQ(td_import_runs(twice, sizeof twice - 1, NULL, &res, &diag), -spe_bad_input);
 	CHECK_INT_EQ(diag.line, 3);
 	CHECK(strstr(diag.msg, "second backend_bound value (18%)") != NULL);
 	CHECK(strstr(diag.msg, "the first (17.5%) is on line 1") != NULL);
@@ -471,7 +471,7 @@ TEST(second_value_is_refused)
 	/* td_import_text takes one run only, and says where the others start */
 	struct td_run run;
 	td_run_init(&run);
-	CHECK_INT_EQ(td_import_text(two_runs, sizeof two_runs - 1, NULL, &run, &diag), -td_bad_input);
+	CHECK_INT_EQ(td_import_text(two_runs, sizeof two_runs - 1, NULL, &run, &diag), -spe_bad_input);
 	CHECK(strstr(diag.msg, "2 runs (starting on lines 1, 3)") != NULL);
 	td_run_free(&run);
 }

@@ -19,17 +19,17 @@ static const char *fixtures;
 			CHECK_FAIL_("%s ~ %s: %.6f != %.6f", #a, #b, a_, b_);              \
 	} while (0)
 
-static int probe(const char *tree, int level, struct td_probe *p, struct td_diag *diag)
+static int probe(const char *tree, int level, struct td_probe *p, char *err, size_t errlen)
 {
 	char root[1024];
 	snprintf(root, sizeof root, "%s/sysroot/%s", fixtures, tree);
-	return td_probe(root, level, p, diag);
+	return td_probe(root, level, p, err, errlen);
 }
 
 TEST(probe_intel)
 {
 	struct td_probe p;
-	CHECK_INT_EQ(probe("intel-spr", 2, &p, NULL), 0);
+	CHECK_INT_EQ(probe("intel-spr", 2, &p, NULL, 0), 0);
 	CHECK_INT_EQ(p.kind, TD_PMU_INTEL_METRICS);
 	CHECK_INT_EQ(p.level, 2);
 	CHECK_INT_EQ(p.n_events, 9);
@@ -37,16 +37,16 @@ TEST(probe_intel)
 	CHECK_U64_EQ(p.ev[0].config, 0x0400);
 	CHECK_U64_EQ(p.ev[8].config, 0x8700);
 	CHECK_STR_EQ(p.cpu, "Intel(R) Xeon(R) Platinum 8480+");
-	CHECK_INT_EQ(probe("intel-spr", 1, &p, NULL), 0);
+	CHECK_INT_EQ(probe("intel-spr", 1, &p, NULL, 0), 0);
 	CHECK_INT_EQ(p.n_events, 5);
-	CHECK_INT_EQ(probe("intel-icl", 2, &p, NULL), 0);
+	CHECK_INT_EQ(probe("intel-icl", 2, &p, NULL, 0), 0);
 	CHECK_INT_EQ(p.level, 1);
 }
 
 TEST(probe_arm)
 {
 	struct td_probe p;
-	CHECK_INT_EQ(probe("arm-neoverse-n2", 1, &p, NULL), 0);
+	CHECK_INT_EQ(probe("arm-neoverse-n2", 1, &p, NULL, 0), 0);
 	CHECK_INT_EQ(p.kind, TD_PMU_ARM);
 	CHECK_INT_EQ(p.slots, 5);
 	CHECK_STR_EQ(p.arm_cpu.name, "neoverse-n2");
@@ -59,11 +59,11 @@ TEST(probe_arm)
 TEST(probe_unsupported_names_the_cpu)
 {
 	struct td_probe p;
-	struct td_diag diag = { 0 };
-	CHECK_INT_EQ(probe("amd-epyc", 1, &p, &diag), -td_unsupported);
-	CHECK(strstr(diag.msg, "not supported on this CPU (AMD EPYC 7763 64-Core Processor)") != NULL);
-	CHECK_INT_EQ(probe("no-such-tree", 1, &p, &diag), -td_unsupported);
-	CHECK(strstr(diag.msg, "(unknown CPU)") != NULL);
+	char err[256] = "";
+	CHECK_INT_EQ(probe("amd-epyc", 1, &p, err, sizeof err), -spe_unavailable);
+	CHECK(strstr(err, "not supported on this CPU (AMD EPYC 7763 64-Core Processor)") != NULL);
+	CHECK_INT_EQ(probe("no-such-tree", 1, &p, err, sizeof err), -spe_unavailable);
+	CHECK(strstr(err, "(unknown CPU)") != NULL);
 }
 
 /*
@@ -92,14 +92,14 @@ TEST(slot_count_ratios)
 TEST(open_failure_names_the_event)
 {
 	struct td_probe p;
-	struct td_diag diag = { 0 };
+	char err[256] = "";
 	struct td_session *s = NULL;
-	CHECK_INT_EQ(probe("intel-spr", 1, &p, NULL), 0);
+	CHECK_INT_EQ(probe("intel-spr", 1, &p, NULL, 0), 0);
 	p.ev[0].type = 0x7fff; /* no PMU has this type: the open must fail on any host */
-	int rc = td_session_open(&p, 0, 0, &s, &diag);
+	int rc = td_session_open(&p, 0, 0, &s, err, sizeof err);
 	CHECK(rc < 0);
 	CHECK(s == NULL);
-	CHECK(strstr(diag.msg, "perf_event_open(slots): ") != NULL);
+	CHECK(strstr(err, "perf_event_open(slots): ") != NULL);
 	td_session_close(s);
 }
 

@@ -106,10 +106,10 @@ TEST(region_clamps_negative)
 TEST(errors)
 {
 	struct td_values v;
-	CHECK_INT_EQ(td_pm_decode(0, 0x33, 1, &v), -td_invalid);
-	CHECK_INT_EQ(td_pm_decode(10, 0, 1, &v), -td_invalid);
-	CHECK_INT_EQ(td_pm_region(3000, 0x33, 1000, 0x33, 1, &v), -td_invalid); /* reset between reads */
-	CHECK_INT_EQ(td_pm_region(1000, 0x33, 1000, 0x33, 1, &v), -td_invalid);
+	CHECK_INT_EQ(td_pm_decode(0, 0x33, 1, &v), -spe_invalid);
+	CHECK_INT_EQ(td_pm_decode(10, 0, 1, &v), -spe_invalid);
+	CHECK_INT_EQ(td_pm_region(3000, 0x33, 1000, 0x33, 1, &v), -spe_invalid); /* reset between reads */
+	CHECK_INT_EQ(td_pm_region(1000, 0x33, 1000, 0x33, 1, &v), -spe_invalid);
 }
 
 /*

@@ -150,7 +150,7 @@ static void import_run(sqlite3 *db, const char *file, const char *cpu, const cha
 	td_run_set(&run.name, name);
 	td_run_set(&run.workload, workload);
 	run.spe_source_id = spe_source;
-	CHECK_INT_EQ(td_store_run(db, &run, NULL, NULL), 0);
+	CHECK_INT_EQ(td_store_run(db, &run, NULL, NULL, 0), 0);
 	td_run_free(&run);
 }
 
@@ -160,7 +160,7 @@ static char *report(sqlite3 *db, int cross, enum td_report_format fmt, const cha
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 	struct td_report_opts o = { .format = fmt, .workload = workload, .top = 10 };
-	*rc = cross ? td_report_cross_isa(db, out, &o, NULL) : td_report_spe(db, out, &o, NULL);
+	*rc = cross ? td_report_cross_isa(db, out, &o, NULL, 0) : td_report_spe(db, out, &o, NULL, 0);
 	fclose(out);
 	return text;
 }
@@ -187,7 +187,7 @@ static struct spe_db *build_db(int two_workloads)
 	}
 	sqlite3 *db = spe_db_sqlite(sdb);
 	add_spe(db, 1, 0x410fd840, "neoverse-v3");
-	CHECK_INT_EQ(td_store_init(db, NULL), 0);
+	CHECK_INT_EQ(td_store_init(db, NULL, 0), 0);
 	import_run(db, "topdown-tool_neoverse-v3_metrics.csv", "neoverse-v3", "arm-v3", "stream", 1);
 	import_run(db, "perf-6.5_spr-std.txt", NULL, "intel-spr", "stream", 0);
 	if (two_workloads) {
@@ -297,7 +297,7 @@ TEST(cross_isa_report)
 	free(t);
 
 	t = report(db, 1, TD_REPORT_TABLE, "no-such-workload", &rc);
-	CHECK_INT_EQ(rc, -td_no_data);
+	CHECK_INT_EQ(rc, -spe_no_data);
 	free(t);
 	spe_db_close(sdb);
 }

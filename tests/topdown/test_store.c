@@ -27,11 +27,11 @@ static double query_double(sqlite3 *db, const char *sql, int *is_null)
 TEST(store_and_views)
 {
 	sqlite3 *db;
-	struct td_diag diag = { 0 };
+	char err[256] = "";
 	int null;
 	CHECK_INT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
-	CHECK_INT_EQ(td_store_init(db, &diag), 0);
-	CHECK_INT_EQ(td_store_init(db, &diag), 0); /* idempotent */
+	CHECK_INT_EQ(td_store_init(db, err, sizeof err), 0);
+	CHECK_INT_EQ(td_store_init(db, err, sizeof err), 0); /* idempotent */
 	CHECK_INT_EQ(query_double(db, "SELECT value FROM meta WHERE key = 'topdown_schema_version'", &null),
 		     TD_SCHEMA_VERSION);
 
@@ -51,7 +51,7 @@ TEST(store_and_views)
 	td_interval_add_event(iv, "CPU_CYCLES", 1000, 1);
 	td_interval_add_event(iv, "STALL_SLOT", 0, 0);
 	int64_t id = 0;
-	CHECK_INT_EQ(td_store_run(db, &run, &id, &diag), 0);
+	CHECK_INT_EQ(td_store_run(db, &run, &id, err, sizeof err), 0);
 	CHECK_INT_EQ(id, 1);
 	td_run_free(&run);
 
@@ -76,14 +76,14 @@ TEST(store_and_views)
 TEST(other_version_refused)
 {
 	sqlite3 *db;
-	struct td_diag diag = { 0 };
+	char err[256] = "";
 	CHECK_INT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
-	CHECK_INT_EQ(td_store_init(db, &diag), 0);
-	CHECK_INT_EQ(td_store_check(db, &diag), 0);
+	CHECK_INT_EQ(td_store_init(db, err, sizeof err), 0);
+	CHECK_INT_EQ(td_store_check(db, err, sizeof err), 0);
 	sqlite3_exec(db, "UPDATE meta SET value = '99' WHERE key = 'topdown_schema_version'", NULL, NULL, NULL);
-	CHECK_INT_EQ(td_store_check(db, &diag), -td_bad_input);
-	CHECK_INT_EQ(td_store_init(db, &diag), -td_bad_input);
-	CHECK(strstr(diag.msg, "version 99") != NULL);
+	CHECK_INT_EQ(td_store_check(db, err, sizeof err), -spe_bad_input);
+	CHECK_INT_EQ(td_store_init(db, err, sizeof err), -spe_bad_input);
+	CHECK(strstr(err, "version 99") != NULL);
 	sqlite3_close(db);
 }
 

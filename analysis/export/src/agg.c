@@ -9,7 +9,7 @@
 
 #include "export_internal.h"
 
-/* Keys are whole 64-bit words (agg_init's rule): mix word by word. */
+/* Keys are whole 64-bit words (export_agg_init's rule): mix word by word. */
 static uint64_t hash_words(const uint64_t *w, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull;
@@ -24,7 +24,7 @@ static uint64_t hash_words(const uint64_t *w, size_t n)
 	return h ? h : 1; /* 0 marks an empty slot */
 }
 
-void agg_init(struct agg *a, size_t key_size, size_t val_size)
+void export_agg_init(struct agg *a, size_t key_size, size_t val_size)
 {
 	memset(a, 0, sizeof *a);
 	a->key_size = key_size;
@@ -32,7 +32,7 @@ void agg_init(struct agg *a, size_t key_size, size_t val_size)
 	a->slot_size = (8 + key_size + val_size + 7) & ~(size_t)7;
 }
 
-void agg_free(struct agg *a)
+void export_agg_free(struct agg *a)
 {
 	free(a->slots);
 	a->slots = NULL;
@@ -65,7 +65,7 @@ static int grow(struct agg *a)
 	return 0;
 }
 
-void *agg_upsert(struct agg *a, const void *key)
+void *export_agg_upsert(struct agg *a, const void *key)
 {
 	if (4 * (a->n + 1) > 3 * a->cap && grow(a) < 0)
 		return NULL;
@@ -84,7 +84,7 @@ void *agg_upsert(struct agg *a, const void *key)
 	}
 }
 
-const void **agg_keys(const struct agg *a)
+const void **export_agg_keys(const struct agg *a)
 {
 	const void **keys = malloc((a->n + 1) * sizeof *keys);
 	if (!keys)

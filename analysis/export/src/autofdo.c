@@ -75,7 +75,7 @@ AGG_WORDS(struct pair_key);
 
 static int count(struct afdo *f, struct agg *a, const void *key, uint64_t n)
 {
-	uint64_t *v = agg_upsert(a, key);
+	uint64_t *v = export_agg_upsert(a, key);
 	if (!v)
 		return export_fail(f->x, -spe_nomem, "out of memory");
 	*v += n;
@@ -136,7 +136,7 @@ static void free_node(struct afdo_node *n)
 
 static struct afdo_node *top(struct afdo *f, const char *name)
 {
-	struct afdo_node **slot = agg_upsert(&f->tops, &name);
+	struct afdo_node **slot = export_agg_upsert(&f->tops, &name);
 	if (!slot) {
 		f->oom = 1;
 		return NULL;
@@ -184,7 +184,7 @@ static struct afdo_node *site_of(struct afdo *f, struct afdo_node *n, uint32_t o
 static const char *frame_name(struct afdo *f, const struct spe_sym_frame *fr)
 {
 	int oom = 0;
-	const char *s = strtab_intern(&f->x->strings, fr->linkage_name ? fr->linkage_name : fr->function, &oom);
+	const char *s = export_strtab_intern(&f->x->strings, fr->linkage_name ? fr->linkage_name : fr->function, &oom);
 	f->oom |= oom;
 	return s;
 }
@@ -229,7 +229,7 @@ static int instruction_counts(struct afdo *f, struct agg *out, int *from_ranges)
 {
 	*from_ranges = f->ranges.n > 0;
 	const struct agg *src = *from_ranges ? &f->ranges : &f->ip;
-	const void **keys = agg_keys(src);
+	const void **keys = export_agg_keys(src);
 	if (!keys)
 		return export_fail(f->x, -spe_nomem, "out of memory");
 	int rc = 0;
@@ -251,9 +251,9 @@ static int build(struct afdo *f)
 {
 	struct agg insns;
 	int from_ranges, rc;
-	agg_init(&insns, sizeof(uint64_t), sizeof(uint64_t));
+	export_agg_init(&insns, sizeof(uint64_t), sizeof(uint64_t));
 	rc = instruction_counts(f, &insns, &from_ranges);
-	const void **keys = rc == 0 ? agg_keys(&insns) : NULL;
+	const void **keys = rc == 0 ? export_agg_keys(&insns) : NULL;
 	if (rc == 0 && !keys)
 		rc = export_fail(f->x, -spe_nomem, "out of memory");
 	for (size_t i = 0; rc == 0 && i < insns.n; i++) {
@@ -269,9 +269,9 @@ static int build(struct afdo *f)
 			rc = export_fail(f->x, -spe_nomem, "out of memory");
 	}
 	free(keys);
-	agg_free(&insns);
+	export_agg_free(&insns);
 	/* calls: a taken branch to the first instruction of a function */
-	keys = rc == 0 ? agg_keys(&f->calls) : NULL;
+	keys = rc == 0 ? export_agg_keys(&f->calls) : NULL;
 	if (rc == 0 && !keys)
 		rc = export_fail(f->x, -spe_nomem, "out of memory");
 	for (size_t i = 0; rc == 0 && i < f->calls.n; i++) {
@@ -369,10 +369,10 @@ static int by_total(const void *a, const void *b)
 int export_autofdo(struct export_ctx *x, FILE *out)
 {
 	struct afdo f = { .x = x };
-	agg_init(&f.ip, sizeof(uint64_t), sizeof(uint64_t));
-	agg_init(&f.ranges, sizeof(struct pair_key), sizeof(uint64_t));
-	agg_init(&f.calls, sizeof(struct pair_key), sizeof(uint64_t));
-	agg_init(&f.tops, sizeof(const char *), sizeof(struct afdo_node *));
+	export_agg_init(&f.ip, sizeof(uint64_t), sizeof(uint64_t));
+	export_agg_init(&f.ranges, sizeof(struct pair_key), sizeof(uint64_t));
+	export_agg_init(&f.calls, sizeof(struct pair_key), sizeof(uint64_t));
+	export_agg_init(&f.tops, sizeof(const char *), sizeof(struct afdo_node *));
 	int rc = export_binary_select(x, &f.bin);
 	if (rc < 0)
 		return rc;
@@ -386,7 +386,7 @@ int export_autofdo(struct export_ctx *x, FILE *out)
 	free(cond);
 	if (rc == 0)
 		rc = build(&f);
-	const void **keys = agg_keys(&f.tops);
+	const void **keys = export_agg_keys(&f.tops);
 	struct afdo_node **nodes = keys ? malloc((f.tops.n + 1) * sizeof *nodes) : NULL;
 	if (rc == 0 && !nodes)
 		rc = export_fail(x, -spe_nomem, "out of memory");
@@ -410,10 +410,10 @@ int export_autofdo(struct export_ctx *x, FILE *out)
 		free_node(*(struct afdo_node **)agg_value(&f.tops, keys[i]));
 	free(nodes);
 	free(keys);
-	agg_free(&f.ip);
-	agg_free(&f.ranges);
-	agg_free(&f.calls);
-	agg_free(&f.tops);
+	export_agg_free(&f.ip);
+	export_agg_free(&f.ranges);
+	export_agg_free(&f.calls);
+	export_agg_free(&f.tops);
 	export_binary_free(&f.bin);
 	return rc;
 }

@@ -47,7 +47,7 @@ static int add(struct bolt *b, int kind, uint64_t from, uint64_t to, int mispred
 	k.kind = kind;
 	k.from = from;
 	k.to = to;
-	struct bolt_val *v = agg_upsert(&b->agg, &k);
+	struct bolt_val *v = export_agg_upsert(&b->agg, &k);
 	if (!v)
 		return export_fail(b->x, -spe_nomem, "out of memory");
 	v->count++;
@@ -102,7 +102,7 @@ static int by_address(const void *a, const void *b)
 int export_bolt(struct export_ctx *x, FILE *out)
 {
 	struct bolt b = { .x = x };
-	agg_init(&b.agg, sizeof(struct bolt_key), sizeof(struct bolt_val));
+	export_agg_init(&b.agg, sizeof(struct bolt_key), sizeof(struct bolt_val));
 	int rc = export_binary_select(x, &b.bin);
 	if (rc < 0)
 		return rc;
@@ -115,7 +115,7 @@ int export_bolt(struct export_ctx *x, FILE *out)
 		rc = export_scan(x, strcat(strcpy(cond, extra), b.bin.id_list), EXPORT_COL_LABELS | EXPORT_COL_BRANCH,
 				 bolt_row, &b);
 	free(cond);
-	const void **keys = rc == 0 ? agg_keys(&b.agg) : NULL;
+	const void **keys = rc == 0 ? export_agg_keys(&b.agg) : NULL;
 	if (rc == 0 && !keys)
 		rc = export_fail(x, -spe_nomem, "out of memory");
 	if (rc == 0)
@@ -133,7 +133,7 @@ int export_bolt(struct export_ctx *x, FILE *out)
 	}
 	x->stats->locations = b.agg.n;
 	free(keys);
-	agg_free(&b.agg);
+	export_agg_free(&b.agg);
 	export_binary_free(&b.bin);
 	return rc;
 }

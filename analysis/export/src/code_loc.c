@@ -25,7 +25,7 @@ struct loc_key {
 };
 AGG_WORDS(struct loc_key);
 
-struct code_locs *code_locs_new(struct export_ctx *x, enum code_loc_need need)
+struct code_locs *export_code_locs_new(struct export_ctx *x, enum code_loc_need need)
 {
 	struct code_locs *c = calloc(1, sizeof *c);
 	if (!c) {
@@ -34,7 +34,7 @@ struct code_locs *code_locs_new(struct export_ctx *x, enum code_loc_need need)
 	}
 	c->x = x;
 	c->need = need;
-	agg_init(&c->cache, sizeof(struct loc_key), sizeof(struct code_loc *));
+	export_agg_init(&c->cache, sizeof(struct loc_key), sizeof(struct code_loc *));
 	/* insn has one row per sampled PC of a mapping, found by its (mapping_id, pc) index */
 	if (sqlite3_prepare_v2(x->db,
 			       "SELECT i.file, i.line, i.inline_function, i.mnemonic, i.operands,\n"
@@ -42,17 +42,17 @@ struct code_locs *code_locs_new(struct export_ctx *x, enum code_loc_need need)
 			       "FROM insn i LEFT JOIN symbol s ON s.id = i.symbol_id WHERE i.mapping_id = ? AND i.pc = ?",
 			       -1, &c->insn, NULL) != SQLITE_OK) {
 		export_fail(x, -spe_io, "reading instructions: %s", sqlite3_errmsg(x->db));
-		code_locs_free(c);
+		export_code_locs_free(c);
 		return NULL;
 	}
 	return c;
 }
 
-void code_locs_free(struct code_locs *c)
+void export_code_locs_free(struct code_locs *c)
 {
 	if (!c)
 		return;
-	const void **keys = agg_keys(&c->cache);
+	const void **keys = export_agg_keys(&c->cache);
 	for (size_t i = 0; keys && i < c->cache.n; i++) {
 		struct code_loc *l = *(struct code_loc **)agg_value(&c->cache, keys[i]);
 		if (l)
@@ -60,7 +60,7 @@ void code_locs_free(struct code_locs *c)
 		free(l);
 	}
 	free(keys);
-	agg_free(&c->cache);
+	export_agg_free(&c->cache);
 	sqlite3_finalize(c->insn);
 	free(c);
 }
@@ -75,11 +75,11 @@ static int db_frames(struct code_locs *c, const char *inline_chain, const char *
 		size_t len = sep ? (size_t)(sep - p) : strlen(p);
 		char name[512];
 		snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
-		f[n].function = f[n].system_name = strtab_intern(&c->x->strings, name, oom);
+		f[n].function = f[n].system_name = export_strtab_intern(&c->x->strings, name, oom);
 		n++;
 		p = sep ? sep + 4 : NULL;
 	}
-	f[n].function = f[n].system_name = strtab_intern(&c->x->strings, function, oom);
+	f[n].function = f[n].system_name = export_strtab_intern(&c->x->strings, function, oom);
 	return n + 1;
 }
 
@@ -93,9 +93,9 @@ static int dwarf_frames(struct code_locs *c, struct code_loc *l, struct code_fra
 	int n = spe_sym_frames(export_mapping_binary(c->x, l->map), vaddr, sf, EXPORT_MAX_FRAMES);
 	struct strtab *st = &c->x->strings;
 	for (int i = 0; i < n; i++) {
-		f[i].function = strtab_intern(st, sf[i].function, oom);
-		f[i].system_name = strtab_intern(st, sf[i].linkage_name ? sf[i].linkage_name : sf[i].function, oom);
-		f[i].file = strtab_intern(st, sf[i].file, oom);
+		f[i].function = export_strtab_intern(st, sf[i].function, oom);
+		f[i].system_name = export_strtab_intern(st, sf[i].linkage_name ? sf[i].linkage_name : sf[i].function, oom);
+		f[i].file = export_strtab_intern(st, sf[i].file, oom);
 		f[i].line = sf[i].line;
 		f[i].decl_line = sf[i].decl_line;
 	}
@@ -118,16 +118,16 @@ static int resolve(struct code_locs *c, struct code_loc *l)
 		step = sqlite3_step(q);
 	}
 	if (step == SQLITE_ROW) {
-		l->mnemonic = strtab_intern(st, (const char *)sqlite3_column_text(q, 3), &oom);
-		l->operands = strtab_intern(st, (const char *)sqlite3_column_text(q, 4), &oom);
+		l->mnemonic = export_strtab_intern(st, (const char *)sqlite3_column_text(q, 3), &oom);
+		l->operands = export_strtab_intern(st, (const char *)sqlite3_column_text(q, 4), &oom);
 		const char *name = (const char *)sqlite3_column_text(q, 5);
-		inline_chain = strtab_intern(st, (const char *)sqlite3_column_text(q, 2), &oom);
+		inline_chain = export_strtab_intern(st, (const char *)sqlite3_column_text(q, 2), &oom);
 		if (name) {
 			l->function_start = (uint64_t)sqlite3_column_int64(q, 6);
-			l->function_file = strtab_intern(st, (const char *)sqlite3_column_text(q, 7), &oom);
+			l->function_file = export_strtab_intern(st, (const char *)sqlite3_column_text(q, 7), &oom);
 			l->function_line = sqlite3_column_int(q, 8);
 			n = db_frames(c, inline_chain, name, f, &oom);
-			f[0].file = strtab_intern(st, (const char *)sqlite3_column_text(q, 0), &oom);
+			f[0].file = export_strtab_intern(st, (const char *)sqlite3_column_text(q, 0), &oom);
 			f[0].line = sqlite3_column_int(q, 1);
 		}
 	} else if (step != SQLITE_DONE) {
@@ -162,10 +162,10 @@ static int resolve(struct code_locs *c, struct code_loc *l)
 	return 0;
 }
 
-int code_loc_get(struct code_locs *c, int64_t mapping_id, uint64_t pc, const struct code_loc **out)
+int export_code_loc_get(struct code_locs *c, int64_t mapping_id, uint64_t pc, const struct code_loc **out)
 {
 	struct loc_key k = { mapping_id, (int64_t)pc };
-	struct code_loc **slot = agg_upsert(&c->cache, &k);
+	struct code_loc **slot = export_agg_upsert(&c->cache, &k);
 	if (!slot)
 		return export_fail(c->x, -spe_nomem, "out of memory");
 	if (!*slot) {

@@ -58,8 +58,8 @@ int export_data_objects_load(struct export_ctx *x, struct export_data_objects *o
 		d->start = (uint64_t)sqlite3_column_int64(st, 3);
 		d->size = (uint64_t)sqlite3_column_int64(st, 4);
 		shown_name((const char *)sqlite3_column_text(st, 2), d->kind, d->start, d->size, name, sizeof name);
-		d->name = strtab_intern(&x->strings, name, &oom);
-		d->file = strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 5), &oom);
+		d->name = export_strtab_intern(&x->strings, name, &oom);
+		d->file = export_strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 5), &oom);
 		d->line = sqlite3_column_int(st, 6);
 		d->mapping_id = sqlite3_column_type(st, 7) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 7);
 		/* a binary's variables and sections are small: their 64-byte lines are worth telling apart */

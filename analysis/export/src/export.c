@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "util/grow.h"
 
 int export_fail(struct export_ctx *x, int code, const char *fmt, ...)
 {
@@ -69,14 +70,11 @@ void *export_index_grow(void *array, size_t *n, size_t elem, int64_t id)
 {
 	if ((size_t)id < *n)
 		return array;
-	size_t cap = *n ? *n : 64;
-	while (cap <= (size_t)id)
-		cap *= 2;
-	unsigned char *p = realloc(array, cap * elem);
+	size_t old = *n;
+	unsigned char *p = util_grow(array, n, (size_t)id + 1, elem);
 	if (!p)
 		return NULL;
-	memset(p + *n * elem, 0, (cap - *n) * elem);
-	*n = cap;
+	memset(p + old * elem, 0, (*n - old) * elem);
 	return p;
 }
 
@@ -102,8 +100,8 @@ static int load_mappings(struct export_ctx *x)
 		m->id = id;
 		m->source_id = sqlite3_column_int64(st, 1);
 		m->pid = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
-		m->path = strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 3), &oom);
-		m->build_id = strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 4), &oom);
+		m->path = export_strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 3), &oom);
+		m->build_id = export_strtab_intern(&x->strings, (const char *)sqlite3_column_text(st, 4), &oom);
 		m->start = (uint64_t)sqlite3_column_int64(st, 5);
 		m->end = (uint64_t)sqlite3_column_int64(st, 6);
 		m->pgoff = (uint64_t)sqlite3_column_int64(st, 7);
@@ -126,7 +124,7 @@ int spe_export(sqlite3 *db, enum spe_export_format fmt, const struct spe_export_
 		err[0] = 0;
 	if (!db || !opts || opts->size < sizeof *opts || !out)
 		return export_fail(&x, -spe_invalid, "spe_export: bad arguments");
-	if (strtab_init(&x.strings) < 0)
+	if (export_strtab_init(&x.strings) < 0)
 		return export_fail(&x, -spe_nomem, "out of memory");
 	int rc = load_mappings(&x);
 	if (rc == 0) {
@@ -142,6 +140,6 @@ int spe_export(sqlite3 *db, enum spe_export_format fmt, const struct spe_export_
 		rc = export_fail(&x, -spe_io, "writing the output: %s", strerror(errno));
 	spe_sym_free(x.sym);
 	free(x.maps);
-	strtab_free(&x.strings);
+	export_strtab_free(&x.strings);
 	return rc;
 }

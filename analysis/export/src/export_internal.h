@@ -19,12 +19,12 @@ struct strtab {
 	size_t nslots;
 };
 
-int strtab_init(struct strtab *t);
-void strtab_free(struct strtab *t);
+int export_strtab_init(struct strtab *t);
+void export_strtab_free(struct strtab *t);
 /* Index of @p s (NULL is ""), added if new; -1 when out of memory. */
-int64_t strtab_add(struct strtab *t, const char *s);
+int64_t export_strtab_add(struct strtab *t, const char *s);
 /* The interned copy of @p s (NULL stays NULL); NULL also when out of memory, with *oom set. */
-const char *strtab_intern(struct strtab *t, const char *s, int *oom);
+const char *export_strtab_intern(struct strtab *t, const char *s, int *oom);
 
 /* ---- agg.c: a hash table of fixed-size keys to fixed-size counters ------ */
 
@@ -34,18 +34,18 @@ struct agg {
 	unsigned char *slots; /* [uint64 hash | key | value]; hash 0 = empty */
 };
 
-void agg_init(struct agg *a, size_t key_size, size_t val_size);
+void export_agg_init(struct agg *a, size_t key_size, size_t val_size);
 #define AGG_WORDS(type) _Static_assert(sizeof(type) % 8 == 0, #type " is not whole 64-bit words")
-void agg_free(struct agg *a);
+void export_agg_free(struct agg *a);
 /*
  * The value slot of @p key (zeroed when the key is new); NULL when out of
  * memory.  Keys and values are whole 64-bit words (sizes multiples of 8,
  * checked by AGG_WORDS at each struct), compared byte for byte: zero any
- * padding.  The pointer is valid until the next agg_upsert.
+ * padding.  The pointer is valid until the next export_agg_upsert.
  */
-void *agg_upsert(struct agg *a, const void *key);
+void *export_agg_upsert(struct agg *a, const void *key);
 /* Every key (and its value after it, at key + key_size), in no order; NULL when out of memory. */
-const void **agg_keys(const struct agg *a);
+const void **export_agg_keys(const struct agg *a);
 static inline void *agg_value(const struct agg *a, const void *key)
 {
 	return (unsigned char *)key + a->key_size;
@@ -182,13 +182,13 @@ enum code_loc_need {
 };
 
 struct code_locs;
-struct code_locs *code_locs_new(struct export_ctx *x, enum code_loc_need need);
-void code_locs_free(struct code_locs *c);
+struct code_locs *export_code_locs_new(struct export_ctx *x, enum code_loc_need need);
+void export_code_locs_free(struct code_locs *c);
 /*
  * Resolve the PC of a record in mapping @p mapping_id (EXPORT_NULL: none).
  * The result is cached per (mapping, pc).  Returns 0, or a negative code with x->err.
  */
-int code_loc_get(struct code_locs *c, int64_t mapping_id, uint64_t pc, const struct code_loc **out);
+int export_code_loc_get(struct code_locs *c, int64_t mapping_id, uint64_t pc, const struct code_loc **out);
 
 /* ---- the exporters ----------------------------------------------------------- */
 

@@ -45,7 +45,7 @@ static int folded_row(void *arg, const struct export_row *r)
 	k.mapping_id = r->mapping_id;
 	k.pc = r->pc;
 	k.mem_level = s->x->opts->split_mem_level ? r->mem_level : -1;
-	struct folded_val *v = agg_upsert(&s->agg, &k);
+	struct folded_val *v = export_agg_upsert(&s->agg, &k);
 	if (!v)
 		return export_fail(s->x, -spe_nomem, "out of memory");
 	if (s->x->opts->weight == SPE_EXPORT_WEIGHT_SAMPLES)
@@ -114,11 +114,11 @@ static int by_text(const void *a, const void *b)
 int export_folded(struct export_ctx *x, FILE *out)
 {
 	struct folded_scan s = { .x = x };
-	agg_init(&s.agg, sizeof(struct folded_key), sizeof(struct folded_val));
+	export_agg_init(&s.agg, sizeof(struct folded_key), sizeof(struct folded_val));
 	unsigned cols = EXPORT_COL_LATENCY | (x->opts->split_mem_level ? EXPORT_COL_LABELS : 0);
 	int rc = export_scan(x, NULL, cols, folded_row, &s);
-	struct code_locs *locs = rc == 0 ? code_locs_new(x, CODE_LOC_DB) : NULL;
-	const void **keys = locs ? agg_keys(&s.agg) : NULL;
+	struct code_locs *locs = rc == 0 ? export_code_locs_new(x, CODE_LOC_DB) : NULL;
+	const void **keys = locs ? export_agg_keys(&s.agg) : NULL;
 	struct folded_line *lines = keys ? calloc(s.agg.n + 1, sizeof *lines) : NULL;
 	if (rc == 0 && (!locs || !keys || !lines))
 		rc = locs ? export_fail(x, -spe_nomem, "out of memory") : -spe_io;
@@ -130,7 +130,7 @@ int export_folded(struct export_ctx *x, FILE *out)
 		if (!v->weight)
 			continue;
 		const struct code_loc *l;
-		if ((rc = code_loc_get(locs, k->mapping_id, (uint64_t)k->pc, &l)) < 0)
+		if ((rc = export_code_loc_get(locs, k->mapping_id, (uint64_t)k->pc, &l)) < 0)
 			break;
 		stack_text(l, (int)k->mem_level, text, sizeof text);
 		lines[n].weight = v->weight;
@@ -153,7 +153,7 @@ int export_folded(struct export_ctx *x, FILE *out)
 		free(lines[i].text);
 	free(lines);
 	free(keys);
-	code_locs_free(locs);
-	agg_free(&s.agg);
+	export_code_locs_free(locs);
+	export_agg_free(&s.agg);
 	return rc;
 }

@@ -29,6 +29,7 @@
 
 #include "export_internal.h"
 #include "profile.pb-c.h"
+#include "util/grow.h"
 
 typedef Perftools__Profiles__Profile Profile;
 typedef Perftools__Profiles__Sample Sample;
@@ -219,7 +220,7 @@ static int pprof_row(void *arg, const struct export_row *r)
 	k.mem_level = (int32_t)r->mem_level;
 	k.op_class = (int32_t)r->op_class;
 	k.events = r->events;
-	struct pp_val *v = agg_upsert(&p->samples, &k);
+	struct pp_val *v = export_agg_upsert(&p->samples, &k);
 	if (!v)
 		return export_fail(p->x, -spe_nomem, "out of memory");
 	v->value[0]++;
@@ -268,7 +269,7 @@ struct tables {
 
 static int64_t str(struct tables *t, const char *s)
 {
-	int64_t i = strtab_add(&t->x->strings, s);
+	int64_t i = export_strtab_add(&t->x->strings, s);
 	if (i < 0) {
 		t->oom = 1;
 		return 0;
@@ -279,22 +280,18 @@ static int64_t str(struct tables *t, const char *s)
 static uint64_t function_id(struct tables *t, const char *name, const char *system_name, const char *file, int line)
 {
 	struct pp_function f = { str(t, name), str(t, system_name ? system_name : name), str(t, file), line };
-	uint64_t *id = agg_upsert(&t->func_ids, &f);
+	uint64_t *id = export_agg_upsert(&t->func_ids, &f);
 	if (!id) {
 		t->oom = 1;
 		return 0;
 	}
 	if (!*id) {
-		if (t->n_funcs == t->cap_funcs) {
-			size_t cap = t->cap_funcs ? 2 * t->cap_funcs : 256;
-			struct pp_function *funcs = realloc(t->funcs, cap * sizeof *funcs);
-			if (!funcs) {
-				t->oom = 1;
-				return 0;
-			}
-			t->funcs = funcs;
-			t->cap_funcs = cap;
+		struct pp_function *funcs = util_grow(t->funcs, &t->cap_funcs, t->n_funcs + 1, sizeof *funcs);
+		if (!funcs) {
+			t->oom = 1;
+			return 0;
 		}
+		t->funcs = funcs;
 		t->funcs[t->n_funcs++] = f;
 		*id = t->n_funcs;
 	}
@@ -303,16 +300,12 @@ static uint64_t function_id(struct tables *t, const char *name, const char *syst
 
 static int add_line(struct tables *t, struct pp_location *l, uint64_t func, int64_t line)
 {
-	if (t->n_lines == t->cap_lines) {
-		size_t cap = t->cap_lines ? 2 * t->cap_lines : 4096;
-		struct pp_line *lines = realloc(t->lines, cap * sizeof *lines);
-		if (!lines) {
-			t->oom = 1;
-			return -1;
-		}
-		t->lines = lines;
-		t->cap_lines = cap;
+	struct pp_line *lines = util_grow(t->lines, &t->cap_lines, t->n_lines + 1, sizeof *lines);
+	if (!lines) {
+		t->oom = 1;
+		return -1;
 	}
+	t->lines = lines;
 	t->lines[t->n_lines++] = (struct pp_line){ func, line };
 	l->n_lines++;
 	return 0;
@@ -321,7 +314,7 @@ static int add_line(struct tables *t, struct pp_location *l, uint64_t func, int6
 /* A new location (id returned), or NULL with the id of the one already made for @p key. */
 static struct pp_location *location(struct tables *t, const int64_t key[4], uint32_t *id)
 {
-	uint64_t *slot = agg_upsert(&t->loc_ids, key);
+	uint64_t *slot = export_agg_upsert(&t->loc_ids, key);
 	if (!slot) {
 		t->oom = 1;
 		return NULL;
@@ -334,16 +327,12 @@ static struct pp_location *location(struct tables *t, const int64_t key[4], uint
 		t->oom = 1;
 		return NULL;
 	}
-	if (t->n_locs == t->cap_locs) {
-		size_t cap = t->cap_locs ? 2 * t->cap_locs : 1024;
-		struct pp_location *locs = realloc(t->locs, cap * sizeof *locs);
-		if (!locs) {
-			t->oom = 1;
-			return NULL;
-		}
-		t->locs = locs;
-		t->cap_locs = cap;
+	struct pp_location *locs = util_grow(t->locs, &t->cap_locs, t->n_locs + 1, sizeof *locs);
+	if (!locs) {
+		t->oom = 1;
+		return NULL;
 	}
+	t->locs = locs;
 	struct pp_location *l = &t->locs[t->n_locs++];
 	memset(l, 0, sizeof *l);
 	l->first_line = t->n_lines;
@@ -359,7 +348,7 @@ static int code_location(struct tables *t, const struct pp_key *k, uint32_t *id)
 	if (!l)
 		return t->oom ? export_fail(t->x, -spe_nomem, "out of memory") : 0;
 	const struct code_loc *c;
-	int rc = code_loc_get(t->code, k->mapping_id, (uint64_t)k->pc, &c);
+	int rc = export_code_loc_get(t->code, k->mapping_id, (uint64_t)k->pc, &c);
 	if (rc < 0)
 		return rc;
 	l->mapping_id = c->map ? c->map->id : 0;
@@ -653,21 +642,21 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	struct tables t = { .x = x };
 	struct gz_out *g = NULL;
 	const void **keys = NULL;
-	agg_init(&p.samples, p.by_data ? sizeof(struct pp_key) : CODE_KEY_SIZE, sizeof(struct pp_val));
+	export_agg_init(&p.samples, p.by_data ? sizeof(struct pp_key) : CODE_KEY_SIZE, sizeof(struct pp_val));
 	if (p.by_data) {
 		int rc = export_data_objects_load(x, &p.objects);
 		if (rc < 0) {
-			agg_free(&p.samples);
+			export_agg_free(&p.samples);
 			return rc;
 		}
 	}
-	agg_init(&t.loc_ids, 4 * sizeof(int64_t), sizeof(uint64_t));
-	agg_init(&t.func_ids, sizeof(struct pp_function), sizeof(uint64_t));
+	export_agg_init(&t.loc_ids, 4 * sizeof(int64_t), sizeof(uint64_t));
+	export_agg_init(&t.func_ids, sizeof(struct pp_function), sizeof(uint64_t));
 	unsigned cols = EXPORT_COL_LATENCY | EXPORT_COL_LABELS | (p.by_data ? EXPORT_COL_DATA : 0);
 	int rc = export_scan(x, NULL, cols, pprof_row, &p);
-	if (rc == 0 && !(t.code = code_locs_new(x, CODE_LOC_DB)))
+	if (rc == 0 && !(t.code = export_code_locs_new(x, CODE_LOC_DB)))
 		rc = -spe_io;
-	if (rc == 0 && (!(keys = agg_keys(&p.samples)) || !(t.map_samples = calloc(x->n_maps + 1, sizeof *t.map_samples)) ||
+	if (rc == 0 && (!(keys = export_agg_keys(&p.samples)) || !(t.map_samples = calloc(x->n_maps + 1, sizeof *t.map_samples)) ||
 			!(t.map_data = calloc(x->n_maps + 1, 1)) || !(g = malloc(sizeof *g)) || !(t.b = malloc(sizeof *t.b))))
 		rc = export_fail(x, -spe_nomem, "out of memory");
 	for (size_t i = 0; rc == 0 && i < p.samples.n; i++) {
@@ -708,10 +697,10 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	free(t.locs);
 	free(t.lines);
 	free(t.funcs);
-	agg_free(&t.loc_ids);
-	agg_free(&t.func_ids);
-	code_locs_free(t.code);
-	agg_free(&p.samples);
+	export_agg_free(&t.loc_ids);
+	export_agg_free(&t.func_ids);
+	export_code_locs_free(t.code);
+	export_agg_free(&p.samples);
 	free(p.images);
 	export_data_objects_free(&p.objects);
 	return rc;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "export_internal.h"
-#include "sql_text.h"
+#include "util/text.h"
 
 #define SPE_X(id, name) name,
 const char *const export_op_class_names[] = { SPE_OP_CLASS_LIST(SPE_X) };
@@ -23,12 +23,12 @@ const size_t export_n_op_classes = sizeof export_op_class_names / sizeof *export
 const size_t export_n_mem_levels = sizeof export_mem_level_names / sizeof *export_mem_level_names;
 
 /* CASE col WHEN 'name0' THEN 0 ... ELSE -1 END */
-static void append_code(struct sql_text *t, const char *col, const char *const *names, size_t n)
+static void append_code(struct util_text *t, const char *col, const char *const *names, size_t n)
 {
-	sql_appendf(t, "CASE %s", col);
+	util_text_appendf(t, "CASE %s", col);
 	for (size_t i = 0; i < n; i++)
-		sql_appendf(t, " WHEN '%s' THEN %zu", names[i], i);
-	sql_append(t, " ELSE -1 END");
+		util_text_appendf(t, " WHEN '%s' THEN %zu", names[i], i);
+	util_text_append(t, " ELSE -1 END");
 }
 
 /* One column fetch per value (sqlite3_column_type then _int64 would look the column up twice). */
@@ -41,34 +41,34 @@ static int64_t col_or_null(sqlite3_stmt *st, int i)
 int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_row_fn fn, void *arg)
 {
 	const struct spe_export_opts *o = x->opts;
-	struct sql_text t = { 0 };
+	struct util_text t = { 0 };
 	/* columns not asked for are constants: SQLite neither decodes nor converts them */
-	sql_append(&t, "SELECT r.source_id, r.pid, r.mapping_id, r.pc, ");
-	sql_append(&t, cols & EXPORT_COL_DATA ? "r.data_va, r.data_object_id, " : "NULL, NULL, ");
-	sql_append(&t, cols & EXPORT_COL_BRANCH ? "r.branch_target, r.prev_branch_target, " : "NULL, NULL, ");
-	sql_append(&t, cols & EXPORT_COL_LABELS ? "r.events, " : "NULL, ");
-	sql_append(&t, cols & EXPORT_COL_LATENCY ? "r.total_latency, r.issue_latency, r.translation_latency, "
+	util_text_append(&t, "SELECT r.source_id, r.pid, r.mapping_id, r.pc, ");
+	util_text_append(&t, cols & EXPORT_COL_DATA ? "r.data_va, r.data_object_id, " : "NULL, NULL, ");
+	util_text_append(&t, cols & EXPORT_COL_BRANCH ? "r.branch_target, r.prev_branch_target, " : "NULL, NULL, ");
+	util_text_append(&t, cols & EXPORT_COL_LABELS ? "r.events, " : "NULL, ");
+	util_text_append(&t, cols & EXPORT_COL_LATENCY ? "r.total_latency, r.issue_latency, r.translation_latency, "
 						 : "NULL, NULL, NULL, ");
 	if (cols & EXPORT_COL_LABELS) {
 		append_code(&t, "r.op_class", export_op_class_names, export_n_op_classes);
-		sql_append(&t, ", ");
+		util_text_append(&t, ", ");
 		append_code(&t, "r.mem_level", export_mem_level_names, export_n_mem_levels);
 	} else {
-		sql_append(&t, "-1, -1");
+		util_text_append(&t, "-1, -1");
 	}
-	sql_append(&t, "\nFROM spe_record r WHERE 1");
+	util_text_append(&t, "\nFROM spe_record r WHERE 1");
 	if (o->source_id != SPE_EXPORT_ANY)
-		sql_append(&t, " AND r.source_id = :source");
+		util_text_append(&t, " AND r.source_id = :source");
 	if (o->pid != SPE_EXPORT_ANY)
-		sql_append(&t, " AND r.pid = :pid");
+		util_text_append(&t, " AND r.pid = :pid");
 	if (o->cpu != SPE_EXPORT_ANY)
-		sql_append(&t, " AND r.cpu = :cpu");
+		util_text_append(&t, " AND r.cpu = :cpu");
 	if (extra)
-		sql_appendf(&t, " AND (%s)", extra);
+		util_text_appendf(&t, " AND (%s)", extra);
 	if (o->where)
-		sql_appendf(&t, "\n AND EXISTS (SELECT 1 FROM spe_sample WHERE spe_sample.id = r.id AND (%s\n))", o->where);
-	if (!sql_ok(&t)) {
-		sql_free(&t);
+		util_text_appendf(&t, "\n AND EXISTS (SELECT 1 FROM spe_sample WHERE spe_sample.id = r.id AND (%s\n))", o->where);
+	if (!util_text_ok(&t)) {
+		util_text_free(&t);
 		return export_fail(x, -spe_nomem, "out of memory");
 	}
 	sqlite3_stmt *st;
@@ -76,10 +76,10 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 	int rc = sqlite3_prepare_v2(x->db, t.buf, -1, &st, &tail);
 	if (rc == SQLITE_OK && tail && tail[strspn(tail, " \t\r\n")]) {
 		sqlite3_finalize(st);
-		sql_free(&t);
+		util_text_free(&t);
 		return export_fail(x, -spe_invalid, "--where: one expression, not several statements");
 	}
-	sql_free(&t);
+	util_text_free(&t);
 	if (rc != SQLITE_OK)
 		return export_fail(x, o->where ? -spe_invalid : -spe_io, "%s%s", o->where ? "--where: " : "",
 				   sqlite3_errmsg(x->db));

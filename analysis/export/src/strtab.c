@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "util/grow.h"
 
 static uint64_t hash_str(const char *s)
 {
@@ -17,13 +18,13 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-int strtab_init(struct strtab *t)
+int export_strtab_init(struct strtab *t)
 {
 	memset(t, 0, sizeof *t);
-	return strtab_add(t, "") == 0 ? 0 : -1;
+	return export_strtab_add(t, "") == 0 ? 0 : -1;
 }
 
-void strtab_free(struct strtab *t)
+void export_strtab_free(struct strtab *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		free(t->str[i]);
@@ -50,7 +51,7 @@ static int grow_slots(struct strtab *t)
 	return 0;
 }
 
-int64_t strtab_add(struct strtab *t, const char *s)
+int64_t export_strtab_add(struct strtab *t, const char *s)
 {
 	if (!s)
 		s = "";
@@ -60,25 +61,21 @@ int64_t strtab_add(struct strtab *t, const char *s)
 	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1))
 		if (!strcmp(t->str[t->slots[j] - 1], s))
 			return t->slots[j] - 1;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 1024;
-		char **str = realloc(t->str, cap * sizeof *str);
-		if (!str)
-			return -1;
-		t->str = str;
-		t->cap = cap;
-	}
+	char **str = util_grow(t->str, &t->cap, t->n + 1, sizeof *str);
+	if (!str)
+		return -1;
+	t->str = str;
 	if (t->n >= UINT32_MAX - 1 || !(t->str[t->n] = strdup(s)))
 		return -1;
 	t->slots[j] = (uint32_t)++t->n;
 	return (int64_t)t->n - 1;
 }
 
-const char *strtab_intern(struct strtab *t, const char *s, int *oom)
+const char *export_strtab_intern(struct strtab *t, const char *s, int *oom)
 {
 	if (!s)
 		return NULL;
-	int64_t i = strtab_add(t, s);
+	int64_t i = export_strtab_add(t, s);
 	if (i < 0) {
 		*oom = 1;
 		return NULL;

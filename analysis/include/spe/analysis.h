@@ -143,7 +143,7 @@ int spe_sym_frames(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_fr
 
 struct spe_kallsyms;
 /* Read a /proc/kallsyms file; NULL with message on failure. */
-struct spe_kallsyms *spe_kallsyms_load(const char *path, char *err, size_t errlen);
+struct spe_kallsyms *spe_kallsyms_new(const char *path, char *err, size_t errlen);
 void spe_kallsyms_free(struct spe_kallsyms *ks);
 /* Nearest text symbol at or below @p addr; NULL if none.  @p start/@p size may be NULL. */
 const char *spe_kallsyms_lookup(const struct spe_kallsyms *ks, uint64_t addr, uint64_t *start, uint64_t *size);
@@ -178,7 +178,7 @@ struct spe_load_opts {
 	const char *symfs;                 /* --symfs */
 	const char *debug_path;            /* NULL = standard */
 	const char *kallsyms;              /* --kallsyms file, or NULL */
-	volatile sig_atomic_t *cancel;     /* loading stops with -SPE_LOAD_CANCELLED once *cancel != 0 */
+	const volatile sig_atomic_t *cancel; /* loading stops with -spe_cancelled once *cancel != 0 */
 	int jobs;                          /* ignored (a decode thread was measured no faster); kept for the ABI */
 };
 
@@ -195,9 +195,6 @@ struct spe_load_counts {
 	uint64_t no_data_object;   /* user data addresses in no data object (no variable, no data mapping) */
 	uint64_t dropped_extras;   /* decoder: counters/addresses of unnamed indices past 8 in a record */
 };
-
-/* Error from a load: negative spe code, plus the reason in the loader's message. */
-enum { SPE_LOAD_CANCELLED = 100 };
 
 struct spe_loader;
 
@@ -241,7 +238,7 @@ void spe_loader_free(struct spe_loader *ld);
 /*
  * Load every item of @p aux (spe/aux.h): perf events as sideband, the first
  * chunk of each queue as its CPU, records, then the decoder statistics.
- * Returns 0, -SPE_LOAD_CANCELLED, the loader's negative code, or the AUX
+ * Returns 0, -spe_cancelled, the loader's negative code, or the AUX
  * layer's (spe_aux_errmsg says where and what).
  */
 int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts);
@@ -268,7 +265,8 @@ enum spe_result_format { SPE_FORMAT_TABLE, SPE_FORMAT_CSV, SPE_FORMAT_JSON };
  * @p out.  Returns 0, or a negative code with SQLite's message in @p err.
  * When @p db's main database is open read-only, a statement that is not
  * read-only (sqlite3_stmt_readonly: VACUUM INTO, CREATE TEMP ...) is
- * refused with -spe_invalid before it runs.
+ * refused with -spe_no_permission before it runs (so is an ATTACH that
+ * could write); any other failure is -spe_invalid.
  */
 int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, FILE *out, char *err,
 		     size_t errlen);

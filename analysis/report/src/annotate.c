@@ -13,6 +13,7 @@
 #include "annotate.h"
 #include "source_file.h"
 #include "spe/analysis.h"
+#include "util/grow.h"
 
 #define MAX_CODE_BYTES (256u << 10)  /* disassemble at most this much of one function */
 #define MAX_CONTEXT_LINES 400        /* show every line of the range when it is no longer than this */
@@ -24,17 +25,17 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-double ann_share(const struct ann_function *f, const struct ann_stats *s)
+double report_ann_share(const struct ann_function *f, const struct ann_stats *s)
 {
 	return f->total.lat.total_latency ? (double)s->lat.total_latency / (double)f->total.lat.total_latency : 0;
 }
 
-double ann_mean(const struct ann_stats *s)
+double report_ann_mean(const struct ann_stats *s)
 {
 	return s->lat.timed ? (double)s->lat.total_latency / (double)s->lat.timed : -1;
 }
 
-int ann_levels_order(const uint64_t levels[MEM_LEVELS + 1], int order[MEM_LEVELS + 1])
+int report_ann_levels_order(const uint64_t levels[MEM_LEVELS + 1], int order[MEM_LEVELS + 1])
 {
 	int n = 0;
 	for (int v = 0; v <= MEM_LEVELS; v++) {
@@ -48,26 +49,26 @@ int ann_levels_order(const uint64_t levels[MEM_LEVELS + 1], int order[MEM_LEVELS
 	return n;
 }
 
-void ann_levels_text(const uint64_t levels[MEM_LEVELS + 1], char *buf, size_t cap)
+void report_ann_levels_text(const uint64_t levels[MEM_LEVELS + 1], char *buf, size_t cap)
 {
-	int order[MEM_LEVELS + 1], n = ann_levels_order(levels, order);
+	int order[MEM_LEVELS + 1], n = report_ann_levels_order(levels, order);
 	size_t len = 0;
 	buf[0] = '\0';
 	for (int k = 0; k < n && len < cap; k++)
-		len += (size_t)snprintf(buf + len, cap - len, "%s%s %llu", k ? ", " : "", mem_level_label(order[k]),
+		len += (size_t)snprintf(buf + len, cap - len, "%s%s %llu", k ? ", " : "", report_mem_level_label(order[k]),
 					(unsigned long long)levels[order[k]]);
 }
 
 static int64_t group_of(struct ann_function *f, uint64_t kind, uint64_t id)
 {
 	struct latency_key k = { { kind, id, 0 } };
-	return latency_group_of(&f->groups, &k);
+	return ana_latency_group_of(&f->groups, &k);
 }
 
 static int add_latency(struct ann_function *f, int64_t group, long long latency, uint64_t count)
 {
 	int32_t lat = latency < 0 ? LATENCY_NONE : latency > 65535 ? 65535 : (int32_t)latency;
-	if (group < 0 || latency_groups_add(&f->groups, (uint32_t)group, lat, count) < 0)
+	if (group < 0 || ana_latency_groups_add(&f->groups, (uint32_t)group, lat, count) < 0)
 		return -spe_nomem;
 	return 0;
 }
@@ -76,13 +77,13 @@ static int add_latency(struct ann_function *f, int64_t group, long long latency,
 static int load_copies(struct report_ctx *c, const struct ann_key *k, struct ann_function *f)
 {
 	struct rq q;
-	int rc = rq_begin(c, &q, RQ_FUNCTION_COPIES);
+	int rc = report_rq_begin(c, &q, RQ_FUNCTION_COPIES);
 	if (rc == 0) {
 		sqlite3_bind_text(q.st, 1, k->name, -1, SQLITE_STATIC);
 		if (k->binary)
 			sqlite3_bind_text(q.st, 2, k->binary, -1, SQLITE_STATIC);
 	}
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
 		long long *ids = realloc(f->ids, (f->nids + 1) * sizeof *ids);
 		uint64_t *starts = ids ? realloc(f->starts, (f->nids + 1) * sizeof *starts) : NULL;
@@ -100,15 +101,15 @@ static int load_copies(struct report_ctx *c, const struct ann_key *k, struct ann
 			f->size = size;
 		if (f->nids == 0) {
 			f->start = f->starts[0];
-			f->decl_file = dup_or_null(rq_text(&q, 3));
+			f->decl_file = dup_or_null(report_rq_text(&q, 3));
 			f->decl_line = sqlite3_column_int(q.st, 4);
-			f->build_id = dup_or_null(rq_text(&q, 6));
+			f->build_id = dup_or_null(report_rq_text(&q, 6));
 			f->map_start = (uint64_t)sqlite3_column_int64(q.st, 7);
 			f->map_pgoff = (uint64_t)sqlite3_column_int64(q.st, 8);
 		}
 		f->nids++;
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	f->copies = (int)f->nids;
 	return rc < 0 ? rc : 0;
 }
@@ -137,7 +138,7 @@ static char *all_ids(struct ann_function *fs, size_t n, int only_code)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; (!only_code || fs[i].want_code) && j < fs[i].nids; j++)
 			v[k++] = fs[i].ids[j];
-	char *s = json_int_array(v, k);
+	char *s = report_json_int_array(v, k);
 	free(v);
 	return s;
 }
@@ -154,15 +155,15 @@ static int scan(struct report_ctx *c, enum report_query id, struct ann_function 
 		row_fn row, void *arg)
 {
 	struct rq q;
-	int rc = rq_begin(c, &q, id);
+	int rc = report_rq_begin(c, &q, id);
 	if (rc == 0)
 		sqlite3_bind_text(q.st, 1, ids, -1, SQLITE_STATIC);
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		uint64_t start;
 		int i = owner(fs, n, sqlite3_column_int64(q.st, 0), &start);
 		rc = i < 0 ? 0 : row(c, &fs[i], (size_t)i, (uint64_t)sqlite3_column_int64(q.st, 1) - start, &q, arg);
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	return rc < 0 ? rc : 0;
 }
 
@@ -184,16 +185,12 @@ static int level_row(struct report_ctx *c, struct ann_function *f, size_t index,
 {
 	(void)index;
 	(void)arg;
-	if (f->nlvls == f->caplvls) {
-		size_t cap = f->caplvls ? 2 * f->caplvls : 16;
-		struct lvl *l = realloc(f->lvls, cap * sizeof *l);
-		if (!l)
-			return report_fail(c, -spe_nomem, "out of memory");
-		f->lvls = l;
-		f->caplvls = cap;
-	}
+	struct lvl *grown = util_grow(f->lvls, &f->caplvls, f->nlvls + 1, sizeof *grown);
+	if (!grown)
+		return report_fail(c, -spe_nomem, "out of memory");
+	f->lvls = grown;
 	struct lvl *l = &f->lvls[f->nlvls++];
-	*l = (struct lvl){ .offset = offset, .level = mem_level_index(rq_text(q, 2)),
+	*l = (struct lvl){ .offset = offset, .level = report_mem_level_index(report_rq_text(q, 2)),
 			   .count = (uint64_t)sqlite3_column_int64(q->st, 3) };
 	/* a function's total counts every load, with or without an instruction row */
 	f->total.levels[l->level] += l->count;
@@ -202,14 +199,10 @@ static int level_row(struct report_ctx *c, struct ann_function *f, size_t index,
 
 static struct ann_insn *new_insn(struct ann_function *f, size_t *cap)
 {
-	if (f->ninsns == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 64;
-		struct ann_insn *v = realloc(f->insns, ncap * sizeof *v);
-		if (!v)
-			return NULL;
-		f->insns = v;
-		*cap = ncap;
-	}
+	struct ann_insn *v = util_grow(f->insns, cap, f->ninsns + 1, sizeof *v);
+	if (!v)
+		return NULL;
+	f->insns = v;
 	struct ann_insn *in = &f->insns[f->ninsns++];
 	memset(in, 0, sizeof *in);
 	in->line_index = -1;
@@ -299,11 +292,11 @@ static int stored_insn_row(struct report_ctx *c, struct ann_function *f, size_t 
 		return report_fail(c, -spe_nomem, "out of memory");
 	in->offset = offset;
 	in->pc = f->start + offset;
-	snprintf(in->mnemonic, sizeof in->mnemonic, "%s", rq_text(q, 2) ? rq_text(q, 2) : "?");
-	snprintf(in->operands, sizeof in->operands, "%s", rq_text(q, 3) ? rq_text(q, 3) : "");
-	in->file = dup_or_null(rq_text(q, 4));
+	snprintf(in->mnemonic, sizeof in->mnemonic, "%s", report_rq_text(q, 2) ? report_rq_text(q, 2) : "?");
+	snprintf(in->operands, sizeof in->operands, "%s", report_rq_text(q, 3) ? report_rq_text(q, 3) : "");
+	in->file = dup_or_null(report_rq_text(q, 4));
 	in->line = sqlite3_column_int(q->st, 5);
-	in->inline_fn = dup_or_null(rq_text(q, 6));
+	in->inline_fn = dup_or_null(report_rq_text(q, 6));
 	return 0;
 }
 
@@ -329,13 +322,13 @@ static int fill_stats(struct ann_function *f, int64_t g, struct ann_stats *s)
 	uint64_t *scratch = malloc((h->n + 1) * sizeof *scratch);
 	if (!scratch)
 		return -spe_nomem;
-	latency_hist_stats(h, scratch, &s->lat);
+	ana_latency_hist_stats(h, scratch, &s->lat);
 	free(scratch);
 	LATENCY_HIST_FOREACH(h, i)
 	{
 		int32_t lat = latency_slot_latency(h->slots[i]);
 		if (lat != LATENCY_NONE)
-			s->buckets[latency_bucket(lat)] += latency_slot_count(h->slots[i]);
+			s->buckets[report_latency_bucket(lat)] += latency_slot_count(h->slots[i]);
 	}
 	return 0;
 }
@@ -357,7 +350,7 @@ static int merge_group(struct ann_function *f, int64_t from, int64_t to)
 	slots[n++] = h->slots[i];
 	int rc = 0;
 	for (uint32_t i = 0; i < n && rc == 0; i++)
-		rc = latency_groups_add(&f->groups, (uint32_t)to, latency_slot_latency(slots[i]),
+		rc = ana_latency_groups_add(&f->groups, (uint32_t)to, latency_slot_latency(slots[i]),
 					latency_slot_count(slots[i])) < 0 ? -spe_nomem : 0;
 	free(slots);
 	return rc;
@@ -370,14 +363,10 @@ static int same(const char *a, const char *b)
 
 static struct ann_line *add_line(struct ann_function *f, size_t *cap, const char *file, int line)
 {
-	if (f->nlines == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 64;
-		struct ann_line *v = realloc(f->lines, ncap * sizeof *v);
-		if (!v)
-			return NULL;
-		f->lines = v;
-		*cap = ncap;
-	}
+	struct ann_line *v = util_grow(f->lines, cap, f->nlines + 1, sizeof *v);
+	if (!v)
+		return NULL;
+	f->lines = v;
 	struct ann_line *l = &f->lines[f->nlines++];
 	memset(l, 0, sizeof *l);
 	l->file = strdup(file);
@@ -486,9 +475,9 @@ static void read_source(struct report_ctx *c, struct ann_function *f)
 	for (size_t k = 0; k < f->nlines; k++) {
 		struct ann_line *l = &f->lines[k];
 		if (!open_name || strcmp(open_name, l->file)) {
-			source_file_close(&src);
+			report_source_file_close(&src);
 			open_name = l->file;
-			if (source_file_open(l->file, c->o.symfs, c->o.source_dirs, &src) != 0) {
+			if (report_source_file_open(l->file, c->o.symfs, c->o.source_dirs, &src) != 0) {
 				if (!f->source_note && asprintf(&f->source_note, "%s not found (give --source-dir)", l->file) < 0)
 					f->source_note = NULL;
 				continue;
@@ -497,11 +486,11 @@ static void read_source(struct report_ctx *c, struct ann_function *f)
 				f->source_path = strdup(src.path);
 		}
 		if (src.text) {
-			const char *t = source_file_line(&src, l->line);
+			const char *t = report_source_file_line(&src, l->line);
 			l->text = t ? strdup(t) : NULL;
 		}
 	}
-	source_file_close(&src);
+	report_source_file_close(&src);
 }
 
 /* After the scans: instructions with their statistics, lines, totals. */
@@ -536,7 +525,7 @@ static int finish(struct report_ctx *c, struct ann_function *f)
 	return 0;
 }
 
-int ann_load(struct report_ctx *c, const struct ann_key *keys, size_t n, struct ann_function *out)
+int report_ann_load(struct report_ctx *c, const struct ann_key *keys, size_t n, struct ann_function *out)
 {
 	memset(out, 0, n * sizeof *out);
 	int rc = 0;
@@ -584,7 +573,7 @@ int ann_load(struct report_ctx *c, const struct ann_key *keys, size_t n, struct 
 	return rc;
 }
 
-void ann_free(struct ann_function *f)
+void report_ann_free(struct ann_function *f)
 {
 	for (size_t i = 0; i < f->ninsns; i++) {
 		free(f->insns[i].file);
@@ -607,6 +596,6 @@ void ann_free(struct ann_function *f)
 	free(f->starts);
 	free(f->build_id);
 	free(f->lvls);
-	latency_groups_free(&f->groups);
+	ana_latency_groups_free(&f->groups);
 	memset(f, 0, sizeof *f);
 }

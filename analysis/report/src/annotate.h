@@ -83,18 +83,18 @@ struct ann_key {
 /*
  * Load @p n functions with two scans in all (pc_latency, then the loads in
  * spe_record), whatever @p n.  @p out[i] belongs to the caller afterwards
- * (ann_free); a function with no symbol row gets copies = 0.
+ * (report_ann_free); a function with no symbol row gets copies = 0.
  */
-int ann_load(struct report_ctx *c, const struct ann_key *keys, size_t n, struct ann_function *out);
-void ann_free(struct ann_function *f);
+int report_ann_load(struct report_ctx *c, const struct ann_key *keys, size_t n, struct ann_function *out);
+void report_ann_free(struct ann_function *f);
 
 /* Share of the function's total latency, 0..1. */
-double ann_share(const struct ann_function *f, const struct ann_stats *s);
+double report_ann_share(const struct ann_function *f, const struct ann_stats *s);
 /* Mean latency of timed samples, or -1. */
-double ann_mean(const struct ann_stats *s);
+double report_ann_mean(const struct ann_stats *s);
 /* "DRAM 240, SLC 80, L1D 40": loads by level, most first ("" when none). */
-void ann_levels_text(const uint64_t levels[MEM_LEVELS + 1], char *buf, size_t cap);
+void report_ann_levels_text(const uint64_t levels[MEM_LEVELS + 1], char *buf, size_t cap);
 /* The level indexes with loads, most first; returns their count. */
-int ann_levels_order(const uint64_t levels[MEM_LEVELS + 1], int order[MEM_LEVELS + 1]);
+int report_ann_levels_order(const uint64_t levels[MEM_LEVELS + 1], int order[MEM_LEVELS + 1]);
 
 #endif

@@ -25,10 +25,10 @@ static void stats_cols(const struct ann_function *f, const struct ann_stats *s, 
 	}
 	char mean[32] = "-", p99[16] = "-";
 	if (s->lat.timed) {
-		snprintf(mean, sizeof mean, "%.2f", ann_mean(s));
+		snprintf(mean, sizeof mean, "%.2f", report_ann_mean(s));
 		snprintf(p99, sizeof p99, "%d", s->lat.p99);
 	}
-	snprintf(buf, cap, "%6.1f%% %8llu %9s %6s", 100 * ann_share(f, s), (unsigned long long)s->lat.samples, mean,
+	snprintf(buf, cap, "%6.1f%% %8llu %9s %6s", 100 * report_ann_share(f, s), (unsigned long long)s->lat.samples, mean,
 		 p99);
 }
 
@@ -49,7 +49,7 @@ static void print_line_row(FILE *out, const struct report_ctx *c, const struct a
 {
 	char cols[64];
 	stats_cols(f, &l->s, cols, sizeof cols);
-	double share = ann_share(f, &l->s);
+	double share = report_ann_share(f, &l->s);
 	color_on(out, c, share);
 	fprintf(out, "%s  %s:%d", cols, l->file, l->line);
 	if (l->text) {
@@ -78,8 +78,8 @@ static void print_insn_row(FILE *out, const struct report_ctx *c, const struct a
 {
 	char cols[64], levels[256];
 	stats_cols(f, &in->s, cols, sizeof cols);
-	ann_levels_text(in->s.levels, levels, sizeof levels);
-	double share = ann_share(f, &in->s);
+	report_ann_levels_text(in->s.levels, levels, sizeof levels);
+	double share = report_ann_share(f, &in->s);
 	color_on(out, c, share);
 	fprintf(out, "%s      %#14llx:  ", cols, (unsigned long long)in->pc);
 	if (in->operands[0])
@@ -103,10 +103,10 @@ static void print_text(FILE *out, const struct report_ctx *c, const struct ann_f
 	fprintf(out, "  %llu samples", (unsigned long long)t->samples);
 	if (t->timed)
 		fprintf(out, ", total latency %llu (%s%% of all), mean %.2f, p50 %d, p90 %d, p99 %d",
-			(unsigned long long)t->total_latency, share_all ? share_all : "?", ann_mean(&f->total), t->p50,
+			(unsigned long long)t->total_latency, share_all ? share_all : "?", report_ann_mean(&f->total), t->p50,
 			t->p90, t->p99);
 	fputc('\n', out);
-	ann_levels_text(f->total.levels, levels, sizeof levels);
+	report_ann_levels_text(f->total.levels, levels, sizeof levels);
 	if (levels[0])
 		fprintf(out, "  loads served by: %s\n", levels);
 	if (f->copies > 1)
@@ -131,9 +131,9 @@ static void print_text(FILE *out, const struct report_ctx *c, const struct ann_f
 static json_object *levels_json(const uint64_t levels[MEM_LEVELS + 1])
 {
 	json_object *o = json_object_new_object();
-	int order[MEM_LEVELS + 1], n = ann_levels_order(levels, order);
+	int order[MEM_LEVELS + 1], n = report_ann_levels_order(levels, order);
 	for (int k = 0; k < n; k++)
-		json_object_object_add(o, mem_level_label(order[k]), json_object_new_int64((int64_t)levels[order[k]]));
+		json_object_object_add(o, report_mem_level_label(order[k]), json_object_new_int64((int64_t)levels[order[k]]));
 	return o;
 }
 
@@ -148,8 +148,8 @@ static void add_stats(json_object *o, const struct ann_function *f, const struct
 	json_object_object_add(o, "total_latency",
 			       s->lat.timed ? json_object_new_int64((int64_t)s->lat.total_latency) : NULL);
 	if (share)
-		json_object_object_add(o, "function_share", json_object_new_double(ann_share(f, s)));
-	json_object_object_add(o, "mean_latency", s->lat.timed ? json_object_new_double(ann_mean(s)) : NULL);
+		json_object_object_add(o, "function_share", json_object_new_double(report_ann_share(f, s)));
+	json_object_object_add(o, "mean_latency", s->lat.timed ? json_object_new_double(report_ann_mean(s)) : NULL);
 	json_object_object_add(o, "p50", pct_json(s->lat.p50));
 	json_object_object_add(o, "p90", pct_json(s->lat.p90));
 	json_object_object_add(o, "p99", pct_json(s->lat.p99));
@@ -220,18 +220,18 @@ static int print_json(FILE *out, const struct ann_function *f, const char *share
 static int share_of_all(struct report_ctx *c, const struct ann_function *f, char *buf, size_t cap)
 {
 	struct rq q;
-	int rc = rq_begin(c, &q, RQ_SYMBOL_SHARE);
+	int rc = report_rq_begin(c, &q, RQ_SYMBOL_SHARE);
 	buf[0] = '\0';
 	if (rc == 0) {
 		sqlite3_bind_text(q.st, 1, f->name, -1, SQLITE_STATIC);
 		if (f->binary)
 			sqlite3_bind_text(q.st, 2, f->binary, -1, SQLITE_STATIC);
-		if ((rc = rq_next(&q)) == 1) {
-			snprintf(buf, cap, "%s", rq_text(&q, 0) ? rq_text(&q, 0) : "");
+		if ((rc = report_rq_next(&q)) == 1) {
+			snprintf(buf, cap, "%s", report_rq_text(&q, 0) ? report_rq_text(&q, 0) : "");
 			rc = 0;
 		}
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	return rc;
 }
 
@@ -263,15 +263,15 @@ int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format 
 	char *binaries[64];
 	int nbin = 0, rc;
 	struct rq q;
-	rc = rq_begin(&c, &q, RQ_FUNCTION_BINARIES);
+	rc = report_rq_begin(&c, &q, RQ_FUNCTION_BINARIES);
 	if (rc == 0)
 		sqlite3_bind_text(q.st, 1, symbol, -1, SQLITE_STATIC);
-	while (rc == 0 && (rc = rq_next(&q)) == 1 && nbin < 64) {
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1 && nbin < 64) {
 		rc = 0;
-		const char *p = rq_text(&q, 0);
+		const char *p = report_rq_text(&q, 0);
 		binaries[nbin++] = p ? strdup(p) : NULL;
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	if (rc < 0)
 		goto out;
 	if (nbin == 0) {
@@ -286,7 +286,7 @@ int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format 
 	struct ann_function fs[64];
 	for (int i = 0; i < nbin; i++)
 		keys[i] = (struct ann_key){ .name = symbol, .binary = binaries[i], .want_code = 1 };
-	rc = ann_load(&c, keys, (size_t)nbin, fs);
+	rc = report_ann_load(&c, keys, (size_t)nbin, fs);
 	for (int i = 0; i < nbin && rc == 0; i++) {
 		char share[32];
 		if ((rc = share_of_all(&c, &fs[i], share, sizeof share)) < 0)
@@ -300,7 +300,7 @@ int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format 
 		}
 	}
 	for (int i = 0; i < nbin; i++)
-		ann_free(&fs[i]);
+		report_ann_free(&fs[i]);
 	if (rc < 0)
 		report_fail(&c, rc, "%s", spe_errstr(rc)); /* unless a message is there already */
 out:

@@ -40,32 +40,32 @@ static void diverging_bar(struct html *h, const struct spe_diff_row *r, double s
 	double x = mid + half * r->latency_change / scale, lo = mid + half * r->latency_lo / scale,
 	       hi = mid + half * r->latency_hi / scale, y = BAR_HEIGHT / 2.0;
 	unsigned rgb = verdict_rgb(r->verdict);
-	html_printf(h, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"diverging\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+	report_html_printf(h, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"diverging\" viewBox=\"0 0 %d %d\" width=\"%d\" "
 		       "height=\"%d\" role=\"img\" data-verdict=\"%s\">",
 		    BAR_WIDTH, BAR_HEIGHT, BAR_WIDTH, BAR_HEIGHT, spe_diff_verdict_name(r->verdict));
-	html_printf(h, "<title>change %+.0f cycles, interval [%+.0f, %+.0f]: %s</title>", r->latency_change, r->latency_lo,
+	report_html_printf(h, "<title>change %+.0f cycles, interval [%+.0f, %+.0f]: %s</title>", r->latency_change, r->latency_lo,
 		    r->latency_hi, spe_diff_verdict_name(r->verdict));
-	html_printf(h, "<rect x=\"%.2f\" y=\"4\" width=\"%.2f\" height=\"%d\" fill=\"#%06x\" fill-opacity=\"%s\"/>",
+	report_html_printf(h, "<rect x=\"%.2f\" y=\"4\" width=\"%.2f\" height=\"%d\" fill=\"#%06x\" fill-opacity=\"%s\"/>",
 		    fmin(x, mid), fabs(x - mid), BAR_HEIGHT - 8, rgb, r->verdict == SPE_DIFF_NOISE ? "0.5" : "1");
-	html_printf(h, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" class=\"whisker\"/>", lo, y, hi, y);
-	html_printf(h, "<line x1=\"%.2f\" y1=\"5\" x2=\"%.2f\" y2=\"%d\" class=\"whisker\"/>", lo, lo, BAR_HEIGHT - 5);
-	html_printf(h, "<line x1=\"%.2f\" y1=\"5\" x2=\"%.2f\" y2=\"%d\" class=\"whisker\"/>", hi, hi, BAR_HEIGHT - 5);
-	html_printf(h, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" class=\"axis\"/>", mid, mid, BAR_HEIGHT);
-	html_raw(h, "</svg>");
+	report_html_printf(h, "<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" class=\"whisker\"/>", lo, y, hi, y);
+	report_html_printf(h, "<line x1=\"%.2f\" y1=\"5\" x2=\"%.2f\" y2=\"%d\" class=\"whisker\"/>", lo, lo, BAR_HEIGHT - 5);
+	report_html_printf(h, "<line x1=\"%.2f\" y1=\"5\" x2=\"%.2f\" y2=\"%d\" class=\"whisker\"/>", hi, hi, BAR_HEIGHT - 5);
+	report_html_printf(h, "<line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%d\" class=\"axis\"/>", mid, mid, BAR_HEIGHT);
+	report_html_raw(h, "</svg>");
 }
 
 static void td_int(struct html *h, const char *col, int64_t v)
 {
 	char buf[32];
 	snprintf(buf, sizeof buf, "%" PRId64, v);
-	html_td(h, col, v >= 0 ? buf : NULL, 1);
+	report_html_td(h, col, v >= 0 ? buf : NULL, 1);
 }
 
 static void td_fmt(struct html *h, const char *col, const char *fmt, double v)
 {
 	char buf[48];
 	snprintf(buf, sizeof buf, fmt, v);
-	html_td(h, col, buf, 1);
+	report_html_td(h, col, buf, 1);
 }
 
 static const char *const kind_ids[] = { "diff-functions", "diff-instructions", "diff-data-objects" };
@@ -78,13 +78,13 @@ static void kind_table(struct report_ctx *c, const struct spe_diff *d, enum spe_
 	for (size_t i = 0; i < n; i++)
 		if (spe_diff_row(d, k, i)->verdict != SPE_DIFF_NOISE)
 			*(i < shown ? &changed : &beyond) += 1;
-	html_printf(h, "\n<section id=\"%s\">\n<h2>", kind_ids[k]);
-	html_text(h, kind_titles[k]);
-	html_raw(h, "</h2>\n");
-	html_printf(h, "<p class=\"verdicts\">%zu %s%s compared; %zu changed beyond noise.</p>", n,
+	report_html_printf(h, "\n<section id=\"%s\">\n<h2>", kind_ids[k]);
+	report_html_text(h, kind_titles[k]);
+	report_html_raw(h, "</h2>\n");
+	report_html_printf(h, "<p class=\"verdicts\">%zu %s%s compared; %zu changed beyond noise.</p>", n,
 		    spe_diff_kind_name(k), n == 1 ? "" : "s", changed + beyond);
 	if (!n) {
-		html_raw(h, "<p class=\"none\">Neither capture has one.</p></section>\n");
+		report_html_raw(h, "<p class=\"none\">Neither capture has one.</p></section>\n");
 		return;
 	}
 	double scale = 1;
@@ -92,7 +92,7 @@ static void kind_table(struct report_ctx *c, const struct spe_diff *d, enum spe_
 		const struct spe_diff_row *r = spe_diff_row(d, k, i);
 		scale = fmax(scale, fmax(fabs(r->latency_lo), fmax(fabs(r->latency_hi), fabs(r->latency_change))));
 	}
-	html_printf(h, "<div class=\"scroll\"><table id=\"%s-table\" class=\"diff\"><thead><tr><th class=\"n\">#</th>"
+	report_html_printf(h, "<div class=\"scroll\"><table id=\"%s-table\" class=\"diff\"><thead><tr><th class=\"n\">#</th>"
 		       "<th>%s</th><th>change in total latency \xe2\x94\x9c interval \xe2\x94\xa4</th>"
 		       "<th class=\"n\">change</th><th class=\"n\">interval</th><th>verdict</th>"
 		       "<th class=\"n\">latency A</th><th class=\"n\">latency B</th><th class=\"n\">samples A</th>"
@@ -102,24 +102,24 @@ static void kind_table(struct report_ctx *c, const struct spe_diff *d, enum spe_
 	for (size_t i = 0; i < shown; i++) {
 		const struct spe_diff_row *r = spe_diff_row(d, k, i);
 		char buf[96];
-		html_printf(h, "<tr data-verdict=\"%s\">", spe_diff_verdict_name(r->verdict));
+		report_html_printf(h, "<tr data-verdict=\"%s\">", spe_diff_verdict_name(r->verdict));
 		snprintf(buf, sizeof buf, "%zu", i + 1);
-		html_td(h, NULL, buf, 1);
-		html_raw(h, "<td data-col=\"name\"><span class=\"mono\">");
-		html_text(h, r->name);
-		html_raw(h, "</span>");
+		report_html_td(h, NULL, buf, 1);
+		report_html_raw(h, "<td data-col=\"name\"><span class=\"mono\">");
+		report_html_text(h, r->name);
+		report_html_raw(h, "</span>");
 		if (r->detail || (r->where && r->where[0])) {
-			html_raw(h, " <span class=\"where\">");
-			html_text(h, r->detail ? r->detail : r->where);
-			html_raw(h, "</span>");
+			report_html_raw(h, " <span class=\"where\">");
+			report_html_text(h, r->detail ? r->detail : r->where);
+			report_html_raw(h, "</span>");
 		}
-		html_raw(h, "</td><td class=\"chart\">");
+		report_html_raw(h, "</td><td class=\"chart\">");
 		diverging_bar(h, r, scale);
-		html_raw(h, "</td>");
+		report_html_raw(h, "</td>");
 		td_fmt(h, "latency_change", "%+.0f", r->latency_change);
 		snprintf(buf, sizeof buf, "[%+.0f, %+.0f]", r->latency_lo, r->latency_hi);
-		html_td(h, "latency_interval", buf, 1);
-		html_printf(h, "<td data-col=\"verdict\"><span class=\"tag verdict-%s\">%s</span></td>",
+		report_html_td(h, "latency_interval", buf, 1);
+		report_html_printf(h, "<td data-col=\"verdict\"><span class=\"tag verdict-%s\">%s</span></td>",
 			    spe_diff_verdict_name(r->verdict), spe_diff_verdict_name(r->verdict));
 		td_int(h, "latency_a", (int64_t)r->a.total_latency);
 		td_int(h, "latency_b", (int64_t)r->b.total_latency);
@@ -128,17 +128,17 @@ static void kind_table(struct report_ctx *c, const struct spe_diff *d, enum spe_
 		td_fmt(h, "share_change", "%+.1f", 100 * r->share_change);
 		snprintf(buf, sizeof buf, "[%+.1f, %+.1f]%s", 100 * r->share_lo, 100 * r->share_hi,
 			 r->share_significant ? " *" : "");
-		html_td(h, "share_interval", buf, 1);
+		report_html_td(h, "share_interval", buf, 1);
 		td_int(h, "p99_a", r->a.p99);
 		snprintf(buf, sizeof buf, "%" PRId64 "%s", r->b.p99, r->p99_significant ? " *" : "");
-		html_td(h, "p99_b", r->b.p99 >= 0 ? buf : NULL, 1);
-		html_raw(h, "</tr>");
+		report_html_td(h, "p99_b", r->b.p99 >= 0 ? buf : NULL, 1);
+		report_html_raw(h, "</tr>");
 	}
-	html_raw(h, "</tbody></table></div>\n");
+	report_html_raw(h, "</tbody></table></div>\n");
 	if (n > shown)
-		html_printf(h, "<p class=\"none\">%zu more (%zu of them changed beyond noise): raise --top to see them.</p>",
+		report_html_printf(h, "<p class=\"none\">%zu more (%zu of them changed beyond noise): raise --top to see them.</p>",
 			    n - shown, beyond);
-	html_raw(h, "</section>\n");
+	report_html_raw(h, "</section>\n");
 }
 
 static void summary(struct report_ctx *c, const struct spe_diff *d)
@@ -159,13 +159,13 @@ static void summary(struct report_ctx *c, const struct spe_diff *d)
 		 "interval.  Rows are sorted by the size of the change; at %.0f%% each, about 1 unchanged row in "
 		 "%.0f can show a mark by chance.",
 		 conf, conf, conf < 100 ? 100 / (100 - conf) : 0.0);
-	html_section(h, "diff-summary", "The two captures", how);
-	html_raw(h, "<div class=\"facts\">");
-	html_printf(h, "<div class=\"fact\" id=\"side-a\"><b>%" PRIu64 "</b><span>samples in A: ", na);
-	html_text(h, la);
-	html_printf(h, "</span></div><div class=\"fact\" id=\"side-b\"><b>%" PRIu64 "</b><span>samples in B: ", nb);
-	html_text(h, lb);
-	html_printf(h, "</span></div><div class=\"fact\"><b>%.4g%%</b><span>confidence of every interval</span></div>", conf);
+	report_html_section(h, "diff-summary", "The two captures", how);
+	report_html_raw(h, "<div class=\"facts\">");
+	report_html_printf(h, "<div class=\"fact\" id=\"side-a\"><b>%" PRIu64 "</b><span>samples in A: ", na);
+	report_html_text(h, la);
+	report_html_printf(h, "</span></div><div class=\"fact\" id=\"side-b\"><b>%" PRIu64 "</b><span>samples in B: ", nb);
+	report_html_text(h, lb);
+	report_html_printf(h, "</span></div><div class=\"fact\"><b>%.4g%%</b><span>confidence of every interval</span></div>", conf);
 	for (int k = 0; k < 3; k++) {
 		size_t n = spe_diff_count(d, (enum spe_diff_kind)k), faster = 0, slower = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -173,10 +173,10 @@ static void summary(struct report_ctx *c, const struct spe_diff *d)
 			faster += v == SPE_DIFF_FASTER;
 			slower += v == SPE_DIFF_SLOWER;
 		}
-		html_printf(h, "<div class=\"fact%s\" data-kind=\"%s\"><b>%zu faster, %zu slower</b><span>of %zu %ss</span></div>",
+		report_html_printf(h, "<div class=\"fact%s\" data-kind=\"%s\"><b>%zu faster, %zu slower</b><span>of %zu %ss</span></div>",
 			    slower ? " bad" : "", kind_ids[k], faster, slower, n, spe_diff_kind_name((enum spe_diff_kind)k));
 	}
-	html_raw(h, "</div>\n<p class=\"legend\"><span><span class=\"sw\" style=\"background:#43a047\"></span>faster"
+	report_html_raw(h, "</div>\n<p class=\"legend\"><span><span class=\"sw\" style=\"background:#43a047\"></span>faster"
 		    "</span><span><span class=\"sw\" style=\"background:#e53935\"></span>slower</span><span><span "
 		    "class=\"sw\" style=\"background:#9e9e9e\"></span>noise (the interval holds 0)</span></p>\n"
 		    "<p class=\"none\">The same rows as text or JSON: spe-report --diff A B [--format=json].</p>\n</section>\n");
@@ -191,13 +191,13 @@ int spe_report_diff_html(const struct spe_diff *d, FILE *out, const struct spe_r
 		return report_fail(&c, -spe_invalid, "no comparison to draw");
 	if (!c.o.title)
 		c.o.title = "A and B";
-	page_open(&c, "SPE before and after",
+	report_page_open(&c, "SPE before and after",
 		  "What changed between two Arm SPE captures, per function, instruction and data object, and whether "
 		  "each change is larger than sampling noise.",
 		  diff_nav, sizeof diff_nav / sizeof diff_nav[0]);
 	summary(&c, d);
 	for (int k = 0; k < 3; k++)
 		kind_table(&c, d, (enum spe_diff_kind)k);
-	page_tail(&c);
+	report_page_tail(&c);
 	return ferror(out) ? report_fail(&c, -spe_io, "writing the page failed") : 0;
 }

@@ -6,12 +6,12 @@
 
 #include "html.h"
 
-void html_raw(struct html *h, const char *s)
+void report_html_raw(struct html *h, const char *s)
 {
 	fputs(s, h->out);
 }
 
-void html_printf(struct html *h, const char *fmt, ...)
+void report_html_printf(struct html *h, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -29,7 +29,7 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
-void html_text(struct html *h, const char *s)
+void report_html_text(struct html *h, const char *s)
 {
 	if (!s) {
 		fputs("\xe2\x80\x93", h->out); /* U+2013: unknown */
@@ -63,29 +63,29 @@ void html_text(struct html *h, const char *s)
 	}
 }
 
-void html_textf(struct html *h, const char *fmt, ...)
+void report_html_textf(struct html *h, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	char *s = NULL;
 	if (vasprintf(&s, fmt, ap) >= 0) {
-		html_text(h, s);
+		report_html_text(h, s);
 		free(s);
 	}
 	va_end(ap);
 }
 
-void html_td(struct html *h, const char *col, const char *text, int numeric)
+void report_html_td(struct html *h, const char *col, const char *text, int numeric)
 {
-	html_raw(h, "<td");
+	report_html_raw(h, "<td");
 	if (col) {
-		html_raw(h, " data-col=\"");
-		html_text(h, col);
-		html_raw(h, "\"");
+		report_html_raw(h, " data-col=\"");
+		report_html_text(h, col);
+		report_html_raw(h, "\"");
 	}
-	html_raw(h, numeric ? " class=\"n\">" : ">");
-	html_text(h, text);
-	html_raw(h, "</td>");
+	report_html_raw(h, numeric ? " class=\"n\">" : ">");
+	report_html_text(h, text);
+	report_html_raw(h, "</td>");
 }
 
 /* A heading and its how-to-read sentence: <TAG [id=ID]>TITLE</TAG><p class=CLASS>HOW</p>. */
@@ -93,28 +93,28 @@ static void heading(struct html *h, const char *tag, const char *id, const char 
 		    const char *how_class)
 {
 	if (id)
-		html_printf(h, "<%s id=\"%s\">", tag, id);
+		report_html_printf(h, "<%s id=\"%s\">", tag, id);
 	else
-		html_printf(h, "<%s>", tag);
-	html_text(h, title);
-	html_printf(h, "</%s>\n<p class=\"%s\">", tag, how_class);
-	html_text(h, how);
-	html_raw(h, "</p>\n");
+		report_html_printf(h, "<%s>", tag);
+	report_html_text(h, title);
+	report_html_printf(h, "</%s>\n<p class=\"%s\">", tag, how_class);
+	report_html_text(h, how);
+	report_html_raw(h, "</p>\n");
 }
 
-void html_section(struct html *h, const char *id, const char *title, const char *how)
+void report_html_section(struct html *h, const char *id, const char *title, const char *how)
 {
-	html_printf(h, "\n<section id=\"%s\">\n", id);
+	report_html_printf(h, "\n<section id=\"%s\">\n", id);
 	heading(h, "h2", NULL, title, how, "how");
 }
 
-void html_subsection(struct html *h, const char *id, const char *title, const char *how)
+void report_html_subsection(struct html *h, const char *id, const char *title, const char *how)
 {
-	html_raw(h, "\n");
+	report_html_raw(h, "\n");
 	heading(h, "h3", id, title, how, "how sub");
 }
 
-void html_blend(char out[8], unsigned rgb, double t)
+void report_html_blend(char out[8], unsigned rgb, double t)
 {
 	if (t < 0)
 		t = 0;

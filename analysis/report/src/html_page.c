@@ -119,43 +119,43 @@ static const struct nav_item report_nav[] = {
 	{ "branches", "Branches" }, { "topdown", "Topdown" },               { "queries", "Queries" },
 };
 
-void page_open(struct report_ctx *c, const char *heading, const char *subtitle, const struct nav_item *nav, size_t n)
+void report_page_open(struct report_ctx *c, const char *heading, const char *subtitle, const struct nav_item *nav, size_t n)
 {
 	struct html *h = &c->h;
-	html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+	report_html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
 		    "<meta name=\"generator\" content=\"spekit spe-report\"/>\n<title>");
-	html_text(h, heading);
-	html_raw(h, ": ");
-	html_text(h, c->o.title);
-	html_printf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>", style);
-	html_text(h, heading);
-	html_raw(h, ": ");
-	html_text(h, c->o.title);
-	html_raw(h, "</h1><p>");
-	html_text(h, subtitle);
-	html_raw(h, "</p></header>\n<nav>");
+	report_html_text(h, heading);
+	report_html_raw(h, ": ");
+	report_html_text(h, c->o.title);
+	report_html_printf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>", style);
+	report_html_text(h, heading);
+	report_html_raw(h, ": ");
+	report_html_text(h, c->o.title);
+	report_html_raw(h, "</h1><p>");
+	report_html_text(h, subtitle);
+	report_html_raw(h, "</p></header>\n<nav>");
 	for (size_t i = 0; i < n; i++)
-		html_printf(h, "<a href=\"#%s\">%s</a>", nav[i].id, nav[i].label);
-	html_raw(h, "</nav>\n<main>");
+		report_html_printf(h, "<a href=\"#%s\">%s</a>", nav[i].id, nav[i].label);
+	report_html_raw(h, "</nav>\n<main>");
 }
 
-void page_head(struct report_ctx *c)
+void report_page_head(struct report_ctx *c)
 {
-	page_open(c, "SPE report",
+	report_page_open(c, "SPE report",
 		  "Arm Statistical Profiling Extension samples: where load latency goes, in which code, from which "
 		  "memory, and when.",
 		  report_nav, sizeof report_nav / sizeof report_nav[0]);
 }
 
-void page_queries(struct report_ctx *c)
+void report_page_queries(struct report_ctx *c)
 {
 	struct html *h = &c->h;
-	html_section(h, "queries", "Queries",
+	report_html_section(h, "queries", "Queries",
 		     "Every number on this page comes from these queries over the database's views and tables "
 		     "(docs/schema.md); run any of them with spe-query to check or extend it.  Times are this "
 		     "report's.");
-	html_raw(h, "<table><thead><tr><th>query</th><th class=\"n\">runs</th><th class=\"n\">rows</th>"
+	report_html_raw(h, "<table><thead><tr><th>query</th><th class=\"n\">runs</th><th class=\"n\">rows</th>"
 		    "<th class=\"n\">seconds</th></tr></thead><tbody>");
 	double total = 0;
 	for (int q = 0; q < RQ_COUNT; q++) {
@@ -167,30 +167,30 @@ void page_queries(struct report_ctx *c)
 		snprintf(rows, sizeof rows, "%lld", l->rows);
 		snprintf(secs, sizeof secs, "%.3f", l->seconds);
 		total += l->seconds;
-		html_raw(h, "<tr>");
-		html_td(h, "query", report_query_name((enum report_query)q), 0);
-		html_td(h, "runs", runs, 1);
-		html_td(h, "rows", rows, 1);
-		html_td(h, "seconds", secs, 1);
-		html_raw(h, "</tr>");
+		report_html_raw(h, "<tr>");
+		report_html_td(h, "query", report_query_name((enum report_query)q), 0);
+		report_html_td(h, "runs", runs, 1);
+		report_html_td(h, "rows", rows, 1);
+		report_html_td(h, "seconds", secs, 1);
+		report_html_raw(h, "</tr>");
 	}
-	html_printf(h, "</tbody></table>\n<p class=\"none\">%.3f s in queries.</p>\n<details><summary>SQL</summary>",
+	report_html_printf(h, "</tbody></table>\n<p class=\"none\">%.3f s in queries.</p>\n<details><summary>SQL</summary>",
 		    total);
 	for (int q = 0; q < RQ_COUNT; q++) {
 		if (!c->log[q].runs)
 			continue;
 		char *sql = report_query_sql((enum report_query)q);
-		html_raw(h, "<h3>");
-		html_text(h, report_query_name((enum report_query)q));
-		html_raw(h, "</h3><pre>");
-		html_text(h, sql ? sql : "(out of memory)");
-		html_raw(h, "</pre>");
+		report_html_raw(h, "<h3>");
+		report_html_text(h, report_query_name((enum report_query)q));
+		report_html_raw(h, "</h3><pre>");
+		report_html_text(h, sql ? sql : "(out of memory)");
+		report_html_raw(h, "</pre>");
 		free(sql);
 	}
-	html_raw(h, "</details>\n</section>\n");
+	report_html_raw(h, "</details>\n</section>\n");
 }
 
-void page_tail(struct report_ctx *c)
+void report_page_tail(struct report_ctx *c)
 {
-	html_printf(&c->h, "</main>\n<script>\n%s</script>\n</body>\n</html>\n", script);
+	report_html_printf(&c->h, "</main>\n<script>\n%s</script>\n</body>\n</html>\n", script);
 }

@@ -13,9 +13,9 @@
 static int read_span(struct report_ctx *c, struct capture_span *span)
 {
 	struct rq q;
-	int rc = rq_begin(c, &q, RQ_SPAN);
+	int rc = report_rq_begin(c, &q, RQ_SPAN);
 	memset(span, 0, sizeof *span);
-	if (rc == 0 && (rc = rq_next(&q)) == 1) {
+	if (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
 		span->records = sqlite3_column_int64(q.st, 0);
 		span->timed = sqlite3_column_int64(q.st, 3);
@@ -28,7 +28,7 @@ static int read_span(struct report_ctx *c, struct capture_span *span)
 			span->raw_ts = 1;
 		}
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	return rc < 0 ? rc : 0;
 }
 
@@ -43,28 +43,28 @@ int spe_report_html(sqlite3 *db, FILE *out, const struct spe_report_opts *opts, 
 		return rc;
 	if (span.records == 0)
 		return report_fail(&c, -spe_invalid, "no SPE records in the database (load a capture with spe-load first)");
-	page_head(&c);
-	rc = section_summary(&c, &span);
+	report_page_head(&c);
+	rc = report_section_summary(&c, &span);
 	if (rc == 0)
-		rc = section_latency(&c);
+		rc = report_section_latency(&c);
 	if (rc == 0)
-		rc = section_hot_code(&c, &hot);
+		rc = report_section_hot_code(&c, &hot);
 	if (rc == 0)
-		rc = section_annotations(&c, &hot);
+		rc = report_section_annotations(&c, &hot);
 	for (size_t i = 0; i < hot.n; i++)
-		ann_free(&hot.fs[i]);
+		report_ann_free(&hot.fs[i]);
 	free(hot.fs);
 	if (rc == 0)
-		rc = section_time(&c, &span);
+		rc = report_section_time(&c, &span);
 	if (rc == 0)
-		rc = section_memory(&c);
+		rc = report_section_memory(&c);
 	if (rc == 0)
-		rc = section_branches(&c);
+		rc = report_section_branches(&c);
 	if (rc == 0)
-		rc = section_topdown(&c);
+		rc = report_section_topdown(&c);
 	if (rc < 0)
 		return rc;
-	page_queries(&c);
-	page_tail(&c);
+	report_page_queries(&c);
+	report_page_tail(&c);
 	return ferror(out) ? report_fail(&c, -spe_io, "writing the page failed") : 0;
 }

@@ -26,7 +26,7 @@ static const struct {
 };
 #define UNKNOWN_RGB 0xbdbdbd
 
-int mem_level_index(const char *name)
+int report_mem_level_index(const char *name)
 {
 	for (int i = 0; name && i < MEM_LEVELS; i++)
 		if (strcmp(level_names[i], name) == 0)
@@ -34,14 +34,14 @@ int mem_level_index(const char *name)
 	return MEM_LEVELS;
 }
 
-const char *mem_level_label(int index)
+const char *report_mem_level_label(int index)
 {
 	return index >= 0 && index < MEM_LEVELS ? level_names[index] : "unknown";
 }
 
-unsigned mem_level_rgb(int index)
+unsigned report_mem_level_rgb(int index)
 {
-	const char *name = mem_level_label(index);
+	const char *name = report_mem_level_label(index);
 	for (size_t i = 0; i < sizeof level_colours / sizeof level_colours[0]; i++)
 		if (strcmp(level_colours[i].name, name) == 0)
 			return level_colours[i].rgb;

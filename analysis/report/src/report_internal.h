@@ -18,9 +18,9 @@ enum { MEM_LEVELS = 0
 #undef SPE_X
 };
 /* The index of level @p name, MEM_LEVELS for NULL or a name the facts table lacks. */
-int mem_level_index(const char *name);
-const char *mem_level_label(int index); /* "unknown" for MEM_LEVELS */
-unsigned mem_level_rgb(int index);
+int report_mem_level_index(const char *name);
+const char *report_mem_level_label(int index); /* "unknown" for MEM_LEVELS */
+unsigned report_mem_level_rgb(int index);
 
 /* What one query cost, for the page's appendix and for tuning. */
 struct query_log {
@@ -43,7 +43,7 @@ int report_ctx_init(struct report_ctx *c, sqlite3 *db, FILE *out, const struct s
 /* Record an error for the caller; returns @p code (negative). */
 int report_fail(struct report_ctx *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* One run of a named query: begin (prepare), bind on q->st, step with rq_next, end. */
+/* One run of a named query: begin (prepare), bind on q->st, step with report_rq_next, end. */
 struct rq {
 	struct report_ctx *c;
 	enum report_query id;
@@ -51,16 +51,16 @@ struct rq {
 	double start;
 	long long rows;
 };
-int rq_begin(struct report_ctx *c, struct rq *q, enum report_query id);
+int report_rq_begin(struct report_ctx *c, struct rq *q, enum report_query id);
 /* 1 with a row, 0 at the end, negative on error (message in the context). */
-int rq_next(struct rq *q);
-void rq_end(struct rq *q);
+int report_rq_next(struct rq *q);
+void report_rq_end(struct rq *q);
 /* Column text, or NULL for SQL NULL. */
-const char *rq_text(struct rq *q, int col);
+const char *report_rq_text(struct rq *q, int col);
 /* A one-row, one-column integer query with no parameters (0 when there is no row). */
-int rq_scalar(struct report_ctx *c, enum report_query id, long long *value);
+int report_rq_scalar(struct report_ctx *c, enum report_query id, long long *value);
 /* The first row of a query with no parameters as @p n numbers (zeros when there is no row). */
-int rq_numbers(struct report_ctx *c, enum report_query id, int n, double *v);
+int report_rq_numbers(struct report_ctx *c, enum report_query id, int n, double *v);
 
 /* Every row of a query, each column as text (NULL for SQL NULL), for sections that read before they write. */
 struct rowset {
@@ -69,13 +69,13 @@ struct rowset {
 	char **cells; /* n x ncols */
 };
 /* Run @p q (begun and bound) to the end into @p rs, and end it. */
-int rowset_read(struct rq *q, struct rowset *rs);
+int report_rowset_read(struct rq *q, struct rowset *rs);
 /* Run query @p id with ?1 = the --top row count into @p rs. */
-int rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs);
+int report_rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs);
 /* Run query @p id, which takes no parameters, into @p rs. */
-int rowset_all(struct report_ctx *c, enum report_query id, struct rowset *rs);
-const char *rowset_get(const struct rowset *rs, size_t row, int col);
-void rowset_free(struct rowset *rs);
+int report_rowset_all(struct report_ctx *c, enum report_query id, struct rowset *rs);
+const char *report_rowset_get(const struct rowset *rs, size_t row, int col);
+void report_rowset_free(struct rowset *rs);
 
 /* Columns of a rowset shown in a table: its column, the data-col key, the heading, right-aligned. */
 struct table_col {
@@ -85,16 +85,16 @@ struct table_col {
 };
 /*
  * <div class="scroll"><table id=ID><thead> with the headings, then @p extra (raw <th> cells, may be NULL);
- * opens <tbody>.  Close with table_end().
+ * opens <tbody>.  Close with report_table_end().
  */
-void table_head(struct html *h, const char *id, const struct table_col *cols, int n, const char *extra);
-void table_end(struct html *h);
+void report_table_head(struct html *h, const char *id, const struct table_col *cols, int n, const char *extra);
+void report_table_end(struct html *h);
 /* The cells of row @p r (no <tr>). */
-void table_cells(struct html *h, const struct rowset *rs, size_t r, const struct table_col *cols, int n);
+void report_table_cells(struct html *h, const struct rowset *rs, size_t r, const struct table_col *cols, int n);
 /* Every row of @p rs as <tr> with those cells. */
-void table_rows(struct html *h, const struct rowset *rs, const struct table_col *cols, int n);
+void report_table_rows(struct html *h, const struct rowset *rs, const struct table_col *cols, int n);
 
 /* A JSON array "[a, b, ...]" of @p n integers for the id-set parameters; NULL without memory. */
-char *json_int_array(const long long *v, size_t n);
+char *report_json_int_array(const long long *v, size_t n);
 
 #endif

@@ -17,7 +17,7 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int rq_begin(struct report_ctx *c, struct rq *q, enum report_query id)
+int report_rq_begin(struct report_ctx *c, struct rq *q, enum report_query id)
 {
 	memset(q, 0, sizeof *q);
 	q->c = c;
@@ -33,7 +33,7 @@ int rq_begin(struct report_ctx *c, struct rq *q, enum report_query id)
 	return 0;
 }
 
-int rq_next(struct rq *q)
+int report_rq_next(struct rq *q)
 {
 	int rc = sqlite3_step(q->st);
 	if (rc == SQLITE_ROW) {
@@ -46,7 +46,7 @@ int rq_next(struct rq *q)
 			   report_query_name(q->id), sqlite3_errmsg(q->c->db));
 }
 
-void rq_end(struct rq *q)
+void report_rq_end(struct rq *q)
 {
 	if (!q->c)
 		return;
@@ -59,40 +59,40 @@ void rq_end(struct rq *q)
 	q->c = NULL;
 }
 
-const char *rq_text(struct rq *q, int col)
+const char *report_rq_text(struct rq *q, int col)
 {
 	return (const char *)sqlite3_column_text(q->st, col);
 }
 
-int rq_scalar(struct report_ctx *c, enum report_query id, long long *value)
+int report_rq_scalar(struct report_ctx *c, enum report_query id, long long *value)
 {
 	struct rq q;
-	int rc = rq_begin(c, &q, id);
+	int rc = report_rq_begin(c, &q, id);
 	*value = 0;
-	if (rc == 0 && (rc = rq_next(&q)) == 1) {
+	if (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		*value = sqlite3_column_int64(q.st, 0);
 		rc = 0;
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	return rc;
 }
 
-int rq_numbers(struct report_ctx *c, enum report_query id, int n, double *v)
+int report_rq_numbers(struct report_ctx *c, enum report_query id, int n, double *v)
 {
 	struct rq q;
-	int rc = rq_begin(c, &q, id);
+	int rc = report_rq_begin(c, &q, id);
 	for (int i = 0; i < n; i++)
 		v[i] = 0;
-	if (rc == 0 && (rc = rq_next(&q)) == 1) {
+	if (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		for (int i = 0; i < n && i < sqlite3_column_count(q.st); i++)
 			v[i] = sqlite3_column_double(q.st, i);
 		rc = 0;
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	return rc;
 }
 
-char *json_int_array(const long long *v, size_t n)
+char *report_json_int_array(const long long *v, size_t n)
 {
 	size_t cap = 3 + n * 22, len = 0;
 	char *s = malloc(cap);

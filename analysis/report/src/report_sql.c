@@ -14,7 +14,7 @@
 #include "report_sql.h"
 #include "spe/memory_report.h"
 #include "spe/spe.h"
-#include "sql_text.h"
+#include "util/text.h"
 
 #define SPE_X(id, name) __attribute__((unused)) static const char op_class_##id[] = name;
 SPE_OP_CLASS_LIST(SPE_X)
@@ -23,7 +23,7 @@ SPE_OP_CLASS_LIST(SPE_X)
 /* Every id set is bound as a JSON array: "[1, 2, 3]". */
 #define IDS(col) col " IN (SELECT value FROM json_each(?1))"
 
-int latency_bucket(long long latency)
+int report_latency_bucket(long long latency)
 {
 	int b = 0;
 	while (latency > 0 && b < LATENCY_BUCKETS - 1) {
@@ -33,12 +33,12 @@ int latency_bucket(long long latency)
 	return b;
 }
 
-long long latency_bucket_lo(int b)
+long long report_latency_bucket_lo(int b)
 {
 	return b == 0 ? 0 : 1LL << (b - 1);
 }
 
-long long latency_bucket_hi(int b)
+long long report_latency_bucket_hi(int b)
 {
 	return b == 0 ? 0 : (1LL << b) - 1;
 }
@@ -48,80 +48,80 @@ long long latency_bucket_hi(int b)
  * counts them into log2 buckets: a plain scan, where GROUP BY would sort
  * tens of millions of rows (4x the time on 10M records).
  */
-static void append_heatmap(struct sql_text *t, const char *clock)
+static void append_heatmap(struct util_text *t, const char *clock)
 {
-	sql_appendf(t, "SELECT cpu, (%s - ?1) * ?3 / ?2, total_latency\n"
+	util_text_appendf(t, "SELECT cpu, (%s - ?1) * ?3 / ?2, total_latency\n"
 		       "FROM spe_record WHERE %s IS NOT NULL AND total_latency IS NOT NULL",
 		    clock, clock);
 }
 
-static void build(enum report_query q, struct sql_text *t)
+static void build(enum report_query q, struct util_text *t)
 {
 	switch (q) {
 	case RQ_SOURCES:
-		sql_append(t, "SELECT s.id, s.file, s.kind, s.host, s.command_line, s.cpus, s.loaded_at, l.records,\n"
+		util_text_append(t, "SELECT s.id, s.file, s.kind, s.host, s.command_line, s.cpus, s.loaded_at, l.records,\n"
 			      "  l.bad_bytes, l.skipped_bytes, l.partial_records, l.unknown_packets, l.lost_aux,\n"
 			      "  l.no_mapping, l.no_symbol, l.no_time\n"
 			      "FROM source s LEFT JOIN load_stats l ON l.source_id = s.id ORDER BY s.id");
 		break;
 	case RQ_CPUS:
-		sql_append(t, "SELECT part, printf('0x%08x', midr), spe_version, count(DISTINCT cpu),\n"
+		util_text_append(t, "SELECT part, printf('0x%08x', midr), spe_version, count(DISTINCT cpu),\n"
 			      "  group_concat(DISTINCT cpu)\n"
 			      "FROM (SELECT * FROM cpu ORDER BY cpu) GROUP BY part, midr ORDER BY min(cpu)");
 		break;
 	case RQ_SPAN:
-		sql_append(t, "SELECT count(*), min(time), max(time), count(time), min(ts), max(ts) FROM spe_record");
+		util_text_append(t, "SELECT count(*), min(time), max(time), count(time), min(ts), max(ts) FROM spe_record");
 		break;
 	case RQ_TOPDOWN_RUNS:
-		sql_append(t, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'topdown_run'");
+		util_text_append(t, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'topdown_run'");
 		break;
 	case RQ_MEM_LEVELS:
-		sql_append(t, "SELECT mem_level, loads, total_latency, mean_latency, latency_share FROM mem_level_summary");
+		util_text_append(t, "SELECT mem_level, loads, total_latency, mean_latency, latency_share FROM mem_level_summary");
 		break;
 	case RQ_LEVEL_LATENCY:
-		sql_appendf(t, "SELECT mem_level, total_latency FROM spe_record\n"
+		util_text_appendf(t, "SELECT mem_level, total_latency FROM spe_record\n"
 			       "WHERE op_class = '%s' AND total_latency IS NOT NULL",
 			    op_class_LOAD);
 		break;
 	case RQ_HOT_SYMBOL:
-		sql_append(t, "SELECT symbol, mapping, src_file, src_line, samples, total_latency, mean_latency,\n"
+		util_text_append(t, "SELECT symbol, mapping, src_file, src_line, samples, total_latency, mean_latency,\n"
 			      "  p50, p90, p99, latency_share FROM hot_symbol LIMIT ?1");
 		break;
 	case RQ_HOT_PC:
-		sql_append(t, "SELECT pc, symbol, symbol_offset, src_file, src_line, mnemonic, operands, samples,\n"
+		util_text_append(t, "SELECT pc, symbol, symbol_offset, src_file, src_line, mnemonic, operands, samples,\n"
 			      "  total_latency, mean_latency, p50, p90, p99, latency_share, pc_value, insn_id\n"
 			      "FROM hot_pc LIMIT ?1");
 		break;
 	case RQ_PC_LATENCY_BY_PC:
-		sql_append(t, "SELECT pc, insn_id, total_latency, sum(samples) FROM pc_latency\n"
+		util_text_append(t, "SELECT pc, insn_id, total_latency, sum(samples) FROM pc_latency\n"
 			      "WHERE " IDS("pc") " GROUP BY pc, insn_id, total_latency");
 		break;
 	case RQ_PC_LATENCY_BY_SYMBOL:
-		sql_append(t, "SELECT symbol_id, pc, total_latency, sum(samples) FROM pc_latency\n"
+		util_text_append(t, "SELECT symbol_id, pc, total_latency, sum(samples) FROM pc_latency\n"
 			      "WHERE " IDS("symbol_id") " GROUP BY symbol_id, pc, total_latency");
 		break;
 	case RQ_LEVELS_BY_SYMBOL:
-		sql_appendf(t, "SELECT symbol_id, pc, mem_level, count(*) FROM spe_record\n"
+		util_text_appendf(t, "SELECT symbol_id, pc, mem_level, count(*) FROM spe_record\n"
 			       "WHERE op_class = '%s' AND " IDS("symbol_id") " GROUP BY symbol_id, pc, mem_level",
 			    op_class_LOAD);
 		break;
 	case RQ_FUNCTION_COPIES:
-		sql_append(t, "SELECT s.id, s.start, s.size, s.file, s.line, m.path, m.build_id, m.start, m.pgoff\n"
+		util_text_append(t, "SELECT s.id, s.start, s.size, s.file, s.line, m.path, m.build_id, m.start, m.pgoff\n"
 			      "FROM symbol s LEFT JOIN mapping m ON m.id = s.mapping_id\n"
 			      "WHERE s.name = ?1 AND m.path IS ?2 ORDER BY s.id");
 		break;
 	case RQ_FUNCTION_BINARIES:
 		/* hot_symbol's rows of that name first (by latency), then copies never sampled with latency */
-		sql_append(t, "SELECT DISTINCT m.path FROM symbol s LEFT JOIN mapping m ON m.id = s.mapping_id\n"
+		util_text_append(t, "SELECT DISTINCT m.path FROM symbol s LEFT JOIN mapping m ON m.id = s.mapping_id\n"
 			      "LEFT JOIN symbol_summary st ON st.symbol_id = s.id\n"
 			      "WHERE s.name = ?1 ORDER BY coalesce(st.total_latency, -1) DESC, m.path");
 		break;
 	case RQ_INSN_BY_SYMBOL:
-		sql_append(t, "SELECT symbol_id, pc, mnemonic, operands, file, line, inline_function FROM insn\n"
+		util_text_append(t, "SELECT symbol_id, pc, mnemonic, operands, file, line, inline_function FROM insn\n"
 			      "WHERE " IDS("symbol_id"));
 		break;
 	case RQ_SYMBOL_SHARE:
-		sql_append(t, "SELECT latency_share FROM hot_symbol WHERE symbol = ?1 AND mapping IS ?2");
+		util_text_append(t, "SELECT latency_share FROM hot_symbol WHERE symbol = ?1 AND mapping IS ?2");
 		break;
 	case RQ_HEATMAP_TIME:
 		append_heatmap(t, "time");
@@ -130,20 +130,20 @@ static void build(enum report_query q, struct sql_text *t)
 		append_heatmap(t, "ts");
 		break;
 	case RQ_TLB_HOTSPOT:
-		sql_append(t, "SELECT source_id, pid, page, accesses, tlb_walks, walk_ratio, translation_latency,\n"
+		util_text_append(t, "SELECT source_id, pid, page, accesses, tlb_walks, walk_ratio, translation_latency,\n"
 			      "  mean_translation_latency FROM tlb_hotspot");
 		break;
 	case RQ_DATA_OBJECTS:
-		sql_append(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
+		util_text_append(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
 			      "  stores, total_latency, mean_latency, p99, latency_share, levels\n"
 			      "FROM hot_data_object LIMIT ?1");
 		break;
 	case RQ_HUGE_PAGE_HINT:
-		sql_append(t, spe_huge_page_hint_sql());
+		util_text_append(t, spe_huge_page_hint_sql());
 		break;
 	case RQ_DATA_PAGES:
 		/* one pass over data_page for both tables: it scans spe_record */
-		sql_append(t, "SELECT source_id, pid, page, accesses, total_latency, mean_latency, tlb_walks,\n"
+		util_text_append(t, "SELECT source_id, pid, page, accesses, total_latency, mean_latency, tlb_walks,\n"
 			      "  translation_latency, translation_share, pages_4k, walked_pages_4k, data_objects, counted,\n"
 			      "  page_size\n"
 			      "FROM (SELECT *, (" SPE_HUGE_PAGE_REGION_WHERE ") AS counted,\n"
@@ -154,31 +154,31 @@ static void build(enum report_query q, struct sql_text *t)
 			      "WHERE rank <= ?1 ORDER BY page_size DESC, rank");
 		break;
 	case RQ_NUMA_SUMMARY:
-		sql_append(t, spe_numa_summary_sql());
+		util_text_append(t, spe_numa_summary_sql());
 		break;
 	case RQ_NUMA_TRAFFIC:
-		sql_append(t, "SELECT source_id, cpu_node, memory_node, basis, remote, loads, total_latency, mean_latency,\n"
+		util_text_append(t, "SELECT source_id, cpu_node, memory_node, basis, remote, loads, total_latency, mean_latency,\n"
 			      "  remote_access_events FROM numa_traffic");
 		break;
 	case RQ_CACHELINE:
-		sql_append(t, "SELECT pid, line, accesses, loads, stores, cpus, threads, offsets, snooped, hitm,\n"
+		util_text_append(t, "SELECT pid, line, accesses, loads, stores, cpus, threads, offsets, snooped, hitm,\n"
 			      "  peer_hits, total_latency, symbols, writes, remote_hits, data_objects, source_id\n"
 			      "FROM cacheline_sharing LIMIT ?1");
 		break;
 	case RQ_PREFETCH:
-		sql_append(t, "SELECT pc, symbol, symbol_offset, data_object, loads, late_prefetch, late_rate,\n"
+		util_text_append(t, "SELECT pc, symbol, symbol_offset, data_object, loads, late_prefetch, late_rate,\n"
 			      "  recently_fetched, late_latency, total_latency, mean_latency FROM prefetch LIMIT ?1");
 		break;
 	case RQ_MEMORY_PARTS:
-		sql_append(t, spe_memory_parts_sql());
+		util_text_append(t, spe_memory_parts_sql());
 		break;
 	case RQ_MISPREDICT_BY_SYMBOL:
-		sql_append(t, "SELECT symbol, sum(branches) AS branches, sum(mispredicted) AS mispredicted,\n"
+		util_text_append(t, "SELECT symbol, sum(branches) AS branches, sum(mispredicted) AS mispredicted,\n"
 			      "  round(1.0 * sum(mispredicted) / sum(branches), 3) AS rate\n"
 			      "FROM branch_mispredict GROUP BY symbol ORDER BY mispredicted DESC, branches DESC LIMIT ?1");
 		break;
 	case RQ_MISPREDICT_BY_PC:
-		sql_append(t, "SELECT pc, symbol, src_file, src_line, mnemonic, operands, branches, mispredicted,\n"
+		util_text_append(t, "SELECT pc, symbol, src_file, src_line, mnemonic, operands, branches, mispredicted,\n"
 			      "  mispredict_rate FROM branch_mispredict LIMIT ?1");
 		break;
 	case RQ_COUNT:
@@ -226,10 +226,10 @@ char *report_query_sql(enum report_query q)
 {
 	if (q >= RQ_COUNT)
 		return NULL;
-	struct sql_text t = { 0 };
+	struct util_text t = { 0 };
 	build(q, &t);
-	if (!sql_ok(&t)) {
-		sql_free(&t);
+	if (!util_text_ok(&t)) {
+		util_text_free(&t);
 		return NULL;
 	}
 	return t.buf;

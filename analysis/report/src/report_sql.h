@@ -58,9 +58,9 @@ char *report_query_sql(enum report_query q);
 /* Number of log2 latency buckets: 0, 1, 2-3, 4-7, ... as the latency_histogram view. */
 #define LATENCY_BUCKETS 33
 /* The bucket of @p latency (>= 0): 0 for 0, else 1 + floor(log2(latency)). */
-int latency_bucket(long long latency);
+int report_latency_bucket(long long latency);
 /* Lowest and highest latency of bucket @p b. */
-long long latency_bucket_lo(int b);
-long long latency_bucket_hi(int b);
+long long report_latency_bucket_lo(int b);
+long long report_latency_bucket_hi(int b);
 
 #endif

@@ -4,33 +4,32 @@
 #include <string.h>
 
 #include "report_internal.h"
+#include "util/grow.h"
 
-int rowset_read(struct rq *q, struct rowset *rs)
+int report_rowset_read(struct rq *q, struct rowset *rs)
 {
 	memset(rs, 0, sizeof *rs);
 	rs->ncols = sqlite3_column_count(q->st);
 	size_t cap = 0;
 	int rc;
-	while ((rc = rq_next(q)) == 1) {
-		if (rs->n == cap) {
-			cap = cap ? 2 * cap : 16;
-			char **cells = realloc(rs->cells, cap * (size_t)rs->ncols * sizeof *cells);
-			if (!cells) {
-				rc = report_fail(q->c, -spe_nomem, "out of memory");
-				break;
-			}
-			rs->cells = cells;
+	while ((rc = report_rq_next(q)) == 1) {
+		/* capacity in rows of ncols cells */
+		char **cells = util_grow(rs->cells, &cap, rs->n + 1, (size_t)rs->ncols * sizeof *cells);
+		if (!cells) {
+			rc = report_fail(q->c, -spe_nomem, "out of memory");
+			break;
 		}
+		rs->cells = cells;
 		char **row = rs->cells + rs->n * (size_t)rs->ncols;
 		for (int k = 0; k < rs->ncols; k++) {
-			const char *t = rq_text(q, k);
+			const char *t = report_rq_text(q, k);
 			row[k] = t ? strdup(t) : NULL;
 		}
 		rs->n++;
 	}
-	rq_end(q);
+	report_rq_end(q);
 	if (rc < 0)
-		rowset_free(rs);
+		report_rowset_free(rs);
 	return rc < 0 ? rc : 0;
 }
 
@@ -39,32 +38,32 @@ static int rowset_query(struct report_ctx *c, enum report_query id, int ranked, 
 {
 	struct rq q;
 	memset(rs, 0, sizeof *rs);
-	int rc = rq_begin(c, &q, id);
+	int rc = report_rq_begin(c, &q, id);
 	if (rc < 0) {
-		rq_end(&q);
+		report_rq_end(&q);
 		return rc;
 	}
 	if (ranked)
 		sqlite3_bind_int(q.st, 1, c->o.top);
-	return rowset_read(&q, rs);
+	return report_rowset_read(&q, rs);
 }
 
-int rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs)
+int report_rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs)
 {
 	return rowset_query(c, id, 1, rs);
 }
 
-int rowset_all(struct report_ctx *c, enum report_query id, struct rowset *rs)
+int report_rowset_all(struct report_ctx *c, enum report_query id, struct rowset *rs)
 {
 	return rowset_query(c, id, 0, rs);
 }
 
-const char *rowset_get(const struct rowset *rs, size_t row, int col)
+const char *report_rowset_get(const struct rowset *rs, size_t row, int col)
 {
 	return row < rs->n && col >= 0 && col < rs->ncols ? rs->cells[row * (size_t)rs->ncols + col] : NULL;
 }
 
-void rowset_free(struct rowset *rs)
+void report_rowset_free(struct rowset *rs)
 {
 	for (size_t i = 0; i < rs->n * (size_t)rs->ncols; i++)
 		free(rs->cells[i]);
@@ -72,33 +71,33 @@ void rowset_free(struct rowset *rs)
 	memset(rs, 0, sizeof *rs);
 }
 
-void table_head(struct html *h, const char *id, const struct table_col *cols, int n, const char *extra)
+void report_table_head(struct html *h, const char *id, const struct table_col *cols, int n, const char *extra)
 {
-	html_printf(h, "<div class=\"scroll\"><table id=\"%s\"><thead><tr>", id);
+	report_html_printf(h, "<div class=\"scroll\"><table id=\"%s\"><thead><tr>", id);
 	for (int k = 0; k < n; k++) {
-		html_raw(h, cols[k].numeric ? "<th class=\"n\">" : "<th>");
-		html_text(h, cols[k].head);
-		html_raw(h, "</th>");
+		report_html_raw(h, cols[k].numeric ? "<th class=\"n\">" : "<th>");
+		report_html_text(h, cols[k].head);
+		report_html_raw(h, "</th>");
 	}
-	html_printf(h, "%s</tr></thead><tbody>", extra ? extra : "");
+	report_html_printf(h, "%s</tr></thead><tbody>", extra ? extra : "");
 }
 
-void table_end(struct html *h)
+void report_table_end(struct html *h)
 {
-	html_raw(h, "</tbody></table></div>\n");
+	report_html_raw(h, "</tbody></table></div>\n");
 }
 
-void table_cells(struct html *h, const struct rowset *rs, size_t r, const struct table_col *cols, int n)
+void report_table_cells(struct html *h, const struct rowset *rs, size_t r, const struct table_col *cols, int n)
 {
 	for (int k = 0; k < n; k++)
-		html_td(h, cols[k].key, rowset_get(rs, r, cols[k].col), cols[k].numeric);
+		report_html_td(h, cols[k].key, report_rowset_get(rs, r, cols[k].col), cols[k].numeric);
 }
 
-void table_rows(struct html *h, const struct rowset *rs, const struct table_col *cols, int n)
+void report_table_rows(struct html *h, const struct rowset *rs, const struct table_col *cols, int n)
 {
 	for (size_t r = 0; r < rs->n; r++) {
-		html_raw(h, "<tr>");
-		table_cells(h, rs, r, cols, n);
-		html_raw(h, "</tr>");
+		report_html_raw(h, "<tr>");
+		report_table_cells(h, rs, r, cols, n);
+		report_html_raw(h, "</tr>");
 	}
 }

@@ -8,10 +8,10 @@
 
 #define MISPREDICT_RGB 0x8e24aa
 
-int section_branches(struct report_ctx *c)
+int report_section_branches(struct report_ctx *c)
 {
 	struct html *h = &c->h;
-	html_section(h, "branches", "Branches",
+	report_html_section(h, "branches", "Branches",
 		     "Sampled branches and how often the predictor got them wrong, by function and by branch.  A "
 		     "high rate on a hot branch costs a pipeline refill each time: make it predictable (sort or "
 		     "partition the data) or branch-free.");
@@ -27,34 +27,34 @@ int section_branches(struct report_ctx *c)
 		{ 8, "mispredict_rate", "rate", 1 },
 	};
 	struct rowset fn, pc;
-	int rc = rowset_ranked(c, RQ_MISPREDICT_BY_SYMBOL, &fn);
+	int rc = report_rowset_ranked(c, RQ_MISPREDICT_BY_SYMBOL, &fn);
 	if (rc < 0)
 		return rc;
-	if ((rc = rowset_ranked(c, RQ_MISPREDICT_BY_PC, &pc)) < 0) {
-		rowset_free(&fn);
+	if ((rc = report_rowset_ranked(c, RQ_MISPREDICT_BY_PC, &pc)) < 0) {
+		report_rowset_free(&fn);
 		return rc;
 	}
 	if (!fn.n) {
-		html_raw(h, "<p class=\"none\">No branch was sampled.</p>");
+		report_html_raw(h, "<p class=\"none\">No branch was sampled.</p>");
 	} else {
-		html_raw(h, "<div class=\"two\"><div><h3>By function</h3>");
-		table_head(h, "mispredict-by-symbol", by_fn, 4, "<th></th>");
+		report_html_raw(h, "<div class=\"two\"><div><h3>By function</h3>");
+		report_table_head(h, "mispredict-by-symbol", by_fn, 4, "<th></th>");
 		for (size_t r = 0; r < fn.n; r++) {
-			html_raw(h, "<tr>");
-			table_cells(h, &fn, r, by_fn, 4);
-			html_raw(h, "<td>");
-			svg_fraction_bar(h, rowset_get(&fn, r, 3) ? atof(rowset_get(&fn, r, 3)) : 0, MISPREDICT_RGB, 100, 10);
-			html_raw(h, "</td></tr>");
+			report_html_raw(h, "<tr>");
+			report_table_cells(h, &fn, r, by_fn, 4);
+			report_html_raw(h, "<td>");
+			report_svg_fraction_bar(h, report_rowset_get(&fn, r, 3) ? atof(report_rowset_get(&fn, r, 3)) : 0, MISPREDICT_RGB, 100, 10);
+			report_html_raw(h, "</td></tr>");
 		}
-		table_end(h);
-		html_raw(h, "</div><div><h3>By branch</h3>");
-		table_head(h, "branch-mispredict", by_pc, 7, NULL);
-		table_rows(h, &pc, by_pc, 7);
-		table_end(h);
-		html_raw(h, "</div></div>\n");
+		report_table_end(h);
+		report_html_raw(h, "</div><div><h3>By branch</h3>");
+		report_table_head(h, "branch-mispredict", by_pc, 7, NULL);
+		report_table_rows(h, &pc, by_pc, 7);
+		report_table_end(h);
+		report_html_raw(h, "</div></div>\n");
 	}
-	rowset_free(&fn);
-	rowset_free(&pc);
-	html_raw(h, "</section>\n");
+	report_rowset_free(&fn);
+	report_rowset_free(&pc);
+	report_html_raw(h, "</section>\n");
 	return 0;
 }

@@ -35,19 +35,19 @@ static void spark_range(const uint64_t *b, int *lo, int *hi)
 /* The sparkline cell: every row on the same axis (@p b0..@p b1) so rows compare. */
 static void spark_cell(struct html *h, const uint64_t *buckets, int b0, int b1)
 {
-	html_raw(h, "<td>");
+	report_html_raw(h, "<td>");
 	if (b1 >= b0)
-		svg_histogram(h, buckets, b0, b1, SPARK_RGB, 80, 18, 0);
-	html_raw(h, "</td>");
+		report_svg_histogram(h, buckets, b0, b1, SPARK_RGB, 80, 18, 0);
+	report_html_raw(h, "</td>");
 }
 
 /* The latency_share cell: a bar, then the view's number. */
 static void share_cell(struct html *h, const char *share)
 {
-	html_raw(h, "<td data-col=\"latency_share\" class=\"n\">");
-	svg_fraction_bar(h, share ? atof(share) / 100 : 0, SHARE_RGB, 60, 8);
-	html_text(h, share);
-	html_raw(h, "</td>");
+	report_html_raw(h, "<td data-col=\"latency_share\" class=\"n\">");
+	report_svg_fraction_bar(h, share ? atof(share) / 100 : 0, SHARE_RGB, 60, 8);
+	report_html_text(h, share);
+	report_html_raw(h, "</td>");
 }
 
 static const char *base_name(const char *path)
@@ -58,15 +58,15 @@ static const char *base_name(const char *path)
 
 static void source_cell(struct html *h, const char *file, const char *line)
 {
-	html_raw(h, "<td class=\"mono\">");
+	report_html_raw(h, "<td class=\"mono\">");
 	if (file) {
-		html_text(h, base_name(file));
-		html_raw(h, ":");
-		html_text(h, line ? line : "?");
+		report_html_text(h, base_name(file));
+		report_html_raw(h, ":");
+		report_html_text(h, line ? line : "?");
 	} else {
-		html_text(h, NULL);
+		report_html_text(h, NULL);
 	}
-	html_raw(h, "</td>");
+	report_html_raw(h, "</td>");
 }
 
 static int functions_table(struct report_ctx *c, const struct rowset *rs, struct hot_functions *hot)
@@ -75,7 +75,7 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, struct
 	int b0 = LATENCY_BUCKETS, b1 = -1;
 	for (size_t i = 0; i < hot->n; i++)
 		spark_range(hot->fs[i].total.buckets, &b0, &b1);
-	html_raw(h, "<h3>Functions by total latency</h3><div class=\"scroll\"><table id=\"hot-symbol\" class=\"wide\">"
+	report_html_raw(h, "<h3>Functions by total latency</h3><div class=\"scroll\"><table id=\"hot-symbol\" class=\"wide\">"
 		    "<thead><tr>"
 		    "<th class=\"n\">#</th><th>function</th><th>binary</th><th>source</th><th class=\"n\">samples</th>"
 		    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">p50</th>"
@@ -83,39 +83,39 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, struct
 		    "<th>distribution</th><th>loads served by</th></tr></thead><tbody>");
 	size_t f = 0;
 	for (size_t r = 0; r < rs->n; r++) {
-		const char *name = rowset_get(rs, r, HS_SYMBOL);
+		const char *name = report_rowset_get(rs, r, HS_SYMBOL);
 		const struct ann_function *fn = NULL;
 		size_t index = 0;
 		if (name && f < hot->n && !strcmp(hot->fs[f].name, name)) {
 			index = f;
 			fn = &hot->fs[f++];
 		}
-		html_printf(h, "<tr><td class=\"n\">%zu</td><td data-col=\"symbol\" class=\"mono\">", r + 1);
+		report_html_printf(h, "<tr><td class=\"n\">%zu</td><td data-col=\"symbol\" class=\"mono\">", r + 1);
 		if (fn && index < hot->annotated) {
-			html_printf(h, "<a href=\"#" ANN_ANCHOR "\">", index + 1);
-			html_text(h, name);
-			html_raw(h, "</a>");
+			report_html_printf(h, "<a href=\"#" ANN_ANCHOR "\">", index + 1);
+			report_html_text(h, name);
+			report_html_raw(h, "</a>");
 		} else {
-			html_text(h, name ? name : "(no symbol)");
+			report_html_text(h, name ? name : "(no symbol)");
 		}
-		html_raw(h, "</td>");
-		html_td(h, NULL, base_name(rowset_get(rs, r, HS_MAPPING)), 0);
-		source_cell(h, rowset_get(rs, r, HS_FILE), rowset_get(rs, r, HS_LINE));
+		report_html_raw(h, "</td>");
+		report_html_td(h, NULL, base_name(report_rowset_get(rs, r, HS_MAPPING)), 0);
+		source_cell(h, report_rowset_get(rs, r, HS_FILE), report_rowset_get(rs, r, HS_LINE));
 		static const char *const cols[] = { "samples", "total_latency", "mean_latency", "p50", "p90", "p99" };
 		for (int k = HS_SAMPLES; k < HS_SHARE; k++)
-			html_td(h, cols[k - HS_SAMPLES], rowset_get(rs, r, k), 1);
-		share_cell(h, rowset_get(rs, r, HS_SHARE));
+			report_html_td(h, cols[k - HS_SAMPLES], report_rowset_get(rs, r, k), 1);
+		share_cell(h, report_rowset_get(rs, r, HS_SHARE));
 		if (fn) {
 			spark_cell(h, fn->total.buckets, b0, b1);
-			html_raw(h, "<td>");
-			svg_levels_bar(h, fn->total.levels, 120, 12);
-			html_raw(h, "</td>");
+			report_html_raw(h, "<td>");
+			report_svg_levels_bar(h, fn->total.levels, 120, 12);
+			report_html_raw(h, "</td>");
 		} else {
-			html_raw(h, "<td></td><td></td>");
+			report_html_raw(h, "<td></td><td></td>");
 		}
-		html_raw(h, "</tr>");
+		report_html_raw(h, "</tr>");
 	}
-	table_end(h);
+	report_table_end(h);
 	return 0;
 }
 
@@ -126,30 +126,30 @@ static int pc_buckets(struct report_ctx *c, const struct rowset *rs, uint64_t (*
 	if (!pcs)
 		return report_fail(c, -spe_nomem, "out of memory");
 	for (size_t r = 0; r < rs->n; r++)
-		pcs[r] = rowset_get(rs, r, HP_PC_VALUE) ? atoll(rowset_get(rs, r, HP_PC_VALUE)) : 0;
-	char *ids = json_int_array(pcs, rs->n);
+		pcs[r] = report_rowset_get(rs, r, HP_PC_VALUE) ? atoll(report_rowset_get(rs, r, HP_PC_VALUE)) : 0;
+	char *ids = report_json_int_array(pcs, rs->n);
 	if (!ids) {
 		free(pcs);
 		return report_fail(c, -spe_nomem, "out of memory");
 	}
 	struct rq q;
-	int rc = rq_begin(c, &q, RQ_PC_LATENCY_BY_PC);
+	int rc = report_rq_begin(c, &q, RQ_PC_LATENCY_BY_PC);
 	if (rc == 0)
 		sqlite3_bind_text(q.st, 1, ids, -1, SQLITE_STATIC);
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
 		long long pc = sqlite3_column_int64(q.st, 0);
-		const char *insn = rq_text(&q, 1);
+		const char *insn = report_rq_text(&q, 1);
 		if (sqlite3_column_type(q.st, 2) == SQLITE_NULL)
 			continue;
-		int b = latency_bucket(sqlite3_column_int64(q.st, 2));
+		int b = report_latency_bucket(sqlite3_column_int64(q.st, 2));
 		for (size_t r = 0; r < rs->n; r++) {
-			const char *want = rowset_get(rs, r, HP_INSN_ID);
+			const char *want = report_rowset_get(rs, r, HP_INSN_ID);
 			if (pcs[r] == pc && ((!want && !insn) || (want && insn && !strcmp(want, insn))))
 				buckets[r][b] += (uint64_t)sqlite3_column_int64(q.st, 3);
 		}
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	free(ids);
 	free(pcs);
 	return rc < 0 ? rc : 0;
@@ -159,99 +159,99 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 {
 	struct html *h = &c->h;
 	struct rowset rs;
-	int rc = rowset_ranked(c, RQ_HOT_PC, &rs);
+	int rc = report_rowset_ranked(c, RQ_HOT_PC, &rs);
 	if (rc < 0)
 		return rc;
 	uint64_t(*buckets)[LATENCY_BUCKETS] = calloc(rs.n + 1, sizeof *buckets);
 	if (!buckets) {
-		rowset_free(&rs);
+		report_rowset_free(&rs);
 		return report_fail(c, -spe_nomem, "out of memory");
 	}
 	if ((rc = pc_buckets(c, &rs, buckets)) == 0) {
 		int b0 = LATENCY_BUCKETS, b1 = -1;
 		for (size_t r = 0; r < rs.n; r++)
 			spark_range(buckets[r], &b0, &b1);
-		html_raw(h, "<h3>Instructions by total latency</h3><div class=\"scroll\"><table id=\"hot-pc\" class=\"wide\">"
+		report_html_raw(h, "<h3>Instructions by total latency</h3><div class=\"scroll\"><table id=\"hot-pc\" class=\"wide\">"
 			    "<thead><tr>"
 			    "<th>pc</th><th>function</th><th>source</th><th>instruction</th><th class=\"n\">samples</th>"
 			    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">p50</th>"
 			    "<th class=\"n\">p90</th><th class=\"n\">p99</th><th class=\"n\">share %</th>"
 			    "<th>distribution</th></tr></thead><tbody>");
 		for (size_t r = 0; r < rs.n; r++) {
-			const char *sym = rowset_get(&rs, r, HP_SYMBOL);
-			html_raw(h, "<tr>");
-			html_td(h, "pc", rowset_get(&rs, r, HP_PC), 0);
-			html_raw(h, "<td class=\"mono\" data-col=\"symbol\">");
+			const char *sym = report_rowset_get(&rs, r, HP_SYMBOL);
+			report_html_raw(h, "<tr>");
+			report_html_td(h, "pc", report_rowset_get(&rs, r, HP_PC), 0);
+			report_html_raw(h, "<td class=\"mono\" data-col=\"symbol\">");
 			size_t link = 0;
 			for (size_t i = 0; sym && i < hot->annotated && !link; i++)
 				if (!strcmp(hot->fs[i].name, sym))
 					link = i + 1;
 			if (link)
-				html_printf(h, "<a href=\"#" ANN_ANCHOR "\">", link);
-			html_text(h, sym ? sym : "(no symbol)");
-			if (sym && rowset_get(&rs, r, HP_OFFSET)) {
-				html_raw(h, "+");
-				html_text(h, rowset_get(&rs, r, HP_OFFSET));
+				report_html_printf(h, "<a href=\"#" ANN_ANCHOR "\">", link);
+			report_html_text(h, sym ? sym : "(no symbol)");
+			if (sym && report_rowset_get(&rs, r, HP_OFFSET)) {
+				report_html_raw(h, "+");
+				report_html_text(h, report_rowset_get(&rs, r, HP_OFFSET));
 			}
-			html_raw(h, link ? "</a></td>" : "</td>");
-			source_cell(h, rowset_get(&rs, r, HP_FILE), rowset_get(&rs, r, HP_LINE));
-			html_raw(h, "<td class=\"insn\">");
-			html_text(h, rowset_get(&rs, r, HP_MNEMONIC) ? rowset_get(&rs, r, HP_MNEMONIC) : "?");
-			html_raw(h, " ");
-			html_text(h, rowset_get(&rs, r, HP_OPERANDS) ? rowset_get(&rs, r, HP_OPERANDS) : "");
-			html_raw(h, "</td>");
+			report_html_raw(h, link ? "</a></td>" : "</td>");
+			source_cell(h, report_rowset_get(&rs, r, HP_FILE), report_rowset_get(&rs, r, HP_LINE));
+			report_html_raw(h, "<td class=\"insn\">");
+			report_html_text(h, report_rowset_get(&rs, r, HP_MNEMONIC) ? report_rowset_get(&rs, r, HP_MNEMONIC) : "?");
+			report_html_raw(h, " ");
+			report_html_text(h, report_rowset_get(&rs, r, HP_OPERANDS) ? report_rowset_get(&rs, r, HP_OPERANDS) : "");
+			report_html_raw(h, "</td>");
 			static const char *const cols[] = { "samples", "total_latency", "mean_latency", "p50", "p90", "p99" };
 			for (int k = HP_SAMPLES; k < HP_SHARE; k++)
-				html_td(h, cols[k - HP_SAMPLES], rowset_get(&rs, r, k), 1);
-			share_cell(h, rowset_get(&rs, r, HP_SHARE));
+				report_html_td(h, cols[k - HP_SAMPLES], report_rowset_get(&rs, r, k), 1);
+			share_cell(h, report_rowset_get(&rs, r, HP_SHARE));
 			spark_cell(h, buckets[r], b0, b1);
-			html_raw(h, "</tr>");
+			report_html_raw(h, "</tr>");
 		}
-		table_end(h);
+		report_table_end(h);
 	}
 	free(buckets);
-	rowset_free(&rs);
+	report_rowset_free(&rs);
 	return rc;
 }
 
-int section_hot_code(struct report_ctx *c, struct hot_functions *hot)
+int report_section_hot_code(struct report_ctx *c, struct hot_functions *hot)
 {
 	struct html *h = &c->h;
 	memset(hot, 0, sizeof *hot);
-	html_section(h, "hot-code", "Hot code",
+	report_html_section(h, "hot-code", "Hot code",
 		     "Functions and instructions ranked by the total latency of their samples (share: of all "
 		     "samples' latency).  The sparkline is the latency distribution on one log axis for every row "
 		     "(left fast, right slow); the coloured bar shows which memory levels served the function's "
 		     "loads, in the colours above.  Function names link to their annotation.");
 	struct rowset rs;
-	int rc = rowset_ranked(c, RQ_HOT_SYMBOL, &rs);
+	int rc = report_rowset_ranked(c, RQ_HOT_SYMBOL, &rs);
 	if (rc < 0)
 		return rc;
 	struct ann_key *keys = calloc(rs.n + 1, sizeof *keys);
 	hot->fs = calloc(rs.n + 1, sizeof *hot->fs);
 	if (!keys || !hot->fs) {
 		free(keys);
-		rowset_free(&rs);
+		report_rowset_free(&rs);
 		return report_fail(c, -spe_nomem, "out of memory");
 	}
 	size_t n = 0;
 	for (size_t r = 0; r < rs.n; r++) {
-		if (!rowset_get(&rs, r, HS_SYMBOL))
+		if (!report_rowset_get(&rs, r, HS_SYMBOL))
 			continue; /* the records without a symbol: nothing to annotate */
-		keys[n] = (struct ann_key){ .name = rowset_get(&rs, r, HS_SYMBOL),
-					    .binary = rowset_get(&rs, r, HS_MAPPING),
+		keys[n] = (struct ann_key){ .name = report_rowset_get(&rs, r, HS_SYMBOL),
+					    .binary = report_rowset_get(&rs, r, HS_MAPPING),
 					    .want_code = n < (size_t)c->o.annotations };
 		n++;
 	}
 	hot->annotated = n < (size_t)c->o.annotations ? n : (size_t)c->o.annotations;
-	rc = ann_load(c, keys, n, hot->fs);
+	rc = report_ann_load(c, keys, n, hot->fs);
 	hot->n = n;
 	free(keys);
 	if (rc == 0)
 		rc = functions_table(c, &rs, hot);
-	rowset_free(&rs);
+	report_rowset_free(&rs);
 	if (rc == 0)
 		rc = instructions_table(c, hot);
-	html_raw(h, "</section>\n");
+	report_html_raw(h, "</section>\n");
 	return rc;
 }

@@ -20,38 +20,38 @@ struct level_row {
 static int read_levels(struct report_ctx *c, struct level_row rows[MEM_LEVELS + 1])
 {
 	struct rq q;
-	int rc = rq_begin(c, &q, RQ_MEM_LEVELS);
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+	int rc = report_rq_begin(c, &q, RQ_MEM_LEVELS);
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
-		struct level_row *r = &rows[mem_level_index(rq_text(&q, 0))];
+		struct level_row *r = &rows[report_mem_level_index(report_rq_text(&q, 0))];
 		r->present = 1;
-		snprintf(r->loads, sizeof r->loads, "%s", rq_text(&q, 1) ? rq_text(&q, 1) : "0");
-		snprintf(r->total, sizeof r->total, "%s", rq_text(&q, 2) ? rq_text(&q, 2) : "0");
-		snprintf(r->mean, sizeof r->mean, "%s", rq_text(&q, 3) ? rq_text(&q, 3) : "-");
-		snprintf(r->share, sizeof r->share, "%s", rq_text(&q, 4) ? rq_text(&q, 4) : "-");
+		snprintf(r->loads, sizeof r->loads, "%s", report_rq_text(&q, 1) ? report_rq_text(&q, 1) : "0");
+		snprintf(r->total, sizeof r->total, "%s", report_rq_text(&q, 2) ? report_rq_text(&q, 2) : "0");
+		snprintf(r->mean, sizeof r->mean, "%s", report_rq_text(&q, 3) ? report_rq_text(&q, 3) : "-");
+		snprintf(r->share, sizeof r->share, "%s", report_rq_text(&q, 4) ? report_rq_text(&q, 4) : "-");
 		r->total_v = sqlite3_column_double(q.st, 2);
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	return rc < 0 ? rc : 0;
 }
 
 static int read_histograms(struct report_ctx *c, uint64_t hist[MEM_LEVELS + 1][LATENCY_BUCKETS])
 {
 	struct rq q;
-	int rc = rq_begin(c, &q, RQ_LEVEL_LATENCY);
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+	int rc = report_rq_begin(c, &q, RQ_LEVEL_LATENCY);
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
-		int v = mem_level_index(rq_text(&q, 0));
-		hist[v][latency_bucket(sqlite3_column_int64(q.st, 1))]++;
+		int v = report_mem_level_index(report_rq_text(&q, 0));
+		hist[v][report_latency_bucket(sqlite3_column_int64(q.st, 1))]++;
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	return rc < 0 ? rc : 0;
 }
 
-int section_latency(struct report_ctx *c)
+int report_section_latency(struct report_ctx *c)
 {
 	struct html *h = &c->h;
-	html_section(h, "latency", "Where the latency goes",
+	report_html_section(h, "latency", "Where the latency goes",
 		     "Loads by the memory level that served them, weighted by their total latency: the wider a "
 		     "colour, the more of the waiting it caused.  Below, each level's latency distribution on a log "
 		     "axis (cycles); a level far right is slow per load, a tall one frequent.");
@@ -72,38 +72,38 @@ int section_latency(struct report_ctx *c)
 	for (int v = 0; v <= MEM_LEVELS; v++) {
 		if (!rows[v].present)
 			continue;
-		snprintf(tips[n], sizeof tips[n], "%s: %s loads, total latency %s (%s%%), mean %s", mem_level_label(v),
+		snprintf(tips[n], sizeof tips[n], "%s: %s loads, total latency %s (%s%%), mean %s", report_mem_level_label(v),
 			 rows[v].loads, rows[v].total, rows[v].share, rows[v].mean);
-		segs[n] = (struct bar_segment){ .label = mem_level_label(v), .value = rows[v].total_v,
-						.rgb = mem_level_rgb(v), .tooltip = tips[n] };
+		segs[n] = (struct bar_segment){ .label = report_mem_level_label(v), .value = rows[v].total_v,
+						.rgb = report_mem_level_rgb(v), .tooltip = tips[n] };
 		n++;
 	}
 	if (n == 0) {
-		html_raw(h, "<p class=\"none\">No load has a memory level (no loads, or CPU parts whose data sources "
+		report_html_raw(h, "<p class=\"none\">No load has a memory level (no loads, or CPU parts whose data sources "
 			    "are unknown).</p></section>\n");
 		free(hist);
 		return 0;
 	}
-	html_raw(h, "<figure style=\"margin:0\"><figcaption>Total latency of loads by memory level</figcaption>");
-	svg_stacked_bar(h, segs, n, 1000, 34);
-	html_raw(h, "</figure>\n");
-	html_raw(h, "<table id=\"mem-levels\"><thead><tr><th>level</th><th class=\"n\">loads</th>"
+	report_html_raw(h, "<figure style=\"margin:0\"><figcaption>Total latency of loads by memory level</figcaption>");
+	report_svg_stacked_bar(h, segs, n, 1000, 34);
+	report_html_raw(h, "</figure>\n");
+	report_html_raw(h, "<table id=\"mem-levels\"><thead><tr><th>level</th><th class=\"n\">loads</th>"
 		    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">share %</th>"
 		    "</tr></thead><tbody>");
 	for (int v = 0; v <= MEM_LEVELS; v++) {
 		if (!rows[v].present)
 			continue;
-		html_printf(h, "<tr><td data-col=\"mem_level\"><span class=\"sw\" style=\"background:#%06x\"></span>",
-			    mem_level_rgb(v));
-		html_text(h, v < MEM_LEVELS ? mem_level_label(v) : NULL);
-		html_raw(h, "</td>");
-		html_td(h, "loads", rows[v].loads, 1);
-		html_td(h, "total_latency", rows[v].total, 1);
-		html_td(h, "mean_latency", rows[v].mean, 1);
-		html_td(h, "latency_share", rows[v].share, 1);
-		html_raw(h, "</tr>");
+		report_html_printf(h, "<tr><td data-col=\"mem_level\"><span class=\"sw\" style=\"background:#%06x\"></span>",
+			    report_mem_level_rgb(v));
+		report_html_text(h, v < MEM_LEVELS ? report_mem_level_label(v) : NULL);
+		report_html_raw(h, "</td>");
+		report_html_td(h, "loads", rows[v].loads, 1);
+		report_html_td(h, "total_latency", rows[v].total, 1);
+		report_html_td(h, "mean_latency", rows[v].mean, 1);
+		report_html_td(h, "latency_share", rows[v].share, 1);
+		report_html_raw(h, "</tr>");
 	}
-	html_raw(h, "</tbody></table>\n");
+	report_html_raw(h, "</tbody></table>\n");
 
 	/* one shared axis: the buckets any level uses */
 	int b0 = LATENCY_BUCKETS, b1 = -1;
@@ -114,22 +114,22 @@ int section_latency(struct report_ctx *c)
 				b1 = b > b1 ? b : b1;
 			}
 	if (b1 >= 0) {
-		html_raw(h, "<h3>Latency of loads per memory level (cycles, log2 buckets)</h3><div class=\"multiples\">");
+		report_html_raw(h, "<h3>Latency of loads per memory level (cycles, log2 buckets)</h3><div class=\"multiples\">");
 		for (int v = 0; v <= MEM_LEVELS; v++) {
 			uint64_t sum = 0;
 			for (int b = 0; b < LATENCY_BUCKETS; b++)
 				sum += hist[v][b];
 			if (!sum)
 				continue;
-			html_printf(h, "<figure class=\"level-hist\" data-level=\"%s\"><figcaption><b>", mem_level_label(v));
-			html_text(h, mem_level_label(v));
-			html_printf(h, "</b> %llu timed loads</figcaption>", (unsigned long long)sum);
-			svg_histogram(h, hist[v], b0, b1, mem_level_rgb(v), 230, 90, 1);
-			html_raw(h, "</figure>");
+			report_html_printf(h, "<figure class=\"level-hist\" data-level=\"%s\"><figcaption><b>", report_mem_level_label(v));
+			report_html_text(h, report_mem_level_label(v));
+			report_html_printf(h, "</b> %llu timed loads</figcaption>", (unsigned long long)sum);
+			report_svg_histogram(h, hist[v], b0, b1, report_mem_level_rgb(v), 230, 90, 1);
+			report_html_raw(h, "</figure>");
 		}
-		html_raw(h, "</div>\n");
+		report_html_raw(h, "</div>\n");
 	}
 	free(hist);
-	html_raw(h, "</section>\n");
+	report_html_raw(h, "</section>\n");
 	return 0;
 }

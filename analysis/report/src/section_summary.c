@@ -11,11 +11,11 @@
 
 static void fact(struct html *h, const char *value, const char *label, int bad)
 {
-	html_printf(h, "<div class=\"fact%s\"><b>", bad ? " bad" : "");
-	html_text(h, value);
-	html_raw(h, "</b><span>");
-	html_text(h, label);
-	html_raw(h, "</span></div>");
+	report_html_printf(h, "<div class=\"fact%s\"><b>", bad ? " bad" : "");
+	report_html_text(h, value);
+	report_html_raw(h, "</b><span>");
+	report_html_text(h, label);
+	report_html_raw(h, "</span></div>");
 }
 
 static void fact_count(struct html *h, long long v, const char *label, int bad_if_nonzero)
@@ -31,16 +31,16 @@ static void print_filters(struct html *h, const char *cmdline)
 	int any = 0;
 	for (const char *p = cmdline ? strstr(cmdline, "arm_spe") : NULL; p; p = strstr(p, "arm_spe")) {
 		size_t n = strcspn(p, " \t");
-		html_raw(h, any ? ", <code>" : "<code>");
+		report_html_raw(h, any ? ", <code>" : "<code>");
 		char term[512];
 		snprintf(term, sizeof term, "%.*s", (int)(n < sizeof term ? n : sizeof term - 1), p);
-		html_text(h, term);
-		html_raw(h, "</code>");
+		report_html_text(h, term);
+		report_html_raw(h, "</code>");
 		any = 1;
 		p += n;
 	}
 	if (!any)
-		html_raw(h, "<span class=\"none\">not in the command line (default event, no filters known)</span>");
+		report_html_raw(h, "<span class=\"none\">not in the command line (default event, no filters known)</span>");
 }
 
 enum {
@@ -58,56 +58,56 @@ static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char
 {
 	struct html *h = &c->h;
 	struct rq q;
-	int rc = rq_begin(c, &q, RQ_SOURCES);
-	html_raw(h, "<h3>Sources</h3><div class=\"scroll\"><table id=\"sources\"><thead><tr><th>id</th><th>file</th>"
+	int rc = report_rq_begin(c, &q, RQ_SOURCES);
+	report_html_raw(h, "<h3>Sources</h3><div class=\"scroll\"><table id=\"sources\"><thead><tr><th>id</th><th>file</th>"
 		    "<th>host</th><th class=\"n\">records</th><th class=\"n\">lost AUX</th><th class=\"n\">partial</th>"
 		    "<th class=\"n\">bad bytes</th><th class=\"n\">skipped bytes</th><th class=\"n\">unknown packets</th>"
 		    "<th class=\"n\">no mapping</th><th class=\"n\">no symbol</th><th class=\"n\">no time</th>"
 		    "</tr></thead><tbody>");
 	size_t hlen = 0;
 	hosts[0] = '\0';
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
-		html_raw(h, "<tr>");
-		html_td(h, "source_id", rq_text(&q, S_ID), 1);
-		html_td(h, "file", rq_text(&q, S_FILE), 0);
-		html_td(h, "host", rq_text(&q, S_HOST), 0);
+		report_html_raw(h, "<tr>");
+		report_html_td(h, "source_id", report_rq_text(&q, S_ID), 1);
+		report_html_td(h, "file", report_rq_text(&q, S_FILE), 0);
+		report_html_td(h, "host", report_rq_text(&q, S_HOST), 0);
 		static const int order[] = { S_RECORDS, S_LOST,    S_PARTIAL,    S_BAD_BYTES, S_SKIPPED,
 					     S_UNKNOWN, S_NO_MAPPING, S_NO_SYMBOL, S_NO_TIME };
 		for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-			html_td(h, source_cols[order[k]], rq_text(&q, order[k]), 1);
+			report_html_td(h, source_cols[order[k]], report_rq_text(&q, order[k]), 1);
 			totals[order[k]] += sqlite3_column_int64(q.st, order[k]);
 		}
-		html_raw(h, "</tr>");
-		const char *host = rq_text(&q, S_HOST);
+		report_html_raw(h, "</tr>");
+		const char *host = report_rq_text(&q, S_HOST);
 		if (host && !strstr(hosts, host) && hlen < hcap)
 			hlen += (size_t)snprintf(hosts + hlen, hcap - hlen, "%s%s", hlen ? ", " : "", host);
 		totals[S_ID]++;
 	}
-	rq_end(&q);
-	table_end(h);
+	report_rq_end(&q);
+	report_table_end(h);
 	if (rc < 0)
 		return rc;
 	/* how each source was recorded, and with which SPE filters */
-	rc = rq_begin(c, &q, RQ_SOURCES);
-	html_raw(h, "<h3>How it was recorded</h3><table id=\"recorded\" class=\"wide\"><thead><tr><th>id</th>"
+	rc = report_rq_begin(c, &q, RQ_SOURCES);
+	report_html_raw(h, "<h3>How it was recorded</h3><table id=\"recorded\" class=\"wide\"><thead><tr><th>id</th>"
 		    "<th>kind</th><th class=\"n\">CPUs</th><th>loaded</th><th>SPE event and filters</th>"
 		    "<th>command line</th></tr></thead><tbody>");
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
-		html_raw(h, "<tr>");
-		html_td(h, "source_id", rq_text(&q, S_ID), 1);
-		html_td(h, "kind", rq_text(&q, S_KIND), 0);
-		html_td(h, "cpus", rq_text(&q, S_CPUS), 1);
-		html_td(h, "loaded_at", rq_text(&q, S_LOADED), 0);
-		html_raw(h, "<td style=\"white-space:normal\">");
-		print_filters(h, rq_text(&q, S_CMDLINE));
-		html_raw(h, "</td><td class=\"wrap mono\">");
-		html_text(h, rq_text(&q, S_CMDLINE));
-		html_raw(h, "</td></tr>");
+		report_html_raw(h, "<tr>");
+		report_html_td(h, "source_id", report_rq_text(&q, S_ID), 1);
+		report_html_td(h, "kind", report_rq_text(&q, S_KIND), 0);
+		report_html_td(h, "cpus", report_rq_text(&q, S_CPUS), 1);
+		report_html_td(h, "loaded_at", report_rq_text(&q, S_LOADED), 0);
+		report_html_raw(h, "<td style=\"white-space:normal\">");
+		print_filters(h, report_rq_text(&q, S_CMDLINE));
+		report_html_raw(h, "</td><td class=\"wrap mono\">");
+		report_html_text(h, report_rq_text(&q, S_CMDLINE));
+		report_html_raw(h, "</td></tr>");
 	}
-	rq_end(&q);
-	html_raw(h, "</tbody></table>");
+	report_rq_end(&q);
+	report_html_raw(h, "</tbody></table>");
 	return rc < 0 ? rc : 0;
 }
 
@@ -115,35 +115,35 @@ static int cpus_table(struct report_ctx *c, char *parts, size_t pcap, long long 
 {
 	struct html *h = &c->h;
 	struct rq q;
-	int rc = rq_begin(c, &q, RQ_CPUS);
+	int rc = report_rq_begin(c, &q, RQ_CPUS);
 	size_t plen = 0;
 	parts[0] = '\0';
 	*ncpus = 0;
-	html_raw(h, "<h3>CPUs</h3><table id=\"cpus\"><thead><tr><th>part</th><th>MIDR</th><th>SPE</th>"
+	report_html_raw(h, "<h3>CPUs</h3><table id=\"cpus\"><thead><tr><th>part</th><th>MIDR</th><th>SPE</th>"
 		    "<th class=\"n\">CPUs</th><th>which</th></tr></thead><tbody>");
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
-		html_raw(h, "<tr>");
-		html_td(h, "part", rq_text(&q, 0) ? rq_text(&q, 0) : "unknown part", 0);
-		html_td(h, "midr", rq_text(&q, 1), 0);
-		html_td(h, "spe_version", rq_text(&q, 2), 0);
-		html_td(h, "cpus", rq_text(&q, 3), 1);
-		html_td(h, "cpu_list", rq_text(&q, 4), 0);
-		html_raw(h, "</tr>");
+		report_html_raw(h, "<tr>");
+		report_html_td(h, "part", report_rq_text(&q, 0) ? report_rq_text(&q, 0) : "unknown part", 0);
+		report_html_td(h, "midr", report_rq_text(&q, 1), 0);
+		report_html_td(h, "spe_version", report_rq_text(&q, 2), 0);
+		report_html_td(h, "cpus", report_rq_text(&q, 3), 1);
+		report_html_td(h, "cpu_list", report_rq_text(&q, 4), 0);
+		report_html_raw(h, "</tr>");
 		*ncpus += sqlite3_column_int64(q.st, 3);
 		if (plen < pcap)
 			plen += (size_t)snprintf(parts + plen, pcap - plen, "%s%s x %s", plen ? ", " : "",
-						 rq_text(&q, 3), rq_text(&q, 0) ? rq_text(&q, 0) : "unknown");
+						 report_rq_text(&q, 3), report_rq_text(&q, 0) ? report_rq_text(&q, 0) : "unknown");
 	}
-	rq_end(&q);
-	html_raw(h, "</tbody></table>");
+	report_rq_end(&q);
+	report_html_raw(h, "</tbody></table>");
 	return rc < 0 ? rc : 0;
 }
 
-int section_summary(struct report_ctx *c, const struct capture_span *span)
+int report_section_summary(struct report_ctx *c, const struct capture_span *span)
 {
 	struct html *h = &c->h;
-	html_section(h, "summary", "Summary",
+	report_html_section(h, "summary", "Summary",
 		     "What was captured and loaded.  Red figures are data the load lost or could not place: lost AUX "
 		     "buffers and partial records are samples that never reached the database; records without a "
 		     "mapping or symbol count in the totals but in no function.");
@@ -167,7 +167,7 @@ int section_summary(struct report_ctx *c, const struct capture_span *span)
 		return rc;
 	}
 	char buf[128];
-	html_raw(h, "<div class=\"facts\">");
+	report_html_raw(h, "<div class=\"facts\">");
 	fact_count(h, span->records, "SPE records", 0);
 	if (span->t1 > span->t0) {
 		if (span->raw_ts)
@@ -187,9 +187,9 @@ int section_summary(struct report_ctx *c, const struct capture_span *span)
 	fact_count(h, totals[S_BAD_BYTES], "bad bytes", 1);
 	fact_count(h, totals[S_NO_MAPPING], "records without a mapping", 1);
 	fact_count(h, totals[S_NO_SYMBOL], "records without a symbol", 1);
-	html_raw(h, "</div>");
+	report_html_raw(h, "</div>");
 	fwrite(tables, 1, tlen, h->out);
 	free(tables);
-	html_raw(h, "</section>\n");
+	report_html_raw(h, "</section>\n");
 	return 0;
 }

@@ -39,23 +39,23 @@ static int by_cpu(const void *a, const void *b)
 static void figure(struct html *h, const char *key, const char *caption, const uint64_t *counts, int b0, int b1,
 		   double span, const char *unit, int hidden)
 {
-	html_printf(h, "<figure class=\"hm\" data-cpu=\"%s\"%s style=\"margin:0\"><figcaption>", key,
+	report_html_printf(h, "<figure class=\"hm\" data-cpu=\"%s\"%s style=\"margin:0\"><figcaption>", key,
 		    hidden ? " hidden=\"hidden\"" : "");
-	html_text(h, caption);
-	html_raw(h, "</figcaption>");
-	svg_heatmap(h, counts, SLOTS, b0, b1, span, unit);
-	html_raw(h, "</figure>");
+	report_html_text(h, caption);
+	report_html_raw(h, "</figcaption>");
+	report_svg_heatmap(h, counts, SLOTS, b0, b1, span, unit);
+	report_html_raw(h, "</figure>");
 }
 
-int section_time(struct report_ctx *c, const struct capture_span *span)
+int report_section_time(struct report_ctx *c, const struct capture_span *span)
 {
 	struct html *h = &c->h;
-	html_section(h, "time", "Latency over time",
+	report_html_section(h, "time", "Latency over time",
 		     "Each column is a slice of the capture, each row a latency range (cycles, log2, slow at the "
 		     "top); the darker a cell, the more records.  Phases show as vertical bands, a slow tail as "
 		     "dark cells high up.");
 	if (span->t1 <= span->t0) {
-		html_raw(h, "<p class=\"none\">The records carry no time: no heatmap.</p></section>\n");
+		report_html_raw(h, "<p class=\"none\">The records carry no time: no heatmap.</p></section>\n");
 		return 0;
 	}
 	uint64_t *all = calloc((size_t)SLOTS * LATENCY_BUCKETS, sizeof *all);
@@ -70,16 +70,16 @@ int section_time(struct report_ctx *c, const struct capture_span *span)
 		return report_fail(c, -spe_nomem, "out of memory");
 	}
 	struct rq q;
-	rc = rq_begin(c, &q, span->raw_ts ? RQ_HEATMAP_TS : RQ_HEATMAP_TIME);
+	rc = report_rq_begin(c, &q, span->raw_ts ? RQ_HEATMAP_TS : RQ_HEATMAP_TIME);
 	if (rc == 0) {
 		sqlite3_bind_int64(q.st, 1, span->t0);
 		sqlite3_bind_int64(q.st, 2, span->t1 - span->t0 + 1);
 		sqlite3_bind_int(q.st, 3, SLOTS);
 	}
-	while (rc == 0 && (rc = rq_next(&q)) == 1) {
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
 		long long cpu = sqlite3_column_int64(q.st, 0), slot = sqlite3_column_int64(q.st, 1);
-		int b = latency_bucket(sqlite3_column_int64(q.st, 2));
+		int b = report_latency_bucket(sqlite3_column_int64(q.st, 2));
 		uint64_t n = 1;
 		if (slot < 0 || slot >= SLOTS || b < 0 || b >= LATENCY_BUCKETS)
 			continue;
@@ -107,7 +107,7 @@ int section_time(struct report_ctx *c, const struct capture_span *span)
 		cpus[k].counts[cell] += n;
 		cpus[k].records += n;
 	}
-	rq_end(&q);
+	report_rq_end(&q);
 	if (rc == 0) {
 		int b0 = LATENCY_BUCKETS, b1 = -1;
 		for (size_t i = 0; i < (size_t)SLOTS * LATENCY_BUCKETS; i++)
@@ -119,19 +119,19 @@ int section_time(struct report_ctx *c, const struct capture_span *span)
 		double ms = (double)(span->t1 - span->t0) / (span->raw_ts ? 1.0 : 1e6);
 		const char *unit = span->raw_ts ? "ticks" : "ms";
 		if (b1 < 0) {
-			html_raw(h, "<p class=\"none\">No record has both a time and a latency.</p>");
+			report_html_raw(h, "<p class=\"none\">No record has both a time and a latency.</p>");
 		} else {
 			qsort(cpus, (size_t)ncpus, sizeof *cpus, by_records);
 			int shown = ncpus > MAX_CPUS ? MAX_CPUS : ncpus;
 			qsort(cpus, (size_t)shown, sizeof *cpus, by_cpu);
 			if (ncpus > 1) {
-				html_raw(h, "<p><label>CPU <select id=\"hm-cpu\"><option value=\"all\">all</option>");
+				report_html_raw(h, "<p><label>CPU <select id=\"hm-cpu\"><option value=\"all\">all</option>");
 				for (int k = 0; k < shown; k++)
-					html_printf(h, "<option value=\"%lld\">%lld</option>", cpus[k].cpu, cpus[k].cpu);
-				html_raw(h, "</select></label>");
+					report_html_printf(h, "<option value=\"%lld\">%lld</option>", cpus[k].cpu, cpus[k].cpu);
+				report_html_raw(h, "</select></label>");
 				if (ncpus > shown)
-					html_printf(h, " <span class=\"none\">(the %d busiest of %d CPUs)</span>", shown, ncpus);
-				html_raw(h, "</p>");
+					report_html_printf(h, " <span class=\"none\">(the %d busiest of %d CPUs)</span>", shown, ncpus);
+				report_html_raw(h, "</p>");
 			}
 			char caption[128];
 			snprintf(caption, sizeof caption, "All CPUs: records by time and total latency");
@@ -149,6 +149,6 @@ int section_time(struct report_ctx *c, const struct capture_span *span)
 		free(cpus[k].counts);
 	free(cpus);
 	free(all);
-	html_raw(h, "</section>\n");
+	report_html_raw(h, "</section>\n");
 	return rc < 0 ? rc : 0;
 }

@@ -25,24 +25,24 @@ struct hot_functions {
 	size_t annotated; /* the first this many have instructions and lines */
 };
 
-int section_summary(struct report_ctx *c, const struct capture_span *span);
-int section_latency(struct report_ctx *c);
-int section_hot_code(struct report_ctx *c, struct hot_functions *hot);
-int section_annotations(struct report_ctx *c, const struct hot_functions *hot);
-int section_time(struct report_ctx *c, const struct capture_span *span);
-int section_memory(struct report_ctx *c);
-int section_branches(struct report_ctx *c);
-int section_topdown(struct report_ctx *c);
+int report_section_summary(struct report_ctx *c, const struct capture_span *span);
+int report_section_latency(struct report_ctx *c);
+int report_section_hot_code(struct report_ctx *c, struct hot_functions *hot);
+int report_section_annotations(struct report_ctx *c, const struct hot_functions *hot);
+int report_section_time(struct report_ctx *c, const struct capture_span *span);
+int report_section_memory(struct report_ctx *c);
+int report_section_branches(struct report_ctx *c);
+int report_section_topdown(struct report_ctx *c);
 
 /* The page around the sections, and the appendix of queries with their cost. */
 struct nav_item {
 	const char *id, *label;
 };
 /* <head> with the style sheet, the header "HEADING: title" over @p subtitle, the navigation bar; opens <main>. */
-void page_open(struct report_ctx *c, const char *heading, const char *subtitle, const struct nav_item *nav, size_t n);
-void page_head(struct report_ctx *c); /* page_open of the report */
-void page_queries(struct report_ctx *c);
-void page_tail(struct report_ctx *c);
+void report_page_open(struct report_ctx *c, const char *heading, const char *subtitle, const struct nav_item *nav, size_t n);
+void report_page_head(struct report_ctx *c); /* report_page_open of the report */
+void report_page_queries(struct report_ctx *c);
+void report_page_tail(struct report_ctx *c);
 
 /* The anchor of the annotation of hot function @p i ("ann-1", ...). */
 #define ANN_ANCHOR "ann-%zu"

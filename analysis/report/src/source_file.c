@@ -67,7 +67,7 @@ static int try_joined(const char *dir, const char *rest, struct source_file *out
 	return rc;
 }
 
-int source_file_open(const char *name, const char *symfs, const char *const *dirs, struct source_file *out)
+int report_source_file_open(const char *name, const char *symfs, const char *const *dirs, struct source_file *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!name || !*name)
@@ -93,12 +93,12 @@ int source_file_open(const char *name, const char *symfs, const char *const *dir
 	return name[0] != '/' ? read_file(name, out) : -1;
 }
 
-const char *source_file_line(const struct source_file *f, int n)
+const char *report_source_file_line(const struct source_file *f, int n)
 {
 	return n >= 1 && n <= f->nlines ? f->lines[n - 1] : NULL;
 }
 
-void source_file_close(struct source_file *f)
+void report_source_file_close(struct source_file *f)
 {
 	free(f->path);
 	free(f->text);

@@ -18,9 +18,9 @@ struct source_file {
 };
 
 /* 0 and @p out filled, or -1 when no candidate could be read. */
-int source_file_open(const char *name, const char *symfs, const char *const *dirs, struct source_file *out);
+int report_source_file_open(const char *name, const char *symfs, const char *const *dirs, struct source_file *out);
 /* Line @p n (1-based), or NULL past the end. */
-const char *source_file_line(const struct source_file *f, int n);
-void source_file_close(struct source_file *f);
+const char *report_source_file_line(const struct source_file *f, int n);
+void report_source_file_close(struct source_file *f);
 
 #endif

@@ -7,7 +7,7 @@
 
 static void open_svg(struct html *h, int width, int height, const char *cls)
 {
-	html_printf(h, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"%s\" viewBox=\"0 0 %d %d\" width=\"%d\" "
+	report_html_printf(h, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"%s\" viewBox=\"0 0 %d %d\" width=\"%d\" "
 		       "height=\"%d\" role=\"img\">",
 		    cls, width, height, width, height);
 }
@@ -19,7 +19,7 @@ static const char *ink_on(unsigned rgb)
 	return y < 140 ? "#fff" : "#222";
 }
 
-void svg_stacked_bar(struct html *h, const struct bar_segment *segs, int n, int width, int height)
+void report_svg_stacked_bar(struct html *h, const struct bar_segment *segs, int n, int width, int height)
 {
 	double total = 0;
 	for (int i = 0; i < n; i++)
@@ -30,20 +30,20 @@ void svg_stacked_bar(struct html *h, const struct bar_segment *segs, int n, int 
 		if (segs[i].value <= 0)
 			continue;
 		double w = width * segs[i].value / total;
-		html_printf(h, "<rect x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"%d\" fill=\"#%06x\"><title>", x, w,
+		report_html_printf(h, "<rect x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"%d\" fill=\"#%06x\"><title>", x, w,
 			    height, segs[i].rgb);
-		html_text(h, segs[i].tooltip);
-		html_raw(h, "</title></rect>");
+		report_html_text(h, segs[i].tooltip);
+		report_html_raw(h, "</title></rect>");
 		/* the label only where it fits: about 7 units a character */
 		if (segs[i].label && w > 7.0 * (double)strlen(segs[i].label) + 8) {
-			html_printf(h, "<text x=\"%.2f\" y=\"%.1f\" fill=\"%s\" class=\"seg\">", x + 4, height / 2.0 + 4,
+			report_html_printf(h, "<text x=\"%.2f\" y=\"%.1f\" fill=\"%s\" class=\"seg\">", x + 4, height / 2.0 + 4,
 				    ink_on(segs[i].rgb));
-			html_text(h, segs[i].label);
-			html_raw(h, "</text>");
+			report_html_text(h, segs[i].label);
+			report_html_raw(h, "</text>");
 		}
 		x += w;
 	}
-	html_raw(h, "</svg>");
+	report_html_raw(h, "</svg>");
 }
 
 static void tick_label(char *buf, size_t cap, long long v)
@@ -56,7 +56,7 @@ static void tick_label(char *buf, size_t cap, long long v)
 		snprintf(buf, cap, "%lld", v);
 }
 
-void svg_histogram(struct html *h, const uint64_t counts[LATENCY_BUCKETS], int b0, int b1, unsigned rgb, int width,
+void report_svg_histogram(struct html *h, const uint64_t counts[LATENCY_BUCKETS], int b0, int b1, unsigned rgb, int width,
 		   int height, int axis)
 {
 	int nb = b1 - b0 + 1, base = axis ? height - 14 : height;
@@ -72,26 +72,26 @@ void svg_histogram(struct html *h, const uint64_t counts[LATENCY_BUCKETS], int b
 			double bh = (base - 1) * (double)counts[b] / (double)max;
 			if (bh < 1)
 				bh = 1;
-			html_printf(h, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#%06x\">", x + 0.5,
+			report_html_printf(h, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#%06x\">", x + 0.5,
 				    base - bh, bw > 2 ? bw - 1 : bw, bh, rgb);
-			html_printf(h, "<title>%lld-%lld cycles: %llu</title></rect>", latency_bucket_lo(b),
-				    latency_bucket_hi(b), (unsigned long long)counts[b]);
+			report_html_printf(h, "<title>%lld-%lld cycles: %llu</title></rect>", report_latency_bucket_lo(b),
+				    report_latency_bucket_hi(b), (unsigned long long)counts[b]);
 		}
 	}
 	if (axis) {
-		html_printf(h, "<line x1=\"0\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/>", base, width, base);
+		report_html_printf(h, "<line x1=\"0\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"axis\"/>", base, width, base);
 		/* a tick every few buckets, at its lower bound */
 		int step = nb > 12 ? 3 : nb > 6 ? 2 : 1;
 		for (int b = b0; b <= b1; b += step) {
 			char t[32];
-			tick_label(t, sizeof t, latency_bucket_lo(b));
-			html_printf(h, "<text x=\"%.1f\" y=\"%d\" class=\"tick\">%s</text>", (b - b0) * bw + 1, height - 2, t);
+			tick_label(t, sizeof t, report_latency_bucket_lo(b));
+			report_html_printf(h, "<text x=\"%.1f\" y=\"%d\" class=\"tick\">%s</text>", (b - b0) * bw + 1, height - 2, t);
 		}
 	}
-	html_raw(h, "</svg>");
+	report_html_raw(h, "</svg>");
 }
 
-void svg_levels_bar(struct html *h, const uint64_t levels[MEM_LEVELS + 1], int width, int height)
+void report_svg_levels_bar(struct html *h, const uint64_t levels[MEM_LEVELS + 1], int width, int height)
 {
 	struct bar_segment segs[MEM_LEVELS + 1];
 	char tips[MEM_LEVELS + 1][64];
@@ -99,28 +99,28 @@ void svg_levels_bar(struct html *h, const uint64_t levels[MEM_LEVELS + 1], int w
 	for (int v = 0; v <= MEM_LEVELS; v++) {
 		if (!levels[v])
 			continue;
-		snprintf(tips[n], sizeof tips[n], "%s: %llu loads", mem_level_label(v), (unsigned long long)levels[v]);
-		segs[n] = (struct bar_segment){ .value = (double)levels[v], .rgb = mem_level_rgb(v), .tooltip = tips[n] };
+		snprintf(tips[n], sizeof tips[n], "%s: %llu loads", report_mem_level_label(v), (unsigned long long)levels[v]);
+		segs[n] = (struct bar_segment){ .value = (double)levels[v], .rgb = report_mem_level_rgb(v), .tooltip = tips[n] };
 		n++;
 	}
 	if (n)
-		svg_stacked_bar(h, segs, n, width, height);
+		report_svg_stacked_bar(h, segs, n, width, height);
 }
 
-void svg_fraction_bar(struct html *h, double fraction, unsigned rgb, int width, int height)
+void report_svg_fraction_bar(struct html *h, double fraction, unsigned rgb, int width, int height)
 {
 	if (fraction < 0)
 		fraction = 0;
 	if (fraction > 1)
 		fraction = 1;
 	open_svg(h, width, height, "frac");
-	html_printf(h, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" class=\"track\"/>", width, height);
-	html_printf(h, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%d\" fill=\"#%06x\"/>", width * fraction, height, rgb);
-	html_raw(h, "</svg>");
+	report_html_printf(h, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" class=\"track\"/>", width, height);
+	report_html_printf(h, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%d\" fill=\"#%06x\"/>", width * fraction, height, rgb);
+	report_html_raw(h, "</svg>");
 }
 
 /* Light yellow through orange and red to a dark purple. */
-unsigned heat_rgb(double t)
+unsigned report_heat_rgb(double t)
 {
 	static const unsigned stops[] = { 0xfff5c0, 0xfdb863, 0xf46d43, 0xc2185b, 0x4a148c };
 	const int n = sizeof stops / sizeof stops[0];
@@ -139,7 +139,7 @@ unsigned heat_rgb(double t)
 	return out;
 }
 
-void svg_heatmap(struct html *h, const uint64_t *counts, int nx, int b0, int b1, double span_ms, const char *unit)
+void report_svg_heatmap(struct html *h, const uint64_t *counts, int nx, int b0, int b1, double span_ms, const char *unit)
 {
 	const int left = 44, bottom = 18, cell_h = 14, width = 960;
 	int ny = b1 - b0 + 1, height = ny * cell_h + bottom + 4;
@@ -150,17 +150,17 @@ void svg_heatmap(struct html *h, const uint64_t *counts, int nx, int b0, int b1,
 				max = counts[x * LATENCY_BUCKETS + b];
 	double cw = (double)(width - left) / nx, lmax = log((double)max + 1);
 	open_svg(h, width, height, "heatmap");
-	html_printf(h, "<rect x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\" class=\"track\"/>", left, width - left, ny * cell_h);
+	report_html_printf(h, "<rect x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\" class=\"track\"/>", left, width - left, ny * cell_h);
 	for (int x = 0; x < nx; x++) {
 		for (int b = b0; b <= b1; b++) {
 			uint64_t v = counts[x * LATENCY_BUCKETS + b];
 			if (!v)
 				continue;
 			double y = (b1 - b) * cell_h; /* high latency at the top */
-			html_printf(h, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"#%06x\">",
-				    left + x * cw, y, cw + 0.05, cell_h, heat_rgb(log((double)v + 1) / lmax));
-			html_printf(h, "<title>%.3f-%.3f %s, %lld-%lld cycles: %llu</title></rect>", span_ms * x / nx,
-				    span_ms * (x + 1) / nx, unit, latency_bucket_lo(b), latency_bucket_hi(b),
+			report_html_printf(h, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"#%06x\">",
+				    left + x * cw, y, cw + 0.05, cell_h, report_heat_rgb(log((double)v + 1) / lmax));
+			report_html_printf(h, "<title>%.3f-%.3f %s, %lld-%lld cycles: %llu</title></rect>", span_ms * x / nx,
+				    span_ms * (x + 1) / nx, unit, report_latency_bucket_lo(b), report_latency_bucket_hi(b),
 				    (unsigned long long)v);
 		}
 	}
@@ -168,14 +168,14 @@ void svg_heatmap(struct html *h, const uint64_t *counts, int nx, int b0, int b1,
 		if ((b - b0) % 2 && ny > 8)
 			continue;
 		char t[32];
-		tick_label(t, sizeof t, latency_bucket_lo(b));
-		html_printf(h, "<text x=\"%d\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>", left - 4,
+		tick_label(t, sizeof t, report_latency_bucket_lo(b));
+		report_html_printf(h, "<text x=\"%d\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s</text>", left - 4,
 			    (b1 - b) * cell_h + cell_h - 3.0, t);
 	}
 	for (int k = 0; k <= 4; k++) {
 		double x = left + (width - left) * k / 4.0;
-		html_printf(h, "<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"%s\">%.3g %s</text>", x,
+		report_html_printf(h, "<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"%s\">%.3g %s</text>", x,
 			    height - 4, k == 0 ? "start" : k == 4 ? "end" : "middle", span_ms * k / 4.0, unit);
 	}
-	html_raw(h, "</svg>");
+	report_html_raw(h, "</svg>");
 }

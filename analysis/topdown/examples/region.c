@@ -22,28 +22,29 @@ static void work(void)
 int main(void)
 {
 	struct td_probe probe;
-	struct td_diag diag = { 0 };
+	char err[256] = "";
 	struct td_session *s;
 	struct td_snapshot start;
 	struct td_run run;
 
-	if (td_probe(NULL, 2, &probe, &diag) < 0 || td_session_open(&probe, 0, 0, &s, &diag) < 0) {
-		printf("SKIP: %s\n", diag.msg);
+	if (td_probe(NULL, 2, &probe, err, sizeof err) < 0 || td_session_open(&probe, 0, 0, &s, err, sizeof err) < 0) {
+		printf("SKIP: %s\n", err);
 		return 77;
 	}
 	td_run_init(&run);
 	struct td_interval *iv = td_run_interval(&run, 0, NULL);
-	if (!iv || td_region_begin(s, &start, &diag) < 0) {
-		fprintf(stderr, "region: %s\n", diag.msg);
+	if (!iv || td_region_begin(s, &start) < 0) {
+		fprintf(stderr, "region: %s\n", iv ? td_session_errmsg(s) : "out of memory");
 		return 1;
 	}
 	work();
-	int rc = td_region_end(s, &start, iv, &diag);
-	td_session_close(s);
+	int rc = td_region_end(s, &start, iv);
 	if (rc < 0) {
-		fprintf(stderr, "region: %s\n", diag.msg);
+		fprintf(stderr, "region: %s\n", td_session_errmsg(s));
+		td_session_close(s);
 		return 1;
 	}
+	td_session_close(s);
 	for (int k = 0; k < TD_NODE_COUNT; k++)
 		if (iv->values.set[k])
 			printf("%s=%.4f\n", td_node_name(k), iv->values.frac[k]);

@@ -196,14 +196,14 @@ int td_event_resolve(const char *spec, enum td_isa isa, struct td_event_code *co
 		     char *canon, size_t canon_len)
 {
 	if (!spec || !code || isa == TD_ISA_UNKNOWN)
-		return -td_invalid;
+		return -spe_invalid;
 	while (isspace((unsigned char)*spec))
 		spec++;
 	size_t len = strlen(spec);
 	while (len && isspace((unsigned char)spec[len - 1]))
 		len--;
 	if (!len)
-		return -td_invalid;
+		return -spe_invalid;
 
 	struct td_event_code c = { .isa = isa };
 	const char *slash = memchr(spec, '/', len);
@@ -214,12 +214,12 @@ int td_event_resolve(const char *spec, enum td_isa isa, struct td_event_code *co
 		if (blen && body[blen - 1] == '/')
 			blen--;
 		if (memchr(body, '/', blen) || apply_terms(&c, body, blen) != 0)
-			return -td_invalid;
+			return -spe_invalid;
 	} else if ((spec[0] == 'r' || spec[0] == 'R') && len > 1 && strspn(spec + 1, "0123456789abcdefABCDEF") >= len - 1) {
 		/* rXXXX: raw config in hex */
 		char buf[24];
 		if (len - 1 >= sizeof buf)
-			return -td_invalid;
+			return -spe_invalid;
 		memcpy(buf, spec + 1, len - 1);
 		buf[len - 1] = '\0';
 		unsigned long long cfg = strtoull(buf, NULL, 16);
@@ -235,17 +235,17 @@ int td_event_resolve(const char *spec, enum td_isa isa, struct td_event_code *co
 		}
 	} else if (len > 6 && strncasecmp(spec, "event=", 6) == 0) {
 		if (apply_terms(&c, spec, len) != 0)
-			return -td_invalid;
+			return -spe_invalid;
 	} else {
 		/* NAME[,qualifier...] (libpmc) */
 		const char *comma = memchr(spec, ',', len);
 		size_t nlen = comma ? (size_t)(comma - spec) : len;
 		const struct event_row *row = find_by_name(spec, nlen, isa);
 		if (!row)
-			return -td_unsupported;
+			return -spe_unavailable;
 		c = row->code;
 		if (comma && apply_terms(&c, comma + 1, len - nlen - 1) != 0)
-			return -td_invalid;
+			return -spe_invalid;
 	}
 	*code = c;
 	if (canon && canon_len) {

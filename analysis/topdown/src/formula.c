@@ -85,13 +85,13 @@ static const char *arm_part_name(unsigned long midr)
 int td_cpu_lookup(const char *cpu, struct td_cpu_info *info)
 {
 	if (!cpu || !info)
-		return -td_invalid;
+		return -spe_invalid;
 	memset(info, 0, sizeof *info);
 	char name[40];
 	const char *rev = strchr(cpu, ':');
 	size_t n = rev ? (size_t)(rev - cpu) : strlen(cpu);
 	if (n == 0 || n >= sizeof name)
-		return -td_unsupported;
+		return -spe_unavailable;
 	memcpy(name, cpu, n);
 	name[n] = '\0';
 	if (rev && sscanf(rev + 1, "r%dp%d", &info->variant, &info->revision) == 2)
@@ -102,7 +102,7 @@ int td_cpu_lookup(const char *cpu, struct td_cpu_info *info)
 		unsigned long midr = strtoul(name, &end, 16);
 		const char *part = *end ? NULL : arm_part_name(midr);
 		if (!part)
-			return -td_unsupported;
+			return -spe_unavailable;
 		snprintf(name, sizeof name, "%s", part);
 		info->variant = (midr >> 20) & 0xf;
 		info->revision = midr & 0xf;
@@ -129,7 +129,7 @@ int td_cpu_lookup(const char *cpu, struct td_cpu_info *info)
 	}
 	const struct arm_formula *f = arm_formula_for(name);
 	if (!f)
-		return -td_unsupported;
+		return -spe_unavailable;
 	info->isa = TD_ISA_ARM;
 	snprintf(info->name, sizeof info->name, "%s", f->cpu);
 	info->slots = f->slots;
@@ -170,18 +170,18 @@ int td_interval_count(const struct td_interval *iv, enum td_isa isa, const char 
 #define NEED(var, spec)                                                                           \
 	do {                                                                                      \
 		if (!td_interval_count(iv, cpu->isa, spec, &(var)))                               \
-			return td_fail(diag, td_no_data, 0, "%s formula needs the event %s", cpu->name, spec); \
+			return td_failf(err, errlen, spe_no_data, "%s formula needs the event %s", cpu->name, spec); \
 	} while (0)
 
-static int positive(struct td_diag *diag, const char *what, double v)
+static int positive(char *err, size_t errlen, const char *what, double v)
 {
 	if (v > 0)
 		return 0;
-	return td_fail(diag, td_no_data, 0, "%s is zero: no cycles were counted", what);
+	return td_failf(err, errlen, spe_no_data, "%s is zero: no cycles were counted", what);
 }
 
 /* §2: Sandy Bridge..Skylake level 1 from generic counters (S3, S4, S9, S29). */
-static int intel_generic(const struct td_cpu_info *cpu, struct td_interval *iv, struct td_diag *diag)
+static int intel_generic(const struct td_cpu_info *cpu, struct td_interval *iv, char *err, size_t errlen)
 {
 	double slots, fe, issued, retired, recovery_slots, v;
 
@@ -194,7 +194,7 @@ static int intel_generic(const struct td_cpu_info *cpu, struct td_interval *iv, 
 		NEED(v, "CPU_CLK_UNHALTED.THREAD");
 		slots = INTEL_WIDTH * v;
 	}
-	int rc = positive(diag, "SLOTS", slots);
+	int rc = positive(err, errlen, "SLOTS", slots);
 	if (rc)
 		return rc;
 
@@ -226,7 +226,7 @@ static int intel_generic(const struct td_cpu_info *cpu, struct td_interval *iv, 
 }
 
 /* §3: the labelled Westmere approximation [proposal, unvalidated]. */
-static int wsm_approx(const struct td_cpu_info *cpu, struct td_interval *iv, struct td_diag *diag)
+static int wsm_approx(const struct td_cpu_info *cpu, struct td_interval *iv, char *err, size_t errlen)
 {
 	double clk, retired, issued, stall, resource;
 	NEED(clk, "CPU_CLK_UNHALTED.THREAD");
@@ -235,7 +235,7 @@ static int wsm_approx(const struct td_cpu_info *cpu, struct td_interval *iv, str
 	NEED(stall, "UOPS_ISSUED.STALL_CYCLES");
 	NEED(resource, "RESOURCE_STALLS.ANY");
 	double slots = INTEL_WIDTH * clk;
-	int rc = positive(diag, "CPU_CLK_UNHALTED.THREAD", slots);
+	int rc = positive(err, errlen, "CPU_CLK_UNHALTED.THREAD", slots);
 	if (rc)
 		return rc;
 	iv->slots = slots;
@@ -277,11 +277,11 @@ static int arm_stage2(const struct td_cpu_info *cpu, struct td_interval *iv)
 
 /* §4 (S36, S37): Arm Neoverse formulas, as fractions (the spec prints percent). */
 static int arm_topdown(const struct td_cpu_info *cpu, const struct arm_formula *f,
-		       struct td_interval *iv, struct td_diag *diag)
+		       struct td_interval *iv, char *err, size_t errlen)
 {
 	double c;
 	NEED(c, "CPU_CYCLES");
-	int rc = positive(diag, "CPU_CYCLES", c);
+	int rc = positive(err, errlen, "CPU_CYCLES", c);
 	if (rc)
 		return rc;
 	iv->cycles = c;
@@ -302,7 +302,7 @@ static int arm_topdown(const struct td_cpu_info *cpu, const struct arm_formula *
 	NEED(op_ret, "OP_RETIRED");
 	NEED(op_spec, "OP_SPEC");
 	if (op_spec <= 0)
-		return td_fail(diag, td_no_data, 0, "OP_SPEC is zero");
+		return td_failf(err, errlen, spe_no_data, "OP_SPEC is zero");
 	double w = cpu->slots ? cpu->slots : f->slots;
 	double ret_ratio = op_ret / op_spec;
 	iv->slots = w * c;
@@ -335,16 +335,16 @@ static int arm_topdown(const struct td_cpu_info *cpu, const struct arm_formula *
 	return 4;
 }
 
-int td_formula_apply(const struct td_cpu_info *cpu, struct td_interval *iv, struct td_diag *diag)
+int td_formula_apply(const struct td_cpu_info *cpu, struct td_interval *iv, char *err, size_t errlen)
 {
 	if (!cpu || !iv || !cpu->method)
-		return -td_invalid;
+		return -spe_invalid;
 	if (strcmp(cpu->method, "intel_generic") == 0)
-		return intel_generic(cpu, iv, diag);
+		return intel_generic(cpu, iv, err, errlen);
 	if (strcmp(cpu->method, "wsm_approx") == 0)
-		return wsm_approx(cpu, iv, diag);
+		return wsm_approx(cpu, iv, err, errlen);
 	const struct arm_formula *f = arm_formula_for(cpu->name);
 	if (f)
-		return arm_topdown(cpu, f, iv, diag);
-	return td_fail(diag, td_unsupported, 0, "no topdown formula for CPU %s", cpu->name);
+		return arm_topdown(cpu, f, iv, err, errlen);
+	return td_failf(err, errlen, spe_unavailable, "no topdown formula for CPU %s", cpu->name);
 }

@@ -11,6 +11,7 @@
 #include "event_name.h"
 #include "import_util.h"
 #include "topdown/formula.h"
+#include "util/grow.h"
 
 const char *td_format_name(enum td_format fmt)
 {
@@ -213,7 +214,7 @@ static int apply_formulas(struct td_run *run, const struct td_cpu_info *cpu, str
 			has |= iv->values.set[k];
 		if (has || !iv->n_events)
 			continue;
-		int rc = td_formula_apply(cpu, iv, diag);
+		int rc = diag ? td_formula_apply(cpu, iv, diag->msg, sizeof diag->msg) : td_formula_apply(cpu, iv, NULL, 0);
 		if (rc < 0) {
 			if (diag)
 				diag->line = 0;
@@ -265,16 +266,16 @@ struct block {
 /*
  * Cut the input before every "Performance counter stats for" line and every
  * pasted prompt running perf stat, toplev or topdown-tool (a prompt followed
- * by perf's header is one cut).  Returns the block count or -td_nomem.
+ * by perf's header is one cut).  Returns the block count or -spe_nomem.
  */
 static int split_blocks(const char *text, size_t len, struct block **out)
 {
 	struct td_line_iter it;
 	struct td_line line;
-	size_t cap = 4, n = 0;
-	struct block *b = malloc(cap * sizeof *b);
+	size_t cap = 0, n = 0;
+	struct block *b = util_grow(NULL, &cap, 1, sizeof *b);
 	if (!b)
-		return -td_nomem;
+		return -spe_nomem;
 	b[0] = (struct block){ text, 0, 0, 0 };
 	n = 1;
 	int content = 0; /* the current block has lines other than prompts and headers */
@@ -283,15 +284,12 @@ static int split_blocks(const char *text, size_t len, struct block **out)
 		int prompt = td_is_tool_prompt(line.s, line.len);
 		int header = contains(line.s, line.len, "Performance counter stats for");
 		if ((prompt || header) && content) {
-			if (n == cap) {
-				struct block *bigger = realloc(b, cap * 2 * sizeof *b);
-				if (!bigger) {
-					free(b);
-					return -td_nomem;
-				}
-				b = bigger;
-				cap *= 2;
+			struct block *bigger = util_grow(b, &cap, n + 1, sizeof *b);
+			if (!bigger) {
+				free(b);
+				return -spe_nomem;
 			}
+			b = bigger;
 			b[n - 1].len = (size_t)(line.s - b[n - 1].s);
 			b[n++] = (struct block){ line.s, 0, line.no - 1, line.no };
 			content = 0;
@@ -338,10 +336,10 @@ static int add_note(struct td_import_result *res, const char *fmt, ...)
 	va_end(ap);
 	char **notes = realloc(res->notes, (res->n_notes + 1) * sizeof *notes);
 	if (!notes)
-		return -td_nomem;
+		return -spe_nomem;
 	res->notes = notes;
 	if (!(notes[res->n_notes] = strdup(buf)))
-		return -td_nomem;
+		return -spe_nomem;
 	res->n_notes++;
 	return 0;
 }
@@ -350,11 +348,11 @@ static int keep_run(struct td_import_result *res, struct td_run *run, long first
 {
 	struct td_run *runs = realloc(res->runs, (res->n_runs + 1) * sizeof *runs);
 	if (!runs)
-		return -td_nomem;
+		return -spe_nomem;
 	res->runs = runs;
 	long *lines = realloc(res->first_line, (res->n_runs + 1) * sizeof *lines);
 	if (!lines)
-		return -td_nomem;
+		return -spe_nomem;
 	res->first_line = lines;
 	runs[res->n_runs] = *run;
 	lines[res->n_runs] = first_line;
@@ -423,17 +421,17 @@ static int finish_run(struct td_run *run, enum td_format fmt, const struct block
 	if (!run->cpu) {
 		if (!any_formula_input(run))
 			return many ? add_note(res, "lines %ld-%ld: no topdown metrics (%s); skipped", b->line0 + 1, b->last, names)
-				    : td_fail(diag, td_no_data, 0, "no topdown metrics in the input, and its counts (%s) are not "
+				    : td_fail(diag, spe_no_data, 0, "no topdown metrics in the input, and its counts (%s) are not "
 								   "the inputs of a topdown formula", names);
 		if (many)
 			return add_note(res, "lines %ld-%ld: topdown event counts but no metrics; skipped (name the CPU with "
 					     "--cpu to compute topdown from them)", b->line0 + 1, b->last);
-		return td_fail(diag, td_no_data, 0,
+		return td_fail(diag, spe_no_data, 0,
 			       "only raw counts were found: name the CPU (--cpu, or a '# cpu: NAME' line) to apply its formula");
 	}
 	struct td_cpu_info cpu;
 	if (td_cpu_lookup(run->cpu, &cpu) != 0)
-		return td_fail(diag, td_unsupported, 0, "no topdown formula for CPU '%s'", run->cpu);
+		return td_fail(diag, spe_unavailable, 0, "no topdown formula for CPU '%s'", run->cpu);
 	struct td_diag fdiag = { 0 };
 	if ((rc = apply_formulas(run, &cpu, &fdiag)) < 0) {
 		if (!many) {
@@ -455,11 +453,11 @@ int td_import_runs(const char *text, size_t len, const struct td_import_opts *op
 		   struct td_diag *diag)
 {
 	if (!text || !res)
-		return -td_invalid;
+		return -spe_invalid;
 	enum td_format fmt = opts && opts->format ? opts->format : td_import_detect(text, len);
 	parse_fn parse = parser_for(fmt);
 	if (!parse)
-		return td_fail(diag, td_bad_input, 0, "empty input, or not a format spe-topdown reads");
+		return td_fail(diag, spe_bad_input, 0, "empty input, or not a format spe-topdown reads");
 	res->format = fmt;
 	struct td_run comment_cpu;
 	td_run_init(&comment_cpu);
@@ -487,7 +485,7 @@ int td_import_runs(const char *text, size_t len, const struct td_import_opts *op
 	if (rc < 0)
 		return rc;
 	if (res->n_runs == 0)
-		return td_fail(diag, td_no_data, 0, "no topdown metrics or event counts found%s%s",
+		return td_fail(diag, spe_no_data, 0, "no topdown metrics or event counts found%s%s",
 			       res->n_notes ? ": " : "", res->n_notes ? res->notes[0] : "");
 	return (int)fmt;
 }
@@ -496,7 +494,7 @@ int td_import_text(const char *text, size_t len, const struct td_import_opts *op
 		   struct td_diag *diag)
 {
 	if (!text || !run)
-		return -td_invalid;
+		return -spe_invalid;
 	struct td_import_result res;
 	td_import_result_init(&res);
 	int rc = td_import_runs(text, len, opts, &res, diag);
@@ -505,7 +503,7 @@ int td_import_text(const char *text, size_t len, const struct td_import_opts *op
 		size_t n = 0;
 		for (size_t i = 0; i < res.n_runs && n < sizeof where; i++)
 			n += (size_t)snprintf(where + n, sizeof where - n, "%s%ld", i ? ", " : "", res.first_line[i]);
-		rc = td_fail(diag, td_bad_input, 0, "the input holds %zu runs (starting on lines %s); import them one by one",
+		rc = td_fail(diag, spe_bad_input, 0, "the input holds %zu runs (starting on lines %s); import them one by one",
 			     res.n_runs, where);
 	}
 	if (rc > 0) {

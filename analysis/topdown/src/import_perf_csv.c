@@ -105,7 +105,7 @@ int td_parse_perf_csv(const char *text, size_t len, long line0, struct td_run *r
 					continue;
 				double v;
 				if (td_parse_metric_value(f[i].s, f[i].len, header.percent, &v) != 0)
-					return td_fail(diag, td_bad_input, line.no, "column %d: '%.*s' is not a number",
+					return td_fail(diag, spe_bad_input, line.no, "column %d: '%.*s' is not a number",
 						       i + 1, (int)f[i].len, f[i].s);
 				if ((rc = td_put_value(run, line.no, t, sc, header.node[i], v, diag)) < 0)
 					return rc;
@@ -151,7 +151,7 @@ int td_parse_perf_csv(const char *text, size_t len, long line0, struct td_run *r
 		if (node != TD_NONE && last - 1 >= k) {
 			double v;
 			if (td_parse_metric_value(f[last - 1].s, f[last - 1].len, percent, &v) != 0)
-				return td_fail(diag, td_bad_input, line.no, "metric value '%.*s' is not a number",
+				return td_fail(diag, spe_bad_input, line.no, "metric value '%.*s' is not a number",
 					       (int)f[last - 1].len, f[last - 1].s);
 			if ((rc = td_put_value(run, line.no, t, aggr[0] ? aggr : scope, node, v, diag)) < 0)
 				return rc;

@@ -131,7 +131,7 @@ int td_parse_perf_json(const char *text, size_t len, long line0, struct td_run *
 			struct json_pair kv[MAX_PAIRS];
 			int n = parse_object(&p, end, kv);
 			if (n < 0)
-				return td_fail(diag, td_bad_input, line.no, "malformed JSON object at column %ld",
+				return td_fail(diag, spe_bad_input, line.no, "malformed JSON object at column %ld",
 					       (long)(p - line.s) + 1);
 			while (p < end && isspace((unsigned char)*p))
 				p++;
@@ -167,7 +167,7 @@ int td_parse_perf_json(const char *text, size_t len, long line0, struct td_run *
 				if (node != TD_NONE) {
 					double x;
 					if (td_parse_metric_value(mv, strlen(mv), percent, &x) != 0)
-						return td_fail(diag, td_bad_input, line.no, "metric-value \"%s\" is not a number", mv);
+						return td_fail(diag, spe_bad_input, line.no, "metric-value \"%s\" is not a number", mv);
 					if ((rc = td_put_value(run, line.no, t, scope, node, x, diag)) < 0)
 						return rc;
 				}
@@ -178,7 +178,7 @@ int td_parse_perf_json(const char *text, size_t len, long line0, struct td_run *
 					double x;
 					if (node != TD_NONE) {
 						if (td_parse_metric_value(mv, strlen(mv), units_percent, &x) != 0)
-							return td_fail(diag, td_bad_input, line.no, "metric-value \"%s\" is not a number", mv);
+							return td_fail(diag, spe_bad_input, line.no, "metric-value \"%s\" is not a number", mv);
 						if ((rc = td_put_value(run, line.no, t, scope, node, x, diag)) < 0)
 							return rc;
 					}
@@ -203,7 +203,7 @@ int td_parse_perf_json(const char *text, size_t len, long line0, struct td_run *
 					continue;
 				double x;
 				if (td_parse_metric_value(kv[i].val, strlen(kv[i].val), obj_percent, &x) != 0)
-					return td_fail(diag, td_bad_input, line.no, "\"%s\" : \"%s\" is not a number", kv[i].key,
+					return td_fail(diag, spe_bad_input, line.no, "\"%s\" : \"%s\" is not a number", kv[i].key,
 						       kv[i].val);
 				if ((rc = td_put_value(run, line.no, t, osc[0] ? osc : scope, node, x, diag)) < 0)
 					return rc;

@@ -124,7 +124,7 @@ static int parse_metric_row(const struct td_line *line, const struct column_head
 	struct td_field f[MAX_COLS + 4];
 	int n = td_split_ws(line->s, line->len, f, MAX_COLS + 4);
 	if (n < h->n)
-		return td_fail(diag, td_bad_input, line->no, "expected %d metric values, found %d fields", h->n, n);
+		return td_fail(diag, spe_bad_input, line->no, "expected %d metric values, found %d fields", h->n, n);
 	double t = 0;
 	char scope[64] = "all";
 	int first = 0;
@@ -138,7 +138,7 @@ static int parse_metric_row(const struct td_line *line, const struct column_head
 		const struct td_field *v = &f[n - h->n + c];
 		double x;
 		if (td_parse_metric_value(v->s, v->len, h->percent, &x) != 0)
-			return td_fail(diag, td_bad_input, line->no, "metric value '%.*s' is not a number", (int)v->len,
+			return td_fail(diag, spe_bad_input, line->no, "metric value '%.*s' is not a number", (int)v->len,
 				       v->s);
 		int rc = td_put_value(run, line->no, t, scope, h->node[c], x, diag);
 		if (rc < 0)

@@ -83,7 +83,7 @@ int td_parse_raw(const char *text, size_t len, long line0, struct td_run *run, s
 			}
 		}
 		if (!name || !nlen)
-			return td_fail(diag, td_bad_input, line.no, "expected an event name and a count, found '%.*s'",
+			return td_fail(diag, spe_bad_input, line.no, "expected an event name and a count, found '%.*s'",
 				       (int)(n > 60 ? 60 : n), s);
 		double v;
 		int counted;

@@ -47,13 +47,13 @@ int td_parse_topdown_tool_csv(const char *text, size_t len, long line0, struct t
 					col_event = i;
 			}
 			if (col_value < 0 || (col_metric < 0 && col_event < 0))
-				return td_fail(diag, td_bad_input, line.no,
+				return td_fail(diag, spe_bad_input, line.no,
 					       "expected a topdown-tool header (time,group,stage,level,metric,value,units "
 					       "or run,time,event,value)");
 			continue;
 		}
 		if (col_value >= n)
-			return td_fail(diag, td_bad_input, line.no, "row has %d fields, the header more", n);
+			return td_fail(diag, spe_bad_input, line.no, "row has %d fields, the header more", n);
 		double t = 0;
 		if (col_time >= 0 && col_time < n && f[col_time].len)
 			t = strtod(f[col_time].s, NULL);
@@ -61,7 +61,7 @@ int td_parse_topdown_tool_csv(const char *text, size_t len, long line0, struct t
 			double c = 0;
 			int counted = 0; /* a blank value: not counted or not supported */
 			if (f[col_value].len && td_parse_count(f[col_value].s, f[col_value].len, &c, &counted) != 0)
-				return td_fail(diag, td_bad_input, line.no, "count '%.*s' is not a number",
+				return td_fail(diag, spe_bad_input, line.no, "count '%.*s' is not a number",
 					       (int)f[col_value].len, f[col_value].s);
 			if ((rc = td_put_event(run, t, "all", f[col_event].s, f[col_event].len, c, counted)) < 0)
 				return rc;
@@ -74,17 +74,14 @@ int td_parse_topdown_tool_csv(const char *text, size_t len, long line0, struct t
 			continue; /* stage 2 effectiveness metrics have no canonical node */
 		double v;
 		if (td_parse_value(f[col_value].s, f[col_value].len, &v) != 0)
-			return td_fail(diag, td_bad_input, line.no, "value '%.*s' is not a number", (int)f[col_value].len,
+			return td_fail(diag, spe_bad_input, line.no, "value '%.*s' is not a number", (int)f[col_value].len,
 				       f[col_value].s);
 		int percent = col_units < 0 || col_units >= n || memchr(f[col_units].s, '%', f[col_units].len) ||
 			      (f[col_units].len >= 7 && strncmp(f[col_units].s, "percent", 7) == 0);
 		if ((rc = td_put_value(run, line.no, t, "all", node, percent ? v / 100 : v, diag)) < 0)
 			return rc;
 	}
-	if (!run->isa)
-		td_run_set(&run->isa, "aarch64");
-	if (!run->method)
-		td_run_set(&run->method, "arm_topdown");
+	td_run_default(run, "aarch64", "arm_topdown");
 	return 0;
 }
 
@@ -263,7 +260,7 @@ int td_parse_topdown_tool_text(const char *text, size_t len, long line0, struct 
 				if (!table.scope[k][0])
 					continue;
 				if (td_parse_value(cell[k].s, cell[k].len, &v) != 0)
-					return td_fail(diag, td_bad_input, line.no, "topdown-tool table: value '%.*s' of %s is not a number",
+					return td_fail(diag, spe_bad_input, line.no, "topdown-tool table: value '%.*s' of %s is not a number",
 						       (int)cell[k].len, cell[k].s, td_node_name(node));
 				if ((rc = td_put_value(run, line.no, 0, table.scope[k], node, percent ? v / 100 : v, diag)) < 0)
 					return rc;
@@ -276,9 +273,6 @@ int td_parse_topdown_tool_text(const char *text, size_t len, long line0, struct 
 		if (!contains_str(s, n, "\xe2\x94") && dotted_line(&line, run, diag, &rc) && rc < 0)
 			return rc;
 	}
-	if (!run->isa)
-		td_run_set(&run->isa, "aarch64");
-	if (!run->method)
-		td_run_set(&run->method, "arm_topdown");
+	td_run_default(run, "aarch64", "arm_topdown");
 	return 0;
 }

@@ -60,7 +60,7 @@ int td_parse_toplev_csv(const char *text, size_t len, long line0, struct td_run 
 		if (a < 0)
 			continue; /* header, deeper nodes, info metrics */
 		if (a + 1 >= n)
-			return td_fail(diag, td_bad_input, line.no, "toplev row of %.*s has no value column", (int)f[a].len,
+			return td_fail(diag, spe_bad_input, line.no, "toplev row of %.*s has no value column", (int)f[a].len,
 				       f[a].s);
 		double t = 0;
 		char scope[64] = "all";
@@ -77,17 +77,14 @@ int td_parse_toplev_csv(const char *text, size_t len, long line0, struct td_run 
 			snprintf(scope, sizeof scope, "%.*s", (int)f[k].len, f[k].s);
 		double v;
 		if (td_parse_value(f[a + 1].s, f[a + 1].len, &v) != 0)
-			return td_fail(diag, td_bad_input, line.no, "value '%.*s' of %.*s is not a number",
+			return td_fail(diag, spe_bad_input, line.no, "value '%.*s' of %.*s is not a number",
 				       (int)f[a + 1].len, f[a + 1].s, (int)f[a].len, f[a].s);
 		int percent = a + 2 < n && memchr(f[a + 2].s, '%', f[a + 2].len);
 		if ((rc = td_put_value(run, line.no, t, scope, td_node_from_label_n(f[a].s, f[a].len), percent ? v / 100 : v,
 				       diag)) < 0)
 			return rc;
 	}
-	if (!run->isa)
-		td_run_set(&run->isa, "x86_64");
-	if (!run->method)
-		td_run_set(&run->method, "toplev");
+	td_run_default(run, "x86_64", "toplev");
 	return 0;
 }
 
@@ -225,13 +222,10 @@ int td_parse_toplev_text(const char *text, size_t len, long line0, struct td_run
 				vi = i;
 		}
 		if (vi < 0)
-			return td_fail(diag, td_bad_input, line.no, "toplev line of %.*s has no value", (int)f[a].len, f[a].s);
+			return td_fail(diag, spe_bad_input, line.no, "toplev line of %.*s has no value", (int)f[a].len, f[a].s);
 		if ((rc = td_put_value(run, line.no, t, scope, node, percent ? v / 100 : v, diag)) < 0)
 			return rc;
 	}
-	if (!run->isa)
-		td_run_set(&run->isa, "x86_64");
-	if (!run->method)
-		td_run_set(&run->method, "toplev");
+	td_run_default(run, "x86_64", "toplev");
 	return 0;
 }

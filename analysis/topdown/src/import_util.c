@@ -316,13 +316,13 @@ int td_put_value(struct td_run *run, long line, double t, const char *scope, enu
 {
 	struct td_interval *iv = td_run_interval(run, t, scope);
 	if (!iv)
-		return -td_nomem;
+		return -spe_nomem;
 	struct td_values *vals = &iv->values;
 	if (node >= 0 && node < TD_NODE_COUNT && vals->set[node]) {
 		double old = vals->frac[node];
 		if (old == v || (isnan(old) && isnan(v)))
 			return 0;
-		return td_fail(diag, td_bad_input, line,
+		return td_fail(diag, spe_bad_input, line,
 			       "a second %s value (%g%%) for scope %s in the same run; the first (%g%%) is on line %ld. "
 			       "A file with several perf stat runs needs each run's \"Performance counter stats\" line",
 			       td_node_name(node), 100 * v, iv->scope, 100 * old, vals->line[node]);
@@ -344,7 +344,7 @@ int td_put_event(struct td_run *run, double t, const char *scope, const char *na
 	const char *pmu = td_event_hybrid_pmu(buf, len);
 	struct td_interval *iv = td_run_interval(run, t, pmu ? pmu : scope);
 	if (!iv)
-		return -td_nomem;
+		return -spe_nomem;
 	return td_interval_add_event(iv, buf, v, counted);
 }
 

@@ -79,7 +79,7 @@ int td_group_label(const char *s, size_t len, char *scope, size_t cap);
 /*
  * Store one metric value printed on input line @p line; NaN allowed.  A
  * second, different value for the node in the same interval and scope is
- * refused (-td_bad_input, td_diag naming both lines): it never overwrites
+ * refused (-spe_bad_input, td_diag naming both lines): it never overwrites
  * the first.  The same value again is accepted.  Returns 0 or a negative code.
  */
 int td_put_value(struct td_run *run, long line, double t, const char *scope, enum td_node node, double v,

@@ -110,7 +110,7 @@ static int probe_intel(const char *root, int level, struct td_probe *p)
 	return -1;
 }
 
-static int probe_arm(const char *root, struct td_probe *p, struct td_diag *diag)
+static int probe_arm(const char *root, struct td_probe *p, char *err, size_t errlen)
 {
 	char dirpath[512];
 	snprintf(dirpath, sizeof dirpath, "%s/sys/bus/event_source/devices", root);
@@ -137,16 +137,16 @@ static int probe_arm(const char *root, struct td_probe *p, struct td_diag *diag)
 	char path[512], text[64];
 	snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/type", p->pmu);
 	if (read_text(root, path, text, sizeof text) != 0)
-		return td_fail(diag, td_unsupported, 0, "%s has no type file", p->pmu);
+		return td_failf(err, errlen, spe_unavailable, "%s has no type file", p->pmu);
 	uint32_t type = (uint32_t)strtoul(text, NULL, 0);
 	if (read_text(root, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", text, sizeof text) != 0)
-		return td_fail(diag, td_unsupported, 0, "topdown is not supported on this CPU (%s): MIDR_EL1 is not readable",
+		return td_failf(err, errlen, spe_unavailable, "topdown is not supported on this CPU (%s): MIDR_EL1 is not readable",
 			       p->cpu);
 	unsigned long long midr = strtoull(text, NULL, 0);
 	char midr_text[32];
 	snprintf(midr_text, sizeof midr_text, "0x%08llx", midr & 0xffffffffull);
 	if (td_cpu_lookup(midr_text, &p->arm_cpu) != 0 || p->arm_cpu.isa != TD_ISA_ARM)
-		return td_fail(diag, td_unsupported, 0,
+		return td_failf(err, errlen, spe_unavailable,
 			       "topdown is not supported on this CPU (%s, MIDR %s): no Arm topdown formula for it", p->cpu,
 			       midr_text);
 	snprintf(p->cpu, sizeof p->cpu, "%s (MIDR %s)", p->arm_cpu.name, midr_text);
@@ -160,7 +160,7 @@ static int probe_arm(const char *root, struct td_probe *p, struct td_diag *diag)
 	p->n_events = 0;
 	for (size_t i = 0; i < count; i++) {
 		if (sysfs_event(root, p->pmu, names[i], TD_ISA_ARM, type, &p->ev[p->n_events]) != 0)
-			return td_fail(diag, td_unsupported, 0, "topdown is not supported on this CPU (%s): %s lacks event %s",
+			return td_failf(err, errlen, spe_unavailable, "topdown is not supported on this CPU (%s): %s lacks event %s",
 				       p->cpu, p->pmu, names[i]);
 		p->n_events++;
 	}
@@ -172,20 +172,20 @@ static int probe_arm(const char *root, struct td_probe *p, struct td_diag *diag)
 	return 0;
 }
 
-int td_probe(const char *root, int level, struct td_probe *p, struct td_diag *diag)
+int td_probe(const char *root, int level, struct td_probe *p, char *err, size_t errlen)
 {
 	if (!p)
-		return -td_invalid;
+		return -spe_invalid;
 	if (!root || !*root || strcmp(root, "/") == 0)
 		root = "";
 	memset(p, 0, sizeof *p);
 	cpu_name(root, p->cpu, sizeof p->cpu);
 	if (probe_intel(root, level, p) == 0)
 		return 0;
-	int rc = probe_arm(root, p, diag);
+	int rc = probe_arm(root, p, err, errlen);
 	if (rc == 0 || rc < -1)
 		return rc;
-	return td_fail(diag, td_unsupported, 0,
+	return td_failf(err, errlen, spe_unavailable,
 		       "topdown is not supported on this CPU (%s): no PERF_METRICS events (topdown-retiring) and no Arm "
 		       "PMU with caps/slots in sysfs",
 		       p->cpu);
@@ -218,6 +218,7 @@ struct td_session {
 	void *page;      /* the leader's mmapped perf_event_mmap_page */
 	void *page2;     /* the first metric event's */
 	size_t page_len;
+	char errmsg[256]; /* the last failure, td_session_errmsg() */
 };
 
 static long perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd, unsigned long flags)
@@ -225,13 +226,13 @@ static long perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int 
 	return syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
-int td_session_open(const struct td_probe *p, int pid, int on_exec, struct td_session **sp, struct td_diag *diag)
+int td_session_open(const struct td_probe *p, int pid, int on_exec, struct td_session **sp, char *err, size_t errlen)
 {
 	if (!p || !sp || p->kind == TD_PMU_NONE || p->n_events < 1)
-		return -td_invalid;
+		return -spe_invalid;
 	struct td_session *s = calloc(1, sizeof *s);
 	if (!s)
-		return -td_nomem;
+		return -spe_nomem;
 	s->probe = *p;
 	s->self = pid == 0;
 	for (int i = 0; i < TD_MAX_EVENTS; i++)
@@ -252,10 +253,10 @@ int td_session_open(const struct td_probe *p, int pid, int on_exec, struct td_se
 		}
 		s->fd[i] = (int)perf_event_open(&attr, pid, -1, i == 0 ? -1 : s->fd[0], 0);
 		if (s->fd[i] < 0) {
-			int err = errno;
+			int e = errno;
 			td_session_close(s);
-			return td_fail(diag, err == EACCES || err == EPERM ? td_io : td_unsupported, 0,
-				       "perf_event_open(%s): %s", p->ev[i].name, strerror(err));
+			return td_failf(err, errlen, e == EACCES || e == EPERM ? spe_no_permission : spe_unavailable,
+					"perf_event_open(%s): %s", p->ev[i].name, strerror(e));
 		}
 	}
 	if (p->kind == TD_PMU_INTEL_METRICS && s->self) {
@@ -302,7 +303,7 @@ static int can_rdpmc(const struct td_session *s)
 }
 #endif
 
-int td_session_snapshot(struct td_session *s, struct td_snapshot *snap, struct td_diag *diag)
+int td_session_snapshot(struct td_session *s, struct td_snapshot *snap)
 {
 	memset(snap, 0, sizeof *snap);
 #if defined(__x86_64__)
@@ -316,15 +317,17 @@ int td_session_snapshot(struct td_session *s, struct td_snapshot *snap, struct t
 	uint64_t buf[1 + TD_MAX_EVENTS];
 	ssize_t n = read(s->fd[0], buf, sizeof buf);
 	if (n < (ssize_t)sizeof(uint64_t) || buf[0] > TD_MAX_EVENTS)
-		return td_fail(diag, td_io, 0, "reading the counter group: %s", n < 0 ? strerror(errno) : "short read");
+		return td_failf(s->errmsg, sizeof s->errmsg, spe_io, "reading the counter group: %s", n < 0 ? strerror(errno) : "short read");
 	for (uint64_t i = 0; i < buf[0]; i++)
 		snap->v[i] = buf[1 + i];
 	return 0;
 }
 
-int td_session_delta(const struct td_session *s, const struct td_snapshot *a, const struct td_snapshot *b,
-		     struct td_interval *iv, struct td_diag *diag)
+int td_session_delta(struct td_session *s, const struct td_snapshot *a, const struct td_snapshot *b,
+		     struct td_interval *iv)
 {
+	char *err = s->errmsg;
+	size_t errlen = sizeof s->errmsg;
 	const struct td_probe *p = &s->probe;
 	if (p->kind == TD_PMU_INTEL_METRICS) {
 		int rc;
@@ -336,34 +339,39 @@ int td_session_delta(const struct td_session *s, const struct td_snapshot *a, co
 			double dslots = (double)(b->v[0] - a->v[0]);
 			double ratio[8] = { 0 };
 			if (dslots <= 0)
-				return td_fail(diag, td_no_data, 0, "no slots counted in the interval");
+				return td_failf(err, errlen, spe_no_data, "no slots counted in the interval");
 			for (int i = 1; i < p->n_events; i++)
 				ratio[i - 1] = (double)(b->v[i] - a->v[i]) / dslots;
 			rc = td_pm_from_ratios(ratio, p->level, &iv->values);
 			td_interval_add_event(iv, p->ev[0].name, dslots, 1);
 			iv->slots = dslots;
 		}
-		return rc < 0 ? td_fail(diag, td_no_data, 0, "no slots counted in the interval") : 0;
+		return rc < 0 ? td_failf(err, errlen, spe_no_data, "no slots counted in the interval") : 0;
 	}
 	for (int i = 0; i < p->n_events; i++)
 		td_interval_add_event(iv, p->ev[i].name, (double)(b->v[i] - a->v[i]), 1);
-	return td_formula_apply(&p->arm_cpu, iv, diag);
+	return td_formula_apply(&p->arm_cpu, iv, err, errlen);
 }
 
-int td_region_begin(struct td_session *s, struct td_snapshot *start, struct td_diag *diag)
+int td_region_begin(struct td_session *s, struct td_snapshot *start)
 {
-	int rc = td_session_snapshot(s, start, diag);
+	int rc = td_session_snapshot(s, start);
 	if (rc == 0 && start->rdpmc && start->slots > TD_RESET_SLOTS) {
 		/* The 8-bit fields describe everything since the last reset: keep that short (docs/topdown-formulas.md §1). */
 		ioctl(s->fd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
-		rc = td_session_snapshot(s, start, diag);
+		rc = td_session_snapshot(s, start);
 	}
 	return rc;
 }
 
-int td_region_end(struct td_session *s, const struct td_snapshot *start, struct td_interval *iv, struct td_diag *diag)
+int td_region_end(struct td_session *s, const struct td_snapshot *start, struct td_interval *iv)
 {
 	struct td_snapshot end;
-	int rc = td_session_snapshot(s, &end, diag);
-	return rc < 0 ? rc : td_session_delta(s, start, &end, iv, diag);
+	int rc = td_session_snapshot(s, &end);
+	return rc < 0 ? rc : td_session_delta(s, start, &end, iv);
+}
+
+const char *td_session_errmsg(const struct td_session *s)
+{
+	return s->errmsg;
 }

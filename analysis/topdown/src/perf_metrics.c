@@ -51,7 +51,7 @@ int td_pm_from_ratios(double ratio[8], int level, struct td_values *out)
 	for (int i = 0; i < 4; i++)
 		sum += ratio[i];
 	if (sum <= 0)
-		return -td_invalid;
+		return -spe_invalid;
 
 	td_values_clear(out);
 	int nbytes = level >= 2 ? 8 : 4;
@@ -69,7 +69,7 @@ int td_pm_from_ratios(double ratio[8], int level, struct td_values *out)
 int td_pm_decode(uint64_t slots, uint64_t metrics, int level, struct td_values *out)
 {
 	if (!out || slots == 0)
-		return -td_invalid;
+		return -spe_invalid;
 	double ratio[8];
 	for (int i = 0; i < 8; i++)
 		ratio[i] = td_pm_byte(metrics, i) / PM_FULL_SCALE;
@@ -80,7 +80,7 @@ int td_pm_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b, uint64_
 		 int level, struct td_values *out)
 {
 	if (!out || slots_b <= slots_a)
-		return -td_invalid;
+		return -spe_invalid;
 	double dslots = (double)(slots_b - slots_a);
 	double ratio[8];
 	for (int i = 0; i < 8; i++) {

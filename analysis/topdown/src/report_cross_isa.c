@@ -19,6 +19,7 @@
 
 #include "event_name.h"
 #include "report_internal.h"
+#include "util/json.h"
 #include "topdown/formula.h"
 #include "topdown/node.h"
 
@@ -58,15 +59,15 @@ static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int col, const ch
  * The weight of column @p c's intervals: their slots when every one has them,
  * else their cycles (slots over a constant width), else none: a plain mean.
  */
-static int column_weight(sqlite3 *db, struct column *c, struct td_diag *diag)
+static int column_weight(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT COUNT(*), COALESCE(SUM(slots > 0), 0), COALESCE(SUM(cycles > 0), 0)\n"
-			       "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
-			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading topdown intervals: %s", sqlite3_errmsg(db));
+	sqlite3_stmt *st = td_prepare(db,
+				      "SELECT COUNT(*), COALESCE(SUM(slots > 0), 0), COALESCE(SUM(cycles > 0), 0)\n"
+				      "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
+				      "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
+				      "reading topdown intervals", err, errlen);
+	if (!st)
+		return -spe_io;
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	c->weight = "mean";
@@ -86,17 +87,17 @@ static int column_weight(sqlite3 *db, struct column *c, struct td_diag *diag)
  * importer found, whatever their PMU prefix), the time they cover, and the
  * pipeline width: the CPU's when the run names it, else slots / cycles.
  */
-static int column_counts(sqlite3 *db, struct column *c, struct td_diag *diag)
+static int column_counts(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT COALESCE(SUM(slots), 0), COALESCE(SUM(cycles), 0), MIN(t0), MAX(t1),\n"
-			       "  COALESCE(SUM(CASE WHEN slots > 0 AND cycles > 0 THEN slots END), 0),\n"
-			       "  COALESCE(SUM(CASE WHEN slots > 0 AND cycles > 0 THEN cycles END), 0)\n"
-			       "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
-			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading topdown intervals: %s", sqlite3_errmsg(db));
+	sqlite3_stmt *st = td_prepare(db,
+				      "SELECT COALESCE(SUM(slots), 0), COALESCE(SUM(cycles), 0), MIN(t0), MAX(t1),\n"
+				      "  COALESCE(SUM(CASE WHEN slots > 0 AND cycles > 0 THEN slots END), 0),\n"
+				      "  COALESCE(SUM(CASE WHEN slots > 0 AND cycles > 0 THEN cycles END), 0)\n"
+				      "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
+				      "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
+				      "reading topdown intervals", err, errlen);
+	if (!st)
+		return -spe_io;
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	c->elapsed = -1;
@@ -116,13 +117,13 @@ static int column_counts(sqlite3 *db, struct column *c, struct td_diag *diag)
 	}
 
 	/* instructions: the first counted instructions event of each interval */
-	if (sqlite3_prepare_v2(db,
-			       "SELECT e.interval_id, e.name, e.value FROM topdown_event e JOIN topdown_interval i\n"
-			       "  USING (interval_id) WHERE i.run_id = ? AND i.scope = ? AND e.value IS NOT NULL\n"
-			       "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
-			       "ORDER BY e.interval_id",
-			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading topdown events: %s", sqlite3_errmsg(db));
+	if (!(st = td_prepare(db,
+			      "SELECT e.interval_id, e.name, e.value FROM topdown_event e JOIN topdown_interval i\n"
+			      "  USING (interval_id) WHERE i.run_id = ? AND i.scope = ? AND e.value IS NOT NULL\n"
+			      "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
+			      "ORDER BY e.interval_id",
+			      "reading topdown events", err, errlen)))
+		return -spe_io;
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	long long counted_in = -1;
@@ -148,17 +149,17 @@ static const char *canonical_cpu(const char *cpu, struct td_cpu_info *info)
  * The CPU of the SPE capture the column's run is linked to (spe-load's cpu
  * table: the part of each CPU's MIDR), and whether the run's CPU is that one.
  */
-static int column_spe_cpu(sqlite3 *db, struct column *c, struct td_diag *diag)
+static int column_spe_cpu(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
 	if (!c->spe_source)
 		return 0;
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT (SELECT file FROM source WHERE id = ?1),\n"
-			       "  (SELECT group_concat(p, ',') FROM (SELECT DISTINCT COALESCE(part, printf('0x%08x', midr)) AS p\n"
-			       "   FROM cpu WHERE source_id = ?1 AND (part IS NOT NULL OR midr IS NOT NULL) ORDER BY p))",
-			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading the SPE capture's CPUs: %s", sqlite3_errmsg(db));
+	sqlite3_stmt *st = td_prepare(db,
+				      "SELECT (SELECT file FROM source WHERE id = ?1),\n"
+				      "  (SELECT group_concat(p, ',') FROM (SELECT DISTINCT COALESCE(part, printf('0x%08x', midr)) AS p\n"
+				      "   FROM cpu WHERE source_id = ?1 AND (part IS NOT NULL OR midr IS NOT NULL) ORDER BY p))",
+				      "reading the SPE capture's CPUs", err, errlen);
+	if (!st)
+		return -spe_io;
 	sqlite3_bind_int64(st, 1, c->spe_source);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		copy_text(c->spe_file, sizeof c->spe_file, st, 0, "?");
@@ -175,7 +176,7 @@ static int column_spe_cpu(sqlite3 *db, struct column *c, struct td_diag *diag)
 	return 0;
 }
 
-static int load_columns(sqlite3 *db, const char *workload, struct column *cols, int *ncols, struct td_diag *diag)
+static int load_columns(sqlite3 *db, const char *workload, struct column *cols, int *ncols, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	const char *sql =
@@ -185,8 +186,8 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 		"FROM topdown_run r JOIN topdown_interval i USING (run_id)\n"
 		"WHERE r.workload IS ?1 AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
 		"GROUP BY r.run_id, i.scope ORDER BY r.isa, r.run_id, i.scope";
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "reading topdown runs: %s", sqlite3_errmsg(db));
+	if (!(st = td_prepare(db, sql, "reading topdown runs", err, errlen)))
+		return -spe_io;
 	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
 	*ncols = 0;
 	while (sqlite3_step(st) == SQLITE_ROW && *ncols < MAX_COLS) {
@@ -209,11 +210,11 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 
 	for (int k = 0; k < *ncols; k++) {
 		struct column *c = &cols[k];
-		int rc = column_weight(db, c, diag);
+		int rc = column_weight(db, c, err, errlen);
 		if (rc == 0)
-			rc = column_counts(db, c, diag);
+			rc = column_counts(db, c, err, errlen);
 		if (rc == 0)
-			rc = column_spe_cpu(db, c, diag);
+			rc = column_spe_cpu(db, c, err, errlen);
 		if (rc < 0)
 			return rc;
 		/* docs/topdown-formulas.md §8: sum(frac x slots) / sum(slots), clamped like the views; 1 = plain mean */
@@ -223,8 +224,8 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 			 "FROM topdown_value v JOIN topdown_interval i USING (interval_id)\n"
 			 "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
 			 strcmp(c->weight, "mean") ? c->weight : "1", strcmp(c->weight, "mean") ? c->weight : "1");
-		if (sqlite3_prepare_v2(db, vsql, -1, &st, NULL) != SQLITE_OK)
-			return td_fail(diag, td_db, 0, "reading topdown values: %s", sqlite3_errmsg(db));
+		if (!(st = td_prepare(db, vsql, "reading topdown values", err, errlen)))
+			return -spe_io;
 		sqlite3_bind_int64(st, 1, c->run_id);
 		sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -344,7 +345,7 @@ static void mean_footnote(FILE *out, const struct column *cols, int ncols)
  * JSON form as an object.
  */
 static int evidence(sqlite3 *db, FILE *out, const struct column *cols, int ncols, int k, const struct td_report_opts *o,
-		    struct td_diag *diag)
+		    char *err, size_t errlen)
 {
 	int json = o->format == TD_REPORT_JSON;
 	const struct column *c = &cols[k];
@@ -353,7 +354,7 @@ static int evidence(sqlite3 *db, FILE *out, const struct column *cols, int ncols
 	long long records = td_spe_record_count(db, where);
 	if (json) {
 		fprintf(out, "{\"spe_source\": %lld, \"spe_file\": ", c->spe_source);
-		td_json_string(out, c->spe_file);
+		util_json_string(out, c->spe_file);
 		fprintf(out, ", \"spe_records\": %lld", records);
 		if (!records) {
 			fprintf(out, "}");
@@ -375,16 +376,16 @@ static int evidence(sqlite3 *db, FILE *out, const struct column *cols, int ncols
 		fprintf(out, "\nBehind backend_bound and memory_bound:\n\n");
 	}
 	int rc;
-	if ((rc = td_spe_mem_levels(db, where, out, o, diag)) < 0)
+	if ((rc = td_spe_mem_levels(db, where, out, o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_hot_symbols(db, where, out, o, diag)) < 0)
+	if ((rc = td_spe_hot_symbols(db, where, out, o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_tlb_walks(db, where, out, o, diag)) < 0)
+	if ((rc = td_spe_tlb_walks(db, where, out, o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\nBehind bad_speculation:\n\n");
-	if ((rc = td_spe_mispredicts(db, where, out, o, diag)) < 0)
+	if ((rc = td_spe_mispredicts(db, where, out, o, err, errlen)) < 0)
 		return rc;
 	if (json)
 		fprintf(out, "}");
@@ -550,13 +551,13 @@ static void json_number_or_null(FILE *out, const char *key, double v, const char
 }
 
 static int report_workload(sqlite3 *db, FILE *out, const char *workload, const struct td_report_opts *o,
-			   struct td_diag *diag)
+			   char *err, size_t errlen)
 {
 	struct column *cols = calloc(MAX_COLS, sizeof *cols);
 	int ncols = 0, rc;
 	if (!cols)
-		return -td_nomem;
-	if ((rc = load_columns(db, workload, cols, &ncols, diag)) < 0)
+		return -spe_nomem;
+	if ((rc = load_columns(db, workload, cols, &ncols, err, errlen)) < 0)
 		goto out;
 	fill_combined(cols, ncols);
 	int json = o->format == TD_REPORT_JSON;
@@ -572,22 +573,22 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 
 	if (json) {
 		fprintf(out, "{\"workload\": ");
-		td_json_string(out, workload);
+		util_json_string(out, workload);
 		fprintf(out, ", \"runs\": [");
 		for (int k = 0; k < ncols; k++) {
 			const struct column *c = &cols[k];
 			fprintf(out, "%s{\"run\": ", k ? ", " : "");
-			td_json_string(out, c->name);
+			util_json_string(out, c->name);
 			fprintf(out, ", \"scope\": ");
-			td_json_string(out, c->scope);
+			util_json_string(out, c->scope);
 			fprintf(out, ", \"isa\": ");
-			td_json_string(out, c->isa);
+			util_json_string(out, c->isa);
 			fprintf(out, ", \"vendor\": \"%s\", \"cpu\": ", td_method_vendor(c->method, c->isa));
-			td_json_string(out, c->cpu);
+			util_json_string(out, c->cpu);
 			fprintf(out, ", \"method\": ");
-			td_json_string(out, c->method);
+			util_json_string(out, c->method);
 			fprintf(out, ", \"approx\": %s, \"host\": ", c->approx ? "true" : "false");
-			td_json_string(out, c->host);
+			util_json_string(out, c->host);
 			fprintf(out, ", \"intervals\": %d, \"weight\": \"%s\", \"weighting\": \"%s\"", c->intervals, c->weight,
 				weight_label(c));
 			json_number_or_null(out, "elapsed_s", c->elapsed, "%.6f");
@@ -601,10 +602,10 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 			if (c->spe_source) {
 				static const char *const checks[] = { "none", "match", "mismatch", "unknown" };
 				fprintf(out, ", \"spe_source\": %lld, \"spe_cpu\": ", c->spe_source);
-				td_json_string(out, c->spe_cpu);
+				util_json_string(out, c->spe_cpu);
 				fprintf(out, ", \"cpu_check\": \"%s\", \"spe_evidence\": ", checks[c->cpu_check]);
 				if (c->first_of_run) {
-					if ((rc = evidence(db, out, cols, ncols, k, o, diag)) < 0)
+					if ((rc = evidence(db, out, cols, ncols, k, o, err, errlen)) < 0)
 						goto out;
 				} else {
 					int f = k;
@@ -612,7 +613,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 						f--;
 					char as[96];
 					snprintf(as, sizeof as, "as for scope %s", cols[f].scope);
-					td_json_string(out, as);
+					util_json_string(out, as);
 				}
 			} else {
 				fprintf(out, ", \"spe_source\": null, \"spe_evidence\": null");
@@ -654,7 +655,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 			}
 			fprintf(out, "], \"note\": ");
 			if (note[0])
-				td_json_string(out, note);
+				util_json_string(out, note);
 			else
 				fprintf(out, "null");
 			fprintf(out, "}");
@@ -684,7 +685,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		fprintf(out, "], \"caveats\": [");
 		for (int i = 0; i < n_caveats; i++) {
 			fprintf(out, "%s", i ? ", " : "");
-			td_json_string(out, caveats[i]);
+			util_json_string(out, caveats[i]);
 		}
 		fprintf(out, "], \"warnings\": [");
 		int w = 0;
@@ -692,7 +693,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 			const char *t = cols[k].first_of_run ? cpu_check_text(&cols[k], buf, sizeof buf) : NULL;
 			if (t) {
 				fprintf(out, "%s", w++ ? ", " : "");
-				td_json_string(out, t);
+				util_json_string(out, t);
 			}
 		}
 		fprintf(out, "]}\n");
@@ -728,7 +729,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		if (!cols[k].spe_source || first_column_of_source(cols, ncols, cols[k].spe_source) != k)
 			continue;
 		linked++;
-		rc = evidence(db, out, cols, ncols, k, o, diag);
+		rc = evidence(db, out, cols, ncols, k, o, err, errlen);
 	}
 	if (!linked && rc >= 0)
 		fprintf(out, "\nNo SPE evidence: no run of this workload is linked to an SPE capture (spe-topdown import "
@@ -738,7 +739,7 @@ out:
 	return rc < 0 ? rc : 0;
 }
 
-int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag)
+int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opts, char *err, size_t errlen)
 {
 	struct td_report_opts o = *opts;
 	if (o.top <= 0)
@@ -747,7 +748,7 @@ int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opt
 	if (sqlite3_prepare_v2(db,
 			       "SELECT DISTINCT workload FROM topdown_run WHERE ?1 IS NULL OR workload = ?1 ORDER BY workload",
 			       -1, &st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_no_data, 0, "no topdown data in the database (import some with spe-topdown import)");
+		return td_failf(err, errlen, spe_no_data, "no topdown data in the database (import some with spe-topdown import)");
 	if (o.workload)
 		sqlite3_bind_text(st, 1, o.workload, -1, SQLITE_STATIC);
 	int n = 0, rc = 0;
@@ -755,12 +756,12 @@ int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opt
 		const unsigned char *w = sqlite3_column_text(st, 0);
 		char *workload = strdup(w ? (const char *)w : "");
 		if (!workload) {
-			rc = -td_nomem;
+			rc = -spe_nomem;
 			break;
 		}
 		if (n && o.format == TD_REPORT_TABLE)
 			fprintf(out, "\n");
-		rc = report_workload(db, out, workload, &o, diag);
+		rc = report_workload(db, out, workload, &o, err, errlen);
 		free(workload);
 		n++;
 	}
@@ -768,7 +769,7 @@ int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opt
 	if (rc < 0)
 		return rc;
 	if (n == 0)
-		return td_fail(diag, td_no_data, 0, o.workload ? "no topdown run for workload '%s'" : "no topdown runs%s",
+		return td_failf(err, errlen, spe_no_data, o.workload ? "no topdown run for workload '%s'" : "no topdown runs%s",
 			       o.workload ? o.workload : "");
 	return 0;
 }

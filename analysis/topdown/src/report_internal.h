@@ -12,13 +12,13 @@
  * workload), or "1" for all.
  */
 int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		       struct td_diag *diag);
+		       char *err, size_t errlen);
 int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		      struct td_diag *diag);
+		      char *err, size_t errlen);
 int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		     struct td_diag *diag);
+		     char *err, size_t errlen);
 int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		       struct td_diag *diag);
+		       char *err, size_t errlen);
 long long td_spe_record_count(sqlite3 *db, const char *where);
 
 /*
@@ -31,7 +31,7 @@ int td_method_caveats(const char *const *methods, const char *const *isas, int n
 /* "Intel", "AMD", "Arm" or "?", from a run's method and ISA. */
 const char *td_method_vendor(const char *method, const char *isa);
 
-/* JSON string with escapes. */
-void td_json_string(FILE *out, const char *s);
+/* @p sql prepared on @p db, or NULL with "@p what: SQLite's message" in @p err. */
+sqlite3_stmt *td_prepare(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen);
 
 #endif

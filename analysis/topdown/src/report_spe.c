@@ -6,7 +6,8 @@
  * counts, which hot_symbol reads) and symbol(id, name, file, line).  Every
  * query is restricted to the records of the chosen SPE sources, so it reads
  * the tables, not the views over all sources.  Column names and
- * class/level names come from the facts table.
+ * class/level names are libspe's (spe_event_column, spe_counter_column,
+ * spe_op_class_name: the facts table).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,59 +17,18 @@
 #include "spe/packet.h"
 #include "spe/record.h"
 #include "spe/memory_report.h"
+#include "util/json.h"
 
 #define SYMBOL_KEY "id" /* symbol's primary key, joined from spe_record.symbol_id */
 
-static const char *event_column(enum spe_event_bit bit)
+sqlite3_stmt *td_prepare(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen)
 {
-	switch (bit) {
-#define TD_EV_COL(b, id, word, col, since, desc) case SPE_EV_##id: return col;
-		SPE_EVENT_LIST(TD_EV_COL)
-#undef TD_EV_COL
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		td_failf(err, errlen, spe_io, "%s: %s", what, sqlite3_errmsg(db));
+		return NULL;
 	}
-	return NULL;
-}
-
-static const char *counter_column(enum spe_counter_index idx)
-{
-	switch (idx) {
-#define TD_CNT_COL(i, id, word, col, desc) case SPE_CNT_##id: return col;
-		SPE_COUNTER_LIST(TD_CNT_COL)
-#undef TD_CNT_COL
-	}
-	return NULL;
-}
-
-static const char *op_class_name(enum spe_op_class c)
-{
-	switch (c) {
-#define TD_OPC(id, name) case SPE_OP_CLASS_##id: return name;
-		SPE_OP_CLASS_LIST(TD_OPC)
-#undef TD_OPC
-	}
-	return NULL;
-}
-
-void td_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, struct td_diag *diag)
-{
-	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
-		return td_fail(diag, td_db, 0, "SPE query failed: %s", sqlite3_errmsg(db));
-	return 0;
+	return st;
 }
 
 long long td_spe_record_count(sqlite3 *db, const char *where)
@@ -92,7 +52,7 @@ static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
 }
 
 int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		       struct td_diag *diag)
+		       char *err, size_t errlen)
 {
 	char sql[1024];
 	/* pc_latency counts records by (pc, symbol, latency): fast on big captures; grouped like hot_symbol */
@@ -103,10 +63,9 @@ int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct t
 		 "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
 		 "GROUP BY s.name, m.path ORDER BY 5 DESC, s.name LIMIT %d",
 		 where, o->top);
-	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, diag);
-	if (rc)
-		return rc;
+	sqlite3_stmt *st = td_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
 	if (o->format == TD_REPORT_JSON)
 		fprintf(out, "\"hot_symbols\": [");
 	else
@@ -122,9 +81,9 @@ int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct t
 		double share = sqlite3_column_double(st, 5);
 		if (o->format == TD_REPORT_JSON) {
 			fprintf(out, "%s{\"symbol\": ", first ? "" : ", ");
-			td_json_string(out, name);
+			util_json_string(out, name);
 			fprintf(out, ", \"file\": ");
-			td_json_string(out, file);
+			util_json_string(out, file);
 			fprintf(out, ", \"line\": %lld, \"samples\": %lld, \"total_latency\": %lld, \"share\": %.4f}", line,
 				n, total, share);
 		} else {
@@ -142,7 +101,7 @@ int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct t
 }
 
 int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		      struct td_diag *diag)
+		      char *err, size_t errlen)
 {
 	char order[1024] = "CASE mem_level";
 	int i = 0;
@@ -153,17 +112,16 @@ int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td
 	snprintf(order + strlen(order), sizeof order - strlen(order), " ELSE %d END", i);
 
 	char sql[2048];
-	const char *lat = counter_column(SPE_CNT_TOTAL);
+	const char *lat = spe_counter_column(SPE_CNT_TOTAL);
 	snprintf(sql, sizeof sql,
 		 "WITH m AS (SELECT * FROM spe_record WHERE (%s) AND op_class = '%s' AND mem_level IS NOT NULL),\n"
 		 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
 		 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
 		 "FROM m GROUP BY mem_level ORDER BY %s",
-		 where, op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
-	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, diag);
-	if (rc)
-		return rc;
+		 where, spe_op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
+	sqlite3_stmt *st = td_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
 	if (o->format == TD_REPORT_JSON)
 		fprintf(out, "\"mem_levels\": [");
 	else
@@ -176,7 +134,7 @@ int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td
 		double share = sqlite3_column_double(st, 3);
 		if (o->format == TD_REPORT_JSON) {
 			fprintf(out, "%s{\"mem_level\": ", first ? "" : ", ");
-			td_json_string(out, level);
+			util_json_string(out, level);
 			fprintf(out, ", \"loads\": %lld, \"total_latency\": %lld, \"share\": %.4f}", n, total, share);
 		} else {
 			fprintf(out, "  %-14s %10lld %14lld %7.1f%%\n", level, n, total, 100 * share);
@@ -190,18 +148,17 @@ int td_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct td
 }
 
 int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		     struct td_diag *diag)
+		     char *err, size_t errlen)
 {
 	char sql[1024];
-	const char *lat = counter_column(SPE_CNT_TOTAL), *walk = event_column(SPE_EV_TLB_WALK);
+	const char *lat = spe_counter_column(SPE_CNT_TOTAL), *walk = spe_event_column(SPE_EV_TLB_WALK);
 	snprintf(sql, sizeof sql,
 		 "SELECT COUNT(*), SUM(%s <> 0), SUM(CASE WHEN %s <> 0 THEN %s ELSE 0 END) * 1.0 / SUM(%s)\n"
 		 "FROM spe_record WHERE (%s) AND op_class IN ('%s', '%s')",
-		 walk, walk, lat, lat, where, op_class_name(SPE_OP_CLASS_LOAD), op_class_name(SPE_OP_CLASS_STORE));
-	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, diag);
-	if (rc)
-		return rc;
+		 walk, walk, lat, lat, where, spe_op_class_name(SPE_OP_CLASS_LOAD), spe_op_class_name(SPE_OP_CLASS_STORE));
+	sqlite3_stmt *st = td_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
 	long long n = 0, walks = 0;
 	double lat_share = 0;
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -222,20 +179,19 @@ int td_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct td_
 }
 
 int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct td_report_opts *o,
-		       struct td_diag *diag)
+		       char *err, size_t errlen)
 {
 	char sql[1024];
-	const char *mis = event_column(SPE_EV_MISPREDICTED);
+	const char *mis = spe_event_column(SPE_EV_MISPREDICTED);
 	snprintf(sql, sizeof sql,
 		 "SELECT s.name, s.file, s.line, COUNT(*), SUM(r.%s <> 0)\n"
 		 "FROM (SELECT * FROM spe_record WHERE %s) r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
 		 "WHERE r.op_class = '%s' GROUP BY r.symbol_id HAVING SUM(r.%s <> 0) > 0\n"
 		 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
-		 mis, where, op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
-	sqlite3_stmt *st;
-	int rc = prepare(db, sql, &st, diag);
-	if (rc)
-		return rc;
+		 mis, where, spe_op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
+	sqlite3_stmt *st = td_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
 	if (o->format == TD_REPORT_JSON)
 		fprintf(out, "\"mispredicts\": [");
 	else
@@ -249,9 +205,9 @@ int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct t
 		double rate = n ? (double)m / n : 0;
 		if (o->format == TD_REPORT_JSON) {
 			fprintf(out, "%s{\"symbol\": ", first ? "" : ", ");
-			td_json_string(out, name);
+			util_json_string(out, name);
 			fprintf(out, ", \"file\": ");
-			td_json_string(out, file);
+			util_json_string(out, file);
 			fprintf(out, ", \"line\": %lld, \"branches\": %lld, \"mispredicts\": %lld, \"rate\": %.4f}", line, n,
 				m, rate);
 		} else {
@@ -265,36 +221,36 @@ int td_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct t
 	return 0;
 }
 
-int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag)
+int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, char *err, size_t errlen)
 {
 	struct td_report_opts o = *opts;
 	if (o.top <= 0)
 		o.top = 10;
 	long long n = td_spe_record_count(db, "1");
 	if (n <= 0)
-		return td_fail(diag, td_no_data, 0, "no SPE records in the database (load a capture with spe-load first)");
+		return td_failf(err, errlen, spe_no_data, "no SPE records in the database (load a capture with spe-load first)");
 	int json = o.format == TD_REPORT_JSON;
 	int rc;
 	if (json)
 		fprintf(out, "{\"spe_records\": %lld, ", n);
 	else
 		fprintf(out, "SPE records: %lld\n\n", n);
-	if ((rc = td_spe_hot_symbols(db, "1", out, &o, diag)) < 0)
+	if ((rc = td_spe_hot_symbols(db, "1", out, &o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_mem_levels(db, "1", out, &o, diag)) < 0)
+	if ((rc = td_spe_mem_levels(db, "1", out, &o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_tlb_walks(db, "1", out, &o, diag)) < 0)
+	if ((rc = td_spe_tlb_walks(db, "1", out, &o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = td_spe_mispredicts(db, "1", out, &o, diag)) < 0)
+	if ((rc = td_spe_mispredicts(db, "1", out, &o, err, errlen)) < 0)
 		return rc;
 	/* data objects, huge pages, NUMA, shared lines, prefetch (spe/memory_report.h) */
 	fprintf(out, json ? ", " : "\n");
-	char err[512];
-	if (spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, err, sizeof err) < 0)
-		return td_fail(diag, td_io, 0, "memory section: %s", err);
+	char merr[512];
+	if (spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, merr, sizeof merr) < 0)
+		return td_failf(err, errlen, spe_io, "memory section: %s", merr);
 	fprintf(out, json ? "}\n" : "");
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "topdown/error.h"
+#include "util/grow.h"
 
 void td_values_clear(struct td_values *v)
 {
@@ -49,7 +50,7 @@ int td_run_set(char **field, const char *value)
 {
 	char *copy = NULL;
 	if (value && !(copy = strdup(value)))
-		return -td_nomem;
+		return -spe_nomem;
 	free(*field);
 	*field = copy;
 	return 0;
@@ -63,14 +64,10 @@ struct td_interval *td_run_interval(struct td_run *run, double t0, const char *s
 		if (run->iv[i].t0 == t0 && strcmp(run->iv[i].scope, scope) == 0)
 			return &run->iv[i];
 	}
-	if (run->n_iv == run->cap_iv) {
-		size_t cap = run->cap_iv ? run->cap_iv * 2 : 8;
-		struct td_interval *iv = realloc(run->iv, cap * sizeof *iv);
-		if (!iv)
-			return NULL;
-		run->iv = iv;
-		run->cap_iv = cap;
-	}
+	struct td_interval *grown = util_grow(run->iv, &run->cap_iv, run->n_iv + 1, sizeof *grown);
+	if (!grown)
+		return NULL;
+	run->iv = grown;
 	struct td_interval *iv = &run->iv[run->n_iv];
 	memset(iv, 0, sizeof *iv);
 	iv->t0 = t0;
@@ -92,17 +89,13 @@ int td_interval_add_event(struct td_interval *iv, const char *name, double value
 			return 0;
 		}
 	}
-	if (iv->n_events == iv->cap_events) {
-		size_t cap = iv->cap_events ? iv->cap_events * 2 : 8;
-		struct td_event_count *ev = realloc(iv->events, cap * sizeof *ev);
-		if (!ev)
-			return -td_nomem;
-		iv->events = ev;
-		iv->cap_events = cap;
-	}
+	struct td_event_count *ev = util_grow(iv->events, &iv->cap_events, iv->n_events + 1, sizeof *ev);
+	if (!ev)
+		return -spe_nomem;
+	iv->events = ev;
 	char *copy = strdup(name);
 	if (!copy)
-		return -td_nomem;
+		return -spe_nomem;
 	iv->events[iv->n_events++] = (struct td_event_count){ copy, value, counted };
 	return 0;
 }
@@ -123,4 +116,12 @@ size_t td_run_value_count(const struct td_run *run)
 		for (int k = 0; k < TD_NODE_COUNT; k++)
 			n += run->iv[i].values.set[k];
 	return n;
+}
+
+void td_run_default(struct td_run *run, const char *isa, const char *method)
+{
+	if (!run->isa)
+		td_run_set(&run->isa, isa);
+	if (!run->method)
+		td_run_set(&run->method, method);
 }

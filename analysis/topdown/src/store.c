@@ -36,9 +36,9 @@ static const char schema_sql[] =
 	"  name TEXT NOT NULL, value REAL,\n"
 	"  PRIMARY KEY (interval_id, name)) WITHOUT ROWID;\n";
 
-static int db_fail(sqlite3 *db, struct td_diag *diag, const char *what)
+static int db_fail(sqlite3 *db, char *err, size_t errlen, const char *what)
 {
-	return td_fail(diag, td_db, 0, "%s: %s", what, sqlite3_errmsg(db));
+	return td_failf(err, errlen, spe_io, "%s: %s", what, sqlite3_errmsg(db));
 }
 
 /*
@@ -62,7 +62,7 @@ static void pivot_columns(char *sql, size_t cap, int level)
  * topdown_l1 / topdown_l2: one row per interval, one column per node of the
  * level, clamped to [0, 1] for reports (raw values stay in topdown_value).
  */
-static int create_views(sqlite3 *db, struct td_diag *diag)
+static int create_views(sqlite3 *db, char *err, size_t errlen)
 {
 	for (int level = 1; level <= 2; level++) {
 		char sql[4096];
@@ -80,16 +80,16 @@ static int create_views(sqlite3 *db, struct td_diag *diag)
 			 "LEFT JOIN topdown_value v ON v.interval_id = i.interval_id\n"
 			 "GROUP BY i.interval_id;");
 		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-			return db_fail(db, diag, "creating the topdown views");
+			return db_fail(db, err, errlen, "creating the topdown views");
 	}
 	return 0;
 }
 
-static int fill_nodes(sqlite3 *db, struct td_diag *diag)
+static int fill_nodes(sqlite3 *db, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO topdown_node VALUES (?, ?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
-		return db_fail(db, diag, "preparing topdown_node");
+		return db_fail(db, err, errlen, "preparing topdown_node");
 	for (int k = 0; k < TD_NODE_COUNT; k++) {
 		sqlite3_bind_text(st, 1, td_node_name(k), -1, SQLITE_STATIC);
 		if (td_node_parent(k) == TD_NONE)
@@ -101,7 +101,7 @@ static int fill_nodes(sqlite3 *db, struct td_diag *diag)
 		sqlite3_bind_text(st, 5, td_node_description(k), -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			sqlite3_finalize(st);
-			return db_fail(db, diag, "filling topdown_node");
+			return db_fail(db, err, errlen, "filling topdown_node");
 		}
 		sqlite3_reset(st);
 	}
@@ -123,11 +123,11 @@ static int stored_version(sqlite3 *db)
 	return v;
 }
 
-int td_store_check(sqlite3 *db, struct td_diag *diag)
+int td_store_check(sqlite3 *db, char *err, size_t errlen)
 {
 	int v = stored_version(db);
 	if (v != 0 && v != TD_SCHEMA_VERSION)
-		return td_fail(diag, td_bad_input, 0,
+		return td_failf(err, errlen, spe_bad_input,
 			       "topdown tables of schema version %d are not supported (this spekit reads version %d); "
 			       "import the runs into a new database",
 			       v, TD_SCHEMA_VERSION);
@@ -138,36 +138,36 @@ int td_store_check(sqlite3 *db, struct td_diag *diag)
  * Savepoints, not BEGIN: the caller may already hold a transaction (spe_db_open
  * runs an append inside one), and a savepoint nests in it or starts its own.
  */
-static int release(sqlite3 *db, int rc, struct td_diag *diag, const char *what)
+static int release(sqlite3 *db, int rc, char *err, size_t errlen, const char *what)
 {
 	if (rc < 0) {
 		sqlite3_exec(db, "ROLLBACK TO td_store; RELEASE td_store", NULL, NULL, NULL);
 		return rc;
 	}
 	if (sqlite3_exec(db, "RELEASE td_store", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, diag, what);
+		return db_fail(db, err, errlen, what);
 	return 0;
 }
 
-int td_store_init(sqlite3 *db, struct td_diag *diag)
+int td_store_init(sqlite3 *db, char *err, size_t errlen)
 {
 	if (!db)
-		return -td_invalid;
-	int rc = td_store_check(db, diag);
+		return -spe_invalid;
+	int rc = td_store_check(db, err, errlen);
 	if (rc < 0)
 		return rc;
 	if (sqlite3_exec(db, "SAVEPOINT td_store", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, diag, "starting the schema transaction");
+		return db_fail(db, err, errlen, "starting the schema transaction");
 	if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK)
-		rc = db_fail(db, diag, "creating the topdown tables");
-	if (rc == 0 && (rc = create_views(db, diag)) == 0 && (rc = fill_nodes(db, diag)) == 0) {
+		rc = db_fail(db, err, errlen, "creating the topdown tables");
+	if (rc == 0 && (rc = create_views(db, err, errlen)) == 0 && (rc = fill_nodes(db, err, errlen)) == 0) {
 		char sql[128];
 		snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO meta VALUES ('topdown_schema_version', '%d')",
 			 TD_SCHEMA_VERSION);
 		if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-			rc = db_fail(db, diag, "writing the schema version");
+			rc = db_fail(db, err, errlen, "writing the schema version");
 	}
-	return release(db, rc, diag, "committing the schema");
+	return release(db, rc, err, errlen, "committing the schema");
 }
 
 static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
@@ -186,14 +186,14 @@ static void bind_positive_or_null(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_null(st, i);
 }
 
-int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct td_diag *diag)
+int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, char *err, size_t errlen)
 {
 	sqlite3_stmt *st_run = NULL, *st_iv = NULL, *st_val = NULL, *st_ev = NULL;
 	int rc = 0;
 	if (!db || !run || !run->tool)
-		return -td_invalid;
+		return -spe_invalid;
 	if (sqlite3_exec(db, "SAVEPOINT td_store", NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, diag, "starting the insert");
+		return db_fail(db, err, errlen, "starting the insert");
 	if (sqlite3_prepare_v2(db,
 			       "INSERT INTO topdown_run (name, workload, host, isa, cpu, tool, method, approx,"
 			       " slots_per_cycle, source, spe_source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -204,7 +204,7 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO topdown_event VALUES (?, ?, ?)", -1, &st_ev, NULL) !=
 		    SQLITE_OK) {
-		rc = db_fail(db, diag, "preparing the topdown inserts");
+		rc = db_fail(db, err, errlen, "preparing the topdown inserts");
 		goto out;
 	}
 	bind_text_or_null(st_run, 1, run->name);
@@ -225,7 +225,7 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 	else
 		sqlite3_bind_null(st_run, 11);
 	if (sqlite3_step(st_run) != SQLITE_DONE) {
-		rc = db_fail(db, diag, "inserting the run");
+		rc = db_fail(db, err, errlen, "inserting the run");
 		goto out;
 	}
 	int64_t rid = sqlite3_last_insert_rowid(db);
@@ -243,7 +243,7 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 		bind_positive_or_null(st_iv, 5, iv->slots);
 		bind_positive_or_null(st_iv, 6, iv->cycles);
 		if (sqlite3_step(st_iv) != SQLITE_DONE) {
-			rc = db_fail(db, diag, "inserting an interval");
+			rc = db_fail(db, err, errlen, "inserting an interval");
 			goto out;
 		}
 		int64_t iid = sqlite3_last_insert_rowid(db);
@@ -260,7 +260,7 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 			sqlite3_bind_text(st_val, 4, td_node_basis(k), -1, SQLITE_STATIC);
 			sqlite3_bind_int(st_val, 5, iv->values.derived[k]);
 			if (sqlite3_step(st_val) != SQLITE_DONE) {
-				rc = db_fail(db, diag, "inserting a value");
+				rc = db_fail(db, err, errlen, "inserting a value");
 				goto out;
 			}
 		}
@@ -273,7 +273,7 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct 
 			else
 				sqlite3_bind_null(st_ev, 3);
 			if (sqlite3_step(st_ev) != SQLITE_DONE) {
-				rc = db_fail(db, diag, "inserting an event");
+				rc = db_fail(db, err, errlen, "inserting an event");
 				goto out;
 			}
 		}
@@ -285,5 +285,5 @@ out:
 	sqlite3_finalize(st_iv);
 	sqlite3_finalize(st_val);
 	sqlite3_finalize(st_ev);
-	return release(db, rc, diag, "committing the run");
+	return release(db, rc, err, errlen, "committing the run");
 }

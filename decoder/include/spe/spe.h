@@ -42,6 +42,13 @@ enum spe_error_code {
 	spe_bad_file,     /* not a perf.data / SPE file, or its structure lies */
 	spe_unsupported,  /* well-formed but of a kind libspe does not read */
 	spe_truncated,    /* the file ends inside a structure it announced */
+	/* Codes of the tools built on libspe (docs/architecture.md, "Errors"). */
+	spe_cancelled,    /* stopped by the caller's cancel flag */
+	spe_not_found,    /* a named input (file, process, PMU) does not exist */
+	spe_no_permission, /* the system refused for lack of privilege */
+	spe_unavailable,  /* the system lacks what is needed (SPE, a feature, a CPU model) */
+	spe_bad_input,    /* malformed text input (a manifest, perf stat output, SQL) */
+	spe_no_data,      /* well-formed input with nothing usable in it */
 };
 
 /** A short, static, lower-case description of @p code (negative or not). */

@@ -114,8 +114,8 @@ struct spe_doctor_report {
 
 /*
  * Check the system at @p root ("/" or NULL: the live one).  Returns 0 with
- * the report filled, or -1 with a message in @p err when @p root cannot be
- * read at all.
+ * the report filled, or a negative code with a message in @p err when
+ * @p root cannot be read at all (-spe_not_found: missing or not a directory).
  */
 int spe_doctor_run(const char *root, const struct spe_doctor_plan *plan, struct spe_doctor_report *r, char *err,
 		   size_t errlen);
@@ -137,7 +137,7 @@ struct spe_madt_spe {
 	bool mixed;           /* entries name different non-zero interrupts */
 };
 
-/* Returns 0, or -1 with "offset N: problem" in @p err. */
+/* Returns 0, or -spe_bad_input with "offset N: problem" in @p err. */
 int spe_madt_parse(const uint8_t *table, size_t len, struct spe_madt_spe *out, char *err, size_t errlen);
 
 #ifdef __cplusplus

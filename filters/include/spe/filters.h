@@ -15,6 +15,12 @@
  *
  * docs/filters.md has the term table and a longer example.
  *
+ * Errors (docs/architecture.md, "Errors"): negative spe_* codes (spe/spe.h).
+ * Parsing and compiling report every problem found, each located (the term
+ * or option) with its kernel error class, in a struct spe_filter_diags; the
+ * functions that read or build a target write one message to the caller's
+ * err buffer.
+ *
  * The one table of terms is SPE_FILTER_TERM_LIST below; parsing, --help,
  * validation and docs/filters.md come from it.  The library never prints.
  */
@@ -24,6 +30,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "spe/spe.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -237,6 +245,12 @@ struct spe_filter_diags {
 
 /* Number of errors in @p diags. */
 unsigned spe_filter_diag_errors(const struct spe_filter_diags *diags);
+/*
+ * The code of a refusal of class @p cls: -spe_unavailable (the kernel
+ * would return EOPNOTSUPP), -spe_no_permission (EACCES), -spe_invalid
+ * (usage, EINVAL, ENOENT, a strict check).
+ */
+int spe_filter_class_code(enum spe_diag_class cls);
 
 /* ---- target ---------------------------------------------------------------- */
 
@@ -251,7 +265,7 @@ struct spe_cpuset {
 	uint64_t bits[SPE_MAX_CPUS / 64];
 };
 
-/* Parse "0-3,8" into @p set.  Returns 0, or -1 with *bad_offset set. */
+/* Parse "0-3,8" into @p set.  Returns 0, or -spe_invalid with *bad_offset set. */
 int spe_cpuset_parse(const char *text, struct spe_cpuset *set, size_t *bad_offset);
 bool spe_cpuset_empty(const struct spe_cpuset *set);
 /* true when every CPU of @p sub is in @p set. */
@@ -294,11 +308,12 @@ unsigned spe_kernel_parse(const char *text);
 /*
  * Build a target from a CPU profile (facts.h name, e.g. "neoverse-n1") on
  * kernel @p kernel.  Format fields are those that kernel's driver shows for
- * the profile's features.  Returns 0 or -1 with a message in @p err.
+ * the profile's features.  Returns 0, or -spe_invalid (an unknown profile)
+ * with a message in @p err.
  */
 int spe_target_from_profile(const char *cpu, unsigned kernel, struct spe_target *t, char *err, size_t errlen);
 
-/* Build a target from raw PMSIDR_EL1 and PMSVer values. */
+/* Build a target from raw PMSIDR_EL1 and PMSVer values; -spe_invalid for a PMSVer outside 1-6. */
 int spe_target_from_regs(uint64_t pmsidr, unsigned pmsver, unsigned kernel, struct spe_target *t);
 
 /* Number of CPU profiles and the name of the i-th (for --help and docs). */
@@ -321,7 +336,10 @@ struct spe_system {
  * kernel release comes from @p kernel when non-zero, else from a `kernel`
  * file (ours, for fixtures), else from uname when @p live or @p dir is under
  * /sys, else SPE_KERNEL_NEWEST with target.kernel_assumed and sys->warning
- * set.  Returns 0, or -1 with "file: offset N: problem" in @p err.
+ * set.  Returns 0, or with "file: offset N: problem" in @p err:
+ * -spe_not_found (no such directory, no arm_spe PMU in it), -spe_bad_input
+ * (a file holds what no kernel writes, a FIFO or device where a file should
+ * be), -spe_invalid (a path too long), -spe_unsupported (too many PMUs).
  */
 int spe_system_load_sysfs(const char *dir, unsigned kernel, bool live, struct spe_system *sys, char *err,
 			  size_t errlen);
@@ -331,8 +349,8 @@ bool spe_sysfs_is_live(const char *dir);
 
 /*
  * Pick the PMU for @p cpus (may be NULL: any) and @p pmu_name (may be ""):
- * returns its index, or -1 with a message in @p err (several PMUs and no
- * choice, CPUs spanning two PMUs, unknown name).
+ * returns its index, or -spe_invalid with a message in @p err (several PMUs
+ * and no choice, CPUs spanning two PMUs, unknown name).
  */
 int spe_system_pick(const struct spe_system *sys, const struct spe_cpuset *cpus, const char *pmu_name, char *err,
 		    size_t errlen);
@@ -367,7 +385,7 @@ void spe_filter_request_init(struct spe_filter_request *req);
 /*
  * Set one term from an option: @p name may be snake or kebab case, with
  * or without leading "--"; @p value NULL means "1" (flags only).
- * Returns 0, or -1 after adding a diagnostic to req->diags.
+ * Returns 0, or -spe_invalid after adding a diagnostic to req->diags.
  */
 int spe_filter_set_term(struct spe_filter_request *req, const char *name, const char *value);
 
@@ -376,7 +394,7 @@ int spe_filter_set_term(struct spe_filter_request *req, const char *name, const 
  * (also accepts a bare "term=v,term" list).  `period=N` and `freq=N` are
  * accepted as in perf; a list item without '=' that is not a term continues
  * the previous mask value ("event_filter=retired,l1d_refill").
- * Returns 0, or -1 with diagnostics in req->diags.
+ * Returns 0, or -spe_invalid with diagnostics in req->diags.
  */
 int spe_filter_parse_terms(struct spe_filter_request *req, const char *text);
 
@@ -403,7 +421,8 @@ struct spe_filter_result {
 
 /*
  * Compile @p req for @p t.  Fills @p out (always) and returns 0 when the
- * request is accepted, or -1 when out->diags holds at least one error.
+ * request is accepted, or when out->diags holds at least one error the code
+ * of the first one's class (spe_filter_class_code).
  */
 int spe_filter_compile(const struct spe_filter_request *req, const struct spe_target *t,
 		       struct spe_filter_result *out);
@@ -414,6 +433,11 @@ int spe_filter_compile(const struct spe_filter_request *req, const struct spe_ta
  * perf_event_paranoid <= 1 or CAP_PERFMON.
  */
 bool spe_target_may_sample_kernel(const struct spe_target *t);
+/*
+ * What an unprivileged @p t has, in the words every message uses:
+ * "perf_event_paranoid=N and no CAP_PERFMON".  Returns @p buf.
+ */
+const char *spe_target_privilege_text(const struct spe_target *t, char *buf, size_t len);
 
 /* Is the term usable on @p t?  When not, a reason in @p why. */
 bool spe_term_supported(const struct spe_target *t, enum spe_term term, char *why, size_t len);

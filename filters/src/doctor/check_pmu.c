@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int check_pick_pmu(const struct check_ctx *c, char *err, size_t len)
+int filt_check_pick_pmu(const struct check_ctx *c, char *err, size_t len)
 {
 	const struct spe_system *sys = c->f->sys;
 	err[0] = '\0';
@@ -16,17 +16,17 @@ int check_pick_pmu(const struct check_ctx *c, char *err, size_t len)
 	return spe_system_pick(sys, c->plan->have_cpus ? &c->plan->cpus : NULL, c->plan->pmu, err, len);
 }
 
-void check_pmu(struct check_ctx *c, struct spe_check *k)
+void filt_check_pmu(struct check_ctx *c, struct spe_check *k)
 {
 	const struct doctor_facts *f = c->f;
 	const char *devices = "/sys/bus/event_source/devices";
 	if (!c->have_pmus) {
-		check_evidence(k, devices, "%s", f->pmu_error[0] ? f->pmu_error : "no arm_spe_N");
-		check_set(k, SPE_CHECK_FAIL, SPE_DOCTOR_UNAVAILABLE, "no arm_spe PMU: the kernel offers no SPE here");
+		filt_check_evidence(k, devices, "%s", f->pmu_error[0] ? f->pmu_error : "no arm_spe_N");
+		filt_check_set(k, SPE_CHECK_FAIL, SPE_DOCTOR_UNAVAILABLE, "no arm_spe PMU: the kernel offers no SPE here");
 		bool explained = false;
 		for (int i = 0; i < SPE_CHECK_PMU; i++)
 			explained |= c->r->check[i].status == SPE_CHECK_FAIL;
-		check_fix(k, "%s", explained ? "fix the failures above"
+		filt_check_fix(k, "%s", explained ? "fix the failures above"
 					     : "no check above found the cause; run spe doctor as root so it can read the "
 					       "kernel log and the ACPI tables");
 		return;
@@ -39,7 +39,7 @@ void check_pmu(struct check_ctx *c, struct spe_check *k)
 		const struct spe_target *t = &sys->pmu[i];
 		char path[160];
 		snprintf(path, sizeof path, "%s/%s/cpumask", devices, t->pmu);
-		check_evidence(k, path, "%s", t->cpus_known ? t->cpumask_text : "absent");
+		filt_check_evidence(k, path, "%s", t->cpus_known ? t->cpumask_text : "absent");
 		for (unsigned w = 0; w < SPE_MAX_CPUS / 64; w++)
 			covered.bits[w] |= t->cpus.bits[w];
 		char who[160];
@@ -52,20 +52,20 @@ void check_pmu(struct check_ctx *c, struct spe_check *k)
 	for (unsigned w = 0; w < SPE_MAX_CPUS / 64; w++)
 		missing.bits[w] &= ~covered.bits[w];
 	if (f->online_known && !spe_cpuset_empty(&missing)) {
-		cpuset_text(&missing, cpus, sizeof cpus);
+		filt_cpuset_text(&missing, cpus, sizeof cpus);
 		char have[96];
-		cpuset_text(&covered, have, sizeof have);
-		check_evidence(k, "/sys/devices/system/cpu/online", "%s", f->online_text);
-		check_set(k, SPE_CHECK_WARN, SPE_DOCTOR_OK, "%s; CPUs %s have no SPE PMU, so nothing there is sampled",
-			  summary, cpus);
+		filt_cpuset_text(&covered, have, sizeof have);
+		filt_check_evidence(k, "/sys/devices/system/cpu/online", "%s", f->online_text);
+		filt_check_set(k, SPE_CHECK_WARN, SPE_DOCTOR_OK, "%s; CPUs %s have no SPE PMU, so nothing there is sampled",
+			       summary, cpus);
 		const char *first = sys->pmu[0].cpus_known ? sys->pmu[0].cpumask_text : have;
-		check_fix(k, "keep the workload on CPUs with SPE (taskset -c %s) and record them with -C %s%s", first, first,
-			  sys->count > 1 ? " (one PMU at a time: each arm_spe_N's cpumask is above)" : "");
+		filt_check_fix(k, "keep the workload on CPUs with SPE (taskset -c %s) and record them with -C %s%s", first, first,
+			       sys->count > 1 ? " (one PMU at a time: each arm_spe_N's cpumask is above)" : "");
 		return;
 	}
-	check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%s", summary);
+	filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%s", summary);
 	if (sys->count > 1)
-		check_fix(k, "spe-record records one PMU at a time: pick it with -C LIST (or -e arm_spe_N//)");
+		filt_check_fix(k, "spe-record records one PMU at a time: pick it with -C LIST (or -e arm_spe_N//)");
 }
 
 /* "load_filter, store_filter, ..." of the terms @p t does (@p want) or does not support. */
@@ -84,11 +84,11 @@ static void term_list(const struct spe_target *t, bool want, char *buf, size_t l
 	}
 }
 
-void check_caps(struct check_ctx *c, struct spe_check *k)
+void filt_check_caps(struct check_ctx *c, struct spe_check *k)
 {
 	const struct doctor_facts *f = c->f;
 	if (!c->have_pmus) {
-		check_set(k, SPE_CHECK_SKIP, SPE_DOCTOR_OK, "no PMU");
+		filt_check_set(k, SPE_CHECK_SKIP, SPE_DOCTOR_OK, "no PMU");
 		return;
 	}
 	char summary[400] = "", terms[240], who[160];
@@ -99,19 +99,19 @@ void check_caps(struct check_ctx *c, struct spe_check *k)
 		snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/caps", t->pmu);
 		if (t->evf_probed)
 			snprintf(evf, sizeof evf, ", event_filter 0x%llx", (unsigned long long)t->evf_valid);
-		check_evidence(k, path, "min_interval %u, count_size %u, ernd %d, arch_inst %d%s", t->min_interval,
-			       t->count_size, !!(t->features & SPE_FEAT_BIT(ERND)), !!(t->features & SPE_FEAT_BIT(ARCHINST)),
-			       evf);
+		filt_check_evidence(k, path, "min_interval %u, count_size %u, ernd %d, arch_inst %d%s", t->min_interval,
+				    t->count_size, !!(t->features & SPE_FEAT_BIT(ERND)), !!(t->features & SPE_FEAT_BIT(ARCHINST)),
+				    evf);
 		snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/format", t->pmu);
 		term_list(t, true, terms, sizeof terms);
-		check_evidence(k, path, "filters: %s", terms);
+		filt_check_evidence(k, path, "filters: %s", terms);
 		term_list(t, false, terms, sizeof terms);
 		if (terms[0])
-			check_evidence(k, path, "not here: %s (spe-record --list-filters says why)", terms);
+			filt_check_evidence(k, path, "not here: %s (spe-record --list-filters says why)", terms);
 		spe_target_describe(t, who, sizeof who);
 		if (n < sizeof summary)
 			n += (size_t)snprintf(summary + n, sizeof summary - n, "%s%s, minimum period %u", n ? "; " : "", who,
 					      t->min_interval);
 	}
-	check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%s", summary);
+	filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%s", summary);
 }

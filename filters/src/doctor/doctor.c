@@ -23,14 +23,14 @@ static const struct {
 
 /* The evaluator of each check (check_*.c). */
 static void (*const evaluators[SPE_CHECK_COUNT])(struct check_ctx *, struct spe_check *) = {
-	[SPE_CHECK_ARCH] = check_arch,		 [SPE_CHECK_CPU] = check_cpu,
-	[SPE_CHECK_VIRT] = check_virt,		 [SPE_CHECK_KERNEL] = check_kernel,
-	[SPE_CHECK_CONFIG] = check_config,	 [SPE_CHECK_DRIVER] = check_driver,
-	[SPE_CHECK_FIRMWARE] = check_firmware,	 [SPE_CHECK_PROBE] = check_probe,
-	[SPE_CHECK_KPTI] = check_kpti,		 [SPE_CHECK_PMU] = check_pmu,
-	[SPE_CHECK_CAPS] = check_caps,		 [SPE_CHECK_PARANOID] = check_paranoid,
-	[SPE_CHECK_PRIVILEGE] = check_privilege, [SPE_CHECK_MLOCK] = check_mlock,
-	[SPE_CHECK_RECORD] = check_record,
+	[SPE_CHECK_ARCH] = filt_check_arch,		 [SPE_CHECK_CPU] = filt_check_cpu,
+	[SPE_CHECK_VIRT] = filt_check_virt,		 [SPE_CHECK_KERNEL] = filt_check_kernel,
+	[SPE_CHECK_CONFIG] = filt_check_config,	 [SPE_CHECK_DRIVER] = filt_check_driver,
+	[SPE_CHECK_FIRMWARE] = filt_check_firmware,	 [SPE_CHECK_PROBE] = filt_check_probe,
+	[SPE_CHECK_KPTI] = filt_check_kpti,		 [SPE_CHECK_PMU] = filt_check_pmu,
+	[SPE_CHECK_CAPS] = filt_check_caps,		 [SPE_CHECK_PARANOID] = filt_check_paranoid,
+	[SPE_CHECK_PRIVILEGE] = filt_check_privilege, [SPE_CHECK_MLOCK] = filt_check_mlock,
+	[SPE_CHECK_RECORD] = filt_check_record,
 };
 
 const char *spe_check_name(enum spe_check_id id)
@@ -62,7 +62,7 @@ void spe_doctor_plan_init(struct spe_doctor_plan *plan, uint64_t default_aux_byt
 	plan->default_data_bytes = default_data_bytes;
 }
 
-void check_set(struct spe_check *k, enum spe_check_status st, enum spe_doctor_verdict blocks, const char *fmt, ...)
+void filt_check_set(struct spe_check *k, enum spe_check_status st, enum spe_doctor_verdict blocks, const char *fmt, ...)
 {
 	k->status = st;
 	k->blocks = st == SPE_CHECK_FAIL ? blocks : SPE_DOCTOR_OK;
@@ -72,7 +72,7 @@ void check_set(struct spe_check *k, enum spe_check_status st, enum spe_doctor_ve
 	va_end(ap);
 }
 
-void check_evidence(struct spe_check *k, const char *source, const char *fmt, ...)
+void filt_check_evidence(struct spe_check *k, const char *source, const char *fmt, ...)
 {
 	if (k->n_evidence == SPE_CHECK_MAX_EVIDENCE)
 		return;
@@ -84,7 +84,7 @@ void check_evidence(struct spe_check *k, const char *source, const char *fmt, ..
 	va_end(ap);
 }
 
-void check_fix(struct spe_check *k, const char *fmt, ...)
+void filt_check_fix(struct spe_check *k, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -111,12 +111,13 @@ static int open_root(const char *root, struct sysroot *s, char *err, size_t errl
 	}
 	struct stat st;
 	if (!realpath(root, real) || stat(real, &st)) {
-		snprintf(err, errlen, "%s: %s", root, strerror(errno));
-		return -1;
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", root, strerror(e));
+		return e == ENOENT || e == ENOTDIR ? -spe_not_found : -spe_io;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a directory (give the root of a captured tree)", root);
-		return -1;
+		return -spe_not_found;
 	}
 	s->live = !strcmp(real, "/");
 	if (!s->live)
@@ -153,21 +154,22 @@ int spe_doctor_run(const char *root, const struct spe_doctor_plan *plan, struct 
 	struct doctor_facts *f = calloc(1, sizeof *f);
 	if (!f) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		return -spe_nomem;
 	}
-	if (open_root(root, &f->root, err, errlen)) {
+	int rc = open_root(root, &f->root, err, errlen);
+	if (rc) {
 		free(f);
-		return -1;
+		return rc;
 	}
 	memset(r, 0, sizeof *r);
 	snprintf(r->root, sizeof r->root, "%.255s", f->root.live ? "/" : f->root.dir);
-	facts_read_cpu(f);
-	facts_read_virt(f);
-	facts_read_kernel(f);
-	facts_read_firmware(f);
-	facts_read_log(f);
-	facts_read_access(f);
-	facts_read_pmus(f);
+	filt_facts_read_cpu(f);
+	filt_facts_read_virt(f);
+	filt_facts_read_kernel(f);
+	filt_facts_read_firmware(f);
+	filt_facts_read_log(f);
+	filt_facts_read_access(f);
+	filt_facts_read_pmus(f);
 	snprintf(r->release, sizeof r->release, "%s", f->release);
 	snprintf(r->arch, sizeof r->arch, "%s", f->arch);
 
@@ -176,7 +178,7 @@ int spe_doctor_run(const char *root, const struct spe_doctor_plan *plan, struct 
 		struct spe_check *k = &r->check[i];
 		k->id = (enum spe_check_id)i;
 		if (i != SPE_CHECK_ARCH && !c.arm) {
-			check_set(k, SPE_CHECK_SKIP, SPE_DOCTOR_OK, "not an Arm system");
+			filt_check_set(k, SPE_CHECK_SKIP, SPE_DOCTOR_OK, "not an Arm system");
 			continue;
 		}
 		evaluators[i](&c, k);

@@ -116,30 +116,30 @@ struct doctor_facts {
 };
 
 /* Gather everything (sys_*.c); fields stay "unknown" where nothing could be read. */
-void facts_read_cpu(struct doctor_facts *f);
-void facts_read_virt(struct doctor_facts *f);
-void facts_read_kernel(struct doctor_facts *f);
-void facts_read_firmware(struct doctor_facts *f);
-void facts_read_log(struct doctor_facts *f);
-void facts_read_pmus(struct doctor_facts *f);
-void facts_read_access(struct doctor_facts *f);
+void filt_facts_read_cpu(struct doctor_facts *f);
+void filt_facts_read_virt(struct doctor_facts *f);
+void filt_facts_read_kernel(struct doctor_facts *f);
+void filt_facts_read_firmware(struct doctor_facts *f);
+void filt_facts_read_log(struct doctor_facts *f);
+void filt_facts_read_pmus(struct doctor_facts *f);
+void filt_facts_read_access(struct doctor_facts *f);
 
 /* The parsers behind them. */
 /* @p add_midrs: take the MIDRs from it (sysfs had none). */
-void cpuinfo_parse(struct doctor_facts *f, const char *text, bool add_midrs);
-void config_parse(struct doctor_facts *f, const char *text);
-void kernel_log_scan(struct kernel_log *log, const char *text);
-void status_parse(struct doctor_facts *f, const char *text);
-void limits_parse(struct doctor_facts *f, const char *text);
+void filt_cpuinfo_parse(struct doctor_facts *f, const char *text, bool add_midrs);
+void filt_config_parse(struct doctor_facts *f, const char *text);
+void filt_kernel_log_scan(struct kernel_log *log, const char *text);
+void filt_status_parse(struct doctor_facts *f, const char *text);
+void filt_limits_parse(struct doctor_facts *f, const char *text);
 /* Add one CPU's MIDR to the groups. */
-void facts_add_midr(struct doctor_facts *f, unsigned cpu, uint64_t midr);
+void filt_facts_add_midr(struct doctor_facts *f, unsigned cpu, uint64_t midr);
 
 /* Capability bits of CapEff (include/uapi/linux/capability.h). */
 #define CAP_BIT_IPC_LOCK 14
 #define CAP_BIT_SYS_ADMIN 21
 #define CAP_BIT_SYSLOG 34
 #define CAP_BIT_PERFMON 38
-bool facts_has_cap(const struct doctor_facts *f, unsigned bit);
+bool filt_facts_has_cap(const struct doctor_facts *f, unsigned bit);
 
 /* The checks (check_*.c): each fills its report entry from the facts. */
 struct check_ctx {
@@ -150,41 +150,41 @@ struct check_ctx {
 	bool have_pmus;    /* at least one arm_spe PMU */
 };
 
-void check_arch(struct check_ctx *c, struct spe_check *k);
-void check_cpu(struct check_ctx *c, struct spe_check *k);
-void check_virt(struct check_ctx *c, struct spe_check *k);
-void check_kernel(struct check_ctx *c, struct spe_check *k);
-void check_config(struct check_ctx *c, struct spe_check *k);
-void check_driver(struct check_ctx *c, struct spe_check *k);
-void check_firmware(struct check_ctx *c, struct spe_check *k);
-void check_probe(struct check_ctx *c, struct spe_check *k);
-void check_kpti(struct check_ctx *c, struct spe_check *k);
-void check_pmu(struct check_ctx *c, struct spe_check *k);
-void check_caps(struct check_ctx *c, struct spe_check *k);
-void check_paranoid(struct check_ctx *c, struct spe_check *k);
-void check_privilege(struct check_ctx *c, struct spe_check *k);
-void check_mlock(struct check_ctx *c, struct spe_check *k);
-void check_record(struct check_ctx *c, struct spe_check *k);
+void filt_check_arch(struct check_ctx *c, struct spe_check *k);
+void filt_check_cpu(struct check_ctx *c, struct spe_check *k);
+void filt_check_virt(struct check_ctx *c, struct spe_check *k);
+void filt_check_kernel(struct check_ctx *c, struct spe_check *k);
+void filt_check_config(struct check_ctx *c, struct spe_check *k);
+void filt_check_driver(struct check_ctx *c, struct spe_check *k);
+void filt_check_firmware(struct check_ctx *c, struct spe_check *k);
+void filt_check_probe(struct check_ctx *c, struct spe_check *k);
+void filt_check_kpti(struct check_ctx *c, struct spe_check *k);
+void filt_check_pmu(struct check_ctx *c, struct spe_check *k);
+void filt_check_caps(struct check_ctx *c, struct spe_check *k);
+void filt_check_paranoid(struct check_ctx *c, struct spe_check *k);
+void filt_check_privilege(struct check_ctx *c, struct spe_check *k);
+void filt_check_mlock(struct check_ctx *c, struct spe_check *k);
+void filt_check_record(struct check_ctx *c, struct spe_check *k);
 
 /* Filling a check. */
-void check_set(struct spe_check *k, enum spe_check_status st, enum spe_doctor_verdict blocks, const char *fmt, ...)
+void filt_check_set(struct spe_check *k, enum spe_check_status st, enum spe_doctor_verdict blocks, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-void check_evidence(struct spe_check *k, const char *source, const char *fmt, ...)
+void filt_check_evidence(struct spe_check *k, const char *source, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void check_fix(struct spe_check *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void filt_check_fix(struct spe_check *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A virtual machine? 1 yes, 0 known bare metal, -1 no sign; the evidence in @p why. */
-int facts_virtual(const struct doctor_facts *f, char *why, size_t len);
+int filt_facts_virtual(const struct doctor_facts *f, char *why, size_t len);
 /* Does firmware describe SPE? 1 yes, 0 no, -1 cannot tell. */
-int facts_firmware_spe(const struct doctor_facts *f);
+int filt_facts_firmware_spe(const struct doctor_facts *f);
 
 /* The PMU the plan records (spe_system_pick), -1 when none or several and no choice (err "" then). */
-int check_pick_pmu(const struct check_ctx *c, char *err, size_t len);
+int filt_check_pick_pmu(const struct check_ctx *c, char *err, size_t len);
 
 /* "0-3,8" for a CPU set. */
-void cpuset_text(const struct spe_cpuset *set, char *buf, size_t len);
+void filt_cpuset_text(const struct spe_cpuset *set, char *buf, size_t len);
 /* The caller as perf core sees it, from the facts. */
 struct perf_caller;
-void facts_caller(const struct doctor_facts *f, struct perf_caller *c);
+void filt_facts_caller(const struct doctor_facts *f, struct perf_caller *c);
 
 #endif

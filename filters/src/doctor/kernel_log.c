@@ -63,7 +63,7 @@ static void keep(struct kernel_log *log, enum log_kind kind, const char *line, s
 			*p = ' ';
 }
 
-void kernel_log_scan(struct kernel_log *log, const char *text)
+void filt_kernel_log_scan(struct kernel_log *log, const char *text)
 {
 	memset(log, 0, sizeof *log);
 	for (const char *p = text; *p;) {
@@ -105,10 +105,10 @@ static int read_syslog(char **out)
 	return 0;
 }
 
-void facts_read_log(struct doctor_facts *f)
+void filt_facts_read_log(struct doctor_facts *f)
 {
 	long long restrict_value;
-	f->dmesg_restrict = sysroot_number(&f->root, "/proc/sys/kernel/dmesg_restrict", &restrict_value)
+	f->dmesg_restrict = filt_sysroot_number(&f->root, "/proc/sys/kernel/dmesg_restrict", &restrict_value)
 				    ? -1
 				    : (int)restrict_value;
 	char *text = NULL;
@@ -120,7 +120,7 @@ void facts_read_log(struct doctor_facts *f)
 	}
 	if (!text) {
 		int was = f->log_read;
-		long n = sysroot_slurp(&f->root, "/var/log/dmesg", LOG_MAX, false, &text);
+		long n = filt_sysroot_slurp(&f->root, "/var/log/dmesg", LOG_MAX, false, &text);
 		if (n >= 0 || !f->root.live) {
 			f->log_read = n < 0 ? (int)n : 1;
 			snprintf(f->log_source, sizeof f->log_source, "/var/log/dmesg");
@@ -129,6 +129,6 @@ void facts_read_log(struct doctor_facts *f)
 		}
 	}
 	if (text)
-		kernel_log_scan(&f->log, text);
+		filt_kernel_log_scan(&f->log, text);
 	free(text);
 }

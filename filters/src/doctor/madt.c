@@ -30,22 +30,22 @@ int spe_madt_parse(const uint8_t *table, size_t len, struct spe_madt_spe *out, c
 	memset(out, 0, sizeof *out);
 	if (len < MADT_HEADER || memcmp(table, "APIC", 4)) {
 		snprintf(err, errlen, "offset 0: not an ACPI MADT (no \"APIC\" header of %u bytes)", MADT_HEADER);
-		return -1;
+		return -spe_bad_input;
 	}
 	uint32_t total = le32(table + 4);
 	if (total < MADT_HEADER || total > len) {
 		snprintf(err, errlen, "offset 4: table length %u outside the %zu bytes read", total, len);
-		return -1;
+		return -spe_bad_input;
 	}
 	for (uint32_t off = MADT_HEADER; off < total;) {
 		if (total - off < 2) {
 			snprintf(err, errlen, "offset %u: truncated entry header", off);
-			return -1;
+			return -spe_bad_input;
 		}
 		uint8_t type = table[off], elen = table[off + 1];
 		if (elen < 2 || elen > total - off) {
 			snprintf(err, errlen, "offset %u: entry length %u does not fit the table", off + 1, elen);
-			return -1;
+			return -spe_bad_input;
 		}
 		if (type == GICC_TYPE && elen > GICC_FLAGS + 4 && (le32(table + off + GICC_FLAGS) & 0x9)) {
 			out->gicc++;

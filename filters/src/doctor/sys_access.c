@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-void status_parse(struct doctor_facts *f, const char *text)
+void filt_status_parse(struct doctor_facts *f, const char *text)
 {
 	const char *p = strstr(text, "\nCapEff:");
 	if (!p && !strncmp(text, "CapEff:", 7))
@@ -37,7 +37,7 @@ void status_parse(struct doctor_facts *f, const char *text)
 		f->uid = eff;
 }
 
-void limits_parse(struct doctor_facts *f, const char *text)
+void filt_limits_parse(struct doctor_facts *f, const char *text)
 {
 	const char *p = strstr(text, "Max locked memory");
 	if (!p)
@@ -58,27 +58,27 @@ void limits_parse(struct doctor_facts *f, const char *text)
 	}
 }
 
-void facts_read_access(struct doctor_facts *f)
+void filt_facts_read_access(struct doctor_facts *f)
 {
 	long long v;
-	if (!sysroot_number(&f->root, "/proc/sys/kernel/perf_event_paranoid", &v)) {
+	if (!filt_sysroot_number(&f->root, "/proc/sys/kernel/perf_event_paranoid", &v)) {
 		f->paranoid = (int)v;
 		f->paranoid_known = true;
 	}
-	if (!sysroot_number(&f->root, "/proc/sys/kernel/perf_event_mlock_kb", &v) && v >= 0) {
+	if (!filt_sysroot_number(&f->root, "/proc/sys/kernel/perf_event_mlock_kb", &v) && v >= 0) {
 		f->mlock_kb = (uint64_t)v;
 		f->mlock_known = true;
 	}
 	f->uid = -1;
 	char buf[8192];
-	if (sysroot_text(&f->root, "/proc/self/status", buf, sizeof buf) > 0)
-		status_parse(f, buf);
-	if (sysroot_text(&f->root, "/proc/self/limits", buf, sizeof buf) > 0)
-		limits_parse(f, buf);
+	if (filt_sysroot_text(&f->root, "/proc/self/status", buf, sizeof buf) > 0)
+		filt_status_parse(f, buf);
+	if (filt_sysroot_text(&f->root, "/proc/self/limits", buf, sizeof buf) > 0)
+		filt_limits_parse(f, buf);
 	f->page_size = 0;
 	if (f->root.live) {
 		f->page_size = (unsigned)sysconf(_SC_PAGESIZE);
-	} else if (sysroot_text(&f->root, "/proc/self/smaps", buf, sizeof buf) > 0) {
+	} else if (filt_sysroot_text(&f->root, "/proc/self/smaps", buf, sizeof buf) > 0) {
 		const char *p = strstr(buf, "KernelPageSize:");
 		unsigned kb;
 		if (p && sscanf(p + 15, "%u", &kb) == 1 && kb >= 4 && kb <= 65536)
@@ -88,13 +88,13 @@ void facts_read_access(struct doctor_facts *f)
 		f->page_size = 4096;
 }
 
-void facts_caller(const struct doctor_facts *f, struct perf_caller *c)
+void filt_facts_caller(const struct doctor_facts *f, struct perf_caller *c)
 {
 	memset(c, 0, sizeof *c);
 	c->paranoid = f->paranoid_known ? f->paranoid : 2;
-	c->sys_admin = facts_has_cap(f, CAP_BIT_SYS_ADMIN);
+	c->sys_admin = filt_facts_has_cap(f, CAP_BIT_SYS_ADMIN);
 	/* CAP_PERFMON came in 5.8; an older kernel knows only CAP_SYS_ADMIN. */
-	c->perfmon = c->sys_admin || (facts_has_cap(f, CAP_BIT_PERFMON) && (!f->kernel || f->kernel >= 508));
-	c->ipc_lock = facts_has_cap(f, CAP_BIT_IPC_LOCK);
+	c->perfmon = c->sys_admin || (filt_facts_has_cap(f, CAP_BIT_PERFMON) && (!f->kernel || f->kernel >= 508));
+	c->ipc_lock = filt_facts_has_cap(f, CAP_BIT_IPC_LOCK);
 	c->restrict_patch = f->restrict_symbol;
 }

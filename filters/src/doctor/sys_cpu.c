@@ -15,12 +15,12 @@
 
 #define CPUINFO_MAX (4u << 20)
 
-bool facts_has_cap(const struct doctor_facts *f, unsigned bit)
+bool filt_facts_has_cap(const struct doctor_facts *f, unsigned bit)
 {
 	return f->status_known && (f->cap_eff >> bit & 1);
 }
 
-void cpuset_text(const struct spe_cpuset *set, char *buf, size_t len)
+void filt_cpuset_text(const struct spe_cpuset *set, char *buf, size_t len)
 {
 	size_t n = 0;
 	buf[0] = '\0';
@@ -41,7 +41,7 @@ void cpuset_text(const struct spe_cpuset *set, char *buf, size_t len)
 		memcpy(buf + len - 4, "...", 4);
 }
 
-void facts_add_midr(struct doctor_facts *f, unsigned cpu, uint64_t midr)
+void filt_facts_add_midr(struct doctor_facts *f, unsigned cpu, uint64_t midr)
 {
 	if (cpu >= SPE_MAX_CPUS)
 		return;
@@ -80,7 +80,7 @@ static const char *field(const char *line, const char *key)
 	return *line == ':' ? line + 1 : NULL;
 }
 
-void cpuinfo_parse(struct doctor_facts *f, const char *text, bool add_midrs)
+void filt_cpuinfo_parse(struct doctor_facts *f, const char *text, bool add_midrs)
 {
 	long cpu = -1;
 	unsigned long impl = 0, var = 0, part = 0, rev = 0;
@@ -112,8 +112,8 @@ void cpuinfo_parse(struct doctor_facts *f, const char *text, bool add_midrs)
 		}
 		if (block_end && have == 15 && cpu >= 0) {
 			if (add_midrs)
-				facts_add_midr(f, (unsigned)cpu,
-					       (impl & 0xff) << 24 | (var & 0xf) << 20 | 0xfu << 16 | (part & 0xfff) << 4 | (rev & 0xf));
+				filt_facts_add_midr(f, (unsigned)cpu,
+						    (impl & 0xff) << 24 | (var & 0xf) << 20 | 0xfu << 16 | (part & 0xfff) << 4 | (rev & 0xf));
 			have = 0;
 		}
 		if (!nl)
@@ -125,7 +125,7 @@ void cpuinfo_parse(struct doctor_facts *f, const char *text, bool add_midrs)
 static void read_arch(struct doctor_facts *f)
 {
 	char buf[64];
-	if (sysroot_text(&f->root, "/proc/sys/kernel/arch", buf, sizeof buf) > 0) {
+	if (filt_sysroot_text(&f->root, "/proc/sys/kernel/arch", buf, sizeof buf) > 0) {
 		snprintf(f->arch, sizeof f->arch, "%.31s", buf);
 		snprintf(f->arch_source, sizeof f->arch_source, "/proc/sys/kernel/arch");
 		snprintf(f->arch_value, sizeof f->arch_value, "%s", buf);
@@ -144,10 +144,10 @@ static void read_arch(struct doctor_facts *f)
 	}
 }
 
-void facts_read_cpu(struct doctor_facts *f)
+void filt_facts_read_cpu(struct doctor_facts *f)
 {
 	char buf[4096];
-	if (sysroot_text(&f->root, "/sys/devices/system/cpu/online", buf, sizeof buf) > 0) {
+	if (filt_sysroot_text(&f->root, "/sys/devices/system/cpu/online", buf, sizeof buf) > 0) {
 		size_t off;
 		if (!spe_cpuset_parse(buf, &f->online, &off)) {
 			f->online_known = true;
@@ -162,15 +162,15 @@ void facts_read_cpu(struct doctor_facts *f)
 		char path[128];
 		long long v;
 		snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%u/regs/identification/midr_el1", c);
-		if (sysroot_number(&f->root, path, &v))
+		if (filt_sysroot_number(&f->root, path, &v))
 			continue;
-		facts_add_midr(f, c, (uint64_t)v);
+		filt_facts_add_midr(f, c, (uint64_t)v);
 		if (!found++)
 			snprintf(f->midr_source, sizeof f->midr_source, "%.111s", path);
 	}
 	char *info = NULL;
-	if (sysroot_slurp(&f->root, "/proc/cpuinfo", CPUINFO_MAX, false, &info) >= 0) {
-		cpuinfo_parse(f, info, !found);
+	if (filt_sysroot_slurp(&f->root, "/proc/cpuinfo", CPUINFO_MAX, false, &info) >= 0) {
+		filt_cpuinfo_parse(f, info, !found);
 		if (!found && f->n_groups)
 			snprintf(f->midr_source, sizeof f->midr_source, "/proc/cpuinfo");
 	}
@@ -180,17 +180,17 @@ void facts_read_cpu(struct doctor_facts *f)
 			for (unsigned w = 0; w < SPE_MAX_CPUS / 64; w++)
 				f->online.bits[w] |= f->group[i].cpus.bits[w];
 		f->online_known = f->n_groups > 0;
-		cpuset_text(&f->online, f->online_text, sizeof f->online_text);
+		filt_cpuset_text(&f->online, f->online_text, sizeof f->online_text);
 	}
 	for (unsigned w = 0; w < SPE_MAX_CPUS / 64; w++)
 		f->n_online += (unsigned)__builtin_popcountll(f->online.bits[w]);
 	read_arch(f);
 }
 
-void facts_read_virt(struct doctor_facts *f)
+void filt_facts_read_virt(struct doctor_facts *f)
 {
-	sysroot_text(&f->root, "/sys/class/dmi/id/sys_vendor", f->dmi_vendor, sizeof f->dmi_vendor);
-	sysroot_text(&f->root, "/sys/class/dmi/id/product_name", f->dmi_product, sizeof f->dmi_product);
-	sysroot_text(&f->root, "/sys/hypervisor/type", f->xen_type, sizeof f->xen_type);
-	f->dt_hypervisor = sysroot_exists(&f->root, "/sys/firmware/devicetree/base/hypervisor");
+	filt_sysroot_text(&f->root, "/sys/class/dmi/id/sys_vendor", f->dmi_vendor, sizeof f->dmi_vendor);
+	filt_sysroot_text(&f->root, "/sys/class/dmi/id/product_name", f->dmi_product, sizeof f->dmi_product);
+	filt_sysroot_text(&f->root, "/sys/hypervisor/type", f->xen_type, sizeof f->xen_type);
+	f->dt_hypervisor = filt_sysroot_exists(&f->root, "/sys/firmware/devicetree/base/hypervisor");
 }

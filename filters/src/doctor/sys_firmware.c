@@ -33,7 +33,7 @@ static bool compatible_has(const char *prop, size_t len, const char *needle)
 static void scan_dt(struct doctor_facts *f, const char *dir, int depth)
 {
 	char full[4352];
-	if (!sysroot_path(&f->root, dir, full, sizeof full))
+	if (!filt_sysroot_path(&f->root, dir, full, sizeof full))
 		return;
 	DIR *d = opendir(full);
 	if (!d)
@@ -47,7 +47,7 @@ static void scan_dt(struct doctor_facts *f, const char *dir, int depth)
 			continue;
 		snprintf(prop, sizeof prop, "%s/compatible", node);
 		char *text = NULL;
-		long n = sysroot_slurp(&f->root, prop, 4096, false, &text);
+		long n = filt_sysroot_slurp(&f->root, prop, 4096, false, &text);
 		if (n > 0 && compatible_has(text, (size_t)n, SPE_COMPATIBLE))
 			snprintf(f->dt_node, sizeof f->dt_node, "%.127s", node);
 		free(text);
@@ -57,17 +57,17 @@ static void scan_dt(struct doctor_facts *f, const char *dir, int depth)
 	closedir(d);
 }
 
-void facts_read_firmware(struct doctor_facts *f)
+void filt_facts_read_firmware(struct doctor_facts *f)
 {
-	f->acpi = sysroot_exists(&f->root, "/sys/firmware/acpi");
-	f->acpi_device = sysroot_exists(&f->root, "/sys/bus/platform/devices/arm,spe-v1");
+	f->acpi = filt_sysroot_exists(&f->root, "/sys/firmware/acpi");
+	f->acpi_device = filt_sysroot_exists(&f->root, "/sys/bus/platform/devices/arm,spe-v1");
 	uint8_t *madt = NULL;
-	long n = sysroot_slurp(&f->root, "/sys/firmware/acpi/tables/APIC", MADT_MAX, false, (char **)&madt);
+	long n = filt_sysroot_slurp(&f->root, "/sys/firmware/acpi/tables/APIC", MADT_MAX, false, (char **)&madt);
 	f->madt_read = n < 0 ? (int)n : 1;
 	if (n >= 0 && spe_madt_parse(madt, (size_t)n, &f->madt, f->madt_error, sizeof f->madt_error))
 		f->madt_read = SYSROOT_ERROR;
 	free(madt);
-	f->dt = sysroot_exists(&f->root, "/sys/firmware/devicetree/base");
+	f->dt = filt_sysroot_exists(&f->root, "/sys/firmware/devicetree/base");
 	if (f->dt)
 		scan_dt(f, "/sys/firmware/devicetree/base", 1);
 }

@@ -29,7 +29,7 @@ static char config_value(const char *text, const char *name)
 	return 0;
 }
 
-void config_parse(struct doctor_facts *f, const char *text)
+void filt_config_parse(struct doctor_facts *f, const char *text)
 {
 	f->spe_pmu = config_value(text, "CONFIG_ARM_SPE_PMU");
 	f->restrict_symbol = config_value(text, "CONFIG_SECURITY_PERF_EVENTS_RESTRICT") != 0;
@@ -39,58 +39,58 @@ void config_parse(struct doctor_facts *f, const char *text)
 static void read_config(struct doctor_facts *f)
 {
 	char *text = NULL, path[160];
-	long n = sysroot_slurp(&f->root, "/proc/config.gz", CONFIG_MAX, true, &text);
+	long n = filt_sysroot_slurp(&f->root, "/proc/config.gz", CONFIG_MAX, true, &text);
 	snprintf(path, sizeof path, "/proc/config.gz");
 	if (n < 0 && f->release[0]) {
 		snprintf(path, sizeof path, "/boot/config-%s", f->release);
-		n = sysroot_slurp(&f->root, path, CONFIG_MAX, false, &text);
+		n = filt_sysroot_slurp(&f->root, path, CONFIG_MAX, false, &text);
 	}
 	f->config_read = n < 0 ? (int)n : 1;
 	snprintf(f->config_source, sizeof f->config_source, "%.127s", path);
 	if (text)
-		config_parse(f, text);
+		filt_config_parse(f, text);
 	free(text);
 }
 
 static void read_driver(struct doctor_facts *f)
 {
-	f->driver_registered = sysroot_exists(&f->root, "/sys/bus/platform/drivers/arm_spe_pmu");
-	f->module_loaded = sysroot_exists(&f->root, "/sys/module/arm_spe_pmu/initstate") ||
-			   sysroot_exists(&f->root, "/sys/module/arm_spe_pmu/refcnt");
+	f->driver_registered = filt_sysroot_exists(&f->root, "/sys/bus/platform/drivers/arm_spe_pmu");
+	f->module_loaded = filt_sysroot_exists(&f->root, "/sys/module/arm_spe_pmu/initstate") ||
+			   filt_sysroot_exists(&f->root, "/sys/module/arm_spe_pmu/refcnt");
 	if (!f->release[0])
 		return;
 	char path[256];
 	snprintf(path, sizeof path, "/lib/modules/%s", f->release);
-	f->modules_dir = sysroot_exists(&f->root, path);
+	f->modules_dir = filt_sysroot_exists(&f->root, path);
 	static const char *const suffixes[] = { "", ".xz", ".zst", ".gz" };
 	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0] && !f->module_file[0]; i++) {
 		snprintf(path, sizeof path, "/lib/modules/%s/kernel/drivers/perf/arm_spe_pmu.ko%s", f->release,
 			 suffixes[i]);
-		if (sysroot_exists(&f->root, path))
+		if (filt_sysroot_exists(&f->root, path))
 			snprintf(f->module_file, sizeof f->module_file, "%.159s", path);
 	}
 	char *text = NULL;
 	snprintf(path, sizeof path, "/lib/modules/%s/modules.builtin", f->release);
-	if (sysroot_slurp(&f->root, path, BUILTIN_MAX, false, &text) >= 0)
+	if (filt_sysroot_slurp(&f->root, path, BUILTIN_MAX, false, &text) >= 0)
 		f->builtin = strstr(text, "drivers/perf/arm_spe_pmu.ko") != NULL;
 	free(text);
 }
 
 static void read_cmdline(struct doctor_facts *f)
 {
-	sysroot_text(&f->root, "/proc/cmdline", f->cmdline, sizeof f->cmdline);
+	filt_sysroot_text(&f->root, "/proc/cmdline", f->cmdline, sizeof f->cmdline);
 	for (const char *p = f->cmdline; (p = strstr(p, "kpti=")); p += 5) {
 		if (p != f->cmdline && p[-1] != ' ')
 			continue;
 		size_t n = strcspn(p + 5, " ");
 		snprintf(f->kpti_arg, sizeof f->kpti_arg, "%.*s", (int)(n < 31 ? n : 31), p + 5);
 	}
-	sysroot_text(&f->root, "/sys/devices/system/cpu/vulnerabilities/meltdown", f->meltdown, sizeof f->meltdown);
+	filt_sysroot_text(&f->root, "/sys/devices/system/cpu/vulnerabilities/meltdown", f->meltdown, sizeof f->meltdown);
 }
 
-void facts_read_kernel(struct doctor_facts *f)
+void filt_facts_read_kernel(struct doctor_facts *f)
 {
-	if (sysroot_text(&f->root, "/proc/sys/kernel/osrelease", f->release, sizeof f->release) > 0) {
+	if (filt_sysroot_text(&f->root, "/proc/sys/kernel/osrelease", f->release, sizeof f->release) > 0) {
 		snprintf(f->release_source, sizeof f->release_source, "/proc/sys/kernel/osrelease");
 		f->kernel = spe_kernel_parse(f->release);
 	}

@@ -21,15 +21,15 @@ static const struct cpu_group *group_of(const struct doctor_facts *f, const stru
 	return NULL;
 }
 
-void facts_read_pmus(struct doctor_facts *f)
+void filt_facts_read_pmus(struct doctor_facts *f)
 {
 	char dir[4352];
 	const char *devices = "/sys/bus/event_source/devices";
-	if (!sysroot_exists(&f->root, devices)) {
+	if (!filt_sysroot_exists(&f->root, devices)) {
 		snprintf(f->pmu_error, sizeof f->pmu_error, "%s: absent", devices);
 		return;
 	}
-	if (!sysroot_path(&f->root, devices, dir, sizeof dir))
+	if (!filt_sysroot_path(&f->root, devices, dir, sizeof dir))
 		return;
 	f->sys = calloc(1, sizeof *f->sys);
 	if (!f->sys)
@@ -44,12 +44,12 @@ void facts_read_pmus(struct doctor_facts *f)
 		return;
 	}
 	struct perf_caller c;
-	facts_caller(f, &c);
+	filt_facts_caller(f, &c);
 	for (unsigned i = 0; i < f->sys->count; i++) {
 		struct spe_target *t = &f->sys->pmu[i];
 		const struct cpu_group *g = group_of(f, t);
 		if (g)
-			target_apply_midr(t, g->midr);
+			filt_target_apply_midr(t, g->midr);
 		t->paranoid = c.paranoid;
 		t->privileged = c.perfmon;
 	}

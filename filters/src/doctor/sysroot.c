@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-bool sysroot_path(const struct sysroot *s, const char *path, char *out, size_t len)
+bool filt_sysroot_path(const struct sysroot *s, const char *path, char *out, size_t len)
 {
 	int n = snprintf(out, len, "%s%s", s->dir, path);
 	return n >= 0 && (size_t)n < len;
@@ -26,7 +26,7 @@ static int code_of(int e)
 static int open_regular(const struct sysroot *s, const char *path)
 {
 	char full[4352];
-	if (!sysroot_path(s, path, full, sizeof full))
+	if (!filt_sysroot_path(s, path, full, sizeof full))
 		return SYSROOT_ERROR;
 	int fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
@@ -56,7 +56,7 @@ static long read_all(int fd, char *buf, size_t len)
 	return (long)got;
 }
 
-int sysroot_text(const struct sysroot *s, const char *path, char *buf, size_t len)
+int filt_sysroot_text(const struct sysroot *s, const char *path, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	int fd = open_regular(s, path);
@@ -72,10 +72,10 @@ int sysroot_text(const struct sysroot *s, const char *path, char *buf, size_t le
 	return (int)n;
 }
 
-int sysroot_number(const struct sysroot *s, const char *path, long long *out)
+int filt_sysroot_number(const struct sysroot *s, const char *path, long long *out)
 {
 	char buf[64];
-	int n = sysroot_text(s, path, buf, sizeof buf);
+	int n = filt_sysroot_text(s, path, buf, sizeof buf);
 	if (n < 0)
 		return n;
 	char *end;
@@ -110,7 +110,7 @@ static long inflate_all(int fd, size_t max, char **out)
 	return rc;
 }
 
-long sysroot_slurp(const struct sysroot *s, const char *path, size_t max, bool gzip, char **out)
+long filt_sysroot_slurp(const struct sysroot *s, const char *path, size_t max, bool gzip, char **out)
 {
 	*out = NULL;
 	int fd = open_regular(s, path);
@@ -134,14 +134,14 @@ long sysroot_slurp(const struct sysroot *s, const char *path, size_t max, bool g
 	return n;
 }
 
-bool sysroot_exists(const struct sysroot *s, const char *path)
+bool filt_sysroot_exists(const struct sysroot *s, const char *path)
 {
 	char full[4352];
 	struct stat st;
-	return sysroot_path(s, path, full, sizeof full) && lstat(full, &st) == 0;
+	return filt_sysroot_path(s, path, full, sizeof full) && lstat(full, &st) == 0;
 }
 
-const char *sysroot_strerror(int code)
+const char *filt_sysroot_strerror(int code)
 {
 	switch (code) {
 	case SYSROOT_ABSENT: return "absent";

@@ -4,7 +4,7 @@
  * tracking event for MMAP2/COMM/FORK/EXIT/SWITCH) on the CPUs it lists, map
  * the data ring and the AUX area, and run spe_session_drain() until told to
  * stop.  The PMU, its CPUs and the attr words come from libspe_filters (see
- * cli/common/record_run.c record_run_live_config()).
+ * cli/common/record_run.c cli_record_run_live_config()).
  *
  * The same code runs in "sideband only" mode (no SPE event: the dummy event
  * owns the ring), which is how the ring reader is tested on machines
@@ -14,6 +14,7 @@
 #define SPE_LIVE_H
 
 #include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include "spe/session.h"
@@ -58,15 +59,8 @@ struct spe_live_config {
 	uint32_t data_pages;      /* data ring pages per CPU, power of two; 0 = 512 KiB worth (at least 1) */
 	uint64_t sample_type;     /* trailer layout; must match the output's attr */
 	double duration;          /* seconds; 0 = until the command exits or *stop */
-	const volatile int *stop; /* set from a signal handler */
+	const volatile sig_atomic_t *stop; /* set from a signal handler: stop, keeping what was recorded */
 	int poll_ms;              /* 0 = 100 */
-};
-
-/* Why the live path failed: what to print. */
-struct spe_live_error {
-	int code;                 /* negative spe_* code */
-	int sys_errno;            /* errno of the failing call, 0 if none */
-	char msg[512];
 };
 
 struct spe_live_result {
@@ -97,8 +91,13 @@ struct spe_live;
  * Open the events and map the rings (and fork the command, held before exec).
  * The CPU list actually recorded is available from spe_live_cpus() so the
  * caller can open its output with per-CPU metadata before spe_live_run().
+ * Returns 0, or a negative code with the reason in @p err: -spe_invalid (a
+ * bad configuration), -spe_no_permission (perf_event_open refused: EACCES,
+ * EPERM; the message names the fix), -spe_not_found (-p's process is gone),
+ * -spe_unavailable (no perf events, SPE busy, attributes the kernel
+ * rejects), -spe_io or -spe_nomem.
  */
-int spe_live_open(const struct spe_live_config *cfg, struct spe_live **out, struct spe_live_error *err);
+int spe_live_open(const struct spe_live_config *cfg, struct spe_live **out, char *err, size_t errlen);
 int spe_live_cpus(const struct spe_live *l, const uint32_t **cpus);
 /*
  * The tasks events were opened for on each CPU: the command, -p's PID and
@@ -108,9 +107,14 @@ int spe_live_cpus(const struct spe_live *l, const uint32_t **cpus);
 int spe_live_tasks(const struct spe_live *l, const pid_t **tids);
 void spe_live_time_conv(const struct spe_live *l, struct spe_live_time_conv *tc);
 
-/* Enable, let the command exec, drain into @p sink until done; disable and drain once more. */
-int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct spe_live_result *res,
-		 struct spe_live_error *err);
+/*
+ * Enable, let the command exec, drain into @p sink until done; disable and
+ * drain once more.  Returns 0 or a negative code, spe_live_errmsg() saying
+ * why (-spe_invalid with res->command_ran 0: the command could not be run).
+ */
+int spe_live_run(struct spe_live *l, const struct spe_session_sink *sink, struct spe_live_result *res);
+/* The last failure of @p l, "" if none. */
+const char *spe_live_errmsg(const struct spe_live *l);
 
 /* Close everything (kills a command that was never started). */
 void spe_live_close(struct spe_live *l);

@@ -7,6 +7,8 @@
 #ifndef SPE_REPLAY_H
 #define SPE_REPLAY_H
 
+#include <signal.h>
+
 #include "spe/replay_manifest.h"
 #include "spe/session.h"
 
@@ -25,7 +27,7 @@ struct spe_replay_config {
 	uint64_t sample_type;   /* trailer layout of the synthesized kernel records */
 	uint64_t sample_id;     /* the id in their trailers */
 	/* Polled between drains; when it becomes non-zero the replay stops early (signals). */
-	const volatile int *stop;
+	const volatile sig_atomic_t *stop; /* set from a signal handler */
 };
 
 struct spe_replay_stats {

@@ -1,22 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Error codes of libspe_topdown.  Functions return >= 0 on success and the
- * negated code on failure; a struct td_diag, when the caller passes one,
- * receives a sentence naming the line (or field) and the problem.
+ * Errors of libspe_topdown: functions return >= 0 on success and a negative
+ * spe_* code (spe/spe.h, spe_errstr) on failure, with the reason where the
+ * tree's convention puts it (docs/architecture.md, "Errors"): the importers
+ * of text fill a struct td_diag (the line and the problem), the calls on a
+ * td_session keep it on the session (td_session_errmsg), every other call
+ * writes it to the caller's err buffer (NULL allowed).
  */
 #ifndef TOPDOWN_ERROR_H
 #define TOPDOWN_ERROR_H
 
-enum td_error_code {
-	td_ok = 0,
-	td_invalid,     /* bad argument */
-	td_nomem,       /* out of memory */
-	td_bad_input,   /* the input is malformed; td_diag says where */
-	td_unsupported, /* well-formed, but a CPU or format we do not handle */
-	td_io,          /* a read or system call failed; errno kept in td_diag */
-	td_db,          /* SQLite reported an error; its message is in td_diag */
-	td_no_data,     /* nothing usable was found */
-};
+#include <stddef.h>
+
+#include "spe/spe.h"
 
 /** Where and why an operation failed.  line is 1-based, 0 when not applicable. */
 struct td_diag {
@@ -24,11 +20,11 @@ struct td_diag {
 	char msg[256];
 };
 
-/** Short static description of a code (negative or not). */
-const char *td_errstr(int code);
-
-/** Record a diagnostic (NULL @p diag is allowed) and return -@p code. */
+/** Record a diagnostic (NULL @p diag is allowed) and return @p code (negative). */
 int td_fail(struct td_diag *diag, int code, long line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/** Write the message to @p err (NULL allowed) and return -@p code. */
+int td_failf(char *err, size_t errlen, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

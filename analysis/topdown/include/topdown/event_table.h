@@ -36,8 +36,8 @@ uint64_t td_event_config(const struct td_event_code *code);
 /**
  * Resolve @p spec for @p isa.  On success fills @p code and, when a table
  * entry has that encoding, copies its name into @p canon (otherwise the
- * spec itself).  Returns 0, -td_invalid for a malformed spec, or
- * -td_unsupported for a name no table knows.
+ * spec itself).  Returns 0, -spe_invalid for a malformed spec, or
+ * -spe_unavailable for a name no table knows.
  */
 int td_event_resolve(const char *spec, enum td_isa isa, struct td_event_code *code,
 		     char *canon, size_t canon_len);

@@ -29,16 +29,16 @@ struct td_cpu_info {
 	int approx;           /* the method is an approximation */
 };
 
-/** Identify @p cpu (see above).  Returns 0 or -td_unsupported. */
+/** Identify @p cpu (see above).  Returns 0 or -spe_unavailable. */
 int td_cpu_lookup(const char *cpu, struct td_cpu_info *info);
 
 /**
  * Compute the topdown nodes of @p iv from its raw counts with the formula
  * for @p cpu; values are raw (not clamped).  Returns the number of nodes set,
- * -td_no_data when an event the formula needs is missing (td_diag names it),
- * -td_unsupported for an unknown CPU.
+ * -spe_no_data when an event the formula needs is missing (@p err names it),
+ * -spe_unavailable for an unknown CPU.
  */
-int td_formula_apply(const struct td_cpu_info *cpu, struct td_interval *iv, struct td_diag *diag);
+int td_formula_apply(const struct td_cpu_info *cpu, struct td_interval *iv, char *err, size_t errlen);
 
 /** The count of the event @p spec in @p iv, matched by encoding.  1 when found. */
 int td_interval_count(const struct td_interval *iv, enum td_isa isa, const char *spec, double *value);

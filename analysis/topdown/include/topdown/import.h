@@ -68,7 +68,7 @@ void td_import_result_free(struct td_import_result *res);
  * Parse @p text into runs (tool, method, isa, cpu and approx are set on
  * each).  Raw counts without metric values need a CPU, from @p opts or a
  * "# cpu: NAME" line in the input.  Returns the format parsed (> 0) or a
- * negative td code, -td_no_data when no block has topdown values; td_diag
+ * negative td code, -spe_no_data when no block has topdown values; td_diag
  * names the line and the problem.
  */
 int td_import_runs(const char *text, size_t len, const struct td_import_opts *opts, struct td_import_result *res,
@@ -76,7 +76,7 @@ int td_import_runs(const char *text, size_t len, const struct td_import_opts *op
 
 /**
  * The same for an input of one run, into @p run (initialised by the
- * caller).  An input with several runs is refused (-td_bad_input, naming
+ * caller).  An input with several runs is refused (-spe_bad_input, naming
  * where each starts): use td_import_runs.
  */
 int td_import_text(const char *text, size_t len, const struct td_import_opts *opts, struct td_run *run,

@@ -16,7 +16,7 @@
  *    STALL_SLOT, OP_SPEC, OP_RETIRED, BR_MIS_PRED (+ STALL_FRONTEND_FLUSH on
  *    V3/N3, STALL_FRONTEND/STALL_BACKEND on N1), slots from PMMIR_EL1 via
  *    sysfs caps/slots, level 1 by the core's formula (formula.h).
- *  - anything else: -td_unsupported, td_diag naming the CPU.
+ *  - anything else: -spe_unavailable, the message naming the CPU.
  *
  * Every path under the system root (sysfs, /proc/cpuinfo) is read relative
  * to @p root so tests can point at a fixture tree ("" or NULL = "/").
@@ -54,11 +54,11 @@ struct td_probe {
 };
 
 /**
- * Find the topdown PMU under @p root.  Returns 0, or -td_unsupported with
- * td_diag saying "topdown is not supported on this CPU (<name>): ...".
+ * Find the topdown PMU under @p root.  Returns 0, or -spe_unavailable with
+ * @p err saying "topdown is not supported on this CPU (<name>): ...".
  * @p level asks for level 2 on Intel (ignored where the CPU lacks it).
  */
-int td_probe(const char *root, int level, struct td_probe *p, struct td_diag *diag);
+int td_probe(const char *root, int level, struct td_probe *p, char *err, size_t errlen);
 
 /** Print the perf_event_attr fields td_session_open would use, one event per line. */
 void td_probe_print_attrs(const struct td_probe *p, FILE *out);
@@ -68,9 +68,9 @@ struct td_session;
 /**
  * Open the group.  @p pid: 0 = this thread, > 0 = that process (counting
  * starts at its exec when @p on_exec).  Returns 0 or a negative code with
- * errno's text in td_diag.
+ * errno's text in @p err (-spe_no_permission when perf refused).
  */
-int td_session_open(const struct td_probe *p, int pid, int on_exec, struct td_session **s, struct td_diag *diag);
+int td_session_open(const struct td_probe *p, int pid, int on_exec, struct td_session **s, char *err, size_t errlen);
 void td_session_close(struct td_session *s);
 
 /** Take a snapshot now (RDPMC or read()). */
@@ -79,17 +79,21 @@ struct td_snapshot {
 	uint64_t slots, metrics;   /* Intel RDPMC: raw SLOTS and PERF_METRICS */
 	int rdpmc;
 };
-int td_session_snapshot(struct td_session *s, struct td_snapshot *snap, struct td_diag *diag);
+/* 0, or a negative code with the reason in td_session_errmsg(). */
+int td_session_snapshot(struct td_session *s, struct td_snapshot *snap);
 
 /**
  * Topdown fractions between two snapshots into @p iv's values (and raw
- * counts as events).  Returns the number of nodes set or a negative code.
+ * counts as events).  Returns the number of nodes set or a negative code
+ * (td_session_errmsg() says why).
  */
-int td_session_delta(const struct td_session *s, const struct td_snapshot *a, const struct td_snapshot *b,
-		     struct td_interval *iv, struct td_diag *diag);
+int td_session_delta(struct td_session *s, const struct td_snapshot *a, const struct td_snapshot *b,
+		     struct td_interval *iv);
+/* The last failure of a call on @p s, "" if none. */
+const char *td_session_errmsg(const struct td_session *s);
 
 /* The region API for applications. */
-int td_region_begin(struct td_session *s, struct td_snapshot *start, struct td_diag *diag);
-int td_region_end(struct td_session *s, const struct td_snapshot *start, struct td_interval *iv, struct td_diag *diag);
+int td_region_begin(struct td_session *s, struct td_snapshot *start);
+int td_region_end(struct td_session *s, const struct td_snapshot *start, struct td_interval *iv);
 
 #endif

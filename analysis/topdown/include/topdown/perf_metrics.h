@@ -28,7 +28,7 @@ unsigned td_pm_byte(uint64_t metrics, int byte);
  * renormalised so it sums to 1 (the bytes only approximately add up to 0xff;
  * pmu-tools does the same).  Level 2 (@p level >= 2) is scaled by the same
  * factor, and the four derived nodes are computed by subtraction.
- * Returns 0, or -td_invalid when @p slots is 0 or the level 1 bytes are all 0.
+ * Returns 0, or -spe_invalid when @p slots is 0 or the level 1 bytes are all 0.
  */
 int td_pm_decode(uint64_t slots, uint64_t metrics, int level, struct td_values *out);
 
@@ -38,7 +38,7 @@ int td_pm_decode(uint64_t slots, uint64_t metrics, int level, struct td_values *
  * each node's slot count is slots × byte / 0xff at each read; the region's
  * fraction is Δcount / Δslots, level 1 renormalised, negatives clamped to 0,
  * derived level 2 nodes by subtraction.
- * Returns 0; -td_invalid when slots_b <= slots_a (no slots, or a reset came
+ * Returns 0; -spe_invalid when slots_b <= slots_a (no slots, or a reset came
  * between the reads).
  */
 int td_pm_region(uint64_t slots_a, uint64_t metrics_a, uint64_t slots_b, uint64_t metrics_b,

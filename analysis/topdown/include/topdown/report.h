@@ -24,10 +24,10 @@ struct td_report_opts {
 	int top;              /* rows in the per-symbol lists (default 10) */
 };
 
-/** The SPE report.  -td_no_data when there are no SPE records. */
-int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag);
+/** The SPE report.  -spe_no_data when there are no SPE records. */
+int td_report_spe(sqlite3 *db, FILE *out, const struct td_report_opts *opts, char *err, size_t errlen);
 
-/** The cross-ISA report.  -td_no_data when no topdown run matches. */
-int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opts, struct td_diag *diag);
+/** The cross-ISA report.  -spe_no_data when no topdown run matches. */
+int td_report_cross_isa(sqlite3 *db, FILE *out, const struct td_report_opts *opts, char *err, size_t errlen);
 
 #endif

@@ -50,8 +50,10 @@ void td_values_set(struct td_values *v, enum td_node node, double frac, int deri
 
 void td_run_init(struct td_run *run);
 void td_run_free(struct td_run *run);
-/** Replace *@p field with a copy of @p value (NULL clears).  Returns 0 or -td_nomem. */
+/** Replace *@p field with a copy of @p value (NULL clears).  Returns 0 or -spe_nomem. */
 int td_run_set(char **field, const char *value);
+/* The ISA and method a format implies, where the input did not say (an importer's last step). */
+void td_run_default(struct td_run *run, const char *isa, const char *method);
 /**
  * The interval of @p run that starts at @p t0 with @p scope, created when
  * missing (scope NULL means "all").  NULL when out of memory.

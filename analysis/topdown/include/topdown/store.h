@@ -24,21 +24,21 @@
  */
 
 /**
- * -td_bad_input when @p db holds topdown tables of another
+ * -spe_bad_input when @p db holds topdown tables of another
  * topdown_schema_version, else 0 (also when it has none).
  */
-int td_store_check(sqlite3 *db, struct td_diag *diag);
+int td_store_check(sqlite3 *db, char *err, size_t errlen);
 
 /**
  * Create the topdown tables and views in @p db if missing (after
  * td_store_check).  Runs in a savepoint: inside or outside a transaction.
  */
-int td_store_init(sqlite3 *db, struct td_diag *diag);
+int td_store_init(sqlite3 *db, char *err, size_t errlen);
 
 /**
  * Insert @p run with its intervals, values and events in one savepoint.
  * @p run_id receives the new run's id (may be NULL).
  */
-int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, struct td_diag *diag);
+int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, char *err, size_t errlen);
 
 #endif

@@ -1,31 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "sql_text.h"
+#include "util/text.h"
+#include "util/grow.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int reserve(struct sql_text *t, size_t more)
+static int reserve(struct util_text *t, size_t more)
 {
 	if (t->failed)
 		return 0;
 	if (t->len + more + 1 <= t->cap)
 		return 1;
-	size_t cap = t->cap ? t->cap : 1024;
-	while (cap < t->len + more + 1)
-		cap *= 2;
-	char *p = realloc(t->buf, cap);
+	char *p = util_grow(t->buf, &t->cap, t->len + more + 1, 1);
 	if (!p) {
 		t->failed = 1;
 		return 0;
 	}
 	t->buf = p;
-	t->cap = cap;
 	return 1;
 }
 
-void sql_append(struct sql_text *t, const char *s)
+void util_text_append(struct util_text *t, const char *s)
 {
 	size_t n = strlen(s);
 	if (!reserve(t, n))
@@ -34,7 +31,7 @@ void sql_append(struct sql_text *t, const char *s)
 	t->len += n;
 }
 
-void sql_appendf(struct sql_text *t, const char *fmt, ...)
+void util_text_appendf(struct util_text *t, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -50,12 +47,12 @@ void sql_appendf(struct sql_text *t, const char *fmt, ...)
 	t->len += (size_t)n;
 }
 
-int sql_ok(const struct sql_text *t)
+int util_text_ok(const struct util_text *t)
 {
 	return !t->failed && t->buf;
 }
 
-void sql_free(struct sql_text *t)
+void util_text_free(struct util_text *t)
 {
 	free(t->buf);
 	t->buf = NULL;
