@@ -28,23 +28,25 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: spe-load FILE... [-o DB] [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
-		"                [--no-symbols] [--jobs=N] [--raw --midr=MIDR|PART [--cpu=N]]\n"
+		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--raw --midr=MIDR|PART [--cpu=N]]\n"
 		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
 		"      --append          add the files to an existing database\n"
 		"      --force           replace an existing database (only once the load succeeded)\n"
 		"      --symfs=DIR       look for mapped files under DIR\n"
 		"      --kallsyms=FILE   resolve kernel PCs with a copy of /proc/kallsyms\n"
 		"      --no-symbols      do not symbolize or disassemble\n"
+		"      --line-budget=N   cache lines whose sharing counts a load keeps (default %d)\n"
 		"      --jobs=N          accepted for old scripts; no effect (see spe-load(1))\n"
 		"      --raw             FILEs are bare SPE bytes, not perf.data\n"
 		"      --midr=MIDR       CPU of raw files: MIDR_EL1 value or part name (neoverse-n1)\n"
-		"      --cpu=N           CPU number recorded for raw files (default 0)\n");
+		"      --cpu=N           CPU number recorded for raw files (default 0)\n",
+		SPE_LOAD_LINE_BUDGET);
 }
 
 int cmd_load(int argc, char **argv);
 int cmd_load(int argc, char **argv)
 {
-	enum { OPT_APPEND = 256, OPT_FORCE, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_SYMBOLS, OPT_RAW, OPT_MIDR, OPT_CPU, OPT_JOBS };
+	enum { OPT_APPEND = 256, OPT_FORCE, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_SYMBOLS, OPT_RAW, OPT_MIDR, OPT_CPU, OPT_JOBS, OPT_LINE_BUDGET };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, OPT_APPEND },
@@ -56,6 +58,7 @@ int cmd_load(int argc, char **argv)
 		{ "midr", required_argument, NULL, OPT_MIDR },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "line-budget", required_argument, NULL, OPT_LINE_BUDGET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -92,6 +95,17 @@ int cmd_load(int argc, char **argv)
 				return CLI_USAGE;
 			}
 			break; /* decoding is a few percent of a load: a decode thread was measured no faster */
+		}
+		case OPT_LINE_BUDGET: {
+			char *end;
+			long long v = strtoll(optarg, &end, 10);
+			if (!*optarg || *end || v < 1 || v > 1LL << 30) {
+				fprintf(stderr, "spe-load: --line-budget=%s: expected a number of lines 1-%lld\n", optarg,
+					1LL << 30);
+				return CLI_USAGE;
+			}
+			opts.line_budget = (size_t)v;
+			break;
 		}
 		case 'h': usage(stdout); return cli_finish_stdout("spe-load", CLI_OK);
 		default: usage(stderr); return CLI_USAGE;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pc_summary and symbol_summary: the statistics hot_pc and hot_symbol show,
- * computed once per load from pc_latency over every source in the database.
+ * computed once per load from pc_histogram (one latency histogram per PC
+ * and source) over every source in the database.
  *
  * The views used to compute them with window functions at query time, which
  * sorted every pc_latency row: 33 s for hot_symbol on a 10M-record capture.
@@ -126,7 +127,32 @@ static int out_of_memory(struct rollup *r)
 	return -spe_nomem;
 }
 
-/* One pass over pc_latency (any order) into both sets of histograms. */
+/*
+ * The next "latency":samples pair of a pc_histogram JSON object at *p; 1 with
+ * a pair, 0 at the closing brace, -1 on anything else (a row no load writes).
+ */
+static int next_pair(const char **p, long long *lat, long long *count)
+{
+	const char *s = *p;
+	if (*s == '}')
+		return s[1] ? -1 : 0;
+	if (*s == ',')
+		s++;
+	char *end;
+	if (*s++ != '"')
+		return -1;
+	*lat = strtoll(s, &end, 10);
+	if (end == s || end[0] != '"' || end[1] != ':')
+		return -1;
+	s = end + 2;
+	*count = strtoll(s, &end, 10);
+	if (end == s || (*end != ',' && *end != '}'))
+		return -1;
+	*p = end;
+	return 1;
+}
+
+/* One pass over pc_histogram (any order) into both sets of histograms. */
 static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, struct latency_groups *pcs,
 			    struct latency_groups *fns)
 {
@@ -136,33 +162,46 @@ static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, st
 			return out_of_memory(r);
 	}
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(r->db, "SELECT pc, insn_id, symbol_id, total_latency, samples FROM pc_latency", -1,
-			       &st, NULL) != SQLITE_OK)
-		return fail(r, "pc_latency");
+	if (sqlite3_prepare_v2(r->db, "SELECT pc, insn_id, symbol_id, untimed, histogram FROM pc_histogram", -1, &st,
+			       NULL) != SQLITE_OK)
+		return fail(r, "pc_histogram");
 	int step, rc = 0;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		int has_pc, has_insn, has_sym, has_lat;
+		int has_pc, has_insn, has_sym, has_untimed;
 		int64_t pc = column_or(st, 0, &has_pc);
 		int64_t insn = column_or(st, 1, &has_insn);
 		int64_t sym = column_or(st, 2, &has_sym);
-		int64_t lat = column_or(st, 3, &has_lat);
-		int64_t count = sqlite3_column_int64(st, 4);
-		if (lat < 0 || lat > 0xffff || count < 0) {
-			snprintf(r->err, r->errlen, "pc_latency: latency %lld or count %lld out of range",
-				 (long long)lat, (long long)count);
-			rc = -spe_bad_file;
-			break;
-		}
-		int32_t latency = has_lat ? (int32_t)lat : LATENCY_NONE;
+		int64_t untimed = column_or(st, 3, &has_untimed);
+		const char *h = (const char *)sqlite3_column_text(st, 4);
 		struct latency_key key = { { (uint64_t)pc, has_insn ? (uint64_t)insn : 0, (uint64_t)has_pc } };
 		int64_t g = ana_latency_group_of(pcs, &key);
 		uint32_t f = has_sym && sym > 0 && sym <= sg->max_id && sg->group_of[sym] ? sg->group_of[sym] - 1 : sg->n;
-		if (g < 0 || ana_latency_groups_add(pcs, (uint32_t)g, latency, (uint64_t)count) < 0 ||
-		    ana_latency_groups_add(fns, f, latency, (uint64_t)count) < 0)
-			rc = out_of_memory(r);
+		if (g < 0)
+			return out_of_memory(r);
+		long long lat = LATENCY_NONE, count = untimed;
+		int more = 1;
+		if (!h || *h++ != '{' || untimed < 0)
+			more = -1;
+		/* the untimed records first, then each latency of the object */
+		for (; more > 0 && rc == 0; more = next_pair(&h, &lat, &count)) {
+			if (lat < LATENCY_NONE || lat > 0xffff || count < 0) {
+				more = -1;
+				break;
+			}
+			if (count && (ana_latency_groups_add(pcs, (uint32_t)g, (int32_t)lat, (uint64_t)count) < 0 ||
+				      ana_latency_groups_add(fns, f, (int32_t)lat, (uint64_t)count) < 0))
+				rc = out_of_memory(r);
+			if (lat == LATENCY_NONE)
+				lat = 0; /* past the untimed count: pairs follow */
+		}
+		if (more < 0 && rc == 0) {
+			snprintf(r->err, r->errlen, "pc_histogram: a histogram no load writes (pc %lld): %.80s",
+				 (long long)pc, (const char *)sqlite3_column_text(st, 4));
+			rc = -spe_bad_file;
+		}
 	}
 	if (rc == 0 && step != SQLITE_DONE)
-		rc = fail(r, "reading pc_latency");
+		rc = fail(r, "reading pc_histogram");
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -81,6 +81,9 @@ static int load_event(struct spe_loader *ld, const struct spe_perf_event *ev)
 	case SPE_PERF_RECORD_MMAP:
 	case SPE_PERF_RECORD_MMAP2:
 		return add_mapping(ld, ev);
+	case SPE_PERF_RECORD_TIME_CONV: /* the AUX layer converts with it; the loader stores it */
+		spe_loader_time_conv(ld, &ev->u.time_conv);
+		return 0;
 	case SPE_PERF_RECORD_ITRACE_START:
 		spe_loader_switch_in(ld, sid_cpu(ev), (int)ev->u.itrace_start.pid, (int)ev->u.itrace_start.tid,
 				     sid_time(ev));

@@ -17,7 +17,9 @@
 #include "latency_hist.h"
 #include "loader_internal.h"
 #include "numa_tables.h"
+#include "record_summary.h"
 #include "resolve.h"
+#include "time_conv_sql.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
 
@@ -37,17 +39,18 @@ struct spe_loader {
 
 	int has_time_conv;
 	struct spe_perf_time_conv tc;
+	int time_conv_written;            /* the sink has row_tc: times equal to its conversion stay NULL */
+	struct spe_row_time_conv row_tc;
 
 	struct attribution at;
 	struct resolver res;
 	struct data_attrib dattr;      /* data addresses -> data_object rows */
 	struct latency_groups latency; /* by (pc, insn, symbol): the pc_latency rows */
 	int64_t no_pc_group;           /* records without a PC; -1 until one is seen */
+	struct record_summary summary; /* the summary rows (record_summary.h) */
 
 	struct spe_row_record rows[ROW_BATCH]; /* rows waiting for the sink */
 	int n_rows;
-	char op_text[4][256][48];      /* by op-type class and payload */
-	uint8_t op_text_built[4][256];
 };
 
 /* A failed sink operation: its message, after what was being written. */
@@ -104,6 +107,7 @@ int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source
 	ld->no_pc_group = -1;
 	if (opts)
 		memcpy(&ld->opts, opts, opts->size < sizeof ld->opts ? opts->size : sizeof ld->opts);
+	ld->summary.line_budget = ld->opts.line_budget ? ld->opts.line_budget : SPE_LOAD_LINE_BUDGET;
 	int rc = ana_resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
 	if (rc == 0)
 		rc = begin_source(ld, src);
@@ -149,6 +153,31 @@ void spe_loader_time_conv(struct spe_loader *ld, const struct spe_perf_time_conv
 {
 	ld->tc = *tc;
 	ld->has_time_conv = 1;
+}
+
+/*
+ * The source's time_conv row, written once, before the first record: the
+ * conversion in force then.  Rows whose time it gives exactly (see
+ * sql_time) leave `time` NULL.
+ */
+static int write_time_conv(struct spe_loader *ld)
+{
+	if (ld->time_conv_written || !ld->has_time_conv ||
+	    ld->sink.size < offsetof(struct spe_row_sink, time_convs) + sizeof ld->sink.time_convs ||
+	    !ld->sink.time_convs)
+		return 0;
+	ld->row_tc = (struct spe_row_time_conv){ .source_id = ld->source_id,
+						 .time_shift = ld->tc.time_shift,
+						 .time_mult = ld->tc.time_mult,
+						 .time_zero = ld->tc.time_zero,
+						 .time_cycles = ld->tc.time_cycles,
+						 .time_mask = ld->tc.time_mask,
+						 .cap_user_time_short = ld->tc.cap_user_time_short };
+	int rc = ld->sink.time_convs(ld->sink.ctx, &ld->row_tc, 1);
+	if (rc < 0)
+		return sink_fail(ld, rc, "time_conv");
+	ld->time_conv_written = 1;
+	return 0;
 }
 
 int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, uint64_t time)
@@ -205,16 +234,6 @@ void spe_loader_switch_in(struct spe_loader *ld, int cpu, int pid, int tid, uint
 
 /* ---- records ------------------------------------------------------------ */
 
-static const char *op_text(struct spe_loader *ld, const struct spe_record *rec)
-{
-	unsigned c = rec->op_raw_class & 3, p = rec->op_raw;
-	if (!ld->op_text_built[c][p]) {
-		spe_record_op_text(rec, ld->op_text[c][p], sizeof ld->op_text[c][p]);
-		ld->op_text_built[c][p] = 1;
-	}
-	return ld->op_text[c][p];
-}
-
 static inline void set_int(struct spe_row_record *row, enum spe_record_column c, int is_set, uint64_t v)
 {
 	if (is_set) {
@@ -223,35 +242,48 @@ static inline void set_int(struct spe_row_record *row, enum spe_record_column c,
 	}
 }
 
-static inline void set_text(struct spe_row_record *row, enum spe_record_column c, const char *s)
-{
-	if (s) {
-		row->col[c].s = s;
-		row->present |= 1ull << c;
-	}
-}
-
 #define HAS(f) (rec->has & SPE_HAS_##f)
 
-/* The spe_record row of @p rec: one value per column of SPE_RECORD_COLUMNS (spe/row_sink.h). */
+/* The `codes` column: op type, EL, memory level and two flags (SPE_CODES_*, spe/row_sink.h). */
+static uint64_t record_codes(const struct spe_record *rec, const struct ana_attrib_cpu *c, int tid, uint64_t time)
+{
+	uint64_t codes = 0;
+	if (HAS(OP_TYPE))
+		codes |= SPE_CODES_HAS_OP | (uint64_t)((rec->op_raw_class & 3) << 8 | rec->op_raw);
+	if (HAS(PC))
+		codes |= (uint64_t)(rec->pc.el & 3) << SPE_CODES_EL_SHIFT;
+	if (HAS(DATA_SOURCE)) {
+		int modified = 0;
+		int level = spe_mem_level(c->midr, rec->data_source, &modified);
+		if (level >= 0)
+			codes |= (uint64_t)(level + 1) << SPE_CODES_MEM_LEVEL_SHIFT;
+	}
+	if (HAS(CONTEXT) && tid >= 0 && rec->context == (uint64_t)tid)
+		codes |= SPE_CODES_CONTEXT_IS_TID;
+	if (time == NO_TIME)
+		codes |= SPE_CODES_NO_TIME;
+	return codes;
+}
+
+/* The record row of @p rec: one value per column of SPE_RECORD_COLUMNS (spe/row_sink.h). */
 static void record_row(struct spe_loader *ld, struct spe_row_record *row, const struct spe_record *rec,
 		       const struct ana_attrib_cpu *c, int cpu, int pid, int tid, uint64_t time, const struct pc_value *where,
 		       int64_t data_object)
 {
+	uint64_t codes = record_codes(rec, c, tid, time);
+	uint64_t derived;
+	/* time only where the view's conversion of ts would not give it */
+	int time_stored = time != NO_TIME && !(ld->time_conv_written && HAS(TIMESTAMP) &&
+					       spe_time_conv_sql(&ld->row_tc, rec->timestamp, &derived) && derived == time);
 	row->present = 0;
 	set_int(row, SPE_RECORD_COL_SOURCE_ID, 1, (uint64_t)ld->source_id);
 	set_int(row, SPE_RECORD_COL_TS, HAS(TIMESTAMP), rec->timestamp);
-	set_int(row, SPE_RECORD_COL_TIME, time != NO_TIME, time);
+	set_int(row, SPE_RECORD_COL_TIME, time_stored, time);
 	set_int(row, SPE_RECORD_COL_CPU, 1, (uint64_t)(int64_t)cpu);
 	set_int(row, SPE_RECORD_COL_PID, pid >= 0, (uint64_t)pid);
 	set_int(row, SPE_RECORD_COL_TID, tid >= 0, (uint64_t)tid);
-	set_int(row, SPE_RECORD_COL_PC, HAS(PC), rec->pc.addr);
-	set_int(row, SPE_RECORD_COL_EL, HAS(PC), rec->pc.el);
-	if (HAS(OP_TYPE)) {
-		set_text(row, SPE_RECORD_COL_OP_CLASS, spe_op_class_name(rec->op_class));
-		set_text(row, SPE_RECORD_COL_OP, op_text(ld, rec));
-	}
-	set_int(row, SPE_RECORD_COL_OP_RAW, HAS(OP_TYPE), (uint64_t)(rec->op_raw_class << 8 | rec->op_raw));
+	set_int(row, SPE_RECORD_COL_PC, HAS(PC) && !where->insn_id, rec->pc.addr); /* else insn.pc */
+	set_int(row, SPE_RECORD_COL_CODES, 1, codes);
 	set_int(row, SPE_RECORD_COL_EVENTS, HAS(EVENTS), rec->events);
 	set_int(row, SPE_RECORD_COL_COUNTER_TOTAL, HAS(TOTAL_LATENCY), rec->total_latency);
 	set_int(row, SPE_RECORD_COL_COUNTER_ISSUE, HAS(ISSUE_LATENCY), rec->issue_latency);
@@ -259,16 +291,9 @@ static void record_row(struct spe_loader *ld, struct spe_row_record *row, const 
 	set_int(row, SPE_RECORD_COL_DATA_VA, HAS(DATA_VA), rec->data_va);
 	set_int(row, SPE_RECORD_COL_DATA_PA, HAS(DATA_PA), rec->data_pa);
 	set_int(row, SPE_RECORD_COL_DATA_SOURCE, HAS(DATA_SOURCE), rec->data_source);
-	if (HAS(DATA_SOURCE)) {
-		int modified = 0;
-		int level = spe_mem_level(c->midr, rec->data_source, &modified);
-		set_text(row, SPE_RECORD_COL_MEM_LEVEL, level >= 0 ? spe_mem_level_name(level) : NULL);
-	}
 	set_int(row, SPE_RECORD_COL_BRANCH_TARGET, HAS(BRANCH_TARGET), rec->branch_target.addr);
 	set_int(row, SPE_RECORD_COL_PREV_BRANCH_TARGET, HAS(PREV_BRANCH_TARGET), rec->prev_branch_target.addr);
-	set_int(row, SPE_RECORD_COL_CONTEXT, HAS(CONTEXT), rec->context);
-	set_int(row, SPE_RECORD_COL_MAPPING_ID, where->mapping_id != 0, (uint64_t)where->mapping_id);
-	set_int(row, SPE_RECORD_COL_SYMBOL_ID, where->symbol_id != 0, (uint64_t)where->symbol_id);
+	set_int(row, SPE_RECORD_COL_CONTEXT, HAS(CONTEXT) && !(codes & SPE_CODES_CONTEXT_IS_TID), rec->context);
 	set_int(row, SPE_RECORD_COL_INSN_ID, where->insn_id != 0, (uint64_t)where->insn_id);
 	set_int(row, SPE_RECORD_COL_DATA_OBJECT_ID, data_object > 0, (uint64_t)data_object);
 }
@@ -282,7 +307,8 @@ static int flush_rows(struct spe_loader *ld)
 }
 
 /* Count the record in its latency group (the pc_latency rows): its PC's, or the one of records without a PC. */
-static int count_latency(struct spe_loader *ld, const struct spe_record *rec, struct pc_value *where)
+static int count_latency(struct spe_loader *ld, const struct spe_record *rec, struct pc_value *where,
+			 uint32_t *group_out)
 {
 	int64_t group;
 	if (!HAS(PC)) {
@@ -302,6 +328,7 @@ static int count_latency(struct spe_loader *ld, const struct spe_record *rec, st
 	if (group < 0 || ana_latency_groups_count(&ld->latency, (uint32_t)group,
 						  HAS(TOTAL_LATENCY) ? rec->total_latency : LATENCY_NONE) < 0)
 		return out_of_memory(ld);
+	*group_out = (uint32_t)group;
 	return 0;
 }
 
@@ -326,6 +353,11 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 	}
 	if (time == NO_TIME)
 		ld->counts.no_time++;
+	if (!ld->time_conv_written && ld->has_time_conv) {
+		int rc = write_time_conv(ld);
+		if (rc < 0)
+			return rc;
+	}
 	ana_attrib_record(&ld->at, c, rec, time, &pid, &tid);
 
 	static struct pc_value nowhere = { .latency_group = PC_NO_GROUP };
@@ -340,14 +372,24 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 	    (object = ana_data_attrib_resolve(&ld->dattr, pid, rec->data_va)) < 0)
 		return data_fail(ld, (int)object);
 	record_row(ld, &ld->rows[ld->n_rows], rec, c, cpu, pid, tid, time, where, object);
+	uint64_t codes = (uint64_t)ld->rows[ld->n_rows].col[SPE_RECORD_COL_CODES].i;
 	if (++ld->n_rows == ROW_BATCH) {
 		int rc = flush_rows(ld);
 		if (rc < 0)
 			return rc;
 	}
-	int rc = count_latency(ld, rec, where);
+	uint32_t group;
+	int rc = count_latency(ld, rec, where, &group);
 	if (rc < 0)
 		return rc;
+	struct record_where w = { .cpu = cpu,
+				  .pid = pid,
+				  .tid = tid,
+				  .midr = c->midr,
+				  .symbol_id = where->insn_id ? where->symbol_id : 0,
+				  .object_id = object > 0 ? object : 0 };
+	if (ana_record_summary_count(&ld->summary, rec, codes, group, &w) < 0)
+		return out_of_memory(ld);
 	ld->counts.records++;
 	return 0;
 }
@@ -436,34 +478,61 @@ static int write_load_stats(struct spe_loader *ld)
 					  .no_mapping = k->no_mapping,
 					  .no_symbol = k->no_symbol,
 					  .no_time = k->no_time,
-					  .no_data_object = k->no_data_object };
+					  .no_data_object = k->no_data_object,
+					  .cacheline_scan = ld->summary.lines_dropped };
 	int rc = ld->sink.load_stats(ld->sink.ctx, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "load_stats") : 0;
 }
 
+static int by_slot_latency(const void *a, const void *b)
+{
+	int32_t x = latency_slot_latency(*(const uint64_t *)a), y = latency_slot_latency(*(const uint64_t *)b);
+	return (x > y) - (x < y);
+}
+
+/* One pc_latency row per group: its histogram, latencies ascending. */
 static int write_latency(struct spe_loader *ld)
 {
 	if (ana_latency_groups_settle(&ld->latency) < 0)
 		return out_of_memory(ld);
+	uint32_t widest = 0;
+	for (uint32_t g = 0; g < ld->latency.n; g++)
+		if (ld->latency.groups[g].hist.n > widest)
+			widest = ld->latency.groups[g].hist.n;
+	uint64_t *slots = malloc(((size_t)widest + 1) * sizeof *slots);
+	int32_t *lat = malloc(((size_t)widest + 1) * sizeof *lat);
+	uint64_t *count = malloc(((size_t)widest + 1) * sizeof *count);
+	int rc = slots && lat && count ? 0 : out_of_memory(ld);
 	/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see count_latency */
-	for (uint32_t g = 0; g < ld->latency.n; g++) {
+	for (uint32_t g = 0; g < ld->latency.n && rc == 0; g++) {
 		const struct latency_group *grp = &ld->latency.groups[g];
+		size_t n = 0, timed = 0;
 		LATENCY_HIST_FOREACH(&grp->hist, i)
-		{
-			uint64_t slot = grp->hist.slots[i];
-			struct spe_row_pc_latency row = { .source_id = ld->source_id,
-							  .has_pc = (int)(grp->key.w[2] & 1),
-							  .pc = grp->key.w[0],
-							  .insn_id = (int64_t)grp->key.w[1],
-							  .symbol_id = (int64_t)(grp->key.w[2] >> 1),
-							  .total_latency = latency_slot_latency(slot),
-							  .samples = latency_slot_count(slot) };
-			int rc = ld->sink.pc_latency(ld->sink.ctx, &row, 1);
-			if (rc < 0)
-				return sink_fail(ld, rc, "pc_latency");
+		slots[n++] = grp->hist.slots[i];
+		qsort(slots, n, sizeof *slots, by_slot_latency);
+		struct spe_row_pc_latency row = { .source_id = ld->source_id,
+						  .has_pc = (int)(grp->key.w[2] & 1),
+						  .pc = grp->key.w[0],
+						  .insn_id = (int64_t)grp->key.w[1],
+						  .symbol_id = (int64_t)(grp->key.w[2] >> 1),
+						  .latency = lat,
+						  .samples = count };
+		for (size_t i = 0; i < n; i++) {
+			if (latency_slot_latency(slots[i]) == LATENCY_NONE) {
+				row.untimed += latency_slot_count(slots[i]);
+				continue;
+			}
+			lat[timed] = latency_slot_latency(slots[i]);
+			count[timed++] = latency_slot_count(slots[i]);
 		}
+		row.n = timed;
+		if ((rc = ld->sink.pc_latency(ld->sink.ctx, &row, 1)) < 0)
+			sink_fail(ld, rc, "pc_latency");
 	}
-	return 0;
+	free(slots);
+	free(lat);
+	free(count);
+	return rc;
 }
 
 int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
@@ -482,6 +551,8 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		rc = write_load_stats(ld);
 	if (rc == 0)
 		rc = write_latency(ld);
+	if (rc == 0 && (rc = ana_record_summary_write(&ld->summary, &ld->sink, ld->source_id, &ld->latency)) < 0)
+		sink_fail(ld, rc, "summaries");
 	if (rc == 0 && (rc = ld->sink.commit(ld->sink.ctx)) < 0)
 		sink_fail(ld, rc, "commit");
 	ld->finished = rc == 0;
@@ -507,5 +578,6 @@ void spe_loader_free(struct spe_loader *ld)
 	ana_resolver_fini(&ld->res);
 	ana_attrib_free(&ld->at);
 	ana_latency_groups_free(&ld->latency);
+	ana_record_summary_free(&ld->summary);
 	free(ld);
 }

@@ -238,36 +238,56 @@ static void numa_traffic(struct util_text *t)
  * shared lines).  hitm counts loads that hit a line another core modified:
  * the cache_data_modified event (SPEv1.4) or a data-source code the facts
  * table marks modified; peer_hits the loads served by a peer cache; writes
- * are stores and atomics.
+ * are stores and atomics.  The loader counts each source's lines while
+ * loading (record_summary.c) into cacheline_stat, which holds only the lines
+ * this view shows; a source with more distinct lines than the load's budget
+ * (memory grows with them) has none there, and the view computes its rows
+ * from its records as it did before the summary (the second SELECT).
+ * tests/analysis/cli_summary_views.sh checks both against each other.
  */
 static void cacheline_sharing(struct util_text *t)
 {
 	util_text_appendf(t,
-			"CREATE VIEW cacheline_sharing AS\n"
-			"SELECT source_id, pid, " HEXF("line << 6") " AS line, line << 6 AS line_value,\n"
-			"  count(*) AS accesses, sum(op_class = '%s') AS loads, sum(op_class = '%s') AS stores,\n"
-			"  count(DISTINCT cpu) AS cpus, count(DISTINCT tid) AS threads,\n"
-			"  count(DISTINCT data_va & 63) AS offsets,\n"
-			"  sum(data_snooped) AS snooped,\n"
-			"  sum(op_class = '%s' AND (cache_data_modified = 1 OR modified_source = 1)) AS hitm,\n"
-			"  sum(op_class = '%s' AND peer = 1) AS peer_hits,\n"
-			"  sum(total_latency) AS total_latency, group_concat(DISTINCT symbol) AS symbols,\n"
-			"  sum(atomic) AS atomics, sum(op_class = '%s' OR atomic) AS writes,\n"
-			"  sum(cache_data_modified) AS modified_events, sum(modified_source) AS modified_sources,\n"
-			"  sum(op_class = '%s' AND remote = 1) AS remote_hits, group_concat(DISTINCT data_object) AS data_objects\n"
-			"FROM (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,\n"
-			"        r.data_snooped, r.cache_data_modified, r.total_latency, s.name AS symbol,\n"
-			"        ' ' || r.op || ' ' LIKE '%% %s %%' AS atomic, df.peer, df.modified AS modified_source,\n"
-			"        df.remote, d.name AS data_object\n"
-			"      FROM spe_record r\n" PART_FACTS
-			"      LEFT JOIN symbol s ON s.id = r.symbol_id\n"
-			"      LEFT JOIN data_object d ON d.id = r.data_object_id\n"
-			"      WHERE r.data_va IS NOT NULL)\n"
-			"GROUP BY source_id, pid, line\n"
-			"HAVING writes > 0 AND (threads > 1 OR cpus > 1)\n"
-			"ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC;\n",
-			op_class_LOAD, op_class_STORE, op_class_LOAD, op_class_LOAD, op_class_STORE, op_class_LOAD,
-			op_word_ATOMIC);
+		    "CREATE VIEW cacheline_sharing AS\n"
+		    "SELECT * FROM (\n"
+		    "SELECT c.source_id, c.pid, " HEXF("c.line << 6") " AS line, c.line << 6 AS line_value,\n"
+		    "  c.accesses, c.loads, c.stores, c.cpus, c.threads, c.offsets, c.snooped, c.hitm, c.peer_hits,\n"
+		    "  c.total_latency,\n"
+		    "  (SELECT group_concat(DISTINCT s.name) FROM json_each(c.symbol_ids) j\n"
+		    "   CROSS JOIN symbol s ON s.id = j.value) AS symbols,\n"
+		    "  c.atomics, c.writes, c.modified_events, c.modified_sources, c.remote_hits,\n"
+		    "  (SELECT group_concat(DISTINCT d.name) FROM json_each(c.data_object_ids) j\n"
+		    "   CROSS JOIN data_object d ON d.id = j.value) AS data_objects\n"
+		    "FROM cacheline_stat c\n"
+		    "UNION ALL\n"
+		    /* the sources with more lines than the load kept (load_stats.cacheline_scan): from the records */
+		    "SELECT source_id, pid, " HEXF("line << 6") " AS line, line << 6 AS line_value,\n"
+		    "  count(*) AS accesses, sum(op_class = '%s') AS loads, sum(op_class = '%s') AS stores,\n"
+		    "  count(DISTINCT cpu) AS cpus, count(DISTINCT tid) AS threads,\n"
+		    "  count(DISTINCT data_va & 63) AS offsets,\n"
+		    "  sum(data_snooped) AS snooped,\n"
+		    "  sum(op_class = '%s' AND (cache_data_modified = 1 OR modified_source = 1)) AS hitm,\n"
+		    "  sum(op_class = '%s' AND peer = 1) AS peer_hits,\n"
+		    "  sum(total_latency) AS total_latency, group_concat(DISTINCT symbol) AS symbols,\n"
+		    "  sum(atomic) AS atomics, sum(op_class = '%s' OR atomic) AS writes,\n"
+		    "  sum(cache_data_modified) AS modified_events, sum(modified_source) AS modified_sources,\n"
+		    "  sum(op_class = '%s' AND remote = 1) AS remote_hits, group_concat(DISTINCT data_object) AS data_objects\n"
+		    "FROM (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.tid, r.data_va,\n"
+		    "        r.data_snooped, r.cache_data_modified, r.total_latency, s.name AS symbol,\n"
+		    "        ' ' || r.op || ' ' LIKE '%% %s %%' AS atomic, df.peer, df.modified AS modified_source,\n"
+		    "        df.remote, d.name AS data_object\n"
+		    "      FROM spe_record r\n" PART_FACTS
+		    "      LEFT JOIN symbol s ON s.id = r.symbol_id\n"
+		    "      LEFT JOIN data_object d ON d.id = r.data_object_id\n"
+		    /* a constant condition: SQLite skips the scan when no source needs it */
+		    "      WHERE EXISTS (SELECT 1 FROM load_stats WHERE cacheline_scan)\n"
+		    "        AND r.source_id IN (SELECT source_id FROM load_stats WHERE cacheline_scan)\n"
+		    "        AND r.data_va IS NOT NULL)\n"
+		    "GROUP BY source_id, pid, line\n"
+		    "HAVING writes > 0 AND (threads > 1 OR cpus > 1))\n"
+		    "ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC;\n",
+		    op_class_LOAD, op_class_STORE, op_class_LOAD, op_class_LOAD, op_class_STORE, op_class_LOAD,
+		    op_word_ATOMIC);
 }
 
 /*

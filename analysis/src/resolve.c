@@ -68,6 +68,35 @@ static int64_t kernel_mapping(struct resolver *r)
 	return r->kernel_mapping_id;
 }
 
+/*
+ * The insn row of a PC in a mapping: its bytes and text when the file is
+ * readable, else only where it is (mapping, symbol).  spe_record rows name
+ * their mapping and symbol through it.
+ */
+static int insn_row(struct resolver *r, uint64_t pc, struct pc_value *out, const uint8_t *code,
+		    const struct spe_sym_result *sr)
+{
+	char mnem[32], ops[160];
+	if (code)
+		spe_disasm_one(r->dis, code, pc, mnem, sizeof mnem, ops, sizeof ops);
+	struct spe_row_insn row = { .id = r->next->insn,
+				    .mapping_id = out->mapping_id,
+				    .symbol_id = out->symbol_id,
+				    .pc = pc,
+				    .bytes = code,
+				    .n_bytes = code ? 4 : 0,
+				    .mnemonic = code ? mnem : NULL,
+				    .operands = code ? ops : NULL,
+				    .file = sr ? sr->file : NULL,
+				    .line = sr && sr->line > 0 ? sr->line : 0,
+				    .inline_function = sr ? sr->inline_function : NULL };
+	int rc = r->sink->insns(r->sink->ctx, &row, 1);
+	if (rc < 0)
+		return rc;
+	out->insn_id = r->next->insn++;
+	return 0;
+}
+
 static int resolve_kernel(struct resolver *r, uint64_t pc, struct pc_value *out)
 {
 	uint64_t start, size;
@@ -76,7 +105,8 @@ static int resolve_kernel(struct resolver *r, uint64_t pc, struct pc_value *out)
 		return 0;
 	if (!(out->mapping_id = kernel_mapping(r)))
 		return -spe_nomem;
-	return symbol_row(r, out->mapping_id, name, start, size, NULL, 0, &out->symbol_id);
+	int rc = symbol_row(r, out->mapping_id, name, start, size, NULL, 0, &out->symbol_id);
+	return rc < 0 ? rc : insn_row(r, pc, out, NULL, NULL);
 }
 
 /* The file behind @p m, opened once; its build-id is kept when the trace had none. */
@@ -94,12 +124,10 @@ static struct spe_sym_binary *binary_of(struct resolver *r, struct attrib_mappin
 static int resolve_user(struct resolver *r, struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
 {
 	out->mapping_id = m->id;
-	if (!r->sym)
-		return 0;
-	struct spe_sym_binary *bin = binary_of(r, m);
+	struct spe_sym_binary *bin = r->sym ? binary_of(r, m) : NULL;
 	uint64_t vaddr;
 	if (!bin || spe_sym_offset_to_vaddr(bin, pc - m->start + m->pgoff, &vaddr) != 0)
-		return 0;
+		return insn_row(r, pc, out, NULL, NULL);
 	struct spe_sym_result sr;
 	spe_sym_lookup(bin, vaddr, &sr);
 	if (sr.function) {
@@ -111,25 +139,7 @@ static int resolve_user(struct resolver *r, struct attrib_mapping *m, uint64_t p
 	}
 	uint8_t code[4];
 	int have_code = spe_sym_read_code(bin, vaddr, code, 4) == 4;
-	char mnem[32], ops[160];
-	if (have_code)
-		spe_disasm_one(r->dis, code, pc, mnem, sizeof mnem, ops, sizeof ops);
-	struct spe_row_insn row = { .id = r->next->insn,
-				    .mapping_id = m->id,
-				    .symbol_id = out->symbol_id,
-				    .pc = pc,
-				    .bytes = have_code ? code : NULL,
-				    .n_bytes = have_code ? 4 : 0,
-				    .mnemonic = have_code ? mnem : NULL,
-				    .operands = have_code ? ops : NULL,
-				    .file = sr.file,
-				    .line = sr.line > 0 ? sr.line : 0,
-				    .inline_function = sr.inline_function };
-	int rc = r->sink->insns(r->sink->ctx, &row, 1);
-	if (rc < 0)
-		return rc;
-	out->insn_id = r->next->insn++;
-	return 0;
+	return insn_row(r, pc, out, have_code ? code : NULL, &sr);
 }
 
 /* Kernel addresses: EL1/EL2, or the upper half of the address space. */

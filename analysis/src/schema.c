@@ -13,6 +13,7 @@
 
 #include "db_internal.h"
 #include "memory_schema.h"
+#include "time_conv_sql.h"
 #include "util/text.h"
 #include "spe/analysis.h"
 
@@ -78,18 +79,73 @@ static const char tables_sql[] =
 	"  file TEXT,\n"
 	"  line INTEGER,\n"
 	"  inline_function TEXT);\n"
-	"CREATE TABLE pc_latency(\n"
+	/* one row per PC and source: pc_latency (a view) expands the histogram */
+	"CREATE TABLE pc_histogram(\n"
 	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
 	"  pc INTEGER,\n"
 	"  insn_id INTEGER REFERENCES insn(id),\n"
 	"  symbol_id INTEGER REFERENCES symbol(id),\n"
-	"  total_latency INTEGER,\n"
-	"  samples INTEGER NOT NULL);\n"
+	"  untimed INTEGER NOT NULL,\n"
+	"  histogram TEXT NOT NULL);\n"
+	"CREATE VIEW pc_latency AS\n"
+	"SELECT h.source_id, h.pc, h.insn_id, h.symbol_id, CAST(j.key AS INTEGER) AS total_latency, j.value AS samples\n"
+	"FROM pc_histogram h, json_each(h.histogram) j\n"
+	"UNION ALL\n"
+	"SELECT source_id, pc, insn_id, symbol_id, NULL, untimed FROM pc_histogram WHERE untimed > 0;\n"
 	"CREATE TABLE pc_summary(\n"
 	"  pc INTEGER,\n"
 	"  insn_id INTEGER REFERENCES insn(id),\n" LATENCY_STATS_COLUMNS
 	"CREATE TABLE symbol_summary(\n"
 	"  symbol_id INTEGER REFERENCES symbol(id),\n" LATENCY_STATS_COLUMNS
+	/* the summaries of the records (record_summary.c): one source's rows each */
+	"CREATE TABLE mem_level_stat(\n"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
+	"  mem_level INTEGER REFERENCES spe_mem_level(code),\n"
+	"  loads INTEGER NOT NULL,\n"
+	"  timed INTEGER NOT NULL,\n"
+	"  total_latency INTEGER);\n"
+	"CREATE TABLE latency_bucket(\n"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
+	"  op_class TEXT,\n"
+	"  latency_lo INTEGER NOT NULL,\n"
+	"  samples INTEGER NOT NULL,\n"
+	"  total_latency INTEGER NOT NULL);\n"
+	"CREATE TABLE branch_stat(\n"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
+	"  pc INTEGER,\n"
+	"  insn_id INTEGER REFERENCES insn(id),\n"
+	"  branches INTEGER NOT NULL,\n"
+	"  mispredicted INTEGER,\n"
+	"  not_taken INTEGER);\n"
+	"CREATE TABLE page_stat(\n"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
+	"  pid INTEGER,\n"
+	"  page INTEGER NOT NULL,\n"
+	"  accesses INTEGER NOT NULL,\n"
+	"  tlb_walks INTEGER,\n"
+	"  translated INTEGER NOT NULL,\n"
+	"  translation_latency INTEGER);\n"
+	"CREATE TABLE cacheline_stat(\n"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
+	"  pid INTEGER,\n"
+	"  line INTEGER NOT NULL,\n"
+	"  accesses INTEGER NOT NULL,\n"
+	"  loads INTEGER,\n"
+	"  stores INTEGER,\n"
+	"  cpus INTEGER NOT NULL,\n"
+	"  threads INTEGER NOT NULL,\n"
+	"  offsets INTEGER NOT NULL,\n"
+	"  snooped INTEGER,\n"
+	"  hitm INTEGER,\n"
+	"  peer_hits INTEGER,\n"
+	"  total_latency INTEGER,\n"
+	"  atomics INTEGER,\n"
+	"  writes INTEGER,\n"
+	"  modified_events INTEGER,\n"
+	"  modified_sources INTEGER,\n"
+	"  remote_hits INTEGER,\n"
+	"  symbol_ids TEXT,\n"
+	"  data_object_ids TEXT);\n"
 	"CREATE TABLE load_stats(\n"
 	"  source_id INTEGER PRIMARY KEY REFERENCES source(id),\n"
 	"  records INTEGER NOT NULL,\n"
@@ -101,31 +157,148 @@ static const char tables_sql[] =
 	"  no_mapping INTEGER NOT NULL,\n"
 	"  no_symbol INTEGER NOT NULL,\n"
 	"  no_time INTEGER NOT NULL,\n"
-	"  no_data_object INTEGER NOT NULL DEFAULT 0);\n";
+	"  no_data_object INTEGER NOT NULL DEFAULT 0,\n"
+	"  cacheline_scan INTEGER NOT NULL DEFAULT 0);\n";
+
+/* @p s as an SQL string literal (quotes doubled). */
+static void append_literal(struct util_text *t, const char *s)
+{
+	char *q = sqlite3_mprintf("%Q", s);
+	if (!q) {
+		t->failed = 1;
+		return;
+	}
+	util_text_append(t, q);
+	sqlite3_free(q);
+}
 
 /*
- * spe_record is a view over _spe_record: the event columns are computed from
- * `events` when read.  (As VIRTUAL generated columns of the table they cost
- * SQLite more per INSERT than the rest of the row together.)  Both come from
- * SPE_RECORD_COLUMNS (spe/row_sink.h), the event columns from SPE_EVENT_LIST.
+ * The code tables the spe_record view joins with, generated from libspe's
+ * facts (decoder/include/spe/facts.h): spe_op_code, every op-type class and
+ * payload with its op_class and perf text, and spe_mem_level, every memory
+ * level.  Their `code` is what _spe_record.codes holds (SPE_CODES_*).
  */
+static void append_code_tables(struct util_text *t)
+{
+	util_text_append(t, "CREATE TABLE spe_op_code(\n"
+		      "  code INTEGER PRIMARY KEY,\n"
+		      "  op_raw INTEGER NOT NULL,\n"
+		      "  op_class TEXT NOT NULL,\n"
+		      "  op TEXT NOT NULL);\n"
+		      "CREATE TABLE spe_mem_level(\n"
+		      "  code INTEGER PRIMARY KEY,\n"
+		      "  name TEXT NOT NULL,\n"
+		      "  peer INTEGER NOT NULL,\n"
+		      "  remote INTEGER NOT NULL,\n"
+		      "  description TEXT NOT NULL);\n"
+		      "CREATE TABLE time_conv(\n"
+		      "  source_id INTEGER PRIMARY KEY REFERENCES source(id),\n"
+		      "  time_shift INTEGER NOT NULL,\n"
+		      "  time_mult INTEGER NOT NULL,\n"
+		      "  time_zero INTEGER NOT NULL,\n"
+		      "  time_cycles INTEGER NOT NULL,\n"
+		      "  time_mask INTEGER NOT NULL,\n"
+		      "  cap_user_time_short INTEGER NOT NULL);\n");
+	const char *sep = "INSERT INTO spe_op_code VALUES";
+	for (unsigned cls = 0; cls < 4; cls++)
+		for (unsigned payload = 0; payload < 256; payload++) {
+			struct spe_record rec = { .has = SPE_HAS_OP_TYPE,
+						  .op_raw_class = (uint8_t)cls,
+						  .op_raw = (uint8_t)payload };
+			uint8_t op_class;
+			uint32_t flags;
+			uint16_t evl;
+			char text[64];
+			spe_op_decode((uint8_t)cls, (uint8_t)payload, &op_class, &flags, &evl);
+			spe_record_op_text(&rec, text, sizeof text);
+			unsigned raw = cls << 8 | payload;
+			util_text_appendf(t, "%s(%u, %u, ", sep, SPE_CODES_HAS_OP | raw, raw);
+			append_literal(t, spe_op_class_name(op_class));
+			util_text_append(t, ", ");
+			append_literal(t, text);
+			util_text_append(t, ")");
+			sep = ",";
+		}
+	util_text_append(t, ";\nINSERT INTO spe_mem_level VALUES");
+	sep = "";
+#define SPE_X(id, name, peer, desc)                                                                       \
+	util_text_appendf(t, "%s(%d, '%s', %d, %d, ", sep, SPE_MEM_LEVEL_##id + 1, name, peer,                       \
+		    spe_mem_level_is_remote(SPE_MEM_LEVEL_##id));                                                   \
+	append_literal(t, desc);                                                                            \
+	util_text_append(t, ")");                                                                                     \
+	sep = ",";
+	SPE_MEM_LEVEL_LIST(SPE_X)
+#undef SPE_X
+	util_text_append(t, ";\n");
+}
+
+/*
+ * _spe_record holds SPE_RECORD_COLUMNS: codes, and only what cannot be
+ * derived (every column costs each INSERT and each row's bytes).  The view
+ * spe_record has SPE_RECORD_VIEW_COLUMNS: the event columns computed from
+ * `events`, op_class and op from spe_op_code, mem_level from spe_mem_level,
+ * time from ts and the source's time_conv, pc, mapping_id and symbol_id
+ * from insn.  A join whose columns a query does not use costs nothing: SQLite
+ * drops a LEFT JOIN on a unique key that nothing reads.
+ */
+static void append_view_column(struct util_text *t, const char *name)
+{
+	if (!strcmp(name, "time")) {
+		util_text_appendf(t, "CASE WHEN r.codes & %u THEN NULL ELSE coalesce(r.time, ", SPE_CODES_NO_TIME);
+		ana_time_conv_sql_expr(t, "r.ts", "tc");
+		util_text_append(t, ") END AS time");
+	} else if (!strcmp(name, "pc"))
+		util_text_append(t, "coalesce(r.pc, i.pc) AS pc");
+	else if (!strcmp(name, "el"))
+		util_text_appendf(t, "CASE WHEN r.pc IS NOT NULL OR r.insn_id IS NOT NULL THEN (r.codes >> %d) & 3 END AS el",
+			    SPE_CODES_EL_SHIFT);
+	else if (!strcmp(name, "op_class") || !strcmp(name, "op"))
+		util_text_appendf(t, "oc.%s", name);
+	else if (!strcmp(name, "op_raw"))
+		util_text_appendf(t, "CASE WHEN r.codes & %u THEN r.codes & %u END AS op_raw", SPE_CODES_HAS_OP,
+			    SPE_CODES_OP_RAW_MASK);
+	else if (!strcmp(name, "mem_level"))
+		util_text_append(t, "ml.name AS mem_level");
+	else if (!strcmp(name, "context"))
+		util_text_appendf(t, "CASE WHEN r.codes & %u THEN r.tid ELSE r.context END AS context", SPE_CODES_CONTEXT_IS_TID);
+	else if (!strcmp(name, "mapping_id") || !strcmp(name, "symbol_id"))
+		util_text_appendf(t, "i.%s", name);
+	else
+		util_text_appendf(t, "r.%s", name);
+}
+
 static int append_record_table(struct util_text *t)
 {
+	append_code_tables(t);
 	util_text_append(t, "CREATE TABLE _spe_record(\n  id INTEGER PRIMARY KEY");
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
 		util_text_appendf(t, ",\n  %s %s", spe_record_columns[c].name, spe_record_columns[c].sql);
 	util_text_append(t, ");\n");
 
-	util_text_append(t, "CREATE VIEW spe_record AS SELECT\n  id");
-	for (int c = 0; c < SPE_RECORD_NCOLS; c++) {
-		util_text_appendf(t, ",\n  %s", spe_record_columns[c].name);
-		if (c == SPE_RECORD_COL_EVENTS) {
-#define SPE_X(bit, id, word, col, since, desc) util_text_appendf(t, ",\n  (events >> %d) & 1 AS %s", bit, col);
+	static const char *const view_columns[] = {
+#define SPE_X(name, doc) #name,
+#define SPE_XC(idx, id, word, col, desc) col,
+		SPE_RECORD_VIEW_COLUMNS(SPE_X, SPE_XC)
+#undef SPE_X
+#undef SPE_XC
+	};
+	util_text_append(t, "CREATE VIEW spe_record AS SELECT");
+	for (size_t c = 0; c < sizeof view_columns / sizeof *view_columns; c++) {
+		util_text_append(t, c ? ",\n  " : "\n  ");
+		append_view_column(t, view_columns[c]);
+		if (!strcmp(view_columns[c], "events")) {
+#define SPE_X(bit, id, word, col, since, desc) util_text_appendf(t, ",\n  (r.events >> %d) & 1 AS %s", bit, col);
 			SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
 		}
 	}
-	util_text_append(t, "\nFROM _spe_record;\n");
+	util_text_appendf(t,
+		    "\nFROM _spe_record r\n"
+		    "LEFT JOIN time_conv tc ON tc.source_id = r.source_id\n"
+		    "LEFT JOIN spe_op_code oc ON oc.code = r.codes & %u\n"
+		    "LEFT JOIN spe_mem_level ml ON ml.code = (r.codes >> %d) & 31\n"
+		    "LEFT JOIN insn i ON i.id = r.insn_id;\n",
+		    SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK, SPE_CODES_MEM_LEVEL_SHIFT);
 	return util_text_ok(t);
 }
 

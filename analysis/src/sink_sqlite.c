@@ -30,6 +30,12 @@ enum statement {
 	ST_NUMA_NODE,
 	ST_NUMA_CPU,
 	ST_NUMA_MEMORY,
+	ST_TIME_CONV,
+	ST_MEM_LEVEL_STAT,
+	ST_LATENCY_BUCKET,
+	ST_BRANCH_STAT,
+	ST_PAGE_STAT,
+	ST_CACHELINE_STAT,
 	ST_RECORD,       /* generated from spe_record_columns */
 	ST_RECORD_BATCH, /* the same, RECORD_BATCH rows at a time */
 	N_STATEMENTS
@@ -44,27 +50,44 @@ static const char *const statement_sql[ST_RECORD] = {
 	[ST_SYMBOL] = "INSERT INTO symbol(id, mapping_id, name, start, size, file, line) VALUES(?, ?, ?, ?, ?, ?, ?)",
 	[ST_INSN] = "INSERT INTO insn(id, mapping_id, pc, symbol_id, bytes, mnemonic, operands, file, line,"
 		    " inline_function) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	[ST_PC_LATENCY] = "INSERT INTO pc_latency(source_id, pc, insn_id, symbol_id, total_latency, samples)"
+	[ST_PC_LATENCY] = "INSERT INTO pc_histogram(source_id, pc, insn_id, symbol_id, untimed, histogram)"
 			  " VALUES(?, ?, ?, ?, ?, ?)",
 	[ST_LOAD_STATS] = "INSERT INTO load_stats(source_id, records, bad_bytes, skipped_bytes, partial_records,"
-			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object)"
-			  " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object, cacheline_scan)"
+			  " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_DATA_OBJECT] = "INSERT INTO data_object(id, source_id, pid, kind, name, mapping_id, start, size, type, file,"
 			   " line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_NUMA_NODE] = "INSERT OR REPLACE INTO numa_node(source_id, node, cpus, mem_total_kb, mem_free_kb)"
 			 " VALUES(?, ?, ?, ?, ?)",
 	[ST_NUMA_CPU] = "INSERT OR REPLACE INTO numa_cpu(source_id, cpu, node) VALUES(?, ?, ?)",
 	[ST_NUMA_MEMORY] = "INSERT INTO numa_memory(source_id, node, start, end) VALUES(?, ?, ?, ?)",
+	[ST_TIME_CONV] = "INSERT OR REPLACE INTO time_conv(source_id, time_shift, time_mult, time_zero, time_cycles,"
+			 " time_mask, cap_user_time_short) VALUES(?, ?, ?, ?, ?, ?, ?)",
+	[ST_MEM_LEVEL_STAT] = "INSERT INTO mem_level_stat(source_id, mem_level, loads, timed, total_latency)"
+			      " VALUES(?, ?, ?, ?, ?)",
+	[ST_LATENCY_BUCKET] = "INSERT INTO latency_bucket(source_id, op_class, latency_lo, samples, total_latency)"
+			      " VALUES(?, ?, ?, ?, ?)",
+	[ST_BRANCH_STAT] = "INSERT INTO branch_stat(source_id, pc, insn_id, branches, mispredicted, not_taken)"
+			   " VALUES(?, ?, ?, ?, ?, ?)",
+	[ST_PAGE_STAT] = "INSERT INTO page_stat(source_id, pid, page, accesses, tlb_walks, translated,"
+			 " translation_latency) VALUES(?, ?, ?, ?, ?, ?, ?)",
+	[ST_CACHELINE_STAT] = "INSERT INTO cacheline_stat(source_id, pid, line, accesses, loads, stores, cpus, threads,"
+			      " offsets, snooped, hitm, peer_hits, total_latency, atomics, writes, modified_events,"
+			      " modified_sources, remote_hits, symbol_ids, data_object_ids)"
+			      " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 };
 
 static const char *const statement_name[N_STATEMENTS] = {
 	"source",      "cpu",       "thread",   "mapping",     "symbol",  "insn",    "pc_latency",
-	"load_stats",  "data_object", "numa_node", "numa_cpu", "numa_memory", "records", "records",
+	"load_stats",  "data_object", "numa_node", "numa_cpu", "numa_memory", "time_conv", "mem_level_stat", "latency_bucket", "branch_stat",
+	"page_stat",   "cacheline_stat", "records",   "records",
 };
 
 struct sqlite_sink {
 	sqlite3 *sql;
 	sqlite3_stmt *st[N_STATEMENTS];
+	char *text;      /* a pc_histogram row's JSON, reused */
+	size_t text_cap;
 	char err[512];
 };
 
@@ -312,16 +335,49 @@ static int sink_insns(void *ctx, const struct spe_row_insn *rows, size_t n)
 	});
 }
 
+/* A histogram as pc_histogram stores it: the JSON object {"latency":samples,...}. */
+static const char *histogram_json(struct sqlite_sink *s, const struct spe_row_pc_latency *r)
+{
+	size_t need = 3 + r->n * 28; /* "65535":18446744073709551615, */
+	if (need > s->text_cap) {
+		char *t = realloc(s->text, need);
+		if (!t)
+			return NULL;
+		s->text = t;
+		s->text_cap = need;
+	}
+	char *p = s->text;
+	*p++ = '{';
+	for (size_t i = 0; i < r->n; i++)
+		p += sprintf(p, "%s\"%d\":%llu", i ? "," : "", (int)r->latency[i], (unsigned long long)r->samples[i]);
+	*p++ = '}';
+	*p = 0;
+	return s->text;
+}
+
 static int sink_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, size_t n)
 {
-	BIND_ROWS(ctx, ST_PC_LATENCY, rows, n, {
+	struct sqlite_sink *s = ctx;
+	sqlite3_stmt *st = statement(s, ST_PC_LATENCY);
+	if (!st)
+		return -spe_io;
+	for (size_t k = 0; k < n; k++) {
+		const struct spe_row_pc_latency *r = &rows[k];
+		if (!histogram_json(s, r)) {
+			snprintf(s->err, sizeof s->err, "out of memory");
+			return -spe_nomem;
+		}
 		sqlite3_bind_int64(st, 1, r->source_id);
 		bind_int(st, 2, r->has_pc, (int64_t)r->pc);
 		bind_int(st, 3, r->insn_id != 0, r->insn_id);
 		bind_int(st, 4, r->symbol_id != 0, r->symbol_id);
-		bind_int(st, 5, r->total_latency >= 0, r->total_latency);
-		sqlite3_bind_int64(st, 6, (int64_t)r->samples);
-	});
+		sqlite3_bind_int64(st, 5, (int64_t)r->untimed);
+		sqlite3_bind_text(st, 6, s->text, -1, SQLITE_STATIC);
+		int rc = step(s, st, ST_PC_LATENCY);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, size_t n)
@@ -332,6 +388,105 @@ static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, siz
 		sqlite3_bind_int64(st, 1, r->source_id);
 		for (int i = 0; i < (int)(sizeof v / sizeof *v); i++)
 			sqlite3_bind_int64(st, i + 2, (int64_t)v[i]);
+		sqlite3_bind_int(st, 12, r->cacheline_scan);
+	});
+}
+
+static int sink_time_convs(void *ctx, const struct spe_row_time_conv *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_TIME_CONV, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int64(st, 2, (int64_t)r->time_shift);
+		sqlite3_bind_int64(st, 3, (int64_t)r->time_mult);
+		sqlite3_bind_int64(st, 4, (int64_t)r->time_zero);
+		sqlite3_bind_int64(st, 5, (int64_t)r->time_cycles);
+		sqlite3_bind_int64(st, 6, (int64_t)r->time_mask);
+		sqlite3_bind_int(st, 7, r->cap_user_time_short);
+	});
+}
+
+static int sink_mem_level_stats(void *ctx, const struct spe_row_mem_level_stat *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_MEM_LEVEL_STAT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_int(st, 2, r->mem_level != 0, r->mem_level);
+		sqlite3_bind_int64(st, 3, (int64_t)r->loads);
+		sqlite3_bind_int64(st, 4, (int64_t)r->timed);
+		bind_int(st, 5, r->timed != 0, (int64_t)r->total_latency);
+	});
+}
+
+static int sink_latency_buckets(void *ctx, const struct spe_row_latency_bucket *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_LATENCY_BUCKET, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_text(st, 2, r->op_class);
+		sqlite3_bind_int64(st, 3, r->latency_lo);
+		sqlite3_bind_int64(st, 4, (int64_t)r->samples);
+		sqlite3_bind_int64(st, 5, (int64_t)r->total_latency);
+	});
+}
+
+static int sink_branch_stats(void *ctx, const struct spe_row_branch_stat *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_BRANCH_STAT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_int(st, 2, r->has_pc, (int64_t)r->pc);
+		bind_int(st, 3, r->insn_id != 0, r->insn_id);
+		sqlite3_bind_int64(st, 4, (int64_t)r->branches);
+		bind_int(st, 5, r->has_events, (int64_t)r->mispredicted);
+		bind_int(st, 6, r->has_events, (int64_t)r->not_taken);
+	});
+}
+
+static int sink_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_PAGE_STAT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_int(st, 2, r->pid >= 0, r->pid);
+		sqlite3_bind_int64(st, 3, (int64_t)r->page);
+		sqlite3_bind_int64(st, 4, (int64_t)r->accesses);
+		bind_int(st, 5, r->has_events, (int64_t)r->tlb_walks);
+		sqlite3_bind_int64(st, 6, (int64_t)r->translated);
+		bind_int(st, 7, r->translated != 0, (int64_t)r->translation_latency);
+	});
+}
+
+/* Bind @p n ids as a JSON array ("[3,5]"; NULL when none) to parameter @p i. */
+static int bind_id_list(sqlite3_stmt *st, int i, const int64_t *ids, size_t n)
+{
+	if (!n)
+		return sqlite3_bind_null(st, i) == SQLITE_OK ? 0 : -1;
+	char *text = malloc(n * 21 + 3), *p = text;
+	if (!text)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		p += sprintf(p, "%c%lld", k ? ',' : '[', (long long)ids[k]);
+	strcpy(p, "]");
+	return sqlite3_bind_text(st, i, text, -1, free) == SQLITE_OK ? 0 : -1;
+}
+
+static int sink_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_CACHELINE_STAT, rows, n, {
+		const int64_t sums[] = { r->snooped, r->hitm,		 r->peer_hits,	      r->total_latency, r->atomics,
+					 r->writes,  r->modified_events, r->modified_sources, r->remote_hits };
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_int(st, 2, r->pid >= 0, r->pid);
+		sqlite3_bind_int64(st, 3, (int64_t)r->line);
+		sqlite3_bind_int64(st, 4, (int64_t)r->accesses);
+		bind_int(st, 5, r->loads >= 0, r->loads);
+		bind_int(st, 6, r->stores >= 0, r->stores);
+		sqlite3_bind_int64(st, 7, r->cpus);
+		sqlite3_bind_int64(st, 8, r->threads);
+		sqlite3_bind_int64(st, 9, r->offsets);
+		for (int i = 0; i < (int)(sizeof sums / sizeof *sums); i++)
+			bind_int(st, 10 + i, sums[i] >= 0, sums[i]);
+		if (bind_id_list(st, 19, r->symbol_ids, r->n_symbols) < 0 ||
+		    bind_id_list(st, 20, r->data_object_ids, r->n_data_objects) < 0) {
+			snprintf(((struct sqlite_sink *)ctx)->err, sizeof ((struct sqlite_sink *)ctx)->err, "out of memory");
+			return -spe_nomem;
+		}
 	});
 }
 
@@ -403,6 +558,7 @@ static void sink_free(void *ctx)
 		return;
 	for (int i = 0; i < N_STATEMENTS; i++)
 		sqlite3_finalize(s->st[i]);
+	free(s->text);
 	free(s);
 }
 
@@ -433,6 +589,12 @@ int spe_sqlite_sink_new(struct spe_db *db, struct spe_row_sink *out, char *err, 
 				      .commit = sink_commit,
 				      .abort = sink_abort,
 				      .errmsg = sink_errmsg,
-				      .free = sink_free };
+				      .free = sink_free,
+				      .time_convs = sink_time_convs,
+				      .mem_level_stats = sink_mem_level_stats,
+				      .latency_buckets = sink_latency_buckets,
+				      .branch_stats = sink_branch_stats,
+				      .page_stats = sink_page_stats,
+				      .cacheline_stats = sink_cacheline_stats };
 	return 0;
 }

@@ -97,62 +97,54 @@ static void append_hot_pc(struct util_text *t)
 		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");
 }
 
+/*
+ * mem_level_summary, latency_histogram, branch_mispredict and tlb_hotspot
+ * add up the summaries the loader counts (record_summary.c: one source's
+ * rows each) instead of scanning spe_record; their definitions over
+ * spe_record are in tests/analysis/cli_summary_views.sh, which checks them.
+ */
 static void append_mem_level_summary(struct util_text *t)
 {
-	util_text_appendf(t,
-			"CREATE VIEW mem_level_summary AS\n"
-			"SELECT mem_level, count(*) AS loads, sum(total_latency) AS total_latency,\n"
-			"  round(avg(total_latency), 2) AS mean_latency,\n"
-			"  round(100.0 * sum(total_latency) /\n"
-			"    nullif((SELECT sum(total_latency) FROM spe_record WHERE op_class = '%s'), 0), 2)\n"
-			"    AS latency_share\n"
-			"FROM spe_record WHERE op_class = '%s'\n"
-			"GROUP BY mem_level ORDER BY total_latency DESC, loads DESC;\n",
-			op_class_LOAD, op_class_LOAD);
+	util_text_append(t, "CREATE VIEW mem_level_summary AS\n"
+		      "SELECT ml.name AS mem_level, sum(s.loads) AS loads, sum(s.total_latency) AS total_latency,\n"
+		      "  round(1.0 * sum(s.total_latency) / nullif(sum(s.timed), 0), 2) AS mean_latency,\n"
+		      "  round(100.0 * sum(s.total_latency) /\n"
+		      "    nullif((SELECT sum(total_latency) FROM mem_level_stat), 0), 2) AS latency_share\n"
+		      "FROM mem_level_stat s LEFT JOIN spe_mem_level ml ON ml.code = s.mem_level\n"
+		      "GROUP BY s.mem_level ORDER BY total_latency DESC, loads DESC;\n");
 }
 
 static void append_latency_histogram(struct util_text *t)
 {
 	util_text_append(t, "CREATE VIEW latency_histogram AS\n"
-		      "SELECT op_class, lo AS latency_lo, CASE WHEN lo = 0 THEN 0 ELSE 2 * lo - 1 END AS latency_hi,\n"
-		      "  count(*) AS samples, sum(total_latency) AS total_latency\n"
-		      "FROM (SELECT op_class, total_latency, CASE WHEN total_latency < 1 THEN 0");
-	for (int k = 0; k < 31; k++)
-		util_text_appendf(t, " WHEN total_latency < %ld THEN %ld", 2L << k, 1L << k);
-	util_text_append(t, " ELSE 2147483648 END AS lo\n"
-		      "  FROM spe_record WHERE total_latency IS NOT NULL)\n"
-		      "GROUP BY op_class, lo ORDER BY op_class, lo;\n");
+		      "SELECT op_class, latency_lo, CASE WHEN latency_lo = 0 THEN 0 ELSE 2 * latency_lo - 1 END AS latency_hi,\n"
+		      "  sum(samples) AS samples, sum(total_latency) AS total_latency\n"
+		      "FROM latency_bucket GROUP BY op_class, latency_lo ORDER BY op_class, latency_lo;\n");
 }
 
 static void append_tlb_hotspot(struct util_text *t)
 {
 	util_text_append(t, "CREATE VIEW tlb_hotspot AS\n"
 		      "SELECT source_id, pid, " HEX("page << 12") " AS page, page << 12 AS page_value,\n"
-		      "  count(*) AS accesses, sum(tlb_walk) AS tlb_walks,\n"
-		      "  round(1.0 * sum(tlb_walk) / count(*), 3) AS walk_ratio,\n"
-		      "  sum(translation_latency) AS translation_latency,\n"
-		      "  round(avg(translation_latency), 2) AS mean_translation_latency\n"
-		      "FROM (SELECT source_id, pid, data_va >> 12 AS page, tlb_walk, translation_latency\n"
-		      "      FROM spe_record WHERE data_va IS NOT NULL)\n"
-		      "GROUP BY source_id, pid, page ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC;\n");
+		      "  accesses, tlb_walks, round(1.0 * tlb_walks / accesses, 3) AS walk_ratio,\n"
+		      "  translation_latency,\n"
+		      "  round(1.0 * translation_latency / nullif(translated, 0), 2) AS mean_translation_latency\n"
+		      "FROM page_stat ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC;\n");
 }
 
 static void append_branch_mispredict(struct util_text *t)
 {
-	util_text_appendf(t,
-			"CREATE VIEW branch_mispredict AS\n"
-			"SELECT " HEXF("r.pc") " AS pc, s.name AS symbol, r.pc - s.start AS symbol_offset,\n"
-			"  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
-			"  count(*) AS branches, sum(r.mispredicted) AS mispredicted,\n"
-			"  round(1.0 * sum(r.mispredicted) / count(*), 3) AS mispredict_rate,\n"
-			"  sum(r.not_taken) AS not_taken, r.pc AS pc_value\n"
-			"FROM spe_record r\n"
-			"LEFT JOIN insn i ON i.id = r.insn_id\n"
-			"LEFT JOIN symbol s ON s.id = r.symbol_id\n"
-			"WHERE r.op_class = '%s'\n"
-			"GROUP BY r.pc, r.insn_id\n"
-			"ORDER BY mispredicted DESC, branches DESC;\n",
-			op_class_BRANCH);
+	util_text_append(t, "CREATE VIEW branch_mispredict AS\n"
+		      "SELECT " HEX("b.pc") " AS pc, s.name AS symbol, b.pc - s.start AS symbol_offset,\n"
+		      "  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
+		      "  sum(b.branches) AS branches, sum(b.mispredicted) AS mispredicted,\n"
+		      "  round(1.0 * sum(b.mispredicted) / sum(b.branches), 3) AS mispredict_rate,\n"
+		      "  sum(b.not_taken) AS not_taken, b.pc AS pc_value\n"
+		      "FROM branch_stat b\n"
+		      "LEFT JOIN insn i ON i.id = b.insn_id\n"
+		      "LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+		      "GROUP BY b.pc, b.insn_id\n"
+		      "ORDER BY mispredicted DESC, branches DESC;\n");
 }
 
 int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen)

@@ -73,14 +73,14 @@ three=$(query "$tmp/t.db" "SELECT samples FROM hot_symbol LIMIT 1" | tail -1)
 expect top_symbol_tripled "$three" "$((one * 3))"
 expect symbols_merged "$(query "$tmp/t.db" "SELECT count(*) = count(DISTINCT symbol) FROM hot_symbol" | tail -1)" 1
 
-# a pc_latency row no load writes (latency past the 16-bit counter): the next
+# a pc_histogram row no load writes (latency past the 16-bit counter): the next
 # append's rollup refuses it, exit 65, and the database is left as it was
 ${SPE_RUN:-} "$query" -d "$tmp/t.db" --write \
-	"INSERT INTO pc_latency(source_id, pc, total_latency, samples) VALUES(1, 0, 70000, 1)" >/dev/null
+	"INSERT INTO pc_histogram(source_id, pc, untimed, histogram) VALUES(1, 0, 0, '{\"70000\":1}')" >/dev/null
 before=$(cksum <"$tmp/t.db")
 ${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" --append 2>"$tmp/err"
 expect bad_row_rc $? 65
-has bad_row_message "$(cat "$tmp/err")" "pc_latency: latency 70000 or count 1 out of range"
+has bad_row_message "$(cat "$tmp/err")" "pc_histogram: a histogram no load writes (pc 0): {\"70000\":1}"
 expect bad_row_unchanged "$(cksum <"$tmp/t.db")" "$before"
 
 [ $fail -eq 0 ] && echo "ok cli_rollup"

@@ -122,8 +122,11 @@ TEST(mapping_by_time)
 	CHECK_STR_EQ(q_text("SELECT m.path FROM spe_record r JOIN mapping m ON m.id = r.mapping_id WHERE r.id = 2"), "/new");
 	CHECK_INT_EQ(q_int("SELECT mapping_id FROM spe_record WHERE id = 3"), -1);
 	CHECK_INT_EQ(q_int("SELECT no_mapping FROM load_stats"), 1);
-	/* mapped, but the file does not exist here: no symbol, no instruction (never invented) */
-	CHECK_INT_EQ(q_int("SELECT count(*) FROM spe_record WHERE symbol_id IS NOT NULL OR insn_id IS NOT NULL"), 0);
+	/* mapped, but the file does not exist here: no symbol, an insn row without bytes (never invented) */
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM spe_record WHERE symbol_id IS NOT NULL"), 0);
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM spe_record WHERE insn_id IS NOT NULL"), 2);
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM insn WHERE bytes IS NOT NULL OR mnemonic IS NOT NULL"), 0);
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM spe_record r JOIN insn i ON i.id = r.insn_id WHERE i.pc = r.pc"), 2);
 	stop();
 }
 

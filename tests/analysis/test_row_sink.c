@@ -3,13 +3,17 @@
  * The row sink interface (spe/row_sink.h) with a sink of our own that keeps
  * rows in memory, as a ClickHouse sink or an exporter would take them:
  * the ids the sink gives at begin are the ids of the rows; records come as
- * typed rows whose columns are SPE_RECORD_COLUMNS, NULL where unknown;
- * commit once on success; a failing sink stops the load with its message,
- * and the load is aborted, never committed.  And the SQLite table
- * _spe_record has exactly the columns of that list.
+ * typed rows whose columns are SPE_RECORD_COLUMNS, NULL where unknown,
+ * with codes for op type, EL and memory level and no time where the source's
+ * TIME_CONV gives it; commit once on success; a failing sink stops the load
+ * with its message, and the load is aborted, never committed.  A sink
+ * without time_convs gets every time in the rows.  And the SQLite table
+ * _spe_record has exactly the columns of that list, the view spe_record
+ * those of SPE_RECORD_VIEW_COLUMNS.
  *
  * usage: analysis_row_sink FIXTURES_DIR
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +41,9 @@ struct memory_sink {
 	struct spe_row_symbol symbols[MAX_ROWS];
 	char symbol_names[MAX_ROWS][64];
 	int n_symbols, n_insns, n_threads, n_cpus, n_pc_latency, n_other;
+	struct spe_row_insn insns[MAX_ROWS];
+	struct spe_row_time_conv time_conv;
+	int n_time_convs;
 	struct spe_row_record records[MAX_ROWS];
 	char record_text[MAX_ROWS][SPE_RECORD_NCOLS][32];
 	int n_records;
@@ -103,8 +110,21 @@ static int m_symbols(void *ctx, const struct spe_row_symbol *rows, size_t n)
 
 static int m_insns(void *ctx, const struct spe_row_insn *rows, size_t n)
 {
-	(void)rows;
-	((struct memory_sink *)ctx)->n_insns += (int)n;
+	struct memory_sink *m = ctx;
+	for (size_t i = 0; i < n && m->n_insns < MAX_ROWS; i++, m->n_insns++) {
+		m->insns[m->n_insns] = rows[i];
+		m->insns[m->n_insns].bytes = NULL; /* pointers live only through the call */
+		m->insns[m->n_insns].mnemonic = m->insns[m->n_insns].operands = m->insns[m->n_insns].file = NULL;
+		m->insns[m->n_insns].inline_function = NULL;
+	}
+	return 0;
+}
+
+static int m_time_convs(void *ctx, const struct spe_row_time_conv *rows, size_t n)
+{
+	struct memory_sink *m = ctx;
+	m->time_conv = rows[0];
+	m->n_time_convs += (int)n;
 	return 0;
 }
 
@@ -206,7 +226,8 @@ static struct spe_row_sink sink_of(struct memory_sink *m)
 				      .load_stats = m_load_stats,
 				      .commit = m_commit,
 				      .abort = m_abort,
-				      .errmsg = m_errmsg };
+				      .errmsg = m_errmsg,
+				      .time_convs = m_time_convs };
 }
 
 /* ---- records ----------------------------------------------------------------- */
@@ -260,13 +281,12 @@ static struct spe_loader *start(struct memory_sink *m, struct spe_row_sink *sink
 	return ld;
 }
 
-TEST(rows_come_typed_with_the_sinks_ids)
+/* Load the three records of the tests below into @p m. */
+static void load_three(struct memory_sink *m, struct spe_row_sink *sink)
 {
-	struct memory_sink m = { .give = { .source = 7, .mapping = 100, .symbol = 200, .insn = 300, .data_object = 400 } };
-	struct spe_row_sink sink;
-	struct spe_loader *ld = start(&m, &sink);
+	struct spe_loader *ld = start(m, sink);
 	spe_loader_cpu(ld, 0, 0x410fd0c0);
-	struct spe_perf_time_conv tc = { .time_mult = 1 };
+	struct spe_perf_time_conv tc = { .time_mult = 3, .time_zero = 100 };
 	spe_loader_time_conv(ld, &tc);
 	CHECK_INT_EQ(spe_loader_comm(ld, 7, 77, "app", UINT64_MAX), 0);
 	CHECK_INT_EQ(spe_loader_mmap(ld, 7, 0x400000, 0x10000, 0, "/app", NULL, UINT64_MAX), 0);
@@ -274,10 +294,17 @@ TEST(rows_come_typed_with_the_sinks_ids)
 	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r1), 0);
 	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r2), 0);
 	CHECK_INT_EQ(spe_loader_record(ld, 0, 5, 6, &r3), 0);
-	CHECK_INT_EQ(m.n_records, 0); /* batched until the end or a full batch */
+	CHECK_INT_EQ(m->n_records, 0); /* batched until the end or a full batch */
 	struct spe_load_counts k;
 	CHECK_INT_EQ(spe_loader_finish(ld, &k), 0);
 	spe_loader_free(ld);
+}
+
+TEST(rows_come_typed_with_the_sinks_ids)
+{
+	struct memory_sink m = { .give = { .source = 7, .mapping = 100, .symbol = 200, .insn = 300, .data_object = 400 } };
+	struct spe_row_sink sink;
+	load_three(&m, &sink);
 
 	CHECK_INT_EQ(m.begins, 1);
 	CHECK_INT_EQ(m.commits, 1);
@@ -296,31 +323,49 @@ TEST(rows_come_typed_with_the_sinks_ids)
 	CHECK_INT_EQ(m.symbols[0].id, 200);
 	CHECK_INT_EQ(m.symbols[0].mapping_id, 101);
 	CHECK_STR_EQ(m.symbols[0].name, "do_page_fault");
-	CHECK_INT_EQ(m.n_insns, 0); /* no symbolizer, no instructions */
+	/* every PC in a mapping has an insn row, which names its mapping and symbol; no symbolizer, no bytes */
+	CHECK_INT_EQ(m.n_insns, 2);
+	CHECK_INT_EQ(m.insns[0].id, 300);
+	CHECK_INT_EQ(m.insns[0].mapping_id, 101);
+	CHECK_INT_EQ(m.insns[0].symbol_id, 200);
+	CHECK_U64_EQ(m.insns[0].pc, 0xffff800008010840ull);
+	CHECK_INT_EQ(m.insns[0].n_bytes, 0);
+	CHECK_INT_EQ(m.insns[1].id, 301);
+	CHECK_INT_EQ(m.insns[1].mapping_id, 100);
+	CHECK_INT_EQ(m.insns[1].symbol_id, 0);
+	/* the TIME_CONV in force at the first record */
+	CHECK_INT_EQ(m.n_time_convs, 1);
+	CHECK_INT_EQ(m.time_conv.source_id, 7);
+	CHECK_INT_EQ(m.time_conv.time_mult, 3);
+	CHECK_INT_EQ(m.time_conv.time_zero, 100);
 
 	CHECK_INT_EQ(m.n_records, 3);
 	const struct spe_row_record *a = &m.records[0], *b = &m.records[1], *c = &m.records[2];
 	CHECK_INT_EQ(a->col[SPE_RECORD_COL_SOURCE_ID].i, 7);
-	CHECK_U64_EQ(a->col[SPE_RECORD_COL_PC].i, 0xffff800008010840ull);
-	CHECK_INT_EQ(a->col[SPE_RECORD_COL_EL].i, 1);
-	CHECK_STR_EQ(a->col[SPE_RECORD_COL_OP_CLASS].s, "load");
-	CHECK_STR_EQ(a->col[SPE_RECORD_COL_OP].s, "LD GP-REG");
-	CHECK_STR_EQ(a->col[SPE_RECORD_COL_MEM_LEVEL].s, "L1D");
+	CHECK(!is_set(a, SPE_RECORD_COL_PC)); /* insn 300 holds it */
+	int64_t codes = a->col[SPE_RECORD_COL_CODES].i;
+	CHECK_INT_EQ(codes & (SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK), SPE_CODES_HAS_OP | 0x100); /* LD GP-REG */
+	CHECK_INT_EQ(codes >> SPE_CODES_EL_SHIFT & 3, 1);
+	CHECK_INT_EQ(codes >> SPE_CODES_MEM_LEVEL_SHIFT & 31, SPE_MEM_LEVEL_L1D + 1);
+	CHECK_INT_EQ(codes & (SPE_CODES_NO_TIME | SPE_CODES_CONTEXT_IS_TID), 0);
 	CHECK_INT_EQ(a->col[SPE_RECORD_COL_COUNTER_TOTAL].i, 12);
 	CHECK(!is_set(a, SPE_RECORD_COL_COUNTER_ISSUE));
-	CHECK_INT_EQ(a->col[SPE_RECORD_COL_TIME].i, 5000);
-	CHECK_INT_EQ(a->col[SPE_RECORD_COL_MAPPING_ID].i, 101);
-	CHECK_INT_EQ(a->col[SPE_RECORD_COL_SYMBOL_ID].i, 200);
-	CHECK(!is_set(a, SPE_RECORD_COL_INSN_ID));
+	CHECK_INT_EQ(a->col[SPE_RECORD_COL_TS].i, 5000);
+	CHECK(!is_set(a, SPE_RECORD_COL_TIME)); /* 100 + 3 * 5000: the view computes it */
+	CHECK_INT_EQ(a->col[SPE_RECORD_COL_INSN_ID].i, 300);
 	CHECK(!is_set(a, SPE_RECORD_COL_PID) && !is_set(a, SPE_RECORD_COL_TID)); /* no CONTEXT, switch or AUXTRACE tid */
 	/* CONTEXT 77 names the thread, COMM its process; the PC is in /app */
 	CHECK_INT_EQ(b->col[SPE_RECORD_COL_TID].i, 77);
 	CHECK_INT_EQ(b->col[SPE_RECORD_COL_PID].i, 7);
-	CHECK_INT_EQ(b->col[SPE_RECORD_COL_MAPPING_ID].i, 100);
-	CHECK(!is_set(b, SPE_RECORD_COL_SYMBOL_ID));
+	CHECK_INT_EQ(b->col[SPE_RECORD_COL_INSN_ID].i, 301);
+	CHECK(!is_set(b, SPE_RECORD_COL_CONTEXT)); /* equal to tid: a code bit says so */
+	CHECK(b->col[SPE_RECORD_COL_CODES].i & SPE_CODES_CONTEXT_IS_TID);
+	CHECK(b->col[SPE_RECORD_COL_CODES].i & SPE_CODES_NO_TIME);
+	CHECK(!(b->col[SPE_RECORD_COL_CODES].i & SPE_CODES_HAS_OP));
 	CHECK(!is_set(b, SPE_RECORD_COL_TS) && !is_set(b, SPE_RECORD_COL_TIME));
+	CHECK(!is_set(b, SPE_RECORD_COL_PC));
 	/* no PC: only what it had, and the AUXTRACE's pid/tid */
-	CHECK(!is_set(c, SPE_RECORD_COL_PC) && !is_set(c, SPE_RECORD_COL_MAPPING_ID));
+	CHECK(!is_set(c, SPE_RECORD_COL_PC) && !is_set(c, SPE_RECORD_COL_INSN_ID));
 	CHECK_INT_EQ(c->col[SPE_RECORD_COL_EVENTS].i, 1 << SPE_EV_RETIRED);
 	CHECK_INT_EQ(c->col[SPE_RECORD_COL_PID].i, 5);
 	CHECK_INT_EQ(c->col[SPE_RECORD_COL_TID].i, 6);
@@ -334,6 +379,31 @@ TEST(rows_come_typed_with_the_sinks_ids)
 	CHECK(m.n_pc_latency >= 3);
 	CHECK_INT_EQ(m.n_other, 0);
 	CHECK(!is_set(a, SPE_RECORD_COL_DATA_OBJECT_ID));
+}
+
+/* A sink written before time_convs existed (its size ends at free) gets every time in the rows. */
+TEST(sink_without_time_convs_gets_times)
+{
+	struct memory_sink m = { .give = { 1, 1, 1, 1, 1 } };
+	struct spe_row_sink sink;
+	m.give.source = 1;
+	struct spe_loader *ld;
+	char ks[512], err[256];
+	snprintf(ks, sizeof ks, "%s/kallsyms/arm64-small.kallsyms", fixtures);
+	struct spe_source_info src = { .size = sizeof src, .file = "old", .kind = "raw", .nr_cpus = 1 };
+	struct spe_load_opts opts = { .size = sizeof opts, .kallsyms = ks };
+	sink = sink_of(&m);
+	sink.size = offsetof(struct spe_row_sink, time_convs);
+	CHECK_INT_EQ(spe_loader_new_sink(&sink, &src, &opts, &ld, err, sizeof err), 0);
+	struct spe_perf_time_conv tc = { .time_mult = 3, .time_zero = 100 };
+	spe_loader_time_conv(ld, &tc);
+	struct spe_record r = kernel_load();
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	CHECK_INT_EQ(spe_loader_finish(ld, NULL), 0);
+	spe_loader_free(ld);
+	CHECK_INT_EQ(m.n_time_convs, 0);
+	CHECK_INT_EQ(m.n_records, 1);
+	CHECK_INT_EQ(m.records[0].col[SPE_RECORD_COL_TIME].i, 15100);
 }
 
 TEST(failing_sink_aborts_with_its_message)
@@ -372,6 +442,40 @@ TEST(sqlite_table_has_the_listed_columns)
 	}
 	CHECK_INT_EQ(i, SPE_RECORD_NCOLS);
 	sqlite3_finalize(st);
+	/* the view: SPE_RECORD_VIEW_COLUMNS, the event columns after events */
+	static const char *const view[] = {
+#define SPE_X(name, doc) #name,
+#define SPE_XC(idx, id, word, col, desc) col,
+		SPE_RECORD_VIEW_COLUMNS(SPE_X, SPE_XC)
+#undef SPE_X
+#undef SPE_XC
+	};
+	CHECK_INT_EQ(sqlite3_prepare_v2(spe_db_sqlite(db), "SELECT name FROM pragma_table_info('spe_record') ORDER BY cid",
+					-1, &st, NULL),
+		     SQLITE_OK);
+	size_t v = 0;
+	static const char *const event_columns[] = {
+#define SPE_X(bit, id, word, col, since, desc) col,
+		SPE_EVENT_LIST(SPE_X)
+#undef SPE_X
+	};
+	size_t events_seen = 0, n_events = sizeof event_columns / sizeof *event_columns;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		if (events_seen > 0 && events_seen <= n_events) {
+			CHECK_STR_EQ(name, event_columns[events_seen - 1]);
+			events_seen++;
+			continue;
+		}
+		CHECK(v < sizeof view / sizeof *view);
+		if (v < sizeof view / sizeof *view)
+			CHECK_STR_EQ(name, view[v]);
+		if (!strcmp(name, "events"))
+			events_seen = 1;
+		v++;
+	}
+	CHECK_INT_EQ(v, sizeof view / sizeof *view);
+	sqlite3_finalize(st);
 	/* names are unique (the view and the inserts name them) */
 	for (int a = 0; a < SPE_RECORD_NCOLS; a++)
 		for (int b = a + 1; b < SPE_RECORD_NCOLS; b++)
@@ -387,6 +491,7 @@ int main(int argc, char **argv)
 	}
 	fixtures = argv[1];
 	RUN(rows_come_typed_with_the_sinks_ids);
+	RUN(sink_without_time_convs_gets_times);
 	RUN(failing_sink_aborts_with_its_message);
 	RUN(sqlite_table_has_the_listed_columns);
 	return check_summary();

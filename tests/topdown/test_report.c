@@ -74,12 +74,12 @@ static int exec(sqlite3 *db, const char *sql)
 
 /*
  * SPE records of source @p source in the real tables (spe_schema_create):
- * source, symbol, _spe_record (behind the spe_record view) and pc_latency,
+ * source, symbol, insn, _spe_record (behind the spe_record view) and pc_histogram,
  * which the loader counts while loading and which is counted here by SQL.
  */
 static void add_spe(sqlite3 *db, int source, unsigned midr, const char *part)
 {
-	char sql[512];
+	char sql[1024];
 	snprintf(sql, sizeof sql,
 		 "INSERT INTO source (id, file, kind, loaded_at) VALUES (%d, 'stream-%d.data', 'perf.data', 'now');"
 		 "INSERT INTO symbol (id, name, start, file, line) VALUES (%d, 'triad', 4096, 'stream.c', 50),"
@@ -115,18 +115,26 @@ static void add_spe(sqlite3 *db, int source, unsigned midr, const char *part)
 		snprintf(v, sizeof v, lvl ? "'%s'" : "NULL", lvl);
 		long long events = ((long long)rows[i].walk << SPE_EV_TLB_WALK) |
 				   ((long long)rows[i].mispred << SPE_EV_MISPREDICTED);
+		/* schema 4 rows: the PC and symbol through an insn row, op class and level as codes */
+		int insn = 100 * source + (int)i;
+		snprintf(sql, sizeof sql, "INSERT INTO insn (id, pc, symbol_id) VALUES (%d, %zu, %d)", insn,
+			 4096 * (size_t)rows[i].sym + 4 * i, 10 * source + rows[i].sym);
+		exec(db, sql);
 		snprintf(sql, sizeof sql,
-			 "INSERT INTO _spe_record (source_id, pc, op_class, mem_level, events, %s, symbol_id)"
-			 " VALUES (%d, %zu, '%s', %s, %lld, %d, %d)",
-			 latency_col(), source, 4096 * (size_t)rows[i].sym + 4 * i, op_class(rows[i].cls), v, events,
-			 rows[i].lat, 10 * source + rows[i].sym);
+			 "INSERT INTO _spe_record (source_id, insn_id, codes, events, %s) VALUES (%d, %d,"
+			 " (SELECT min(code) FROM spe_op_code WHERE op_class = '%s') |"
+			 " coalesce((SELECT code FROM spe_mem_level WHERE name = %s) << %d, 0), %lld, %d)",
+			 latency_col(), source, insn, op_class(rows[i].cls), v, SPE_CODES_MEM_LEVEL_SHIFT, events,
+			 rows[i].lat);
 		exec(db, sql);
 	}
 	snprintf(sql, sizeof sql,
-		 "INSERT INTO pc_latency (source_id, pc, insn_id, symbol_id, total_latency, samples)"
-		 " SELECT source_id, pc, insn_id, symbol_id, %s, COUNT(*) FROM _spe_record WHERE source_id = %d"
-		 " GROUP BY pc, insn_id, symbol_id, %s",
-		 latency_col(), source, latency_col());
+		 "INSERT INTO pc_histogram (source_id, pc, insn_id, symbol_id, untimed, histogram)"
+		 " SELECT source_id, pc, insn_id, symbol_id, coalesce(sum(CASE WHEN lat IS NULL THEN n END), 0),"
+		 " '{' || coalesce(group_concat(CASE WHEN lat IS NOT NULL THEN '\"' || lat || '\":' || n END), '') || '}'"
+		 " FROM (SELECT source_id, pc, insn_id, symbol_id, %s AS lat, COUNT(*) AS n FROM spe_record"
+		 " WHERE source_id = %d GROUP BY 1, 2, 3, 4, 5 ORDER BY lat) GROUP BY 1, 2, 3, 4",
+		 latency_col(), source);
 	exec(db, sql);
 }
 

@@ -34,7 +34,7 @@ extern "C" {
 typedef struct sqlite3 sqlite3;
 
 /* Schema version written to PRAGMA user_version and the meta table. */
-#define SPE_DB_SCHEMA_VERSION 3
+#define SPE_DB_SCHEMA_VERSION 4
 /* PRAGMA application_id of spekit databases ("SPEK"). */
 #define SPE_DB_APPLICATION_ID 0x5350454b
 
@@ -180,7 +180,16 @@ struct spe_load_opts {
 	const char *kallsyms;              /* --kallsyms file, or NULL */
 	const volatile sig_atomic_t *cancel; /* loading stops with -spe_cancelled once *cancel != 0 */
 	int jobs;                          /* ignored (a decode thread was measured no faster); kept for the ABI */
+	/*
+	 * Distinct (process, 64-byte line) pairs whose cacheline_sharing counts
+	 * the load keeps in memory (about 140 bytes each); a file with more has
+	 * none kept (load_stats.cacheline_scan = 1) and the view computes its
+	 * rows from its records.  0 = SPE_LOAD_LINE_BUDGET.
+	 */
+	size_t line_budget;
 };
+
+#define SPE_LOAD_LINE_BUDGET 524288 /* about 75 MB */
 
 struct spe_load_counts {
 	uint64_t records;          /* rows inserted */

@@ -34,47 +34,91 @@ enum spe_column_type {
 };
 
 /*
- * The columns of spe_record (the table _spe_record minus its id), in table
- * order: X(IDENT, name, type, sql, meaning), counters from the facts table
- * through XC (facts.h SPE_COUNTER_LIST).  The schema's CREATE TABLE and
- * view, every sink's insert, and the table of docs/schema.md (checked by a
- * test) come from this list: a new column is one line here, plus its value
+ * The stored columns of a record row (the table _spe_record minus its id), in
+ * table order: X(IDENT, name, type, sql, meaning), counters from the facts
+ * table through XC (facts.h SPE_COUNTER_LIST).  Rows hold integer codes and
+ * only what cannot be derived (schema version 4, docs/schema.md): the
+ * spe_record view computes op_class, op, mem_level, time, pc, mapping_id
+ * and symbol_id from them (SPE_RECORD_VIEW_COLUMNS below).  The schema's CREATE
+ * TABLE, every sink's insert and the tables of docs/schema.md (checked by a
+ * test) come from these lists: a new column is one line here, plus its value
  * in the loader's record_row() (analysis/src/loader.c).
  */
 #define SPE_RECORD_COLUMNS(X, XC)                                                                           \
 	X(SOURCE_ID, source_id, SPE_COLUMN_INT, "INTEGER NOT NULL REFERENCES source(id)", "the load (`source.id`)") \
 	X(TS, ts, SPE_COLUMN_INT, "INTEGER", "raw SPE timestamp, NULL if the record had none")                   \
-	X(TIME, time, SPE_COLUMN_INT, "INTEGER", "perf clock ns (TIME_CONV), NULL when unknown")                  \
+	X(TIME, time, SPE_COLUMN_INT, "INTEGER",                                                                 \
+	  "perf time when it is not `ts` converted through the source's `time_conv` row; NULL otherwise "       \
+	  "(the view computes it)")                                                                              \
 	X(CPU, cpu, SPE_COLUMN_INT, "INTEGER", "CPU whose aux buffer held the record (0 for per-thread queues)")  \
 	X(PID, pid, SPE_COLUMN_INT, "INTEGER",                                                                   \
 	  "process: from the CONTEXT packet's thread (via COMM), else the thread switched in on that CPU "       \
 	  "(ITRACE_START, SWITCH), else the AUXTRACE record; NULL when unknown")                                  \
 	X(TID, tid, SPE_COLUMN_INT, "INTEGER", "thread, found as `pid` is; NULL when unknown")                    \
-	X(PC, pc, SPE_COLUMN_INT, "INTEGER", "PC address (canonicalised)")                                        \
-	X(EL, el, SPE_COLUMN_INT, "INTEGER", "exception level of the PC")                                        \
-	X(OP_CLASS, op_class, SPE_COLUMN_TEXT, "TEXT", "`other`, `load`, `store`, `branch`, `unknown`")         \
-	X(OP, op, SPE_COLUMN_TEXT, "TEXT", "perf-style text, e.g. `LD GP-REG`, `B COND`")                        \
-	X(OP_RAW, op_raw, SPE_COLUMN_INT, "INTEGER", "`(op-type header class << 8) \\| payload`")                \
+	X(PC, pc, SPE_COLUMN_INT, "INTEGER",                                                                     \
+	  "PC address (canonicalised) when `insn_id` is NULL; else NULL (`insn.pc` holds it)")                  \
+	X(CODES, codes, SPE_COLUMN_INT, "INTEGER NOT NULL",                                                      \
+	  "small codes in one integer (`SPE_CODES_*`): `op_raw` (bits 0-9) and whether the record had an "      \
+	  "op type (bit 10), `el` (bits 11-12), the `spe_mem_level.code` of the data source (bits 13-17, 0: "  \
+	  "none), `context` equals `tid` (bit 18), no perf time (bit 19)")                                      \
 	X(EVENTS, events, SPE_COLUMN_INT, "INTEGER",                                                             \
 	  "raw EVENTS payload, IMPDEF bits kept; NULL if the record had no EVENTS packet")                       \
 	SPE_COUNTER_LIST(XC)                                                                                      \
 	X(DATA_VA, data_va, SPE_COLUMN_INT, "INTEGER", "data virtual address (tag byte removed)")                 \
 	X(DATA_PA, data_pa, SPE_COLUMN_INT, "INTEGER", "data physical address")                                  \
 	X(DATA_SOURCE, data_source, SPE_COLUMN_INT, "INTEGER", "raw DATA SOURCE payload")                        \
-	X(MEM_LEVEL, mem_level, SPE_COLUMN_TEXT, "TEXT",                                                         \
-	  "memory level of the data source for the CPU's MIDR, named as in the facts table (spe-facts.md); "    \
-	  "NULL where the part or code is unknown")                                                              \
 	X(BRANCH_TARGET, branch_target, SPE_COLUMN_INT, "INTEGER", "branch target address")                      \
 	X(PREV_BRANCH_TARGET, prev_branch_target, SPE_COLUMN_INT, "INTEGER", "previous branch target address")   \
-	X(CONTEXT, context, SPE_COLUMN_INT, "INTEGER", "CONTEXT packet value")                                    \
-	X(MAPPING_ID, mapping_id, SPE_COLUMN_INT, "INTEGER REFERENCES mapping(id)",                              \
-	  "the `mapping` holding the PC; NULL when unknown")                                                    \
-	X(SYMBOL_ID, symbol_id, SPE_COLUMN_INT, "INTEGER REFERENCES symbol(id)",                                 \
-	  "the function (`symbol`) of the PC; NULL when unknown")                                                \
+	X(CONTEXT, context, SPE_COLUMN_INT, "INTEGER",                                                           \
+	  "CONTEXT packet value when it is not `tid` (`codes` bit 18 says it is)")                              \
 	X(INSN_ID, insn_id, SPE_COLUMN_INT, "INTEGER REFERENCES insn(id)",                                       \
-	  "the instruction (`insn`) at the PC; NULL when unknown")                                               \
+	  "the instruction (`insn`) at the PC, which holds the PC and names its mapping and symbol; NULL when "  \
+	  "the PC is in no mapping")                                                                                             \
 	X(DATA_OBJECT_ID, data_object_id, SPE_COLUMN_INT, "INTEGER REFERENCES data_object(id)",                  \
 	  "the `data_object` holding `data_va` (user addresses only), NULL when none")
+
+/* The `codes` column: where each code sits. */
+#define SPE_CODES_OP_RAW_MASK 0x3ffu     /* (op-type header class << 8) | payload */
+#define SPE_CODES_HAS_OP (1u << 10)      /* the record had an op type */
+#define SPE_CODES_EL_SHIFT 11            /* exception level of the PC, 2 bits */
+#define SPE_CODES_MEM_LEVEL_SHIFT 13     /* memory level + 1 (enum spe_mem_level), 5 bits; 0 = none */
+#define SPE_CODES_CONTEXT_IS_TID (1u << 18)
+#define SPE_CODES_NO_TIME (1u << 19)     /* no perf time, even if ts and time_conv would give one */
+
+/*
+ * The columns of the spe_record view, in order: X(name, meaning), XC as in
+ * SPE_RECORD_COLUMNS; the per-event columns follow `events`.  They are the
+ * documented contract (docs/schema.md); a sink that keeps the narrow rows
+ * above computes them (analysis/src/schema.c for SQLite).
+ */
+#define SPE_RECORD_VIEW_COLUMNS(X, XC)                                                                      \
+	X(id, "row id")                                                                                          \
+	X(source_id, "the load (`source.id`)")                                                                   \
+	X(ts, "raw SPE timestamp, NULL if the record had none")                                                  \
+	X(time, "perf clock ns (`ts` through the source's TIME_CONV), NULL when unknown")                         \
+	X(cpu, "CPU whose aux buffer held the record (0 for per-thread queues)")                                 \
+	X(pid, "process: from the CONTEXT packet's thread (via COMM), else the thread switched in on that CPU "  \
+	       "(ITRACE_START, SWITCH), else the AUXTRACE record; NULL when unknown")                             \
+	X(tid, "thread, found as `pid` is; NULL when unknown")                                                   \
+	X(pc, "PC address (canonicalised)")                                                                      \
+	X(el, "exception level of the PC")                                                                       \
+	X(op_class, "`other`, `load`, `store`, `branch`, `unknown` (from `spe_op_code`)")                        \
+	X(op, "perf-style text, e.g. `LD GP-REG`, `B COND` (from `spe_op_code`)")                                \
+	X(op_raw, "`(op-type header class << 8) \\| payload`")                                                    \
+	X(events, "raw EVENTS payload, IMPDEF bits kept; NULL if the record had no EVENTS packet")               \
+	SPE_COUNTER_LIST(XC)                                                                                      \
+	X(data_va, "data virtual address (tag byte removed)")                                                    \
+	X(data_pa, "data physical address")                                                                      \
+	X(data_source, "raw DATA SOURCE payload")                                                                \
+	X(mem_level, "memory level of the data source for the CPU's MIDR, named as in the facts table "         \
+		     "(spe-facts.md); NULL where the part or code is unknown")                                    \
+	X(branch_target, "branch target address")                                                                \
+	X(prev_branch_target, "previous branch target address")                                                  \
+	X(context, "CONTEXT packet value")                                                                       \
+	X(mapping_id, "the `mapping` holding the PC (through `insn`); NULL when unknown")                       \
+	X(symbol_id, "the function (`symbol`) of the PC (through `insn`); NULL when unknown")                   \
+	X(insn_id, "the instruction (`insn`) at the PC; NULL when the PC is in no mapping")                     \
+	X(data_object_id, "the `data_object` holding `data_va` (user addresses only), NULL when none")
 
 /* SPE_RECORD_COL_SOURCE_ID ... : a column's index in the row. */
 enum spe_record_column {
@@ -96,12 +140,12 @@ struct spe_column {
 /* The columns, indexed by enum spe_record_column. */
 extern const struct spe_column spe_record_columns[SPE_RECORD_NCOLS];
 
-/* One spe_record row: value i is set (not NULL) when bit i of present is. */
+/* One record row: value i is set (not NULL) when bit i of present is. */
 struct spe_row_record {
 	uint64_t present;
 	union {
 		int64_t i;     /* SPE_COLUMN_INT */
-		const char *s; /* SPE_COLUMN_TEXT: a string that lives as long as the loader */
+		const char *s; /* SPE_COLUMN_TEXT (no stored column is text since schema 4) */
 	} col[SPE_RECORD_NCOLS];
 };
 
@@ -187,19 +231,91 @@ struct spe_row_numa_memory {
 	uint64_t start, end;     /* physical addresses, end exclusive */
 };
 
+/*
+ * One PC's latency histogram in one source (the pc_histogram table, behind
+ * the pc_latency view): its records by total latency.  Changed in schema 4
+ * from one row per (PC, latency).
+ */
 struct spe_row_pc_latency {
 	int64_t source_id;
 	int has_pc;              /* else pc is NULL */
 	uint64_t pc;
 	int64_t insn_id, symbol_id;
-	int32_t total_latency;   /* -1 = NULL */
-	uint64_t samples;
+	uint64_t untimed;        /* records without a total latency */
+	size_t n;                /* distinct latencies */
+	const int32_t *latency;  /* ascending, 0..65535 */
+	const uint64_t *samples; /* records of each */
 };
 
 struct spe_row_load_stats {
 	int64_t source_id;
 	uint64_t records, bad_bytes, skipped_bytes, partial_records, unknown_packets, lost_aux, no_mapping,
 		no_symbol, no_time, no_data_object;
+	int cacheline_scan;      /* the source's lines are not in cacheline_stat (more than the line budget) */
+};
+
+/* The TIME_CONV of a source: the view computes spe_record.time from ts with it. */
+struct spe_row_time_conv {
+	int64_t source_id;
+	uint64_t time_shift, time_mult, time_zero, time_cycles, time_mask;
+	int cap_user_time_short;
+};
+
+/*
+ * Summaries of one source's records (docs/schema.md, "Summaries"): what the
+ * views mem_level_summary, latency_histogram, branch_mispredict,
+ * tlb_hotspot and cacheline_sharing read instead of scanning the records.
+ */
+struct spe_row_mem_level_stat {  /* loads by memory level */
+	int64_t source_id;
+	int32_t mem_level;        /* spe_mem_level.code; 0 = NULL (no level) */
+	uint64_t loads, timed, total_latency; /* timed: loads with a total latency */
+};
+
+struct spe_row_latency_bucket {  /* records with a total latency, by op class and log2 bucket */
+	int64_t source_id;
+	const char *op_class;     /* NULL: no op type */
+	int64_t latency_lo;       /* 0, 1, 2, 4, ... */
+	uint64_t samples, total_latency;
+};
+
+struct spe_row_branch_stat {     /* branches by PC */
+	int64_t source_id;
+	int has_pc;               /* else pc is NULL */
+	uint64_t pc;
+	int64_t insn_id;          /* 0 = NULL */
+	uint64_t branches;
+	int has_events;           /* some branch had an EVENTS packet; else the two below are NULL */
+	uint64_t mispredicted, not_taken;
+};
+
+struct spe_row_page_stat {       /* records with a data address, by process and 4 KiB page */
+	int64_t source_id;
+	int32_t pid;              /* -1 = NULL */
+	uint64_t page;            /* data_va >> 12, arithmetic (as SQL shifts) */
+	uint64_t accesses;
+	int has_events;           /* else tlb_walks is NULL */
+	uint64_t tlb_walks;
+	uint64_t translated, translation_latency; /* records with a translation latency, their sum */
+};
+
+/*
+ * A shared cache line of one source (cacheline_stat, behind
+ * cacheline_sharing): written to, by more than one thread or CPU.  The
+ * int64_t counts are -1 for SQL NULL (no record had the value).
+ */
+struct spe_row_cacheline_stat {
+	int64_t source_id;
+	int32_t pid;              /* -1 = NULL */
+	uint64_t line;            /* data_va >> 6, arithmetic */
+	uint64_t accesses;
+	int64_t loads, stores;
+	uint32_t cpus, threads, offsets; /* distinct CPUs, threads, byte offsets */
+	int64_t snooped, hitm, peer_hits, total_latency, atomics, writes, modified_events, modified_sources,
+		remote_hits;
+	size_t n_symbols, n_data_objects;
+	const int64_t *symbol_ids;      /* distinct, in first-seen order */
+	const int64_t *data_object_ids; /* distinct, in first-seen order */
 };
 
 /* The first free id of each table with an id column, as the store stands at begin. */
@@ -231,6 +347,17 @@ struct spe_row_sink {
 	const char *(*errmsg)(void *ctx);
 	/* Free the sink's state (not the store).  May be NULL. */
 	void (*free)(void *ctx);
+	/*
+	 * The source's TIME_CONV, before its first record.  A sink without it
+	 * (size short of it, or NULL) gets every record's perf time in `time`.
+	 */
+	int (*time_convs)(void *ctx, const struct spe_row_time_conv *rows, size_t n);
+	/* The summaries, at the end of a load (a sink without them computes the views its own way). */
+	int (*mem_level_stats)(void *ctx, const struct spe_row_mem_level_stat *rows, size_t n);
+	int (*latency_buckets)(void *ctx, const struct spe_row_latency_bucket *rows, size_t n);
+	int (*branch_stats)(void *ctx, const struct spe_row_branch_stat *rows, size_t n);
+	int (*page_stats)(void *ctx, const struct spe_row_page_stat *rows, size_t n);
+	int (*cacheline_stats)(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n);
 };
 
 #ifdef __cplusplus

@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The summaries of the records (record_summary.h). */
+#include "record_summary.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/grow.h"
+
+#define HAS(f) (rec->has & SPE_HAS_##f)
+
+#define OP_ATOMIC 0x80 /* op_info(): the op is atomic (its text has the word AT) */
+
+/*
+ * The op class of a `codes` op field, as spe_op_code (schema.c) names it:
+ * enum spe_op_class + 1, 0 = none; OR OP_ATOMIC for atomics.
+ */
+static unsigned op_info(uint64_t codes)
+{
+	static uint8_t table[1024];
+	static int built;
+	if (!built) { /* the same for every loader: a race writes the same bytes */
+		for (unsigned raw = 0; raw < 1024; raw++) {
+			uint8_t cls;
+			uint32_t flags;
+			uint16_t evl;
+			spe_op_decode((uint8_t)(raw >> 8), (uint8_t)raw, &cls, &flags, &evl);
+			table[raw] = (uint8_t)((cls + 1 < SUMMARY_OP_CLASSES ? cls + 1 : SUMMARY_OP_CLASSES - 1) |
+					       (flags & SPE_OPF(ATOMIC) ? OP_ATOMIC : 0));
+		}
+		built = 1;
+	}
+	return (codes & SPE_CODES_HAS_OP) ? table[codes & SPE_CODES_OP_RAW_MASK] : 0;
+}
+
+/* latency_histogram's buckets: 0, then k + 1 for [2^k, 2^(k+1)). */
+static unsigned bucket_of(uint32_t latency)
+{
+	return latency ? 32u - (unsigned)__builtin_clz(latency) : 0;
+}
+
+static int64_t bucket_lo(unsigned b)
+{
+	return b ? INT64_C(1) << (b - 1) : 0;
+}
+
+/* Room for element @p i of *@p p, new elements zeroed.  0, or -1 without memory. */
+static int zeroed_room(void **p, size_t *cap, size_t i, size_t elem)
+{
+	if (i < *cap)
+		return 0;
+	size_t old = *cap;
+	void *q = util_grow(*p, cap, i + 1, elem);
+	if (!q)
+		return -1;
+	memset((char *)q + old * elem, 0, (*cap - old) * elem);
+	*p = q;
+	return 0;
+}
+
+/* SQL's three values: NULL, false, true. */
+enum { SQL_NULL = -1 };
+
+static int sql_and(int a, int b)
+{
+	return !a || !b ? 0 : a == SQL_NULL || b == SQL_NULL ? SQL_NULL : 1;
+}
+
+static int sql_or(int a, int b)
+{
+	return a == 1 || b == 1 ? 1 : a == SQL_NULL || b == SQL_NULL ? SQL_NULL : 0;
+}
+
+static void add(struct line_count *l, enum line_sum i, int v)
+{
+	if (v != SQL_NULL) {
+		l->sum[i] += (uint32_t)v;
+		l->known |= (uint16_t)(1u << i);
+	}
+}
+
+enum line_value_kind { LV_CPU, LV_TID, LV_SYMBOL, LV_OBJECT };
+
+/*
+ * Count @p value of @p kind on the line if it is new there: the first of a
+ * kind in *@p first (@p seen: there is one), the others in the value list.
+ * 1 if it was new, 0 if not, -1 without memory.
+ */
+static int distinct(struct record_summary *s, struct line_count *l, unsigned kind, int64_t value, int seen,
+		    int64_t *first)
+{
+	if (!seen) {
+		*first = value;
+		return 1;
+	}
+	if (*first == value)
+		return 0;
+	for (uint32_t i = l->more; i; i = s->values[i].next)
+		if (s->values[i].kind == kind && s->values[i].value == value)
+			return 0;
+	size_t n = s->n_values ? s->n_values : 1; /* node 0 is "none" */
+	if (n >= UINT32_MAX)
+		return -1;
+	if (n >= s->value_cap) {
+		void *q = util_grow(s->values, &s->value_cap, n + 1, sizeof *s->values);
+		if (!q)
+			return -1;
+		s->values = q;
+	}
+	s->values[n] = (struct line_value){ .value = value, .next = l->more, .kind = kind };
+	s->n_values = n + 1;
+	l->more = (uint32_t)n;
+	return 1;
+}
+
+/*
+ * cacheline_sharing's sums, each the value its SQL gives the record (with
+ * SQL's NULLs): see the view in memory_schema.c.
+ */
+static void drop_lines(struct record_summary *s)
+{
+	free(s->lines);
+	free(s->values);
+	ana_latency_groups_free(&s->line_index);
+	s->lines = NULL;
+	s->values = NULL;
+	s->line_cap = s->n_values = s->value_cap = 0;
+	s->lines_dropped = 1;
+}
+
+static int count_line(struct record_summary *s, const struct spe_record *rec, unsigned info, const struct record_where *w)
+{
+	if (s->lines_dropped)
+		return 0;
+	int64_t line = (int64_t)rec->data_va >> 6;
+	struct latency_key key = { { (uint64_t)(int64_t)w->pid + 1, (uint64_t)line, 0 } };
+	int64_t n = ana_latency_group_of(&s->line_index, &key);
+	if (n >= 0 && (size_t)n >= s->line_budget) {
+		/* memory grows with the lines, not the records: past the budget the view scans instead */
+		drop_lines(s);
+		return 0;
+	}
+	if (n < 0 || zeroed_room((void **)&s->lines, &s->line_cap, (size_t)n, sizeof *s->lines) < 0)
+		return -1;
+	struct line_count *l = &s->lines[n];
+	unsigned cls = info & ~OP_ATOMIC;
+	int is_load = cls ? cls == SPE_OP_CLASS_LOAD + 1 : SQL_NULL;
+	int is_store = cls ? cls == SPE_OP_CLASS_STORE + 1 : SQL_NULL;
+	int atomic = cls ? !!(info & OP_ATOMIC) : SQL_NULL;
+	int snooped = HAS(EVENTS) ? (int)(rec->events >> SPE_EV_DATA_SNOOPED & 1) : SQL_NULL;
+	int modified_event = HAS(EVENTS) ? (int)(rec->events >> SPE_EV_CACHE_DATA_MODIFIED & 1) : SQL_NULL;
+	int peer = SQL_NULL, remote = SQL_NULL, modified_source = SQL_NULL;
+	if (HAS(DATA_SOURCE)) {
+		int modified = 0;
+		int level = spe_mem_level(w->midr, rec->data_source, &modified);
+		if (level >= 0) {
+			peer = spe_mem_level_is_peer(level);
+			remote = spe_mem_level_is_remote(level);
+			modified_source = !!modified;
+		}
+	}
+	l->accesses++;
+	add(l, LS_LOADS, is_load);
+	add(l, LS_STORES, is_store);
+	add(l, LS_SNOOPED, snooped);
+	add(l, LS_HITM, sql_and(is_load, sql_or(modified_event, modified_source)));
+	add(l, LS_PEER_HITS, sql_and(is_load, peer));
+	add(l, LS_ATOMICS, atomic);
+	add(l, LS_WRITES, sql_or(is_store, atomic));
+	add(l, LS_MODIFIED_EVENTS, modified_event);
+	add(l, LS_MODIFIED_SOURCES, modified_source);
+	add(l, LS_REMOTE_HITS, sql_and(is_load, remote));
+	if (HAS(TOTAL_LATENCY)) {
+		l->known |= 1u << LS_TOTAL_LATENCY;
+		l->total_latency += rec->total_latency;
+	}
+	l->offsets |= UINT64_C(1) << (rec->data_va & 63);
+	int64_t first = l->cpu0;
+	int rc = distinct(s, l, LV_CPU, w->cpu, l->cpus > 0, &first);
+	if (rc > 0 && !l->cpus)
+		l->cpu0 = (int32_t)first;
+	l->cpus += rc > 0;
+	if (rc >= 0 && w->tid >= 0) {
+		first = l->tid0;
+		rc = distinct(s, l, LV_TID, w->tid, l->threads > 0, &first);
+		if (rc > 0 && !l->threads)
+			l->tid0 = (int32_t)first;
+		l->threads += rc > 0;
+	}
+	if (rc >= 0 && w->symbol_id > 0)
+		rc = distinct(s, l, LV_SYMBOL, w->symbol_id, l->symbol0 != 0, &l->symbol0);
+	if (rc >= 0 && w->object_id > 0)
+		rc = distinct(s, l, LV_OBJECT, w->object_id, l->object0 != 0, &l->object0);
+	return rc < 0 ? -1 : 0;
+}
+
+int ana_record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
+			 const struct record_where *w)
+{
+	unsigned info = op_info(codes), cls = info & ~OP_ATOMIC;
+	int pid = w->pid;
+	if (HAS(TOTAL_LATENCY)) {
+		struct bucket_count *b = &s->buckets[cls][bucket_of(rec->total_latency)];
+		b->samples++;
+		b->total_latency += rec->total_latency;
+	}
+	if (cls == SPE_OP_CLASS_LOAD + 1) {
+		struct level_count *l = &s->levels[codes >> SPE_CODES_MEM_LEVEL_SHIFT & (SUMMARY_LEVELS - 1)];
+		l->loads++;
+		if (HAS(TOTAL_LATENCY)) {
+			l->timed++;
+			l->total_latency += rec->total_latency;
+		}
+	}
+	if (cls == SPE_OP_CLASS_BRANCH + 1) {
+		if (zeroed_room((void **)&s->branches, &s->branch_cap, group, sizeof *s->branches) < 0)
+			return -1;
+		struct branch_count *b = &s->branches[group];
+		b->branches++;
+		if (HAS(EVENTS)) {
+			b->evented++;
+			b->mispredicted += rec->events >> SPE_EV_MISPREDICTED & 1;
+			b->not_taken += rec->events >> SPE_EV_NOT_TAKEN & 1;
+		}
+	}
+	if (HAS(DATA_VA)) {
+		struct latency_key key = { { (uint64_t)(int64_t)pid + 1, (uint64_t)((int64_t)rec->data_va >> 12), 0 } };
+		int64_t n = ana_latency_group_of(&s->page_index, &key);
+		if (n < 0)
+			return -1;
+		if (zeroed_room((void **)&s->pages, &s->page_cap, (size_t)n, sizeof *s->pages) < 0)
+			return -1;
+		struct page_count *p = &s->pages[n];
+		p->accesses++;
+		if (HAS(EVENTS)) {
+			p->evented++;
+			p->tlb_walks += rec->events >> SPE_EV_TLB_WALK & 1;
+		}
+		if (HAS(TRANSLATION_LATENCY)) {
+			p->translated++;
+			p->translation_latency += rec->translation_latency;
+		}
+		if (count_line(s, rec, info, w) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A sink operation of these rows, if the sink has it (appended after time_convs). */
+#define HAS_OP(sink, op) \
+	((sink)->size >= offsetof(struct spe_row_sink, op) + sizeof(sink)->op && (sink)->op)
+
+static int write_levels(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	for (int32_t code = 0; code < SUMMARY_LEVELS; code++) {
+		const struct level_count *l = &s->levels[code];
+		if (!l->loads)
+			continue;
+		struct spe_row_mem_level_stat row = { source_id, code, l->loads, l->timed, l->total_latency };
+		int rc = sink->mem_level_stats(sink->ctx, &row, 1);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int write_buckets(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	for (unsigned cls = 0; cls < SUMMARY_OP_CLASSES; cls++)
+		for (unsigned b = 0; b < SUMMARY_BUCKETS; b++) {
+			const struct bucket_count *c = &s->buckets[cls][b];
+			if (!c->samples)
+				continue;
+			struct spe_row_latency_bucket row = { .source_id = source_id,
+							      .op_class = cls ? spe_op_class_name(cls - 1) : NULL,
+							      .latency_lo = bucket_lo(b),
+							      .samples = c->samples,
+							      .total_latency = c->total_latency };
+			int rc = sink->latency_buckets(sink->ctx, &row, 1);
+			if (rc < 0)
+				return rc;
+		}
+	return 0;
+}
+
+/* Latency group keys are (pc, insn_id, symbol_id << 1 | has_pc): see the loader's count_latency. */
+static int write_branches(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
+			  const struct latency_groups *groups)
+{
+	for (size_t g = 0; g < s->branch_cap && g < groups->n; g++) {
+		const struct branch_count *b = &s->branches[g];
+		if (!b->branches)
+			continue;
+		const struct latency_key *k = &groups->groups[g].key;
+		struct spe_row_branch_stat row = { .source_id = source_id,
+						   .has_pc = (int)(k->w[2] & 1),
+						   .pc = k->w[0],
+						   .insn_id = (int64_t)k->w[1],
+						   .branches = b->branches,
+						   .has_events = b->evented > 0,
+						   .mispredicted = b->mispredicted,
+						   .not_taken = b->not_taken };
+		int rc = sink->branch_stats(sink->ctx, &row, 1);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int write_pages(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	for (uint32_t n = 0; n < s->page_index.n; n++) {
+		const struct page_count *p = &s->pages[n];
+		const struct latency_key *k = &s->page_index.groups[n].key;
+		struct spe_row_page_stat row = { .source_id = source_id,
+						 .pid = (int32_t)((int64_t)k->w[0] - 1),
+						 .page = k->w[1],
+						 .accesses = p->accesses,
+						 .has_events = p->evented > 0,
+						 .tlb_walks = p->tlb_walks,
+						 .translated = p->translated,
+						 .translation_latency = p->translation_latency };
+		int rc = sink->page_stats(sink->ctx, &row, 1);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int64_t null_sum(const struct line_count *l, enum line_sum i)
+{
+	return l->known >> i & 1 ? (int64_t)(i == LS_TOTAL_LATENCY ? l->total_latency : l->sum[i]) : -1;
+}
+
+/* The line's distinct values of @p kind (its first in @p first, 0 = none) into @p out, in first-seen order; their number. */
+static size_t line_values(const struct record_summary *s, const struct line_count *l, unsigned kind, int64_t first,
+			  int64_t *out)
+{
+	if (!first)
+		return 0;
+	size_t n = 0;
+	out[n++] = first;
+	for (uint32_t i = l->more; i; i = s->values[i].next)
+		if (s->values[i].kind == kind)
+			out[n++] = s->values[i].value;
+	for (size_t a = 1, b = n - 1; a < b; a++, b--) { /* the list is newest first */
+		int64_t t = out[a];
+		out[a] = out[b];
+		out[b] = t;
+	}
+	return n;
+}
+
+/* The lines cacheline_sharing shows: written to, by more than one thread or CPU. */
+static int write_lines(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	int64_t *ids = malloc((s->n_values + 2) * sizeof *ids); /* the list and two firsts */
+	if (!ids)
+		return -spe_nomem;
+	int rc = 0;
+	for (uint32_t n = 0; n < s->line_index.n && rc == 0; n++) {
+		const struct line_count *l = &s->lines[n];
+		if (!l->sum[LS_WRITES] || (l->threads < 2 && l->cpus < 2))
+			continue;
+		const struct latency_key *k = &s->line_index.groups[n].key;
+		size_t n_symbols = line_values(s, l, LV_SYMBOL, l->symbol0, ids);
+		size_t n_objects = line_values(s, l, LV_OBJECT, l->object0, ids + n_symbols);
+		struct spe_row_cacheline_stat row = {
+			.source_id = source_id,
+			.pid = (int32_t)((int64_t)k->w[0] - 1),
+			.line = k->w[1],
+			.accesses = l->accesses,
+			.loads = null_sum(l, LS_LOADS),
+			.stores = null_sum(l, LS_STORES),
+			.cpus = l->cpus,
+			.threads = l->threads,
+			.offsets = (uint32_t)__builtin_popcountll(l->offsets),
+			.snooped = null_sum(l, LS_SNOOPED),
+			.hitm = null_sum(l, LS_HITM),
+			.peer_hits = null_sum(l, LS_PEER_HITS),
+			.total_latency = null_sum(l, LS_TOTAL_LATENCY),
+			.atomics = null_sum(l, LS_ATOMICS),
+			.writes = null_sum(l, LS_WRITES),
+			.modified_events = null_sum(l, LS_MODIFIED_EVENTS),
+			.modified_sources = null_sum(l, LS_MODIFIED_SOURCES),
+			.remote_hits = null_sum(l, LS_REMOTE_HITS),
+			.n_symbols = n_symbols,
+			.symbol_ids = ids,
+			.n_data_objects = n_objects,
+			.data_object_ids = ids + n_symbols,
+		};
+		rc = sink->cacheline_stats(sink->ctx, &row, 1);
+	}
+	free(ids);
+	return rc;
+}
+
+int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
+			 const struct latency_groups *groups)
+{
+	int rc = 0;
+	if (rc == 0 && HAS_OP(sink, mem_level_stats))
+		rc = write_levels(s, sink, source_id);
+	if (rc == 0 && HAS_OP(sink, latency_buckets))
+		rc = write_buckets(s, sink, source_id);
+	if (rc == 0 && HAS_OP(sink, branch_stats))
+		rc = write_branches(s, sink, source_id, groups);
+	if (rc == 0 && HAS_OP(sink, page_stats))
+		rc = write_pages(s, sink, source_id);
+	if (rc == 0 && HAS_OP(sink, cacheline_stats) && !s->lines_dropped)
+		rc = write_lines(s, sink, source_id);
+	return rc;
+}
+
+void ana_record_summary_free(struct record_summary *s)
+{
+	free(s->branches);
+	free(s->pages);
+	ana_latency_groups_free(&s->page_index);
+	drop_lines(s);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Summaries of the records, counted while loading, for the views that
+ * would otherwise scan spe_record (docs/schema.md, "Summaries"):
+ * mem_level_summary, latency_histogram, branch_mispredict, tlb_hotspot and
+ * cacheline_sharing.  Each row is one source's, so an --append adds rows and
+ * the views add them up (cacheline_sharing groups by source: its rows are
+ * complete per source).  Memory: fixed arrays for the levels and buckets,
+ * 40 bytes per branch PC group, 80 per (process, 4 KiB data page), about
+ * 140 per (process, 64-byte line) plus 16 per distinct CPU, thread,
+ * function and data object beyond a line's first.
+ */
+#ifndef SPE_RECORD_SUMMARY_H
+#define SPE_RECORD_SUMMARY_H
+
+#include <stdint.h>
+
+#include "latency_hist.h"
+#include "spe/row_sink.h"
+#include "spe/spe.h"
+
+#define SUMMARY_LEVELS 32       /* spe_mem_level codes (0 = none) */
+#define SUMMARY_OP_CLASSES 8    /* enum spe_op_class + 1 (0 = no op type) */
+#define SUMMARY_BUCKETS 33      /* latency 0, then [2^k, 2^(k+1)) for k = 0..31 */
+
+struct level_count {
+	uint64_t loads, timed, total_latency;
+};
+
+struct bucket_count {
+	uint64_t samples, total_latency;
+};
+
+struct branch_count {
+	uint64_t branches, evented, mispredicted, not_taken;
+};
+
+struct page_count {
+	uint64_t accesses, evented, tlb_walks, translated, translation_latency;
+};
+
+/* The sums of cacheline_sharing whose expression may be NULL (struct line_count). */
+enum line_sum {
+	LS_LOADS,
+	LS_STORES,
+	LS_SNOOPED,
+	LS_HITM,
+	LS_PEER_HITS,
+	LS_ATOMICS,
+	LS_WRITES,
+	LS_MODIFIED_EVENTS,
+	LS_MODIFIED_SOURCES,
+	LS_REMOTE_HITS,
+	LS_TOTAL_LATENCY, /* known only: the sum is total_latency */
+	LS_N
+};
+
+/*
+ * One (process, 64-byte line): the columns of cacheline_sharing
+ * (docs/schema.md).  A line's first CPU, thread, function and data object
+ * are kept here; the others it sees go to the summary's value list.  Memory
+ * grows with the distinct lines (96 bytes and the hash entry each), so it is
+ * kept small.
+ */
+struct line_count {
+	uint32_t accesses;
+	uint32_t sum[LS_TOTAL_LATENCY]; /* the non-NULL values' sum */
+	uint16_t known;                 /* bit i: some record gave sum i a value (SQL's sum is NULL otherwise) */
+	uint16_t cpus;                  /* distinct CPUs (at most SPE_AUX_MAX_CPUS) */
+	uint32_t threads;               /* distinct threads */
+	int32_t cpu0, tid0;             /* the first CPU and thread (valid when cpus, threads > 0) */
+	int64_t symbol0, object0;       /* the first function and data object, 0 = none yet */
+	uint32_t more;                  /* further distinct values (struct line_value), newest first; 0 = none */
+	uint64_t total_latency;
+	uint64_t offsets;               /* bit i: an access at byte i of the line */
+};
+
+/* A further distinct CPU, thread, function or data object of a line. */
+struct line_value {
+	int64_t value;
+	uint32_t next;
+	uint32_t kind; /* enum line_value_kind (record_summary.c) */
+};
+
+/* What a record is to cacheline_sharing, beside the record itself. */
+struct record_where {
+	int cpu, pid, tid;   /* -1 = unknown (pid, tid) */
+	uint32_t midr;       /* the CPU's part: the data source's level and flags */
+	int64_t symbol_id;   /* 0 = none */
+	int64_t object_id;   /* data object, 0 = none */
+};
+
+struct record_summary {
+	struct level_count levels[SUMMARY_LEVELS];
+	struct bucket_count buckets[SUMMARY_OP_CLASSES][SUMMARY_BUCKETS];
+	struct branch_count *branches; /* by the loader's latency group (a PC and its insn) */
+	size_t branch_cap;
+	struct latency_groups page_index; /* (pid + 1, page) -> number */
+	struct page_count *pages;
+	size_t page_cap;
+	struct latency_groups line_index; /* (pid + 1, line) -> number */
+	struct line_count *lines;
+	size_t line_cap;
+	struct line_value *values; /* [0] unused */
+	size_t n_values, value_cap;
+	size_t line_budget;        /* the most lines kept; past it, none are */
+	int lines_dropped;         /* there were more: no cacheline_stat rows */
+};
+
+/*
+ * Count a record: @p codes its `codes` column, @p group its latency group
+ * (its PC and insn, or the group of records without a PC), @p w where it
+ * ran and what it touched.  0, or -1 without memory.
+ */
+int ana_record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
+			 const struct record_where *w);
+
+/*
+ * Write the rows of source @p source_id; @p group_pc gives a latency group's
+ * (pc, insn_id, has_pc).  Returns 0 or the sink's negative code.
+ */
+int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
+			 const struct latency_groups *groups);
+
+void ana_record_summary_free(struct record_summary *s);
+
+#endif
