@@ -10,6 +10,7 @@
 
 #include <sqlite3.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
 #include "common/temp_db.h"
@@ -27,10 +28,10 @@ static void on_signal(int sig)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: spe-load FILE... -o DB [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
+		"usage: spe-load FILE... [-o DB] [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
 		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--raw --midr=MIDR|PART [--cpu=N]]\n"
 		"       spe-load FILE... --clickhouse=URL [--cluster=NAME] [--replace] [options above]\n"
-		"  -o, --output=DB       database to write\n"
+		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
 		"      --clickhouse=URL  load into ClickHouse instead, e.g. http://host:8123/?database=spe\n"
 		"      --cluster=NAME    with --clickhouse: tables on every shard of cluster NAME\n"
 		"      --replace         with --clickhouse: a capture already loaded is loaded again in its place\n"
@@ -47,6 +48,9 @@ static void usage(FILE *out)
 		SPE_LOAD_LINE_BUDGET);
 }
 
+/* The load's options, for the hint print_counts adds (it is also ClickHouse's per-file callback). */
+static const struct spe_load_opts *counted_opts;
+
 static void print_counts(const char *file, const struct spe_load_counts *k)
 {
 	fprintf(stderr,
@@ -58,6 +62,11 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	if (k->dropped_extras)
 		fprintf(stderr, ", %llu extra counters/addresses dropped (more than %d in a record)",
 			(unsigned long long)k->dropped_extras, SPE_REC_MAX_EXTRA);
+	/* not one mapped sample symbolized: the binaries were not where the recording saw them */
+	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records)
+		fprintf(stderr, " (no binary found: %s)",
+			counted_opts->symfs ? "is --symfs the root they are under?"
+					    : "give --symfs=DIR, the root they are under");
 	fputc('\n', stderr);
 }
 
@@ -101,6 +110,7 @@ int cmd_load(int argc, char **argv)
 	int append = 0, force = 0, raw = 0, cpu = 0;
 	struct cli_ch_load_args ch = { .interrupted = &interrupted, .loaded = print_counts };
 	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1, .cancel = &interrupted };
+	counted_opts = &opts;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
@@ -153,10 +163,11 @@ int cmd_load(int argc, char **argv)
 	const char *ch_misuse = ch.url && (output || append || force) ? "--clickhouse replaces -o, --append and --force"
 				: !ch.url && (ch.cluster || ch.replace) ? "--cluster and --replace go with --clickhouse"
 										       : NULL;
-	if ((!output && !ch.url) || optind >= argc || (append && force) || (midr_arg && !raw) || ch_misuse) {
+	if (!output && !ch.url)
+		output = CLI_DEFAULT_DB; /* the database spe-query, spe-report and spe-export read by default */
+	if (optind >= argc || (append && force) || (midr_arg && !raw) || ch_misuse) {
 		fprintf(stderr, "spe-load: %s\n",
 			ch_misuse ? ch_misuse
-			: !output && !ch.url ? "-o DB (or --clickhouse=URL) is required"
 			: optind >= argc ? "no input file"
 			: append && force ? "--append and --force exclude each other"
 					  : "--midr goes with --raw");
@@ -169,8 +180,22 @@ int cmd_load(int argc, char **argv)
 		return CLI_USAGE;
 	}
 
+	if (opts.symfs && (c = cli_check_dir_option("spe-load", "--symfs", opts.symfs)))
+		return c;
 	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
 	char err[1024] = "";
+	for (int i = optind; i < argc; i++)
+		if ((c = cli_refuse_stdin_input("spe-load", argv[i])) ||
+		    (c = raw ? cli_refuse_raw_input("spe-load", argv[i], "drop --raw")
+			     : cli_refuse_database_input("spe-load", argv[i],
+							 "spe-load reads perf.data (or raw SPE with --raw); query a "
+							 "database with spe-query -d DB")))
+			return c;
+	if ((c = cli_refuse_repeated_input("spe-load", argv + optind, argc - optind)))
+		return c;
+	for (int i = optind; i <= argc; i++) /* the FILEs, then --kallsyms */
+		if ((c = cli_refuse_output_is_input("spe-load", "-o", output, i < argc ? argv[i] : opts.kallsyms)))
+			return c;
 	for (int i = optind; i <= argc; i++) {
 		const char *in = i < argc ? argv[i] : opts.kallsyms;
 		int fd = in ? spe_infile_open(in, err, sizeof err) : 0;

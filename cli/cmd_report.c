@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
 #include "common/report_diff.h"
@@ -32,15 +33,37 @@ static const char *prog = "spe-report";
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s -d DB [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]\n"
-		"       %s -d DB --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
-		"       %s -d DB --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
+		"usage: %s [-d DB] [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]\n"
+		"       %s [-d DB] --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
+		"       %s [-d DB] --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
 		"                [--color=auto|always|never] [-o FILE]\n"
 		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]\n"
 		"                [-o FILE | --html=FILE]\n"
 		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]\n"
 		"       %s --clickhouse=URL [--host=NAME] [--source=ID] [--format=table|json] [--top N] [-o FILE]\n",
 		prog, prog, prog, prog, prog, prog);
+}
+
+static void help(FILE *out)
+{
+	usage(out);
+	fputs("  -d, --database=DB     database to read (default ./spe.db; also --db)\n"
+	      "  -f, --format=FMT      table (default), json, or html (the page of --html)\n"
+	      "  -o, --output=FILE     write the report to FILE (default standard output)\n"
+	      "      --top=N           rows per ranked table (default 10; --diff: all)\n"
+	      "      --html=FILE       the whole story as one self-contained HTML page\n"
+	      "      --annotate=SYMBOL one function's source and instructions with their latency\n"
+	      "      --cross-isa       the topdown runs of a workload side by side (--workload=NAME)\n"
+	      "      --diff            before/after: two source lists of -d DB, or two databases\n"
+	      "      --confidence=P    --diff: the intervals' level (default 0.95)\n"
+	      "      --symfs=DIR, --source-dir=DIR   where binaries and source files are found\n"
+	      "      --annotations=N   functions annotated in the HTML page (default 5; 0: none)\n"
+	      "      --color=auto|always|never   --annotate's shading on a terminal\n"
+	      "      --clickhouse=URL  the text or JSON report from a ClickHouse database (read-only)\n"
+	      "      --host=NAME, --source=ID    with --clickhouse: only those captures\n"
+	      "exit: 0 ok, 64 usage, 65 no records / not a spekit database, 66 cannot read the database,\n"
+	      "      74 I/O error.  man spe-report has the sections and their columns.\n",
+	      out);
 }
 
 enum mode { MODE_SPE, MODE_CROSS_ISA, MODE_HTML, MODE_ANNOTATE };
@@ -149,6 +172,7 @@ int cmd_report(int argc, char **argv)
 	       OPT_HOST, OPT_SOURCE };
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
+		{ "database", required_argument, NULL, 'd' }, /* as spe-query and spe-export spell it */
 		{ "cross-isa", no_argument, NULL, 'x' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
@@ -176,7 +200,7 @@ int cmd_report(int argc, char **argv)
 	int nsource = 0, cross = 0, diff = 0, top_given = 0, c;
 	double confidence = 0.95;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:f:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': j.db_path = optarg; break;
 		case 'x': cross = 1; break;
@@ -220,7 +244,7 @@ int cmd_report(int argc, char **argv)
 				j.so.annotations = -1; /* none */
 			break;
 		case 'h':
-			usage(stdout);
+			help(stdout);
 			return cli_finish_stdout(prog, CLI_OK);
 		default:
 			usage(stderr);
@@ -232,6 +256,24 @@ int cmd_report(int argc, char **argv)
 					 j.db_path || cross || diff || html || j.symbol || nsource || j.so.symfs ||
 						 j.so.annotations || optind != argc,
 					 j.ro.top);
+	if (!diff && optind != argc) {
+		fprintf(stderr, "%s: unexpected argument '%s' (the database is -d DB)\n", prog, argv[optind]);
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	/* the text or page written in place of the database it is made from would lose it */
+	const char *target = html ? html : output, *target_opt = html ? "--html" : "-o";
+	int same = diff ? 0 : cli_default_db(prog, &j.db_path);
+	if (!same && j.db_path)
+		same = cli_refuse_recording_as_db(prog, j.db_path, "load it first (spe-load FILE -o DB), then -d DB");
+	for (int i = optind; i < argc && diff && !j.db_path && !same; i++)
+		same = cli_refuse_recording_as_db(prog, argv[i], "load it first (spe-load FILE -o DB)");
+	if (!same)
+		same = cli_refuse_output_is_input(prog, target_opt, target, j.db_path);
+	for (int i = optind; i < argc && !same; i++) /* --diff's databases */
+		same = cli_refuse_output_is_input(prog, target_opt, target, argv[i]);
+	if (same)
+		return same;
 	if (diff) {
 		if (argc - optind != 2 || cross || j.symbol) {
 			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases%s\n", prog,
@@ -263,11 +305,12 @@ int cmd_report(int argc, char **argv)
 		};
 		return cli_report_diff_run(prog, &da);
 	}
-	if (optind != argc || !j.db_path) {
-		usage(stderr);
-		return CLI_USAGE;
-	}
 	j.so.source_dirs = source_dirs;
+	int bad_dir = j.so.symfs ? cli_check_dir_option(prog, "--symfs", j.so.symfs) : 0;
+	for (int i = 0; i < nsource && !bad_dir; i++)
+		bad_dir = cli_check_dir_option(prog, "--source-dir", source_dirs[i]);
+	if (bad_dir)
+		return bad_dir;
 
 	/* the mode, and the combinations that make no sense */
 	if (html && output && strcmp(html, output)) {
