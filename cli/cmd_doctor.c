@@ -29,7 +29,8 @@ static void usage(FILE *out)
 	      "  --format=FORMAT   text (a checklist, the default) or json (one object)\n"
 	      "  -a, --all-cpus    check a CPU-wide recording (spe-record -a)\n"
 	      "  -C, --cpus=LIST   check a recording of these CPUs (spe-record -C LIST)\n"
-	      "  -m, --mmap-pages=PAGES  AUX pages per CPU spe-record would map (default 4 MiB worth)\n"
+	      "  -m, --mmap-pages=PAGES  AUX pages per CPU spe-record would map (default 4 MiB worth,\n"
+	      "                          less where the locked-memory limit is smaller)\n"
 	      "  -h, --help        this text\n",
 	      out);
 }
@@ -48,7 +49,7 @@ int cmd_doctor(int argc, char **argv)
 	const char *root = "/";
 	bool json = false;
 	struct spe_doctor_plan plan;
-	spe_doctor_plan_init(&plan, SPE_LIVE_DEFAULT_AUX_BYTES, SPE_LIVE_DEFAULT_DATA_PAGES);
+	spe_doctor_plan_init(&plan, SPE_LIVE_DEFAULT_AUX_BYTES, SPE_LIVE_DEFAULT_DATA_BYTES);
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "aC:m:h", opts, NULL)) != -1) {

@@ -4,12 +4,14 @@
  * packet lines, as one JSON object per record, or one human line per record.
  * See docs/spe-dump.1.md.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "spe/spe.h"
 #include "util/json.h"
@@ -26,14 +28,14 @@ struct dump {
 	uint64_t decode_errors;
 	uint64_t dump_bad_bytes;
 	uint64_t dumped;             /* raw input: bytes of the text dump printed so far */
-	int out_error;
+	int out_error;               /* errno of the write that failed, or 0 */
 };
 
 static int write_out(void *ctx, const char *text, size_t len)
 {
 	struct dump *d = ctx;
 	if (fwrite(text, 1, len, stdout) != len) {
-		d->out_error = 1;
+		d->out_error = errno ? errno : EIO;
 		return -spe_io;
 	}
 	return 0;
@@ -311,7 +313,7 @@ static void usage(FILE *out)
 		"                      records (one line per record)\n"
 		"  --records           same as --format=records\n"
 		"  --raw               FILE holds bare SPE bytes, not perf.data\n"
-		"  --midr=0x...        MIDR_EL1 of the CPU that wrote a raw file\n"
+		"  --midr=0x...|PART   MIDR_EL1 of the CPU that wrote a raw file, or its part (neoverse-n1)\n"
 		"  --window=BYTES      raw input is read in windows of BYTES (default 16 MiB)\n"
 		"  -q, --quiet         no summary on stderr\n"
 		"  -h, --help          this text\n"
@@ -372,15 +374,13 @@ static int parse_options(int argc, char **argv, struct dump *d, struct dump_opts
 		case 'R':
 			o->raw = 1;
 			break;
-		case 'm': {
-			unsigned long long v = strtoull(optarg, &end, 0);
-			if (!*optarg || *end || v > 0xffffffffull) {
-				fprintf(stderr, "%s: --midr=%s: expected a 32-bit number such as 0x410fd0c0\n", prog, optarg);
+		case 'm':
+			if (cli_parse_midr(optarg, &o->midr) < 0) {
+				fprintf(stderr, "%s: --midr=%s: expected a 32-bit number such as 0x410fd0c0 or a CPU part "
+						"such as neoverse-n1 (spe-facts lists them)\n", prog, optarg);
 				return CLI_USAGE;
 			}
-			o->midr = (uint32_t)v;
 			break;
-		}
 		case 'w': {
 			unsigned long long v = strtoull(optarg, &end, 0);
 			if (!*optarg || *end || v < 64 || v > (1ull << 40)) {
@@ -421,6 +421,9 @@ static int parse_options(int argc, char **argv, struct dump *d, struct dump_opts
  */
 static int dump_input(struct dump *d, const struct dump_opts *o, struct spe_aux_stats *st, int *rc)
 {
+	int bad = o->raw ? cli_refuse_raw_input(prog, d->input, "drop --raw") : 0;
+	if (bad)
+		return bad;
 	if (o->raw) {
 		struct spe_raw_config cfg = SPE_OPTS(spe_raw_config, .midr = o->midr, .window = o->window);
 		struct spe_raw_input *r = spe_raw_alloc_input(&cfg);
@@ -488,7 +491,11 @@ int cmd_dump(int argc, char **argv)
 	status = rc == 0 ? CLI_OK : rc == -spe_truncated ? CLI_PARTIAL : rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 	if (status == CLI_OK && (st.bad_bytes || d.dump_bad_bytes || d.decode_errors))
 		status = CLI_PARTIAL;
-	if (d.out_error)
+	if (d.out_error) {
+		/* a write failed before the end (more than the stdout buffer): say why, as a failed flush would */
+		if (d.out_error != EPIPE)
+			fprintf(stderr, "%s: error writing standard output: %s\n", prog, strerror(d.out_error));
 		status = CLI_IOERR;
+	}
 	return cli_finish_stdout(prog, status);
 }

@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
@@ -256,10 +257,20 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "%s: --midr=%s: not a number or a known CPU part\n", prog, midr_arg);
 		return CLI_USAGE;
 	}
+	int bad_dir = eo.symfs ? cli_check_dir_option(prog, "--symfs", eo.symfs) : 0;
+	if (bad_dir)
+		return bad_dir;
 	if (eo.binary && access(eo.binary, R_OK) != 0) {
 		fprintf(stderr, "%s: --binary=%s: %s\n", prog, eo.binary, strerror(errno));
 		return CLI_NOINPUT;
 	}
+	if (npos != 1 && ((bad_dir = cli_default_db(prog, &database)) ||
+			  (bad_dir = cli_refuse_recording_as_db(prog, database, "give it without -d, or load it with spe-load"))))
+		return bad_dir;
+	const char *input = npos == 1 ? argv[optind] : database;
+	if ((bad_dir = cli_refuse_output_is_input(prog, "-o", output, input)) ||
+	    (bad_dir = cli_refuse_output_is_input(prog, "-o", output, eo.binary)))
+		return bad_dir;
 	/* the output is opened (and a bad -o refused) before any long load */
 	struct out_file out;
 	int status = out_open(&out, output, format == SPE_EXPORT_PPROF);
@@ -272,8 +283,6 @@ int cmd_export(int argc, char **argv)
 	if (npos == 1) {
 		status = cli_temp_db_load(prog, argv[optind], &lo, &db);
 	} else {
-		if (!database)
-			database = "spe.db";
 		if (spe_db_open(database, SPE_DB_READONLY, &db, err, sizeof err) < 0) {
 			fprintf(stderr, "%s: %s\n", prog, err);
 			status = access(database, F_OK) != 0 ? CLI_NOINPUT : CLI_DATAERR;

@@ -10,7 +10,9 @@
 
 #include <sqlite3.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
+#include "common/clickhouse_cli.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
 #include "spe/infile.h"
@@ -26,9 +28,13 @@ static void on_signal(int sig)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: spe-load FILE... -o DB [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
+		"usage: spe-load FILE... [-o DB] [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
 		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--raw --midr=MIDR|PART [--cpu=N]]\n"
-		"  -o, --output=DB       database to write (required)\n"
+		"       spe-load FILE... --clickhouse=URL [--cluster=NAME] [--replace] [options above]\n"
+		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
+		"      --clickhouse=URL  load into ClickHouse instead, e.g. http://host:8123/?database=spe\n"
+		"      --cluster=NAME    with --clickhouse: tables on every shard of cluster NAME\n"
+		"      --replace         with --clickhouse: a capture already loaded is loaded again in its place\n"
 		"      --append          add the files to an existing database\n"
 		"      --force           replace an existing database (only once the load succeeded)\n"
 		"      --symfs=DIR       look for mapped files under DIR\n"
@@ -42,10 +48,46 @@ static void usage(FILE *out)
 		SPE_LOAD_LINE_BUDGET);
 }
 
+/* The load's options, for the hint print_counts adds (it is also ClickHouse's per-file callback). */
+static const struct spe_load_opts *counted_opts;
+
+static void print_counts(const char *file, const struct spe_load_counts *k)
+{
+	fprintf(stderr,
+		"spe-load: %s: %llu records; %llu bad bytes, %llu partial records, %llu lost, "
+		"%llu without mapping, %llu without symbol",
+		file, (unsigned long long)k->records, (unsigned long long)k->bad_bytes,
+		(unsigned long long)k->partial_records, (unsigned long long)k->lost_aux,
+		(unsigned long long)k->no_mapping, (unsigned long long)k->no_symbol);
+	if (k->dropped_extras)
+		fprintf(stderr, ", %llu extra counters/addresses dropped (more than %d in a record)",
+			(unsigned long long)k->dropped_extras, SPE_REC_MAX_EXTRA);
+	/* not one mapped sample symbolized: the binaries were not where the recording saw them */
+	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records)
+		fprintf(stderr, " (no binary found: %s)",
+			counted_opts->symfs ? "is --symfs the root they are under?"
+					    : "give --symfs=DIR, the root they are under");
+	fputc('\n', stderr);
+}
+
 int cmd_load(int argc, char **argv);
 int cmd_load(int argc, char **argv)
 {
-	enum { OPT_APPEND = 256, OPT_FORCE, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_SYMBOLS, OPT_RAW, OPT_MIDR, OPT_CPU, OPT_JOBS, OPT_LINE_BUDGET };
+	enum {
+		OPT_APPEND = 256,
+		OPT_FORCE,
+		OPT_SYMFS,
+		OPT_KALLSYMS,
+		OPT_NO_SYMBOLS,
+		OPT_RAW,
+		OPT_MIDR,
+		OPT_CPU,
+		OPT_JOBS,
+		OPT_CLICKHOUSE,
+		OPT_CLUSTER,
+		OPT_REPLACE,
+		OPT_LINE_BUDGET
+	};
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, OPT_APPEND },
@@ -57,13 +99,18 @@ int cmd_load(int argc, char **argv)
 		{ "midr", required_argument, NULL, OPT_MIDR },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "clickhouse", required_argument, NULL, OPT_CLICKHOUSE },
+		{ "cluster", required_argument, NULL, OPT_CLUSTER },
+		{ "replace", no_argument, NULL, OPT_REPLACE },
 		{ "line-budget", required_argument, NULL, OPT_LINE_BUDGET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *midr_arg = NULL;
 	int append = 0, force = 0, raw = 0, cpu = 0;
+	struct cli_ch_load_args ch = { .interrupted = &interrupted, .loaded = print_counts };
 	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1, .cancel = &interrupted };
+	counted_opts = &opts;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
@@ -95,6 +142,9 @@ int cmd_load(int argc, char **argv)
 			}
 			break; /* decoding is a few percent of a load: a decode thread was measured no faster */
 		}
+		case OPT_CLICKHOUSE: ch.url = optarg; break;
+		case OPT_CLUSTER: ch.cluster = optarg; break;
+		case OPT_REPLACE: ch.replace = 1; break;
 		case OPT_LINE_BUDGET: {
 			char *end;
 			long long v = strtoll(optarg, &end, 10);
@@ -110,9 +160,14 @@ int cmd_load(int argc, char **argv)
 		default: usage(stderr); return CLI_USAGE;
 		}
 	}
-	if (!output || optind >= argc || (append && force) || (midr_arg && !raw)) {
+	const char *ch_misuse = ch.url && (output || append || force) ? "--clickhouse replaces -o, --append and --force"
+				: !ch.url && (ch.cluster || ch.replace) ? "--cluster and --replace go with --clickhouse"
+										       : NULL;
+	if (!output && !ch.url)
+		output = CLI_DEFAULT_DB; /* the database spe-query, spe-report and spe-export read by default */
+	if (optind >= argc || (append && force) || (midr_arg && !raw) || ch_misuse) {
 		fprintf(stderr, "spe-load: %s\n",
-			!output ? "-o DB is required"
+			ch_misuse ? ch_misuse
 			: optind >= argc ? "no input file"
 			: append && force ? "--append and --force exclude each other"
 					  : "--midr goes with --raw");
@@ -125,8 +180,22 @@ int cmd_load(int argc, char **argv)
 		return CLI_USAGE;
 	}
 
+	if (opts.symfs && (c = cli_check_dir_option("spe-load", "--symfs", opts.symfs)))
+		return c;
 	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
 	char err[1024] = "";
+	for (int i = optind; i < argc; i++)
+		if ((c = cli_refuse_stdin_input("spe-load", argv[i])) ||
+		    (c = raw ? cli_refuse_raw_input("spe-load", argv[i], "drop --raw")
+			     : cli_refuse_database_input("spe-load", argv[i],
+							 "spe-load reads perf.data (or raw SPE with --raw); query a "
+							 "database with spe-query -d DB")))
+			return c;
+	if ((c = cli_refuse_repeated_input("spe-load", argv + optind, argc - optind)))
+		return c;
+	for (int i = optind; i <= argc; i++) /* the FILEs, then --kallsyms */
+		if ((c = cli_refuse_output_is_input("spe-load", "-o", output, i < argc ? argv[i] : opts.kallsyms)))
+			return c;
 	for (int i = optind; i <= argc; i++) {
 		const char *in = i < argc ? argv[i] : opts.kallsyms;
 		int fd = in ? spe_infile_open(in, err, sizeof err) : 0;
@@ -148,6 +217,10 @@ int cmd_load(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	/* Past a file-size limit (ulimit -f), let the write fail with EFBIG like a full disk: rolled back, reported. */
 	signal(SIGXFSZ, SIG_IGN);
+	if (ch.url) {
+		ch.raw = raw, ch.midr = midr, ch.cpu = cpu, ch.opts = &opts;
+		return cli_ch_load(&ch, argv + optind, argc - optind);
+	}
 
 	struct spe_db *db;
 	enum spe_db_mode mode = append ? SPE_DB_APPEND : force ? SPE_DB_FORCE : SPE_DB_CREATE;
@@ -187,19 +260,8 @@ int cmd_load(int argc, char **argv)
 	}
 	spe_db_close(db);
 	/* Only now that the database is in place: what each file gave. */
-	for (int i = optind; i < argc; i++) {
-		const struct spe_load_counts *k = &counts[i - optind];
-		fprintf(stderr,
-			"spe-load: %s: %llu records; %llu bad bytes, %llu partial records, %llu lost, "
-			"%llu without mapping, %llu without symbol",
-			argv[i], (unsigned long long)k->records, (unsigned long long)k->bad_bytes,
-			(unsigned long long)k->partial_records, (unsigned long long)k->lost_aux,
-			(unsigned long long)k->no_mapping, (unsigned long long)k->no_symbol);
-		if (k->dropped_extras)
-			fprintf(stderr, ", %llu extra counters/addresses dropped (more than %d in a record)",
-				(unsigned long long)k->dropped_extras, SPE_REC_MAX_EXTRA);
-		fputc('\n', stderr);
-	}
+	for (int i = optind; i < argc; i++)
+		print_counts(argv[i], &counts[i - optind]);
 	free(counts);
 	return status;
 }

@@ -9,6 +9,7 @@
  * recording modes add a row to the mode switch in cmd_record().  The
  * recording itself is cli/common/record_run.c.
  */
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "common/doctor_print.h"
 #include "common/record_run.h"
@@ -286,8 +287,11 @@ static int opt_replay_burst(struct record_ctx *c, const char *v)
 }
 static int opt_midr(struct record_ctx *c, const char *v)
 {
-	if (!parse_u64(v, &c->run.midr) || c->run.midr > UINT32_MAX)
-		return usage_error("--midr=%s: expected a 32-bit MIDR_EL1 value like 0x410fd0c0%s", v, "");
+	uint32_t midr;
+	if (cli_parse_midr(v, &midr))
+		return usage_error("--midr=%s: expected a 32-bit MIDR_EL1 value like 0x410fd0c0 or a CPU profile name%s",
+				   v, "");
+	c->run.midr = midr;
 	c->run.have_midr = 1;
 	return 0;
 }
@@ -602,14 +606,13 @@ static int run_replay(struct record_ctx *c)
 				   "a command)%s%s", "", "");
 	if (c->cpu) {
 		uint64_t n;
-		const struct spe_cpu_info *ci;
+		uint32_t midr;
 		if (parse_u64(c->cpu, &n) && n < (1u << 20)) {
 			c->run.have_replay_cpu = 1;
 			c->run.replay_cpu = (uint32_t)n;
-		} else if ((ci = spe_cpu_by_name(c->cpu))) {
+		} else if (spe_cpu_by_name(c->cpu) && cli_parse_midr(c->cpu, &midr) == 0) {
 			if (!c->run.have_midr) {
-				/* implementer, variant 0, architecture 0xf, part, revision 0 */
-				c->run.midr = (uint64_t)ci->implementer << 24 | 0xfu << 16 | ci->part << 4;
+				c->run.midr = midr;
 				c->run.have_midr = 1;
 			}
 		} else {
@@ -617,7 +620,10 @@ static int run_replay(struct record_ctx *c)
 					   c->cpu, "");
 		}
 	}
-	return cli_record_run_replay(&c->run);
+	int bad = cli_refuse_raw_input("spe-record", c->run.replay,
+				       "--replay takes a manifest or raw SPE bytes; spe-dump and spe-load read a "
+				       "perf.data as it is");
+	return bad ? bad : cli_record_run_replay(&c->run);
 }
 
 /* Which CPUs or task a live recording covers. */
@@ -642,7 +648,7 @@ static int check_live_options(struct record_ctx *c)
 /* The recording the options describe, for spe doctor's checks (without -p or a command: every CPU). */
 static void record_plan(const struct record_ctx *c, struct spe_doctor_plan *plan)
 {
-	spe_doctor_plan_init(plan, SPE_LIVE_DEFAULT_AUX_BYTES, SPE_LIVE_DEFAULT_DATA_PAGES);
+	spe_doctor_plan_init(plan, SPE_LIVE_DEFAULT_AUX_BYTES, SPE_LIVE_DEFAULT_DATA_BYTES);
 	plan->cpu_wide = !c->run.pid && !c->command;
 	plan->have_cpus = c->have_cpus;
 	plan->cpus = c->cpus;
@@ -654,10 +660,11 @@ static void record_plan(const struct record_ctx *c, struct spe_doctor_plan *plan
 /*
  * spe doctor's checks for this recording.  --check prints them all; before
  * a live recording only a failing verdict is printed, as the first failing
- * check, its fix and a pointer to spe doctor.  Returns the exit status (0:
- * go on).
+ * check, its fix and a pointer to spe doctor, and the recording takes the
+ * buffer sizes the checks found to fit the locked-memory limit (saying so
+ * when the AUX area had to shrink).  Returns the exit status (0: go on).
  */
-static int run_checks(const struct record_ctx *c, bool print_all)
+static int run_checks(struct record_ctx *c, bool print_all)
 {
 	struct spe_doctor_plan plan;
 	record_plan(c, &plan);
@@ -677,6 +684,12 @@ static int run_checks(const struct record_ctx *c, bool print_all)
 	else if (print_all)
 		cli_doctor_print_text(stdout, r);
 	cli_doctor_print_blocker(stderr, PROG, r);
+	if (!print_all && r->verdict == SPE_DOCTOR_OK) {
+		cli_doctor_print_warning(stderr, PROG, r, SPE_CHECK_MLOCK);
+		if (r->aux_pages && !c->run.aux_pages)
+			c->run.aux_pages = r->aux_pages;
+		c->run.data_pages = r->data_pages;
+	}
 	if (r->verdict == SPE_DOCTOR_UNAVAILABLE && r->first_failure != SPE_CHECK_ARCH)
 		fprintf(stderr, PROG ": without SPE: check filter options with --dry-run --cpu=NAME; turn a trace "
 				"recorded elsewhere into perf.data with --replay=FILE\n");

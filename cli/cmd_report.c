@@ -8,12 +8,15 @@
  * docs/spe-report.1.md.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
+#include "common/clickhouse_cli.h"
 #include "common/report_diff.h"
 #include "common/report_output.h"
 #include "report/report.h"
@@ -30,14 +33,37 @@ static const char *prog = "spe-report";
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s -d DB [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]\n"
-		"       %s -d DB --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
-		"       %s -d DB --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
+		"usage: %s [-d DB] [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]\n"
+		"       %s [-d DB] --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
+		"       %s [-d DB] --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
 		"                [--color=auto|always|never] [-o FILE]\n"
 		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]\n"
 		"                [-o FILE | --html=FILE]\n"
-		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]\n",
-		prog, prog, prog, prog, prog);
+		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]\n"
+		"       %s --clickhouse=URL [--host=NAME] [--source=ID] [--format=table|json] [--top N] [-o FILE]\n",
+		prog, prog, prog, prog, prog, prog);
+}
+
+static void help(FILE *out)
+{
+	usage(out);
+	fputs("  -d, --database=DB     database to read (default ./spe.db; also --db)\n"
+	      "  -f, --format=FMT      table (default), json, or html (the page of --html)\n"
+	      "  -o, --output=FILE     write the report to FILE (default standard output)\n"
+	      "      --top=N           rows per ranked table (default 10; --diff: all)\n"
+	      "      --html=FILE       the whole story as one self-contained HTML page\n"
+	      "      --annotate=SYMBOL one function's source and instructions with their latency\n"
+	      "      --cross-isa       the topdown runs of a workload side by side (--workload=NAME)\n"
+	      "      --diff            before/after: two source lists of -d DB, or two databases\n"
+	      "      --confidence=P    --diff: the intervals' level (default 0.95)\n"
+	      "      --symfs=DIR, --source-dir=DIR   where binaries and source files are found\n"
+	      "      --annotations=N   functions annotated in the HTML page (default 5; 0: none)\n"
+	      "      --color=auto|always|never   --annotate's shading on a terminal\n"
+	      "      --clickhouse=URL  the text or JSON report from a ClickHouse database (read-only)\n"
+	      "      --host=NAME, --source=ID    with --clickhouse: only those captures\n"
+	      "exit: 0 ok, 64 usage, 65 no records / not a spekit database, 66 cannot read the database,\n"
+	      "      74 I/O error.  man spe-report has the sections and their columns.\n",
+	      out);
 }
 
 enum mode { MODE_SPE, MODE_CROSS_ISA, MODE_HTML, MODE_ANNOTATE };
@@ -93,11 +119,60 @@ static int run(FILE *out, void *arg)
 	return CLI_OK;
 }
 
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+struct ch_job {
+	const char *url, *host, *source;
+	int top, json;
+};
+
+static int run_clickhouse(FILE *out, void *arg)
+{
+	const struct ch_job *j = arg;
+	return cli_ch_report(prog, j->url, j->host, j->source, j->top, j->json, out, &interrupted);
+}
+
+/*
+ * --clickhouse=URL: the report's sections from the cluster's views, as
+ * tables or JSON (cli/common/clickhouse_cli.c), to standard output or -o.
+ * The HTML page, --annotate, --cross-isa and --diff read SQLite's tables
+ * and do not go with it.
+ */
+static int report_clickhouse(const char *url, const char *host, const char *source, const char *format,
+			     const char *output, int other_modes, int top)
+{
+	if (!url || other_modes || (format && strcmp(format, "table") && strcmp(format, "json"))) {
+		fprintf(stderr, "%s: %s\n", prog,
+			!url ? "--host and --source go with --clickhouse=URL"
+			: other_modes ? "--clickhouse prints the text or JSON report; not with -d, --diff, --html, --annotate, "
+					"--cross-isa, --symfs or --source-dir"
+				      : "--format must be table or json with --clickhouse");
+		return CLI_USAGE;
+	}
+	int rc = cli_report_output_check(prog, output ? output : "-");
+	if (rc != CLI_OK)
+		return rc;
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	struct ch_job j = { url, host, source, top, format && !strcmp(format, "json") };
+	return cli_report_output_write(prog, output ? output : "-", run_clickhouse, &j);
+}
+
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_HTML = 256, OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR };
+	enum { OPT_HTML = 256, OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR, OPT_CLICKHOUSE,
+	       OPT_HOST, OPT_SOURCE };
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
+		{ "database", required_argument, NULL, 'd' }, /* as spe-query and spe-export spell it */
 		{ "cross-isa", no_argument, NULL, 'x' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
@@ -111,17 +186,21 @@ int cmd_report(int argc, char **argv)
 		{ "color", required_argument, NULL, OPT_COLOR },
 		{ "diff", no_argument, NULL, 'D' },
 		{ "confidence", required_argument, NULL, 'c' },
+		{ "clickhouse", required_argument, NULL, OPT_CLICKHOUSE },
+		{ "host", required_argument, NULL, OPT_HOST },
+		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct job j = { .mode = MODE_SPE, .ro = { .format = TD_REPORT_TABLE, .top = 10 } };
 	j.so = (struct spe_report_opts){ .size = sizeof j.so, .top = 10 };
 	const char *format = NULL, *output = NULL, *html = NULL, *color = "auto";
+	const char *clickhouse = NULL, *ch_host = NULL, *ch_source = NULL;
 	const char *source_dirs[MAX_SOURCE_DIRS + 1] = { 0 };
 	int nsource = 0, cross = 0, diff = 0, top_given = 0, c;
 	double confidence = 0.95;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:f:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': j.db_path = optarg; break;
 		case 'x': cross = 1; break;
@@ -142,6 +221,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_ANNOTATE: j.symbol = optarg; break;
 		case OPT_SYMFS: j.so.symfs = optarg; break;
 		case OPT_COLOR: color = optarg; break;
+		case OPT_CLICKHOUSE: clickhouse = optarg; break;
+		case OPT_HOST: ch_host = optarg; break;
+		case OPT_SOURCE: ch_source = optarg; break;
 		case OPT_SOURCE_DIR:
 			if (nsource == MAX_SOURCE_DIRS) {
 				fprintf(stderr, "%s: at most %d --source-dir options\n", prog, MAX_SOURCE_DIRS);
@@ -162,13 +244,36 @@ int cmd_report(int argc, char **argv)
 				j.so.annotations = -1; /* none */
 			break;
 		case 'h':
-			usage(stdout);
+			help(stdout);
 			return cli_finish_stdout(prog, CLI_OK);
 		default:
 			usage(stderr);
 			return CLI_USAGE;
 		}
 	}
+	if (clickhouse || ch_host || ch_source)
+		return report_clickhouse(clickhouse, ch_host, ch_source, format, output,
+					 j.db_path || cross || diff || html || j.symbol || nsource || j.so.symfs ||
+						 j.so.annotations || optind != argc,
+					 j.ro.top);
+	if (!diff && optind != argc) {
+		fprintf(stderr, "%s: unexpected argument '%s' (the database is -d DB)\n", prog, argv[optind]);
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	/* the text or page written in place of the database it is made from would lose it */
+	const char *target = html ? html : output, *target_opt = html ? "--html" : "-o";
+	int same = diff ? 0 : cli_default_db(prog, &j.db_path);
+	if (!same && j.db_path)
+		same = cli_refuse_recording_as_db(prog, j.db_path, "load it first (spe-load FILE -o DB), then -d DB");
+	for (int i = optind; i < argc && diff && !j.db_path && !same; i++)
+		same = cli_refuse_recording_as_db(prog, argv[i], "load it first (spe-load FILE -o DB)");
+	if (!same)
+		same = cli_refuse_output_is_input(prog, target_opt, target, j.db_path);
+	for (int i = optind; i < argc && !same; i++) /* --diff's databases */
+		same = cli_refuse_output_is_input(prog, target_opt, target, argv[i]);
+	if (same)
+		return same;
 	if (diff) {
 		if (argc - optind != 2 || cross || j.symbol) {
 			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases%s\n", prog,
@@ -200,11 +305,12 @@ int cmd_report(int argc, char **argv)
 		};
 		return cli_report_diff_run(prog, &da);
 	}
-	if (optind != argc || !j.db_path) {
-		usage(stderr);
-		return CLI_USAGE;
-	}
 	j.so.source_dirs = source_dirs;
+	int bad_dir = j.so.symfs ? cli_check_dir_option(prog, "--symfs", j.so.symfs) : 0;
+	for (int i = 0; i < nsource && !bad_dir; i++)
+		bad_dir = cli_check_dir_option(prog, "--source-dir", source_dirs[i]);
+	if (bad_dir)
+		return bad_dir;
 
 	/* the mode, and the combinations that make no sense */
 	if (html && output && strcmp(html, output)) {

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cli_args.h"
 #include "common/cli_util.h"
 #include "util/child.h"
 #include "util/json.h"
@@ -35,7 +36,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json] [--strict]\n"
-		"       %s import FILE -d DB [--run NAME]... [--workload NAME] [--cpu CPU] [--host NAME]\n"
+		"       %s import FILE [-d DB] [--run NAME]... [--workload NAME] [--cpu CPU] [--host NAME]\n"
 		"                [--spe-source ID|FILE]\n"
 		"       %s stat [-I MS] [-d DB] [--run NAME] [--workload NAME] [--level=1|2] [--dry-run]\n"
 		"                [--spe-source ID|FILE] [--sysroot DIR] -- COMMAND [ARGS...]\n",
@@ -293,6 +294,7 @@ static int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "db", required_argument, NULL, 'd' },
+		{ "database", required_argument, NULL, 'd' }, /* as spe-query and spe-export spell it */
 		{ "run", required_argument, NULL, 'r' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "cpu", required_argument, NULL, 'c' },
@@ -327,10 +329,12 @@ static int cmd_import(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
-	if (optind + 1 != argc || !db_path) {
-		fprintf(stderr, "%s import: give one FILE and -d DB\n", prog);
+	if (optind + 1 != argc) {
+		fprintf(stderr, "%s import: give one FILE\n", prog);
 		return CLI_USAGE;
 	}
+	if (!db_path)
+		db_path = CLI_DEFAULT_DB; /* as spe-load writes and spe-report reads without -d */
 	const char *path = argv[optind];
 	size_t len;
 	char *text, err[1024];
@@ -413,6 +417,7 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 	static const struct option opts[] = {
 		{ "interval", required_argument, NULL, 'I' },
 		{ "db", required_argument, NULL, 'd' },
+		{ "database", required_argument, NULL, 'd' }, /* as spe-query and spe-export spell it */
 		{ "run", required_argument, NULL, 'r' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "level", required_argument, NULL, 'l' },
@@ -462,7 +467,8 @@ static int stat_parse(int argc, char **argv, struct stat_opts *o)
 		return CLI_USAGE;
 	}
 	o->command = argv + optind;
-	return 0;
+	/* a mistyped --sysroot read as an empty machine would be "not supported on this CPU" (69) */
+	return o->sysroot ? cli_check_dir_option("spe-topdown stat", "--sysroot", o->sysroot) : 0;
 }
 
 /*

@@ -21,7 +21,7 @@ if grep -q '^## NAME *$' "$in"; then
 fi
 
 awk -f "$here/md2man.awk" "$in" |
-	lowdown -s -Tman -M "title=$name" -M "section=$section" -M "date=$date" \
+	lowdown -s -Tman --parse-no-intraemph -M "title=$name" -M "section=$section" -M "date=$date" \
 		-M "source=spekit $version" -M "volume=spekit manual" -M "shiftheadinglevelby=$shift_by" |
 	awk '
 		/^\.TH / { print; print ".ad l"; print ".nh"; next }

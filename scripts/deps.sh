@@ -19,6 +19,7 @@ packages=(
   llvm-14                                     # spe-export tests: llvm-profdata-14 reads the AutoFDO profile
   libjson-c-dev                               # spe-report: reads the cross-ISA JSON, writes --annotate JSON
   chromium libxml2-utils libpng-dev           # spe-report --html tests: rendering, XML parse, screenshot check
+  libcurl4-openssl-dev clickhouse-server      # --clickhouse: HTTP to ClickHouse; tests/clickhouse starts a 2-shard cluster
 )
 
 missing=()

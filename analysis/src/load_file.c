@@ -183,12 +183,14 @@ static void load_error(char *err, size_t errlen, const char *path, int rc, struc
 		snprintf(err, errlen, "%s: %s", path, ld && *spe_loader_error(ld) ? spe_loader_error(ld) : spe_errstr(rc));
 }
 
-/* Load every item of a decoder over @p f or @p raw into a new loader. */
-static int load_input(struct spe_db *db, const struct spe_source_info *src, const struct spe_load_opts *opts,
-		      const struct spe_aux_config *cfg, struct spe_load_counts *counts, char *err, size_t errlen)
+/* Load every item of a decoder over @p f or @p raw into a new loader: into @p sink, else @p db's SQLite sink. */
+static int load_input(struct spe_db *db, const struct spe_row_sink *sink, const struct spe_source_info *src,
+		      const struct spe_load_opts *opts, const struct spe_aux_config *cfg, struct spe_load_counts *counts,
+		      char *err, size_t errlen)
 {
 	struct spe_loader *ld;
-	int rc = spe_loader_new(db, src, opts, &ld, err, errlen);
+	int rc = sink ? spe_loader_new_sink(sink, src, opts, &ld, err, errlen)
+		      : spe_loader_new(db, src, opts, &ld, err, errlen);
 	if (rc < 0)
 		return rc;
 	struct spe_aux_decoder *aux = spe_aux_alloc_decoder(cfg);
@@ -210,8 +212,8 @@ static int load_input(struct spe_db *db, const struct spe_source_info *src, cons
 	return rc;
 }
 
-int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_load_opts *opts,
-		       struct spe_load_counts *counts, char *err, size_t errlen)
+static int load_perf_file(struct spe_db *db, const struct spe_row_sink *sink, const char *path,
+			  const struct spe_load_opts *opts, struct spe_load_counts *counts, char *err, size_t errlen)
 {
 	struct spe_perf_config cfg = SPE_OPTS(spe_perf_config);
 	struct spe_perf_file *f = spe_perf_alloc_file(&cfg);
@@ -240,13 +242,25 @@ int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_loa
 	/* queue order: the sideband is all known before the first record */
 	struct spe_aux_config ac = SPE_OPTS(spe_aux_config, .perf = f, .order = SPE_AUX_ORDER_QUEUE,
 					    .items = SPE_AUX_WANT_EVENTS | SPE_AUX_WANT_CHUNKS);
-	rc = load_input(db, &src, opts, &ac, counts, err, errlen);
+	rc = load_input(db, sink, &src, opts, &ac, counts, err, errlen);
 	spe_perf_free_file(f);
 	return rc;
 }
 
-int spe_load_raw_file(struct spe_db *db, const char *path, uint32_t midr, int cpu, const struct spe_load_opts *opts,
-		      struct spe_load_counts *counts, char *err, size_t errlen)
+int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_load_opts *opts,
+		       struct spe_load_counts *counts, char *err, size_t errlen)
+{
+	return load_perf_file(db, NULL, path, opts, counts, err, errlen);
+}
+
+int spe_load_perf_file_sink(const struct spe_row_sink *sink, const char *path, const struct spe_load_opts *opts,
+			    struct spe_load_counts *counts, char *err, size_t errlen)
+{
+	return load_perf_file(NULL, sink, path, opts, counts, err, errlen);
+}
+
+static int load_raw_file(struct spe_db *db, const struct spe_row_sink *sink, const char *path, uint32_t midr, int cpu,
+			 const struct spe_load_opts *opts, struct spe_load_counts *counts, char *err, size_t errlen)
 {
 	struct spe_raw_config rcfg = SPE_OPTS(spe_raw_config, .midr = midr);
 	struct spe_raw_input *raw = spe_raw_alloc_input(&rcfg);
@@ -258,7 +272,19 @@ int spe_load_raw_file(struct spe_db *db, const char *path, uint32_t midr, int cp
 	}
 	struct spe_source_info src = { .size = sizeof src, .file = path, .kind = "raw", .nr_cpus = -1 };
 	struct spe_aux_config ac = SPE_OPTS(spe_aux_config, .raw = raw, .raw_cpu = cpu, .items = SPE_AUX_WANT_CHUNKS);
-	rc = load_input(db, &src, opts, &ac, counts, err, errlen);
+	rc = load_input(db, sink, &src, opts, &ac, counts, err, errlen);
 	spe_raw_free_input(raw);
 	return rc;
+}
+
+int spe_load_raw_file(struct spe_db *db, const char *path, uint32_t midr, int cpu, const struct spe_load_opts *opts,
+		      struct spe_load_counts *counts, char *err, size_t errlen)
+{
+	return load_raw_file(db, NULL, path, midr, cpu, opts, counts, err, errlen);
+}
+
+int spe_load_raw_file_sink(const struct spe_row_sink *sink, const char *path, uint32_t midr, int cpu,
+			   const struct spe_load_opts *opts, struct spe_load_counts *counts, char *err, size_t errlen)
+{
+	return load_raw_file(NULL, sink, path, midr, cpu, opts, counts, err, errlen);
 }

@@ -125,7 +125,8 @@ int spe_numa_summary_text(const double v[SPE_NUMA_SUMMARY_COLUMNS], char *text, 
 		return 0;
 	}
 	snprintf(text, size,
-		 "No physical addresses in the capture (record with pa_enable=1): NUMA placement unknown; %.0f of %.0f "
+		 "No physical addresses in the capture (record with spe-record --pa-enable, perf's pa_enable=1): NUMA "
+		 "placement unknown; %.0f of %.0f "
 		 "loads (%.1f%%) came from levels on another socket (remote cache or remote DRAM, by data source).",
 		 ds_remote, loads, 100 * ds_remote / loads);
 	return ds_remote > 0;

@@ -13,18 +13,10 @@
 #include <string.h>
 
 #include "data_object.h"
+#include "fact_names.h" /* op_class_LOAD ...; op_word_ATOMIC: atomics write the line too */
 #include "memory_schema.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
-
-#define SPE_X(id, name) __attribute__((unused)) static const char op_class_##id[] = name;
-SPE_OP_CLASS_LIST(SPE_X)
-#undef SPE_X
-
-/* The atomic flag's word in the op text ("LD AT GP-REG"): atomics write the line too. */
-#define SPE_X(id, word, desc) __attribute__((unused)) static const char op_word_##id[] = word;
-SPE_OP_FLAG_LIST(SPE_X)
-#undef SPE_X
 
 static const char memory_tables_sql[] =
 	"CREATE TABLE data_object_kind(\n"
@@ -79,8 +71,8 @@ static const char *sql_bool(int v)
 	return v > 0 ? "1" : v == 0 ? "0" : "NULL";
 }
 
-/* The rows of the facts tables, from facts.h through libspe's lookups. */
-static void fact_rows(struct util_text *t)
+/* The rows of the facts tables, from facts.h through libspe's lookups (SQL both SQLite and ClickHouse read). */
+void ana_memory_schema_fact_rows(struct util_text *t)
 {
 	static const struct {
 		uint32_t impl, part;
@@ -127,7 +119,7 @@ static void fact_rows(struct util_text *t)
 void ana_memory_schema_tables(struct util_text *t)
 {
 	util_text_append(t, memory_tables_sql);
-	fact_rows(t);
+	ana_memory_schema_fact_rows(t);
 }
 
 /* Joins that give a record its CPU part's facts (pf) and its data-source code's (df). */

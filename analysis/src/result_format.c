@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "result_internal.h"
+#include "result_rows.h"
 #include "spe/analysis.h"
 #include "util/grow.h"
 #include "util/json.h"
@@ -32,20 +33,6 @@ static char *blob_hex(const unsigned char *b, int n)
 	return s;
 }
 
-static char *cell_text(sqlite3_stmt *st, int i)
-{
-	switch (sqlite3_column_type(st, i)) {
-	case SQLITE_NULL:
-		return NULL;
-	case SQLITE_BLOB:
-		return blob_hex(sqlite3_column_blob(st, i), sqlite3_column_bytes(st, i));
-	default: {
-		const unsigned char *t = sqlite3_column_text(st, i);
-		return strdup(t ? (const char *)t : "");
-	}
-	}
-}
-
 static void csv_field(FILE *out, const char *s)
 {
 	if (!s)
@@ -63,64 +50,59 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static void json_value(FILE *out, sqlite3_stmt *st, int i)
+static void json_value(FILE *out, const struct result_rows *r, int i)
 {
-	switch (sqlite3_column_type(st, i)) {
-	case SQLITE_NULL:
+	enum result_type type = r->type(r->ctx, i);
+	char *t = type == RESULT_NULL ? NULL : r->text(r->ctx, i);
+	switch (type) {
+	case RESULT_NULL:
 		fputs("null", out);
 		break;
-	case SQLITE_INTEGER:
-		fprintf(out, "%lld", (long long)sqlite3_column_int64(st, i));
+	case RESULT_INT:
+		fputs(t ? t : "null", out);
 		break;
-	case SQLITE_FLOAT: {
-		const unsigned char *t = sqlite3_column_text(st, i); /* SQLite's shortest round-trip text */
-		if (t && strpbrk((const char *)t, "0123456789") && !strpbrk((const char *)t, "IN"))
-			fputs((const char *)t, out);
+	case RESULT_FLOAT:
+		if (t && strpbrk(t, "0123456789") && !strpbrk(t, "IN"))
+			fputs(t, out);
 		else
 			fputs("null", out); /* Inf/NaN have no JSON form */
 		break;
-	}
-	case SQLITE_BLOB: {
-		char *h = blob_hex(sqlite3_column_blob(st, i), sqlite3_column_bytes(st, i));
-		util_json_string(out, h ? h : "");
-		free(h);
-		break;
-	}
 	default:
-		util_json_string(out, (const char *)sqlite3_column_text(st, i));
+		util_json_string(out, t ? t : "");
 	}
+	free(t);
 }
 
 /* The current row as {"column": value, ...}. */
-static void json_object(FILE *out, sqlite3_stmt *st, int nc)
+static void json_object(FILE *out, const struct result_rows *r)
 {
 	fputc('{', out);
-	for (int c = 0; c < nc; c++) {
+	for (int c = 0; c < r->ncols; c++) {
 		if (c)
 			fputs(", ", out);
-		util_json_string(out, sqlite3_column_name(st, c));
+		util_json_string(out, r->name(r->ctx, c));
 		fputs(": ", out);
-		json_value(out, st, c);
+		json_value(out, r, c);
 	}
 	fputc('}', out);
 }
 
 /* Table: rows are buffered to size the columns. */
-static int print_table(sqlite3_stmt *st, FILE *out, int *step_rc)
+static int print_table(const struct result_rows *r, FILE *out)
 {
-	int nc = sqlite3_column_count(st);
-	size_t *width = calloc((size_t)nc, sizeof *width);
-	int *numeric = calloc((size_t)nc, sizeof *numeric);
+	int nc = r->ncols;
+	size_t *width = calloc((size_t)nc + 1, sizeof *width);
+	int *numeric = calloc((size_t)nc + 1, sizeof *numeric);
 	struct cell *cells = NULL;
 	size_t nrows = 0, cap = 0;
-	int rc = 0;
+	int rc = 0, step = 0;
 	if (!width || !numeric)
 		rc = -spe_nomem;
 	for (int c = 0; c < nc && rc == 0; c++) {
-		width[c] = strlen(sqlite3_column_name(st, c));
+		width[c] = strlen(r->name(r->ctx, c));
 		numeric[c] = 1;
 	}
-	while (rc == 0 && (*step_rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (rc == 0 && (step = r->next(r->ctx)) == 1) {
 		struct cell *p = util_grow(cells, &cap, (nrows + 1) * (size_t)nc, sizeof *p);
 		if (!p) {
 			rc = -spe_nomem;
@@ -129,10 +111,10 @@ static int print_table(sqlite3_stmt *st, FILE *out, int *step_rc)
 		cells = p;
 		for (int c = 0; c < nc; c++) {
 			struct cell *cl = &cells[nrows * (size_t)nc + (size_t)c];
-			int type = sqlite3_column_type(st, c);
-			cl->text = cell_text(st, c);
-			cl->numeric = type == SQLITE_INTEGER || type == SQLITE_FLOAT;
-			if (type != SQLITE_NULL && !cl->numeric)
+			enum result_type type = r->type(r->ctx, c);
+			cl->text = type == RESULT_NULL ? NULL : r->text(r->ctx, c);
+			cl->numeric = type == RESULT_INT || type == RESULT_FLOAT;
+			if (type != RESULT_NULL && !cl->numeric)
 				numeric[c] = 0;
 			size_t w = cl->text ? strlen(cl->text) : 4;
 			if (w > width[c])
@@ -140,10 +122,12 @@ static int print_table(sqlite3_stmt *st, FILE *out, int *step_rc)
 		}
 		nrows++;
 	}
-	if (rc == 0 && *step_rc == SQLITE_DONE) { /* nothing of a statement that failed part way */
+	if (rc == 0 && step < 0)
+		rc = step;
+	if (rc == 0) { /* nothing of a result that failed part way */
 		for (int c = 0; c < nc; c++)
 			fprintf(out, "%s%-*s", c ? "  " : "", c == nc - 1 && !numeric[c] ? 0 : (int)width[c],
-				sqlite3_column_name(st, c));
+				r->name(r->ctx, c));
 		fputc('\n', out);
 		for (int c = 0; c < nc; c++) {
 			fprintf(out, "%s", c ? "  " : "");
@@ -151,9 +135,9 @@ static int print_table(sqlite3_stmt *st, FILE *out, int *step_rc)
 				fputc('-', out);
 		}
 		fputc('\n', out);
-		for (size_t r = 0; r < nrows; r++) {
+		for (size_t row = 0; row < nrows; row++) {
 			for (int c = 0; c < nc; c++) {
-				const struct cell *cl = &cells[r * (size_t)nc + (size_t)c];
+				const struct cell *cl = &cells[row * (size_t)nc + (size_t)c];
 				const char *t = cl->text ? cl->text : "NULL";
 				int last = c == nc - 1;
 				if (numeric[c])
@@ -172,36 +156,95 @@ static int print_table(sqlite3_stmt *st, FILE *out, int *step_rc)
 	return rc;
 }
 
-static int print_stream(sqlite3_stmt *st, enum spe_result_format fmt, FILE *out, int *step_rc)
+static int print_stream(const struct result_rows *r, enum spe_result_format fmt, FILE *out)
 {
-	int nc = sqlite3_column_count(st);
+	int nc = r->ncols, step;
 	if (fmt == SPE_FORMAT_CSV) {
 		for (int c = 0; c < nc; c++) {
 			if (c)
 				fputc(',', out);
-			csv_field(out, sqlite3_column_name(st, c));
+			csv_field(out, r->name(r->ctx, c));
 		}
 		fputs("\r\n", out);
 	}
-	while ((*step_rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((step = r->next(r->ctx)) == 1) {
 		if (fmt == SPE_FORMAT_CSV) {
 			for (int c = 0; c < nc; c++) {
 				if (c)
 					fputc(',', out);
-				if (sqlite3_column_type(st, c) == SQLITE_BLOB) {
-					char *t = cell_text(st, c);
-					csv_field(out, t);
-					free(t);
-				} else /* SQLite's text, printed without a copy */
-					csv_field(out, (const char *)sqlite3_column_text(st, c));
+				char *t = r->type(r->ctx, c) == RESULT_NULL ? NULL : r->text(r->ctx, c);
+				csv_field(out, t);
+				free(t);
 			}
 			fputs("\r\n", out);
 		} else {
-			json_object(out, st, nc);
+			json_object(out, r);
 			fputc('\n', out);
 		}
 	}
-	return 0;
+	return step < 0 ? step : 0;
+}
+
+int ana_result_rows_print(const struct result_rows *r, enum spe_result_format fmt, FILE *out, int *sets)
+{
+	if (fmt == SPE_FORMAT_TABLE && (*sets)++)
+		fputc('\n', out);
+	return fmt == SPE_FORMAT_TABLE ? print_table(r, out) : print_stream(r, fmt, out);
+}
+
+int ana_result_rows_json_array(const struct result_rows *r, FILE *out)
+{
+	int step, rows = 0;
+	fputc('[', out);
+	while ((step = r->next(r->ctx)) == 1) {
+		if (rows++)
+			fputs(", ", out);
+		json_object(out, r);
+	}
+	fputc(']', out);
+	return step < 0 ? step : 0;
+}
+
+/* ---- SQLite's rows ---------------------------------------------------------- */
+
+static const char *sqlite_name(void *ctx, int col)
+{
+	return sqlite3_column_name(ctx, col);
+}
+
+static int sqlite_next(void *ctx)
+{
+	int rc = sqlite3_step(ctx);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -spe_invalid;
+}
+
+static enum result_type sqlite_type(void *ctx, int col)
+{
+	switch (sqlite3_column_type(ctx, col)) {
+	case SQLITE_NULL: return RESULT_NULL;
+	case SQLITE_INTEGER: return RESULT_INT;
+	case SQLITE_FLOAT: return RESULT_FLOAT;
+	case SQLITE_BLOB: return RESULT_BLOB;
+	default: return RESULT_TEXT;
+	}
+}
+
+static char *sqlite_text(void *ctx, int col)
+{
+	if (sqlite3_column_type(ctx, col) == SQLITE_BLOB)
+		return blob_hex(sqlite3_column_blob(ctx, col), sqlite3_column_bytes(ctx, col));
+	const unsigned char *t = sqlite3_column_text(ctx, col); /* SQLite's shortest round-trip text for floats */
+	return strdup(t ? (const char *)t : "");
+}
+
+static struct result_rows sqlite_rows(sqlite3_stmt *st)
+{
+	return (struct result_rows){ .ctx = st,
+				     .ncols = sqlite3_column_count(st),
+				     .name = sqlite_name,
+				     .next = sqlite_next,
+				     .type = sqlite_type,
+				     .text = sqlite_text };
 }
 
 int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, FILE *out, char *err,
@@ -229,21 +272,18 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 			sqlite3_finalize(st);
 			return -spe_no_permission;
 		}
-		int step_rc = SQLITE_DONE, rc;
+		int rc = 0;
 		if (sqlite3_column_count(st) == 0) {
-			step_rc = sqlite3_step(st);
-			rc = 0;
+			if (sqlite3_step(st) != SQLITE_DONE)
+				rc = -spe_invalid;
 		} else {
-			if (fmt == SPE_FORMAT_TABLE && sets++)
-				fputc('\n', out);
-			rc = fmt == SPE_FORMAT_TABLE ? print_table(st, out, &step_rc) : print_stream(st, fmt, out, &step_rc);
+			struct result_rows r = sqlite_rows(st);
+			rc = ana_result_rows_print(&r, fmt, out, &sets);
 		}
-		if (rc == 0 && step_rc != SQLITE_DONE) {
-			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-			rc = -spe_invalid;
-		} else if (rc < 0) {
+		if (rc == -spe_nomem)
 			snprintf(err, errlen, "out of memory");
-		}
+		else if (rc < 0)
+			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		sqlite3_finalize(st);
 		if (rc < 0)
 			return rc;
@@ -258,16 +298,10 @@ int ana_result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, si
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 		return -spe_invalid;
 	}
-	int nc = sqlite3_column_count(st), rc, rows = 0;
-	fputc('[', out);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (rows++)
-			fputs(", ", out);
-		json_object(out, st, nc);
-	}
-	fputc(']', out);
-	if (rc != SQLITE_DONE)
+	struct result_rows r = sqlite_rows(st);
+	int rc = ana_result_rows_json_array(&r, out);
+	if (rc < 0)
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -spe_invalid;
+	return rc;
 }

@@ -100,3 +100,13 @@ void cli_doctor_print_blocker(FILE *out, const char *prog, const struct spe_doct
 		fprintf(out, "%s: this works now: %s\n", prog, r->command);
 	fprintf(out, "%s: 'spe doctor' (or %s --check) shows every check and its evidence\n", prog, prog);
 }
+
+void cli_doctor_print_warning(FILE *out, const char *prog, const struct spe_doctor_report *r, enum spe_check_id id)
+{
+	const struct spe_check *k = &r->check[id];
+	if (k->status != SPE_CHECK_WARN)
+		return;
+	fprintf(out, "%s: warning: %s: %s\n", prog, spe_check_name(k->id), k->summary);
+	if (k->fix[0])
+		fprintf(out, "%s: fix: %s\n", prog, k->fix);
+}

@@ -15,5 +15,7 @@ void cli_doctor_print_json(FILE *out, const struct spe_doctor_report *r);
 int cli_doctor_exit_code(const struct spe_doctor_report *r);
 /* "PROG: cannot record: CHECK: SUMMARY" and the fix, for spe-record. */
 void cli_doctor_print_blocker(FILE *out, const char *prog, const struct spe_doctor_report *r);
+/* "PROG: warning: CHECK: SUMMARY" and the fix when check @p id WARNs. */
+void cli_doctor_print_warning(FILE *out, const char *prog, const struct spe_doctor_report *r, enum spe_check_id id);
 
 #endif

@@ -343,6 +343,7 @@ static int online_cpus(uint32_t *cpus, int max)
 int cli_record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus)
 {
 	*lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .aux_pages = o->aux_pages,
+		       .data_pages = o->data_pages,
 		       .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
 		       .stop = &stop_requested);
 	if (lc->with_spe) {

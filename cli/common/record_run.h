@@ -17,6 +17,7 @@ struct record_run_opts {
 	const char *output;        /* -o; NULL = "perf.data" */
 	/* live */
 	uint32_t aux_pages;        /* -m; 0 = 4 MiB worth */
+	uint32_t data_pages;       /* data ring pages per CPU; 0 = 512 KiB worth */
 	int system_wide;           /* -a */
 	const struct spe_cpuset *cpus; /* -C; NULL = the PMU's CPUs (or the online ones) */
 	pid_t pid;                 /* -p; 0 = none */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_args.h"
 #include "cli_util.h"
 #include "spe/analysis.h"
 
@@ -15,17 +16,28 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 {
 	char err[1024], path[4096];
 	*out = NULL;
+	int rc = cli_refuse_stdin_input(prog, input);
+	if (rc)
+		return rc;
 	if (access(input, R_OK) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, input, strerror(errno));
 		return CLI_NOINPUT;
 	}
+	char advice[4200];
+	snprintf(advice, sizeof advice, "give it as -d %s", input);
+	rc = o && o->raw ? cli_refuse_raw_input(prog, input, "drop --raw")
+			 : cli_refuse_database_input(prog, input, advice);
+	if (rc == 0 && o && o->symfs)
+		rc = cli_check_dir_option(prog, "--symfs", o->symfs);
+	if (rc)
+		return rc;
 	const char *tmpdir = getenv("TMPDIR");
 	if ((size_t)snprintf(path, sizeof path, "%s/%s.db", tmpdir && *tmpdir ? tmpdir : "/tmp", prog) >= sizeof path) {
 		fprintf(stderr, "%s: TMPDIR is too long\n", prog);
 		return CLI_USAGE;
 	}
 	struct spe_db *db;
-	int rc = spe_db_open(path, SPE_DB_SCRATCH, &db, err, sizeof err);
+	rc = spe_db_open(path, SPE_DB_SCRATCH, &db, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return rc == -spe_invalid ? CLI_USAGE : CLI_IOERR;
@@ -47,20 +59,4 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 	}
 	*out = db;
 	return CLI_OK;
-}
-
-int cli_parse_midr(const char *s, uint32_t *midr)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 0);
-	if (!errno && *s && !*end && v <= 0xffffffffUL) {
-		*midr = (uint32_t)v;
-		return 0;
-	}
-	const struct spe_cpu_info *info = spe_cpu_by_name(s);
-	if (!info)
-		return -1;
-	*midr = info->implementer << 24 | 0xfu << 16 | info->part << 4;
-	return 0;
 }

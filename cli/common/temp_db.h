@@ -29,7 +29,4 @@ struct cli_temp_load {
  */
 int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_load *opts, struct spe_db **out);
 
-/* MIDR_EL1 from a number or a part name of the facts table (neoverse-n1); 0 or -1. */
-int cli_parse_midr(const char *s, uint32_t *midr);
-
 #endif

@@ -26,7 +26,6 @@
 
 #include <linux/perf_event.h>
 
-#define DEFAULT_DATA_PAGES SPE_LIVE_DEFAULT_DATA_PAGES
 #define DEFAULT_AUX_BYTES SPE_LIVE_DEFAULT_AUX_BYTES
 #define DEFAULT_PERIOD 4096u
 
@@ -54,6 +53,7 @@ struct spe_live {
 	uint32_t *cpu_ids;
 	size_t page;
 	uint64_t aux_size;
+	uint32_t data_pages; /* data ring pages per CPU (without the control page) */
 	pid_t *tids;     /* the tasks opened: the command, or -p's threads (PID first); -1 = all */
 	int n_tids;
 	struct util_child child; /* SPE_LIVE_COMMAND: held before exec until spe_live_run() */
@@ -263,7 +263,7 @@ static int fork_command(struct spe_live *l)
 static int map_cpu(struct spe_live *l, struct live_cpu *c)
 {
 	int owner = l->cfg.with_spe ? c->spe_fd : c->dummy_fd;
-	size_t data_pages = l->cfg.data_pages ? l->cfg.data_pages : DEFAULT_DATA_PAGES;
+	size_t data_pages = l->data_pages;
 	c->base_len = (1 + data_pages) * l->page;
 	c->base = mmap(NULL, c->base_len, PROT_READ | PROT_WRITE, MAP_SHARED, owner, 0);
 	if (c->base == MAP_FAILED) {
@@ -354,7 +354,9 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, c
 	int r;
 
 	uint64_t aux_pages = l->cfg.aux_pages ? l->cfg.aux_pages : DEFAULT_AUX_BYTES / l->page;
-	uint32_t data_pages = l->cfg.data_pages ? l->cfg.data_pages : DEFAULT_DATA_PAGES;
+	/* 512 KiB of data ring: 128 pages of 4 KiB, 8 of 64 KiB (128 of those would lock 8 MiB per CPU) */
+	size_t default_data = SPE_LIVE_DEFAULT_DATA_BYTES / l->page;
+	uint32_t data_pages = l->cfg.data_pages ? l->cfg.data_pages : default_data ? (uint32_t)default_data : 1;
 	if (!is_pow2(aux_pages) || aux_pages < 2) {
 		r = set_err(l, -spe_invalid, "AUX size of %llu pages: need a power of two, at least 2",
 			    (unsigned long long)aux_pages);
@@ -365,6 +367,7 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, c
 		goto fail;
 	}
 	l->aux_size = aux_pages * l->page;
+	l->data_pages = data_pages;
 
 	if (!l->cfg.cpus || l->cfg.n_cpus <= 0 || l->cfg.n_cpus > SPE_LIVE_MAX_CPUS) {
 		r = set_err(l, -spe_invalid, "no CPUs to record on");

@@ -266,8 +266,9 @@ TEST(globals_without_data_mappings)
 	/* no physical addresses: the NUMA sentence says so and counts remote levels instead (none here) */
 	char text[1024], err[256];
 	CHECK_INT_EQ(spe_numa_summary(m, text, sizeof text, err, sizeof err), 0);
-	CHECK(strstr(text, "No physical addresses in the capture (record with pa_enable=1): NUMA placement unknown; 0 of 850 "
-			   "loads (0.0%) came from levels on another socket") != NULL);
+	CHECK(strstr(text, "No physical addresses in the capture (record with spe-record --pa-enable, perf's pa_enable=1): "
+			  "NUMA placement unknown; 0 of 850 "
+			  "loads (0.0%) came from levels on another socket") != NULL);
 	sqlite3_close(m);
 }
 

@@ -74,17 +74,20 @@ mkfifo "$tmp/fifo"
 export_ -d "$db" --format=pprof -o "$tmp/fifo" 2>"$tmp/err"; expect fifo_pprof $? 64
 has fifo_pprof_msg "$(cat "$tmp/err")" "is a FIFO (pipe); give the name of a regular file to write"
 export_ -d "$db" --format=pprof -o "$tmp" 2>/dev/null; expect directory $? 64
-cat <"$tmp/fifo" >"$tmp/from_fifo" &
+cat "$tmp/fifo" >"$tmp/from_fifo" &
 reader=$!
-# spe-export refuses a FIFO that nobody reads yet (ENXIO, spe/outfile.h), so
-# wait until the reader has opened it (its standard input names the FIFO)
-n=0
-while [ "$(readlink "/proc/$reader/fd/0" 2>/dev/null)" != "$tmp/fifo" ] && [ $n -lt 400 ]; do
-	sleep 0.05; n=$((n + 1))
+# spe-export refuses a FIFO no one reads yet (74, "a FIFO with no reader") rather than hang:
+# until cat has opened it (a busy machine starts it late), try again; never leave cat waiting
+tries=0
+while :; do
+	export_ -d "$db" --format=folded --source=1 -o "$tmp/fifo" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 74 ] && [ $tries -lt 50 ] && grep -q "a FIFO with no reader" "$tmp/err" || break
+	tries=$((tries + 1))
+	sleep 0.2
 done
-export_ -d "$db" --format=folded --source=1 -o "$tmp/fifo" 2>/dev/null; rc=$?
 expect fifo_text $rc 0
-[ $rc -eq 0 ] || kill $reader 2>/dev/null
+[ $rc = 0 ] || kill $reader 2>/dev/null
 wait $reader
 expect fifo_text_content "$(cat "$tmp/from_fifo")" "$folded"
 # a directory that does not exist: 74 before any work

@@ -166,7 +166,7 @@ TEST(bad_roots)
 {
 	static struct spe_doctor_report r;
 	struct spe_doctor_plan plan;
-	spe_doctor_plan_init(&plan, 4 << 20, 128);
+	spe_doctor_plan_init(&plan, 4 << 20, 512 << 10);
 	char err[256];
 	CHECK_INT_EQ(spe_doctor_run("/nonexistent/tree", &plan, &r, err, sizeof err), -spe_not_found);
 	CHECK(strstr(err, "/nonexistent/tree: No such file or directory") != NULL);

@@ -97,6 +97,8 @@ for exe in "$root"/usr/bin/*; do
 	man -M "$root/usr/share/man" -w "$cmd" >/dev/null 2>&1 || { echo "FAIL $cmd: no man page in the package"; fail=1; }
 	[ -e "$root/usr/share/bash-completion/completions/$cmd" ] || { echo "FAIL $cmd: no completion in the package"; fail=1; }
 done
+# the release the package says is the one its programs say (CMake's project version)
+expect "spe --version is the package's" "$("$root/usr/bin/spe" --version)" "spe (spekit) ${version%%-*}"
 has "man spe-load from the package" "$(MANWIDTH=80 man -M "$root/usr/share/man" spe-load 2>&1)" "spe-load - load Arm SPE traces"
 export PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/lib/$multiarch/pkgconfig"
 expect "libspe.pc has plain /usr paths" "$(sed -n 's/^prefix=//p' "$PKG_CONFIG_LIBDIR/libspe.pc")" /usr

@@ -7,6 +7,9 @@
 #    DESCRIPTION, OPTIONS, EXIT STATUS, FILES, EXAMPLES, SEE ALSO; man3 NAME,
 #    SYNOPSIS, DESCRIPTION, SEE ALSO; man5 NAME, DESCRIPTION, SEE ALSO;
 #  - groff -ww (every warning) prints nothing for it, nor does man --warnings;
+#  - no emphasis starts inside a word (Markdown's perf_event_paranoid must
+#    not come out as perf\fIevent\fRparanoid) and no Markdown table row is
+#    left as text ("| 74 | ..." when a paragraph split a table);
 #  - lexgrog reads its NAME line as "page - summary" (what whatis shows);
 #  - each man3 link page (.so) points to a page that exists.
 set -u
@@ -42,6 +45,10 @@ for page in "$man"/man[1-8]/*.[1-8]; do
 
 	expect "$name: groff -ww" "$(groff -t -ww -z -Tutf8 -man "$page" 2>&1)" ""
 	expect "$name: man --warnings" "$(MANWIDTH=80 man --warnings=all -l "$page" 2>&1 >/dev/null)" ""
+	expect "$name: emphasis inside a word" "$(grep -nE '[A-Za-z0-9]\\f[IB]' "$page")" ""
+	# a "| cell | cell |" source line outside code (.EX/.nf) that lowdown did not make a table
+	expect "$name: table row left as text" \
+		"$(awk '/^\.(EX|nf)/ { code = 1 } /^\.(EE|fi)/ { code = 0 } !code && /^\|.*\|$/' "$page")" ""
 	whatis=$(lexgrog "$page" 2>&1)
 	base=${name%.*}
 	has "$name: lexgrog" "$whatis" "\"$base - "

@@ -58,6 +58,10 @@ done
 err=$(run "$report" -d "$db" --annotate=nosuchfunction 2>&1)
 expect unknown_rc $? 65
 has unknown_msg "$err" "no function named 'nosuchfunction' in the database"
+# and names the hottest functions, as hot_symbol ranks them
+hot=$(query "SELECT group_concat(symbol, ', ') FROM (SELECT symbol FROM hot_symbol WHERE symbol IS NOT NULL LIMIT 5)" |
+	tr -d '"')
+has unknown_hint "$err" "(the hottest: $hot; spe-query \"SELECT symbol FROM hot_symbol\" lists all)"
 err=$(run "$report" -d "$db" --annotate=chase --html="$tmp/x.html" 2>&1)
 expect with_html_rc $? 64
 expect with_html_nofile "$(ls "$tmp" | grep -c x.html)" 0

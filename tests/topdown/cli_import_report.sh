@@ -27,8 +27,8 @@ err=$(${SPE_RUN:-} "$td" import "$fx/raw_skylake.txt" -d "$db" --cpu pentium4 2>
 expect unknown_cpu_exit "$?" 69
 ${SPE_RUN:-} "$td" import "$tmp/missing.txt" -d "$db" 2>/dev/null
 expect missing_exit "$?" 66
-${SPE_RUN:-} "$td" import "$fx/raw_skylake.txt" 2>/dev/null
-expect no_db_exit "$?" 64
+${SPE_RUN:-} "$td" import -d "$db" 2>/dev/null
+expect no_file_exit "$?" 64
 
 # the report reads back what was imported
 out=$(${SPE_RUN:-} "$report" -d "$db" --cross-isa --workload stream --format=json)

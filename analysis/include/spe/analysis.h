@@ -264,6 +264,14 @@ int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_loa
 /* Load a raw SPE byte file recorded on a CPU with @p midr, as cpu @p cpu. */
 int spe_load_raw_file(struct spe_db *db, const char *path, uint32_t midr, int cpu, const struct spe_load_opts *opts,
 		      struct spe_load_counts *counts, char *err, size_t errlen);
+/*
+ * The same two into any row sink (spe/row_sink.h; the ClickHouse one is
+ * spe_ch_sink_new): the sink's begin .. commit, or abort on an error.
+ */
+int spe_load_perf_file_sink(const struct spe_row_sink *sink, const char *path, const struct spe_load_opts *opts,
+			    struct spe_load_counts *counts, char *err, size_t errlen);
+int spe_load_raw_file_sink(const struct spe_row_sink *sink, const char *path, uint32_t midr, int cpu,
+			   const struct spe_load_opts *opts, struct spe_load_counts *counts, char *err, size_t errlen);
 
 /* ---- query output -------------------------------------------------------- */
 

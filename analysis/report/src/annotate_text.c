@@ -235,6 +235,23 @@ static int share_of_all(struct report_ctx *c, const struct ann_function *f, char
 	return rc;
 }
 
+/* The hottest function names, "a, b, c" (empty when there are none), for a name that matched none. */
+static void hottest_names(sqlite3 *db, char *buf, size_t size)
+{
+	buf[0] = 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT symbol FROM hot_symbol WHERE symbol IS NOT NULL LIMIT 5",
+			       -1, &st, NULL) != SQLITE_OK)
+		return;
+	size_t used = 0;
+	while (used < size && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		int n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", name ? name : "");
+		used = n < 0 ? size : used + (size_t)n;
+	}
+	sqlite3_finalize(st);
+}
+
 int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format fmt, FILE *out,
 			const struct spe_report_opts *opts, char *err, size_t errlen)
 {
@@ -258,7 +275,11 @@ int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format 
 	if (rc < 0)
 		goto out;
 	if (nbin == 0) {
-		rc = report_fail(&c, -spe_invalid, "no function named '%s' in the database", symbol);
+		char hot[256];
+		hottest_names(db, hot, sizeof hot);
+		rc = report_fail(&c, -spe_invalid, "no function named '%s' in the database%s%s%s", symbol,
+				 hot[0] ? " (the hottest: " : "", hot,
+				 hot[0] ? "; spe-query \"SELECT symbol FROM hot_symbol\" lists all)" : "");
 		goto out;
 	}
 	struct ann_key keys[64];

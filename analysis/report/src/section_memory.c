@@ -321,7 +321,7 @@ static int numa(struct report_ctx *c)
 			"Loads by the NUMA node of the CPU that issued them (rows) and of the memory that held their "
 			"data (columns), placed by physical address in the node memory ranges the capture stored: off "
 			"the diagonal is remote traffic, shaded by its share of load latency.  Without physical "
-			"addresses (record with pa_enable=1) there is no matrix: the table counts the loads whose "
+			"addresses (record with spe-record --pa-enable, perf's pa_enable=1) there is no matrix: the table counts the loads whose "
 			"data source is on another socket instead (basis 'data source').");
 	report_html_printf(h, "<p id=\"numa-summary\" class=\"note%s\">", remote ? " warn" : "");
 	report_html_text(h, sentence);

@@ -71,8 +71,10 @@ int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct t
 	else
 		fprintf(out, "Hot symbols by total latency\n  %-32s %10s %14s %8s  %s\n", "symbol", "samples",
 			"total latency", "share", "source");
-	int first = 1;
+	int first = 1, rows = 0, unnamed = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
+		rows++;
+		unnamed += sqlite3_column_type(st, 0) == SQLITE_NULL;
 		const char *name = text_or(st, 0, "??"), *file = text_or(st, 1, "??");
 		long long line = sqlite3_column_int64(st, 2), n = sqlite3_column_int64(st, 3);
 		long long total = sqlite3_column_int64(st, 4);
@@ -92,6 +94,9 @@ int td_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct t
 	sqlite3_finalize(st);
 	if (o->format == TD_REPORT_JSON)
 		fprintf(out, "]");
+	else if (rows && unnamed == rows) /* one "??" row says nothing: say why */
+		fprintf(out, "  (no symbols: spe-load found none of the binaries; load again with --symfs=DIR, the root "
+			     "they are under)\n");
 	return 0;
 }
 

@@ -9,7 +9,7 @@
  * PMUs offer; the facts table (spe/facts.h) names CPU parts and their SPE
  * version.  Nothing here prints.
  *
- *   struct spe_doctor_plan plan;  spe_doctor_plan_init(&plan, 4 << 20, 128);
+ *   struct spe_doctor_plan plan;  spe_doctor_plan_init(&plan, 4 << 20, 512 << 10);
  *   struct spe_doctor_report *r = malloc(sizeof *r);
  *   spe_doctor_run("/", &plan, r, err, sizeof err);   r->verdict, r->check[...]
  *
@@ -88,10 +88,10 @@ struct spe_doctor_plan {
 	char pmu[32];              /* -e arm_spe_N//, "" */
 	uint32_t aux_pages;        /* -m; 0 = default_aux_bytes worth */
 	uint64_t default_aux_bytes;
-	uint32_t data_pages;       /* data ring pages per CPU */
+	uint64_t default_data_bytes; /* data ring per CPU (a power of two of pages, at least one) */
 };
 
-void spe_doctor_plan_init(struct spe_doctor_plan *plan, uint64_t default_aux_bytes, uint32_t data_pages);
+void spe_doctor_plan_init(struct spe_doctor_plan *plan, uint64_t default_aux_bytes, uint64_t default_data_bytes);
 
 struct spe_doctor_report {
 	char root[256];            /* "/" or the tree */
@@ -101,6 +101,15 @@ struct spe_doctor_report {
 	enum spe_doctor_verdict verdict;
 	int first_failure;         /* the first FAIL (enum spe_check_id), -1 when none */
 	char command[256];         /* spe-record options that work now, "" when none */
+	/*
+	 * The buffers spe-record maps per CPU, in pages of the checked system
+	 * (0: no PMU, nothing checked): -m's AUX area or the default, and the
+	 * data ring.  Where the locked-memory limit applies and is too small for
+	 * them, the data ring is cut to 256 KiB and, without -m, the AUX area
+	 * to the largest that fits (the mlock check WARNs), as perf record does
+	 * for unprivileged callers.
+	 */
+	uint32_t aux_pages, data_pages;
 };
 
 /*

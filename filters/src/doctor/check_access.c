@@ -117,12 +117,32 @@ static unsigned count_cpus(const struct spe_cpuset *s)
 	return n;
 }
 
+/* perf record's data ring for callers the limit applies to; it carries only sideband. */
+#define LIMITED_DATA_BYTES (256u << 10)
+
 struct mlock_plan {
 	unsigned cpus;
-	uint64_t aux_pages, data_pages, need, allowance;
+	uint64_t aux_pages, data_pages; /* what spe-record maps per CPU (data: with its control page) */
+	uint64_t want_aux, want_data;   /* the same before the limit cut them */
+	uint64_t need, want_need, allowance;
 	uint32_t best_aux; /* largest power-of-two -m that fits, 0 none */
 	bool known, fits;
+	bool aux_cut;      /* the AUX area is smaller than the default to fit (no -m) */
 };
+
+static uint64_t pow2_floor(uint64_t v)
+{
+	uint64_t p = 1;
+	while (p <= v / 2)
+		p <<= 1;
+	return p;
+}
+
+/* Data ring pages (with the control page) for @p bytes: a power of two, at least one. */
+static uint64_t ring_pages(uint64_t bytes, unsigned page)
+{
+	return 1 + pow2_floor(bytes / page ? bytes / page : 1);
+}
 
 static void mlock_plan(const struct check_ctx *c, int pick, struct mlock_plan *m)
 {
@@ -131,21 +151,47 @@ static void mlock_plan(const struct check_ctx *c, int pick, struct mlock_plan *m
 	struct spe_cpuset set;
 	recorded_cpus(c, pick, &set);
 	m->cpus = count_cpus(&set);
-	m->aux_pages = c->plan->aux_pages ? c->plan->aux_pages : c->plan->default_aux_bytes / f->page_size;
-	if (m->aux_pages < 2)
-		m->aux_pages = 2;
-	m->data_pages = 1 + (uint64_t)c->plan->data_pages;
-	m->need = m->cpus * (m->aux_pages + m->data_pages);
+	m->want_aux = c->plan->aux_pages ? c->plan->aux_pages : c->plan->default_aux_bytes / f->page_size;
+	if (m->want_aux < 2)
+		m->want_aux = 2;
+	m->want_data = ring_pages(c->plan->default_data_bytes, f->page_size);
+	m->aux_pages = m->want_aux;
+	m->data_pages = m->want_data;
+	m->want_need = m->cpus * (m->want_aux + m->want_data);
 	struct perf_caller p;
 	filt_facts_caller(f, &p);
 	struct perf_mlock ml = { .mlock_kb = f->mlock_kb, .online_cpus = f->n_online, .rlimit_bytes = f->rlimit,
 				 .page_size = f->page_size };
 	m->known = (f->mlock_known && f->rlimit_known) || p.ipc_lock || (caller_known(f) && f->paranoid < 0);
 	m->allowance = m->known ? filt_perf_mlock_allowance(&p, &ml) : UINT64_MAX;
+	if (m->want_need > m->allowance && m->cpus) {
+		/* Sized to the allowance as perf record sizes its buffers for unprivileged callers. */
+		uint64_t small = ring_pages(LIMITED_DATA_BYTES, f->page_size);
+		if (small < m->data_pages)
+			m->data_pages = small;
+		if (!c->plan->aux_pages) {
+			uint64_t a = 0;
+			for (uint64_t t = 2; t <= m->want_aux; t <<= 1)
+				if (m->cpus * (t + m->data_pages) <= m->allowance)
+					a = t;
+			if (a) {
+				m->aux_pages = a;
+				m->aux_cut = a < m->want_aux;
+			}
+		}
+	}
+	m->need = m->cpus * (m->aux_pages + m->data_pages);
 	m->fits = m->need <= m->allowance;
 	for (uint64_t a = 2; a <= (1u << 24) && m->cpus; a <<= 1)
 		if (m->cpus * (a + m->data_pages) <= m->allowance)
 			m->best_aux = (uint32_t)a;
+}
+
+static void plan_text(char *buf, size_t len, unsigned cpus, uint64_t aux, uint64_t data, unsigned kib)
+{
+	snprintf(buf, len, "%u CPUs x (AUX %llu KiB + data ring %llu KiB) = %llu KiB", cpus,
+		 (unsigned long long)(aux * kib), (unsigned long long)(data * kib),
+		 (unsigned long long)(cpus * (aux + data) * kib));
 }
 
 void filt_check_mlock(struct check_ctx *c, struct spe_check *k)
@@ -158,6 +204,8 @@ void filt_check_mlock(struct check_ctx *c, struct spe_check *k)
 	char err[320];
 	struct mlock_plan m;
 	mlock_plan(c, filt_check_pick_pmu(c, err, sizeof err), &m);
+	c->r->aux_pages = (uint32_t)m.aux_pages;
+	c->r->data_pages = (uint32_t)(m.data_pages - 1);
 	if (f->mlock_known)
 		filt_check_evidence(k, "/proc/sys/kernel/perf_event_mlock_kb", "%llu", (unsigned long long)f->mlock_kb);
 	if (f->rlimit_known && f->rlimit == UINT64_MAX)
@@ -168,9 +216,7 @@ void filt_check_mlock(struct check_ctx *c, struct spe_check *k)
 			    f->page_size);
 	unsigned kib = f->page_size / 1024;
 	char need[200];
-	snprintf(need, sizeof need, "%u CPUs x (AUX %llu KiB + data ring %llu KiB) = %llu KiB", m.cpus,
-		 (unsigned long long)(m.aux_pages * kib), (unsigned long long)(m.data_pages * kib),
-		 (unsigned long long)(m.need * kib));
+	plan_text(need, sizeof need, m.cpus, m.aux_pages, m.data_pages, kib);
 	if (!m.known) {
 		filt_check_set(k, SPE_CHECK_WARN, SPE_DOCTOR_OK, "%s; the limits are not readable", need);
 		return;
@@ -184,13 +230,23 @@ void filt_check_mlock(struct check_ctx *c, struct spe_check *k)
 	snprintf(allow, sizeof allow, "the caller may lock %llu KiB (perf_event_mlock_kb %llu x %u online CPUs + "
 		 "RLIMIT_MEMLOCK %llu KiB)", (unsigned long long)(m.allowance * kib), (unsigned long long)f->mlock_kb,
 		 f->n_online, (unsigned long long)(f->rlimit / 1024));
+	uint64_t rl_pages = f->rlimit / f->page_size, online = f->n_online ? f->n_online : 1;
+	uint64_t per_cpu = (m.want_need > rl_pages ? m.want_need - rl_pages + online - 1 : 0) / online;
+	if (m.fits && m.aux_cut) {
+		filt_check_set(k, SPE_CHECK_WARN, SPE_DOCTOR_OK, "%s fits: %s; spe-record maps these, not the default %llu KiB "
+			  "of AUX per CPU (%llu KiB in all): a smaller AUX area fills sooner, so more records may be lost",
+			  need, allow, (unsigned long long)(m.want_aux * kib), (unsigned long long)(m.want_need * kib));
+		filt_check_fix(k, "for %llu KiB of AUX per CPU: sudo sysctl kernel.perf_event_mlock_kb=%llu, or RLIMIT_MEMLOCK "
+			     "(ulimit -l, LimitMEMLOCK=), or give spe-record CAP_IPC_LOCK: " CAPS_FIX,
+			  (unsigned long long)(m.want_aux * kib), (unsigned long long)(per_cpu * kib));
+		return;
+	}
 	if (m.fits) {
-		filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%s fits: %s", need, allow);
+		filt_check_set(k, SPE_CHECK_OK, SPE_DOCTOR_OK, "%s fits: %s%s", need, allow,
+			  m.data_pages < m.want_data ? " (with the data ring cut to fit)" : "");
 		return;
 	}
 	filt_check_set(k, SPE_CHECK_FAIL, SPE_DOCTOR_NO_PERMISSION, "%s, but %s: the AUX mmap would fail (EPERM)", need, allow);
-	uint64_t rl_pages = f->rlimit / f->page_size, online = f->n_online ? f->n_online : 1;
-	uint64_t per_cpu = (m.need > rl_pages ? m.need - rl_pages + online - 1 : 0) / online;
 	char smaller[120] = "";
 	if (m.best_aux)
 		snprintf(smaller, sizeof smaller, "record with -m %u (%llu KiB of AUX per CPU), or ", m.best_aux,

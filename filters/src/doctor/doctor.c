@@ -55,11 +55,11 @@ const char *spe_doctor_verdict_name(enum spe_doctor_verdict v)
 	return (unsigned)v < 3 ? names[v] : "?";
 }
 
-void spe_doctor_plan_init(struct spe_doctor_plan *plan, uint64_t default_aux_bytes, uint32_t data_pages)
+void spe_doctor_plan_init(struct spe_doctor_plan *plan, uint64_t default_aux_bytes, uint64_t default_data_bytes)
 {
 	memset(plan, 0, sizeof *plan);
 	plan->default_aux_bytes = default_aux_bytes;
-	plan->data_pages = data_pages;
+	plan->default_data_bytes = default_data_bytes;
 }
 
 void filt_check_set(struct spe_check *k, enum spe_check_status st, enum spe_doctor_verdict blocks, const char *fmt, ...)
@@ -92,6 +92,15 @@ void filt_check_fix(struct spe_check *k, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Is @p dir/@p name a directory? */
+static bool is_dir_in(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+	return snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path && !stat(path, &st) &&
+	       S_ISDIR(st.st_mode);
+}
+
 static int open_root(const char *root, struct sysroot *s, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
@@ -113,6 +122,13 @@ static int open_root(const char *root, struct sysroot *s, char *err, size_t errl
 	s->live = !strcmp(real, "/");
 	if (!s->live)
 		snprintf(s->dir, sizeof s->dir, "%s", real);
+	/* a capture's directory given instead of its root (.../host17 for .../host17/root) would
+	 * read nothing and fail every check: say so instead */
+	if (!s->live && !is_dir_in(real, "proc") && !is_dir_in(real, "sys")) {
+		snprintf(err, errlen,
+			 "%s: no proc/ or sys/ in it (give the root of a captured tree, the directory that holds them)", root);
+		return -1;
+	}
 	return 0;
 }
 

@@ -27,7 +27,7 @@ extern "C" {
 #define SPE_LIVE_CONFIG_WORDS 5 /* config .. config4 */
 #define SPE_LIVE_ATTR_MAX 144   /* perf_event_attr size with config4 */
 #define SPE_LIVE_DEFAULT_AUX_BYTES (4u << 20) /* AUX area per CPU when aux_pages is 0 */
-#define SPE_LIVE_DEFAULT_DATA_PAGES 128u      /* data ring pages per CPU when data_pages is 0 */
+#define SPE_LIVE_DEFAULT_DATA_BYTES (512u << 10) /* data ring per CPU when data_pages is 0 (128 pages of 4 KiB) */
 
 /*
  * Which PMU, which CPUs and which attr words are the caller's business: the
@@ -56,7 +56,7 @@ struct spe_live_config {
 	int exclude_user, exclude_kernel;
 	uint64_t period;          /* sample_period; 0 = 4096 */
 	uint32_t aux_pages;       /* AUX pages per CPU (-m), power of two; 0 = 4 MiB worth */
-	uint32_t data_pages;      /* data ring pages per CPU, power of two; 0 = 128 */
+	uint32_t data_pages;      /* data ring pages per CPU, power of two; 0 = 512 KiB worth (at least 1) */
 	uint64_t sample_type;     /* trailer layout; must match the output's attr */
 	double duration;          /* seconds; 0 = until the command exits or *stop */
 	const volatile sig_atomic_t *stop; /* set from a signal handler: stop, keeping what was recorded */

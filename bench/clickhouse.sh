@@ -1,0 +1,73 @@
+#!/bin/sh
+# bench/clickhouse.sh BUILD_DIR [RECORDS...]: SQLite against the 2-shard
+# ClickHouse cluster of tests/clickhouse (two clickhouse-server processes on
+# loopback, started and stopped here) on the same generated traces
+# (fixtures/workloads/gen_bench.c; default 1,000,000 and 10,000,000 records,
+# PCs and functions in the proportions of fixtures/workloads/bench_load.sh).
+# For each size: records/s of spe-load into SQLite (-o) and into the cluster
+# (--clickhouse --cluster), and the time of hot_symbol, mem_level_summary,
+# latency_histogram and an ad-hoc scan of spe_record (loads over 100 cycles
+# by process) on both, with the ratio ClickHouse/SQLite measured in the same
+# run.  Wall times on a shared machine are noisy: the load average is
+# printed.  Needs about 1 GB of $TMPDIR per million records.
+set -eu
+build=$(cd "$1" && pwd)
+shift
+[ $# -gt 0 ] || set -- 1000000 10000000
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/spe-chbench-XXXXXX")
+ch_conf_dir=$here/../tests/clickhouse
+. "$ch_conf_dir/cluster.sh"
+ch_cluster_start "$work/cluster" || exit 1
+trap '{ ch_cluster_stop "$work/cluster"; } || :; rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
+
+seconds() { # command...: its wall time in seconds (output discarded) in $t, its CPU time in $cpu
+	/usr/bin/time -f "%e %U %S" -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
+	read -r t user sys <"$work/time"
+	cpu=$(echo "$user + $sys" | bc)
+}
+ratio() { # A / B, or - when B rounds to 0
+	if [ "$(echo "$2 < 0.005" | bc)" = 1 ]; then echo -; else echo "scale=2; $1 / $2" | bc; fi
+}
+
+echo "ClickHouse $(ch_http "$CH_URL1" "SELECT version()"), 2 shards on loopback; $(nproc) CPUs;" \
+	"load average $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-10s %-22s %12s %12s %8s\n' records step SQLite ClickHouse CH/SQLite
+for n in "$@"; do
+	rm -rf "$work/t" && mkdir "$work/t"
+	"$build/tests/analysis/gen_bench" "$work/t" "$n" $((n / 50)) $((n / 500))
+	"$build/cli/spe-record" --replay="$work/t/bench.replay" -o "$work/t/trace.data" --aux-size=16M >/dev/null 2>&1
+	rm -f "$work"/t/*.bin
+	url="http://127.0.0.1:$CH_PORT/?database=bench_$n"
+	# the database, tables and views first (a few seconds, once per database): the load times one capture
+	mkdir -p "$work/s"
+	"$build/tests/analysis/gen_bench" "$work/s" 1000 10 1
+	"$build/cli/spe-record" --replay="$work/s/bench.replay" -o "$work/s/small.data" >/dev/null 2>&1
+	"$build/cli/spe-load" "$work/s/small.data" --no-symbols --clickhouse="$url" --cluster=spe_test 2>/dev/null
+
+	seconds "$build/cli/spe-load" "$work/t/trace.data" --symfs="$work/t" -o "$work/t/trace.db"
+	sq=$t sq_cpu=$cpu
+	seconds "$build/cli/spe-load" "$work/t/trace.data" --symfs="$work/t" --clickhouse="$url" --cluster=spe_test
+	ch=$t ch_cpu=$cpu
+	printf '%-10s %-22s %12s %12s %8s\n' "$n" "load (records/s)" "$(echo "$n / $sq" | bc)" "$(echo "$n / $ch" | bc)" \
+		"$(ratio "$sq" "$ch")"
+	printf '%-10s %-22s %11.2fs %11.2fs %8s\n' "$n" "  spe-load CPU time" "$sq_cpu" "$ch_cpu" "$(ratio "$ch_cpu" "$sq_cpu")"
+	# the three views (SQLite reads the summaries spe-load wrote), then a question no summary answers
+	adhoc="SELECT pid, count(*) AS loads, sum(total_latency) AS latency FROM spe_record WHERE op_class = 'load' AND total_latency > 100 GROUP BY pid"
+	for q in hot_symbol mem_level_summary latency_histogram adhoc; do
+		sql="SELECT * FROM $q"
+		[ "$q" = adhoc ] && sql=$adhoc
+		seconds "$build/cli/spe-query" -d "$work/t/trace.db" "$sql"
+		sq=$t
+		seconds "$build/cli/spe-query" --clickhouse="$url" "$sql"
+		ch=$t
+		printf '%-10s %-22s %11.2fs %11.2fs %8s\n' "$n" "$([ "$q" = adhoc ] && echo "spe_record scan" || echo "$q")" \
+			"$sq" "$ch" "$(ratio "$ch" "$sq")"
+	done
+	echo "           sizes: SQLite $(($(stat -c %s "$work/t/trace.db") / 1048576)) MB, ClickHouse" \
+		"$(($(du -sk "$work/cluster/s1/data" "$work/cluster/s2/data" | awk '{s += $1} END {print s}') / 1024)) MB" \
+		"(both shards, all sizes so far)"
+	rm -rf "$work/t"
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,244 @@
+#!/bin/sh
+# Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
+# spe-load / spe-query / spe-report --clickhouse against a real 2-shard
+# cluster: two clickhouse-server processes on loopback ports
+# (tests/clickhouse/cluster.sh), data in a temporary directory, both stopped
+# at the end.  Skips (77) with the reason only when clickhouse-server is not
+# installed or cannot start here.
+#   - three captures from three "hosts" (the memwork demo fixture, the
+#     datawork fixture, a generated trace), loaded into SQLite and into the
+#     cluster: every view answers the same, row by row (ch_compare);
+#   - --host / --source: the views of one capture only;
+#   - the same capture again: refused (65), nothing doubled; --replace: in
+#     place of the first;
+#   - kill -9 of the shard a load is writing to, mid-load: the load fails
+#     (69) saying what to run, and once the shard is back no row of that
+#     capture is visible while the rows it sent are on disk; the load run
+#     again commits it;
+#   - Ctrl-C (SIGINT) mid-load: exit 130, nothing visible;
+#   - the query session cannot write (readonly=1): INSERT, CREATE, DROP and
+#     ALTER ... DELETE are refused and change nothing;
+#   - the password of the URL appears in no message.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/testlib.sh"
+record=$1 load=$2 query=$3 report=$4 gen_bench=$5 compare=$6 fixtures=$7
+scratch_dir clickhouse
+ch_conf_dir=$here
+. "$here/cluster.sh"
+cl=$tmp/cluster
+ch_cluster_start "$cl"
+rc=$?
+if [ $rc -ne 0 ]; then
+	exit 77
+fi
+trap 'ch_cluster_stop "$cl"; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+
+secret=spe-test-secret-7f3a # the `spe` user's password in users.xml
+url="http://spe:$secret@127.0.0.1:$CH_PORT/?database=spe"
+db=$tmp/all.db
+
+# One capture with its host name: the trace's manifest and AUX files copied, a hostname line added.
+capture() { # NAME MANIFEST HOST
+	mkdir -p "$tmp/$1"
+	src=$(dirname "$2")
+	for f in $(sed -n 's/^aux //p' "$2"); do cp "$src/$f" "$tmp/$1/"; done
+	sed "1a hostname $3" "$2" >"$tmp/$1/trace.replay"
+	${SPE_RUN:-} "$record" --replay="$tmp/$1/trace.replay" -o "$tmp/$1.data" >/dev/null 2>&1 ||
+		{ echo "FAIL replay $1"; exit 1; }
+}
+capture memwork "$fixtures/workloads/traces/memwork.replay" host-a
+capture datawork "$fixtures/workloads/traces/datawork.replay" host-b
+${SPE_RUN:-} "$gen_bench" "$tmp" 20000 400 40 || { echo "FAIL gen_bench"; exit 1; }
+capture bench "$tmp/bench.replay" host-c
+cp "$tmp/bench.elf" "$tmp/bench/"
+
+chq() { # SQL: one answer from the cluster (the `spe` user, read-only)
+	${SPE_RUN:-} "$query" --clickhouse="$url" --format=csv "$1" | tr -d '\r'
+}
+sq() { # SQL over the SQLite database
+	${SPE_RUN:-} "$query" -d "$db" --format=csv "$1" | tr -d '\r'
+}
+ch_load() { # FILE SYMFS [options]: into the cluster, stderr in $tmp/err
+	f=$1 s=$2
+	shift 2
+	${SPE_RUN:-} "$load" "$f" --symfs="$s" --clickhouse="$url" --cluster=spe_test "$@" 2>"$tmp/err"
+}
+# Every message of a command run here goes through this: the password must not be in it.
+all_messages=$tmp/messages
+note() { cat "$tmp/err" >>"$all_messages"; }
+
+# ---- three captures, both stores ----------------------------------------------
+set -- memwork "$fixtures/elf" datawork "$fixtures/elf" bench "$tmp/bench"
+mode=""
+while [ $# -gt 0 ]; do
+	${SPE_RUN:-} "$load" "$tmp/$1.data" --symfs="$2" -o "$db" $mode 2>"$tmp/err" || { cat "$tmp/err"; echo "FAIL sqlite load $1"; exit 1; }
+	mode=--append
+	ch_load "$tmp/$1.data" "$2"
+	expect "load_$1_rc" $? 0
+	note
+	shift 2
+done
+has load_names_source "$(cat "$all_messages")" "source "
+expect sources "$(chq "SELECT host, count() FROM source GROUP BY host ORDER BY host")" \
+"host,count()
+host-a,1
+host-b,1
+host-c,1"
+# Rows of every table on the shard of their capture: one capture's rows on one shard.
+for n in 1 2; do
+	split=$(ch_http "http://127.0.0.$n:$CH_PORT/?database=spe" \
+		"SELECT count() FROM (SELECT source_id FROM _spe_record_shard GROUP BY source_id HAVING source_id NOT IN (SELECT id FROM _source_shard))")
+	expect "shard${n}_rows_with_their_source" "$split" 0
+done
+
+views="spe_record spe_sample pc_summary symbol_summary hot_symbol hot_pc mem_level_summary latency_histogram
+tlb_hotspot hot_data_object data_page numa_traffic cacheline_sharing prefetch branch_mispredict
+source cpu thread mapping symbol insn load_stats data_object pc_latency"
+# shellcheck disable=SC2086 # the views are words
+out=$(${SPE_RUN:-} "$compare" "$query" "$db" "$url" $views)
+st=$?
+printf '%s\n' "$out"
+expect views_identical $st 0
+expect views_compared "$(printf '%s\n' "$out" | grep -c '^ok ')" "$(echo $views | wc -w)"
+
+# ---- per host, per source ------------------------------------------------------
+expect host_records "$(${SPE_RUN:-} "$query" --clickhouse="$url" --host=host-b --format=csv "SELECT count() AS n FROM spe_record" | tr -d '\r')" \
+	"$(sq "SELECT count(*) AS n FROM spe_record r JOIN source s ON s.id = r.source_id WHERE s.host = 'host-b'")"
+expect host_hot_symbol "$(${SPE_RUN:-} "$query" --clickhouse="$url" --host=host-a --format=csv \
+	"SELECT symbol, samples, total_latency, p50, p90, p99, latency_share FROM hot_symbol h ORDER BY symbol" | tr -d '\r')" \
+	"$(${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" -o "$tmp/a.db" 2>/dev/null &&
+		${SPE_RUN:-} "$query" -d "$tmp/a.db" --format=csv \
+		"SELECT symbol, samples, total_latency, p50, p90, p99, latency_share FROM hot_symbol h ORDER BY symbol" | tr -d '\r')"
+bench_id=$(chq "SELECT id FROM source WHERE host = 'host-c'" | tail -n 1)
+expect source_records "$(${SPE_RUN:-} "$query" --clickhouse="$url" --source="$bench_id" --format=csv \
+	"SELECT count() AS n FROM spe_record; SELECT count() AS n FROM source" | tr -d '\r')" "n
+20000
+n
+1"
+rep=$(${SPE_RUN:-} "$report" --clickhouse="$url" --host=host-a --top=3 2>"$tmp/err")
+expect report_rc $? 0
+note
+has report_hot "$(printf '%s\n' "$rep" | sed -n '/^Hot functions/,/^$/p')" chase
+has report_levels "$rep" "Where the loads were served from"
+repj=$(${SPE_RUN:-} "$report" --clickhouse="$url" --host=host-a --format=json --top=2)
+${SPE_RUN:-} "$report" --clickhouse="$url" --host=host-a --format=json --top=2 -o "$tmp/report.json"
+expect report_file "$?:$(cat "$tmp/report.json")" "0:$repj"
+has report_json "$repj" '"hot_symbols": [{"symbol": "chase", "mapping": "/memwork-pie", "samples": 400'
+
+# ---- the same capture again ------------------------------------------------------
+before=$(chq "SELECT count() FROM spe_record")
+ch_load "$tmp/memwork.data" "$fixtures/elf"
+expect reload_rc $? 65
+note
+has reload_msg "$(cat "$tmp/err")" "already loaded"
+has reload_hint "$(cat "$tmp/err")" "--replace"
+expect reload_not_doubled "$(chq "SELECT count() FROM spe_record")" "$before"
+ch_load "$tmp/memwork.data" "$fixtures/elf" --replace
+expect replace_rc $? 0
+note
+expect replace_not_doubled "$(chq "SELECT count() FROM spe_record")" "$before"
+expect replace_sources "$(chq "SELECT count() FROM source")" "count()
+3"
+out=$(${SPE_RUN:-} "$compare" "$query" "$db" "$url" hot_symbol mem_level_summary source)
+expect replace_views_identical $? 0
+
+# ---- atomicity: a shard killed mid-load, and Ctrl-C -------------------------------
+mkdir -p "$tmp/gen"
+${SPE_RUN:-} "$gen_bench" "$tmp/gen" 300000 3000 300 || { echo "FAIL gen_bench big"; exit 1; }
+capture big "$tmp/gen/bench.replay" host-d
+cp "$tmp/gen/bench.elf" "$tmp/big/"
+visible=$(chq "SELECT count() FROM spe_record")
+
+# Rows on server N's shard table of captures not committed.
+uncommitted() {
+	ch_http "http://127.0.0.$1:$CH_PORT/?database=spe" \
+		"SELECT count() FROM _spe_record_shard WHERE source_id NOT IN (SELECT id FROM _source_shard)" 2>/dev/null
+}
+# Start a load of the big capture in small blocks; wait until its first block is on a shard ($shard, 0: none).
+start_big_load() {
+	base1=$(uncommitted 1) base2=$(uncommitted 2)
+	SPE_CLICKHOUSE_BLOCK_BYTES=262144 ${SPE_RUN:-} "$load" "$tmp/big.data" --symfs="$tmp/big" \
+		--clickhouse="$url" --cluster=spe_test 2>"$tmp/err" &
+	load_pid=$!
+	i=0 shard=0
+	while [ $i -lt 600 ] && [ "$shard" = 0 ] && kill -0 $load_pid 2>/dev/null; do
+		sleep 0.05
+		[ "$(uncommitted 1)" -gt "$base1" ] 2>/dev/null && shard=1
+		[ "$(uncommitted 2)" -gt "$base2" ] 2>/dev/null && shard=2
+		i=$((i + 1))
+	done
+}
+
+start_big_load
+if [ "$shard" = 0 ]; then
+	echo "FAIL kill_shard: no block of the load reached a shard before it ended"
+	fail=1
+else
+	echo "kill -9 of server $shard, whose shard holds the first blocks of the load"
+	ch_server_kill "$cl" "$shard"
+	wait $load_pid
+	expect kill_load_rc $? 69
+	note
+	msg=$(cat "$tmp/err")
+	printf "the load said:\n%s\n" "$msg"
+	has kill_msg_nothing "$msg" "nothing of $tmp/big.data is visible"
+	has kill_msg_what_to_run "$msg" "to load it, run spe-load $tmp/big.data --clickhouse=URL --cluster=spe_test again"
+	ch_server_start "$cl" "$shard" || { echo "FAIL restart shard $shard"; exit 1; }
+	expect kill_nothing_visible "$(chq "SELECT count() FROM spe_record")" "$visible"
+	expect kill_sources "$(chq "SELECT count() FROM source")" "count()
+3"
+	sent=$(ch_http "http://127.0.0.$shard:$CH_PORT/?database=spe" \
+		"SELECT count() > 0 FROM _spe_record_shard WHERE source_id NOT IN (SELECT id FROM _source_shard)")
+	expect kill_rows_were_sent "$sent" 1
+	out=$(${SPE_RUN:-} "$compare" "$query" "$db" "$url" hot_symbol hot_pc mem_level_summary latency_histogram)
+	expect kill_views_unchanged $? 0
+fi
+
+start_big_load
+[ "$shard" != 0 ] || { echo "FAIL sigint: no block of the load reached a shard before it ended"; fail=1; }
+kill -INT $load_pid
+wait $load_pid
+expect sigint_rc $? 130
+note
+expect sigint_msg "$(cat "$tmp/err")" "spe-load: interrupted
+spe-load: nothing of $tmp/big.data is visible in http://127.0.0.1:$CH_PORT database spe (its capture was not committed); to load it, run spe-load $tmp/big.data --clickhouse=URL --cluster=spe_test again"
+expect sigint_nothing_visible "$(chq "SELECT count() FROM spe_record")" "$visible"
+
+ch_load "$tmp/big.data" "$tmp/big"
+expect big_load_rc $? 0
+note
+expect big_visible "$(chq "SELECT count() - $(echo "$visible" | tail -n 1) AS n FROM spe_record")" "n
+300000"
+
+# ---- the query session cannot write ----------------------------------------------
+before=$(chq "SELECT count() FROM spe_record; SELECT count() FROM source")
+for sql in "INSERT INTO _source_shard (id, file, kind, loaded_at, digest, committed_ns) VALUES (1, 'x', 'x', 'x', 'x', 1)" \
+	"CREATE TABLE spe.evil (x Int8) ENGINE = Memory" "DROP TABLE _spe_record" \
+	"ALTER TABLE _spe_record_shard DELETE WHERE 1" "TRUNCATE TABLE _source_shard"; do
+	${SPE_RUN:-} "$query" --clickhouse="$url" "$sql" >/dev/null 2>"$tmp/err"
+	st=$?
+	note
+	[ $st -eq 65 ] || { echo "FAIL readonly: '$sql': exit $st, expected 65 (refused, as on SQLite)"; fail=1; }
+	case "$(cat "$tmp/err")" in *readonly* | *"read-only"* | *"Cannot execute query in readonly mode"*) ;;
+	*) echo "FAIL readonly: '$sql': $(cat "$tmp/err")"; fail=1 ;; esac
+done
+expect readonly_unchanged "$(chq "SELECT count() FROM spe_record; SELECT count() FROM source")" "$before"
+expect readonly_no_table "$(ch_http "$CH_URL1" "EXISTS TABLE spe.evil")" 0
+
+# ---- credentials ---------------------------------------------------------------
+${SPE_RUN:-} "$query" --clickhouse="http://spe:wrong-$secret@127.0.0.1:$CH_PORT/?database=spe" "SELECT 1" >/dev/null 2>"$tmp/err"
+expect bad_password_rc $? 77
+note
+SPE_CLICKHOUSE_USER=spe SPE_CLICKHOUSE_PASSWORD=$secret ${SPE_RUN:-} "$query" \
+	--clickhouse="http://127.0.0.1:$CH_PORT/?database=spe" --format=csv "SELECT count() AS n FROM source" >"$tmp/out" 2>"$tmp/err"
+expect env_credentials "$(tr -d '\r' <"$tmp/out")" "n
+4"
+note
+if grep -q "$secret" "$all_messages"; then
+	echo "FAIL a message printed the password:"
+	grep "$secret" "$all_messages"
+	fail=1
+fi
+exit $fail
