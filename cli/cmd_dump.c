@@ -478,7 +478,12 @@ int cmd_dump(int argc, char **argv)
 	int status = parse_options(argc, argv, &d, &o);
 	if (status)
 		return status < 0 ? cli_finish_stdout(prog, CLI_OK) : status;
-	static char outbuf[1 << 20];
+	/*
+	 * 128 KiB: the text is copied in here and out again by write(); a buffer
+	 * that stays in L2 made spe-dump to a file ~5% faster than 1 MiB did
+	 * (bench/run.sh, realistic stream), and no slower to /dev/null.
+	 */
+	static char outbuf[1 << 17];
 	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 
 	struct spe_aux_stats st = { 0 };
