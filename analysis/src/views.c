@@ -14,17 +14,11 @@
 #include <sqlite3.h>
 
 #include "db_internal.h"
+#include "fact_names.h" /* op_class_LOAD is "load", mem_level_DRAM "dram" ... */
 #include "memory_schema.h"
 #include "util/text.h"
 #include "spe/analysis.h"
 
-/* Names from the facts table, by identifier: op_class_LOAD is "load" etc. */
-#define SPE_X(id, name) __attribute__((unused)) static const char op_class_##id[] = name;
-SPE_OP_CLASS_LIST(SPE_X)
-#undef SPE_X
-#define SPE_X(id, name, peer, desc) __attribute__((unused)) static const char mem_level_##id[] = name;
-SPE_MEM_LEVEL_LIST(SPE_X)
-#undef SPE_X
 
 /* NULL stays NULL; SQLite's printf would print 0x0. */
 #define HEX(x) "CASE WHEN " x " IS NULL THEN NULL ELSE printf('0x%x', " x ") END"

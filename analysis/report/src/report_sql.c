@@ -11,14 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fact_names.h" /* op_class_LOAD is "load" ... (analysis/src) */
 #include "report_sql.h"
 #include "spe/memory_report.h"
 #include "spe/spe.h"
 #include "util/text.h"
 
-#define SPE_X(id, name) __attribute__((unused)) static const char op_class_##id[] = name;
-SPE_OP_CLASS_LIST(SPE_X)
-#undef SPE_X
 
 /* Every id set is bound as a JSON array: "[1, 2, 3]". */
 #define IDS(col) col " IN (SELECT value FROM json_each(?1))"
