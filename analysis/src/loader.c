@@ -19,6 +19,7 @@
 #include "numa_tables.h"
 #include "record_summary.h"
 #include "resolve.h"
+#include "sink_async.h"
 #include "time_conv_sql.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
@@ -129,6 +130,15 @@ int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const s
 	int rc = spe_sqlite_sink_new(db, &sink, err, errlen);
 	if (rc < 0)
 		return rc;
+	/* jobs >= 2: SQLite's inserts on a thread of their own (sink_async.h), the rest here */
+	if (opts && opts->size >= offsetof(struct spe_load_opts, jobs) + sizeof opts->jobs && opts->jobs >= 2) {
+		struct spe_row_sink async;
+		if ((rc = ana_async_sink_new(&sink, &async, err, errlen)) < 0) {
+			sink.free(sink.ctx);
+			return rc;
+		}
+		sink = async;
+	}
 	rc = spe_loader_new_sink(&sink, src, opts, out, err, errlen);
 	if (rc < 0) {
 		sink.free(sink.ctx);

@@ -179,7 +179,12 @@ struct spe_load_opts {
 	const char *debug_path;            /* NULL = standard */
 	const char *kallsyms;              /* --kallsyms file, or NULL */
 	const volatile sig_atomic_t *cancel; /* loading stops with -spe_cancelled once *cancel != 0 */
-	int jobs;                          /* ignored (a decode thread was measured no faster); kept for the ABI */
+	/*
+	 * Threads of spe_loader_new's loads: 0 or 1, one; 2 or more, two (the
+	 * SQLite inserts on a writer thread, the rest on the caller's; the rows
+	 * are the same).  A given sink (spe_loader_new_sink) is used as it is.
+	 */
+	int jobs;
 	/*
 	 * Distinct (process, 64-byte line) pairs whose cacheline_sharing counts
 	 * the load keeps in memory (about 140 bytes each); a file with more has

@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The asynchronous row sink (sink_async.h): a writer thread stores batches
+ * of rows in another sink while the loader decodes, resolves and builds the
+ * next ones.  On the load benchmark, SQLite's inserts are about a quarter of
+ * a load's CPU: on a second core they overlap the rest.
+ *
+ * A ring of ANA_ASYNC_BATCHES batches: the caller fills one while the thread
+ * stores the queued ones, oldest first; a caller that finds every batch
+ * queued waits.  A batch holds copies of the rows and of their strings (the
+ * sink's contract: pointers in rows are valid only during the call), so
+ * memory stays at the ring whatever the load's size.
+ *
+ * Synchronisation is one mutex and two condition variables (work: a batch
+ * was queued or the thread must quit; room: a batch was stored), always
+ * waited on in a loop over the state they guard, and signalled with the
+ * mutex held, so no wakeup is lost and a spurious one is harmless.  The
+ * thread is created with every signal blocked: SIGINT and SIGTERM reach the
+ * loading thread, whose handler sets the flag the loader polls
+ * (spe_load_opts.cancel); the writer is then told to drop what is queued
+ * (abort) and joined (free).  Nothing here spins or polls, and no signal is
+ * used between the threads, which is what makes it behave the same under
+ * qemu-user (docs/architecture.md, "Threads", says what hung there before).
+ */
+#include "sink_async.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spe/spe.h"
+
+#define BATCH_ENTRIES 4096
+
+enum op { OP_RECORDS, OP_INSNS, OP_SYMBOLS, OP_DATA_OBJECTS };
+
+struct entry {
+	enum op op;
+	size_t n;
+	void *rows; /* in the batch's data */
+};
+
+struct batch {
+	size_t used, n;                        /* bytes of data used, entries */
+	struct entry e[BATCH_ENTRIES];
+	_Alignas(16) unsigned char data[ANA_ASYNC_BATCH_BYTES]; /* rows, then their strings */
+};
+
+struct async_sink {
+	struct spe_row_sink inner;
+	uint64_t text_columns; /* record columns holding strings (none since schema 4) */
+	pthread_t thread;
+	int started;
+	pthread_mutex_t mu;
+	pthread_cond_t work, room;
+	struct batch *ring[ANA_ASYNC_BATCHES];
+	unsigned head;   /* the oldest queued batch (the thread's) */
+	unsigned queued; /* batches queued, the one being stored included */
+	unsigned fill;   /* the batch the caller fills: (head + queued) % ANA_ASYNC_BATCHES */
+	int quit, drop;  /* the thread ends once the queue is empty; queued batches are dropped */
+	int rc;          /* the thread's first failure: every later operation returns it */
+	char err[512];
+};
+
+/* ---- the writer thread ------------------------------------------------------ */
+
+/* Store batch @p b in the inner sink, in order; the first failure ends it. */
+static int store(struct async_sink *s, const struct batch *b)
+{
+	const struct spe_row_sink *in = &s->inner;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct entry *e = &b->e[i];
+		int rc = e->op == OP_RECORDS ? in->records(in->ctx, e->rows, e->n)
+			 : e->op == OP_INSNS ? in->insns(in->ctx, e->rows, e->n)
+			 : e->op == OP_SYMBOLS ? in->symbols(in->ctx, e->rows, e->n)
+					       : in->data_objects(in->ctx, e->rows, e->n);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void *writer(void *arg)
+{
+	struct async_sink *s = arg;
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		while (!s->queued && !s->quit)
+			pthread_cond_wait(&s->work, &s->mu);
+		if (!s->queued)
+			break; /* quit, and nothing left */
+		struct batch *b = s->ring[s->head];
+		int skip = s->drop || s->rc < 0;
+		pthread_mutex_unlock(&s->mu);
+		int rc = skip ? 0 : store(s, b);
+		const char *why = rc < 0 && s->inner.errmsg ? s->inner.errmsg(s->inner.ctx) : NULL;
+		pthread_mutex_lock(&s->mu);
+		if (rc < 0 && s->rc == 0) {
+			__atomic_store_n(&s->rc, rc, __ATOMIC_RELEASE); /* put() reads it without the mutex */
+			snprintf(s->err, sizeof s->err, "%s", why && *why ? why : spe_errstr(rc));
+		}
+		b->used = b->n = 0;
+		s->head = (s->head + 1) % ANA_ASYNC_BATCHES;
+		s->queued--;
+		pthread_cond_signal(&s->room);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* ---- the caller's side ------------------------------------------------------- */
+
+/* Queue the batch being filled (if any rows) and take the next free one; the thread's failure, if any. */
+static int submit(struct async_sink *s)
+{
+	pthread_mutex_lock(&s->mu);
+	if (s->ring[s->fill]->n) {
+		s->queued++;
+		pthread_cond_signal(&s->work);
+		while (s->queued == ANA_ASYNC_BATCHES)
+			pthread_cond_wait(&s->room, &s->mu);
+		s->fill = (s->fill + 1) % ANA_ASYNC_BATCHES;
+	}
+	int rc = s->rc;
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+/* Queue what is filled and wait until the thread has stored everything: then inner is the caller's. */
+static int drain(struct async_sink *s)
+{
+	int rc = submit(s);
+	pthread_mutex_lock(&s->mu);
+	while (s->queued)
+		pthread_cond_wait(&s->room, &s->mu);
+	rc = s->rc;
+	pthread_mutex_unlock(&s->mu);
+	return rc;
+}
+
+static size_t align16(size_t n)
+{
+	return (n + 15) & ~(size_t)15;
+}
+
+/* Copy string *p into the batch (room was counted) and point at the copy. */
+static void copy_string(struct batch *b, const char **p)
+{
+	if (!*p)
+		return;
+	size_t len = strlen(*p) + 1;
+	char *to = (char *)b->data + b->used;
+	memcpy(to, *p, len);
+	b->used += len;
+	*p = to;
+}
+
+/* The string fields of each queued table's rows. */
+#define STRINGS(type, ...)                        \
+	static const size_t type##_strings[] = { __VA_ARGS__ }; \
+	enum { type##_n_strings = sizeof type##_strings / sizeof type##_strings[0] }
+STRINGS(spe_row_insn, offsetof(struct spe_row_insn, mnemonic), offsetof(struct spe_row_insn, operands),
+	offsetof(struct spe_row_insn, file), offsetof(struct spe_row_insn, inline_function));
+STRINGS(spe_row_symbol, offsetof(struct spe_row_symbol, name), offsetof(struct spe_row_symbol, file));
+STRINGS(spe_row_data_object, offsetof(struct spe_row_data_object, name), offsetof(struct spe_row_data_object, type),
+	offsetof(struct spe_row_data_object, file));
+
+static const char **field(void *row, size_t offset)
+{
+	return (const char **)(void *)((char *)row + offset);
+}
+
+/* Bytes the strings of @p n rows (of @p size bytes, fields at @p offsets) need. */
+static size_t strings_size(const void *rows, size_t n, size_t size, const size_t *offsets, size_t n_offsets)
+{
+	size_t bytes = 0;
+	for (size_t r = 0; r < n; r++)
+		for (size_t f = 0; f < n_offsets; f++) {
+			const char *v = *field((char *)rows + r * size, offsets[f]);
+			bytes += v ? strlen(v) + 1 : 0;
+		}
+	return bytes;
+}
+
+/* The same, for record rows: their text columns that are set. */
+static size_t record_strings_size(const struct async_sink *s, const struct spe_row_record *rows, size_t n)
+{
+	size_t bytes = 0;
+	if (s->text_columns)
+		for (size_t r = 0; r < n; r++)
+			for (int c = 0; c < SPE_RECORD_NCOLS; c++)
+				if ((s->text_columns & rows[r].present) >> c & 1)
+					bytes += strlen(rows[r].col[c].s) + 1;
+	return bytes;
+}
+
+/* Calls inner's operation @p op on the caller's thread (a batch too big to queue). */
+static int call_inner(struct async_sink *s, enum op op, const void *rows, size_t n)
+{
+	int rc = drain(s);
+	if (rc < 0)
+		return rc;
+	const struct spe_row_sink *in = &s->inner;
+	return op == OP_RECORDS ? in->records(in->ctx, rows, n)
+	       : op == OP_INSNS ? in->insns(in->ctx, rows, n)
+	       : op == OP_SYMBOLS ? in->symbols(in->ctx, rows, n)
+				  : in->data_objects(in->ctx, rows, n);
+}
+
+/*
+ * Copy @p n rows of @p size bytes into the batch being filled, with @p extra
+ * bytes of their strings and blobs; the copied rows (to point at the copies),
+ * or NULL with *rc set: the thread's failure, or 1 when the rows do not fit in
+ * a batch at all (the caller then calls inner itself).
+ */
+static void *put(struct async_sink *s, enum op op, const void *rows, size_t n, size_t size, size_t extra, int *rc)
+{
+	size_t need = align16(n * size) + extra + 16;
+	if ((*rc = __atomic_load_n(&s->rc, __ATOMIC_ACQUIRE)) < 0)
+		return NULL; /* the thread failed: nothing more is queued */
+	if (need > ANA_ASYNC_BATCH_BYTES) {
+		*rc = 1;
+		return NULL;
+	}
+	struct batch *b = s->ring[s->fill];
+	if (b->n == BATCH_ENTRIES || b->used + need > ANA_ASYNC_BATCH_BYTES) {
+		if ((*rc = submit(s)) < 0)
+			return NULL;
+		b = s->ring[s->fill];
+	}
+	b->used = align16(b->used);
+	void *to = b->data + b->used;
+	memcpy(to, rows, n * size);
+	b->used += n * size;
+	b->e[b->n++] = (struct entry){ .op = op, .n = n, .rows = to };
+	return to;
+}
+
+static int async_records(void *ctx, const struct spe_row_record *rows, size_t n)
+{
+	struct async_sink *s = ctx;
+	int rc;
+	struct spe_row_record *to = put(s, OP_RECORDS, rows, n, sizeof *rows, record_strings_size(s, rows, n), &rc);
+	if (!to)
+		return rc > 0 ? call_inner(s, OP_RECORDS, rows, n) : rc;
+	struct batch *b = s->ring[s->fill];
+	if (s->text_columns)
+		for (size_t r = 0; r < n; r++)
+			for (int c = 0; c < SPE_RECORD_NCOLS; c++)
+				if ((s->text_columns & to[r].present) >> c & 1)
+					copy_string(b, &to[r].col[c].s);
+	return 0;
+}
+
+static int async_insns(void *ctx, const struct spe_row_insn *rows, size_t n)
+{
+	struct async_sink *s = ctx;
+	size_t extra = strings_size(rows, n, sizeof *rows, spe_row_insn_strings, spe_row_insn_n_strings);
+	for (size_t r = 0; r < n; r++)
+		extra += rows[r].bytes ? rows[r].n_bytes : 0;
+	int rc;
+	struct spe_row_insn *to = put(s, OP_INSNS, rows, n, sizeof *rows, extra, &rc);
+	if (!to)
+		return rc > 0 ? call_inner(s, OP_INSNS, rows, n) : rc;
+	struct batch *b = s->ring[s->fill];
+	for (size_t r = 0; r < n; r++) {
+		if (to[r].bytes) {
+			memcpy(b->data + b->used, to[r].bytes, to[r].n_bytes);
+			to[r].bytes = b->data + b->used;
+			b->used += to[r].n_bytes;
+		}
+		for (size_t f = 0; f < spe_row_insn_n_strings; f++)
+			copy_string(b, field(&to[r], spe_row_insn_strings[f]));
+	}
+	return 0;
+}
+
+static int async_symbols(void *ctx, const struct spe_row_symbol *rows, size_t n)
+{
+	struct async_sink *s = ctx;
+	int rc;
+	struct spe_row_symbol *to =
+		put(s, OP_SYMBOLS, rows, n, sizeof *rows,
+		    strings_size(rows, n, sizeof *rows, spe_row_symbol_strings, spe_row_symbol_n_strings), &rc);
+	if (!to)
+		return rc > 0 ? call_inner(s, OP_SYMBOLS, rows, n) : rc;
+	struct batch *b = s->ring[s->fill];
+	for (size_t r = 0; r < n; r++)
+		for (size_t f = 0; f < spe_row_symbol_n_strings; f++)
+			copy_string(b, field(&to[r], spe_row_symbol_strings[f]));
+	return 0;
+}
+
+static int async_data_objects(void *ctx, const struct spe_row_data_object *rows, size_t n)
+{
+	struct async_sink *s = ctx;
+	int rc;
+	struct spe_row_data_object *to =
+		put(s, OP_DATA_OBJECTS, rows, n, sizeof *rows,
+		    strings_size(rows, n, sizeof *rows, spe_row_data_object_strings, spe_row_data_object_n_strings), &rc);
+	if (!to)
+		return rc > 0 ? call_inner(s, OP_DATA_OBJECTS, rows, n) : rc;
+	struct batch *b = s->ring[s->fill];
+	for (size_t r = 0; r < n; r++)
+		for (size_t f = 0; f < spe_row_data_object_n_strings; f++)
+			copy_string(b, field(&to[r], spe_row_data_object_strings[f]));
+	return 0;
+}
+
+/*
+ * The rare operations (sideband, the tables written at the end): after the
+ * queue, on the caller's thread.  inner's operation may be absent (NULL) for
+ * the optional ones; the wrapper's is then NULL too (see ana_async_sink_new).
+ */
+#define SYNC_OP(name, row_type)                                                   \
+	static int async_##name(void *ctx, const struct row_type *rows, size_t n) \
+	{                                                                         \
+		struct async_sink *s = ctx;                                       \
+		int rc = drain(s);                                                \
+		return rc < 0 ? rc : s->inner.name(s->inner.ctx, rows, n);        \
+	}
+SYNC_OP(sources, spe_row_source)
+SYNC_OP(cpus, spe_row_cpu)
+SYNC_OP(threads, spe_row_thread)
+SYNC_OP(mappings, spe_row_mapping)
+SYNC_OP(numa_nodes, spe_row_numa_node)
+SYNC_OP(numa_cpus, spe_row_numa_cpu)
+SYNC_OP(numa_memory, spe_row_numa_memory)
+SYNC_OP(pc_latency, spe_row_pc_latency)
+SYNC_OP(load_stats, spe_row_load_stats)
+SYNC_OP(time_convs, spe_row_time_conv)
+SYNC_OP(mem_level_stats, spe_row_mem_level_stat)
+SYNC_OP(latency_buckets, spe_row_latency_bucket)
+SYNC_OP(branch_stats, spe_row_branch_stat)
+SYNC_OP(page_stats, spe_row_page_stat)
+SYNC_OP(cacheline_stats, spe_row_cacheline_stat)
+#undef SYNC_OP
+
+static int async_begin(void *ctx, struct spe_row_ids *next)
+{
+	struct async_sink *s = ctx;
+	int rc = drain(s);
+	return rc < 0 ? rc : s->inner.begin(s->inner.ctx, next);
+}
+
+static int async_commit(void *ctx)
+{
+	struct async_sink *s = ctx;
+	int rc = drain(s);
+	return rc < 0 ? rc : s->inner.commit(s->inner.ctx);
+}
+
+/* Drop what is queued (the thread skips it), then inner's abort. */
+static void async_abort(void *ctx)
+{
+	struct async_sink *s = ctx;
+	pthread_mutex_lock(&s->mu);
+	s->drop = 1;
+	pthread_mutex_unlock(&s->mu);
+	drain(s);
+	pthread_mutex_lock(&s->mu);
+	s->drop = 0;
+	pthread_mutex_unlock(&s->mu);
+	if (s->inner.abort)
+		s->inner.abort(s->inner.ctx);
+}
+
+/* The thread's failure, else inner's last message (the caller's own calls). */
+static const char *async_errmsg(void *ctx)
+{
+	struct async_sink *s = ctx;
+	pthread_mutex_lock(&s->mu);
+	int failed = s->rc < 0;
+	pthread_mutex_unlock(&s->mu);
+	return failed ? s->err : s->inner.errmsg ? s->inner.errmsg(s->inner.ctx) : "";
+}
+
+static void async_free(void *ctx)
+{
+	struct async_sink *s = ctx;
+	if (!s)
+		return;
+	if (s->started) {
+		pthread_mutex_lock(&s->mu);
+		s->quit = s->drop = 1;
+		pthread_cond_signal(&s->work);
+		pthread_mutex_unlock(&s->mu);
+		pthread_join(s->thread, NULL);
+	}
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->work);
+	pthread_cond_destroy(&s->room);
+	if (s->inner.free)
+		s->inner.free(s->inner.ctx);
+	for (int i = 0; i < ANA_ASYNC_BATCHES; i++)
+		free(s->ring[i]);
+	free(s);
+}
+
+/* Does inner (of @p size bytes) have the optional operation at @p offset? */
+#define HAS_OP(in, member) \
+	((in)->size >= offsetof(struct spe_row_sink, member) + sizeof (in)->member && (in)->member)
+
+int ana_async_sink_new(const struct spe_row_sink *inner, struct spe_row_sink *out, char *err, size_t errlen)
+{
+	struct async_sink *s = calloc(1, sizeof *s);
+	int ok = s != NULL;
+	for (int i = 0; ok && i < ANA_ASYNC_BATCHES; i++)
+		ok = (s->ring[i] = malloc(sizeof *s->ring[i])) != NULL;
+	if (!ok) {
+		if (s)
+			for (int i = 0; i < ANA_ASYNC_BATCHES; i++)
+				free(s->ring[i]);
+		free(s);
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	memcpy(&s->inner, inner, inner->size < sizeof s->inner ? inner->size : sizeof s->inner);
+	s->inner.size = sizeof s->inner;
+	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
+		if (spe_record_columns[c].type == SPE_COLUMN_TEXT)
+			s->text_columns |= 1ull << c;
+	for (int i = 0; i < ANA_ASYNC_BATCHES; i++)
+		s->ring[i]->used = s->ring[i]->n = 0;
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->work, NULL);
+	pthread_cond_init(&s->room, NULL);
+	/* the thread starts with every signal blocked: they stay the loading thread's */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&s->thread, NULL, writer, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		s->inner.free = NULL; /* still the caller's */
+		async_free(s);
+		snprintf(err, errlen, "cannot start the writer thread: %s", strerror(rc));
+		return -spe_nomem;
+	}
+	s->started = 1;
+	const struct spe_row_sink *in = &s->inner;
+	*out = (struct spe_row_sink){ .size = sizeof *out,
+				      .ctx = s,
+				      .begin = async_begin,
+				      .sources = async_sources,
+				      .cpus = async_cpus,
+				      .threads = async_threads,
+				      .mappings = async_mappings,
+				      .symbols = async_symbols,
+				      .insns = async_insns,
+				      .records = async_records,
+				      .data_objects = async_data_objects,
+				      .numa_nodes = async_numa_nodes,
+				      .numa_cpus = async_numa_cpus,
+				      .numa_memory = async_numa_memory,
+				      .pc_latency = async_pc_latency,
+				      .load_stats = async_load_stats,
+				      .commit = async_commit,
+				      .abort = async_abort,
+				      .errmsg = async_errmsg,
+				      .free = async_free,
+				      .time_convs = HAS_OP(in, time_convs) ? async_time_convs : NULL,
+				      .mem_level_stats = HAS_OP(in, mem_level_stats) ? async_mem_level_stats : NULL,
+				      .latency_buckets = HAS_OP(in, latency_buckets) ? async_latency_buckets : NULL,
+				      .branch_stats = HAS_OP(in, branch_stats) ? async_branch_stats : NULL,
+				      .page_stats = HAS_OP(in, page_stats) ? async_page_stats : NULL,
+				      .cacheline_stats = HAS_OP(in, cacheline_stats) ? async_cacheline_stats : NULL };
+	return 0;
+}
