@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Loads are all or nothing: a corrupt input, Ctrl-C or a crash in the
- * middle of spe-load leaves the database byte-identical to before (or, for
+ * Loads are all or nothing: a corrupt input, Ctrl-C, a full disk or a crash
+ * in the middle of spe-load, with one thread or with the writer thread
+ * (--jobs=2), leaves the database byte-identical to before (or, for
  * a crash, query-identical once SQLite has rolled its journal back), and an
  * existing database is never replaced without --append or --force.
  *
@@ -28,6 +29,8 @@ static const char *replay_tool, *spe_load, *gen_traces, *manifest, *elf_dir;
 static char dir[] = "/tmp/spe-atomic-XXXXXX";
 static char good[300], bad[300], cut[300], big[300], db[300];
 static unsigned char *before;
+/* the disk-full and signal tests run with one thread and with the writer thread (spe-load --jobs) */
+static const char *jobs = "--jobs=1";
 static size_t before_len;
 
 static int run(const char *cmd)
@@ -227,8 +230,9 @@ static int load_with_file_limit(const char *mode, const char *input, const char 
 		signal(SIGXFSZ, SIG_IGN); /* write() then fails with EFBIG instead of killing */
 		struct rlimit rl = { max_bytes, max_bytes };
 		setrlimit(RLIMIT_FSIZE, &rl);
-		char *with_mode[] = { (char *)spe_load, (char *)mode, (char *)input, "-o", (char *)out, "--no-symbols", NULL };
-		char *without[] = { (char *)spe_load, (char *)input, "-o", (char *)out, "--no-symbols", NULL };
+		char *with_mode[] = { (char *)spe_load, (char *)mode, (char *)input, "-o", (char *)out, "--no-symbols",
+				      (char *)jobs, NULL };
+		char *without[] = { (char *)spe_load, (char *)input, "-o", (char *)out, "--no-symbols", (char *)jobs, NULL };
 		spe_run_execv(spe_load, mode ? with_mode : without);
 		_exit(127);
 	}
@@ -262,8 +266,8 @@ static int interrupt_load(const char *mode, const char *out, int sig, int ms, in
 	pid_t pid = fork();
 	if (pid == 0) {
 		freopen("/dev/null", "w", stderr);
-		char *with_mode[] = { (char *)spe_load, (char *)mode, big, "-o", (char *)out, "--no-symbols", NULL };
-		char *without[] = { (char *)spe_load, big, "-o", (char *)out, "--no-symbols", NULL };
+		char *with_mode[] = { (char *)spe_load, (char *)mode, big, "-o", (char *)out, "--no-symbols", (char *)jobs, NULL };
+		char *without[] = { (char *)spe_load, big, "-o", (char *)out, "--no-symbols", (char *)jobs, NULL };
 		spe_run_execv(spe_load, mode ? with_mode : without);
 		_exit(127);
 	}
@@ -351,11 +355,15 @@ int main(int argc, char **argv)
 		printf("FAIL: cannot build the big input\n");
 		check_failed++;
 	} else {
-		RUN(sigint_mid_append);
-		RUN(sigint_mid_create);
-		RUN(crash_mid_append_rolls_back);
-		RUN(disk_full_append);
-		RUN(disk_full_create);
+		for (int threads = 1; threads <= 2; threads++) {
+			jobs = threads == 1 ? "--jobs=1" : "--jobs=2";
+			printf("spe-load %s:\n", jobs);
+			RUN(sigint_mid_append);
+			RUN(sigint_mid_create);
+			RUN(crash_mid_append_rolls_back);
+			RUN(disk_full_append);
+			RUN(disk_full_create);
+		}
 	}
 	free(before);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

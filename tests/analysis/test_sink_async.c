@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The asynchronous row sink (analysis/src/sink_async.h) over a sink of the
+ * test's own that logs what it is given: rows arrive in the order they were
+ * put, across batches and across the operations that run on the caller's
+ * thread; strings and bytes are copies (the caller's buffers are overwritten
+ * right after each call); records are stored on another thread; a failure
+ * in the writer comes back from a later call with the inner sink's message
+ * and commit is then never reached; abort drops what is queued; a call
+ * bigger than a batch still arrives in order; optional operations the inner
+ * sink lacks stay absent.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "sink_async.h"
+
+#define LOG_MAX 200000
+
+struct log_sink {
+	/* one entry per row: table letter and a value that identifies the row */
+	char table[LOG_MAX];
+	int64_t value[LOG_MAX];
+	int n;
+	int strings_ok;               /* every string arrived intact */
+	int records_on_caller_thread; /* record batches stored on the caller's thread */
+	pthread_t caller;
+	int fail_after;               /* records() fails once this many records were stored (0: never) */
+	int commits, aborts, freed;
+};
+
+static void log_row(struct log_sink *l, char table, int64_t value)
+{
+	if (l->n < LOG_MAX) {
+		l->table[l->n] = table;
+		l->value[l->n++] = value;
+	}
+}
+
+static int l_records(void *ctx, const struct spe_row_record *rows, size_t n)
+{
+	struct log_sink *l = ctx;
+	if (pthread_equal(pthread_self(), l->caller))
+		l->records_on_caller_thread++;
+	for (size_t i = 0; i < n; i++) {
+		if (l->fail_after && l->n >= l->fail_after)
+			return -spe_io;
+		log_row(l, 'r', rows[i].col[SPE_RECORD_COL_TS].i);
+	}
+	return 0;
+}
+
+/* The strings a row of value v was given (see put_insn): checked on arrival. */
+static void expect_string(struct log_sink *l, const char *got, const char *what, int64_t v)
+{
+	char want[64];
+	snprintf(want, sizeof want, "%s-%lld", what, (long long)v);
+	if (!got || strcmp(got, want) != 0)
+		l->strings_ok = 0;
+}
+
+static int l_insns(void *ctx, const struct spe_row_insn *rows, size_t n)
+{
+	struct log_sink *l = ctx;
+	for (size_t i = 0; i < n; i++) {
+		const struct spe_row_insn *r = &rows[i];
+		expect_string(l, r->mnemonic, "mnem", r->id);
+		expect_string(l, r->operands, "ops", r->id);
+		if (r->file || r->n_bytes != 4 || !r->bytes || r->bytes[0] != (uint8_t)r->id || r->bytes[3] != 0xd5)
+			l->strings_ok = 0;
+		log_row(l, 'i', r->id);
+	}
+	return 0;
+}
+
+static int l_symbols(void *ctx, const struct spe_row_symbol *rows, size_t n)
+{
+	struct log_sink *l = ctx;
+	for (size_t i = 0; i < n; i++) {
+		expect_string(l, rows[i].name, "sym", rows[i].id);
+		log_row(l, 's', rows[i].id);
+	}
+	return 0;
+}
+
+static int l_data_objects(void *ctx, const struct spe_row_data_object *rows, size_t n)
+{
+	struct log_sink *l = ctx;
+	for (size_t i = 0; i < n; i++) {
+		expect_string(l, rows[i].name, "obj", rows[i].id);
+		expect_string(l, rows[i].type, "type", rows[i].id);
+		log_row(l, 'd', rows[i].id);
+	}
+	return 0;
+}
+
+static int l_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n)
+{
+	struct log_sink *l = ctx;
+	if (!pthread_equal(pthread_self(), l->caller)) /* the rare operations run on the caller's thread */
+		l->strings_ok = 0;
+	for (size_t i = 0; i < n; i++)
+		log_row(l, 'm', rows[i].id);
+	return 0;
+}
+
+static int l_begin(void *ctx, struct spe_row_ids *next)
+{
+	(void)ctx;
+	memset(next, 0, sizeof *next);
+	return 0;
+}
+
+static int l_commit(void *ctx)
+{
+	((struct log_sink *)ctx)->commits++;
+	return 0;
+}
+
+static void l_abort(void *ctx)
+{
+	((struct log_sink *)ctx)->aborts++;
+}
+
+static const char *l_errmsg(void *ctx)
+{
+	(void)ctx;
+	return "disk full (the test's sink)";
+}
+
+static void l_free(void *ctx)
+{
+	((struct log_sink *)ctx)->freed++;
+}
+
+/* The inner sink (no summaries, no time_convs: optional) and its async wrapper. */
+static void start(struct log_sink *l, struct spe_row_sink *async)
+{
+	memset(l, 0, sizeof *l);
+	l->strings_ok = 1;
+	l->caller = pthread_self();
+	struct spe_row_sink inner = { .size = offsetof(struct spe_row_sink, time_convs),
+				      .ctx = l,
+				      .begin = l_begin,
+				      .mappings = l_mappings,
+				      .symbols = l_symbols,
+				      .insns = l_insns,
+				      .records = l_records,
+				      .data_objects = l_data_objects,
+				      .commit = l_commit,
+				      .abort = l_abort,
+				      .errmsg = l_errmsg,
+				      .free = l_free };
+	char err[128];
+	CHECK_INT_EQ(ana_async_sink_new(&inner, async, err, sizeof err), 0);
+}
+
+/* Rows whose strings live in a buffer the caller overwrites right after the call. */
+static int put_insn(struct spe_row_sink *s, int64_t id)
+{
+	char mnem[32], ops[32];
+	uint8_t bytes[4] = { (uint8_t)id, 0, 0, 0xd5 };
+	snprintf(mnem, sizeof mnem, "mnem-%lld", (long long)id);
+	snprintf(ops, sizeof ops, "ops-%lld", (long long)id);
+	struct spe_row_insn row = { .id = id, .pc = 0x400000 + 4 * (uint64_t)id, .bytes = bytes, .n_bytes = 4,
+				    .mnemonic = mnem, .operands = ops };
+	int rc = s->insns(s->ctx, &row, 1);
+	memset(mnem, 'x', sizeof mnem - 1);
+	memset(ops, 'x', sizeof ops - 1);
+	memset(bytes, 0xee, sizeof bytes);
+	return rc;
+}
+
+static int put_symbol(struct spe_row_sink *s, int64_t id)
+{
+	char name[32];
+	snprintf(name, sizeof name, "sym-%lld", (long long)id);
+	struct spe_row_symbol row = { .id = id, .name = name };
+	int rc = s->symbols(s->ctx, &row, 1);
+	memset(name, 'x', sizeof name - 1);
+	return rc;
+}
+
+static int put_object(struct spe_row_sink *s, int64_t id)
+{
+	char name[32], type[32];
+	snprintf(name, sizeof name, "obj-%lld", (long long)id);
+	snprintf(type, sizeof type, "type-%lld", (long long)id);
+	struct spe_row_data_object row = { .id = id, .name = name, .type = type };
+	int rc = s->data_objects(s->ctx, &row, 1);
+	memset(name, 'x', sizeof name - 1);
+	memset(type, 'x', sizeof type - 1);
+	return rc;
+}
+
+/* @p n records whose ts are first, first + 1, ... */
+static int put_records(struct spe_row_sink *s, int64_t first, size_t n)
+{
+	struct spe_row_record *rows = calloc(n, sizeof *rows);
+	for (size_t i = 0; i < n; i++) {
+		rows[i].present = 1ull << SPE_RECORD_COL_TS;
+		rows[i].col[SPE_RECORD_COL_TS].i = first + (int64_t)i;
+	}
+	int rc = s->records(s->ctx, rows, n);
+	memset(rows, 0xee, n * sizeof *rows);
+	free(rows);
+	return rc;
+}
+
+TEST(rows_arrive_in_order_with_their_strings)
+{
+	struct log_sink l;
+	struct spe_row_sink s;
+	start(&l, &s);
+	CHECK(s.time_convs == NULL && s.mem_level_stats == NULL && s.cacheline_stats == NULL);
+	struct spe_row_ids ids;
+	CHECK_INT_EQ(s.begin(s.ctx, &ids), 0);
+	/* the expected log, built as the rows are put */
+	static char table[LOG_MAX];
+	static int64_t value[LOG_MAX];
+	int n = 0;
+	int64_t ts = 0;
+	for (int64_t round = 1; round <= 300; round++) {
+		CHECK_INT_EQ(put_records(&s, ts, 256), 0);
+		for (int i = 0; i < 256; i++)
+			table[n] = 'r', value[n++] = ts++;
+		CHECK_INT_EQ(put_insn(&s, round), 0);
+		table[n] = 'i', value[n++] = round;
+		CHECK_INT_EQ(put_symbol(&s, round), 0);
+		table[n] = 's', value[n++] = round;
+		CHECK_INT_EQ(put_object(&s, round), 0);
+		table[n] = 'd', value[n++] = round;
+		if (round % 100 == 0) { /* an operation that waits for the queue, then runs here */
+			struct spe_row_mapping m = { .id = round };
+			CHECK_INT_EQ(s.mappings(s.ctx, &m, 1), 0);
+			table[n] = 'm', value[n++] = round;
+		}
+	}
+	/* more records in one call than a batch holds: stored in order all the same */
+	size_t big = ANA_ASYNC_BATCH_BYTES / sizeof(struct spe_row_record) + 10;
+	CHECK_INT_EQ(put_records(&s, ts, big), 0);
+	for (size_t i = 0; i < big; i++)
+		table[n] = 'r', value[n++] = ts++;
+	CHECK_INT_EQ(put_records(&s, ts, 3), 0);
+	for (int i = 0; i < 3; i++)
+		table[n] = 'r', value[n++] = ts++;
+	CHECK_INT_EQ(s.commit(s.ctx), 0);
+	CHECK_INT_EQ(l.commits, 1);
+	CHECK_INT_EQ(l.n, n);
+	int first_bad = -1;
+	for (int i = 0; i < n && i < l.n && first_bad < 0; i++)
+		if (l.table[i] != table[i] || l.value[i] != value[i])
+			first_bad = i;
+	CHECK_INT_EQ(first_bad, -1);
+	CHECK(l.strings_ok);
+	/* the queued record batches were stored by the writer thread; only the oversized call ran here */
+	CHECK_INT_EQ(l.records_on_caller_thread, 1);
+	s.free(s.ctx);
+	CHECK_INT_EQ(l.freed, 1);
+	CHECK_INT_EQ(l.aborts, 0);
+}
+
+TEST(writer_failure_comes_back)
+{
+	struct log_sink l;
+	struct spe_row_sink s;
+	start(&l, &s);
+	l.fail_after = 1000;
+	int rc = 0, calls = 0;
+	/* the failure is seen when a batch is handed over: within the ring's worth of rows */
+	size_t ring_rows = ANA_ASYNC_BATCHES * (ANA_ASYNC_BATCH_BYTES / sizeof(struct spe_row_record));
+	while (rc == 0 && (size_t)calls * 256 < 4 * ring_rows) {
+		rc = put_records(&s, (int64_t)calls * 256, 256);
+		calls++;
+	}
+	CHECK_INT_EQ(rc, -spe_io);
+	CHECK(strstr(s.errmsg(s.ctx), "disk full (the test's sink)") != NULL);
+	/* every later operation fails the same way, and commit never reaches the inner sink */
+	CHECK_INT_EQ(put_insn(&s, 1), -spe_io);
+	struct spe_row_mapping m = { .id = 1 };
+	CHECK_INT_EQ(s.mappings(s.ctx, &m, 1), -spe_io);
+	CHECK_INT_EQ(s.commit(s.ctx), -spe_io);
+	CHECK_INT_EQ(l.commits, 0);
+	CHECK_INT_EQ(l.n, 1000); /* nothing stored after the failure */
+	s.abort(s.ctx);
+	CHECK_INT_EQ(l.aborts, 1);
+	s.free(s.ctx);
+	CHECK_INT_EQ(l.freed, 1);
+}
+
+TEST(abort_drops_the_queue)
+{
+	struct log_sink l;
+	struct spe_row_sink s;
+	start(&l, &s);
+	for (int i = 0; i < 100; i++)
+		CHECK_INT_EQ(put_records(&s, i * 256, 256), 0);
+	s.abort(s.ctx);
+	CHECK_INT_EQ(l.aborts, 1);
+	CHECK_INT_EQ(l.commits, 0);
+	CHECK(l.n <= 100 * 256);
+	int stored = l.n;
+	s.free(s.ctx); /* joins the thread: nothing more is stored */
+	CHECK_INT_EQ(l.n, stored);
+	CHECK_INT_EQ(l.freed, 1);
+}
+
+/* Freed mid-load without commit or abort (a caller's error path): the thread is joined, nothing leaks. */
+TEST(free_mid_load)
+{
+	struct log_sink l;
+	struct spe_row_sink s;
+	start(&l, &s);
+	for (int i = 0; i < 50; i++)
+		CHECK_INT_EQ(put_records(&s, i * 256, 256), 0);
+	s.free(s.ctx);
+	CHECK_INT_EQ(l.freed, 1);
+	CHECK_INT_EQ(l.commits, 0);
+}
+
+int main(void)
+{
+	RUN(rows_arrive_in_order_with_their_strings);
+	RUN(writer_failure_comes_back);
+	RUN(abort_drops_the_queue);
+	RUN(free_mid_load);
+	return check_summary();
+}
