@@ -2,7 +2,7 @@
 /*
  * Starting the programs under test.  When the build cross-compiles, ctest
  * sets SPE_RUN to the emulator command (CMAKE_CROSSCOMPILING_EMULATOR, e.g.
- * "qemu-aarch64 -L /usr/aarch64-linux-gnu"); natively it is empty.  Every
+ * "qemu-aarch64 -L /"); natively it is empty.  Every
  * built program a test starts goes through it; host tools (sh, perf) do not.
  */
 #ifndef SPE_TEST_RUN_H
