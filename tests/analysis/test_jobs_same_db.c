@@ -116,8 +116,8 @@ TEST(one_thread_and_two_give_the_same_rows)
 	snprintf(db2, sizeof db2, "%s/two.db", dir);
 	load("--jobs=1", db1, one, sizeof one);
 	load("--jobs=2", db2, two, sizeof two);
-	CHECK_INT_EQ(record_count(db1), 2 * 120000);
-	CHECK(strstr(one, "insn ") != NULL && strstr(one, "_spe_record 240000 ") != NULL);
+	CHECK_INT_EQ(record_count(db1), 2 * 40000);
+	CHECK(strstr(one, "insn ") != NULL && strstr(one, "_spe_record 80000 ") != NULL);
 	if (strcmp(one, two) != 0) {
 		CHECK_STR_EQ(two, one);
 		printf("--jobs=1:\n%s--jobs=2:\n%s", one, two);
@@ -136,10 +136,10 @@ int main(int argc, char **argv)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(trace, sizeof trace, "%s/trace.data", dir);
-	/* 120,000 records over 20,000 PCs in 2,000 functions: ~20 of the writer's batches */
+	/* 40,000 records over 8,000 PCs in 800 functions: about 13 of the writer's batches */
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd,
-		 "%s%s %s 120000 20000 2000 >/dev/null && %s%s --replay=%s/bench.replay -o %s --aux-size=4M >/dev/null 2>&1 && "
+		 "%s%s %s 40000 8000 800 >/dev/null && %s%s --replay=%s/bench.replay -o %s --aux-size=4M >/dev/null 2>&1 && "
 		 "rm -f %s/*.bin",
 		 spe_run_prefix(), gen_bench, dir, spe_run_prefix(), replay_tool, dir, trace, dir);
 	if (run(cmd) != 0) {
