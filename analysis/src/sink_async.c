@@ -255,59 +255,58 @@ static int async_records(void *ctx, const struct spe_row_record *rows, size_t n)
 	return 0;
 }
 
+/*
+ * Queue @p n rows of @p size bytes with copies of their strings (the fields at
+ * @p offsets) and room for @p extra bytes more; *copied is the copied rows,
+ * NULL when they were not queued (the rows went to inner here, or failed).
+ */
+static int put_rows(struct async_sink *s, enum op op, const void *rows, size_t n, size_t size, const size_t *offsets,
+		    size_t n_offsets, size_t extra, void **copied)
+{
+	int rc;
+	void *to = put(s, op, rows, n, size, extra + strings_size(rows, n, size, offsets, n_offsets), &rc);
+	*copied = to;
+	if (!to)
+		return rc > 0 ? call_inner(s, op, rows, n) : rc;
+	struct batch *b = s->ring[s->fill];
+	for (size_t r = 0; r < n; r++)
+		for (size_t f = 0; f < n_offsets; f++)
+			copy_string(b, field((char *)to + r * size, offsets[f]));
+	return 0;
+}
+
 static int async_insns(void *ctx, const struct spe_row_insn *rows, size_t n)
 {
 	struct async_sink *s = ctx;
-	size_t extra = strings_size(rows, n, sizeof *rows, spe_row_insn_strings, spe_row_insn_n_strings);
+	size_t bytes = 0;
 	for (size_t r = 0; r < n; r++)
-		extra += rows[r].bytes ? rows[r].n_bytes : 0;
-	int rc;
-	struct spe_row_insn *to = put(s, OP_INSNS, rows, n, sizeof *rows, extra, &rc);
-	if (!to)
-		return rc > 0 ? call_inner(s, OP_INSNS, rows, n) : rc;
+		bytes += rows[r].bytes ? rows[r].n_bytes : 0;
+	void *copied;
+	int rc = put_rows(s, OP_INSNS, rows, n, sizeof *rows, spe_row_insn_strings, spe_row_insn_n_strings, bytes,
+			  &copied);
+	struct spe_row_insn *to = copied;
 	struct batch *b = s->ring[s->fill];
-	for (size_t r = 0; r < n; r++) {
+	for (size_t r = 0; to && r < n; r++)
 		if (to[r].bytes) {
 			memcpy(b->data + b->used, to[r].bytes, to[r].n_bytes);
 			to[r].bytes = b->data + b->used;
 			b->used += to[r].n_bytes;
 		}
-		for (size_t f = 0; f < spe_row_insn_n_strings; f++)
-			copy_string(b, field(&to[r], spe_row_insn_strings[f]));
-	}
-	return 0;
+	return rc;
 }
 
 static int async_symbols(void *ctx, const struct spe_row_symbol *rows, size_t n)
 {
-	struct async_sink *s = ctx;
-	int rc;
-	struct spe_row_symbol *to =
-		put(s, OP_SYMBOLS, rows, n, sizeof *rows,
-		    strings_size(rows, n, sizeof *rows, spe_row_symbol_strings, spe_row_symbol_n_strings), &rc);
-	if (!to)
-		return rc > 0 ? call_inner(s, OP_SYMBOLS, rows, n) : rc;
-	struct batch *b = s->ring[s->fill];
-	for (size_t r = 0; r < n; r++)
-		for (size_t f = 0; f < spe_row_symbol_n_strings; f++)
-			copy_string(b, field(&to[r], spe_row_symbol_strings[f]));
-	return 0;
+	void *copied;
+	return put_rows(ctx, OP_SYMBOLS, rows, n, sizeof *rows, spe_row_symbol_strings, spe_row_symbol_n_strings, 0,
+			&copied);
 }
 
 static int async_data_objects(void *ctx, const struct spe_row_data_object *rows, size_t n)
 {
-	struct async_sink *s = ctx;
-	int rc;
-	struct spe_row_data_object *to =
-		put(s, OP_DATA_OBJECTS, rows, n, sizeof *rows,
-		    strings_size(rows, n, sizeof *rows, spe_row_data_object_strings, spe_row_data_object_n_strings), &rc);
-	if (!to)
-		return rc > 0 ? call_inner(s, OP_DATA_OBJECTS, rows, n) : rc;
-	struct batch *b = s->ring[s->fill];
-	for (size_t r = 0; r < n; r++)
-		for (size_t f = 0; f < spe_row_data_object_n_strings; f++)
-			copy_string(b, field(&to[r], spe_row_data_object_strings[f]));
-	return 0;
+	void *copied;
+	return put_rows(ctx, OP_DATA_OBJECTS, rows, n, sizeof *rows, spe_row_data_object_strings,
+			spe_row_data_object_n_strings, 0, &copied);
 }
 
 /*
