@@ -40,15 +40,8 @@
 
 /* '0x' and lowercase hex digits without leading zeros, as SQLite's printf('0x%x'); NULL stays NULL. */
 #define HEX(x) "concat('0x', lower(replaceRegexpOne(hex(toUInt64(" x ")), '^0', '')))"
-/*
- * round(NUM / DEN, digits) as SQLite shows it, NULL when DEN is 0 or NULL:
- * exact half-up on integers.  The divisor is never 0, not even under a
- * NULL (ClickHouse computes functions of Nullable values on defaults too),
- * and no if() has a Nullable constant branch (18.16 returns garbage).
- */
-#define ROUNDED(num, den, scale)                                                                          \
-	"if(ifNull(" den ", 0) = 0, NULL, intDiv(2 * toInt64(" num ") * " scale " + toInt64(ifNull(" den ", 0)), 2 * " \
-	"greatest(toInt64(ifNull(" den ", 0)), 1)) / " scale ")"
+/* round(NUM / DEN, digits) as SQLite shows it (spe/clickhouse.h). */
+#define ROUNDED SPE_CH_ROUNDED
 #define ROUND1(num, den) ROUNDED(num, den, "10")
 #define ROUND2(num, den) ROUNDED(num, den, "100")
 #define ROUND3(num, den) ROUNDED(num, den, "1000")
