@@ -62,7 +62,8 @@ expect mem_levels "$(table "$page" mem-levels mem_level loads total_latency mean
 	"$(query "SELECT mem_level, loads, total_latency, mean_latency, latency_share FROM mem_level_summary" | sort)"
 expect mem_levels_order "$(col "$page" mem-levels mem_level | tr '\n' ' ')" "L1D L2 peer-core SLC DRAM "
 expect tlb_hotspot "$(table "$page" tlb-hotspot page accesses tlb_walks translation_latency)" \
-	"$(query "SELECT page, accesses, tlb_walks, translation_latency FROM tlb_hotspot WHERE tlb_walks > 0 LIMIT 10")"
+	"$(query "SELECT page, accesses, tlb_walks, translation_latency FROM tlb_hotspot WHERE tlb_walks > 0
+	          ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC, page_value, pid LIMIT 10")" # ties by page
 want=$(query "SELECT sum(tlb_walks) || ' of ' || sum(accesses) FROM tlb_hotspot")
 has tlb_total "$(xmllint --xpath "string(//p[@id='tlb-total'])" "$page")" "$want sampled accesses"
 expect cacheline "$(table "$page" cacheline-sharing line symbols threads cpus stores offsets hitm peer_hits)" \

@@ -158,8 +158,8 @@ static int tlb(struct report_ctx *c)
 		rc = report_fail(c, -spe_nomem, "out of memory");
 	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
-		long long w = sqlite3_column_int64(q.st, 4);
-		accesses += sqlite3_column_int64(q.st, 3);
+		long long w = report_rq_int(&q, 4);
+		accesses += report_rq_int(&q, 3);
 		walks += w;
 		pages++;
 		walked_pages += w > 0;
