@@ -39,19 +39,10 @@ secret=spe-test-secret-7f3a # the `spe` user's password in users.xml
 url="http://spe:$secret@127.0.0.1:$CH_PORT/?database=spe"
 db=$tmp/all.db
 
-# One capture with its host name: the trace's manifest and AUX files copied, a hostname line added.
-capture() { # NAME MANIFEST HOST
-	mkdir -p "$tmp/$1"
-	src=$(dirname "$2")
-	for f in $(sed -n 's/^aux //p' "$2"); do cp "$src/$f" "$tmp/$1/"; done
-	sed "1a hostname $3" "$2" >"$tmp/$1/trace.replay"
-	${SPE_RUN:-} "$record" --replay="$tmp/$1/trace.replay" -o "$tmp/$1.data" >/dev/null 2>&1 ||
-		{ echo "FAIL replay $1"; exit 1; }
-}
-capture memwork "$fixtures/workloads/traces/memwork.replay" host-a
-capture datawork "$fixtures/workloads/traces/datawork.replay" host-b
+ch_capture memwork "$fixtures/workloads/traces/memwork.replay" host-a
+ch_capture datawork "$fixtures/workloads/traces/datawork.replay" host-b
 ${SPE_RUN:-} "$gen_bench" "$tmp" 20000 400 40 || { echo "FAIL gen_bench"; exit 1; }
-capture bench "$tmp/bench.replay" host-c
+ch_capture bench "$tmp/bench.replay" host-c
 cp "$tmp/bench.elf" "$tmp/bench/"
 
 chq() { # SQL: one answer from the cluster (the `spe` user, read-only)
@@ -147,7 +138,7 @@ expect replace_views_identical $? 0
 # ---- atomicity: a shard killed mid-load, and Ctrl-C -------------------------------
 mkdir -p "$tmp/gen"
 ${SPE_RUN:-} "$gen_bench" "$tmp/gen" 300000 3000 300 || { echo "FAIL gen_bench big"; exit 1; }
-capture big "$tmp/gen/bench.replay" host-d
+ch_capture big "$tmp/gen/bench.replay" host-d
 cp "$tmp/gen/bench.elf" "$tmp/big/"
 visible=$(chq "SELECT count() FROM spe_record")
 

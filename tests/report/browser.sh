@@ -21,20 +21,7 @@ chromium=${CHROMIUM:-/usr/bin/chromium}
 scratch_dir report-browser
 run() { ${SPE_RUN:-} "$@"; }
 
-# One headless run with a profile of its own; stderr keeps the console log.
-browse() { # out-file log-file url extra-args...
-	out=$1 log=$2 url=$3
-	shift 3
-	profile=$(mktemp -d "$tmp/profile.XXXXXX")
-	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$profile" --enable-logging=stderr --v=0 --hide-scrollbars "$@" "$url" \
-		>"$out" 2>"$log"
-	status=$?
-	rm -rf "$profile"
-	return $status
-}
-console() { grep -c ':CONSOLE' "$1"; }
+. "$(dirname "$0")/../lib/chromium.sh"
 
 # the checks, on pages that must fail them
 printf '<!DOCTYPE html><html><body><p>x</p><script>throw new Error("boom")</script></body></html>\n' \
