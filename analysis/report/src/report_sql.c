@@ -212,10 +212,13 @@ static void build(enum report_query q, int ch, struct util_text *t)
 	case RQ_HEATMAP_TS:
 		append_heatmap(t, "ts", ch);
 		break;
+	case RQ_TLB_TOTALS:
+		util_text_append(t, "SELECT sum(accesses), sum(tlb_walks), count(*), sum(tlb_walks > 0) FROM tlb_hotspot");
+		break;
 	case RQ_TLB_HOTSPOT:
 		util_text_append(t, "SELECT source_id, pid, page, accesses, tlb_walks, walk_ratio, translation_latency,\n"
-			      "  mean_translation_latency FROM tlb_hotspot\n"
-			      "ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC, page_value, pid");
+			      "  mean_translation_latency FROM tlb_hotspot WHERE tlb_walks > 0\n"
+			      "ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC, page_value, pid LIMIT ?1");
 		break;
 	case RQ_DATA_OBJECTS:
 		util_text_append(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
@@ -320,6 +323,7 @@ static const char *const names[RQ_COUNT] = {
 	[RQ_SYMBOL_SHARE] = "symbol_share",
 	[RQ_HEATMAP_TIME] = "heatmap",
 	[RQ_HEATMAP_TS] = "heatmap_ts",
+	[RQ_TLB_TOTALS] = "tlb_totals",
 	[RQ_TLB_HOTSPOT] = "tlb_hotspot",
 	[RQ_DATA_OBJECTS] = "hot_data_object",
 	[RQ_HUGE_PAGE_HINT] = "huge_page_hint",

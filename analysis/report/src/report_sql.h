@@ -35,7 +35,8 @@ enum report_query {
 	RQ_HEATMAP_TS,    /* the same over the raw SPE timestamp when no record has a perf time */
 	/* memory */
 	RQ_DATA_OBJECTS,  /* hot_data_object LIMIT ?1 */
-	RQ_TLB_HOTSPOT,   /* tlb_hotspot, every row (the section totals them and keeps the top) */
+	RQ_TLB_TOTALS,    /* tlb_hotspot's accesses, walks, pages and pages with walks, summed */
+	RQ_TLB_HOTSPOT,   /* tlb_hotspot's pages with walks LIMIT ?1 */
 	RQ_HUGE_PAGE_HINT, /* spe_huge_page_hint_sql(): the one row spe_huge_page_hint_text() words */
 	RQ_DATA_PAGES,    /* data_page's top ?1 2 MiB regions by translation latency, each with `counted` (1 when
 			     the huge-page hint counts it: SPE_HUGE_PAGE_REGION_WHERE), then its top ?1 4 KiB
