@@ -168,12 +168,7 @@ expect readonly_requests "$(ch_http "$CH_URL1" "SELECT count() > 20, countIf(Set
 
 # ---- in a browser -------------------------------------------------------------------
 if [ -x "$chromium" ]; then
-	browse "$tmp/ch.dom" "$tmp/dom.log" "file://$tmp/ch.html" --dump-dom
-	expect browser_rc $? 0
-	expect browser_console "$(console "$tmp/dom.log")" 0
-	grep ':CONSOLE' "$tmp/dom.log" | head -5
-	has browser_script_ran "$(grep -o '<body[^>]*>' "$tmp/ch.dom")" 'data-ready="1"'
-	expect browser_sections "$(grep -o '<section id=' "$tmp/ch.dom" | wc -l | tr -d ' ')" 9
+	page_loads browser "$tmp/ch.html" 9
 else
 	echo "note: $chromium not installed: the page is not rendered (scripts/deps.sh installs it)"
 fi
