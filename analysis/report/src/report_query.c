@@ -50,10 +50,12 @@ static void set_param(struct rq *q, int i, char *lit)
 	q->param[i - 1] = lit;
 }
 
+/* Binds go to the SQLite statement, or (q->sql) become ClickHouse literals; after a failed begin, nowhere. */
 void report_rq_bind_int(struct rq *q, int i, long long v)
 {
-	if (q->st) {
-		sqlite3_bind_int64(q->st, i, v);
+	if (!q->sql) {
+		if (q->st)
+			sqlite3_bind_int64(q->st, i, v);
 		return;
 	}
 	char buf[32];
@@ -63,10 +65,10 @@ void report_rq_bind_int(struct rq *q, int i, long long v)
 
 void report_rq_bind_text(struct rq *q, int i, const char *text)
 {
-	if (q->st) {
-		if (text)
+	if (!q->sql) {
+		if (q->st && text)
 			sqlite3_bind_text(q->st, i, text, -1, SQLITE_TRANSIENT);
-		else
+		else if (q->st)
 			sqlite3_bind_null(q->st, i);
 		return;
 	}
@@ -91,8 +93,9 @@ void report_rq_bind_text(struct rq *q, int i, const char *text)
 
 void report_rq_bind_ids(struct rq *q, int i, const char *json_ints)
 {
-	if (q->st) {
-		sqlite3_bind_text(q->st, i, json_ints, -1, SQLITE_TRANSIENT);
+	if (!q->sql) {
+		if (q->st)
+			sqlite3_bind_text(q->st, i, json_ints, -1, SQLITE_TRANSIENT);
 		return;
 	}
 	/* "[1,2]" becomes the tuple "(1,2)" of `x IN ?1`; an empty set one that matches no id */
