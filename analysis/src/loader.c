@@ -84,7 +84,8 @@ static int begin_source(struct spe_loader *ld, const struct spe_source_info *src
 				      .host = src->host,
 				      .command_line = src->command_line,
 				      .cpus = src->nr_cpus >= 0 ? src->nr_cpus : -1,
-				      .loaded_at = now };
+				      .loaded_at = now,
+				      .digest = src->size > offsetof(struct spe_source_info, digest) ? src->digest : NULL };
 	ld->source_id = row.id;
 	rc = ld->sink.sources(ld->sink.ctx, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "source") : 0;

@@ -64,10 +64,13 @@ ${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" 2>/dev/null
 check_views one_source "$tmp/t.db"
 one=$(query "$tmp/t.db" "SELECT samples FROM hot_symbol LIMIT 1" | tail -1)
 
-${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" --append 2>/dev/null ||
-	{ echo "FAIL append"; exit 1; }
-${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" --append 2>/dev/null ||
-	{ echo "FAIL append"; exit 1; }
+# the same trace recorded twice more (another -o each: other files; the same file is refused)
+for n in 2 3; do
+	${SPE_RUN:-} "$record" --replay="$tmp/bench.replay" -o "$tmp/trace-$n.data" >/dev/null 2>&1 ||
+		{ echo "FAIL replay $n"; exit 1; }
+	${SPE_RUN:-} "$load" "$tmp/trace-$n.data" -o "$tmp/t.db" --symfs="$tmp" --append 2>/dev/null ||
+		{ echo "FAIL append"; exit 1; }
+done
 check_views three_sources "$tmp/t.db"
 three=$(query "$tmp/t.db" "SELECT samples FROM hot_symbol LIMIT 1" | tail -1)
 expect top_symbol_tripled "$three" "$((one * 3))"
@@ -78,7 +81,9 @@ expect symbols_merged "$(query "$tmp/t.db" "SELECT count(*) = count(DISTINCT sym
 ${SPE_RUN:-} "$query" -d "$tmp/t.db" --write \
 	"INSERT INTO pc_histogram(source_id, pc, untimed, histogram) VALUES(1, 0, 0, '{\"70000\":1}')" >/dev/null
 before=$(cksum <"$tmp/t.db")
-${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" --append 2>"$tmp/err"
+${SPE_RUN:-} "$record" --replay="$tmp/bench.replay" -o "$tmp/trace-4.data" >/dev/null 2>&1 ||
+	{ echo "FAIL replay 4"; exit 1; }
+${SPE_RUN:-} "$load" "$tmp/trace-4.data" -o "$tmp/t.db" --symfs="$tmp" --append 2>"$tmp/err"
 expect bad_row_rc $? 65
 has bad_row_message "$(cat "$tmp/err")" "pc_histogram: a histogram no load writes (pc 0): {\"70000\":1}"
 expect bad_row_unchanged "$(cksum <"$tmp/t.db")" "$before"

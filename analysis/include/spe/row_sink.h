@@ -159,6 +159,7 @@ struct spe_row_source {
 	const char *file, *kind, *host, *command_line;
 	int32_t cpus;            /* HEADER_NRCPUS, -1 = NULL */
 	const char *loaded_at;   /* UTC, ISO 8601 */
+	const char *digest;      /* spe_source_info.digest: size and hash of the file, or NULL */
 };
 
 struct spe_row_cpu {
