@@ -62,12 +62,17 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	if (k->dropped_extras)
 		fprintf(stderr, ", %llu extra counters/addresses dropped (more than %d in a record)",
 			(unsigned long long)k->dropped_extras, SPE_REC_MAX_EXTRA);
+	if (k->cut)
+		fprintf(stderr, "; the file is cut short at offset 0x%llx, %llu bytes missing (the records before are loaded)",
+			(unsigned long long)k->cut_offset, (unsigned long long)k->cut_bytes);
 	/* not one mapped sample symbolized: the binaries were not where the recording saw them */
 	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records)
 		fprintf(stderr, " (no binary found: %s)",
 			counted_opts->symfs ? "is --symfs the root they are under?"
 					    : "give --symfs=DIR, the root they are under");
 	fputc('\n', stderr);
+	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
+		fprintf(stderr, "spe-load: %s\n", k->cut_what);
 }
 
 int cmd_load(int argc, char **argv);
@@ -241,7 +246,7 @@ int cmd_load(int argc, char **argv)
 		struct spe_load_counts *k = &counts[i - optind];
 		rc = raw ? spe_load_raw_file(db, argv[i], midr, cpu, &opts, k, err, sizeof err)
 			 : spe_load_perf_file(db, argv[i], &opts, k, err, sizeof err);
-		if (k->bad_bytes || k->lost_aux)
+		if (cli_load_is_partial(k))
 			status = CLI_PARTIAL;
 	}
 	if (rc == 0 && interrupted)

@@ -163,11 +163,14 @@ int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struc
 		rc = flush_batch(ld, batch, n);
 	if (rc < 0)
 		return rc;
-	if (type != -spe_eos)
-		return type;
 	struct spe_aux_stats st;
 	memset(&st, 0, sizeof st);
 	spe_aux_get_stats(aux, &st, sizeof st);
+	/* a file cut short ends in -spe_truncated after its last whole record: partial data, loaded */
+	if (type != -spe_eos && !(type == -spe_truncated && st.cut))
+		return type;
+	if (st.cut)
+		spe_loader_note_cut(ld, spe_aux_errmsg(aux));
 	spe_loader_add_aux_stats(ld, &st);
 	return 0;
 }

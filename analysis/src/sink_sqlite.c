@@ -55,8 +55,8 @@ static const char *const statement_sql[ST_RECORD] = {
 	[ST_PC_LATENCY] = "INSERT INTO pc_histogram(source_id, pc, insn_id, symbol_id, untimed, histogram)"
 			  " VALUES(?, ?, ?, ?, ?, ?)",
 	[ST_LOAD_STATS] = "INSERT INTO load_stats(source_id, records, bad_bytes, skipped_bytes, partial_records,"
-			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object, cacheline_scan)"
-			  " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object, cacheline_scan,"
+			  " cut_offset, cut_bytes, cut) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_DATA_OBJECT] = "INSERT INTO data_object(id, source_id, pid, kind, name, mapping_id, start, size, type, file,"
 			   " line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_NUMA_NODE] = "INSERT OR REPLACE INTO numa_node(source_id, node, cpus, mem_total_kb, mem_free_kb)"
@@ -474,6 +474,9 @@ static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, siz
 		for (int i = 0; i < (int)(sizeof v / sizeof *v); i++)
 			sqlite3_bind_int64(st, i + 2, (int64_t)v[i]);
 		sqlite3_bind_int(st, 12, r->cacheline_scan);
+		bind_int(st, 13, r->cut, (int64_t)r->cut_offset);
+		sqlite3_bind_int64(st, 14, (int64_t)r->cut_bytes);
+		bind_text(st, 15, r->cut ? r->cut_what : NULL);
 	});
 }
 

@@ -19,6 +19,12 @@
 
 #include "spe/analysis.h"
 
+/* A file loaded with data missing (exit 1, spe-load(1)): decode errors, lost AUX data, or the file cut short. */
+static inline int cli_load_is_partial(const struct spe_load_counts *k)
+{
+	return k->bad_bytes || k->lost_aux || k->cut;
+}
+
 struct cli_ch_load_args {
 	const char *url, *cluster;
 	int replace;

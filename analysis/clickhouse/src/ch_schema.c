@@ -81,7 +81,8 @@ static const struct ch_column load_stats_cols[] = {
 	{ "source_id", "Int64" },     { "records", "Int64" },  { "bad_bytes", "Int64" },  { "skipped_bytes", "Int64" },
 	{ "partial_records", "Int64" }, { "unknown_packets", "Int64" }, { "lost_aux", "Int64" }, { "no_mapping", "Int64" },
 	{ "no_symbol", "Int64" },     { "no_time", "Int64" },  { "no_data_object", "Int64" },
-	{ "cacheline_scan", "Int64" },
+	{ "cacheline_scan", "Int64" }, { "cut_offset", "Nullable(Int64)" }, { "cut_bytes", "Int64" },
+	{ "cut", "Nullable(String)" },
 };
 static const struct ch_column data_object_cols[] = {
 	{ "id", "Int64" },

@@ -410,13 +410,16 @@ static int sink_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, siz
 static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
-	ROWS(s, CHT_LOAD_STATS, rows, n, 12, STRINGS(NULL), {
+	ROWS(s, CHT_LOAD_STATS, rows, n, 14, STRINGS(r->cut ? r->cut_what : NULL), {
 		const uint64_t v[] = { r->records,	 r->bad_bytes,	     r->skipped_bytes, r->partial_records,
 				       r->unknown_packets, r->lost_aux,	     r->no_mapping,    r->no_symbol,
 				       r->no_time,	 r->no_data_object,   (uint64_t)r->cacheline_scan };
 		put_i64(b, r->source_id);
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			put_i64(b, (int64_t)v[i]);
+		put_nint(b, r->cut, (int64_t)r->cut_offset);
+		put_i64(b, (int64_t)r->cut_bytes);
+		put_nstr(b, r->cut ? r->cut_what : NULL);
 	});
 }
 

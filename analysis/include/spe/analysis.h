@@ -216,6 +216,14 @@ struct spe_load_counts {
 	uint64_t no_time;          /* records without a perf time (no TIME_CONV or TS) */
 	uint64_t no_data_object;   /* user data addresses in no data object (no variable, no data mapping) */
 	uint64_t dropped_extras;   /* decoder: counters/addresses of unnamed indices past 8 in a record */
+	/*
+	 * The file ends before its data (a recording cut short): the whole
+	 * records before the cut are loaded; cut_offset is the file offset of
+	 * the first record not whole, cut_bytes the bytes missing, cut_what the
+	 * reader's message (file, offset, what was cut).  load_stats has them.
+	 */
+	uint64_t cut, cut_offset, cut_bytes;
+	char cut_what[320];
 };
 
 struct spe_loader;
