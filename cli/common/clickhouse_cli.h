@@ -18,12 +18,7 @@
 #include <stdio.h>
 
 #include "spe/analysis.h"
-
-/* A file loaded with data missing (exit 1, spe-load(1)): decode errors, lost AUX data, or the file cut short. */
-static inline int cli_load_is_partial(const struct spe_load_counts *k)
-{
-	return k->bad_bytes || k->lost_aux || k->cut;
-}
+#include "load_status.h"
 
 struct cli_ch_load_args {
 	const char *url, *cluster;

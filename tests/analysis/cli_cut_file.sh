@@ -2,15 +2,16 @@
 # Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
 # A recording cut short (disk full, perf killed): the file ends before the data section its header
 # announces.  spe-load loads the whole records before the cut, says where and how much was cut
-# (stderr and load_stats) and exits 1 (partial data); spe-dump prints the same records and exits 1.
+# (stderr and load_stats) and exits 1 (partial data); spe-dump prints the same records, spe-query
+# and spe-export given the recording read them, all exiting 1.
 # A file cut inside its header has nothing usable: 65, nothing created.
 # perf 6.1 on such a file (checked by hand, linux-perf 6.1 on Debian 12): `perf report -D` and
 # `perf script` map the file, print the packets up to the cut and die of SIGBUS (exit 135) reading
 # past its end; docs/spe-load.1.md says so.
-# usage: cli_cut_file.sh SPE_RECORD SPE_LOAD SPE_QUERY SPE_DUMP FIXTURES
+# usage: cli_cut_file.sh SPE_RECORD SPE_LOAD SPE_QUERY SPE_DUMP SPE_EXPORT FIXTURES
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
-record=$1 load=$2 query=$3 dump=$4 fixtures=$5
+record=$1 load=$2 query=$3 dump=$4 export=$5 fixtures=$6
 scratch_dir cli-cut
 query() {
 	${SPE_RUN:-} "$query" -d "$1" --format=csv "$2" | tr -d '\r' | sed 1d
@@ -69,6 +70,17 @@ if [ -n "$second" ]; then
 		"$((second)),$((data_end - second))"
 	has cut_between_what "$(cat "$tmp/err")" "the file ends inside a record header"
 fi
+
+# spe-query and spe-export on the recording itself: the same records, the same words, exit 1
+${SPE_RUN:-} "$query" --format=csv "$tmp/cut.data" "SELECT count(*) AS n FROM spe_record" >"$tmp/out" 2>"$tmp/err"
+expect query_cut_rc $? 1
+expect query_cut_rows "$(tr -d '\r' <"$tmp/out")" "n
+$records"
+has query_cut_what "$(cat "$tmp/err")" "the file ends inside a "
+has query_cut_read "$(cat "$tmp/err")" "; the $records records before the cut are read"
+${SPE_RUN:-} "$export" --format=folded --weight=samples "$tmp/cut.data" >"$tmp/out" 2>"$tmp/err"
+expect export_cut_rc $? 1
+expect export_cut_samples "$(awk '{ s += $NF } END { print s }' "$tmp/out")" "$records"
 
 # --append of a cut file commits what it holds, beside a whole one
 cp "$tmp/full.db" "$tmp/both.db"
