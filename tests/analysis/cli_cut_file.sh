@@ -5,9 +5,11 @@
 # (stderr and load_stats) and exits 1 (partial data); spe-dump prints the same records, spe-query
 # and spe-export given the recording read them, all exiting 1.
 # A file cut inside its header has nothing usable: 65, nothing created.
-# perf 6.1 on such a file (checked by hand, linux-perf 6.1 on Debian 12): `perf report -D` and
-# `perf script` map the file, print the packets up to the cut and die of SIGBUS (exit 135) reading
-# past its end; docs/spe-load.1.md says so.
+# perf 6.1 on such files (checked by hand, linux-perf 6.1 on Debian 12, a datawork capture cut at
+# 51552 bytes, inside its first AUXTRACE data): `perf report -D` and `perf script` print the packets
+# up to the cut (2344 packet lines) and die of SIGBUS (exit 135) reading past the end of the mapped
+# file; cut between records, `perf report -D` says "failed to process sample" and exits 0; cut in
+# the header, "incompatible file format" (255).  docs/spe-load.1.md says so.
 # usage: cli_cut_file.sh SPE_RECORD SPE_LOAD SPE_QUERY SPE_DUMP SPE_EXPORT FIXTURES
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
