@@ -103,7 +103,7 @@ int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 			a->loaded(files[done], &k);
 			fprintf(stderr, "spe-load: %s: source %lld in %s\n", files[done], spe_ch_sink_source_id(&sink),
 				spe_ch_name(ch));
-			if (k.bad_bytes || k.lost_aux)
+			if (cli_load_is_partial(&k))
 				status = CLI_PARTIAL;
 		}
 	}

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "spe/analysis.h"
+#include "load_status.h"
 
 struct cli_ch_load_args {
 	const char *url, *cluster;

@@ -11,6 +11,7 @@
 #   - --host / --source: the views of one capture only;
 #   - the same capture again: refused (65), nothing doubled; --replace: in
 #     place of the first;
+#   - a capture cut short: its records before the cut committed, exit 1, the cut in load_stats;
 #   - kill -9 of the shard a load is writing to, mid-load: the load fails
 #     (69) saying what to run, and once the shard is back no row of that
 #     capture is visible while the rows it sent are on disk; the load run
@@ -203,6 +204,15 @@ note
 expect big_visible "$(chq "SELECT count() - $(echo "$visible" | tail -n 1) AS n FROM spe_record")" "n
 300000"
 
+# ---- a capture cut short: loaded up to the cut, committed (a fifth source), exit 1, load_stats says where ----
+head -c 30000 "$tmp/memwork.data" >"$tmp/cut.data"
+ch_load "$tmp/cut.data" "$fixtures/elf"
+expect cut_rc $? 1
+has cut_msg "$(cat "$tmp/err")" "the file is cut short at offset 0x"
+expect cut_stats "$(chq "SELECT records > 0 AND records < 1200 AS r, cut_offset > 0 AS o, cut_bytes > 0 AS b,
+	cut LIKE '%AUXTRACE record%' AS w FROM load_stats WHERE cut_offset IS NOT NULL")" "r,o,b,w
+1,1,1,1"
+
 # ---- the query session cannot write ----------------------------------------------
 before=$(chq "SELECT count() FROM spe_record; SELECT count() FROM source")
 for sql in "INSERT INTO _source_shard (id, file, kind, loaded_at, digest, committed_ns) VALUES (1, 'x', 'x', 'x', 'x', 1)" \
@@ -225,7 +235,7 @@ note
 SPE_CLICKHOUSE_USER=spe SPE_CLICKHOUSE_PASSWORD=$secret ${SPE_RUN:-} "$query" \
 	--clickhouse="http://127.0.0.1:$CH_PORT/?database=spe" --format=csv "SELECT count() AS n FROM source" >"$tmp/out" 2>"$tmp/err"
 expect env_credentials "$(tr -d '\r' <"$tmp/out")" "n
-4"
+5"
 note
 if grep -q "$secret" "$all_messages"; then
 	echo "FAIL a message printed the password:"

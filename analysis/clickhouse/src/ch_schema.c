@@ -37,8 +37,9 @@ static const struct ch_column source_cols[] = {
 	{ "command_line", "Nullable(String)" },
 	{ "cpus", "Nullable(Int64)" },
 	{ "loaded_at", "String" },
-	/* ClickHouse only: the capture's identity (a reload is refused or replaces it) and the commit time */
+	/* the capture's identity (a reload is refused or replaces it; SQLite's source has it too), */
 	{ "digest", "String" },
+	/* ClickHouse only: the commit time */
 	{ "committed_ns", "UInt64" },
 };
 static const struct ch_column cpu_cols[] = {
@@ -80,7 +81,8 @@ static const struct ch_column load_stats_cols[] = {
 	{ "source_id", "Int64" },     { "records", "Int64" },  { "bad_bytes", "Int64" },  { "skipped_bytes", "Int64" },
 	{ "partial_records", "Int64" }, { "unknown_packets", "Int64" }, { "lost_aux", "Int64" }, { "no_mapping", "Int64" },
 	{ "no_symbol", "Int64" },     { "no_time", "Int64" },  { "no_data_object", "Int64" },
-	{ "cacheline_scan", "Int64" },
+	{ "cacheline_scan", "Int64" }, { "cut_offset", "Nullable(Int64)" }, { "cut_bytes", "Int64" },
+	{ "cut", "Nullable(String)" },
 };
 static const struct ch_column data_object_cols[] = {
 	{ "id", "Int64" },
@@ -136,7 +138,7 @@ struct ch_table {
 
 static struct ch_table tables[CHT_COUNT] = {
 	/* a capture by id: the source view's argMax reads them all, they are few */
-	[CHT_SOURCE] = { "source", COLS(source_cols), "id", "id, file, kind, host, command_line, cpus, loaded_at" },
+	[CHT_SOURCE] = { "source", COLS(source_cols), "id", "id, file, kind, host, command_line, cpus, loaded_at, digest" },
 	[CHT_CPU] = { "cpu", COLS(cpu_cols), "(source_id, cpu)", NULL },
 	[CHT_THREAD] = { "thread", COLS(thread_cols), "(source_id, tid)", NULL },
 	/* the dimension tables: joined by id, which starts with the capture's key */
