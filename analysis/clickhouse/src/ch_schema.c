@@ -107,6 +107,66 @@ static const struct ch_column numa_memory_cols[] = {
 };
 
 /*
+ * The summaries of each capture, as the SQLite sink stores them
+ * (docs/schema.md, "Summaries"), plus two of ClickHouse's own for
+ * hot_symbol (ch_summary.c): function_stat, one function's statistics in
+ * one capture, and function_latency, its latency histogram there (read only
+ * to merge a function's captures).
+ */
+static const struct ch_column mem_level_stat_cols[] = {
+	{ "source_id", "Int64" }, { "mem_level", "Nullable(Int64)" }, { "loads", "Int64" },
+	{ "timed", "Int64" },     { "total_latency", "Nullable(Int64)" },
+};
+static const struct ch_column latency_bucket_cols[] = {
+	{ "source_id", "Int64" }, { "op_class", "Nullable(String)" }, { "latency_lo", "Int64" },
+	{ "samples", "Int64" },   { "total_latency", "Int64" },
+};
+static const struct ch_column branch_stat_cols[] = {
+	{ "source_id", "Int64" }, { "pc", "Nullable(Int64)" },	       { "insn_id", "Nullable(Int64)" },
+	{ "branches", "Int64" },  { "mispredicted", "Nullable(Int64)" }, { "not_taken", "Nullable(Int64)" },
+};
+static const struct ch_column page_stat_cols[] = {
+	{ "source_id", "Int64" }, { "pid", "Nullable(Int64)" },	     { "page", "Int64" },
+	{ "accesses", "Int64" },  { "tlb_walks", "Nullable(Int64)" }, { "translated", "Int64" },
+	{ "translation_latency", "Nullable(Int64)" },
+};
+static const struct ch_column cacheline_stat_cols[] = {
+	{ "source_id", "Int64" },
+	{ "pid", "Nullable(Int64)" },
+	{ "line", "Int64" },
+	{ "accesses", "Int64" },
+	{ "loads", "Nullable(Int64)" },
+	{ "stores", "Nullable(Int64)" },
+	{ "cpus", "Int64" },
+	{ "threads", "Int64" },
+	{ "offsets", "Int64" },
+	{ "snooped", "Nullable(Int64)" },
+	{ "hitm", "Nullable(Int64)" },
+	{ "peer_hits", "Nullable(Int64)" },
+	{ "total_latency", "Nullable(Int64)" },
+	{ "atomics", "Nullable(Int64)" },
+	{ "writes", "Nullable(Int64)" },
+	{ "modified_events", "Nullable(Int64)" },
+	{ "modified_sources", "Nullable(Int64)" },
+	{ "remote_hits", "Nullable(Int64)" },
+	{ "symbol_ids", "Array(Int64)" },
+	{ "data_object_ids", "Array(Int64)" },
+};
+/* symbol_id: the function's smallest symbol id in the capture, NULL for the records without a symbol */
+static const struct ch_column function_stat_cols[] = {
+	{ "source_id", "Int64" },	  { "symbol_id", "Nullable(Int64)" }, { "name", "Nullable(String)" },
+	{ "path", "Nullable(String)" }, { "samples", "Int64" },		   { "total_latency", "Nullable(Int64)" },
+	{ "timed", "Int64" },		  { "p50", "Nullable(Int64)" },	   { "p90", "Nullable(Int64)" },
+	{ "p99", "Nullable(Int64)" },
+};
+static const struct ch_column function_latency_cols[] = {
+	{ "source_id", "Int64" },
+	{ "symbol_id", "Nullable(Int64)" },
+	{ "total_latency", "Nullable(Int64)" },
+	{ "samples", "Int64" },
+};
+
+/*
  * _spe_record: the columns of the spe_record view (SPE_RECORD_VIEW_COLUMNS,
  * without the event columns), stored wide.  SQLite keeps narrow rows and a
  * view that joins codes and instructions; a column store reads only the
@@ -152,6 +212,14 @@ static struct ch_table tables[CHT_COUNT] = {
 	[CHT_NUMA_NODE] = { "numa_node", COLS(numa_node_cols), "(source_id, node)", NULL },
 	[CHT_NUMA_CPU] = { "numa_cpu", COLS(numa_cpu_cols), "(source_id, cpu)", NULL },
 	[CHT_NUMA_MEMORY] = { "numa_memory", COLS(numa_memory_cols), "(source_id, start)", NULL },
+	/* the summaries: few rows a capture, read whole or by capture */
+	[CHT_MEM_LEVEL_STAT] = { "mem_level_stat", COLS(mem_level_stat_cols), "source_id", NULL },
+	[CHT_LATENCY_BUCKET] = { "latency_bucket", COLS(latency_bucket_cols), "(source_id, latency_lo)", NULL },
+	[CHT_BRANCH_STAT] = { "branch_stat", COLS(branch_stat_cols), "(source_id, assumeNotNull(pc))", NULL },
+	[CHT_PAGE_STAT] = { "page_stat", COLS(page_stat_cols), "(source_id, page)", NULL },
+	[CHT_CACHELINE_STAT] = { "cacheline_stat", COLS(cacheline_stat_cols), "(source_id, line)", NULL },
+	[CHT_FUNCTION_STAT] = { "function_stat", COLS(function_stat_cols), "(source_id, assumeNotNull(symbol_id))", NULL },
+	[CHT_FUNCTION_LATENCY] = { "function_latency", COLS(function_latency_cols), "(source_id, assumeNotNull(symbol_id))", NULL },
 	/*
 	 * The records by capture then PC: the PC column sorted compresses to
 	 * little, and the views that group by PC (branch_mispredict, prefetch)

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Internal: one capture's function statistics and histograms for the
+ * function_stat and function_latency tables (ch_functions.c).
+ */
+#ifndef SPE_CH_FUNCTIONS_H
+#define SPE_CH_FUNCTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ch_internal.h"
+#include "latency_hist.h"
+#include "spe/row_sink.h"
+
+struct ch_functions {
+	int64_t source_id;
+	char **names;        /* symbol name by id - source_id (NULL: no such symbol) */
+	int64_t *mapping_of; /* its mapping id */
+	size_t n_names, cap_names, cap_map;
+	char **paths;        /* mapping path by id - source_id */
+	size_t n_paths, cap_paths;
+	/* after number_functions() */
+	int numbered;
+	uint32_t *fn_of;     /* symbol -> function + 1 */
+	int64_t *first_id;   /* function -> its smallest symbol id */
+	uint32_t n_fn;
+	struct latency_groups groups; /* function (n_fn: no symbol) -> histogram */
+};
+
+/* A new capture: forget the last (and free its memory). */
+void ch_functions_begin(struct ch_functions *f, int64_t source_id);
+/* The capture's symbols and mappings, as the sink receives them.  0, or -1 without memory. */
+int ch_functions_symbol(struct ch_functions *f, int64_t id, int64_t mapping_id, const char *name);
+int ch_functions_mapping(struct ch_functions *f, int64_t id, const char *path);
+/* Count a PC's histogram into its function's (after every symbol and mapping).  0, or -1. */
+int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_latency *r);
+/* The RowBinary rows of function_stat and function_latency.  0, or -1 without memory. */
+int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_buf *latency);
+void ch_functions_free(struct ch_functions *f);
+
+#endif
