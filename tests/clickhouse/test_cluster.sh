@@ -228,6 +228,18 @@ note
 expect big_visible "$(chq "SELECT count() - $(echo "$visible" | tail -n 1) AS n FROM spe_record")" "n
 300000"
 
+# ---- a database of an earlier spekit (schema 4 without the summary tables): refused for loading --------
+for u in "$CH_URL1" "$CH_URL2"; do
+	ch_http "$u" "CREATE DATABASE IF NOT EXISTS olddb"
+	ch_http "$u" "CREATE TABLE IF NOT EXISTS olddb.meta(key String, value String) ENGINE = MergeTree ORDER BY key"
+done
+ch_http "$CH_URL1" "INSERT INTO olddb.meta VALUES ('schema_version', '4'), ('application', 'spekit'), ('layout', 'cluster spe_test')"
+${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="http://spe:$secret@127.0.0.1:$CH_PORT/?database=olddb" \
+	--cluster=spe_test 2>"$tmp/err"
+expect old_database_rc $? 65
+note
+has old_database_msg "$(cat "$tmp/err")" "was made by an earlier spekit, without the summary tables this one writes"
+
 # ---- the query session cannot write ----------------------------------------------
 before=$(chq "SELECT count() FROM spe_record; SELECT count() FROM source")
 for sql in "INSERT INTO _source_shard (id, file, kind, loaded_at, digest, committed_ns) VALUES (1, 'x', 'x', 'x', 'x', 1)" \

@@ -28,6 +28,13 @@
 #include "util/text.h"
 
 #define SPE_CH_APPLICATION "spekit"
+/*
+ * The version of ClickHouse's own tables beside the schema version they
+ * share with SQLite (meta key clickhouse_version): 2 added the summaries
+ * (mem_level_stat ... function_latency).  A database of an older version
+ * is read as it is, and refused for loading.
+ */
+#define SPE_CH_VERSION 2
 
 static const struct ch_column source_cols[] = {
 	{ "id", "Int64" },
@@ -440,8 +447,8 @@ static int create_views(struct spe_ch *ch)
 		layout_text(ch, layout, sizeof layout);
 		snprintf(sql, sizeof sql,
 			 "INSERT INTO meta VALUES ('schema_version', '%d'), ('application', '" SPE_CH_APPLICATION "'),"
-			 " ('layout', '%s')",
-			 SPE_DB_SCHEMA_VERSION, layout);
+			 " ('layout', '%s'), ('clickhouse_version', '%d')",
+			 SPE_DB_SCHEMA_VERSION, layout, SPE_CH_VERSION);
 		rc = ch_exec(ch, sql);
 	}
 	return rc;
@@ -462,8 +469,12 @@ static int on_every_server(struct spe_ch *ch, char **hosts, int (*phase)(struct 
 	return rc < 0 ? rc : phase(ch);
 }
 
-/* 1 when the database has spekit's meta table, 0 when not; the version and layout in @p version/@p layout. */
-static int read_meta(struct spe_ch *ch, char *version, char *layout, size_t size)
+/*
+ * 1 when the database has spekit's meta table, 0 when not; the version and
+ * layout in @p version/@p layout, ClickHouse's own version in @p ch_version
+ * (0: older than the key).
+ */
+static int read_meta(struct spe_ch *ch, char *version, char *layout, size_t size, int *ch_version)
 {
 	char sql[256];
 	long long n;
@@ -473,6 +484,7 @@ static int read_meta(struct spe_ch *ch, char *version, char *layout, size_t size
 	if (rc < 0 || n == 0)
 		return rc;
 	*version = *layout = 0;
+	*ch_version = 0;
 	if ((rc = ch_select(ch, "SELECT key, value FROM meta FORMAT TabSeparated")) < 0)
 		return rc;
 	for (char *save = NULL, *line = strtok_r(ch->resp.p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -484,11 +496,14 @@ static int read_meta(struct spe_ch *ch, char *version, char *layout, size_t size
 			snprintf(version, size, "%s", tab + 1);
 		else if (!strcmp(line, "layout"))
 			snprintf(layout, size, "%s", tab + 1);
+		else if (!strcmp(line, "clickhouse_version"))
+			*ch_version = atoi(tab + 1);
 	}
 	return 1;
 }
 
-static int check_meta(struct spe_ch *ch, const char *version, const char *layout, int check_layout)
+/* @p check_layout: for a load (the layout and ClickHouse's own version must match too). */
+static int check_meta(struct spe_ch *ch, const char *version, const char *layout, int ch_version, int check_layout)
 {
 	char want[128];
 	layout_text(ch, want, sizeof want);
@@ -500,6 +515,11 @@ static int check_meta(struct spe_ch *ch, const char *version, const char *layout
 	if (check_layout && strcmp(layout, want))
 		return ch_fail(ch, -spe_unsupported, "%s was made for layout '%s', not '%s'%s", ch->name, layout, want,
 			       strncmp(layout, "cluster ", 8) ? "" : ": give --cluster as when it was made");
+	if (check_layout && ch_version < SPE_CH_VERSION)
+		return ch_fail(ch, -spe_unsupported,
+			       "%s was made by an earlier spekit, without the summary tables this one writes: load into "
+			       "another database (?database=NAME)",
+			       ch->name);
 	return 0;
 }
 
@@ -537,11 +557,12 @@ static int cluster_hosts(struct spe_ch *ch, char ***hosts)
 int spe_ch_schema_create(struct spe_ch *ch)
 {
 	char version[64], layout[128];
-	int rc = read_meta(ch, version, layout, sizeof version);
+	int ch_version;
+	int rc = read_meta(ch, version, layout, sizeof version, &ch_version);
 	if (rc < 0)
 		return rc;
 	if (rc == 1 && *version) /* else a creation that stopped part way: carry on (IF NOT EXISTS) */
-		return check_meta(ch, version, layout, 1);
+		return check_meta(ch, version, layout, ch_version, 1);
 	char **hosts = NULL;
 	if (ch->cluster && (rc = cluster_hosts(ch, &hosts)) < 0)
 		return rc;
@@ -555,13 +576,14 @@ int spe_ch_schema_create(struct spe_ch *ch)
 int spe_ch_schema_check(struct spe_ch *ch)
 {
 	char version[64], layout[128];
-	int rc = read_meta(ch, version, layout, sizeof version);
+	int ch_version;
+	int rc = read_meta(ch, version, layout, sizeof version, &ch_version);
 	if (rc < 0)
 		return rc;
 	if (rc == 0 || !*version)
 		return ch_fail(ch, -spe_unsupported, "%s holds no%s spekit tables (spe-load --clickhouse=URL makes them)",
 			       ch->name, rc ? " complete" : "");
-	return check_meta(ch, version, layout, 0);
+	return check_meta(ch, version, layout, ch_version, 0);
 }
 
 void ch_free_list(char **list)
