@@ -198,9 +198,13 @@ static void pc_summary(struct util_text *t, const char *src)
 #define SHARED_FUNCTIONS                                                                                   \
 	"(SELECT k_none, k_name, k_path FROM (SELECT " FUNCTION_KEY " FROM _function_stat WHERE " VISIBLE ")" \
 	" GROUP BY k_none, k_name, k_path HAVING count() > 1)"
-/* Their rows of function_stat: (source_id, j_fn) of each and the function's key. */
+/*
+ * Their rows of function_stat: (source_id, j_fn) of each, the function's
+ * key, and shared = 1 (a LEFT JOIN and a filter on it, not ANY INNER JOIN,
+ * whose meaning for repeated left keys changed after 18.16).
+ */
 #define SHARED_ROWS                                                                                       \
-	"(SELECT source_id, ifNull(symbol_id, 0) AS j_fn, " FUNCTION_KEY " FROM _function_stat WHERE " VISIBLE \
+	"(SELECT source_id, ifNull(symbol_id, 0) AS j_fn, " FUNCTION_KEY ", toUInt8(1) AS shared FROM _function_stat WHERE " VISIBLE \
 	" AND (isNull(symbol_id), ifNull(name, ''), ifNull(path, '')) GLOBAL IN " SHARED_FUNCTIONS ")"
 
 static void symbol_summary(struct util_text *t, const char *src)
@@ -222,8 +226,8 @@ static void symbol_summary(struct util_text *t, const char *src)
 		    "    FROM (SELECT k_none, k_name, k_path, l, sum(c0) AS c FROM (\n"
 		    "        SELECT source_id, ifNull(symbol_id, 0) AS j_fn, total_latency AS l, samples AS c0 FROM _function_latency\n"
 		    "        WHERE " VISIBLE " AND source_id GLOBAL IN (SELECT source_id FROM " SHARED_ROWS ")) AS fl\n"
-		    "      ANY INNER JOIN " SHARED_ROWS " AS sr USING (source_id, j_fn)\n"
-		    "      GROUP BY k_none, k_name, k_path, l)\n"
+		    "      ANY LEFT JOIN " SHARED_ROWS " AS sr USING (source_id, j_fn)\n"
+		    "      WHERE shared = 1 GROUP BY k_none, k_name, k_path, l)\n"
 		    "    GROUP BY k_none, k_name, k_path)) AS m USING (k_none, k_name, k_path))",
 		    src);
 }
