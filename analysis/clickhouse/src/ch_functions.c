@@ -51,23 +51,33 @@ static int keep_name(char ***names, size_t *cap, size_t *n, size_t k, const char
 	return s && !(*names)[k] ? -1 : 0;
 }
 
-int ch_functions_symbol(struct ch_functions *f, int64_t id, int64_t mapping_id, const char *name)
+/* Room for @p n zeroed elements of *@p p; 0 or -1. */
+static int zeroed(void **p, size_t *cap, size_t have, size_t n, size_t elem)
 {
-	size_t k = index_of(f, id);
+	if (n > *cap) {
+		void *q = util_grow(*p, cap, n, elem);
+		if (!q)
+			return -1;
+		*p = q;
+	}
+	if (n > have)
+		memset((char *)*p + have * elem, 0, (n - have) * elem);
+	return 0;
+}
+
+int ch_functions_symbol(struct ch_functions *f, const struct spe_row_symbol *r)
+{
+	size_t k = index_of(f, r->id);
 	if (!k)
 		return 0;
-	size_t before = f->n_names;
-	if (keep_name(&f->names, &f->cap_names, &f->n_names, k, name) < 0)
+	size_t have = f->n_names;
+	if (keep_name(&f->names, &f->cap_names, &f->n_names, k, r->name) < 0 ||
+	    keep_name(&f->files, &f->cap_files, &f->n_files, k, r->file) < 0 ||
+	    zeroed((void **)&f->mapping_of, &f->cap_map, have, f->n_names, sizeof *f->mapping_of) < 0 ||
+	    zeroed((void **)&f->lines, &f->cap_lines, have, f->n_names, sizeof *f->lines) < 0)
 		return -1;
-	if (f->n_names > f->cap_map) {
-		int64_t *m = util_grow(f->mapping_of, &f->cap_map, f->n_names, sizeof *m);
-		if (!m)
-			return -1;
-		f->mapping_of = m;
-	}
-	for (size_t i = before; i < f->n_names; i++)
-		f->mapping_of[i] = 0;
-	f->mapping_of[k] = mapping_id;
+	f->mapping_of[k] = r->mapping_id;
+	f->lines[k] = r->line;
 	f->numbered = 0;
 	return 0;
 }
@@ -178,9 +188,11 @@ int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_bu
 		int64_t id = none ? 0 : f->first_id[g];
 		size_t k = none ? 0 : index_of(f, id);
 		const char *name = none ? NULL : f->names[k], *path = none ? NULL : path_of(f, k);
+		const char *file = none || k >= f->n_files ? NULL : f->files[k];
 		struct latency_stats s;
 		ana_latency_hist_stats(h, scratch, &s);
-		if (ch_buf_reserve(stat, 8 * 9 + (name ? strlen(name) : 0) + (path ? strlen(path) : 0) + 24) < 0 ||
+		if (ch_buf_reserve(stat, 10 * 9 + (name ? strlen(name) : 0) + (path ? strlen(path) : 0) +
+					       (file ? strlen(file) : 0) + 36) < 0 ||
 		    ch_buf_reserve(latency, (size_t)h->n * (8 + 9 + 9 + 8)) < 0) {
 			rc = -1;
 			break;
@@ -189,6 +201,8 @@ int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_bu
 		put_nint(stat, !none, id);
 		put_nstr(stat, name);
 		put_nstr(stat, path);
+		put_nstr(stat, file);
+		put_nint(stat, !none && f->lines[k] > 0, none ? 0 : f->lines[k]);
 		put_i64(stat, (int64_t)s.samples);
 		put_nint(stat, s.timed > 0, (int64_t)s.total_latency);
 		put_i64(stat, (int64_t)s.timed);
@@ -214,6 +228,10 @@ void ch_functions_free(struct ch_functions *f)
 		free(f->names[i]);
 	for (size_t i = 0; i < f->n_paths; i++)
 		free(f->paths[i]);
+	for (size_t i = 0; i < f->n_files; i++)
+		free(f->files[i]);
+	free(f->files);
+	free(f->lines);
 	free(f->names);
 	free(f->paths);
 	free(f->mapping_of);

@@ -17,7 +17,10 @@ struct ch_functions {
 	int64_t source_id;
 	char **names;        /* symbol name by id - source_id (NULL: no such symbol) */
 	int64_t *mapping_of; /* its mapping id */
-	size_t n_names, cap_names, cap_map;
+	int32_t *lines;      /* its line (0: none) */
+	size_t n_names, cap_names, cap_map, cap_lines;
+	char **files;        /* its source file */
+	size_t n_files, cap_files;
 	char **paths;        /* mapping path by id - source_id */
 	size_t n_paths, cap_paths;
 	/* after number_functions() */
@@ -31,7 +34,7 @@ struct ch_functions {
 /* A new capture: forget the last (and free its memory). */
 void ch_functions_begin(struct ch_functions *f, int64_t source_id);
 /* The capture's symbols and mappings, as the sink receives them.  0, or -1 without memory. */
-int ch_functions_symbol(struct ch_functions *f, int64_t id, int64_t mapping_id, const char *name);
+int ch_functions_symbol(struct ch_functions *f, const struct spe_row_symbol *r);
 int ch_functions_mapping(struct ch_functions *f, int64_t id, const char *path);
 /* Count a PC's histogram into its function's (after every symbol and mapping).  0, or -1. */
 int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_latency *r);

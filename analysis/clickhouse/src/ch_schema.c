@@ -159,12 +159,16 @@ static const struct ch_column cacheline_stat_cols[] = {
 	{ "symbol_ids", "Array(Int64)" },
 	{ "data_object_ids", "Array(Int64)" },
 };
-/* symbol_id: the function's smallest symbol id in the capture, NULL for the records without a symbol */
+/*
+ * symbol_id: the function's smallest symbol id in the capture, NULL for the
+ * records without a symbol; name, path, file, line: that symbol's (hot_symbol
+ * shows them).
+ */
 static const struct ch_column function_stat_cols[] = {
 	{ "source_id", "Int64" },	  { "symbol_id", "Nullable(Int64)" }, { "name", "Nullable(String)" },
-	{ "path", "Nullable(String)" }, { "samples", "Int64" },		   { "total_latency", "Nullable(Int64)" },
-	{ "timed", "Int64" },		  { "p50", "Nullable(Int64)" },	   { "p90", "Nullable(Int64)" },
-	{ "p99", "Nullable(Int64)" },
+	{ "path", "Nullable(String)" }, { "file", "Nullable(String)" },	   { "line", "Nullable(Int64)" },
+	{ "samples", "Int64" },	  { "total_latency", "Nullable(Int64)" }, { "timed", "Int64" },
+	{ "p50", "Nullable(Int64)" },	  { "p90", "Nullable(Int64)" },	   { "p99", "Nullable(Int64)" },
 };
 static const struct ch_column function_latency_cols[] = {
 	{ "source_id", "Int64" },

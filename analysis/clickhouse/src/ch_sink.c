@@ -315,7 +315,7 @@ static int sink_symbols(void *ctx, const struct spe_row_symbol *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
 	for (size_t k = 0; k < n; k++)
-		if (ch_functions_symbol(&s->functions, rows[k].id, rows[k].mapping_id, rows[k].name) < 0)
+		if (ch_functions_symbol(&s->functions, &rows[k]) < 0)
 			return ch_fail(s->ch, -spe_nomem, "out of memory");
 	ROWS(s, CHT_SYMBOL, rows, n, 6, STRINGS(r->name, r->file), {
 		put_i64(b, r->id);

@@ -207,17 +207,25 @@ static void pc_summary(struct util_text *t, const char *src)
 	"(SELECT source_id, ifNull(symbol_id, 0) AS j_fn, " FUNCTION_KEY ", toUInt8(1) AS shared FROM _function_stat WHERE " VISIBLE \
 	" AND (isNull(symbol_id), ifNull(name, ''), ifNull(path, '')) GLOBAL IN " SHARED_FUNCTIONS ")"
 
-static void symbol_summary(struct util_text *t, const char *src)
+/*
+ * The functions in scope, one row each: symbol_id, samples, total_latency,
+ * timed, p50, p90, p99, and the name, mapping path, file and line of the
+ * function's smallest symbol id (its row of the capture holding that id).
+ */
+static void functions(struct util_text *t, const char *src)
 {
 	util_text_appendf(t,
 		    "SELECT symbol_id, samples, total_latency, timed, if(n_src = 1, s50, m50) AS p50,\n"
-		    "  if(n_src = 1, s90, m90) AS p90, if(n_src = 1, s99, m99) AS p99\n"
+		    "  if(n_src = 1, s90, m90) AS p90, if(n_src = 1, s99, m99) AS p99,\n"
+		    "  if(k_none = 1, NULL, tupleElement(first, 1)) AS symbol, if(k_none = 1, NULL, tupleElement(first, 2)) AS mapping,\n"
+		    "  if(k_none = 1, NULL, tupleElement(first, 3)) AS src_file, if(k_none = 1, NULL, tupleElement(first, 4)) AS src_line\n"
 		    "FROM (SELECT * FROM (\n"
-		    "  SELECT k_none, k_name, k_path, min(symbol_id) AS symbol_id, sum(f_samples) AS samples,\n"
-		    "    sum(f_total) AS total_latency, sum(f_timed) AS timed, any(f50) AS s50, any(f90) AS s90, any(f99) AS s99,"
-		    " count() AS n_src\n"
-		    "  FROM (SELECT " FUNCTION_KEY ", symbol_id, samples AS f_samples, total_latency AS f_total, timed AS f_timed,"
-		    " p50 AS f50, p90 AS f90, p99 AS f99\n"
+		    "  SELECT k_none, k_name, k_path, min(f_id) AS symbol_id, argMin((name, path, file, line), f_id) AS first,\n"
+		    "    sum(f_samples) AS samples, sum(f_total) AS total_latency, sum(f_timed) AS timed,\n"
+		    "    any(f50) AS s50, any(f90) AS s90, any(f99) AS s99, count() AS n_src\n"
+		    "  FROM (SELECT " FUNCTION_KEY ", symbol_id AS f_id, name, path, file, line, samples AS f_samples,"
+		    " total_latency AS f_total,\n"
+		    "      timed AS f_timed, p50 AS f50, p90 AS f90, p99 AS f99\n"
 		    "    FROM _function_stat WHERE " VISIBLE ")\n"
 		    "  GROUP BY k_none, k_name, k_path HAVING samples > 0) AS a\n"
 		    " ANY LEFT JOIN (SELECT k_none, k_name, k_path, " PCT("50") " AS m50, " PCT("90") " AS m90, " PCT("99") " AS m99\n"
@@ -232,6 +240,14 @@ static void symbol_summary(struct util_text *t, const char *src)
 		    src);
 }
 
+static void symbol_summary(struct util_text *t, const char *src)
+{
+	util_text_append(t, "SELECT symbol_id, samples, total_latency, timed, p50, p90, p99 FROM (");
+	functions(t, src);
+	util_text_append(t, ")");
+}
+
+/* Names from function_stat itself: no join with symbol and mapping (each a query of the shards). */
 static void hot_symbol(struct util_text *t, const char *src)
 {
 	util_text_appendf(t,
@@ -239,17 +255,10 @@ static void hot_symbol(struct util_text *t, const char *src)
 		    "SELECT symbol, mapping, src_file, src_line, samples, total_latency,\n"
 		    "  " ROUND2("total_latency", "timed") " AS mean_latency, p50, p90, p99,\n"
 		    "  " ROUND2("100 * total_latency", "e_total") " AS latency_share, symbol_id\n"
-		    "FROM (SELECT * FROM (SELECT *, ifNull(symbol_id, 0) AS j_symbol FROM (",
+		    "FROM (",
 		    src);
-	symbol_summary(t, src);
-	util_text_appendf(t,
-		    ")) AS st\n"
-		    " ANY LEFT JOIN (SELECT id AS j_symbol, toNullable(name) AS symbol, file AS src_file, line AS src_line,"
-		    " ifNull(mapping_id, 0) AS j_mapping FROM _symbol WHERE " VISIBLE ") AS s USING j_symbol) AS st2\n"
-		    " ANY LEFT JOIN (SELECT id AS j_mapping, toNullable(path) AS mapping FROM _mapping WHERE " VISIBLE
-		    ") AS m USING j_mapping\n"
-		    "ORDER BY total_latency DESC, samples DESC",
-		    src);
+	functions(t, src);
+	util_text_append(t, ")\nORDER BY total_latency DESC, samples DESC");
 }
 
 static void hot_pc(struct util_text *t, const char *src)
