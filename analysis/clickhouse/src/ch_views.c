@@ -25,6 +25,12 @@
  *    0 or 1.
  * Each view selects only committed captures: "source_id GLOBAL IN" the set
  * of source ids, the `source` view's by default.
+ *
+ * The views SQLite answers from the load's summaries read the same
+ * summaries here (ch_sink.c stores them per capture): mem_level_summary,
+ * latency_histogram, tlb_hotspot, branch_mispredict, cacheline_sharing (with
+ * the records of a capture past its line budget), and hot_symbol and
+ * symbol_summary from function_stat and function_latency (ch_functions.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
