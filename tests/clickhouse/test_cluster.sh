@@ -127,6 +127,14 @@ expect host_hot_symbol "$(${SPE_RUN:-} "$query" --clickhouse="$url" --host=host-
 	"$(${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" -o "$tmp/a.db" 2>/dev/null &&
 		${SPE_RUN:-} "$query" -d "$tmp/a.db" --format=csv \
 		"SELECT symbol, samples, total_latency, p50, p90, p99, latency_share FROM hot_symbol h ORDER BY symbol" | tr -d '\r')"
+# one host's summaries: what SQLite has for that capture alone (a.db), not the cluster's four
+host_sums="SELECT sum(loads) AS loads, sum(total_latency) AS latency, max(latency_share) AS share FROM mem_level_summary;
+SELECT sum(samples) AS samples, sum(total_latency) AS latency FROM latency_histogram;
+SELECT sum(branches) AS branches, sum(mispredicted) AS mispredicted FROM branch_mispredict;
+SELECT sum(accesses) AS accesses, sum(tlb_walks) AS walks FROM tlb_hotspot;
+SELECT count() AS lines, sum(accesses) AS accesses FROM cacheline_sharing"
+expect host_summaries "$(${SPE_RUN:-} "$query" --clickhouse="$url" --host=host-a --format=csv "$host_sums" | tr -d '\r')" \
+	"$(${SPE_RUN:-} "$query" -d "$tmp/a.db" --format=csv "$(printf '%s\n' "$host_sums" | sed 's/count()/count(*)/')" | tr -d '\r')"
 bench_id=$(chq "SELECT id FROM source WHERE host = 'host-c'" | tail -n 1)
 expect source_records "$(${SPE_RUN:-} "$query" --clickhouse="$url" --source="$bench_id" --format=csv \
 	"SELECT count() AS n FROM spe_record; SELECT count() AS n FROM source" | tr -d '\r')" "n
