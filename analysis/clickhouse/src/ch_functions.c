@@ -78,7 +78,6 @@ int ch_functions_symbol(struct ch_functions *f, const struct spe_row_symbol *r)
 		return -1;
 	f->mapping_of[k] = r->mapping_id;
 	f->lines[k] = r->line;
-	f->numbered = 0;
 	return 0;
 }
 
@@ -87,7 +86,6 @@ int ch_functions_mapping(struct ch_functions *f, int64_t id, const char *path)
 	size_t k = index_of(f, id);
 	if (!k)
 		return 0;
-	f->numbered = 0;
 	return keep_name(&f->paths, &f->cap_paths, &f->n_paths, k, path);
 }
 
@@ -150,27 +148,40 @@ static int number_functions(struct ch_functions *f)
 		if (ana_latency_group_of(&f->groups, &key) != (int64_t)g)
 			return -1;
 	}
-	f->numbered = 1;
 	return 0;
 }
 
 int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_latency *r)
 {
-	if (!f->numbered && number_functions(f) < 0)
-		return -1;
-	size_t k = r->symbol_id ? index_of(f, r->symbol_id) : 0;
-	uint32_t g = k && k < f->n_names && f->fn_of[k] ? f->fn_of[k] - 1 : f->n_fn;
-	if (r->untimed && ana_latency_groups_add(&f->groups, g, LATENCY_NONE, r->untimed) < 0)
+	/* by symbol here (rows of any table come in any order): into functions at the end */
+	struct latency_key key = { { r->symbol_id ? index_of(f, r->symbol_id) : 0, 0, 0 } };
+	int64_t g = ana_latency_group_of(&f->by_symbol, &key);
+	if (g < 0 || (r->untimed && ana_latency_groups_add(&f->by_symbol, (uint32_t)g, LATENCY_NONE, r->untimed) < 0))
 		return -1;
 	for (size_t i = 0; i < r->n; i++)
-		if (r->samples[i] && ana_latency_groups_add(&f->groups, g, r->latency[i], r->samples[i]) < 0)
+		if (r->samples[i] && ana_latency_groups_add(&f->by_symbol, (uint32_t)g, r->latency[i], r->samples[i]) < 0)
 			return -1;
+	return 0;
+}
+
+/* Each symbol's histogram into its function's (a symbol never seen, or none, into the last group). */
+static int merge_symbols(struct ch_functions *f)
+{
+	for (uint32_t s = 0; s < f->by_symbol.n; s++) {
+		const struct latency_group *sg = &f->by_symbol.groups[s];
+		size_t k = (size_t)sg->key.w[0];
+		uint32_t g = k && k < f->n_names && f->fn_of[k] ? f->fn_of[k] - 1 : f->n_fn;
+		LATENCY_HIST_FOREACH(&sg->hist, i)
+		if (ana_latency_groups_add(&f->groups, g, latency_slot_latency(sg->hist.slots[i]),
+					   latency_slot_count(sg->hist.slots[i])) < 0)
+			return -1;
+	}
 	return 0;
 }
 
 int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_buf *latency)
 {
-	if (!f->numbered && number_functions(f) < 0)
+	if (number_functions(f) < 0 || merge_symbols(f) < 0)
 		return -1;
 	uint32_t widest = 0;
 	for (uint32_t g = 0; g <= f->n_fn; g++)
@@ -238,5 +249,6 @@ void ch_functions_free(struct ch_functions *f)
 	free(f->fn_of);
 	free(f->first_id);
 	ana_latency_groups_free(&f->groups);
+	ana_latency_groups_free(&f->by_symbol);
 	memset(f, 0, sizeof *f);
 }

@@ -23,8 +23,8 @@ struct ch_functions {
 	size_t n_files, cap_files;
 	char **paths;        /* mapping path by id - source_id */
 	size_t n_paths, cap_paths;
-	/* after number_functions() */
-	int numbered;
+	struct latency_groups by_symbol; /* symbol slot (0: none) -> histogram, as pc_latency rows come */
+	/* at the end (ch_functions_write) */
 	uint32_t *fn_of;     /* symbol -> function + 1 */
 	int64_t *first_id;   /* function -> its smallest symbol id */
 	uint32_t n_fn;
@@ -36,9 +36,9 @@ void ch_functions_begin(struct ch_functions *f, int64_t source_id);
 /* The capture's symbols and mappings, as the sink receives them.  0, or -1 without memory. */
 int ch_functions_symbol(struct ch_functions *f, const struct spe_row_symbol *r);
 int ch_functions_mapping(struct ch_functions *f, int64_t id, const char *path);
-/* Count a PC's histogram into its function's (after every symbol and mapping).  0, or -1. */
+/* Count a PC's histogram into its symbol's.  0, or -1 without memory. */
 int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_latency *r);
-/* The RowBinary rows of function_stat and function_latency.  0, or -1 without memory. */
+/* The RowBinary rows of function_stat and function_latency (once every row is in).  0, or -1 without memory. */
 int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_buf *latency);
 void ch_functions_free(struct ch_functions *f);
 
