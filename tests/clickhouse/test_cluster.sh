@@ -49,7 +49,7 @@ ch_capture bench "$tmp/bench.replay" host-c
 cp "$tmp/bench.elf" "$tmp/bench/"
 # the same program again, another run: its functions are in two captures (hot_symbol merges their histograms)
 mkdir -p "$tmp/g2" && ${SPE_RUN:-} "$gen_bench" "$tmp/g2" 8000 400 40 || { echo "FAIL gen_bench 2"; exit 1; }
-capture bench2 "$tmp/g2/bench.replay" host-e
+ch_capture bench2 "$tmp/g2/bench.replay" host-e
 cp "$tmp/g2/bench.elf" "$tmp/bench2/"
 
 chq() { # SQL: one answer from the cluster (the `spe` user, read-only)
@@ -228,7 +228,7 @@ note
 expect big_visible "$(chq "SELECT count() - $(echo "$visible" | tail -n 1) AS n FROM spe_record")" "n
 300000"
 
-# ---- a capture cut short: loaded up to the cut, committed (a fifth source), exit 1, load_stats says where ----
+# ---- a capture cut short: loaded up to the cut, committed (a sixth source), exit 1, load_stats says where ----
 head -c 30000 "$tmp/memwork.data" >"$tmp/cut.data"
 ch_load "$tmp/cut.data" "$fixtures/elf"
 expect cut_rc $? 1
@@ -237,12 +237,14 @@ expect cut_stats "$(chq "SELECT records > 0 AND records < 1200 AS r, cut_offset 
 	cut LIKE '%AUXTRACE record%' AS w FROM load_stats WHERE cut_offset IS NOT NULL")" "r,o,b,w
 1,1,1,1"
 
-# ---- a database of an earlier spekit (schema 4 without the summary tables): refused for loading --------
+# ---- a database of an earlier spekit (this schema version, without the summary tables): refused for loading --------
 for u in "$CH_URL1" "$CH_URL2"; do
 	ch_http "$u" "CREATE DATABASE IF NOT EXISTS olddb"
 	ch_http "$u" "CREATE TABLE IF NOT EXISTS olddb.meta(key String, value String) ENGINE = MergeTree ORDER BY key"
 done
-ch_http "$CH_URL1" "INSERT INTO olddb.meta VALUES ('schema_version', '4'), ('application', 'spekit'), ('layout', 'cluster spe_test')"
+# this spekit's schema version (SQLite's meta says it), without clickhouse_version: made before the summaries
+schema=$(${SPE_RUN:-} "$query" -d "$db" --format=csv "SELECT value FROM meta WHERE key = 'schema_version'" | tail -n 1 | tr -d '\r')
+ch_http "$CH_URL1" "INSERT INTO olddb.meta VALUES ('schema_version', '$schema'), ('application', 'spekit'), ('layout', 'cluster spe_test')"
 ${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="http://spe:$secret@127.0.0.1:$CH_PORT/?database=olddb" \
 	--cluster=spe_test 2>"$tmp/err"
 expect old_database_rc $? 65
@@ -271,7 +273,7 @@ note
 SPE_CLICKHOUSE_USER=spe SPE_CLICKHOUSE_PASSWORD=$secret ${SPE_RUN:-} "$query" \
 	--clickhouse="http://127.0.0.1:$CH_PORT/?database=spe" --format=csv "SELECT count() AS n FROM source" >"$tmp/out" 2>"$tmp/err"
 expect env_credentials "$(tr -d '\r' <"$tmp/out")" "n
-5"
+6"
 note
 if grep -q "$secret" "$all_messages"; then
 	echo "FAIL a message printed the password:"
