@@ -5,7 +5,8 @@
  * in rowid order (source.loaded_at, the clock, excepted).  The trace is a
  * gen_bench one (fixtures/workloads/gen_bench.c) big enough for many of the
  * writer's batches, with symbols, so insn and symbol rows interleave with
- * the records.  With --append on top of the first load too.
+ * the records.  With --append of a second copy on top (a byte longer: spe-load
+ * refuses the same file twice).
  *
  * usage: analysis_jobs_same_db REPLAY_TOOL SPE_LOAD GEN_BENCH
  */
@@ -96,14 +97,14 @@ static long long record_count(const char *path)
 	return n;
 }
 
-static char trace[300];
+static char trace[300], trace2[300]; /* trace2: the same records, a byte more (spe-load refuses a file twice) */
 
 /* Load the trace with @p jobs into @p db (twice: the second with --append), then digest it. */
 static void load(const char *jobs, const char *db, char *out, size_t cap)
 {
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd, "%s%s %s %s -o %s --symfs=%s 2>/dev/null && %s%s %s --append %s -o %s --symfs=%s 2>/dev/null",
-		 spe_run_prefix(), spe_load, jobs, trace, db, dir, spe_run_prefix(), spe_load, jobs, trace, db, dir);
+		 spe_run_prefix(), spe_load, jobs, trace, db, dir, spe_run_prefix(), spe_load, jobs, trace2, db, dir);
 	CHECK_INT_EQ(run(cmd), 0);
 	CHECK_INT_EQ(digest(db, out, cap), 0);
 }
@@ -136,12 +137,13 @@ int main(int argc, char **argv)
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(trace, sizeof trace, "%s/trace.data", dir);
+	snprintf(trace2, sizeof trace2, "%s/trace2.data", dir);
 	/* 40,000 records over 8,000 PCs in 800 functions: about 13 of the writer's batches */
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd,
 		 "%s%s %s 40000 8000 800 >/dev/null && %s%s --replay=%s/bench.replay -o %s --aux-size=4M >/dev/null 2>&1 && "
-		 "rm -f %s/*.bin",
-		 spe_run_prefix(), gen_bench, dir, spe_run_prefix(), replay_tool, dir, trace, dir);
+		 "rm -f %s/*.bin && { cat %s; printf 2; } >%s",
+		 spe_run_prefix(), gen_bench, dir, spe_run_prefix(), replay_tool, dir, trace, dir, trace, trace2);
 	if (run(cmd) != 0) {
 		printf("FAIL: cannot make the trace\n");
 		return 1;
