@@ -223,7 +223,8 @@ int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_
 int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *nodes, uint32_t n, uint64_t block_size)
 {
 	ld->err[0] = 0;
-	int rc = ana_numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, ld->err, sizeof ld->err);
+	int rc = ana_numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, &ld->summary, ld->err,
+				       sizeof ld->err);
 	return rc < 0 && !ld->err[0] ? sink_fail(ld, rc, "numa") : rc;
 }
 
