@@ -211,9 +211,14 @@ int ana_record_summary_numa_range(struct record_summary *s, uint32_t node, uint6
 /* Add a load to the (CPU, place) row of @p key. */
 static int add_numa(struct record_summary *s, const struct spe_record *rec, const struct latency_key *key)
 {
-	int64_t n = ana_latency_group_of(&s->numa_index, key);
-	if (n < 0 || zeroed_room((void **)&s->numa, &s->numa_cap, (size_t)n, sizeof *s->numa) < 0)
-		return -1;
+	int64_t n = s->numa_last_n;
+	if (!s->numa_cap || memcmp(key, &s->numa_last, sizeof *key)) {
+		n = ana_latency_group_of(&s->numa_index, key);
+		if (n < 0 || zeroed_room((void **)&s->numa, &s->numa_cap, (size_t)n, sizeof *s->numa) < 0)
+			return -1;
+		s->numa_last = *key;
+		s->numa_last_n = n;
+	}
 	struct numa_count *c = &s->numa[n];
 	c->loads++;
 	if (HAS(TOTAL_LATENCY)) {
@@ -270,11 +275,18 @@ static int late_bit(struct record_summary *s, uint32_t midr)
 static int count_prefetch(struct record_summary *s, const struct spe_record *rec, uint32_t group,
 			  const struct record_where *w)
 {
-	struct latency_key key = { { group, (uint64_t)w->object_id, 0 } };
-	int64_t n = ana_latency_group_of(&s->prefetch_index, &key);
-	if (n < 0 || zeroed_room((void **)&s->prefetch, &s->prefetch_cap, (size_t)n, sizeof *s->prefetch) < 0)
-		return -1;
-	struct prefetch_count *c = &s->prefetch[n];
+	struct prefetch_count *c;
+	if (!w->object_id) { /* most loads: no hashing */
+		if (zeroed_room((void **)&s->prefetch_plain, &s->prefetch_plain_cap, group, sizeof *c) < 0)
+			return -1;
+		c = &s->prefetch_plain[group];
+	} else {
+		struct latency_key key = { { group, (uint64_t)w->object_id, 0 } };
+		int64_t n = ana_latency_group_of(&s->prefetch_index, &key);
+		if (n < 0 || zeroed_room((void **)&s->prefetch, &s->prefetch_cap, (size_t)n, sizeof *s->prefetch) < 0)
+			return -1;
+		c = &s->prefetch[n];
+	}
 	c->loads++;
 	if (HAS(TOTAL_LATENCY)) {
 		c->timed++;
@@ -497,33 +509,42 @@ static int write_numa(const struct record_summary *s, const struct spe_row_sink 
 	return 0;
 }
 
-/* Latency group keys are (pc, insn_id, symbol_id << 1 | has_pc): see the loader's count_latency. */
+/* One prefetch_stat row: group @p g's loads of data object @p object (0: none). */
+static int write_prefetch_row(const struct prefetch_count *c, const struct spe_row_sink *sink, int64_t source_id,
+			      const struct latency_groups *groups, uint64_t g, int64_t object)
+{
+	/* latency group keys are (pc, insn_id, symbol_id << 1 | has_pc): see the loader's count_latency */
+	const struct latency_key *k = &groups->groups[g].key;
+	struct spe_row_prefetch_stat row = { .source_id = source_id,
+					     .has_pc = (int)(k->w[2] & 1),
+					     .pc = k->w[0],
+					     .insn_id = (int64_t)k->w[1],
+					     .symbol_id = (int64_t)(k->w[2] >> 1),
+					     .data_object_id = object,
+					     .loads = c->loads,
+					     .timed = c->timed,
+					     .total_latency = c->total_latency,
+					     .has_late = c->late_known > 0,
+					     .late_prefetch = c->late,
+					     .has_late_latency = c->late_timed > 0,
+					     .late_latency = c->late_latency,
+					     .has_events = c->evented > 0,
+					     .recently_fetched = c->recently_fetched };
+	return sink->prefetch_stats(sink->ctx, &row, 1);
+}
+
 static int write_prefetch(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
 			  const struct latency_groups *groups)
 {
-	for (uint32_t n = 0; n < s->prefetch_index.n; n++) {
-		const struct prefetch_count *c = &s->prefetch[n];
+	int rc = 0;
+	for (size_t g = 0; g < s->prefetch_plain_cap && g < groups->n && rc == 0; g++)
+		if (s->prefetch_plain[g].loads)
+			rc = write_prefetch_row(&s->prefetch_plain[g], sink, source_id, groups, g, 0);
+	for (uint32_t n = 0; n < s->prefetch_index.n && rc == 0; n++) {
 		const struct latency_key *pk = &s->prefetch_index.groups[n].key; /* (group, data object) */
-		const struct latency_key *k = &groups->groups[pk->w[0]].key;
-		struct spe_row_prefetch_stat row = { .source_id = source_id,
-						     .has_pc = (int)(k->w[2] & 1),
-						     .pc = k->w[0],
-						     .insn_id = (int64_t)k->w[1],
-						     .data_object_id = (int64_t)pk->w[1],
-						     .loads = c->loads,
-						     .timed = c->timed,
-						     .total_latency = c->total_latency,
-						     .has_late = c->late_known > 0,
-						     .late_prefetch = c->late,
-						     .has_late_latency = c->late_timed > 0,
-						     .late_latency = c->late_latency,
-						     .has_events = c->evented > 0,
-						     .recently_fetched = c->recently_fetched };
-		int rc = sink->prefetch_stats(sink->ctx, &row, 1);
-		if (rc < 0)
-			return rc;
+		rc = write_prefetch_row(&s->prefetch[n], sink, source_id, groups, pk->w[0], (int64_t)pk->w[1]);
 	}
-	return 0;
+	return rc;
 }
 
 static int64_t null_sum(const struct line_count *l, enum line_sum i)
@@ -606,6 +627,7 @@ void ana_record_summary_free(struct record_summary *s)
 	free(s->ranges);
 	free(s->numa);
 	ana_latency_groups_free(&s->numa_index);
+	free(s->prefetch_plain);
 	free(s->prefetch);
 	ana_latency_groups_free(&s->prefetch_index);
 	memset(s, 0, sizeof *s);

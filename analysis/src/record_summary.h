@@ -59,11 +59,14 @@ struct numa_range {
 	uint32_t node;
 };
 
-/* The loads of one (PC group, data object), with the prefetch events (prefetch). */
+/*
+ * The loads of one (PC group, data object), with the prefetch events
+ * (prefetch); kept to 48 bytes: there is one per load PC, touched by each
+ * load.  Counts of one PC's loads fit 32 bits, as line_count's do.
+ */
 struct prefetch_count {
-	uint64_t loads, timed, total_latency;
-	uint64_t late_known, late, late_timed, late_latency; /* late: the part's late-prefetch bit */
-	uint64_t evented, recently_fetched;
+	uint64_t total_latency, late_latency; /* late: the part's late-prefetch bit */
+	uint32_t loads, timed, late_known, late, late_timed, evented, recently_fetched;
 };
 
 /* The sums of cacheline_sharing whose expression may be NULL (struct line_count). */
@@ -143,7 +146,11 @@ struct record_summary {
 	struct latency_groups numa_index; /* (cpu, has_pa | has_data_source << 1, node + 1 or data source) -> number */
 	struct numa_count *numa;
 	size_t numa_cap;
-	struct latency_groups prefetch_index; /* (PC group, data object) -> number */
+	struct latency_key numa_last; /* the last key and its number: loads come in runs of one CPU */
+	int64_t numa_last_n;          /* -1 = none yet (set by the first count) */
+	struct prefetch_count *prefetch_plain; /* the loads without a data object, by PC group */
+	size_t prefetch_plain_cap;
+	struct latency_groups prefetch_index; /* (PC group, data object) -> number, for the others */
 	struct prefetch_count *prefetch;
 	size_t prefetch_cap;
 	uint32_t late_midr;        /* the MIDR late_bit is for (a one-entry memo) */

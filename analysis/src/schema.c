@@ -142,6 +142,7 @@ static const char tables_sql[] =
 	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
 	"  pc INTEGER,\n"
 	"  insn_id INTEGER REFERENCES insn(id),\n"
+	"  symbol_id INTEGER REFERENCES symbol(id),\n"
 	"  data_object_id INTEGER REFERENCES data_object(id),\n"
 	"  loads INTEGER NOT NULL,\n"
 	"  timed INTEGER NOT NULL,\n"

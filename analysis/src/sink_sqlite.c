@@ -75,9 +75,9 @@ static const char *const statement_sql[ST_RECORD] = {
 			 " translation_latency, timed, total_latency, data_object_ids) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_NUMA_STAT] = "INSERT INTO numa_stat(source_id, cpu, physical, memory_node, data_source, loads, timed,"
 			 " total_latency, remote_access) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	[ST_PREFETCH_STAT] = "INSERT INTO prefetch_stat(source_id, pc, insn_id, data_object_id, loads, timed,"
+	[ST_PREFETCH_STAT] = "INSERT INTO prefetch_stat(source_id, pc, insn_id, symbol_id, data_object_id, loads, timed,"
 			     " total_latency, late_prefetch, late_latency, recently_fetched)"
-			     " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			     " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_CACHELINE_STAT] = "INSERT INTO cacheline_stat(source_id, pid, line, accesses, loads, stores, cpus, threads,"
 			      " offsets, snooped, hitm, peer_hits, total_latency, atomics, writes, modified_events,"
 			      " modified_sources, remote_hits, symbol_ids, data_object_ids)"
@@ -500,13 +500,14 @@ static int sink_prefetch_stats(void *ctx, const struct spe_row_prefetch_stat *ro
 		sqlite3_bind_int64(st, 1, r->source_id);
 		bind_int(st, 2, r->has_pc, (int64_t)r->pc);
 		bind_int(st, 3, r->insn_id != 0, r->insn_id);
-		bind_int(st, 4, r->data_object_id != 0, r->data_object_id);
-		sqlite3_bind_int64(st, 5, (int64_t)r->loads);
-		sqlite3_bind_int64(st, 6, (int64_t)r->timed);
-		bind_int(st, 7, r->timed != 0, (int64_t)r->total_latency);
-		bind_int(st, 8, r->has_late, (int64_t)r->late_prefetch);
-		bind_int(st, 9, r->has_late_latency, (int64_t)r->late_latency);
-		bind_int(st, 10, r->has_events, (int64_t)r->recently_fetched);
+		bind_int(st, 4, r->symbol_id != 0, r->symbol_id);
+		bind_int(st, 5, r->data_object_id != 0, r->data_object_id);
+		sqlite3_bind_int64(st, 6, (int64_t)r->loads);
+		sqlite3_bind_int64(st, 7, (int64_t)r->timed);
+		bind_int(st, 8, r->timed != 0, (int64_t)r->total_latency);
+		bind_int(st, 9, r->has_late, (int64_t)r->late_prefetch);
+		bind_int(st, 10, r->has_late_latency, (int64_t)r->late_latency);
+		bind_int(st, 11, r->has_events, (int64_t)r->recently_fetched);
 	});
 }
 

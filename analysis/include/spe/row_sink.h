@@ -327,7 +327,7 @@ struct spe_row_prefetch_stat {
 	int64_t source_id;
 	int has_pc;               /* else pc is NULL */
 	uint64_t pc;
-	int64_t insn_id, data_object_id; /* 0 = NULL */
+	int64_t insn_id, symbol_id, data_object_id; /* 0 = NULL */
 	uint64_t loads, timed, total_latency;
 	int has_late;             /* some load's part names a late-prefetch bit and it had EVENTS */
 	uint64_t late_prefetch;
