@@ -84,6 +84,10 @@ enum ch_table_id {
 	CHT_NUMA_NODE,
 	CHT_NUMA_CPU,
 	CHT_NUMA_MEMORY,
+	/* summaries of the records (record_summary.c) the memory views read */
+	CHT_PAGE_STAT,
+	CHT_NUMA_STAT,
+	CHT_PREFETCH_STAT,
 	CHT_RECORD,
 	CHT_COUNT
 };

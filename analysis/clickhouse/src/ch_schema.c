@@ -105,6 +105,26 @@ static const struct ch_column numa_cpu_cols[] = {
 static const struct ch_column numa_memory_cols[] = {
 	{ "source_id", "Int64" }, { "node", "Int64" }, { "start", "Int64" }, { "end", "Int64" },
 };
+/* The summaries data_page, numa_traffic and prefetch read (docs/schema.md, "Summaries"). */
+static const struct ch_column page_stat_cols[] = {
+	{ "source_id", "Int64" },	  { "pid", "Nullable(Int64)" },
+	{ "page", "Int64" },		  { "accesses", "Int64" },
+	{ "tlb_walks", "Nullable(Int64)" }, { "translated", "Int64" },
+	{ "translation_latency", "Nullable(Int64)" }, { "timed", "Int64" },
+	{ "total_latency", "Nullable(Int64)" }, { "data_object_ids", "Array(Int64)" },
+};
+static const struct ch_column numa_stat_cols[] = {
+	/* cpu Nullable as _spe_record's: the views join _cpu_context on it */
+	{ "source_id", "Int64" },	       { "cpu", "Nullable(Int64)" },	 { "physical", "Int64" },
+	{ "memory_node", "Nullable(Int64)" }, { "data_source", "Nullable(Int64)" }, { "loads", "Int64" },
+	{ "timed", "Int64" },		       { "total_latency", "Nullable(Int64)" }, { "remote_access", "Nullable(Int64)" },
+};
+static const struct ch_column prefetch_stat_cols[] = {
+	{ "source_id", "Int64" },	   { "pc", "Nullable(Int64)" },	      { "insn_id", "Nullable(Int64)" },
+	{ "symbol_id", "Nullable(Int64)" }, { "data_object_id", "Nullable(Int64)" }, { "loads", "Int64" },
+	{ "timed", "Int64" },		   { "total_latency", "Nullable(Int64)" }, { "late_prefetch", "Nullable(Int64)" },
+	{ "late_latency", "Nullable(Int64)" }, { "recently_fetched", "Nullable(Int64)" },
+};
 
 /*
  * _spe_record: the columns of the spe_record view (SPE_RECORD_VIEW_COLUMNS,
@@ -152,6 +172,9 @@ static struct ch_table tables[CHT_COUNT] = {
 	[CHT_NUMA_NODE] = { "numa_node", COLS(numa_node_cols), "(source_id, node)", NULL },
 	[CHT_NUMA_CPU] = { "numa_cpu", COLS(numa_cpu_cols), "(source_id, cpu)", NULL },
 	[CHT_NUMA_MEMORY] = { "numa_memory", COLS(numa_memory_cols), "(source_id, start)", NULL },
+	[CHT_PAGE_STAT] = { "page_stat", COLS(page_stat_cols), "(source_id, page)", NULL },
+	[CHT_NUMA_STAT] = { "numa_stat", COLS(numa_stat_cols), "source_id", NULL },
+	[CHT_PREFETCH_STAT] = { "prefetch_stat", COLS(prefetch_stat_cols), "(source_id, assumeNotNull(pc))", NULL },
 	/*
 	 * The records by capture then PC: the PC column sorted compresses to
 	 * little, and the views that group by PC (branch_mispredict, prefetch)

@@ -416,6 +416,71 @@ static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, siz
 	});
 }
 
+/* ---- the summaries of the memory views ----------------------------------- */
+
+/* Array(Int64): the LEB128 count, then the values. */
+static void put_i64_array(struct ch_buf *b, const int64_t *v, size_t n)
+{
+	size_t len = n;
+	do {
+		put_u8(b, (uint8_t)((len & 0x7f) | (len >> 7 ? 0x80 : 0)));
+		len >>= 7;
+	} while (len);
+	for (size_t i = 0; i < n; i++)
+		put_i64(b, v[i]);
+}
+
+static int sink_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
+{
+	struct ch_sink *s = ctx;
+	ROWS(s, CHT_PAGE_STAT, rows, n, 11 + (int)r->n_data_objects, STRINGS(NULL), {
+		put_i64(b, r->source_id);
+		put_nint(b, r->pid >= 0, r->pid);
+		put_i64(b, (int64_t)r->page);
+		put_i64(b, (int64_t)r->accesses);
+		put_nint(b, r->has_events, (int64_t)r->tlb_walks);
+		put_i64(b, (int64_t)r->translated);
+		put_nint(b, r->translated != 0, (int64_t)r->translation_latency);
+		put_i64(b, (int64_t)r->timed);
+		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
+		put_i64_array(b, r->data_object_ids, r->n_data_objects);
+	});
+}
+
+static int sink_numa_stats(void *ctx, const struct spe_row_numa_stat *rows, size_t n)
+{
+	struct ch_sink *s = ctx;
+	ROWS(s, CHT_NUMA_STAT, rows, n, 9, STRINGS(NULL), {
+		put_i64(b, r->source_id);
+		put_nint(b, 1, r->cpu);
+		put_i64(b, r->physical);
+		put_nint(b, r->memory_node >= 0, r->memory_node);
+		put_nint(b, r->has_data_source, (int64_t)r->data_source);
+		put_i64(b, (int64_t)r->loads);
+		put_i64(b, (int64_t)r->timed);
+		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
+		put_nint(b, r->has_events, (int64_t)r->remote_access);
+	});
+}
+
+static int sink_prefetch_stats(void *ctx, const struct spe_row_prefetch_stat *rows, size_t n)
+{
+	struct ch_sink *s = ctx;
+	ROWS(s, CHT_PREFETCH_STAT, rows, n, 11, STRINGS(NULL), {
+		put_i64(b, r->source_id);
+		put_nint(b, r->has_pc, (int64_t)r->pc);
+		put_nint(b, r->insn_id != 0, r->insn_id);
+		put_nint(b, r->symbol_id != 0, r->symbol_id);
+		put_nint(b, r->data_object_id != 0, r->data_object_id);
+		put_i64(b, (int64_t)r->loads);
+		put_i64(b, (int64_t)r->timed);
+		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
+		put_nint(b, r->has_late, (int64_t)r->late_prefetch);
+		put_nint(b, r->has_late_latency, (int64_t)r->late_latency);
+		put_nint(b, r->has_events, (int64_t)r->recently_fetched);
+	});
+}
+
 static int sink_records(void *ctx, const struct spe_row_record *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
@@ -547,7 +612,11 @@ int spe_ch_sink_new(struct spe_ch *ch, struct spe_row_sink *out)
 				      .commit = sink_commit,
 				      .abort = sink_abort,
 				      .errmsg = sink_errmsg,
-				      .free = sink_free };
+				      .free = sink_free,
+				      /* the summaries of the memory views (the others' views scan the records) */
+				      .page_stats = sink_page_stats,
+				      .numa_stats = sink_numa_stats,
+				      .prefetch_stats = sink_prefetch_stats };
 	return 0;
 }
 
