@@ -322,12 +322,16 @@ static void cacheline_sharing(struct util_text *t)
  * NULL on parts without one) and recently_fetched (SPEv1.4: the line was
  * already being fetched).  It adds up prefetch_stat, the loads the loader
  * counts by PC and data object (record_summary.c); its definition over
- * spe_record is in tests/analysis/cli_summary_views.sh.
+ * spe_record is in tests/analysis/cli_summary_views.sh.  Every load PC has
+ * rows there, most without either event: only the PCs with one are grouped
+ * (all their rows, so the sums stay whole), not all of them (0.65 s at
+ * 200,000 PCs).
  */
 static void prefetch(struct util_text *t)
 {
 	util_text_append(t,
 			"CREATE VIEW prefetch AS\n"
+			"WITH hot AS (SELECT pc FROM prefetch_stat WHERE late_prefetch > 0 OR recently_fetched > 0)\n"
 			"SELECT " HEX("p.pc") " AS pc, s.name AS symbol, p.pc - s.start AS symbol_offset,\n"
 			"  d.name AS data_object, sum(p.loads) AS loads, sum(p.late_prefetch) AS late_prefetch,\n"
 			"  round(100.0 * sum(p.late_prefetch) / sum(p.loads), 1) AS late_rate,\n"
@@ -338,6 +342,7 @@ static void prefetch(struct util_text *t)
 			"FROM prefetch_stat p\n"
 			"LEFT JOIN symbol s ON s.id = p.symbol_id\n"
 			"LEFT JOIN data_object d ON d.id = p.data_object_id\n"
+			"WHERE p.pc IN hot OR (p.pc IS NULL AND EXISTS (SELECT 1 FROM hot WHERE pc IS NULL))\n"
 			"GROUP BY p.pc, p.data_object_id\n"
 			"HAVING late_prefetch > 0 OR recently_fetched > 0\n"
 			"ORDER BY coalesce(late_latency, 0) DESC, late_prefetch DESC, recently_fetched DESC;\n");

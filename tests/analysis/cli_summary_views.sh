@@ -1,8 +1,9 @@
 #!/bin/sh
 # Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
 # Every view that reads the summaries the loader counts (mem_level_summary,
-# latency_histogram, branch_mispredict, tlb_hotspot, cacheline_sharing:
-# docs/schema.md, "Summaries") against its definition computed from the
+# latency_histogram, branch_mispredict, tlb_hotspot, cacheline_sharing,
+# data_page, numa_traffic, prefetch: docs/schema.md, "Summaries") against its
+# definition computed from the
 # records of spe_record, row for row: on a generated trace of many PCs (one source),
 # then with the data-object fixture (several processes' threads, data
 # addresses, NUMA) and the generated trace again appended (three sources:
