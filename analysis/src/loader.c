@@ -552,6 +552,8 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		rc = write_load_stats(ld);
 	if (rc == 0)
 		rc = write_latency(ld);
+	if (rc == 0 && ana_record_summary_settle(&ld->summary) < 0)
+		rc = out_of_memory(ld);
 	if (rc == 0 && (rc = ana_record_summary_write(&ld->summary, &ld->sink, ld->source_id, &ld->latency)) < 0)
 		sink_fail(ld, rc, "summaries");
 	if (rc == 0 && (rc = ld->sink.commit(ld->sink.ctx)) < 0)

@@ -150,6 +150,9 @@ struct record_summary {
 	int64_t numa_last_n;          /* -1 = none yet (set by the first count) */
 	struct prefetch_count *prefetch_plain; /* the loads without a data object, by PC group */
 	size_t prefetch_plain_cap;
+	uint64_t *plain_pending;   /* those loads not yet added: group | what they were << 32 (record_summary.c) */
+	uint64_t *plain_sort_tmp;
+	size_t n_plain_pending;
 	struct latency_groups prefetch_index; /* (PC group, data object) -> number, for the others */
 	struct prefetch_count *prefetch;
 	size_t prefetch_cap;
@@ -172,6 +175,9 @@ int ana_record_summary_numa_range(struct record_summary *s, uint32_t node, uint6
  */
 int ana_record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
 			 const struct record_where *w);
+
+/* Apply the counts kept for later (before reading them).  0, or -1 without memory. */
+int ana_record_summary_settle(struct record_summary *s);
 
 /*
  * Write the rows of source @p source_id; @p group_pc gives a latency group's
