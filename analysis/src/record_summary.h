@@ -147,7 +147,7 @@ struct record_summary {
 	struct numa_count *numa;
 	size_t numa_cap;
 	struct latency_key numa_last; /* the last key and its number: loads come in runs of one CPU */
-	int64_t numa_last_n;          /* -1 = none yet (set by the first count) */
+	int64_t numa_last_n;          /* valid once numa_cap is not 0 */
 	struct prefetch_count *prefetch_plain; /* the loads without a data object, by PC group */
 	size_t prefetch_plain_cap;
 	uint64_t *plain_pending;   /* those loads not yet added: group | what they were << 32 (record_summary.c) */
