@@ -467,6 +467,9 @@ static void print_summary(const struct spe_aux_stats *st, int raw)
 		fprintf(stderr, "; %" PRIu64 " AUXTRACE buffers (%" PRIu64 " bytes); AUX lost data %" PRIu64
 			" of %" PRIu64 " times (truncated), %" PRIu64 " partial, %" PRIu64 " collisions",
 			st->chunks, st->bytes, st->aux_truncated, st->aux_records, st->aux_partial, st->aux_collision);
+	if (st->cut)
+		fprintf(stderr, "; the file is cut short at offset 0x%" PRIx64 ", %" PRIu64 " bytes missing", st->cut_offset,
+			st->cut_bytes);
 	fputc('\n', stderr);
 }
 
@@ -492,8 +495,12 @@ int cmd_dump(int argc, char **argv)
 		return status;
 	if (!o.quiet)
 		print_summary(&st, o.raw);
-	/* everything before an error was printed: a file cut short is partial data, any other problem bad data */
-	status = rc == 0 ? CLI_OK : rc == -spe_truncated ? CLI_PARTIAL : rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+	/*
+	 * Everything before an error was printed: a file cut short after its SPE
+	 * data began is partial data; any other problem (a cut before any, too) bad data.
+	 */
+	status = rc == 0 ? CLI_OK : rc == -spe_truncated && st.cut ? CLI_PARTIAL
+		 : rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 	if (status == CLI_OK && (st.bad_bytes || d.dump_bad_bytes || d.decode_errors))
 		status = CLI_PARTIAL;
 	if (d.out_error) {

@@ -252,7 +252,8 @@ int cmd_export(int argc, char **argv)
 		usage(stderr);
 		return CLI_USAGE;
 	}
-	struct cli_temp_load lo = { .symfs = eo.symfs, .raw = raw };
+	int partial = 0; /* a recording read in part (cut short, decode errors): exit 1 once exported */
+	struct cli_temp_load lo = { .symfs = eo.symfs, .raw = raw, .partial = &partial };
 	if (midr_arg && cli_parse_midr(midr_arg, &lo.midr) < 0) {
 		fprintf(stderr, "%s: --midr=%s: not a number or a known CPU part\n", prog, midr_arg);
 		return CLI_USAGE;
@@ -321,5 +322,5 @@ int cmd_export(int argc, char **argv)
 				"(binaries not found? try --symfs)\n",
 				prog, (unsigned long long)stats.no_dwarf);
 	}
-	return status;
+	return status == CLI_OK && partial ? CLI_PARTIAL : status;
 }

@@ -28,14 +28,14 @@ static void on_signal(int sig)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: spe-load FILE... [-o DB] [--append | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
+		"usage: spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
 		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--raw --midr=MIDR|PART [--cpu=N]]\n"
 		"       spe-load FILE... --clickhouse=URL [--cluster=NAME] [--replace] [options above]\n"
 		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
 		"      --clickhouse=URL  load into ClickHouse instead, e.g. http://host:8123/?database=spe\n"
 		"      --cluster=NAME    with --clickhouse: tables on every shard of cluster NAME\n"
-		"      --replace         with --clickhouse: a capture already loaded is loaded again in its place\n"
-		"      --append          add the files to an existing database\n"
+		"      --append          add the files to an existing database (a file already in it is refused)\n"
+		"      --replace         as --append, but a file already loaded is loaded again in its place\n"
 		"      --force           replace an existing database (only once the load succeeded)\n"
 		"      --symfs=DIR       look for mapped files under DIR\n"
 		"      --kallsyms=FILE   resolve kernel PCs with a copy of /proc/kallsyms\n"
@@ -62,12 +62,17 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	if (k->dropped_extras)
 		fprintf(stderr, ", %llu extra counters/addresses dropped (more than %d in a record)",
 			(unsigned long long)k->dropped_extras, SPE_REC_MAX_EXTRA);
+	if (k->cut)
+		fprintf(stderr, "; the file is cut short at offset 0x%llx, %llu bytes missing (the records before are loaded)",
+			(unsigned long long)k->cut_offset, (unsigned long long)k->cut_bytes);
 	/* not one mapped sample symbolized: the binaries were not where the recording saw them */
 	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records)
 		fprintf(stderr, " (no binary found: %s)",
 			counted_opts->symfs ? "is --symfs the root they are under?"
 					    : "give --symfs=DIR, the root they are under");
 	fputc('\n', stderr);
+	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
+		fprintf(stderr, "spe-load: %s\n", k->cut_what);
 }
 
 int cmd_load(int argc, char **argv);
@@ -161,15 +166,15 @@ int cmd_load(int argc, char **argv)
 		}
 	}
 	const char *ch_misuse = ch.url && (output || append || force) ? "--clickhouse replaces -o, --append and --force"
-				: !ch.url && (ch.cluster || ch.replace) ? "--cluster and --replace go with --clickhouse"
+				: !ch.url && ch.cluster ? "--cluster goes with --clickhouse"
 										       : NULL;
 	if (!output && !ch.url)
 		output = CLI_DEFAULT_DB; /* the database spe-query, spe-report and spe-export read by default */
-	if (optind >= argc || (append && force) || (midr_arg && !raw) || ch_misuse) {
+	if (optind >= argc || ((append || ch.replace) && force) || (midr_arg && !raw) || ch_misuse) {
 		fprintf(stderr, "spe-load: %s\n",
 			ch_misuse ? ch_misuse
 			: optind >= argc ? "no input file"
-			: append && force ? "--append and --force exclude each other"
+			: (append || ch.replace) && force ? "--append and --replace exclude --force"
 					  : "--midr goes with --raw");
 		usage(stderr);
 		return CLI_USAGE;
@@ -223,13 +228,14 @@ int cmd_load(int argc, char **argv)
 	}
 
 	struct spe_db *db;
-	enum spe_db_mode mode = append ? SPE_DB_APPEND : force ? SPE_DB_FORCE : SPE_DB_CREATE;
+	enum spe_db_mode mode = append || ch.replace ? SPE_DB_APPEND : force ? SPE_DB_FORCE : SPE_DB_CREATE;
 	int existed = access(output, F_OK) == 0;
 	int rc = spe_db_open(output, mode, &db, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "spe-load: %s\n", err);
 		return rc == -spe_invalid ? CLI_USAGE : rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
 	}
+	spe_db_set_replace(db, ch.replace);
 	int status = CLI_OK;
 	struct spe_load_counts *counts = calloc((size_t)(argc - optind), sizeof *counts);
 	if (!counts) {
@@ -240,7 +246,7 @@ int cmd_load(int argc, char **argv)
 		struct spe_load_counts *k = &counts[i - optind];
 		rc = raw ? spe_load_raw_file(db, argv[i], midr, cpu, &opts, k, err, sizeof err)
 			 : spe_load_perf_file(db, argv[i], &opts, k, err, sizeof err);
-		if (k->bad_bytes || k->lost_aux)
+		if (cli_load_is_partial(k))
 			status = CLI_PARTIAL;
 	}
 	if (rc == 0 && interrupted)

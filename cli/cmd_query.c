@@ -180,7 +180,8 @@ int cmd_query(int argc, char **argv)
 		sigaction(SIGTERM, &sa, NULL);
 		return cli_ch_query(PROG, clickhouse, ch_host, ch_source, argv[argc - 1], fmt, timeout, &interrupted);
 	}
-	struct cli_temp_load lo = { .symfs = symfs, .cancel = &interrupted, .raw = raw };
+	int partial = 0; /* a recording read in part (cut short, decode errors): exit 1 once answered */
+	struct cli_temp_load lo = { .symfs = symfs, .cancel = &interrupted, .raw = raw, .partial = &partial };
 	if (midr_arg && cli_parse_midr(midr_arg, &lo.midr) < 0) {
 		fprintf(stderr, PROG ": --midr=%s: not a number or a known CPU part\n", midr_arg);
 		return CLI_USAGE;
@@ -249,5 +250,5 @@ int cmd_query(int argc, char **argv)
 		status = timed_out || sqlite3_errcode(sq) == SQLITE_NOMEM ? CLI_UNAVAILABLE : CLI_DATAERR;
 	}
 	spe_db_close(db); /* a FILE.data's private database is removed here */
-	return cli_finish_stdout(PROG, status);
+	return cli_finish_stdout(PROG, status == CLI_OK && partial ? CLI_PARTIAL : status);
 }

@@ -507,6 +507,28 @@ static void print_diags(const struct spe_filter_diags *d)
 		fprintf(stderr, PROG ": %u more messages not shown\n", d->dropped);
 }
 
+/*
+ * A mistyped term or value is the user's to fix wherever the command runs:
+ * say so (exit 64) before anything looks at the machine, which on a host
+ * without SPE would answer 69 and hide the typo.  Only the syntax errors
+ * the parse collected; what the target refuses comes with the compile.
+ */
+static int refuse_filter_usage(const struct spe_filter_diags *d)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < d->count; i++)
+		if (d->d[i].error && d->d[i].cls == SPE_DIAG_USAGE) {
+			fprintf(stderr, PROG ": error: %s [%s]\n", d->d[i].text, spe_filter_msg_id(d->d[i].msg));
+			n++;
+		}
+	if (!n)
+		return 0;
+	if (d->dropped)
+		fprintf(stderr, PROG ": %u more messages not shown\n", d->dropped);
+	fprintf(stderr, PROG ": see " PROG " --list-filters --cpu=NAME for the terms and their values\n");
+	return CLI_USAGE;
+}
+
 static void print_dry_run(const struct spe_target *t, const struct spe_filter_result *r, enum out_format fmt)
 {
 	static const char *const reg_names[SPE_REG_COUNT] = {
@@ -717,6 +739,8 @@ int cmd_record(int argc, char **argv)
 	c->paranoid = -2; /* not given */
 	spe_filter_request_init(&c->req);
 	int rc = parse_args(c, argc, argv);
+	if (!rc && c->mode != MODE_HELP)
+		rc = refuse_filter_usage(&c->req.diags);
 	if (rc || c->mode == MODE_HELP) {
 		if (!rc)
 			print_help(stdout);

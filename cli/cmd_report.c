@@ -40,7 +40,8 @@ static void usage(FILE *out)
 		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]\n"
 		"                [-o FILE | --html=FILE]\n"
 		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]\n"
-		"       %s --clickhouse=URL [--host=NAME] [--source=ID] [--format=table|json] [--top N] [-o FILE]\n",
+		"       %s --clickhouse=URL [--host=NAME] [--source=ID] [--format=table|json|html | --html=FILE |\n"
+		"                --annotate=SYMBOL] [--symfs=DIR] [--source-dir=DIR]... [--top N] [-o FILE]\n",
 		prog, prog, prog, prog, prog, prog);
 }
 
@@ -59,10 +60,10 @@ static void help(FILE *out)
 	      "      --symfs=DIR, --source-dir=DIR   where binaries and source files are found\n"
 	      "      --annotations=N   functions annotated in the HTML page (default 5; 0: none)\n"
 	      "      --color=auto|always|never   --annotate's shading on a terminal\n"
-	      "      --clickhouse=URL  the text or JSON report from a ClickHouse database (read-only)\n"
+	      "      --clickhouse=URL  the report, page or annotation from a ClickHouse database (read-only)\n"
 	      "      --host=NAME, --source=ID    with --clickhouse: only those captures\n"
 	      "exit: 0 ok, 64 usage, 65 no records / not a spekit database, 66 cannot read the database,\n"
-	      "      74 I/O error.  man spe-report has the sections and their columns.\n",
+	      "      69 ClickHouse server or shard unavailable, 74 I/O error.  man spe-report has the sections and their columns.\n",
 	      out);
 }
 
@@ -129,41 +130,54 @@ static void on_signal(int sig)
 
 struct ch_job {
 	const char *url, *host, *source;
+	const struct job *j; /* the mode and the report's options */
 	int top, json;
 };
 
 static int run_clickhouse(FILE *out, void *arg)
 {
-	const struct ch_job *j = arg;
-	return cli_ch_report(prog, j->url, j->host, j->source, j->top, j->json, out, &interrupted);
+	const struct ch_job *c = arg;
+	if (c->j->mode == MODE_HTML || c->j->mode == MODE_ANNOTATE)
+		return cli_ch_report_page(prog, c->url, c->host, c->source, c->j->mode == MODE_ANNOTATE ? c->j->symbol : NULL,
+					  c->json, &c->j->so, out, &interrupted);
+	return cli_ch_report(prog, c->url, c->host, c->source, c->top, c->json, out, &interrupted);
 }
 
 /*
- * --clickhouse=URL: the report's sections from the cluster's views, as
- * tables or JSON (cli/common/clickhouse_cli.c), to standard output or -o.
- * The HTML page, --annotate, --cross-isa and --diff read SQLite's tables
- * and do not go with it.
+ * --clickhouse=URL with options that read SQLite only: -d, --diff,
+ * --cross-isa (the topdown runs are imported into SQLite), a database
+ * argument; --host/--source without the URL.  CLI_OK or CLI_USAGE.
  */
-static int report_clickhouse(const char *url, const char *host, const char *source, const char *format,
-			     const char *output, int other_modes, int top)
+static int clickhouse_usage(const char *url, int sqlite_only)
 {
-	if (!url || other_modes || (format && strcmp(format, "table") && strcmp(format, "json"))) {
-		fprintf(stderr, "%s: %s\n", prog,
-			!url ? "--host and --source go with --clickhouse=URL"
-			: other_modes ? "--clickhouse prints the text or JSON report; not with -d, --diff, --html, --annotate, "
-					"--cross-isa, --symfs or --source-dir"
-				      : "--format must be table or json with --clickhouse");
-		return CLI_USAGE;
-	}
-	int rc = cli_report_output_check(prog, output ? output : "-");
-	if (rc != CLI_OK)
-		return rc;
+	if (url && !sqlite_only)
+		return CLI_OK;
+	fprintf(stderr, "%s: %s\n", prog,
+		!url ? "--host and --source go with --clickhouse=URL"
+		     : "--clickhouse reads the cluster's views: not with -d, --diff, --cross-isa or --workload "
+		       "(they read SQLite databases)");
+	return CLI_USAGE;
+}
+
+/*
+ * --clickhouse=URL: the report from the cluster's views -- the text or JSON
+ * sections (cli/common/clickhouse_cli.c), the HTML page or an annotation
+ * (spe_report_html_ch, spe_report_annotate_ch) -- to standard output or the
+ * file, which is written beside and renamed only when complete, so a
+ * cluster that stops answering leaves no partial file.
+ */
+static int report_clickhouse(struct ch_job *c, const char *output)
+{
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	struct ch_job j = { url, host, source, top, format && !strcmp(format, "json") };
-	return cli_report_output_write(prog, output ? output : "-", run_clickhouse, &j);
+	int rc = cli_report_output_write(prog, output ? output : "-", run_clickhouse, c);
+	if (rc == CLI_OK && c->j->mode == MODE_HTML && output && strcmp(output, "-"))
+		fprintf(stderr, "%s: wrote %s\n", prog, output);
+	else if (rc != CLI_OK && output && strcmp(output, "-"))
+		fprintf(stderr, "%s: %s not written\n", prog, output);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -251,11 +265,12 @@ int cmd_report(int argc, char **argv)
 			return CLI_USAGE;
 		}
 	}
-	if (clickhouse || ch_host || ch_source)
-		return report_clickhouse(clickhouse, ch_host, ch_source, format, output,
-					 j.db_path || cross || diff || html || j.symbol || nsource || j.so.symfs ||
-						 j.so.annotations || optind != argc,
-					 j.ro.top);
+	int on_clickhouse = clickhouse || ch_host || ch_source;
+	if (on_clickhouse) {
+		int rc = clickhouse_usage(clickhouse, j.db_path || cross || diff || j.ro.workload || optind != argc);
+		if (rc != CLI_OK)
+			return rc;
+	}
 	if (!diff && optind != argc) {
 		fprintf(stderr, "%s: unexpected argument '%s' (the database is -d DB)\n", prog, argv[optind]);
 		usage(stderr);
@@ -263,12 +278,12 @@ int cmd_report(int argc, char **argv)
 	}
 	/* the text or page written in place of the database it is made from would lose it */
 	const char *target = html ? html : output, *target_opt = html ? "--html" : "-o";
-	int same = diff ? 0 : cli_default_db(prog, &j.db_path);
+	int same = diff || on_clickhouse ? 0 : cli_default_db(prog, &j.db_path);
 	if (!same && j.db_path)
 		same = cli_refuse_recording_as_db(prog, j.db_path, "load it first (spe-load FILE -o DB), then -d DB");
 	for (int i = optind; i < argc && diff && !j.db_path && !same; i++)
 		same = cli_refuse_recording_as_db(prog, argv[i], "load it first (spe-load FILE -o DB)");
-	if (!same)
+	if (!same && !on_clickhouse)
 		same = cli_refuse_output_is_input(prog, target_opt, target, j.db_path);
 	for (int i = optind; i < argc && !same; i++) /* --diff's databases */
 		same = cli_refuse_output_is_input(prog, target_opt, target, argv[i]);
@@ -362,6 +377,10 @@ int cmd_report(int argc, char **argv)
 	int rc = cli_report_output_check(prog, output ? output : "-");
 	if (rc != CLI_OK)
 		return rc;
+	if (on_clickhouse) {
+		struct ch_job cj = { clickhouse, ch_host, ch_source, &j, j.ro.top, j.json };
+		return report_clickhouse(&cj, output);
+	}
 
 	if (access(j.db_path, R_OK) != 0) {
 		fprintf(stderr, "%s: %s: cannot read the database\n", prog, j.db_path);

@@ -36,6 +36,7 @@ struct spe_db {
 	struct spe_outfile *file; /* the temporary renamed over path on commit, or NULL */
 	enum spe_db_mode mode;
 	int in_txn;
+	int replace; /* a file already loaded replaces its source (spe_db_set_replace) */
 };
 
 int spe_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
@@ -57,6 +58,17 @@ sqlite3 *spe_db_sqlite(struct spe_db *db)
 int spe_db_is_append(const struct spe_db *db)
 {
 	return db && db->mode == SPE_DB_APPEND && !db->file;
+}
+
+void spe_db_set_replace(struct spe_db *db, int replace)
+{
+	if (db)
+		db->replace = replace;
+}
+
+int spe_db_replaces(const struct spe_db *db)
+{
+	return db && db->replace;
 }
 
 static int open_sqlite(const char *path, int flags, sqlite3 **out, char *err, size_t errlen)

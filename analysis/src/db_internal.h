@@ -12,5 +12,7 @@ int spe_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 /* Was @p db opened in APPEND mode on an existing database? */
 struct spe_db;
 int spe_db_is_append(const struct spe_db *db);
+/* Does a file already loaded replace its earlier source (spe_db_set_replace)? */
+int spe_db_replaces(const struct spe_db *db);
 
 #endif

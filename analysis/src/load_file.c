@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "file_digest.h"
 #include "loader_internal.h"
 #include "spe/analysis.h"
 
@@ -162,11 +163,14 @@ int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struc
 		rc = flush_batch(ld, batch, n);
 	if (rc < 0)
 		return rc;
-	if (type != -spe_eos)
-		return type;
 	struct spe_aux_stats st;
 	memset(&st, 0, sizeof st);
 	spe_aux_get_stats(aux, &st, sizeof st);
+	/* a file cut short ends in -spe_truncated after its last whole record: partial data, loaded */
+	if (type != -spe_eos && !(type == -spe_truncated && st.cut))
+		return type;
+	if (st.cut)
+		spe_loader_note_cut(ld, spe_aux_errmsg(aux));
 	spe_loader_add_aux_stats(ld, &st);
 	return 0;
 }
@@ -184,13 +188,19 @@ static void load_error(char *err, size_t errlen, const char *path, int rc, struc
 }
 
 /* Load every item of a decoder over @p f or @p raw into a new loader: into @p sink, else @p db's SQLite sink. */
-static int load_input(struct spe_db *db, const struct spe_row_sink *sink, const struct spe_source_info *src,
+static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct spe_source_info *src,
 		      const struct spe_load_opts *opts, const struct spe_aux_config *cfg, struct spe_load_counts *counts,
 		      char *err, size_t errlen)
 {
+	/* the file's identity first: a sink refuses a file it holds before anything is decoded */
+	char digest[SPE_FILE_DIGEST_SIZE];
+	int rc = ana_file_digest(src->file, digest, sizeof digest, err, errlen);
+	if (rc < 0)
+		return rc;
+	src->digest = digest;
 	struct spe_loader *ld;
-	int rc = sink ? spe_loader_new_sink(sink, src, opts, &ld, err, errlen)
-		      : spe_loader_new(db, src, opts, &ld, err, errlen);
+	rc = sink ? spe_loader_new_sink(sink, src, opts, &ld, err, errlen)
+		  : spe_loader_new(db, src, opts, &ld, err, errlen);
 	if (rc < 0)
 		return rc;
 	struct spe_aux_decoder *aux = spe_aux_alloc_decoder(cfg);

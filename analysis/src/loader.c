@@ -84,7 +84,8 @@ static int begin_source(struct spe_loader *ld, const struct spe_source_info *src
 				      .host = src->host,
 				      .command_line = src->command_line,
 				      .cpus = src->nr_cpus >= 0 ? src->nr_cpus : -1,
-				      .loaded_at = now };
+				      .loaded_at = now,
+				      .digest = src->size > offsetof(struct spe_source_info, digest) ? src->digest : NULL };
 	ld->source_id = row.id;
 	rc = ld->sink.sources(ld->sink.ctx, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "source") : 0;
@@ -408,6 +409,16 @@ void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats 
 	ld->counts.unknown_packets += s->unknown_packets;
 	ld->counts.dropped_extras += s->dropped_extras;
 	ld->counts.lost_aux += s->aux_truncated + s->lost;
+	if (s->cut) {
+		ld->counts.cut = 1;
+		ld->counts.cut_offset = s->cut_offset;
+		ld->counts.cut_bytes = s->cut_bytes;
+	}
+}
+
+void spe_loader_note_cut(struct spe_loader *ld, const char *what)
+{
+	snprintf(ld->counts.cut_what, sizeof ld->counts.cut_what, "%s", what);
 }
 
 /* ---- finish: the tables known only at the end ------------------------------ */
@@ -480,7 +491,11 @@ static int write_load_stats(struct spe_loader *ld)
 					  .no_symbol = k->no_symbol,
 					  .no_time = k->no_time,
 					  .no_data_object = k->no_data_object,
-					  .cacheline_scan = ld->summary.lines_dropped };
+					  .cacheline_scan = ld->summary.lines_dropped,
+					  .cut = !!k->cut,
+					  .cut_offset = k->cut_offset,
+					  .cut_bytes = k->cut_bytes,
+					  .cut_what = k->cut ? k->cut_what : NULL };
 	int rc = ld->sink.load_stats(ld->sink.ctx, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "load_stats") : 0;
 }

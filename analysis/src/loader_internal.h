@@ -11,5 +11,7 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 void spe_loader_prefetch(struct spe_loader *ld, const struct spe_record *rec);
 /* The AUX layer's decoder counts and the lost AUX data, into load_stats. */
 void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats *s);
+/* The file was cut short (s->cut): @p what, the AUX layer's message naming file, offset and what was cut. */
+void spe_loader_note_cut(struct spe_loader *ld, const char *what);
 
 #endif

@@ -5,6 +5,7 @@
  * sentences are stated beside each function and in spe-report(1).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
@@ -154,9 +155,95 @@ const char *spe_memory_parts_sql(void)
 	return capability_sql;
 }
 
+/* A column of the text tables: its header (words, as the report's other sections have) and alignment. */
+struct text_col {
+	const char *header;
+	enum { COL_TEXT, COL_NUM, COL_PERCENT } kind;
+};
+
+#define MAX_TEXT_COLS 8
+
 struct section {
 	const char *title, *json_key, *sql;
+	struct text_col cols[MAX_TEXT_COLS]; /* one per column of sql, in order */
 };
+
+/* A cell as the text report shows it: "-" for unknown (NULL), percentages with one decimal and a % sign. */
+static char *cell_text(sqlite3_stmt *st, int i, const struct text_col *c)
+{
+	char buf[64];
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return strdup("-");
+	if (c->kind == COL_PERCENT) {
+		snprintf(buf, sizeof buf, "%.1f%%", sqlite3_column_double(st, i));
+		return strdup(buf);
+	}
+	return strdup((const char *)sqlite3_column_text(st, i));
+}
+
+/*
+ * @p sql's rows as the report's other tables look (analysis/topdown/src/
+ * report_spe.c): indented two spaces, headers in words, numbers right-aligned,
+ * "-" where a value is unknown.  Widths fit the rows (at most --top of them).
+ */
+static int print_text_table(sqlite3 *db, const char *sql, const struct text_col *cols, FILE *out, char *err,
+			    size_t errlen)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		return -spe_io;
+	}
+	int n = sqlite3_column_count(st);
+	if (n > MAX_TEXT_COLS)
+		n = MAX_TEXT_COLS;
+	size_t width[MAX_TEXT_COLS], rows = 0, cap = 0;
+	char **cells = NULL;
+	int rc = 0, step;
+	for (int i = 0; i < n; i++)
+		width[i] = strlen(cols[i].header);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (rows == cap) {
+			char **grown = realloc(cells, (cap = cap ? 2 * cap : 16) * n * sizeof *cells);
+			if (!grown) {
+				rc = -spe_nomem;
+				break;
+			}
+			cells = grown;
+		}
+		for (int i = 0; i < n; i++) {
+			char *t = cell_text(st, i, &cols[i]);
+			cells[rows * n + i] = t;
+			if (!t)
+				rc = -spe_nomem;
+			else if (strlen(t) > width[i])
+				width[i] = strlen(t);
+		}
+		rows++;
+		if (rc)
+			break;
+	}
+	if (!rc && step != SQLITE_DONE) {
+		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+		rc = -spe_io;
+	}
+	sqlite3_finalize(st);
+	for (size_t r = 0; r <= rows && !rc; r++) {
+		fputs(" ", out);
+		for (int i = 0; i < n; i++) {
+			const char *t = r ? cells[(r - 1) * n + i] : cols[i].header;
+			int w = i == n - 1 && cols[i].kind == COL_TEXT ? 0 : (int)width[i]; /* no trailing blanks */
+			fprintf(out, cols[i].kind == COL_TEXT ? " %-*s" : " %*s", w, t);
+			if (i < n - 1)
+				fputc(' ', out);
+		}
+		fputc('\n', out);
+	}
+	for (size_t k = 0; k < rows * (size_t)n; k++)
+		free(cells[k]);
+	free(cells);
+	return rc;
+}
 
 int spe_memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *out, char *err, size_t errlen)
 {
@@ -180,10 +267,18 @@ int spe_memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *ou
 		 "SELECT pc, symbol, data_object, loads, late_prefetch, recently_fetched, late_latency FROM prefetch LIMIT %d",
 		 top);
 	const struct section sections[] = {
-		{ "Hot data objects by total latency", "data_objects", sql[0] },
-		{ "NUMA traffic (loads by CPU node and memory node)", "numa_traffic", sql[1] },
-		{ "Shared cache lines", "shared_lines", sql[2] },
-		{ "Late prefetches", "prefetch", sql[3] },
+		{ "Hot data objects by total latency", "data_objects", sql[0],
+		  { { "kind", COL_TEXT }, { "object", COL_TEXT }, { "start", COL_TEXT }, { "samples", COL_NUM },
+		    { "share", COL_PERCENT }, { "p99", COL_NUM }, { "levels", COL_TEXT } } },
+		{ "NUMA traffic (loads by CPU node and memory node)", "numa_traffic", sql[1],
+		  { { "CPU node", COL_NUM }, { "memory node", COL_NUM }, { "basis", COL_TEXT }, { "remote", COL_NUM },
+		    { "loads", COL_NUM }, { "total latency", COL_NUM }, { "mean", COL_NUM } } },
+		{ "Shared cache lines", "shared_lines", sql[2],
+		  { { "line", COL_TEXT }, { "CPUs", COL_NUM }, { "writes", COL_NUM }, { "HITM", COL_NUM },
+		    { "peer hits", COL_NUM }, { "remote hits", COL_NUM }, { "data objects", COL_TEXT } } },
+		{ "Late prefetches", "prefetch", sql[3],
+		  { { "pc", COL_TEXT }, { "symbol", COL_TEXT }, { "data object", COL_TEXT }, { "loads", COL_NUM },
+		    { "late", COL_NUM }, { "recently fetched", COL_NUM }, { "late latency", COL_NUM } } },
 	};
 	if (fmt == SPE_FORMAT_JSON) {
 		fprintf(out, "\"memory\": {\"huge_pages\": {\"advise\": %s, \"hint\": ", rc ? "true" : "false");
@@ -204,9 +299,11 @@ int spe_memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *ou
 	fprintf(out, "Memory\n\nHuge pages: %s\nNUMA: %s\n", hint, numa);
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
 		fprintf(out, "\n%s\n", sections[i].title);
-		if ((rc = spe_result_print(db, sections[i].sql, SPE_FORMAT_TABLE, out, err, errlen)) < 0)
+		if ((rc = print_text_table(db, sections[i].sql, sections[i].cols, out, err, errlen)) < 0)
 			return rc;
 	}
+	/* one sentence per part: a list, as the sentences above, not a one-column table */
+	static const struct text_col part_col[] = { { "part", COL_TEXT } };
 	fprintf(out, "\nWhat the CPU parts can show\n");
-	return spe_result_print(db, capability_sql, SPE_FORMAT_TABLE, out, err, errlen);
+	return print_text_table(db, capability_sql, part_col, out, err, errlen);
 }

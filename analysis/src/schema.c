@@ -35,7 +35,9 @@ static const char tables_sql[] =
 	"  host TEXT,\n"
 	"  command_line TEXT,\n"
 	"  cpus INTEGER,\n"
-	"  loaded_at TEXT NOT NULL);\n"
+	"  loaded_at TEXT NOT NULL,\n"
+	"  digest TEXT);\n"
+	"CREATE INDEX source_digest ON source(digest);\n"
 	"CREATE TABLE cpu(\n"
 	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
 	"  cpu INTEGER NOT NULL,\n"
@@ -183,7 +185,10 @@ static const char tables_sql[] =
 	"  no_symbol INTEGER NOT NULL,\n"
 	"  no_time INTEGER NOT NULL,\n"
 	"  no_data_object INTEGER NOT NULL DEFAULT 0,\n"
-	"  cacheline_scan INTEGER NOT NULL DEFAULT 0);\n";
+	"  cacheline_scan INTEGER NOT NULL DEFAULT 0,\n"
+	"  cut_offset INTEGER,\n"
+	"  cut_bytes INTEGER NOT NULL DEFAULT 0,\n"
+	"  cut TEXT);\n";
 
 /* @p s as an SQL string literal (quotes doubled). */
 static void append_literal(struct util_text *t, const char *s)

@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include "db_internal.h"
 #include "util/text.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
@@ -44,7 +45,8 @@ enum statement {
 };
 
 static const char *const statement_sql[ST_RECORD] = {
-	[ST_SOURCE] = "INSERT INTO source(id, file, kind, host, command_line, cpus, loaded_at) VALUES(?, ?, ?, ?, ?, ?, ?)",
+	[ST_SOURCE] = "INSERT INTO source(id, file, kind, host, command_line, cpus, loaded_at, digest)"
+		      " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_CPU] = "INSERT INTO cpu(source_id, cpu, midr, part, spe_version) VALUES(?, ?, ?, ?, ?)",
 	[ST_THREAD] = "INSERT OR REPLACE INTO thread(source_id, tid, pid, comm) VALUES(?, ?, ?, ?)",
 	[ST_MAPPING] = "INSERT INTO mapping(id, source_id, pid, path, build_id, start, end, pgoff, time, prot)"
@@ -55,8 +57,8 @@ static const char *const statement_sql[ST_RECORD] = {
 	[ST_PC_LATENCY] = "INSERT INTO pc_histogram(source_id, pc, insn_id, symbol_id, untimed, histogram)"
 			  " VALUES(?, ?, ?, ?, ?, ?)",
 	[ST_LOAD_STATS] = "INSERT INTO load_stats(source_id, records, bad_bytes, skipped_bytes, partial_records,"
-			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object, cacheline_scan)"
-			  " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  " unknown_packets, lost_aux, no_mapping, no_symbol, no_time, no_data_object, cacheline_scan,"
+			  " cut_offset, cut_bytes, cut) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_DATA_OBJECT] = "INSERT INTO data_object(id, source_id, pid, kind, name, mapping_id, start, size, type, file,"
 			   " line) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_NUMA_NODE] = "INSERT OR REPLACE INTO numa_node(source_id, node, cpus, mem_total_kb, mem_free_kb)"
@@ -92,6 +94,7 @@ static const char *const statement_name[N_STATEMENTS] = {
 
 struct sqlite_sink {
 	sqlite3 *sql;
+	int replace;     /* spe_db_set_replace: a file already loaded replaces its source */
 	sqlite3_stmt *st[N_STATEMENTS];
 	char *text;      /* a pc_histogram row's JSON, reused */
 	size_t text_cap;
@@ -215,8 +218,89 @@ static int sink_begin(void *ctx, struct spe_row_ids *next)
 		return 0;                                             \
 	} while (0)
 
+/*
+ * Every row of source @p id: the tables with a source_id column (whichever
+ * the schema has, so tables added later go too), the symbols and
+ * instructions of its mappings, then the source.  The summaries over all
+ * sources (pc_summary, symbol_summary) are refilled at the end of the load.
+ */
+static int delete_source(struct sqlite_sink *s, int64_t id)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->sql,
+			       "SELECT m.name FROM sqlite_schema m JOIN pragma_table_info(m.name) c"
+			       " WHERE m.type = 'table' AND c.name = 'source_id' ORDER BY m.name",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(s, "source");
+	struct util_text t = { 0 };
+	util_text_appendf(&t,
+			  "DELETE FROM insn WHERE mapping_id IN (SELECT id FROM mapping WHERE source_id = %lld);\n"
+			  "DELETE FROM symbol WHERE mapping_id IN (SELECT id FROM mapping WHERE source_id = %lld);\n",
+			  (long long)id, (long long)id);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		util_text_appendf(&t, "DELETE FROM \"%s\" WHERE source_id = %lld;\n", sqlite3_column_text(st, 0),
+				  (long long)id);
+	sqlite3_finalize(st);
+	util_text_appendf(&t, "DELETE FROM source WHERE id = %lld;\n", (long long)id);
+	int rc = util_text_ok(&t) ? spe_db_exec(s->sql, t.buf, s->err, sizeof s->err) : -spe_nomem;
+	if (rc == -spe_nomem)
+		snprintf(s->err, sizeof s->err, "out of memory");
+	util_text_free(&t);
+	return rc;
+}
+
+/*
+ * A file already in the database (the same digest: size and hash) would
+ * count its records twice: refused, naming the earlier source, or (replace)
+ * that source is deleted first.  Within the load's transaction, so a
+ * failure afterwards leaves the earlier source in place.
+ */
+static int check_loaded(struct sqlite_sink *s, const struct spe_row_source *r)
+{
+	if (!r->digest)
+		return 0;
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->sql, "SELECT id, file, loaded_at FROM source WHERE digest = ? ORDER BY id", -1, &st,
+			       NULL) != SQLITE_OK)
+		return fail(s, "source");
+	sqlite3_bind_text(st, 1, r->digest, -1, SQLITE_STATIC);
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int rc = 0;
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		if (!s->replace) {
+			snprintf(s->err, sizeof s->err,
+				 "%s is already loaded as source %lld (file %s, loaded %s; the same size and content); "
+				 "--replace loads it again in its place",
+				 r->file, (long long)id, (const char *)sqlite3_column_text(st, 1),
+				 (const char *)sqlite3_column_text(st, 2));
+			rc = -spe_bad_file;
+			break;
+		}
+		int64_t *grown = realloc(ids, (n + 1) * sizeof *ids); /* deleted once the query is done */
+		if (!grown) {
+			snprintf(s->err, sizeof s->err, "out of memory");
+			rc = -spe_nomem;
+			break;
+		}
+		ids = grown;
+		ids[n++] = id;
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = delete_source(s, ids[i]);
+	free(ids);
+	return rc;
+}
+
 static int sink_sources(void *ctx, const struct spe_row_source *rows, size_t n)
 {
+	for (size_t k = 0; k < n; k++) {
+		int rc = check_loaded(ctx, &rows[k]);
+		if (rc < 0)
+			return rc;
+	}
 	BIND_ROWS(ctx, ST_SOURCE, rows, n, {
 		sqlite3_bind_int64(st, 1, r->id);
 		bind_text(st, 2, r->file);
@@ -225,6 +309,7 @@ static int sink_sources(void *ctx, const struct spe_row_source *rows, size_t n)
 		bind_text(st, 5, r->command_line);
 		bind_int(st, 6, r->cpus >= 0, r->cpus);
 		bind_text(st, 7, r->loaded_at);
+		bind_text(st, 8, r->digest);
 	});
 }
 
@@ -396,6 +481,9 @@ static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, siz
 		for (int i = 0; i < (int)(sizeof v / sizeof *v); i++)
 			sqlite3_bind_int64(st, i + 2, (int64_t)v[i]);
 		sqlite3_bind_int(st, 12, r->cacheline_scan);
+		bind_int(st, 13, r->cut, (int64_t)r->cut_offset);
+		sqlite3_bind_int64(st, 14, (int64_t)r->cut_bytes);
+		bind_text(st, 15, r->cut ? r->cut_what : NULL);
 	});
 }
 
@@ -615,6 +703,7 @@ int spe_sqlite_sink_new(struct spe_db *db, struct spe_row_sink *out, char *err, 
 		return -spe_nomem;
 	}
 	s->sql = spe_db_sqlite(db);
+	s->replace = spe_db_replaces(db);
 	*out = (struct spe_row_sink){ .size = sizeof *out,
 				      .ctx = s,
 				      .begin = sink_begin,

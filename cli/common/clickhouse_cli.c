@@ -37,8 +37,16 @@ int cli_ch_report(const char *prog, const char *url, const char *host, const cha
 	return unavailable(prog);
 }
 
+int cli_ch_report_page(const char *prog, const char *url, const char *host, const char *source, const char *symbol,
+		       int json, const struct spe_report_opts *so, FILE *out, volatile sig_atomic_t *interrupted)
+{
+	(void)url, (void)host, (void)source, (void)symbol, (void)json, (void)so, (void)out, (void)interrupted;
+	return unavailable(prog);
+}
+
 #else
 
+#include "report/report.h"
 #include "spe/clickhouse.h"
 
 /*
@@ -95,7 +103,7 @@ int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 			a->loaded(files[done], &k);
 			fprintf(stderr, "spe-load: %s: source %lld in %s\n", files[done], spe_ch_sink_source_id(&sink),
 				spe_ch_name(ch));
-			if (k.bad_bytes || k.lost_aux)
+			if (cli_load_is_partial(&k))
 				status = CLI_PARTIAL;
 		}
 	}
@@ -231,6 +239,31 @@ int cli_ch_report(const char *prog, const char *url, const char *host, const cha
 		fflush(out);
 		fprintf(stderr, "%s: %s\n", prog, rc == -spe_cancelled ? "interrupted" : spe_ch_errmsg(ch));
 		status = cli_exit_status(rc);
+	}
+	spe_ch_close(ch);
+	return status;
+}
+
+int cli_ch_report_page(const char *prog, const char *url, const char *host, const char *source, const char *symbol,
+		       int json, const struct spe_report_opts *so, FILE *out, volatile sig_atomic_t *interrupted)
+{
+	struct spe_ch *ch;
+	int status = open_reader(prog, url, host, source, 0, interrupted, &ch);
+	if (status != CLI_OK)
+		return status;
+	struct spe_report_opts o = *so;
+	if (!o.title)
+		o.title = spe_ch_name(ch);
+	char err[2048] = "";
+	int rc = symbol ? spe_report_annotate_ch(ch, symbol, json ? SPE_REPORT_JSON : SPE_REPORT_TEXT, out, &o, err,
+						 sizeof err)
+			: spe_report_html_ch(ch, out, &o, err, sizeof err);
+	if (rc < 0) {
+		fflush(out);
+		fprintf(stderr, "%s: %s\n", prog,
+			rc == -spe_cancelled ? "interrupted" : err[0] ? err : spe_errstr(rc));
+		/* as on SQLite: no records or no such function is the data's (65); the server's state is 69 */
+		status = rc == -spe_invalid || rc == -spe_bad_input ? CLI_DATAERR : cli_exit_status(rc);
 	}
 	spe_ch_close(ch);
 	return status;

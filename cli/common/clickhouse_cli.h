@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "spe/analysis.h"
+#include "load_status.h"
 
 struct cli_ch_load_args {
 	const char *url, *cluster;
@@ -49,5 +50,18 @@ int cli_ch_query(const char *prog, const char *url, const char *host, const char
  */
 int cli_ch_report(const char *prog, const char *url, const char *host, const char *source, int top, int json,
 		  FILE *out, volatile sig_atomic_t *interrupted);
+
+struct spe_report_opts;
+/*
+ * spe-report --clickhouse=URL --html=FILE or --annotate=SYMBOL: the HTML
+ * page (@p symbol NULL) or one function's annotation, text or JSON
+ * (spe_report_html_ch, spe_report_annotate_ch), from the captures @p host /
+ * @p source choose, with @p so's options (title: the server and database
+ * when NULL), to @p out.  The exit status: 69 when the server or a shard
+ * stops answering (messages name the server, never the password), 65 for no
+ * records or no such function, 130 when interrupted.
+ */
+int cli_ch_report_page(const char *prog, const char *url, const char *host, const char *source, const char *symbol,
+		       int json, const struct spe_report_opts *so, FILE *out, volatile sig_atomic_t *interrupted);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "cli_args.h"
 #include "cli_util.h"
+#include "load_status.h"
 #include "spe/analysis.h"
 
 int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_load *o, struct spe_db **out)
@@ -44,8 +45,9 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 	}
 	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1, .symfs = o ? o->symfs : NULL,
 				      .cancel = o ? o->cancel : NULL };
-	rc = o && o->raw ? spe_load_raw_file(db, input, o->midr, o->cpu, &opts, NULL, err, sizeof err)
-			 : spe_load_perf_file(db, input, &opts, NULL, err, sizeof err);
+	struct spe_load_counts k = { 0 };
+	rc = o && o->raw ? spe_load_raw_file(db, input, o->midr, o->cpu, &opts, &k, err, sizeof err)
+			 : spe_load_perf_file(db, input, &opts, &k, err, sizeof err);
 	if (rc == 0)
 		rc = spe_db_commit(db, err, sizeof err);
 	if (rc < 0) {
@@ -57,6 +59,11 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return rc == -spe_io ? CLI_NOINPUT : rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 	}
+	if (k.cut) /* the records before the cut are read: say what is missing */
+		fprintf(stderr, "%s: %s; the %llu records before the cut are read\n", prog, k.cut_what,
+			(unsigned long long)k.records);
+	if (o && o->partial && cli_load_is_partial(&k))
+		*o->partial = 1;
 	*out = db;
 	return CLI_OK;
 }

@@ -20,6 +20,7 @@ struct cli_temp_load {
 	uint32_t midr;     /* ... recorded on this CPU part */
 	int cpu;           /* ... as this CPU number */
 	const volatile sig_atomic_t *cancel; /* the load stops once *cancel != 0 (a signal handler's flag) */
+	int *partial;      /* if not NULL: set to 1 when the file was read in part (cut short, decode errors): exit 1 */
 };
 
 /*

@@ -66,6 +66,8 @@ struct spe_aux_decoder {
 	struct spe_aux_stats st;  /* the AUX stream part; decoder counts are summed on request */
 	int err;                  /* sticky */
 	char errmsg[512];
+	int cut;                  /* -spe_truncated once the events reached a cut; returned after the last record */
+	char cutmsg[512];         /* ... with this message */
 
 	struct aux_queue *queues;
 	uint32_t n_queues, last_queue;
@@ -456,11 +458,26 @@ static int check_spe_data(struct spe_aux_decoder *aux)
 static int next_event(struct spe_aux_decoder *aux)
 {
 	int rc = spe_perf_next(aux->cfg.perf, &aux->ev, sizeof aux->ev);
+	if (rc == -spe_truncated && (aux->saw_spe_info || aux->saw_auxtrace)) {
+		/* the file ends before its data: decode what is there, then say what was cut */
+		struct spe_perf_info info;
+		memset(&info, 0, sizeof info);
+		spe_perf_get_info(aux->cfg.perf, &info, sizeof info);
+		if (info.cut) {
+			snprintf(aux->cutmsg, sizeof aux->cutmsg, "%s", spe_perf_errmsg(aux->cfg.perf));
+			aux->cut = rc;
+			aux->st.cut = 1;
+			aux->st.cut_offset = info.cut_offset;
+			aux->st.cut_bytes = info.cut_bytes;
+			rc = -spe_eos;
+		}
+	}
 	if (rc == -spe_eos) {
 		if ((rc = check_spe_data(aux)) < 0)
 			return rc;
 		if (aux->cfg.order == SPE_AUX_ORDER_QUEUE) {
-			if ((rc = spe_perf_index_aux(aux->cfg.perf)) < 0)
+			/* a cut file indexes its chunks up to the cut, then reports the cut already noted */
+			if ((rc = spe_perf_index_aux(aux->cfg.perf)) < 0 && !(rc == -spe_truncated && aux->cut))
 				return fail_reader(aux, rc);
 			aux->phase = PHASE_QUEUES;
 		} else {
@@ -615,7 +632,10 @@ static __attribute__((noinline)) int next_item(struct spe_aux_decoder *aux, stru
 			flush_next_queue(aux);
 			break;
 		case PHASE_DONE:
-			return -spe_eos;
+			if (!aux->cut)
+				return -spe_eos;
+			memcpy(aux->errmsg, aux->cutmsg, sizeof aux->errmsg);
+			return fail_done(aux, aux->cut);
 		}
 	}
 	if (rc < 0)

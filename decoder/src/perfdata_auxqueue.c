@@ -43,22 +43,32 @@ int spe_perf_index_aux(struct spe_perf_file *f)
 	if (f->indexed)
 		return 0;
 	uint64_t pos = f->info.data_offset, end = f->end < f->src.len ? f->end : f->src.len;
-	while (pos < end) {
+	/* a file cut short (the end of the file comes before the data's): its chunks up to the cut, then the error */
+	int cut = f->end >= f->src.len, rc = 0;
+	while (pos < end && rc == 0) {
 		const uint8_t *p;
-		if (pd_source_get(&f->src, pos, PD_EVENT_HEADER_SIZE, &p) || end - pos < PD_EVENT_HEADER_SIZE)
-			return pd_fail(f, -spe_truncated, pos, "the file ends inside a record header");
+		if (pd_source_get(&f->src, pos, PD_EVENT_HEADER_SIZE, &p) || end - pos < PD_EVENT_HEADER_SIZE) {
+			rc = pd_fail(f, -spe_truncated, pos, "the file ends inside a record header");
+			break;
+		}
 		uint32_t type = pd_le32(p), size = pd_le16(p + 6);
 		if (size < PD_EVENT_HEADER_SIZE)
 			return pd_fail(f, -spe_bad_file, pos, "record header size %u is smaller than 8", size);
-		if (size > end - pos)
-			return pd_fail(f, -spe_truncated, pos, "record of %u bytes runs past the end of the data", size);
+		if (size > end - pos) {
+			rc = pd_fail(f, -spe_truncated, pos, "record of %u bytes runs past the end of the data", size);
+			break;
+		}
 		uint64_t total = size;
 		if (type == SPE_PERF_RECORD_AUXTRACE && size >= PD_AUXTRACE_SIZE) {
 			uint64_t dsize = pd_le64(p + 8);
-			if (dsize > end - pos - size)
-				return pd_fail(f, -spe_truncated, pos,
-					       "AUXTRACE data of 0x%llx bytes runs past the end of the data section",
-					       (unsigned long long)dsize);
+			if (dsize > end - pos - size) {
+				rc = pd_fail(f, -spe_truncated, pos,
+					     "AUXTRACE data of 0x%llx bytes runs past the end of the data section",
+					     (unsigned long long)dsize);
+				if (!cut)
+					break;
+				dsize = end - pos - size; /* the bytes present are indexed: their records are whole */
+			}
 			struct pd_queue *q = queue_for(f, pd_le32(p + 32));
 			if (!q)
 				return -spe_nomem;
@@ -89,7 +99,7 @@ int spe_perf_index_aux(struct spe_perf_file *f)
 								   q->chunks[j].aux_offset);
 	}
 	f->indexed = 1;
-	return 0;
+	return rc;
 }
 
 uint32_t spe_perf_aux_queue_count(const struct spe_perf_file *f)

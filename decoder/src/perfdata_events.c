@@ -325,12 +325,35 @@ int pd_parse_event(struct spe_perf_file *f, const uint8_t *p, uint32_t size, uin
 	return 0;
 }
 
+/* Does the end of the file (not a bad size inside a whole file) cut a record ending at @p rec_end? */
+static int file_cut(const struct spe_perf_file *f, uint64_t rec_end)
+{
+	return !f->src.streamed && rec_end > f->src.len && f->end >= f->src.len;
+}
+
+/*
+ * If the end of the input cuts the record at @p off, which should run to
+ * @p rec_end, note where and how much is missing (spe_perf_info.cut); the
+ * caller fails with its message.
+ */
+static void note_cut(struct spe_perf_file *f, uint64_t off, uint64_t rec_end)
+{
+	if (!f->src.streamed && !file_cut(f, rec_end))
+		return; /* a size past the data section of a whole file: bad data, not a cut */
+	uint64_t want = rec_end > f->end || f->end == UINT64_MAX ? rec_end : f->end;
+	f->info.cut = 1;
+	f->info.cut_offset = off;
+	f->info.cut_bytes = f->src.streamed || want < f->src.len ? 0 : want - f->src.len;
+}
+
 int spe_perf_next(struct spe_perf_file *f, struct spe_perf_event *out, size_t out_size)
 {
 	if (!f || !out)
 		return -spe_invalid;
 	if (f->err)
 		return f->err;
+	if (f->info.cut) /* the cut AUXTRACE record was returned last: its message is already set */
+		return f->err = -spe_truncated;
 	if (f->pos >= f->end || (f->info.pipe_format && !f->src.streamed && f->pos >= f->src.len))
 		return -spe_eos;
 	const uint8_t *p;
@@ -341,10 +364,12 @@ int spe_perf_next(struct spe_perf_file *f, struct spe_perf_event *out, size_t ou
 	}
 	if (err == -spe_io)
 		return f->err = pd_fail(f, err, off, "read error");
-	if (err)
+	if (err) {
+		note_cut(f, off, off + PD_EVENT_HEADER_SIZE);
 		return f->err = pd_fail(f, -spe_truncated, off,
 					"the file ends inside a record header (data section should run to 0x%llx)",
 					(unsigned long long)f->end);
+	}
 	struct spe_perf_event ev;
 	memset(&ev, 0, sizeof ev);
 	ev.type = pd_le32(p);
@@ -355,17 +380,32 @@ int spe_perf_next(struct spe_perf_file *f, struct spe_perf_event *out, size_t ou
 	if (size < PD_EVENT_HEADER_SIZE)
 		return f->err = pd_fail(f, -spe_bad_file, off, "record header size %u is smaller than 8 (type %u)", size,
 					ev.type);
-	if (off + size > f->end)
+	if (off + size > f->end) {
+		note_cut(f, off, off + size);
 		return f->err = pd_fail(f, -spe_truncated, off,
 					"%s record of %u bytes runs past the end of the data section (0x%llx)",
 					spe_perf_record_name(ev.type) ? spe_perf_record_name(ev.type) : "a", size,
 					(unsigned long long)f->end);
-	uint64_t total = size;
+	}
+	uint64_t total = size, cut = 0;
 	if (ev.type == SPE_PERF_RECORD_AUXTRACE && size >= PD_AUXTRACE_SIZE) {
 		err = pd_source_get(&f->src, off, PD_AUXTRACE_SIZE, &p);
-		if (err)
+		if (err) {
+			note_cut(f, off, off + size);
 			return f->err = pd_fail(f, -spe_truncated, off, "the file ends inside an AUXTRACE record");
+		}
 		uint64_t dsize = pd_le64(p + 8), dend;
+		if (pd_add_ok(off + size, dsize, &dend) && dend > f->src.len && file_cut(f, dend)) {
+			/* the end of the file cuts its data: the bytes present are returned, then -spe_truncated */
+			cut = dend - f->src.len;
+			dsize -= cut;
+			dend = f->src.len;
+			note_cut(f, off, off + size + dsize + cut);
+			pd_fail(f, -spe_truncated, off,
+				"the file ends inside a %llu-byte AUXTRACE record: %llu of its %llu data bytes are present",
+				(unsigned long long)(size + dsize + cut), (unsigned long long)dsize,
+				(unsigned long long)(dsize + cut));
+		}
 		if (!pd_add_ok(off + size, dsize, &dend) || dend > f->end)
 			return f->err = pd_fail(f, -spe_truncated, off,
 						"AUXTRACE data of 0x%llx bytes runs past the end of the %s (0x%llx)",
@@ -381,10 +421,12 @@ int spe_perf_next(struct spe_perf_file *f, struct spe_perf_event *out, size_t ou
 					(unsigned long long)total, f->cfg.max_stream_event);
 	if (err == -spe_io)
 		return f->err = pd_fail(f, err, off, "read error");
-	if (err)
+	if (err) {
+		note_cut(f, off, off + total);
 		return f->err = pd_fail(f, -spe_truncated, off, "the input ends inside a %llu-byte %s record",
 					(unsigned long long)total,
 					spe_perf_record_name(ev.type) ? spe_perf_record_name(ev.type) : "perf");
+	}
 	ev.raw = p;
 	ev.total_size = total;
 	err = pd_parse_event(f, p, size, off, &ev);
@@ -392,7 +434,8 @@ int spe_perf_next(struct spe_perf_file *f, struct spe_perf_event *out, size_t ou
 		return f->err = err;
 	if (ev.type == SPE_PERF_RECORD_AUXTRACE) {
 		struct spe_perf_auxtrace *a = &ev.u.auxtrace;
-		a->size = pd_le64(p + 8);
+		a->size = pd_le64(p + 8) - cut;
+		a->cut = cut;
 		a->offset = pd_le64(p + 16);
 		a->reference = pd_le64(p + 24);
 		a->idx = pd_le32(p + 32);

@@ -62,5 +62,40 @@ ${SPE_RUN:-} "$load" "$tmp/kernel.data" "$nospe" -o "$tmp/mixed.db" 2>/dev/null
 expect nospe_mixed_rc $? 65
 [ ! -e "$tmp/mixed.db" ] || { echo "FAIL nospe_mixed: $tmp/mixed.db exists"; fail=1; }
 
+# the same file twice into one database (--append): recognised by its digest (size and 128-bit hash,
+# under any name), refused with 65 naming the file and the earlier source, the database unchanged
+cp "$tmp/kernel.data" "$tmp/kernel-copy.data"
+${SPE_RUN:-} "$load" "$tmp/kernel.data" -o "$tmp/twice.db" 2>/dev/null
+cp "$tmp/twice.db" "$tmp/before.db"
+${SPE_RUN:-} "$load" --append "$tmp/kernel-copy.data" -o "$tmp/twice.db" 2>"$tmp/err"
+expect twice_rc $? 65
+has twice_message "$(cat "$tmp/err")" \
+	"$tmp/kernel-copy.data is already loaded as source 1 (file $tmp/kernel.data, loaded "
+has twice_hint "$(cat "$tmp/err")" "--replace loads it again in its place; $tmp/twice.db left unchanged"
+cmp -s "$tmp/before.db" "$tmp/twice.db" || { echo "FAIL twice: database changed"; fail=1; }
+# ... and in one invocation: the second name of the same bytes, nothing created
+${SPE_RUN:-} "$load" "$tmp/kernel.data" "$tmp/kernel-copy.data" -o "$tmp/twice-one-go.db" 2>/dev/null
+expect twice_one_go_rc $? 65
+[ ! -e "$tmp/twice-one-go.db" ] || { echo "FAIL twice_one_go: database created"; fail=1; }
+# another file (bad.data) is still appended
+${SPE_RUN:-} "$load" --append "$tmp/bad.data" -o "$tmp/before.db" 2>/dev/null
+expect other_file_append_rc $? 1
+expect other_file_sources "$(query "$tmp/before.db" "SELECT count(*) AS n FROM source")" "n
+2"
+# --replace: the earlier source's rows go, the file comes again under a new id, counted once
+${SPE_RUN:-} "$load" --replace "$tmp/kernel-copy.data" -o "$tmp/twice.db" 2>"$tmp/err"
+expect replace_rc $? 0
+expect replace_rows "$(query "$tmp/twice.db" "SELECT (SELECT group_concat(id || ':' || file) FROM source) AS sources,
+	(SELECT count(*) FROM spe_record) AS records, (SELECT count(*) FROM _spe_record WHERE source_id = 1) AS old,
+	(SELECT count(*) FROM load_stats) AS stats, (SELECT count(*) FROM mapping WHERE source_id = 1) AS old_maps,
+	(SELECT sum(samples) FROM hot_pc) AS hot")" "sources,records,old,stats,old_maps,hot
+2:$tmp/kernel-copy.data,2,0,1,0,2"
+expect replace_digest "$(query "$tmp/twice.db" "SELECT digest FROM source")" "digest
+$(wc -c <"$tmp/kernel.data" | tr -d ' ')-$(query "$tmp/before.db" "SELECT digest FROM source WHERE id = 1" | sed 1d | cut -d- -f2)"
+# --replace leaves no room for --force
+${SPE_RUN:-} "$load" --replace --force "$tmp/kernel.data" -o "$tmp/twice.db" 2>"$tmp/err"
+expect replace_force_rc $? 64
+has replace_force_message "$(cat "$tmp/err")" "--append and --replace exclude --force"
+
 [ $fail = 0 ] && echo "all cli_load checks passed"
 exit $fail

@@ -211,10 +211,14 @@ TEST(spe_query_formats)
 
 TEST(append_second_source)
 {
-	char cmd[2048], fleet[300];
+	char cmd[2048], fleet[300], again[300];
 	snprintf(fleet, sizeof fleet, "%s/fleet.db", dir);
+	/* the same trace recorded again (another -o, so another command line: another file; the same file is refused) */
+	snprintf(again, sizeof again, "%s/again.data", dir);
+	snprintf(cmd, sizeof cmd, "%s%s --replay=%s -o %s >/dev/null 2>&1", spe_run_prefix(), replay_tool, manifest, again);
+	CHECK_INT_EQ(run(cmd), 0);
 	snprintf(cmd, sizeof cmd, "cp %s %s && %s%s --append %s -o %s --symfs=%s 2>/dev/null", db_path, fleet, spe_run_prefix(), spe_load,
-		 data_path, fleet, elf_dir);
+		 again, fleet, elf_dir);
 	CHECK_INT_EQ(run(cmd), 0);
 	sqlite3 *one = db;
 	CHECK_INT_EQ(sqlite3_open_v2(fleet, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);

@@ -9,7 +9,10 @@
  * data mappings) checks that globals are named from the binary alone, and
  * records built in memory check the HiSilicon modified-line codes.
  *
- * usage: test_memory_views REPLAY_TOOL SPE_LOAD TRACES_DIR ELF_DIR
+ * The text of the section is compared with golden files (GOLDEN_DIR):
+ * memory-report-datawork.txt and memory-report-memwork.txt.
+ *
+ * usage: test_memory_views REPLAY_TOOL SPE_LOAD TRACES_DIR ELF_DIR GOLDEN_DIR
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +26,9 @@
 #include "spe/analysis.h"
 #include "spe/memory_report.h"
 
-static const char *replay_tool, *spe_load, *traces, *elf_dir;
+static const char *replay_tool, *spe_load, *traces, *elf_dir, *golden_dir;
 static char dir[] = "/tmp/spe-memviews-XXXXXX";
+static int keep_dir; /* a golden differed: its output stays in dir */
 static sqlite3 *db; /* datawork.data then datawork-after.data, sources 1 and 2 */
 
 static int capture(const char *manifest, const char *name, const char *db_path)
@@ -251,6 +255,44 @@ TEST(report_sentences)
 	CHECK(strstr(all, "heap_scan") != NULL);
 }
 
+/*
+ * The section as text equals its golden file (reviewed by eye): headers in
+ * words like the report's other sections, "-" for unknown values, numbers
+ * right-aligned.  A differing output is left beside the database to diff.
+ */
+static void check_report_golden(sqlite3 *d, const char *name)
+{
+	char err[256], path[512], want[16384] = "", got[16384] = "";
+	FILE *f = tmpfile();
+	CHECK_INT_EQ(spe_memory_report(d, SPE_FORMAT_TABLE, 3, f, err, sizeof err), 0);
+	rewind(f);
+	got[fread(got, 1, sizeof got - 1, f)] = 0;
+	fclose(f);
+	snprintf(path, sizeof path, "%s/%s", golden_dir, name);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	if (f) {
+		want[fread(want, 1, sizeof want - 1, f)] = 0;
+		fclose(f);
+	}
+	CHECK(strstr(got, "NULL") == NULL);
+	if (strcmp(got, want)) {
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+		if ((f = fopen(path, "w"))) {
+			fputs(got, f);
+			fclose(f);
+		}
+		printf("  memory section differs from %s/%s: diff it with %s (kept)\n", golden_dir, name, path);
+		keep_dir = 1;
+	}
+	CHECK_STR_EQ(got, want);
+}
+
+TEST(report_text_datawork)
+{
+	check_report_golden(db, "memory-report-datawork.txt");
+}
+
 /* memwork has no data mappings: `shared` is still named, from the binary's segments; the heap is not. */
 TEST(globals_without_data_mappings)
 {
@@ -269,6 +311,7 @@ TEST(globals_without_data_mappings)
 	CHECK(strstr(text, "No physical addresses in the capture (record with spe-record --pa-enable, perf's pa_enable=1): "
 			  "NUMA placement unknown; 0 of 850 "
 			  "loads (0.0%) came from levels on another socket") != NULL);
+	check_report_golden(m, "memory-report-memwork.txt"); /* no NUMA layout: unknown nodes; no late prefetch */
 	sqlite3_close(m);
 }
 
@@ -311,14 +354,15 @@ TEST(hisi_modified_codes_count_as_hitm)
 
 int main(int argc, char **argv)
 {
-	if (argc != 5) {
-		fprintf(stderr, "usage: test_memory_views REPLAY_TOOL SPE_LOAD TRACES_DIR ELF_DIR\n");
+	if (argc != 6) {
+		fprintf(stderr, "usage: test_memory_views REPLAY_TOOL SPE_LOAD TRACES_DIR ELF_DIR GOLDEN_DIR\n");
 		return 64;
 	}
 	replay_tool = argv[1];
 	spe_load = argv[2];
 	traces = argv[3];
 	elf_dir = argv[4];
+	golden_dir = argv[5];
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -332,11 +376,13 @@ int main(int argc, char **argv)
 	RUN(cacheline_sharing_rows);
 	RUN(prefetch_rows);
 	RUN(report_sentences);
+	RUN(report_text_datawork);
 	RUN(globals_without_data_mappings);
 	RUN(hisi_modified_codes_count_as_hitm);
 	sqlite3_close(db);
 	char cmd[512];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	replay_load_sh(cmd);
+	if (!keep_dir)
+		replay_load_sh(cmd);
 	return check_summary();
 }

@@ -14,6 +14,9 @@
 #   ch_server_kill DIR N   kill -9 server N
 #   ch_cluster_stop DIR    stop both (for trap ... EXIT)
 #   ch_http URL SQL        run SQL over HTTP (for the test's own checks)
+#   ch_capture NAME MANIFEST HOST   the replay trace MANIFEST recorded (with
+#                          $record, spe-record) as $tmp/NAME.data, its host
+#                          name HOST; its AUX files copied to $tmp/NAME/
 
 # The caller sets ch_conf_dir to this directory (server.xml.in, users.xml) before sourcing.
 : "${ch_conf_dir:?set ch_conf_dir to tests/clickhouse before sourcing cluster.sh}"
@@ -123,4 +126,13 @@ ch_server_kill() { # DIR N
 ch_cluster_stop() {
 	ch_server_stop "$1" 1
 	ch_server_stop "$1" 2
+}
+
+ch_capture() { # NAME MANIFEST HOST
+	mkdir -p "$tmp/$1"
+	src=$(dirname "$2")
+	for f in $(sed -n 's/^aux //p' "$2"); do cp "$src/$f" "$tmp/$1/"; done
+	sed "1a hostname $3" "$2" >"$tmp/$1/trace.replay"
+	${SPE_RUN:-} "$record" --replay="$tmp/$1/trace.replay" -o "$tmp/$1.data" >/dev/null 2>&1 ||
+		{ echo "FAIL replay $1"; exit 1; }
 }

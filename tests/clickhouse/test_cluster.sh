@@ -5,12 +5,15 @@
 # (tests/clickhouse/cluster.sh), data in a temporary directory, both stopped
 # at the end.  Skips (77) with the reason only when clickhouse-server is not
 # installed or cannot start here.
-#   - three captures from three "hosts" (the memwork demo fixture, the
-#     datawork fixture, a generated trace), loaded into SQLite and into the
-#     cluster: every view answers the same, row by row (ch_compare);
+#   - four captures from four "hosts" (the memwork demo fixture, the
+#     datawork fixture loaded past its cache-line budget, two generated
+#     traces of one program, whose functions hot_symbol merges across
+#     captures), loaded into SQLite and into the cluster: every view and
+#     summary table answers the same, row by row (ch_compare);
 #   - --host / --source: the views of one capture only;
 #   - the same capture again: refused (65), nothing doubled; --replace: in
 #     place of the first;
+#   - a capture cut short: its records before the cut committed, exit 1, the cut in load_stats;
 #   - kill -9 of the shard a load is writing to, mid-load: the load fails
 #     (69) saying what to run, and once the shard is back no row of that
 #     capture is visible while the rows it sent are on disk; the load run
@@ -39,20 +42,15 @@ secret=spe-test-secret-7f3a # the `spe` user's password in users.xml
 url="http://spe:$secret@127.0.0.1:$CH_PORT/?database=spe"
 db=$tmp/all.db
 
-# One capture with its host name: the trace's manifest and AUX files copied, a hostname line added.
-capture() { # NAME MANIFEST HOST
-	mkdir -p "$tmp/$1"
-	src=$(dirname "$2")
-	for f in $(sed -n 's/^aux //p' "$2"); do cp "$src/$f" "$tmp/$1/"; done
-	sed "1a hostname $3" "$2" >"$tmp/$1/trace.replay"
-	${SPE_RUN:-} "$record" --replay="$tmp/$1/trace.replay" -o "$tmp/$1.data" >/dev/null 2>&1 ||
-		{ echo "FAIL replay $1"; exit 1; }
-}
-capture memwork "$fixtures/workloads/traces/memwork.replay" host-a
-capture datawork "$fixtures/workloads/traces/datawork.replay" host-b
+ch_capture memwork "$fixtures/workloads/traces/memwork.replay" host-a
+ch_capture datawork "$fixtures/workloads/traces/datawork.replay" host-b
 ${SPE_RUN:-} "$gen_bench" "$tmp" 20000 400 40 || { echo "FAIL gen_bench"; exit 1; }
-capture bench "$tmp/bench.replay" host-c
+ch_capture bench "$tmp/bench.replay" host-c
 cp "$tmp/bench.elf" "$tmp/bench/"
+# the same program again, another run: its functions are in two captures (hot_symbol merges their histograms)
+mkdir -p "$tmp/g2" && ${SPE_RUN:-} "$gen_bench" "$tmp/g2" 8000 400 40 || { echo "FAIL gen_bench 2"; exit 1; }
+ch_capture bench2 "$tmp/g2/bench.replay" host-e
+cp "$tmp/g2/bench.elf" "$tmp/bench2/"
 
 chq() { # SQL: one answer from the cluster (the `spe` user, read-only)
 	${SPE_RUN:-} "$query" --clickhouse="$url" --format=csv "$1" | tr -d '\r'
@@ -69,23 +67,32 @@ ch_load() { # FILE SYMFS [options]: into the cluster, stderr in $tmp/err
 all_messages=$tmp/messages
 note() { cat "$tmp/err" >>"$all_messages"; }
 
-# ---- three captures, both stores ----------------------------------------------
-set -- memwork "$fixtures/elf" datawork "$fixtures/elf" bench "$tmp/bench"
+# ---- four captures, both stores ----------------------------------------------
+# datawork with a line budget of 1: its shared cache lines come from its records on both stores
+set -- memwork "$fixtures/elf" "" datawork "$fixtures/elf" --line-budget=1 bench "$tmp/bench" "" bench2 "$tmp/bench2" ""
 mode=""
 while [ $# -gt 0 ]; do
-	${SPE_RUN:-} "$load" "$tmp/$1.data" --symfs="$2" -o "$db" $mode 2>"$tmp/err" || { cat "$tmp/err"; echo "FAIL sqlite load $1"; exit 1; }
+	${SPE_RUN:-} "$load" "$tmp/$1.data" --symfs="$2" -o "$db" $mode $3 2>"$tmp/err" || { cat "$tmp/err"; echo "FAIL sqlite load $1"; exit 1; }
 	mode=--append
-	ch_load "$tmp/$1.data" "$2"
+	ch_load "$tmp/$1.data" "$2" $3
 	expect "load_$1_rc" $? 0
 	note
-	shift 2
+	shift 3
 done
+expect line_budget_scan "$(chq "SELECT cacheline_scan, count() AS n FROM load_stats GROUP BY cacheline_scan ORDER BY cacheline_scan")" \
+"cacheline_scan,n
+0,3
+1,1"
+expect shared_functions "$(chq "SELECT count() > 0 AS shared FROM (SELECT name, path FROM function_stat GROUP BY name, path HAVING count() > 1)")" \
+"shared
+1"
 has load_names_source "$(cat "$all_messages")" "source "
 expect sources "$(chq "SELECT host, count() FROM source GROUP BY host ORDER BY host")" \
 "host,count()
 host-a,1
 host-b,1
-host-c,1"
+host-c,1
+host-e,1"
 # Rows of every table on the shard of their capture: one capture's rows on one shard.
 for n in 1 2; do
 	split=$(ch_http "http://127.0.0.$n:$CH_PORT/?database=spe" \
@@ -95,7 +102,8 @@ done
 
 views="spe_record spe_sample pc_summary symbol_summary hot_symbol hot_pc mem_level_summary latency_histogram
 tlb_hotspot hot_data_object data_page numa_traffic cacheline_sharing prefetch branch_mispredict
-source cpu thread mapping symbol insn load_stats data_object pc_latency"
+source cpu thread mapping symbol insn load_stats data_object pc_latency
+mem_level_stat latency_bucket branch_stat page_stat numa_stat prefetch_stat"
 # shellcheck disable=SC2086 # the views are words
 out=$(${SPE_RUN:-} "$compare" "$query" "$db" "$url" $views)
 st=$?
@@ -111,6 +119,14 @@ expect host_hot_symbol "$(${SPE_RUN:-} "$query" --clickhouse="$url" --host=host-
 	"$(${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" -o "$tmp/a.db" 2>/dev/null &&
 		${SPE_RUN:-} "$query" -d "$tmp/a.db" --format=csv \
 		"SELECT symbol, samples, total_latency, p50, p90, p99, latency_share FROM hot_symbol h ORDER BY symbol" | tr -d '\r')"
+# one host's summaries: what SQLite has for that capture alone (a.db), not the cluster's four
+host_sums="SELECT sum(loads) AS loads, sum(total_latency) AS latency, max(latency_share) AS share FROM mem_level_summary;
+SELECT sum(samples) AS samples, sum(total_latency) AS latency FROM latency_histogram;
+SELECT sum(branches) AS branches, sum(mispredicted) AS mispredicted FROM branch_mispredict;
+SELECT sum(accesses) AS accesses, sum(tlb_walks) AS walks FROM tlb_hotspot;
+SELECT count() AS lines, sum(accesses) AS accesses FROM cacheline_sharing"
+expect host_summaries "$(${SPE_RUN:-} "$query" --clickhouse="$url" --host=host-a --format=csv "$host_sums" | tr -d '\r')" \
+	"$(${SPE_RUN:-} "$query" -d "$tmp/a.db" --format=csv "$(printf '%s\n' "$host_sums" | sed 's/count()/count(*)/')" | tr -d '\r')"
 bench_id=$(chq "SELECT id FROM source WHERE host = 'host-c'" | tail -n 1)
 expect source_records "$(${SPE_RUN:-} "$query" --clickhouse="$url" --source="$bench_id" --format=csv \
 	"SELECT count() AS n FROM spe_record; SELECT count() AS n FROM source" | tr -d '\r')" "n
@@ -140,14 +156,14 @@ expect replace_rc $? 0
 note
 expect replace_not_doubled "$(chq "SELECT count() FROM spe_record")" "$before"
 expect replace_sources "$(chq "SELECT count() FROM source")" "count()
-3"
+4"
 out=$(${SPE_RUN:-} "$compare" "$query" "$db" "$url" hot_symbol mem_level_summary source)
 expect replace_views_identical $? 0
 
 # ---- atomicity: a shard killed mid-load, and Ctrl-C -------------------------------
 mkdir -p "$tmp/gen"
 ${SPE_RUN:-} "$gen_bench" "$tmp/gen" 300000 3000 300 || { echo "FAIL gen_bench big"; exit 1; }
-capture big "$tmp/gen/bench.replay" host-d
+ch_capture big "$tmp/gen/bench.replay" host-d
 cp "$tmp/gen/bench.elf" "$tmp/big/"
 visible=$(chq "SELECT count() FROM spe_record")
 
@@ -188,7 +204,7 @@ else
 	ch_server_start "$cl" "$shard" || { echo "FAIL restart shard $shard"; exit 1; }
 	expect kill_nothing_visible "$(chq "SELECT count() FROM spe_record")" "$visible"
 	expect kill_sources "$(chq "SELECT count() FROM source")" "count()
-3"
+4"
 	sent=$(ch_http "http://127.0.0.$shard:$CH_PORT/?database=spe" \
 		"SELECT count() > 0 FROM _spe_record_shard WHERE source_id NOT IN (SELECT id FROM _source_shard)")
 	expect kill_rows_were_sent "$sent" 1
@@ -212,6 +228,29 @@ note
 expect big_visible "$(chq "SELECT count() - $(echo "$visible" | tail -n 1) AS n FROM spe_record")" "n
 300000"
 
+# ---- a capture cut short: loaded up to the cut, committed (a sixth source), exit 1, load_stats says where ----
+head -c 30000 "$tmp/memwork.data" >"$tmp/cut.data"
+ch_load "$tmp/cut.data" "$fixtures/elf"
+expect cut_rc $? 1
+has cut_msg "$(cat "$tmp/err")" "the file is cut short at offset 0x"
+expect cut_stats "$(chq "SELECT records > 0 AND records < 1200 AS r, cut_offset > 0 AS o, cut_bytes > 0 AS b,
+	cut LIKE '%AUXTRACE record%' AS w FROM load_stats WHERE cut_offset IS NOT NULL")" "r,o,b,w
+1,1,1,1"
+
+# ---- a database of an earlier spekit (this schema version, without the summary tables): refused for loading --------
+for u in "$CH_URL1" "$CH_URL2"; do
+	ch_http "$u" "CREATE DATABASE IF NOT EXISTS olddb"
+	ch_http "$u" "CREATE TABLE IF NOT EXISTS olddb.meta(key String, value String) ENGINE = MergeTree ORDER BY key"
+done
+# this spekit's schema version (SQLite's meta says it), without clickhouse_version: made before the summaries
+schema=$(${SPE_RUN:-} "$query" -d "$db" --format=csv "SELECT value FROM meta WHERE key = 'schema_version'" | tail -n 1 | tr -d '\r')
+ch_http "$CH_URL1" "INSERT INTO olddb.meta VALUES ('schema_version', '$schema'), ('application', 'spekit'), ('layout', 'cluster spe_test')"
+${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="http://spe:$secret@127.0.0.1:$CH_PORT/?database=olddb" \
+	--cluster=spe_test 2>"$tmp/err"
+expect old_database_rc $? 65
+note
+has old_database_msg "$(cat "$tmp/err")" "was made by an earlier spekit, without the summary tables this one writes"
+
 # ---- the query session cannot write ----------------------------------------------
 before=$(chq "SELECT count() FROM spe_record; SELECT count() FROM source")
 for sql in "INSERT INTO _source_shard (id, file, kind, loaded_at, digest, committed_ns) VALUES (1, 'x', 'x', 'x', 'x', 1)" \
@@ -234,7 +273,7 @@ note
 SPE_CLICKHOUSE_USER=spe SPE_CLICKHOUSE_PASSWORD=$secret ${SPE_RUN:-} "$query" \
 	--clickhouse="http://127.0.0.1:$CH_PORT/?database=spe" --format=csv "SELECT count() AS n FROM source" >"$tmp/out" 2>"$tmp/err"
 expect env_credentials "$(tr -d '\r' <"$tmp/out")" "n
-4"
+6"
 note
 if grep -q "$secret" "$all_messages"; then
 	echo "FAIL a message printed the password:"

@@ -45,8 +45,11 @@ raw=$(export_ --format=folded --weight=samples --raw --midr=neoverse-n1 "$fixtur
 expect raw "$raw" "$(printf '[unknown];[unknown];0x%s 75\n' aaaaab00089c aaaaab0008a4 | sort)"
 export_ --format=folded --raw "$tmp/memwork.data" 2>/dev/null; expect raw_without_midr $? 64
 
-# filters: --source among several loads, --pid, --cpu; no record left is exit 65
-${SPE_RUN:-} "$load" --append "$tmp/memwork.data" -o "$db" --symfs="$fixtures/elf" 2>/dev/null
+# filters: --source among several loads, --pid, --cpu; no record left is exit 65.
+# A second recording of the same trace (another -o: another command line in its header, so another
+# file: spe-load refuses the same file twice).
+${SPE_RUN:-} "$record" --replay="$fixtures/workloads/traces/memwork.replay" -o "$tmp/memwork-again.data" >/dev/null 2>&1
+${SPE_RUN:-} "$load" --append "$tmp/memwork-again.data" -o "$db" --symfs="$fixtures/elf" 2>/dev/null
 expect source_2 "$(export_ -d "$db" --format=folded --source=2 2>/dev/null)" "$folded"
 expect all_sources_doubled "$(export_ -d "$db" --format=folded --weight=samples 2>/dev/null | awk '{ s += $NF } END { print s }')" 2400
 expect cpu_1 "$(export_ -d "$db" --format=folded --weight=samples --cpu=1 --source=1 2>/dev/null | awk '{ s += $NF } END { print s }')" \

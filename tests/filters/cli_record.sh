@@ -117,6 +117,21 @@ if ! ls /sys/bus/event_source/devices/ 2>/dev/null | grep -q '^arm_spe'; then
 	expect_err "no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR"
 fi
 
+# A mistyped term value is a usage error (64, naming the term and value) before any look at the
+# target: not 66 for a --sysfs that is missing, not 69 on a machine without SPE (record, --check,
+# --dry-run, --replay alike), whatever machine runs this.
+run 64 --dry-run --sysfs="$tmp/no-such-dir" --min-latency=abc
+expect_err "error: min_latency: 'abc' is not a decimal or 0x-hex number [bad-value]"
+run 64 --load-filter=maybe -- true
+expect_err "error: load_filter: 'maybe' is not 0 or 1 [bad-value]"
+run 64 --check -e arm_spe/load_filter=2x/
+expect_err "error: load_filter: '2x' is not 0 or 1 [bad-value]"
+run 64 --dry-run -e foo/load_filter=1/
+expect_err "[bad-pmu]"
+run 64 --replay="$tmp/no-such-trace" --min-latency=abc
+expect_err "min_latency: 'abc'"
+if grep -q "no-such" "$tmp/err"; then echo "FAIL: --replay's input was looked at before the usage error"; fail=$((fail + 1)); fi
+
 # A copy with only the kernel's files (no `kernel`): the newest rules, a warning, exit 0.
 run 0 --dry-run --sysfs="$fx/n1-v1p1-no-kernel-file" --load_filter
 expect_err "warning: $fx/n1-v1p1-no-kernel-file: no 'kernel' file and not under /sys: assuming Linux 6.19"

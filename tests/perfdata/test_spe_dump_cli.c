@@ -464,7 +464,16 @@ TEST(truncated_file_exit_1)
 	char args[512];
 	snprintf(args, sizeof args, "%s", at("cut.data"));
 	CHECK_INT_EQ(run(args), 1);
-	CHECK(strstr(err, "cut.data: offset 0x158: AUXTRACE data of 0x80 bytes runs past the end of the data section (0x1b0)\n") != NULL);
+	/* the 40 data bytes present are decoded; then where and what was cut */
+	CHECK(strstr(err, "cut.data: offset 0x158: the file ends inside a 176-byte AUXTRACE record: 40 of its 128 data "
+			  "bytes are present\n") != NULL);
+	CHECK(strstr(err, "; 1 AUXTRACE buffers (40 bytes);") != NULL);
+	CHECK(strstr(err, "; the file is cut short at offset 0x158, 88 bytes missing\n") != NULL);
+	/* cut inside the file header: nothing usable, bad data (65) */
+	write_file("cut-header.data", buf, 60);
+	snprintf(args, sizeof args, "%s", at("cut-header.data"));
+	CHECK_INT_EQ(run(args), 65);
+	CHECK(strstr(err, "cut-header.data: offset 0x0: file ends inside the perf.data header") != NULL);
 }
 
 TEST(exit_codes_of_bad_inputs)

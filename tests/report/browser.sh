@@ -21,20 +21,7 @@ chromium=${CHROMIUM:-/usr/bin/chromium}
 scratch_dir report-browser
 run() { ${SPE_RUN:-} "$@"; }
 
-# One headless run with a profile of its own; stderr keeps the console log.
-browse() { # out-file log-file url extra-args...
-	out=$1 log=$2 url=$3
-	shift 3
-	profile=$(mktemp -d "$tmp/profile.XXXXXX")
-	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$profile" --enable-logging=stderr --v=0 --hide-scrollbars "$@" "$url" \
-		>"$out" 2>"$log"
-	status=$?
-	rm -rf "$profile"
-	return $status
-}
-console() { grep -c ':CONSOLE' "$1"; }
+. "$(dirname "$0")/../lib/chromium.sh"
 
 # the checks, on pages that must fail them
 printf '<!DOCTYPE html><html><body><p>x</p><script>throw new Error("boom")</script></body></html>\n' \
@@ -52,12 +39,7 @@ run "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$fx/elf" 2>/dev/nu
 run "$report" -d "$tmp/memwork.db" --html="$tmp/report.html" --symfs="$fx/elf" --source-dir="$fx/workloads" \
 	2>/dev/null || { echo "FAIL spe-report"; exit 1; }
 
-browse "$tmp/report.dom" "$tmp/dom.log" "file://$tmp/report.html" --dump-dom
-expect dom_rc $? 0
-expect console_dom "$(console "$tmp/dom.log")" 0
-grep ':CONSOLE' "$tmp/dom.log" | head -5
-has script_ran "$(grep -o '<body[^>]*>' "$tmp/report.dom")" 'data-ready="1"'
-expect dom_sections "$(grep -o '<section id=' "$tmp/report.dom" | wc -l | tr -d ' ')" 9
+page_loads report "$tmp/report.html" 9
 
 browse /dev/null "$tmp/shot.log" "file://$tmp/report.html" --window-size=1280,2400 --screenshot="$tmp/shot.png"
 expect shot_rc $? 0
@@ -82,12 +64,7 @@ done
 run "$load" "$tmp/datawork.data" "$tmp/datawork-after.data" -o "$tmp/dw.db" --symfs="$fx/elf" 2>/dev/null ||
 	{ echo "FAIL load datawork"; exit 1; }
 run "$report" -d "$tmp/dw.db" --diff 1 2 --html="$tmp/diff.html" 2>/dev/null || { echo "FAIL spe-report --diff"; exit 1; }
-browse "$tmp/diff.dom" "$tmp/diff-dom.log" "file://$tmp/diff.html" --dump-dom
-expect diff_dom_rc $? 0
-expect diff_console_dom "$(console "$tmp/diff-dom.log")" 0
-grep ':CONSOLE' "$tmp/diff-dom.log" | head -5
-has diff_script_ran "$(grep -o '<body[^>]*>' "$tmp/diff.dom")" 'data-ready="1"'
-expect diff_dom_sections "$(grep -o '<section id=' "$tmp/diff.dom" | wc -l | tr -d ' ')" 4
+page_loads diff "$tmp/diff.html" 4
 browse /dev/null "$tmp/diff-shot.log" "file://$tmp/diff.html" --window-size=1280,1400 --screenshot="$tmp/diff.png"
 expect diff_shot_rc $? 0
 expect diff_console_shot "$(console "$tmp/diff-shot.log")" 0

@@ -309,17 +309,27 @@ void spe_ch_close(struct spe_ch *ch)
 /*
  * The code of a refusal, from the server's error code ("Code: 164, ..."):
  * -spe_no_permission for a session that may not do it (readonly, unknown
- * user, wrong password, address or access not allowed), -spe_bad_input for
- * any other statement the server refused.
+ * user, wrong password, address or access not allowed), -spe_unavailable
+ * when the server could not reach another server of the cluster (a shard
+ * down, the network cut: the statement is fine, the cluster is not),
+ * -spe_bad_input for any other statement the server refused.
  */
 static int refusal_code(const char *m)
 {
 	static const int denied[] = { 164, 192, 193, 194, 195, 497, 516 }; /* ErrorCodes.cpp of ClickHouse */
+	/* SOCKET_TIMEOUT, NETWORK_ERROR, ALL_CONNECTION_TRIES_FAILED, TOO_FEW_LIVE_REPLICAS */
+	static const int unreachable[] = { 209, 210, 279, 285 };
 	const char *c = strstr(m, "Code: ");
 	int code = c ? atoi(c + 6) : 0;
 	for (size_t i = 0; i < sizeof denied / sizeof *denied; i++)
 		if (code == denied[i])
 			return -spe_no_permission;
+	for (size_t i = 0; i < sizeof unreachable / sizeof *unreachable; i++)
+		if (code == unreachable[i])
+			return -spe_unavailable;
+	/* a connection to another server lost mid-answer: ATTEMPT_TO_READ_AFTER_EOF "while receiving packet from" it */
+	if (code == 32 && strstr(m, "while receiving packet from"))
+		return -spe_unavailable;
 	return -spe_bad_input;
 }
 

@@ -84,8 +84,14 @@ enum ch_table_id {
 	CHT_NUMA_NODE,
 	CHT_NUMA_CPU,
 	CHT_NUMA_MEMORY,
-	/* summaries of the records (record_summary.c) the memory views read */
+	/* the summaries (ch_summary.c): what the summary views read instead of the records */
+	CHT_MEM_LEVEL_STAT,
+	CHT_LATENCY_BUCKET,
+	CHT_BRANCH_STAT,
 	CHT_PAGE_STAT,
+	CHT_CACHELINE_STAT,
+	CHT_FUNCTION_STAT,
+	CHT_FUNCTION_LATENCY,
 	CHT_NUMA_STAT,
 	CHT_PREFETCH_STAT,
 	CHT_RECORD,

@@ -272,3 +272,71 @@ int spe_ch_json_array(struct spe_ch *ch, const char *sql, FILE *out)
 	rows_free(&r);
 	return n < 0 ? n : 0;
 }
+
+struct spe_ch_rows {
+	struct ch_rows r;
+	struct ch_buf body; /* the answer, taken from the session */
+	char **text;        /* the current row's cells as text, NULL for NULL */
+};
+
+static void clear_texts(struct spe_ch_rows *x)
+{
+	for (int i = 0; i < x->r.ncols; i++) {
+		free(x->text[i]);
+		x->text[i] = NULL;
+	}
+}
+
+void spe_ch_rows_free(struct spe_ch_rows *x)
+{
+	if (!x)
+		return;
+	if (x->text)
+		clear_texts(x);
+	free(x->text);
+	rows_free(&x->r);
+	ch_buf_free(&x->body);
+	free(x);
+}
+
+int spe_ch_rows_open(struct spe_ch *ch, const char *sql, struct spe_ch_rows **out)
+{
+	*out = NULL;
+	struct spe_ch_rows *x = calloc(1, sizeof *x);
+	if (!x)
+		return ch_fail(ch, -spe_nomem, "out of memory");
+	int n = run_rows(ch, sql, &x->r);
+	/* the cells point into the session's buffer: the cursor keeps that buffer, the session starts a new one */
+	x->body = ch->resp;
+	memset(&ch->resp, 0, sizeof ch->resp);
+	if (n >= 0 && !(x->text = calloc((size_t)(n ? n : 1), sizeof *x->text)))
+		n = ch_fail(ch, -spe_nomem, "out of memory");
+	if (n < 0) {
+		spe_ch_rows_free(x);
+		return n;
+	}
+	*out = x;
+	return 0;
+}
+
+int spe_ch_rows_ncols(const struct spe_ch_rows *x)
+{
+	return x->r.ncols;
+}
+
+int spe_ch_rows_next(struct spe_ch_rows *x)
+{
+	clear_texts(x);
+	if (x->r.ncols == 0)
+		return 0;
+	int rc = rows_next(&x->r);
+	for (int i = 0; rc == 1 && i < x->r.ncols; i++)
+		if (strcmp(x->r.cell[i], "\\N") && !(x->text[i] = rows_text(&x->r, i)))
+			rc = -spe_nomem;
+	return rc;
+}
+
+const char *spe_ch_rows_text(struct spe_ch_rows *x, int col)
+{
+	return col >= 0 && col < x->r.ncols ? x->text[col] : NULL;
+}

@@ -30,15 +30,28 @@ static inline void put_u8(struct ch_buf *b, uint8_t v)
 	b->p[b->len++] = (char)v;
 }
 
-static inline void put_str(struct ch_buf *b, const char *s, size_t n)
+/* LEB128: the length of a string or an array */
+static inline void put_uvarint(struct ch_buf *b, size_t v)
 {
-	size_t v = n;
 	do {
 		uint8_t byte = v & 0x7f;
 		v >>= 7;
 		put_u8(b, byte | (v ? 0x80 : 0));
 	} while (v);
+}
+
+static inline void put_str(struct ch_buf *b, const char *s, size_t n)
+{
+	put_uvarint(b, n);
 	put_bytes(b, s, n);
+}
+
+/* Array(Int64): the count, then the values. */
+static inline void put_i64_array(struct ch_buf *b, const int64_t *v, size_t n)
+{
+	put_uvarint(b, n);
+	for (size_t i = 0; i < n; i++)
+		put_i64(b, v[i]);
 }
 
 /* Nullable(Int64): 1 = NULL, else 0 and the value. */

@@ -28,6 +28,13 @@
 #include "util/text.h"
 
 #define SPE_CH_APPLICATION "spekit"
+/*
+ * The version of ClickHouse's own tables beside the schema version they
+ * share with SQLite (meta key clickhouse_version): 2 added the summaries
+ * (mem_level_stat ... function_latency).  A database of an older version
+ * is read as it is, and refused for loading.
+ */
+#define SPE_CH_VERSION 2
 
 static const struct ch_column source_cols[] = {
 	{ "id", "Int64" },
@@ -37,8 +44,9 @@ static const struct ch_column source_cols[] = {
 	{ "command_line", "Nullable(String)" },
 	{ "cpus", "Nullable(Int64)" },
 	{ "loaded_at", "String" },
-	/* ClickHouse only: the capture's identity (a reload is refused or replaces it) and the commit time */
+	/* the capture's identity (a reload is refused or replaces it; SQLite's source has it too), */
 	{ "digest", "String" },
+	/* ClickHouse only: the commit time */
 	{ "committed_ns", "UInt64" },
 };
 static const struct ch_column cpu_cols[] = {
@@ -80,7 +88,8 @@ static const struct ch_column load_stats_cols[] = {
 	{ "source_id", "Int64" },     { "records", "Int64" },  { "bad_bytes", "Int64" },  { "skipped_bytes", "Int64" },
 	{ "partial_records", "Int64" }, { "unknown_packets", "Int64" }, { "lost_aux", "Int64" }, { "no_mapping", "Int64" },
 	{ "no_symbol", "Int64" },     { "no_time", "Int64" },  { "no_data_object", "Int64" },
-	{ "cacheline_scan", "Int64" },
+	{ "cacheline_scan", "Int64" }, { "cut_offset", "Nullable(Int64)" }, { "cut_bytes", "Int64" },
+	{ "cut", "Nullable(String)" },
 };
 static const struct ch_column data_object_cols[] = {
 	{ "id", "Int64" },
@@ -105,14 +114,7 @@ static const struct ch_column numa_cpu_cols[] = {
 static const struct ch_column numa_memory_cols[] = {
 	{ "source_id", "Int64" }, { "node", "Int64" }, { "start", "Int64" }, { "end", "Int64" },
 };
-/* The summaries data_page, numa_traffic and prefetch read (docs/schema.md, "Summaries"). */
-static const struct ch_column page_stat_cols[] = {
-	{ "source_id", "Int64" },	  { "pid", "Nullable(Int64)" },
-	{ "page", "Int64" },		  { "accesses", "Int64" },
-	{ "tlb_walks", "Nullable(Int64)" }, { "translated", "Int64" },
-	{ "translation_latency", "Nullable(Int64)" }, { "timed", "Int64" },
-	{ "total_latency", "Nullable(Int64)" }, { "data_object_ids", "Array(Int64)" },
-};
+/* The summaries only the memory views read (data_page reads page_stat too, with its columns of schema 5). */
 static const struct ch_column numa_stat_cols[] = {
 	/* cpu Nullable as _spe_record's: the views join _cpu_context on it */
 	{ "source_id", "Int64" },	       { "cpu", "Nullable(Int64)" },	 { "physical", "Int64" },
@@ -124,6 +126,71 @@ static const struct ch_column prefetch_stat_cols[] = {
 	{ "symbol_id", "Nullable(Int64)" }, { "data_object_id", "Nullable(Int64)" }, { "loads", "Int64" },
 	{ "timed", "Int64" },		   { "total_latency", "Nullable(Int64)" }, { "late_prefetch", "Nullable(Int64)" },
 	{ "late_latency", "Nullable(Int64)" }, { "recently_fetched", "Nullable(Int64)" },
+};
+
+/*
+ * The summaries of each capture, as the SQLite sink stores them
+ * (docs/schema.md, "Summaries"), plus two of ClickHouse's own for
+ * hot_symbol (ch_summary.c): function_stat, one function's statistics in
+ * one capture, and function_latency, its latency histogram there (read only
+ * to merge a function's captures).
+ */
+static const struct ch_column mem_level_stat_cols[] = {
+	{ "source_id", "Int64" }, { "mem_level", "Nullable(Int64)" }, { "loads", "Int64" },
+	{ "timed", "Int64" },     { "total_latency", "Nullable(Int64)" },
+};
+static const struct ch_column latency_bucket_cols[] = {
+	{ "source_id", "Int64" }, { "op_class", "Nullable(String)" }, { "latency_lo", "Int64" },
+	{ "samples", "Int64" },   { "total_latency", "Int64" },
+};
+static const struct ch_column branch_stat_cols[] = {
+	{ "source_id", "Int64" }, { "pc", "Nullable(Int64)" },	       { "insn_id", "Nullable(Int64)" },
+	{ "branches", "Int64" },  { "mispredicted", "Nullable(Int64)" }, { "not_taken", "Nullable(Int64)" },
+};
+static const struct ch_column page_stat_cols[] = {
+	{ "source_id", "Int64" }, { "pid", "Nullable(Int64)" },	     { "page", "Int64" },
+	{ "accesses", "Int64" },  { "tlb_walks", "Nullable(Int64)" }, { "translated", "Int64" },
+	{ "translation_latency", "Nullable(Int64)" }, { "timed", "Int64" }, { "total_latency", "Nullable(Int64)" },
+	{ "data_object_ids", "Array(Int64)" },
+};
+static const struct ch_column cacheline_stat_cols[] = {
+	{ "source_id", "Int64" },
+	{ "pid", "Nullable(Int64)" },
+	{ "line", "Int64" },
+	{ "accesses", "Int64" },
+	{ "loads", "Nullable(Int64)" },
+	{ "stores", "Nullable(Int64)" },
+	{ "cpus", "Int64" },
+	{ "threads", "Int64" },
+	{ "offsets", "Int64" },
+	{ "snooped", "Nullable(Int64)" },
+	{ "hitm", "Nullable(Int64)" },
+	{ "peer_hits", "Nullable(Int64)" },
+	{ "total_latency", "Nullable(Int64)" },
+	{ "atomics", "Nullable(Int64)" },
+	{ "writes", "Nullable(Int64)" },
+	{ "modified_events", "Nullable(Int64)" },
+	{ "modified_sources", "Nullable(Int64)" },
+	{ "remote_hits", "Nullable(Int64)" },
+	{ "symbol_ids", "Array(Int64)" },
+	{ "data_object_ids", "Array(Int64)" },
+};
+/*
+ * symbol_id: the function's smallest symbol id in the capture, NULL for the
+ * records without a symbol; name, path, file, line: that symbol's (hot_symbol
+ * shows them).
+ */
+static const struct ch_column function_stat_cols[] = {
+	{ "source_id", "Int64" },	  { "symbol_id", "Nullable(Int64)" }, { "name", "Nullable(String)" },
+	{ "path", "Nullable(String)" }, { "file", "Nullable(String)" },	   { "line", "Nullable(Int64)" },
+	{ "samples", "Int64" },	  { "total_latency", "Nullable(Int64)" }, { "timed", "Int64" },
+	{ "p50", "Nullable(Int64)" },	  { "p90", "Nullable(Int64)" },	   { "p99", "Nullable(Int64)" },
+};
+static const struct ch_column function_latency_cols[] = {
+	{ "source_id", "Int64" },
+	{ "symbol_id", "Nullable(Int64)" },
+	{ "total_latency", "Nullable(Int64)" },
+	{ "samples", "Int64" },
 };
 
 /*
@@ -156,7 +223,7 @@ struct ch_table {
 
 static struct ch_table tables[CHT_COUNT] = {
 	/* a capture by id: the source view's argMax reads them all, they are few */
-	[CHT_SOURCE] = { "source", COLS(source_cols), "id", "id, file, kind, host, command_line, cpus, loaded_at" },
+	[CHT_SOURCE] = { "source", COLS(source_cols), "id", "id, file, kind, host, command_line, cpus, loaded_at, digest" },
 	[CHT_CPU] = { "cpu", COLS(cpu_cols), "(source_id, cpu)", NULL },
 	[CHT_THREAD] = { "thread", COLS(thread_cols), "(source_id, tid)", NULL },
 	/* the dimension tables: joined by id, which starts with the capture's key */
@@ -172,7 +239,14 @@ static struct ch_table tables[CHT_COUNT] = {
 	[CHT_NUMA_NODE] = { "numa_node", COLS(numa_node_cols), "(source_id, node)", NULL },
 	[CHT_NUMA_CPU] = { "numa_cpu", COLS(numa_cpu_cols), "(source_id, cpu)", NULL },
 	[CHT_NUMA_MEMORY] = { "numa_memory", COLS(numa_memory_cols), "(source_id, start)", NULL },
+	/* the summaries: few rows a capture, read whole or by capture */
+	[CHT_MEM_LEVEL_STAT] = { "mem_level_stat", COLS(mem_level_stat_cols), "source_id", NULL },
+	[CHT_LATENCY_BUCKET] = { "latency_bucket", COLS(latency_bucket_cols), "(source_id, latency_lo)", NULL },
+	[CHT_BRANCH_STAT] = { "branch_stat", COLS(branch_stat_cols), "(source_id, assumeNotNull(pc))", NULL },
 	[CHT_PAGE_STAT] = { "page_stat", COLS(page_stat_cols), "(source_id, page)", NULL },
+	[CHT_CACHELINE_STAT] = { "cacheline_stat", COLS(cacheline_stat_cols), "(source_id, line)", NULL },
+	[CHT_FUNCTION_STAT] = { "function_stat", COLS(function_stat_cols), "(source_id, assumeNotNull(symbol_id))", NULL },
+	[CHT_FUNCTION_LATENCY] = { "function_latency", COLS(function_latency_cols), "(source_id, assumeNotNull(symbol_id))", NULL },
 	[CHT_NUMA_STAT] = { "numa_stat", COLS(numa_stat_cols), "source_id", NULL },
 	[CHT_PREFETCH_STAT] = { "prefetch_stat", COLS(prefetch_stat_cols), "(source_id, assumeNotNull(pc))", NULL },
 	/*
@@ -395,8 +469,8 @@ static int create_views(struct spe_ch *ch)
 		layout_text(ch, layout, sizeof layout);
 		snprintf(sql, sizeof sql,
 			 "INSERT INTO meta VALUES ('schema_version', '%d'), ('application', '" SPE_CH_APPLICATION "'),"
-			 " ('layout', '%s')",
-			 SPE_DB_SCHEMA_VERSION, layout);
+			 " ('layout', '%s'), ('clickhouse_version', '%d')",
+			 SPE_DB_SCHEMA_VERSION, layout, SPE_CH_VERSION);
 		rc = ch_exec(ch, sql);
 	}
 	return rc;
@@ -417,8 +491,12 @@ static int on_every_server(struct spe_ch *ch, char **hosts, int (*phase)(struct 
 	return rc < 0 ? rc : phase(ch);
 }
 
-/* 1 when the database has spekit's meta table, 0 when not; the version and layout in @p version/@p layout. */
-static int read_meta(struct spe_ch *ch, char *version, char *layout, size_t size)
+/*
+ * 1 when the database has spekit's meta table, 0 when not; the version and
+ * layout in @p version/@p layout, ClickHouse's own version in @p ch_version
+ * (0: older than the key).
+ */
+static int read_meta(struct spe_ch *ch, char *version, char *layout, size_t size, int *ch_version)
 {
 	char sql[256];
 	long long n;
@@ -428,6 +506,7 @@ static int read_meta(struct spe_ch *ch, char *version, char *layout, size_t size
 	if (rc < 0 || n == 0)
 		return rc;
 	*version = *layout = 0;
+	*ch_version = 0;
 	if ((rc = ch_select(ch, "SELECT key, value FROM meta FORMAT TabSeparated")) < 0)
 		return rc;
 	for (char *save = NULL, *line = strtok_r(ch->resp.p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -439,11 +518,14 @@ static int read_meta(struct spe_ch *ch, char *version, char *layout, size_t size
 			snprintf(version, size, "%s", tab + 1);
 		else if (!strcmp(line, "layout"))
 			snprintf(layout, size, "%s", tab + 1);
+		else if (!strcmp(line, "clickhouse_version"))
+			*ch_version = atoi(tab + 1);
 	}
 	return 1;
 }
 
-static int check_meta(struct spe_ch *ch, const char *version, const char *layout, int check_layout)
+/* @p check_layout: for a load (the layout and ClickHouse's own version must match too). */
+static int check_meta(struct spe_ch *ch, const char *version, const char *layout, int ch_version, int check_layout)
 {
 	char want[128];
 	layout_text(ch, want, sizeof want);
@@ -455,6 +537,11 @@ static int check_meta(struct spe_ch *ch, const char *version, const char *layout
 	if (check_layout && strcmp(layout, want))
 		return ch_fail(ch, -spe_unsupported, "%s was made for layout '%s', not '%s'%s", ch->name, layout, want,
 			       strncmp(layout, "cluster ", 8) ? "" : ": give --cluster as when it was made");
+	if (check_layout && ch_version < SPE_CH_VERSION)
+		return ch_fail(ch, -spe_unsupported,
+			       "%s was made by an earlier spekit, without the summary tables this one writes: load into "
+			       "another database (?database=NAME)",
+			       ch->name);
 	return 0;
 }
 
@@ -492,11 +579,12 @@ static int cluster_hosts(struct spe_ch *ch, char ***hosts)
 int spe_ch_schema_create(struct spe_ch *ch)
 {
 	char version[64], layout[128];
-	int rc = read_meta(ch, version, layout, sizeof version);
+	int ch_version;
+	int rc = read_meta(ch, version, layout, sizeof version, &ch_version);
 	if (rc < 0)
 		return rc;
 	if (rc == 1 && *version) /* else a creation that stopped part way: carry on (IF NOT EXISTS) */
-		return check_meta(ch, version, layout, 1);
+		return check_meta(ch, version, layout, ch_version, 1);
 	char **hosts = NULL;
 	if (ch->cluster && (rc = cluster_hosts(ch, &hosts)) < 0)
 		return rc;
@@ -510,13 +598,14 @@ int spe_ch_schema_create(struct spe_ch *ch)
 int spe_ch_schema_check(struct spe_ch *ch)
 {
 	char version[64], layout[128];
-	int rc = read_meta(ch, version, layout, sizeof version);
+	int ch_version;
+	int rc = read_meta(ch, version, layout, sizeof version, &ch_version);
 	if (rc < 0)
 		return rc;
 	if (rc == 0 || !*version)
 		return ch_fail(ch, -spe_unsupported, "%s holds no%s spekit tables (spe-load --clickhouse=URL makes them)",
 			       ch->name, rc ? " complete" : "");
-	return check_meta(ch, version, layout, 0);
+	return check_meta(ch, version, layout, ch_version, 0);
 }
 
 void ch_free_list(char **list)

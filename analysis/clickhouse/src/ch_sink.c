@@ -26,7 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ch_digest.h"
+#include "file_digest.h"
+#include "ch_functions.h"
 #include "ch_internal.h"
 #include "ch_rowbinary.h"
 #include "util/grow.h"
@@ -53,6 +54,7 @@ struct ch_sink {
 	size_t n_kept[CHT_COUNT], cap_kept[CHT_COUNT];
 	struct ch_sender *sender; /* the INSERTs of rows, one block in flight */
 	struct ch_insn_pc *insns; /* the capture's instructions by id - source_id, for its record rows */
+	struct ch_functions functions; /* the capture's functions, for function_stat and function_latency */
 	size_t n_insns, cap_insns;
 	struct ch_buf gz;         /* the source row, compressed */
 	int64_t source_id, next_record_id;
@@ -132,6 +134,7 @@ static int sink_begin(void *ctx, struct spe_row_ids *next)
 	s->source_id = id;
 	s->next_record_id = id + 1;
 	s->n_insns = 0;
+	ch_functions_begin(&s->functions, id);
 	*next = (struct spe_row_ids){ .source = id, .mapping = id + 1, .symbol = id + 1, .insn = id + 1, .data_object = id + 1 };
 	return 0;
 }
@@ -168,10 +171,14 @@ static int sink_sources(void *ctx, const struct spe_row_source *rows, size_t n)
 	struct ch_sink *s = ctx;
 	for (size_t k = 0; k < n; k++) {
 		const struct spe_row_source *r = &rows[k];
-		char digest[64], err[512];
-		int rc = ch_file_digest(r->file, digest, sizeof digest, err, sizeof err);
+		/* the file front ends give it (load_file.c); a hand-made source row: computed here, the same way */
+		char own[SPE_FILE_DIGEST_SIZE], err[512];
+		int rc = r->digest ? 0 : ana_file_digest(r->file, own, sizeof own, err, sizeof err);
 		if (rc < 0)
 			return ch_fail(s->ch, rc, "%s", err);
+		const char *digest = r->digest ? r->digest : own;
+		if (!*digest || digest[strspn(digest, "0123456789abcdef-")]) /* it goes into SQL text */
+			return ch_fail(s->ch, -spe_invalid, "%s: malformed digest '%s'", r->file, digest);
 		if ((rc = check_loaded(s, digest, r->file)) < 0)
 			return rc;
 		struct ch_buf *b = &s->source_row;
@@ -291,6 +298,9 @@ static int sink_numa_memory(void *ctx, const struct spe_row_numa_memory *rows, s
 static int sink_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
+	for (size_t k = 0; k < n; k++)
+		if (ch_functions_mapping(&s->functions, rows[k].id, rows[k].path) < 0)
+			return ch_fail(s->ch, -spe_nomem, "out of memory");
 	ROWS(s, CHT_MAPPING, rows, n, 8, STRINGS(r->path, r->build_id), {
 		put_i64(b, r->id);
 		put_i64(b, r->source_id);
@@ -308,6 +318,9 @@ static int sink_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n
 static int sink_symbols(void *ctx, const struct spe_row_symbol *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
+	for (size_t k = 0; k < n; k++)
+		if (ch_functions_symbol(&s->functions, &rows[k]) < 0)
+			return ch_fail(s->ch, -spe_nomem, "out of memory");
 	ROWS(s, CHT_SYMBOL, rows, n, 6, STRINGS(r->name, r->file), {
 		put_i64(b, r->id);
 		put_i64(b, s->source_id);
@@ -385,6 +398,8 @@ static int sink_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, siz
 	struct ch_buf *b = &s->rows[CHT_PC_LATENCY];
 	for (size_t k = 0; k < n; k++) {
 		const struct spe_row_pc_latency *r = &rows[k];
+		if (ch_functions_pc_latency(&s->functions, r) < 0)
+			return ch_fail(s->ch, -spe_nomem, "out of memory");
 		for (size_t i = 0; i <= r->n; i++) {
 			int timed = i < r->n;
 			uint64_t samples = timed ? r->samples[i] : r->untimed;
@@ -406,28 +421,56 @@ static int sink_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, siz
 static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
-	ROWS(s, CHT_LOAD_STATS, rows, n, 12, STRINGS(NULL), {
+	ROWS(s, CHT_LOAD_STATS, rows, n, 14, STRINGS(r->cut ? r->cut_what : NULL), {
 		const uint64_t v[] = { r->records,	 r->bad_bytes,	     r->skipped_bytes, r->partial_records,
 				       r->unknown_packets, r->lost_aux,	     r->no_mapping,    r->no_symbol,
 				       r->no_time,	 r->no_data_object,   (uint64_t)r->cacheline_scan };
 		put_i64(b, r->source_id);
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			put_i64(b, (int64_t)v[i]);
+		put_nint(b, r->cut, (int64_t)r->cut_offset);
+		put_i64(b, (int64_t)r->cut_bytes);
+		put_nstr(b, r->cut ? r->cut_what : NULL);
 	});
 }
 
-/* ---- the summaries of the memory views ----------------------------------- */
+/* ---- the summaries (row_sink.h), as the SQLite sink stores them ---------------- */
 
-/* Array(Int64): the LEB128 count, then the values. */
-static void put_i64_array(struct ch_buf *b, const int64_t *v, size_t n)
+static int sink_mem_level_stats(void *ctx, const struct spe_row_mem_level_stat *rows, size_t n)
 {
-	size_t len = n;
-	do {
-		put_u8(b, (uint8_t)((len & 0x7f) | (len >> 7 ? 0x80 : 0)));
-		len >>= 7;
-	} while (len);
-	for (size_t i = 0; i < n; i++)
-		put_i64(b, v[i]);
+	struct ch_sink *s = ctx;
+	ROWS(s, CHT_MEM_LEVEL_STAT, rows, n, 5, STRINGS(NULL), {
+		put_i64(b, r->source_id);
+		put_nint(b, r->mem_level != 0, r->mem_level);
+		put_i64(b, (int64_t)r->loads);
+		put_i64(b, (int64_t)r->timed);
+		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
+	});
+}
+
+static int sink_latency_buckets(void *ctx, const struct spe_row_latency_bucket *rows, size_t n)
+{
+	struct ch_sink *s = ctx;
+	ROWS(s, CHT_LATENCY_BUCKET, rows, n, 4, STRINGS(r->op_class), {
+		put_i64(b, r->source_id);
+		put_nstr(b, r->op_class);
+		put_i64(b, r->latency_lo);
+		put_i64(b, (int64_t)r->samples);
+		put_i64(b, (int64_t)r->total_latency);
+	});
+}
+
+static int sink_branch_stats(void *ctx, const struct spe_row_branch_stat *rows, size_t n)
+{
+	struct ch_sink *s = ctx;
+	ROWS(s, CHT_BRANCH_STAT, rows, n, 6, STRINGS(NULL), {
+		put_i64(b, r->source_id);
+		put_nint(b, r->has_pc, (int64_t)r->pc);
+		put_nint(b, r->insn_id != 0, r->insn_id);
+		put_i64(b, (int64_t)r->branches);
+		put_nint(b, r->has_events, (int64_t)r->mispredicted);
+		put_nint(b, r->has_events, (int64_t)r->not_taken);
+	});
 }
 
 static int sink_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
@@ -446,6 +489,31 @@ static int sink_page_stats(void *ctx, const struct spe_row_page_stat *rows, size
 		put_i64_array(b, r->data_object_ids, r->n_data_objects);
 	});
 }
+
+static int sink_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n)
+{
+	struct ch_sink *s = ctx;
+	ROWS(s, CHT_CACHELINE_STAT, rows, n, 22 + (int)(r->n_symbols + r->n_data_objects), STRINGS(NULL), {
+		const int64_t sums[] = { r->loads,	 r->stores,	      r->cpus,		 r->threads,
+					 r->offsets,	 r->snooped,	      r->hitm,		 r->peer_hits,
+					 r->total_latency, r->atomics,	      r->writes,	 r->modified_events,
+					 r->modified_sources, r->remote_hits };
+		put_i64(b, r->source_id);
+		put_nint(b, r->pid >= 0, r->pid);
+		put_i64(b, (int64_t)r->line);
+		put_i64(b, (int64_t)r->accesses);
+		for (size_t i = 0; i < sizeof sums / sizeof *sums; i++) {
+			if (i >= 2 && i <= 4) /* cpus, threads, offsets: never NULL */
+				put_i64(b, sums[i]);
+			else
+				put_nint(b, sums[i] >= 0, sums[i]);
+		}
+		put_i64_array(b, r->symbol_ids, r->n_symbols);
+		put_i64_array(b, r->data_object_ids, r->n_data_objects);
+	});
+}
+
+/* ---- the summaries only the memory views read ---------------------------- */
 
 static int sink_numa_stats(void *ctx, const struct spe_row_numa_stat *rows, size_t n)
 {
@@ -526,6 +594,8 @@ static int sink_commit(void *ctx)
 	static const enum ch_table_id kept[] = { CHT_THREAD, CHT_NUMA_NODE, CHT_NUMA_CPU };
 	for (size_t i = 0; i < sizeof kept / sizeof *kept && rc == 0; i++)
 		rc = write_kept(s, kept[i]);
+	if (rc == 0 && ch_functions_write(&s->functions, &s->rows[CHT_FUNCTION_STAT], &s->rows[CHT_FUNCTION_LATENCY]) < 0)
+		rc = ch_fail(s->ch, -spe_nomem, "out of memory");
 	for (int t = 0; t < CHT_COUNT && rc == 0; t++)
 		rc = send_rows(s, (enum ch_table_id)t, &s->rows[t]);
 	if (rc == 0)
@@ -569,6 +639,7 @@ static void sink_free(void *ctx)
 		return;
 	ch_sender_free(s->sender);
 	free(s->insns);
+	ch_functions_free(&s->functions);
 	drop_kept(s);
 	for (int t = 0; t < CHT_COUNT; t++) {
 		ch_buf_free(&s->rows[t]);
@@ -613,8 +684,11 @@ int spe_ch_sink_new(struct spe_ch *ch, struct spe_row_sink *out)
 				      .abort = sink_abort,
 				      .errmsg = sink_errmsg,
 				      .free = sink_free,
-				      /* the summaries of the memory views (the others' views scan the records) */
+				      .mem_level_stats = sink_mem_level_stats,
+				      .latency_buckets = sink_latency_buckets,
+				      .branch_stats = sink_branch_stats,
 				      .page_stats = sink_page_stats,
+				      .cacheline_stats = sink_cacheline_stats,
 				      .numa_stats = sink_numa_stats,
 				      .prefetch_stats = sink_prefetch_stats };
 	return 0;

@@ -25,6 +25,12 @@
  *    0 or 1.
  * Each view selects only committed captures: "source_id GLOBAL IN" the set
  * of source ids, the `source` view's by default.
+ *
+ * The views SQLite answers from the load's summaries read the same
+ * summaries here (ch_sink.c stores them per capture): mem_level_summary,
+ * latency_histogram, tlb_hotspot, branch_mispredict, cacheline_sharing (with
+ * the records of a capture past its line budget), and hot_symbol and
+ * symbol_summary from function_stat and function_latency (ch_functions.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,15 +46,8 @@
 
 /* '0x' and lowercase hex digits without leading zeros, as SQLite's printf('0x%x'); NULL stays NULL. */
 #define HEX(x) "concat('0x', lower(replaceRegexpOne(hex(toUInt64(" x ")), '^0', '')))"
-/*
- * round(NUM / DEN, digits) as SQLite shows it, NULL when DEN is 0 or NULL:
- * exact half-up on integers.  The divisor is never 0, not even under a
- * NULL (ClickHouse computes functions of Nullable values on defaults too),
- * and no if() has a Nullable constant branch (18.16 returns garbage).
- */
-#define ROUNDED(num, den, scale)                                                                          \
-	"if(ifNull(" den ", 0) = 0, NULL, intDiv(2 * toInt64(" num ") * " scale " + toInt64(ifNull(" den ", 0)), 2 * " \
-	"greatest(toInt64(ifNull(" den ", 0)), 1)) / " scale ")"
+/* round(NUM / DEN, digits) as SQLite shows it (spe/clickhouse.h). */
+#define ROUNDED SPE_CH_ROUNDED
 #define ROUND1(num, den) ROUNDED(num, den, "10")
 #define ROUND2(num, den) ROUNDED(num, den, "100")
 #define ROUND3(num, den) ROUNDED(num, den, "1000")
@@ -186,50 +185,79 @@ static void pc_summary(struct util_text *t, const char *src)
 
 /*
  * symbol_summary: per function -- (name, path of its mapping) -- across
- * processes and sources, named by its smallest symbol id; the records
- * without a symbol are one row with symbol_id NULL.
+ * processes and captures, named by its smallest symbol id; the records
+ * without a symbol are one row with symbol_id NULL.  Each capture's
+ * statistics per function are in function_stat (ch_functions.c); a
+ * function of one capture in scope takes them as they are, one of several
+ * has its percentiles merged from those captures' histograms
+ * (function_latency, read only for the captures that share a function).
  */
-#define FUNCTION_OF_SYMBOL                                                                                \
-	"(SELECT * FROM (SELECT id AS j_symbol, toNullable(name) AS f_name, ifNull(mapping_id, 0) AS j_mapping" \
-	" FROM _symbol WHERE " VISIBLE ") AS fs ANY LEFT JOIN (SELECT id AS j_mapping, toNullable(path) AS f_path" \
-	" FROM _mapping WHERE " VISIBLE ") AS fm USING j_mapping)"
+#define FUNCTION_KEY "isNull(symbol_id) AS k_none, ifNull(name, '') AS k_name, ifNull(path, '') AS k_path"
+/* The functions found in more than one capture in scope. */
+#define SHARED_FUNCTIONS                                                                                   \
+	"(SELECT k_none, k_name, k_path FROM (SELECT " FUNCTION_KEY " FROM _function_stat WHERE " VISIBLE ")" \
+	" GROUP BY k_none, k_name, k_path HAVING count() > 1)"
+/*
+ * Their rows of function_stat: (source_id, j_fn) of each, the function's
+ * key, and shared = 1 (a LEFT JOIN and a filter on it, not ANY INNER JOIN,
+ * whose meaning for repeated left keys changed after 18.16).
+ */
+#define SHARED_ROWS                                                                                       \
+	"(SELECT source_id, ifNull(symbol_id, 0) AS j_fn, " FUNCTION_KEY ", toUInt8(1) AS shared FROM _function_stat WHERE " VISIBLE \
+	" AND (isNull(symbol_id), ifNull(name, ''), ifNull(path, '')) GLOBAL IN " SHARED_FUNCTIONS ")"
 
-static void symbol_summary(struct util_text *t, const char *src)
+/*
+ * The functions in scope, one row each: symbol_id, samples, total_latency,
+ * timed, p50, p90, p99, and the name, mapping path, file and line of the
+ * function's smallest symbol id (its row of the capture holding that id).
+ */
+static void functions(struct util_text *t, const char *src)
 {
 	util_text_appendf(t,
-		    "SELECT symbol_id, samples, total_latency, timed, p50, p90, p99\n"
+		    "SELECT symbol_id, samples, total_latency, timed, if(n_src = 1, s50, m50) AS p50,\n"
+		    "  if(n_src = 1, s90, m90) AS p90, if(n_src = 1, s99, m99) AS p99,\n"
+		    "  if(k_none = 1, NULL, tupleElement(first, 1)) AS symbol, if(k_none = 1, NULL, tupleElement(first, 2)) AS mapping,\n"
+		    "  if(k_none = 1, NULL, tupleElement(first, 3)) AS src_file, if(k_none = 1, NULL, tupleElement(first, 4)) AS src_line\n"
 		    "FROM (SELECT * FROM (\n"
-		    "  SELECT ifNull(f_name, '') AS k_name, ifNull(f_path, '') AS k_path, " LATENCY_STATS "\n"
-		    "  FROM (SELECT f_name, f_path, l, sum(c0) AS c FROM (\n"
-		    "      SELECT ifNull(symbol_id, 0) AS j_symbol, total_latency AS l, sum(samples) AS c0 FROM _pc_latency\n"
-		    "      WHERE " VISIBLE " GROUP BY j_symbol, l) AS p\n"
-		    "    ANY LEFT JOIN " FUNCTION_OF_SYMBOL " AS f USING j_symbol\n"
-		    "    GROUP BY f_name, f_path, l)\n"
-		    "  GROUP BY k_name, k_path, f_name, f_path) AS st\n"
-		    " ANY LEFT JOIN (SELECT ifNull(f_name, '') AS k_name, ifNull(f_path, '') AS k_path,"
-		    " toNullable(min(j_symbol)) AS symbol_id FROM " FUNCTION_OF_SYMBOL " GROUP BY k_name, k_path) AS fi\n"
-		    " USING (k_name, k_path))",
+		    "  SELECT k_none, k_name, k_path, min(f_id) AS symbol_id, argMin((name, path, file, line), f_id) AS first,\n"
+		    "    sum(f_samples) AS samples, sum(f_total) AS total_latency, sum(f_timed) AS timed,\n"
+		    "    any(f50) AS s50, any(f90) AS s90, any(f99) AS s99, count() AS n_src\n"
+		    "  FROM (SELECT " FUNCTION_KEY ", symbol_id AS f_id, name, path, file, line, samples AS f_samples,"
+		    " total_latency AS f_total,\n"
+		    "      timed AS f_timed, p50 AS f50, p90 AS f90, p99 AS f99\n"
+		    "    FROM _function_stat WHERE " VISIBLE ")\n"
+		    "  GROUP BY k_none, k_name, k_path HAVING samples > 0) AS a\n"
+		    " ANY LEFT JOIN (SELECT k_none, k_name, k_path, " PCT("50") " AS m50, " PCT("90") " AS m90, " PCT("99") " AS m99\n"
+		    "  FROM (SELECT k_none, k_name, k_path, sumIf(c, isNotNull(l)) AS timed,\n"
+		    "      arraySort(groupArrayIf((assumeNotNull(l), c), isNotNull(l))) AS h, arrayCumSum(arrayMap(x -> x.2, h)) AS run\n"
+		    "    FROM (SELECT k_none, k_name, k_path, l, sum(c0) AS c FROM (\n"
+		    "        SELECT source_id, ifNull(symbol_id, 0) AS j_fn, total_latency AS l, samples AS c0 FROM _function_latency\n"
+		    "        WHERE " VISIBLE " AND source_id GLOBAL IN (SELECT source_id FROM " SHARED_ROWS ")) AS fl\n"
+		    "      ANY LEFT JOIN " SHARED_ROWS " AS sr USING (source_id, j_fn)\n"
+		    "      WHERE shared = 1 GROUP BY k_none, k_name, k_path, l)\n"
+		    "    GROUP BY k_none, k_name, k_path)) AS m USING (k_none, k_name, k_path))",
 		    src);
 }
 
+static void symbol_summary(struct util_text *t, const char *src)
+{
+	util_text_append(t, "SELECT symbol_id, samples, total_latency, timed, p50, p90, p99 FROM (");
+	functions(t, src);
+	util_text_append(t, ")");
+}
+
+/* Names from function_stat itself: no join with symbol and mapping (each a query of the shards). */
 static void hot_symbol(struct util_text *t, const char *src)
 {
 	util_text_appendf(t,
-		    PC_LATENCY_TOTAL
+		    "WITH (SELECT ifNull(sum(total_latency), 0) FROM _function_stat WHERE " VISIBLE ") AS e_total\n"
 		    "SELECT symbol, mapping, src_file, src_line, samples, total_latency,\n"
 		    "  " ROUND2("total_latency", "timed") " AS mean_latency, p50, p90, p99,\n"
 		    "  " ROUND2("100 * total_latency", "e_total") " AS latency_share, symbol_id\n"
-		    "FROM (SELECT * FROM (SELECT *, ifNull(symbol_id, 0) AS j_symbol FROM (",
+		    "FROM (",
 		    src);
-	symbol_summary(t, src);
-	util_text_appendf(t,
-		    ")) AS st\n"
-		    " ANY LEFT JOIN (SELECT id AS j_symbol, toNullable(name) AS symbol, file AS src_file, line AS src_line,"
-		    " ifNull(mapping_id, 0) AS j_mapping FROM _symbol WHERE " VISIBLE ") AS s USING j_symbol) AS st2\n"
-		    " ANY LEFT JOIN (SELECT id AS j_mapping, toNullable(path) AS mapping FROM _mapping WHERE " VISIBLE
-		    ") AS m USING j_mapping\n"
-		    "ORDER BY total_latency DESC, samples DESC",
-		    src);
+	functions(t, src);
+	util_text_append(t, ")\nORDER BY total_latency DESC, samples DESC");
 }
 
 static void hot_pc(struct util_text *t, const char *src)
@@ -247,29 +275,48 @@ static void hot_pc(struct util_text *t, const char *src)
 		    src, ", ifNull(symbol_id, 0) AS j_symbol");
 }
 
+/*
+ * mem_level_summary, latency_histogram, tlb_hotspot and branch_mispredict
+ * add up the summaries each load wrote (mem_level_stat, latency_bucket,
+ * page_stat, branch_stat: record_summary.c counts them, ch_sink.c stores
+ * them) as SQLite's views do (views.c), instead of scanning the records.
+ */
+
+/* A memory level's name from its spe_mem_level code (1, 2, ...), NULL for none. */
+static void append_level_name(struct util_text *t, const char *code)
+{
+	static const char *const names[] = {
+#define SPE_X(id, name, peer, desc) name,
+		SPE_MEM_LEVEL_LIST(SPE_X)
+#undef SPE_X
+	};
+	util_text_appendf(t, "if(isNull(%s), NULL, arrayElement([", code);
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		util_text_appendf(t, "%s'%s'", i ? ", " : "", names[i]);
+	util_text_appendf(t, "], assumeNotNull(%s)))", code);
+}
+
 static void mem_level_summary(struct util_text *t, const char *src)
 {
+	util_text_appendf(t, "WITH (SELECT ifNull(sum(total_latency), 0) FROM _mem_level_stat WHERE " VISIBLE ") AS e_total\nSELECT ",
+		    src);
+	append_level_name(t, "g_level");
 	util_text_appendf(t,
-		    "WITH (SELECT ifNull(sum(total_latency), 0) FROM _spe_record WHERE " VISIBLE " AND op_class = '%2$s') AS e_total\n"
-		    "SELECT mem_level, loads, a_total AS total_latency, " ROUND2("a_total", "a_timed") " AS mean_latency,\n"
-		    "  " ROUND2("100 * a_total", "e_total") " AS latency_share\n"
-		    "FROM (SELECT mem_level, count() AS loads, sum(total_latency) AS a_total, count(total_latency) AS a_timed\n"
-		    "  FROM _spe_record WHERE " VISIBLE " AND op_class = '%2$s' GROUP BY mem_level)\n"
+		    " AS mem_level, a_loads AS loads, a_total AS total_latency,\n"
+		    "  " ROUND2("a_total", "a_timed") " AS mean_latency, " ROUND2("100 * a_total", "e_total") " AS latency_share\n"
+		    "FROM (SELECT mem_level AS g_level, sum(loads) AS a_loads, sum(total_latency) AS a_total, sum(timed) AS a_timed\n"
+		    "  FROM _mem_level_stat WHERE " VISIBLE " GROUP BY g_level)\n"
 		    "ORDER BY total_latency DESC, loads DESC",
-		    src, op_class_LOAD);
+		    src);
 }
 
 static void latency_histogram(struct util_text *t, const char *src)
 {
-	util_text_append(t, "SELECT op_class, a_lo AS latency_lo, CASE WHEN a_lo = 0 THEN 0 ELSE 2 * a_lo - 1 END AS latency_hi,\n"
-		      "  a_n AS samples, a_total AS total_latency\n"
-		      "FROM (SELECT op_class, CASE WHEN total_latency < 1 THEN 0");
-	for (int k = 0; k < 31; k++)
-		util_text_appendf(t, " WHEN total_latency < %ld THEN %ld", 2L << k, 1L << k);
 	util_text_appendf(t,
-		    " ELSE 2147483648 END AS a_lo,\n"
-		    "    count() AS a_n, sum(total_latency) AS a_total\n"
-		    "  FROM _spe_record WHERE " VISIBLE " AND total_latency IS NOT NULL GROUP BY op_class, a_lo)\n"
+		    "SELECT op_class, g_lo AS latency_lo, CASE WHEN g_lo = 0 THEN 0 ELSE 2 * g_lo - 1 END AS latency_hi,\n"
+		    "  a_n AS samples, a_total AS total_latency\n"
+		    "FROM (SELECT op_class, latency_lo AS g_lo, sum(samples) AS a_n, sum(total_latency) AS a_total\n"
+		    "  FROM _latency_bucket WHERE " VISIBLE " GROUP BY op_class, g_lo)\n"
 		    "ORDER BY op_class NULLS FIRST, latency_lo",
 		    src);
 }
@@ -279,29 +326,28 @@ static void tlb_hotspot(struct util_text *t, const char *src)
 	util_text_appendf(t,
 		    "SELECT source_id, pid, " HEX("a_page") " AS page, a_page AS page_value, accesses, tlb_walks,\n"
 		    "  " ROUND3("tlb_walks", "accesses") " AS walk_ratio, a_translation AS translation_latency,\n"
-		    "  " ROUND2("a_translation", "a_timed") " AS mean_translation_latency\n"
-		    "FROM (SELECT source_id, pid, bitShiftLeft(bitShiftRight(data_va, 12), 12) AS a_page, count() AS accesses,\n"
-		    "    sum(%2$s) AS tlb_walks, sum(translation_latency) AS a_translation,"
-		    " count(translation_latency) AS a_timed\n"
-		    "  FROM _spe_record WHERE " VISIBLE " AND data_va IS NOT NULL GROUP BY source_id, pid, a_page)\n"
+		    "  " ROUND2("a_translation", "translated") " AS mean_translation_latency\n"
+		    "FROM (SELECT source_id, pid, bitShiftLeft(page, 12) AS a_page, accesses, tlb_walks, translated,"
+		    " translation_latency AS a_translation\n"
+		    "  FROM _page_stat WHERE " VISIBLE ")\n"
 		    "ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC",
-		    src, ev("tlb_walk"));
+		    src);
 }
 
 static void branch_mispredict(struct util_text *t, const char *src)
 {
 	util_text_appendf(t,
 		    "SELECT " HEX("g_pc") " AS pc, symbol, g_pc - sym_start AS symbol_offset, src_file, src_line, mnemonic,\n"
-		    "  operands, branches, mispredicted, " ROUND3("mispredicted", "branches") " AS mispredict_rate,"
-		    " not_taken, g_pc AS pc_value\n"
+		    "  operands, a_branches AS branches, a_mispredicted AS mispredicted,"
+		    " " ROUND3("a_mispredicted", "a_branches") " AS mispredict_rate, a_not_taken AS not_taken, g_pc AS pc_value\n"
 		    "FROM (SELECT * FROM (\n"
-		    "  SELECT pc AS g_pc, insn_id AS g_insn, ifNull(insn_id, 0) AS j_insn, ifNull(any(symbol_id), 0) AS j_symbol,\n"
-		    "    count() AS branches, sum(%3$s) AS mispredicted, sum(%4$s) AS not_taken\n"
-		    "  FROM _spe_record WHERE " VISIBLE " AND op_class = '%2$s' GROUP BY g_pc, g_insn) AS g\n"
-		    " ANY LEFT JOIN (SELECT id AS j_insn, file AS src_file, line AS src_line, mnemonic, operands"
-		    " FROM _insn WHERE " VISIBLE ") AS i USING j_insn) AS g2\n" JOIN_SYMBOL "\n"
+		    "  SELECT pc AS g_pc, insn_id AS g_insn, ifNull(insn_id, 0) AS j_insn, sum(branches) AS a_branches,\n"
+		    "    sum(mispredicted) AS a_mispredicted, sum(not_taken) AS a_not_taken\n"
+		    "  FROM _branch_stat WHERE " VISIBLE " GROUP BY g_pc, g_insn) AS g\n"
+		    " ANY LEFT JOIN (SELECT id AS j_insn, file AS src_file, line AS src_line, mnemonic, operands,"
+		    " ifNull(symbol_id, 0) AS j_symbol FROM _insn WHERE " VISIBLE ") AS i USING j_insn) AS g2\n" JOIN_SYMBOL "\n"
 		    "ORDER BY mispredicted DESC, branches DESC",
-		    src, op_class_BRANCH, ev("mispredicted"), ev("not_taken"));
+		    src);
 }
 
 /*
@@ -430,6 +476,9 @@ static void numa_traffic(struct util_text *t, const char *src)
 		src);
 }
 
+/* A count as the summaries' Nullable(Int64) (UNION ALL wants the same types on both sides). */
+#define NINT(x) "CAST(" x " AS Nullable(Int64))"
+
 static void cacheline_sharing(struct util_text *t, const char *src)
 {
 	/* the line's counts on the shards, then the names of its functions and data objects */
@@ -444,21 +493,34 @@ static void cacheline_sharing(struct util_text *t, const char *src)
 		"    groupUniqArray(sym_name) AS a_sn, groupUniqArray(dobj_name) AS a_dn\n"
 		"  FROM " DOBJ_NAMES_FROM(
 			"(SELECT * FROM (SELECT *, " EACH_ID("a_symbols") " AS j_sym FROM (\n"
-			"    SELECT source_id, pid, bitShiftRight(data_va, 6) AS a_line, count() AS accesses,\n"
-			"      sum(op_class = '%2$s') AS loads, sum(op_class = '%3$s') AS stores,\n"
-			"      ifNull(uniqExact(cpu), 0) AS cpus, ifNull(uniqExact(tid), 0) AS threads,"
-			" uniqExact(bitAnd(data_va, 63)) AS offsets,\n"
-			"      sum(%4$s) AS snooped,\n"
-			"      sum(" AND3("op_class = '%2$s'", OR3("%5$s = 1", DS_FACT("ds_modified") " = 1")) ") AS hitm,\n"
-			"      sum(" AND3("op_class = '%2$s'", DS_FACT("ds_peer") " = 1") ") AS peer_hits,\n"
-			"      sum(total_latency) AS a_total, groupUniqArray(symbol_id) AS a_symbols, sum(" ATOMIC ") AS atomics,\n"
-			"      sum(" OR3("op_class = '%3$s'", ATOMIC) ") AS writes,\n"
-			"      sum(%5$s) AS modified_events, sum(" DS_FACT("ds_modified") ") AS modified_sources,\n"
-			"      sum(" AND3("op_class = '%2$s'", DS_FACT("ds_remote") " = 1") ") AS remote_hits,"
-			" groupUniqArray(data_object_id) AS a_dobjs\n"
-			"    FROM _spe_record" WITH_CONTEXT "    WHERE " VISIBLE " AND data_va IS NOT NULL\n"
-			"    GROUP BY source_id, pid, a_line\n"
-			"    HAVING writes > 0 AND (threads > 1 OR cpus > 1))) AS y\n"
+			/* the lines the loads counted (cacheline_stat) */
+			"    SELECT source_id, pid, line AS a_line, accesses, loads, stores, cpus, threads, offsets, snooped, hitm,\n"
+			"      peer_hits, total_latency AS a_total, symbol_ids AS a_symbols, atomics, writes, modified_events,\n"
+			"      modified_sources, remote_hits, data_object_ids AS a_dobjs\n"
+			"    FROM _cacheline_stat WHERE " VISIBLE "\n"
+			"    UNION ALL\n"
+			/* a capture with more lines than its load's budget (load_stats.cacheline_scan): from its records */
+			"    SELECT source_id, pid, toInt64(r_line), toInt64(r_accesses), " NINT("r_loads") ", " NINT("r_stores") ",\n"
+			"      toInt64(r_cpus), toInt64(r_threads), toInt64(r_offsets), " NINT("r_snooped") ", " NINT("r_hitm") ",\n"
+			"      " NINT("r_peer_hits") ", r_total, r_symbols, " NINT("r_atomics") ", " NINT("r_writes") ",\n"
+			"      " NINT("r_modified_events") ", " NINT("r_modified_sources") ", " NINT("r_remote_hits") ", r_dobjs FROM (\n"
+			"    SELECT source_id, pid, bitShiftRight(assumeNotNull(data_va), 6) AS r_line, count() AS r_accesses,\n"
+			"      sum(op_class = '%2$s') AS r_loads, sum(op_class = '%3$s') AS r_stores,\n"
+			"      ifNull(uniqExact(cpu), 0) AS r_cpus, ifNull(uniqExact(tid), 0) AS r_threads,"
+			" uniqExact(bitAnd(data_va, 63)) AS r_offsets,\n"
+			"      sum(%4$s) AS r_snooped,\n"
+			"      sum(" AND3("op_class = '%2$s'", OR3("%5$s = 1", DS_FACT("ds_modified") " = 1")) ") AS r_hitm,\n"
+			"      sum(" AND3("op_class = '%2$s'", DS_FACT("ds_peer") " = 1") ") AS r_peer_hits,\n"
+			"      sum(total_latency) AS r_total, groupUniqArrayIf(assumeNotNull(symbol_id), isNotNull(symbol_id))"
+			" AS r_symbols, sum(" ATOMIC ") AS r_atomics,\n"
+			"      sum(" OR3("op_class = '%3$s'", ATOMIC) ") AS r_writes,\n"
+			"      sum(%5$s) AS r_modified_events, sum(" DS_FACT("ds_modified") ") AS r_modified_sources,\n"
+			"      sum(" AND3("op_class = '%2$s'", DS_FACT("ds_remote") " = 1") ") AS r_remote_hits,"
+			" groupUniqArrayIf(assumeNotNull(data_object_id), isNotNull(data_object_id)) AS r_dobjs\n"
+			"    FROM _spe_record" WITH_CONTEXT "    WHERE " VISIBLE " AND source_id GLOBAL IN (SELECT source_id FROM _load_stats"
+			" WHERE " VISIBLE " AND cacheline_scan = 1) AND data_va IS NOT NULL\n"
+			"    GROUP BY source_id, pid, r_line\n"
+			"    HAVING r_writes > 0 AND (r_threads > 1 OR r_cpus > 1)))) AS y\n"
 			"  ANY LEFT JOIN (SELECT id AS j_sym, toNullable(name) AS sym_name FROM _symbol WHERE " VISIBLE
 			") AS sn USING j_sym)") "\n"
 		"  GROUP BY source_id, pid, a_line, accesses, loads, stores, cpus, threads, offsets, snooped, hitm, peer_hits,\n"

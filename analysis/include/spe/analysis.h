@@ -34,7 +34,7 @@ extern "C" {
 typedef struct sqlite3 sqlite3;
 
 /* Schema version written to PRAGMA user_version and the meta table. */
-#define SPE_DB_SCHEMA_VERSION 5
+#define SPE_DB_SCHEMA_VERSION 6
 /* PRAGMA application_id of spekit databases ("SPEK"). */
 #define SPE_DB_APPLICATION_ID 0x5350454b
 
@@ -64,6 +64,13 @@ int spe_db_open(const char *path, enum spe_db_mode mode, struct spe_db **out, ch
 /* A private in-memory database with the schema, inside its load transaction (tests, fuzzing). */
 int spe_db_open_memory(struct spe_db **out, char *err, size_t errlen);
 sqlite3 *spe_db_sqlite(struct spe_db *db);
+/*
+ * A file whose digest (spe_source_info.digest) is already in the database
+ * is refused (-spe_bad_file, naming the earlier source); with @p replace
+ * set, the earlier source's rows are deleted in the load's transaction and
+ * the file is loaded in its place.
+ */
+void spe_db_set_replace(struct spe_db *db, int replace);
 /* Commit the load transaction (and rename a new file into place). */
 int spe_db_commit(struct spe_db *db, char *err, size_t errlen);
 /* Roll back whatever was written since spe_db_open; removes a temporary file. */
@@ -170,6 +177,12 @@ struct spe_source_info {
 	const char *command_line; /* HEADER_CMDLINE or NULL */
 	const char *kind;         /* "perf.data" or "raw" */
 	int nr_cpus;              /* HEADER_NRCPUS or -1 */
+	/*
+	 * The file's identity (size and 128-bit hash, source.digest), or NULL:
+	 * a sink refuses a digest it already holds (spe_db_set_replace).  The
+	 * file front ends (spe_load_perf_file, ...) compute it.
+	 */
+	const char *digest;
 };
 
 struct spe_load_opts {
@@ -203,6 +216,14 @@ struct spe_load_counts {
 	uint64_t no_time;          /* records without a perf time (no TIME_CONV or TS) */
 	uint64_t no_data_object;   /* user data addresses in no data object (no variable, no data mapping) */
 	uint64_t dropped_extras;   /* decoder: counters/addresses of unnamed indices past 8 in a record */
+	/*
+	 * The file ends before its data (a recording cut short): the whole
+	 * records before the cut are loaded; cut_offset is the file offset of
+	 * the first record not whole, cut_bytes the bytes missing, cut_what the
+	 * reader's message (file, offset, what was cut).  load_stats has them.
+	 */
+	uint64_t cut, cut_offset, cut_bytes;
+	char cut_what[320];
 };
 
 struct spe_loader;

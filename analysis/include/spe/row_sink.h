@@ -159,6 +159,7 @@ struct spe_row_source {
 	const char *file, *kind, *host, *command_line;
 	int32_t cpus;            /* HEADER_NRCPUS, -1 = NULL */
 	const char *loaded_at;   /* UTC, ISO 8601 */
+	const char *digest;      /* spe_source_info.digest: size and hash of the file, or NULL */
 };
 
 struct spe_row_cpu {
@@ -252,6 +253,9 @@ struct spe_row_load_stats {
 	uint64_t records, bad_bytes, skipped_bytes, partial_records, unknown_packets, lost_aux, no_mapping,
 		no_symbol, no_time, no_data_object;
 	int cacheline_scan;      /* the source's lines are not in cacheline_stat (more than the line budget) */
+	int cut;                 /* the file ends before its data: cut_offset, cut_bytes, cut_what say where and what */
+	uint64_t cut_offset, cut_bytes;
+	const char *cut_what;
 };
 
 /* The TIME_CONV of a source: the view computes spe_record.time from ts with it. */

@@ -79,9 +79,9 @@ static int load_copies(struct report_ctx *c, const struct ann_key *k, struct ann
 	struct rq q;
 	int rc = report_rq_begin(c, &q, RQ_FUNCTION_COPIES);
 	if (rc == 0) {
-		sqlite3_bind_text(q.st, 1, k->name, -1, SQLITE_STATIC);
+		report_rq_bind_text(&q, 1, k->name);
 		if (k->binary)
-			sqlite3_bind_text(q.st, 2, k->binary, -1, SQLITE_STATIC);
+			report_rq_bind_text(&q, 2, k->binary);
 	}
 	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
@@ -94,18 +94,18 @@ static int load_copies(struct report_ctx *c, const struct ann_key *k, struct ann
 			break;
 		}
 		f->starts = starts;
-		f->ids[f->nids] = sqlite3_column_int64(q.st, 0);
-		f->starts[f->nids] = (uint64_t)sqlite3_column_int64(q.st, 1);
-		uint64_t size = (uint64_t)sqlite3_column_int64(q.st, 2);
+		f->ids[f->nids] = report_rq_int(&q, 0);
+		f->starts[f->nids] = (uint64_t)report_rq_int(&q, 1);
+		uint64_t size = (uint64_t)report_rq_int(&q, 2);
 		if (size > f->size)
 			f->size = size;
 		if (f->nids == 0) {
 			f->start = f->starts[0];
 			f->decl_file = dup_or_null(report_rq_text(&q, 3));
-			f->decl_line = sqlite3_column_int(q.st, 4);
+			f->decl_line = (int)report_rq_int(&q, 4);
 			f->build_id = dup_or_null(report_rq_text(&q, 6));
-			f->map_start = (uint64_t)sqlite3_column_int64(q.st, 7);
-			f->map_pgoff = (uint64_t)sqlite3_column_int64(q.st, 8);
+			f->map_start = (uint64_t)report_rq_int(&q, 7);
+			f->map_pgoff = (uint64_t)report_rq_int(&q, 8);
 		}
 		f->nids++;
 	}
@@ -157,11 +157,11 @@ static int scan(struct report_ctx *c, enum report_query id, struct ann_function 
 	struct rq q;
 	int rc = report_rq_begin(c, &q, id);
 	if (rc == 0)
-		sqlite3_bind_text(q.st, 1, ids, -1, SQLITE_STATIC);
+		report_rq_bind_ids(&q, 1, ids);
 	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		uint64_t start;
-		int i = owner(fs, n, sqlite3_column_int64(q.st, 0), &start);
-		rc = i < 0 ? 0 : row(c, &fs[i], (size_t)i, (uint64_t)sqlite3_column_int64(q.st, 1) - start, &q, arg);
+		int i = owner(fs, n, report_rq_int(&q, 0), &start);
+		rc = i < 0 ? 0 : row(c, &fs[i], (size_t)i, (uint64_t)report_rq_int(&q, 1) - start, &q, arg);
 	}
 	report_rq_end(&q);
 	return rc < 0 ? rc : 0;
@@ -173,8 +173,8 @@ static int latency_row(struct report_ctx *c, struct ann_function *f, size_t inde
 {
 	(void)index;
 	(void)arg;
-	long long lat = sqlite3_column_type(q->st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(q->st, 2);
-	if (add_latency(f, group_of(f, KEY_INSN, offset), lat, (uint64_t)sqlite3_column_int64(q->st, 3)))
+	long long lat = report_rq_null(q, 2) ? -1 : report_rq_int(q, 2);
+	if (add_latency(f, group_of(f, KEY_INSN, offset), lat, (uint64_t)report_rq_int(q, 3)))
 		return report_fail(c, -spe_nomem, "out of memory");
 	return 0;
 }
@@ -191,7 +191,7 @@ static int level_row(struct report_ctx *c, struct ann_function *f, size_t index,
 	f->lvls = grown;
 	struct lvl *l = &f->lvls[f->nlvls++];
 	*l = (struct lvl){ .offset = offset, .level = report_mem_level_index(report_rq_text(q, 2)),
-			   .count = (uint64_t)sqlite3_column_int64(q->st, 3) };
+			   .count = (uint64_t)report_rq_int(q, 3) };
 	/* a function's total counts every load, with or without an instruction row */
 	f->total.levels[l->level] += l->count;
 	return 0;
@@ -295,7 +295,7 @@ static int stored_insn_row(struct report_ctx *c, struct ann_function *f, size_t 
 	snprintf(in->mnemonic, sizeof in->mnemonic, "%s", report_rq_text(q, 2) ? report_rq_text(q, 2) : "?");
 	snprintf(in->operands, sizeof in->operands, "%s", report_rq_text(q, 3) ? report_rq_text(q, 3) : "");
 	in->file = dup_or_null(report_rq_text(q, 4));
-	in->line = sqlite3_column_int(q->st, 5);
+	in->line = (int)report_rq_int(q, 5);
 	in->inline_fn = dup_or_null(report_rq_text(q, 6));
 	return 0;
 }

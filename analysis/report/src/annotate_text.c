@@ -223,9 +223,9 @@ static int share_of_all(struct report_ctx *c, const struct ann_function *f, char
 	int rc = report_rq_begin(c, &q, RQ_SYMBOL_SHARE);
 	buf[0] = '\0';
 	if (rc == 0) {
-		sqlite3_bind_text(q.st, 1, f->name, -1, SQLITE_STATIC);
+		report_rq_bind_text(&q, 1, f->name);
 		if (f->binary)
-			sqlite3_bind_text(q.st, 2, f->binary, -1, SQLITE_STATIC);
+			report_rq_bind_text(&q, 2, f->binary);
 		if ((rc = report_rq_next(&q)) == 1) {
 			snprintf(buf, cap, "%s", report_rq_text(&q, 0) ? report_rq_text(&q, 0) : "");
 			rc = 0;
@@ -236,27 +236,30 @@ static int share_of_all(struct report_ctx *c, const struct ann_function *f, char
 }
 
 /* The hottest function names, "a, b, c" (empty when there are none), for a name that matched none. */
-static void hottest_names(sqlite3 *db, char *buf, size_t size)
+static void hottest_names(struct report_ctx *c, char *buf, size_t size)
 {
 	buf[0] = 0;
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT symbol FROM hot_symbol WHERE symbol IS NOT NULL LIMIT 5",
-			       -1, &st, NULL) != SQLITE_OK)
-		return;
+	struct rq q;
 	size_t used = 0;
-	while (used < size && sqlite3_step(st) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		int n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", name ? name : "");
+	int rc = report_rq_begin(c, &q, RQ_HOT_SYMBOL), names = 0;
+	report_rq_bind_int(&q, 1, 10);
+	while (rc == 0 && names < 5 && used < size && report_rq_next(&q) == 1) {
+		const char *name = report_rq_text(&q, 0);
+		if (!name)
+			continue;
+		int n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", name);
 		used = n < 0 ? size : used + (size_t)n;
+		names++;
 	}
-	sqlite3_finalize(st);
+	report_rq_end(&q);
 }
 
-int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format fmt, FILE *out,
-			const struct spe_report_opts *opts, char *err, size_t errlen)
+/* Function @p symbol of the database of @p db or @p ch. */
+static int annotate(sqlite3 *db, struct spe_ch *ch, const char *symbol, enum spe_report_format fmt, FILE *out,
+		    const struct spe_report_opts *opts, char *err, size_t errlen)
 {
 	struct report_ctx c;
-	report_ctx_init(&c, db, out, opts, err, errlen);
+	report_ctx_init(&c, db, ch, out, opts, err, errlen);
 	if (!symbol || !*symbol)
 		return report_fail(&c, -spe_invalid, "no function name given");
 	/* the binaries holding a function of that name, hottest first */
@@ -265,7 +268,7 @@ int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format 
 	struct rq q;
 	rc = report_rq_begin(&c, &q, RQ_FUNCTION_BINARIES);
 	if (rc == 0)
-		sqlite3_bind_text(q.st, 1, symbol, -1, SQLITE_STATIC);
+		report_rq_bind_text(&q, 1, symbol);
 	while (rc == 0 && (rc = report_rq_next(&q)) == 1 && nbin < 64) {
 		rc = 0;
 		const char *p = report_rq_text(&q, 0);
@@ -276,7 +279,7 @@ int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format 
 		goto out;
 	if (nbin == 0) {
 		char hot[256];
-		hottest_names(db, hot, sizeof hot);
+		hottest_names(&c, hot, sizeof hot);
 		rc = report_fail(&c, -spe_invalid, "no function named '%s' in the database%s%s%s", symbol,
 				 hot[0] ? " (the hottest: " : "", hot,
 				 hot[0] ? "; spe-query \"SELECT symbol FROM hot_symbol\" lists all)" : "");
@@ -307,4 +310,16 @@ out:
 	for (int i = 0; i < nbin; i++)
 		free(binaries[i]);
 	return rc < 0 ? rc : 0;
+}
+
+int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format fmt, FILE *out,
+			const struct spe_report_opts *opts, char *err, size_t errlen)
+{
+	return annotate(db, NULL, symbol, fmt, out, opts, err, errlen);
+}
+
+int spe_report_annotate_ch(struct spe_ch *ch, const char *symbol, enum spe_report_format fmt, FILE *out,
+			   const struct spe_report_opts *opts, char *err, size_t errlen)
+{
+	return annotate(NULL, ch, symbol, fmt, out, opts, err, errlen);
 }

@@ -186,7 +186,7 @@ int spe_report_diff_html(const struct spe_diff *d, FILE *out, const struct spe_r
 			 size_t errlen)
 {
 	struct report_ctx c;
-	report_ctx_init(&c, NULL, out, opts, err, errlen);
+	report_ctx_init(&c, NULL, NULL, out, opts, err, errlen);
 	if (!d)
 		return report_fail(&c, -spe_invalid, "no comparison to draw");
 	if (!c.o.title)

@@ -17,14 +17,14 @@ static int read_span(struct report_ctx *c, struct capture_span *span)
 	memset(span, 0, sizeof *span);
 	if (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
-		span->records = sqlite3_column_int64(q.st, 0);
-		span->timed = sqlite3_column_int64(q.st, 3);
+		span->records = report_rq_int(&q, 0);
+		span->timed = report_rq_int(&q, 3);
 		if (span->timed) {
-			span->t0 = sqlite3_column_int64(q.st, 1);
-			span->t1 = sqlite3_column_int64(q.st, 2);
-		} else if (sqlite3_column_type(q.st, 4) != SQLITE_NULL) {
-			span->t0 = sqlite3_column_int64(q.st, 4);
-			span->t1 = sqlite3_column_int64(q.st, 5);
+			span->t0 = report_rq_int(&q, 1);
+			span->t1 = report_rq_int(&q, 2);
+		} else if (!report_rq_null(&q, 4)) {
+			span->t0 = report_rq_int(&q, 4);
+			span->t1 = report_rq_int(&q, 5);
 			span->raw_ts = 1;
 		}
 	}
@@ -32,12 +32,14 @@ static int read_span(struct report_ctx *c, struct capture_span *span)
 	return rc < 0 ? rc : 0;
 }
 
-int spe_report_html(sqlite3 *db, FILE *out, const struct spe_report_opts *opts, char *err, size_t errlen)
+/* The page from the database of @p db or @p ch. */
+static int html_page(sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err,
+		     size_t errlen)
 {
 	struct report_ctx c;
 	struct capture_span span;
 	struct hot_functions hot = { 0 };
-	report_ctx_init(&c, db, out, opts, err, errlen);
+	report_ctx_init(&c, db, ch, out, opts, err, errlen);
 	int rc = read_span(&c, &span);
 	if (rc < 0)
 		return rc;
@@ -67,4 +69,14 @@ int spe_report_html(sqlite3 *db, FILE *out, const struct spe_report_opts *opts, 
 	report_page_queries(&c);
 	report_page_tail(&c);
 	return ferror(out) ? report_fail(&c, -spe_io, "writing the page failed") : 0;
+}
+
+int spe_report_html(sqlite3 *db, FILE *out, const struct spe_report_opts *opts, char *err, size_t errlen)
+{
+	return html_page(db, NULL, out, opts, err, errlen);
+}
+
+int spe_report_html_ch(struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err, size_t errlen)
+{
+	return html_page(NULL, ch, out, opts, err, errlen);
 }

@@ -7,11 +7,12 @@
 
 #include "report_internal.h"
 
-int report_ctx_init(struct report_ctx *c, sqlite3 *db, FILE *out, const struct spe_report_opts *opts, char *err,
+int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err,
 		    size_t errlen)
 {
 	memset(c, 0, sizeof *c);
 	c->db = db;
+	c->ch = ch;
 	c->h.out = out;
 	c->err = err;
 	c->errlen = errlen;

@@ -29,8 +29,13 @@ struct query_log {
 	int runs;
 };
 
+struct spe_ch;
+struct spe_ch_rows;
+
+/* Where the report reads: an SQLite database, or a ClickHouse session (readonly, scoped by the caller). */
 struct report_ctx {
-	sqlite3 *db;
+	sqlite3 *db;       /* NULL with ch */
+	struct spe_ch *ch; /* NULL with db */
 	struct html h;
 	struct spe_report_opts o; /* defaults filled in */
 	char *err;
@@ -38,25 +43,58 @@ struct report_ctx {
 	struct query_log log[RQ_COUNT];
 };
 
-int report_ctx_init(struct report_ctx *c, sqlite3 *db, FILE *out, const struct spe_report_opts *opts, char *err,
+int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err,
 		    size_t errlen);
 /* Record an error for the caller; returns @p code (negative). */
 int report_fail(struct report_ctx *c, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* One run of a named query: begin (prepare), bind on q->st, step with report_rq_next, end. */
+/*
+ * One run of a named query: begin (the statement of the context's engine),
+ * bind its parameters, step with report_rq_next, read the columns, end.
+ * On SQLite the statement is prepared and bound; on ClickHouse (whose 18.16
+ * has no query parameters) each bound value is written into the statement
+ * as a literal when the first row is asked for, and the answer read as
+ * text cells.  Sections read columns only through these calls.
+ */
+#define RQ_PARAMS 4 /* ?1 .. ?4 */
 struct rq {
 	struct report_ctx *c;
 	enum report_query id;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st;                /* SQLite */
+	char *sql;                       /* ClickHouse: the statement, with ?N ... */
+	char *param[RQ_PARAMS];          /* ... replaced by these literals when run */
+	struct spe_ch_rows *chr;         /* ClickHouse: the answer, once run */
+	int failed;                      /* a bind ran out of memory */
 	double start;
 	long long rows;
 };
 int report_rq_begin(struct report_ctx *c, struct rq *q, enum report_query id);
+/* Parameter ?@p i (from 1): an integer; text (NULL: SQL NULL); a JSON array of integers, a set of ids. */
+void report_rq_bind_int(struct rq *q, int i, long long v);
+void report_rq_bind_text(struct rq *q, int i, const char *text);
+void report_rq_bind_ids(struct rq *q, int i, const char *json_ints);
 /* 1 with a row, 0 at the end, negative on error (message in the context). */
 int report_rq_next(struct rq *q);
 void report_rq_end(struct rq *q);
-/* Column text, or NULL for SQL NULL. */
+int report_rq_ncols(struct rq *q);
+/* Column text (as sqlite3_column_text shows the value), or NULL for SQL NULL. */
 const char *report_rq_text(struct rq *q, int col);
+/* The column as a number (0 for NULL), and whether it is NULL. */
+long long report_rq_int(struct rq *q, int col);
+double report_rq_double(struct rq *q, int col);
+int report_rq_null(struct rq *q, int col);
+
+/*
+ * The ClickHouse side (report_ch.c): run @p sql (query @p name, for the
+ * message) in the session into a
+ * cursor, and its rows.  Without spe_clickhouse in the build, open fails
+ * with -spe_unsupported.
+ */
+int report_ch_open(struct report_ctx *c, const char *name, const char *sql, struct spe_ch_rows **out);
+int report_ch_next(struct report_ctx *c, struct spe_ch_rows *r);
+int report_ch_ncols(struct spe_ch_rows *r);
+const char *report_ch_text(struct spe_ch_rows *r, int col);
+void report_ch_free(struct spe_ch_rows *r);
 /* A one-row, one-column integer query with no parameters (0 when there is no row). */
 int report_rq_scalar(struct report_ctx *c, enum report_query id, long long *value);
 /* The first row of a query with no parameters as @p n numbers (zeros when there is no row). */

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "report_internal.h"
+#include "util/text.h"
 
 static double now(void)
 {
@@ -23,9 +24,13 @@ int report_rq_begin(struct report_ctx *c, struct rq *q, enum report_query id)
 	q->c = c;
 	q->id = id;
 	q->start = now();
-	char *sql = report_query_sql(id);
+	char *sql = report_query_sql(id, c->ch ? REPORT_CLICKHOUSE : REPORT_SQLITE);
 	if (!sql)
 		return report_fail(c, -spe_nomem, "out of memory");
+	if (c->ch) {
+		q->sql = sql;
+		return 0;
+	}
 	int rc = sqlite3_prepare_v2(c->db, sql, -1, &q->st, NULL);
 	free(sql);
 	if (rc != SQLITE_OK)
@@ -33,8 +38,118 @@ int report_rq_begin(struct report_ctx *c, struct rq *q, enum report_query id)
 	return 0;
 }
 
+/* ClickHouse: parameter @p i as the literal @p lit (taken). */
+static void set_param(struct rq *q, int i, char *lit)
+{
+	if (i < 1 || i > RQ_PARAMS || !lit) {
+		free(lit);
+		q->failed = 1;
+		return;
+	}
+	free(q->param[i - 1]);
+	q->param[i - 1] = lit;
+}
+
+/* Binds go to the SQLite statement, or (q->sql) become ClickHouse literals; after a failed begin, nowhere. */
+void report_rq_bind_int(struct rq *q, int i, long long v)
+{
+	if (!q->sql) {
+		if (q->st)
+			sqlite3_bind_int64(q->st, i, v);
+		return;
+	}
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", v);
+	set_param(q, i, strdup(buf));
+}
+
+void report_rq_bind_text(struct rq *q, int i, const char *text)
+{
+	if (!q->sql) {
+		if (q->st && text)
+			sqlite3_bind_text(q->st, i, text, -1, SQLITE_TRANSIENT);
+		else if (q->st)
+			sqlite3_bind_null(q->st, i);
+		return;
+	}
+	if (!text) {
+		set_param(q, i, strdup("NULL"));
+		return;
+	}
+	/* a ClickHouse string literal: quote and backslash escaped */
+	char *lit = malloc(2 * strlen(text) + 3), *o = lit;
+	if (lit) {
+		*o++ = '\'';
+		for (const char *p = text; *p; p++) {
+			if (*p == '\'' || *p == '\\')
+				*o++ = '\\';
+			*o++ = *p;
+		}
+		*o++ = '\'';
+		*o = 0;
+	}
+	set_param(q, i, lit);
+}
+
+void report_rq_bind_ids(struct rq *q, int i, const char *json_ints)
+{
+	if (!q->sql) {
+		if (q->st)
+			sqlite3_bind_text(q->st, i, json_ints, -1, SQLITE_TRANSIENT);
+		return;
+	}
+	/* "[1,2]" becomes the tuple "(1,2)" of `x IN ?1`; an empty set one that matches no id */
+	char *lit = malloc(strlen(json_ints) + 8);
+	if (lit) {
+		size_t k = 0;
+		lit[k++] = '(';
+		for (const char *p = json_ints; *p; p++)
+			if ((*p >= '0' && *p <= '9') || *p == '-' || *p == ',')
+				lit[k++] = *p;
+		snprintf(lit + k, 7, "%s)", k == 1 ? "NULL" : "");
+	}
+	set_param(q, i, lit);
+}
+
+/* ClickHouse: the statement with each ?N replaced by its literal. */
+static char *ch_statement(struct rq *q)
+{
+	struct util_text t = { 0 };
+	const char *p = q->sql, *copied = p;
+	for (; *p; p++) {
+		if (*p != '?' || p[1] < '1' || p[1] > '0' + RQ_PARAMS)
+			continue;
+		const char *lit = q->param[p[1] - '1'];
+		util_text_appendf(&t, "%.*s%s", (int)(p - copied), copied, lit ? lit : "NULL");
+		copied = ++p + 1;
+	}
+	util_text_append(&t, copied);
+	if (!util_text_ok(&t)) {
+		util_text_free(&t);
+		return NULL;
+	}
+	return t.buf;
+}
+
 int report_rq_next(struct rq *q)
 {
+	if (q->failed)
+		return report_fail(q->c, -spe_nomem, "out of memory");
+	if (q->c->ch) {
+		int rc;
+		if (!q->chr) {
+			char *sql = ch_statement(q);
+			if (!sql)
+				return report_fail(q->c, -spe_nomem, "out of memory");
+			rc = report_ch_open(q->c, report_query_name(q->id), sql, &q->chr);
+			free(sql);
+			if (rc < 0)
+				return rc;
+		}
+		rc = report_ch_next(q->c, q->chr);
+		q->rows += rc == 1;
+		return rc;
+	}
 	int rc = sqlite3_step(q->st);
 	if (rc == SQLITE_ROW) {
 		q->rows++;
@@ -51,17 +166,46 @@ void report_rq_end(struct rq *q)
 	if (!q->c)
 		return;
 	sqlite3_finalize(q->st);
+	report_ch_free(q->chr);
+	free(q->sql);
+	for (int i = 0; i < RQ_PARAMS; i++)
+		free(q->param[i]);
 	struct query_log *l = &q->c->log[q->id];
 	l->seconds += now() - q->start;
 	l->rows += q->rows;
 	l->runs++;
-	q->st = NULL;
-	q->c = NULL;
+	memset(q, 0, sizeof *q);
+}
+
+int report_rq_ncols(struct rq *q)
+{
+	return q->chr ? report_ch_ncols(q->chr) : q->st ? sqlite3_column_count(q->st) : 0;
 }
 
 const char *report_rq_text(struct rq *q, int col)
 {
-	return (const char *)sqlite3_column_text(q->st, col);
+	return q->chr ? report_ch_text(q->chr, col) : (const char *)sqlite3_column_text(q->st, col);
+}
+
+long long report_rq_int(struct rq *q, int col)
+{
+	if (!q->chr)
+		return sqlite3_column_int64(q->st, col);
+	const char *t = report_ch_text(q->chr, col);
+	return t ? strtoll(t, NULL, 10) : 0;
+}
+
+double report_rq_double(struct rq *q, int col)
+{
+	if (!q->chr)
+		return sqlite3_column_double(q->st, col);
+	const char *t = report_ch_text(q->chr, col);
+	return t ? strtod(t, NULL) : 0;
+}
+
+int report_rq_null(struct rq *q, int col)
+{
+	return q->chr ? report_ch_text(q->chr, col) == NULL : sqlite3_column_type(q->st, col) == SQLITE_NULL;
 }
 
 int report_rq_scalar(struct report_ctx *c, enum report_query id, long long *value)
@@ -70,7 +214,7 @@ int report_rq_scalar(struct report_ctx *c, enum report_query id, long long *valu
 	int rc = report_rq_begin(c, &q, id);
 	*value = 0;
 	if (rc == 0 && (rc = report_rq_next(&q)) == 1) {
-		*value = sqlite3_column_int64(q.st, 0);
+		*value = report_rq_int(&q, 0);
 		rc = 0;
 	}
 	report_rq_end(&q);
@@ -84,8 +228,8 @@ int report_rq_numbers(struct report_ctx *c, enum report_query id, int n, double 
 	for (int i = 0; i < n; i++)
 		v[i] = 0;
 	if (rc == 0 && (rc = report_rq_next(&q)) == 1) {
-		for (int i = 0; i < n && i < sqlite3_column_count(q.st); i++)
-			v[i] = sqlite3_column_double(q.st, i);
+		for (int i = 0; i < n && i < report_rq_ncols(&q); i++)
+			v[i] = report_rq_double(&q, i);
 		rc = 0;
 	}
 	report_rq_end(&q);

@@ -3,7 +3,7 @@
  * Every SQL statement the report runs, by name.  Sections ask for a query by
  * its id and never hold SQL of their own, so a query can move to another
  * view (a summary-backed one) or another engine in one place.  Parameters are positional (?1, ?2); a set of ids is
- * bound as a JSON array text and read with json_each.
+ * bound as a JSON array text and read with json_each (on ClickHouse: `IN ?1`, a tuple).
  */
 #ifndef SPE_REPORT_SQL_H
 #define SPE_REPORT_SQL_H
@@ -12,13 +12,14 @@
 
 enum report_query {
 	/* summary */
-	RQ_SOURCES,       /* source x load_stats, one row per loaded file */
+	RQ_SOURCES,       /* source x load_stats, one row per loaded file, by host and file (ids differ by engine) */
 	RQ_CPUS,          /* CPU parts: part, midr, spe_version, count, cpu list */
 	RQ_SPAN,          /* records, min/max time, records with time, min/max ts */
 	RQ_TOPDOWN_RUNS,  /* 1 when the database has the topdown tables (spe-topdown import made them) */
 	/* where the latency goes */
 	RQ_MEM_LEVELS,    /* mem_level_summary */
-	RQ_LEVEL_LATENCY, /* every timed load's (mem_level, total_latency): the histograms per level */
+	RQ_LEVEL_LATENCY, /* (mem_level, total_latency, count): the histograms per level; SQLite streams every timed
+			     load with count 1, ClickHouse counts per (level, latency bucket) with its lowest latency */
 	/* hot code */
 	RQ_HOT_SYMBOL,    /* hot_symbol LIMIT ?1 */
 	RQ_HOT_PC,        /* hot_pc LIMIT ?1 */
@@ -30,11 +31,12 @@ enum report_query {
 	RQ_INSN_BY_SYMBOL,       /* sampled instructions of the symbol ids in ?1 */
 	RQ_SYMBOL_SHARE,         /* hot_symbol's latency_share of function ?1 in binary ?2 */
 	/* latency over time */
-	RQ_HEATMAP_TIME,  /* every timed record's (cpu, time slot, total_latency); ?1 t0, ?2 span, ?3 slots */
+	RQ_HEATMAP_TIME,  /* (cpu, time slot, total_latency, count), as RQ_LEVEL_LATENCY; ?1 t0, ?2 span, ?3 slots */
 	RQ_HEATMAP_TS,    /* the same over the raw SPE timestamp when no record has a perf time */
 	/* memory */
 	RQ_DATA_OBJECTS,  /* hot_data_object LIMIT ?1 */
-	RQ_TLB_HOTSPOT,   /* tlb_hotspot, every row (the section totals them and keeps the top) */
+	RQ_TLB_TOTALS,    /* tlb_hotspot's accesses, walks, pages and pages with walks, summed */
+	RQ_TLB_HOTSPOT,   /* tlb_hotspot's pages with walks LIMIT ?1 */
 	RQ_HUGE_PAGE_HINT, /* spe_huge_page_hint_sql(): the one row spe_huge_page_hint_text() words */
 	RQ_DATA_PAGES,    /* data_page's top ?1 2 MiB regions by translation latency, each with `counted` (1 when
 			     the huge-page hint counts it: SPE_HUGE_PAGE_REGION_WHERE), then its top ?1 4 KiB
@@ -50,10 +52,19 @@ enum report_query {
 	RQ_COUNT
 };
 
+/*
+ * The two engines.  Most statements are one text for both; where SQLite's
+ * SQL is not ClickHouse 18.16's (JOIN ... ON, json_each, printf, window
+ * functions, EXISTS) or where ClickHouse should count on the server what
+ * SQLite streams to C, the ClickHouse text is written beside SQLite's in
+ * report_sql.c, giving the same rows.
+ */
+enum report_dialect { REPORT_SQLITE, REPORT_CLICKHOUSE };
+
 /* Short name ("hot_symbol"). */
 const char *report_query_name(enum report_query q);
-/* The SQL text, built from the facts table (the caller frees it; NULL without memory). */
-char *report_query_sql(enum report_query q);
+/* The SQL text in dialect @p d, built from the facts table (the caller frees it; NULL without memory). */
+char *report_query_sql(enum report_query q, enum report_dialect d);
 
 /* Number of log2 latency buckets: 0, 1, 2-3, 4-7, ... as the latency_histogram view. */
 #define LATENCY_BUCKETS 33

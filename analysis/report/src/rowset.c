@@ -9,10 +9,10 @@
 int report_rowset_read(struct rq *q, struct rowset *rs)
 {
 	memset(rs, 0, sizeof *rs);
-	rs->ncols = sqlite3_column_count(q->st);
 	size_t cap = 0;
 	int rc;
-	while ((rc = report_rq_next(q)) == 1) {
+	/* the columns are known once the query ran (ClickHouse: with its answer) */
+	while ((rc = report_rq_next(q)) == 1 && (rs->ncols = report_rq_ncols(q)) > 0) {
 		/* capacity in rows of ncols cells */
 		char **cells = util_grow(rs->cells, &cap, rs->n + 1, (size_t)rs->ncols * sizeof *cells);
 		if (!cells) {
@@ -44,7 +44,7 @@ static int rowset_query(struct report_ctx *c, enum report_query id, int ranked, 
 		return rc;
 	}
 	if (ranked)
-		sqlite3_bind_int(q.st, 1, c->o.top);
+		report_rq_bind_int(&q, 1, c->o.top);
 	return report_rowset_read(&q, rs);
 }
 

@@ -135,18 +135,18 @@ static int pc_buckets(struct report_ctx *c, const struct rowset *rs, uint64_t (*
 	struct rq q;
 	int rc = report_rq_begin(c, &q, RQ_PC_LATENCY_BY_PC);
 	if (rc == 0)
-		sqlite3_bind_text(q.st, 1, ids, -1, SQLITE_STATIC);
+		report_rq_bind_ids(&q, 1, ids);
 	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
-		long long pc = sqlite3_column_int64(q.st, 0);
+		long long pc = report_rq_int(&q, 0);
 		const char *insn = report_rq_text(&q, 1);
-		if (sqlite3_column_type(q.st, 2) == SQLITE_NULL)
+		if (report_rq_null(&q, 2))
 			continue;
-		int b = report_latency_bucket(sqlite3_column_int64(q.st, 2));
+		int b = report_latency_bucket(report_rq_int(&q, 2));
 		for (size_t r = 0; r < rs->n; r++) {
 			const char *want = report_rowset_get(rs, r, HP_INSN_ID);
 			if (pcs[r] == pc && ((!want && !insn) || (want && insn && !strcmp(want, insn))))
-				buckets[r][b] += (uint64_t)sqlite3_column_int64(q.st, 3);
+				buckets[r][b] += (uint64_t)report_rq_int(&q, 3);
 		}
 	}
 	report_rq_end(&q);

@@ -29,7 +29,7 @@ static int read_levels(struct report_ctx *c, struct level_row rows[MEM_LEVELS + 
 		snprintf(r->total, sizeof r->total, "%s", report_rq_text(&q, 2) ? report_rq_text(&q, 2) : "0");
 		snprintf(r->mean, sizeof r->mean, "%s", report_rq_text(&q, 3) ? report_rq_text(&q, 3) : "-");
 		snprintf(r->share, sizeof r->share, "%s", report_rq_text(&q, 4) ? report_rq_text(&q, 4) : "-");
-		r->total_v = sqlite3_column_double(q.st, 2);
+		r->total_v = report_rq_double(&q, 2);
 	}
 	report_rq_end(&q);
 	return rc < 0 ? rc : 0;
@@ -42,7 +42,7 @@ static int read_histograms(struct report_ctx *c, uint64_t hist[MEM_LEVELS + 1][L
 	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
 		int v = report_mem_level_index(report_rq_text(&q, 0));
-		hist[v][report_latency_bucket(sqlite3_column_int64(q.st, 1))]++;
+		hist[v][report_latency_bucket(report_rq_int(&q, 1))] += (uint64_t)report_rq_int(&q, 2);
 	}
 	report_rq_end(&q);
 	return rc < 0 ? rc : 0;

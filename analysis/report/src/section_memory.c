@@ -137,7 +137,7 @@ static int data_objects(struct report_ctx *c)
 	return 0;
 }
 
-/* tlb_hotspot in full: the totals over every page, the first rows for the table. */
+/* tlb_hotspot: the totals over every page (summed where the data is), the first rows with walks for the table. */
 static int tlb(struct report_ctx *c)
 {
 	struct html *h = &c->h;
@@ -149,31 +149,13 @@ static int tlb(struct report_ctx *c)
 		{ 7, "mean_translation_latency", "mean", 1 },
 	};
 	const int ncols = sizeof cols / sizeof cols[0];
-	struct rq q;
-	struct rowset top = { .ncols = ncols };
-	long long accesses = 0, walks = 0, pages = 0, walked_pages = 0;
-	int rc = report_rq_begin(c, &q, RQ_TLB_HOTSPOT);
-	top.cells = calloc((size_t)c->o.top * (size_t)ncols, sizeof *top.cells);
-	if (rc == 0 && !top.cells)
-		rc = report_fail(c, -spe_nomem, "out of memory");
-	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
-		rc = 0;
-		long long w = sqlite3_column_int64(q.st, 4);
-		accesses += sqlite3_column_int64(q.st, 3);
-		walks += w;
-		pages++;
-		walked_pages += w > 0;
-		if (top.n < (size_t)c->o.top && w > 0) {
-			for (int k = 0; k < ncols; k++)
-				top.cells[top.n * (size_t)ncols + (size_t)k] = report_rq_text(&q, k) ? strdup(report_rq_text(&q, k)) : NULL;
-			top.n++;
-		}
-	}
-	report_rq_end(&q);
-	if (rc < 0) {
-		report_rowset_free(&top);
+	double t[4]; /* accesses, walks, pages, walked pages */
+	struct rowset top;
+	int rc = report_rq_numbers(c, RQ_TLB_TOTALS, 4, t);
+	if (rc < 0 || (rc = report_rowset_ranked(c, RQ_TLB_HOTSPOT, &top)) < 0)
 		return rc;
-	}
+	long long accesses = (long long)t[0], walks = (long long)t[1], pages = (long long)t[2],
+		  walked_pages = (long long)t[3];
 	report_html_subsection(h, "mem-tlb", "TLB walks",
 			"Pages whose translations missed the TLB: each walk of the page tables adds its translation "
 			"latency to the access.");

@@ -76,7 +76,7 @@ static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char
 					     S_UNKNOWN, S_NO_MAPPING, S_NO_SYMBOL, S_NO_TIME };
 		for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
 			report_html_td(h, source_cols[order[k]], report_rq_text(&q, order[k]), 1);
-			totals[order[k]] += sqlite3_column_int64(q.st, order[k]);
+			totals[order[k]] += report_rq_int(&q, order[k]);
 		}
 		report_html_raw(h, "</tr>");
 		const char *host = report_rq_text(&q, S_HOST);
@@ -130,7 +130,7 @@ static int cpus_table(struct report_ctx *c, char *parts, size_t pcap, long long 
 		report_html_td(h, "cpus", report_rq_text(&q, 3), 1);
 		report_html_td(h, "cpu_list", report_rq_text(&q, 4), 0);
 		report_html_raw(h, "</tr>");
-		*ncpus += sqlite3_column_int64(q.st, 3);
+		*ncpus += report_rq_int(&q, 3);
 		if (plen < pcap)
 			plen += (size_t)snprintf(parts + plen, pcap - plen, "%s%s x %s", plen ? ", " : "",
 						 report_rq_text(&q, 3), report_rq_text(&q, 0) ? report_rq_text(&q, 0) : "unknown");

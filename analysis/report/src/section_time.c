@@ -72,15 +72,15 @@ int report_section_time(struct report_ctx *c, const struct capture_span *span)
 	struct rq q;
 	rc = report_rq_begin(c, &q, span->raw_ts ? RQ_HEATMAP_TS : RQ_HEATMAP_TIME);
 	if (rc == 0) {
-		sqlite3_bind_int64(q.st, 1, span->t0);
-		sqlite3_bind_int64(q.st, 2, span->t1 - span->t0 + 1);
-		sqlite3_bind_int(q.st, 3, SLOTS);
+		report_rq_bind_int(&q, 1, span->t0);
+		report_rq_bind_int(&q, 2, span->t1 - span->t0 + 1);
+		report_rq_bind_int(&q, 3, SLOTS);
 	}
 	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
-		long long cpu = sqlite3_column_int64(q.st, 0), slot = sqlite3_column_int64(q.st, 1);
-		int b = report_latency_bucket(sqlite3_column_int64(q.st, 2));
-		uint64_t n = 1;
+		long long cpu = report_rq_int(&q, 0), slot = report_rq_int(&q, 1);
+		int b = report_latency_bucket(report_rq_int(&q, 2));
+		uint64_t n = (uint64_t)report_rq_int(&q, 3); /* records in this row (SQLite: 1) */
 		if (slot < 0 || slot >= SLOTS || b < 0 || b >= LATENCY_BUCKETS)
 			continue;
 		size_t cell = (size_t)slot * LATENCY_BUCKETS + (size_t)b;

@@ -134,6 +134,15 @@ struct spe_aux_stats {
 	/* PERF_RECORD_AUX, and those with the truncated / partial / collision flag, read so far */
 	uint64_t aux_records, aux_truncated, aux_partial, aux_collision;
 	uint64_t lost;          /* events the kernel counted lost in PERF_RECORD_LOST */
+	/*
+	 * The file ends before its data (spe_perf_info.cut): 1, with the offset
+	 * of the first record not whole and the bytes missing.  Every whole SPE
+	 * record before the cut (an AUXTRACE record's data up to it included) is
+	 * returned first; then spe_aux_next() returns -spe_truncated, with
+	 * spe_aux_errmsg() naming file, offset and what was cut.  A cut before
+	 * any SPE data fails at once, with cut 0.
+	 */
+	uint64_t cut, cut_offset, cut_bytes;
 };
 
 /*

@@ -200,6 +200,7 @@ struct spe_perf_auxtrace {
 	int32_t cpu;          /* -1 in per-thread mode */
 	uint64_t data_offset; /* file offset of the data (streams: running offset) */
 	const uint8_t *data;  /* valid until the next spe_perf_next() */
+	uint64_t cut;         /* data bytes the end of the file cut off (size counts those present), else 0 */
 };
 
 struct spe_perf_aux {
@@ -310,6 +311,17 @@ struct spe_perf_info {
 	uint64_t n_events, n_auxtrace, auxtrace_bytes;
 	uint64_t n_aux, n_aux_truncated, n_aux_partial, n_aux_collision, n_lost_events;
 	uint64_t n_skipped;      /* records of types the reader does not parse */
+	/*
+	 * The file ends before its data does (a recording cut by a full disk or
+	 * a killed perf): cut is set once spe_perf_next() reaches the end;
+	 * cut_offset is the file offset of the first record not whole, cut_bytes
+	 * the bytes missing up to where that record or the data section (the
+	 * later) should end (0 when streamed: unknown).  An AUXTRACE record cut
+	 * in its data is returned with the bytes present (spe_perf_auxtrace.cut);
+	 * the next call returns -spe_truncated.
+	 */
+	int cut;
+	uint64_t cut_offset, cut_bytes;
 };
 
 struct spe_perf_build_id {

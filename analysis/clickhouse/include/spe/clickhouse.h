@@ -108,6 +108,35 @@ int spe_ch_print(struct spe_ch *ch, const char *sql, enum spe_result_format fmt,
 /* The rows of one SELECT as a JSON array of objects, the same text spe-query --format=json prints per row. */
 int spe_ch_json_array(struct spe_ch *ch, const char *sql, FILE *out);
 
+/*
+ * The rows of one SELECT (in the session's scope, as spe_ch_print), for a
+ * caller that reads the cells itself (the HTML report): each cell as text
+ * in the form SQLite's sqlite3_column_text gives for the same value (floats
+ * as "%!.15g"), NULL for SQL NULL.  The whole answer is held (the server
+ * sends it once the query ended, so an error is never half a result); the
+ * cursor owns it, so other queries may run while it is open.
+ */
+struct spe_ch_rows;
+int spe_ch_rows_open(struct spe_ch *ch, const char *sql, struct spe_ch_rows **out);
+int spe_ch_rows_ncols(const struct spe_ch_rows *r);
+/* 1 with a row, 0 at the end, negative (-spe_bad_file: not the table announced; -spe_nomem). */
+int spe_ch_rows_next(struct spe_ch_rows *r);
+/* Column @p col of the current row, valid until the next call; NULL for NULL (or a column out of range). */
+const char *spe_ch_rows_text(struct spe_ch_rows *r, int col);
+void spe_ch_rows_free(struct spe_ch_rows *r);
+
+/*
+ * round(NUM / DEN, digits) in ClickHouse SQL as SQLite shows it, NULL when
+ * DEN is 0 or NULL: exact half-up on integers (SCALE "1000": 3 digits).
+ * The divisor is never 0, not even under a NULL (ClickHouse computes
+ * functions of Nullable values on defaults too), and no if() has a Nullable
+ * constant branch (18.16 returns garbage).  The views and the HTML report's
+ * ClickHouse statements use it.
+ */
+#define SPE_CH_ROUNDED(num, den, scale)                                                                   \
+	"if(ifNull(" den ", 0) = 0, NULL, intDiv(2 * toInt64(" num ") * " scale " + toInt64(ifNull(" den ", 0)), 2 * " \
+	"greatest(toInt64(ifNull(" den ", 0)), 1)) / " scale ")"
+
 /* ---- the schema as text, for docs and tests ----------------------------- */
 
 /* Names of the views (SQLite's views, by the same names), NULL-terminated. */

@@ -32,6 +32,7 @@ extern "C" {
 
 typedef struct sqlite3 sqlite3;
 struct spe_diff;
+struct spe_ch;
 
 struct spe_report_opts {
 	size_t size;                    /* sizeof(struct spe_report_opts) */
@@ -54,6 +55,20 @@ int spe_report_html(sqlite3 *db, FILE *out, const struct spe_report_opts *opts, 
  */
 int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format fmt, FILE *out,
 			const struct spe_report_opts *opts, char *err, size_t errlen);
+
+/*
+ * The same page and annotation from a ClickHouse database (spe/clickhouse.h):
+ * @p ch a session the caller opened (readonly, scoped to --host/--source as
+ * it chose) and checked.  The same statements as on SQLite where the SQL is
+ * the same, ClickHouse's own where it differs (analysis/report/src/
+ * report_sql.c), so the same captures give the same page.  Besides the
+ * codes above, the session's: -spe_unavailable (the server or a shard
+ * stopped answering), -spe_cancelled, -spe_no_permission; -spe_unsupported
+ * in a build without ClickHouse.
+ */
+int spe_report_html_ch(struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err, size_t errlen);
+int spe_report_annotate_ch(struct spe_ch *ch, const char *symbol, enum spe_report_format fmt, FILE *out,
+			   const struct spe_report_opts *opts, char *err, size_t errlen);
 
 /*
  * The before/after page: the two captures, then per function, instruction

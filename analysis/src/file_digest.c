@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A capture's identity for the ClickHouse store: its size and a 128-bit
- * hash of its bytes.  Loading the same file again -- from any host, under
- * any name -- gives the same digest, so a reload is recognised (refused,
- * or replacing the first) and never counted twice.  Not a cryptographic
+ * A capture's identity in a database (SQLite's and ClickHouse's source
+ * table, column digest): its size and a 128-bit hash of its bytes.  Loading
+ * the same file again -- from any host, under any name -- gives the same
+ * digest, so a reload is recognised (refused, or replacing the first) and
+ * never counted twice.  Not a cryptographic
  * hash: it tells copies apart from different captures, nothing more; two
  * 64-bit multiply-rotate lanes over 16-byte steps read at memory speed.
  */
@@ -16,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ch_digest.h"
+#include "file_digest.h"
 #include "spe/spe.h"
 
 #define P1 0x9e3779b185ebca87ull
@@ -50,7 +51,7 @@ static uint64_t fmix(uint64_t h)
 	return h;
 }
 
-int ch_file_digest(const char *path, char *out, size_t size, char *err, size_t errlen)
+int ana_file_digest(const char *path, char *out, size_t size, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
