@@ -302,7 +302,7 @@ struct spe_row_page_stat {       /* records with a data address, by process and 
 	int has_events;           /* else tlb_walks is NULL */
 	uint64_t tlb_walks;
 	uint64_t translated, translation_latency; /* records with a translation latency, their sum */
-	/* since schema 5 (data_page) */
+	/* since schema 6 (data_page) */
 	uint64_t timed, total_latency;  /* records with a total latency, their sum */
 	size_t n_data_objects;
 	const int64_t *data_object_ids; /* distinct, in first-seen order */
@@ -400,7 +400,7 @@ struct spe_row_sink {
 	int (*branch_stats)(void *ctx, const struct spe_row_branch_stat *rows, size_t n);
 	int (*page_stats)(void *ctx, const struct spe_row_page_stat *rows, size_t n);
 	int (*cacheline_stats)(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n);
-	/* since schema 5 */
+	/* since schema 6 */
 	int (*numa_stats)(void *ctx, const struct spe_row_numa_stat *rows, size_t n);
 	int (*prefetch_stats)(void *ctx, const struct spe_row_prefetch_stat *rows, size_t n);
 };
