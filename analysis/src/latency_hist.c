@@ -137,8 +137,7 @@ int ana_latency_groups_count(struct latency_groups *g, uint32_t group, int32_t l
 	return g->n_pending == PENDING_MAX ? ana_latency_groups_settle(g) : 0;
 }
 
-/* LSD radix sort of @p n words below 2^bits, 11 bits per pass; the result may end in @p tmp. */
-static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits)
+uint64_t *ana_radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits)
 {
 	enum { DIGIT = 11, BUCKETS = 1 << DIGIT };
 	size_t count[BUCKETS];
@@ -169,7 +168,7 @@ int ana_latency_groups_settle(struct latency_groups *g)
 	unsigned bits = LAT_BITS;
 	while (bits < 64 && (uint64_t)g->n >> (bits - LAT_BITS))
 		bits++;
-	uint64_t *sorted = radix_sort(g->pending, g->sort_tmp, n, bits);
+	uint64_t *sorted = ana_radix_sort(g->pending, g->sort_tmp, n, bits);
 	/* equal words are adjacent: one add per (group, latency) run */
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;

@@ -54,6 +54,12 @@ struct latency_groups {
 
 /* The group number of @p key, created empty if new; -1 without memory. */
 int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key *key);
+/*
+ * LSD radix sort of @p n words by their low @p bits bits (stable: the rest
+ * of a word rides along), 11 bits a pass; returns @p a or @p tmp, whichever
+ * ends up holding the result.
+ */
+uint64_t *ana_radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits);
 /* Count @p count records of @p latency (0..65535 or LATENCY_NONE) in group @p group. */
 int ana_latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count);
 /* Count one record later (in bulk); call ana_latency_groups_settle() before reading the histograms. */

@@ -234,7 +234,8 @@ int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_
 int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *nodes, uint32_t n, uint64_t block_size)
 {
 	ld->err[0] = 0;
-	int rc = ana_numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, ld->err, sizeof ld->err);
+	int rc = ana_numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, &ld->summary, ld->err,
+				       sizeof ld->err);
 	return rc < 0 && !ld->err[0] ? sink_fail(ld, rc, "numa") : rc;
 }
 
@@ -576,6 +577,8 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		rc = write_load_stats(ld);
 	if (rc == 0)
 		rc = write_latency(ld);
+	if (rc == 0 && ana_record_summary_settle(&ld->summary) < 0)
+		rc = out_of_memory(ld);
 	if (rc == 0 && (rc = ana_record_summary_write(&ld->summary, &ld->sink, ld->source_id, &ld->latency)) < 0)
 		sink_fail(ld, rc, "summaries");
 	if (rc == 0 && (rc = ld->sink.commit(ld->sink.ctx)) < 0)

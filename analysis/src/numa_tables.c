@@ -42,7 +42,7 @@ bad:
 }
 
 static int write_ranges(const struct spe_row_sink *sink, int64_t source_id, const struct spe_perf_numa_node *n,
-			uint64_t block_size)
+			uint64_t block_size, struct record_summary *summary, char *err, size_t errlen)
 {
 	for (uint64_t b = 0; b < n->n_block_bits;) {
 		if (!(n->blocks[b / 64] >> (b % 64) & 1)) {
@@ -54,7 +54,13 @@ static int write_ranges(const struct spe_row_sink *sink, int64_t source_id, cons
 			b++;
 		struct spe_row_numa_memory row = { .source_id = source_id, .node = n->node, .start = first * block_size,
 						   .end = b * block_size };
-		int rc = sink->numa_memory(sink->ctx, &row, 1);
+		int rc = ana_record_summary_numa_range(summary, row.node, row.start, row.end);
+		if (rc < 0) {
+			snprintf(err, errlen, "NUMA node %u: %s", n->node,
+				 rc == -spe_invalid ? "memory ranges given after the first record" : "out of memory");
+			return rc;
+		}
+		rc = sink->numa_memory(sink->ctx, &row, 1);
 		if (rc)
 			return rc;
 	}
@@ -62,7 +68,7 @@ static int write_ranges(const struct spe_row_sink *sink, int64_t source_id, cons
 }
 
 int ana_numa_tables_write(const struct spe_row_sink *sink, int64_t source_id, const struct spe_perf_numa_node *nodes,
-			  uint32_t n, uint64_t block_size, char *err, size_t errlen)
+			  uint32_t n, uint64_t block_size, struct record_summary *summary, char *err, size_t errlen)
 {
 	int rc = 0;
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
@@ -76,7 +82,7 @@ int ana_numa_tables_write(const struct spe_row_sink *sink, int64_t source_id, co
 		if (rc == 0 && nd->cpus)
 			rc = write_cpus(sink, source_id, nd->node, nd->cpus, err, errlen);
 		if (rc == 0 && block_size && nd->blocks)
-			rc = write_ranges(sink, source_id, nd, block_size);
+			rc = write_ranges(sink, source_id, nd, block_size, summary, err, errlen);
 	}
 	return rc;
 }

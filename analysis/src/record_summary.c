@@ -83,11 +83,12 @@ static void add(struct line_count *l, enum line_sum i, int v)
 enum line_value_kind { LV_CPU, LV_TID, LV_SYMBOL, LV_OBJECT };
 
 /*
- * Count @p value of @p kind on the line if it is new there: the first of a
- * kind in *@p first (@p seen: there is one), the others in the value list.
+ * Count @p value of @p kind on a line or page if it is new there: the first
+ * of a kind in *@p first (@p seen: there is one), the others in the value
+ * list whose head is *@p more.
  * 1 if it was new, 0 if not, -1 without memory.
  */
-static int distinct(struct record_summary *s, struct line_count *l, unsigned kind, int64_t value, int seen,
+static int distinct(struct value_pool *s, uint32_t *more, unsigned kind, int64_t value, int seen,
 		    int64_t *first)
 {
 	if (!seen) {
@@ -96,21 +97,21 @@ static int distinct(struct record_summary *s, struct line_count *l, unsigned kin
 	}
 	if (*first == value)
 		return 0;
-	for (uint32_t i = l->more; i; i = s->values[i].next)
+	for (uint32_t i = *more; i; i = s->values[i].next)
 		if (s->values[i].kind == kind && s->values[i].value == value)
 			return 0;
-	size_t n = s->n_values ? s->n_values : 1; /* node 0 is "none" */
+	size_t n = s->n ? s->n : 1; /* node 0 is "none" */
 	if (n >= UINT32_MAX)
 		return -1;
-	if (n >= s->value_cap) {
-		void *q = util_grow(s->values, &s->value_cap, n + 1, sizeof *s->values);
+	if (n >= s->cap) {
+		void *q = util_grow(s->values, &s->cap, n + 1, sizeof *s->values);
 		if (!q)
 			return -1;
 		s->values = q;
 	}
-	s->values[n] = (struct line_value){ .value = value, .next = l->more, .kind = kind };
-	s->n_values = n + 1;
-	l->more = (uint32_t)n;
+	s->values[n] = (struct line_value){ .value = value, .next = *more, .kind = kind };
+	s->n = n + 1;
+	*more = (uint32_t)n;
 	return 1;
 }
 
@@ -121,11 +122,11 @@ static int distinct(struct record_summary *s, struct line_count *l, unsigned kin
 static void drop_lines(struct record_summary *s)
 {
 	free(s->lines);
-	free(s->values);
+	free(s->line_values.values);
 	ana_latency_groups_free(&s->line_index);
 	s->lines = NULL;
-	s->values = NULL;
-	s->line_cap = s->n_values = s->value_cap = 0;
+	s->line_values = (struct value_pool){ 0 };
+	s->line_cap = 0;
 	s->lines_dropped = 1;
 }
 
@@ -177,22 +178,173 @@ static int count_line(struct record_summary *s, const struct spe_record *rec, un
 	}
 	l->offsets |= UINT64_C(1) << (rec->data_va & 63);
 	int64_t first = l->cpu0;
-	int rc = distinct(s, l, LV_CPU, w->cpu, l->cpus > 0, &first);
+	int rc = distinct(&s->line_values, &l->more, LV_CPU, w->cpu, l->cpus > 0, &first);
 	if (rc > 0 && !l->cpus)
 		l->cpu0 = (int32_t)first;
 	l->cpus += rc > 0;
 	if (rc >= 0 && w->tid >= 0) {
 		first = l->tid0;
-		rc = distinct(s, l, LV_TID, w->tid, l->threads > 0, &first);
+		rc = distinct(&s->line_values, &l->more, LV_TID, w->tid, l->threads > 0, &first);
 		if (rc > 0 && !l->threads)
 			l->tid0 = (int32_t)first;
 		l->threads += rc > 0;
 	}
 	if (rc >= 0 && w->symbol_id > 0)
-		rc = distinct(s, l, LV_SYMBOL, w->symbol_id, l->symbol0 != 0, &l->symbol0);
+		rc = distinct(&s->line_values, &l->more, LV_SYMBOL, w->symbol_id, l->symbol0 != 0, &l->symbol0);
 	if (rc >= 0 && w->object_id > 0)
-		rc = distinct(s, l, LV_OBJECT, w->object_id, l->object0 != 0, &l->object0);
+		rc = distinct(&s->line_values, &l->more, LV_OBJECT, w->object_id, l->object0 != 0, &l->object0);
 	return rc < 0 ? -1 : 0;
+}
+
+int ana_record_summary_numa_range(struct record_summary *s, uint32_t node, uint64_t start, uint64_t end)
+{
+	if (s->counted) /* the loads counted so far would have no node */
+		return -spe_invalid;
+	struct numa_range *r = realloc(s->ranges, (s->n_ranges + 1) * sizeof *r);
+	if (!r)
+		return -spe_nomem;
+	r[s->n_ranges++] = (struct numa_range){ .start = start, .end = end, .node = node };
+	s->ranges = r;
+	return 0;
+}
+
+/* Add a load to the (CPU, place) row of @p key. */
+static int add_numa(struct record_summary *s, const struct spe_record *rec, const struct latency_key *key)
+{
+	int64_t n = s->numa_last_n;
+	if (!s->numa_cap || memcmp(key, &s->numa_last, sizeof *key)) {
+		n = ana_latency_group_of(&s->numa_index, key);
+		if (n < 0 || zeroed_room((void **)&s->numa, &s->numa_cap, (size_t)n, sizeof *s->numa) < 0)
+			return -1;
+		s->numa_last = *key;
+		s->numa_last_n = n;
+	}
+	struct numa_count *c = &s->numa[n];
+	c->loads++;
+	if (HAS(TOTAL_LATENCY)) {
+		c->timed++;
+		c->total_latency += rec->total_latency;
+	}
+	if (HAS(EVENTS)) {
+		c->evented++;
+		c->remote_access += rec->events >> SPE_EV_REMOTE_ACCESS & 1;
+	}
+	return 0;
+}
+
+/*
+ * numa_traffic's groups: a load with a physical address counts once for
+ * each NUMA range holding it (the view's LEFT JOIN: none gives node NULL);
+ * one without, by its data source (the view asks the facts if it is remote).
+ */
+static int count_numa(struct record_summary *s, const struct spe_record *rec, const struct record_where *w)
+{
+	struct latency_key key = { { (uint64_t)(int64_t)w->cpu, 0, 0 } };
+	if (!HAS(DATA_PA)) {
+		key.w[1] = HAS(DATA_SOURCE) ? 2 : 0;
+		key.w[2] = HAS(DATA_SOURCE) ? rec->data_source : 0;
+		return add_numa(s, rec, &key);
+	}
+	key.w[1] = 1;
+	int found = 0;
+	for (size_t i = 0; i < s->n_ranges; i++) {
+		const struct numa_range *r = &s->ranges[i];
+		/* the view compares as SQL's signed integers */
+		if ((int64_t)rec->data_pa >= (int64_t)r->start && (int64_t)rec->data_pa < (int64_t)r->end) {
+			key.w[2] = (uint64_t)r->node + 1;
+			found = 1;
+			if (add_numa(s, rec, &key) < 0)
+				return -1;
+		}
+	}
+	return found ? 0 : add_numa(s, rec, &key);
+}
+
+/* The late-prefetch event bit of the part @p midr names (the facts table's), -1 when it has none. */
+static int late_bit(struct record_summary *s, uint32_t midr)
+{
+	if (!s->late_valid || s->late_midr != midr) {
+		s->late_bit = midr ? spe_impdef_event_bit(midr, "late_prefetch") : -1;
+		s->late_midr = midr;
+		s->late_valid = 1;
+	}
+	return s->late_bit;
+}
+
+/*
+ * What a load is to prefetch, in the 32 bits above its group in a pending
+ * word: its total latency + 1 (0: none; the counter is 16 bits), then flags.
+ */
+#define PF_LATENCY_MASK 0x1ffffu
+#define PF_EVENTED (1u << 17)
+#define PF_LATE_KNOWN (1u << 18)
+#define PF_LATE (1u << 19)
+#define PF_FETCHED (1u << 20)
+#define PLAIN_PENDING_MAX (1u << 16) /* 512 KiB of words, twice (the sort's buffer) */
+
+static void add_prefetch(struct prefetch_count *c, uint32_t what)
+{
+	uint32_t lat = what & PF_LATENCY_MASK;
+	c->loads++;
+	if (lat) {
+		c->timed++;
+		c->total_latency += lat - 1;
+	}
+	c->evented += !!(what & PF_EVENTED);
+	c->recently_fetched += !!(what & PF_FETCHED);
+	c->late_known += !!(what & PF_LATE_KNOWN);
+	if (what & PF_LATE) {
+		c->late++;
+		if (lat) {
+			c->late_timed++;
+			c->late_latency += lat - 1;
+		}
+	}
+}
+
+int ana_record_summary_settle(struct record_summary *s)
+{
+	size_t n = s->n_plain_pending;
+	if (!n)
+		return 0;
+	/* by group: the counts are then added in address order, not at random (2 s of cache misses at 10 M records) */
+	uint64_t *sorted = ana_radix_sort(s->plain_pending, s->plain_sort_tmp, n, 32);
+	uint32_t last = (uint32_t)sorted[n - 1];
+	if (zeroed_room((void **)&s->prefetch_plain, &s->prefetch_plain_cap, last, sizeof *s->prefetch_plain) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		add_prefetch(&s->prefetch_plain[(uint32_t)sorted[i]], (uint32_t)(sorted[i] >> 32));
+	s->n_plain_pending = 0;
+	return 0;
+}
+
+/* prefetch's groups: loads by PC group and data object. */
+static int count_prefetch(struct record_summary *s, const struct spe_record *rec, uint32_t group,
+			  const struct record_where *w)
+{
+	uint32_t what = HAS(TOTAL_LATENCY) ? (uint32_t)rec->total_latency + 1 : 0;
+	if (HAS(EVENTS)) {
+		what |= PF_EVENTED | (rec->events >> SPE_EV_RECENTLY_FETCHED & 1 ? PF_FETCHED : 0);
+		int bit = late_bit(s, w->midr);
+		if (bit >= 0)
+			what |= PF_LATE_KNOWN | (rec->events >> bit & 1 ? PF_LATE : 0);
+	}
+	if (w->object_id) { /* few loads: hashed with their data object, added now */
+		struct latency_key key = { { group, (uint64_t)w->object_id, 0 } };
+		int64_t n = ana_latency_group_of(&s->prefetch_index, &key);
+		if (n < 0 || zeroed_room((void **)&s->prefetch, &s->prefetch_cap, (size_t)n, sizeof *s->prefetch) < 0)
+			return -1;
+		add_prefetch(&s->prefetch[n], what);
+		return 0;
+	}
+	if (!s->plain_pending) {
+		s->plain_pending = malloc(PLAIN_PENDING_MAX * sizeof *s->plain_pending);
+		s->plain_sort_tmp = malloc(PLAIN_PENDING_MAX * sizeof *s->plain_sort_tmp);
+		if (!s->plain_pending || !s->plain_sort_tmp)
+			return -1;
+	}
+	s->plain_pending[s->n_plain_pending++] = group | (uint64_t)what << 32;
+	return s->n_plain_pending == PLAIN_PENDING_MAX ? ana_record_summary_settle(s) : 0;
 }
 
 int ana_record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
@@ -241,9 +393,21 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 			p->translated++;
 			p->translation_latency += rec->translation_latency;
 		}
+		if (HAS(TOTAL_LATENCY)) {
+			p->timed++;
+			p->total_latency += rec->total_latency;
+		}
+		if (w->object_id > 0 && distinct(&s->page_values, &p->more, LV_OBJECT, w->object_id, p->object0 != 0,
+						 &p->object0) < 0)
+			return -1;
 		if (count_line(s, rec, info, w) < 0)
 			return -1;
+		if (cls == SPE_OP_CLASS_LOAD + 1 && count_numa(s, rec, w) < 0)
+			return -1;
 	}
+	if (cls == SPE_OP_CLASS_LOAD + 1 && count_prefetch(s, rec, group, w) < 0)
+		return -1;
+	s->counted++;
 	return 0;
 }
 
@@ -308,40 +472,18 @@ static int write_branches(const struct record_summary *s, const struct spe_row_s
 	return 0;
 }
 
-static int write_pages(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
-{
-	for (uint32_t n = 0; n < s->page_index.n; n++) {
-		const struct page_count *p = &s->pages[n];
-		const struct latency_key *k = &s->page_index.groups[n].key;
-		struct spe_row_page_stat row = { .source_id = source_id,
-						 .pid = (int32_t)((int64_t)k->w[0] - 1),
-						 .page = k->w[1],
-						 .accesses = p->accesses,
-						 .has_events = p->evented > 0,
-						 .tlb_walks = p->tlb_walks,
-						 .translated = p->translated,
-						 .translation_latency = p->translation_latency };
-		int rc = sink->page_stats(sink->ctx, &row, 1);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-static int64_t null_sum(const struct line_count *l, enum line_sum i)
-{
-	return l->known >> i & 1 ? (int64_t)(i == LS_TOTAL_LATENCY ? l->total_latency : l->sum[i]) : -1;
-}
-
-/* The line's distinct values of @p kind (its first in @p first, 0 = none) into @p out, in first-seen order; their number. */
-static size_t line_values(const struct record_summary *s, const struct line_count *l, unsigned kind, int64_t first,
-			  int64_t *out)
+/*
+ * A line's or page's distinct values of @p kind (its first in @p first, 0 =
+ * none; the others in @p pool's list from @p more) into @p out, in
+ * first-seen order; their number.
+ */
+static size_t pool_values(const struct value_pool *s, uint32_t more, unsigned kind, int64_t first, int64_t *out)
 {
 	if (!first)
 		return 0;
 	size_t n = 0;
 	out[n++] = first;
-	for (uint32_t i = l->more; i; i = s->values[i].next)
+	for (uint32_t i = more; i; i = s->values[i].next)
 		if (s->values[i].kind == kind)
 			out[n++] = s->values[i].value;
 	for (size_t a = 1, b = n - 1; a < b; a++, b--) { /* the list is newest first */
@@ -352,10 +494,106 @@ static size_t line_values(const struct record_summary *s, const struct line_coun
 	return n;
 }
 
+static int write_pages(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	int64_t *ids = malloc((s->page_values.n + 1) * sizeof *ids); /* the list and the first */
+	if (!ids)
+		return -spe_nomem;
+	int rc = 0;
+	for (uint32_t n = 0; n < s->page_index.n && rc == 0; n++) {
+		const struct page_count *p = &s->pages[n];
+		const struct latency_key *k = &s->page_index.groups[n].key;
+		struct spe_row_page_stat row = {
+			.source_id = source_id,
+			.pid = (int32_t)((int64_t)k->w[0] - 1),
+			.page = k->w[1],
+			.accesses = p->accesses,
+			.has_events = p->evented > 0,
+			.tlb_walks = p->tlb_walks,
+			.translated = p->translated,
+			.translation_latency = p->translation_latency,
+			.timed = p->timed,
+			.total_latency = p->total_latency,
+			.n_data_objects = pool_values(&s->page_values, p->more, LV_OBJECT, p->object0, ids),
+			.data_object_ids = ids,
+		};
+		rc = sink->page_stats(sink->ctx, &row, 1);
+	}
+	free(ids);
+	return rc;
+}
+
+static int write_numa(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	for (uint32_t n = 0; n < s->numa_index.n; n++) {
+		const struct numa_count *c = &s->numa[n];
+		const struct latency_key *k = &s->numa_index.groups[n].key; /* see count_numa */
+		int physical = (int)(k->w[1] & 1);
+		struct spe_row_numa_stat row = { .source_id = source_id,
+						  .cpu = (int32_t)k->w[0],
+						  .physical = physical,
+						  .memory_node = physical ? (int32_t)k->w[2] - 1 : -1,
+						  .has_data_source = !physical && (k->w[1] & 2),
+						  .data_source = physical ? 0 : k->w[2],
+						  .loads = c->loads,
+						  .timed = c->timed,
+						  .total_latency = c->total_latency,
+						  .has_events = c->evented > 0,
+						  .remote_access = c->remote_access };
+		int rc = sink->numa_stats(sink->ctx, &row, 1);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* One prefetch_stat row: group @p g's loads of data object @p object (0: none). */
+static int write_prefetch_row(const struct prefetch_count *c, const struct spe_row_sink *sink, int64_t source_id,
+			      const struct latency_groups *groups, uint64_t g, int64_t object)
+{
+	/* latency group keys are (pc, insn_id, symbol_id << 1 | has_pc): see the loader's count_latency */
+	const struct latency_key *k = &groups->groups[g].key;
+	struct spe_row_prefetch_stat row = { .source_id = source_id,
+					     .has_pc = (int)(k->w[2] & 1),
+					     .pc = k->w[0],
+					     .insn_id = (int64_t)k->w[1],
+					     .symbol_id = (int64_t)(k->w[2] >> 1),
+					     .data_object_id = object,
+					     .loads = c->loads,
+					     .timed = c->timed,
+					     .total_latency = c->total_latency,
+					     .has_late = c->late_known > 0,
+					     .late_prefetch = c->late,
+					     .has_late_latency = c->late_timed > 0,
+					     .late_latency = c->late_latency,
+					     .has_events = c->evented > 0,
+					     .recently_fetched = c->recently_fetched };
+	return sink->prefetch_stats(sink->ctx, &row, 1);
+}
+
+static int write_prefetch(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
+			  const struct latency_groups *groups)
+{
+	int rc = 0;
+	for (size_t g = 0; g < s->prefetch_plain_cap && g < groups->n && rc == 0; g++)
+		if (s->prefetch_plain[g].loads)
+			rc = write_prefetch_row(&s->prefetch_plain[g], sink, source_id, groups, g, 0);
+	for (uint32_t n = 0; n < s->prefetch_index.n && rc == 0; n++) {
+		const struct latency_key *pk = &s->prefetch_index.groups[n].key; /* (group, data object) */
+		rc = write_prefetch_row(&s->prefetch[n], sink, source_id, groups, pk->w[0], (int64_t)pk->w[1]);
+	}
+	return rc;
+}
+
+static int64_t null_sum(const struct line_count *l, enum line_sum i)
+{
+	return l->known >> i & 1 ? (int64_t)(i == LS_TOTAL_LATENCY ? l->total_latency : l->sum[i]) : -1;
+}
+
 /* The lines cacheline_sharing shows: written to, by more than one thread or CPU. */
 static int write_lines(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
 {
-	int64_t *ids = malloc((s->n_values + 2) * sizeof *ids); /* the list and two firsts */
+	int64_t *ids = malloc((s->line_values.n + 2) * sizeof *ids); /* the list and two firsts */
 	if (!ids)
 		return -spe_nomem;
 	int rc = 0;
@@ -364,8 +602,8 @@ static int write_lines(const struct record_summary *s, const struct spe_row_sink
 		if (!l->sum[LS_WRITES] || (l->threads < 2 && l->cpus < 2))
 			continue;
 		const struct latency_key *k = &s->line_index.groups[n].key;
-		size_t n_symbols = line_values(s, l, LV_SYMBOL, l->symbol0, ids);
-		size_t n_objects = line_values(s, l, LV_OBJECT, l->object0, ids + n_symbols);
+		size_t n_symbols = pool_values(&s->line_values, l->more, LV_SYMBOL, l->symbol0, ids);
+		size_t n_objects = pool_values(&s->line_values, l->more, LV_OBJECT, l->object0, ids + n_symbols);
 		struct spe_row_cacheline_stat row = {
 			.source_id = source_id,
 			.pid = (int32_t)((int64_t)k->w[0] - 1),
@@ -399,6 +637,8 @@ static int write_lines(const struct record_summary *s, const struct spe_row_sink
 int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
 			 const struct latency_groups *groups)
 {
+	if (s->n_plain_pending)
+		return -spe_invalid; /* ana_record_summary_settle first */
 	int rc = 0;
 	if (rc == 0 && HAS_OP(sink, mem_level_stats))
 		rc = write_levels(s, sink, source_id);
@@ -410,6 +650,10 @@ int ana_record_summary_write(const struct record_summary *s, const struct spe_ro
 		rc = write_pages(s, sink, source_id);
 	if (rc == 0 && HAS_OP(sink, cacheline_stats) && !s->lines_dropped)
 		rc = write_lines(s, sink, source_id);
+	if (rc == 0 && HAS_OP(sink, numa_stats))
+		rc = write_numa(s, sink, source_id);
+	if (rc == 0 && HAS_OP(sink, prefetch_stats))
+		rc = write_prefetch(s, sink, source_id, groups);
 	return rc;
 }
 
@@ -417,7 +661,16 @@ void ana_record_summary_free(struct record_summary *s)
 {
 	free(s->branches);
 	free(s->pages);
+	free(s->page_values.values);
 	ana_latency_groups_free(&s->page_index);
 	drop_lines(s);
+	free(s->ranges);
+	free(s->numa);
+	ana_latency_groups_free(&s->numa_index);
+	free(s->prefetch_plain);
+	free(s->plain_pending);
+	free(s->plain_sort_tmp);
+	free(s->prefetch);
+	ana_latency_groups_free(&s->prefetch_index);
 	memset(s, 0, sizeof *s);
 }

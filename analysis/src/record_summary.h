@@ -2,13 +2,15 @@
 /*
  * Summaries of the records, counted while loading, for the views that
  * would otherwise scan spe_record (docs/schema.md, "Summaries"):
- * mem_level_summary, latency_histogram, branch_mispredict, tlb_hotspot and
- * cacheline_sharing.  Each row is one source's, so an --append adds rows and
- * the views add them up (cacheline_sharing groups by source: its rows are
- * complete per source).  Memory: fixed arrays for the levels and buckets,
- * 40 bytes per branch PC group, 80 per (process, 4 KiB data page), about
- * 140 per (process, 64-byte line) plus 16 per distinct CPU, thread,
- * function and data object beyond a line's first.
+ * mem_level_summary, latency_histogram, branch_mispredict, tlb_hotspot,
+ * cacheline_sharing, data_page, numa_traffic and prefetch.  Each row is one
+ * source's, so an --append adds rows and the views add them up
+ * (cacheline_sharing groups by source: its rows are complete per source).
+ * Memory: fixed arrays for the levels and buckets, 40 bytes per branch PC
+ * group, about 120 per (process, 4 KiB data page), 140 per (process, 64-byte
+ * line) plus 16 per distinct CPU, thread, function and data object beyond a
+ * line's or page's first, about 110 per (load PC, data object) and per
+ * (CPU, NUMA node or data source).
  */
 #ifndef SPE_RECORD_SUMMARY_H
 #define SPE_RECORD_SUMMARY_H
@@ -37,6 +39,34 @@ struct branch_count {
 
 struct page_count {
 	uint64_t accesses, evented, tlb_walks, translated, translation_latency;
+	uint64_t timed, total_latency;  /* records with a total latency, their sum (data_page) */
+	int64_t object0;                /* the first data object, 0 = none yet (data_page) */
+	uint32_t more;                  /* further distinct data objects (struct line_value), newest first */
+};
+
+/*
+ * The loads with a data address of one (CPU, where the data was): with a
+ * physical address, the NUMA node whose memory holds it; without, the raw
+ * data source (numa_traffic joins the CPU's node and the code's facts).
+ */
+struct numa_count {
+	uint64_t loads, timed, total_latency, evented, remote_access;
+};
+
+/* A NUMA memory range of the capture (numa_memory), to find a physical address's node while counting. */
+struct numa_range {
+	uint64_t start, end;
+	uint32_t node;
+};
+
+/*
+ * The loads of one (PC group, data object), with the prefetch events
+ * (prefetch); kept to 48 bytes: there is one per load PC, touched by each
+ * load.  Counts of one PC's loads fit 32 bits, as line_count's do.
+ */
+struct prefetch_count {
+	uint64_t total_latency, late_latency; /* late: the part's late-prefetch bit */
+	uint32_t loads, timed, late_known, late, late_timed, evented, recently_fetched;
 };
 
 /* The sums of cacheline_sharing whose expression may be NULL (struct line_count). */
@@ -82,6 +112,12 @@ struct line_value {
 	uint32_t kind; /* enum line_value_kind (record_summary.c) */
 };
 
+/* The further distinct values of lines or pages: lists threaded through one array. */
+struct value_pool {
+	struct line_value *values; /* [0] unused: 0 ends a list */
+	size_t n, cap;
+};
+
 /* What a record is to cacheline_sharing, beside the record itself. */
 struct record_where {
 	int cpu, pid, tid;   /* -1 = unknown (pid, tid) */
@@ -101,11 +137,36 @@ struct record_summary {
 	struct latency_groups line_index; /* (pid + 1, line) -> number */
 	struct line_count *lines;
 	size_t line_cap;
-	struct line_value *values; /* [0] unused */
-	size_t n_values, value_cap;
+	struct value_pool line_values;
+	struct value_pool page_values;
 	size_t line_budget;        /* the most lines kept; past it, none are */
 	int lines_dropped;         /* there were more: no cacheline_stat rows */
+	struct numa_range *ranges; /* the capture's NUMA memory, set before the first record */
+	size_t n_ranges;
+	struct latency_groups numa_index; /* (cpu, has_pa | has_data_source << 1, node + 1 or data source) -> number */
+	struct numa_count *numa;
+	size_t numa_cap;
+	struct latency_key numa_last; /* the last key and its number: loads come in runs of one CPU */
+	int64_t numa_last_n;          /* valid once numa_cap is not 0 */
+	struct prefetch_count *prefetch_plain; /* the loads without a data object, by PC group */
+	size_t prefetch_plain_cap;
+	uint64_t *plain_pending;   /* those loads not yet added: group | what they were << 32 (record_summary.c) */
+	uint64_t *plain_sort_tmp;
+	size_t n_plain_pending;
+	struct latency_groups prefetch_index; /* (PC group, data object) -> number, for the others */
+	struct prefetch_count *prefetch;
+	size_t prefetch_cap;
+	uint32_t late_midr;        /* the MIDR late_bit is for (a one-entry memo) */
+	int late_bit, late_valid;  /* its late-prefetch event bit, -1 = none */
+	uint64_t counted;          /* records counted (the NUMA layout must come before the first) */
 };
+
+/*
+ * Keep a NUMA memory range of the capture, which must come before the first
+ * record (numa_traffic's node of a load is counted with it).  0,
+ * -spe_nomem, or -spe_invalid after a record.
+ */
+int ana_record_summary_numa_range(struct record_summary *s, uint32_t node, uint64_t start, uint64_t end);
 
 /*
  * Count a record: @p codes its `codes` column, @p group its latency group
@@ -114,6 +175,9 @@ struct record_summary {
  */
 int ana_record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
 			 const struct record_where *w);
+
+/* Apply the counts kept for later (before reading them).  0, or -1 without memory. */
+int ana_record_summary_settle(struct record_summary *s);
 
 /*
  * Write the rows of source @p source_id; @p group_pc gives a latency group's

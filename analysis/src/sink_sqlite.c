@@ -37,6 +37,8 @@ enum statement {
 	ST_BRANCH_STAT,
 	ST_PAGE_STAT,
 	ST_CACHELINE_STAT,
+	ST_NUMA_STAT,
+	ST_PREFETCH_STAT,
 	ST_RECORD,       /* generated from spe_record_columns */
 	ST_RECORD_BATCH, /* the same, RECORD_BATCH rows at a time */
 	N_STATEMENTS
@@ -72,7 +74,12 @@ static const char *const statement_sql[ST_RECORD] = {
 	[ST_BRANCH_STAT] = "INSERT INTO branch_stat(source_id, pc, insn_id, branches, mispredicted, not_taken)"
 			   " VALUES(?, ?, ?, ?, ?, ?)",
 	[ST_PAGE_STAT] = "INSERT INTO page_stat(source_id, pid, page, accesses, tlb_walks, translated,"
-			 " translation_latency) VALUES(?, ?, ?, ?, ?, ?, ?)",
+			 " translation_latency, timed, total_latency, data_object_ids) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_NUMA_STAT] = "INSERT INTO numa_stat(source_id, cpu, physical, memory_node, data_source, loads, timed,"
+			 " total_latency, remote_access) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_PREFETCH_STAT] = "INSERT INTO prefetch_stat(source_id, pc, insn_id, symbol_id, data_object_id, loads, timed,"
+			     " total_latency, late_prefetch, late_latency, recently_fetched)"
+			     " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_CACHELINE_STAT] = "INSERT INTO cacheline_stat(source_id, pid, line, accesses, loads, stores, cpus, threads,"
 			      " offsets, snooped, hitm, peer_hits, total_latency, atomics, writes, modified_events,"
 			      " modified_sources, remote_hits, symbol_ids, data_object_ids)"
@@ -82,7 +89,7 @@ static const char *const statement_sql[ST_RECORD] = {
 static const char *const statement_name[N_STATEMENTS] = {
 	"source",      "cpu",       "thread",   "mapping",     "symbol",  "insn",    "pc_latency",
 	"load_stats",  "data_object", "numa_node", "numa_cpu", "numa_memory", "time_conv", "mem_level_stat", "latency_bucket", "branch_stat",
-	"page_stat",   "cacheline_stat", "records",   "records",
+	"page_stat",   "cacheline_stat", "numa_stat", "prefetch_stat", "records",   "records",
 };
 
 struct sqlite_sink {
@@ -527,19 +534,6 @@ static int sink_branch_stats(void *ctx, const struct spe_row_branch_stat *rows, 
 	});
 }
 
-static int sink_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
-{
-	BIND_ROWS(ctx, ST_PAGE_STAT, rows, n, {
-		sqlite3_bind_int64(st, 1, r->source_id);
-		bind_int(st, 2, r->pid >= 0, r->pid);
-		sqlite3_bind_int64(st, 3, (int64_t)r->page);
-		sqlite3_bind_int64(st, 4, (int64_t)r->accesses);
-		bind_int(st, 5, r->has_events, (int64_t)r->tlb_walks);
-		sqlite3_bind_int64(st, 6, (int64_t)r->translated);
-		bind_int(st, 7, r->translated != 0, (int64_t)r->translation_latency);
-	});
-}
-
 /* Bind @p n ids as a JSON array ("[3,5]"; NULL when none) to parameter @p i. */
 static int bind_id_list(sqlite3_stmt *st, int i, const int64_t *ids, size_t n)
 {
@@ -552,6 +546,57 @@ static int bind_id_list(sqlite3_stmt *st, int i, const int64_t *ids, size_t n)
 		p += sprintf(p, "%c%lld", k ? ',' : '[', (long long)ids[k]);
 	strcpy(p, "]");
 	return sqlite3_bind_text(st, i, text, -1, free) == SQLITE_OK ? 0 : -1;
+}
+
+static int sink_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_PAGE_STAT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_int(st, 2, r->pid >= 0, r->pid);
+		sqlite3_bind_int64(st, 3, (int64_t)r->page);
+		sqlite3_bind_int64(st, 4, (int64_t)r->accesses);
+		bind_int(st, 5, r->has_events, (int64_t)r->tlb_walks);
+		sqlite3_bind_int64(st, 6, (int64_t)r->translated);
+		bind_int(st, 7, r->translated != 0, (int64_t)r->translation_latency);
+		sqlite3_bind_int64(st, 8, (int64_t)r->timed);
+		bind_int(st, 9, r->timed != 0, (int64_t)r->total_latency);
+		if (bind_id_list(st, 10, r->data_object_ids, r->n_data_objects) < 0) {
+			snprintf(((struct sqlite_sink *)ctx)->err, sizeof ((struct sqlite_sink *)ctx)->err, "out of memory");
+			return -spe_nomem;
+		}
+	});
+}
+
+static int sink_numa_stats(void *ctx, const struct spe_row_numa_stat *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_NUMA_STAT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		sqlite3_bind_int64(st, 2, r->cpu);
+		sqlite3_bind_int(st, 3, r->physical);
+		bind_int(st, 4, r->memory_node >= 0, r->memory_node);
+		bind_int(st, 5, r->has_data_source, (int64_t)r->data_source);
+		sqlite3_bind_int64(st, 6, (int64_t)r->loads);
+		sqlite3_bind_int64(st, 7, (int64_t)r->timed);
+		bind_int(st, 8, r->timed != 0, (int64_t)r->total_latency);
+		bind_int(st, 9, r->has_events, (int64_t)r->remote_access);
+	});
+}
+
+static int sink_prefetch_stats(void *ctx, const struct spe_row_prefetch_stat *rows, size_t n)
+{
+	BIND_ROWS(ctx, ST_PREFETCH_STAT, rows, n, {
+		sqlite3_bind_int64(st, 1, r->source_id);
+		bind_int(st, 2, r->has_pc, (int64_t)r->pc);
+		bind_int(st, 3, r->insn_id != 0, r->insn_id);
+		bind_int(st, 4, r->symbol_id != 0, r->symbol_id);
+		bind_int(st, 5, r->data_object_id != 0, r->data_object_id);
+		sqlite3_bind_int64(st, 6, (int64_t)r->loads);
+		sqlite3_bind_int64(st, 7, (int64_t)r->timed);
+		bind_int(st, 8, r->timed != 0, (int64_t)r->total_latency);
+		bind_int(st, 9, r->has_late, (int64_t)r->late_prefetch);
+		bind_int(st, 10, r->has_late_latency, (int64_t)r->late_latency);
+		bind_int(st, 11, r->has_events, (int64_t)r->recently_fetched);
+	});
 }
 
 static int sink_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n)
@@ -684,6 +729,8 @@ int spe_sqlite_sink_new(struct spe_db *db, struct spe_row_sink *out, char *err, 
 				      .latency_buckets = sink_latency_buckets,
 				      .branch_stats = sink_branch_stats,
 				      .page_stats = sink_page_stats,
-				      .cacheline_stats = sink_cacheline_stats };
+				      .cacheline_stats = sink_cacheline_stats,
+				      .numa_stats = sink_numa_stats,
+				      .prefetch_stats = sink_prefetch_stats };
 	return 0;
 }

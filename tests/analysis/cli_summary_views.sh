@@ -1,8 +1,9 @@
 #!/bin/sh
 # Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
 # Every view that reads the summaries the loader counts (mem_level_summary,
-# latency_histogram, branch_mispredict, tlb_hotspot, cacheline_sharing:
-# docs/schema.md, "Summaries") against its definition computed from the
+# latency_histogram, branch_mispredict, tlb_hotspot, cacheline_sharing,
+# data_page, numa_traffic, prefetch: docs/schema.md, "Summaries") against its
+# definition computed from the
 # records of spe_record, row for row: on a generated trace of many PCs (one source),
 # then with the data-object fixture (several processes' threads, data
 # addresses, NUMA) and the generated trace again appended (three sources:
@@ -62,6 +63,50 @@ FROM (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, r.op_class, r.cpu, r.ti
       WHERE r.data_va IS NOT NULL)
 GROUP BY source_id, pid, line
 HAVING writes > 0 AND (threads > 1 OR cpus > 1)"
+data_page_ref="WITH r AS (SELECT source_id, pid, data_va, total_latency, translation_latency, data_object_id, tlb_walk
+  FROM spe_record WHERE data_va IS NOT NULL),
+x AS (SELECT source_id, sum(translation_latency) AS total FROM r GROUP BY source_id),
+z(shift) AS (VALUES (12), (21))
+SELECT r.source_id, r.pid, 1 << z.shift AS page_size, printf('0x%x', (r.data_va >> z.shift) << z.shift) AS page,
+  (r.data_va >> z.shift) << z.shift AS page_value, count(*) AS accesses,
+  sum(r.total_latency) AS total_latency, round(avg(r.total_latency), 2) AS mean_latency,
+  sum(r.tlb_walk) AS tlb_walks, sum(r.translation_latency) AS translation_latency,
+  round(100.0 * sum(r.translation_latency) / nullif(x.total, 0), 2) AS translation_share,
+  count(DISTINCT r.data_va >> 12) AS pages_4k,
+  count(DISTINCT CASE WHEN r.tlb_walk THEN r.data_va >> 12 END) AS walked_pages_4k,
+  group_concat(DISTINCT d.name) AS data_objects
+FROM r CROSS JOIN z JOIN x ON x.source_id = r.source_id
+LEFT JOIN data_object d ON d.id = r.data_object_id
+GROUP BY r.source_id, r.pid, z.shift, r.data_va >> z.shift"
+numa_ref="SELECT r.source_id, nc.node AS cpu_node, nm.node AS memory_node,
+  CASE WHEN r.data_pa IS NULL THEN 'data source' ELSE 'physical address' END AS basis,
+  CASE WHEN r.data_pa IS NULL THEN df.remote WHEN nm.node IS NULL OR nc.node IS NULL THEN NULL
+    ELSE nm.node != nc.node END AS remote,
+  count(*) AS loads, sum(r.total_latency) AS total_latency,
+  round(avg(r.total_latency), 2) AS mean_latency, sum(r.remote_access) AS remote_access_events
+FROM spe_record r
+LEFT JOIN cpu c ON c.source_id = r.source_id AND c.cpu = r.cpu
+LEFT JOIN spe_data_source_fact df ON df.part = c.part AND df.code = r.data_source
+LEFT JOIN numa_cpu nc ON nc.source_id = r.source_id AND nc.cpu = r.cpu
+LEFT JOIN numa_memory nm ON nm.source_id = r.source_id AND r.data_pa >= nm.start AND r.data_pa < nm.end
+WHERE r.op_class = 'load' AND r.data_va IS NOT NULL
+GROUP BY 1, 2, 3, 4, 5"
+prefetch_ref="SELECT CASE WHEN r.pc IS NULL THEN NULL ELSE printf('0x%x', r.pc) END AS pc, s.name AS symbol,
+  r.pc - s.start AS symbol_offset, d.name AS data_object, count(*) AS loads, sum(r.late) AS late_prefetch,
+  round(100.0 * sum(r.late) / count(*), 1) AS late_rate, sum(r.recently_fetched) AS recently_fetched,
+  sum(CASE WHEN r.late THEN r.total_latency END) AS late_latency,
+  sum(r.total_latency) AS total_latency, round(avg(r.total_latency), 2) AS mean_latency,
+  r.pc AS pc_value, r.data_object_id
+FROM (SELECT r.*, CASE WHEN pf.late_prefetch_bit IS NULL THEN NULL
+        ELSE (r.events >> pf.late_prefetch_bit) & 1 END AS late
+      FROM spe_record r
+      LEFT JOIN cpu c ON c.source_id = r.source_id AND c.cpu = r.cpu
+      LEFT JOIN spe_part_fact pf ON pf.part = c.part
+      WHERE r.op_class = 'load') r
+LEFT JOIN symbol s ON s.id = r.symbol_id
+LEFT JOIN data_object d ON d.id = r.data_object_id
+GROUP BY r.pc, r.data_object_id
+HAVING late_prefetch > 0 OR recently_fetched > 0"
 # group_concat's order is the scan's: compare the names as sorted lists
 sorted() { # column
 	echo "(SELECT group_concat(value) FROM (SELECT value FROM json_each('[\"' || replace($1, ',', '\",\"') || '\"]')
@@ -71,13 +116,16 @@ cacheline_cols="source_id, pid, line, line_value, accesses, loads, stores, cpus,
   peer_hits, total_latency, $(sorted symbols), atomics, writes, modified_events, modified_sources, remote_hits,
   $(sorted data_objects)"
 
-check_view() { # label db view reference [columns]
+check_view() { # label db view reference [columns [empty-ok]]
 	# the same rows (in any order: ties in the views' ORDER BY are unordered)
 	got=$(query "$2" "SELECT ${5:-*} FROM $3" | tail -n +2 | LC_ALL=C sort)
 	ref=$(query "$2" "SELECT ${5:-*} FROM ($4)" | tail -n +2 | LC_ALL=C sort)
 	expect "$1 $3" "$got" "$ref"
-	[ -n "$got" ] || { echo "FAIL $1 $3: no rows"; fail=1; }
+	[ -n "$got" ] || [ -n "${6:-}" ] || { echo "FAIL $1 $3: no rows"; fail=1; }
 }
+
+data_page_cols="source_id, pid, page_size, page, page_value, accesses, total_latency, mean_latency, tlb_walks,
+  translation_latency, translation_share, pages_4k, walked_pages_4k, $(sorted data_objects)"
 
 check_all() { # label db
 	check_view "$1" "$2" mem_level_summary "$mem_level_ref"
@@ -85,6 +133,9 @@ check_all() { # label db
 	check_view "$1" "$2" branch_mispredict "$branch_ref"
 	check_view "$1" "$2" tlb_hotspot "$tlb_ref"
 	check_view "$1" "$2" cacheline_sharing "$cacheline_ref" "$cacheline_cols"
+	check_view "$1" "$2" data_page "$data_page_ref" "$data_page_cols"
+	check_view "$1" "$2" numa_traffic "$numa_ref"
+	check_view "$1" "$2" prefetch "$prefetch_ref" "*" "${3:-}"
 }
 
 # 40,000 records over 3,000 PCs in 300 functions
@@ -94,7 +145,7 @@ ${SPE_RUN:-} "$record" --replay="$tmp/bench.replay" -o "$tmp/trace.data" >/dev/n
 ${SPE_RUN:-} "$record" --replay="$fixtures/workloads/traces/datawork.replay" -o "$tmp/data.data" >/dev/null 2>&1 ||
 	{ echo "FAIL replay datawork"; exit 1; }
 ${SPE_RUN:-} "$load" "$tmp/trace.data" -o "$tmp/t.db" --symfs="$tmp" 2>/dev/null || { echo "FAIL load"; exit 1; }
-check_all one_source "$tmp/t.db"
+check_all one_source "$tmp/t.db" empty-ok # gen_bench's loads have no prefetch events
 # not vacuous: every level, many branch PCs and pages
 expect levels "$(query "$tmp/t.db" "SELECT count(*) FROM mem_level_summary" | tail -1)" 4
 n=$(query "$tmp/t.db" "SELECT (SELECT count(*) FROM branch_mispredict) > 500, (SELECT count(*) FROM tlb_hotspot) > 1000" |
@@ -114,6 +165,11 @@ expect sources "$(query "$tmp/t.db" "SELECT count(DISTINCT source_id) FROM tlb_h
 n=$(query "$tmp/t.db" "SELECT count(DISTINCT source_id) > 1, sum(symbols IS NOT NULL) > 0,
 	sum(data_objects IS NOT NULL) > 0, sum(atomics > 0) > 0 FROM cacheline_sharing" | tail -1)
 expect shared_lines "$n" "1,1,1,1"
+# NUMA both ways (a physical address's node, a data source's facts), named data pages, late prefetches
+n=$(query "$tmp/t.db" "SELECT (SELECT count(DISTINCT basis) = 2 AND sum(remote = 1) > 0 AND
+	sum(memory_node IS NOT NULL) > 0 FROM numa_traffic), (SELECT sum(data_objects IS NOT NULL) > 0 FROM data_page),
+	(SELECT sum(late_prefetch > 0) > 0 FROM prefetch)" | tail -1)
+expect memory_views "$n" "1,1,1"
 
 # a source with more lines than the budget keeps none: the view computes its rows from the records
 { cat "$tmp/trace.data"; printf b; } >"$tmp/trace-budget.data"

@@ -256,6 +256,56 @@ TEST(event_columns_read_their_bits)
 	stop();
 }
 
+static struct spe_record load_at(uint64_t ts, uint64_t va, int has_pa, uint64_t pa)
+{
+	struct spe_record r = rec_at(0x1000, ts);
+	r.has |= SPE_HAS_OP_TYPE | SPE_HAS_DATA_VA | SPE_HAS_DATA_SOURCE | (has_pa ? SPE_HAS_DATA_PA : 0);
+	r.op_raw_class = 1; /* LD GP-REG */
+	r.op_class = SPE_OP_CLASS_LOAD;
+	r.data_va = va;
+	r.data_pa = pa;
+	r.data_source = 0;
+	return r;
+}
+
+/*
+ * numa_traffic from numa_stat (record_summary.c) on the corners a generated
+ * trace does not reach: a physical address in two nodes' ranges counts for
+ * both, as the view's join over numa_memory does; one in none has node NULL;
+ * and the NUMA layout after a record is refused (its loads would have no node).
+ */
+TEST(numa_summary_ranges)
+{
+	static const uint64_t blocks0 = 0x3, blocks1 = 0x6; /* node 0: blocks 0-1, node 1: blocks 1-2 */
+	struct spe_perf_numa_node nodes[] = { { .node = 0, .cpus = "0", .n_block_bits = 2, .blocks = &blocks0 },
+					      { .node = 1, .cpus = "1", .n_block_bits = 3, .blocks = &blocks1 } };
+	start(0x410fd0c0, NULL);
+	CHECK_INT_EQ(spe_loader_numa(ld, nodes, 2, 0x1000), 0);
+	struct spe_record r = load_at(10, 0x7000, 1, 0x100); /* node 0 only */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r = load_at(11, 0x7000, 1, 0x1800); /* both nodes */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r = load_at(12, 0x7000, 1, 0x9000); /* no range */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r = load_at(13, 0x7000, 0, 0); /* no physical address: by data source */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	finish();
+	CHECK_STR_EQ(q_text("SELECT group_concat(ifnull(memory_node, '-') || '/' || basis || '=' || loads, ' ') FROM"
+			    " (SELECT * FROM numa_traffic ORDER BY basis, memory_node)"),
+		     "-/data source=1 -/physical address=1 0/physical address=2 1/physical address=1");
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM numa_traffic WHERE memory_node = 1 AND remote = 1"), 1);
+	stop();
+
+	start(0x410fd0c0, NULL);
+	r = load_at(10, 0x7000, 1, 0x100);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	CHECK_INT_EQ(spe_loader_numa(ld, nodes, 2, 0x1000), -spe_invalid);
+	CHECK(strstr(spe_loader_error(ld), "after the first record") != NULL);
+	spe_loader_free(ld);
+	ld = NULL;
+	stop();
+}
+
 int main(void)
 {
 	RUN(attribution_order);
@@ -265,5 +315,6 @@ int main(void)
 	RUN(mem_level_per_cpu);
 	RUN(absent_fields_are_null);
 	RUN(event_columns_read_their_bits);
+	RUN(numa_summary_ranges);
 	return check_summary();
 }

@@ -5,7 +5,8 @@
  * `spe-query --format=csv` (what a user reads), compared as multisets of
  * rows after the normalisations the two stores are allowed to differ by:
  *  - ids: ClickHouse's are random per capture, SQLite's count from 1, so
- *    id, mapping_id, insn_id, symbol_id and data_object_id columns are dropped and
+ *    id, mapping_id, insn_id, symbol_id and data_object_id columns (and the
+ *    id lists symbol_ids, data_object_ids of the summaries) are dropped and
  *    source_id is replaced by the capture's host and file; loaded_at (the
  *    time of each load) is dropped too;
  *  - the order of names in a list (symbols, data_objects: group_concat's
@@ -209,7 +210,7 @@ static void free_sources(struct sources *s)
 static int dropped(const char *col)
 {
 	return !strcmp(col, "id") || !strcmp(col, "loaded_at") || !strcmp(col, "mapping_id") || !strcmp(col, "insn_id") || !strcmp(col, "symbol_id") ||
-	       !strcmp(col, "data_object_id");
+	       !strcmp(col, "data_object_id") || !strcmp(col, "symbol_ids") || !strcmp(col, "data_object_ids");
 }
 
 /* Each row as one normalised line, sorted. */

@@ -103,7 +103,7 @@ done
 views="spe_record spe_sample pc_summary symbol_summary hot_symbol hot_pc mem_level_summary latency_histogram
 tlb_hotspot hot_data_object data_page numa_traffic cacheline_sharing prefetch branch_mispredict
 source cpu thread mapping symbol insn load_stats data_object pc_latency
-mem_level_stat latency_bucket branch_stat page_stat"
+mem_level_stat latency_bucket branch_stat page_stat numa_stat prefetch_stat"
 # shellcheck disable=SC2086 # the views are words
 out=$(${SPE_RUN:-} "$compare" "$query" "$db" "$url" $views)
 st=$?

@@ -114,6 +114,19 @@ static const struct ch_column numa_cpu_cols[] = {
 static const struct ch_column numa_memory_cols[] = {
 	{ "source_id", "Int64" }, { "node", "Int64" }, { "start", "Int64" }, { "end", "Int64" },
 };
+/* The summaries only the memory views read (data_page reads page_stat too, with its columns of schema 5). */
+static const struct ch_column numa_stat_cols[] = {
+	/* cpu Nullable as _spe_record's: the views join _cpu_context on it */
+	{ "source_id", "Int64" },	       { "cpu", "Nullable(Int64)" },	 { "physical", "Int64" },
+	{ "memory_node", "Nullable(Int64)" }, { "data_source", "Nullable(Int64)" }, { "loads", "Int64" },
+	{ "timed", "Int64" },		       { "total_latency", "Nullable(Int64)" }, { "remote_access", "Nullable(Int64)" },
+};
+static const struct ch_column prefetch_stat_cols[] = {
+	{ "source_id", "Int64" },	   { "pc", "Nullable(Int64)" },	      { "insn_id", "Nullable(Int64)" },
+	{ "symbol_id", "Nullable(Int64)" }, { "data_object_id", "Nullable(Int64)" }, { "loads", "Int64" },
+	{ "timed", "Int64" },		   { "total_latency", "Nullable(Int64)" }, { "late_prefetch", "Nullable(Int64)" },
+	{ "late_latency", "Nullable(Int64)" }, { "recently_fetched", "Nullable(Int64)" },
+};
 
 /*
  * The summaries of each capture, as the SQLite sink stores them
@@ -137,7 +150,8 @@ static const struct ch_column branch_stat_cols[] = {
 static const struct ch_column page_stat_cols[] = {
 	{ "source_id", "Int64" }, { "pid", "Nullable(Int64)" },	     { "page", "Int64" },
 	{ "accesses", "Int64" },  { "tlb_walks", "Nullable(Int64)" }, { "translated", "Int64" },
-	{ "translation_latency", "Nullable(Int64)" },
+	{ "translation_latency", "Nullable(Int64)" }, { "timed", "Int64" }, { "total_latency", "Nullable(Int64)" },
+	{ "data_object_ids", "Array(Int64)" },
 };
 static const struct ch_column cacheline_stat_cols[] = {
 	{ "source_id", "Int64" },
@@ -233,6 +247,8 @@ static struct ch_table tables[CHT_COUNT] = {
 	[CHT_CACHELINE_STAT] = { "cacheline_stat", COLS(cacheline_stat_cols), "(source_id, line)", NULL },
 	[CHT_FUNCTION_STAT] = { "function_stat", COLS(function_stat_cols), "(source_id, assumeNotNull(symbol_id))", NULL },
 	[CHT_FUNCTION_LATENCY] = { "function_latency", COLS(function_latency_cols), "(source_id, assumeNotNull(symbol_id))", NULL },
+	[CHT_NUMA_STAT] = { "numa_stat", COLS(numa_stat_cols), "source_id", NULL },
+	[CHT_PREFETCH_STAT] = { "prefetch_stat", COLS(prefetch_stat_cols), "(source_id, assumeNotNull(pc))", NULL },
 	/*
 	 * The records by capture then PC: the PC column sorted compresses to
 	 * little, and the views that group by PC (branch_mispredict, prefetch)

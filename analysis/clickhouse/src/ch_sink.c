@@ -476,7 +476,7 @@ static int sink_branch_stats(void *ctx, const struct spe_row_branch_stat *rows, 
 static int sink_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
-	ROWS(s, CHT_PAGE_STAT, rows, n, 7, STRINGS(NULL), {
+	ROWS(s, CHT_PAGE_STAT, rows, n, 11 + (int)r->n_data_objects, STRINGS(NULL), {
 		put_i64(b, r->source_id);
 		put_nint(b, r->pid >= 0, r->pid);
 		put_i64(b, (int64_t)r->page);
@@ -484,6 +484,9 @@ static int sink_page_stats(void *ctx, const struct spe_row_page_stat *rows, size
 		put_nint(b, r->has_events, (int64_t)r->tlb_walks);
 		put_i64(b, (int64_t)r->translated);
 		put_nint(b, r->translated != 0, (int64_t)r->translation_latency);
+		put_i64(b, (int64_t)r->timed);
+		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
+		put_i64_array(b, r->data_object_ids, r->n_data_objects);
 	});
 }
 
@@ -507,6 +510,42 @@ static int sink_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *
 		}
 		put_i64_array(b, r->symbol_ids, r->n_symbols);
 		put_i64_array(b, r->data_object_ids, r->n_data_objects);
+	});
+}
+
+/* ---- the summaries only the memory views read ---------------------------- */
+
+static int sink_numa_stats(void *ctx, const struct spe_row_numa_stat *rows, size_t n)
+{
+	struct ch_sink *s = ctx;
+	ROWS(s, CHT_NUMA_STAT, rows, n, 9, STRINGS(NULL), {
+		put_i64(b, r->source_id);
+		put_nint(b, 1, r->cpu);
+		put_i64(b, r->physical);
+		put_nint(b, r->memory_node >= 0, r->memory_node);
+		put_nint(b, r->has_data_source, (int64_t)r->data_source);
+		put_i64(b, (int64_t)r->loads);
+		put_i64(b, (int64_t)r->timed);
+		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
+		put_nint(b, r->has_events, (int64_t)r->remote_access);
+	});
+}
+
+static int sink_prefetch_stats(void *ctx, const struct spe_row_prefetch_stat *rows, size_t n)
+{
+	struct ch_sink *s = ctx;
+	ROWS(s, CHT_PREFETCH_STAT, rows, n, 11, STRINGS(NULL), {
+		put_i64(b, r->source_id);
+		put_nint(b, r->has_pc, (int64_t)r->pc);
+		put_nint(b, r->insn_id != 0, r->insn_id);
+		put_nint(b, r->symbol_id != 0, r->symbol_id);
+		put_nint(b, r->data_object_id != 0, r->data_object_id);
+		put_i64(b, (int64_t)r->loads);
+		put_i64(b, (int64_t)r->timed);
+		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
+		put_nint(b, r->has_late, (int64_t)r->late_prefetch);
+		put_nint(b, r->has_late_latency, (int64_t)r->late_latency);
+		put_nint(b, r->has_events, (int64_t)r->recently_fetched);
 	});
 }
 
@@ -649,7 +688,9 @@ int spe_ch_sink_new(struct spe_ch *ch, struct spe_row_sink *out)
 				      .latency_buckets = sink_latency_buckets,
 				      .branch_stats = sink_branch_stats,
 				      .page_stats = sink_page_stats,
-				      .cacheline_stats = sink_cacheline_stats };
+				      .cacheline_stats = sink_cacheline_stats,
+				      .numa_stats = sink_numa_stats,
+				      .prefetch_stats = sink_prefetch_stats };
 	return 0;
 }
 

@@ -351,31 +351,25 @@ static void branch_mispredict(struct util_text *t, const char *src)
 }
 
 /*
- * Per (source, CPU): what a record needs of its CPU before grouping -- the
- * part's late-prefetch bit, its data-source facts as parallel arrays (code,
- * peer, modified, remote), the CPU's NUMA node, and the source's memory
- * ranges (start, end, node).  Keys from cpu and numa_cpu both (a full join,
- * as two LEFT JOINs in SQLite find either).
+ * Per (source, CPU): what a record or a numa_stat row needs of its CPU
+ * before grouping -- the part's data-source facts as parallel arrays (code,
+ * peer, modified, remote) and the CPU's NUMA node.  Keys from cpu and
+ * numa_cpu both (a full join, as two LEFT JOINs in SQLite find either).
  */
 static void cpu_context(struct util_text *t, const char *src)
 {
 	util_text_appendf(t,
-		    "SELECT source_id, toNullable(cpu) AS cpu, part, late_bit, ds_code, ds_peer, ds_modified, ds_remote,\n"
-		    "  cpu_node, mem_start, mem_end, mem_node\n"
-		    "FROM (SELECT * FROM (SELECT * FROM (\n"
+		    "SELECT source_id, toNullable(cpu) AS cpu, part, ds_code, ds_peer, ds_modified, ds_remote, cpu_node\n"
+		    "FROM (SELECT * FROM (\n"
 		    "  SELECT source_id, cpu, any(c_part) AS part, any(c_node) AS cpu_node, ifNull(part, '') AS j_part FROM (\n"
 		    "    SELECT source_id, cpu, part AS c_part, CAST(NULL AS Nullable(Int64)) AS c_node FROM _cpu WHERE " VISIBLE
 		    "\n    UNION ALL\n"
 		    "    SELECT source_id, cpu, CAST(NULL AS Nullable(String)) AS c_part, toNullable(node) AS c_node"
 		    " FROM _numa_cpu WHERE " VISIBLE ")\n"
 		    "  GROUP BY source_id, cpu) AS k\n"
-		    " ANY LEFT JOIN (SELECT part AS j_part, late_prefetch_bit AS late_bit FROM spe_part_fact) AS pf"
-		    " USING j_part) AS k2\n"
 		    " ANY LEFT JOIN (SELECT part AS j_part, groupArray(code) AS ds_code, groupArray(peer) AS ds_peer,"
 		    " groupArray(modified) AS ds_modified, groupArray(remote) AS ds_remote FROM spe_data_source_fact"
-		    " GROUP BY part) AS df USING j_part) AS k3\n"
-		    " ANY LEFT JOIN (SELECT source_id, groupArray(start) AS mem_start, groupArray(\"end\") AS mem_end,"
-		    " groupArray(node) AS mem_node FROM _numa_memory WHERE " VISIBLE " GROUP BY source_id) AS nm USING source_id",
+		    " GROUP BY part) AS df USING j_part)",
 		    src);
 }
 
@@ -433,60 +427,53 @@ static void hot_data_object(struct util_text *t, const char *src)
 	" ANY LEFT JOIN (SELECT id AS j_dobj, toNullable(name) AS dobj_name FROM _data_object WHERE " VISIBLE \
 	") AS dn USING j_dobj)"
 
+/* data_page adds up page_stat, the 4 KiB pages the loader counts, into 4 KiB and 2 MiB rows */
 static void data_page(struct util_text *t, const char *src)
 {
 	util_text_appendf(t,
 		    "SELECT source_id, pid, bitShiftLeft(toInt64(1), a_shift) AS page_size,"
 		    " " HEX("bitShiftLeft(a_pg, a_shift)") " AS page,\n"
-		    "  bitShiftLeft(a_pg, a_shift) AS page_value, accesses, a_total AS total_latency,\n"
-		    "  " ROUND2("a_total", "a_timed") " AS mean_latency, tlb_walks, a_translation AS translation_latency,\n"
+		    "  bitShiftLeft(a_pg, a_shift) AS page_value, a_accesses AS accesses, a_total AS total_latency,\n"
+		    "  " ROUND2("a_total", "a_timed") " AS mean_latency, a_walks AS tlb_walks,"
+		    " a_translation AS translation_latency,\n"
 		    "  " ROUND2("100 * a_translation", "x_total") " AS translation_share, pages_4k, walked_pages_4k,\n"
 		    "  " NAME_LIST("a_dn") " AS data_objects\n"
-		    "FROM (SELECT source_id, pid, a_shift, a_pg, accesses, a_total, a_timed, tlb_walks, a_translation, x_total,\n"
+		    "FROM (SELECT source_id, pid, a_shift, a_pg, a_accesses, a_total, a_timed, a_walks, a_translation, x_total,\n"
 		    "    pages_4k, walked_pages_4k, groupUniqArray(dobj_name) AS a_dn\n"
 		    "  FROM " DOBJ_NAMES_FROM("(SELECT * FROM (\n"
-					      "    SELECT source_id, pid, a_shift, bitShiftRight(data_va, a_shift) AS a_pg,"
-					      " count() AS accesses,\n"
-					      "      sum(total_latency) AS a_total, count(total_latency) AS a_timed,"
-					      " sum(%2$s AS a_walk) AS tlb_walks,\n"
-					      "      sum(translation_latency) AS a_translation,"
-					      " uniqExact(bitShiftRight(data_va, 12)) AS pages_4k,\n"
-					      "      uniqExactIf(bitShiftRight(data_va, 12), ifNull(a_walk, 0) = 1)"
-					      " AS walked_pages_4k, groupUniqArray(data_object_id) AS a_dobjs\n"
-					      "    FROM _spe_record ARRAY JOIN [12, 21] AS a_shift\n"
-					      "    WHERE " VISIBLE " AND data_va IS NOT NULL GROUP BY source_id, pid, a_shift, a_pg)"
-					      " AS pg\n"
+					      "    SELECT source_id, pid, a_shift, bitShiftRight(page, a_shift - 12) AS a_pg,"
+					      " sum(accesses) AS a_accesses,\n"
+					      "      sum(total_latency) AS a_total, sum(timed) AS a_timed, sum(tlb_walks) AS a_walks,\n"
+					      "      sum(translation_latency) AS a_translation, count() AS pages_4k,\n"
+					      "      countIf(ifNull(tlb_walks, 0) > 0) AS walked_pages_4k,"
+					      " groupUniqArrayArray(data_object_ids) AS a_dobjs\n"
+					      "    FROM _page_stat ARRAY JOIN [12, 21] AS a_shift\n"
+					      "    WHERE " VISIBLE " GROUP BY source_id, pid, a_shift, a_pg) AS pg\n"
 					      "  ANY LEFT JOIN (SELECT source_id, sum(translation_latency) AS x_total"
-					      " FROM _spe_record WHERE " VISIBLE " AND data_va IS NOT NULL GROUP BY source_id)"
-					      " AS xt USING source_id)") "\n"
-		    "  GROUP BY source_id, pid, a_shift, a_pg, accesses, a_total, a_timed, tlb_walks, a_translation, x_total,\n"
+					      " FROM _page_stat WHERE " VISIBLE " GROUP BY source_id) AS xt USING source_id)") "\n"
+		    "  GROUP BY source_id, pid, a_shift, a_pg, a_accesses, a_total, a_timed, a_walks, a_translation, x_total,\n"
 		    "    pages_4k, walked_pages_4k)\n"
 		    "ORDER BY translation_latency DESC, tlb_walks DESC, accesses DESC",
-		    src, ev("tlb_walk"));
+		    src);
 }
 
-/* The index of the memory range of the source holding the record's physical address (0: none). */
-#define MEM_INDEX                                                                                              \
-	"if(isNull(data_pa), 0, arrayFirstIndex((s, e) -> assumeNotNull(data_pa) >= s AND assumeNotNull(data_pa) < e," \
-	" mem_start, mem_end))"
-
+/* numa_traffic adds up numa_stat, the loads by CPU and NUMA node or data source, with the CPU's node and the code's facts */
 static void numa_traffic(struct util_text *t, const char *src)
 {
 	util_text_appendf(
 		t,
-		"SELECT source_id, cpu_node, memory_node, basis, remote, loads, a_total AS total_latency,\n"
+		"SELECT source_id, cpu_node, g_node AS memory_node, basis, remote, a_loads AS loads, a_total AS total_latency,\n"
 		"  " ROUND2("a_total", "a_timed") " AS mean_latency, remote_access_events\n"
-		"FROM (SELECT source_id, cpu_node,\n"
-		"    if(" MEM_INDEX " = 0, NULL, arrayElement(mem_node, " MEM_INDEX ")) AS memory_node,\n"
-		"    CASE WHEN data_pa IS NULL THEN 'data source' ELSE 'physical address' END AS basis,\n"
-		"    multiIf(isNull(data_pa), " DS_FACT("ds_remote") ", isNull(memory_node) OR isNull(cpu_node), NULL,"
+		"FROM (SELECT source_id, cpu_node, memory_node AS g_node,\n"
+		"    CASE WHEN physical = 1 THEN 'physical address' ELSE 'data source' END AS basis,\n"
+		"    multiIf(physical = 0, " DS_FACT("ds_remote") ", isNull(memory_node) OR isNull(cpu_node), NULL,"
 		" memory_node != cpu_node) AS remote,\n"
-		"    count() AS loads, sum(total_latency) AS a_total, count(total_latency) AS a_timed,"
-		" sum(%3$s) AS remote_access_events\n"
-		"  FROM _spe_record" WITH_CONTEXT "  WHERE " VISIBLE " AND op_class = '%2$s' AND data_va IS NOT NULL\n"
-		"  GROUP BY source_id, cpu_node, memory_node, basis, remote)\n"
+		"    sum(loads) AS a_loads, sum(total_latency) AS a_total, sum(timed) AS a_timed,"
+		" sum(remote_access) AS remote_access_events\n"
+		"  FROM _numa_stat" WITH_CONTEXT "  WHERE " VISIBLE "\n"
+		"  GROUP BY source_id, cpu_node, g_node, basis, remote)\n"
 		"ORDER BY total_latency DESC, loads DESC",
-		src, op_class_LOAD, ev("remote_access"));
+		src);
 }
 
 /* A count as the summaries' Nullable(Int64) (UNION ALL wants the same types on both sides). */
@@ -542,27 +529,27 @@ static void cacheline_sharing(struct util_text *t, const char *src)
 		src, op_class_LOAD, op_class_STORE, ev("data_snooped"), ev("cache_data_modified"), op_word_ATOMIC);
 }
 
+/* prefetch adds up prefetch_stat, the loads by PC and data object */
 static void prefetch(struct util_text *t, const char *src)
 {
 	util_text_appendf(t,
-		    "SELECT " HEX("g_pc") " AS pc, symbol, g_pc - sym_start AS symbol_offset, data_object, loads, late_prefetch,\n"
-		    "  " ROUND1("100 * late_prefetch", "loads") " AS late_rate, recently_fetched, late_latency,"
-		    " a_total AS total_latency,\n"
+		    "SELECT " HEX("g_pc") " AS pc, symbol, g_pc - sym_start AS symbol_offset, data_object, a_loads AS loads,\n"
+		    "  a_late AS late_prefetch, " ROUND1("100 * a_late", "a_loads") " AS late_rate,"
+		    " a_fetched AS recently_fetched, a_late_latency AS late_latency, a_total AS total_latency,\n"
 		    "  " ROUND2("a_total", "a_timed") " AS mean_latency, g_pc AS pc_value, g_dobj AS data_object_id\n"
 		    "FROM (SELECT * FROM (\n"
 		    "  SELECT pc AS g_pc, data_object_id AS g_dobj, ifNull(data_object_id, 0) AS j_dobj,"
-		    " ifNull(any(symbol_id), 0) AS j_symbol, count() AS loads,\n"
-		    "    sum(multiIf(isNull(late_bit), NULL, bitAnd(bitShiftRight(events, assumeNotNull(late_bit)), 1)) AS a_late)"
-		    " AS late_prefetch,\n"
-		    "    sum(%3$s) AS recently_fetched, sum(CASE WHEN a_late = 1 THEN total_latency END) AS late_latency,\n"
-		    "    sum(total_latency) AS a_total, count(total_latency) AS a_timed\n"
-		    "  FROM _spe_record" WITH_CONTEXT "  WHERE " VISIBLE " AND op_class = '%2$s'\n"
+		    " ifNull(any(symbol_id), 0) AS j_symbol, sum(loads) AS a_loads,\n"
+		    "    sum(late_prefetch) AS a_late, sum(recently_fetched) AS a_fetched,"
+		    " sum(late_latency) AS a_late_latency,\n"
+		    "    sum(total_latency) AS a_total, sum(timed) AS a_timed\n"
+		    "  FROM _prefetch_stat WHERE " VISIBLE "\n"
 		    "  GROUP BY g_pc, g_dobj\n"
-		    "  HAVING ifNull(late_prefetch, 0) > 0 OR ifNull(recently_fetched, 0) > 0) AS g\n"
+		    "  HAVING ifNull(a_late, 0) > 0 OR ifNull(a_fetched, 0) > 0) AS g\n"
 		    " ANY LEFT JOIN (SELECT id AS j_dobj, toNullable(name) AS data_object FROM _data_object WHERE " VISIBLE
 		    ") AS d USING j_dobj) AS g2\n" JOIN_SYMBOL "\n"
 		    "ORDER BY ifNull(late_latency, 0) DESC, late_prefetch DESC, recently_fetched DESC",
-		    src, op_class_LOAD, ev("recently_fetched"));
+		    src);
 }
 
 /* ---- the list ------------------------------------------------------------- */

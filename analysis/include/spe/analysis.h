@@ -34,7 +34,7 @@ extern "C" {
 typedef struct sqlite3 sqlite3;
 
 /* Schema version written to PRAGMA user_version and the meta table. */
-#define SPE_DB_SCHEMA_VERSION 5
+#define SPE_DB_SCHEMA_VERSION 6
 /* PRAGMA application_id of spekit databases ("SPEK"). */
 #define SPE_DB_APPLICATION_ID 0x5350454b
 
@@ -257,7 +257,11 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
  */
 int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
 			 uint32_t flags, const char *path, uint64_t time);
-/* The capture's NUMA nodes (perf.data NUMA_TOPOLOGY / MEM_TOPOLOGY) into numa_node, numa_cpu, numa_memory. */
+/*
+ * The capture's NUMA nodes (perf.data NUMA_TOPOLOGY / MEM_TOPOLOGY) into
+ * numa_node, numa_cpu, numa_memory; before the first record (-spe_invalid
+ * after: numa_traffic's summary counts each load's node as it comes).
+ */
 int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *nodes, uint32_t n, uint64_t block_size);
 /* @p tid starts running on @p cpu at @p time (ITRACE_START, SWITCH in). */
 void spe_loader_switch_in(struct spe_loader *ld, int cpu, int pid, int tid, uint64_t time);

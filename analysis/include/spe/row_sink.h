@@ -268,7 +268,8 @@ struct spe_row_time_conv {
 /*
  * Summaries of one source's records (docs/schema.md, "Summaries"): what the
  * views mem_level_summary, latency_histogram, branch_mispredict,
- * tlb_hotspot and cacheline_sharing read instead of scanning the records.
+ * tlb_hotspot, cacheline_sharing, data_page, numa_traffic and prefetch read
+ * instead of scanning the records.
  */
 struct spe_row_mem_level_stat {  /* loads by memory level */
 	int64_t source_id;
@@ -301,6 +302,43 @@ struct spe_row_page_stat {       /* records with a data address, by process and 
 	int has_events;           /* else tlb_walks is NULL */
 	uint64_t tlb_walks;
 	uint64_t translated, translation_latency; /* records with a translation latency, their sum */
+	/* since schema 6 (data_page) */
+	uint64_t timed, total_latency;  /* records with a total latency, their sum */
+	size_t n_data_objects;
+	const int64_t *data_object_ids; /* distinct, in first-seen order */
+};
+
+/*
+ * Loads with a data address by CPU and where the data was (numa_stat,
+ * behind numa_traffic): with a physical address, the NUMA node whose memory
+ * range holds it (a load counts once per range holding it); without, its
+ * raw data source.
+ */
+struct spe_row_numa_stat {
+	int64_t source_id;
+	int32_t cpu;
+	int physical;             /* the loads had a physical address */
+	int32_t memory_node;      /* physical only; -1 = NULL (no range holds it) */
+	int has_data_source;      /* not physical: else data_source is NULL */
+	uint64_t data_source;
+	uint64_t loads, timed, total_latency; /* timed: loads with a total latency */
+	int has_events;           /* else remote_access is NULL */
+	uint64_t remote_access;
+};
+
+/* Loads by PC and data object with the prefetch events (prefetch_stat, behind prefetch). */
+struct spe_row_prefetch_stat {
+	int64_t source_id;
+	int has_pc;               /* else pc is NULL */
+	uint64_t pc;
+	int64_t insn_id, symbol_id, data_object_id; /* 0 = NULL */
+	uint64_t loads, timed, total_latency;
+	int has_late;             /* some load's part names a late-prefetch bit and it had EVENTS */
+	uint64_t late_prefetch;
+	int has_late_latency;     /* some late load had a total latency */
+	uint64_t late_latency;
+	int has_events;           /* else recently_fetched is NULL */
+	uint64_t recently_fetched;
 };
 
 /*
@@ -362,6 +400,9 @@ struct spe_row_sink {
 	int (*branch_stats)(void *ctx, const struct spe_row_branch_stat *rows, size_t n);
 	int (*page_stats)(void *ctx, const struct spe_row_page_stat *rows, size_t n);
 	int (*cacheline_stats)(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n);
+	/* since schema 6 */
+	int (*numa_stats)(void *ctx, const struct spe_row_numa_stat *rows, size_t n);
+	int (*prefetch_stats)(void *ctx, const struct spe_row_prefetch_stat *rows, size_t n);
 };
 
 #ifdef __cplusplus
