@@ -336,6 +336,8 @@ SYNC_OP(latency_buckets, spe_row_latency_bucket)
 SYNC_OP(branch_stats, spe_row_branch_stat)
 SYNC_OP(page_stats, spe_row_page_stat)
 SYNC_OP(cacheline_stats, spe_row_cacheline_stat)
+SYNC_OP(numa_stats, spe_row_numa_stat)
+SYNC_OP(prefetch_stats, spe_row_prefetch_stat)
 #undef SYNC_OP
 
 static int async_begin(void *ctx, struct spe_row_ids *next)
@@ -398,6 +400,11 @@ static void async_free(void *ctx)
 		free(s->ring[i]);
 	free(s);
 }
+
+/* A new operation of struct spe_row_sink must be forwarded here too (else a wrapped sink loses it). */
+_Static_assert(sizeof(struct spe_row_sink) ==
+		       offsetof(struct spe_row_sink, prefetch_stats) + sizeof((struct spe_row_sink *)0)->prefetch_stats,
+	       "struct spe_row_sink has an operation sink_async.c does not forward");
 
 /* Does inner (of @p size bytes) have the optional operation at @p offset? */
 #define HAS_OP(in, member) \
@@ -466,6 +473,8 @@ int ana_async_sink_new(const struct spe_row_sink *inner, struct spe_row_sink *ou
 				      .latency_buckets = HAS_OP(in, latency_buckets) ? async_latency_buckets : NULL,
 				      .branch_stats = HAS_OP(in, branch_stats) ? async_branch_stats : NULL,
 				      .page_stats = HAS_OP(in, page_stats) ? async_page_stats : NULL,
-				      .cacheline_stats = HAS_OP(in, cacheline_stats) ? async_cacheline_stats : NULL };
+				      .cacheline_stats = HAS_OP(in, cacheline_stats) ? async_cacheline_stats : NULL,
+				      .numa_stats = HAS_OP(in, numa_stats) ? async_numa_stats : NULL,
+				      .prefetch_stats = HAS_OP(in, prefetch_stats) ? async_prefetch_stats : NULL };
 	return 0;
 }
