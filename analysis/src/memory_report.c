@@ -45,10 +45,11 @@ static int sentence(sqlite3 *db, const char *sql, int n, int (*words)(const doub
 }
 
 static const char huge_page_sql[] =
-	/* regions: count, their translation latency, their distinct pages; all translation; all data latency */
+	/* regions: count, their translation latency, their distinct pages; all translation; all data latency
+	   (page_stat counts every record with a data address, so its sums are those of the records) */
 	"SELECT count(*), coalesce(sum(translation_latency), 0), coalesce(sum(pages_4k), 0),"
-	" (SELECT coalesce(sum(translation_latency), 0) FROM spe_record WHERE data_va IS NOT NULL),"
-	" (SELECT coalesce(sum(total_latency), 0) FROM spe_record WHERE data_va IS NOT NULL)"
+	" (SELECT coalesce(sum(translation_latency), 0) FROM page_stat),"
+	" (SELECT coalesce(sum(total_latency), 0) FROM page_stat)"
 	" FROM data_page WHERE " SPE_HUGE_PAGE_REGION_WHERE;
 
 const char *spe_huge_page_hint_sql(void)

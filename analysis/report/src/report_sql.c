@@ -229,7 +229,7 @@ static void build(enum report_query q, int ch, struct util_text *t)
 		util_text_append(t, spe_huge_page_hint_sql());
 		break;
 	case RQ_DATA_PAGES:
-		/* one pass over data_page for both tables: it scans spe_record; ties by the page */
+		/* one pass over data_page for both tables; ties by the page */
 		if (ch) /* no window functions: LIMIT n BY */
 			util_text_append(t, "SELECT source_id, pid, page, accesses, total_latency, mean_latency, tlb_walks,\n"
 				      "  translation_latency, translation_share, pages_4k, walked_pages_4k, data_objects,\n"
