@@ -628,10 +628,7 @@ int main(void)
 	RUN(auxtrace_info_lies);
 	RUN(auxtrace_info_v2_header_cut);
 	RUN(pipe_format_in_memory);
-	if (*spe_run_prefix()) /* a forked qemu-aarch64 7.2 guest spins before it runs */
-		printf("SKIP pipe_streamed_bounded: fork() hangs under the emulator\n");
-	else
-		RUN(pipe_streamed_bounded);
+	RUN(pipe_streamed_bounded);
 	RUN(offsets_past_4g);
 	RUN(raw_windows);
 	RUN(raw_feed_joins_windows);

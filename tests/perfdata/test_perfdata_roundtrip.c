@@ -604,10 +604,7 @@ int main(void)
 	RUN(unfinished_writer_file_opens);
 	RUN(write_errors_are_reported);
 	RUN(tsc_to_time);
-	if (*spe_run_prefix()) /* a forked qemu-aarch64 7.2 guest spins before it runs */
-		printf("SKIP pipe_mode_writer: fork() hangs under the emulator\n");
-	else
-		RUN(pipe_mode_writer);
+	RUN(pipe_mode_writer);
 	RUN(exit_switch_mmap);
 	return check_summary();
 }

@@ -148,15 +148,12 @@ TEST(child_discarded_before_release)
 	CHECK_INT_EQ(util_child_discard(&c), -1); /* nothing left */
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-	int fork_ok = !(argc > 1 && !strcmp(argv[1], "--no-fork")); /* see tests/util/CMakeLists.txt */
 	RUN(json_string);
 	RUN(grow);
-	if (fork_ok) {
-		RUN(child_inherits_no_pipe);
-		RUN(child_exec_failure);
-		RUN(child_discarded_before_release);
-	}
+	RUN(child_inherits_no_pipe);
+	RUN(child_exec_failure);
+	RUN(child_discarded_before_release);
 	return check_summary();
 }
