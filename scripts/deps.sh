@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config            # build
   libcapstone-dev libdw-dev libelf-dev        # analysis: disassembly, symbols
   libsqlite3-dev sqlite3                      # analysis: database
+  tcl                                         # SPE_SQLITE_LINK=source: tclsh makes SQLite's amalgamation (scripts/sqlite-source.sh)
   clang libclang-rt-14-dev                    # libFuzzer and sanitizer runtimes
   linux-perf                                  # perf 6.1: the independent oracle in tests
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross # real aarch64 ELF fixtures

@@ -32,6 +32,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# SPE_SQLITE_LINK=source: the same copy of SQLite's source as scripts/build.sh's builds
+export SPE_SQLITE_CACHE=${SPE_SQLITE_CACHE:-$PWD/build/sqlite-source}
 cmake -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" \
   -DSPE_WERROR=ON -DSPE_WITH_ANALYSIS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$dir" -j"$(nproc)"
