@@ -65,6 +65,15 @@ int spe_huge_page_hint_text(const double v[SPE_HUGE_PAGE_HINT_COLUMNS], char *te
 		snprintf(text, size, "No huge-page hint: no record has a data address.");
 		return 0;
 	}
+	/* translation is a part of a record's total latency; more of it than the total means the counters
+	   disagree (a synthetic trace, or saturated counters), and a share over 100 % would mislead */
+	if (xlat > total) {
+		snprintf(text, size,
+			 "No huge-page hint: translation latency (%.0f cycles) exceeds the records' total latency "
+			 "(%.0f cycles), so its share cannot be given: the latency counters disagree.",
+			 xlat, total);
+		return 0;
+	}
 	if (xlat_share < HINT_MIN_TRANSLATION_SHARE) {
 		snprintf(text, size,
 			 "No huge-page hint: address translation is %.1f%% of data-access latency (a hint needs %.0f%%).",
