@@ -257,6 +257,11 @@ TEST(report_sentences)
 	CHECK(strstr(all, "neoverse-n1: no HITM or snoop events (SPE 1.1); data sources mark no modified line; "
 			  "late prefetch is IMPDEF bit 12") != NULL);
 	CHECK(strstr(all, "heap_scan") != NULL);
+	/* two captures: their list, and each per-capture table says whose row it is; prefetch adds them up */
+	CHECK(strstr(all, "Captures (the tables' first column)\n  capture  file\n        1  ") != NULL);
+	CHECK(strstr(all, "Hot data objects by total latency\n  capture  kind ") != NULL);
+	CHECK(strstr(all, "Shared cache lines\n  capture  line ") != NULL);
+	CHECK(strstr(all, "Late prefetches\n  pc ") != NULL);
 }
 
 /*
