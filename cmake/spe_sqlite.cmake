@@ -56,10 +56,11 @@ if(spe_sqlite_how STREQUAL "source")
       # SQLITE_SECURE_DELETE, which slow inserts, are left out.
       SQLITE_DEFAULT_MEMSTATUS=0 SQLITE_OMIT_SHARED_CACHE SQLITE_OMIT_DEPRECATED
       SQLITE_LIKE_DOESNT_MATCH_BLOBS SQLITE_USE_ALLOCA
-      # Features Debian enables that spekit uses: dbstat (bench/bench_load.sh's
+      # Features Debian enables that spekit uses: URI file names (spe-report
+      # --diff attaches "file:...?mode=ro"), dbstat (bench/bench_load.sh's
       # bytes per record) and the math functions in queries.  JSON (json_each
       # in the views and the report) and window functions are SQLite's defaults.
-      SQLITE_ENABLE_DBSTAT_VTAB SQLITE_ENABLE_MATH_FUNCTIONS
+      SQLITE_USE_URI=1 SQLITE_ENABLE_DBSTAT_VTAB SQLITE_ENABLE_MATH_FUNCTIONS
       # What SQLite's configure finds in glibc (its sqlite_cfg.h, as Debian
       # builds it): without HAVE_USLEEP a busy wait sleeps whole seconds, and
       # without HAVE_PREAD64 every page read or write is an lseek first.

@@ -74,9 +74,10 @@ TEST(compile_options)
 	/* Debian's options that slow inserts, left out of the source build. */
 	CHECK_INT_EQ(used("OMIT_LOOKASIDE"), !source);
 	CHECK_INT_EQ(used("SECURE_DELETE"), !source);
-	/* What every build must have: threads (the loader's writer thread), dbstat, math functions. */
+	/* What every build must have: threads (the loader's writer thread), URI names, dbstat, math functions. */
 	CHECK_INT_EQ(used("THREADSAFE=1"), 1);
 	CHECK_INT_EQ(sqlite3_threadsafe(), 1);
+	CHECK_INT_EQ(used("USE_URI"), 1);
 	CHECK_INT_EQ(used("ENABLE_DBSTAT_VTAB"), 1);
 	CHECK_INT_EQ(used("ENABLE_MATH_FUNCTIONS"), 1);
 }
