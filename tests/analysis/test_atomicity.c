@@ -358,7 +358,14 @@ int main(int argc, char **argv)
 		 "%s%s %s/memwork-pie %s 1000 && %s%s --replay=%s/memwork.replay -o %s --aux-size=16M >/dev/null 2>&1 && "
 		 "rm -f %s/*.bin %s/*.replay",
 		 spe_run_prefix(), gen_traces, elf_dir, dir, spe_run_prefix(), replay_tool, dir, big, dir, dir);
-	if (run(cmd) != 0) {
+	if (*spe_run_prefix()) {
+		/*
+		 * Not a hang (they pass under qemu-user: docs/architecture.md,
+		 * "qemu-user"), but 1.2 M records through the emulator, ten loads:
+		 * 110 s on a lightly loaded 2-CPU machine, past 400 s on a busy one.
+		 */
+		printf("SKIP sigint_*, crash_*, disk_full_*: too slow under the emulator\n");
+	} else if (run(cmd) != 0) {
 		printf("FAIL: cannot build the big input\n");
 		check_failed++;
 	} else {
