@@ -19,14 +19,29 @@ static uint64_t line_hash(int64_t line, int32_t pid)
 	return h ^ h >> 32;
 }
 
-#define FILTER_BITS(cap) ((cap) * 4) /* a slot's: 5 to 11 bits a line, a small fraction of the slots' bytes */
+#define FILTER_WORDS(cap) ((cap) / 16) /* 4 bits a slot: 5 to 11 a line, a small fraction of the slots' bytes */
 
 #define TAG(h) ((h) & ~(uint64_t)UINT32_MAX)
 
-/* The filter's bit of hash @p h (most accesses are to lines not written: one bit in cache says so). */
-static size_t filter_bit(const struct line_share *s, uint64_t h)
+/*
+ * The filter's word of hash @p h, and its two bits there (a Bloom filter
+ * of the written lines, blocked in words: most accesses are to lines not
+ * written, and one word in cache says so for all but about 5 % of them).
+ */
+static size_t filter_word(const struct line_share *s, uint64_t h)
 {
-	return (size_t)(h >> 32) & (FILTER_BITS(s->slot_cap) - 1);
+	return (size_t)(h >> 44) & (FILTER_WORDS(s->slot_cap) - 1);
+}
+
+static uint64_t filter_bits(uint64_t h)
+{
+	return UINT64_C(1) << (h >> 32 & 63) | UINT64_C(1) << (h >> 38 & 63);
+}
+
+static int maybe_written(const struct line_share *s, uint64_t h)
+{
+	uint64_t bits = filter_bits(h);
+	return (s->filter[filter_word(s, h)] & bits) == bits;
 }
 
 /* The number of written line (@p line, @p pid) of hash @p h, -1 if it has none. */
@@ -34,8 +49,7 @@ static int64_t find(const struct line_share *s, int64_t line, int32_t pid, uint6
 {
 	if (!s->slot_cap)
 		return -1;
-	size_t bit = filter_bit(s, h);
-	if (!(s->filter[bit / 64] >> (bit % 64) & 1))
+	if (!maybe_written(s, h))
 		return -1;
 	for (size_t i = h & (s->slot_cap - 1);; i = (i + 1) & (s->slot_cap - 1)) {
 		uint64_t v = s->slots[i];
@@ -55,8 +69,7 @@ static void put_slot(struct line_share *s, uint64_t h, size_t n)
 	while (s->slots[i])
 		i = (i + 1) & (s->slot_cap - 1);
 	s->slots[i] = TAG(h) | (n + 1);
-	size_t bit = filter_bit(s, h);
-	s->filter[bit / 64] |= UINT64_C(1) << (bit % 64);
+	s->filter[filter_word(s, h)] |= filter_bits(h);
 }
 
 /* A new written line: its number, or -1 without memory. */
@@ -66,7 +79,7 @@ static int64_t insert(struct line_share *s, int64_t line, int32_t pid, uint64_t 
 		return -1;
 	if ((s->n + 1) * 4 > s->slot_cap * 3) {
 		size_t cap = s->slot_cap ? s->slot_cap * 2 : 1024;
-		uint64_t *slots = calloc(cap, sizeof *slots), *filter = calloc(FILTER_BITS(cap) / 64, sizeof *filter);
+		uint64_t *slots = calloc(cap, sizeof *slots), *filter = calloc(FILTER_WORDS(cap), sizeof *filter);
 		if (!slots || !filter) {
 			free(slots);
 			free(filter);
@@ -196,8 +209,9 @@ static int count_now(struct line_share *s, const struct line_access *a, uint64_t
 }
 
 /*
- * Count the pending accesses, in order: their filter words and slots are
- * fetched first, all at once (one at a time, each was a cache miss).
+ * Count the pending accesses, in order: what each reads (its filter word,
+ * slot, key, counts and run of values) is fetched first, a stage at a time
+ * for all of them (one access at a time, each was a cache miss).
  */
 static int count_pending(struct line_share *s)
 {
@@ -207,13 +221,26 @@ static int count_pending(struct line_share *s)
 	for (size_t i = 0; i < n; i++) {
 		h[i] = line_hash((int64_t)s->pending[i].data_va >> 6, s->pending[i].pid);
 		if (s->slot_cap)
-			__builtin_prefetch(&s->filter[filter_bit(s, h[i]) / 64]);
+			__builtin_prefetch(&s->filter[filter_word(s, h[i])]);
 	}
-	for (size_t i = 0; i < n && s->slot_cap; i++) { /* then the slots of those the filter lets through */
-		size_t bit = filter_bit(s, h[i]);
-		if (s->filter[bit / 64] >> (bit % 64) & 1)
+	for (size_t i = 0; i < n && s->slot_cap; i++) /* then the slots of those the filter lets through */
+		if (maybe_written(s, h[i]))
 			__builtin_prefetch(&s->slots[h[i] & (s->slot_cap - 1)]);
+	int64_t found[LINE_PENDING]; /* then the keys and counts of those their slot names, and their runs */
+	for (size_t i = 0; i < n; i++) {
+		found[i] = -1;
+		if (s->slot_cap && maybe_written(s, h[i])) {
+			uint64_t v = s->slots[h[i] & (s->slot_cap - 1)];
+			if (v && TAG(v) == TAG(h[i]) && (uint32_t)v - 1 < s->after.cap) {
+				found[i] = (uint32_t)v - 1;
+				__builtin_prefetch(&s->keys[found[i]]);
+				__builtin_prefetch(&s->after.lines[found[i]]);
+			}
+		}
 	}
+	for (size_t i = 0; i < n; i++)
+		if (found[i] >= 0 && s->after.lines[found[i]].more)
+			__builtin_prefetch(&s->after.values.words[s->after.lines[found[i]].more]);
 	for (size_t i = 0; i < n && !s->dropped; i++)
 		if (count_now(s, &s->pending[i], h[i]) < 0)
 			return -1;
@@ -251,21 +278,23 @@ int ana_line_share_finish(struct line_share *s)
 		return 0;
 	s->finished = 1;
 	int rc = 0;
-	if (s->n && s->spill) { /* the file, then the buffer's rest, in the order they came */
-		rewind(s->spill);
+	if (s->n && s->spill) { /* all of it through the file, in the order it came */
+		if (flush_spill(s) < 0 || fflush(s->spill) != 0 || fseek(s->spill, 0, SEEK_SET) != 0) {
+			drop(s); /* cannot be read back: the view scans */
+			return 0;
+		}
 		for (uint64_t left = s->spilled; left && rc == 0;) {
-			struct line_access a[256];
-			size_t want = left < 256 ? (size_t)left : 256;
-			if (fread(a, sizeof *a, want, s->spill) != want) {
-				drop(s); /* cannot be read back: the view scans */
+			size_t want = left < SPILL_BATCH ? (size_t)left : SPILL_BATCH;
+			if (fread(s->buf, sizeof *s->buf, want, s->spill) != want) {
+				drop(s);
 				return 0;
 			}
-			rc = read_back(s, a, want);
+			rc = read_back(s, s->buf, want);
 			left -= want;
 		}
-	}
-	if (s->n && rc == 0)
+	} else if (s->n) {
 		rc = read_back(s, s->buf, s->n_buf);
+	}
 	if (s->spill)
 		fclose(s->spill);
 	s->spill = NULL;
@@ -317,7 +346,8 @@ int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *
 {
 	if (s->dropped || !s->n)
 		return 0;
-	size_t room = s->before.values.n + s->after.values.n + 2; /* a line's values of a kind, and its two firsts */
+	/* a line's values of a kind: its runs and firsts before and after the first write */
+	size_t room = ana_value_pool_widest(&s->before.values) + ana_value_pool_widest(&s->after.values) + 2;
 	int64_t *ids = malloc(3 * room * sizeof *ids);
 	if (!ids)
 		return -spe_nomem;

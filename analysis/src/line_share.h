@@ -79,7 +79,7 @@ struct line_count {
 	uint32_t threads;               /* distinct threads */
 	int32_t cpu0, tid0;             /* the first CPU and thread (valid when cpus, threads > 0) */
 	int64_t symbol0, object0;       /* the first function and data object, 0 = none yet */
-	uint32_t more;                  /* further distinct values (value_pool.h), newest first; 0 = none */
+	uint32_t more;                  /* its run of further distinct values (value_pool.h); 0 = none */
 	uint64_t total_latency;
 	uint64_t offsets;               /* bit i: an access at byte i of the line */
 };
@@ -101,7 +101,7 @@ struct line_share {
 	size_t n, key_cap;
 	uint64_t *slots;           /* open addressing: a key hash's high half << 32 | number + 1; 0 = empty */
 	size_t slot_cap;
-	uint64_t *filter;          /* 4 bits a slot: bit (hash >> 32) mod its size is set for each written line */
+	uint64_t *filter;          /* a Bloom filter of the written lines: 4 bits a slot (line_share.c) */
 	struct line_counts after;  /* each written line from its first write on */
 	struct line_counts before; /* its accesses before that, read back from the spill (the end) */
 	struct line_access pending[LINE_PENDING]; /* accesses not yet counted */

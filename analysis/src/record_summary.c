@@ -400,7 +400,7 @@ static int write_branches(const struct record_summary *s, const struct spe_row_s
 
 static int write_pages(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
 {
-	int64_t *ids = malloc((s->page_values.n + 1) * sizeof *ids); /* the list and the first */
+	int64_t *ids = malloc((ana_value_pool_widest(&s->page_values) + 1) * sizeof *ids); /* the run and the first */
 	if (!ids)
 		return -spe_nomem;
 	int rc = 0;
