@@ -256,6 +256,11 @@ int ana_line_share_count(struct line_share *s, const struct line_access *a, size
 	return s->n_pending == LINE_PENDING ? count_pending(s) : 0;
 }
 
+int ana_line_share_unwritten(struct line_share *s, const struct line_access *a)
+{
+	return s->dropped ? 0 : spill(s, a);
+}
+
 /* Count the spilled accesses @p a[0..n) of written lines in their counts before the first write. */
 static int read_back(struct line_share *s, const struct line_access *a, size_t n)
 {

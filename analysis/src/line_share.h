@@ -121,6 +121,15 @@ struct line_share {
  */
 int ana_line_share_count(struct line_share *s, const struct line_access *a, size_t budget);
 
+/*
+ * Count an access that does not write to a line of a page nothing wrote
+ * to so far (the caller knows): it goes to the spill without a look-up.
+ * The page's accesses after its first write must go through
+ * ana_line_share_count, so a line's spilled accesses keep their order.
+ * 0, or -1 without memory.
+ */
+int ana_line_share_unwritten(struct line_share *s, const struct line_access *a);
+
 /* At the end: read the spill back into the written lines' counts (or drop them).  0, or -1 without memory. */
 int ana_line_share_finish(struct line_share *s);
 

@@ -69,7 +69,8 @@ static uint32_t sum_bits(enum line_sum i, int v)
  * cacheline_sharing's sums, each the value its SQL gives the record (with
  * SQL's NULLs): see the view in memory_schema.c.
  */
-static int count_line(struct record_summary *s, const struct spe_record *rec, unsigned info, const struct record_where *w)
+static int count_line(struct record_summary *s, const struct spe_record *rec, unsigned info, const struct record_where *w,
+		      struct page_count *page)
 {
 	if (s->lines.dropped)
 		return 0;
@@ -111,6 +112,10 @@ static int count_line(struct record_summary *s, const struct spe_record *rec, un
 		.latency = rec->total_latency,
 		.cpu = (uint16_t)w->cpu,
 	};
+	/* a line of a page nothing wrote is not written: no need to look it up (most of a capture's lines) */
+	if (!(a.sums & LA_VALUE(LS_WRITES)) && !page->written)
+		return ana_line_share_unwritten(&s->lines, &a);
+	page->written |= !!(a.sums & LA_VALUE(LS_WRITES));
 	return ana_line_share_count(&s->lines, &a, s->line_budget ? s->line_budget : SPE_LOAD_LINE_BUDGET);
 }
 
@@ -326,7 +331,7 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 		if (w->object_id > 0 && ana_value_pool_add(&s->page_values, &p->more, VALUE_OBJECT, w->object_id,
 							   p->object0 != 0, &p->object0) < 0)
 			return -1;
-		if (count_line(s, rec, info, w) < 0)
+		if (count_line(s, rec, info, w, p) < 0)
 			return -1;
 		if (cls == SPE_OP_CLASS_LOAD + 1 && count_numa(s, rec, w) < 0)
 			return -1;

@@ -43,6 +43,7 @@ struct page_count {
 	uint64_t timed, total_latency;  /* records with a total latency, their sum (data_page) */
 	int64_t object0;                /* the first data object, 0 = none yet (data_page) */
 	uint32_t more;                  /* its run of further distinct data objects (value_pool.h) */
+	uint32_t written;               /* some store or atomic wrote a line of it (line_share.h's shortcut) */
 };
 
 /*
