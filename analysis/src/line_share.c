@@ -256,6 +256,22 @@ int ana_line_share_count(struct line_share *s, const struct line_access *a, size
 	return s->n_pending == LINE_PENDING ? count_pending(s) : 0;
 }
 
+int ana_line_share_id(struct line_share *s, enum line_id_kind kind, int64_t id, uint32_t *out)
+{
+	*out = 0;
+	if (!id)
+		return 0;
+	if (!(s->id_based >> kind & 1)) {
+		s->id_base[kind] = id - (INT64_C(1) << 31);
+		s->id_based |= 1u << kind;
+	}
+	int64_t d = id - s->id_base[kind];
+	if (d < 1 || d > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)d;
+	return 0;
+}
+
 int ana_line_share_unwritten(struct line_share *s, const struct line_access *a)
 {
 	return s->dropped ? 0 : spill(s, a);
@@ -376,6 +392,10 @@ int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *
 			continue;
 		size_t n_symbols = merged_values(s, n, VALUE_SYMBOL, symbols, tmp);
 		size_t n_objects = merged_values(s, n, VALUE_OBJECT, objects, tmp);
+		for (size_t i = 0; i < n_symbols; i++)
+			symbols[i] += s->id_base[LINE_ID_SYMBOL];
+		for (size_t i = 0; i < n_objects; i++)
+			objects[i] += s->id_base[LINE_ID_OBJECT];
 		struct spe_row_cacheline_stat row = {
 			.source_id = source_id,
 			.pid = s->keys[n].pid,

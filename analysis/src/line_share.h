@@ -17,8 +17,8 @@
  * distinct CPU, thread, function or data object beyond a line's first),
  * the spill with the accesses to lines not yet written.  Past the budget
  * (more written lines than it allows, more accesses spilled than
- * LINE_SPILL_MAX, a spill that cannot be written or read back, an id past
- * 32 bits) the source's lines are dropped: load_stats.cacheline_scan says
+ * LINE_SPILL_MAX, a spill that cannot be written or read back, ids of a
+ * kind 2^31 apart) the source's lines are dropped: load_stats.cacheline_scan says
  * so, and the view computes that source's rows from its records.
  */
 #ifndef SPE_LINE_SHARE_H
@@ -60,7 +60,7 @@ enum line_sum {
 struct line_access {
 	uint64_t data_va;
 	int32_t pid, tid;        /* -1 = unknown */
-	uint32_t symbol, object; /* ids, 0 = none */
+	uint32_t symbol, object; /* ids as ana_line_share_id gives them, 0 = none */
 	uint32_t sums;           /* LA_VALUE, LA_KNOWN of each enum line_sum */
 	uint16_t latency;        /* total latency (LA_KNOWN(LS_TOTAL_LATENCY)) */
 	uint16_t cpu;
@@ -111,9 +111,21 @@ struct line_share {
 	size_t n_buf;
 	FILE *spill;               /* an unlinked temporary file, opened when the buffer first fills */
 	uint64_t spilled;          /* accesses in it */
+	int64_t id_base[2];        /* a symbol's and a data object's id: this + the access's 32 bits (0: as they are) */
+	unsigned id_based;         /* bit kind: id_base[kind] is set */
 	int dropped;               /* past the budget: no rows */
 	int finished;              /* the spill was read back */
 };
+
+enum line_id_kind { LINE_ID_SYMBOL, LINE_ID_OBJECT };
+
+/*
+ * The 32 bits an access holds for id @p id of @p kind (0: none): its
+ * distance from the first id of the kind seen, plus 2^31 (one load's ids
+ * are close together; ClickHouse's start far past 2^32).  0, or -1 when
+ * it is out of reach (the caller then drops the lines).
+ */
+int ana_line_share_id(struct line_share *s, enum line_id_kind kind, int64_t id, uint32_t *out);
 
 /*
  * Count an access; @p budget: the most written lines kept.  0, or -1

@@ -90,18 +90,10 @@ static int count_line(struct record_summary *s, const struct spe_record *rec, un
 			modified_source = !!modified;
 		}
 	}
-	if ((uint64_t)w->symbol_id > UINT32_MAX || (uint64_t)w->object_id > UINT32_MAX) {
-		/* an id past the spill's 32 bits (never yet): the view scans this source */
-		ana_line_share_free(&s->lines);
-		s->lines.dropped = 1;
-		return 0;
-	}
 	struct line_access a = {
 		.data_va = rec->data_va,
 		.pid = w->pid,
 		.tid = w->tid,
-		.symbol = (uint32_t)w->symbol_id,
-		.object = (uint32_t)w->object_id,
 		.sums = sum_bits(LS_LOADS, is_load) | sum_bits(LS_STORES, is_store) | sum_bits(LS_SNOOPED, snooped) |
 			sum_bits(LS_HITM, sql_and(is_load, sql_or(modified_event, modified_source))) |
 			sum_bits(LS_PEER_HITS, sql_and(is_load, peer)) | sum_bits(LS_ATOMICS, atomic) |
@@ -112,6 +104,13 @@ static int count_line(struct record_summary *s, const struct spe_record *rec, un
 		.latency = rec->total_latency,
 		.cpu = (uint16_t)w->cpu,
 	};
+	if (ana_line_share_id(&s->lines, LINE_ID_SYMBOL, w->symbol_id, &a.symbol) < 0 ||
+	    ana_line_share_id(&s->lines, LINE_ID_OBJECT, w->object_id, &a.object) < 0) {
+		/* ids 2^31 apart in one load (never yet): the view scans this source */
+		ana_line_share_free(&s->lines);
+		s->lines.dropped = 1;
+		return 0;
+	}
 	/* a line of a page nothing wrote is not written: no need to look it up (most of a capture's lines) */
 	if (!(a.sums & LA_VALUE(LS_WRITES)) && !page->written)
 		return ana_line_share_unwritten(&s->lines, &a);
