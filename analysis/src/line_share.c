@@ -240,7 +240,7 @@ static int count_pending(struct line_share *s)
 	}
 	for (size_t i = 0; i < n; i++)
 		if (found[i] >= 0 && s->after.lines[found[i]].more)
-			__builtin_prefetch(&s->after.values.words[s->after.lines[found[i]].more]);
+			__builtin_prefetch(&s->after.values.entries[s->after.lines[found[i]].more]);
 	for (size_t i = 0; i < n && !s->dropped; i++)
 		if (count_now(s, &s->pending[i], h[i]) < 0)
 			return -1;

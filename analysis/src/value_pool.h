@@ -17,13 +17,20 @@
 /* What a value is: a set's run holds values of every kind. */
 enum value_kind { VALUE_CPU, VALUE_TID, VALUE_SYMBOL, VALUE_OBJECT };
 
+/* A value of a run, or a run's head (value: its room, kind: the values it holds). */
+struct pool_entry {
+	int64_t value;
+	uint32_t kind; /* enum value_kind */
+	uint32_t unused;
+};
+
 struct value_pool {
-	uint64_t *words; /* runs: a word (room << 32 | used), then the values (value << 2 | kind); [0] unused */
+	struct pool_entry *entries; /* runs: a head, then its values; [0] unused */
 	size_t n, cap;
 };
 
 /*
- * Add @p value (0 to 2^61 - 1) of @p kind to a set if it is not there: its
+ * Add @p value of @p kind to a set if it is not there: its
  * first value of the kind is *@p first (@p seen: it has one), the others
  * are in its run *@p run (0: none yet).  1 if it was new, 0 if not, -1
  * without memory.

@@ -9,6 +9,7 @@
  * yet go straight to the spill, as record_summary.c sends them.  Then the fallbacks: a budget
  * of written lines too small, and a spill that cannot be written (TMPDIR
  * names no directory): no rows, the source marked for the view's scan.
+ * And the value pool behind both: whole 64-bit ids, first-seen order.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -240,10 +241,41 @@ TEST(spill_unwritable_no_rows)
 	unsetenv("TMPDIR");
 }
 
+/* The value pool keeps any 64-bit id (ClickHouse's are past 2^62) and a set's first-seen order across its runs' moves. */
+TEST(value_pool_whole_ids_in_order)
+{
+	struct value_pool p = { 0 };
+	uint32_t run[2] = { 0, 0 };
+	int64_t first[2] = { 0, 0 }, want[2][40], out[41];
+	size_t n[2] = { 0, 0 };
+	for (int i = 0; i < 80; i++) {
+		int set = i % 2;
+		int64_t id = INT64_MAX - (int64_t)rnd(30); /* repeats too */
+		int rc = ana_value_pool_add(&p, &run[set], VALUE_OBJECT, id, n[set] > 0, &first[set]);
+		size_t k = 0;
+		while (k < n[set] && want[set][k] != id)
+			k++;
+		CHECK_INT_EQ(rc, k == n[set]);
+		if (k == n[set])
+			want[set][n[set]++] = id;
+		int64_t other = 1; /* the same number as another kind: in the same run, listed apart */
+		CHECK_INT_EQ(ana_value_pool_add(&p, &run[set], VALUE_SYMBOL, id, 1, &other), rc);
+	}
+	for (int set = 0; set < 2; set++) {
+		CHECK(n[set] > 8); /* the run moved at least twice */
+		CHECK(ana_value_pool_widest(&p) + 1 >= 2 * n[set]);
+		CHECK_INT_EQ(ana_value_pool_list(&p, run[set], VALUE_OBJECT, 1, first[set], out), n[set]);
+		CHECK(!memcmp(out, want[set], n[set] * sizeof *out));
+		CHECK_INT_EQ(ana_value_pool_list(&p, run[set], VALUE_CPU, 0, 0, out), 0);
+	}
+	ana_value_pool_free(&p);
+}
+
 int main(void)
 {
 	RUN(random_accesses_match_the_view);
 	RUN(over_the_budget_no_rows);
 	RUN(spill_unwritable_no_rows);
+	RUN(value_pool_whole_ids_in_order);
 	return check_summary();
 }
