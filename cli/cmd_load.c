@@ -40,7 +40,7 @@ static void usage(FILE *out)
 		"      --symfs=DIR       look for mapped files under DIR\n"
 		"      --kallsyms=FILE   resolve kernel PCs with a copy of /proc/kallsyms\n"
 		"      --no-symbols      do not symbolize or disassemble\n"
-		"      --line-budget=N   cache lines whose sharing counts a load keeps (default %d)\n"
+		"      --line-budget=N   written cache lines whose sharing counts a load keeps (default %d)\n"
 		"      --jobs=N          1: one thread; 2 (default with 2 CPUs): SQLite inserts on a writer thread\n"
 		"      --raw             FILEs are bare SPE bytes, not perf.data\n"
 		"      --midr=MIDR       the CPU: MIDR_EL1 value or part name (neoverse-n1); raw files need it,\n"

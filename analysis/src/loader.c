@@ -567,6 +567,9 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	ld->counts.no_symbol = ld->res.no_symbol;
 	ld->counts.no_data_object = ld->dattr.unresolved;
 	int rc = flush_rows(ld);
+	/* settled first: the lines' spill decides load_stats.cacheline_scan */
+	if (rc == 0 && ana_record_summary_settle(&ld->summary) < 0)
+		rc = out_of_memory(ld);
 	if (rc == 0)
 		rc = write_threads(ld);
 	if (rc == 0)
@@ -577,8 +580,6 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		rc = write_load_stats(ld);
 	if (rc == 0)
 		rc = write_latency(ld);
-	if (rc == 0 && ana_record_summary_settle(&ld->summary) < 0)
-		rc = out_of_memory(ld);
 	if (rc == 0 && (rc = ana_record_summary_write(&ld->summary, &ld->sink, ld->source_id, &ld->latency)) < 0)
 		sink_fail(ld, rc, "summaries");
 	if (rc == 0 && (rc = ld->sink.commit(ld->sink.ctx)) < 0)

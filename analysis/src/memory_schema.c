@@ -245,16 +245,21 @@ static void numa_traffic(struct util_text *t)
  * the cache_data_modified event (SPEv1.4) or a data-source code the facts
  * table marks modified; peer_hits the loads served by a peer cache; writes
  * are stores and atomics.  The loader counts each source's lines while
- * loading (record_summary.c) into cacheline_stat, which holds only the lines
- * this view shows; a source with more distinct lines than the load's budget
- * (memory grows with them) has none there, and the view computes its rows
- * from its records (the second SELECT).  That fallback first screens the
- * lines cheaply on _spe_record's integer columns (the lines some store or
- * atomic wrote, then of those the ones touched by two CPUs or threads) and
- * aggregates, through spe_record's joins, only the records of the lines left:
- * 1M gen_bench records, all lines over the budget, 1.4 s CPU where a single
- * grouping of every record took 7.6 s (docs/spe-load.1.md).
- * tests/analysis/cli_summary_views.sh checks both against each other.
+ * loading (line_share.c) into cacheline_stat, which holds only the lines
+ * this view shows, with the ids of their functions and data objects; the
+ * names are joined here (a line's ids are distinct, so when no two symbols
+ * share a name, its names are too: group_concat without DISTINCT's
+ * per-row B-tree, 0.3 s of 1.9 at 10 M gen_bench records; a row without
+ * ids skips the join).  A source past the load's budget of written lines
+ * (load_stats.cacheline_scan) has none there, and the view computes its
+ * rows from its records (the second SELECT).  That fallback first screens
+ * the lines cheaply on _spe_record's integer columns (the lines some store
+ * or atomic wrote, then of those the ones touched by two CPUs or threads)
+ * and aggregates, through spe_record's joins, only the records of the
+ * lines left: 1M gen_bench records, 1.4 s CPU where a single grouping of
+ * every record took 7.6 s (docs/spe-load.1.md).
+ * tests/analysis/cli_summary_views.sh checks both against the view's
+ * definition.
  */
 static void cacheline_sharing(struct util_text *t)
 {
@@ -279,11 +284,13 @@ static void cacheline_sharing(struct util_text *t)
 		    "SELECT c.source_id, c.pid, " HEXF("c.line << 6") " AS line, c.line << 6 AS line_value,\n"
 		    "  c.accesses, c.loads, c.stores, c.cpus, c.threads, c.offsets, c.snooped, c.hitm, c.peer_hits,\n"
 		    "  c.total_latency,\n"
-		    "  (SELECT group_concat(DISTINCT s.name) FROM json_each(c.symbol_ids) j\n"
-		    "   CROSS JOIN symbol s ON s.id = j.value) AS symbols,\n"
+		    "  CASE WHEN c.symbol_ids IS NULL THEN NULL WHEN (SELECT count(*) = count(DISTINCT name) FROM symbol)\n"
+		    "    THEN (SELECT group_concat(s.name) FROM json_each(c.symbol_ids) j CROSS JOIN symbol s ON s.id = j.value)\n"
+		    "    ELSE (SELECT group_concat(DISTINCT s.name) FROM json_each(c.symbol_ids) j\n"
+		    "      CROSS JOIN symbol s ON s.id = j.value) END AS symbols,\n"
 		    "  c.atomics, c.writes, c.modified_events, c.modified_sources, c.remote_hits,\n"
-		    "  (SELECT group_concat(DISTINCT d.name) FROM json_each(c.data_object_ids) j\n"
-		    "   CROSS JOIN data_object d ON d.id = j.value) AS data_objects\n"
+		    "  CASE WHEN c.data_object_ids IS NULL THEN NULL ELSE (SELECT group_concat(DISTINCT d.name)\n"
+		    "    FROM json_each(c.data_object_ids) j CROSS JOIN data_object d ON d.id = j.value) END AS data_objects\n"
 		    "FROM cacheline_stat c\n"
 		    "UNION ALL\n"
 		    /* the screened lines' records, by the view's definition (the HAVING still decides) */

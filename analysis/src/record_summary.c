@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spe/analysis.h" /* SPE_LOAD_LINE_BUDGET */
 #include "util/grow.h"
 
 #define HAS(f) (rec->has & SPE_HAS_##f)
@@ -45,20 +46,6 @@ static int64_t bucket_lo(unsigned b)
 	return b ? INT64_C(1) << (b - 1) : 0;
 }
 
-/* Room for element @p i of *@p p, new elements zeroed.  0, or -1 without memory. */
-static int zeroed_room(void **p, size_t *cap, size_t i, size_t elem)
-{
-	if (i < *cap)
-		return 0;
-	size_t old = *cap;
-	void *q = util_grow(*p, cap, i + 1, elem);
-	if (!q)
-		return -1;
-	memset((char *)q + old * elem, 0, (*cap - old) * elem);
-	*p = q;
-	return 0;
-}
-
 /* SQL's three values: NULL, false, true. */
 enum { SQL_NULL = -1 };
 
@@ -72,79 +59,21 @@ static int sql_or(int a, int b)
 	return a == 1 || b == 1 ? 1 : a == SQL_NULL || b == SQL_NULL ? SQL_NULL : 0;
 }
 
-static void add(struct line_count *l, enum line_sum i, int v)
+/* A value of the view's SQL (SQL_NULL: none) as struct line_access's bits of sum @p i. */
+static uint32_t sum_bits(enum line_sum i, int v)
 {
-	if (v != SQL_NULL) {
-		l->sum[i] += (uint32_t)v;
-		l->known |= (uint16_t)(1u << i);
-	}
-}
-
-enum line_value_kind { LV_CPU, LV_TID, LV_SYMBOL, LV_OBJECT };
-
-/*
- * Count @p value of @p kind on a line or page if it is new there: the first
- * of a kind in *@p first (@p seen: there is one), the others in the value
- * list whose head is *@p more.
- * 1 if it was new, 0 if not, -1 without memory.
- */
-static int distinct(struct value_pool *s, uint32_t *more, unsigned kind, int64_t value, int seen,
-		    int64_t *first)
-{
-	if (!seen) {
-		*first = value;
-		return 1;
-	}
-	if (*first == value)
-		return 0;
-	for (uint32_t i = *more; i; i = s->values[i].next)
-		if (s->values[i].kind == kind && s->values[i].value == value)
-			return 0;
-	size_t n = s->n ? s->n : 1; /* node 0 is "none" */
-	if (n >= UINT32_MAX)
-		return -1;
-	if (n >= s->cap) {
-		void *q = util_grow(s->values, &s->cap, n + 1, sizeof *s->values);
-		if (!q)
-			return -1;
-		s->values = q;
-	}
-	s->values[n] = (struct line_value){ .value = value, .next = *more, .kind = kind };
-	s->n = n + 1;
-	*more = (uint32_t)n;
-	return 1;
+	return v == SQL_NULL ? 0 : LA_KNOWN(i) | (v ? LA_VALUE(i) : 0);
 }
 
 /*
  * cacheline_sharing's sums, each the value its SQL gives the record (with
  * SQL's NULLs): see the view in memory_schema.c.
  */
-static void drop_lines(struct record_summary *s)
+static int count_line(struct record_summary *s, const struct spe_record *rec, unsigned info, const struct record_where *w,
+		      struct page_count *page)
 {
-	free(s->lines);
-	free(s->line_values.values);
-	ana_latency_groups_free(&s->line_index);
-	s->lines = NULL;
-	s->line_values = (struct value_pool){ 0 };
-	s->line_cap = 0;
-	s->lines_dropped = 1;
-}
-
-static int count_line(struct record_summary *s, const struct spe_record *rec, unsigned info, const struct record_where *w)
-{
-	if (s->lines_dropped)
+	if (s->lines.dropped)
 		return 0;
-	int64_t line = (int64_t)rec->data_va >> 6;
-	struct latency_key key = { { (uint64_t)(int64_t)w->pid + 1, (uint64_t)line, 0 } };
-	int64_t n = ana_latency_group_of(&s->line_index, &key);
-	if (n >= 0 && (size_t)n >= s->line_budget) {
-		/* memory grows with the lines, not the records: past the budget the view scans instead */
-		drop_lines(s);
-		return 0;
-	}
-	if (n < 0 || zeroed_room((void **)&s->lines, &s->line_cap, (size_t)n, sizeof *s->lines) < 0)
-		return -1;
-	struct line_count *l = &s->lines[n];
 	unsigned cls = info & ~OP_ATOMIC;
 	int is_load = cls ? cls == SPE_OP_CLASS_LOAD + 1 : SQL_NULL;
 	int is_store = cls ? cls == SPE_OP_CLASS_STORE + 1 : SQL_NULL;
@@ -161,39 +90,32 @@ static int count_line(struct record_summary *s, const struct spe_record *rec, un
 			modified_source = !!modified;
 		}
 	}
-	l->accesses++;
-	add(l, LS_LOADS, is_load);
-	add(l, LS_STORES, is_store);
-	add(l, LS_SNOOPED, snooped);
-	add(l, LS_HITM, sql_and(is_load, sql_or(modified_event, modified_source)));
-	add(l, LS_PEER_HITS, sql_and(is_load, peer));
-	add(l, LS_ATOMICS, atomic);
-	add(l, LS_WRITES, sql_or(is_store, atomic));
-	add(l, LS_MODIFIED_EVENTS, modified_event);
-	add(l, LS_MODIFIED_SOURCES, modified_source);
-	add(l, LS_REMOTE_HITS, sql_and(is_load, remote));
-	if (HAS(TOTAL_LATENCY)) {
-		l->known |= 1u << LS_TOTAL_LATENCY;
-		l->total_latency += rec->total_latency;
+	struct line_access a = {
+		.data_va = rec->data_va,
+		.pid = w->pid,
+		.tid = w->tid,
+		.sums = sum_bits(LS_LOADS, is_load) | sum_bits(LS_STORES, is_store) | sum_bits(LS_SNOOPED, snooped) |
+			sum_bits(LS_HITM, sql_and(is_load, sql_or(modified_event, modified_source))) |
+			sum_bits(LS_PEER_HITS, sql_and(is_load, peer)) | sum_bits(LS_ATOMICS, atomic) |
+			sum_bits(LS_WRITES, sql_or(is_store, atomic)) | sum_bits(LS_MODIFIED_EVENTS, modified_event) |
+			sum_bits(LS_MODIFIED_SOURCES, modified_source) |
+			sum_bits(LS_REMOTE_HITS, sql_and(is_load, remote)) |
+			(HAS(TOTAL_LATENCY) ? LA_KNOWN(LS_TOTAL_LATENCY) : 0),
+		.latency = rec->total_latency,
+		.cpu = (uint16_t)w->cpu,
+	};
+	if (ana_line_share_id(&s->lines, LINE_ID_SYMBOL, w->symbol_id, &a.symbol) < 0 ||
+	    ana_line_share_id(&s->lines, LINE_ID_OBJECT, w->object_id, &a.object) < 0) {
+		/* ids 2^31 apart in one load (never yet): the view scans this source */
+		ana_line_share_free(&s->lines);
+		s->lines.dropped = 1;
+		return 0;
 	}
-	l->offsets |= UINT64_C(1) << (rec->data_va & 63);
-	int64_t first = l->cpu0;
-	int rc = distinct(&s->line_values, &l->more, LV_CPU, w->cpu, l->cpus > 0, &first);
-	if (rc > 0 && !l->cpus)
-		l->cpu0 = (int32_t)first;
-	l->cpus += rc > 0;
-	if (rc >= 0 && w->tid >= 0) {
-		first = l->tid0;
-		rc = distinct(&s->line_values, &l->more, LV_TID, w->tid, l->threads > 0, &first);
-		if (rc > 0 && !l->threads)
-			l->tid0 = (int32_t)first;
-		l->threads += rc > 0;
-	}
-	if (rc >= 0 && w->symbol_id > 0)
-		rc = distinct(&s->line_values, &l->more, LV_SYMBOL, w->symbol_id, l->symbol0 != 0, &l->symbol0);
-	if (rc >= 0 && w->object_id > 0)
-		rc = distinct(&s->line_values, &l->more, LV_OBJECT, w->object_id, l->object0 != 0, &l->object0);
-	return rc < 0 ? -1 : 0;
+	/* a line of a page nothing wrote is not written: no need to look it up (most of a capture's lines) */
+	if (!(a.sums & LA_VALUE(LS_WRITES)) && !page->written)
+		return ana_line_share_unwritten(&s->lines, &a);
+	page->written |= !!(a.sums & LA_VALUE(LS_WRITES));
+	return ana_line_share_count(&s->lines, &a, s->line_budget ? s->line_budget : SPE_LOAD_LINE_BUDGET);
 }
 
 int ana_record_summary_numa_range(struct record_summary *s, uint32_t node, uint64_t start, uint64_t end)
@@ -214,7 +136,7 @@ static int add_numa(struct record_summary *s, const struct spe_record *rec, cons
 	int64_t n = s->numa_last_n;
 	if (!s->numa_cap || memcmp(key, &s->numa_last, sizeof *key)) {
 		n = ana_latency_group_of(&s->numa_index, key);
-		if (n < 0 || zeroed_room((void **)&s->numa, &s->numa_cap, (size_t)n, sizeof *s->numa) < 0)
+		if (n < 0 || util_grow_zeroed((void **)&s->numa, &s->numa_cap, (size_t)n, sizeof *s->numa) < 0)
 			return -1;
 		s->numa_last = *key;
 		s->numa_last_n = n;
@@ -302,7 +224,8 @@ static void add_prefetch(struct prefetch_count *c, uint32_t what)
 	}
 }
 
-int ana_record_summary_settle(struct record_summary *s)
+/* Add the prefetch counts kept for later.  0, or -1 without memory. */
+static int settle_prefetch(struct record_summary *s)
 {
 	size_t n = s->n_plain_pending;
 	if (!n)
@@ -310,12 +233,19 @@ int ana_record_summary_settle(struct record_summary *s)
 	/* by group: the counts are then added in address order, not at random (2 s of cache misses at 10 M records) */
 	uint64_t *sorted = ana_radix_sort(s->plain_pending, s->plain_sort_tmp, n, 32);
 	uint32_t last = (uint32_t)sorted[n - 1];
-	if (zeroed_room((void **)&s->prefetch_plain, &s->prefetch_plain_cap, last, sizeof *s->prefetch_plain) < 0)
+	if (util_grow_zeroed((void **)&s->prefetch_plain, &s->prefetch_plain_cap, last, sizeof *s->prefetch_plain) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		add_prefetch(&s->prefetch_plain[(uint32_t)sorted[i]], (uint32_t)(sorted[i] >> 32));
 	s->n_plain_pending = 0;
 	return 0;
+}
+
+int ana_record_summary_settle(struct record_summary *s)
+{
+	int rc = settle_prefetch(s) < 0 || ana_line_share_finish(&s->lines) < 0 ? -1 : 0;
+	s->lines_dropped = s->lines.dropped;
+	return rc;
 }
 
 /* prefetch's groups: loads by PC group and data object. */
@@ -332,7 +262,7 @@ static int count_prefetch(struct record_summary *s, const struct spe_record *rec
 	if (w->object_id) { /* few loads: hashed with their data object, added now */
 		struct latency_key key = { { group, (uint64_t)w->object_id, 0 } };
 		int64_t n = ana_latency_group_of(&s->prefetch_index, &key);
-		if (n < 0 || zeroed_room((void **)&s->prefetch, &s->prefetch_cap, (size_t)n, sizeof *s->prefetch) < 0)
+		if (n < 0 || util_grow_zeroed((void **)&s->prefetch, &s->prefetch_cap, (size_t)n, sizeof *s->prefetch) < 0)
 			return -1;
 		add_prefetch(&s->prefetch[n], what);
 		return 0;
@@ -344,7 +274,7 @@ static int count_prefetch(struct record_summary *s, const struct spe_record *rec
 			return -1;
 	}
 	s->plain_pending[s->n_plain_pending++] = group | (uint64_t)what << 32;
-	return s->n_plain_pending == PLAIN_PENDING_MAX ? ana_record_summary_settle(s) : 0;
+	return s->n_plain_pending == PLAIN_PENDING_MAX ? settle_prefetch(s) : 0;
 }
 
 int ana_record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
@@ -366,7 +296,7 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 		}
 	}
 	if (cls == SPE_OP_CLASS_BRANCH + 1) {
-		if (zeroed_room((void **)&s->branches, &s->branch_cap, group, sizeof *s->branches) < 0)
+		if (util_grow_zeroed((void **)&s->branches, &s->branch_cap, group, sizeof *s->branches) < 0)
 			return -1;
 		struct branch_count *b = &s->branches[group];
 		b->branches++;
@@ -381,7 +311,7 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 		int64_t n = ana_latency_group_of(&s->page_index, &key);
 		if (n < 0)
 			return -1;
-		if (zeroed_room((void **)&s->pages, &s->page_cap, (size_t)n, sizeof *s->pages) < 0)
+		if (util_grow_zeroed((void **)&s->pages, &s->page_cap, (size_t)n, sizeof *s->pages) < 0)
 			return -1;
 		struct page_count *p = &s->pages[n];
 		p->accesses++;
@@ -397,10 +327,10 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 			p->timed++;
 			p->total_latency += rec->total_latency;
 		}
-		if (w->object_id > 0 && distinct(&s->page_values, &p->more, LV_OBJECT, w->object_id, p->object0 != 0,
-						 &p->object0) < 0)
+		if (w->object_id > 0 && ana_value_pool_add(&s->page_values, &p->more, VALUE_OBJECT, w->object_id,
+							   p->object0 != 0, &p->object0) < 0)
 			return -1;
-		if (count_line(s, rec, info, w) < 0)
+		if (count_line(s, rec, info, w, p) < 0)
 			return -1;
 		if (cls == SPE_OP_CLASS_LOAD + 1 && count_numa(s, rec, w) < 0)
 			return -1;
@@ -472,31 +402,9 @@ static int write_branches(const struct record_summary *s, const struct spe_row_s
 	return 0;
 }
 
-/*
- * A line's or page's distinct values of @p kind (its first in @p first, 0 =
- * none; the others in @p pool's list from @p more) into @p out, in
- * first-seen order; their number.
- */
-static size_t pool_values(const struct value_pool *s, uint32_t more, unsigned kind, int64_t first, int64_t *out)
-{
-	if (!first)
-		return 0;
-	size_t n = 0;
-	out[n++] = first;
-	for (uint32_t i = more; i; i = s->values[i].next)
-		if (s->values[i].kind == kind)
-			out[n++] = s->values[i].value;
-	for (size_t a = 1, b = n - 1; a < b; a++, b--) { /* the list is newest first */
-		int64_t t = out[a];
-		out[a] = out[b];
-		out[b] = t;
-	}
-	return n;
-}
-
 static int write_pages(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
 {
-	int64_t *ids = malloc((s->page_values.n + 1) * sizeof *ids); /* the list and the first */
+	int64_t *ids = malloc((ana_value_pool_widest(&s->page_values) + 1) * sizeof *ids); /* the run and the first */
 	if (!ids)
 		return -spe_nomem;
 	int rc = 0;
@@ -514,7 +422,8 @@ static int write_pages(const struct record_summary *s, const struct spe_row_sink
 			.translation_latency = p->translation_latency,
 			.timed = p->timed,
 			.total_latency = p->total_latency,
-			.n_data_objects = pool_values(&s->page_values, p->more, LV_OBJECT, p->object0, ids),
+			.n_data_objects = ana_value_pool_list(&s->page_values, p->more, VALUE_OBJECT, p->object0 != 0,
+							      p->object0, ids),
 			.data_object_ids = ids,
 		};
 		rc = sink->page_stats(sink->ctx, &row, 1);
@@ -585,55 +494,6 @@ static int write_prefetch(const struct record_summary *s, const struct spe_row_s
 	return rc;
 }
 
-static int64_t null_sum(const struct line_count *l, enum line_sum i)
-{
-	return l->known >> i & 1 ? (int64_t)(i == LS_TOTAL_LATENCY ? l->total_latency : l->sum[i]) : -1;
-}
-
-/* The lines cacheline_sharing shows: written to, by more than one thread or CPU. */
-static int write_lines(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
-{
-	int64_t *ids = malloc((s->line_values.n + 2) * sizeof *ids); /* the list and two firsts */
-	if (!ids)
-		return -spe_nomem;
-	int rc = 0;
-	for (uint32_t n = 0; n < s->line_index.n && rc == 0; n++) {
-		const struct line_count *l = &s->lines[n];
-		if (!l->sum[LS_WRITES] || (l->threads < 2 && l->cpus < 2))
-			continue;
-		const struct latency_key *k = &s->line_index.groups[n].key;
-		size_t n_symbols = pool_values(&s->line_values, l->more, LV_SYMBOL, l->symbol0, ids);
-		size_t n_objects = pool_values(&s->line_values, l->more, LV_OBJECT, l->object0, ids + n_symbols);
-		struct spe_row_cacheline_stat row = {
-			.source_id = source_id,
-			.pid = (int32_t)((int64_t)k->w[0] - 1),
-			.line = k->w[1],
-			.accesses = l->accesses,
-			.loads = null_sum(l, LS_LOADS),
-			.stores = null_sum(l, LS_STORES),
-			.cpus = l->cpus,
-			.threads = l->threads,
-			.offsets = (uint32_t)__builtin_popcountll(l->offsets),
-			.snooped = null_sum(l, LS_SNOOPED),
-			.hitm = null_sum(l, LS_HITM),
-			.peer_hits = null_sum(l, LS_PEER_HITS),
-			.total_latency = null_sum(l, LS_TOTAL_LATENCY),
-			.atomics = null_sum(l, LS_ATOMICS),
-			.writes = null_sum(l, LS_WRITES),
-			.modified_events = null_sum(l, LS_MODIFIED_EVENTS),
-			.modified_sources = null_sum(l, LS_MODIFIED_SOURCES),
-			.remote_hits = null_sum(l, LS_REMOTE_HITS),
-			.n_symbols = n_symbols,
-			.symbol_ids = ids,
-			.n_data_objects = n_objects,
-			.data_object_ids = ids + n_symbols,
-		};
-		rc = sink->cacheline_stats(sink->ctx, &row, 1);
-	}
-	free(ids);
-	return rc;
-}
-
 int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
 			 const struct latency_groups *groups)
 {
@@ -648,8 +508,8 @@ int ana_record_summary_write(const struct record_summary *s, const struct spe_ro
 		rc = write_branches(s, sink, source_id, groups);
 	if (rc == 0 && HAS_OP(sink, page_stats))
 		rc = write_pages(s, sink, source_id);
-	if (rc == 0 && HAS_OP(sink, cacheline_stats) && !s->lines_dropped)
-		rc = write_lines(s, sink, source_id);
+	if (rc == 0 && HAS_OP(sink, cacheline_stats))
+		rc = ana_line_share_write(&s->lines, sink, source_id);
 	if (rc == 0 && HAS_OP(sink, numa_stats))
 		rc = write_numa(s, sink, source_id);
 	if (rc == 0 && HAS_OP(sink, prefetch_stats))
@@ -661,9 +521,9 @@ void ana_record_summary_free(struct record_summary *s)
 {
 	free(s->branches);
 	free(s->pages);
-	free(s->page_values.values);
+	ana_value_pool_free(&s->page_values);
 	ana_latency_groups_free(&s->page_index);
-	drop_lines(s);
+	ana_line_share_free(&s->lines);
 	free(s->ranges);
 	free(s->numa);
 	ana_latency_groups_free(&s->numa_index);

@@ -7,10 +7,10 @@
  * source's, so an --append adds rows and the views add them up
  * (cacheline_sharing groups by source: its rows are complete per source).
  * Memory: fixed arrays for the levels and buckets, 40 bytes per branch PC
- * group, about 120 per (process, 4 KiB data page), 140 per (process, 64-byte
- * line) plus 16 per distinct CPU, thread, function and data object beyond a
- * line's or page's first, about 110 per (load PC, data object) and per
- * (CPU, NUMA node or data source).
+ * group, about 120 per (process, 4 KiB data page) plus 16 per distinct data
+ * object beyond a page's first, about 110 per (load PC, data object) and
+ * per (CPU, NUMA node or data source); the cache lines as line_share.h says
+ * (memory for the written lines, a spill file for the other accesses).
  */
 #ifndef SPE_RECORD_SUMMARY_H
 #define SPE_RECORD_SUMMARY_H
@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "latency_hist.h"
+#include "line_share.h"
 #include "spe/row_sink.h"
 #include "spe/spe.h"
 
@@ -41,7 +42,8 @@ struct page_count {
 	uint64_t accesses, evented, tlb_walks, translated, translation_latency;
 	uint64_t timed, total_latency;  /* records with a total latency, their sum (data_page) */
 	int64_t object0;                /* the first data object, 0 = none yet (data_page) */
-	uint32_t more;                  /* further distinct data objects (struct line_value), newest first */
+	uint32_t more;                  /* its run of further distinct data objects (value_pool.h) */
+	uint32_t written;               /* some store or atomic wrote a line of it (line_share.h's shortcut) */
 };
 
 /*
@@ -69,55 +71,6 @@ struct prefetch_count {
 	uint32_t loads, timed, late_known, late, late_timed, evented, recently_fetched;
 };
 
-/* The sums of cacheline_sharing whose expression may be NULL (struct line_count). */
-enum line_sum {
-	LS_LOADS,
-	LS_STORES,
-	LS_SNOOPED,
-	LS_HITM,
-	LS_PEER_HITS,
-	LS_ATOMICS,
-	LS_WRITES,
-	LS_MODIFIED_EVENTS,
-	LS_MODIFIED_SOURCES,
-	LS_REMOTE_HITS,
-	LS_TOTAL_LATENCY, /* known only: the sum is total_latency */
-	LS_N
-};
-
-/*
- * One (process, 64-byte line): the columns of cacheline_sharing
- * (docs/schema.md).  A line's first CPU, thread, function and data object
- * are kept here; the others it sees go to the summary's value list.  Memory
- * grows with the distinct lines (96 bytes and the hash entry each), so it is
- * kept small.
- */
-struct line_count {
-	uint32_t accesses;
-	uint32_t sum[LS_TOTAL_LATENCY]; /* the non-NULL values' sum */
-	uint16_t known;                 /* bit i: some record gave sum i a value (SQL's sum is NULL otherwise) */
-	uint16_t cpus;                  /* distinct CPUs (at most SPE_AUX_MAX_CPUS) */
-	uint32_t threads;               /* distinct threads */
-	int32_t cpu0, tid0;             /* the first CPU and thread (valid when cpus, threads > 0) */
-	int64_t symbol0, object0;       /* the first function and data object, 0 = none yet */
-	uint32_t more;                  /* further distinct values (struct line_value), newest first; 0 = none */
-	uint64_t total_latency;
-	uint64_t offsets;               /* bit i: an access at byte i of the line */
-};
-
-/* A further distinct CPU, thread, function or data object of a line. */
-struct line_value {
-	int64_t value;
-	uint32_t next;
-	uint32_t kind; /* enum line_value_kind (record_summary.c) */
-};
-
-/* The further distinct values of lines or pages: lists threaded through one array. */
-struct value_pool {
-	struct line_value *values; /* [0] unused: 0 ends a list */
-	size_t n, cap;
-};
-
 /* What a record is to cacheline_sharing, beside the record itself. */
 struct record_where {
 	int cpu, pid, tid;   /* -1 = unknown (pid, tid) */
@@ -134,13 +87,10 @@ struct record_summary {
 	struct latency_groups page_index; /* (pid + 1, page) -> number */
 	struct page_count *pages;
 	size_t page_cap;
-	struct latency_groups line_index; /* (pid + 1, line) -> number */
-	struct line_count *lines;
-	size_t line_cap;
-	struct value_pool line_values;
 	struct value_pool page_values;
-	size_t line_budget;        /* the most lines kept; past it, none are */
-	int lines_dropped;         /* there were more: no cacheline_stat rows */
+	struct line_share lines;   /* cacheline_sharing's (line_share.h) */
+	size_t line_budget;        /* the most written lines kept (0: SPE_LOAD_LINE_BUDGET); past it, none are */
+	int lines_dropped;         /* past the budget: no cacheline_stat rows (set by ana_record_summary_settle) */
 	struct numa_range *ranges; /* the capture's NUMA memory, set before the first record */
 	size_t n_ranges;
 	struct latency_groups numa_index; /* (cpu, has_pa | has_data_source << 1, node + 1 or data source) -> number */
@@ -176,7 +126,10 @@ int ana_record_summary_numa_range(struct record_summary *s, uint32_t node, uint6
 int ana_record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
 			 const struct record_where *w);
 
-/* Apply the counts kept for later (before reading them).  0, or -1 without memory. */
+/*
+ * At the end of the records: apply the counts kept for later, read the
+ * lines' spill back (lines_dropped is then final).  0, or -1 without memory.
+ */
 int ana_record_summary_settle(struct record_summary *s);
 
 /*

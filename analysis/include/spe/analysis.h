@@ -199,10 +199,12 @@ struct spe_load_opts {
 	 */
 	int jobs;
 	/*
-	 * Distinct (process, 64-byte line) pairs whose cacheline_sharing counts
-	 * the load keeps in memory (about 140 bytes each); a file with more has
-	 * none kept (load_stats.cacheline_scan = 1) and the view computes its
-	 * rows from its records.  0 = SPE_LOAD_LINE_BUDGET.
+	 * Written (process, 64-byte line) pairs whose cacheline_sharing counts
+	 * the load keeps in memory (about 150 bytes each, 16 more per distinct
+	 * CPU, thread, function or data object beyond a line's first; lines
+	 * only read cost no memory, their accesses go to a temporary file); a
+	 * file with more has none kept (load_stats.cacheline_scan = 1) and the
+	 * view computes its rows from its records.  0 = SPE_LOAD_LINE_BUDGET.
 	 */
 	size_t line_budget;
 	/*
@@ -214,7 +216,7 @@ struct spe_load_opts {
 	uint32_t midr;
 };
 
-#define SPE_LOAD_LINE_BUDGET 524288 /* about 75 MB */
+#define SPE_LOAD_LINE_BUDGET 524288 /* about 80-130 MB at most */
 
 struct spe_load_counts {
 	uint64_t records;          /* rows inserted */

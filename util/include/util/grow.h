@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * @p p (room for *@p cap elements of @p elem bytes) with room for at least
@@ -35,6 +36,23 @@ static inline void *util_grow(void *p, size_t *cap, size_t need, size_t elem)
 	if (q)
 		*cap = n;
 	return q;
+}
+
+/*
+ * Room for element @p i of *@p p (capacity *@p cap), the new elements
+ * zeroed: 0, or -1 when memory is short (*@p p is then unchanged).
+ */
+static inline int util_grow_zeroed(void **p, size_t *cap, size_t i, size_t elem)
+{
+	if (i < *cap)
+		return 0;
+	size_t old = *cap;
+	char *q = util_grow(*p, cap, i + 1, elem);
+	if (!q)
+		return -1;
+	memset(q + old * elem, 0, (*cap - old) * elem);
+	*p = q;
+	return 0;
 }
 
 #endif
