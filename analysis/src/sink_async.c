@@ -40,7 +40,8 @@ enum op { OP_RECORDS, OP_INSNS, OP_SYMBOLS, OP_DATA_OBJECTS };
 struct entry {
 	enum op op;
 	size_t n;
-	void *rows; /* in the batch's data */
+	void *rows;  /* in the batch's data */
+	void *notes; /* OP_RECORDS given with notes for the stage (in the batch's data), else NULL */
 };
 
 struct batch {
@@ -51,6 +52,7 @@ struct batch {
 
 struct async_sink {
 	struct spe_row_sink inner;
+	struct ana_async_stage stage; /* none when stage.records is NULL */
 	uint64_t text_columns; /* record columns holding strings (none since schema 4) */
 	pthread_t thread;
 	int started;
@@ -67,16 +69,27 @@ struct async_sink {
 
 /* ---- the writer thread ------------------------------------------------------ */
 
-/* Store batch @p b in the inner sink, in order; the first failure ends it. */
-static int store(struct async_sink *s, const struct batch *b)
+/* inner's operation @p op on @p n rows, then the stage's on noted records; *in_stage: the stage failed. */
+static int store_rows(struct async_sink *s, enum op op, const void *rows, const void *notes, size_t n, int *in_stage)
 {
 	const struct spe_row_sink *in = &s->inner;
+	int rc = op == OP_RECORDS ? in->records(in->ctx, rows, n)
+		 : op == OP_INSNS ? in->insns(in->ctx, rows, n)
+		 : op == OP_SYMBOLS ? in->symbols(in->ctx, rows, n)
+				    : in->data_objects(in->ctx, rows, n);
+	if (rc == 0 && notes) {
+		rc = s->stage.records(s->stage.ctx, rows, notes, n);
+		*in_stage = rc < 0;
+	}
+	return rc;
+}
+
+/* Store batch @p b in the inner sink (and the stage), in order; the first failure ends it. */
+static int store(struct async_sink *s, const struct batch *b, int *in_stage)
+{
 	for (size_t i = 0; i < b->n; i++) {
 		const struct entry *e = &b->e[i];
-		int rc = e->op == OP_RECORDS ? in->records(in->ctx, e->rows, e->n)
-			 : e->op == OP_INSNS ? in->insns(in->ctx, e->rows, e->n)
-			 : e->op == OP_SYMBOLS ? in->symbols(in->ctx, e->rows, e->n)
-					       : in->data_objects(in->ctx, e->rows, e->n);
+		int rc = store_rows(s, e->op, e->rows, e->notes, e->n, in_stage);
 		if (rc < 0)
 			return rc;
 	}
@@ -95,8 +108,9 @@ static void *writer(void *arg)
 		struct batch *b = s->ring[s->head];
 		int skip = s->drop || s->rc < 0;
 		pthread_mutex_unlock(&s->mu);
-		int rc = skip ? 0 : store(s, b);
-		const char *why = rc < 0 && s->inner.errmsg ? s->inner.errmsg(s->inner.ctx) : NULL;
+		int in_stage = 0;
+		int rc = skip ? 0 : store(s, b, &in_stage);
+		const char *why = rc < 0 && !in_stage && s->inner.errmsg ? s->inner.errmsg(s->inner.ctx) : NULL;
 		pthread_mutex_lock(&s->mu);
 		if (rc < 0 && s->rc == 0) {
 			__atomic_store_n(&s->rc, rc, __ATOMIC_RELEASE); /* put() reads it without the mutex */
@@ -197,17 +211,11 @@ static size_t record_strings_size(const struct async_sink *s, const struct spe_r
 	return bytes;
 }
 
-/* Calls inner's operation @p op on the caller's thread (a batch too big to queue). */
-static int call_inner(struct async_sink *s, enum op op, const void *rows, size_t n)
+/* Calls inner's operation @p op (and the stage on noted records) on the caller's thread (a batch too big to queue). */
+static int call_inner(struct async_sink *s, enum op op, const void *rows, const void *notes, size_t n)
 {
-	int rc = drain(s);
-	if (rc < 0)
-		return rc;
-	const struct spe_row_sink *in = &s->inner;
-	return op == OP_RECORDS ? in->records(in->ctx, rows, n)
-	       : op == OP_INSNS ? in->insns(in->ctx, rows, n)
-	       : op == OP_SYMBOLS ? in->symbols(in->ctx, rows, n)
-				  : in->data_objects(in->ctx, rows, n);
+	int rc = drain(s), in_stage = 0;
+	return rc < 0 ? rc : store_rows(s, op, rows, notes, n, &in_stage);
 }
 
 /*
@@ -235,24 +243,47 @@ static void *put(struct async_sink *s, enum op op, const void *rows, size_t n, s
 	void *to = b->data + b->used;
 	memcpy(to, rows, n * size);
 	b->used += n * size;
-	b->e[b->n++] = (struct entry){ .op = op, .n = n, .rows = to };
+	b->e[b->n++] = (struct entry){ .op = op, .n = n, .rows = to, .notes = NULL };
 	return to;
 }
 
-static int async_records(void *ctx, const struct spe_row_record *rows, size_t n)
+/* Queue @p n records, with their notes for the stage when @p notes is not NULL. */
+static int put_records(struct async_sink *s, const struct spe_row_record *rows, const void *notes, size_t n)
 {
-	struct async_sink *s = ctx;
 	int rc;
-	struct spe_row_record *to = put(s, OP_RECORDS, rows, n, sizeof *rows, record_strings_size(s, rows, n), &rc);
+	size_t notes_size = notes ? align16(n * s->stage.note_size) : 0;
+	struct spe_row_record *to =
+		put(s, OP_RECORDS, rows, n, sizeof *rows, notes_size + record_strings_size(s, rows, n), &rc);
 	if (!to)
-		return rc > 0 ? call_inner(s, OP_RECORDS, rows, n) : rc;
+		return rc > 0 ? call_inner(s, OP_RECORDS, rows, notes, n) : rc;
 	struct batch *b = s->ring[s->fill];
+	if (notes) {
+		b->used = align16(b->used);
+		b->e[b->n - 1].notes = memcpy(b->data + b->used, notes, n * s->stage.note_size);
+		b->used += n * s->stage.note_size;
+	}
 	if (s->text_columns)
 		for (size_t r = 0; r < n; r++)
 			for (int c = 0; c < SPE_RECORD_NCOLS; c++)
 				if ((s->text_columns & to[r].present) >> c & 1)
 					copy_string(b, &to[r].col[c].s);
 	return 0;
+}
+
+static int async_records(void *ctx, const struct spe_row_record *rows, size_t n)
+{
+	return put_records(ctx, rows, NULL, n);
+}
+
+int ana_async_sink_records_noted(void *ctx, const struct spe_row_record *rows, const void *notes, size_t n)
+{
+	struct async_sink *s = ctx;
+	return put_records(s, rows, s->stage.records ? notes : NULL, n);
+}
+
+int ana_async_sink_sync(void *ctx)
+{
+	return drain(ctx);
 }
 
 /*
@@ -267,7 +298,7 @@ static int put_rows(struct async_sink *s, enum op op, const void *rows, size_t n
 	void *to = put(s, op, rows, n, size, extra + strings_size(rows, n, size, offsets, n_offsets), &rc);
 	*copied = to;
 	if (!to)
-		return rc > 0 ? call_inner(s, op, rows, n) : rc;
+		return rc > 0 ? call_inner(s, op, rows, NULL, n) : rc;
 	struct batch *b = s->ring[s->fill];
 	for (size_t r = 0; r < n; r++)
 		for (size_t f = 0; f < n_offsets; f++)
@@ -412,6 +443,12 @@ _Static_assert(sizeof(struct spe_row_sink) ==
 
 int ana_async_sink_new(const struct spe_row_sink *inner, struct spe_row_sink *out, char *err, size_t errlen)
 {
+	return ana_async_sink_new_staged(inner, NULL, out, err, errlen);
+}
+
+int ana_async_sink_new_staged(const struct spe_row_sink *inner, const struct ana_async_stage *stage,
+			      struct spe_row_sink *out, char *err, size_t errlen)
+{
 	struct async_sink *s = calloc(1, sizeof *s);
 	int ok = s != NULL;
 	for (int i = 0; ok && i < ANA_ASYNC_BATCHES; i++)
@@ -426,6 +463,8 @@ int ana_async_sink_new(const struct spe_row_sink *inner, struct spe_row_sink *ou
 	}
 	memcpy(&s->inner, inner, inner->size < sizeof s->inner ? inner->size : sizeof s->inner);
 	s->inner.size = sizeof s->inner;
+	if (stage)
+		s->stage = *stage;
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
 		if (spe_record_columns[c].type == SPE_COLUMN_TEXT)
 			s->text_columns |= 1ull << c;
