@@ -73,6 +73,23 @@ int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key 
 	return g->n++;
 }
 
+void ana_latency_group_prefetch(const struct latency_groups *g, const struct latency_key *key)
+{
+	if (g->index_cap)
+		__builtin_prefetch(&g->index[key_hash(key) & (g->index_cap - 1)]);
+}
+
+int64_t ana_latency_group_peek(const struct latency_groups *g, const struct latency_key *key)
+{
+	if (!g->index_cap)
+		return -1;
+	uint32_t n = g->index[key_hash(key) & (g->index_cap - 1)];
+	if (!n)
+		return -1;
+	__builtin_prefetch(&g->groups[n - 1].key);
+	return n - 1;
+}
+
 static uint32_t lat_slot(uint64_t lat_code, uint32_t cap)
 {
 	return (uint32_t)((lat_code * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);

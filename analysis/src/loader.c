@@ -48,10 +48,10 @@ struct spe_loader {
 	struct attribution at;
 	struct resolver res;
 	struct data_attrib dattr;      /* data addresses -> data_object rows */
-	struct latency_groups latency; /* by (pc, insn, symbol): the pc_latency rows' keys */
+	struct latency_groups latency; /* by (pc, insn, symbol): the pc_latency rows */
 	int64_t no_pc_group;           /* records without a PC; -1 until one is seen */
 	/*
-	 * The histograms and summaries (record_tally.h), counted from the rows:
+	 * The summaries (record_tally.h), counted from the rows:
 	 * with an async sink on its writer thread, theirs until loader_sync().
 	 */
 	struct record_tally tally;
@@ -362,8 +362,8 @@ static void record_row(struct spe_loader *ld, struct spe_row_record *row, const 
 	set_int(row, SPE_RECORD_COL_DATA_OBJECT_ID, data_object > 0, (uint64_t)data_object);
 }
 
-/* The record's latency group (the pc_latency rows): its PC's, or the one of records without a PC. */
-static int latency_group(struct spe_loader *ld, const struct spe_record *rec, struct pc_value *where,
+/* Count the record in its latency group (the pc_latency rows): its PC's, or the one of records without a PC. */
+static int count_latency(struct spe_loader *ld, const struct spe_record *rec, struct pc_value *where,
 			 uint32_t *group_out)
 {
 	int64_t group;
@@ -381,7 +381,8 @@ static int latency_group(struct spe_loader *ld, const struct spe_record *rec, st
 	} else {
 		group = where->latency_group;
 	}
-	if (group < 0)
+	if (group < 0 || ana_latency_groups_count(&ld->latency, (uint32_t)group,
+						  HAS(TOTAL_LATENCY) ? rec->total_latency : LATENCY_NONE) < 0)
 		return out_of_memory(ld);
 	*group_out = (uint32_t)group;
 	return 0;
@@ -427,7 +428,7 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 	    (object = ana_data_attrib_resolve(&ld->dattr, pid, rec->data_va)) < 0)
 		return data_fail(ld, (int)object);
 	uint32_t group;
-	int rc = latency_group(ld, rec, where, &group);
+	int rc = count_latency(ld, rec, where, &group);
 	if (rc < 0)
 		return rc;
 	record_row(ld, &ld->rows[ld->n_rows], rec, c, cpu, pid, tid, time, where, object);
@@ -440,7 +441,12 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 
 void spe_loader_prefetch(struct spe_loader *ld, const struct spe_record *rec)
 {
-	ana_resolver_prefetch(&ld->res, rec);
+	/* the process, when the record names its thread (else it is known only after the records before) */
+	const struct attrib_thread *t = HAS(CONTEXT) ? ana_attrib_find_thread(&ld->at, (int)rec->context) : NULL;
+	ana_resolver_prefetch(&ld->res, rec, t ? t->pid : -1, t != NULL);
+	/* the page memo of the data address (as spe_loader_record_at resolves it) */
+	if (t && t->pid >= 0 && HAS(DATA_VA) && !(rec->data_va >> 63))
+		ana_data_attrib_prefetch(&ld->dattr, t->pid, rec->data_va);
 }
 
 void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats *s)
@@ -551,10 +557,12 @@ static int by_slot_latency(const void *a, const void *b)
 /* One pc_latency row per group: its histogram, latencies ascending. */
 static int write_latency(struct spe_loader *ld)
 {
+	if (ana_latency_groups_settle(&ld->latency) < 0)
+		return out_of_memory(ld);
 	uint32_t widest = 0;
 	for (uint32_t g = 0; g < ld->latency.n; g++)
-		if (ana_record_tally_hist(&ld->tally, g)->n > widest)
-			widest = ana_record_tally_hist(&ld->tally, g)->n;
+		if (ld->latency.groups[g].hist.n > widest)
+			widest = ld->latency.groups[g].hist.n;
 	uint64_t *slots = malloc(((size_t)widest + 1) * sizeof *slots);
 	int32_t *lat = malloc(((size_t)widest + 1) * sizeof *lat);
 	uint64_t *count = malloc(((size_t)widest + 1) * sizeof *count);
@@ -562,10 +570,9 @@ static int write_latency(struct spe_loader *ld)
 	/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see count_latency */
 	for (uint32_t g = 0; g < ld->latency.n && rc == 0; g++) {
 		const struct latency_group *grp = &ld->latency.groups[g];
-		const struct latency_hist *hist = ana_record_tally_hist(&ld->tally, g);
 		size_t n = 0, timed = 0;
-		LATENCY_HIST_FOREACH(hist, i)
-		slots[n++] = hist->slots[i];
+		LATENCY_HIST_FOREACH(&grp->hist, i)
+		slots[n++] = grp->hist.slots[i];
 		qsort(slots, n, sizeof *slots, by_slot_latency);
 		struct spe_row_pc_latency row = { .source_id = ld->source_id,
 						  .has_pc = (int)(grp->key.w[2] & 1),

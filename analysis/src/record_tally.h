@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The loader's counting of the records: each record's latency in its
- * latency group's histogram (the pc_latency rows) and in the summaries
+ * The loader's counting of the records into the summaries
  * (record_summary.h).  It works from the record rows the sink stores and a
  * small note per row, not from the decoded records, so it can run where the
  * rows go: on the writer thread with --jobs=2 (sink_async.h, the stage),
  * after the loader has decoded and resolved them; inline with --jobs=1.
  * Both count the same rows in the same order, so their tables are the same.
+ * (The latency histograms stay the loading thread's: with them too, the
+ * writer thread was the busier one; docs/spe-load.1.md has the figures.)
  */
 #ifndef SPE_RECORD_TALLY_H
 #define SPE_RECORD_TALLY_H
@@ -26,12 +27,6 @@ struct tally_note {
 };
 
 struct record_tally {
-	/*
-	 * The histograms of the loader's latency groups, by number; the keys
-	 * are the loader's (a group's number here is made when its first
-	 * record is counted, in the order the loader made them).
-	 */
-	struct latency_groups hists;
 	struct record_summary summary;
 };
 
@@ -42,8 +37,6 @@ int ana_record_tally(struct record_tally *t, const struct spe_row_record *rows, 
 int ana_record_tally_stage(void *ctx, const struct spe_row_record *rows, const void *notes, size_t n);
 /* Apply the counts kept for later (before reading them).  0, or -spe_nomem. */
 int ana_record_tally_settle(struct record_tally *t);
-/* Group @p group's histogram (empty if it has no record). */
-const struct latency_hist *ana_record_tally_hist(const struct record_tally *t, uint32_t group);
 void ana_record_tally_free(struct record_tally *t);
 
 #endif
