@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "latency_hist.h"
 #include "util/grow.h"
+#include "util/table_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static int grow_index(struct latency_groups *g)
 	uint32_t cap = g->index_cap ? g->index_cap * 2 : 1024;
 	if (cap < g->index_cap)
 		return -1;
-	uint32_t *index = calloc(cap, sizeof *index);
+	uint32_t *index = util_table_calloc(cap, sizeof *index);
 	if (!index)
 		return -1;
 	for (uint32_t n = 0; n < g->n; n++) {
