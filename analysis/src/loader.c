@@ -26,8 +26,6 @@
 #include "spe/row_sink.h"
 
 #define NO_TIME UINT64_MAX
-/* The summaries counted on the loading thread (the data addresses' go with the rows: record_tally.h). */
-#define SUMMARY_MAIN SUMMARY_CODE
 /* Record rows handed to the sink per call. */
 #define ROW_BATCH 256
 
@@ -53,14 +51,11 @@ struct spe_loader {
 	struct latency_groups latency; /* by (pc, insn, symbol): the pc_latency rows */
 	int64_t no_pc_group;           /* records without a PC; -1 until one is seen */
 	/*
-	 * The summaries, in two parts (record_summary.h): those of the code
-	 * counted here, record by record; those of the data addresses counted
-	 * from the rows (record_tally.h), with an async sink on its writer
-	 * thread (theirs until loader_sync()).  The split evens out the two
-	 * threads' CPU (docs/spe-load.1.md has the figures).
+	 * The summaries (record_tally.h), counted from the rows: with an async
+	 * sink, on whichever thread has time (sink_async.h, the stage), and
+	 * this thread's again after loader_sync().
 	 */
-	struct record_summary summary; /* SUMMARY_MAIN */
-	struct record_tally tally;     /* the others */
+	struct record_tally tally;
 
 	struct spe_row_record rows[ROW_BATCH]; /* rows waiting for the sink */
 	struct tally_note notes[ROW_BATCH];    /* and what the tally needs of them beside */
@@ -104,12 +99,6 @@ static int loader_sync(struct spe_loader *ld)
 	if (rc == 0 && ld->async && (rc = ana_async_sink_sync(ld->sink.ctx)) < 0)
 		sink_fail(ld, rc, "records");
 	return rc;
-}
-
-/* The summary that counts the data addresses' summaries (NUMA ranges, line budget). */
-static struct record_summary *data_summary(struct spe_loader *ld)
-{
-	return (SUMMARY_MAIN & SUMMARY_DATA) ? &ld->summary : &ld->tally.summary;
 }
 
 /* ---- setup -------------------------------------------------------------- */
@@ -172,9 +161,7 @@ static int loader_new(const struct spe_row_sink *sink, int own, int async, const
 	ld->no_pc_group = -1;
 	if (opts)
 		memcpy(&ld->opts, opts, opts->size < sizeof ld->opts ? opts->size : sizeof ld->opts);
-	ld->summary.parts = SUMMARY_MAIN;
-	ld->tally.summary.parts = SUMMARY_ALL & ~SUMMARY_MAIN;
-	data_summary(ld)->line_budget = ld->opts.line_budget ? ld->opts.line_budget : SPE_LOAD_LINE_BUDGET;
+	ld->tally.summary.line_budget = ld->opts.line_budget ? ld->opts.line_budget : SPE_LOAD_LINE_BUDGET;
 	int rc = ana_resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
 	if (rc == 0)
 		rc = begin_source(ld, src);
@@ -300,7 +287,7 @@ int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *node
 	int rc = loader_sync(ld);
 	if (rc < 0)
 		return rc;
-	rc = ana_numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, data_summary(ld), ld->err,
+	rc = ana_numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, &ld->tally.summary, ld->err,
 				   sizeof ld->err);
 	return rc < 0 && !ld->err[0] ? sink_fail(ld, rc, "numa") : rc;
 }
@@ -449,15 +436,6 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 	ld->notes[ld->n_rows] = (struct tally_note){ .group = group,
 						     .midr = c->midr,
 						     .symbol_id = where->insn_id ? where->symbol_id : 0 };
-	struct record_where w = { .cpu = cpu,
-				  .pid = pid >= 0 ? pid : -1, /* as the row has it */
-				  .tid = tid >= 0 ? tid : -1,
-				  .midr = c->midr,
-				  .symbol_id = where->insn_id ? where->symbol_id : 0,
-				  .object_id = object > 0 ? object : 0 };
-	if (ana_record_summary_count(&ld->summary, rec, (uint64_t)ld->rows[ld->n_rows].col[SPE_RECORD_COL_CODES].i,
-				     group, &w) < 0)
-		return out_of_memory(ld);
 	ld->counts.records++;
 	return ++ld->n_rows == ROW_BATCH ? flush_rows(ld) : 0;
 }
@@ -562,7 +540,7 @@ static int write_load_stats(struct spe_loader *ld)
 					  .no_symbol = k->no_symbol,
 					  .no_time = k->no_time,
 					  .no_data_object = k->no_data_object,
-					  .cacheline_scan = data_summary(ld)->lines_dropped,
+					  .cacheline_scan = ld->tally.summary.lines_dropped,
 					  .cut = !!k->cut,
 					  .cut_offset = k->cut_offset,
 					  .cut_bytes = k->cut_bytes,
@@ -628,7 +606,7 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	ld->counts.no_symbol = ld->res.no_symbol;
 	ld->counts.no_data_object = ld->dattr.unresolved;
 	int rc = loader_sync(ld);
-	if (rc == 0 && (ana_record_tally_settle(&ld->tally) < 0 || ana_record_summary_settle(&ld->summary) < 0))
+	if (rc == 0 && ana_record_tally_settle(&ld->tally) < 0)
 		rc = out_of_memory(ld);
 	if (rc == 0)
 		rc = write_threads(ld);
@@ -640,8 +618,8 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		rc = write_load_stats(ld);
 	if (rc == 0)
 		rc = write_latency(ld);
-	if (rc == 0 && ((rc = ana_record_summary_write(&ld->summary, &ld->sink, ld->source_id, &ld->latency)) < 0 ||
-			(rc = ana_record_summary_write(&ld->tally.summary, &ld->sink, ld->source_id, &ld->latency)) < 0))
+	if (rc == 0 &&
+	    (rc = ana_record_summary_write(&ld->tally.summary, &ld->sink, ld->source_id, &ld->latency)) < 0)
 		sink_fail(ld, rc, "summaries");
 	if (rc == 0 && (rc = ld->sink.commit(ld->sink.ctx)) < 0)
 		sink_fail(ld, rc, "commit");
@@ -669,6 +647,5 @@ void spe_loader_free(struct spe_loader *ld)
 	ana_attrib_free(&ld->at);
 	ana_latency_groups_free(&ld->latency);
 	ana_record_tally_free(&ld->tally);
-	ana_record_summary_free(&ld->summary);
 	free(ld);
 }

@@ -370,13 +370,12 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 {
 	unsigned info = op_info(codes), cls = info & ~OP_ATOMIC;
 	int pid = w->pid;
-	unsigned parts = s->parts ? s->parts : SUMMARY_ALL;
-	if ((parts & SUMMARY_CODE) && HAS(TOTAL_LATENCY)) {
+	if (HAS(TOTAL_LATENCY)) {
 		struct bucket_count *b = &s->buckets[cls][bucket_of(rec->total_latency)];
 		b->samples++;
 		b->total_latency += rec->total_latency;
 	}
-	if ((parts & SUMMARY_CODE) && cls == SPE_OP_CLASS_LOAD + 1) {
+	if (cls == SPE_OP_CLASS_LOAD + 1) {
 		struct level_count *l = &s->levels[codes >> SPE_CODES_MEM_LEVEL_SHIFT & (SUMMARY_LEVELS - 1)];
 		l->loads++;
 		if (HAS(TOTAL_LATENCY)) {
@@ -384,7 +383,7 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 			l->total_latency += rec->total_latency;
 		}
 	}
-	if ((parts & SUMMARY_CODE) && cls == SPE_OP_CLASS_BRANCH + 1) {
+	if (cls == SPE_OP_CLASS_BRANCH + 1) {
 		if (zeroed_room((void **)&s->branches, &s->branch_cap, group, sizeof *s->branches) < 0)
 			return -1;
 		struct branch_count *b = &s->branches[group];
@@ -395,7 +394,7 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 			b->not_taken += rec->events >> SPE_EV_NOT_TAKEN & 1;
 		}
 	}
-	if ((parts & SUMMARY_DATA) && HAS(DATA_VA)) {
+	if (HAS(DATA_VA)) {
 		struct latency_key key = page_key(pid, rec->data_va);
 		int64_t n = ana_latency_group_of(&s->page_index, &key);
 		if (n < 0)
@@ -424,7 +423,7 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 		if (cls == SPE_OP_CLASS_LOAD + 1 && count_numa(s, rec, w) < 0)
 			return -1;
 	}
-	if ((parts & SUMMARY_CODE) && cls == SPE_OP_CLASS_LOAD + 1 && count_prefetch(s, rec, group, w) < 0)
+	if (cls == SPE_OP_CLASS_LOAD + 1 && count_prefetch(s, rec, group, w) < 0)
 		return -1;
 	s->counted++;
 	return 0;
@@ -659,21 +658,19 @@ int ana_record_summary_write(const struct record_summary *s, const struct spe_ro
 	if (s->n_plain_pending)
 		return -spe_invalid; /* ana_record_summary_settle first */
 	int rc = 0;
-	unsigned parts = s->parts ? s->parts : SUMMARY_ALL;
-	int code = !!(parts & SUMMARY_CODE), data = !!(parts & SUMMARY_DATA);
-	if (rc == 0 && code && HAS_OP(sink, mem_level_stats))
+	if (rc == 0 && HAS_OP(sink, mem_level_stats))
 		rc = write_levels(s, sink, source_id);
-	if (rc == 0 && code && HAS_OP(sink, latency_buckets))
+	if (rc == 0 && HAS_OP(sink, latency_buckets))
 		rc = write_buckets(s, sink, source_id);
-	if (rc == 0 && code && HAS_OP(sink, branch_stats))
+	if (rc == 0 && HAS_OP(sink, branch_stats))
 		rc = write_branches(s, sink, source_id, groups);
-	if (rc == 0 && data && HAS_OP(sink, page_stats))
+	if (rc == 0 && HAS_OP(sink, page_stats))
 		rc = write_pages(s, sink, source_id);
-	if (rc == 0 && data && HAS_OP(sink, cacheline_stats) && !s->lines_dropped)
+	if (rc == 0 && HAS_OP(sink, cacheline_stats) && !s->lines_dropped)
 		rc = write_lines(s, sink, source_id);
-	if (rc == 0 && data && HAS_OP(sink, numa_stats))
+	if (rc == 0 && HAS_OP(sink, numa_stats))
 		rc = write_numa(s, sink, source_id);
-	if (rc == 0 && code && HAS_OP(sink, prefetch_stats))
+	if (rc == 0 && HAS_OP(sink, prefetch_stats))
 		rc = write_prefetch(s, sink, source_id, groups);
 	return rc;
 }

@@ -126,16 +126,7 @@ struct record_where {
 	int64_t object_id;   /* data object, 0 = none */
 };
 
-/*
- * The summaries an instance counts and writes (all of them when 0), so a
- * load can count them on two threads (record_tally.h): by the code
- * (mem_level_stat, latency_bucket, branch_stat, prefetch_stat) and by the
- * data address (page_stat, cacheline_stat, numa_stat).
- */
-enum { SUMMARY_CODE = 1, SUMMARY_DATA = 2, SUMMARY_ALL = SUMMARY_CODE | SUMMARY_DATA };
-
 struct record_summary {
-	unsigned parts; /* SUMMARY_*, 0 = all */
 	struct level_count levels[SUMMARY_LEVELS];
 	struct bucket_count buckets[SUMMARY_OP_CLASSES][SUMMARY_BUCKETS];
 	struct branch_count *branches; /* by the loader's latency group (a PC and its insn) */

@@ -2,8 +2,13 @@
 /*
  * The asynchronous row sink (sink_async.h): a writer thread stores batches
  * of rows in another sink while the loader decodes, resolves and builds the
- * next ones.  On the load benchmark, SQLite's inserts are about a quarter of
- * a load's CPU: on a second core they overlap the rest.
+ * next ones.  On the load benchmark, SQLite's inserts are about 45 % of a
+ * load's CPU: on a second core they overlap the rest.  The stage (the
+ * loader's counting of the summaries, another 15 %) goes to whichever
+ * thread has time: the writer stages each batch before storing it, unless
+ * the caller, finding every batch queued (the writer is behind), has taken
+ * that batch's stage while it would otherwise wait.  Batches are staged one
+ * at a time and in order, so the counts are the same either way.
  *
  * A ring of ANA_ASYNC_BATCHES batches: the caller fills one while the thread
  * stores the queued ones, oldest first; a caller that finds every batch
@@ -12,7 +17,8 @@
  * memory stays at the ring whatever the load's size.
  *
  * Synchronisation is one mutex and two condition variables (work: a batch
- * was queued or the thread must quit; room: a batch was stored), always
+ * was queued, a stage finished or the thread must quit; room: a batch was
+ * stored or a stage finished), always
  * waited on in a loop over the state they guard, and signalled with the
  * mutex held, so no wakeup is lost and a spurious one is harmless.  The
  * thread is created with every signal blocked: SIGINT and SIGTERM reach the
@@ -62,6 +68,8 @@ struct async_sink {
 	unsigned head;   /* the oldest queued batch (the thread's) */
 	unsigned queued; /* batches queued, the one being stored included */
 	unsigned fill;   /* the batch the caller fills: (head + queued) % ANA_ASYNC_BATCHES */
+	unsigned staged; /* queued batches from head whose stage is done or under way (see stage_next) */
+	int staging;     /* the last of them is under way (on either thread) */
 	int quit, drop;  /* the thread ends once the queue is empty; queued batches are dropped */
 	int rc;          /* the thread's first failure: every later operation returns it */
 	char err[512];
@@ -69,31 +77,71 @@ struct async_sink {
 
 /* ---- the writer thread ------------------------------------------------------ */
 
-/* inner's operation @p op on @p n rows, then the stage's on noted records; *in_stage: the stage failed. */
-static int store_rows(struct async_sink *s, enum op op, const void *rows, const void *notes, size_t n, int *in_stage)
+/* inner's operation @p op on @p n rows. */
+static int store_rows(struct async_sink *s, enum op op, const void *rows, size_t n)
 {
 	const struct spe_row_sink *in = &s->inner;
-	int rc = op == OP_RECORDS ? in->records(in->ctx, rows, n)
-		 : op == OP_INSNS ? in->insns(in->ctx, rows, n)
-		 : op == OP_SYMBOLS ? in->symbols(in->ctx, rows, n)
-				    : in->data_objects(in->ctx, rows, n);
-	if (rc == 0 && notes) {
-		rc = s->stage.records(s->stage.ctx, rows, notes, n);
-		*in_stage = rc < 0;
-	}
-	return rc;
+	return op == OP_RECORDS ? in->records(in->ctx, rows, n)
+	       : op == OP_INSNS ? in->insns(in->ctx, rows, n)
+	       : op == OP_SYMBOLS ? in->symbols(in->ctx, rows, n)
+				  : in->data_objects(in->ctx, rows, n);
 }
 
-/* Store batch @p b in the inner sink (and the stage), in order; the first failure ends it. */
-static int store(struct async_sink *s, const struct batch *b, int *in_stage)
+/* Store batch @p b in the inner sink, in order; the first failure ends it. */
+static int store(struct async_sink *s, const struct batch *b)
 {
 	for (size_t i = 0; i < b->n; i++) {
-		const struct entry *e = &b->e[i];
-		int rc = store_rows(s, e->op, e->rows, e->notes, e->n, in_stage);
+		int rc = store_rows(s, b->e[i].op, b->e[i].rows, b->e[i].n);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
+}
+
+/* The stage on batch @p b's noted records, in order. */
+static int stage_batch(struct async_sink *s, const struct batch *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct entry *e = &b->e[i];
+		int rc = e->notes ? s->stage.records(s->stage.ctx, e->rows, e->notes, e->n) : 0;
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Keep the first failure (mutex held): every later operation returns it. */
+static void failed(struct async_sink *s, int rc, const char *why)
+{
+	if (rc < 0 && s->rc == 0) {
+		__atomic_store_n(&s->rc, rc, __ATOMIC_RELEASE); /* put() reads it without the mutex */
+		snprintf(s->err, sizeof s->err, "%s", why && *why ? why : spe_errstr(rc));
+	}
+}
+
+/*
+ * Run the stage on the next queued batch not yet staged (mutex held, none
+ * under way, staged < queued), on the calling thread: the writer after
+ * storing a batch, or the caller instead of waiting for room.  Batches are
+ * staged one at a time and in order, whichever thread does it, so the
+ * stage's counts do not depend on which did; the stage's state passes
+ * between the threads with the mutex.  Storing and staging only read a
+ * queued batch, so they may run on the same batch at once; it is reused
+ * once both are done.
+ */
+static void stage_next(struct async_sink *s)
+{
+	struct batch *b = s->ring[(s->head + s->staged) % ANA_ASYNC_BATCHES];
+	s->staged++;
+	s->staging = 1;
+	int skip = s->drop || s->rc < 0;
+	pthread_mutex_unlock(&s->mu);
+	int rc = skip ? 0 : stage_batch(s, b);
+	pthread_mutex_lock(&s->mu);
+	s->staging = 0;
+	failed(s, rc, NULL);
+	pthread_cond_broadcast(&s->work);
+	pthread_cond_broadcast(&s->room);
 }
 
 static void *writer(void *arg)
@@ -105,20 +153,31 @@ static void *writer(void *arg)
 			pthread_cond_wait(&s->work, &s->mu);
 		if (!s->queued)
 			break; /* quit, and nothing left */
+		/*
+		 * The stage first, unless the caller took it: the caller, when it
+		 * finds every batch queued, stages the next batches meanwhile
+		 * instead of this one, which the thread would then wait for.
+		 */
+		if (!s->staged)
+			stage_next(s);
 		struct batch *b = s->ring[s->head];
 		int skip = s->drop || s->rc < 0;
 		pthread_mutex_unlock(&s->mu);
-		int in_stage = 0;
-		int rc = skip ? 0 : store(s, b, &in_stage);
-		const char *why = rc < 0 && !in_stage && s->inner.errmsg ? s->inner.errmsg(s->inner.ctx) : NULL;
+		int rc = skip ? 0 : store(s, b);
+		const char *why = rc < 0 && s->inner.errmsg ? s->inner.errmsg(s->inner.ctx) : NULL;
 		pthread_mutex_lock(&s->mu);
-		if (rc < 0 && s->rc == 0) {
-			__atomic_store_n(&s->rc, rc, __ATOMIC_RELEASE); /* put() reads it without the mutex */
-			snprintf(s->err, sizeof s->err, "%s", why && *why ? why : spe_errstr(rc));
+		failed(s, rc, why);
+		/* the batch's stage, unless the caller did it (or is doing it) meanwhile */
+		while (!s->staged || (s->staged == 1 && s->staging)) {
+			if (s->staging)
+				pthread_cond_wait(&s->work, &s->mu);
+			else
+				stage_next(s);
 		}
 		b->used = b->n = 0;
 		s->head = (s->head + 1) % ANA_ASYNC_BATCHES;
 		s->queued--;
+		s->staged--;
 		pthread_cond_signal(&s->room);
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -134,6 +193,9 @@ static int submit(struct async_sink *s)
 	if (s->ring[s->fill]->n) {
 		s->queued++;
 		pthread_cond_signal(&s->work);
+		/* every batch queued: the writer is behind, so take a batch's stage work meanwhile */
+		if (s->queued == ANA_ASYNC_BATCHES && s->stage.records && !s->staging && s->staged < s->queued)
+			stage_next(s);
 		while (s->queued == ANA_ASYNC_BATCHES)
 			pthread_cond_wait(&s->room, &s->mu);
 		s->fill = (s->fill + 1) % ANA_ASYNC_BATCHES;
@@ -214,8 +276,15 @@ static size_t record_strings_size(const struct async_sink *s, const struct spe_r
 /* Calls inner's operation @p op (and the stage on noted records) on the caller's thread (a batch too big to queue). */
 static int call_inner(struct async_sink *s, enum op op, const void *rows, const void *notes, size_t n)
 {
-	int rc = drain(s), in_stage = 0;
-	return rc < 0 ? rc : store_rows(s, op, rows, notes, n, &in_stage);
+	int rc = drain(s);
+	if (rc == 0)
+		rc = store_rows(s, op, rows, n);
+	if (rc == 0 && notes && (rc = s->stage.records(s->stage.ctx, rows, notes, n)) < 0) {
+		pthread_mutex_lock(&s->mu);
+		failed(s, rc, NULL); /* errmsg says what failed */
+		pthread_mutex_unlock(&s->mu);
+	}
+	return rc;
 }
 
 /*

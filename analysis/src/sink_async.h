@@ -26,14 +26,18 @@
 int ana_async_sink_new(const struct spe_row_sink *inner, struct spe_row_sink *out, char *err, size_t errlen);
 
 /*
- * Work the writer thread does on records after storing them: the loader's
- * counting (record_tally.h), so the two threads share a load's CPU.  Each
- * record given through ana_async_sink_records_noted() carries @p note_size
- * bytes of notes (what the stage needs beside the row); records() gets the
- * stored rows and their notes, in order, on the writer thread (on the
- * caller's, after the queue, for a batch too big to queue).  It returns 0 or
- * a negative spe code, which fails the sink as inner's failures do.  The
- * stage's state is the thread's until ana_async_sink_sync() returns.
+ * Work on the queued records besides storing them: the loader's counting
+ * (record_tally.h), so the two threads share a load's CPU.  Each record
+ * given through ana_async_sink_records_noted() carries @p note_size bytes of
+ * notes (what the stage needs beside the row); records() gets the rows and
+ * their notes, every noted record once and in the order given, one call at
+ * a time, on the writer thread or, while the writer is behind (every batch
+ * queued), on the caller's thread inside the call that queues (and on the
+ * caller's for a batch too big to queue).  It returns 0 or a negative spe
+ * code, which fails the sink as inner's failures do.  The stage's state is
+ * shared by the threads through the sink's mutex, and is the caller's alone
+ * again once ana_async_sink_sync() (or any operation that waits for the
+ * queue) returns.
  */
 struct ana_async_stage {
 	void *ctx;
