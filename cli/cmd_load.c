@@ -29,7 +29,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
-		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--raw --midr=MIDR|PART [--cpu=N]]\n"
+		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--cpu=N]]\n"
 		"       spe-load FILE... --clickhouse=URL [--cluster=NAME] [--replace] [options above]\n"
 		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
 		"      --clickhouse=URL  load into ClickHouse instead, e.g. http://host:8123/?database=spe\n"
@@ -43,7 +43,8 @@ static void usage(FILE *out)
 		"      --line-budget=N   cache lines whose sharing counts a load keeps (default %d)\n"
 		"      --jobs=N          1: one thread; 2 (default with 2 CPUs): SQLite inserts on a writer thread\n"
 		"      --raw             FILEs are bare SPE bytes, not perf.data\n"
-		"      --midr=MIDR       CPU of raw files: MIDR_EL1 value or part name (neoverse-n1)\n"
+		"      --midr=MIDR       the CPU: MIDR_EL1 value or part name (neoverse-n1); raw files need it,\n"
+		"                        perf.data takes it for CPUs it names no part for (a file cut short)\n"
 		"      --cpu=N           CPU number recorded for raw files (default 0)\n",
 		SPE_LOAD_LINE_BUDGET);
 }
@@ -175,12 +176,11 @@ int cmd_load(int argc, char **argv)
 										       : NULL;
 	if (!output && !ch.url)
 		output = CLI_DEFAULT_DB; /* the database spe-query, spe-report and spe-export read by default */
-	if (optind >= argc || ((append || ch.replace) && force) || (midr_arg && !raw) || ch_misuse) {
+	if (optind >= argc || ((append || ch.replace) && force) || ch_misuse) {
 		fprintf(stderr, "spe-load: %s\n",
 			ch_misuse ? ch_misuse
 			: optind >= argc ? "no input file"
-			: (append || ch.replace) && force ? "--append and --replace exclude --force"
-					  : "--midr goes with --raw");
+					  : "--append and --replace exclude --force");
 		usage(stderr);
 		return CLI_USAGE;
 	}
@@ -189,6 +189,8 @@ int cmd_load(int argc, char **argv)
 		fprintf(stderr, "spe-load: --midr=%s: not a number or a known CPU part\n", midr_arg);
 		return CLI_USAGE;
 	}
+	if (!raw)
+		opts.midr = midr;
 
 	if (opts.symfs && (c = cli_check_dir_option("spe-load", "--symfs", opts.symfs)))
 		return c;

@@ -204,7 +204,7 @@ void spe_loader_cpu(struct spe_loader *ld, int cpu, uint32_t midr)
 {
 	struct ana_attrib_cpu *c = ana_attrib_cpu(&ld->at, cpu);
 	if (c) {
-		c->midr = midr;
+		c->midr = midr ? midr : ld->opts.midr;
 		c->known = 1;
 	}
 }

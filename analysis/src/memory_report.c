@@ -65,6 +65,15 @@ int spe_huge_page_hint_text(const double v[SPE_HUGE_PAGE_HINT_COLUMNS], char *te
 		snprintf(text, size, "No huge-page hint: no record has a data address.");
 		return 0;
 	}
+	/* translation is a part of a record's total latency; more of it than the total means the counters
+	   disagree (a synthetic trace, or saturated counters), and a share over 100 % would mislead */
+	if (xlat > total) {
+		snprintf(text, size,
+			 "No huge-page hint: translation latency (%.0f cycles) exceeds the records' total latency "
+			 "(%.0f cycles), so its share cannot be given: the latency counters disagree.",
+			 xlat, total);
+		return 0;
+	}
 	if (xlat_share < HINT_MIN_TRANSLATION_SHARE) {
 		snprintf(text, size,
 			 "No huge-page hint: address translation is %.1f%% of data-access latency (a hint needs %.0f%%).",
@@ -256,14 +265,21 @@ int spe_memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *ou
 		rc = spe_numa_summary(db, numa, sizeof numa, err, errlen);
 	if (rc < 0)
 		return rc;
+	double sources = 0;
+	if ((rc = one_row(db, "SELECT count(*) FROM source", 1, &sources, err, errlen)) < 0)
+		return rc;
+	/* the views' rows are per capture: with several, each row says which (source.id), else they look alike */
+	const char *capture = sources > 1 ? "source_id AS capture, " : "";
 	snprintf(sql[0], sizeof sql[0],
-		 "SELECT kind, name, start, samples, latency_share, p99, levels FROM hot_data_object LIMIT %d", top);
+		 "SELECT %skind, name, start, samples, latency_share, p99, levels FROM hot_data_object LIMIT %d", capture,
+		 top);
 	snprintf(sql[1], sizeof sql[1],
-		 "SELECT cpu_node, memory_node, basis, remote, loads, total_latency, mean_latency FROM numa_traffic LIMIT %d",
-		 top);
+		 "SELECT %scpu_node, memory_node, basis, remote, loads, total_latency, mean_latency FROM numa_traffic "
+		 "LIMIT %d",
+		 capture, top);
 	snprintf(sql[2], sizeof sql[2],
-		 "SELECT line, cpus, writes, hitm, peer_hits, remote_hits, data_objects FROM cacheline_sharing LIMIT %d",
-		 top);
+		 "SELECT %sline, cpus, writes, hitm, peer_hits, remote_hits, data_objects FROM cacheline_sharing LIMIT %d",
+		 capture, top);
 	snprintf(sql[3], sizeof sql[3],
 		 "SELECT pc, symbol, data_object, loads, late_prefetch, recently_fetched, late_latency FROM prefetch LIMIT %d",
 		 top);
@@ -298,9 +314,20 @@ int spe_memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *ou
 		return 0;
 	}
 	fprintf(out, "Memory\n\nHuge pages: %s\nNUMA: %s\n", hint, numa);
+	if (*capture) {
+		static const struct text_col source_cols[] = { { "capture", COL_NUM }, { "file", COL_TEXT } };
+		fprintf(out, "\nCaptures (the tables' first column)\n");
+		if ((rc = print_text_table(db, /* the file's last component (the table source has the path as given) */
+					   "SELECT id, replace(file, rtrim(file, replace(file, '/', '')), '') FROM source ORDER BY id", source_cols, out, err, errlen)) < 0)
+			return rc;
+	}
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+		struct text_col cols[MAX_TEXT_COLS + 1] = { { "capture", COL_NUM } };
+		/* the prefetch view adds up every capture's loads by PC: no capture column */
+		int with_capture = *capture && strstr(sections[i].sql, "capture") != NULL;
+		memcpy(cols + with_capture, sections[i].cols, sizeof sections[i].cols);
 		fprintf(out, "\n%s\n", sections[i].title);
-		if ((rc = print_text_table(db, sections[i].sql, sections[i].cols, out, err, errlen)) < 0)
+		if ((rc = print_text_table(db, sections[i].sql, cols, out, err, errlen)) < 0)
 			return rc;
 	}
 	/* one sentence per part: a list, as the sentences above, not a one-column table */

@@ -49,6 +49,16 @@ same=$(query "$tmp/cut.db" "ATTACH '$tmp/full.db' AS f;
 	WHERE c.pc IS w.pc AND c.ts IS w.ts AND c.total_latency IS w.total_latency AND c.cpu IS w.cpu
 	  AND c.data_va IS w.data_va AND c.op IS w.op AND c.data_source IS w.data_source")
 expect cut_records_same "$same" "$records"
+# --midr names the part the cut took with it: the data sources get their levels back, as in the whole file
+${SPE_RUN:-} "$load" "$tmp/cut.data" -o "$tmp/cut-midr.db" --midr=neoverse-n1 2>/dev/null
+expect cut_midr_rc $? 1
+expect cut_levels_unnamed "$(query "$tmp/cut.db" "SELECT count(*) FROM spe_record WHERE mem_level IS NOT NULL")" 0
+levels=$(query "$tmp/cut-midr.db" "ATTACH '$tmp/full.db' AS f;
+	SELECT count(*), sum(c.mem_level IS w.mem_level) FROM spe_record c JOIN f.spe_record w USING (id)
+	WHERE w.mem_level IS NOT NULL")
+[ "${levels%%,*}" -gt 0 ] || { echo "FAIL cut_midr_levels: no record with a level in the loaded part"; fail=1; }
+expect cut_midr_levels_same "${levels#*,}" "${levels%%,*}"
+expect cut_midr_part "$(query "$tmp/cut-midr.db" "SELECT DISTINCT part FROM cpu")" "neoverse-n1"
 # a whole file is not cut
 expect full_not_cut "$(query "$tmp/full.db" "SELECT cut_offset IS NULL, cut_bytes, cut IS NULL FROM load_stats")" "1,0,1"
 

@@ -239,6 +239,10 @@ TEST(report_sentences)
 	CHECK(strncmp(text, "14 regions of 2 MiB take 9", 26) == 0);
 	CHECK(strstr(text, "their TLB walks fall on 1276 distinct 4 KiB pages (91 per region): back them with huge pages") !=
 	      NULL);
+	/* counters that disagree (translation over total) give no share over 100 % */
+	const double disagree[SPE_HUGE_PAGE_HINT_COLUMNS] = { 2, 900, 40, 1000, 400 };
+	CHECK_INT_EQ(spe_huge_page_hint_text(disagree, text, sizeof text), 0);
+	CHECK(strstr(text, "translation latency (1000 cycles) exceeds the records' total latency (400 cycles)") != NULL);
 	CHECK_INT_EQ(spe_numa_summary(db, text, sizeof text, err, sizeof err), 1);
 	/* both captures: heap_scan's remote half and CPU 2's counter, by physical address */
 	CHECK(strstr(text, "of load latency comes from memory of another NUMA node (3620 of 3620 loads placed") != NULL);
@@ -253,6 +257,11 @@ TEST(report_sentences)
 	CHECK(strstr(all, "neoverse-n1: no HITM or snoop events (SPE 1.1); data sources mark no modified line; "
 			  "late prefetch is IMPDEF bit 12") != NULL);
 	CHECK(strstr(all, "heap_scan") != NULL);
+	/* two captures: their list, and each per-capture table says whose row it is; prefetch adds them up */
+	CHECK(strstr(all, "Captures (the tables' first column)\n  capture  file\n        1  ") != NULL);
+	CHECK(strstr(all, "Hot data objects by total latency\n  capture  kind ") != NULL);
+	CHECK(strstr(all, "Shared cache lines\n  capture  line ") != NULL);
+	CHECK(strstr(all, "Late prefetches\n  pc ") != NULL);
 }
 
 /*

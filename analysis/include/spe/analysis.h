@@ -205,6 +205,13 @@ struct spe_load_opts {
 	 * rows from its records.  0 = SPE_LOAD_LINE_BUDGET.
 	 */
 	size_t line_budget;
+	/*
+	 * The MIDR_EL1 of CPUs the file names none for (a perf.data cut before
+	 * the header features perf writes after the data, or recorded without
+	 * them): it selects their data-source map.  0 = unknown; a part the file
+	 * names wins.
+	 */
+	uint32_t midr;
 };
 
 #define SPE_LOAD_LINE_BUDGET 524288 /* about 75 MB */
