@@ -378,30 +378,33 @@ TEST(free_mid_load)
 	CHECK_INT_EQ(l.commits, 0);
 }
 
-/* The stage, with a writer slow enough that the caller finds the ring full and takes some batches' stage. */
-TEST(stage_sees_every_record_once_in_order)
+/* A records-only inner sink (records() sleeping @p slow_us per call) wrapped with stage @p g. */
+static void start_staged(struct log_sink *l, struct stage_log *g, unsigned slow_us, struct spe_row_sink *async)
 {
-	struct log_sink l;
-	struct spe_row_sink s;
-	start(&l, &s);
-	/* start() made a sink without a stage: replace it by one with */
-	s.free(s.ctx);
-	memset(&l, 0, sizeof l);
-	l.strings_ok = 1;
-	l.caller = pthread_self();
-	l.slow_us = 2000; /* 2 ms per call: far slower than the caller, even under qemu-user */
-	struct stage_log g = { .caller = pthread_self(), .fail_at = -1 };
+	memset(l, 0, sizeof *l);
+	l->strings_ok = 1;
+	l->caller = pthread_self();
+	l->slow_us = slow_us;
 	struct spe_row_sink inner = { .size = offsetof(struct spe_row_sink, time_convs),
-				      .ctx = &l,
+				      .ctx = l,
 				      .begin = l_begin,
 				      .records = l_records,
 				      .commit = l_commit,
 				      .abort = l_abort,
 				      .errmsg = l_errmsg,
 				      .free = l_free };
-	struct ana_async_stage stage = { .ctx = &g, .note_size = sizeof(int64_t), .records = stage_records };
+	struct ana_async_stage stage = { .ctx = g, .note_size = sizeof(int64_t), .records = stage_records };
 	char err[128];
-	CHECK_INT_EQ(ana_async_sink_new_staged(&inner, &stage, &s, err, sizeof err), 0);
+	CHECK_INT_EQ(ana_async_sink_new_staged(&inner, &stage, async, err, sizeof err), 0);
+}
+
+/* The stage, with a writer slow enough that the caller finds the ring full and takes some batches' stage. */
+TEST(stage_sees_every_record_once_in_order)
+{
+	struct log_sink l;
+	struct stage_log g = { .caller = pthread_self(), .fail_at = -1 };
+	struct spe_row_sink s;
+	start_staged(&l, &g, 2000, &s); /* 2 ms per call: far slower than the caller, even under qemu-user */
 	int64_t ts = 0;
 	for (int round = 0; round < 150; round++, ts += 256)
 		CHECK_INT_EQ(put_noted(&s, ts, 256), 0);
@@ -428,21 +431,9 @@ TEST(stage_sees_every_record_once_in_order)
 TEST(stage_failure_comes_back)
 {
 	struct log_sink l;
-	memset(&l, 0, sizeof l);
-	l.caller = pthread_self();
 	struct stage_log g = { .caller = pthread_self(), .fail_at = 5000 };
-	struct spe_row_sink inner = { .size = offsetof(struct spe_row_sink, time_convs),
-				      .ctx = &l,
-				      .begin = l_begin,
-				      .records = l_records,
-				      .commit = l_commit,
-				      .abort = l_abort,
-				      .errmsg = l_errmsg,
-				      .free = l_free };
-	struct ana_async_stage stage = { .ctx = &g, .note_size = sizeof(int64_t), .records = stage_records };
 	struct spe_row_sink s;
-	char err[128];
-	CHECK_INT_EQ(ana_async_sink_new_staged(&inner, &stage, &s, err, sizeof err), 0);
+	start_staged(&l, &g, 0, &s);
 	int rc = 0;
 	for (int round = 0; rc == 0 && round < 200; round++)
 		rc = put_noted(&s, (int64_t)round * 256, 256);
