@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pc_summary and symbol_summary: the statistics hot_pc and hot_symbol show,
+ * _hot_pc (behind pc_summary) and symbol_summary: what hot_pc and hot_symbol show,
  * computed once per load from pc_histogram (one latency histogram per PC
  * and source) over every source in the database.
  *
@@ -16,7 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "branch_rollup.h"
+#include "insn_names.h"
 #include "latency_hist.h"
+#include "number_text.h"
+#include "rollup_insert.h"
 #include "spe/spe.h"
 
 struct rollup {
@@ -24,6 +28,7 @@ struct rollup {
 	char *err;
 	size_t errlen;
 	sqlite3_stmt *insert;
+	sqlite3_stmt *round; /* SELECT round(?1, ?2), for the few quotients near a half */
 };
 
 static int fail(struct rollup *r, const char *what)
@@ -32,24 +37,16 @@ static int fail(struct rollup *r, const char *what)
 	return -spe_io;
 }
 
-static void bind_or_null(sqlite3_stmt *st, int i, int has, int64_t v)
-{
-	if (has)
-		sqlite3_bind_int64(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 /* Bind columns first.. of (samples, total_latency, timed, p50, p90, p99) and step. */
 static int insert_stats(struct rollup *r, int first, const struct latency_stats *s, const char *what)
 {
 	sqlite3_stmt *st = r->insert;
 	sqlite3_bind_int64(st, first, (int64_t)s->samples);
-	bind_or_null(st, first + 1, s->timed > 0, (int64_t)s->total_latency);
+	ana_bind_int_or_null(st, first + 1, s->timed > 0, (int64_t)s->total_latency);
 	sqlite3_bind_int64(st, first + 2, (int64_t)s->timed);
-	bind_or_null(st, first + 3, s->p50 >= 0, s->p50);
-	bind_or_null(st, first + 4, s->p90 >= 0, s->p90);
-	bind_or_null(st, first + 5, s->p99 >= 0, s->p99);
+	ana_bind_int_or_null(st, first + 3, s->p50 >= 0, s->p50);
+	ana_bind_int_or_null(st, first + 4, s->p90 >= 0, s->p90);
+	ana_bind_int_or_null(st, first + 5, s->p99 >= 0, s->p99);
 	int rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : fail(r, what);
@@ -206,24 +203,125 @@ static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, st
 	return rc;
 }
 
-static int write_pc_summary(struct rollup *r, const struct latency_groups *pcs, uint64_t *scratch)
+/*
+ * _hot_pc: hot_pc's rows as the view shows them -- the PC in hex, the
+ * instruction's and function's names, mean_latency and latency_share
+ * rounded -- in the view's order, which it reads front to back.  Joining
+ * insn and symbol, rounding and formatting per row at query time made
+ * printing all 200,000 rows of gen_bench's PCs take 1.4 s; read so, 0.3 s.
+ * The names come from one pass over insn and symbol in id order
+ * (insn_names.c), the rows are sorted here.
+ */
+/* A PC in the sort: its key and group (its statistics stay in an array by group). */
+struct pc_rank {
+	int64_t total; /* -1: nothing timed (NULL sorts last) */
+	uint64_t samples;
+	uint32_t group;
+};
+
+/* hot_pc's order: total_latency DESC (NULL last), samples DESC, then the group's first appearance */
+static int hotter_first(const void *pa, const void *pb)
 {
-	if (sqlite3_prepare_v2(r->db,
-			       "INSERT INTO pc_summary(pc, insn_id, samples, total_latency, timed, p50, p90, p99)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &r->insert, NULL) != SQLITE_OK)
-		return fail(r, "pc_summary");
-	int rc = 0;
-	for (uint32_t g = 0; g < pcs->n && rc == 0; g++) {
-		const struct latency_group *grp = &pcs->groups[g];
-		struct latency_stats s;
-		ana_latency_hist_stats(&grp->hist, scratch, &s);
-		bind_or_null(r->insert, 1, grp->key.w[2] != 0, (int64_t)grp->key.w[0]);
-		bind_or_null(r->insert, 2, grp->key.w[1] != 0, (int64_t)grp->key.w[1]);
-		rc = insert_stats(r, 3, &s, "pc_summary");
+	const struct pc_rank *a = pa, *b = pb;
+	if (a->total != b->total)
+		return a->total > b->total ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return a->group < b->group ? -1 : a->group > b->group;
+}
+
+#define HOT_PC_COLUMNS 17
+#define HOT_PC_INTO                                                                                          \
+	"_hot_pc(pc, symbol, symbol_offset, src_file, src_line, mnemonic, operands, samples, total_latency,"   \
+	" mean_latency, p50, p90, p99, latency_share, pc_value, insn_id, timed)"
+
+struct hot_pc_writer {
+	struct rollup *r;
+	char (*text)[3][NUMBER_TEXT_MAX]; /* per row of a batch: pc, mean_latency, latency_share until the step */
+	const struct pc_rank *rank;
+	const struct latency_groups *pcs;
+	const struct latency_stats *stats; /* by group */
+	const struct insn_names *names;
+	uint64_t total; /* of every PC: latency_share's denominator */
+};
+
+/* Bind the @p k th row in hot order at parameters @p i.. of @p st (ana_rollup_insert). */
+static int bind_hot_pc(void *ctx, sqlite3_stmt *st, int i, size_t k)
+{
+	const struct hot_pc_writer *w = ctx;
+	/* the names are read in hot order, not in id order: fetch ahead */
+	uint64_t ahead = k + 8 < w->pcs->n ? w->pcs->groups[w->rank[k + 8].group].key.w[1] : 0;
+	if (ahead && ahead <= (uint64_t)w->names->max_id)
+		__builtin_prefetch(&w->names->by_id[ahead]);
+	uint32_t g = w->rank[k].group;
+	const struct latency_group *grp = &w->pcs->groups[g];
+	const struct latency_stats *s = &w->stats[g];
+	int has_pc = grp->key.w[2] != 0, has_insn = grp->key.w[1] != 0;
+	int64_t pc = (int64_t)grp->key.w[0], insn = (int64_t)grp->key.w[1];
+	const struct insn_name *in = has_insn ? ana_insn_name(w->names, insn) : NULL;
+	const struct name_span none = { 0, NAME_NULL };
+	char(*text)[NUMBER_TEXT_MAX] = w->text[k % ROLLUP_BATCH];
+	if (has_pc)
+		sqlite3_bind_text(st, i, text[0], (int)ana_hex_text(text[0], pc), SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+	ana_insn_names_bind(st, i + 1, w->names, in && in->has_symbol ? in->symbol : none);
+	if (has_pc && in && in->has_symbol)
+		ana_bind_offset(st, i + 2, pc, in->sym_start);
+	else
+		sqlite3_bind_null(st, i + 2);
+	ana_insn_names_bind(st, i + 3, w->names, in ? in->file : none);
+	ana_bind_int_or_null(st, i + 4, in && in->has_line, in ? in->line : 0);
+	ana_insn_names_bind(st, i + 5, w->names, in ? in->mnemonic : none);
+	ana_insn_names_bind(st, i + 6, w->names, in ? in->operands : none);
+	sqlite3_bind_int64(st, i + 7, (int64_t)s->samples);
+	ana_bind_int_or_null(st, i + 8, s->timed > 0, (int64_t)s->total_latency);
+	int rc = SQLITE_OK;
+	if (s->timed) /* mean_latency */
+		rc = ana_bind_rounded(w->r->db, &w->r->round, st, i + 9, text[1], s->total_latency, s->timed, 2,
+				      (double)s->total_latency / (double)s->timed);
+	else
+		sqlite3_bind_null(st, i + 9);
+	ana_bind_int_or_null(st, i + 10, s->p50 >= 0, s->p50);
+	ana_bind_int_or_null(st, i + 11, s->p90 >= 0, s->p90);
+	ana_bind_int_or_null(st, i + 12, s->p99 >= 0, s->p99);
+	/* latency_share: 100 * total / the total of every PC, NULL without a latency or when that is 0 */
+	if (rc == SQLITE_OK && s->timed && w->total)
+		rc = ana_bind_rounded(w->r->db, &w->r->round, st, i + 13, text[2],
+				      s->total_latency <= UINT64_MAX / 100 ? 100 * s->total_latency : UINT64_MAX, w->total,
+				      2, 100.0 * (double)s->total_latency / (double)w->total);
+	else
+		sqlite3_bind_null(st, i + 13);
+	ana_bind_int_or_null(st, i + 14, has_pc, pc);
+	ana_bind_int_or_null(st, i + 15, has_insn, insn);
+	sqlite3_bind_int64(st, i + 16, (int64_t)s->timed);
+	return rc;
+}
+
+static int write_hot_pc(struct rollup *r, const struct latency_groups *pcs, const struct insn_names *names,
+			uint64_t *scratch)
+{
+	struct latency_stats *stats = malloc(((size_t)pcs->n + 1) * sizeof *stats);
+	struct pc_rank *rank = malloc(((size_t)pcs->n + 1) * sizeof *rank);
+	char(*text)[3][NUMBER_TEXT_MAX] = malloc(ROLLUP_BATCH * sizeof *text);
+	if (!stats || !rank || !text) {
+		free(stats);
+		free(rank);
+		free(text);
+		return out_of_memory(r);
 	}
-	sqlite3_finalize(r->insert);
-	r->insert = NULL;
+	struct hot_pc_writer w = { r, text, rank, pcs, stats, names, 0 };
+	for (uint32_t g = 0; g < pcs->n; g++) {
+		ana_latency_hist_stats(&pcs->groups[g].hist, scratch, &stats[g]);
+		rank[g] = (struct pc_rank){ stats[g].timed ? (int64_t)stats[g].total_latency : -1, stats[g].samples, g };
+		if (stats[g].timed)
+			w.total += stats[g].total_latency;
+	}
+	qsort(rank, pcs->n, sizeof *rank, hotter_first);
+	int rc = ana_rollup_insert(r->db, HOT_PC_INTO, HOT_PC_COLUMNS, pcs->n, bind_hot_pc, &w) < 0 ? fail(r, "_hot_pc") : 0;
+	free(stats);
+	free(rank);
+	free(text);
 	return rc;
 }
 
@@ -242,7 +340,7 @@ static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg
 			continue;
 		struct latency_stats s;
 		ana_latency_hist_stats(h, scratch, &s);
-		bind_or_null(r->insert, 1, g < sg->n, g < sg->n ? sg->first_id[g] : 0);
+		ana_bind_int_or_null(r->insert, 1, g < sg->n, g < sg->n ? sg->first_id[g] : 0);
 		rc = insert_stats(r, 2, &s, "symbol_summary");
 	}
 	sqlite3_finalize(r->insert);
@@ -261,15 +359,16 @@ static uint32_t widest(const struct latency_groups *g)
 
 int spe_latency_rollup(sqlite3 *db, char *err, size_t errlen)
 {
-	struct rollup r = { db, err, errlen, NULL };
+	struct rollup r = { db, err, errlen, NULL, NULL };
 	char *msg = NULL;
-	if (sqlite3_exec(db, "DELETE FROM pc_summary; DELETE FROM symbol_summary;", NULL, NULL, &msg) != SQLITE_OK) {
+	if (sqlite3_exec(db, "DELETE FROM _hot_pc; DELETE FROM symbol_summary;", NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, errlen, "clearing the summaries: %s", msg ? msg : sqlite3_errmsg(db));
 		sqlite3_free(msg);
 		return -spe_io;
 	}
 	struct symbol_groups sg = { 0 };
 	struct latency_groups pcs = { 0 }, fns = { 0 };
+	struct insn_names names = { 0 };
 	uint64_t *scratch = NULL;
 	int rc = number_functions(&r, &sg);
 	if (rc == 0)
@@ -280,9 +379,15 @@ int spe_latency_rollup(sqlite3 *db, char *err, size_t errlen)
 			rc = out_of_memory(&r);
 	}
 	if (rc == 0)
-		rc = write_pc_summary(&r, &pcs, scratch);
+		rc = ana_insn_names_load(db, &names, err, errlen);
+	if (rc == 0)
+		rc = write_hot_pc(&r, &pcs, &names, scratch);
+	if (rc == 0)
+		rc = ana_branch_rollup(db, err, errlen);
 	if (rc == 0)
 		rc = write_symbol_summary(&r, &sg, &fns, scratch);
+	sqlite3_finalize(r.round);
+	ana_insn_names_free(&names);
 	free(scratch);
 	free(sg.group_of);
 	free(sg.first_id);

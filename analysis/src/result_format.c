@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include "number_text.h"
 #include "result_internal.h"
 #include "result_rows.h"
 #include "spe/analysis.h"
@@ -33,27 +34,35 @@ static char *blob_hex(const unsigned char *b, int n)
 	return s;
 }
 
-static void csv_field(FILE *out, const char *s)
+/*
+ * The cell @p col of the current row: its type, and its text (NULL for SQL
+ * NULL) borrowed through peek() or else copied by text() into *copy, which
+ * the caller frees.
+ */
+static const char *cell_text(const struct result_rows *r, int col, char *scratch, size_t *len,
+			     enum result_type *type, char **copy)
 {
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
+	*copy = NULL;
+	if (r->peek) {
+		const char *t = r->peek(r->ctx, col, scratch, len, type);
+		if (t || *type == RESULT_NULL)
+			return t;
+	} else {
+		*type = r->type(r->ctx, col);
+		if (*type == RESULT_NULL)
+			return NULL;
 	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	*copy = r->text(r->ctx, col);
+	*len = *copy ? strlen(*copy) : 0;
+	return *copy;
 }
 
 static void json_value(FILE *out, const struct result_rows *r, int i)
 {
-	enum result_type type = r->type(r->ctx, i);
-	char *t = type == RESULT_NULL ? NULL : r->text(r->ctx, i);
+	enum result_type type;
+	char scratch[NUMBER_TEXT_MAX], *copy;
+	size_t len;
+	const char *t = cell_text(r, i, scratch, &len, &type, &copy);
 	switch (type) {
 	case RESULT_NULL:
 		fputs("null", out);
@@ -70,7 +79,7 @@ static void json_value(FILE *out, const struct result_rows *r, int i)
 	default:
 		util_json_string(out, t ? t : "");
 	}
-	free(t);
+	free(copy);
 }
 
 /* The current row as {"column": value, ...}. */
@@ -156,31 +165,93 @@ static int print_table(const struct result_rows *r, FILE *out)
 	return rc;
 }
 
-static int print_stream(const struct result_rows *r, enum spe_result_format fmt, FILE *out)
+/*
+ * CSV goes out through a buffer a block at a time: a stdio call per cell
+ * cost as much as formatting the cell.
+ */
+struct csv_out {
+	FILE *out;
+	size_t len;
+	char buf[1 << 15];
+};
+
+static void csv_put(struct csv_out *o, const char *s, size_t n)
 {
+	if (o->len + n > sizeof o->buf) {
+		fwrite(o->buf, 1, o->len, o->out);
+		o->len = 0;
+		if (n > sizeof o->buf) {
+			fwrite(s, 1, n, o->out);
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static void csv_cell(struct csv_out *o, const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && s[i] != ',' && s[i] != '"' && s[i] != '\r' && s[i] != '\n')
+		i++;
+	if (i == n) {
+		csv_put(o, s, n);
+		return;
+	}
+	csv_put(o, "\"", 1);
+	for (const char *end = s + n, *q; s < end; s = q + 1) {
+		if (!(q = memchr(s, '"', (size_t)(end - s)))) {
+			csv_put(o, s, (size_t)(end - s));
+			break;
+		}
+		csv_put(o, s, (size_t)(q - s) + 1);
+		csv_put(o, "\"", 1); /* a quote doubled */
+	}
+	csv_put(o, "\"", 1);
+}
+
+static int print_csv(const struct result_rows *r, FILE *out)
+{
+	struct csv_out *o = malloc(sizeof *o);
+	if (!o)
+		return -spe_nomem;
+	o->out = out;
+	o->len = 0;
 	int nc = r->ncols, step;
-	if (fmt == SPE_FORMAT_CSV) {
+	for (int c = 0; c < nc; c++) {
+		if (c)
+			csv_put(o, ",", 1);
+		const char *name = r->name(r->ctx, c);
+		csv_cell(o, name, strlen(name));
+	}
+	csv_put(o, "\r\n", 2);
+	while ((step = r->next(r->ctx)) == 1) {
 		for (int c = 0; c < nc; c++) {
 			if (c)
-				fputc(',', out);
-			csv_field(out, r->name(r->ctx, c));
+				csv_put(o, ",", 1);
+			enum result_type type;
+			char scratch[NUMBER_TEXT_MAX], *copy;
+			size_t len;
+			const char *t = cell_text(r, c, scratch, &len, &type, &copy);
+			if (t)
+				csv_cell(o, t, len);
+			free(copy);
 		}
-		fputs("\r\n", out);
+		csv_put(o, "\r\n", 2);
 	}
+	fwrite(o->buf, 1, o->len, out);
+	free(o);
+	return step < 0 ? step : 0;
+}
+
+static int print_stream(const struct result_rows *r, enum spe_result_format fmt, FILE *out)
+{
+	if (fmt == SPE_FORMAT_CSV)
+		return print_csv(r, out);
+	int step;
 	while ((step = r->next(r->ctx)) == 1) {
-		if (fmt == SPE_FORMAT_CSV) {
-			for (int c = 0; c < nc; c++) {
-				if (c)
-					fputc(',', out);
-				char *t = r->type(r->ctx, c) == RESULT_NULL ? NULL : r->text(r->ctx, c);
-				csv_field(out, t);
-				free(t);
-			}
-			fputs("\r\n", out);
-		} else {
-			json_object(out, r);
-			fputc('\n', out);
-		}
+		json_object(out, r);
+		fputc('\n', out);
 	}
 	return step < 0 ? step : 0;
 }
@@ -237,6 +308,36 @@ static char *sqlite_text(void *ctx, int col)
 	return strdup(t ? (const char *)t : "");
 }
 
+static const char *sqlite_peek(void *ctx, int col, char *scratch, size_t *len, enum result_type *type)
+{
+	const unsigned char *t;
+	switch (sqlite3_column_type(ctx, col)) {
+	case SQLITE_NULL:
+		*type = RESULT_NULL;
+		return NULL;
+	case SQLITE_INTEGER:
+		*type = RESULT_INT;
+		*len = ana_int64_text(scratch, sqlite3_column_int64(ctx, col));
+		return scratch;
+	case SQLITE_FLOAT:
+		*type = RESULT_FLOAT;
+		if ((*len = ana_short_float_text(scratch, sqlite3_column_double(ctx, col))))
+			return scratch;
+		break;
+	case SQLITE_BLOB:
+		*type = RESULT_BLOB;
+		return NULL; /* text() writes it in hex */
+	default:
+		*type = RESULT_TEXT;
+		break;
+	}
+	t = sqlite3_column_text(ctx, col);
+	if (!t)
+		return NULL; /* out of memory: text() says so */
+	*len = strlen((const char *)t); /* as text() copies it: to the first NUL */
+	return (const char *)t;
+}
+
 static struct result_rows sqlite_rows(sqlite3_stmt *st)
 {
 	return (struct result_rows){ .ctx = st,
@@ -244,7 +345,8 @@ static struct result_rows sqlite_rows(sqlite3_stmt *st)
 				     .name = sqlite_name,
 				     .next = sqlite_next,
 				     .type = sqlite_type,
-				     .text = sqlite_text };
+				     .text = sqlite_text,
+				     .peek = sqlite_peek };
 }
 
 int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, FILE *out, char *err,

@@ -17,7 +17,7 @@
 #include "util/text.h"
 #include "spe/analysis.h"
 
-/* The statistics columns of pc_summary and symbol_summary (latency_rollup.c fills them). */
+/* The statistics columns of symbol_summary (latency_rollup.c fills them). */
 #define LATENCY_STATS_COLUMNS                  \
 	"  samples INTEGER NOT NULL,\n"        \
 	"  total_latency INTEGER,\n"           \
@@ -94,9 +94,27 @@ static const char tables_sql[] =
 	"FROM pc_histogram h, json_each(h.histogram) j\n"
 	"UNION ALL\n"
 	"SELECT source_id, pc, insn_id, symbol_id, NULL, untimed FROM pc_histogram WHERE untimed > 0;\n"
-	"CREATE TABLE pc_summary(\n"
-	"  pc INTEGER,\n"
-	"  insn_id INTEGER REFERENCES insn(id),\n" LATENCY_STATS_COLUMNS
+	/* hot_pc's rows, rendered and in its order (latency_rollup.c); pc_summary's columns are among them */
+	"CREATE TABLE _hot_pc(\n"
+	"  pc TEXT,\n"
+	"  symbol TEXT,\n"
+	"  symbol_offset INTEGER,\n"
+	"  src_file TEXT,\n"
+	"  src_line INTEGER,\n"
+	"  mnemonic TEXT,\n"
+	"  operands TEXT,\n"
+	"  samples INTEGER NOT NULL,\n"
+	"  total_latency INTEGER,\n"
+	"  mean_latency REAL,\n"
+	"  p50 INTEGER,\n"
+	"  p90 INTEGER,\n"
+	"  p99 INTEGER,\n"
+	"  latency_share REAL,\n"
+	"  pc_value INTEGER,\n"
+	"  insn_id INTEGER REFERENCES insn(id),\n"
+	"  timed INTEGER NOT NULL);\n"
+	"CREATE VIEW pc_summary AS\n"
+	"SELECT pc_value AS pc, insn_id, samples, total_latency, timed, p50, p90, p99 FROM _hot_pc;\n"
 	"CREATE TABLE symbol_summary(\n"
 	"  symbol_id INTEGER REFERENCES symbol(id),\n" LATENCY_STATS_COLUMNS
 	/* the summaries of the records (record_summary.c): one source's rows each */
@@ -112,6 +130,14 @@ static const char tables_sql[] =
 	"  latency_lo INTEGER NOT NULL,\n"
 	"  samples INTEGER NOT NULL,\n"
 	"  total_latency INTEGER NOT NULL);\n"
+	/* branch_mispredict's groups, in its order (branch_rollup.c) */
+	"CREATE TABLE _branch_mispredict(\n"
+	"  pc_value INTEGER,\n"
+	"  insn_id INTEGER REFERENCES insn(id),\n"
+	"  branches INTEGER NOT NULL,\n"
+	"  mispredicted INTEGER,\n"
+	"  mispredict_rate REAL,\n"
+	"  not_taken INTEGER);\n"
 	"CREATE TABLE branch_stat(\n"
 	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
 	"  pc INTEGER,\n"
@@ -374,13 +400,11 @@ int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
 static const char indexes_sql[] =
 	"CREATE INDEX IF NOT EXISTS symbol_mapping ON symbol(mapping_id, start);\n"
 	"CREATE INDEX IF NOT EXISTS insn_mapping_pc ON insn(mapping_id, pc);\n"
-	/* hot_pc's and hot_symbol's order, so LIMIT N reads N rows */
-	"CREATE INDEX IF NOT EXISTS pc_summary_hot ON pc_summary(total_latency DESC, samples DESC);\n"
+	/* hot_symbol's order, so LIMIT N reads N rows (_hot_pc's rows are in hot_pc's) */
 	"CREATE INDEX IF NOT EXISTS symbol_summary_hot ON symbol_summary(total_latency DESC, samples DESC);\n";
 
 /* Dropped at the start of an append and rebuilt at its end (after the rollup refills the summaries). */
-static const char drop_indexes_sql[] = "DROP INDEX IF EXISTS pc_summary_hot;\n"
-				       "DROP INDEX IF EXISTS symbol_summary_hot;\n";
+static const char drop_indexes_sql[] = "DROP INDEX IF EXISTS symbol_summary_hot;\n";
 
 int spe_schema_create_indexes(sqlite3 *db, char *err, size_t errlen)
 {

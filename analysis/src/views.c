@@ -65,7 +65,8 @@ static void append_spe_sample(struct util_text *t)
 	"  round(1.0 * st.total_latency / nullif(st.timed, 0), 2) AS mean_latency,\n"        \
 	"  st.p50, st.p90, st.p99,\n"                                                        \
 	"  round(100.0 * st.total_latency / nullif(e.total, 0), 2) AS latency_share\n"
-#define EVERYTHING "(SELECT sum(total_latency) AS total FROM pc_summary) e"
+/* every record's latency: the functions' sum (each record is in one function) */
+#define EVERYTHING "(SELECT sum(total_latency) AS total FROM symbol_summary) e"
 
 static void append_hot_symbol(struct util_text *t)
 {
@@ -79,23 +80,22 @@ static void append_hot_symbol(struct util_text *t)
 		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");
 }
 
+/* _hot_pc holds the rows, rendered and in this order (latency_rollup.c) */
 static void append_hot_pc(struct util_text *t)
 {
 	util_text_append(t, "CREATE VIEW hot_pc AS\n"
-		      "SELECT " HEX("st.pc") " AS pc, s.name AS symbol, st.pc - s.start AS symbol_offset,\n"
-		      "  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
-		      LATENCY_COLUMNS ",  st.pc AS pc_value, st.insn_id\n"
-		      "FROM pc_summary st CROSS JOIN " EVERYTHING "\n"
-		      "LEFT JOIN insn i ON i.id = st.insn_id\n"
-		      "LEFT JOIN symbol s ON s.id = i.symbol_id\n"
-		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");
+		      "SELECT pc, symbol, symbol_offset, src_file, src_line, mnemonic, operands, samples, total_latency,\n"
+		      "  mean_latency, p50, p90, p99, latency_share, pc_value, insn_id\n"
+		      "FROM _hot_pc ORDER BY rowid;\n");
 }
 
 /*
- * mem_level_summary, latency_histogram, branch_mispredict and tlb_hotspot
- * add up the summaries the loader counts (record_summary.c: one source's
- * rows each) instead of scanning spe_record; their definitions over
- * spe_record are in tests/analysis/cli_summary_views.sh, which checks them.
+ * mem_level_summary, latency_histogram and tlb_hotspot add up the
+ * summaries the loader counts (record_summary.c: one source's rows each)
+ * instead of scanning spe_record; branch_mispredict reads those of
+ * branch_stat added up at the end of the load (branch_rollup.c).  Their
+ * definitions over spe_record are in tests/analysis/cli_summary_views.sh,
+ * which checks them.
  */
 static void append_mem_level_summary(struct util_text *t)
 {
@@ -126,19 +126,17 @@ static void append_tlb_hotspot(struct util_text *t)
 		      "FROM page_stat ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC;\n");
 }
 
+/* _branch_mispredict holds the groups in this order (branch_rollup.c) */
 static void append_branch_mispredict(struct util_text *t)
 {
 	util_text_append(t, "CREATE VIEW branch_mispredict AS\n"
-		      "SELECT " HEX("b.pc") " AS pc, s.name AS symbol, b.pc - s.start AS symbol_offset,\n"
+		      "SELECT " HEX("b.pc_value") " AS pc, s.name AS symbol, b.pc_value - s.start AS symbol_offset,\n"
 		      "  i.file AS src_file, i.line AS src_line, i.mnemonic, i.operands,\n"
-		      "  sum(b.branches) AS branches, sum(b.mispredicted) AS mispredicted,\n"
-		      "  round(1.0 * sum(b.mispredicted) / sum(b.branches), 3) AS mispredict_rate,\n"
-		      "  sum(b.not_taken) AS not_taken, b.pc AS pc_value\n"
-		      "FROM branch_stat b\n"
+		      "  b.branches, b.mispredicted, b.mispredict_rate, b.not_taken, b.pc_value\n"
+		      "FROM _branch_mispredict b\n"
 		      "LEFT JOIN insn i ON i.id = b.insn_id\n"
 		      "LEFT JOIN symbol s ON s.id = i.symbol_id\n"
-		      "GROUP BY b.pc, b.insn_id\n"
-		      "ORDER BY mispredicted DESC, branches DESC;\n");
+		      "ORDER BY b.rowid;\n");
 }
 
 int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen)

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
-# hot_pc and hot_symbol read pc_summary/symbol_summary, which spe-load rolls
+# hot_pc and hot_symbol read _hot_pc/symbol_summary, which spe-load rolls
 # up from pc_latency at the end of each load.  This checks every row of both
 # views against the definition computed straight from pc_latency with window
-# functions (nearest-rank percentiles, as docs/schema.md states), on a
+# functions (nearest-rank percentiles, as docs/schema.md states) -- for
+# hot_pc every column, joined with insn and symbol, in the view's order, and
+# pc_summary's -- on a
 # generated trace of many PCs loaded as one source, then again after a second
 # and third --append (functions merged across sources, the summaries rebuilt
 # each time, not added to); and an append refused over a pc_latency row no
@@ -32,11 +34,23 @@ st AS (SELECT $2, sum(n) AS samples, sum(n * lat) AS total, max(timed) AS timed,
 e AS (SELECT sum(total_latency * samples) AS all_lat FROM pc_latency)
 EOF
 }
-pc_ref="$(reference "SELECT pc, insn_id, total_latency, samples FROM pc_latency" "pc, insn_id")
-SELECT printf('0x%x', pc), samples, total, round(1.0 * total / nullif(timed, 0), 2), p50, p90, p99,
-  round(100.0 * total / nullif(e.all_lat, 0), 2) FROM st, e ORDER BY pc, insn_id"
-pc_got="SELECT pc, samples, total_latency, mean_latency, p50, p90, p99, latency_share FROM hot_pc
-  ORDER BY pc_value, insn_id"
+# hot_pc in full and in its order: total_latency DESC (NULL last), samples DESC, then the order in
+# which the rollup met the (pc, insn) groups reading pc_histogram
+pc_ref="$(reference "SELECT pc, insn_id, total_latency, samples FROM pc_latency" "pc, insn_id"),
+first AS (SELECT pc, insn_id, min(rowid) AS seen FROM pc_histogram GROUP BY pc, insn_id)
+SELECT printf('0x%x', st.pc), s.name, st.pc - s.start, i.file, i.line, i.mnemonic, i.operands,
+  samples, total, round(1.0 * total / nullif(timed, 0), 2), p50, p90, p99,
+  round(100.0 * total / nullif(e.all_lat, 0), 2), st.pc, st.insn_id
+  FROM st CROSS JOIN e JOIN first f ON f.pc IS st.pc AND f.insn_id IS st.insn_id
+  LEFT JOIN insn i ON i.id = st.insn_id LEFT JOIN symbol s ON s.id = i.symbol_id
+  ORDER BY total IS NULL, total DESC, samples DESC, f.seen"
+pc_got="SELECT * FROM hot_pc"
+ps_ref="$(reference "SELECT pc, insn_id, total_latency, samples FROM pc_latency" "pc, insn_id")
+SELECT pc, insn_id, samples, total, timed, p50, p90, p99 FROM st ORDER BY pc, insn_id"
+ps_got="SELECT pc, insn_id, samples, total_latency, timed, p50, p90, p99 FROM pc_summary ORDER BY pc, insn_id"
+# hot_pc's order: a row hotter than the one before it
+pc_order="WITH v AS (SELECT row_number() OVER () AS n, coalesce(total_latency, -1) AS t, samples FROM hot_pc)
+  SELECT count(*) FROM v a JOIN v b ON b.n = a.n + 1 WHERE b.t > a.t OR (b.t = a.t AND b.samples > a.samples)"
 sym_ref="$(reference "SELECT s.name AS name, m.path AS path, p.total_latency, p.samples FROM pc_latency p
   LEFT JOIN symbol s ON s.id = p.symbol_id LEFT JOIN mapping m ON m.id = s.mapping_id" "name, path")
 SELECT name, path, samples, total, round(1.0 * total / nullif(timed, 0), 2), p50, p90, p99,
@@ -48,6 +62,13 @@ check_views() { # label db
 	ref=$(query "$2" "$pc_ref" | tail -n +2)
 	got=$(query "$2" "$pc_got" | tail -n +2)
 	expect "$1 hot_pc" "$got" "$ref"
+	expect "$1 hot_pc order" "$(query "$2" "$pc_order" | tail -1)" 0
+	# not vacuous: rows tied in (total_latency, samples) whose order the last key decides
+	expect "$1 hot_pc ties" "$(query "$2" "SELECT count(*) > 10 FROM (SELECT 1 FROM hot_pc
+	  GROUP BY total_latency, samples HAVING count(*) > 1)" | tail -1)" 1
+	ref=$(query "$2" "$ps_ref" | tail -n +2)
+	got=$(query "$2" "$ps_got" | tail -n +2)
+	expect "$1 pc_summary" "$got" "$ref"
 	ref=$(query "$2" "$sym_ref" | tail -n +2)
 	got=$(query "$2" "$sym_got" | tail -n +2)
 	expect "$1 hot_symbol" "$got" "$ref"

@@ -35,6 +35,9 @@ branch_ref="SELECT CASE WHEN r.pc IS NULL THEN NULL ELSE printf('0x%x', r.pc) EN
   round(1.0 * sum(r.mispredicted) / count(*), 3) AS mispredict_rate, sum(r.not_taken) AS not_taken, r.pc AS pc_value
 FROM spe_record r LEFT JOIN insn i ON i.id = r.insn_id LEFT JOIN symbol s ON s.id = r.symbol_id
 WHERE r.op_class = 'branch' GROUP BY r.pc, r.insn_id"
+# branch_mispredict's order: mispredicted DESC, branches DESC, then (pc, insn_id) DESC, NULLs last
+branch_order="SELECT * FROM ($(printf '%s' "$branch_ref" | sed 's/r.pc AS pc_value/r.pc AS pc_value, r.insn_id AS k_insn/'))
+  ORDER BY mispredicted IS NULL, mispredicted DESC, branches DESC, pc_value IS NULL, pc_value DESC, k_insn IS NULL, k_insn DESC"
 tlb_ref="SELECT source_id, pid, printf('0x%x', page << 12) AS page, page << 12 AS page_value,
   count(*) AS accesses, sum(tlb_walk) AS tlb_walks, round(1.0 * sum(tlb_walk) / count(*), 3) AS walk_ratio,
   sum(translation_latency) AS translation_latency,
@@ -131,6 +134,10 @@ check_all() { # label db
 	check_view "$1" "$2" mem_level_summary "$mem_level_ref"
 	check_view "$1" "$2" latency_histogram "$histogram_ref"
 	check_view "$1" "$2" branch_mispredict "$branch_ref"
+	got=$(query "$2" "SELECT * FROM branch_mispredict" | tail -n +2)
+	ref=$(query "$2" "SELECT pc, symbol, symbol_offset, src_file, src_line, mnemonic, operands, branches, mispredicted,
+	  mispredict_rate, not_taken, pc_value FROM ($branch_order)" | tail -n +2)
+	expect "$1 branch_mispredict order" "$got" "$ref"
 	check_view "$1" "$2" tlb_hotspot "$tlb_ref"
 	check_view "$1" "$2" cacheline_sharing "$cacheline_ref" "$cacheline_cols"
 	check_view "$1" "$2" data_page "$data_page_ref" "$data_page_cols"

@@ -73,16 +73,16 @@ runs
 1"
 
 cp "$tmp/td-first.db" "$tmp/v7.db"
-${SPE_RUN:-} "$query" -d "$tmp/v7.db" --write "PRAGMA user_version = 7" >/dev/null || fail=1
+${SPE_RUN:-} "$query" -d "$tmp/v7.db" --write "PRAGMA user_version = 99" >/dev/null || fail=1
 before=$(cksum < "$tmp/v7.db")
 err=$(${SPE_RUN:-} "$report" -d "$tmp/v7.db" --cross-isa 2>&1)
 expect v7_report_exit "$?" 65
-has v7_report_msg "$err" "database schema version 7 is not supported"
+has v7_report_msg "$err" "database schema version 99 is not supported"
 err=$(${SPE_RUN:-} "$report" -d "$tmp/v7.db" 2>&1)
 expect v7_spe_report_exit "$?" 65
 err=$(${SPE_RUN:-} "$td" import "$fx/perf-6.5_spr-csv.txt" -d "$tmp/v7.db" 2>&1)
 expect v7_import_exit "$?" 65
-has v7_import_msg "$err" "spe-topdown import: $tmp/v7.db: database schema version 7 is not supported"
+has v7_import_msg "$err" "spe-topdown import: $tmp/v7.db: database schema version 99 is not supported"
 expect v7_unchanged "$(cksum < "$tmp/v7.db")" "$before"
 
 [ $fail = 0 ] && echo "cli_end_to_end: all passed"
