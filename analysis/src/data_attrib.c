@@ -189,9 +189,20 @@ static int64_t map_object(struct data_attrib *a, int pid, uint64_t va)
 	return insert_object(a, pid, kind, name, m->mapping_id, m->start, m->end - m->start, NULL, NULL, 0);
 }
 
+/* The key of the memo of @p pid's page of @p va. */
+static uint64_t page_key(int pid, uint64_t va)
+{
+	return pc_cache_key2((uint64_t)(int64_t)pid, va >> 12);
+}
+
+void ana_data_attrib_prefetch(const struct data_attrib *a, int pid, uint64_t va)
+{
+	ana_pc_cache_prefetch(&a->pages, page_key(pid, va));
+}
+
 int64_t ana_data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va)
 {
-	uint64_t key = pc_cache_key2((uint64_t)(int64_t)pid, va >> 12);
+	uint64_t key = page_key(pid, va);
 	const int64_t *memo = ana_pc_cache_find_id(&a->pages, key);
 	int64_t found = 0; /* -(image index + 1), or an object id */
 	if (memo) {

@@ -55,5 +55,7 @@ int ana_data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint
  * (message in a->err, or the sink's errmsg).
  */
 int64_t ana_data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va);
+/* A hint: start loading the memo entry ana_data_attrib_resolve(@p a, @p pid, @p va) will read. */
+void ana_data_attrib_prefetch(const struct data_attrib *a, int pid, uint64_t va);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "latency_hist.h"
 #include "util/grow.h"
+#include "util/table_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static int grow_index(struct latency_groups *g)
 	uint32_t cap = g->index_cap ? g->index_cap * 2 : 1024;
 	if (cap < g->index_cap)
 		return -1;
-	uint32_t *index = calloc(cap, sizeof *index);
+	uint32_t *index = util_table_calloc(cap, sizeof *index);
 	if (!index)
 		return -1;
 	for (uint32_t n = 0; n < g->n; n++) {
@@ -71,6 +72,23 @@ int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key 
 	grp->key = *key;
 	g->index[i] = g->n + 1;
 	return g->n++;
+}
+
+void ana_latency_group_prefetch(const struct latency_groups *g, const struct latency_key *key)
+{
+	if (g->index_cap)
+		__builtin_prefetch(&g->index[key_hash(key) & (g->index_cap - 1)]);
+}
+
+int64_t ana_latency_group_peek(const struct latency_groups *g, const struct latency_key *key)
+{
+	if (!g->index_cap)
+		return -1;
+	uint32_t n = g->index[key_hash(key) & (g->index_cap - 1)];
+	if (!n)
+		return -1;
+	__builtin_prefetch(&g->groups[n - 1].key);
+	return n - 1;
 }
 
 static uint32_t lat_slot(uint64_t lat_code, uint32_t cap)

@@ -55,6 +55,14 @@ struct latency_groups {
 /* The group number of @p key, created empty if new; -1 without memory. */
 int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key *key);
 /*
+ * Hints for a lookup of @p key a little later, so its cache misses overlap
+ * other work: _prefetch starts loading its index slot; _peek, some time
+ * after, reads that slot and starts loading the group it names, whose
+ * number it returns (-1 if none: the key may be new, or further along).
+ */
+void ana_latency_group_prefetch(const struct latency_groups *g, const struct latency_key *key);
+int64_t ana_latency_group_peek(const struct latency_groups *g, const struct latency_key *key);
+/*
  * LSD radix sort of @p n words by their low @p bits bits (stable: the rest
  * of a word rides along), 11 bits a pass; returns @p a or @p tmp, whichever
  * ends up holding the result.

@@ -18,6 +18,7 @@
 #include "loader_internal.h"
 #include "numa_tables.h"
 #include "record_summary.h"
+#include "record_tally.h"
 #include "resolve.h"
 #include "sink_async.h"
 #include "time_conv_sql.h"
@@ -31,6 +32,7 @@
 struct spe_loader {
 	struct spe_row_sink sink;
 	int own_sink;                  /* the SQLite sink spe_loader_new made */
+	int async;                     /* sink is sink_async.h's: the tally is its stage, on its thread */
 	int finished;                  /* the sink saw commit (else abort at free) */
 	struct spe_row_ids next;       /* next free ids */
 	int64_t source_id;
@@ -48,9 +50,15 @@ struct spe_loader {
 	struct data_attrib dattr;      /* data addresses -> data_object rows */
 	struct latency_groups latency; /* by (pc, insn, symbol): the pc_latency rows */
 	int64_t no_pc_group;           /* records without a PC; -1 until one is seen */
-	struct record_summary summary; /* the summary rows (record_summary.h) */
+	/*
+	 * The summaries (record_tally.h), counted from the rows: with an async
+	 * sink, on whichever thread has time (sink_async.h, the stage), and
+	 * this thread's again after loader_sync().
+	 */
+	struct record_tally tally;
 
 	struct spe_row_record rows[ROW_BATCH]; /* rows waiting for the sink */
+	struct tally_note notes[ROW_BATCH];    /* and what the tally needs of them beside */
 	int n_rows;
 };
 
@@ -66,6 +74,31 @@ static int out_of_memory(struct spe_loader *ld)
 {
 	snprintf(ld->err, sizeof ld->err, "out of memory");
 	return -spe_nomem;
+}
+
+/* The rows to the sink, and to the tally (on the sink's thread if async). */
+static int flush_rows(struct spe_loader *ld)
+{
+	size_t n = (size_t)ld->n_rows;
+	ld->n_rows = 0;
+	if (!n)
+		return 0;
+	int rc = ld->async ? ana_async_sink_records_noted(ld->sink.ctx, ld->rows, ld->notes, n)
+			   : ld->sink.records(ld->sink.ctx, ld->rows, n);
+	if (rc < 0)
+		return sink_fail(ld, rc, "records");
+	if (!ld->async && ana_record_tally(&ld->tally, ld->rows, ld->notes, n) < 0)
+		return out_of_memory(ld);
+	return 0;
+}
+
+/* Every row given so far stored and counted: the tally is this thread's again. */
+static int loader_sync(struct spe_loader *ld)
+{
+	int rc = flush_rows(ld);
+	if (rc == 0 && ld->async && (rc = ana_async_sink_sync(ld->sink.ctx)) < 0)
+		sink_fail(ld, rc, "records");
+	return rc;
 }
 
 /* ---- setup -------------------------------------------------------------- */
@@ -92,8 +125,13 @@ static int begin_source(struct spe_loader *ld, const struct spe_source_info *src
 	return rc < 0 ? sink_fail(ld, rc, "source") : 0;
 }
 
-int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source_info *src,
-			const struct spe_load_opts *opts, struct spe_loader **out, char *err, size_t errlen)
+/*
+ * A loader writing to @p sink, which it owns (frees) from then on, even on
+ * failure, if @p own; with @p async, through sink_async.h's wrapper of it,
+ * which also counts the rows on its thread.
+ */
+static int loader_new(const struct spe_row_sink *sink, int own, int async, const struct spe_source_info *src,
+		      const struct spe_load_opts *opts, struct spe_loader **out, char *err, size_t errlen)
 {
 	*out = NULL;
 	if (!sink || sink->size < offsetof(struct spe_row_sink, free) || !src) {
@@ -102,14 +140,28 @@ int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source
 	}
 	struct spe_loader *ld = calloc(1, sizeof *ld);
 	if (!ld) {
+		if (own)
+			sink->free(sink->ctx);
 		snprintf(err, errlen, "out of memory");
 		return -spe_nomem;
 	}
 	memcpy(&ld->sink, sink, sink->size < sizeof ld->sink ? sink->size : sizeof ld->sink);
+	ld->own_sink = own;
+	if (async) {
+		struct ana_async_stage stage = { .ctx = &ld->tally,
+						 .note_size = sizeof(struct tally_note),
+						 .records = ana_record_tally_stage };
+		int rc = ana_async_sink_new_staged(sink, &stage, &ld->sink, err, errlen);
+		if (rc < 0) {
+			spe_loader_free(ld); /* frees sink if own */
+			return rc;
+		}
+		ld->async = 1; /* the wrapper owns sink now */
+	}
 	ld->no_pc_group = -1;
 	if (opts)
 		memcpy(&ld->opts, opts, opts->size < sizeof ld->opts ? opts->size : sizeof ld->opts);
-	ld->summary.line_budget = ld->opts.line_budget ? ld->opts.line_budget : SPE_LOAD_LINE_BUDGET;
+	ld->tally.summary.line_budget = ld->opts.line_budget ? ld->opts.line_budget : SPE_LOAD_LINE_BUDGET;
 	int rc = ana_resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
 	if (rc == 0)
 		rc = begin_source(ld, src);
@@ -124,6 +176,12 @@ int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source
 	return 0;
 }
 
+int spe_loader_new_sink(const struct spe_row_sink *sink, const struct spe_source_info *src,
+			const struct spe_load_opts *opts, struct spe_loader **out, char *err, size_t errlen)
+{
+	return loader_new(sink, 0, 0, src, opts, out, err, errlen);
+}
+
 int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const struct spe_load_opts *opts,
 		   struct spe_loader **out, char *err, size_t errlen)
 {
@@ -131,22 +189,13 @@ int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const s
 	int rc = spe_sqlite_sink_new(db, &sink, err, errlen);
 	if (rc < 0)
 		return rc;
-	/* jobs >= 2: SQLite's inserts on a thread of their own (sink_async.h), the rest here */
-	if (opts && opts->size >= offsetof(struct spe_load_opts, jobs) + sizeof opts->jobs && opts->jobs >= 2) {
-		struct spe_row_sink async;
-		if ((rc = ana_async_sink_new(&sink, &async, err, errlen)) < 0) {
-			sink.free(sink.ctx);
-			return rc;
-		}
-		sink = async;
-	}
-	rc = spe_loader_new_sink(&sink, src, opts, out, err, errlen);
-	if (rc < 0) {
-		sink.free(sink.ctx);
-		return rc;
-	}
-	(*out)->own_sink = 1;
-	return 0;
+	/*
+	 * jobs >= 2: SQLite's inserts and the counting (record_tally.h) on a
+	 * thread of their own (sink_async.h); decoding, attribution and
+	 * resolution here.
+	 */
+	int async = opts && opts->size >= offsetof(struct spe_load_opts, jobs) + sizeof opts->jobs && opts->jobs >= 2;
+	return loader_new(&sink, 1, async, src, opts, out, err, errlen);
 }
 
 /* ---- sideband ----------------------------------------------------------- */
@@ -234,8 +283,12 @@ int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_
 int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *nodes, uint32_t n, uint64_t block_size)
 {
 	ld->err[0] = 0;
-	int rc = ana_numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, &ld->summary, ld->err,
-				       sizeof ld->err);
+	/* the summary's NUMA ranges must come before its first record: count those given first */
+	int rc = loader_sync(ld);
+	if (rc < 0)
+		return rc;
+	rc = ana_numa_tables_write(&ld->sink, ld->source_id, nodes, n, block_size, &ld->tally.summary, ld->err,
+				   sizeof ld->err);
 	return rc < 0 && !ld->err[0] ? sink_fail(ld, rc, "numa") : rc;
 }
 
@@ -310,14 +363,6 @@ static void record_row(struct spe_loader *ld, struct spe_row_record *row, const 
 	set_int(row, SPE_RECORD_COL_DATA_OBJECT_ID, data_object > 0, (uint64_t)data_object);
 }
 
-static int flush_rows(struct spe_loader *ld)
-{
-	int n = ld->n_rows;
-	ld->n_rows = 0;
-	int rc = n ? ld->sink.records(ld->sink.ctx, ld->rows, (size_t)n) : 0;
-	return rc < 0 ? sink_fail(ld, rc, "records") : 0;
-}
-
 /* Count the record in its latency group (the pc_latency rows): its PC's, or the one of records without a PC. */
 static int count_latency(struct spe_loader *ld, const struct spe_record *rec, struct pc_value *where,
 			 uint32_t *group_out)
@@ -383,32 +428,26 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 	if (HAS(DATA_VA) && pid >= 0 && !(rec->data_va >> 63) &&
 	    (object = ana_data_attrib_resolve(&ld->dattr, pid, rec->data_va)) < 0)
 		return data_fail(ld, (int)object);
-	record_row(ld, &ld->rows[ld->n_rows], rec, c, cpu, pid, tid, time, where, object);
-	uint64_t codes = (uint64_t)ld->rows[ld->n_rows].col[SPE_RECORD_COL_CODES].i;
-	if (++ld->n_rows == ROW_BATCH) {
-		int rc = flush_rows(ld);
-		if (rc < 0)
-			return rc;
-	}
 	uint32_t group;
 	int rc = count_latency(ld, rec, where, &group);
 	if (rc < 0)
 		return rc;
-	struct record_where w = { .cpu = cpu,
-				  .pid = pid,
-				  .tid = tid,
-				  .midr = c->midr,
-				  .symbol_id = where->insn_id ? where->symbol_id : 0,
-				  .object_id = object > 0 ? object : 0 };
-	if (ana_record_summary_count(&ld->summary, rec, codes, group, &w) < 0)
-		return out_of_memory(ld);
+	record_row(ld, &ld->rows[ld->n_rows], rec, c, cpu, pid, tid, time, where, object);
+	ld->notes[ld->n_rows] = (struct tally_note){ .group = group,
+						     .midr = c->midr,
+						     .symbol_id = where->insn_id ? where->symbol_id : 0 };
 	ld->counts.records++;
-	return 0;
+	return ++ld->n_rows == ROW_BATCH ? flush_rows(ld) : 0;
 }
 
 void spe_loader_prefetch(struct spe_loader *ld, const struct spe_record *rec)
 {
-	ana_resolver_prefetch(&ld->res, rec);
+	/* the process, when the record names its thread (else it is known only after the records before) */
+	const struct attrib_thread *t = HAS(CONTEXT) ? ana_attrib_find_thread(&ld->at, (int)rec->context) : NULL;
+	ana_resolver_prefetch(&ld->res, rec, t ? t->pid : -1, t != NULL);
+	/* the page memo of the data address (as spe_loader_record_at resolves it) */
+	if (t && t->pid >= 0 && HAS(DATA_VA) && !(rec->data_va >> 63))
+		ana_data_attrib_prefetch(&ld->dattr, t->pid, rec->data_va);
 }
 
 void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats *s)
@@ -501,7 +540,7 @@ static int write_load_stats(struct spe_loader *ld)
 					  .no_symbol = k->no_symbol,
 					  .no_time = k->no_time,
 					  .no_data_object = k->no_data_object,
-					  .cacheline_scan = ld->summary.lines_dropped,
+					  .cacheline_scan = ld->tally.summary.lines_dropped,
 					  .cut = !!k->cut,
 					  .cut_offset = k->cut_offset,
 					  .cut_bytes = k->cut_bytes,
@@ -566,9 +605,9 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	ld->counts.no_mapping = ld->res.no_mapping;
 	ld->counts.no_symbol = ld->res.no_symbol;
 	ld->counts.no_data_object = ld->dattr.unresolved;
-	int rc = flush_rows(ld);
+	int rc = loader_sync(ld);
 	/* settled first: the lines' spill decides load_stats.cacheline_scan */
-	if (rc == 0 && ana_record_summary_settle(&ld->summary) < 0)
+	if (rc == 0 && ana_record_tally_settle(&ld->tally) < 0)
 		rc = out_of_memory(ld);
 	if (rc == 0)
 		rc = write_threads(ld);
@@ -580,7 +619,8 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		rc = write_load_stats(ld);
 	if (rc == 0)
 		rc = write_latency(ld);
-	if (rc == 0 && (rc = ana_record_summary_write(&ld->summary, &ld->sink, ld->source_id, &ld->latency)) < 0)
+	if (rc == 0 &&
+	    (rc = ana_record_summary_write(&ld->tally.summary, &ld->sink, ld->source_id, &ld->latency)) < 0)
 		sink_fail(ld, rc, "summaries");
 	if (rc == 0 && (rc = ld->sink.commit(ld->sink.ctx)) < 0)
 		sink_fail(ld, rc, "commit");
@@ -607,6 +647,6 @@ void spe_loader_free(struct spe_loader *ld)
 	ana_resolver_fini(&ld->res);
 	ana_attrib_free(&ld->at);
 	ana_latency_groups_free(&ld->latency);
-	ana_record_summary_free(&ld->summary);
+	ana_record_tally_free(&ld->tally);
 	free(ld);
 }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/table_alloc.h"
+
 static size_t slot(uint64_t key, size_t cap)
 {
 	key ^= key >> 33;
@@ -48,7 +50,7 @@ static struct pc_cache_entry *empty_slot(const struct pc_cache *c, uint64_t key)
 static int grow(struct pc_cache *c)
 {
 	struct pc_cache n = { NULL, c->cap ? c->cap * 2 : 1024, c->count };
-	n.entries = calloc(n.cap, sizeof *n.entries);
+	n.entries = util_table_calloc(n.cap, sizeof *n.entries);
 	if (!n.entries)
 		return -1;
 	for (size_t i = 0; i < c->cap; i++)

@@ -277,6 +277,24 @@ static int count_prefetch(struct record_summary *s, const struct spe_record *rec
 	return s->n_plain_pending == PLAIN_PENDING_MAX ? settle_prefetch(s) : 0;
 }
 
+/* data_page's key: (pid + 1, 4 KiB page). */
+static struct latency_key page_key(int pid, uint64_t data_va)
+{
+	return (struct latency_key){ { (uint64_t)(int64_t)pid + 1, (uint64_t)((int64_t)data_va >> 12), 0 } };
+}
+
+void ana_record_summary_prefetch(const struct record_summary *s, int pid, uint64_t data_va, int step)
+{
+	struct latency_key key = page_key(pid, data_va);
+	if (step == 0) {
+		ana_latency_group_prefetch(&s->page_index, &key);
+		return;
+	}
+	int64_t n = ana_latency_group_peek(&s->page_index, &key);
+	if (n >= 0 && (size_t)n < s->page_cap)
+		__builtin_prefetch(&s->pages[n]);
+}
+
 int ana_record_summary_count(struct record_summary *s, const struct spe_record *rec, uint64_t codes, uint32_t group,
 			 const struct record_where *w)
 {
@@ -307,7 +325,7 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 		}
 	}
 	if (HAS(DATA_VA)) {
-		struct latency_key key = { { (uint64_t)(int64_t)pid + 1, (uint64_t)((int64_t)rec->data_va >> 12), 0 } };
+		struct latency_key key = page_key(pid, rec->data_va);
 		int64_t n = ana_latency_group_of(&s->page_index, &key);
 		if (n < 0)
 			return -1;

@@ -127,6 +127,14 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 			 const struct record_where *w);
 
 /*
+ * A hint that a record of process @p pid with data address @p data_va will
+ * be counted soon: @p step 0 starts loading its page's index slot, step 1
+ * (some records later) the page's entry the slot names.  Counting reads
+ * them then from the cache instead of waiting for memory each time.
+ */
+void ana_record_summary_prefetch(const struct record_summary *s, int pid, uint64_t data_va, int step);
+
+/*
  * At the end of the records: apply the counts kept for later, read the
  * lines' spill back (lines_dropped is then final).  0, or -1 without memory.
  */

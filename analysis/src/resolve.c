@@ -178,17 +178,13 @@ int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, u
 	return 0;
 }
 
-void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *rec)
+void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *rec, int pid, int pid_known)
 {
 	if (!(rec->has & SPE_HAS_PC))
 		return;
-	int pid = KERNEL_PID;
-	if (!is_kernel_pc(rec)) {
-		const struct attrib_thread *t =
-			(rec->has & SPE_HAS_CONTEXT) ? ana_attrib_find_thread(r->at, (int)rec->context) : NULL;
-		if (!t)
-			return;
-		pid = t->pid;
-	}
+	if (is_kernel_pc(rec))
+		pid = KERNEL_PID;
+	else if (!pid_known)
+		return;
 	ana_pc_cache_prefetch(&r->pcs, pc_cache_key2((uint64_t)(int64_t)pid, rec->pc.addr));
 }

@@ -42,9 +42,10 @@ int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, u
  * Start loading the memo entry @p rec will look up.  Over hundreds of
  * thousands of PCs the lookup is a cache miss per record; issued a few
  * records ahead it overlaps with the work on the ones before.  Only when the
- * address space is known without the switch history (CONTEXT or a kernel
- * PC): a hint, so a wrong guess costs nothing but the load.
+ * address space is known without the switch history (@p pid_known: the
+ * process @p pid from CONTEXT's thread; or a kernel PC): a hint, so a wrong
+ * guess costs nothing but the load.
  */
-void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *rec);
+void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *rec, int pid, int pid_known);
 
 #endif

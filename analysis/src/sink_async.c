@@ -2,8 +2,13 @@
 /*
  * The asynchronous row sink (sink_async.h): a writer thread stores batches
  * of rows in another sink while the loader decodes, resolves and builds the
- * next ones.  On the load benchmark, SQLite's inserts are about a quarter of
- * a load's CPU: on a second core they overlap the rest.
+ * next ones.  On the load benchmark, SQLite's inserts are about 45 % of a
+ * load's CPU: on a second core they overlap the rest.  The stage (the
+ * loader's counting of the summaries, another 15 %) goes to whichever
+ * thread has time: the writer stages each batch before storing it, unless
+ * the caller, finding every batch queued (the writer is behind), has taken
+ * that batch's stage while it would otherwise wait.  Batches are staged one
+ * at a time and in order, so the counts are the same either way.
  *
  * A ring of ANA_ASYNC_BATCHES batches: the caller fills one while the thread
  * stores the queued ones, oldest first; a caller that finds every batch
@@ -12,7 +17,8 @@
  * memory stays at the ring whatever the load's size.
  *
  * Synchronisation is one mutex and two condition variables (work: a batch
- * was queued or the thread must quit; room: a batch was stored), always
+ * was queued, a stage finished or the thread must quit; room: a batch was
+ * stored or a stage finished), always
  * waited on in a loop over the state they guard, and signalled with the
  * mutex held, so no wakeup is lost and a spurious one is harmless.  The
  * thread is created with every signal blocked: SIGINT and SIGTERM reach the
@@ -40,7 +46,8 @@ enum op { OP_RECORDS, OP_INSNS, OP_SYMBOLS, OP_DATA_OBJECTS };
 struct entry {
 	enum op op;
 	size_t n;
-	void *rows; /* in the batch's data */
+	void *rows;  /* in the batch's data */
+	void *notes; /* OP_RECORDS given with notes for the stage (in the batch's data), else NULL */
 };
 
 struct batch {
@@ -51,6 +58,7 @@ struct batch {
 
 struct async_sink {
 	struct spe_row_sink inner;
+	struct ana_async_stage stage; /* none when stage.records is NULL */
 	uint64_t text_columns; /* record columns holding strings (none since schema 4) */
 	pthread_t thread;
 	int started;
@@ -60,6 +68,8 @@ struct async_sink {
 	unsigned head;   /* the oldest queued batch (the thread's) */
 	unsigned queued; /* batches queued, the one being stored included */
 	unsigned fill;   /* the batch the caller fills: (head + queued) % ANA_ASYNC_BATCHES */
+	unsigned staged; /* queued batches from head whose stage is done or under way (see stage_next) */
+	int staging;     /* the last of them is under way (on either thread) */
 	int quit, drop;  /* the thread ends once the queue is empty; queued batches are dropped */
 	int rc;          /* the thread's first failure: every later operation returns it */
 	char err[512];
@@ -67,20 +77,71 @@ struct async_sink {
 
 /* ---- the writer thread ------------------------------------------------------ */
 
+/* inner's operation @p op on @p n rows. */
+static int store_rows(struct async_sink *s, enum op op, const void *rows, size_t n)
+{
+	const struct spe_row_sink *in = &s->inner;
+	return op == OP_RECORDS ? in->records(in->ctx, rows, n)
+	       : op == OP_INSNS ? in->insns(in->ctx, rows, n)
+	       : op == OP_SYMBOLS ? in->symbols(in->ctx, rows, n)
+				  : in->data_objects(in->ctx, rows, n);
+}
+
 /* Store batch @p b in the inner sink, in order; the first failure ends it. */
 static int store(struct async_sink *s, const struct batch *b)
 {
-	const struct spe_row_sink *in = &s->inner;
 	for (size_t i = 0; i < b->n; i++) {
-		const struct entry *e = &b->e[i];
-		int rc = e->op == OP_RECORDS ? in->records(in->ctx, e->rows, e->n)
-			 : e->op == OP_INSNS ? in->insns(in->ctx, e->rows, e->n)
-			 : e->op == OP_SYMBOLS ? in->symbols(in->ctx, e->rows, e->n)
-					       : in->data_objects(in->ctx, e->rows, e->n);
+		int rc = store_rows(s, b->e[i].op, b->e[i].rows, b->e[i].n);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
+}
+
+/* The stage on batch @p b's noted records, in order. */
+static int stage_batch(struct async_sink *s, const struct batch *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct entry *e = &b->e[i];
+		int rc = e->notes ? s->stage.records(s->stage.ctx, e->rows, e->notes, e->n) : 0;
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Keep the first failure (mutex held): every later operation returns it. */
+static void failed(struct async_sink *s, int rc, const char *why)
+{
+	if (rc < 0 && s->rc == 0) {
+		__atomic_store_n(&s->rc, rc, __ATOMIC_RELEASE); /* put() reads it without the mutex */
+		snprintf(s->err, sizeof s->err, "%s", why && *why ? why : spe_errstr(rc));
+	}
+}
+
+/*
+ * Run the stage on the next queued batch not yet staged (mutex held, none
+ * under way, staged < queued), on the calling thread: the writer after
+ * storing a batch, or the caller instead of waiting for room.  Batches are
+ * staged one at a time and in order, whichever thread does it, so the
+ * stage's counts do not depend on which did; the stage's state passes
+ * between the threads with the mutex.  Storing and staging only read a
+ * queued batch, so they may run on the same batch at once; it is reused
+ * once both are done.
+ */
+static void stage_next(struct async_sink *s)
+{
+	struct batch *b = s->ring[(s->head + s->staged) % ANA_ASYNC_BATCHES];
+	s->staged++;
+	s->staging = 1;
+	int skip = s->drop || s->rc < 0;
+	pthread_mutex_unlock(&s->mu);
+	int rc = skip ? 0 : stage_batch(s, b);
+	pthread_mutex_lock(&s->mu);
+	s->staging = 0;
+	failed(s, rc, NULL);
+	pthread_cond_broadcast(&s->work);
+	pthread_cond_broadcast(&s->room);
 }
 
 static void *writer(void *arg)
@@ -92,19 +153,31 @@ static void *writer(void *arg)
 			pthread_cond_wait(&s->work, &s->mu);
 		if (!s->queued)
 			break; /* quit, and nothing left */
+		/*
+		 * The stage first, unless the caller took it: the caller, when it
+		 * finds every batch queued, stages the next batches meanwhile
+		 * instead of this one, which the thread would then wait for.
+		 */
+		if (!s->staged)
+			stage_next(s);
 		struct batch *b = s->ring[s->head];
 		int skip = s->drop || s->rc < 0;
 		pthread_mutex_unlock(&s->mu);
 		int rc = skip ? 0 : store(s, b);
 		const char *why = rc < 0 && s->inner.errmsg ? s->inner.errmsg(s->inner.ctx) : NULL;
 		pthread_mutex_lock(&s->mu);
-		if (rc < 0 && s->rc == 0) {
-			__atomic_store_n(&s->rc, rc, __ATOMIC_RELEASE); /* put() reads it without the mutex */
-			snprintf(s->err, sizeof s->err, "%s", why && *why ? why : spe_errstr(rc));
+		failed(s, rc, why);
+		/* the batch's stage, unless the caller did it (or is doing it) meanwhile */
+		while (!s->staged || (s->staged == 1 && s->staging)) {
+			if (s->staging)
+				pthread_cond_wait(&s->work, &s->mu);
+			else
+				stage_next(s);
 		}
 		b->used = b->n = 0;
 		s->head = (s->head + 1) % ANA_ASYNC_BATCHES;
 		s->queued--;
+		s->staged--;
 		pthread_cond_signal(&s->room);
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -120,6 +193,9 @@ static int submit(struct async_sink *s)
 	if (s->ring[s->fill]->n) {
 		s->queued++;
 		pthread_cond_signal(&s->work);
+		/* every batch queued: the writer is behind, so take a batch's stage work meanwhile */
+		if (s->queued == ANA_ASYNC_BATCHES && s->stage.records && !s->staging && s->staged < s->queued)
+			stage_next(s);
 		while (s->queued == ANA_ASYNC_BATCHES)
 			pthread_cond_wait(&s->room, &s->mu);
 		s->fill = (s->fill + 1) % ANA_ASYNC_BATCHES;
@@ -197,17 +273,18 @@ static size_t record_strings_size(const struct async_sink *s, const struct spe_r
 	return bytes;
 }
 
-/* Calls inner's operation @p op on the caller's thread (a batch too big to queue). */
-static int call_inner(struct async_sink *s, enum op op, const void *rows, size_t n)
+/* Calls inner's operation @p op (and the stage on noted records) on the caller's thread (a batch too big to queue). */
+static int call_inner(struct async_sink *s, enum op op, const void *rows, const void *notes, size_t n)
 {
 	int rc = drain(s);
-	if (rc < 0)
-		return rc;
-	const struct spe_row_sink *in = &s->inner;
-	return op == OP_RECORDS ? in->records(in->ctx, rows, n)
-	       : op == OP_INSNS ? in->insns(in->ctx, rows, n)
-	       : op == OP_SYMBOLS ? in->symbols(in->ctx, rows, n)
-				  : in->data_objects(in->ctx, rows, n);
+	if (rc == 0)
+		rc = store_rows(s, op, rows, n);
+	if (rc == 0 && notes && (rc = s->stage.records(s->stage.ctx, rows, notes, n)) < 0) {
+		pthread_mutex_lock(&s->mu);
+		failed(s, rc, NULL); /* errmsg says what failed */
+		pthread_mutex_unlock(&s->mu);
+	}
+	return rc;
 }
 
 /*
@@ -235,24 +312,47 @@ static void *put(struct async_sink *s, enum op op, const void *rows, size_t n, s
 	void *to = b->data + b->used;
 	memcpy(to, rows, n * size);
 	b->used += n * size;
-	b->e[b->n++] = (struct entry){ .op = op, .n = n, .rows = to };
+	b->e[b->n++] = (struct entry){ .op = op, .n = n, .rows = to, .notes = NULL };
 	return to;
 }
 
-static int async_records(void *ctx, const struct spe_row_record *rows, size_t n)
+/* Queue @p n records, with their notes for the stage when @p notes is not NULL. */
+static int put_records(struct async_sink *s, const struct spe_row_record *rows, const void *notes, size_t n)
 {
-	struct async_sink *s = ctx;
 	int rc;
-	struct spe_row_record *to = put(s, OP_RECORDS, rows, n, sizeof *rows, record_strings_size(s, rows, n), &rc);
+	size_t notes_size = notes ? align16(n * s->stage.note_size) : 0;
+	struct spe_row_record *to =
+		put(s, OP_RECORDS, rows, n, sizeof *rows, notes_size + record_strings_size(s, rows, n), &rc);
 	if (!to)
-		return rc > 0 ? call_inner(s, OP_RECORDS, rows, n) : rc;
+		return rc > 0 ? call_inner(s, OP_RECORDS, rows, notes, n) : rc;
 	struct batch *b = s->ring[s->fill];
+	if (notes) {
+		b->used = align16(b->used);
+		b->e[b->n - 1].notes = memcpy(b->data + b->used, notes, n * s->stage.note_size);
+		b->used += n * s->stage.note_size;
+	}
 	if (s->text_columns)
 		for (size_t r = 0; r < n; r++)
 			for (int c = 0; c < SPE_RECORD_NCOLS; c++)
 				if ((s->text_columns & to[r].present) >> c & 1)
 					copy_string(b, &to[r].col[c].s);
 	return 0;
+}
+
+static int async_records(void *ctx, const struct spe_row_record *rows, size_t n)
+{
+	return put_records(ctx, rows, NULL, n);
+}
+
+int ana_async_sink_records_noted(void *ctx, const struct spe_row_record *rows, const void *notes, size_t n)
+{
+	struct async_sink *s = ctx;
+	return put_records(s, rows, s->stage.records ? notes : NULL, n);
+}
+
+int ana_async_sink_sync(void *ctx)
+{
+	return drain(ctx);
 }
 
 /*
@@ -267,7 +367,7 @@ static int put_rows(struct async_sink *s, enum op op, const void *rows, size_t n
 	void *to = put(s, op, rows, n, size, extra + strings_size(rows, n, size, offsets, n_offsets), &rc);
 	*copied = to;
 	if (!to)
-		return rc > 0 ? call_inner(s, op, rows, n) : rc;
+		return rc > 0 ? call_inner(s, op, rows, NULL, n) : rc;
 	struct batch *b = s->ring[s->fill];
 	for (size_t r = 0; r < n; r++)
 		for (size_t f = 0; f < n_offsets; f++)
@@ -412,6 +512,12 @@ _Static_assert(sizeof(struct spe_row_sink) ==
 
 int ana_async_sink_new(const struct spe_row_sink *inner, struct spe_row_sink *out, char *err, size_t errlen)
 {
+	return ana_async_sink_new_staged(inner, NULL, out, err, errlen);
+}
+
+int ana_async_sink_new_staged(const struct spe_row_sink *inner, const struct ana_async_stage *stage,
+			      struct spe_row_sink *out, char *err, size_t errlen)
+{
 	struct async_sink *s = calloc(1, sizeof *s);
 	int ok = s != NULL;
 	for (int i = 0; ok && i < ANA_ASYNC_BATCHES; i++)
@@ -426,6 +532,8 @@ int ana_async_sink_new(const struct spe_row_sink *inner, struct spe_row_sink *ou
 	}
 	memcpy(&s->inner, inner, inner->size < sizeof s->inner ? inner->size : sizeof s->inner);
 	s->inner.size = sizeof s->inner;
+	if (stage)
+		s->stage = *stage;
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
 		if (spe_record_columns[c].type == SPE_COLUMN_TEXT)
 			s->text_columns |= 1ull << c;

@@ -25,6 +25,34 @@
  */
 int ana_async_sink_new(const struct spe_row_sink *inner, struct spe_row_sink *out, char *err, size_t errlen);
 
+/*
+ * Work on the queued records besides storing them: the loader's counting
+ * (record_tally.h), so the two threads share a load's CPU.  Each record
+ * given through ana_async_sink_records_noted() carries @p note_size bytes of
+ * notes (what the stage needs beside the row); records() gets the rows and
+ * their notes, every noted record once and in the order given, one call at
+ * a time, on the writer thread or, while the writer is behind (every batch
+ * queued), on the caller's thread inside the call that queues (and on the
+ * caller's for a batch too big to queue).  It returns 0 or a negative spe
+ * code, which fails the sink as inner's failures do.  The stage's state is
+ * shared by the threads through the sink's mutex, and is the caller's alone
+ * again once ana_async_sink_sync() (or any operation that waits for the
+ * queue) returns.
+ */
+struct ana_async_stage {
+	void *ctx;
+	size_t note_size;
+	int (*records)(void *ctx, const struct spe_row_record *rows, const void *notes, size_t n);
+};
+
+/* ana_async_sink_new with @p stage (NULL: none) run on every noted batch of records. */
+int ana_async_sink_new_staged(const struct spe_row_sink *inner, const struct ana_async_stage *stage,
+			      struct spe_row_sink *out, char *err, size_t errlen);
+/* out->records with the stage's notes (n of stage->note_size bytes); @p ctx is out->ctx. */
+int ana_async_sink_records_noted(void *ctx, const struct spe_row_record *rows, const void *notes, size_t n);
+/* Wait until the thread has stored (and staged) all that is queued; its failure, if any.  @p ctx is out->ctx. */
+int ana_async_sink_sync(void *ctx);
+
 #define ANA_ASYNC_BATCHES 4
 #define ANA_ASYNC_BATCH_BYTES (512u << 10)
 

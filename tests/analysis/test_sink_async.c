@@ -8,12 +8,16 @@
  * in the writer comes back from a later call with the inner sink's message
  * and commit is then never reached; abort drops what is queued; a call
  * bigger than a batch still arrives in order; optional operations the inner
- * sink lacks stay absent.
+ * sink lacks stay absent.  A stage (the loader's counting) sees every noted
+ * record once, in order, one batch at a time, on the writer thread or, when
+ * the writer is behind, on the caller's; its failure comes back like the
+ * inner sink's.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "sink_async.h"
@@ -29,6 +33,7 @@ struct log_sink {
 	int records_on_caller_thread; /* record batches stored on the caller's thread */
 	pthread_t caller;
 	int fail_after;               /* records() fails once this many records were stored (0: never) */
+	unsigned slow_us;             /* records() sleeps this long per call (a writer that falls behind) */
 	int commits, aborts, freed;
 };
 
@@ -45,6 +50,8 @@ static int l_records(void *ctx, const struct spe_row_record *rows, size_t n)
 	struct log_sink *l = ctx;
 	if (pthread_equal(pthread_self(), l->caller))
 		l->records_on_caller_thread++;
+	if (l->slow_us)
+		usleep(l->slow_us);
 	for (size_t i = 0; i < n; i++) {
 		if (l->fail_after && l->n >= l->fail_after)
 			return -spe_io;
@@ -134,6 +141,56 @@ static const char *l_errmsg(void *ctx)
 static void l_free(void *ctx)
 {
 	((struct log_sink *)ctx)->freed++;
+}
+
+/* What a stage saw: each record's ts and note (3 * ts) are checked against the next expected. */
+struct stage_log {
+	pthread_t caller;
+	int64_t next;          /* the ts expected next */
+	int bad;               /* a record out of order, twice, or with the wrong note */
+	int on_caller, on_writer; /* calls on each thread */
+	int inside, overlapped; /* a call while another was under way */
+	int64_t fail_at;       /* fail (-spe_nomem) at the record of this ts (-1: never) */
+};
+
+static int stage_records(void *ctx, const struct spe_row_record *rows, const void *notes, size_t n)
+{
+	struct stage_log *g = ctx;
+	if (__atomic_exchange_n(&g->inside, 1, __ATOMIC_ACQ_REL))
+		__atomic_store_n(&g->overlapped, 1, __ATOMIC_RELAXED);
+	if (pthread_equal(pthread_self(), g->caller))
+		g->on_caller++;
+	else
+		g->on_writer++;
+	const int64_t *note = notes;
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		int64_t ts = rows[i].col[SPE_RECORD_COL_TS].i;
+		if (ts == g->fail_at)
+			rc = -spe_nomem;
+		else if (ts != g->next++ || note[i] != 3 * ts)
+			g->bad = 1;
+	}
+	__atomic_store_n(&g->inside, 0, __ATOMIC_RELEASE);
+	return rc;
+}
+
+/* @p n records whose ts are first, first + 1, ..., noted for the stage with 3 * ts. */
+static int put_noted(struct spe_row_sink *s, int64_t first, size_t n)
+{
+	struct spe_row_record *rows = calloc(n, sizeof *rows);
+	int64_t *notes = calloc(n, sizeof *notes);
+	for (size_t i = 0; i < n; i++) {
+		rows[i].present = 1ull << SPE_RECORD_COL_TS;
+		rows[i].col[SPE_RECORD_COL_TS].i = first + (int64_t)i;
+		notes[i] = 3 * (first + (int64_t)i);
+	}
+	int rc = ana_async_sink_records_noted(s->ctx, rows, notes, n);
+	memset(rows, 0xee, n * sizeof *rows);
+	memset(notes, 0xee, n * sizeof *notes);
+	free(rows);
+	free(notes);
+	return rc;
 }
 
 /* The inner sink (no summaries, no time_convs: optional) and its async wrapper. */
@@ -321,11 +378,84 @@ TEST(free_mid_load)
 	CHECK_INT_EQ(l.commits, 0);
 }
 
+/* A records-only inner sink (records() sleeping @p slow_us per call) wrapped with stage @p g. */
+static void start_staged(struct log_sink *l, struct stage_log *g, unsigned slow_us, struct spe_row_sink *async)
+{
+	memset(l, 0, sizeof *l);
+	l->strings_ok = 1;
+	l->caller = pthread_self();
+	l->slow_us = slow_us;
+	struct spe_row_sink inner = { .size = offsetof(struct spe_row_sink, time_convs),
+				      .ctx = l,
+				      .begin = l_begin,
+				      .records = l_records,
+				      .commit = l_commit,
+				      .abort = l_abort,
+				      .errmsg = l_errmsg,
+				      .free = l_free };
+	struct ana_async_stage stage = { .ctx = g, .note_size = sizeof(int64_t), .records = stage_records };
+	char err[128];
+	CHECK_INT_EQ(ana_async_sink_new_staged(&inner, &stage, async, err, sizeof err), 0);
+}
+
+/* The stage, with a writer slow enough that the caller finds the ring full and takes some batches' stage. */
+TEST(stage_sees_every_record_once_in_order)
+{
+	struct log_sink l;
+	struct stage_log g = { .caller = pthread_self(), .fail_at = -1 };
+	struct spe_row_sink s;
+	start_staged(&l, &g, 2000, &s); /* 2 ms per call: far slower than the caller, even under qemu-user */
+	int64_t ts = 0;
+	for (int round = 0; round < 150; round++, ts += 256)
+		CHECK_INT_EQ(put_noted(&s, ts, 256), 0);
+	/* more than a batch in one call: stored and staged on the caller's thread, still in order */
+	size_t big = ANA_ASYNC_BATCH_BYTES / sizeof(struct spe_row_record) + 10;
+	CHECK_INT_EQ(put_noted(&s, ts, big), 0);
+	ts += (int64_t)big;
+	CHECK_INT_EQ(put_noted(&s, ts, 5), 0);
+	ts += 5;
+	CHECK_INT_EQ(ana_async_sink_sync(s.ctx), 0);
+	/* after the sync, the stage's state is the caller's: every record seen */
+	CHECK_INT_EQ(g.next, ts);
+	CHECK_INT_EQ(g.bad, 0);
+	CHECK_INT_EQ(g.overlapped, 0);
+	CHECK(g.on_writer > 0);
+	CHECK(g.on_caller > 1); /* the oversized call, and batches taken while the ring was full */
+	CHECK_INT_EQ(l.n, (int)ts); /* and stored */
+	CHECK_INT_EQ(s.commit(s.ctx), 0);
+	s.free(s.ctx);
+	CHECK_INT_EQ(l.freed, 1);
+}
+
+/* The stage's failure comes back from a later call, and commit never reaches the inner sink. */
+TEST(stage_failure_comes_back)
+{
+	struct log_sink l;
+	struct stage_log g = { .caller = pthread_self(), .fail_at = 5000 };
+	struct spe_row_sink s;
+	start_staged(&l, &g, 0, &s);
+	int rc = 0;
+	for (int round = 0; rc == 0 && round < 200; round++)
+		rc = put_noted(&s, (int64_t)round * 256, 256);
+	if (rc == 0)
+		rc = ana_async_sink_sync(s.ctx);
+	CHECK_INT_EQ(rc, -spe_nomem);
+	CHECK(strcmp(s.errmsg(s.ctx), spe_errstr(-spe_nomem)) == 0); /* not the inner sink's message */
+	CHECK_INT_EQ(g.next, 5000);
+	CHECK_INT_EQ(s.commit(s.ctx), -spe_nomem);
+	CHECK_INT_EQ(l.commits, 0);
+	s.abort(s.ctx);
+	s.free(s.ctx);
+	CHECK_INT_EQ(l.freed, 1);
+}
+
 int main(void)
 {
 	RUN(rows_arrive_in_order_with_their_strings);
 	RUN(writer_failure_comes_back);
 	RUN(abort_drops_the_queue);
 	RUN(free_mid_load);
+	RUN(stage_sees_every_record_once_in_order);
+	RUN(stage_failure_comes_back);
 	return check_summary();
 }
