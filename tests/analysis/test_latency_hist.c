@@ -19,10 +19,7 @@
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint32_t rnd(uint32_t n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng % n);
+	return (uint32_t)(check_xorshift(&rng) % n);
 }
 
 static int cmp_i32(const void *a, const void *b)

@@ -22,10 +22,7 @@
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint32_t rnd(uint32_t n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng % n);
+	return (uint32_t)(check_xorshift(&rng) % n);
 }
 
 #define N_ACCESSES 60000 /* several spill batches */

@@ -74,4 +74,13 @@ extern int check_passed, check_failed;
 /* Print the closing line and return the process exit status. */
 int check_summary(void);
 
+/* A repeatable pseudo-random number (xorshift64): the tests' random inputs are the same every run. */
+static inline uint64_t check_xorshift(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
 #endif

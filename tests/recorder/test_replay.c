@@ -24,10 +24,7 @@ static char tmpdir[256];
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return check_xorshift(&rng);
 }
 
 /* @p n records of varying length (some 64-byte padded, some not), every one ending in TS. */
