@@ -60,7 +60,7 @@ static int parse_u64(struct parser *p, const char *tok, const char *what, uint64
 
 static int parse_u32(struct parser *p, const char *tok, const char *what, uint32_t *v)
 {
-	uint64_t x;
+	uint64_t x = 0;
 	int r = parse_u64(p, tok, what, UINT32_MAX, &x);
 	if (!r)
 		*v = (uint32_t)x;
@@ -287,7 +287,7 @@ static int want_args(struct parser *p, const char *dir, int ntok, int min, int m
 
 static int dir_midr(struct parser *p, char **tok, int ntok)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	int r = parse_u64(p, tok[1], "midr", UINT32_MAX, &v);
 	(void)ntok;
 	if (r)
@@ -380,7 +380,7 @@ static int dir_mmap2(struct parser *p, char **tok, int ntok)
 
 static int dir_memory_block_size(struct parser *p, char **tok, int ntok)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	int r = parse_u64(p, tok[1], "memory_block_size", UINT64_MAX, &v);
 	(void)ntok;
 	if (r)
