@@ -27,6 +27,7 @@
 
 #include "db_internal.h"
 #include "latency_rollup.h"
+#include "rollup_feed.h"
 #include "spe/analysis.h"
 #include "spe/outfile.h"
 
@@ -37,7 +38,32 @@ struct spe_db {
 	enum spe_db_mode mode;
 	int in_txn;
 	int replace; /* a file already loaded replaces its source (spe_db_set_replace) */
+	/* on a new database, the pc_histogram rows the transaction stored, for the rollup (rollup_feed.h) */
+	struct rollup_feed *feed;
 };
+
+struct rollup_feed *spe_db_rollup_feed(struct spe_db *db)
+{
+	return db && db->in_txn ? db->feed : NULL;
+}
+
+static void drop_feed(struct spe_db *db)
+{
+	if (db->feed)
+		ana_rollup_feed_free(db->feed);
+	free(db->feed);
+	db->feed = NULL;
+}
+
+/* A new database's transaction: every pc_histogram row will pass through the sink. */
+static int start_feed(struct spe_db *db, char *err, size_t errlen)
+{
+	if (!(db->feed = calloc(1, sizeof *db->feed))) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	return 0;
+}
 
 int spe_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
@@ -129,7 +155,8 @@ static int open_new(struct spe_db *db, char *err, size_t errlen)
 	if (rc < 0)
 		return rc;
 	db->in_txn = 1;
-	return spe_schema_create(db->sql, err, errlen);
+	rc = start_feed(db, err, errlen);
+	return rc < 0 ? rc : spe_schema_create(db->sql, err, errlen);
 }
 
 /*
@@ -271,8 +298,10 @@ int spe_db_open_memory(struct spe_db **out, char *err, size_t errlen)
 		rc = spe_db_exec(db->sql, "BEGIN;", err, errlen);
 	if (rc == 0) {
 		db->in_txn = 1;
-		rc = spe_schema_create(db->sql, err, errlen);
+		rc = start_feed(db, err, errlen);
 	}
+	if (rc == 0)
+		rc = spe_schema_create(db->sql, err, errlen);
 	if (rc < 0) {
 		spe_db_close(db);
 		return rc;
@@ -287,7 +316,8 @@ int spe_db_commit(struct spe_db *db, char *err, size_t errlen)
 		snprintf(err, errlen, "no load in progress");
 		return -spe_invalid;
 	}
-	int rc = spe_latency_rollup(db->sql, err, errlen);
+	int rc = spe_latency_rollup(db->sql, db->feed, err, errlen);
+	drop_feed(db);
 	if (rc == 0)
 		rc = spe_schema_create_indexes(db->sql, err, errlen);
 	if (rc == 0)
@@ -336,6 +366,7 @@ void spe_db_rollback(struct spe_db *db)
 		 */
 		sqlite3_exec(db->sql, "SELECT count(*) FROM sqlite_schema;", NULL, NULL, NULL);
 	}
+	drop_feed(db);
 	db->in_txn = 0;
 }
 

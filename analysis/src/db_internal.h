@@ -14,5 +14,7 @@ struct spe_db;
 int spe_db_is_append(const struct spe_db *db);
 /* Does a file already loaded replace its earlier source (spe_db_set_replace)? */
 int spe_db_replaces(const struct spe_db *db);
+/* The rollup's feed of the transaction (rollup_feed.h), or NULL when the rollup reads pc_histogram. */
+struct rollup_feed *spe_db_rollup_feed(struct spe_db *db);
 
 #endif

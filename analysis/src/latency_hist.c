@@ -244,11 +244,27 @@ void ana_latency_stats_sorted(const uint64_t *slots, size_t n, struct latency_st
 	}
 }
 
-void ana_latency_hist_stats(const struct latency_hist *h, uint64_t *scratch, struct latency_stats *out)
+uint32_t ana_latency_hist_sorted(const struct latency_hist *h, uint64_t *out)
 {
 	uint32_t n = 0;
 	LATENCY_HIST_FOREACH(h, i)
-	scratch[n++] = h->slots[i];
-	qsort(scratch, n, sizeof *scratch, by_latency);
-	ana_latency_stats_sorted(scratch, n, out);
+	out[n++] = h->slots[i];
+	/* most histograms have a dozen slots: an insertion sort beats qsort's calls through a pointer */
+	if (n > 32) {
+		qsort(out, n, sizeof *out, by_latency);
+		return n;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		uint64_t v = out[i];
+		uint32_t j = i;
+		for (; j > 0 && (out[j - 1] & LAT_MASK) > (v & LAT_MASK); j--)
+			out[j] = out[j - 1];
+		out[j] = v;
+	}
+	return n;
+}
+
+void ana_latency_hist_stats(const struct latency_hist *h, uint64_t *scratch, struct latency_stats *out)
+{
+	ana_latency_stats_sorted(scratch, ana_latency_hist_sorted(h, scratch), out);
 }

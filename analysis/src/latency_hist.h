@@ -104,6 +104,9 @@ struct latency_stats {
  */
 void ana_latency_hist_stats(const struct latency_hist *h, uint64_t *scratch, struct latency_stats *out);
 
+/* The slot words of @p h into @p out (room for h->n), by latency, the untimed first; returns how many. */
+uint32_t ana_latency_hist_sorted(const struct latency_hist *h, uint64_t *out);
+
 /* The same from @p n slot words sorted by latency (a repeated latency may appear twice). */
 void ana_latency_stats_sorted(const uint64_t *slots, size_t n, struct latency_stats *out);
 static inline uint64_t latency_slot_make(int32_t latency, uint64_t count)

@@ -6,9 +6,10 @@
  *
  * The views used to compute them with window functions at query time, which
  * sorted every pc_latency row: 33 s for hot_symbol on a 10M-record capture.
- * Here one unordered scan of pc_latency merges its rows into histograms per
+ * Here one unordered scan of pc_histogram merges its rows into histograms per
  * (pc, insn) and per function, in memory: about 11 bytes per distinct
- * (PC, latency) pair in the database, not per record.
+ * (PC, latency) pair in the database, not per record.  On a new database the
+ * rows come from memory instead (rollup_feed.h): the load kept what it stored.
  */
 #include "latency_rollup.h"
 
@@ -20,6 +21,7 @@
 #include "insn_names.h"
 #include "latency_hist.h"
 #include "number_text.h"
+#include "rollup_feed.h"
 #include "rollup_insert.h"
 #include "spe/spe.h"
 
@@ -149,15 +151,53 @@ static int next_pair(const char **p, long long *lat, long long *count)
 	return 1;
 }
 
-/* One pass over pc_histogram (any order) into both sets of histograms. */
-static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, struct latency_groups *pcs,
-			    struct latency_groups *fns)
+/* The functions' histograms, group g for function g and group n for "no symbol", empty. */
+static int open_function_groups(struct rollup *r, const struct symbol_groups *sg, struct latency_groups *fns)
 {
 	for (uint32_t g = 0; g <= sg->n; g++) {
 		struct latency_key key = { { g, 0, 0 } };
 		if (ana_latency_group_of(fns, &key) != (int64_t)g)
 			return out_of_memory(r);
 	}
+	return 0;
+}
+
+/* The function group of symbol @p sym (0 = none). */
+static uint32_t function_of(const struct symbol_groups *sg, int64_t sym)
+{
+	return sym > 0 && sym <= sg->max_id && sg->group_of[sym] ? sg->group_of[sym] - 1 : sg->n;
+}
+
+/*
+ * The rows the load kept (rollup_feed.h) into both sets of histograms: what
+ * merge_histograms does from the table, without reading it back or parsing
+ * its JSON.
+ */
+static int merge_feed(struct rollup *r, const struct symbol_groups *sg, const struct rollup_feed *feed,
+		      struct latency_groups *pcs, struct latency_groups *fns)
+{
+	for (size_t i = 0; i < feed->n; i++) {
+		const struct rollup_feed_row *row = &feed->rows[i];
+		int64_t g = ana_latency_group_of(pcs, &row->key);
+		if (g < 0)
+			return out_of_memory(r);
+		uint32_t f = function_of(sg, row->symbol_id);
+		const uint64_t *slot = feed->slots + row->first;
+		for (uint32_t k = 0; k < row->n; k++) {
+			int32_t lat = latency_slot_latency(slot[k]);
+			uint64_t count = latency_slot_count(slot[k]);
+			if (count && (ana_latency_groups_add(pcs, (uint32_t)g, lat, count) < 0 ||
+				      ana_latency_groups_add(fns, f, lat, count) < 0))
+				return out_of_memory(r);
+		}
+	}
+	return 0;
+}
+
+/* One pass over pc_histogram (any order) into both sets of histograms. */
+static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, struct latency_groups *pcs,
+			    struct latency_groups *fns)
+{
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(r->db, "SELECT pc, insn_id, symbol_id, untimed, histogram FROM pc_histogram", -1, &st,
 			       NULL) != SQLITE_OK)
@@ -172,7 +212,7 @@ static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, st
 		const char *h = (const char *)sqlite3_column_text(st, 4);
 		struct latency_key key = { { (uint64_t)pc, has_insn ? (uint64_t)insn : 0, (uint64_t)has_pc } };
 		int64_t g = ana_latency_group_of(pcs, &key);
-		uint32_t f = has_sym && sym > 0 && sym <= sg->max_id && sg->group_of[sym] ? sg->group_of[sym] - 1 : sg->n;
+		uint32_t f = function_of(sg, has_sym ? sym : 0);
 		if (g < 0)
 			return out_of_memory(r);
 		long long lat = LATENCY_NONE, count = untimed;
@@ -357,7 +397,7 @@ static uint32_t widest(const struct latency_groups *g)
 	return w;
 }
 
-int spe_latency_rollup(sqlite3 *db, char *err, size_t errlen)
+int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, char *err, size_t errlen)
 {
 	struct rollup r = { db, err, errlen, NULL, NULL };
 	char *msg = NULL;
@@ -372,7 +412,9 @@ int spe_latency_rollup(sqlite3 *db, char *err, size_t errlen)
 	uint64_t *scratch = NULL;
 	int rc = number_functions(&r, &sg);
 	if (rc == 0)
-		rc = merge_histograms(&r, &sg, &pcs, &fns);
+		rc = open_function_groups(&r, &sg, &fns);
+	if (rc == 0)
+		rc = feed && !feed->lost ? merge_feed(&r, &sg, feed, &pcs, &fns) : merge_histograms(&r, &sg, &pcs, &fns);
 	if (rc == 0) {
 		uint32_t w = widest(&pcs) > widest(&fns) ? widest(&pcs) : widest(&fns);
 		if (!(scratch = malloc(((size_t)w + 1) * sizeof *scratch)))

@@ -6,7 +6,13 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-/* 0, or a negative spe error with @p err filled in. */
-int spe_latency_rollup(sqlite3 *db, char *err, size_t errlen);
+struct rollup_feed;
+
+/*
+ * 0, or a negative spe error with @p err filled in.  @p feed (may be NULL):
+ * every pc_histogram row, kept in memory by the load (rollup_feed.h); used
+ * instead of the table unless it was lost.
+ */
+int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, char *err, size_t errlen);
 
 #endif

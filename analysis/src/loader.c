@@ -549,12 +549,6 @@ static int write_load_stats(struct spe_loader *ld)
 	return rc < 0 ? sink_fail(ld, rc, "load_stats") : 0;
 }
 
-static int by_slot_latency(const void *a, const void *b)
-{
-	int32_t x = latency_slot_latency(*(const uint64_t *)a), y = latency_slot_latency(*(const uint64_t *)b);
-	return (x > y) - (x < y);
-}
-
 /* One pc_latency row per group: its histogram, latencies ascending. */
 static int write_latency(struct spe_loader *ld)
 {
@@ -571,10 +565,7 @@ static int write_latency(struct spe_loader *ld)
 	/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see count_latency */
 	for (uint32_t g = 0; g < ld->latency.n && rc == 0; g++) {
 		const struct latency_group *grp = &ld->latency.groups[g];
-		size_t n = 0, timed = 0;
-		LATENCY_HIST_FOREACH(&grp->hist, i)
-		slots[n++] = grp->hist.slots[i];
-		qsort(slots, n, sizeof *slots, by_slot_latency);
+		size_t n = ana_latency_hist_sorted(&grp->hist, slots), timed = 0;
 		struct spe_row_pc_latency row = { .source_id = ld->source_id,
 						  .has_pc = (int)(grp->key.w[2] & 1),
 						  .pc = grp->key.w[0],

@@ -27,6 +27,16 @@ size_t ana_int64_text(char *buf, int64_t v)
 	return n;
 }
 
+size_t ana_uint64_text(char *buf, uint64_t v)
+{
+	char tmp[24], *end = tmp + sizeof tmp;
+	char *p = digits(end, v);
+	size_t n = (size_t)(end - p);
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	return n;
+}
+
 size_t ana_hex_text(char *buf, int64_t v)
 {
 	char tmp[24], *end = tmp + sizeof tmp, *p = end;

@@ -18,6 +18,8 @@ size_t ana_hex_text(char *buf, int64_t v);
 
 /* @p v in decimal, as SQLite prints an INTEGER; returns the length. */
 size_t ana_int64_text(char *buf, int64_t v);
+/* @p v in decimal (all 64 bits unsigned); returns the length. */
+size_t ana_uint64_text(char *buf, uint64_t v);
 
 /*
  * @p v as SQLite prints a REAL ("%!.15g": 27.04, 3.0, 0.0001) when it is a

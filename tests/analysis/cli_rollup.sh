@@ -8,8 +8,10 @@
 # pc_summary's -- on a
 # generated trace of many PCs loaded as one source, then again after a second
 # and third --append (functions merged across sources, the summaries rebuilt
-# each time, not added to); and an append refused over a pc_latency row no
-# load writes, leaving the database as it was.
+# each time, not added to); the same three files in one run (a new database,
+# whose rollup reads what the load kept in memory), two raw files sharing PCs,
+# and with --replace of a file loaded earlier in the run; and an append
+# refused over a pc_latency row no load writes, leaving the database as it was.
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
 gen=$1 record=$2 load=$3 query=$4
@@ -96,6 +98,37 @@ check_views three_sources "$tmp/t.db"
 three=$(query "$tmp/t.db" "SELECT samples FROM hot_symbol LIMIT 1" | tail -1)
 expect top_symbol_tripled "$three" "$((one * 3))"
 expect symbols_merged "$(query "$tmp/t.db" "SELECT count(*) = count(DISTINCT symbol) FROM hot_symbol" | tail -1)" 1
+
+# the same three files in one spe-load run: a new database, so the rollup takes the
+# pc_histogram rows from memory (rollup_feed.h) instead of the table the appends read;
+# the views must be the same, row for row
+${SPE_RUN:-} "$load" "$tmp/trace.data" "$tmp/trace-2.data" "$tmp/trace-3.data" -o "$tmp/one_run.db" \
+	--symfs="$tmp" 2>/dev/null || { echo "FAIL one-run load"; exit 1; }
+check_views one_run "$tmp/one_run.db"
+for v in "SELECT * FROM hot_pc" "SELECT * FROM hot_symbol" "SELECT * FROM pc_summary ORDER BY pc, insn_id"; do
+	expect "one_run_as_appends: $v" "$(query "$tmp/one_run.db" "$v")" "$(query "$tmp/t.db" "$v")"
+done
+# raw SPE files have no mappings, so no instruction rows: the two CPUs' files share their
+# (pc, insn) groups, which the rollup merges -- from memory in one run, from the table by append
+raw="--raw --midr=neoverse-n1"
+${SPE_RUN:-} "$load" $raw "$tmp/bench-cpu0.bin" "$tmp/bench-cpu1.bin" -o "$tmp/raw_one_run.db" 2>/dev/null ||
+	{ echo "FAIL raw load"; exit 1; }
+${SPE_RUN:-} "$load" $raw "$tmp/bench-cpu0.bin" -o "$tmp/raw_appended.db" 2>/dev/null &&
+	${SPE_RUN:-} "$load" $raw "$tmp/bench-cpu1.bin" -o "$tmp/raw_appended.db" --append 2>/dev/null ||
+	{ echo "FAIL raw append"; exit 1; }
+check_views raw_one_run "$tmp/raw_one_run.db"
+expect raw_groups_shared "$(query "$tmp/raw_one_run.db" "SELECT (SELECT count(*) FROM pc_histogram) >
+  (SELECT count(*) FROM hot_pc) + 1000" | tail -1)" 1
+for v in "SELECT * FROM hot_pc" "SELECT * FROM hot_symbol" "SELECT * FROM pc_summary ORDER BY pc, insn_id"; do
+	expect "raw_one_run_as_append: $v" "$(query "$tmp/raw_one_run.db" "$v")" "$(query "$tmp/raw_appended.db" "$v")"
+done
+# a file loaded twice (two copies) in one run with --replace: the second deletes the first's rows, so the
+# rollup reads the table (what is left), not what the load kept
+cp "$tmp/trace.data" "$tmp/trace-copy.data" # the same content: the same source digest
+${SPE_RUN:-} "$load" "$tmp/trace.data" "$tmp/trace-copy.data" -o "$tmp/replaced.db" --replace \
+	--symfs="$tmp" 2>/dev/null || { echo "FAIL replace load"; exit 1; }
+check_views replaced "$tmp/replaced.db"
+expect replaced_counted_once "$(query "$tmp/replaced.db" "SELECT samples FROM hot_symbol LIMIT 1" | tail -1)" "$one"
 
 # a pc_histogram row no load writes (latency past the 16-bit counter): the next
 # append's rollup refuses it, exit 65, and the database is left as it was

@@ -42,6 +42,7 @@ static uint64_t next_random(uint64_t *s)
 	return *s;
 }
 
+/* ana_int64_text and ana_hex_text as SQLite prints; ana_uint64_text as printf's %llu */
 TEST(integers_and_hex)
 {
 	sqlite3_stmt *dec = prepare("SELECT ?1"), *hex = prepare("SELECT printf('0x%x', ?1)");
@@ -62,6 +63,11 @@ TEST(integers_and_hex)
 		sqlite3_bind_int64(hex, 1, v);
 		n = ana_hex_text(buf, v);
 		CHECK_STR_EQ(buf, sqlite_text(hex));
+		CHECK_INT_EQ(n, strlen(buf));
+		char want[NUMBER_TEXT_MAX];
+		snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+		n = ana_uint64_text(buf, (uint64_t)v);
+		CHECK_STR_EQ(buf, want);
 		CHECK_INT_EQ(n, strlen(buf));
 		if (check_failures)
 			break;

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The rollup's input kept in memory: the pc_histogram rows a load's
+ * transaction stored, as the SQLite sink stored them.  When the transaction
+ * started on a new database these rows are all of pc_histogram, so the
+ * rollup at commit (latency_rollup.c) takes them from here instead of
+ * reading the table back and parsing every row's JSON (docs/spe-load.1.md,
+ * "Where the time goes").  An append to an existing database, or a load that
+ * deleted rows (--replace), reads the table, which then holds what counts.
+ */
+#ifndef SPE_ROLLUP_FEED_H
+#define SPE_ROLLUP_FEED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "latency_hist.h"
+#include "spe/row_sink.h"
+
+/* One stored pc_histogram row. */
+struct rollup_feed_row {
+	struct latency_key key; /* (pc or 0, insn_id or 0, has_pc): the row's group in pc_summary */
+	int64_t symbol_id;      /* 0 = NULL */
+	size_t first;           /* its slot words (latency_slot_make) are slots[first .. first + n) */
+	uint32_t n;
+};
+
+struct rollup_feed {
+	struct rollup_feed_row *rows;
+	size_t n, cap;
+	uint64_t *slots; /* per row: the untimed count first (LATENCY_NONE) if any, then latencies ascending */
+	size_t n_slots, slots_cap;
+	int lost; /* a row could not be kept (memory) or rows were deleted: the rollup reads the table */
+};
+
+/* Keep @p row as pc_histogram stores it; without memory the feed is marked lost (the load goes on). */
+void ana_rollup_feed_add(struct rollup_feed *f, const struct spe_row_pc_latency *row);
+/* Give up the feed: the rollup reads the table. */
+void ana_rollup_feed_lose(struct rollup_feed *f);
+void ana_rollup_feed_free(struct rollup_feed *f);
+
+#endif
