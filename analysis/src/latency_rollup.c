@@ -168,29 +168,75 @@ static uint32_t function_of(const struct symbol_groups *sg, int64_t sym)
 	return sym > 0 && sym <= sg->max_id && sg->group_of[sym] ? sg->group_of[sym] - 1 : sg->n;
 }
 
+static uint32_t widest(const struct latency_groups *g)
+{
+	uint32_t w = 0;
+	for (uint32_t i = 0; i < g->n; i++)
+		if (g->groups[i].hist.n > w)
+			w = g->groups[i].hist.n;
+	return w;
+}
+
 /*
- * The rows the load kept (rollup_feed.h) into both sets of histograms: what
- * merge_histograms does from the table, without reading it back or parsing
- * its JSON.
+ * The rows the load kept (rollup_feed.h): what merge_histograms and
+ * pc_group_stats do from the table, without reading it back or parsing its
+ * JSON.  Most (pc, insn) groups are one row, whose slots are already sorted:
+ * their statistics are read off the row, and only groups of several rows
+ * (the same PC in two files of the load, without instruction rows) are
+ * merged into a histogram first.
  */
 static int merge_feed(struct rollup *r, const struct symbol_groups *sg, const struct rollup_feed *feed,
-		      struct latency_groups *pcs, struct latency_groups *fns)
+		      struct latency_groups *pcs, struct latency_groups *fns, struct latency_stats **stats_out)
 {
+	uint32_t *group = malloc((feed->n + 1) * sizeof *group);
+	if (!group)
+		return out_of_memory(r);
 	for (size_t i = 0; i < feed->n; i++) {
-		const struct rollup_feed_row *row = &feed->rows[i];
-		int64_t g = ana_latency_group_of(pcs, &row->key);
-		if (g < 0)
+		int64_t g = ana_latency_group_of(pcs, &feed->rows[i].key);
+		if (g < 0) {
+			free(group);
 			return out_of_memory(r);
-		uint32_t f = function_of(sg, row->symbol_id);
-		const uint64_t *slot = feed->slots + row->first;
-		for (uint32_t k = 0; k < row->n; k++) {
+		}
+		group[i] = (uint32_t)g;
+	}
+	/* per group: its row + 1 while it has one, UINT32_MAX once it has more */
+	uint32_t *only_row = calloc((size_t)pcs->n + 1, sizeof *only_row);
+	struct latency_stats *stats = malloc(((size_t)pcs->n + 1) * sizeof *stats);
+	int rc = only_row && stats && feed->n < UINT32_MAX ? 0 : out_of_memory(r);
+	for (size_t i = 0; i < feed->n && rc == 0; i++)
+		only_row[group[i]] = only_row[group[i]] ? UINT32_MAX : (uint32_t)i + 1;
+	for (size_t i = 0; i < feed->n && rc == 0; i++) {
+		const struct rollup_feed_row *row = &feed->rows[i];
+		uint32_t f = function_of(sg, row->symbol_id), g = group[i];
+		int shared = only_row[g] == UINT32_MAX;
+		const uint64_t *slot = row->slots;
+		for (uint32_t k = 0; k < row->n && rc == 0; k++) {
 			int32_t lat = latency_slot_latency(slot[k]);
 			uint64_t count = latency_slot_count(slot[k]);
-			if (count && (ana_latency_groups_add(pcs, (uint32_t)g, lat, count) < 0 ||
+			if (count && ((shared && ana_latency_groups_add(pcs, g, lat, count) < 0) ||
 				      ana_latency_groups_add(fns, f, lat, count) < 0))
-				return out_of_memory(r);
+				rc = out_of_memory(r);
 		}
 	}
+	uint64_t *scratch = NULL;
+	if (rc == 0 && !(scratch = malloc(((size_t)widest(pcs) + 1) * sizeof *scratch)))
+		rc = out_of_memory(r);
+	for (uint32_t g = 0; g < pcs->n && rc == 0; g++) {
+		if (only_row[g] == UINT32_MAX) {
+			ana_latency_hist_stats(&pcs->groups[g].hist, scratch, &stats[g]);
+		} else {
+			const struct rollup_feed_row *row = &feed->rows[only_row[g] - 1];
+			ana_latency_stats_sorted(row->slots, row->n, &stats[g]);
+		}
+	}
+	free(scratch);
+	free(group);
+	free(only_row);
+	if (rc < 0) {
+		free(stats);
+		return rc;
+	}
+	*stats_out = stats;
 	return 0;
 }
 
@@ -338,28 +384,41 @@ static int bind_hot_pc(void *ctx, sqlite3_stmt *st, int i, size_t k)
 	return rc;
 }
 
-static int write_hot_pc(struct rollup *r, const struct latency_groups *pcs, const struct insn_names *names,
-			uint64_t *scratch)
+/* Statistics by (pc, insn) group from their merged histograms (the table's rows). */
+static int pc_group_stats(struct rollup *r, const struct latency_groups *pcs, struct latency_stats **stats_out)
 {
 	struct latency_stats *stats = malloc(((size_t)pcs->n + 1) * sizeof *stats);
+	uint64_t *scratch = malloc(((size_t)widest(pcs) + 1) * sizeof *scratch);
+	if (!stats || !scratch) {
+		free(stats);
+		free(scratch);
+		return out_of_memory(r);
+	}
+	for (uint32_t g = 0; g < pcs->n; g++)
+		ana_latency_hist_stats(&pcs->groups[g].hist, scratch, &stats[g]);
+	free(scratch);
+	*stats_out = stats;
+	return 0;
+}
+
+static int write_hot_pc(struct rollup *r, const struct latency_groups *pcs, const struct latency_stats *stats,
+			const struct insn_names *names)
+{
 	struct pc_rank *rank = malloc(((size_t)pcs->n + 1) * sizeof *rank);
 	char(*text)[3][NUMBER_TEXT_MAX] = malloc(ROLLUP_BATCH * sizeof *text);
-	if (!stats || !rank || !text) {
-		free(stats);
+	if (!rank || !text) {
 		free(rank);
 		free(text);
 		return out_of_memory(r);
 	}
 	struct hot_pc_writer w = { r, text, rank, pcs, stats, names, 0 };
 	for (uint32_t g = 0; g < pcs->n; g++) {
-		ana_latency_hist_stats(&pcs->groups[g].hist, scratch, &stats[g]);
 		rank[g] = (struct pc_rank){ stats[g].timed ? (int64_t)stats[g].total_latency : -1, stats[g].samples, g };
 		if (stats[g].timed)
 			w.total += stats[g].total_latency;
 	}
 	qsort(rank, pcs->n, sizeof *rank, hotter_first);
 	int rc = ana_rollup_insert(r->db, HOT_PC_INTO, HOT_PC_COLUMNS, pcs->n, bind_hot_pc, &w) < 0 ? fail(r, "_hot_pc") : 0;
-	free(stats);
 	free(rank);
 	free(text);
 	return rc;
@@ -388,15 +447,6 @@ static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg
 	return rc;
 }
 
-static uint32_t widest(const struct latency_groups *g)
-{
-	uint32_t w = 0;
-	for (uint32_t i = 0; i < g->n; i++)
-		if (g->groups[i].hist.n > w)
-			w = g->groups[i].hist.n;
-	return w;
-}
-
 int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, char *err, size_t errlen)
 {
 	struct rollup r = { db, err, errlen, NULL, NULL };
@@ -409,21 +459,21 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, char *err, s
 	struct symbol_groups sg = { 0 };
 	struct latency_groups pcs = { 0 }, fns = { 0 };
 	struct insn_names names = { 0 };
+	struct latency_stats *pc_stats = NULL; /* by (pc, insn) group */
 	uint64_t *scratch = NULL;
 	int rc = number_functions(&r, &sg);
 	if (rc == 0)
 		rc = open_function_groups(&r, &sg, &fns);
-	if (rc == 0)
-		rc = feed && !feed->lost ? merge_feed(&r, &sg, feed, &pcs, &fns) : merge_histograms(&r, &sg, &pcs, &fns);
-	if (rc == 0) {
-		uint32_t w = widest(&pcs) > widest(&fns) ? widest(&pcs) : widest(&fns);
-		if (!(scratch = malloc(((size_t)w + 1) * sizeof *scratch)))
-			rc = out_of_memory(&r);
-	}
+	if (rc == 0 && feed && !feed->lost)
+		rc = merge_feed(&r, &sg, feed, &pcs, &fns, &pc_stats);
+	else if (rc == 0 && (rc = merge_histograms(&r, &sg, &pcs, &fns)) == 0)
+		rc = pc_group_stats(&r, &pcs, &pc_stats);
+	if (rc == 0 && !(scratch = malloc(((size_t)widest(&fns) + 1) * sizeof *scratch)))
+		rc = out_of_memory(&r);
 	if (rc == 0)
 		rc = ana_insn_names_load(db, &names, err, errlen);
 	if (rc == 0)
-		rc = write_hot_pc(&r, &pcs, &names, scratch);
+		rc = write_hot_pc(&r, &pcs, pc_stats, &names);
 	if (rc == 0)
 		rc = ana_branch_rollup(db, err, errlen);
 	if (rc == 0)
@@ -431,6 +481,7 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, char *err, s
 	sqlite3_finalize(r.round);
 	ana_insn_names_free(&names);
 	free(scratch);
+	free(pc_stats);
 	free(sg.group_of);
 	free(sg.first_id);
 	ana_latency_groups_free(&pcs);

@@ -564,7 +564,7 @@ static int write_latency(struct spe_loader *ld)
 	int rc = slots && lat && count ? 0 : out_of_memory(ld);
 	/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see count_latency */
 	for (uint32_t g = 0; g < ld->latency.n && rc == 0; g++) {
-		const struct latency_group *grp = &ld->latency.groups[g];
+		struct latency_group *grp = &ld->latency.groups[g];
 		size_t n = ana_latency_hist_sorted(&grp->hist, slots), timed = 0;
 		struct spe_row_pc_latency row = { .source_id = ld->source_id,
 						  .has_pc = (int)(grp->key.w[2] & 1),
@@ -584,6 +584,10 @@ static int write_latency(struct spe_loader *ld)
 		row.n = timed;
 		if ((rc = ld->sink.pc_latency(ld->sink.ctx, &row, 1)) < 0)
 			sink_fail(ld, rc, "pc_latency");
+		/* written: only the group's key is read from here on (the summaries'), and the sink may
+		   keep a copy of the row (rollup_feed.h) in the memory given back */
+		free(grp->hist.slots);
+		grp->hist = (struct latency_hist){ 0 };
 	}
 	free(slots);
 	free(lat);

@@ -7,11 +7,17 @@
 
 #include "util/grow.h"
 
+void ana_rollup_feed_free(struct rollup_feed *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->rows[i].slots);
+	free(f->rows);
+	memset(f, 0, sizeof *f);
+}
+
 void ana_rollup_feed_lose(struct rollup_feed *f)
 {
-	free(f->rows);
-	free(f->slots);
-	memset(f, 0, sizeof *f);
+	ana_rollup_feed_free(f);
 	f->lost = 1;
 }
 
@@ -23,28 +29,19 @@ void ana_rollup_feed_add(struct rollup_feed *f, const struct spe_row_pc_latency 
 	struct rollup_feed_row *rows = util_grow(f->rows, &f->cap, f->n + 1, sizeof *rows);
 	if (rows)
 		f->rows = rows;
-	uint64_t *slots = rows ? util_grow(f->slots, &f->slots_cap, f->n_slots + need, sizeof *slots) : NULL;
-	if (!slots || need > UINT32_MAX) {
+	uint64_t *s = rows && need < UINT32_MAX ? malloc((need ? need : 1) * sizeof *s) : NULL;
+	if (!s) {
 		ana_rollup_feed_lose(f);
 		return;
 	}
-	f->slots = slots;
-	struct rollup_feed_row *r = &f->rows[f->n++];
-	*r = (struct rollup_feed_row){ .key = { { row->has_pc ? row->pc : 0, (uint64_t)row->insn_id, !!row->has_pc } },
-				       .symbol_id = row->symbol_id,
-				       .first = f->n_slots,
-				       .n = (uint32_t)need };
-	uint64_t *s = slots + f->n_slots;
+	f->rows[f->n++] = (struct rollup_feed_row){
+		.key = { { row->has_pc ? row->pc : 0, (uint64_t)row->insn_id, !!row->has_pc } },
+		.symbol_id = row->symbol_id,
+		.slots = s,
+		.n = (uint32_t)need
+	};
 	if (row->untimed)
 		*s++ = latency_slot_make(LATENCY_NONE, row->untimed);
 	for (size_t i = 0; i < row->n; i++)
 		*s++ = latency_slot_make(row->latency[i], row->samples[i]);
-	f->n_slots += need;
-}
-
-void ana_rollup_feed_free(struct rollup_feed *f)
-{
-	free(f->rows);
-	free(f->slots);
-	memset(f, 0, sizeof *f);
 }
