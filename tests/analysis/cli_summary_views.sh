@@ -119,6 +119,27 @@ cacheline_cols="source_id, pid, line, line_value, accesses, loads, stores, cpus,
   peer_hits, total_latency, $(sorted symbols), atomics, writes, modified_events, modified_sources, remote_hits,
   $(sorted data_objects)"
 
+# cacheline_stat's names (schema 8) in the order the load first saw them, a name two symbol or data_object rows
+# share once: schema 7's group_concat(DISTINCT name) over the ids the load listed.  The reference: each name's first
+# record, for the lines of the sources the load kept (the view's record half orders them as its scan goes).
+first_seen() { # column (symbol, data_object): source_id, pid, line_value and the names of every kept line that has some
+	join="s ON s.id = r.symbol_id" && [ "$1" = data_object ] && join="d ON d.id = r.data_object_id"
+	echo "WITH k AS (SELECT source_id, pid, line FROM cacheline_stat),
+f AS (SELECT r.source_id, r.pid, r.data_va >> 6 AS line, ${join%% *}.name AS name, min(r.id) AS first
+  FROM spe_record r JOIN k ON k.source_id = r.source_id AND k.pid IS r.pid AND k.line = r.data_va >> 6
+  JOIN $1 $join GROUP BY 1, 2, 3, 4)
+SELECT DISTINCT source_id, pid, line << 6 AS line_value, group_concat(name) OVER (PARTITION BY source_id, pid, line ORDER BY first
+  ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS names FROM f"
+}
+check_first_seen() { # label db
+	for c in symbol data_object; do
+		got=$(query "$2" "SELECT source_id, pid, line_value, ${c}s FROM cacheline_sharing WHERE ${c}s IS NOT NULL
+		  AND source_id IN (SELECT source_id FROM load_stats WHERE NOT cacheline_scan)" | tail -n +2 | LC_ALL=C sort)
+		ref=$(query "$2" "$(first_seen $c)" | tail -n +2 | LC_ALL=C sort)
+		expect "$1 ${c}s in first-seen order" "$got" "$ref"
+	done
+}
+
 check_view() { # label db view reference [columns [empty-ok]]
 	# the same rows (in any order: ties in the views' ORDER BY are unordered)
 	got=$(query "$2" "SELECT ${5:-*} FROM $3" | tail -n +2 | LC_ALL=C sort)
@@ -140,6 +161,7 @@ check_all() { # label db
 	expect "$1 branch_mispredict order" "$got" "$ref"
 	check_view "$1" "$2" tlb_hotspot "$tlb_ref"
 	check_view "$1" "$2" cacheline_sharing "$cacheline_ref" "$cacheline_cols"
+	check_first_seen "$1" "$2"
 	check_view "$1" "$2" data_page "$data_page_ref" "$data_page_cols"
 	check_view "$1" "$2" numa_traffic "$numa_ref"
 	check_view "$1" "$2" prefetch "$prefetch_ref" "*" "${3:-}"
@@ -172,6 +194,10 @@ expect sources "$(query "$tmp/t.db" "SELECT count(DISTINCT source_id) FROM tlb_h
 n=$(query "$tmp/t.db" "SELECT count(DISTINCT source_id) > 1, sum(symbols IS NOT NULL) > 0,
 	sum(data_objects IS NOT NULL) > 0, sum(atomics > 0) > 0 FROM cacheline_sharing" | tail -1)
 expect shared_lines "$n" "1,1,1,1"
+# lines touched by several functions (gen_bench's), by several data objects (datawork's)
+n=$(query "$tmp/t.db" "SELECT sum(symbols LIKE '%,%') > 20, sum(data_objects LIKE '%,%') > 0 FROM cacheline_sharing" |
+	tail -1)
+expect several_names "$n" "1,1"
 # NUMA both ways (a physical address's node, a data source's facts), named data pages, late prefetches
 n=$(query "$tmp/t.db" "SELECT (SELECT count(DISTINCT basis) = 2 AND sum(remote = 1) > 0 AND
 	sum(memory_node IS NOT NULL) > 0 FROM numa_traffic), (SELECT sum(data_objects IS NOT NULL) > 0 FROM data_page),

@@ -231,6 +231,11 @@ TEST(append_second_source)
 	/* addresses belong to one source's processes: one shared line per source */
 	CHECK_INT_EQ(q_int("SELECT count(*) FROM cacheline_sharing"), 2);
 	CHECK_INT_EQ(q_int("SELECT count(DISTINCT source_id) FROM cacheline_sharing"), 2);
+	/* each names its function from its own load's symbol rows (schema 8 stores the names) */
+	CHECK_STR_EQ(q_text("SELECT group_concat(source_id || ':' || symbols, ' ') FROM"
+			    " (SELECT * FROM cacheline_sharing ORDER BY source_id)"),
+		     "1:bump_shared 2:bump_shared");
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM symbol WHERE name = 'bump_shared'"), 2);
 	CHECK_INT_EQ(q_int("SELECT loads FROM mem_level_summary WHERE mem_level = 'DRAM'"), 480);
 	sqlite3_close(db);
 	db = one;

@@ -306,6 +306,81 @@ TEST(numa_summary_ranges)
 	stop();
 }
 
+/* A kallsyms file of @p text in @p path (a mkstemp template). */
+static void write_kallsyms(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* Stores and loads of kernel PCs @p pcs[0..n) to one data line, CPUs 0 and 1 in turn: a shared line. */
+static void touch_line(const uint64_t *pcs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct spe_record r = rec_at(pcs[i], 10 + (uint64_t)i);
+		r.pc.el = 1;
+		r.has |= SPE_HAS_OP_TYPE | SPE_HAS_DATA_VA;
+		r.op_raw_class = 1;
+		r.op_raw = i % 2; /* LD, ST */
+		r.op_class = i % 2 ? SPE_OP_CLASS_STORE : SPE_OP_CLASS_LOAD;
+		r.data_va = 0x10040 + 8 * (uint64_t)i;
+		CHECK_INT_EQ(spe_loader_record(ld, i % 2, -1, -1, &r), 0);
+	}
+}
+
+/*
+ * cacheline_stat's names (schema 8): a line's functions in the order the
+ * load first saw them, a name two symbol rows share once (static functions
+ * of one name in the kernel), as group_concat(DISTINCT name) over the ids
+ * gave them in schema 7.  A second load into the same database (--append)
+ * numbers its symbol rows after the first's and names its lines from its
+ * own rows, the first load's lines unchanged.
+ */
+TEST(cacheline_names)
+{
+	char first[] = "/tmp/spe-kallsyms-XXXXXX", second[] = "/tmp/spe-kallsyms-XXXXXX";
+	write_kallsyms(first, "ffff800008010000 t dup\n"
+			      "ffff800008010400 t other\n"
+			      "ffff800008010800 t dup\n"
+			      "ffff800008020000 T _etext\n");
+	write_kallsyms(second, "ffff800008010000 t fresh\n"
+			       "ffff800008010400 t dup\n"
+			       "ffff800008020000 T _etext\n");
+	start(0x410fd0c0, first);
+	spe_loader_cpu(ld, 1, 0x410fd0c0);
+	/* the second dup first, then other, then the first dup: its name was given already */
+	static const uint64_t pcs1[] = { 0xffff800008010804ull, 0xffff800008010404ull, 0xffff800008010004ull,
+					 0xffff800008010808ull };
+	touch_line(pcs1, 4);
+	finish();
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM symbol WHERE name = 'dup'"), 2);
+	CHECK_STR_EQ(q_text("SELECT symbols FROM cacheline_sharing"), "dup,other");
+	CHECK_STR_EQ(q_text("SELECT symbols FROM cacheline_stat"), "dup,other");
+	CHECK_INT_EQ(q_int("SELECT cpus FROM cacheline_sharing"), 2);
+	CHECK_INT_EQ(q_int("SELECT data_objects IS NULL FROM cacheline_sharing"), 1);
+
+	char err[256];
+	struct spe_source_info src = { .size = sizeof src, .file = "hand-made 2", .kind = "raw", .nr_cpus = 2 };
+	struct spe_load_opts opts = { .size = sizeof opts, .kallsyms = second };
+	CHECK_INT_EQ(spe_loader_new(db, &src, &opts, &ld, err, sizeof err), 0);
+	spe_loader_cpu(ld, 0, 0x410fd0c0);
+	spe_loader_cpu(ld, 1, 0x410fd0c0);
+	static const uint64_t pcs2[] = { 0xffff800008010404ull, 0xffff800008010004ull, 0xffff800008010408ull };
+	touch_line(pcs2, 3);
+	finish();
+	/* the second load numbers its rows after the first load's 3 */
+	CHECK_STR_EQ(q_text("SELECT group_concat(id || name, ' ') FROM (SELECT * FROM symbol WHERE id > 3 ORDER BY id)"),
+		     "4dup 5fresh");
+	CHECK_STR_EQ(q_text("SELECT group_concat(source_id || ':' || symbols, ' ') FROM"
+			    " (SELECT * FROM cacheline_sharing ORDER BY source_id)"),
+		     "1:dup,other 2:dup,fresh");
+	stop();
+	unlink(first);
+	unlink(second);
+}
+
 int main(void)
 {
 	RUN(attribution_order);
@@ -316,5 +391,6 @@ int main(void)
 	RUN(absent_fields_are_null);
 	RUN(event_columns_read_their_bits);
 	RUN(numa_summary_ranges);
+	RUN(cacheline_names);
 	return check_summary();
 }
