@@ -29,12 +29,11 @@ struct dattr_map {
 };
 
 void ana_data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
-			  struct name_book *names, int64_t source_id, struct spe_symbolizer *sym)
+			  int64_t source_id, struct spe_symbolizer *sym)
 {
 	memset(a, 0, sizeof *a);
 	a->sink = sink;
 	a->next = next;
-	a->names = names;
 	a->source_id = source_id;
 	a->sym = sym;
 }
@@ -142,7 +141,7 @@ static int64_t insert_object(struct data_attrib *a, int pid, int kind, const cha
 		snprintf(a->err, sizeof a->err, "data_object: %s", a->sink->errmsg(a->sink->ctx));
 		return rc;
 	}
-	if (ana_pc_cache_put_id(&a->objects, key, row.id) < 0 || ana_name_book_add(a->names, row.id, name) < 0) {
+	if (ana_pc_cache_put_id(&a->objects, key, row.id) < 0) {
 		snprintf(a->err, sizeof a->err, "out of memory");
 		return -spe_nomem;
 	}

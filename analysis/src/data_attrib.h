@@ -17,7 +17,6 @@
 #include <stdint.h>
 
 #include "data_object.h"
-#include "name_book.h"
 #include "pc_cache.h"
 #include "spe/row_sink.h"
 
@@ -27,7 +26,6 @@ struct dattr_map;
 struct data_attrib {
 	const struct spe_row_sink *sink; /* data_object rows go here */
 	struct spe_row_ids *next;        /* the load's next free ids */
-	struct name_book *names;         /* the data_object rows' names, added as they are written */
 	int64_t source_id;
 	struct spe_symbolizer *sym; /* NULL: no binaries are read (only mappings name objects) */
 	struct dattr_image *images;
@@ -41,7 +39,7 @@ struct data_attrib {
 };
 
 void ana_data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
-			  struct name_book *names, int64_t source_id, struct spe_symbolizer *sym);
+			  int64_t source_id, struct spe_symbolizer *sym);
 void ana_data_attrib_fini(struct data_attrib *a);
 
 /* An executable mapping of @p pid (row @p mapping_id of `mapping`). */

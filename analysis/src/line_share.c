@@ -363,8 +363,7 @@ static int64_t null_sum(const struct line_count *l, enum line_sum i)
 	return l->known >> i & 1 ? (int64_t)(i == LS_TOTAL_LATENCY ? l->total_latency : l->sum[i]) : -1;
 }
 
-int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *sink, int64_t source_id,
-			 struct name_book *symbols, struct name_book *objects)
+int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *sink, int64_t source_id)
 {
 	if (s->dropped || !s->n)
 		return 0;
@@ -373,7 +372,7 @@ int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *
 	int64_t *ids = malloc(3 * room * sizeof *ids);
 	if (!ids)
 		return -spe_nomem;
-	int64_t *symbol_ids = ids, *object_ids = ids + room, *tmp = ids + 2 * room;
+	int64_t *symbols = ids, *objects = ids + room, *tmp = ids + 2 * room;
 	int rc = 0;
 	for (size_t n = 0; n < s->n && rc == 0; n++) {
 		struct line_count m = s->after.lines[n];
@@ -387,23 +386,16 @@ int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *
 			m.offsets |= b->offsets;
 		}
 		/* written (its first write is in after): shown when two CPUs or threads touched it */
-		size_t cpus = merged_values(s, n, VALUE_CPU, symbol_ids, tmp);
-		size_t threads = merged_values(s, n, VALUE_TID, symbol_ids, tmp);
+		size_t cpus = merged_values(s, n, VALUE_CPU, symbols, tmp);
+		size_t threads = merged_values(s, n, VALUE_TID, symbols, tmp);
 		if (cpus < 2 && threads < 2)
 			continue;
-		size_t n_symbols = merged_values(s, n, VALUE_SYMBOL, symbol_ids, tmp);
-		size_t n_objects = merged_values(s, n, VALUE_OBJECT, object_ids, tmp);
+		size_t n_symbols = merged_values(s, n, VALUE_SYMBOL, symbols, tmp);
+		size_t n_objects = merged_values(s, n, VALUE_OBJECT, objects, tmp);
 		for (size_t i = 0; i < n_symbols; i++)
-			symbol_ids[i] += s->id_base[LINE_ID_SYMBOL];
+			symbols[i] += s->id_base[LINE_ID_SYMBOL];
 		for (size_t i = 0; i < n_objects; i++)
-			object_ids[i] += s->id_base[LINE_ID_OBJECT];
-		/* the names as the view joined them to the ids (schema 7): first-seen order, each name once */
-		const char *symbol_names = NULL, *object_names = NULL;
-		if ((symbols && ana_name_book_list(symbols, symbol_ids, n_symbols, &symbol_names) < 0) ||
-		    (objects && ana_name_book_list(objects, object_ids, n_objects, &object_names) < 0)) {
-			rc = -spe_nomem;
-			break;
-		}
+			objects[i] += s->id_base[LINE_ID_OBJECT];
 		struct spe_row_cacheline_stat row = {
 			.source_id = source_id,
 			.pid = s->keys[n].pid,
@@ -424,11 +416,9 @@ int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *
 			.modified_sources = null_sum(&m, LS_MODIFIED_SOURCES),
 			.remote_hits = null_sum(&m, LS_REMOTE_HITS),
 			.n_symbols = n_symbols,
-			.symbol_ids = symbol_ids,
+			.symbol_ids = symbols,
 			.n_data_objects = n_objects,
-			.data_object_ids = object_ids,
-			.symbols = symbol_names,
-			.data_objects = object_names,
+			.data_object_ids = objects,
 		};
 		rc = sink->cacheline_stats(sink->ctx, &row, 1);
 	}

@@ -28,7 +28,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "name_book.h"
 #include "spe/row_sink.h"
 #include "value_pool.h"
 
@@ -146,14 +145,8 @@ int ana_line_share_unwritten(struct line_share *s, const struct line_access *a);
 /* At the end: read the spill back into the written lines' counts (or drop them).  0, or -1 without memory. */
 int ana_line_share_finish(struct line_share *s);
 
-/*
- * The cacheline_stat rows of source @p source_id (none if dropped), their
- * functions' and data objects' names from the load's books @p symbols and
- * @p objects (NULL: rows without names).  0, -spe_nomem or the sink's
- * negative code.
- */
-int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *sink, int64_t source_id,
-			 struct name_book *symbols, struct name_book *objects);
+/* The cacheline_stat rows of source @p source_id (none if dropped): 0 or the sink's negative code. */
+int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *sink, int64_t source_id);
 
 void ana_line_share_free(struct line_share *s);
 

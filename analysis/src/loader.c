@@ -16,7 +16,6 @@
 #include "data_attrib.h"
 #include "latency_hist.h"
 #include "loader_internal.h"
-#include "name_book.h"
 #include "numa_tables.h"
 #include "record_summary.h"
 #include "record_tally.h"
@@ -49,8 +48,6 @@ struct spe_loader {
 	struct attribution at;
 	struct resolver res;
 	struct data_attrib dattr;      /* data addresses -> data_object rows */
-	/* the names of the symbol and data_object rows this load writes: cacheline_stat's (name_book.h) */
-	struct name_book symbol_names, object_names;
 	struct latency_groups latency; /* by (pc, insn, symbol): the pc_latency rows */
 	int64_t no_pc_group;           /* records without a PC; -1 until one is seen */
 	/*
@@ -165,12 +162,11 @@ static int loader_new(const struct spe_row_sink *sink, int own, int async, const
 	if (opts)
 		memcpy(&ld->opts, opts, opts->size < sizeof ld->opts ? opts->size : sizeof ld->opts);
 	ld->tally.summary.line_budget = ld->opts.line_budget ? ld->opts.line_budget : SPE_LOAD_LINE_BUDGET;
-	int rc = ana_resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, &ld->symbol_names, ld->err,
-				   sizeof ld->err);
+	int rc = ana_resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
 	if (rc == 0)
 		rc = begin_source(ld, src);
 	if (rc == 0)
-		ana_data_attrib_init(&ld->dattr, &ld->sink, &ld->next, &ld->object_names, ld->source_id, ld->res.sym);
+		ana_data_attrib_init(&ld->dattr, &ld->sink, &ld->next, ld->source_id, ld->res.sym);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", ld->err);
 		spe_loader_free(ld);
@@ -618,8 +614,8 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		rc = write_load_stats(ld);
 	if (rc == 0)
 		rc = write_latency(ld);
-	if (rc == 0 && (rc = ana_record_summary_write(&ld->tally.summary, &ld->sink, ld->source_id, &ld->latency,
-						      &ld->symbol_names, &ld->object_names)) < 0)
+	if (rc == 0 &&
+	    (rc = ana_record_summary_write(&ld->tally.summary, &ld->sink, ld->source_id, &ld->latency)) < 0)
 		sink_fail(ld, rc, "summaries");
 	if (rc == 0 && (rc = ld->sink.commit(ld->sink.ctx)) < 0)
 		sink_fail(ld, rc, "commit");
@@ -644,8 +640,6 @@ void spe_loader_free(struct spe_loader *ld)
 		ld->sink.free(ld->sink.ctx);
 	ana_data_attrib_fini(&ld->dattr);
 	ana_resolver_fini(&ld->res);
-	ana_name_book_free(&ld->symbol_names);
-	ana_name_book_free(&ld->object_names);
 	ana_attrib_free(&ld->at);
 	ana_latency_groups_free(&ld->latency);
 	ana_record_tally_free(&ld->tally);

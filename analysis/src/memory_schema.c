@@ -246,11 +246,15 @@ static void numa_traffic(struct util_text *t)
  * table marks modified; peer_hits the loads served by a peer cache; writes
  * are stores and atomics.  The loader counts each source's lines while
  * loading (line_share.c) into cacheline_stat, which holds only the lines
- * this view shows, with the names of their functions and data objects as
- * the view shows them (since schema 8, name_book.c; schema 7 stored their
- * ids, joined to the names here: 0.3 s of the view's 1.2 s of CPU at
- * 10 M gen_bench records).  A source past the load's budget of written
- * lines (load_stats.cacheline_scan) has none there, and the view computes its
+ * this view shows, with the ids of their functions and data objects; the
+ * names are joined here (a line's ids are distinct, so when no two symbols
+ * share a name, its names are too: group_concat without DISTINCT's
+ * per-row B-tree, 0.3 s of 1.9 at 10 M gen_bench records; a row without
+ * ids skips the join).  Storing the names instead was tried: 0.3 s less
+ * for the view at 10 M records, 1 byte a record more for gen_bench's short
+ * names and more for real programs' long ones, so the ids stay.  A source
+ * past the load's budget of written lines (load_stats.cacheline_scan) has
+ * none there, and the view computes its
  * rows from its records (the second SELECT).  That fallback first screens
  * the lines cheaply on _spe_record's integer columns (the lines some store
  * or atomic wrote, then of those the ones touched by two CPUs or threads)
@@ -269,7 +273,7 @@ static void cacheline_sharing(struct util_text *t)
 /*
  * No scan at all when no source needs one: SQLite tests a WHERE term with a
  * subquery on every row, even a constant one (walking all of _spe_record
- * for nothing: 0.42 s of the view's 0.85 s of CPU at 10 M records), but a
+ * for nothing: about 0.5 s of the view's 1.18 s of CPU at 10 M records), but a
  * LIMIT once, before the loop.  The screen's scans (written_line,
  * shared_line) run only from inside that loop.
  */
@@ -290,8 +294,14 @@ static void cacheline_sharing(struct util_text *t)
 		    "SELECT * FROM (\n"
 		    "SELECT c.source_id, c.pid, " HEXF("c.line << 6") " AS line, c.line << 6 AS line_value,\n"
 		    "  c.accesses, c.loads, c.stores, c.cpus, c.threads, c.offsets, c.snooped, c.hitm, c.peer_hits,\n"
-		    "  c.total_latency, c.symbols, c.atomics, c.writes, c.modified_events, c.modified_sources,\n"
-		    "  c.remote_hits, c.data_objects\n"
+		    "  c.total_latency,\n"
+		    "  CASE WHEN c.symbol_ids IS NULL THEN NULL WHEN (SELECT count(*) = count(DISTINCT name) FROM symbol)\n"
+		    "    THEN (SELECT group_concat(s.name) FROM json_each(c.symbol_ids) j CROSS JOIN symbol s ON s.id = j.value)\n"
+		    "    ELSE (SELECT group_concat(DISTINCT s.name) FROM json_each(c.symbol_ids) j\n"
+		    "      CROSS JOIN symbol s ON s.id = j.value) END AS symbols,\n"
+		    "  c.atomics, c.writes, c.modified_events, c.modified_sources, c.remote_hits,\n"
+		    "  CASE WHEN c.data_object_ids IS NULL THEN NULL ELSE (SELECT group_concat(DISTINCT d.name)\n"
+		    "    FROM json_each(c.data_object_ids) j CROSS JOIN data_object d ON d.id = j.value) END AS data_objects\n"
 		    "FROM cacheline_stat c\n"
 		    "UNION ALL\n"
 		    /* the screened lines' records, by the view's definition (the HAVING still decides) */

@@ -513,7 +513,7 @@ static int write_prefetch(const struct record_summary *s, const struct spe_row_s
 }
 
 int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
-			 const struct latency_groups *groups, struct name_book *symbols, struct name_book *objects)
+			 const struct latency_groups *groups)
 {
 	if (s->n_plain_pending)
 		return -spe_invalid; /* ana_record_summary_settle first */
@@ -527,7 +527,7 @@ int ana_record_summary_write(const struct record_summary *s, const struct spe_ro
 	if (rc == 0 && HAS_OP(sink, page_stats))
 		rc = write_pages(s, sink, source_id);
 	if (rc == 0 && HAS_OP(sink, cacheline_stats))
-		rc = ana_line_share_write(&s->lines, sink, source_id, symbols, objects);
+		rc = ana_line_share_write(&s->lines, sink, source_id);
 	if (rc == 0 && HAS_OP(sink, numa_stats))
 		rc = write_numa(s, sink, source_id);
 	if (rc == 0 && HAS_OP(sink, prefetch_stats))

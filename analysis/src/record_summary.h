@@ -141,13 +141,11 @@ void ana_record_summary_prefetch(const struct record_summary *s, int pid, uint64
 int ana_record_summary_settle(struct record_summary *s);
 
 /*
- * Write the rows of source @p source_id; @p groups gives a latency group's
- * (pc, insn_id, has_pc), @p symbols and @p objects the names of the load's
- * symbol and data_object rows (cacheline_stat's; NULL: none).  Returns 0,
- * -spe_nomem or the sink's negative code.
+ * Write the rows of source @p source_id; @p group_pc gives a latency group's
+ * (pc, insn_id, has_pc).  Returns 0 or the sink's negative code.
  */
 int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
-			 const struct latency_groups *groups, struct name_book *symbols, struct name_book *objects);
+			 const struct latency_groups *groups);
 
 void ana_record_summary_free(struct record_summary *s);
 

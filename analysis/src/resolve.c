@@ -7,14 +7,12 @@
 #define KERNEL_PID (-2) /* address-space key of kernel PCs */
 
 int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
-		      const struct spe_row_sink *sink, struct spe_row_ids *next, struct name_book *names, char *err,
-		      size_t errlen)
+		      const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof *r);
 	r->at = at;
 	r->sink = sink;
 	r->next = next;
-	r->names = names;
 	if (opts->symbolize) {
 		struct spe_sym_opts so = { .size = sizeof so, .symfs = opts->symfs, .debug_path = opts->debug_path };
 		r->sym = spe_sym_new(&so);
@@ -39,7 +37,7 @@ void ana_resolver_fini(struct resolver *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* The symbol row of (mapping, start), written (and its name booked) on first sight; its id in *id. */
+/* The symbol row of (mapping, start), written on first sight; its id in *id. */
 static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, uint64_t start, uint64_t size,
 		      const char *file, int line, int64_t *id)
 {
@@ -54,7 +52,7 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
 	int rc = r->sink->symbols(r->sink->ctx, &row, 1);
 	if (rc < 0)
 		return rc;
-	if (ana_pc_cache_put_id(&r->symbols, key, row.id) < 0 || ana_name_book_add(r->names, row.id, name) < 0)
+	if (ana_pc_cache_put_id(&r->symbols, key, row.id) < 0)
 		return -spe_nomem;
 	r->next->symbol++;
 	*id = row.id;

@@ -4,14 +4,12 @@
  * (attribution.h) and libdw (function, source line, inlined functions) and
  * Capstone (the instruction); kernel PCs through --kallsyms.  Each distinct
  * (address space, PC) is resolved once and memoized; the symbol and insn
- * rows it creates go to the sink with ids taken from the load's counters,
- * the symbols' names to the load's book of them too (name_book.h).
+ * rows it creates go to the sink with ids taken from the load's counters.
  */
 #ifndef SPE_RESOLVE_H
 #define SPE_RESOLVE_H
 
 #include "attribution.h"
-#include "name_book.h"
 #include "pc_cache.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
@@ -23,7 +21,6 @@ struct resolver {
 	struct attribution *at;
 	const struct spe_row_sink *sink;
 	struct spe_row_ids *next;   /* the load's next free ids */
-	struct name_book *names;    /* the symbol rows' names, added as they are written */
 	struct pc_cache pcs;        /* the PC memo: (address space, PC) -> rows */
 	struct pc_cache symbols;    /* (mapping id, function start) -> symbol id */
 	int64_t kernel_mapping_id;  /* 0 until a kernel PC resolves */
@@ -32,8 +29,7 @@ struct resolver {
 
 /* 0, or a negative code with a message in @p err (the symbolizer or --kallsyms could not start). */
 int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
-		      const struct spe_row_sink *sink, struct spe_row_ids *next, struct name_book *names, char *err,
-		      size_t errlen);
+		      const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen);
 void ana_resolver_fini(struct resolver *r);
 
 /*

@@ -84,7 +84,7 @@ static const char *const statement_sql[ST_RECORD] = {
 			     " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_CACHELINE_STAT] = "INSERT INTO cacheline_stat(source_id, pid, line, accesses, loads, stores, cpus, threads,"
 			      " offsets, snooped, hitm, peer_hits, total_latency, atomics, writes, modified_events,"
-			      " modified_sources, remote_hits, symbols, data_objects)"
+			      " modified_sources, remote_hits, symbol_ids, data_object_ids)"
 			      " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 };
 
@@ -638,8 +638,11 @@ static int sink_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *
 		sqlite3_bind_int64(st, 9, r->offsets);
 		for (int i = 0; i < (int)(sizeof sums / sizeof *sums); i++)
 			bind_int(st, 10 + i, sums[i] >= 0, sums[i]);
-		bind_text(st, 19, r->symbols); /* the names (schema 8), not the ids: the view joined those per row */
-		bind_text(st, 20, r->data_objects);
+		if (bind_id_list(st, 19, r->symbol_ids, r->n_symbols) < 0 ||
+		    bind_id_list(st, 20, r->data_object_ids, r->n_data_objects) < 0) {
+			snprintf(((struct sqlite_sink *)ctx)->err, sizeof ((struct sqlite_sink *)ctx)->err, "out of memory");
+			return -spe_nomem;
+		}
 	});
 }
 

@@ -119,8 +119,8 @@ cacheline_cols="source_id, pid, line, line_value, accesses, loads, stores, cpus,
   peer_hits, total_latency, $(sorted symbols), atomics, writes, modified_events, modified_sources, remote_hits,
   $(sorted data_objects)"
 
-# cacheline_stat's names (schema 8) in the order the load first saw them, a name two symbol or data_object rows
-# share once: schema 7's group_concat(DISTINCT name) over the ids the load listed.  The reference: each name's first
+# cacheline_sharing's names in the order the load first saw them (cacheline_stat's ids), a name two symbol or
+# data_object rows share once, as group_concat(DISTINCT name) over the ids gives.  The reference: each name's first
 # record, for the lines of the sources the load kept (the view's record half orders them as its scan goes).
 first_seen() { # column (symbol, data_object): source_id, pid, line_value and the names of every kept line that has some
 	join="s ON s.id = r.symbol_id" && [ "$1" = data_object ] && join="d ON d.id = r.data_object_id"

@@ -231,7 +231,7 @@ TEST(append_second_source)
 	/* addresses belong to one source's processes: one shared line per source */
 	CHECK_INT_EQ(q_int("SELECT count(*) FROM cacheline_sharing"), 2);
 	CHECK_INT_EQ(q_int("SELECT count(DISTINCT source_id) FROM cacheline_sharing"), 2);
-	/* each names its function from its own load's symbol rows (schema 8 stores the names) */
+	/* each names its function from its own load's symbol rows */
 	CHECK_STR_EQ(q_text("SELECT group_concat(source_id || ':' || symbols, ' ') FROM"
 			    " (SELECT * FROM cacheline_sharing ORDER BY source_id)"),
 		     "1:bump_shared 2:bump_shared");

@@ -10,9 +10,6 @@
  * of written lines too small, and a spill that cannot be written (TMPDIR
  * names no directory): no rows, the source marked for the view's scan.
  * And the value pool behind both: whole 64-bit ids, first-seen order.
- * The rows' names come from books where two ids share a name and one id
- * has none: each name once, at its first id, as the view's
- * group_concat(DISTINCT name) over the ids in order gave them (schema 7).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -53,10 +50,9 @@ static struct line_access random_access(void)
 	return a;
 }
 
-/* The rows the sink got, their ids and names ("(null)" for NULL). */
+/* The rows the sink got. */
 static struct spe_row_cacheline_stat got[N_KEYS];
 static int64_t got_ids[N_KEYS][2][16];
-static char got_names[N_KEYS][2][64];
 static size_t n_got;
 
 static int take_row(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n)
@@ -67,48 +63,8 @@ static int take_row(void *ctx, const struct spe_row_cacheline_stat *rows, size_t
 		CHECK(rows[i].n_symbols <= 16 && rows[i].n_data_objects <= 16);
 		memcpy(got_ids[n_got][0], rows[i].symbol_ids, rows[i].n_symbols * sizeof(int64_t));
 		memcpy(got_ids[n_got][1], rows[i].data_object_ids, rows[i].n_data_objects * sizeof(int64_t));
-		snprintf(got_names[n_got][0], sizeof got_names[n_got][0], "%s", rows[i].symbols ? rows[i].symbols : "(null)");
-		snprintf(got_names[n_got][1], sizeof got_names[n_got][1], "%s",
-			 rows[i].data_objects ? rows[i].data_objects : "(null)");
 	}
 	return 0;
-}
-
-/*
- * The books' names: functions 1 and 3 share one, 5 is empty, 4 has none
- * (no row: the view's join skipped it); data objects 1 and 3 share one.
- */
-static const char *const symbol_name[6] = { NULL, "f", "g", "f", NULL, "" };
-static const char *const object_name[4] = { NULL, "[heap]", "counter", "[heap]" };
-
-static void fill_books(struct name_book *symbols, struct name_book *objects)
-{
-	memset(symbols, 0, sizeof *symbols);
-	memset(objects, 0, sizeof *objects);
-	for (int64_t id = 1; id < 6; id++)
-		if (symbol_name[id])
-			CHECK_INT_EQ(ana_name_book_add(symbols, id, symbol_name[id]), 0);
-	for (int64_t id = 1; id < 4; id++)
-		CHECK_INT_EQ(ana_name_book_add(objects, id, object_name[id]), 0);
-}
-
-/* group_concat(DISTINCT name) over the rows of @p ids in order, by its definition ("(null)": no row). */
-static void names_of(const char *const *names, const int64_t *ids, size_t n, char *out, size_t size)
-{
-	const char *listed[16];
-	size_t k = 0, len = 0;
-	for (size_t i = 0; i < n; i++) {
-		const char *s = names[ids[i]];
-		size_t j = 0;
-		while (s && j < k && strcmp(listed[j], s))
-			j++;
-		if (!s || j < k)
-			continue;
-		listed[k] = s;
-		len += (size_t)snprintf(out + len, size - len, "%s%s", k++ ? "," : "", s);
-	}
-	if (!k)
-		snprintf(out, size, "(null)");
 }
 
 static const struct spe_row_sink sink = { .size = sizeof sink, .cacheline_stats = take_row };
@@ -205,18 +161,16 @@ TEST(random_accesses_match_the_view)
 	CHECK_INT_EQ(ana_line_share_finish(&s), 0);
 	CHECK_INT_EQ(s.dropped, 0);
 	n_got = 0;
-	struct name_book symbols, objects;
-	fill_books(&symbols, &objects);
-	CHECK_INT_EQ(ana_line_share_write(&s, &sink, 7, &symbols, &objects), 0);
+	CHECK_INT_EQ(ana_line_share_write(&s, &sink, 7), 0);
 	/* every (pid, line) of the view: written, two CPUs or threads */
-	size_t want = 0, merged = 0, shared_name = 0, empty_name = 0;
+	size_t want = 0, merged = 0;
 	for (int32_t pid = -1; pid <= 1; pid++)
 		for (int k = 0; k < 400; k++) {
 			int64_t line = k < 200 ? ((int64_t)UINT64_C(0xffff800000000000) >> 6) + (int64_t)k
 					       : (0x400000 >> 6) + (int64_t)(k - 200);
 			struct spe_row_cacheline_stat ref;
-			struct set ref_symbols = { .n = 0 }, ref_objects = { .n = 0 };
-			brute_force(a, N_ACCESSES, pid, line, &ref, &ref_symbols, &ref_objects);
+			struct set symbols = { .n = 0 }, objects = { .n = 0 };
+			brute_force(a, N_ACCESSES, pid, line, &ref, &symbols, &objects);
 			if (ref.writes <= 0 || (ref.cpus < 2 && ref.threads < 2))
 				continue;
 			want++;
@@ -243,27 +197,14 @@ TEST(random_accesses_match_the_view)
 			CHECK_INT_EQ(g->cpus, ref.cpus);
 			CHECK_INT_EQ(g->threads, ref.threads);
 			CHECK_INT_EQ(g->offsets, ref.offsets);
-			CHECK(same_ids(got_ids[i][0], &ref_symbols, g->n_symbols));
-			CHECK(same_ids(got_ids[i][1], &ref_objects, g->n_data_objects));
-			char names[64];
-			names_of(symbol_name, ref_symbols.v, ref_symbols.n, names, sizeof names);
-			CHECK_STR_EQ(got_names[i][0], names);
-			names_of(object_name, ref_objects.v, ref_objects.n, names, sizeof names);
-			CHECK_STR_EQ(got_names[i][1], names);
-			int has[6] = { 0 };
-			for (size_t j = 0; j < ref_symbols.n; j++)
-				has[ref_symbols.v[j]] = 1;
-			shared_name += has[1] && has[3];
-			empty_name += has[5];
+			CHECK(same_ids(got_ids[i][0], &symbols, g->n_symbols));
+			CHECK(same_ids(got_ids[i][1], &objects, g->n_data_objects));
 		}
 	for (size_t n = 0; n < s.before.cap; n++)
 		merged += s.before.lines[n].accesses > 0; /* read back from the spill */
 	CHECK_INT_EQ(n_got, want);
 	CHECK(want > 100);   /* not vacuous: many lines shown, */
 	CHECK(merged > 100); /* many with accesses before their first write */
-	CHECK(shared_name > 10 && empty_name > 10); /* and names that decide: a name twice, an empty one */
-	ana_name_book_free(&symbols);
-	ana_name_book_free(&objects);
 	ana_line_share_free(&s);
 	free(a);
 }
@@ -280,7 +221,7 @@ static void no_rows(size_t budget)
 	CHECK_INT_EQ(ana_line_share_finish(&s), 0);
 	CHECK_INT_EQ(s.dropped, 1);
 	n_got = 0;
-	CHECK_INT_EQ(ana_line_share_write(&s, &sink, 1, NULL, NULL), 0);
+	CHECK_INT_EQ(ana_line_share_write(&s, &sink, 1), 0);
 	CHECK_INT_EQ(n_got, 0);
 	ana_line_share_free(&s);
 }

@@ -14,7 +14,6 @@
 #   - the same capture again: refused (65), nothing doubled; --replace: in
 #     place of the first;
 #   - a capture cut short: its records before the cut committed, exit 1, the cut in load_stats;
-#   - a database whose meta says schema 7 (ClickHouse's tables are 8's): read and loaded into; 6: refused (65);
 #   - kill -9 of the shard a load is writing to, mid-load: the load fails
 #     (69) saying what to run, and once the shard is back no row of that
 #     capture is visible while the rows it sent are on disk; the load run
@@ -251,35 +250,6 @@ ${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="h
 expect old_database_rc $? 65
 note
 has old_database_msg "$(cat "$tmp/err")" "was made by an earlier spekit, without the summary tables this one writes"
-
-# ---- a database of schema version 7 (ClickHouse's tables did not change in 8): read and loaded into; 6: refused ----
-v7url="http://spe:$secret@127.0.0.1:$CH_PORT/?database=v7db"
-${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="$v7url" --cluster=spe_test 2>"$tmp/err"
-expect v7_made_rc $? 0
-note
-say_schema() { # DATABASE VERSION: its meta on both servers says that schema version, the rest unchanged
-	for u in "$CH_URL1" "$CH_URL2"; do
-		rest=$(ch_http "$u" "SELECT key, value FROM $1.meta WHERE key != 'schema_version' FORMAT TabSeparated" |
-			awk -F '\t' '{ printf ", (\x27%s\x27, \x27%s\x27)", $1, $2 }')
-		ch_http "$u" "DROP TABLE $1.meta"
-		ch_http "$u" "CREATE TABLE $1.meta(key String, value String) ENGINE = MergeTree ORDER BY key"
-		ch_http "$u" "INSERT INTO $1.meta VALUES ('schema_version', '$2')$rest"
-	done
-}
-say_schema v7db 7
-expect v7_meta "$(ch_http "$CH_URL2" "SELECT value FROM v7db.meta WHERE key = 'schema_version'")" 7
-${SPE_RUN:-} "$load" "$tmp/bench.data" --symfs="$tmp/bench" --clickhouse="$v7url" --cluster=spe_test 2>"$tmp/err"
-expect v7_load_rc $? 0
-note
-expect v7_query "$(${SPE_RUN:-} "$query" --clickhouse="$v7url" --format=csv \
-	"SELECT count() AS n FROM cacheline_sharing" 2>"$tmp/err" | tr -d '\r')" \
-	"$(sq "SELECT count(*) AS n FROM cacheline_sharing WHERE source_id IN (SELECT id FROM source WHERE host IN ('host-a', 'host-c'))")"
-note
-say_schema v7db 6
-${SPE_RUN:-} "$query" --clickhouse="$v7url" "SELECT count() FROM source" >/dev/null 2>"$tmp/err"
-expect v6_query_rc $? 65
-note
-has v6_query_msg "$(cat "$tmp/err")" "holds schema version 6; this spekit reads and writes versions 7 to"
 
 # ---- the query session cannot write ----------------------------------------------
 before=$(chq "SELECT count() FROM spe_record; SELECT count() FROM source")

@@ -35,13 +35,6 @@
  * is read as it is, and refused for loading.
  */
 #define SPE_CH_VERSION 2
-/*
- * The oldest schema version whose databases this spekit reads and loads
- * into as its own: schema 8 changed SQLite's cacheline_stat only (names
- * instead of ids), and ClickHouse's tables and views are those of schema 7.
- * New databases say SPE_DB_SCHEMA_VERSION.
- */
-#define SPE_CH_OLDEST_SCHEMA 7
 
 static const struct ch_column source_cols[] = {
 	{ "id", "Int64" },
@@ -536,12 +529,11 @@ static int check_meta(struct spe_ch *ch, const char *version, const char *layout
 {
 	char want[128];
 	layout_text(ch, want, sizeof want);
-	int v = atoi(version);
-	if (v < SPE_CH_OLDEST_SCHEMA || v > SPE_DB_SCHEMA_VERSION)
+	if (atoi(version) != SPE_DB_SCHEMA_VERSION)
 		return ch_fail(ch, -spe_unsupported,
-			       "%s holds schema version %s; this spekit reads and writes versions %d to %d: load into "
-			       "another database (?database=NAME)",
-			       ch->name, version, SPE_CH_OLDEST_SCHEMA, SPE_DB_SCHEMA_VERSION);
+			       "%s holds schema version %s; this spekit reads and writes version %d: load into another "
+			       "database (?database=NAME)",
+			       ch->name, version, SPE_DB_SCHEMA_VERSION);
 	if (check_layout && strcmp(layout, want))
 		return ch_fail(ch, -spe_unsupported, "%s was made for layout '%s', not '%s'%s", ch->name, layout, want,
 			       strncmp(layout, "cluster ", 8) ? "" : ": give --cluster as when it was made");

@@ -34,7 +34,7 @@ extern "C" {
 typedef struct sqlite3 sqlite3;
 
 /* Schema version written to PRAGMA user_version and the meta table. */
-#define SPE_DB_SCHEMA_VERSION 8
+#define SPE_DB_SCHEMA_VERSION 7
 /* PRAGMA application_id of spekit databases ("SPEK"). */
 #define SPE_DB_APPLICATION_ID 0x5350454b
 

@@ -344,9 +344,7 @@ struct spe_row_prefetch_stat {
 /*
  * A shared cache line of one source (cacheline_stat, behind
  * cacheline_sharing): written to, by more than one thread or CPU.  The
- * int64_t counts are -1 for SQL NULL (no record had the value).  Its
- * functions and data objects come both as ids and as the names the view
- * shows (since schema 8; SQLite stores the names, ClickHouse the ids).
+ * int64_t counts are -1 for SQL NULL (no record had the value).
  */
 struct spe_row_cacheline_stat {
 	int64_t source_id;
@@ -360,12 +358,6 @@ struct spe_row_cacheline_stat {
 	size_t n_symbols, n_data_objects;
 	const int64_t *symbol_ids;      /* distinct, in first-seen order */
 	const int64_t *data_object_ids; /* distinct, in first-seen order */
-	/*
-	 * The rows' names in the ids' order joined by ',', each name once (a
-	 * name two ids share: at the first), as group_concat(DISTINCT name)
-	 * over the ids in order gives them; NULL when none has a name.
-	 */
-	const char *symbols, *data_objects;
 };
 
 /* The first free id of each table with an id column, as the store stands at begin. */
