@@ -14,19 +14,6 @@ static char *digits(char *end, uint64_t u)
 	return end;
 }
 
-size_t ana_int64_text(char *buf, int64_t v)
-{
-	char tmp[24], *end = tmp + sizeof tmp;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	char *p = digits(end, u);
-	if (v < 0)
-		*--p = '-';
-	size_t n = (size_t)(end - p);
-	memcpy(buf, p, n);
-	buf[n] = 0;
-	return n;
-}
-
 size_t ana_uint64_text(char *buf, uint64_t v)
 {
 	char tmp[24], *end = tmp + sizeof tmp;
@@ -35,6 +22,14 @@ size_t ana_uint64_text(char *buf, uint64_t v)
 	memcpy(buf, p, n);
 	buf[n] = 0;
 	return n;
+}
+
+size_t ana_int64_text(char *buf, int64_t v)
+{
+	if (v >= 0)
+		return ana_uint64_text(buf, (uint64_t)v);
+	*buf = '-';
+	return 1 + ana_uint64_text(buf + 1, 0 - (uint64_t)v);
 }
 
 size_t ana_hex_text(char *buf, int64_t v)

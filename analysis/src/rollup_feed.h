@@ -5,7 +5,7 @@
  * started on a new database these rows are all of pc_histogram, so the
  * rollup at commit (latency_rollup.c) takes them from here instead of
  * reading the table back and parsing every row's JSON (docs/spe-load.1.md,
- * "Where the time goes").  An append to an existing database, or a load that
+ * "The end of the load").  An append to an existing database, or a load that
  * deleted rows (--replace), reads the table, which then holds what counts.
  */
 #ifndef SPE_ROLLUP_FEED_H

@@ -453,7 +453,7 @@ static const char *histogram_json(struct sqlite_sink *s, const struct spe_row_pc
 	}
 	char *p = s->text;
 	*p++ = '{';
-	/* not sprintf: a 10 M-record load writes 2.4 M pairs, and printf's parsing was most of it */
+	/* not sprintf: a 10 M-record gen_bench load writes 3.2 M pairs, each a format string parsed again */
 	for (size_t i = 0; i < r->n; i++) {
 		if (i)
 			*p++ = ',';
