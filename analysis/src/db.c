@@ -38,9 +38,16 @@ struct spe_db {
 	enum spe_db_mode mode;
 	int in_txn;
 	int replace; /* a file already loaded replaces its source (spe_db_set_replace) */
+	int threads; /* the commit's rollup may use this many (spe_db_set_threads; 0 or 1: one) */
 	/* on a new database, the pc_histogram rows the transaction stored, for the rollup (rollup_feed.h) */
 	struct rollup_feed *feed;
 };
+
+void spe_db_set_threads(struct spe_db *db, int threads)
+{
+	if (db)
+		db->threads = threads;
+}
 
 struct rollup_feed *spe_db_rollup_feed(struct spe_db *db)
 {
@@ -316,7 +323,7 @@ int spe_db_commit(struct spe_db *db, char *err, size_t errlen)
 		snprintf(err, errlen, "no load in progress");
 		return -spe_invalid;
 	}
-	int rc = spe_latency_rollup(db->sql, db->feed, err, errlen);
+	int rc = spe_latency_rollup(db->sql, db->feed, db->threads, err, errlen);
 	drop_feed(db);
 	if (rc == 0)
 		rc = spe_schema_create_indexes(db->sql, err, errlen);

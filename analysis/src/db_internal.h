@@ -14,6 +14,8 @@ struct spe_db;
 int spe_db_is_append(const struct spe_db *db);
 /* Does a file already loaded replace its earlier source (spe_db_set_replace)? */
 int spe_db_replaces(const struct spe_db *db);
+/* Threads the commit's rollup may use (latency_rollup.h): the load's --jobs. */
+void spe_db_set_threads(struct spe_db *db, int threads);
 /* The rollup's feed of the transaction (rollup_feed.h), or NULL when the rollup reads pc_histogram. */
 struct rollup_feed *spe_db_rollup_feed(struct spe_db *db);
 

@@ -14,6 +14,7 @@
 
 #include "attribution.h"
 #include "data_attrib.h"
+#include "db_internal.h"
 #include "latency_hist.h"
 #include "loader_internal.h"
 #include "numa_tables.h"
@@ -195,6 +196,7 @@ int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const s
 	 * resolution here.
 	 */
 	int async = opts && opts->size >= offsetof(struct spe_load_opts, jobs) + sizeof opts->jobs && opts->jobs >= 2;
+	spe_db_set_threads(db, async ? 2 : 1);
 	return loader_new(&sink, 1, async, src, opts, out, err, errlen);
 }
 

@@ -41,7 +41,22 @@
 
 #define BATCH_ENTRIES 4096
 
-enum op { OP_RECORDS, OP_INSNS, OP_SYMBOLS, OP_DATA_OBJECTS };
+/* The operations queued; the rest run on the caller's thread after the queue (SYNC_OP). */
+enum op {
+	OP_RECORDS,
+	OP_INSNS,
+	OP_SYMBOLS,
+	OP_DATA_OBJECTS,
+	/* the tables written at the end of a load: the loader builds the next rows while they are stored */
+	OP_PC_LATENCY,
+	OP_MEM_LEVEL_STATS,
+	OP_LATENCY_BUCKETS,
+	OP_BRANCH_STATS,
+	OP_PAGE_STATS,
+	OP_CACHELINE_STATS,
+	OP_NUMA_STATS,
+	OP_PREFETCH_STATS,
+};
 
 struct entry {
 	enum op op;
@@ -81,10 +96,33 @@ struct async_sink {
 static int store_rows(struct async_sink *s, enum op op, const void *rows, size_t n)
 {
 	const struct spe_row_sink *in = &s->inner;
-	return op == OP_RECORDS ? in->records(in->ctx, rows, n)
-	       : op == OP_INSNS ? in->insns(in->ctx, rows, n)
-	       : op == OP_SYMBOLS ? in->symbols(in->ctx, rows, n)
-				  : in->data_objects(in->ctx, rows, n);
+	switch (op) {
+	case OP_RECORDS:
+		return in->records(in->ctx, rows, n);
+	case OP_INSNS:
+		return in->insns(in->ctx, rows, n);
+	case OP_SYMBOLS:
+		return in->symbols(in->ctx, rows, n);
+	case OP_DATA_OBJECTS:
+		return in->data_objects(in->ctx, rows, n);
+	case OP_PC_LATENCY:
+		return in->pc_latency(in->ctx, rows, n);
+	case OP_MEM_LEVEL_STATS:
+		return in->mem_level_stats(in->ctx, rows, n);
+	case OP_LATENCY_BUCKETS:
+		return in->latency_buckets(in->ctx, rows, n);
+	case OP_BRANCH_STATS:
+		return in->branch_stats(in->ctx, rows, n);
+	case OP_PAGE_STATS:
+		return in->page_stats(in->ctx, rows, n);
+	case OP_CACHELINE_STATS:
+		return in->cacheline_stats(in->ctx, rows, n);
+	case OP_NUMA_STATS:
+		return in->numa_stats(in->ctx, rows, n);
+	case OP_PREFETCH_STATS:
+		return in->prefetch_stats(in->ctx, rows, n);
+	}
+	return -spe_invalid;
 }
 
 /* Store batch @p b in the inner sink, in order; the first failure ends it. */
@@ -244,9 +282,68 @@ STRINGS(spe_row_symbol, offsetof(struct spe_row_symbol, name), offsetof(struct s
 STRINGS(spe_row_data_object, offsetof(struct spe_row_data_object, name), offsetof(struct spe_row_data_object, type),
 	offsetof(struct spe_row_data_object, file));
 
+/* An array a queued row points to: its pointer and element count (size_t) fields, and element size. */
+struct array_field {
+	size_t pointer, count, elem;
+};
+/* The arrays of each queued table's rows that have any. */
+static const struct array_field pc_latency_arrays[] = {
+	{ offsetof(struct spe_row_pc_latency, samples), offsetof(struct spe_row_pc_latency, n), sizeof(uint64_t) },
+	{ offsetof(struct spe_row_pc_latency, latency), offsetof(struct spe_row_pc_latency, n), sizeof(int32_t) },
+};
+static const struct array_field page_stat_arrays[] = {
+	{ offsetof(struct spe_row_page_stat, data_object_ids), offsetof(struct spe_row_page_stat, n_data_objects),
+	  sizeof(int64_t) },
+};
+static const struct array_field cacheline_stat_arrays[] = {
+	{ offsetof(struct spe_row_cacheline_stat, symbol_ids), offsetof(struct spe_row_cacheline_stat, n_symbols),
+	  sizeof(int64_t) },
+	{ offsetof(struct spe_row_cacheline_stat, data_object_ids),
+	  offsetof(struct spe_row_cacheline_stat, n_data_objects), sizeof(int64_t) },
+};
+STRINGS(spe_row_latency_bucket, offsetof(struct spe_row_latency_bucket, op_class));
+
 static const char **field(void *row, size_t offset)
 {
 	return (const char **)(void *)((char *)row + offset);
+}
+
+static const void **array_pointer(void *row, const struct array_field *a)
+{
+	return (const void **)(void *)((char *)row + a->pointer);
+}
+
+static size_t array_bytes(const void *row, const struct array_field *a)
+{
+	return *(const size_t *)(const void *)((const char *)row + a->count) * a->elem;
+}
+
+/* Bytes the arrays of @p n rows need, with room to align each to 8. */
+static size_t arrays_size(const void *rows, size_t n, size_t size, const struct array_field *arrays, size_t n_arrays)
+{
+	size_t bytes = 0;
+	for (size_t r = 0; r < n; r++)
+		for (size_t a = 0; a < n_arrays; a++) {
+			const void *row = (const char *)rows + r * size;
+			if (*array_pointer((void *)row, &arrays[a]))
+				bytes += array_bytes(row, &arrays[a]) + 7;
+		}
+	return bytes;
+}
+
+/* Copy each array of @p row into the batch (room was counted) and point at the copy. */
+static void copy_arrays(struct batch *b, void *row, const struct array_field *arrays, size_t n_arrays)
+{
+	for (size_t a = 0; a < n_arrays; a++) {
+		const void **p = array_pointer(row, &arrays[a]);
+		if (!*p)
+			continue;
+		b->used = (b->used + 7) & ~(size_t)7;
+		size_t bytes = array_bytes(row, &arrays[a]);
+		memcpy(b->data + b->used, *p, bytes);
+		*p = b->data + b->used;
+		b->used += bytes;
+	}
 }
 
 /* Bytes the strings of @p n rows (of @p size bytes, fields at @p offsets) need. */
@@ -375,6 +472,18 @@ static int put_rows(struct async_sink *s, enum op op, const void *rows, size_t n
 	return 0;
 }
 
+/* Queue @p n rows of @p size bytes with copies of the arrays they point to. */
+static int put_rows_arrays(struct async_sink *s, enum op op, const void *rows, size_t n, size_t size,
+			   const struct array_field *arrays, size_t n_arrays)
+{
+	void *copied;
+	int rc = put_rows(s, op, rows, n, size, NULL, 0, arrays_size(rows, n, size, arrays, n_arrays), &copied);
+	struct batch *b = s->ring[s->fill];
+	for (size_t r = 0; copied && r < n; r++)
+		copy_arrays(b, (char *)copied + r * size, arrays, n_arrays);
+	return rc;
+}
+
 static int async_insns(void *ctx, const struct spe_row_insn *rows, size_t n)
 {
 	struct async_sink *s = ctx;
@@ -410,7 +519,57 @@ static int async_data_objects(void *ctx, const struct spe_row_data_object *rows,
 }
 
 /*
- * The rare operations (sideband, the tables written at the end): after the
+ * The tables written at the end of a load, queued like the records: while
+ * the thread stores one table (and the SQLite sink turns pc_latency's
+ * histograms into JSON), the loader builds the next.
+ */
+static int async_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, size_t n)
+{
+	return put_rows_arrays(ctx, OP_PC_LATENCY, rows, n, sizeof *rows, pc_latency_arrays,
+			       sizeof pc_latency_arrays / sizeof *pc_latency_arrays);
+}
+
+static int async_mem_level_stats(void *ctx, const struct spe_row_mem_level_stat *rows, size_t n)
+{
+	return put_rows_arrays(ctx, OP_MEM_LEVEL_STATS, rows, n, sizeof *rows, NULL, 0);
+}
+
+static int async_latency_buckets(void *ctx, const struct spe_row_latency_bucket *rows, size_t n)
+{
+	void *copied;
+	return put_rows(ctx, OP_LATENCY_BUCKETS, rows, n, sizeof *rows, spe_row_latency_bucket_strings,
+			spe_row_latency_bucket_n_strings, 0, &copied);
+}
+
+static int async_branch_stats(void *ctx, const struct spe_row_branch_stat *rows, size_t n)
+{
+	return put_rows_arrays(ctx, OP_BRANCH_STATS, rows, n, sizeof *rows, NULL, 0);
+}
+
+static int async_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
+{
+	return put_rows_arrays(ctx, OP_PAGE_STATS, rows, n, sizeof *rows, page_stat_arrays,
+			       sizeof page_stat_arrays / sizeof *page_stat_arrays);
+}
+
+static int async_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n)
+{
+	return put_rows_arrays(ctx, OP_CACHELINE_STATS, rows, n, sizeof *rows, cacheline_stat_arrays,
+			       sizeof cacheline_stat_arrays / sizeof *cacheline_stat_arrays);
+}
+
+static int async_numa_stats(void *ctx, const struct spe_row_numa_stat *rows, size_t n)
+{
+	return put_rows_arrays(ctx, OP_NUMA_STATS, rows, n, sizeof *rows, NULL, 0);
+}
+
+static int async_prefetch_stats(void *ctx, const struct spe_row_prefetch_stat *rows, size_t n)
+{
+	return put_rows_arrays(ctx, OP_PREFETCH_STATS, rows, n, sizeof *rows, NULL, 0);
+}
+
+/*
+ * The rare operations (sideband, the source's last rows): after the
  * queue, on the caller's thread.  inner's operation may be absent (NULL) for
  * the optional ones; the wrapper's is then NULL too (see ana_async_sink_new).
  */
@@ -428,16 +587,8 @@ SYNC_OP(mappings, spe_row_mapping)
 SYNC_OP(numa_nodes, spe_row_numa_node)
 SYNC_OP(numa_cpus, spe_row_numa_cpu)
 SYNC_OP(numa_memory, spe_row_numa_memory)
-SYNC_OP(pc_latency, spe_row_pc_latency)
 SYNC_OP(load_stats, spe_row_load_stats)
 SYNC_OP(time_convs, spe_row_time_conv)
-SYNC_OP(mem_level_stats, spe_row_mem_level_stat)
-SYNC_OP(latency_buckets, spe_row_latency_bucket)
-SYNC_OP(branch_stats, spe_row_branch_stat)
-SYNC_OP(page_stats, spe_row_page_stat)
-SYNC_OP(cacheline_stats, spe_row_cacheline_stat)
-SYNC_OP(numa_stats, spe_row_numa_stat)
-SYNC_OP(prefetch_stats, spe_row_prefetch_stat)
 #undef SYNC_OP
 
 static int async_begin(void *ctx, struct spe_row_ids *next)

@@ -14,10 +14,12 @@
 /*
  * Wrap @p inner in *out and start the writer thread.  *out owns @p inner
  * from then on: out->free stops the thread and frees inner.  Rows of the
- * frequent tables (records, insns, symbols, data objects) are copied into
- * batches, strings included, and stored by the thread in the order they were
- * given; any other operation first waits until the thread has stored all that
- * is queued, then calls inner on the caller's thread.  Only one thread is
+ * frequent tables (records, insns, symbols, data objects) and of the tables
+ * written at the end of a load (pc_latency and the summaries) are copied
+ * into batches, the strings and arrays they point to included, and stored by
+ * the thread in the order they were given; any other operation first waits
+ * until the thread has stored all that is queued, then calls inner on the
+ * caller's thread.  Only one thread is
  * ever inside inner at a time.  A failure in the thread is returned by the
  * next operation (errmsg() says what failed); commit waits for the queue and
  * returns its outcome; abort drops what is queued.  Memory stays at a few

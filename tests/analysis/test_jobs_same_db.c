@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * spe-load --jobs=1 (one thread) and --jobs=2 (SQLite's inserts on a writer
- * thread) make the same database, row for row: every table, every column,
+ * spe-load --jobs=1 (one thread) and --jobs=2 (SQLite's inserts, those of
+ * the end-of-load tables too, on a writer thread; the rollup's merge of a
+ * new database on a thread of its own) make the same database, row for row:
+ * every table, every column,
  * in rowid order (source.loaded_at, the clock, excepted).  The trace is a
  * gen_bench one (fixtures/workloads/gen_bench.c) big enough for many of the
  * writer's batches, with symbols, so insn and symbol rows interleave with

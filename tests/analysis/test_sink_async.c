@@ -11,7 +11,8 @@
  * sink lacks stay absent.  A stage (the loader's counting) sees every noted
  * record once, in order, one batch at a time, on the writer thread or, when
  * the writer is behind, on the caller's; its failure comes back like the
- * inner sink's.
+ * inner sink's.  The tables written at the end of a load (pc_latency and
+ * the summaries) are queued the same way, their arrays copied.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -449,6 +450,233 @@ TEST(stage_failure_comes_back)
 	CHECK_INT_EQ(l.freed, 1);
 }
 
+/*
+ * The tables written at the end of a load are queued too: each row's arrays
+ * (pc_latency's histogram, the summaries' id lists) and strings are copies,
+ * whatever the caller does with its buffers after the call; the rows reach
+ * the inner sink in order, on the writer thread, around an operation that
+ * runs on the caller's; a histogram bigger than a batch goes through on the
+ * caller's thread, in its place.  Each row's value v is its source_id, and
+ * its arrays hold v, v + 1, ... (see end_array).
+ */
+static int end_rows_on_caller; /* end-table rows stored on the caller's thread */
+static int end_arrays_ok = 1;
+
+static void note_end_row(struct log_sink *l, char table, int64_t v)
+{
+	if (pthread_equal(pthread_self(), l->caller))
+		end_rows_on_caller++;
+	log_row(l, table, v);
+}
+
+static void check_end_array(const int64_t *got, size_t n, int64_t v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!got || got[i] != v + (int64_t)i)
+			end_arrays_ok = 0;
+}
+
+static int l_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct spe_row_pc_latency *r = &rows[k];
+		for (size_t i = 0; i < r->n; i++)
+			if (r->latency[i] != (int32_t)((r->source_id + (int64_t)i) & 0xffff) ||
+			    r->samples[i] != (uint64_t)(r->source_id + (int64_t)i))
+				end_arrays_ok = 0;
+		note_end_row(ctx, 'h', r->source_id);
+	}
+	return 0;
+}
+
+static int l_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		check_end_array(rows[k].data_object_ids, rows[k].n_data_objects, rows[k].source_id);
+		note_end_row(ctx, 'p', rows[k].source_id);
+	}
+	return 0;
+}
+
+static int l_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		check_end_array(rows[k].symbol_ids, rows[k].n_symbols, rows[k].source_id);
+		check_end_array(rows[k].data_object_ids, rows[k].n_data_objects, rows[k].source_id + 1000);
+		note_end_row(ctx, 'c', rows[k].source_id);
+	}
+	return 0;
+}
+
+static int l_latency_buckets(void *ctx, const struct spe_row_latency_bucket *rows, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		char want[32];
+		snprintf(want, sizeof want, "class-%lld", (long long)rows[k].source_id);
+		if (!rows[k].op_class || strcmp(rows[k].op_class, want) != 0)
+			end_arrays_ok = 0;
+		note_end_row(ctx, 'b', rows[k].source_id);
+	}
+	return 0;
+}
+
+#define LOG_PLAIN(name, type, letter)                                  \
+	static int l_##name(void *ctx, const struct type *rows, size_t n) \
+	{                                                                 \
+		for (size_t k = 0; k < n; k++)                            \
+			note_end_row(ctx, letter, rows[k].source_id);    \
+		return 0;                                                 \
+	}
+LOG_PLAIN(mem_level_stats, spe_row_mem_level_stat, 'l')
+LOG_PLAIN(branch_stats, spe_row_branch_stat, 'j')
+LOG_PLAIN(numa_stats, spe_row_numa_stat, 'n')
+LOG_PLAIN(prefetch_stats, spe_row_prefetch_stat, 'f')
+#undef LOG_PLAIN
+
+/* Fill @p a with v, v + 1, ... (n of them). */
+static void end_array(int64_t *a, size_t n, int64_t v)
+{
+	for (size_t i = 0; i < n; i++)
+		a[i] = v + (int64_t)i;
+}
+
+/* A pc_latency row of value v with @p n pairs, its arrays overwritten after the call. */
+static int put_histogram(struct spe_row_sink *s, int64_t v, size_t n)
+{
+	int32_t *lat = malloc((n + 1) * sizeof *lat);
+	uint64_t *samples = malloc((n + 1) * sizeof *samples);
+	for (size_t i = 0; i < n; i++) {
+		lat[i] = (int32_t)((v + (int64_t)i) & 0xffff);
+		samples[i] = (uint64_t)(v + (int64_t)i);
+	}
+	struct spe_row_pc_latency row = { .source_id = v, .n = n, .latency = lat, .samples = samples };
+	int rc = s->pc_latency(s->ctx, &row, 1);
+	memset(lat, 0xee, (n + 1) * sizeof *lat);
+	memset(samples, 0xee, (n + 1) * sizeof *samples);
+	free(lat);
+	free(samples);
+	return rc;
+}
+
+TEST(end_tables_arrive_in_order_with_their_arrays)
+{
+	struct log_sink l;
+	memset(&l, 0, sizeof l);
+	l.strings_ok = 1;
+	l.caller = pthread_self();
+	struct spe_row_sink inner = { .size = sizeof inner,
+				      .ctx = &l,
+				      .begin = l_begin,
+				      .mappings = l_mappings,
+				      .pc_latency = l_pc_latency,
+				      .commit = l_commit,
+				      .abort = l_abort,
+				      .errmsg = l_errmsg,
+				      .free = l_free,
+				      .mem_level_stats = l_mem_level_stats,
+				      .latency_buckets = l_latency_buckets,
+				      .branch_stats = l_branch_stats,
+				      .page_stats = l_page_stats,
+				      .cacheline_stats = l_cacheline_stats,
+				      .numa_stats = l_numa_stats,
+				      .prefetch_stats = l_prefetch_stats },
+			   s;
+	char err[128];
+	CHECK_INT_EQ(ana_async_sink_new(&inner, &s, err, sizeof err), 0);
+	static char table[LOG_MAX];
+	static int64_t value[LOG_MAX];
+	int n = 0;
+	int64_t ids[8];
+	for (int64_t v = 1; v <= 20000; v++) {
+		switch (v % 8) {
+		case 0:
+			CHECK_INT_EQ(put_histogram(&s, v, (size_t)(v % 37)), 0);
+			table[n] = 'h';
+			break;
+		case 1: {
+			end_array(ids, 5, v);
+			struct spe_row_page_stat row = { .source_id = v, .n_data_objects = 5, .data_object_ids = ids };
+			CHECK_INT_EQ(s.page_stats(s.ctx, &row, 1), 0);
+			table[n] = 'p';
+			break;
+		}
+		case 2: {
+			int64_t objects[3];
+			end_array(ids, 7, v);
+			end_array(objects, 3, v + 1000);
+			struct spe_row_cacheline_stat row = { .source_id = v,
+							      .n_symbols = 7,
+							      .symbol_ids = ids,
+							      .n_data_objects = v % 3 ? 3 : 0,
+							      .data_object_ids = v % 3 ? objects : NULL };
+			CHECK_INT_EQ(s.cacheline_stats(s.ctx, &row, 1), 0);
+			memset(objects, 0xee, sizeof objects);
+			table[n] = 'c';
+			break;
+		}
+		case 3: {
+			char name[32];
+			snprintf(name, sizeof name, "class-%lld", (long long)v);
+			struct spe_row_latency_bucket row = { .source_id = v, .op_class = name };
+			CHECK_INT_EQ(s.latency_buckets(s.ctx, &row, 1), 0);
+			memset(name, 'x', sizeof name - 1);
+			table[n] = 'b';
+			break;
+		}
+		case 4: {
+			struct spe_row_mem_level_stat row = { .source_id = v };
+			CHECK_INT_EQ(s.mem_level_stats(s.ctx, &row, 1), 0);
+			table[n] = 'l';
+			break;
+		}
+		case 5: {
+			struct spe_row_branch_stat row = { .source_id = v };
+			CHECK_INT_EQ(s.branch_stats(s.ctx, &row, 1), 0);
+			table[n] = 'j';
+			break;
+		}
+		case 6: {
+			struct spe_row_numa_stat row = { .source_id = v };
+			CHECK_INT_EQ(s.numa_stats(s.ctx, &row, 1), 0);
+			table[n] = 'n';
+			break;
+		}
+		default: {
+			struct spe_row_prefetch_stat row = { .source_id = v };
+			CHECK_INT_EQ(s.prefetch_stats(s.ctx, &row, 1), 0);
+			table[n] = 'f';
+			break;
+		}
+		}
+		memset(ids, 0xee, sizeof ids);
+		value[n++] = v;
+		if (v == 10000) { /* an operation that waits for the queue, then runs here */
+			struct spe_row_mapping m = { .id = v };
+			CHECK_INT_EQ(s.mappings(s.ctx, &m, 1), 0);
+			table[n] = 'm', value[n++] = v;
+		}
+	}
+	/* a histogram bigger than a batch: stored in its place, by the caller's thread */
+	size_t wide = ANA_ASYNC_BATCH_BYTES / (sizeof(int32_t) + sizeof(uint64_t)) + 10;
+	CHECK_INT_EQ(put_histogram(&s, 30000, wide), 0);
+	table[n] = 'h', value[n++] = 30000;
+	CHECK_INT_EQ(put_histogram(&s, 30001, 2), 0);
+	table[n] = 'h', value[n++] = 30001;
+	CHECK_INT_EQ(s.commit(s.ctx), 0);
+	CHECK_INT_EQ(l.commits, 1);
+	CHECK_INT_EQ(l.n, n);
+	int first_bad = -1;
+	for (int i = 0; i < n && i < l.n && first_bad < 0; i++)
+		if (l.table[i] != table[i] || l.value[i] != value[i])
+			first_bad = i;
+	CHECK_INT_EQ(first_bad, -1);
+	CHECK(end_arrays_ok);
+	CHECK(l.strings_ok); /* the mapping ran on the caller's thread */
+	CHECK_INT_EQ(end_rows_on_caller, 1); /* only the oversized histogram */
+	s.free(s.ctx);
+	CHECK_INT_EQ(l.freed, 1);
+}
+
 int main(void)
 {
 	RUN(rows_arrive_in_order_with_their_strings);
@@ -457,5 +685,6 @@ int main(void)
 	RUN(free_mid_load);
 	RUN(stage_sees_every_record_once_in_order);
 	RUN(stage_failure_comes_back);
+	RUN(end_tables_arrive_in_order_with_their_arrays);
 	return check_summary();
 }
