@@ -120,6 +120,9 @@ struct pending {
 
 static int flush_batch(struct spe_loader *ld, const struct pending *p, int n)
 {
+	/* the first AHEAD records' too: their misses then overlap instead of coming one by one */
+	for (int i = 0; i < AHEAD && i < n; i++)
+		spe_loader_prefetch(ld, &p[i].rec);
 	for (int i = 0; i < n; i++) {
 		if (i + AHEAD < n)
 			spe_loader_prefetch(ld, &p[i + AHEAD].rec);

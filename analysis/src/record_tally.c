@@ -71,6 +71,9 @@ int ana_record_tally(struct record_tally *t, const struct spe_row_record *rows, 
 {
 	struct spe_record rec;
 	memset(&rec, 0, sizeof rec);
+	/* the first rows' index entries too, so their misses overlap rather than come one by one */
+	for (size_t i = 0; i < PREFETCH_FAR && i < n; i++)
+		prefetch(t, &rows[i], 0);
 	for (size_t i = 0; i < n; i++) {
 		/* the data page's entries of the records PREFETCH_FAR and PREFETCH_NEAR ahead: see prefetch() */
 		if (i + PREFETCH_FAR < n)
