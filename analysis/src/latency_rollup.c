@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "branch_rollup.h"
+#include "db_internal.h"
 #include "insn_names.h"
 #include "latency_hist.h"
 #include "number_text.h"
@@ -36,7 +37,8 @@ struct rollup {
 
 static int fail(struct rollup *r, const char *what)
 {
-	snprintf(r->err, r->errlen, "%s: %s", what, sqlite3_errmsg(r->db));
+	char why[400];
+	snprintf(r->err, r->errlen, "%s: %s", what, spe_sqlite_why(r->db, NULL, why, sizeof why));
 	return -spe_io;
 }
 
@@ -471,7 +473,8 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	struct rollup r = { db, err, errlen, NULL, NULL };
 	char *msg = NULL;
 	if (sqlite3_exec(db, "DELETE FROM _hot_pc; DELETE FROM symbol_summary;", NULL, NULL, &msg) != SQLITE_OK) {
-		snprintf(err, errlen, "clearing the summaries: %s", msg ? msg : sqlite3_errmsg(db));
+		char why[400];
+		snprintf(err, errlen, "clearing the summaries: %s", spe_sqlite_why(db, msg, why, sizeof why));
 		sqlite3_free(msg);
 		return -spe_io;
 	}

@@ -114,7 +114,8 @@ struct sqlite_sink {
 
 static int fail(struct sqlite_sink *s, const char *what)
 {
-	snprintf(s->err, sizeof s->err, "%s: %s", what, sqlite3_errmsg(s->sql));
+	char why[400];
+	snprintf(s->err, sizeof s->err, "%s: %s", what, spe_sqlite_why(s->sql, NULL, why, sizeof why));
 	return -spe_io;
 }
 

@@ -5,7 +5,8 @@
 #   - --kallsyms: kernel PCs of a perf.data resolve to fixtures/kallsyms symbols;
 #   - bad bytes in the AUX data: rc 1 and the bad-byte count in the summary;
 #   - a perf.data without Arm SPE data (fixtures/perfdata/cpu-clock-true.data):
-#     rc 65, a message saying so, and the database untouched.
+#     rc 65, a message saying so, and the database untouched;
+#   - a file-size limit while writing the database: rc 74 and the reason.
 # The SPE bytes are written here with printf: a PC packet (0xb0, 8 bytes, the top
 # byte 0xa0 = EL1, NS) and END (0x01) per record; 0x03 is not a packet header.
 set -u
@@ -96,6 +97,14 @@ $(wc -c <"$tmp/kernel.data" | tr -d ' ')-$(query "$tmp/before.db" "SELECT digest
 ${SPE_RUN:-} "$load" --replace --force "$tmp/kernel.data" -o "$tmp/twice.db" 2>"$tmp/err"
 expect replace_force_rc $? 64
 has replace_force_message "$(cat "$tmp/err")" "--append and --replace exclude --force"
+
+# a file-size limit (ulimit -f: a full disk, as write(2) sees it) when SQLite writes the
+# database: rc 74, the database named with what was being written and the system's reason,
+# nothing created (the small database stays in SQLite's cache until the commit writes it)
+(ulimit -f 100 && exec ${SPE_RUN:-} "$load" "$tmp/kernel.data" -o "$tmp/full.db") 2>"$tmp/err"
+expect file_limit_rc $? 74
+has file_limit_message "$(cat "$tmp/err")" "spe-load: $tmp/full.db: committing: disk I/O error (File too large); $tmp/full.db not created"
+[ -z "$(ls "$tmp" | grep '^full\.db')" ] || { echo "FAIL file_limit: left $(ls "$tmp" | grep '^full\.db')"; fail=1; }
 
 [ $fail = 0 ] && echo "all cli_load checks passed"
 exit $fail
