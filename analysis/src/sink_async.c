@@ -12,9 +12,11 @@
  *
  * A ring of ANA_ASYNC_BATCHES batches: the caller fills one while the thread
  * stores the queued ones, oldest first; a caller that finds every batch
- * queued waits.  A batch holds copies of the rows and of their strings (the
- * sink's contract: pointers in rows are valid only during the call), so
- * memory stays at the ring whatever the load's size.
+ * queued waits.  A batch holds copies of the rows and of the strings and
+ * arrays they point to (the sink's contract: pointers in rows are valid only
+ * during the call), so memory stays at the ring whatever the load's size.
+ * Besides the records and their names, the tables written at the end of a
+ * load are queued too: the loader builds one while the writer stores another.
  *
  * Synchronisation is one mutex and two condition variables (work: a batch
  * was queued, a stage finished or the thread must quit; room: a batch was
