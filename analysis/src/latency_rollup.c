@@ -404,25 +404,35 @@ static int pc_group_stats(struct rollup *r, const struct latency_groups *pcs, st
 	return 0;
 }
 
-static int write_hot_pc(struct rollup *r, const struct latency_groups *pcs, const struct latency_stats *stats,
-			const struct insn_names *names)
+/* hot_pc's order of the (pc, insn) groups, and latency_share's denominator: the total latency of them all. */
+struct hot_order {
+	struct pc_rank *rank;
+	uint64_t total;
+};
+
+static int rank_pcs(struct rollup *r, const struct latency_groups *pcs, const struct latency_stats *stats,
+		    struct hot_order *out)
 {
-	struct pc_rank *rank = malloc(((size_t)pcs->n + 1) * sizeof *rank);
-	char(*text)[3][NUMBER_TEXT_MAX] = malloc(ROLLUP_BATCH * sizeof *text);
-	if (!rank || !text) {
-		free(rank);
-		free(text);
+	if (!(out->rank = malloc(((size_t)pcs->n + 1) * sizeof *out->rank)))
 		return out_of_memory(r);
-	}
-	struct hot_pc_writer w = { r, text, rank, pcs, stats, names, 0 };
+	out->total = 0;
 	for (uint32_t g = 0; g < pcs->n; g++) {
-		rank[g] = (struct pc_rank){ stats[g].timed ? (int64_t)stats[g].total_latency : -1, stats[g].samples, g };
+		out->rank[g] = (struct pc_rank){ stats[g].timed ? (int64_t)stats[g].total_latency : -1, stats[g].samples, g };
 		if (stats[g].timed)
-			w.total += stats[g].total_latency;
+			out->total += stats[g].total_latency;
 	}
-	qsort(rank, pcs->n, sizeof *rank, hotter_first);
+	qsort(out->rank, pcs->n, sizeof *out->rank, hotter_first);
+	return 0;
+}
+
+static int write_hot_pc(struct rollup *r, const struct latency_groups *pcs, const struct latency_stats *stats,
+			const struct hot_order *order, const struct insn_names *names)
+{
+	char(*text)[3][NUMBER_TEXT_MAX] = malloc(ROLLUP_BATCH * sizeof *text);
+	if (!text)
+		return out_of_memory(r);
+	struct hot_pc_writer w = { r, text, order->rank, pcs, stats, names, order->total };
 	int rc = ana_rollup_insert(r->db, HOT_PC_INTO, HOT_PC_COLUMNS, pcs->n, bind_hot_pc, &w) < 0 ? fail(r, "_hot_pc") : 0;
-	free(rank);
 	free(text);
 	return rc;
 }
@@ -450,7 +460,10 @@ static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg
 	return rc;
 }
 
-/* merge_feed on a thread of its own: it reads only memory, so SQLite stays with the caller's thread. */
+/*
+ * merge_feed and hot_pc's order on a thread of their own: they read only
+ * memory, so SQLite stays with the caller's thread.
+ */
 struct merge_job {
 	struct rollup r; /* its own error buffer */
 	char err[256];
@@ -458,6 +471,7 @@ struct merge_job {
 	const struct rollup_feed *feed;
 	struct latency_groups *pcs, *fns;
 	struct latency_stats **stats;
+	struct hot_order *order;
 	int rc;
 };
 
@@ -465,6 +479,8 @@ static void *merge_job_run(void *arg)
 {
 	struct merge_job *j = arg;
 	j->rc = merge_feed(&j->r, j->sg, j->feed, j->pcs, j->fns, j->stats);
+	if (j->rc == 0)
+		j->rc = rank_pcs(&j->r, j->pcs, *j->stats, j->order);
 	return NULL;
 }
 
@@ -482,21 +498,23 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	struct latency_groups pcs = { 0 }, fns = { 0 };
 	struct insn_names names = { 0 };
 	struct latency_stats *pc_stats = NULL; /* by (pc, insn) group */
+	struct hot_order order = { 0 };
 	uint64_t *scratch = NULL;
 	struct merge_job job = { .r = { NULL, job.err, sizeof job.err, NULL, NULL },
-				 .sg = &sg, .feed = feed, .pcs = &pcs, .fns = &fns, .stats = &pc_stats };
+				 .sg = &sg, .feed = feed, .pcs = &pcs, .fns = &fns, .stats = &pc_stats, .order = &order };
 	pthread_t merger;
 	int merging = 0; /* the job runs on merger */
 	int rc = number_functions(&r, &sg);
 	if (rc == 0)
 		rc = open_function_groups(&r, &sg, &fns);
 	if (rc == 0 && feed && !feed->lost) {
-		/* about 0.2 s at 10M records, as long as the two SQL steps below together */
+		/* about 0.2 s at 10M records, about as long as the two SQL steps below together */
 		merging = threads >= 2 && pthread_create(&merger, NULL, merge_job_run, &job) == 0;
-		if (!merging)
-			rc = merge_feed(&r, &sg, feed, &pcs, &fns, &pc_stats);
-	} else if (rc == 0 && (rc = merge_histograms(&r, &sg, &pcs, &fns)) == 0) {
-		rc = pc_group_stats(&r, &pcs, &pc_stats);
+		if (!merging && (rc = merge_feed(&r, &sg, feed, &pcs, &fns, &pc_stats)) == 0)
+			rc = rank_pcs(&r, &pcs, pc_stats, &order);
+	} else if (rc == 0 && (rc = merge_histograms(&r, &sg, &pcs, &fns)) == 0 &&
+		   (rc = pc_group_stats(&r, &pcs, &pc_stats)) == 0) {
+		rc = rank_pcs(&r, &pcs, pc_stats, &order);
 	}
 	/* what needs no merged histogram, meanwhile */
 	if (rc == 0)
@@ -513,13 +531,14 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	if (rc == 0 && !(scratch = malloc(((size_t)widest(&fns) + 1) * sizeof *scratch)))
 		rc = out_of_memory(&r);
 	if (rc == 0)
-		rc = write_hot_pc(&r, &pcs, pc_stats, &names);
+		rc = write_hot_pc(&r, &pcs, pc_stats, &order, &names);
 	if (rc == 0)
 		rc = write_symbol_summary(&r, &sg, &fns, scratch);
 	sqlite3_finalize(r.round);
 	ana_insn_names_free(&names);
 	free(scratch);
 	free(pc_stats);
+	free(order.rank);
 	free(sg.group_of);
 	free(sg.first_id);
 	ana_latency_groups_free(&pcs);
