@@ -525,49 +525,29 @@ static int async_data_objects(void *ctx, const struct spe_row_data_object *rows,
  * the thread stores one table (and the SQLite sink turns pc_latency's
  * histograms into JSON), the loader builds the next.
  */
-static int async_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, size_t n)
-{
-	return put_rows_arrays(ctx, OP_PC_LATENCY, rows, n, sizeof *rows, pc_latency_arrays,
-			       sizeof pc_latency_arrays / sizeof *pc_latency_arrays);
-}
+/* QUEUED_OP(name, row type, op, the rows' arrays and their count) */
+#define QUEUED_OP(name, row_type, op, ...)                                        \
+	static int async_##name(void *ctx, const struct row_type *rows, size_t n) \
+	{                                                                         \
+		return put_rows_arrays(ctx, op, rows, n, sizeof *rows, __VA_ARGS__); \
+	}
+#define ARRAYS(a) a, sizeof a / sizeof *a
+QUEUED_OP(pc_latency, spe_row_pc_latency, OP_PC_LATENCY, ARRAYS(pc_latency_arrays))
+QUEUED_OP(mem_level_stats, spe_row_mem_level_stat, OP_MEM_LEVEL_STATS, NULL, 0)
+QUEUED_OP(branch_stats, spe_row_branch_stat, OP_BRANCH_STATS, NULL, 0)
+QUEUED_OP(page_stats, spe_row_page_stat, OP_PAGE_STATS, ARRAYS(page_stat_arrays))
+QUEUED_OP(cacheline_stats, spe_row_cacheline_stat, OP_CACHELINE_STATS, ARRAYS(cacheline_stat_arrays))
+QUEUED_OP(numa_stats, spe_row_numa_stat, OP_NUMA_STATS, NULL, 0)
+QUEUED_OP(prefetch_stats, spe_row_prefetch_stat, OP_PREFETCH_STATS, NULL, 0)
+#undef QUEUED_OP
+#undef ARRAYS
 
-static int async_mem_level_stats(void *ctx, const struct spe_row_mem_level_stat *rows, size_t n)
-{
-	return put_rows_arrays(ctx, OP_MEM_LEVEL_STATS, rows, n, sizeof *rows, NULL, 0);
-}
-
+/* latency_bucket's rows point to a string, not an array */
 static int async_latency_buckets(void *ctx, const struct spe_row_latency_bucket *rows, size_t n)
 {
 	void *copied;
 	return put_rows(ctx, OP_LATENCY_BUCKETS, rows, n, sizeof *rows, spe_row_latency_bucket_strings,
 			spe_row_latency_bucket_n_strings, 0, &copied);
-}
-
-static int async_branch_stats(void *ctx, const struct spe_row_branch_stat *rows, size_t n)
-{
-	return put_rows_arrays(ctx, OP_BRANCH_STATS, rows, n, sizeof *rows, NULL, 0);
-}
-
-static int async_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
-{
-	return put_rows_arrays(ctx, OP_PAGE_STATS, rows, n, sizeof *rows, page_stat_arrays,
-			       sizeof page_stat_arrays / sizeof *page_stat_arrays);
-}
-
-static int async_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n)
-{
-	return put_rows_arrays(ctx, OP_CACHELINE_STATS, rows, n, sizeof *rows, cacheline_stat_arrays,
-			       sizeof cacheline_stat_arrays / sizeof *cacheline_stat_arrays);
-}
-
-static int async_numa_stats(void *ctx, const struct spe_row_numa_stat *rows, size_t n)
-{
-	return put_rows_arrays(ctx, OP_NUMA_STATS, rows, n, sizeof *rows, NULL, 0);
-}
-
-static int async_prefetch_stats(void *ctx, const struct spe_row_prefetch_stat *rows, size_t n)
-{
-	return put_rows_arrays(ctx, OP_PREFETCH_STATS, rows, n, sizeof *rows, NULL, 0);
 }
 
 /*
