@@ -7,7 +7,8 @@
  * loader's counting of the summaries, another 15 %) goes to whichever
  * thread has time: the writer stages each batch before storing it, unless
  * the caller, finding every batch queued (the writer is behind), has taken
- * that batch's stage while it would otherwise wait.  Batches are staged one
+ * that batch's stage while it would otherwise wait (as many batches' as are
+ * queued and not yet staged, before it sleeps).  Batches are staged one
  * at a time and in order, so the counts are the same either way.
  *
  * A ring of ANA_ASYNC_BATCHES batches: the caller fills one while the thread
@@ -233,11 +234,21 @@ static int submit(struct async_sink *s)
 	if (s->ring[s->fill]->n) {
 		s->queued++;
 		pthread_cond_signal(&s->work);
-		/* every batch queued: the writer is behind, so take a batch's stage work meanwhile */
-		if (s->queued == ANA_ASYNC_BATCHES && s->stage.records && !s->staging && s->staged < s->queued)
-			stage_next(s);
-		while (s->queued == ANA_ASYNC_BATCHES)
-			pthread_cond_wait(&s->room, &s->mu);
+		/*
+		 * Every batch queued: the writer is behind, so take the queued
+		 * batches' stage work meanwhile, one after another, and wait only
+		 * when none is left to take.  Checked again after every wakeup: a
+		 * stage the writer was running when the ring filled ends with a
+		 * signal on room, and the next batch's stage is then free to take
+		 * (taking at most one, and only at the moment the ring filled, left
+		 * the caller waiting 0.5 to 4 s of a 10 M-record load).
+		 */
+		while (s->queued == ANA_ASYNC_BATCHES) {
+			if (s->stage.records && !s->staging && s->staged < s->queued)
+				stage_next(s);
+			else
+				pthread_cond_wait(&s->room, &s->mu);
+		}
 		s->fill = (s->fill + 1) % ANA_ASYNC_BATCHES;
 	}
 	int rc = s->rc;
