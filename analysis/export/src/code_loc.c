@@ -16,7 +16,8 @@
 struct code_locs {
 	struct export_ctx *x;
 	enum code_loc_need need;
-	struct agg cache; /* {mapping_id, pc} -> struct code_loc * */
+	struct agg cache;    /* {mapping_id, pc} -> struct code_loc * */
+	struct agg insn_ids; /* {mapping_id, pc} -> insn.id (0: none) */
 	sqlite3_stmt *insn;
 };
 
@@ -24,6 +25,35 @@ struct loc_key {
 	int64_t mapping_id, pc;
 };
 AGG_WORDS(struct loc_key);
+
+/*
+ * insn has one row per sampled PC of a mapping.  Its ids are read once
+ * into memory by (mapping_id, pc) rather than looked up through an index:
+ * spe-load builds none on insn, which at hundreds of thousands of PCs cost
+ * every load about a tenth of a second (docs/schema.md, "Indexes").
+ */
+static int load_insn_ids(struct code_locs *c)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(c->x->db, "SELECT id, mapping_id, pc FROM insn WHERE mapping_id IS NOT NULL", -1, &st,
+			       NULL) != SQLITE_OK)
+		return export_fail(c->x, -spe_io, "reading instructions: %s", sqlite3_errmsg(c->x->db));
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct loc_key k = { sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2) };
+		int64_t *id = export_agg_upsert(&c->insn_ids, &k);
+		if (!id) {
+			sqlite3_finalize(st);
+			return export_fail(c->x, -spe_nomem, "out of memory");
+		}
+		if (!*id) /* the first row of a (mapping_id, pc), as a lookup in id order would find */
+			*id = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return export_fail(c->x, -spe_io, "reading instructions: %s", sqlite3_errmsg(c->x->db));
+	return 0;
+}
 
 struct code_locs *export_code_locs_new(struct export_ctx *x, enum code_loc_need need)
 {
@@ -35,11 +65,15 @@ struct code_locs *export_code_locs_new(struct export_ctx *x, enum code_loc_need 
 	c->x = x;
 	c->need = need;
 	export_agg_init(&c->cache, sizeof(struct loc_key), sizeof(struct code_loc *));
-	/* insn has one row per sampled PC of a mapping, found by its (mapping_id, pc) index */
+	export_agg_init(&c->insn_ids, sizeof(struct loc_key), sizeof(int64_t));
+	if (load_insn_ids(c) < 0) {
+		export_code_locs_free(c);
+		return NULL;
+	}
 	if (sqlite3_prepare_v2(x->db,
 			       "SELECT i.file, i.line, i.inline_function, i.mnemonic, i.operands,\n"
 			       "  s.name, s.start, s.file, s.line\n"
-			       "FROM insn i LEFT JOIN symbol s ON s.id = i.symbol_id WHERE i.mapping_id = ? AND i.pc = ?",
+			       "FROM insn i LEFT JOIN symbol s ON s.id = i.symbol_id WHERE i.id = ?",
 			       -1, &c->insn, NULL) != SQLITE_OK) {
 		export_fail(x, -spe_io, "reading instructions: %s", sqlite3_errmsg(x->db));
 		export_code_locs_free(c);
@@ -61,6 +95,7 @@ void export_code_locs_free(struct code_locs *c)
 	}
 	free(keys);
 	export_agg_free(&c->cache);
+	export_agg_free(&c->insn_ids);
 	sqlite3_finalize(c->insn);
 	free(c);
 }
@@ -106,15 +141,22 @@ static int resolve(struct code_locs *c, struct code_loc *l)
 {
 	struct export_ctx *x = c->x;
 	struct strtab *st = &x->strings;
-	sqlite3_stmt *q = l->map ? c->insn : NULL;
+	int64_t insn_id = 0;
+	if (l->map) {
+		struct loc_key k = { l->map->id, (int64_t)l->pc };
+		const int64_t *id = export_agg_upsert(&c->insn_ids, &k); /* a miss adds 0: no row */
+		if (!id)
+			return export_fail(x, -spe_nomem, "out of memory");
+		insn_id = *id;
+	}
+	sqlite3_stmt *q = insn_id ? c->insn : NULL;
 	struct code_frame f[EXPORT_MAX_FRAMES];
 	memset(f, 0, sizeof f);
 	int oom = 0, n = 0, step = SQLITE_DONE;
 	const char *inline_chain = NULL;
 	if (q) {
 		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, l->map->id);
-		sqlite3_bind_int64(q, 2, (int64_t)l->pc);
+		sqlite3_bind_int64(q, 1, insn_id);
 		step = sqlite3_step(q);
 	}
 	if (step == SQLITE_ROW) {
