@@ -48,6 +48,11 @@ struct spe_disasm {
 	uint32_t used;
 };
 
+static uint32_t le32(const uint8_t b[4])
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
 static struct memo_slot *memo_slot(struct spe_disasm *d, uint32_t w)
 {
 	return &d->slot[(w * 0x9E3779B1u) >> 17]; /* the top 15 bits of a multiplicative hash */
@@ -128,7 +133,7 @@ int ana_disasm_uncached(struct spe_disasm *d, const uint8_t code[4], uint64_t ad
 		copy_text(operands, olen, (const unsigned char *)o, strlen(o));
 		return 1;
 	}
-	uint32_t word = (uint32_t)code[0] | (uint32_t)code[1] << 8 | (uint32_t)code[2] << 16 | (uint32_t)code[3] << 24;
+	uint32_t word = le32(code);
 	snprintf(mnemonic, mlen, ".inst");
 	snprintf(operands, olen, "0x%08x", word);
 	return 0;
@@ -137,7 +142,7 @@ int ana_disasm_uncached(struct spe_disasm *d, const uint8_t code[4], uint64_t ad
 int spe_disasm_one(struct spe_disasm *d, const uint8_t code[4], uint64_t addr, char *mnemonic, size_t mlen,
 		   char *operands, size_t olen)
 {
-	uint32_t word = (uint32_t)code[0] | (uint32_t)code[1] << 8 | (uint32_t)code[2] << 16 | (uint32_t)code[3] << 24;
+	uint32_t word = le32(code);
 	int reusable = d && !a64_pc_relative(word);
 	if (reusable) {
 		const struct memo_slot *m = memo_slot(d, word);
