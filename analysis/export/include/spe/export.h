@@ -79,7 +79,9 @@ struct spe_export_stats {
 };
 
 /*
- * Write the records of @p db that pass @p opts as @p fmt to @p out.
+ * Write the records of @p db that pass @p opts as @p fmt to @p out.  Reads
+ * in one transaction (one snapshot, one shared lock), its own when @p db is
+ * in autocommit, ended before it returns; inside the caller's, that one.
  * Errors: -spe_invalid (a bad --where expression, no or several binaries
  * to choose from, an option the format does not take), -spe_io (SQLite or
  * write failure), -spe_nomem, -spe_bad_file (the binary cannot be read).
