@@ -21,6 +21,9 @@ packages=(
   libjson-c-dev                               # spe-report: reads the cross-ISA JSON, writes --annotate JSON
   chromium libxml2-utils libpng-dev           # spe-report --html tests: rendering, XML parse, screenshot check
   libcurl4-openssl-dev clickhouse-server      # --clickhouse: HTTP to ClickHouse; tests/clickhouse starts a 2-shard cluster
+  libzstd-dev                                 # perf record -z: PERF_RECORD_COMPRESSED(2) records are zstd frames
+  libxxhash-dev                               # file_digest: XXH3-128 of captures
+  libdebuginfod-dev debuginfod                # debuginfod client (bounded fetches); the server for loopback tests
 )
 
 missing=()
