@@ -22,7 +22,7 @@
 #include "report/report.h"
 #include "spe/analysis.h"
 #include "topdown/store.h"
-#include "topdown/report.h"
+#include "report/text.h"
 
 int cmd_report(int argc, char **argv);
 
@@ -73,7 +73,7 @@ struct job {
 	enum mode mode;
 	const char *db_path;
 	sqlite3 *db;
-	struct td_report_opts ro;
+	struct report_text_opts ro;
 	struct spe_report_opts so;
 	const char *symbol;
 	int json;
@@ -110,8 +110,8 @@ static int run(FILE *out, void *arg)
 	}
 	rc = td_store_check(j->db, err, sizeof err);
 	if (rc == 0)
-		rc = j->mode == MODE_CROSS_ISA ? td_report_cross_isa(j->db, out, &j->ro, err, sizeof err)
-					       : td_report_spe(j->db, out, &j->ro, err, sizeof err);
+		rc = j->mode == MODE_CROSS_ISA ? report_cross_isa(j->db, out, &j->ro, err, sizeof err)
+					       : report_spe_text(j->db, out, &j->ro, err, sizeof err);
 	if (rc < 0) {
 		fflush(out);
 		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, err[0] ? err : spe_errstr(rc));
@@ -206,7 +206,7 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct job j = { .mode = MODE_SPE, .ro = { .format = TD_REPORT_TABLE, .top = 10 } };
+	struct job j = { .mode = MODE_SPE, .ro = { .format = REPORT_TEXT_TABLE, .top = 10 } };
 	j.so = (struct spe_report_opts){ .size = sizeof j.so, .top = 10 };
 	const char *format = NULL, *output = NULL, *html = NULL, *color = "auto";
 	const char *clickhouse = NULL, *ch_host = NULL, *ch_source = NULL;
@@ -373,7 +373,7 @@ int cmd_report(int argc, char **argv)
 	j.so.color = !strcmp(color, "always") || (!strcmp(color, "auto") && to_tty);
 	j.json = format && !strcmp(format, "json");
 	if (j.json)
-		j.ro.format = TD_REPORT_JSON;
+		j.ro.format = REPORT_TEXT_JSON;
 	int rc = cli_report_output_check(prog, output ? output : "-");
 	if (rc != CLI_OK)
 		return rc;

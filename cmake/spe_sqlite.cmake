@@ -52,7 +52,7 @@ if(spe_sqlite_how STREQUAL "source")
       target_compile_options(spe_sqlite3_source PRIVATE -fno-sanitize=fuzzer-no-link)
     endif()
     target_compile_definitions(spe_sqlite3_source PRIVATE
-      # Threads: the loader's writer thread (analysis/src/sink_async.c) uses a
+      # Threads: the loader's writer thread (analysis/store/sink_async.c) uses a
       # connection the main thread opened, one thread at a time; spe-load
       # picks multi-thread or single-thread mode at start (cli/cmd_load.c).
       SQLITE_THREADSAFE=1

@@ -7,7 +7,7 @@
 #include "common/cli_util.h"
 #include "common/report_diff.h"
 #include "common/report_output.h"
-#include "spe/diff.h"
+#include "report/diff.h"
 
 static int open_db(const char *prog, const char *path, struct spe_db **out)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Data objects of a binary (analysis/src/data_object.c) on the committed
+ * Data objects of a binary (analysis/resolve/data_object.c) on the committed
  * aarch64 fixtures: DWARF variables with type, size and declaration, ELF
  * data symbols where DWARF has none, sections where no variable covers an
  * address, and the names of data mappings.  Expected addresses and sizes
@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 
 #include "check.h"
-#include "data_object.h"
+#include "ana/data_object.h"
 
 static const char *elf_dir;
 

@@ -18,7 +18,7 @@
 #include "check.h"
 #include "diff_stats.h"
 #include "replay_load.h"
-#include "spe/diff.h"
+#include "report/diff.h"
 
 static const char *replay_tool, *spe_load, *spe_report, *traces, *elf_dir;
 static char dir[] = "/tmp/spe-diff-XXXXXX";
@@ -29,21 +29,21 @@ static char both_db[256], before_db[256], after_db[256];
 /* Newcombe (1998), "Interval estimation for the difference between independent proportions", Table II. */
 TEST(newcombe_published_examples)
 {
-	double z = ana_diff_z(0.95), d, lo, hi;
+	double z = report_diff_z(0.95), d, lo, hi;
 	CHECK_NEAR(z, 1.959964, 1e-6);
-	CHECK_NEAR(ana_diff_z(0.99), 2.575829, 1e-6);
-	ana_diff_newcombe(48, 80, 56, 70, z, &d, &lo, &hi); /* (a) 56/70 - 48/80 */
+	CHECK_NEAR(report_diff_z(0.99), 2.575829, 1e-6);
+	report_diff_newcombe(48, 80, 56, 70, z, &d, &lo, &hi); /* (a) 56/70 - 48/80 */
 	CHECK_NEAR(d, 0.2, 1e-9);
 	CHECK_NEAR(lo, 0.0524, 5e-5);
 	CHECK_NEAR(hi, 0.3339, 5e-5);
-	ana_diff_newcombe(0, 20, 0, 10, z, &d, &lo, &hi); /* (h) 0/10 - 0/20 */
+	report_diff_newcombe(0, 20, 0, 10, z, &d, &lo, &hi); /* (h) 0/10 - 0/20 */
 	CHECK_NEAR(lo, -0.1611, 5e-5);
 	CHECK_NEAR(hi, 0.2775, 5e-5);
 	/* Newcombe (1998), single proportions: Wilson intervals of 81/263 and 0/10 */
-	ana_diff_wilson(81, 263, z, &lo, &hi);
+	report_diff_wilson(81, 263, z, &lo, &hi);
 	CHECK_NEAR(lo, 0.2553, 5e-5);
 	CHECK_NEAR(hi, 0.3662, 5e-5);
-	ana_diff_wilson(0, 10, z, &lo, &hi);
+	report_diff_wilson(0, 10, z, &lo, &hi);
 	CHECK_NEAR(lo, 0.0, 1e-9);
 	CHECK_NEAR(hi, 0.2775, 5e-5);
 }
@@ -52,11 +52,11 @@ TEST(mean_change_and_quantile)
 {
 	double d, lo, hi;
 	/* 100 samples of 10 and of 12 (sd 0 each): the change is 2, no spread */
-	ana_diff_mean_change(100, 1000, 10000, 100, 1200, 14400, 1.96, &d, &lo, &hi);
+	report_diff_mean_change(100, 1000, 10000, 100, 1200, 14400, 1.96, &d, &lo, &hi);
 	CHECK_NEAR(d, 2, 1e-9);
 	CHECK_NEAR(lo, 2, 1e-9);
 	/* values 0 and 2, half each (variance 100/99 * 1): se = sqrt(2 * 1.0101 / 100) */
-	ana_diff_mean_change(100, 100, 200, 100, 100, 200, 1.96, &d, &lo, &hi);
+	report_diff_mean_change(100, 100, 200, 100, 100, 200, 1.96, &d, &lo, &hi);
 	CHECK_NEAR(d, 0, 1e-9);
 	CHECK_NEAR(hi, 1.96 * sqrt(2 * (100.0 / 99) / 100), 1e-9);
 	/* latencies 1..100 once each: p99 = 99; ranks 99 -/+ 1.96 sqrt(0.99) -> 97 .. 100 */
@@ -64,11 +64,11 @@ TEST(mean_change_and_quantile)
 	for (int i = 0; i < 100; i++)
 		bins[i] = (struct diff_bin){ i + 1, 1 };
 	int64_t v, qlo, qhi;
-	ana_diff_quantile(bins, 100, 0.99, 1.959964, &v, &qlo, &qhi);
+	report_diff_quantile(bins, 100, 0.99, 1.959964, &v, &qlo, &qhi);
 	CHECK_INT_EQ(v, 99);
 	CHECK_INT_EQ(qlo, 97);
 	CHECK_INT_EQ(qhi, 100);
-	ana_diff_quantile(bins, 0, 0.99, 1.959964, &v, &qlo, &qhi);
+	report_diff_quantile(bins, 0, 0.99, 1.959964, &v, &qlo, &qhi);
 	CHECK_INT_EQ(v, -1);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The latency histograms behind pc_latency, hot_pc and hot_symbol
- * (analysis/src/latency_hist.c): counts, totals and nearest-rank
+ * (analysis/load/latency_hist.c): counts, totals and nearest-rank
  * percentiles checked against a brute-force sort of every sample, on random
  * groups (fixed seed) and on the edges: no timed sample, one sample,
  * latencies 0 and 65535, the same latency split over several slots; and
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "latency_hist.h"
+#include "ana/latency_hist.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint32_t rnd(uint32_t n)

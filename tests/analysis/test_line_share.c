@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cacheline_sharing's line counts (analysis/src/line_share.c) against the
+ * cacheline_sharing's line counts (analysis/load/line_share.c) against the
  * view's definition computed the slow way (every access kept, grouped by
  * (pid, line) at the end): random accesses over few lines, most read
  * before their first write so the spill's read-back and its merge with the

@@ -24,7 +24,7 @@
 #include "db_query.h"
 #include "replay_load.h"
 #include "spe/analysis.h"
-#include "spe/memory_report.h"
+#include "report/memory_report.h"
 
 static const char *replay_tool, *spe_load, *traces, *elf_dir, *golden_dir;
 static char dir[] = "/tmp/spe-memviews-XXXXXX";

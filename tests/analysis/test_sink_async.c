@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The asynchronous row sink (analysis/src/sink_async.h) over a sink of the
+ * The asynchronous row sink (analysis/store/sink_async.h) over a sink of the
  * test's own that logs what it is given: rows arrive in the order they were
  * put, across batches and across the operations that run on the caller's
  * thread; strings and bytes are copies (the caller's buffers are overwritten

@@ -86,9 +86,9 @@ TEST(features_spekit_uses)
 {
 	sqlite3 *db;
 	CHECK_INT_EQ(sqlite3_open(":memory:", &db), SQLITE_OK);
-	/* json_each: the report's and views' id lists (analysis/report/src/report_sql.c) */
+	/* json_each: the report's and views' id lists (analysis/report/query/report_sql.c) */
 	CHECK_INT_EQ(db_query_int(db, "SELECT sum(value) FROM json_each('[1, 2, 39]')"), 42);
-	/* window functions: the memory views (analysis/src/memory_schema.c) */
+	/* window functions: the memory views (analysis/store/memory_schema.c) */
 	CHECK_INT_EQ(db_query_int(db, "SELECT max(r) FROM (SELECT row_number() OVER (PARTITION BY value % 2"
 				      " ORDER BY value) AS r FROM json_each('[1, 2, 3, 4, 5]'))"),
 		     3);

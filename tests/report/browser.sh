@@ -44,7 +44,7 @@ page_loads report "$tmp/report.html" 9
 browse /dev/null "$tmp/shot.log" "file://$tmp/report.html" --window-size=1280,2400 --screenshot="$tmp/shot.png"
 expect shot_rc $? 0
 expect console_shot "$(console "$tmp/shot.log")" 0
-# colours of the facts table's levels: DRAM e53935, peer-core fb8c00, L1D 43a047 (analysis/report/src/report_ctx.c)
+# colours of the facts table's levels: DRAM e53935, peer-core fb8c00, L1D 43a047 (analysis/report/query/report_ctx.c)
 stats=$("$png_stats" "$tmp/shot.png" e53935 fb8c00 43a047)
 echo "screenshot: $stats" | head -1
 set -- $(printf '%s\n' "$stats" | head -1)
@@ -68,7 +68,7 @@ page_loads diff "$tmp/diff.html" 4
 browse /dev/null "$tmp/diff-shot.log" "file://$tmp/diff.html" --window-size=1280,1400 --screenshot="$tmp/diff.png"
 expect diff_shot_rc $? 0
 expect diff_console_shot "$(console "$tmp/diff-shot.log")" 0
-# the faster bars 43a047 and the whiskers 263238 of every row (analysis/report/src/diff_page.c)
+# the faster bars 43a047 and the whiskers 263238 of every row (analysis/report/html/diff_page.c)
 stats=$("$png_stats" "$tmp/diff.png" 43a047 263238)
 echo "diff screenshot: $stats" | head -1
 set -- $(printf '%s\n' "$stats" | head -1)

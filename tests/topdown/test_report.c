@@ -27,7 +27,7 @@
 #include "spe/packet.h"
 #include "spe/record.h"
 #include "topdown/import.h"
-#include "topdown/report.h"
+#include "report/text.h"
 #include "topdown/store.h"
 
 static const char *fixtures;
@@ -162,13 +162,13 @@ static void import_run(sqlite3 *db, const char *file, const char *cpu, const cha
 	td_run_free(&run);
 }
 
-static char *report(sqlite3 *db, int cross, enum td_report_format fmt, const char *workload, int *rc)
+static char *report(sqlite3 *db, int cross, enum report_text_format fmt, const char *workload, int *rc)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
-	struct td_report_opts o = { .format = fmt, .workload = workload, .top = 10 };
-	*rc = cross ? td_report_cross_isa(db, out, &o, NULL, 0) : td_report_spe(db, out, &o, NULL, 0);
+	struct report_text_opts o = { .format = fmt, .workload = workload, .top = 10 };
+	*rc = cross ? report_cross_isa(db, out, &o, NULL, 0) : report_spe_text(db, out, &o, NULL, 0);
 	fclose(out);
 	return text;
 }
@@ -211,7 +211,7 @@ TEST(spe_report)
 	struct spe_db *sdb = build_db(0);
 	sqlite3 *db = spe_db_sqlite(sdb);
 	int rc;
-	char *t = report(db, 0, TD_REPORT_TABLE, NULL, &rc);
+	char *t = report(db, 0, REPORT_TEXT_TABLE, NULL, &rc);
 	CHECK_INT_EQ(rc, 0);
 	CHECK_HAS(t, "SPE records: 13");
 	CHECK_HAS(t, "  triad                                     6            540    81.8%  stream.c:50");
@@ -225,7 +225,7 @@ TEST(spe_report)
 	CHECK(t && strstr(t, "  L1D ") < strstr(t, "  L2 ") && strstr(t, "  SLC ") < strstr(t, "  DRAM "));
 	free(t);
 
-	t = report(db, 0, TD_REPORT_JSON, NULL, &rc);
+	t = report(db, 0, REPORT_TEXT_JSON, NULL, &rc);
 	CHECK_HAS(t, "\"tlb_walk\": {\"samples\": 7, \"walks\": 1, \"sample_share\": 0.1429, \"latency_share\": 0.4839}");
 	CHECK_HAS(t, "{\"mem_level\": \"SLC\", \"loads\": 1, \"total_latency\": 80, \"share\": 0.1311}");
 	free(t);
@@ -237,7 +237,7 @@ TEST(cross_isa_report)
 	struct spe_db *sdb = build_db(1);
 	sqlite3 *db = spe_db_sqlite(sdb);
 	int rc;
-	char *t = report(db, 1, TD_REPORT_TABLE, "stream", &rc);
+	char *t = report(db, 1, REPORT_TEXT_TABLE, "stream", &rc);
 	CHECK_INT_EQ(rc, 0);
 	CHECK_HAS(t, "Workload stream: 2 runs");
 	CHECK_HAS(t, "  L1 backend_bound                        30.0%              68.7%");
@@ -275,7 +275,7 @@ TEST(cross_isa_report)
 	CHECK_STR_EQ(t, golden);
 	free(t);
 
-	t = report(db, 1, TD_REPORT_JSON, "stream", &rc);
+	t = report(db, 1, REPORT_TEXT_JSON, "stream", &rc);
 	CHECK_INT_EQ(rc, 0);
 	CHECK_HAS(t, "{\"workload\": \"stream\", \"runs\": [{\"run\": \"arm-v3\", \"scope\": \"all\", \"isa\": \"aarch64\", "
 		     "\"vendor\": \"Arm\", \"cpu\": \"neoverse-v3\"");
@@ -292,7 +292,7 @@ TEST(cross_isa_report)
 	free(t);
 
 	/* every workload: each shows the evidence of its own capture, or none */
-	t = report(db, 1, TD_REPORT_TABLE, NULL, &rc);
+	t = report(db, 1, REPORT_TEXT_TABLE, NULL, &rc);
 	CHECK_INT_EQ(rc, 0);
 	CHECK_HAS(t, "SPE evidence for run arm-v3 (13 records of SPE source 2 stream-2.data, CPU neoverse-n2)");
 	/* the run of workload "other" says neoverse-v3, its capture ran on a neoverse-n2 */
@@ -304,7 +304,7 @@ TEST(cross_isa_report)
 	CHECK(p && !strstr(p, "SPE evidence for")); /* "unlinked" is the last workload */
 	free(t);
 
-	t = report(db, 1, TD_REPORT_TABLE, "no-such-workload", &rc);
+	t = report(db, 1, REPORT_TEXT_TABLE, "no-such-workload", &rc);
 	CHECK_INT_EQ(rc, -spe_no_data);
 	free(t);
 	spe_db_close(sdb);

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "ch_internal.h"
-#include "latency_hist.h"
+#include "ana/latency_hist.h"
 #include "spe/row_sink.h"
 
 struct ch_functions {

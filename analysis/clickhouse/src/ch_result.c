@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ch_internal.h"
-#include "result_rows.h"
+#include "ana/result_rows.h"
 
 struct ch_rows {
 	char *p, *end;       /* the rows not yet read */

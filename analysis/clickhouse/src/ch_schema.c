@@ -24,7 +24,7 @@
 
 #include "ch_internal.h"
 #include "util/grow.h"
-#include "memory_schema.h"
+#include "ana/memory_schema.h"
 #include "util/text.h"
 
 #define SPE_CH_APPLICATION "spekit"

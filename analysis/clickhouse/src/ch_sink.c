@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "file_digest.h"
+#include "ana/file_digest.h"
 #include "ch_functions.h"
 #include "ch_internal.h"
 #include "ch_rowbinary.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The views of docs/schema.md in ClickHouse's SQL, side by side with
- * SQLite's (analysis/src/views.c, memory_schema.c): the same names, columns
+ * SQLite's (analysis/store/views.c, memory_schema.c): the same names, columns
  * and answers -- tests/clickhouse compares every view row by row on the
  * same captures, and analysis_ch_views checks the names and columns
  * against a fresh SQLite database.
@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "ch_internal.h"
-#include "fact_names.h"
+#include "ana/fact_names.h"
 #include "util/text.h"
 
 /* The captures a view reads: "source_id GLOBAL IN <set>"; %1$s is the set in every format string below. */

@@ -3,7 +3,7 @@
  * A record row as ClickHouse stores it: the loader's narrow row
  * (SPE_RECORD_COLUMNS: codes, and only what cannot be derived) widened to
  * the spe_record view's columns (SPE_RECORD_VIEW_COLUMNS), computed as
- * SQLite's view computes them (analysis/src/schema.c, append_view_column):
+ * SQLite's view computes them (analysis/store/schema.c, append_view_column):
  * op_class and op from the op code (libspe's op decoding and text), el,
  * op_raw and mem_level from `codes`, context from tid where `codes` says
  * so, and pc, mapping_id and symbol_id from the record's instruction.

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data_object.h"
+#include "ana/data_object.h"
 #include "export_internal.h"
 
 /*

@@ -133,7 +133,7 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 
 struct export_data_object {
 	int64_t id, mapping_id;       /* mapping_id: the binary (variables, sections) or the data mapping; 0 unknown */
-	int kind;                     /* data_object.kind (analysis/src/data_object.h) */
+	int kind;                     /* data_object.kind (analysis/include/ana/data_object.h) */
 	uint64_t start, size;
 	const char *name;             /* as a location shows it (interned): anonymous regions with size and address */
 	const char *file;             /* declaration (interned), NULL unknown */

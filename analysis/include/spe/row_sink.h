@@ -42,7 +42,7 @@ enum spe_column_type {
  * and symbol_id from them (SPE_RECORD_VIEW_COLUMNS below).  The schema's CREATE
  * TABLE, every sink's insert and the tables of docs/schema.md (checked by a
  * test) come from these lists: a new column is one line here, plus its value
- * in the loader's record_row() (analysis/src/loader.c).
+ * in the loader's record_row() (analysis/load/loader.c).
  */
 #define SPE_RECORD_COLUMNS(X, XC)                                                                           \
 	X(SOURCE_ID, source_id, SPE_COLUMN_INT, "INTEGER NOT NULL REFERENCES source(id)", "the load (`source.id`)") \
@@ -89,7 +89,7 @@ enum spe_column_type {
  * The columns of the spe_record view, in order: X(name, meaning), XC as in
  * SPE_RECORD_COLUMNS; the per-event columns follow `events`.  They are the
  * documented contract (docs/schema.md); a sink that keeps the narrow rows
- * above computes them (analysis/src/schema.c for SQLite).
+ * above computes them (analysis/store/schema.c for SQLite).
  */
 #define SPE_RECORD_VIEW_COLUMNS(X, XC)                                                                      \
 	X(id, "row id")                                                                                          \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Event names as printed -> what they count (event_name.h). */
-#include "event_name.h"
+#include "topdown/event_name.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "event_name.h"
+#include "topdown/event_name.h"
 #include "import_util.h"
 #include "topdown/formula.h"
 #include "util/grow.h"

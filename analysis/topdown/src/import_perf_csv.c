@@ -15,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "event_name.h"
+#include "topdown/event_name.h"
 #include "import_util.h"
 
 #define MAX_FIELDS 40

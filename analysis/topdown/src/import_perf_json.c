@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event_name.h"
+#include "topdown/event_name.h"
 #include "import_util.h"
 
 #define MAX_PAIRS 24

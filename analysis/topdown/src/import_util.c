@@ -2,7 +2,7 @@
 /* Line, field and number helpers for the importers. */
 #include "import_util.h"
 
-#include "event_name.h"
+#include "topdown/event_name.h"
 
 #include <ctype.h>
 #include <math.h>

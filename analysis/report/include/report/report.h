@@ -13,7 +13,7 @@
  *                          spe_diff_compute() (spe/diff.h).
  *
  * Both read the database through the views and summaries of docs/schema.md
- * (the SQL is in src/report_sql.c), never every record into memory.  They
+ * (the SQL is in query/report_sql.c), never every record into memory.  They
  * write to a stream the caller gives, never print elsewhere, and return 0 or
  * a negative spe_error_code with a message in @p err:
  *   -spe_invalid      no SPE records, or no function of that name;
@@ -60,7 +60,7 @@ int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format 
  * The same page and annotation from a ClickHouse database (spe/clickhouse.h):
  * @p ch a session the caller opened (readonly, scoped to --host/--source as
  * it chose) and checked.  The same statements as on SQLite where the SQL is
- * the same, ClickHouse's own where it differs (analysis/report/src/
+ * the same, ClickHouse's own where it differs (analysis/report/query/
  * report_sql.c), so the same captures give the same page.  Besides the
  * codes above, the session's: -spe_unavailable (the server or a shard
  * stopped answering), -spe_cancelled, -spe_no_permission; -spe_unsupported

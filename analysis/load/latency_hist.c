@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "ana/latency_hist.h"
+#include "util/grow.h"
+#include "util/table_alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LAT_BITS 17
+#define LAT_MASK ((UINT64_C(1) << LAT_BITS) - 1)
+#define COUNT_MAX (UINT64_MAX >> LAT_BITS)
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 31;
+	h *= 0x9e3779b97f4a7c15ull;
+	h ^= h >> 29;
+	return h;
+}
+
+static uint32_t key_hash(const struct latency_key *k)
+{
+	return (uint32_t)mix(k->w[0] * 0xbf58476d1ce4e5b9ull ^ mix(k->w[1] + 0x632be59bd9b4e019ull) ^
+			     (k->w[2] << 1));
+}
+
+static int key_equal(const struct latency_key *a, const struct latency_key *b)
+{
+	return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
+}
+
+static int grow_index(struct latency_groups *g)
+{
+	uint32_t cap = g->index_cap ? g->index_cap * 2 : 1024;
+	if (cap < g->index_cap)
+		return -1;
+	uint32_t *index = util_table_calloc(cap, sizeof *index);
+	if (!index)
+		return -1;
+	for (uint32_t n = 0; n < g->n; n++) {
+		uint32_t i = key_hash(&g->groups[n].key) & (cap - 1);
+		while (index[i])
+			i = (i + 1) & (cap - 1);
+		index[i] = n + 1;
+	}
+	free(g->index);
+	g->index = index;
+	g->index_cap = cap;
+	return 0;
+}
+
+int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key *key)
+{
+	if ((uint64_t)(g->n + 1) * 4 > (uint64_t)g->index_cap * 3 && grow_index(g) < 0)
+		return -1;
+	uint32_t i = key_hash(key) & (g->index_cap - 1);
+	for (; g->index[i]; i = (i + 1) & (g->index_cap - 1))
+		if (key_equal(&g->groups[g->index[i] - 1].key, key))
+			return g->index[i] - 1;
+	if (g->n == g->cap) {
+		if (g->cap >= UINT32_MAX / 2)
+			return -1;
+		size_t cap = g->cap; /* at most doubles: still a uint32_t */
+		struct latency_group *n = util_grow(g->groups, &cap, (size_t)g->n + 1, sizeof *n);
+		if (!n)
+			return -1;
+		g->groups = n;
+		g->cap = (uint32_t)cap;
+	}
+	struct latency_group *grp = &g->groups[g->n];
+	memset(grp, 0, sizeof *grp);
+	grp->key = *key;
+	g->index[i] = g->n + 1;
+	return g->n++;
+}
+
+void ana_latency_group_prefetch(const struct latency_groups *g, const struct latency_key *key)
+{
+	if (g->index_cap)
+		__builtin_prefetch(&g->index[key_hash(key) & (g->index_cap - 1)]);
+}
+
+int64_t ana_latency_group_peek(const struct latency_groups *g, const struct latency_key *key)
+{
+	if (!g->index_cap)
+		return -1;
+	uint32_t n = g->index[key_hash(key) & (g->index_cap - 1)];
+	if (!n)
+		return -1;
+	__builtin_prefetch(&g->groups[n - 1].key);
+	return n - 1;
+}
+
+static uint32_t lat_slot(uint64_t lat_code, uint32_t cap)
+{
+	return (uint32_t)((lat_code * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+}
+
+/* Insert a slot known to be absent (growing). */
+static void put_new(uint64_t *slots, uint32_t cap, uint64_t slot)
+{
+	uint32_t i = lat_slot(slot & LAT_MASK, cap);
+	while (slots[i])
+		i = (i + 1) & (cap - 1);
+	slots[i] = slot;
+}
+
+static int grow_hist(struct latency_hist *h)
+{
+	uint32_t cap = h->cap ? h->cap * 2 : 4;
+	uint64_t *slots = calloc(cap, sizeof *slots);
+	if (!slots)
+		return -1;
+	for (uint32_t i = 0; i < h->cap; i++)
+		if (h->slots[i])
+			put_new(slots, cap, h->slots[i]);
+	free(h->slots);
+	h->slots = slots;
+	h->cap = cap;
+	return 0;
+}
+
+int ana_latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count)
+{
+	struct latency_hist *h = &g->groups[group].hist;
+	uint64_t code = (uint64_t)(latency + 2) & LAT_MASK;
+	if (h->cap) {
+		for (uint32_t i = lat_slot(code, h->cap); h->slots[i]; i = (i + 1) & (h->cap - 1)) {
+			if ((h->slots[i] & LAT_MASK) == code) {
+				uint64_t c = (h->slots[i] >> LAT_BITS) + count;
+				h->slots[i] = (c > COUNT_MAX ? COUNT_MAX : c) << LAT_BITS | code;
+				return 0;
+			}
+		}
+	}
+	if ((h->n + 1) * 4 > h->cap * 3 && grow_hist(h) < 0)
+		return -1;
+	put_new(h->slots, h->cap, (count > COUNT_MAX ? COUNT_MAX : count) << LAT_BITS | code);
+	h->n++;
+	g->pairs++;
+	return 0;
+}
+
+#define PENDING_MAX (1u << 20) /* 8 MB of pending words, twice (the sort's buffer) */
+
+int ana_latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency)
+{
+	if (!g->pending) {
+		g->pending = malloc(PENDING_MAX * sizeof *g->pending);
+		g->sort_tmp = malloc(PENDING_MAX * sizeof *g->sort_tmp);
+		if (!g->pending || !g->sort_tmp)
+			return -1;
+	}
+	g->pending[g->n_pending++] = (uint64_t)group << LAT_BITS | ((uint64_t)(latency + 2) & LAT_MASK);
+	return g->n_pending == PENDING_MAX ? ana_latency_groups_settle(g) : 0;
+}
+
+uint64_t *ana_radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits)
+{
+	enum { DIGIT = 11, BUCKETS = 1 << DIGIT };
+	size_t count[BUCKETS];
+	for (unsigned shift = 0; shift < bits; shift += DIGIT) {
+		memset(count, 0, sizeof count);
+		for (size_t i = 0; i < n; i++)
+			count[(a[i] >> shift) & (BUCKETS - 1)]++;
+		size_t sum = 0;
+		for (unsigned d = 0; d < BUCKETS; d++) {
+			size_t c = count[d];
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(a[i] >> shift) & (BUCKETS - 1)]++] = a[i];
+		uint64_t *swap = a;
+		a = tmp;
+		tmp = swap;
+	}
+	return a;
+}
+
+int ana_latency_groups_settle(struct latency_groups *g)
+{
+	size_t n = g->n_pending;
+	if (!n)
+		return 0;
+	unsigned bits = LAT_BITS;
+	while (bits < 64 && (uint64_t)g->n >> (bits - LAT_BITS))
+		bits++;
+	uint64_t *sorted = ana_radix_sort(g->pending, g->sort_tmp, n, bits);
+	/* equal words are adjacent: one add per (group, latency) run */
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && sorted[j] == sorted[i])
+			j++;
+		if (ana_latency_groups_add(g, (uint32_t)(sorted[i] >> LAT_BITS), latency_slot_latency(sorted[i]), j - i) < 0)
+			return -1; /* out of memory: the load fails, the counts are lost with it */
+		i = j;
+	}
+	g->n_pending = 0;
+	return 0;
+}
+
+void ana_latency_groups_free(struct latency_groups *g)
+{
+	free(g->pending);
+	free(g->sort_tmp);
+	for (uint32_t n = 0; n < g->n; n++)
+		free(g->groups[n].hist.slots);
+	free(g->groups);
+	free(g->index);
+	memset(g, 0, sizeof *g);
+}
+
+static int by_latency(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a & LAT_MASK, y = *(const uint64_t *)b & LAT_MASK;
+	return (x > y) - (x < y);
+}
+
+void ana_latency_stats_sorted(const uint64_t *slots, size_t n, struct latency_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	out->p50 = out->p90 = out->p99 = -1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t count = latency_slot_count(slots[i]);
+		int32_t lat = latency_slot_latency(slots[i]);
+		out->samples += count;
+		if (lat == LATENCY_NONE)
+			continue;
+		out->timed += count;
+		out->total_latency += count * (uint64_t)lat;
+	}
+	/* nearest rank: the first latency whose running count reaches N % */
+	static const unsigned pct[3] = { 50, 90, 99 };
+	int32_t *dst[3] = { &out->p50, &out->p90, &out->p99 };
+	uint64_t below = 0;
+	unsigned next = 0;
+	for (size_t i = 0; i < n && next < 3; i++) {
+		if (latency_slot_latency(slots[i]) == LATENCY_NONE)
+			continue;
+		below += latency_slot_count(slots[i]);
+		while (next < 3 && below * 100 >= out->timed * pct[next])
+			*dst[next++] = latency_slot_latency(slots[i]);
+	}
+}
+
+uint32_t ana_latency_hist_sorted(const struct latency_hist *h, uint64_t *out)
+{
+	uint32_t n = 0;
+	LATENCY_HIST_FOREACH(h, i)
+	out[n++] = h->slots[i];
+	/* most histograms have a dozen slots: an insertion sort beats qsort's calls through a pointer */
+	if (n > 32) {
+		qsort(out, n, sizeof *out, by_latency);
+		return n;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		uint64_t v = out[i];
+		uint32_t j = i;
+		for (; j > 0 && (out[j - 1] & LAT_MASK) > (v & LAT_MASK); j--)
+			out[j] = out[j - 1];
+		out[j] = v;
+	}
+	return n;
+}
+
+void ana_latency_hist_stats(const struct latency_hist *h, uint64_t *scratch, struct latency_stats *out)
+{
+	ana_latency_stats_sorted(scratch, ana_latency_hist_sorted(h, scratch), out);
+}

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Whole-file front ends of the loader: perf.data (sideband pass, then the
+ * AUX queues in ring order) and raw SPE byte files.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "ana/file_digest.h"
+#include "loader_internal.h"
+#include "spe/analysis.h"
+
+#define NO_TIME UINT64_MAX
+
+static uint64_t sid_time(const struct spe_perf_event *ev)
+{
+	return (ev->sid.has & SPE_PERF_SID_TIME) ? ev->sid.time : NO_TIME;
+}
+
+static int sid_cpu(const struct spe_perf_event *ev)
+{
+	return (ev->sid.has & SPE_PERF_SID_CPU) ? (int)ev->sid.cpu : -1;
+}
+
+static void hex(const uint8_t *b, unsigned n, char *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * n] = 0;
+}
+
+/*
+ * User mappings: executable ones for PCs (the kernel resolves through
+ * --kallsyms), data ones (perf record -d, spe-record) for data objects.
+ */
+static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
+{
+	const struct spe_perf_mmap *m = &ev->u.mmap;
+	if ((int32_t)m->pid < 0)
+		return 0;
+	int data = (ev->misc & SPE_PERF_MISC_MMAP_DATA) ||
+		   (ev->type == SPE_PERF_RECORD_MMAP2 && m->prot && !(m->prot & PROT_EXEC));
+	if (data)
+		return spe_loader_data_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff,
+					    ev->type == SPE_PERF_RECORD_MMAP2 ? m->prot : PROT_READ | PROT_WRITE,
+					    ev->type == SPE_PERF_RECORD_MMAP2 ? m->flags : MAP_PRIVATE, m->filename,
+					    sid_time(ev));
+	if (m->filename && m->filename[0] == '[')
+		return 0;
+	char bid[41] = "";
+	if (m->build_id_size)
+		hex(m->build_id, m->build_id_size > 20 ? 20 : m->build_id_size, bid);
+	return spe_loader_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev));
+}
+
+/* The NUMA nodes the capture stored (perf's NUMA_TOPOLOGY and MEM_TOPOLOGY features). */
+static int load_numa(struct spe_perf_file *f, struct spe_loader *ld, const struct spe_perf_info *info)
+{
+	if (!info->n_numa_nodes)
+		return 0;
+	struct spe_perf_numa_node *nodes = calloc(info->n_numa_nodes, sizeof *nodes);
+	if (!nodes)
+		return -spe_nomem;
+	for (uint32_t i = 0; i < info->n_numa_nodes; i++)
+		spe_perf_numa_node(f, i, &nodes[i], sizeof nodes[i]);
+	int rc = spe_loader_numa(ld, nodes, info->n_numa_nodes, info->memory_block_size);
+	free(nodes);
+	return rc;
+}
+
+/*
+ * Sideband into the loader.  Times come with each record from the AUX layer
+ * (TIME_CONV is its), lost data from its statistics at the end.
+ */
+static int load_event(struct spe_loader *ld, const struct spe_perf_event *ev)
+{
+	switch (ev->type) {
+	case SPE_PERF_RECORD_COMM:
+		return spe_loader_comm(ld, (int)ev->u.comm.pid, (int)ev->u.comm.tid, ev->u.comm.comm, sid_time(ev));
+	case SPE_PERF_RECORD_MMAP:
+	case SPE_PERF_RECORD_MMAP2:
+		return add_mapping(ld, ev);
+	case SPE_PERF_RECORD_TIME_CONV: /* the AUX layer converts with it; the loader stores it */
+		spe_loader_time_conv(ld, &ev->u.time_conv);
+		return 0;
+	case SPE_PERF_RECORD_ITRACE_START:
+		spe_loader_switch_in(ld, sid_cpu(ev), (int)ev->u.itrace_start.pid, (int)ev->u.itrace_start.tid,
+				     sid_time(ev));
+		return 0;
+	case SPE_PERF_RECORD_SWITCH:
+		if (!ev->u.sw.out && (ev->sid.has & SPE_PERF_SID_TID))
+			spe_loader_switch_in(ld, sid_cpu(ev), (int)ev->sid.pid, (int)ev->sid.tid, sid_time(ev));
+		return 0;
+	case SPE_PERF_RECORD_SWITCH_CPU_WIDE:
+		if (ev->u.sw.out) /* the record names the incoming task */
+			spe_loader_switch_in(ld, sid_cpu(ev), (int)ev->u.sw.next_prev_pid, (int)ev->u.sw.next_prev_tid,
+					     sid_time(ev));
+		else if (ev->sid.has & SPE_PERF_SID_TID)
+			spe_loader_switch_in(ld, sid_cpu(ev), (int)ev->sid.pid, (int)ev->sid.tid, sid_time(ev));
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Start loading the PC memo entry a record will look up, a few records
+ * ahead (spe_loader_prefetch): records are taken from the AUX layer in
+ * batches for that.
+ */
+enum { BATCH = 32, AHEAD = 8 };
+
+struct pending {
+	int cpu, tid;
+	uint64_t time;
+	struct spe_record rec;
+};
+
+static int flush_batch(struct spe_loader *ld, const struct pending *p, int n)
+{
+	/* the first AHEAD records' too: their misses then overlap instead of coming one by one */
+	for (int i = 0; i < AHEAD && i < n; i++)
+		spe_loader_prefetch(ld, &p[i].rec);
+	for (int i = 0; i < n; i++) {
+		if (i + AHEAD < n)
+			spe_loader_prefetch(ld, &p[i + AHEAD].rec);
+		int rc = spe_loader_record_at(ld, p[i].cpu, -1, p[i].tid, &p[i].rec, p[i].time);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts)
+{
+	struct pending batch[BATCH];
+	struct spe_aux_item it;
+	int n = 0, type, rc = 0;
+	while (rc == 0 && (type = spe_aux_next(aux, &it, sizeof it)) > 0) {
+		if (type == SPE_AUX_RECORD) {
+			/* per-thread queues (cpu -1) are stored as cpu 0, as before the AUX layer */
+			batch[n].cpu = it.cpu >= 0 ? it.cpu : 0;
+			batch[n].tid = it.tid;
+			batch[n].time = it.time;
+			batch[n].rec = *it.record;
+			if (++n == BATCH) {
+				rc = flush_batch(ld, batch, n);
+				n = 0;
+			}
+			continue;
+		}
+		if (n) {
+			rc = flush_batch(ld, batch, n);
+			n = 0;
+		}
+		if (opts && opts->cancel && *opts->cancel)
+			rc = -spe_cancelled;
+		else if (type == SPE_AUX_EVENT)
+			rc = load_event(ld, it.event);
+		else if (type == SPE_AUX_CHUNK && (it.chunk_flags & SPE_AUX_CHUNK_FIRST))
+			spe_loader_cpu(ld, it.cpu >= 0 ? it.cpu : 0, it.midr);
+	}
+	if (rc == 0 && n)
+		rc = flush_batch(ld, batch, n);
+	if (rc < 0)
+		return rc;
+	struct spe_aux_stats st;
+	memset(&st, 0, sizeof st);
+	spe_aux_get_stats(aux, &st, sizeof st);
+	/* a file cut short ends in -spe_truncated after its last whole record: partial data, loaded */
+	if (type != -spe_eos && !(type == -spe_truncated && st.cut))
+		return type;
+	if (st.cut)
+		spe_loader_note_cut(ld, spe_aux_errmsg(aux));
+	spe_loader_add_aux_stats(ld, &st);
+	return 0;
+}
+
+/* The message of a failed load: the AUX layer's (file, offset, problem), else the loader's. */
+static void load_error(char *err, size_t errlen, const char *path, int rc, struct spe_aux_decoder *aux,
+		       struct spe_loader *ld)
+{
+	if (rc == -spe_cancelled)
+		snprintf(err, errlen, "%s: interrupted", path);
+	else if (aux && *spe_aux_errmsg(aux))
+		snprintf(err, errlen, "%s", spe_aux_errmsg(aux));
+	else
+		snprintf(err, errlen, "%s: %s", path, ld && *spe_loader_error(ld) ? spe_loader_error(ld) : spe_errstr(rc));
+}
+
+/* Load every item of a decoder over @p f or @p raw into a new loader: into @p sink, else @p db's SQLite sink. */
+static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct spe_source_info *src,
+		      const struct spe_load_opts *opts, const struct spe_aux_config *cfg, struct spe_load_counts *counts,
+		      char *err, size_t errlen)
+{
+	/* the file's identity first: a sink refuses a file it holds before anything is decoded */
+	char digest[SPE_FILE_DIGEST_SIZE];
+	int rc = ana_file_digest(src->file, digest, sizeof digest, err, errlen);
+	if (rc < 0)
+		return rc;
+	src->digest = digest;
+	struct spe_loader *ld;
+	rc = sink ? spe_loader_new_sink(sink, src, opts, &ld, err, errlen)
+		  : spe_loader_new(db, src, opts, &ld, err, errlen);
+	if (rc < 0)
+		return rc;
+	struct spe_aux_decoder *aux = spe_aux_alloc_decoder(cfg);
+	rc = aux ? 0 : -spe_nomem;
+	if (rc == 0 && cfg->perf) {
+		struct spe_perf_info info;
+		memset(&info, 0, sizeof info);
+		spe_perf_get_info(cfg->perf, &info, sizeof info);
+		rc = load_numa(cfg->perf, ld, &info);
+	}
+	if (rc == 0)
+		rc = spe_load_aux(ld, aux, opts);
+	if (rc == 0)
+		rc = spe_loader_finish(ld, counts);
+	if (rc < 0)
+		load_error(err, errlen, src->file, rc, aux, ld);
+	spe_aux_free_decoder(aux);
+	spe_loader_free(ld);
+	return rc;
+}
+
+static int load_perf_file(struct spe_db *db, const struct spe_row_sink *sink, const char *path,
+			  const struct spe_load_opts *opts, struct spe_load_counts *counts, char *err, size_t errlen)
+{
+	struct spe_perf_config cfg = SPE_OPTS(spe_perf_config);
+	struct spe_perf_file *f = spe_perf_alloc_file(&cfg);
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	int rc = spe_perf_open(f, path);
+	if (rc < 0) {
+		/* a file that is not perf.data at all may be raw SPE bytes */
+		snprintf(err, errlen, "%s%s", spe_perf_errmsg(f),
+			 rc == -spe_bad_file && spe_perf_err_offset(f) == 0 ? " (raw SPE bytes? use --raw --midr=PART)" : "");
+		spe_perf_free_file(f);
+		return rc;
+	}
+	struct spe_perf_info info;
+	memset(&info, 0, sizeof info);
+	info.size = sizeof info;
+	spe_perf_get_info(f, &info, sizeof info);
+	struct spe_source_info src = { .size = sizeof src,
+				       .file = path,
+				       .host = info.hostname,
+				       .command_line = info.cmdline,
+				       .kind = "perf.data",
+				       .nr_cpus = info.nr_cpus_avail ? (int)info.nr_cpus_avail : -1 };
+	/* queue order: the sideband is all known before the first record */
+	struct spe_aux_config ac = SPE_OPTS(spe_aux_config, .perf = f, .order = SPE_AUX_ORDER_QUEUE,
+					    .items = SPE_AUX_WANT_EVENTS | SPE_AUX_WANT_CHUNKS);
+	rc = load_input(db, sink, &src, opts, &ac, counts, err, errlen);
+	spe_perf_free_file(f);
+	return rc;
+}
+
+int spe_load_perf_file(struct spe_db *db, const char *path, const struct spe_load_opts *opts,
+		       struct spe_load_counts *counts, char *err, size_t errlen)
+{
+	return load_perf_file(db, NULL, path, opts, counts, err, errlen);
+}
+
+int spe_load_perf_file_sink(const struct spe_row_sink *sink, const char *path, const struct spe_load_opts *opts,
+			    struct spe_load_counts *counts, char *err, size_t errlen)
+{
+	return load_perf_file(NULL, sink, path, opts, counts, err, errlen);
+}
+
+static int load_raw_file(struct spe_db *db, const struct spe_row_sink *sink, const char *path, uint32_t midr, int cpu,
+			 const struct spe_load_opts *opts, struct spe_load_counts *counts, char *err, size_t errlen)
+{
+	struct spe_raw_config rcfg = SPE_OPTS(spe_raw_config, .midr = midr);
+	struct spe_raw_input *raw = spe_raw_alloc_input(&rcfg);
+	int rc = raw ? spe_raw_open(raw, path) : -spe_nomem;
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", raw ? spe_raw_errmsg(raw) : "out of memory");
+		spe_raw_free_input(raw);
+		return rc;
+	}
+	struct spe_source_info src = { .size = sizeof src, .file = path, .kind = "raw", .nr_cpus = -1 };
+	struct spe_aux_config ac = SPE_OPTS(spe_aux_config, .raw = raw, .raw_cpu = cpu, .items = SPE_AUX_WANT_CHUNKS);
+	rc = load_input(db, sink, &src, opts, &ac, counts, err, errlen);
+	spe_raw_free_input(raw);
+	return rc;
+}
+
+int spe_load_raw_file(struct spe_db *db, const char *path, uint32_t midr, int cpu, const struct spe_load_opts *opts,
+		      struct spe_load_counts *counts, char *err, size_t errlen)
+{
+	return load_raw_file(db, NULL, path, midr, cpu, opts, counts, err, errlen);
+}
+
+int spe_load_raw_file_sink(const struct spe_row_sink *sink, const char *path, uint32_t midr, int cpu,
+			   const struct spe_load_opts *opts, struct spe_load_counts *counts, char *err, size_t errlen)
+{
+	return load_raw_file(NULL, sink, path, midr, cpu, opts, counts, err, errlen);
+}

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The report's SQL, all of it (report_sql.h).  Most sections read the views
+ * of docs/schema.md as they are; the rest are plain SQL over spe_record and
+ * pc_latency for what no view has yet: latency histograms per memory level
+ * and the time x latency heatmap.  The memory sentences (huge pages, NUMA,
+ * what each CPU part can show) run the analysis library's own queries
+ * (spe/memory_report.h), so the text and HTML reports state the same rule.
+ * Op-class names come from the facts table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ana/fact_names.h" /* op_class_LOAD is "load" ... */
+#include "report_sql.h"
+#include "spe/clickhouse.h" /* SPE_CH_ROUNDED: SQL text only, no library */
+#include "report/memory_report.h"
+#include "spe/spe.h"
+#include "util/text.h"
+
+
+/* Every id set is bound as a JSON array: "[1, 2, 3]" (ClickHouse: the tuple "(1, 2, 3)"). */
+#define IDS(col) col " IN (SELECT value FROM json_each(?1))"
+#define CH_IDS(col) col " IN ?1"
+
+/*
+ * ClickHouse: the lowest latency of total_latency's log2 bucket
+ * (report_latency_bucket), so the server counts per bucket and C, which
+ * buckets that latency again, draws the same histogram from a few rows in
+ * place of one per record.  log2 of an integer below 2^52 is exact enough
+ * for floor().
+ */
+#define CH_BUCKET_LO "if(total_latency = 0, 0, bitShiftLeft(toInt64(1), toUInt8(floor(log2(total_latency)))))"
+
+/*
+ * ClickHouse: symbol rows with their mapping's columns (s_*, m_*), NULL
+ * where the symbol has no mapping, as SQLite's LEFT JOIN: 18.16 joins by
+ * USING on non-Nullable keys only, and fills unmatched rows with defaults,
+ * which toNullable() makes NULL.
+ */
+#define CH_SYMBOL_MAPPING                                                                                   \
+	"(SELECT * FROM (SELECT id AS s_id, name AS s_name, start AS s_start, size AS s_size, file AS s_file,\n" \
+	"    line AS s_line, ifNull(mapping_id, 0) AS j_map FROM symbol)\n"                                    \
+	"  ANY LEFT JOIN (SELECT id AS j_map, toNullable(path) AS m_path, build_id AS m_build_id,\n"           \
+	"    toNullable(start) AS m_start, toNullable(pgoff) AS m_pgoff FROM mapping) USING j_map)"
+
+/*
+ * The ranked tables read a view in its own order (docs/schema.md) and then
+ * by columns that tell its rows apart, so ties at the --top boundary keep
+ * the same rows on either engine (a view's order is only its first keys;
+ * ids are not the same on both, so they break no tie).
+ */
+#define THEN_BY_SYMBOL " symbol NULLS FIRST, mapping NULLS FIRST"
+#define THEN_BY_PC " pc_value, symbol NULLS FIRST"
+
+/* ClickHouse: `col IS ?N` (NULL-safe equality with a text parameter). */
+#define CH_IS(col, param) "(" col " = " param " OR (isNull(" col ") AND isNull(" param ")))"
+
+int report_latency_bucket(long long latency)
+{
+	int b = 0;
+	while (latency > 0 && b < LATENCY_BUCKETS - 1) {
+		latency >>= 1;
+		b++;
+	}
+	return b;
+}
+
+long long report_latency_bucket_lo(int b)
+{
+	return b == 0 ? 0 : 1LL << (b - 1);
+}
+
+long long report_latency_bucket_hi(int b)
+{
+	return b == 0 ? 0 : (1LL << b) - 1;
+}
+
+/*
+ * The heatmap and the per-level histograms stream their records to C, which
+ * counts them into log2 buckets: a plain scan, where GROUP BY would sort
+ * tens of millions of rows (4x the time on 10M records).
+ */
+static void append_heatmap(struct util_text *t, const char *clock, int ch)
+{
+	if (ch)
+		util_text_appendf(t, "SELECT ifNull(cpu, 0) AS h_cpu, intDiv((%s - ?1) * ?3, ?2) AS h_slot,\n"
+			       "  " CH_BUCKET_LO " AS h_lo, count()\n"
+			       "FROM spe_record WHERE %s IS NOT NULL AND total_latency IS NOT NULL\n"
+			       "GROUP BY h_cpu, h_slot, h_lo",
+			    clock, clock);
+	else
+		util_text_appendf(t, "SELECT cpu, (%s - ?1) * ?3 / ?2, total_latency, 1\n"
+			       "FROM spe_record WHERE %s IS NOT NULL AND total_latency IS NOT NULL",
+			    clock, clock);
+}
+
+/*
+ * The statement of @p q; @p ch: in ClickHouse's SQL where SQLite's is not
+ * (the comment of each such case says what differs).
+ */
+static void build(enum report_query q, int ch, struct util_text *t)
+{
+	switch (q) {
+	case RQ_SOURCES:
+		if (ch) /* one JOIN, by USING */
+			util_text_append(t, "SELECT id, file, kind, host, command_line, cpus, loaded_at, records, bad_bytes,\n"
+				      "  skipped_bytes, partial_records, unknown_packets, lost_aux, no_mapping, no_symbol, no_time\n"
+				      "FROM source ANY LEFT JOIN (SELECT source_id AS id, records, bad_bytes, skipped_bytes,\n"
+				      "  partial_records, unknown_packets, lost_aux, no_mapping, no_symbol, no_time FROM load_stats)\n"
+				      "USING id ORDER BY host NULLS FIRST, file, id");
+		else
+			util_text_append(t, "SELECT s.id, s.file, s.kind, s.host, s.command_line, s.cpus, s.loaded_at, l.records,\n"
+				      "  l.bad_bytes, l.skipped_bytes, l.partial_records, l.unknown_packets, l.lost_aux,\n"
+				      "  l.no_mapping, l.no_symbol, l.no_time\n"
+				      "FROM source s LEFT JOIN load_stats l ON l.source_id = s.id\n"
+				      "ORDER BY s.host NULLS FIRST, s.file, s.id");
+		break;
+	case RQ_CPUS:
+		if (ch) /* no printf or group_concat: the hex padded by a 2^32 digit cut off, the CPUs sorted and joined */
+			util_text_append(t, "SELECT part, concat('0x', lower(substring(hex(toUInt64(ifNull(midr, 0)) + 4294967296), 3)))\n"
+				      "  AS midr_hex, spe_version, uniqExact(cpu),\n"
+				      "  arrayStringConcat(arrayMap(x -> toString(x), arraySort(groupUniqArray(cpu))), ',')\n"
+				      "FROM cpu GROUP BY part, midr, spe_version ORDER BY min(cpu)");
+		else
+			util_text_append(t, "SELECT part, printf('0x%08x', midr), spe_version, count(DISTINCT cpu),\n"
+				      "  group_concat(DISTINCT cpu)\n"
+				      "FROM (SELECT * FROM cpu ORDER BY cpu) GROUP BY part, midr ORDER BY min(cpu)");
+		break;
+	case RQ_SPAN:
+		util_text_append(t, "SELECT count(*), min(time), max(time), count(time), min(ts), max(ts) FROM spe_record");
+		break;
+	case RQ_TOPDOWN_RUNS:
+		if (ch) /* topdown runs are imported into SQLite only (spe-topdown import) */
+			util_text_append(t, "SELECT 0");
+		else
+			util_text_append(t, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'topdown_run'");
+		break;
+	case RQ_MEM_LEVELS:
+		util_text_append(t, "SELECT mem_level, loads, total_latency, mean_latency, latency_share FROM mem_level_summary");
+		break;
+	case RQ_LEVEL_LATENCY:
+		if (ch) /* counted per bucket on the server */
+			util_text_appendf(t, "SELECT mem_level, " CH_BUCKET_LO " AS lo, count() FROM spe_record\n"
+				       "WHERE op_class = '%s' AND total_latency IS NOT NULL GROUP BY mem_level, lo",
+				    op_class_LOAD);
+		else
+			util_text_appendf(t, "SELECT mem_level, total_latency, 1 FROM spe_record\n"
+				       "WHERE op_class = '%s' AND total_latency IS NOT NULL",
+				    op_class_LOAD);
+		break;
+	case RQ_HOT_SYMBOL:
+		util_text_append(t, "SELECT symbol, mapping, src_file, src_line, samples, total_latency, mean_latency,\n"
+			      "  p50, p90, p99, latency_share FROM hot_symbol\n"
+			      "ORDER BY total_latency DESC, samples DESC," THEN_BY_SYMBOL " LIMIT ?1");
+		break;
+	case RQ_HOT_PC:
+		util_text_append(t, "SELECT pc, symbol, symbol_offset, src_file, src_line, mnemonic, operands, samples,\n"
+			      "  total_latency, mean_latency, p50, p90, p99, latency_share, pc_value, insn_id\n"
+			      "FROM hot_pc ORDER BY total_latency DESC, samples DESC," THEN_BY_PC " LIMIT ?1");
+		break;
+	case RQ_PC_LATENCY_BY_PC:
+		util_text_appendf(t, "SELECT pc, insn_id, total_latency, sum(samples) FROM pc_latency\n"
+			       "WHERE %s GROUP BY pc, insn_id, total_latency",
+			    ch ? CH_IDS("pc") : IDS("pc"));
+		break;
+	case RQ_PC_LATENCY_BY_SYMBOL:
+		util_text_appendf(t, "SELECT symbol_id, pc, total_latency, sum(samples) FROM pc_latency\n"
+			       "WHERE %s GROUP BY symbol_id, pc, total_latency",
+			    ch ? CH_IDS("symbol_id") : IDS("symbol_id"));
+		break;
+	case RQ_LEVELS_BY_SYMBOL:
+		util_text_appendf(t, "SELECT symbol_id, pc, mem_level, count(*) FROM spe_record\n"
+			       "WHERE op_class = '%s' AND %s GROUP BY symbol_id, pc, mem_level",
+			    op_class_LOAD, ch ? CH_IDS("symbol_id") : IDS("symbol_id"));
+		break;
+	case RQ_FUNCTION_COPIES:
+		if (ch)
+			util_text_append(t, "SELECT s_id, s_start, s_size, s_file, s_line, m_path, m_build_id, m_start, m_pgoff\n"
+				      "FROM " CH_SYMBOL_MAPPING "\n"
+				      "WHERE s_name = ?1 AND " CH_IS("m_path", "?2") " ORDER BY s_id");
+		else
+			util_text_append(t, "SELECT s.id, s.start, s.size, s.file, s.line, m.path, m.build_id, m.start, m.pgoff\n"
+				      "FROM symbol s LEFT JOIN mapping m ON m.id = s.mapping_id\n"
+				      "WHERE s.name = ?1 AND m.path IS ?2 ORDER BY s.id");
+		break;
+	case RQ_FUNCTION_BINARIES:
+		/* each binary by its hottest copy of the function (by latency), then copies never sampled with latency */
+		if (ch)
+			util_text_append(t, "SELECT m_path FROM " CH_SYMBOL_MAPPING "\n"
+				      "ANY LEFT JOIN (SELECT symbol_id AS s_id, toNullable(total_latency) AS st_total\n"
+				      "  FROM symbol_summary) USING s_id\n"
+				      "WHERE s_name = ?1 GROUP BY m_path\n"
+				      "ORDER BY max(ifNull(st_total, -1)) DESC, m_path NULLS FIRST");
+		else
+			util_text_append(t, "SELECT m.path FROM symbol s LEFT JOIN mapping m ON m.id = s.mapping_id\n"
+				      "LEFT JOIN symbol_summary st ON st.symbol_id = s.id\n"
+				      "WHERE s.name = ?1 GROUP BY m.path ORDER BY max(coalesce(st.total_latency, -1)) DESC, m.path");
+		break;
+	case RQ_INSN_BY_SYMBOL:
+		util_text_appendf(t, "SELECT symbol_id, pc, mnemonic, operands, file, line, inline_function FROM insn\n"
+			       "WHERE %s",
+			    ch ? CH_IDS("symbol_id") : IDS("symbol_id"));
+		break;
+	case RQ_SYMBOL_SHARE:
+		util_text_appendf(t, "SELECT latency_share FROM hot_symbol WHERE symbol = ?1 AND %s",
+			    ch ? CH_IS("mapping", "?2") : "mapping IS ?2");
+		break;
+	case RQ_HEATMAP_TIME:
+		append_heatmap(t, "time", ch);
+		break;
+	case RQ_HEATMAP_TS:
+		append_heatmap(t, "ts", ch);
+		break;
+	case RQ_TLB_TOTALS:
+		util_text_append(t, "SELECT sum(accesses), sum(tlb_walks), count(*), sum(tlb_walks > 0) FROM tlb_hotspot");
+		break;
+	case RQ_TLB_HOTSPOT:
+		util_text_append(t, "SELECT source_id, pid, page, accesses, tlb_walks, walk_ratio, translation_latency,\n"
+			      "  mean_translation_latency FROM tlb_hotspot WHERE tlb_walks > 0\n"
+			      "ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC, page_value, pid LIMIT ?1");
+		break;
+	case RQ_DATA_OBJECTS:
+		util_text_append(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
+			      "  stores, total_latency, mean_latency, p99, latency_share, levels\n"
+			      "FROM hot_data_object ORDER BY total_latency DESC, samples DESC, name, start NULLS FIRST, pid LIMIT ?1");
+		break;
+	case RQ_HUGE_PAGE_HINT:
+		util_text_append(t, spe_huge_page_hint_sql());
+		break;
+	case RQ_DATA_PAGES:
+		/* one pass over data_page for both tables; ties by the page */
+		if (ch) /* no window functions: LIMIT n BY */
+			util_text_append(t, "SELECT source_id, pid, page, accesses, total_latency, mean_latency, tlb_walks,\n"
+				      "  translation_latency, translation_share, pages_4k, walked_pages_4k, data_objects,\n"
+				      "  (" SPE_HUGE_PAGE_REGION_WHERE ") AS counted, page_size\n"
+				      "FROM data_page\n"
+				      "ORDER BY page_size DESC, if(page_size = 4096, toInt64(total_latency), toInt64(translation_latency)) DESC,\n"
+				      "  if(page_size = 4096, toInt64(accesses), toInt64(tlb_walks)) DESC, accesses DESC, page_value, pid, source_id\n"
+				      "LIMIT ?1 BY page_size");
+		else
+			util_text_append(t, "SELECT source_id, pid, page, accesses, total_latency, mean_latency, tlb_walks,\n"
+				      "  translation_latency, translation_share, pages_4k, walked_pages_4k, data_objects, counted,\n"
+				      "  page_size\n"
+				      "FROM (SELECT *, (" SPE_HUGE_PAGE_REGION_WHERE ") AS counted,\n"
+				      "        row_number() OVER (PARTITION BY page_size ORDER BY\n"
+				      "          CASE page_size WHEN 4096 THEN total_latency ELSE translation_latency END DESC,\n"
+				      "          CASE page_size WHEN 4096 THEN accesses ELSE tlb_walks END DESC, accesses DESC,\n"
+				      "          page_value, pid, source_id) AS rank\n"
+				      "      FROM data_page)\n"
+				      "WHERE rank <= ?1 ORDER BY page_size DESC, rank");
+		break;
+	case RQ_NUMA_SUMMARY:
+		util_text_append(t, spe_numa_summary_sql());
+		break;
+	case RQ_NUMA_TRAFFIC:
+		util_text_append(t, "SELECT source_id, cpu_node, memory_node, basis, remote, loads, total_latency, mean_latency,\n"
+			      "  remote_access_events FROM numa_traffic\n"
+			      "ORDER BY total_latency DESC, loads DESC, cpu_node NULLS FIRST, memory_node NULLS FIRST, basis");
+		break;
+	case RQ_CACHELINE:
+		util_text_append(t, "SELECT pid, line, accesses, loads, stores, cpus, threads, offsets, snooped, hitm,\n"
+			      "  peer_hits, total_latency, symbols, writes, remote_hits, data_objects, source_id\n"
+			      "FROM cacheline_sharing ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC, line, pid\n"
+			      "LIMIT ?1");
+		break;
+	case RQ_PREFETCH:
+		util_text_append(t, "SELECT pc, symbol, symbol_offset, data_object, loads, late_prefetch, late_rate,\n"
+			      "  recently_fetched, late_latency, total_latency, mean_latency FROM prefetch\n"
+			      "ORDER BY coalesce(late_latency, 0) DESC, late_prefetch DESC, recently_fetched DESC," THEN_BY_PC " LIMIT ?1");
+		break;
+	case RQ_MEMORY_PARTS:
+		if (ch) /* spe_memory_parts_sql()'s sentence: one JOIN per SELECT, no EXISTS, if() for CASE */
+			util_text_append(t, "SELECT concat(p, ': ', if(ifNull(coherence, 0) != 0,\n"
+				      "    'records the HITM and snoop events (SPEv1.4)',\n"
+				      "    concat('no HITM or snoop events (SPE ', ifNull(version, '?'), ')')), '; ',\n"
+				      "  if(modified > 0, 'data sources mark modified lines', 'data sources mark no modified line'), '; ',\n"
+				      "  if(isNull(late_bit), 'no late-prefetch event',\n"
+				      "    concat('late prefetch is IMPDEF bit ', toString(assumeNotNull(late_bit))))) AS part\n"
+				      "FROM (SELECT * FROM (SELECT DISTINCT assumeNotNull(part) AS p FROM cpu WHERE part IS NOT NULL)\n"
+				      "  ANY LEFT JOIN (SELECT part AS p, coherence_events AS coherence, spe_version AS version,\n"
+				      "    late_prefetch_bit AS late_bit FROM spe_part_fact) USING p)\n"
+				      "ANY LEFT JOIN (SELECT part AS p, max(modified) AS modified FROM spe_data_source_fact GROUP BY p)\n"
+				      "USING p ORDER BY p");
+		else
+			util_text_append(t, spe_memory_parts_sql());
+		break;
+	case RQ_MISPREDICT_BY_SYMBOL:
+		if (ch) /* a sum's alias may not be its column's name; the rate rounded as SQLite's round() */
+			util_text_append(t, "SELECT symbol, sum(branches) AS n_branches, sum(mispredicted) AS n_mispredicted,\n"
+				      "  " SPE_CH_ROUNDED("n_mispredicted", "n_branches", "1000") " AS rate\n"
+				      "FROM branch_mispredict GROUP BY symbol\n"
+				      "ORDER BY n_mispredicted DESC, n_branches DESC, symbol NULLS FIRST LIMIT ?1");
+		else
+			util_text_append(t, "SELECT symbol, sum(branches) AS branches, sum(mispredicted) AS mispredicted,\n"
+				      "  round(1.0 * sum(mispredicted) / sum(branches), 3) AS rate\n"
+				      "FROM branch_mispredict GROUP BY symbol ORDER BY mispredicted DESC, branches DESC, symbol NULLS FIRST LIMIT ?1");
+		break;
+	case RQ_MISPREDICT_BY_PC:
+		util_text_append(t, "SELECT pc, symbol, src_file, src_line, mnemonic, operands, branches, mispredicted,\n"
+			      "  mispredict_rate FROM branch_mispredict ORDER BY mispredicted DESC, branches DESC," THEN_BY_PC " LIMIT ?1");
+		break;
+	case RQ_COUNT:
+		break;
+	}
+}
+
+static const char *const names[RQ_COUNT] = {
+	[RQ_SOURCES] = "sources",
+	[RQ_CPUS] = "cpus",
+	[RQ_SPAN] = "span",
+	[RQ_TOPDOWN_RUNS] = "has_topdown",
+	[RQ_MEM_LEVELS] = "mem_level_summary",
+	[RQ_LEVEL_LATENCY] = "latency_by_level",
+	[RQ_HOT_SYMBOL] = "hot_symbol",
+	[RQ_HOT_PC] = "hot_pc",
+	[RQ_PC_LATENCY_BY_PC] = "pc_latency_by_pc",
+	[RQ_PC_LATENCY_BY_SYMBOL] = "pc_latency_by_symbol",
+	[RQ_LEVELS_BY_SYMBOL] = "levels_by_symbol",
+	[RQ_FUNCTION_COPIES] = "function_copies",
+	[RQ_FUNCTION_BINARIES] = "function_binaries",
+	[RQ_INSN_BY_SYMBOL] = "insn_by_symbol",
+	[RQ_SYMBOL_SHARE] = "symbol_share",
+	[RQ_HEATMAP_TIME] = "heatmap",
+	[RQ_HEATMAP_TS] = "heatmap_ts",
+	[RQ_TLB_TOTALS] = "tlb_totals",
+	[RQ_TLB_HOTSPOT] = "tlb_hotspot",
+	[RQ_DATA_OBJECTS] = "hot_data_object",
+	[RQ_HUGE_PAGE_HINT] = "huge_page_hint",
+	[RQ_DATA_PAGES] = "data_page",
+	[RQ_NUMA_SUMMARY] = "numa_summary",
+	[RQ_NUMA_TRAFFIC] = "numa_traffic",
+	[RQ_CACHELINE] = "cacheline_sharing",
+	[RQ_PREFETCH] = "prefetch",
+	[RQ_MEMORY_PARTS] = "memory_parts",
+	[RQ_MISPREDICT_BY_SYMBOL] = "mispredict_by_symbol",
+	[RQ_MISPREDICT_BY_PC] = "branch_mispredict",
+};
+
+const char *report_query_name(enum report_query q)
+{
+	return q < RQ_COUNT ? names[q] : "?";
+}
+
+char *report_query_sql(enum report_query q, enum report_dialect d)
+{
+	if (q >= RQ_COUNT)
+		return NULL;
+	struct util_text t = { 0 };
+	build(q, d == REPORT_CLICKHOUSE, &t);
+	if (!util_text_ok(&t)) {
+		util_text_free(&t);
+		return NULL;
+	}
+	return t.buf;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * SPE evidence queries over the analysis tables (docs/schema.md):
+ * spe_record(source_id, op_class, mem_level, <total latency>, <tlb walk>,
+ * <mispredicted>, symbol_id), pc_latency (the loader's per-pc latency
+ * counts, which hot_symbol reads) and symbol(id, name, file, line).  Every
+ * query is restricted to the records of the chosen SPE sources, so it reads
+ * the tables, not the views over all sources.  Column names and
+ * class/level names are libspe's (spe_event_column, spe_counter_column,
+ * spe_op_class_name: the facts table).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "text_internal.h"
+#include "spe/spe.h"
+#include "spe/packet.h"
+#include "spe/record.h"
+#include "report/memory_report.h"
+#include "util/json.h"
+
+#define SYMBOL_KEY "id" /* symbol's primary key, joined from spe_record.symbol_id */
+
+sqlite3_stmt *report_prepare(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		td_failf(err, errlen, spe_io, "%s: %s", what, sqlite3_errmsg(db));
+		return NULL;
+	}
+	return st;
+}
+
+long long report_spe_record_count(sqlite3 *db, const char *where)
+{
+	sqlite3_stmt *st;
+	long long n = 0;
+	char sql[512];
+	snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM spe_record WHERE %s", where);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? (const char *)t : dflt;
+}
+
+int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
+		       char *err, size_t errlen)
+{
+	char sql[1024];
+	/* pc_latency counts records by (pc, symbol, latency): fast on big captures; grouped like hot_symbol */
+	snprintf(sql, sizeof sql,
+		 "SELECT s.name, MIN(s.file), MIN(s.line), SUM(p.samples), SUM(p.samples * p.total_latency),\n"
+		 "  SUM(p.samples * p.total_latency) * 1.0 / SUM(SUM(p.samples * p.total_latency)) OVER ()\n"
+		 "FROM (SELECT * FROM pc_latency WHERE %s) p LEFT JOIN symbol s ON s." SYMBOL_KEY " = p.symbol_id\n"
+		 "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
+		 "GROUP BY s.name, m.path ORDER BY 5 DESC, s.name LIMIT %d",
+		 where, o->top);
+	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
+	if (o->format == REPORT_TEXT_JSON)
+		fprintf(out, "\"hot_symbols\": [");
+	else
+		fprintf(out, "Hot symbols by total latency\n  %-32s %10s %14s %8s  %s\n", "symbol", "samples",
+			"total latency", "share", "source");
+	int first = 1, rows = 0, unnamed = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		rows++;
+		unnamed += sqlite3_column_type(st, 0) == SQLITE_NULL;
+		const char *name = text_or(st, 0, "??"), *file = text_or(st, 1, "??");
+		long long line = sqlite3_column_int64(st, 2), n = sqlite3_column_int64(st, 3);
+		long long total = sqlite3_column_int64(st, 4);
+		double share = sqlite3_column_double(st, 5);
+		if (o->format == REPORT_TEXT_JSON) {
+			fprintf(out, "%s{\"symbol\": ", first ? "" : ", ");
+			util_json_string(out, name);
+			fprintf(out, ", \"file\": ");
+			util_json_string(out, file);
+			fprintf(out, ", \"line\": %lld, \"samples\": %lld, \"total_latency\": %lld, \"share\": %.4f}", line,
+				n, total, share);
+		} else {
+			fprintf(out, "  %-32s %10lld %14lld %7.1f%%  %s:%lld\n", name, n, total, 100 * share, file, line);
+		}
+		first = 0;
+	}
+	sqlite3_finalize(st);
+	if (o->format == REPORT_TEXT_JSON)
+		fprintf(out, "]");
+	else if (rows && unnamed == rows) /* one "??" row says nothing: say why */
+		fprintf(out, "  (no symbols: spe-load found none of the binaries; load again with --symfs=DIR, the root "
+			     "they are under)\n");
+	return 0;
+}
+
+int report_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
+		      char *err, size_t errlen)
+{
+	char order[1024] = "CASE mem_level";
+	int i = 0;
+#define TD_ML_ORDER(id, name, peer, desc)                                                                     \
+	snprintf(order + strlen(order), sizeof order - strlen(order), " WHEN '%s' THEN %d", name, i++);
+	SPE_MEM_LEVEL_LIST(TD_ML_ORDER)
+#undef TD_ML_ORDER
+	snprintf(order + strlen(order), sizeof order - strlen(order), " ELSE %d END", i);
+
+	char sql[2048];
+	const char *lat = spe_counter_column(SPE_CNT_TOTAL);
+	snprintf(sql, sizeof sql,
+		 "WITH m AS (SELECT * FROM spe_record WHERE (%s) AND op_class = '%s' AND mem_level IS NOT NULL),\n"
+		 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
+		 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
+		 "FROM m GROUP BY mem_level ORDER BY %s",
+		 where, spe_op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
+	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
+	if (o->format == REPORT_TEXT_JSON)
+		fprintf(out, "\"mem_levels\": [");
+	else
+		fprintf(out, "Memory levels of loads, weighted by total latency\n  %-14s %10s %14s %8s\n",
+			"level", "loads", "total latency", "share");
+	int first = 1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *level = text_or(st, 0, "?");
+		long long n = sqlite3_column_int64(st, 1), total = sqlite3_column_int64(st, 2);
+		double share = sqlite3_column_double(st, 3);
+		if (o->format == REPORT_TEXT_JSON) {
+			fprintf(out, "%s{\"mem_level\": ", first ? "" : ", ");
+			util_json_string(out, level);
+			fprintf(out, ", \"loads\": %lld, \"total_latency\": %lld, \"share\": %.4f}", n, total, share);
+		} else {
+			fprintf(out, "  %-14s %10lld %14lld %7.1f%%\n", level, n, total, 100 * share);
+		}
+		first = 0;
+	}
+	sqlite3_finalize(st);
+	if (o->format == REPORT_TEXT_JSON)
+		fprintf(out, "]");
+	return 0;
+}
+
+int report_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
+		     char *err, size_t errlen)
+{
+	char sql[1024];
+	const char *lat = spe_counter_column(SPE_CNT_TOTAL), *walk = spe_event_column(SPE_EV_TLB_WALK);
+	snprintf(sql, sizeof sql,
+		 "SELECT COUNT(*), SUM(%s <> 0), SUM(CASE WHEN %s <> 0 THEN %s ELSE 0 END) * 1.0 / SUM(%s)\n"
+		 "FROM spe_record WHERE (%s) AND op_class IN ('%s', '%s')",
+		 walk, walk, lat, lat, where, spe_op_class_name(SPE_OP_CLASS_LOAD), spe_op_class_name(SPE_OP_CLASS_STORE));
+	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
+	long long n = 0, walks = 0;
+	double lat_share = 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		n = sqlite3_column_int64(st, 0);
+		walks = sqlite3_column_int64(st, 1);
+		lat_share = sqlite3_column_double(st, 2);
+	}
+	sqlite3_finalize(st);
+	double share = n ? (double)walks / n : 0;
+	if (o->format == REPORT_TEXT_JSON)
+		fprintf(out,
+			"\"tlb_walk\": {\"samples\": %lld, \"walks\": %lld, \"sample_share\": %.4f, \"latency_share\": %.4f}",
+			n, walks, share, lat_share);
+	else
+		fprintf(out, "TLB walks: %lld of %lld load/store samples (%.1f%%), %.1f%% of their total latency\n", walks,
+			n, 100 * share, 100 * lat_share);
+	return 0;
+}
+
+int report_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
+		       char *err, size_t errlen)
+{
+	char sql[1024];
+	const char *mis = spe_event_column(SPE_EV_MISPREDICTED);
+	snprintf(sql, sizeof sql,
+		 "SELECT s.name, s.file, s.line, COUNT(*), SUM(r.%s <> 0)\n"
+		 "FROM (SELECT * FROM spe_record WHERE %s) r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
+		 "WHERE r.op_class = '%s' GROUP BY r.symbol_id HAVING SUM(r.%s <> 0) > 0\n"
+		 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
+		 mis, where, spe_op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
+	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
+	if (!st)
+		return -spe_io;
+	if (o->format == REPORT_TEXT_JSON)
+		fprintf(out, "\"mispredicts\": [");
+	else
+		fprintf(out, "Mispredicted branches by symbol\n  %-32s %10s %12s %8s  %s\n", "symbol", "branches",
+			"mispredicts", "rate", "source");
+	int first = 1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = text_or(st, 0, "??"), *file = text_or(st, 1, "??");
+		long long line = sqlite3_column_int64(st, 2), n = sqlite3_column_int64(st, 3);
+		long long m = sqlite3_column_int64(st, 4);
+		double rate = n ? (double)m / n : 0;
+		if (o->format == REPORT_TEXT_JSON) {
+			fprintf(out, "%s{\"symbol\": ", first ? "" : ", ");
+			util_json_string(out, name);
+			fprintf(out, ", \"file\": ");
+			util_json_string(out, file);
+			fprintf(out, ", \"line\": %lld, \"branches\": %lld, \"mispredicts\": %lld, \"rate\": %.4f}", line, n,
+				m, rate);
+		} else {
+			fprintf(out, "  %-32s %10lld %12lld %7.1f%%  %s:%lld\n", name, n, m, 100 * rate, file, line);
+		}
+		first = 0;
+	}
+	sqlite3_finalize(st);
+	if (o->format == REPORT_TEXT_JSON)
+		fprintf(out, "]");
+	return 0;
+}
+
+int report_spe_text(sqlite3 *db, FILE *out, const struct report_text_opts *opts, char *err, size_t errlen)
+{
+	struct report_text_opts o = *opts;
+	if (o.top <= 0)
+		o.top = 10;
+	long long n = report_spe_record_count(db, "1");
+	if (n <= 0)
+		return td_failf(err, errlen, spe_no_data, "no SPE records in the database (load a capture with spe-load first)");
+	int json = o.format == REPORT_TEXT_JSON;
+	int rc;
+	if (json)
+		fprintf(out, "{\"spe_records\": %lld, ", n);
+	else
+		fprintf(out, "SPE records: %lld\n\n", n);
+	if ((rc = report_spe_hot_symbols(db, "1", out, &o, err, errlen)) < 0)
+		return rc;
+	fprintf(out, json ? ", " : "\n");
+	if ((rc = report_spe_mem_levels(db, "1", out, &o, err, errlen)) < 0)
+		return rc;
+	fprintf(out, json ? ", " : "\n");
+	if ((rc = report_spe_tlb_walks(db, "1", out, &o, err, errlen)) < 0)
+		return rc;
+	fprintf(out, json ? ", " : "\n");
+	if ((rc = report_spe_mispredicts(db, "1", out, &o, err, errlen)) < 0)
+		return rc;
+	/* data objects, huge pages, NUMA, shared lines, prefetch (spe/memory_report.h) */
+	fprintf(out, json ? ", " : "\n");
+	char merr[512];
+	if (spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, merr, sizeof merr) < 0)
+		return td_failf(err, errlen, spe_io, "memory section: %s", merr);
+	fprintf(out, json ? "}\n" : "");
+	return 0;
+}

@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * _hot_pc (behind pc_summary) and symbol_summary: what hot_pc and hot_symbol show,
+ * computed once per load from pc_histogram (one latency histogram per PC
+ * and source) over every source in the database.
+ *
+ * The views used to compute them with window functions at query time, which
+ * sorted every pc_latency row: 33 s for hot_symbol on a 10M-record capture.
+ * Here one unordered scan of pc_histogram merges its rows into histograms per
+ * (pc, insn) and per function, in memory: about 11 bytes per distinct
+ * (PC, latency) pair in the database, not per record.  On a new database the
+ * rows come from memory instead (rollup_feed.h): the load kept what it stored.
+ */
+#include "latency_rollup.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "branch_rollup.h"
+#include "db_internal.h"
+#include "insn_names.h"
+#include "ana/latency_hist.h"
+#include "number_text.h"
+#include "rollup_feed.h"
+#include "rollup_insert.h"
+#include "spe/spe.h"
+
+struct rollup {
+	sqlite3 *db;
+	char *err;
+	size_t errlen;
+	sqlite3_stmt *insert;
+	sqlite3_stmt *round; /* SELECT round(?1, ?2), for the few quotients near a half */
+};
+
+static int fail(struct rollup *r, const char *what)
+{
+	char why[400];
+	snprintf(r->err, r->errlen, "%s: %s", what, spe_sqlite_why(r->db, NULL, why, sizeof why));
+	return -spe_io;
+}
+
+/* Bind columns first.. of (samples, total_latency, timed, p50, p90, p99) and step. */
+static int insert_stats(struct rollup *r, int first, const struct latency_stats *s, const char *what)
+{
+	sqlite3_stmt *st = r->insert;
+	sqlite3_bind_int64(st, first, (int64_t)s->samples);
+	ana_bind_int_or_null(st, first + 1, s->timed > 0, (int64_t)s->total_latency);
+	sqlite3_bind_int64(st, first + 2, (int64_t)s->timed);
+	ana_bind_int_or_null(st, first + 3, s->p50 >= 0, s->p50);
+	ana_bind_int_or_null(st, first + 4, s->p90 >= 0, s->p90);
+	ana_bind_int_or_null(st, first + 5, s->p99 >= 0, s->p99);
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : fail(r, what);
+}
+
+static int64_t column_or(sqlite3_stmt *st, int col, int *has)
+{
+	*has = sqlite3_column_type(st, col) != SQLITE_NULL;
+	return *has ? sqlite3_column_int64(st, col) : 0;
+}
+
+/*
+ * The groups: pc_summary's are keyed (pc, insn_id, has_pc); symbol_summary's
+ * by the number of the function (name, mapping path) the symbol belongs to.
+ */
+struct symbol_groups {
+	uint32_t *group_of; /* symbol id -> group number + 1 */
+	int64_t *first_id;  /* group number -> smallest symbol id */
+	int64_t max_id;
+	uint32_t n; /* functions; group n is "no symbol" */
+};
+
+/* Number the functions: equal (name, path) are adjacent in this order. */
+static int number_functions(struct rollup *r, struct symbol_groups *sg)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(r->db, "SELECT coalesce(max(id), 0) FROM symbol", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return fail(r, "symbol");
+	}
+	sg->max_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (sg->max_id < 0 || (uint64_t)sg->max_id >= UINT32_MAX ||
+	    !(sg->group_of = calloc((size_t)sg->max_id + 1, sizeof *sg->group_of)) ||
+	    !(sg->first_id = calloc((size_t)sg->max_id + 2, sizeof *sg->first_id))) {
+		snprintf(r->err, r->errlen, "rollup: out of memory for %lld symbols", (long long)sg->max_id);
+		return -spe_nomem;
+	}
+	if (sqlite3_prepare_v2(r->db,
+			       "SELECT s.id, s.name, m.path FROM symbol s LEFT JOIN mapping m ON m.id = s.mapping_id"
+			       " ORDER BY s.name, m.path, s.id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(r, "symbol");
+	char *prev_name = NULL, *prev_path = NULL;
+	int have_prev = 0, step, rc = 0;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const char *path = (const char *)sqlite3_column_text(st, 2);
+		int same = have_prev && name && prev_name && strcmp(name, prev_name) == 0 &&
+			   ((!path && !prev_path) || (path && prev_path && strcmp(path, prev_path) == 0));
+		if (!same) {
+			free(prev_name);
+			free(prev_path);
+			prev_name = name ? strdup(name) : NULL;
+			prev_path = path ? strdup(path) : NULL;
+			have_prev = 1;
+			sg->first_id[sg->n++] = id;
+		}
+		if (id > 0 && id <= sg->max_id)
+			sg->group_of[id] = sg->n;
+	}
+	free(prev_name);
+	free(prev_path);
+	if (step != SQLITE_DONE)
+		rc = fail(r, "symbol");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int out_of_memory(struct rollup *r)
+{
+	snprintf(r->err, r->errlen, "rollup: out of memory");
+	return -spe_nomem;
+}
+
+/*
+ * The next "latency":samples pair of a pc_histogram JSON object at *p; 1 with
+ * a pair, 0 at the closing brace, -1 on anything else (a row no load writes).
+ */
+static int next_pair(const char **p, long long *lat, long long *count)
+{
+	const char *s = *p;
+	if (*s == '}')
+		return s[1] ? -1 : 0;
+	if (*s == ',')
+		s++;
+	char *end;
+	if (*s++ != '"')
+		return -1;
+	*lat = strtoll(s, &end, 10);
+	if (end == s || end[0] != '"' || end[1] != ':')
+		return -1;
+	s = end + 2;
+	*count = strtoll(s, &end, 10);
+	if (end == s || (*end != ',' && *end != '}'))
+		return -1;
+	*p = end;
+	return 1;
+}
+
+/* The functions' histograms, group g for function g and group n for "no symbol", empty. */
+static int open_function_groups(struct rollup *r, const struct symbol_groups *sg, struct latency_groups *fns)
+{
+	for (uint32_t g = 0; g <= sg->n; g++) {
+		struct latency_key key = { { g, 0, 0 } };
+		if (ana_latency_group_of(fns, &key) != (int64_t)g)
+			return out_of_memory(r);
+	}
+	return 0;
+}
+
+/* The function group of symbol @p sym (0 = none). */
+static uint32_t function_of(const struct symbol_groups *sg, int64_t sym)
+{
+	return sym > 0 && sym <= sg->max_id && sg->group_of[sym] ? sg->group_of[sym] - 1 : sg->n;
+}
+
+static uint32_t widest(const struct latency_groups *g)
+{
+	uint32_t w = 0;
+	for (uint32_t i = 0; i < g->n; i++)
+		if (g->groups[i].hist.n > w)
+			w = g->groups[i].hist.n;
+	return w;
+}
+
+/*
+ * The rows the load kept (rollup_feed.h): what merge_histograms and
+ * pc_group_stats do from the table, without reading it back or parsing its
+ * JSON.  Most (pc, insn) groups are one row, whose slots are already sorted:
+ * their statistics are read off the row, and only groups of several rows
+ * (the same PC in two files of the load, without instruction rows) are
+ * merged into a histogram first.
+ */
+static int merge_feed(struct rollup *r, const struct symbol_groups *sg, const struct rollup_feed *feed,
+		      struct latency_groups *pcs, struct latency_groups *fns, struct latency_stats **stats_out)
+{
+	uint32_t *group = malloc((feed->n + 1) * sizeof *group);
+	if (!group)
+		return out_of_memory(r);
+	for (size_t i = 0; i < feed->n; i++) {
+		int64_t g = ana_latency_group_of(pcs, &feed->rows[i].key);
+		if (g < 0) {
+			free(group);
+			return out_of_memory(r);
+		}
+		group[i] = (uint32_t)g;
+	}
+	/* per group: its row + 1 while it has one, UINT32_MAX once it has more */
+	uint32_t *only_row = calloc((size_t)pcs->n + 1, sizeof *only_row);
+	struct latency_stats *stats = malloc(((size_t)pcs->n + 1) * sizeof *stats);
+	int rc = only_row && stats && feed->n < UINT32_MAX ? 0 : out_of_memory(r);
+	for (size_t i = 0; i < feed->n && rc == 0; i++)
+		only_row[group[i]] = only_row[group[i]] ? UINT32_MAX : (uint32_t)i + 1;
+	for (size_t i = 0; i < feed->n && rc == 0; i++) {
+		const struct rollup_feed_row *row = &feed->rows[i];
+		uint32_t f = function_of(sg, row->symbol_id), g = group[i];
+		int shared = only_row[g] == UINT32_MAX;
+		const uint64_t *slot = row->slots;
+		for (uint32_t k = 0; k < row->n && rc == 0; k++) {
+			int32_t lat = latency_slot_latency(slot[k]);
+			uint64_t count = latency_slot_count(slot[k]);
+			if (count && ((shared && ana_latency_groups_add(pcs, g, lat, count) < 0) ||
+				      ana_latency_groups_add(fns, f, lat, count) < 0))
+				rc = out_of_memory(r);
+		}
+	}
+	uint64_t *scratch = NULL;
+	if (rc == 0 && !(scratch = malloc(((size_t)widest(pcs) + 1) * sizeof *scratch)))
+		rc = out_of_memory(r);
+	for (uint32_t g = 0; g < pcs->n && rc == 0; g++) {
+		if (only_row[g] == UINT32_MAX) {
+			ana_latency_hist_stats(&pcs->groups[g].hist, scratch, &stats[g]);
+		} else {
+			const struct rollup_feed_row *row = &feed->rows[only_row[g] - 1];
+			ana_latency_stats_sorted(row->slots, row->n, &stats[g]);
+		}
+	}
+	free(scratch);
+	free(group);
+	free(only_row);
+	if (rc < 0) {
+		free(stats);
+		return rc;
+	}
+	*stats_out = stats;
+	return 0;
+}
+
+/* One pass over pc_histogram (any order) into both sets of histograms. */
+static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, struct latency_groups *pcs,
+			    struct latency_groups *fns)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(r->db, "SELECT pc, insn_id, symbol_id, untimed, histogram FROM pc_histogram", -1, &st,
+			       NULL) != SQLITE_OK)
+		return fail(r, "pc_histogram");
+	int step, rc = 0;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		int has_pc, has_insn, has_sym, has_untimed;
+		int64_t pc = column_or(st, 0, &has_pc);
+		int64_t insn = column_or(st, 1, &has_insn);
+		int64_t sym = column_or(st, 2, &has_sym);
+		int64_t untimed = column_or(st, 3, &has_untimed);
+		const char *h = (const char *)sqlite3_column_text(st, 4);
+		struct latency_key key = { { (uint64_t)pc, has_insn ? (uint64_t)insn : 0, (uint64_t)has_pc } };
+		int64_t g = ana_latency_group_of(pcs, &key);
+		uint32_t f = function_of(sg, has_sym ? sym : 0);
+		if (g < 0)
+			return out_of_memory(r);
+		long long lat = LATENCY_NONE, count = untimed;
+		int more = 1;
+		if (!h || *h++ != '{' || untimed < 0)
+			more = -1;
+		/* the untimed records first, then each latency of the object */
+		for (; more > 0 && rc == 0; more = next_pair(&h, &lat, &count)) {
+			if (lat < LATENCY_NONE || lat > 0xffff || count < 0) {
+				more = -1;
+				break;
+			}
+			if (count && (ana_latency_groups_add(pcs, (uint32_t)g, (int32_t)lat, (uint64_t)count) < 0 ||
+				      ana_latency_groups_add(fns, f, (int32_t)lat, (uint64_t)count) < 0))
+				rc = out_of_memory(r);
+			if (lat == LATENCY_NONE)
+				lat = 0; /* past the untimed count: pairs follow */
+		}
+		if (more < 0 && rc == 0) {
+			snprintf(r->err, r->errlen, "pc_histogram: a histogram no load writes (pc %lld): %.80s",
+				 (long long)pc, (const char *)sqlite3_column_text(st, 4));
+			rc = -spe_bad_file;
+		}
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = fail(r, "reading pc_histogram");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * _hot_pc: hot_pc's rows as the view shows them -- the PC in hex, the
+ * instruction's and function's names, mean_latency and latency_share
+ * rounded -- in the view's order, which it reads front to back.  Joining
+ * insn and symbol, rounding and formatting per row at query time made
+ * printing all 200,000 rows of gen_bench's PCs take 1.4 s; read so, 0.3 s.
+ * The names come from one pass over insn and symbol in id order
+ * (insn_names.c), the rows are sorted here.
+ */
+/* A PC in the sort: its key and group (its statistics stay in an array by group). */
+struct pc_rank {
+	int64_t total; /* -1: nothing timed (NULL sorts last) */
+	uint64_t samples;
+	uint32_t group;
+};
+
+/* hot_pc's order: total_latency DESC (NULL last), samples DESC, then the group's first appearance */
+static int hotter_first(const void *pa, const void *pb)
+{
+	const struct pc_rank *a = pa, *b = pb;
+	if (a->total != b->total)
+		return a->total > b->total ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return a->group < b->group ? -1 : a->group > b->group;
+}
+
+#define HOT_PC_COLUMNS 17
+#define HOT_PC_INTO                                                                                          \
+	"_hot_pc(pc, symbol, symbol_offset, src_file, src_line, mnemonic, operands, samples, total_latency,"   \
+	" mean_latency, p50, p90, p99, latency_share, pc_value, insn_id, timed)"
+
+struct hot_pc_writer {
+	struct rollup *r;
+	char (*text)[3][NUMBER_TEXT_MAX]; /* per row of a batch: pc, mean_latency, latency_share until the step */
+	const struct pc_rank *rank;
+	const struct latency_groups *pcs;
+	const struct latency_stats *stats; /* by group */
+	const struct insn_names *names;
+	uint64_t total; /* of every PC: latency_share's denominator */
+};
+
+/* Bind the @p k th row in hot order at parameters @p i.. of @p st (ana_rollup_insert). */
+static int bind_hot_pc(void *ctx, sqlite3_stmt *st, int i, size_t k)
+{
+	const struct hot_pc_writer *w = ctx;
+	/* the names are read in hot order, not in id order: fetch ahead */
+	uint64_t ahead = k + 8 < w->pcs->n ? w->pcs->groups[w->rank[k + 8].group].key.w[1] : 0;
+	if (ahead && ahead <= (uint64_t)w->names->max_id)
+		__builtin_prefetch(&w->names->by_id[ahead]);
+	uint32_t g = w->rank[k].group;
+	const struct latency_group *grp = &w->pcs->groups[g];
+	const struct latency_stats *s = &w->stats[g];
+	int has_pc = grp->key.w[2] != 0, has_insn = grp->key.w[1] != 0;
+	int64_t pc = (int64_t)grp->key.w[0], insn = (int64_t)grp->key.w[1];
+	const struct insn_name *in = has_insn ? ana_insn_name(w->names, insn) : NULL;
+	const struct name_span none = { 0, NAME_NULL };
+	char(*text)[NUMBER_TEXT_MAX] = w->text[k % ROLLUP_BATCH];
+	if (has_pc)
+		sqlite3_bind_text(st, i, text[0], (int)ana_hex_text(text[0], pc), SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+	ana_insn_names_bind(st, i + 1, w->names, in && in->has_symbol ? in->symbol : none);
+	if (has_pc && in && in->has_symbol)
+		ana_bind_offset(st, i + 2, pc, in->sym_start);
+	else
+		sqlite3_bind_null(st, i + 2);
+	ana_insn_names_bind(st, i + 3, w->names, in ? in->file : none);
+	ana_bind_int_or_null(st, i + 4, in && in->has_line, in ? in->line : 0);
+	ana_insn_names_bind(st, i + 5, w->names, in ? in->mnemonic : none);
+	ana_insn_names_bind(st, i + 6, w->names, in ? in->operands : none);
+	sqlite3_bind_int64(st, i + 7, (int64_t)s->samples);
+	ana_bind_int_or_null(st, i + 8, s->timed > 0, (int64_t)s->total_latency);
+	int rc = SQLITE_OK;
+	if (s->timed) /* mean_latency */
+		rc = ana_bind_rounded(w->r->db, &w->r->round, st, i + 9, text[1], s->total_latency, s->timed, 2,
+				      (double)s->total_latency / (double)s->timed);
+	else
+		sqlite3_bind_null(st, i + 9);
+	ana_bind_int_or_null(st, i + 10, s->p50 >= 0, s->p50);
+	ana_bind_int_or_null(st, i + 11, s->p90 >= 0, s->p90);
+	ana_bind_int_or_null(st, i + 12, s->p99 >= 0, s->p99);
+	/* latency_share: 100 * total / the total of every PC, NULL without a latency or when that is 0 */
+	if (rc == SQLITE_OK && s->timed && w->total)
+		rc = ana_bind_rounded(w->r->db, &w->r->round, st, i + 13, text[2],
+				      s->total_latency <= UINT64_MAX / 100 ? 100 * s->total_latency : UINT64_MAX, w->total,
+				      2, 100.0 * (double)s->total_latency / (double)w->total);
+	else
+		sqlite3_bind_null(st, i + 13);
+	ana_bind_int_or_null(st, i + 14, has_pc, pc);
+	ana_bind_int_or_null(st, i + 15, has_insn, insn);
+	sqlite3_bind_int64(st, i + 16, (int64_t)s->timed);
+	return rc;
+}
+
+/* Statistics by (pc, insn) group from their merged histograms (the table's rows). */
+static int pc_group_stats(struct rollup *r, const struct latency_groups *pcs, struct latency_stats **stats_out)
+{
+	struct latency_stats *stats = malloc(((size_t)pcs->n + 1) * sizeof *stats);
+	uint64_t *scratch = malloc(((size_t)widest(pcs) + 1) * sizeof *scratch);
+	if (!stats || !scratch) {
+		free(stats);
+		free(scratch);
+		return out_of_memory(r);
+	}
+	for (uint32_t g = 0; g < pcs->n; g++)
+		ana_latency_hist_stats(&pcs->groups[g].hist, scratch, &stats[g]);
+	free(scratch);
+	*stats_out = stats;
+	return 0;
+}
+
+/* hot_pc's order of the (pc, insn) groups, and latency_share's denominator: the total latency of them all. */
+struct hot_order {
+	struct pc_rank *rank;
+	uint64_t total;
+};
+
+static int rank_pcs(struct rollup *r, const struct latency_groups *pcs, const struct latency_stats *stats,
+		    struct hot_order *out)
+{
+	if (!(out->rank = malloc(((size_t)pcs->n + 1) * sizeof *out->rank)))
+		return out_of_memory(r);
+	out->total = 0;
+	for (uint32_t g = 0; g < pcs->n; g++) {
+		out->rank[g] = (struct pc_rank){ stats[g].timed ? (int64_t)stats[g].total_latency : -1, stats[g].samples, g };
+		if (stats[g].timed)
+			out->total += stats[g].total_latency;
+	}
+	qsort(out->rank, pcs->n, sizeof *out->rank, hotter_first);
+	return 0;
+}
+
+static int write_hot_pc(struct rollup *r, const struct latency_groups *pcs, const struct latency_stats *stats,
+			const struct hot_order *order, const struct insn_names *names)
+{
+	char(*text)[3][NUMBER_TEXT_MAX] = malloc(ROLLUP_BATCH * sizeof *text);
+	if (!text)
+		return out_of_memory(r);
+	struct hot_pc_writer w = { r, text, order->rank, pcs, stats, names, order->total };
+	int rc = ana_rollup_insert(r->db, HOT_PC_INTO, HOT_PC_COLUMNS, pcs->n, bind_hot_pc, &w) < 0 ? fail(r, "_hot_pc") : 0;
+	free(text);
+	return rc;
+}
+
+static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg, const struct latency_groups *fns,
+				uint64_t *scratch)
+{
+	if (sqlite3_prepare_v2(r->db,
+			       "INSERT INTO symbol_summary(symbol_id, samples, total_latency, timed, p50, p90, p99)"
+			       " VALUES(?, ?, ?, ?, ?, ?, ?)",
+			       -1, &r->insert, NULL) != SQLITE_OK)
+		return fail(r, "symbol_summary");
+	int rc = 0;
+	for (uint32_t g = 0; g <= sg->n && rc == 0; g++) {
+		const struct latency_hist *h = &fns->groups[g].hist;
+		if (!h->n)
+			continue;
+		struct latency_stats s;
+		ana_latency_hist_stats(h, scratch, &s);
+		ana_bind_int_or_null(r->insert, 1, g < sg->n, g < sg->n ? sg->first_id[g] : 0);
+		rc = insert_stats(r, 2, &s, "symbol_summary");
+	}
+	sqlite3_finalize(r->insert);
+	r->insert = NULL;
+	return rc;
+}
+
+/*
+ * merge_feed and hot_pc's order on a thread of their own: they read only
+ * memory, so SQLite stays with the caller's thread.
+ */
+struct merge_job {
+	struct rollup r; /* its own error buffer */
+	char err[256];
+	const struct symbol_groups *sg;
+	const struct rollup_feed *feed;
+	struct latency_groups *pcs, *fns;
+	struct latency_stats **stats;
+	struct hot_order *order;
+	int rc;
+};
+
+static void *merge_job_run(void *arg)
+{
+	struct merge_job *j = arg;
+	j->rc = merge_feed(&j->r, j->sg, j->feed, j->pcs, j->fns, j->stats);
+	if (j->rc == 0)
+		j->rc = rank_pcs(&j->r, j->pcs, *j->stats, j->order);
+	return NULL;
+}
+
+int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads, char *err, size_t errlen)
+{
+	struct rollup r = { db, err, errlen, NULL, NULL };
+	char *msg = NULL;
+	if (sqlite3_exec(db, "DELETE FROM _hot_pc; DELETE FROM symbol_summary;", NULL, NULL, &msg) != SQLITE_OK) {
+		char why[400];
+		snprintf(err, errlen, "clearing the summaries: %s", spe_sqlite_why(db, msg, why, sizeof why));
+		sqlite3_free(msg);
+		return -spe_io;
+	}
+	struct symbol_groups sg = { 0 };
+	struct latency_groups pcs = { 0 }, fns = { 0 };
+	struct insn_names names = { 0 };
+	struct latency_stats *pc_stats = NULL; /* by (pc, insn) group */
+	struct hot_order order = { 0 };
+	uint64_t *scratch = NULL;
+	struct merge_job job = { .r = { NULL, job.err, sizeof job.err, NULL, NULL },
+				 .sg = &sg, .feed = feed, .pcs = &pcs, .fns = &fns, .stats = &pc_stats, .order = &order };
+	pthread_t merger;
+	int merging = 0; /* the job runs on merger */
+	int rc = number_functions(&r, &sg);
+	if (rc == 0)
+		rc = open_function_groups(&r, &sg, &fns);
+	if (rc == 0 && feed && !feed->lost) {
+		/* about 0.2 s at 10M records, about as long as the two SQL steps below together */
+		merging = threads >= 2 && pthread_create(&merger, NULL, merge_job_run, &job) == 0;
+		if (!merging && (rc = merge_feed(&r, &sg, feed, &pcs, &fns, &pc_stats)) == 0)
+			rc = rank_pcs(&r, &pcs, pc_stats, &order);
+	} else if (rc == 0 && (rc = merge_histograms(&r, &sg, &pcs, &fns)) == 0 &&
+		   (rc = pc_group_stats(&r, &pcs, &pc_stats)) == 0) {
+		rc = rank_pcs(&r, &pcs, pc_stats, &order);
+	}
+	/* what needs no merged histogram, meanwhile */
+	if (rc == 0)
+		rc = ana_insn_names_load(db, &names, err, errlen);
+	if (rc == 0)
+		rc = ana_branch_rollup(db, err, errlen);
+	if (merging) {
+		pthread_join(merger, NULL);
+		if (rc == 0 && job.rc < 0) {
+			snprintf(err, errlen, "%s", job.err);
+			rc = job.rc;
+		}
+	}
+	if (rc == 0 && !(scratch = malloc(((size_t)widest(&fns) + 1) * sizeof *scratch)))
+		rc = out_of_memory(&r);
+	if (rc == 0)
+		rc = write_hot_pc(&r, &pcs, pc_stats, &order, &names);
+	if (rc == 0)
+		rc = write_symbol_summary(&r, &sg, &fns, scratch);
+	sqlite3_finalize(r.round);
+	ana_insn_names_free(&names);
+	free(scratch);
+	free(pc_stats);
+	free(order.rank);
+	free(sg.group_of);
+	free(sg.first_id);
+	ana_latency_groups_free(&pcs);
+	ana_latency_groups_free(&fns);
+	return rc;
+}
