@@ -136,7 +136,7 @@ static int64_t insert_object(struct data_attrib *a, int pid, int kind, const cha
 					   .type = type,
 					   .file = file,
 					   .line = line > 0 ? line : 0 };
-	int rc = a->sink->data_objects(a->sink->ctx, &row, 1);
+	int rc = spe_sink_rows(a->sink, &row, 1);
 	if (rc < 0) {
 		snprintf(a->err, sizeof a->err, "data_object: %s", a->sink->errmsg(a->sink->ctx));
 		return rc;

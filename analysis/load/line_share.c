@@ -415,12 +415,12 @@ int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *
 			.modified_events = null_sum(&m, LS_MODIFIED_EVENTS),
 			.modified_sources = null_sum(&m, LS_MODIFIED_SOURCES),
 			.remote_hits = null_sum(&m, LS_REMOTE_HITS),
-			.n_symbols = n_symbols,
+			.n_symbol_ids = n_symbols,
 			.symbol_ids = symbols,
-			.n_data_objects = n_objects,
+			.n_data_object_ids = n_objects,
 			.data_object_ids = objects,
 		};
-		rc = sink->cacheline_stats(sink->ctx, &row, 1);
+		rc = spe_sink_rows(sink, &row, 1);
 	}
 	free(ids);
 	return rc;

@@ -49,7 +49,7 @@ struct spe_loader {
 	struct attribution at;
 	struct resolver res;
 	struct data_attrib dattr;      /* data addresses -> data_object rows */
-	struct latency_groups latency; /* by (pc, insn, symbol): the pc_latency rows */
+	struct latency_groups latency; /* by (pc, insn, symbol): the pc_histogram rows */
 	int64_t no_pc_group;           /* records without a PC; -1 until one is seen */
 	/*
 	 * The summaries (record_tally.h), counted from the rows: with an async
@@ -85,7 +85,7 @@ static int flush_rows(struct spe_loader *ld)
 	if (!n)
 		return 0;
 	int rc = ld->async ? ana_async_sink_records_noted(ld->sink.ctx, ld->rows, ld->notes, n)
-			   : ld->sink.records(ld->sink.ctx, ld->rows, n);
+			   : ld->sink.rows(ld->sink.ctx, SPE_TABLE_RECORD, ld->rows, n);
 	if (rc < 0)
 		return sink_fail(ld, rc, "records");
 	if (!ld->async && ana_record_tally(&ld->tally, ld->rows, ld->notes, n) < 0)
@@ -122,7 +122,7 @@ static int begin_source(struct spe_loader *ld, const struct spe_source_info *src
 				      .loaded_at = now,
 				      .digest = src->size > offsetof(struct spe_source_info, digest) ? src->digest : NULL };
 	ld->source_id = row.id;
-	rc = ld->sink.sources(ld->sink.ctx, &row, 1);
+	rc = spe_sink_rows(&ld->sink, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "source") : 0;
 }
 
@@ -135,7 +135,7 @@ static int loader_new(const struct spe_row_sink *sink, int own, int async, const
 		      const struct spe_load_opts *opts, struct spe_loader **out, char *err, size_t errlen)
 {
 	*out = NULL;
-	if (!sink || sink->size < offsetof(struct spe_row_sink, free) || !src) {
+	if (!sink || !sink->rows || !src) {
 		snprintf(err, errlen, "no sink or source");
 		return -spe_invalid;
 	}
@@ -146,7 +146,7 @@ static int loader_new(const struct spe_row_sink *sink, int own, int async, const
 		snprintf(err, errlen, "out of memory");
 		return -spe_nomem;
 	}
-	memcpy(&ld->sink, sink, sink->size < sizeof ld->sink ? sink->size : sizeof ld->sink);
+	ld->sink = *sink;
 	ld->own_sink = own;
 	if (async) {
 		struct ana_async_stage stage = { .ctx = &ld->tally,
@@ -224,9 +224,7 @@ void spe_loader_time_conv(struct spe_loader *ld, const struct spe_perf_time_conv
  */
 static int write_time_conv(struct spe_loader *ld)
 {
-	if (ld->time_conv_written || !ld->has_time_conv ||
-	    ld->sink.size < offsetof(struct spe_row_sink, time_convs) + sizeof ld->sink.time_convs ||
-	    !ld->sink.time_convs)
+	if (ld->time_conv_written || !ld->has_time_conv || !spe_sink_takes(&ld->sink, TIME_CONV))
 		return 0;
 	ld->row_tc = (struct spe_row_time_conv){ .source_id = ld->source_id,
 						 .time_shift = ld->tc.time_shift,
@@ -235,7 +233,7 @@ static int write_time_conv(struct spe_loader *ld)
 						 .time_cycles = ld->tc.time_cycles,
 						 .time_mask = ld->tc.time_mask,
 						 .cap_user_time_short = ld->tc.cap_user_time_short };
-	int rc = ld->sink.time_convs(ld->sink.ctx, &ld->row_tc, 1);
+	int rc = spe_sink_rows(&ld->sink, &ld->row_tc, 1);
 	if (rc < 0)
 		return sink_fail(ld, rc, "time_conv");
 	ld->time_conv_written = 1;
@@ -365,7 +363,7 @@ static void record_row(struct spe_loader *ld, struct spe_row_record *row, const 
 	set_int(row, SPE_RECORD_COL_DATA_OBJECT_ID, data_object > 0, (uint64_t)data_object);
 }
 
-/* Count the record in its latency group (the pc_latency rows): its PC's, or the one of records without a PC. */
+/* Count the record in its latency group (the pc_histogram rows): its PC's, or the one of records without a PC. */
 static int count_latency(struct spe_loader *ld, const struct spe_record *rec, struct pc_value *where,
 			 uint32_t *group_out)
 {
@@ -479,7 +477,7 @@ static int write_threads(struct spe_loader *ld)
 	for (size_t i = 0; i < ld->at.n_threads; i++) {
 		const struct attrib_thread *t = &ld->at.threads[i];
 		struct spe_row_thread row = { .source_id = ld->source_id, .tid = t->tid, .pid = t->pid, .comm = t->comm };
-		int rc = ld->sink.threads(ld->sink.ctx, &row, 1);
+		int rc = spe_sink_rows(&ld->sink, &row, 1);
 		if (rc < 0)
 			return sink_fail(ld, rc, "thread");
 	}
@@ -499,7 +497,7 @@ static int write_cpus(struct spe_loader *ld)
 					   .part = info ? info->name : NULL,
 					   .spe_version = info && info->spe_version && *info->spe_version ? info->spe_version
 													   : NULL };
-		int rc = ld->sink.cpus(ld->sink.ctx, &row, 1);
+		int rc = spe_sink_rows(&ld->sink, &row, 1);
 		if (rc < 0)
 			return sink_fail(ld, rc, "cpu");
 	}
@@ -521,7 +519,7 @@ static int write_mappings(struct spe_loader *ld)
 					       .pgoff = m->pgoff,
 					       .time = m->time,
 					       .prot = m->prot };
-		int rc = ld->sink.mappings(ld->sink.ctx, &row, 1);
+		int rc = spe_sink_rows(&ld->sink, &row, 1);
 		if (rc < 0)
 			return sink_fail(ld, rc, "mapping");
 	}
@@ -543,11 +541,11 @@ static int write_load_stats(struct spe_loader *ld)
 					  .no_time = k->no_time,
 					  .no_data_object = k->no_data_object,
 					  .cacheline_scan = ld->tally.summary.lines_dropped,
-					  .cut = !!k->cut,
+					  .has_cut = !!k->cut,
 					  .cut_offset = k->cut_offset,
 					  .cut_bytes = k->cut_bytes,
-					  .cut_what = k->cut ? k->cut_what : NULL };
-	int rc = ld->sink.load_stats(ld->sink.ctx, &row, 1);
+					  .cut = k->cut ? k->cut_what : NULL };
+	int rc = spe_sink_rows(&ld->sink, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "load_stats") : 0;
 }
 
@@ -568,7 +566,7 @@ static int write_latency(struct spe_loader *ld)
 	for (uint32_t g = 0; g < ld->latency.n && rc == 0; g++) {
 		struct latency_group *grp = &ld->latency.groups[g];
 		size_t n = ana_latency_hist_sorted(&grp->hist, slots), timed = 0;
-		struct spe_row_pc_latency row = { .source_id = ld->source_id,
+		struct spe_row_pc_histogram row = { .source_id = ld->source_id,
 						  .has_pc = (int)(grp->key.w[2] & 1),
 						  .pc = grp->key.w[0],
 						  .insn_id = (int64_t)grp->key.w[1],
@@ -584,8 +582,8 @@ static int write_latency(struct spe_loader *ld)
 			count[timed++] = latency_slot_count(slots[i]);
 		}
 		row.n = timed;
-		if ((rc = ld->sink.pc_latency(ld->sink.ctx, &row, 1)) < 0)
-			sink_fail(ld, rc, "pc_latency");
+		if ((rc = spe_sink_rows(&ld->sink, &row, 1)) < 0)
+			sink_fail(ld, rc, "pc_histogram");
 		/* written: only the group's key is read from here on (the summaries'), and the sink may
 		   keep a copy of the row (rollup_feed.h) in the memory given back */
 		free(grp->hist.slots);

@@ -25,7 +25,7 @@ static int write_cpus(const struct spe_row_sink *sink, int64_t source_id, uint32
 			goto bad;
 		for (unsigned long c = a; c <= b; c++) {
 			struct spe_row_numa_cpu row = { .source_id = source_id, .cpu = (int64_t)c, .node = node };
-			int rc = sink->numa_cpus(sink->ctx, &row, 1);
+			int rc = spe_sink_rows(sink, &row, 1);
 			if (rc)
 				return rc;
 		}
@@ -60,7 +60,7 @@ static int write_ranges(const struct spe_row_sink *sink, int64_t source_id, cons
 				 rc == -spe_invalid ? "memory ranges given after the first record" : "out of memory");
 			return rc;
 		}
-		rc = sink->numa_memory(sink->ctx, &row, 1);
+		rc = spe_sink_rows(sink, &row, 1);
 		if (rc)
 			return rc;
 	}
@@ -78,7 +78,7 @@ int ana_numa_tables_write(const struct spe_row_sink *sink, int64_t source_id, co
 						 .cpus = nd->cpus ? nd->cpus : "",
 						 .mem_total_kb = nd->mem_total_kb,
 						 .mem_free_kb = nd->mem_free_kb };
-		rc = sink->numa_nodes(sink->ctx, &row, 1);
+		rc = spe_sink_rows(sink, &row, 1);
 		if (rc == 0 && nd->cpus)
 			rc = write_cpus(sink, source_id, nd->node, nd->cpus, err, errlen);
 		if (rc == 0 && block_size && nd->blocks)

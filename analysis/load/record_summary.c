@@ -359,18 +359,18 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 	return 0;
 }
 
-/* A sink operation of these rows, if the sink has it (appended after time_convs). */
-#define HAS_OP(sink, op) \
-	((sink)->size >= offsetof(struct spe_row_sink, op) + sizeof(sink)->op && (sink)->op)
-
 static int write_levels(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
 {
 	for (int32_t code = 0; code < SUMMARY_LEVELS; code++) {
 		const struct level_count *l = &s->levels[code];
 		if (!l->loads)
 			continue;
-		struct spe_row_mem_level_stat row = { source_id, code, l->loads, l->timed, l->total_latency };
-		int rc = sink->mem_level_stats(sink->ctx, &row, 1);
+		struct spe_row_mem_level_stat row = { .source_id = source_id,
+						      .mem_level = code,
+						      .loads = l->loads,
+						      .timed = l->timed,
+						      .total_latency = l->total_latency };
+		int rc = spe_sink_rows(sink, &row, 1);
 		if (rc < 0)
 			return rc;
 	}
@@ -389,7 +389,7 @@ static int write_buckets(const struct record_summary *s, const struct spe_row_si
 							      .latency_lo = bucket_lo(b),
 							      .samples = c->samples,
 							      .total_latency = c->total_latency };
-			int rc = sink->latency_buckets(sink->ctx, &row, 1);
+			int rc = spe_sink_rows(sink, &row, 1);
 			if (rc < 0)
 				return rc;
 		}
@@ -413,7 +413,7 @@ static int write_branches(const struct record_summary *s, const struct spe_row_s
 						   .has_events = b->evented > 0,
 						   .mispredicted = b->mispredicted,
 						   .not_taken = b->not_taken };
-		int rc = sink->branch_stats(sink->ctx, &row, 1);
+		int rc = spe_sink_rows(sink, &row, 1);
 		if (rc < 0)
 			return rc;
 	}
@@ -440,11 +440,11 @@ static int write_pages(const struct record_summary *s, const struct spe_row_sink
 			.translation_latency = p->translation_latency,
 			.timed = p->timed,
 			.total_latency = p->total_latency,
-			.n_data_objects = ana_value_pool_list(&s->page_values, p->more, VALUE_OBJECT, p->object0 != 0,
+			.n_data_object_ids = ana_value_pool_list(&s->page_values, p->more, VALUE_OBJECT, p->object0 != 0,
 							      p->object0, ids),
 			.data_object_ids = ids,
 		};
-		rc = sink->page_stats(sink->ctx, &row, 1);
+		rc = spe_sink_rows(sink, &row, 1);
 	}
 	free(ids);
 	return rc;
@@ -467,7 +467,7 @@ static int write_numa(const struct record_summary *s, const struct spe_row_sink 
 						  .total_latency = c->total_latency,
 						  .has_events = c->evented > 0,
 						  .remote_access = c->remote_access };
-		int rc = sink->numa_stats(sink->ctx, &row, 1);
+		int rc = spe_sink_rows(sink, &row, 1);
 		if (rc < 0)
 			return rc;
 	}
@@ -495,7 +495,7 @@ static int write_prefetch_row(const struct prefetch_count *c, const struct spe_r
 					     .late_latency = c->late_latency,
 					     .has_events = c->evented > 0,
 					     .recently_fetched = c->recently_fetched };
-	return sink->prefetch_stats(sink->ctx, &row, 1);
+	return spe_sink_rows(sink, &row, 1);
 }
 
 static int write_prefetch(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
@@ -518,19 +518,20 @@ int ana_record_summary_write(const struct record_summary *s, const struct spe_ro
 	if (s->n_plain_pending)
 		return -spe_invalid; /* ana_record_summary_settle first */
 	int rc = 0;
-	if (rc == 0 && HAS_OP(sink, mem_level_stats))
+	/* the summaries the sink stores (a sink without them computes the views its own way) */
+	if (rc == 0 && spe_sink_takes(sink, MEM_LEVEL_STAT))
 		rc = write_levels(s, sink, source_id);
-	if (rc == 0 && HAS_OP(sink, latency_buckets))
+	if (rc == 0 && spe_sink_takes(sink, LATENCY_BUCKET))
 		rc = write_buckets(s, sink, source_id);
-	if (rc == 0 && HAS_OP(sink, branch_stats))
+	if (rc == 0 && spe_sink_takes(sink, BRANCH_STAT))
 		rc = write_branches(s, sink, source_id, groups);
-	if (rc == 0 && HAS_OP(sink, page_stats))
+	if (rc == 0 && spe_sink_takes(sink, PAGE_STAT))
 		rc = write_pages(s, sink, source_id);
-	if (rc == 0 && HAS_OP(sink, cacheline_stats))
+	if (rc == 0 && spe_sink_takes(sink, CACHELINE_STAT))
 		rc = ana_line_share_write(&s->lines, sink, source_id);
-	if (rc == 0 && HAS_OP(sink, numa_stats))
+	if (rc == 0 && spe_sink_takes(sink, NUMA_STAT))
 		rc = write_numa(s, sink, source_id);
-	if (rc == 0 && HAS_OP(sink, prefetch_stats))
+	if (rc == 0 && spe_sink_takes(sink, PREFETCH_STAT))
 		rc = write_prefetch(s, sink, source_id, groups);
 	return rc;
 }

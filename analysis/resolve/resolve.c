@@ -49,7 +49,7 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
 	}
 	struct spe_row_symbol row = { .id = r->next->symbol, .mapping_id = mapping_id, .name = name, .start = start,
 				      .size = size, .file = file, .line = line > 0 ? line : 0 };
-	int rc = r->sink->symbols(r->sink->ctx, &row, 1);
+	int rc = spe_sink_rows(r->sink, &row, 1);
 	if (rc < 0)
 		return rc;
 	if (ana_pc_cache_put_id(&r->symbols, key, row.id) < 0)
@@ -90,7 +90,7 @@ static int insn_row(struct resolver *r, uint64_t pc, struct pc_value *out, const
 				    .file = sr ? sr->file : NULL,
 				    .line = sr && sr->line > 0 ? sr->line : 0,
 				    .inline_function = sr ? sr->inline_function : NULL };
-	int rc = r->sink->insns(r->sink->ctx, &row, 1);
+	int rc = spe_sink_rows(r->sink, &row, 1);
 	if (rc < 0)
 		return rc;
 	out->insn_id = r->next->insn++;

@@ -7,6 +7,14 @@
 #include <stddef.h>
 
 int spe_schema_drop_record_indexes(sqlite3 *db, char *err, size_t errlen);
+/*
+ * A database this spekit appends to, brought to its tables (spe/tables.h)
+ * within the transaction: a table or trailing columns added since it was
+ * written are created; tables whose columns differ otherwise are refused
+ * (-spe_unsupported, naming the table).  0 or a negative code, the message
+ * in @p err.
+ */
+int spe_schema_upgrade(sqlite3 *db, char *err, size_t errlen);
 /* sqlite3_exec with the message copied to @p err; returns 0 or -spe_io. */
 int spe_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 /* Was @p db opened in APPEND mode on an existing database? */

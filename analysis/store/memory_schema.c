@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The memory tables and views (docs/schema.md, "Memory"): data objects, the
- * NUMA layout of a capture, the facts tables the views join with (generated
- * from decoder/include/spe/facts.h, never retyped), and the views
+ * The memory views (docs/schema.md, "Memory") and the rows of the facts
+ * tables they join with (generated from decoder/include/spe/facts.h, never
+ * retyped; the tables are described in spe/tables.h): the views
  * hot_data_object, data_page, numa_traffic, cacheline_sharing and prefetch.
  *
  * Each view is one plain SQL statement over spe_record, so its definition is
@@ -17,54 +17,6 @@
 #include "ana/memory_schema.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
-
-static const char memory_tables_sql[] =
-	"CREATE TABLE data_object_kind(\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  name TEXT NOT NULL,\n"
-	"  description TEXT);\n"
-	"CREATE TABLE data_object(\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  pid INTEGER,\n"
-	"  kind INTEGER NOT NULL REFERENCES data_object_kind(id),\n"
-	"  name TEXT NOT NULL,\n"
-	"  mapping_id INTEGER REFERENCES mapping(id),\n"
-	"  start INTEGER,\n"
-	"  size INTEGER,\n"
-	"  type TEXT,\n"
-	"  file TEXT,\n"
-	"  line INTEGER);\n"
-	"CREATE TABLE numa_node(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  node INTEGER NOT NULL,\n"
-	"  cpus TEXT,\n"
-	"  mem_total_kb INTEGER,\n"
-	"  mem_free_kb INTEGER,\n"
-	"  PRIMARY KEY(source_id, node)) WITHOUT ROWID;\n"
-	"CREATE TABLE numa_cpu(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  cpu INTEGER NOT NULL,\n"
-	"  node INTEGER NOT NULL,\n"
-	"  PRIMARY KEY(source_id, cpu)) WITHOUT ROWID;\n"
-	"CREATE TABLE numa_memory(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  node INTEGER NOT NULL,\n"
-	"  start INTEGER NOT NULL,\n"
-	"  end INTEGER NOT NULL);\n"
-	"CREATE TABLE spe_part_fact(\n"
-	"  part TEXT PRIMARY KEY,\n"
-	"  spe_version TEXT,\n"
-	"  coherence_events INTEGER,\n"
-	"  late_prefetch_bit INTEGER) WITHOUT ROWID;\n"
-	"CREATE TABLE spe_data_source_fact(\n"
-	"  part TEXT NOT NULL,\n"
-	"  code INTEGER NOT NULL,\n"
-	"  mem_level TEXT NOT NULL,\n"
-	"  peer INTEGER NOT NULL,\n"
-	"  modified INTEGER NOT NULL,\n"
-	"  remote INTEGER NOT NULL,\n"
-	"  PRIMARY KEY(part, code)) WITHOUT ROWID;\n";
 
 static const char *sql_bool(int v)
 {
@@ -114,12 +66,6 @@ void ana_memory_schema_fact_rows(struct util_text *t)
 	SPE_DATA_OBJECT_KIND_LIST(SPE_X)
 #undef SPE_X
 	util_text_append(t, ";\n");
-}
-
-void ana_memory_schema_tables(struct util_text *t)
-{
-	util_text_append(t, memory_tables_sql);
-	ana_memory_schema_fact_rows(t);
 }
 
 /* Joins that give a record its CPU part's facts (pf) and its data-source code's (df). */

@@ -21,7 +21,7 @@ void ana_rollup_feed_lose(struct rollup_feed *f)
 	f->lost = 1;
 }
 
-void ana_rollup_feed_add(struct rollup_feed *f, const struct spe_row_pc_latency *row)
+void ana_rollup_feed_add(struct rollup_feed *f, const struct spe_row_pc_histogram *row)
 {
 	if (f->lost)
 		return;

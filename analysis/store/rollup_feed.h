@@ -39,7 +39,7 @@ struct rollup_feed {
 };
 
 /* Keep @p row as pc_histogram stores it; without memory the feed is marked lost (the load goes on). */
-void ana_rollup_feed_add(struct rollup_feed *f, const struct spe_row_pc_latency *row);
+void ana_rollup_feed_add(struct rollup_feed *f, const struct spe_row_pc_histogram *row);
 /* Give up the feed: the rollup reads the table. */
 void ana_rollup_feed_lose(struct rollup_feed *f);
 void ana_rollup_feed_free(struct rollup_feed *f);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The tables of a spekit database (docs/schema.md).  The record table's
- * columns come from SPE_RECORD_COLUMNS (spe/row_sink.h: its counter columns
- * from SPE_COUNTER_LIST) and the view's event columns from SPE_EVENT_LIST,
- * so the facts table stays the one place that names them.
+ * The tables of a spekit database (docs/schema.md), made from their
+ * descriptions (spe/tables.h; the record table's counter columns come from
+ * SPE_COUNTER_LIST) and the spe_record view's event columns from
+ * SPE_EVENT_LIST, so the facts table stays the one place that names them;
+ * and the check of an existing database's columns against them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,204 +18,49 @@
 #include "util/text.h"
 #include "spe/analysis.h"
 
-/* The statistics columns of symbol_summary (latency_rollup.c fills them). */
-#define LATENCY_STATS_COLUMNS                  \
-	"  samples INTEGER NOT NULL,\n"        \
-	"  total_latency INTEGER,\n"           \
-	"  timed INTEGER NOT NULL,\n"          \
-	"  p50 INTEGER,\n"                     \
-	"  p90 INTEGER,\n"                     \
-	"  p99 INTEGER);\n"
+/*
+ * The CREATE TABLE of table @p ti (spe/tables.h): its stored columns, the
+ * PRIMARY KEY of a WITHOUT ROWID table.  _spe_record's id is its rowid.
+ */
+static void append_create_table(struct util_text *t, const struct spe_table_info *ti)
+{
+	util_text_appendf(t, "CREATE TABLE %s(", ti->name);
+	const char *sep = "\n  ";
+	if (ti == spe_table_info(SPE_TABLE_RECORD)) {
+		util_text_append(t, "\n  id INTEGER PRIMARY KEY");
+		sep = ",\n  ";
+	}
+	for (int c = 0; c < ti->n_columns; c++)
+		if (ti->columns[c].sql) {
+			util_text_appendf(t, "%s%s %s", sep, ti->columns[c].name, ti->columns[c].sql);
+			sep = ",\n  ";
+		}
+	if (ti->key)
+		util_text_appendf(t, ",\n  PRIMARY KEY(%s)", ti->key);
+	util_text_append(t, ti->key || (ti->flags & SPE_TABLE_WITHOUT_ROWID) ? ") WITHOUT ROWID;\n" : ");\n");
+}
 
-static const char tables_sql[] =
-	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;\n"
-	"CREATE TABLE source(\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  file TEXT NOT NULL,\n"
-	"  kind TEXT NOT NULL,\n"
-	"  host TEXT,\n"
-	"  command_line TEXT,\n"
-	"  cpus INTEGER,\n"
-	"  loaded_at TEXT NOT NULL,\n"
-	"  digest TEXT);\n"
-	"CREATE INDEX source_digest ON source(digest);\n"
-	"CREATE TABLE cpu(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  cpu INTEGER NOT NULL,\n"
-	"  midr INTEGER,\n"
-	"  part TEXT,\n"
-	"  spe_version TEXT,\n"
-	"  PRIMARY KEY(source_id, cpu)) WITHOUT ROWID;\n"
-	"CREATE TABLE thread(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  tid INTEGER NOT NULL,\n"
-	"  pid INTEGER,\n"
-	"  comm TEXT,\n"
-	"  PRIMARY KEY(source_id, tid)) WITHOUT ROWID;\n"
-	"CREATE TABLE mapping(\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  pid INTEGER,\n"
-	"  path TEXT NOT NULL,\n"
-	"  build_id TEXT,\n"
-	"  start INTEGER NOT NULL,\n"
-	"  end INTEGER NOT NULL,\n"
-	"  pgoff INTEGER NOT NULL,\n"
-	"  time INTEGER,\n"
-	"  prot INTEGER);\n"
-	"CREATE TABLE symbol(\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  mapping_id INTEGER REFERENCES mapping(id),\n"
-	"  name TEXT NOT NULL,\n"
-	"  start INTEGER NOT NULL,\n"
-	"  size INTEGER,\n"
-	"  file TEXT,\n"
-	"  line INTEGER);\n"
-	"CREATE TABLE insn(\n"
-	"  id INTEGER PRIMARY KEY,\n"
-	"  mapping_id INTEGER REFERENCES mapping(id),\n"
-	"  pc INTEGER NOT NULL,\n"
-	"  symbol_id INTEGER REFERENCES symbol(id),\n"
-	"  bytes BLOB,\n"
-	"  mnemonic TEXT,\n"
-	"  operands TEXT,\n"
-	"  file TEXT,\n"
-	"  line INTEGER,\n"
-	"  inline_function TEXT);\n"
-	/* one row per PC and source: pc_latency (a view) expands the histogram */
-	"CREATE TABLE pc_histogram(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  pc INTEGER,\n"
-	"  insn_id INTEGER REFERENCES insn(id),\n"
-	"  symbol_id INTEGER REFERENCES symbol(id),\n"
-	"  untimed INTEGER NOT NULL,\n"
-	"  histogram TEXT NOT NULL);\n"
+/* Every table of spe/tables.h. */
+static void append_tables(struct util_text *t)
+{
+	int n;
+	const struct spe_table_info *store = spe_store_tables(&n);
+	for (int i = 0; i < n; i++)
+		append_create_table(t, &store[i]);
+	for (int i = 0; i < SPE_TABLE_COUNT; i++)
+		append_create_table(t, spe_table_info((enum spe_table)i));
+	util_text_append(t, "CREATE INDEX source_digest ON source(digest);\n");
+}
+
+/* The views that stand for a table: pc_latency expands pc_histogram; pc_summary reads _hot_pc. */
+static const char table_views_sql[] =
 	"CREATE VIEW pc_latency AS\n"
 	"SELECT h.source_id, h.pc, h.insn_id, h.symbol_id, CAST(j.key AS INTEGER) AS total_latency, j.value AS samples\n"
 	"FROM pc_histogram h, json_each(h.histogram) j\n"
 	"UNION ALL\n"
 	"SELECT source_id, pc, insn_id, symbol_id, NULL, untimed FROM pc_histogram WHERE untimed > 0;\n"
-	/* hot_pc's rows, rendered and in its order (latency_rollup.c); pc_summary's columns are among them */
-	"CREATE TABLE _hot_pc(\n"
-	"  pc TEXT,\n"
-	"  symbol TEXT,\n"
-	"  symbol_offset INTEGER,\n"
-	"  src_file TEXT,\n"
-	"  src_line INTEGER,\n"
-	"  mnemonic TEXT,\n"
-	"  operands TEXT,\n"
-	"  samples INTEGER NOT NULL,\n"
-	"  total_latency INTEGER,\n"
-	"  mean_latency REAL,\n"
-	"  p50 INTEGER,\n"
-	"  p90 INTEGER,\n"
-	"  p99 INTEGER,\n"
-	"  latency_share REAL,\n"
-	"  pc_value INTEGER,\n"
-	"  insn_id INTEGER REFERENCES insn(id),\n"
-	"  timed INTEGER NOT NULL);\n"
 	"CREATE VIEW pc_summary AS\n"
-	"SELECT pc_value AS pc, insn_id, samples, total_latency, timed, p50, p90, p99 FROM _hot_pc;\n"
-	"CREATE TABLE symbol_summary(\n"
-	"  symbol_id INTEGER REFERENCES symbol(id),\n" LATENCY_STATS_COLUMNS
-	/* the summaries of the records (record_summary.c): one source's rows each */
-	"CREATE TABLE mem_level_stat(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  mem_level INTEGER REFERENCES spe_mem_level(code),\n"
-	"  loads INTEGER NOT NULL,\n"
-	"  timed INTEGER NOT NULL,\n"
-	"  total_latency INTEGER);\n"
-	"CREATE TABLE latency_bucket(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  op_class TEXT,\n"
-	"  latency_lo INTEGER NOT NULL,\n"
-	"  samples INTEGER NOT NULL,\n"
-	"  total_latency INTEGER NOT NULL);\n"
-	/* branch_mispredict's groups, in its order (branch_rollup.c) */
-	"CREATE TABLE _branch_mispredict(\n"
-	"  pc_value INTEGER,\n"
-	"  insn_id INTEGER REFERENCES insn(id),\n"
-	"  branches INTEGER NOT NULL,\n"
-	"  mispredicted INTEGER,\n"
-	"  mispredict_rate REAL,\n"
-	"  not_taken INTEGER);\n"
-	"CREATE TABLE branch_stat(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  pc INTEGER,\n"
-	"  insn_id INTEGER REFERENCES insn(id),\n"
-	"  branches INTEGER NOT NULL,\n"
-	"  mispredicted INTEGER,\n"
-	"  not_taken INTEGER);\n"
-	"CREATE TABLE page_stat(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  pid INTEGER,\n"
-	"  page INTEGER NOT NULL,\n"
-	"  accesses INTEGER NOT NULL,\n"
-	"  tlb_walks INTEGER,\n"
-	"  translated INTEGER NOT NULL,\n"
-	"  translation_latency INTEGER,\n"
-	"  timed INTEGER NOT NULL,\n"
-	"  total_latency INTEGER,\n"
-	"  data_object_ids TEXT);\n"
-	"CREATE TABLE numa_stat(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  cpu INTEGER NOT NULL,\n"
-	"  physical INTEGER NOT NULL,\n"
-	"  memory_node INTEGER,\n"
-	"  data_source INTEGER,\n"
-	"  loads INTEGER NOT NULL,\n"
-	"  timed INTEGER NOT NULL,\n"
-	"  total_latency INTEGER,\n"
-	"  remote_access INTEGER);\n"
-	"CREATE TABLE prefetch_stat(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  pc INTEGER,\n"
-	"  insn_id INTEGER REFERENCES insn(id),\n"
-	"  symbol_id INTEGER REFERENCES symbol(id),\n"
-	"  data_object_id INTEGER REFERENCES data_object(id),\n"
-	"  loads INTEGER NOT NULL,\n"
-	"  timed INTEGER NOT NULL,\n"
-	"  total_latency INTEGER,\n"
-	"  late_prefetch INTEGER,\n"
-	"  late_latency INTEGER,\n"
-	"  recently_fetched INTEGER);\n"
-	"CREATE TABLE cacheline_stat(\n"
-	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
-	"  pid INTEGER,\n"
-	"  line INTEGER NOT NULL,\n"
-	"  accesses INTEGER NOT NULL,\n"
-	"  loads INTEGER,\n"
-	"  stores INTEGER,\n"
-	"  cpus INTEGER NOT NULL,\n"
-	"  threads INTEGER NOT NULL,\n"
-	"  offsets INTEGER NOT NULL,\n"
-	"  snooped INTEGER,\n"
-	"  hitm INTEGER,\n"
-	"  peer_hits INTEGER,\n"
-	"  total_latency INTEGER,\n"
-	"  atomics INTEGER,\n"
-	"  writes INTEGER,\n"
-	"  modified_events INTEGER,\n"
-	"  modified_sources INTEGER,\n"
-	"  remote_hits INTEGER,\n"
-	"  symbol_ids TEXT,\n"
-	"  data_object_ids TEXT);\n"
-	"CREATE TABLE load_stats(\n"
-	"  source_id INTEGER PRIMARY KEY REFERENCES source(id),\n"
-	"  records INTEGER NOT NULL,\n"
-	"  bad_bytes INTEGER NOT NULL,\n"
-	"  skipped_bytes INTEGER NOT NULL,\n"
-	"  partial_records INTEGER NOT NULL,\n"
-	"  unknown_packets INTEGER NOT NULL,\n"
-	"  lost_aux INTEGER NOT NULL,\n"
-	"  no_mapping INTEGER NOT NULL,\n"
-	"  no_symbol INTEGER NOT NULL,\n"
-	"  no_time INTEGER NOT NULL,\n"
-	"  no_data_object INTEGER NOT NULL DEFAULT 0,\n"
-	"  cacheline_scan INTEGER NOT NULL DEFAULT 0,\n"
-	"  cut_offset INTEGER,\n"
-	"  cut_bytes INTEGER NOT NULL DEFAULT 0,\n"
-	"  cut TEXT);\n";
+	"SELECT pc_value AS pc, insn_id, samples, total_latency, timed, p50, p90, p99 FROM _hot_pc;\n";
 
 /* @p s as an SQL string literal (quotes doubled). */
 static void append_literal(struct util_text *t, const char *s)
@@ -229,32 +75,14 @@ static void append_literal(struct util_text *t, const char *s)
 }
 
 /*
- * The code tables the spe_record view joins with, generated from libspe's
- * facts (decoder/include/spe/facts.h): spe_op_code, every op-type class and
- * payload with its op_class and perf text, and spe_mem_level, every memory
- * level.  Their `code` is what _spe_record.codes holds (SPE_CODES_*).
+ * The rows of the code tables the spe_record view joins with, generated
+ * from libspe's facts (decoder/include/spe/facts.h): spe_op_code, every
+ * op-type class and payload with its op_class and perf text, and
+ * spe_mem_level, every memory level.  Their `code` is what
+ * _spe_record.codes holds (SPE_CODES_*).
  */
-static void append_code_tables(struct util_text *t)
+static void append_code_rows(struct util_text *t)
 {
-	util_text_append(t, "CREATE TABLE spe_op_code(\n"
-		      "  code INTEGER PRIMARY KEY,\n"
-		      "  op_raw INTEGER NOT NULL,\n"
-		      "  op_class TEXT NOT NULL,\n"
-		      "  op TEXT NOT NULL);\n"
-		      "CREATE TABLE spe_mem_level(\n"
-		      "  code INTEGER PRIMARY KEY,\n"
-		      "  name TEXT NOT NULL,\n"
-		      "  peer INTEGER NOT NULL,\n"
-		      "  remote INTEGER NOT NULL,\n"
-		      "  description TEXT NOT NULL);\n"
-		      "CREATE TABLE time_conv(\n"
-		      "  source_id INTEGER PRIMARY KEY REFERENCES source(id),\n"
-		      "  time_shift INTEGER NOT NULL,\n"
-		      "  time_mult INTEGER NOT NULL,\n"
-		      "  time_zero INTEGER NOT NULL,\n"
-		      "  time_cycles INTEGER NOT NULL,\n"
-		      "  time_mask INTEGER NOT NULL,\n"
-		      "  cap_user_time_short INTEGER NOT NULL);\n");
 	const char *sep = "INSERT INTO spe_op_code VALUES";
 	for (unsigned cls = 0; cls < 4; cls++)
 		for (unsigned payload = 0; payload < 256; payload++) {
@@ -323,14 +151,8 @@ static void append_view_column(struct util_text *t, const char *name)
 		util_text_appendf(t, "r.%s", name);
 }
 
-static int append_record_table(struct util_text *t)
+static int append_record_view(struct util_text *t)
 {
-	append_code_tables(t);
-	util_text_append(t, "CREATE TABLE _spe_record(\n  id INTEGER PRIMARY KEY");
-	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
-		util_text_appendf(t, ",\n  %s %s", spe_record_columns[c].name, spe_record_columns[c].sql);
-	util_text_append(t, ");\n");
-
 	static const char *const view_columns[] = {
 #define SPE_X(name, doc) #name,
 #define SPE_XC(idx, id, word, col, desc) col,
@@ -372,9 +194,11 @@ static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
 {
 	struct util_text t = { 0 };
-	util_text_append(&t, tables_sql);
-	ana_memory_schema_tables(&t);
-	append_record_table(&t);
+	append_tables(&t);
+	util_text_append(&t, table_views_sql);
+	ana_memory_schema_fact_rows(&t);
+	append_code_rows(&t);
+	append_record_view(&t);
 	util_text_appendf(&t,
 			"INSERT INTO meta VALUES('schema_version', '%d'), ('application', 'spekit');\n"
 			"PRAGMA user_version = %d;\nPRAGMA application_id = %d;\n",
@@ -465,4 +289,75 @@ int spe_schema_check(sqlite3 *db, char *err, size_t errlen)
 		return -spe_unsupported;
 	}
 	return 1;
+}
+
+/* The stored column names of table @p name in @p db, in order; 0 when it has no such table, -1 on error. */
+static int db_columns(sqlite3 *db, const char *name, struct util_text *names, int *n)
+{
+	sqlite3_stmt *st;
+	*n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		util_text_appendf(names, "%s%s", (*n)++ ? ", " : "", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? *n > 0 : -1;
+}
+
+/*
+ * Table @p ti in a database this spekit appends to: what it lacks of the
+ * description is added (the table, or the columns appended to it since,
+ * within this schema version); any other difference is refused.
+ */
+static int upgrade_table(sqlite3 *db, const struct spe_table_info *ti, char *err, size_t errlen)
+{
+	struct util_text have = { 0 }, want = { 0 }, sql = { 0 };
+	int n;
+	int rc = db_columns(db, ti->name, &have, &n);
+	if (rc == 0)
+		append_create_table(&sql, ti);
+	int is_record = ti == spe_table_info(SPE_TABLE_RECORD), k = is_record; /* _spe_record's id comes first */
+	if (is_record)
+		util_text_append(&want, "id");
+	for (int c = 0; c < ti->n_columns; c++) {
+		const struct spe_column *col = &ti->columns[c];
+		if (!col->sql)
+			continue;
+		util_text_appendf(&want, "%s%s", k ? ", " : "", col->name);
+		if (rc > 0 && ++k > n)
+			util_text_appendf(&sql, "ALTER TABLE %s ADD COLUMN %s %s;\n", ti->name, col->name, col->sql);
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "reading the columns of %s: %s", ti->name, sqlite3_errmsg(db));
+		rc = -spe_io;
+	} else if (have.failed || want.failed || sql.failed) {
+		snprintf(err, errlen, "out of memory");
+		rc = -spe_nomem;
+	} else if (rc > 0 && (n > k || strncmp(want.buf, have.buf, strlen(have.buf)) != 0 ||
+			      (want.buf[strlen(have.buf)] != 0 && want.buf[strlen(have.buf)] != ','))) {
+		snprintf(err, errlen,
+			 "table %s has the columns (%s), not the first of this spekit's (%s): not a database this "
+			 "spekit can add to; load into a new one",
+			 ti->name, have.buf, want.buf);
+		rc = -spe_unsupported;
+	} else {
+		rc = sql.buf && *sql.buf ? exec(db, sql.buf, err, errlen) : 0;
+	}
+	util_text_free(&have);
+	util_text_free(&want);
+	util_text_free(&sql);
+	return rc;
+}
+
+int spe_schema_upgrade(sqlite3 *db, char *err, size_t errlen)
+{
+	int n, rc = 0;
+	const struct spe_table_info *store = spe_store_tables(&n);
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = upgrade_table(db, &store[i], err, errlen);
+	for (int i = 0; i < SPE_TABLE_COUNT && rc == 0; i++)
+		rc = upgrade_table(db, spe_table_info((enum spe_table)i), err, errlen);
+	return rc;
 }

@@ -44,28 +44,11 @@
 
 #define BATCH_ENTRIES 4096
 
-/* The operations queued; the rest run on the caller's thread after the queue (SYNC_OP). */
-enum op {
-	OP_RECORDS,
-	OP_INSNS,
-	OP_SYMBOLS,
-	OP_DATA_OBJECTS,
-	/* the tables written at the end of a load: the loader builds the next rows while they are stored */
-	OP_PC_LATENCY,
-	OP_MEM_LEVEL_STATS,
-	OP_LATENCY_BUCKETS,
-	OP_BRANCH_STATS,
-	OP_PAGE_STATS,
-	OP_CACHELINE_STATS,
-	OP_NUMA_STATS,
-	OP_PREFETCH_STATS,
-};
-
 struct entry {
-	enum op op;
+	enum spe_table table;
 	size_t n;
 	void *rows;  /* in the batch's data */
-	void *notes; /* OP_RECORDS given with notes for the stage (in the batch's data), else NULL */
+	void *notes; /* records given with notes for the stage (in the batch's data), else NULL */
 };
 
 struct batch {
@@ -78,6 +61,7 @@ struct async_sink {
 	struct spe_row_sink inner;
 	struct ana_async_stage stage; /* none when stage.records is NULL */
 	uint64_t text_columns; /* record columns holding strings (none since schema 4) */
+	uint64_t pointer_tables; /* tables whose rows point to strings or arrays (copied into the batch) */
 	pthread_t thread;
 	int started;
 	pthread_mutex_t mu;
@@ -95,44 +79,11 @@ struct async_sink {
 
 /* ---- the writer thread ------------------------------------------------------ */
 
-/* inner's operation @p op on @p n rows. */
-static int store_rows(struct async_sink *s, enum op op, const void *rows, size_t n)
-{
-	const struct spe_row_sink *in = &s->inner;
-	switch (op) {
-	case OP_RECORDS:
-		return in->records(in->ctx, rows, n);
-	case OP_INSNS:
-		return in->insns(in->ctx, rows, n);
-	case OP_SYMBOLS:
-		return in->symbols(in->ctx, rows, n);
-	case OP_DATA_OBJECTS:
-		return in->data_objects(in->ctx, rows, n);
-	case OP_PC_LATENCY:
-		return in->pc_latency(in->ctx, rows, n);
-	case OP_MEM_LEVEL_STATS:
-		return in->mem_level_stats(in->ctx, rows, n);
-	case OP_LATENCY_BUCKETS:
-		return in->latency_buckets(in->ctx, rows, n);
-	case OP_BRANCH_STATS:
-		return in->branch_stats(in->ctx, rows, n);
-	case OP_PAGE_STATS:
-		return in->page_stats(in->ctx, rows, n);
-	case OP_CACHELINE_STATS:
-		return in->cacheline_stats(in->ctx, rows, n);
-	case OP_NUMA_STATS:
-		return in->numa_stats(in->ctx, rows, n);
-	case OP_PREFETCH_STATS:
-		return in->prefetch_stats(in->ctx, rows, n);
-	}
-	return -spe_invalid;
-}
-
 /* Store batch @p b in the inner sink, in order; the first failure ends it. */
 static int store(struct async_sink *s, const struct batch *b)
 {
 	for (size_t i = 0; i < b->n; i++) {
-		int rc = store_rows(s, b->e[i].op, b->e[i].rows, b->e[i].n);
+		int rc = s->inner.rows(s->inner.ctx, b->e[i].table, b->e[i].rows, b->e[i].n);
 		if (rc < 0)
 			return rc;
 	}
@@ -285,89 +236,68 @@ static void copy_string(struct batch *b, const char **p)
 	*p = to;
 }
 
-/* The string fields of each queued table's rows. */
-#define STRINGS(type, ...)                        \
-	static const size_t type##_strings[] = { __VA_ARGS__ }; \
-	enum { type##_n_strings = sizeof type##_strings / sizeof type##_strings[0] }
-STRINGS(spe_row_insn, offsetof(struct spe_row_insn, mnemonic), offsetof(struct spe_row_insn, operands),
-	offsetof(struct spe_row_insn, file), offsetof(struct spe_row_insn, inline_function));
-STRINGS(spe_row_symbol, offsetof(struct spe_row_symbol, name), offsetof(struct spe_row_symbol, file));
-STRINGS(spe_row_data_object, offsetof(struct spe_row_data_object, name), offsetof(struct spe_row_data_object, type),
-	offsetof(struct spe_row_data_object, file));
-
-/* An array a queued row points to: its pointer and element count (size_t) fields, and element size. */
-struct array_field {
-	size_t pointer, count, elem;
-};
-/* The arrays of each queued table's rows that have any. */
-static const struct array_field pc_latency_arrays[] = {
-	{ offsetof(struct spe_row_pc_latency, samples), offsetof(struct spe_row_pc_latency, n), sizeof(uint64_t) },
-	{ offsetof(struct spe_row_pc_latency, latency), offsetof(struct spe_row_pc_latency, n), sizeof(int32_t) },
-};
-static const struct array_field page_stat_arrays[] = {
-	{ offsetof(struct spe_row_page_stat, data_object_ids), offsetof(struct spe_row_page_stat, n_data_objects),
-	  sizeof(int64_t) },
-};
-static const struct array_field cacheline_stat_arrays[] = {
-	{ offsetof(struct spe_row_cacheline_stat, symbol_ids), offsetof(struct spe_row_cacheline_stat, n_symbols),
-	  sizeof(int64_t) },
-	{ offsetof(struct spe_row_cacheline_stat, data_object_ids),
-	  offsetof(struct spe_row_cacheline_stat, n_data_objects), sizeof(int64_t) },
-};
-STRINGS(spe_row_latency_bucket, offsetof(struct spe_row_latency_bucket, op_class));
-
-static const char **field(void *row, size_t offset)
+/* Copy @p bytes at *p into the batch, aligned to 8 (room was counted: bytes + 7), and point at the copy. */
+static void copy_array(struct batch *b, const void **p, size_t bytes)
 {
-	return (const char **)(void *)((char *)row + offset);
+	if (!*p)
+		return;
+	b->used = (b->used + 7) & ~(size_t)7;
+	memcpy(b->data + b->used, *p, bytes);
+	*p = b->data + b->used;
+	b->used += bytes;
 }
 
-static const void **array_pointer(void *row, const struct array_field *a)
+static const void **pointer_field(void *row, unsigned offset)
 {
-	return (const void **)(void *)((char *)row + a->pointer);
+	return (const void **)(void *)((char *)row + offset);
 }
 
-static size_t array_bytes(const void *row, const struct array_field *a)
-{
-	return *(const size_t *)(const void *)((const char *)row + a->count) * a->elem;
-}
-
-/* Bytes the arrays of @p n rows need, with room to align each to 8. */
-static size_t arrays_size(const void *rows, size_t n, size_t size, const struct array_field *arrays, size_t n_arrays)
+/*
+ * What a row of table @p ti points to, from its description (spe/tables.h):
+ * the bytes its strings and arrays need in a batch (@p copy NULL), or, into
+ * batch @p copy (room counted), their copies, the row pointing at them.
+ */
+static size_t row_payload(const struct spe_table_info *ti, const void *row, struct batch *copy)
 {
 	size_t bytes = 0;
-	for (size_t r = 0; r < n; r++)
-		for (size_t a = 0; a < n_arrays; a++) {
-			const void *row = (const char *)rows + r * size;
-			if (*array_pointer((void *)row, &arrays[a]))
-				bytes += array_bytes(row, &arrays[a]) + 7;
+	for (int k = 0; k < ti->n_columns; k++) {
+		const struct spe_column *c = &ti->columns[k];
+		const void **p = pointer_field((void *)row, c->offset);
+		size_t n = c->kind == SPE_KIND_BYTES || c->kind == SPE_KIND_IDS || c->kind == SPE_KIND_HIST
+				   ? spe_column_count(c, row) : 0;
+		switch (c->kind) {
+		case SPE_KIND_TEXT:
+			if (copy)
+				copy_string(copy, (const char **)p);
+			else
+				bytes += *p ? strlen(*p) + 1 : 0;
+			break;
+		case SPE_KIND_BYTES:
+			if (copy && *p) {
+				memcpy(copy->data + copy->used, *p, n);
+				*p = copy->data + copy->used;
+				copy->used += n;
+			}
+			bytes += *p ? n : 0;
+			break;
+		case SPE_KIND_IDS:
+			if (copy)
+				copy_array(copy, p, n * sizeof(int64_t));
+			bytes += *p ? n * sizeof(int64_t) + 7 : 0;
+			break;
+		case SPE_KIND_HIST: {
+			const void **samples = pointer_field((void *)row, c->more);
+			if (copy) {
+				copy_array(copy, p, n * sizeof(int32_t));
+				copy_array(copy, samples, n * sizeof(uint64_t));
+			}
+			bytes += (*p ? n * sizeof(int32_t) + 7 : 0) + (*samples ? n * sizeof(uint64_t) + 7 : 0);
+			break;
 		}
-	return bytes;
-}
-
-/* Copy each array of @p row into the batch (room was counted) and point at the copy. */
-static void copy_arrays(struct batch *b, void *row, const struct array_field *arrays, size_t n_arrays)
-{
-	for (size_t a = 0; a < n_arrays; a++) {
-		const void **p = array_pointer(row, &arrays[a]);
-		if (!*p)
-			continue;
-		b->used = (b->used + 7) & ~(size_t)7;
-		size_t bytes = array_bytes(row, &arrays[a]);
-		memcpy(b->data + b->used, *p, bytes);
-		*p = b->data + b->used;
-		b->used += bytes;
+		default:
+			break;
+		}
 	}
-}
-
-/* Bytes the strings of @p n rows (of @p size bytes, fields at @p offsets) need. */
-static size_t strings_size(const void *rows, size_t n, size_t size, const size_t *offsets, size_t n_offsets)
-{
-	size_t bytes = 0;
-	for (size_t r = 0; r < n; r++)
-		for (size_t f = 0; f < n_offsets; f++) {
-			const char *v = *field((char *)rows + r * size, offsets[f]);
-			bytes += v ? strlen(v) + 1 : 0;
-		}
 	return bytes;
 }
 
@@ -383,12 +313,12 @@ static size_t record_strings_size(const struct async_sink *s, const struct spe_r
 	return bytes;
 }
 
-/* Calls inner's operation @p op (and the stage on noted records) on the caller's thread (a batch too big to queue). */
-static int call_inner(struct async_sink *s, enum op op, const void *rows, const void *notes, size_t n)
+/* Gives @p n rows of @p table (and the stage noted records) to inner on the caller's thread (a batch too big to queue). */
+static int call_inner(struct async_sink *s, enum spe_table table, const void *rows, const void *notes, size_t n)
 {
 	int rc = drain(s);
 	if (rc == 0)
-		rc = store_rows(s, op, rows, n);
+		rc = s->inner.rows(s->inner.ctx, table, rows, n);
 	if (rc == 0 && notes && (rc = s->stage.records(s->stage.ctx, rows, notes, n)) < 0) {
 		pthread_mutex_lock(&s->mu);
 		failed(s, rc, NULL); /* errmsg says what failed */
@@ -403,7 +333,8 @@ static int call_inner(struct async_sink *s, enum op op, const void *rows, const 
  * or NULL with *rc set: the thread's failure, or 1 when the rows do not fit in
  * a batch at all (the caller then calls inner itself).
  */
-static void *put(struct async_sink *s, enum op op, const void *rows, size_t n, size_t size, size_t extra, int *rc)
+static void *put(struct async_sink *s, enum spe_table table, const void *rows, size_t n, size_t size, size_t extra,
+		 int *rc)
 {
 	size_t need = align16(n * size) + extra + 16;
 	if ((*rc = __atomic_load_n(&s->rc, __ATOMIC_ACQUIRE)) < 0)
@@ -422,7 +353,7 @@ static void *put(struct async_sink *s, enum op op, const void *rows, size_t n, s
 	void *to = b->data + b->used;
 	memcpy(to, rows, n * size);
 	b->used += n * size;
-	b->e[b->n++] = (struct entry){ .op = op, .n = n, .rows = to, .notes = NULL };
+	b->e[b->n++] = (struct entry){ .table = table, .n = n, .rows = to, .notes = NULL };
 	return to;
 }
 
@@ -432,9 +363,9 @@ static int put_records(struct async_sink *s, const struct spe_row_record *rows, 
 	int rc;
 	size_t notes_size = notes ? align16(n * s->stage.note_size) : 0;
 	struct spe_row_record *to =
-		put(s, OP_RECORDS, rows, n, sizeof *rows, notes_size + record_strings_size(s, rows, n), &rc);
+		put(s, SPE_TABLE_RECORD, rows, n, sizeof *rows, notes_size + record_strings_size(s, rows, n), &rc);
 	if (!to)
-		return rc > 0 ? call_inner(s, OP_RECORDS, rows, notes, n) : rc;
+		return rc > 0 ? call_inner(s, SPE_TABLE_RECORD, rows, notes, n) : rc;
 	struct batch *b = s->ring[s->fill];
 	if (notes) {
 		b->used = align16(b->used);
@@ -449,11 +380,6 @@ static int put_records(struct async_sink *s, const struct spe_row_record *rows, 
 	return 0;
 }
 
-static int async_records(void *ctx, const struct spe_row_record *rows, size_t n)
-{
-	return put_records(ctx, rows, NULL, n);
-}
-
 int ana_async_sink_records_noted(void *ctx, const struct spe_row_record *rows, const void *notes, size_t n)
 {
 	struct async_sink *s = ctx;
@@ -465,124 +391,41 @@ int ana_async_sink_sync(void *ctx)
 	return drain(ctx);
 }
 
-/*
- * Queue @p n rows of @p size bytes with copies of their strings (the fields at
- * @p offsets) and room for @p extra bytes more; *copied is the copied rows,
- * NULL when they were not queued (the rows went to inner here, or failed).
- */
-static int put_rows(struct async_sink *s, enum op op, const void *rows, size_t n, size_t size, const size_t *offsets,
-		    size_t n_offsets, size_t extra, void **copied)
+/* Queue @p n rows of table @p table with copies of what they point to (strings, bytes, arrays). */
+static int put_rows(struct async_sink *s, enum spe_table table, const void *rows, size_t n)
 {
+	const struct spe_table_info *ti = spe_table_info(table);
+	int pointers = s->pointer_tables >> table & 1;
+	size_t extra = 0;
+	for (size_t r = 0; pointers && r < n; r++)
+		extra += row_payload(ti, (const char *)rows + r * ti->row_size, NULL);
 	int rc;
-	void *to = put(s, op, rows, n, size, extra + strings_size(rows, n, size, offsets, n_offsets), &rc);
-	*copied = to;
+	char *to = put(s, table, rows, n, ti->row_size, extra, &rc);
 	if (!to)
-		return rc > 0 ? call_inner(s, op, rows, NULL, n) : rc;
+		return rc > 0 ? call_inner(s, table, rows, NULL, n) : rc;
 	struct batch *b = s->ring[s->fill];
-	for (size_t r = 0; r < n; r++)
-		for (size_t f = 0; f < n_offsets; f++)
-			copy_string(b, field((char *)to + r * size, offsets[f]));
+	for (size_t r = 0; pointers && r < n; r++)
+		row_payload(ti, to + r * ti->row_size, b);
 	return 0;
 }
 
-/* Queue @p n rows of @p size bytes with copies of the arrays they point to. */
-static int put_rows_arrays(struct async_sink *s, enum op op, const void *rows, size_t n, size_t size,
-			   const struct array_field *arrays, size_t n_arrays)
-{
-	void *copied;
-	int rc = put_rows(s, op, rows, n, size, NULL, 0, arrays_size(rows, n, size, arrays, n_arrays), &copied);
-	struct batch *b = s->ring[s->fill];
-	for (size_t r = 0; copied && r < n; r++)
-		copy_arrays(b, (char *)copied + r * size, arrays, n_arrays);
-	return rc;
-}
-
-static int async_insns(void *ctx, const struct spe_row_insn *rows, size_t n)
+/*
+ * Any table's rows.  Records, and the tables with many rows
+ * (SPE_TABLE_QUEUED: instructions, symbols, data objects, and those written
+ * at the end of a load, so the loader builds one while the thread stores
+ * another) are queued; the rest (sideband, the source's rows) run on the
+ * caller's thread once the queue is stored.
+ */
+static int async_rows(void *ctx, enum spe_table table, const void *rows, size_t n)
 {
 	struct async_sink *s = ctx;
-	size_t bytes = 0;
-	for (size_t r = 0; r < n; r++)
-		bytes += rows[r].bytes ? rows[r].n_bytes : 0;
-	void *copied;
-	int rc = put_rows(s, OP_INSNS, rows, n, sizeof *rows, spe_row_insn_strings, spe_row_insn_n_strings, bytes,
-			  &copied);
-	struct spe_row_insn *to = copied;
-	struct batch *b = s->ring[s->fill];
-	for (size_t r = 0; to && r < n; r++)
-		if (to[r].bytes) {
-			memcpy(b->data + b->used, to[r].bytes, to[r].n_bytes);
-			to[r].bytes = b->data + b->used;
-			b->used += to[r].n_bytes;
-		}
-	return rc;
+	if (table == SPE_TABLE_RECORD)
+		return put_records(s, rows, NULL, n);
+	if (spe_table_info(table)->flags & SPE_TABLE_QUEUED)
+		return put_rows(s, table, rows, n);
+	int rc = drain(s);
+	return rc < 0 ? rc : s->inner.rows(s->inner.ctx, table, rows, n);
 }
-
-static int async_symbols(void *ctx, const struct spe_row_symbol *rows, size_t n)
-{
-	void *copied;
-	return put_rows(ctx, OP_SYMBOLS, rows, n, sizeof *rows, spe_row_symbol_strings, spe_row_symbol_n_strings, 0,
-			&copied);
-}
-
-static int async_data_objects(void *ctx, const struct spe_row_data_object *rows, size_t n)
-{
-	void *copied;
-	return put_rows(ctx, OP_DATA_OBJECTS, rows, n, sizeof *rows, spe_row_data_object_strings,
-			spe_row_data_object_n_strings, 0, &copied);
-}
-
-/*
- * The tables written at the end of a load, queued like the records: while
- * the thread stores one table (and the SQLite sink turns pc_latency's
- * histograms into JSON), the loader builds the next.
- */
-/* QUEUED_OP(name, row type, op, the rows' arrays and their count) */
-#define QUEUED_OP(name, row_type, op, ...)                                        \
-	static int async_##name(void *ctx, const struct row_type *rows, size_t n) \
-	{                                                                         \
-		return put_rows_arrays(ctx, op, rows, n, sizeof *rows, __VA_ARGS__); \
-	}
-#define ARRAYS(a) a, sizeof a / sizeof *a
-QUEUED_OP(pc_latency, spe_row_pc_latency, OP_PC_LATENCY, ARRAYS(pc_latency_arrays))
-QUEUED_OP(mem_level_stats, spe_row_mem_level_stat, OP_MEM_LEVEL_STATS, NULL, 0)
-QUEUED_OP(branch_stats, spe_row_branch_stat, OP_BRANCH_STATS, NULL, 0)
-QUEUED_OP(page_stats, spe_row_page_stat, OP_PAGE_STATS, ARRAYS(page_stat_arrays))
-QUEUED_OP(cacheline_stats, spe_row_cacheline_stat, OP_CACHELINE_STATS, ARRAYS(cacheline_stat_arrays))
-QUEUED_OP(numa_stats, spe_row_numa_stat, OP_NUMA_STATS, NULL, 0)
-QUEUED_OP(prefetch_stats, spe_row_prefetch_stat, OP_PREFETCH_STATS, NULL, 0)
-#undef QUEUED_OP
-#undef ARRAYS
-
-/* latency_bucket's rows point to a string, not an array */
-static int async_latency_buckets(void *ctx, const struct spe_row_latency_bucket *rows, size_t n)
-{
-	void *copied;
-	return put_rows(ctx, OP_LATENCY_BUCKETS, rows, n, sizeof *rows, spe_row_latency_bucket_strings,
-			spe_row_latency_bucket_n_strings, 0, &copied);
-}
-
-/*
- * The rare operations (sideband, the source's last rows): after the
- * queue, on the caller's thread.  inner's operation may be absent (NULL) for
- * the optional ones; the wrapper's is then NULL too (see ana_async_sink_new).
- */
-#define SYNC_OP(name, row_type)                                                   \
-	static int async_##name(void *ctx, const struct row_type *rows, size_t n) \
-	{                                                                         \
-		struct async_sink *s = ctx;                                       \
-		int rc = drain(s);                                                \
-		return rc < 0 ? rc : s->inner.name(s->inner.ctx, rows, n);        \
-	}
-SYNC_OP(sources, spe_row_source)
-SYNC_OP(cpus, spe_row_cpu)
-SYNC_OP(threads, spe_row_thread)
-SYNC_OP(mappings, spe_row_mapping)
-SYNC_OP(numa_nodes, spe_row_numa_node)
-SYNC_OP(numa_cpus, spe_row_numa_cpu)
-SYNC_OP(numa_memory, spe_row_numa_memory)
-SYNC_OP(load_stats, spe_row_load_stats)
-SYNC_OP(time_convs, spe_row_time_conv)
-#undef SYNC_OP
 
 static int async_begin(void *ctx, struct spe_row_ids *next)
 {
@@ -645,15 +488,6 @@ static void async_free(void *ctx)
 	free(s);
 }
 
-/* A new operation of struct spe_row_sink must be forwarded here too (else a wrapped sink loses it). */
-_Static_assert(sizeof(struct spe_row_sink) ==
-		       offsetof(struct spe_row_sink, prefetch_stats) + sizeof((struct spe_row_sink *)0)->prefetch_stats,
-	       "struct spe_row_sink has an operation sink_async.c does not forward");
-
-/* Does inner (of @p size bytes) have the optional operation at @p offset? */
-#define HAS_OP(in, member) \
-	((in)->size >= offsetof(struct spe_row_sink, member) + sizeof (in)->member && (in)->member)
-
 int ana_async_sink_new(const struct spe_row_sink *inner, struct spe_row_sink *out, char *err, size_t errlen)
 {
 	return ana_async_sink_new_staged(inner, NULL, out, err, errlen);
@@ -674,13 +508,18 @@ int ana_async_sink_new_staged(const struct spe_row_sink *inner, const struct ana
 		snprintf(err, errlen, "out of memory");
 		return -spe_nomem;
 	}
-	memcpy(&s->inner, inner, inner->size < sizeof s->inner ? inner->size : sizeof s->inner);
-	s->inner.size = sizeof s->inner;
+	s->inner = *inner;
 	if (stage)
 		s->stage = *stage;
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
-		if (spe_record_columns[c].type == SPE_COLUMN_TEXT)
+		if (spe_record_columns[c].kind == SPE_KIND_TEXT)
 			s->text_columns |= 1ull << c;
+	for (int t = 0; t < SPE_TABLE_RECORD; t++) {
+		const struct spe_table_info *ti = spe_table_info((enum spe_table)t);
+		for (int c = 0; c < ti->n_columns; c++)
+			if (ti->columns[c].kind >= SPE_KIND_TEXT)
+				s->pointer_tables |= 1ull << t;
+	}
 	for (int i = 0; i < ANA_ASYNC_BATCHES; i++)
 		s->ring[i]->used = s->ring[i]->n = 0;
 	pthread_mutex_init(&s->mu, NULL);
@@ -699,34 +538,13 @@ int ana_async_sink_new_staged(const struct spe_row_sink *inner, const struct ana
 		return -spe_nomem;
 	}
 	s->started = 1;
-	const struct spe_row_sink *in = &s->inner;
-	*out = (struct spe_row_sink){ .size = sizeof *out,
-				      .ctx = s,
+	*out = (struct spe_row_sink){ .ctx = s,
+				      .tables = inner->tables,
 				      .begin = async_begin,
-				      .sources = async_sources,
-				      .cpus = async_cpus,
-				      .threads = async_threads,
-				      .mappings = async_mappings,
-				      .symbols = async_symbols,
-				      .insns = async_insns,
-				      .records = async_records,
-				      .data_objects = async_data_objects,
-				      .numa_nodes = async_numa_nodes,
-				      .numa_cpus = async_numa_cpus,
-				      .numa_memory = async_numa_memory,
-				      .pc_latency = async_pc_latency,
-				      .load_stats = async_load_stats,
+				      .rows = async_rows,
 				      .commit = async_commit,
 				      .abort = async_abort,
 				      .errmsg = async_errmsg,
-				      .free = async_free,
-				      .time_convs = HAS_OP(in, time_convs) ? async_time_convs : NULL,
-				      .mem_level_stats = HAS_OP(in, mem_level_stats) ? async_mem_level_stats : NULL,
-				      .latency_buckets = HAS_OP(in, latency_buckets) ? async_latency_buckets : NULL,
-				      .branch_stats = HAS_OP(in, branch_stats) ? async_branch_stats : NULL,
-				      .page_stats = HAS_OP(in, page_stats) ? async_page_stats : NULL,
-				      .cacheline_stats = HAS_OP(in, cacheline_stats) ? async_cacheline_stats : NULL,
-				      .numa_stats = HAS_OP(in, numa_stats) ? async_numa_stats : NULL,
-				      .prefetch_stats = HAS_OP(in, prefetch_stats) ? async_prefetch_stats : NULL };
+				      .free = async_free };
 	return 0;
 }

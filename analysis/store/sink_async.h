@@ -14,13 +14,14 @@
 /*
  * Wrap @p inner in *out and start the writer thread.  *out owns @p inner
  * from then on: out->free stops the thread and frees inner.  Rows of the
- * frequent tables (records, insns, symbols, data objects) and of the tables
- * written at the end of a load (pc_latency and the summaries) are copied
- * into batches, the strings and arrays they point to included, and stored by
- * the thread in the order they were given; any other operation first waits
- * until the thread has stored all that is queued, then calls inner on the
- * caller's thread.  Only one thread is
- * ever inside inner at a time.  A failure in the thread is returned by the
+ * frequent tables (records, and the tables spe/tables.h marks
+ * SPE_TABLE_QUEUED: insns, symbols, data objects, and those written at the
+ * end of a load, pc_histogram and the summaries) are copied into batches,
+ * the strings and arrays they point to included (as the tables' descriptions
+ * say where they are), and stored by the thread in the order they were
+ * given; the rows of any other table, and any other operation, first wait
+ * until the thread has stored all that is queued, then call inner on the
+ * caller's thread.  Only one thread is ever inside inner at a time.  A failure in the thread is returned by the
  * next operation (errmsg() says what failed); commit waits for the queue and
  * returns its outcome; abort drops what is queued.  Memory stays at a few
  * batches (ANA_ASYNC_BATCHES of ANA_ASYNC_BATCH_BYTES) whatever the load's size.
@@ -50,7 +51,7 @@ struct ana_async_stage {
 /* ana_async_sink_new with @p stage (NULL: none) run on every noted batch of records. */
 int ana_async_sink_new_staged(const struct spe_row_sink *inner, const struct ana_async_stage *stage,
 			      struct spe_row_sink *out, char *err, size_t errlen);
-/* out->records with the stage's notes (n of stage->note_size bytes); @p ctx is out->ctx. */
+/* out->rows of records with the stage's notes (n of stage->note_size bytes); @p ctx is out->ctx. */
 int ana_async_sink_records_noted(void *ctx, const struct spe_row_record *rows, const void *notes, size_t n);
 /* Wait until the thread has stored (and staged) all that is queued; its failure, if any.  @p ctx is out->ctx. */
 int ana_async_sink_sync(void *ctx);

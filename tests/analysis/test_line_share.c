@@ -55,19 +55,21 @@ static struct spe_row_cacheline_stat got[N_KEYS];
 static int64_t got_ids[N_KEYS][2][16];
 static size_t n_got;
 
-static int take_row(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n)
+static int take_row(void *ctx, enum spe_table table, const void *given, size_t n)
 {
 	(void)ctx;
+	CHECK_INT_EQ(table, SPE_TABLE_CACHELINE_STAT);
+	const struct spe_row_cacheline_stat *rows = given;
 	for (size_t i = 0; i < n && n_got < N_KEYS; i++, n_got++) {
 		got[n_got] = rows[i];
-		CHECK(rows[i].n_symbols <= 16 && rows[i].n_data_objects <= 16);
-		memcpy(got_ids[n_got][0], rows[i].symbol_ids, rows[i].n_symbols * sizeof(int64_t));
-		memcpy(got_ids[n_got][1], rows[i].data_object_ids, rows[i].n_data_objects * sizeof(int64_t));
+		CHECK(rows[i].n_symbol_ids <= 16 && rows[i].n_data_object_ids <= 16);
+		memcpy(got_ids[n_got][0], rows[i].symbol_ids, rows[i].n_symbol_ids * sizeof(int64_t));
+		memcpy(got_ids[n_got][1], rows[i].data_object_ids, rows[i].n_data_object_ids * sizeof(int64_t));
 	}
 	return 0;
 }
 
-static const struct spe_row_sink sink = { .size = sizeof sink, .cacheline_stats = take_row };
+static const struct spe_row_sink sink = { .tables = SPE_TABLE_BIT(CACHELINE_STAT), .rows = take_row };
 
 /* Distinct values in first-seen order. */
 struct set {
@@ -197,8 +199,8 @@ TEST(random_accesses_match_the_view)
 			CHECK_INT_EQ(g->cpus, ref.cpus);
 			CHECK_INT_EQ(g->threads, ref.threads);
 			CHECK_INT_EQ(g->offsets, ref.offsets);
-			CHECK(same_ids(got_ids[i][0], &symbols, g->n_symbols));
-			CHECK(same_ids(got_ids[i][1], &objects, g->n_data_objects));
+			CHECK(same_ids(got_ids[i][0], &symbols, g->n_symbol_ids));
+			CHECK(same_ids(got_ids[i][1], &objects, g->n_data_object_ids));
 		}
 	for (size_t n = 0; n < s.before.cap; n++)
 		merged += s.before.lines[n].accesses > 0; /* read back from the spill */

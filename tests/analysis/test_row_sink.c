@@ -7,7 +7,7 @@
  * with codes for op type, EL and memory level and no time where the source's
  * TIME_CONV gives it; commit once on success; a failing sink stops the load
  * with its message, and the load is aborted, never committed.  A sink
- * without time_convs gets every time in the rows.  And the SQLite table
+ * without time_conv rows gets every time in the rows.  And the SQLite table
  * _spe_record has exactly the columns of that list, the view spe_record
  * those of SPE_RECORD_VIEW_COLUMNS.
  *
@@ -138,7 +138,7 @@ static int m_records(void *ctx, const struct spe_row_record *rows, size_t n)
 		*r = rows[i];
 		/* strings live only through the call: keep copies */
 		for (int c = 0; c < SPE_RECORD_NCOLS; c++)
-			if (spe_record_columns[c].type == SPE_COLUMN_TEXT && (r->present >> c & 1)) {
+			if (spe_record_columns[c].kind == SPE_KIND_TEXT && (r->present >> c & 1)) {
 				snprintf(m->record_text[m->n_records][c], 32, "%s", r->col[c].s);
 				r->col[c].s = m->record_text[m->n_records][c];
 			}
@@ -175,7 +175,7 @@ static int m_numa_memory(void *ctx, const struct spe_row_numa_memory *rows, size
 	return 0;
 }
 
-static int m_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, size_t n)
+static int m_pc_histogram(void *ctx, const struct spe_row_pc_histogram *rows, size_t n)
 {
 	(void)rows;
 	((struct memory_sink *)ctx)->n_pc_latency += (int)n;
@@ -206,28 +206,59 @@ static const char *m_errmsg(void *ctx)
 	return ((struct memory_sink *)ctx)->fail_records ? "the store is full" : "";
 }
 
+/* The rows of each table to its function above; a table the sink does not take is a failure. */
+static int m_rows(void *ctx, enum spe_table table, const void *rows, size_t n)
+{
+	switch (table) {
+	case SPE_TABLE_SOURCE:
+		return m_sources(ctx, rows, n);
+	case SPE_TABLE_CPU:
+		return m_cpus(ctx, rows, n);
+	case SPE_TABLE_THREAD:
+		return m_threads(ctx, rows, n);
+	case SPE_TABLE_MAPPING:
+		return m_mappings(ctx, rows, n);
+	case SPE_TABLE_SYMBOL:
+		return m_symbols(ctx, rows, n);
+	case SPE_TABLE_INSN:
+		return m_insns(ctx, rows, n);
+	case SPE_TABLE_RECORD:
+		return m_records(ctx, rows, n);
+	case SPE_TABLE_DATA_OBJECT:
+		return m_data_objects(ctx, rows, n);
+	case SPE_TABLE_NUMA_NODE:
+		return m_numa_nodes(ctx, rows, n);
+	case SPE_TABLE_NUMA_CPU:
+		return m_numa_cpus(ctx, rows, n);
+	case SPE_TABLE_NUMA_MEMORY:
+		return m_numa_memory(ctx, rows, n);
+	case SPE_TABLE_PC_HISTOGRAM:
+		return m_pc_histogram(ctx, rows, n);
+	case SPE_TABLE_LOAD_STATS:
+		return m_load_stats(ctx, rows, n);
+	case SPE_TABLE_TIME_CONV:
+		return m_time_convs(ctx, rows, n);
+	default:
+		CHECK(!"rows of a table the sink does not take");
+		return -spe_invalid;
+	}
+}
+
+/* The summaries it leaves out: a sink that computes its views itself. */
+#define SUMMARIES                                                                                            \
+	(SPE_TABLE_BIT(MEM_LEVEL_STAT) | SPE_TABLE_BIT(LATENCY_BUCKET) | SPE_TABLE_BIT(BRANCH_STAT) |          \
+	 SPE_TABLE_BIT(PAGE_STAT) | SPE_TABLE_BIT(NUMA_STAT) | SPE_TABLE_BIT(PREFETCH_STAT) |                  \
+	 SPE_TABLE_BIT(CACHELINE_STAT))
+
 static struct spe_row_sink sink_of(struct memory_sink *m)
 {
-	return (struct spe_row_sink){ .size = sizeof(struct spe_row_sink),
-				      .ctx = m,
+	return (struct spe_row_sink){ .ctx = m,
+				      .tables = SPE_TABLES_ALL & ~SUMMARIES,
 				      .begin = m_begin,
-				      .sources = m_sources,
-				      .cpus = m_cpus,
-				      .threads = m_threads,
-				      .mappings = m_mappings,
-				      .symbols = m_symbols,
-				      .insns = m_insns,
-				      .records = m_records,
-				      .data_objects = m_data_objects,
-				      .numa_nodes = m_numa_nodes,
-				      .numa_cpus = m_numa_cpus,
-				      .numa_memory = m_numa_memory,
-				      .pc_latency = m_pc_latency,
-				      .load_stats = m_load_stats,
+				      .rows = m_rows,
 				      .commit = m_commit,
 				      .abort = m_abort,
-				      .errmsg = m_errmsg,
-				      .time_convs = m_time_convs };
+				      .errmsg = m_errmsg };
 }
 
 /* ---- records ----------------------------------------------------------------- */
@@ -381,7 +412,7 @@ TEST(rows_come_typed_with_the_sinks_ids)
 	CHECK(!is_set(a, SPE_RECORD_COL_DATA_OBJECT_ID));
 }
 
-/* A sink written before time_convs existed (its size ends at free) gets every time in the rows. */
+/* A sink that does not take time_conv rows gets every time in the rows. */
 TEST(sink_without_time_convs_gets_times)
 {
 	struct memory_sink m = { .give = { 1, 1, 1, 1, 1 } };
@@ -393,7 +424,7 @@ TEST(sink_without_time_convs_gets_times)
 	struct spe_source_info src = { .size = sizeof src, .file = "old", .kind = "raw", .nr_cpus = 1 };
 	struct spe_load_opts opts = { .size = sizeof opts, .kallsyms = ks };
 	sink = sink_of(&m);
-	sink.size = offsetof(struct spe_row_sink, time_convs);
+	sink.tables &= ~SPE_TABLE_BIT(TIME_CONV);
 	CHECK_INT_EQ(spe_loader_new_sink(&sink, &src, &opts, &ld, err, sizeof err), 0);
 	struct spe_perf_time_conv tc = { .time_mult = 3, .time_zero = 100 };
 	spe_loader_time_conv(ld, &tc);
@@ -436,7 +467,7 @@ TEST(sqlite_table_has_the_listed_columns)
 			CHECK_STR_EQ(name, "id");
 		} else if (i < SPE_RECORD_NCOLS) {
 			CHECK_STR_EQ(name, spe_record_columns[i].name);
-			CHECK_STR_EQ(type, spe_record_columns[i].type == SPE_COLUMN_TEXT ? "TEXT" : "INTEGER");
+			CHECK_STR_EQ(type, spe_record_columns[i].kind == SPE_KIND_TEXT ? "TEXT" : "INTEGER");
 		}
 		i++;
 	}

@@ -115,6 +115,40 @@ static int l_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n)
 	return 0;
 }
 
+/* The end tables' loggers (below). */
+static int l_pc_histogram(void *ctx, const struct spe_row_pc_histogram *rows, size_t n);
+static int l_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n);
+static int l_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n);
+static int l_latency_buckets(void *ctx, const struct spe_row_latency_bucket *rows, size_t n);
+static int l_plain(void *ctx, enum spe_table table, const void *rows, size_t n);
+
+/* Each table's rows to its logger. */
+static int l_rows(void *ctx, enum spe_table table, const void *rows, size_t n)
+{
+	switch (table) {
+	case SPE_TABLE_RECORD:
+		return l_records(ctx, rows, n);
+	case SPE_TABLE_INSN:
+		return l_insns(ctx, rows, n);
+	case SPE_TABLE_SYMBOL:
+		return l_symbols(ctx, rows, n);
+	case SPE_TABLE_DATA_OBJECT:
+		return l_data_objects(ctx, rows, n);
+	case SPE_TABLE_MAPPING:
+		return l_mappings(ctx, rows, n);
+	case SPE_TABLE_PC_HISTOGRAM:
+		return l_pc_histogram(ctx, rows, n);
+	case SPE_TABLE_PAGE_STAT:
+		return l_page_stats(ctx, rows, n);
+	case SPE_TABLE_CACHELINE_STAT:
+		return l_cacheline_stats(ctx, rows, n);
+	case SPE_TABLE_LATENCY_BUCKET:
+		return l_latency_buckets(ctx, rows, n);
+	default:
+		return l_plain(ctx, table, rows, n);
+	}
+}
+
 static int l_begin(void *ctx, struct spe_row_ids *next)
 {
 	(void)ctx;
@@ -194,20 +228,21 @@ static int put_noted(struct spe_row_sink *s, int64_t first, size_t n)
 	return rc;
 }
 
-/* The inner sink (no summaries, no time_convs: optional) and its async wrapper. */
+/* The tables the first tests' inner sink takes (no summaries, no time_conv). */
+#define FEW_TABLES                                                                                           \
+	(SPE_TABLE_BIT(MAPPING) | SPE_TABLE_BIT(SYMBOL) | SPE_TABLE_BIT(INSN) | SPE_TABLE_BIT(RECORD) |         \
+	 SPE_TABLE_BIT(DATA_OBJECT))
+
+/* The inner sink and its async wrapper. */
 static void start(struct log_sink *l, struct spe_row_sink *async)
 {
 	memset(l, 0, sizeof *l);
 	l->strings_ok = 1;
 	l->caller = pthread_self();
-	struct spe_row_sink inner = { .size = offsetof(struct spe_row_sink, time_convs),
-				      .ctx = l,
+	struct spe_row_sink inner = { .ctx = l,
+				      .tables = FEW_TABLES,
 				      .begin = l_begin,
-				      .mappings = l_mappings,
-				      .symbols = l_symbols,
-				      .insns = l_insns,
-				      .records = l_records,
-				      .data_objects = l_data_objects,
+				      .rows = l_rows,
 				      .commit = l_commit,
 				      .abort = l_abort,
 				      .errmsg = l_errmsg,
@@ -225,7 +260,7 @@ static int put_insn(struct spe_row_sink *s, int64_t id)
 	snprintf(ops, sizeof ops, "ops-%lld", (long long)id);
 	struct spe_row_insn row = { .id = id, .pc = 0x400000 + 4 * (uint64_t)id, .bytes = bytes, .n_bytes = 4,
 				    .mnemonic = mnem, .operands = ops };
-	int rc = s->insns(s->ctx, &row, 1);
+	int rc = spe_sink_rows(s, &row, 1);
 	memset(mnem, 'x', sizeof mnem - 1);
 	memset(ops, 'x', sizeof ops - 1);
 	memset(bytes, 0xee, sizeof bytes);
@@ -237,7 +272,7 @@ static int put_symbol(struct spe_row_sink *s, int64_t id)
 	char name[32];
 	snprintf(name, sizeof name, "sym-%lld", (long long)id);
 	struct spe_row_symbol row = { .id = id, .name = name };
-	int rc = s->symbols(s->ctx, &row, 1);
+	int rc = spe_sink_rows(s, &row, 1);
 	memset(name, 'x', sizeof name - 1);
 	return rc;
 }
@@ -248,7 +283,7 @@ static int put_object(struct spe_row_sink *s, int64_t id)
 	snprintf(name, sizeof name, "obj-%lld", (long long)id);
 	snprintf(type, sizeof type, "type-%lld", (long long)id);
 	struct spe_row_data_object row = { .id = id, .name = name, .type = type };
-	int rc = s->data_objects(s->ctx, &row, 1);
+	int rc = spe_sink_rows(s, &row, 1);
 	memset(name, 'x', sizeof name - 1);
 	memset(type, 'x', sizeof type - 1);
 	return rc;
@@ -262,7 +297,7 @@ static int put_records(struct spe_row_sink *s, int64_t first, size_t n)
 		rows[i].present = 1ull << SPE_RECORD_COL_TS;
 		rows[i].col[SPE_RECORD_COL_TS].i = first + (int64_t)i;
 	}
-	int rc = s->records(s->ctx, rows, n);
+	int rc = s->rows(s->ctx, SPE_TABLE_RECORD, rows, n);
 	memset(rows, 0xee, n * sizeof *rows);
 	free(rows);
 	return rc;
@@ -273,7 +308,7 @@ TEST(rows_arrive_in_order_with_their_strings)
 	struct log_sink l;
 	struct spe_row_sink s;
 	start(&l, &s);
-	CHECK(s.time_convs == NULL && s.mem_level_stats == NULL && s.cacheline_stats == NULL);
+	CHECK(s.tables == FEW_TABLES); /* the inner sink's */
 	struct spe_row_ids ids;
 	CHECK_INT_EQ(s.begin(s.ctx, &ids), 0);
 	/* the expected log, built as the rows are put */
@@ -293,7 +328,7 @@ TEST(rows_arrive_in_order_with_their_strings)
 		table[n] = 'd', value[n++] = round;
 		if (round % 100 == 0) { /* an operation that waits for the queue, then runs here */
 			struct spe_row_mapping m = { .id = round };
-			CHECK_INT_EQ(s.mappings(s.ctx, &m, 1), 0);
+			CHECK_INT_EQ(spe_sink_rows(&s, &m, 1), 0);
 			table[n] = 'm', value[n++] = round;
 		}
 	}
@@ -339,7 +374,7 @@ TEST(writer_failure_comes_back)
 	/* every later operation fails the same way, and commit never reaches the inner sink */
 	CHECK_INT_EQ(put_insn(&s, 1), -spe_io);
 	struct spe_row_mapping m = { .id = 1 };
-	CHECK_INT_EQ(s.mappings(s.ctx, &m, 1), -spe_io);
+	CHECK_INT_EQ(spe_sink_rows(&s, &m, 1), -spe_io);
 	CHECK_INT_EQ(s.commit(s.ctx), -spe_io);
 	CHECK_INT_EQ(l.commits, 0);
 	CHECK_INT_EQ(l.n, 1000); /* nothing stored after the failure */
@@ -386,10 +421,10 @@ static void start_staged(struct log_sink *l, struct stage_log *g, unsigned slow_
 	l->strings_ok = 1;
 	l->caller = pthread_self();
 	l->slow_us = slow_us;
-	struct spe_row_sink inner = { .size = offsetof(struct spe_row_sink, time_convs),
-				      .ctx = l,
+	struct spe_row_sink inner = { .ctx = l,
+				      .tables = SPE_TABLE_BIT(RECORD),
 				      .begin = l_begin,
-				      .records = l_records,
+				      .rows = l_rows,
 				      .commit = l_commit,
 				      .abort = l_abort,
 				      .errmsg = l_errmsg,
@@ -476,10 +511,10 @@ static void check_end_array(const int64_t *got, size_t n, int64_t v)
 			end_arrays_ok = 0;
 }
 
-static int l_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, size_t n)
+static int l_pc_histogram(void *ctx, const struct spe_row_pc_histogram *rows, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
-		const struct spe_row_pc_latency *r = &rows[k];
+		const struct spe_row_pc_histogram *r = &rows[k];
 		for (size_t i = 0; i < r->n; i++)
 			if (r->latency[i] != (int32_t)((r->source_id + (int64_t)i) & 0xffff) ||
 			    r->samples[i] != (uint64_t)(r->source_id + (int64_t)i))
@@ -492,7 +527,7 @@ static int l_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, size_t
 static int l_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
-		check_end_array(rows[k].data_object_ids, rows[k].n_data_objects, rows[k].source_id);
+		check_end_array(rows[k].data_object_ids, rows[k].n_data_object_ids, rows[k].source_id);
 		note_end_row(ctx, 'p', rows[k].source_id);
 	}
 	return 0;
@@ -501,8 +536,8 @@ static int l_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t 
 static int l_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
-		check_end_array(rows[k].symbol_ids, rows[k].n_symbols, rows[k].source_id);
-		check_end_array(rows[k].data_object_ids, rows[k].n_data_objects, rows[k].source_id + 1000);
+		check_end_array(rows[k].symbol_ids, rows[k].n_symbol_ids, rows[k].source_id);
+		check_end_array(rows[k].data_object_ids, rows[k].n_data_object_ids, rows[k].source_id + 1000);
 		note_end_row(ctx, 'c', rows[k].source_id);
 	}
 	return 0;
@@ -520,18 +555,19 @@ static int l_latency_buckets(void *ctx, const struct spe_row_latency_bucket *row
 	return 0;
 }
 
-#define LOG_PLAIN(name, type, letter)                                  \
-	static int l_##name(void *ctx, const struct type *rows, size_t n) \
-	{                                                                 \
-		for (size_t k = 0; k < n; k++)                            \
-			note_end_row(ctx, letter, rows[k].source_id);    \
-		return 0;                                                 \
-	}
-LOG_PLAIN(mem_level_stats, spe_row_mem_level_stat, 'l')
-LOG_PLAIN(branch_stats, spe_row_branch_stat, 'j')
-LOG_PLAIN(numa_stats, spe_row_numa_stat, 'n')
-LOG_PLAIN(prefetch_stats, spe_row_prefetch_stat, 'f')
-#undef LOG_PLAIN
+/* The summaries without arrays: each row's source_id (their first column), logged under a letter of its table. */
+static int l_plain(void *ctx, enum spe_table table, const void *rows, size_t n)
+{
+	const struct spe_table_info *ti = spe_table_info(table);
+	char letter = table == SPE_TABLE_MEM_LEVEL_STAT ? 'l'
+		      : table == SPE_TABLE_BRANCH_STAT	 ? 'j'
+		      : table == SPE_TABLE_NUMA_STAT	 ? 'n'
+		      : table == SPE_TABLE_PREFETCH_STAT ? 'f'
+							 : '?';
+	for (size_t k = 0; k < n; k++)
+		note_end_row(ctx, letter, spe_column_int(&ti->columns[0], (const char *)rows + k * ti->row_size));
+	return 0;
+}
 
 /* Fill @p a with v, v + 1, ... (n of them). */
 static void end_array(int64_t *a, size_t n, int64_t v)
@@ -549,8 +585,8 @@ static int put_histogram(struct spe_row_sink *s, int64_t v, size_t n)
 		lat[i] = (int32_t)((v + (int64_t)i) & 0xffff);
 		samples[i] = (uint64_t)(v + (int64_t)i);
 	}
-	struct spe_row_pc_latency row = { .source_id = v, .n = n, .latency = lat, .samples = samples };
-	int rc = s->pc_latency(s->ctx, &row, 1);
+	struct spe_row_pc_histogram row = { .source_id = v, .n = n, .latency = lat, .samples = samples };
+	int rc = spe_sink_rows(s, &row, 1);
 	memset(lat, 0xee, (n + 1) * sizeof *lat);
 	memset(samples, 0xee, (n + 1) * sizeof *samples);
 	free(lat);
@@ -564,22 +600,14 @@ TEST(end_tables_arrive_in_order_with_their_arrays)
 	memset(&l, 0, sizeof l);
 	l.strings_ok = 1;
 	l.caller = pthread_self();
-	struct spe_row_sink inner = { .size = sizeof inner,
-				      .ctx = &l,
+	struct spe_row_sink inner = { .ctx = &l,
+				      .tables = SPE_TABLES_ALL,
 				      .begin = l_begin,
-				      .mappings = l_mappings,
-				      .pc_latency = l_pc_latency,
+				      .rows = l_rows,
 				      .commit = l_commit,
 				      .abort = l_abort,
 				      .errmsg = l_errmsg,
-				      .free = l_free,
-				      .mem_level_stats = l_mem_level_stats,
-				      .latency_buckets = l_latency_buckets,
-				      .branch_stats = l_branch_stats,
-				      .page_stats = l_page_stats,
-				      .cacheline_stats = l_cacheline_stats,
-				      .numa_stats = l_numa_stats,
-				      .prefetch_stats = l_prefetch_stats },
+				      .free = l_free },
 			   s;
 	char err[128];
 	CHECK_INT_EQ(ana_async_sink_new(&inner, &s, err, sizeof err), 0);
@@ -595,8 +623,8 @@ TEST(end_tables_arrive_in_order_with_their_arrays)
 			break;
 		case 1: {
 			end_array(ids, 5, v);
-			struct spe_row_page_stat row = { .source_id = v, .n_data_objects = 5, .data_object_ids = ids };
-			CHECK_INT_EQ(s.page_stats(s.ctx, &row, 1), 0);
+			struct spe_row_page_stat row = { .source_id = v, .n_data_object_ids = 5, .data_object_ids = ids };
+			CHECK_INT_EQ(spe_sink_rows(&s, &row, 1), 0);
 			table[n] = 'p';
 			break;
 		}
@@ -605,11 +633,11 @@ TEST(end_tables_arrive_in_order_with_their_arrays)
 			end_array(ids, 7, v);
 			end_array(objects, 3, v + 1000);
 			struct spe_row_cacheline_stat row = { .source_id = v,
-							      .n_symbols = 7,
+							      .n_symbol_ids = 7,
 							      .symbol_ids = ids,
-							      .n_data_objects = v % 3 ? 3 : 0,
+							      .n_data_object_ids = v % 3 ? 3 : 0,
 							      .data_object_ids = v % 3 ? objects : NULL };
-			CHECK_INT_EQ(s.cacheline_stats(s.ctx, &row, 1), 0);
+			CHECK_INT_EQ(spe_sink_rows(&s, &row, 1), 0);
 			memset(objects, 0xee, sizeof objects);
 			table[n] = 'c';
 			break;
@@ -618,32 +646,32 @@ TEST(end_tables_arrive_in_order_with_their_arrays)
 			char name[32];
 			snprintf(name, sizeof name, "class-%lld", (long long)v);
 			struct spe_row_latency_bucket row = { .source_id = v, .op_class = name };
-			CHECK_INT_EQ(s.latency_buckets(s.ctx, &row, 1), 0);
+			CHECK_INT_EQ(spe_sink_rows(&s, &row, 1), 0);
 			memset(name, 'x', sizeof name - 1);
 			table[n] = 'b';
 			break;
 		}
 		case 4: {
 			struct spe_row_mem_level_stat row = { .source_id = v };
-			CHECK_INT_EQ(s.mem_level_stats(s.ctx, &row, 1), 0);
+			CHECK_INT_EQ(spe_sink_rows(&s, &row, 1), 0);
 			table[n] = 'l';
 			break;
 		}
 		case 5: {
 			struct spe_row_branch_stat row = { .source_id = v };
-			CHECK_INT_EQ(s.branch_stats(s.ctx, &row, 1), 0);
+			CHECK_INT_EQ(spe_sink_rows(&s, &row, 1), 0);
 			table[n] = 'j';
 			break;
 		}
 		case 6: {
 			struct spe_row_numa_stat row = { .source_id = v };
-			CHECK_INT_EQ(s.numa_stats(s.ctx, &row, 1), 0);
+			CHECK_INT_EQ(spe_sink_rows(&s, &row, 1), 0);
 			table[n] = 'n';
 			break;
 		}
 		default: {
 			struct spe_row_prefetch_stat row = { .source_id = v };
-			CHECK_INT_EQ(s.prefetch_stats(s.ctx, &row, 1), 0);
+			CHECK_INT_EQ(spe_sink_rows(&s, &row, 1), 0);
 			table[n] = 'f';
 			break;
 		}
@@ -652,7 +680,7 @@ TEST(end_tables_arrive_in_order_with_their_arrays)
 		value[n++] = v;
 		if (v == 10000) { /* an operation that waits for the queue, then runs here */
 			struct spe_row_mapping m = { .id = v };
-			CHECK_INT_EQ(s.mappings(s.ctx, &m, 1), 0);
+			CHECK_INT_EQ(spe_sink_rows(&s, &m, 1), 0);
 			table[n] = 'm', value[n++] = v;
 		}
 	}

@@ -151,7 +151,7 @@ static int number_functions(struct ch_functions *f)
 	return 0;
 }
 
-int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_latency *r)
+int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_histogram *r)
 {
 	/* by symbol here (rows of any table come in any order): into functions at the end */
 	struct latency_key key = { { r->symbol_id ? index_of(f, r->symbol_id) : 0, 0, 0 } };

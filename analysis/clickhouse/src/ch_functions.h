@@ -37,7 +37,7 @@ void ch_functions_begin(struct ch_functions *f, int64_t source_id);
 int ch_functions_symbol(struct ch_functions *f, const struct spe_row_symbol *r);
 int ch_functions_mapping(struct ch_functions *f, int64_t id, const char *path);
 /* Count a PC's histogram into its symbol's.  0, or -1 without memory. */
-int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_latency *r);
+int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_histogram *r);
 /* The RowBinary rows of function_stat and function_latency (once every row is in).  0, or -1 without memory. */
 int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_buf *latency);
 void ch_functions_free(struct ch_functions *f);

@@ -66,43 +66,44 @@ int ch_insert(struct spe_ch *ch, const char *insert, const void *body, size_t le
 
 /* ---- the schema (ch_schema.c) ------------------------------------------- */
 
-/* A column of a table the sink fills: name and ClickHouse type. */
+/*
+ * A column of a table the sink fills: name, ClickHouse type, and where its
+ * value comes from: column `from` of the table's description (spe/tables.h),
+ * or one of CH_FROM_*.
+ */
 struct ch_column {
 	const char *name, *type;
+	int from;
+	int nullable; /* the type is Nullable(...) */
 };
+#define CH_FROM_SOURCE_ID (-1) /* the capture's source id (ClickHouse's dimension tables carry it) */
+#define CH_FROM_SINK (-2)      /* written by the sink itself (source.committed_ns, at commit); last */
 
+/*
+ * The ClickHouse tables: one per table of spe/tables.h that ClickHouse
+ * stores (the same number; not time_conv), and ClickHouse's own summaries
+ * for hot_symbol.  pc_histogram is stored as pc_latency, one row per (PC,
+ * latency); _spe_record as the spe_record view's wide rows (ch_widen.c).
+ */
 enum ch_table_id {
-	CHT_SOURCE,
-	CHT_CPU,
-	CHT_THREAD,
-	CHT_MAPPING,
-	CHT_SYMBOL,
-	CHT_INSN,
-	CHT_PC_LATENCY,
-	CHT_LOAD_STATS,
-	CHT_DATA_OBJECT,
-	CHT_NUMA_NODE,
-	CHT_NUMA_CPU,
-	CHT_NUMA_MEMORY,
-	/* the summaries (ch_summary.c): what the summary views read instead of the records */
-	CHT_MEM_LEVEL_STAT,
-	CHT_LATENCY_BUCKET,
-	CHT_BRANCH_STAT,
-	CHT_PAGE_STAT,
-	CHT_CACHELINE_STAT,
-	CHT_FUNCTION_STAT,
+#define SPE_X(name, NAME, flags, key, order, title) CHT_##NAME = SPE_TABLE_##NAME,
+	SPE_TABLES(SPE_X)
+#undef SPE_X
+	CHT_RECORD = SPE_TABLE_RECORD,
+	CHT_PC_LATENCY = SPE_TABLE_PC_HISTOGRAM,
+	/* the summaries (ch_functions.c) hot_symbol reads instead of the records */
+	CHT_FUNCTION_STAT = SPE_TABLE_COUNT,
 	CHT_FUNCTION_LATENCY,
-	CHT_NUMA_STAT,
-	CHT_PREFETCH_STAT,
-	CHT_RECORD,
 	CHT_COUNT
 };
 
+/* 1 when ClickHouse has table @p t (every ch_table_id but time_conv's). */
+int ch_table_exists(enum ch_table_id t);
 /* The storage table of a per-capture table: "_symbol" (Distributed over "_symbol_shard" on a cluster). */
 const char *ch_table_name(enum ch_table_id t);
 /* "INSERT INTO _t(c1, c2, ...) FORMAT RowBinary" (static storage). */
 const char *ch_insert_sql(enum ch_table_id t);
-/* The columns of table @p t, in insert order; their count in @p n. */
+/* The columns of table @p t, in insert order; their count in @p n (0 for a table ClickHouse lacks). */
 const struct ch_column *ch_table_columns(enum ch_table_id t, int *n);
 /*
  * _spe_record's columns (ch_table_columns(CHT_RECORD)) are the spe_record

@@ -2,6 +2,9 @@
 /*
  * The ClickHouse schema (docs/scaling-out.md, "Table layout"): the tables of
  * docs/schema.md with ClickHouse types, where the rows live, and the views.
+ * Their columns come from the tables' descriptions (spe/tables.h): a column
+ * has the ClickHouse type its SQLite type gives (ch_type), but for the few
+ * kept as the tables were first made (ch_types, ch_extra_columns).
  *
  * Every per-capture table is stored as `_name` and read through a view
  * `name` that shows only committed captures (the source view's ids): a
@@ -18,6 +21,7 @@
  * filtering one capture reads its range only.  Then the column the views
  * group or join on, so equal values sit together and compress.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,161 +40,59 @@
  */
 #define SPE_CH_VERSION 2
 
-static const struct ch_column source_cols[] = {
-	{ "id", "Int64" },
-	{ "file", "String" },
-	{ "kind", "String" },
-	{ "host", "Nullable(String)" },
-	{ "command_line", "Nullable(String)" },
-	{ "cpus", "Nullable(Int64)" },
-	{ "loaded_at", "String" },
-	/* the capture's identity (a reload is refused or replaces it; SQLite's source has it too), */
-	{ "digest", "String" },
-	/* ClickHouse only: the commit time */
-	{ "committed_ns", "UInt64" },
+/*
+ * ClickHouse's types where they are not what the SQLite type gives
+ * (ch_type), as the tables were first made.
+ */
+static const struct {
+	const char *table, *column, *type;
+} ch_types[] = {
+	/* the capture's identity: always there (the sink computes it for a source row without) */
+	{ "source", "digest", "String" },
+	/* Nullable as _spe_record's cpu: the views join _cpu_context on it */
+	{ "numa_stat", "cpu", "Nullable(Int64)" },
+	{ "meta", "value", "String" },
 };
-static const struct ch_column cpu_cols[] = {
-	{ "source_id", "Int64" }, { "cpu", "Int64" }, { "midr", "Nullable(Int64)" },
-	{ "part", "Nullable(String)" }, { "spe_version", "Nullable(String)" },
+
+/* ClickHouse's own columns of the described tables, after the column named. */
+static const struct {
+	enum ch_table_id table;
+	const char *after;
+	struct ch_column column;
+} ch_extra_columns[] = {
+	/* the dimension tables' rows carry their capture's id: the sort key, and the shard */
+	{ CHT_SYMBOL, "id", { "source_id", "Int64", CH_FROM_SOURCE_ID, 0 } },
+	{ CHT_INSN, "id", { "source_id", "Int64", CH_FROM_SOURCE_ID, 0 } },
+	/* the commit time: the source view keeps each digest's latest commit */
+	{ CHT_SOURCE, "digest", { "committed_ns", "UInt64", CH_FROM_SINK, 0 } },
 };
-static const struct ch_column thread_cols[] = {
-	{ "source_id", "Int64" }, { "tid", "Int64" }, { "pid", "Nullable(Int64)" }, { "comm", "Nullable(String)" },
-};
-static const struct ch_column mapping_cols[] = {
-	{ "id", "Int64" },     { "source_id", "Int64" },          { "pid", "Nullable(Int64)" },
-	{ "path", "String" },  { "build_id", "Nullable(String)" }, { "start", "Int64" },
-	{ "end", "Int64" },    { "pgoff", "Int64" },              { "time", "Nullable(Int64)" },
-	{ "prot", "Nullable(Int64)" },
-};
-static const struct ch_column symbol_cols[] = {
-	{ "id", "Int64" },   { "source_id", "Int64" },        { "mapping_id", "Nullable(Int64)" },
-	{ "name", "String" }, { "start", "Int64" },            { "size", "Nullable(Int64)" },
-	{ "file", "Nullable(String)" }, { "line", "Nullable(Int64)" },
-};
-static const struct ch_column insn_cols[] = {
-	{ "id", "Int64" },
-	{ "source_id", "Int64" },
-	{ "mapping_id", "Nullable(Int64)" },
-	{ "pc", "Int64" },
-	{ "symbol_id", "Nullable(Int64)" },
-	{ "bytes", "Nullable(String)" },
-	{ "mnemonic", "Nullable(String)" },
-	{ "operands", "Nullable(String)" },
-	{ "file", "Nullable(String)" },
-	{ "line", "Nullable(Int64)" },
-	{ "inline_function", "Nullable(String)" },
-};
+
+/* pc_histogram's rows as pc_latency's: one per (PC, latency), NULL for the untimed records (ch_sink.c). */
 static const struct ch_column pc_latency_cols[] = {
-	{ "source_id", "Int64" },        { "pc", "Nullable(Int64)" },           { "insn_id", "Nullable(Int64)" },
-	{ "symbol_id", "Nullable(Int64)" }, { "total_latency", "Nullable(Int64)" }, { "samples", "Int64" },
-};
-static const struct ch_column load_stats_cols[] = {
-	{ "source_id", "Int64" },     { "records", "Int64" },  { "bad_bytes", "Int64" },  { "skipped_bytes", "Int64" },
-	{ "partial_records", "Int64" }, { "unknown_packets", "Int64" }, { "lost_aux", "Int64" }, { "no_mapping", "Int64" },
-	{ "no_symbol", "Int64" },     { "no_time", "Int64" },  { "no_data_object", "Int64" },
-	{ "cacheline_scan", "Int64" }, { "cut_offset", "Nullable(Int64)" }, { "cut_bytes", "Int64" },
-	{ "cut", "Nullable(String)" },
-};
-static const struct ch_column data_object_cols[] = {
-	{ "id", "Int64" },
-	{ "source_id", "Int64" },
-	{ "pid", "Nullable(Int64)" },
-	{ "kind", "Int64" },
-	{ "name", "String" },
-	{ "mapping_id", "Nullable(Int64)" },
-	{ "start", "Nullable(Int64)" },
-	{ "size", "Nullable(Int64)" },
-	{ "type", "Nullable(String)" },
-	{ "file", "Nullable(String)" },
-	{ "line", "Nullable(Int64)" },
-};
-static const struct ch_column numa_node_cols[] = {
-	{ "source_id", "Int64" }, { "node", "Int64" }, { "cpus", "Nullable(String)" },
-	{ "mem_total_kb", "Nullable(Int64)" }, { "mem_free_kb", "Nullable(Int64)" },
-};
-static const struct ch_column numa_cpu_cols[] = {
-	{ "source_id", "Int64" }, { "cpu", "Int64" }, { "node", "Int64" },
-};
-static const struct ch_column numa_memory_cols[] = {
-	{ "source_id", "Int64" }, { "node", "Int64" }, { "start", "Int64" }, { "end", "Int64" },
-};
-/* The summaries only the memory views read (data_page reads page_stat too, with its columns of schema 5). */
-static const struct ch_column numa_stat_cols[] = {
-	/* cpu Nullable as _spe_record's: the views join _cpu_context on it */
-	{ "source_id", "Int64" },	       { "cpu", "Nullable(Int64)" },	 { "physical", "Int64" },
-	{ "memory_node", "Nullable(Int64)" }, { "data_source", "Nullable(Int64)" }, { "loads", "Int64" },
-	{ "timed", "Int64" },		       { "total_latency", "Nullable(Int64)" }, { "remote_access", "Nullable(Int64)" },
-};
-static const struct ch_column prefetch_stat_cols[] = {
-	{ "source_id", "Int64" },	   { "pc", "Nullable(Int64)" },	      { "insn_id", "Nullable(Int64)" },
-	{ "symbol_id", "Nullable(Int64)" }, { "data_object_id", "Nullable(Int64)" }, { "loads", "Int64" },
-	{ "timed", "Int64" },		   { "total_latency", "Nullable(Int64)" }, { "late_prefetch", "Nullable(Int64)" },
-	{ "late_latency", "Nullable(Int64)" }, { "recently_fetched", "Nullable(Int64)" },
+	{ "source_id", "Int64", 0, 0 },		{ "pc", "Nullable(Int64)", 0, 1 },
+	{ "insn_id", "Nullable(Int64)", 0, 1 },	{ "symbol_id", "Nullable(Int64)", 0, 1 },
+	{ "total_latency", "Nullable(Int64)", 0, 1 }, { "samples", "Int64", 0, 0 },
 };
 
 /*
- * The summaries of each capture, as the SQLite sink stores them
- * (docs/schema.md, "Summaries"), plus two of ClickHouse's own for
- * hot_symbol (ch_summary.c): function_stat, one function's statistics in
- * one capture, and function_latency, its latency histogram there (read only
- * to merge a function's captures).
- */
-static const struct ch_column mem_level_stat_cols[] = {
-	{ "source_id", "Int64" }, { "mem_level", "Nullable(Int64)" }, { "loads", "Int64" },
-	{ "timed", "Int64" },     { "total_latency", "Nullable(Int64)" },
-};
-static const struct ch_column latency_bucket_cols[] = {
-	{ "source_id", "Int64" }, { "op_class", "Nullable(String)" }, { "latency_lo", "Int64" },
-	{ "samples", "Int64" },   { "total_latency", "Int64" },
-};
-static const struct ch_column branch_stat_cols[] = {
-	{ "source_id", "Int64" }, { "pc", "Nullable(Int64)" },	       { "insn_id", "Nullable(Int64)" },
-	{ "branches", "Int64" },  { "mispredicted", "Nullable(Int64)" }, { "not_taken", "Nullable(Int64)" },
-};
-static const struct ch_column page_stat_cols[] = {
-	{ "source_id", "Int64" }, { "pid", "Nullable(Int64)" },	     { "page", "Int64" },
-	{ "accesses", "Int64" },  { "tlb_walks", "Nullable(Int64)" }, { "translated", "Int64" },
-	{ "translation_latency", "Nullable(Int64)" }, { "timed", "Int64" }, { "total_latency", "Nullable(Int64)" },
-	{ "data_object_ids", "Array(Int64)" },
-};
-static const struct ch_column cacheline_stat_cols[] = {
-	{ "source_id", "Int64" },
-	{ "pid", "Nullable(Int64)" },
-	{ "line", "Int64" },
-	{ "accesses", "Int64" },
-	{ "loads", "Nullable(Int64)" },
-	{ "stores", "Nullable(Int64)" },
-	{ "cpus", "Int64" },
-	{ "threads", "Int64" },
-	{ "offsets", "Int64" },
-	{ "snooped", "Nullable(Int64)" },
-	{ "hitm", "Nullable(Int64)" },
-	{ "peer_hits", "Nullable(Int64)" },
-	{ "total_latency", "Nullable(Int64)" },
-	{ "atomics", "Nullable(Int64)" },
-	{ "writes", "Nullable(Int64)" },
-	{ "modified_events", "Nullable(Int64)" },
-	{ "modified_sources", "Nullable(Int64)" },
-	{ "remote_hits", "Nullable(Int64)" },
-	{ "symbol_ids", "Array(Int64)" },
-	{ "data_object_ids", "Array(Int64)" },
-};
-/*
+ * ClickHouse's own summaries for hot_symbol (ch_functions.c): function_stat,
+ * one function's statistics in one capture, and function_latency, its
+ * latency histogram there (read only to merge a function's captures).
  * symbol_id: the function's smallest symbol id in the capture, NULL for the
- * records without a symbol; name, path, file, line: that symbol's (hot_symbol
- * shows them).
+ * records without a symbol; name, path, file, line: that symbol's
+ * (hot_symbol shows them).
  */
 static const struct ch_column function_stat_cols[] = {
-	{ "source_id", "Int64" },	  { "symbol_id", "Nullable(Int64)" }, { "name", "Nullable(String)" },
-	{ "path", "Nullable(String)" }, { "file", "Nullable(String)" },	   { "line", "Nullable(Int64)" },
-	{ "samples", "Int64" },	  { "total_latency", "Nullable(Int64)" }, { "timed", "Int64" },
-	{ "p50", "Nullable(Int64)" },	  { "p90", "Nullable(Int64)" },	   { "p99", "Nullable(Int64)" },
+	{ "source_id", "Int64", 0, 0 },	     { "symbol_id", "Nullable(Int64)", 0, 1 }, { "name", "Nullable(String)", 0, 1 },
+	{ "path", "Nullable(String)", 0, 1 }, { "file", "Nullable(String)", 0, 1 },	{ "line", "Nullable(Int64)", 0, 1 },
+	{ "samples", "Int64", 0, 0 },	     { "total_latency", "Nullable(Int64)", 0, 1 }, { "timed", "Int64", 0, 0 },
+	{ "p50", "Nullable(Int64)", 0, 1 },   { "p90", "Nullable(Int64)", 0, 1 },	{ "p99", "Nullable(Int64)", 0, 1 },
 };
 static const struct ch_column function_latency_cols[] = {
-	{ "source_id", "Int64" },
-	{ "symbol_id", "Nullable(Int64)" },
-	{ "total_latency", "Nullable(Int64)" },
-	{ "samples", "Int64" },
+	{ "source_id", "Int64", 0, 0 },
+	{ "symbol_id", "Nullable(Int64)", 0, 1 },
+	{ "total_latency", "Nullable(Int64)", 0, 1 },
+	{ "samples", "Int64", 0, 0 },
 };
 
 /*
@@ -209,114 +111,163 @@ static const char *const record_names[] = {
 #undef SPE_XC
 };
 #define RECORD_NCOLS ((int)(sizeof record_names / sizeof *record_names))
-static struct ch_column record_cols[RECORD_NCOLS];
 
-#define COLS(a) a, (int)(sizeof a / sizeof a[0])
+#define COLS(a) .cols = a, .ncols = (int)(sizeof a / sizeof a[0])
 
 struct ch_table {
 	const char *name;            /* the view users query; stored as "_" name */
 	const struct ch_column *cols;
 	int ncols;
-	const char *order_by;
+	const char *order_by;        /* MergeTree's ORDER BY; NULL: ClickHouse has no such table */
 	const char *shown;           /* the view's columns when not all: the SQLite table's (source_id only where it has it) */
+	char storage[40];            /* "_" name */
+	char *insert;                /* "INSERT INTO _name(columns) FORMAT RowBinary", NULL without memory */
 };
 
-static struct ch_table tables[CHT_COUNT] = {
-	/* a capture by id: the source view's argMax reads them all, they are few */
-	[CHT_SOURCE] = { "source", COLS(source_cols), "id", "id, file, kind, host, command_line, cpus, loaded_at, digest" },
-	[CHT_CPU] = { "cpu", COLS(cpu_cols), "(source_id, cpu)", NULL },
-	[CHT_THREAD] = { "thread", COLS(thread_cols), "(source_id, tid)", NULL },
-	/* the dimension tables: joined by id, which starts with the capture's key */
-	[CHT_MAPPING] = { "mapping", COLS(mapping_cols), "(source_id, id)", NULL },
-	[CHT_SYMBOL] = { "symbol", COLS(symbol_cols), "(source_id, id)", "id, mapping_id, name, start, size, file, line" },
-	[CHT_INSN] = { "insn", COLS(insn_cols), "(source_id, id)",
-		       "id, mapping_id, pc, symbol_id, lower(hex(bytes)) AS bytes, mnemonic, operands, file, line, "
-		       "inline_function" },
-	/* hot_pc and hot_symbol group it by PC */
-	[CHT_PC_LATENCY] = { "pc_latency", COLS(pc_latency_cols), "(source_id, assumeNotNull(pc))", NULL },
-	[CHT_LOAD_STATS] = { "load_stats", COLS(load_stats_cols), "source_id", NULL },
-	[CHT_DATA_OBJECT] = { "data_object", COLS(data_object_cols), "(source_id, id)", NULL },
-	[CHT_NUMA_NODE] = { "numa_node", COLS(numa_node_cols), "(source_id, node)", NULL },
-	[CHT_NUMA_CPU] = { "numa_cpu", COLS(numa_cpu_cols), "(source_id, cpu)", NULL },
-	[CHT_NUMA_MEMORY] = { "numa_memory", COLS(numa_memory_cols), "(source_id, start)", NULL },
-	/* the summaries: few rows a capture, read whole or by capture */
-	[CHT_MEM_LEVEL_STAT] = { "mem_level_stat", COLS(mem_level_stat_cols), "source_id", NULL },
-	[CHT_LATENCY_BUCKET] = { "latency_bucket", COLS(latency_bucket_cols), "(source_id, latency_lo)", NULL },
-	[CHT_BRANCH_STAT] = { "branch_stat", COLS(branch_stat_cols), "(source_id, assumeNotNull(pc))", NULL },
-	[CHT_PAGE_STAT] = { "page_stat", COLS(page_stat_cols), "(source_id, page)", NULL },
-	[CHT_CACHELINE_STAT] = { "cacheline_stat", COLS(cacheline_stat_cols), "(source_id, line)", NULL },
-	[CHT_FUNCTION_STAT] = { "function_stat", COLS(function_stat_cols), "(source_id, assumeNotNull(symbol_id))", NULL },
-	[CHT_FUNCTION_LATENCY] = { "function_latency", COLS(function_latency_cols), "(source_id, assumeNotNull(symbol_id))", NULL },
-	[CHT_NUMA_STAT] = { "numa_stat", COLS(numa_stat_cols), "source_id", NULL },
-	[CHT_PREFETCH_STAT] = { "prefetch_stat", COLS(prefetch_stat_cols), "(source_id, assumeNotNull(pc))", NULL },
-	/*
-	 * The records by capture then PC: the PC column sorted compresses to
-	 * little, and the views that group by PC (branch_mispredict, prefetch)
-	 * or read one function's PC range find them together.
-	 */
-	[CHT_RECORD] = { "spe_record", record_cols, RECORD_NCOLS, "(source_id, assumeNotNull(pc))", NULL },
-};
+/*
+ * Sort keys (spe/tables.h has each table's) start with source_id; a capture
+ * by id: the source view's argMax reads them all, they are few; the
+ * dimension tables are joined by id, which starts with the capture's key;
+ * hot_pc and hot_symbol group pc_latency by PC; the summaries have few rows
+ * a capture, read whole or by capture.
+ */
+static struct ch_table tables[CHT_COUNT];
+/* The columns of the described tables: their own (by ch_type), and ClickHouse's extra ones. */
+static struct ch_column described_cols[SPE_TABLE_COUNT][72];
+static struct ch_column record_cols[RECORD_NCOLS];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
-static void record_columns(void)
+/* A column's ClickHouse type, from its kind and SQLite type. */
+static const char *ch_type(const char *table, const struct spe_column *c)
 {
-	if (record_cols[0].name)
-		return;
-	for (int c = RECORD_NCOLS - 1; c >= 0; c--) { /* [0] last: it says the list is filled */
+	for (size_t i = 0; i < sizeof ch_types / sizeof *ch_types; i++)
+		if (!strcmp(ch_types[i].table, table) && !strcmp(ch_types[i].column, c->name))
+			return ch_types[i].type;
+	if (c->kind == SPE_KIND_IDS)
+		return "Array(Int64)";
+	int not_null = strstr(c->sql, "NOT NULL") || strstr(c->sql, "PRIMARY KEY");
+	if (!strncmp(c->sql, "TEXT", 4) || !strncmp(c->sql, "BLOB", 4))
+		return not_null ? "String" : "Nullable(String)";
+	if (!strncmp(c->sql, "REAL", 4))
+		return not_null ? "Float64" : "Nullable(Float64)";
+	return not_null ? "Int64" : "Nullable(Int64)";
+}
+
+/* Table @p t's columns from its description (@p ti), ClickHouse's own inserted. */
+static int described_columns(enum ch_table_id t, const struct spe_table_info *ti, struct ch_column *out)
+{
+	int n = 0;
+	for (int c = 0; c < ti->n_columns; c++) {
+		if (!ti->columns[c].sql)
+			continue;
+		const char *type = ch_type(ti->name, &ti->columns[c]);
+		out[n++] = (struct ch_column){ ti->columns[c].name, type, c, !strncmp(type, "Nullable(", 9) };
+		for (size_t i = 0; i < sizeof ch_extra_columns / sizeof *ch_extra_columns; i++)
+			if (ch_extra_columns[i].table == t && !strcmp(ch_extra_columns[i].after, ti->columns[c].name))
+				out[n++] = ch_extra_columns[i].column;
+	}
+	return n;
+}
+
+static void build_tables(void)
+{
+	for (int t = 0; t < SPE_TABLE_RECORD; t++) {
+		const struct spe_table_info *ti = spe_table_info((enum spe_table)t);
+		if (ti->flags & SPE_TABLE_SQLITE_ONLY)
+			continue;
+		tables[t] = (struct ch_table){ .name = ti->name,
+					       .cols = described_cols[t],
+					       .ncols = described_columns(t, ti, described_cols[t]),
+					       .order_by = ti->ch_order_by };
+	}
+	tables[CHT_SOURCE].shown = "id, file, kind, host, command_line, cpus, loaded_at, digest";
+	tables[CHT_SYMBOL].shown = "id, mapping_id, name, start, size, file, line";
+	tables[CHT_INSN].shown = "id, mapping_id, pc, symbol_id, lower(hex(bytes)) AS bytes, mnemonic, operands, file, line, "
+				 "inline_function";
+	tables[CHT_PC_LATENCY] = (struct ch_table){ .name = "pc_latency", COLS(pc_latency_cols),
+						    .order_by = spe_table_info(SPE_TABLE_PC_HISTOGRAM)->ch_order_by };
+	tables[CHT_FUNCTION_STAT] = (struct ch_table){ .name = "function_stat", COLS(function_stat_cols),
+						       .order_by = "(source_id, assumeNotNull(symbol_id))" };
+	tables[CHT_FUNCTION_LATENCY] = (struct ch_table){ .name = "function_latency", COLS(function_latency_cols),
+							  .order_by = "(source_id, assumeNotNull(symbol_id))" };
+	for (int c = 0; c < RECORD_NCOLS; c++) {
 		const char *n = record_names[c];
 		const char *type = !strcmp(n, "id") || !strcmp(n, "source_id") ? "Int64"
 				   : !strcmp(n, "op_class") || !strcmp(n, "op") || !strcmp(n, "mem_level") ? "Nullable(String)"
 				   : "Nullable(Int64)";
-		record_cols[c] = (struct ch_column){ n, type };
+		record_cols[c] = (struct ch_column){ n, type, 0, type[0] == 'N' };
 	}
+	tables[CHT_RECORD] = (struct ch_table){ .name = "spe_record", .cols = record_cols, .ncols = RECORD_NCOLS,
+						.order_by = spe_table_info(SPE_TABLE_RECORD)->ch_order_by };
+	for (int t = 0; t < CHT_COUNT; t++) {
+		struct ch_table *ct = &tables[t];
+		if (!ct->order_by)
+			continue;
+		snprintf(ct->storage, sizeof ct->storage, "_%s", ct->name);
+		struct util_text sql = { 0 };
+		util_text_appendf(&sql, "INSERT INTO %s(", ct->storage);
+		for (int c = 0; c < ct->ncols; c++)
+			util_text_appendf(&sql, "%s\"%s\"", c ? ", " : "", ct->cols[c].name);
+		util_text_append(&sql, ") FORMAT RowBinary");
+		if (util_text_ok(&sql))
+			ct->insert = sql.buf;
+		else
+			util_text_free(&sql);
+	}
+}
+
+static const struct ch_table *table(enum ch_table_id t)
+{
+	pthread_once(&tables_once, build_tables);
+	return &tables[t];
+}
+
+int ch_table_exists(enum ch_table_id t)
+{
+	return table(t)->order_by != NULL;
 }
 
 const struct ch_column *ch_table_columns(enum ch_table_id t, int *n)
 {
-	record_columns();
-	*n = tables[t].ncols;
-	return tables[t].cols;
+	*n = table(t)->ncols;
+	return table(t)->cols;
 }
 
 const char *ch_table_name(enum ch_table_id t)
 {
-	static char names[CHT_COUNT][32];
-	if (!names[t][0])
-		snprintf(names[t], sizeof names[t], "_%s", tables[t].name);
-	return names[t];
+	return table(t)->storage;
 }
 
 const char *ch_insert_sql(enum ch_table_id t)
 {
-	static char *sql[CHT_COUNT];
-	if (sql[t])
-		return sql[t];
-	int n;
-	const struct ch_column *cols = ch_table_columns(t, &n);
-	struct util_text s = { 0 };
-	util_text_appendf(&s, "INSERT INTO %s(", ch_table_name(t));
-	for (int c = 0; c < n; c++)
-		util_text_appendf(&s, "%s\"%s\"", c ? ", " : "", cols[c].name);
-	util_text_append(&s, ") FORMAT RowBinary");
-	if (!util_text_ok(&s)) {
-		util_text_free(&s);
-		return NULL;
-	}
-	return sql[t] = s.buf;
+	return table(t)->insert;
 }
 
 /* ---- DDL ------------------------------------------------------------------ */
 
-/* The facts tables (docs/schema.md, Memory): not per capture, the same on every server. */
-static const char *const facts_sql[] = {
-	"CREATE TABLE IF NOT EXISTS spe_part_fact(part String, spe_version Nullable(String),"
-	" coherence_events Nullable(Int64), late_prefetch_bit Nullable(Int64)) ENGINE = MergeTree ORDER BY part",
-	"CREATE TABLE IF NOT EXISTS spe_data_source_fact(part String, code Int64, mem_level String, peer Int64,"
-	" modified Int64, remote Int64) ENGINE = MergeTree ORDER BY (part, code)",
-	"CREATE TABLE IF NOT EXISTS data_object_kind(id Int64, name String, description Nullable(String))"
-	" ENGINE = MergeTree ORDER BY id",
-	"CREATE TABLE IF NOT EXISTS meta(key String, value String) ENGINE = MergeTree ORDER BY key",
-	NULL
-};
+/*
+ * The store's tables ClickHouse has too (spe/tables.h, SPE_STORE_TABLES with
+ * a sort key): the facts tables (docs/schema.md, Memory) and meta, not per
+ * capture, the same on every server.
+ */
+static int create_store_tables(struct spe_ch *ch)
+{
+	int n, rc = 0;
+	const struct spe_table_info *store = spe_store_tables(&n);
+	for (int i = 0; i < n && rc == 0; i++) {
+		if (!store[i].ch_order_by)
+			continue;
+		struct util_text s = { 0 };
+		util_text_appendf(&s, "CREATE TABLE IF NOT EXISTS %s(", store[i].name);
+		for (int c = 0; c < store[i].n_columns; c++)
+			util_text_appendf(&s, "%s%s %s", c ? ", " : "", store[i].columns[c].name,
+					  ch_type(store[i].name, &store[i].columns[c]));
+		util_text_appendf(&s, ") ENGINE = MergeTree ORDER BY %s", store[i].ch_order_by);
+		rc = util_text_ok(&s) ? ch_exec(ch, s.buf) : ch_fail(ch, -spe_nomem, "out of memory");
+		util_text_free(&s);
+	}
+	return rc;
+}
 
 static void append_columns(struct util_text *s, enum ch_table_id t)
 {
@@ -335,7 +286,7 @@ static int create_storage(struct spe_ch *ch, enum ch_table_id t)
 	const char *key_col = t == CHT_SOURCE ? "id" : "source_id";
 	util_text_appendf(&s, "CREATE TABLE IF NOT EXISTS %s%s", ch_table_name(t), ch->cluster ? "_shard" : "");
 	append_columns(&s, t);
-	util_text_appendf(&s, " ENGINE = MergeTree ORDER BY %s", tables[t].order_by);
+	util_text_appendf(&s, " ENGINE = MergeTree ORDER BY %s", table(t)->order_by);
 	if (!util_text_ok(&s)) {
 		util_text_free(&s);
 		return ch_fail(ch, -spe_nomem, "out of memory");
@@ -355,8 +306,8 @@ static int create_storage(struct spe_ch *ch, enum ch_table_id t)
 void ch_table_view_sql(struct util_text *s, enum ch_table_id t, const char *set)
 {
 	util_text_append(s, "SELECT ");
-	if (tables[t].shown) {
-		util_text_append(s, tables[t].shown);
+	if (table(t)->shown) {
+		util_text_append(s, table(t)->shown);
 	} else {
 		int n;
 		const struct ch_column *cols = ch_table_columns(t, &n);
@@ -373,7 +324,7 @@ void ch_table_view_sql(struct util_text *s, enum ch_table_id t, const char *set)
 int ch_table_by_name(const char *name)
 {
 	for (int t = 0; t < CHT_COUNT; t++)
-		if (t != CHT_RECORD && !strcmp(tables[t].name, name))
+		if (t != CHT_RECORD && ch_table_exists((enum ch_table_id)t) && !strcmp(table((enum ch_table_id)t)->name, name))
 			return t;
 	return -1;
 }
@@ -381,10 +332,10 @@ int ch_table_by_name(const char *name)
 /* The view of table @p t: its committed captures' rows. */
 static int create_table_view(struct spe_ch *ch, enum ch_table_id t)
 {
-	if (t == CHT_RECORD)
+	if (t == CHT_RECORD || !ch_table_exists(t))
 		return 0; /* spe_record is one of the views of ch_views.c (its event columns) */
 	struct util_text s = { 0 };
-	util_text_appendf(&s, "CREATE VIEW IF NOT EXISTS %s AS ", tables[t].name);
+	util_text_appendf(&s, "CREATE VIEW IF NOT EXISTS %s AS ", table(t)->name);
 	ch_table_view_sql(&s, t, NULL);
 	if (!util_text_ok(&s)) {
 		util_text_free(&s);
@@ -442,9 +393,10 @@ static int create_tables(struct spe_ch *ch)
 	snprintf(sql, sizeof sql, "CREATE DATABASE IF NOT EXISTS %s", ch->database);
 	int rc = ch_exec_server(ch, sql);
 	for (int t = 0; t < CHT_COUNT && rc == 0; t++)
-		rc = create_storage(ch, (enum ch_table_id)t);
-	for (int i = 0; facts_sql[i] && rc == 0; i++)
-		rc = ch_exec(ch, facts_sql[i]);
+		if (ch_table_exists((enum ch_table_id)t))
+			rc = create_storage(ch, (enum ch_table_id)t);
+	if (rc == 0)
+		rc = create_store_tables(ch);
 	return rc == 0 ? fill_facts(ch) : rc;
 }
 

@@ -15,9 +15,11 @@
  * the rows it sent invisible (and unreferenced: the ids of the next load
  * differ); docs/scaling-out.md says how to delete them.
  *
- * Tables whose SQLite statements are INSERT OR REPLACE (thread, numa_node,
- * numa_cpu) are kept until the commit and written once per key, the last
- * row winning, as SQLite would leave them.
+ * Rows are encoded from their tables' descriptions (spe/tables.h) into the
+ * columns ch_schema.c gives each table.  Tables whose SQLite statements are
+ * INSERT OR REPLACE (SPE_TABLE_REPLACE: thread, numa_node, numa_cpu) are
+ * kept until the commit and written once per key, the last row winning, as
+ * SQLite would leave them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +52,7 @@ struct kept_row {
 struct ch_sink {
 	struct spe_ch *ch;
 	struct ch_buf rows[CHT_COUNT];
-	struct kept_row *kept[CHT_COUNT]; /* thread, numa_node, numa_cpu */
+	struct kept_row *kept[CHT_COUNT]; /* the tables whose rows replace those of the same key (SPE_TABLE_REPLACE) */
 	size_t n_kept[CHT_COUNT], cap_kept[CHT_COUNT];
 	struct ch_sender *sender; /* the INSERTs of rows, one block in flight */
 	struct ch_insn_pc *insns; /* the capture's instructions by id - source_id, for its record rows */
@@ -65,15 +67,79 @@ struct ch_sink {
 	size_t block_bytes;
 };
 
-/* Room for a row of @p ints integers and the strings @p s (NULL-terminated list). */
-static int reserve_row(struct ch_buf *b, int ints, const char *const *s)
+/* ---- rows as RowBinary --------------------------------------------------- */
+
+/* The most bytes row @p row of the table of @p cols (@p n columns; described by @p ti) takes. */
+static size_t row_bytes(const struct ch_column *cols, int n, const struct spe_table_info *ti, const void *row)
 {
-	size_t need = (size_t)ints * 9 + 16;
-	for (; *s != (const char *)-1; s++)
-		need += (*s ? strlen(*s) : 0) + 11;
-	return ch_buf_reserve(b, need);
+	size_t bytes = 16;
+	for (int i = 0; i < n; i++) {
+		bytes += 9;
+		if (cols[i].from < 0)
+			continue;
+		const struct spe_column *c = &ti->columns[cols[i].from];
+		const void *p = c->kind >= SPE_KIND_TEXT ? spe_column_pointer(c, row) : NULL;
+		if (c->kind == SPE_KIND_TEXT)
+			bytes += p ? strlen(p) + 10 : 10;
+		else if (c->kind == SPE_KIND_BYTES || c->kind == SPE_KIND_IDS)
+			bytes += (p ? spe_column_count(c, row) * (c->kind == SPE_KIND_IDS ? 8 : 1) : 0) + 10;
+	}
+	return bytes;
 }
-#define STRINGS(...) ((const char *const[]){ __VA_ARGS__, (const char *)-1 })
+
+/*
+ * Append row @p row of the table of @p cols (@p n columns, ch_schema.c;
+ * described by @p ti, spe/tables.h) to @p b, room reserved: each column
+ * from its kind, with its NULL flag when ClickHouse's type is Nullable.  A
+ * NULL in a column that is not Nullable is written as 0, "" or [].
+ */
+static void put_row(struct ch_buf *b, const struct ch_column *cols, int n, const struct spe_table_info *ti,
+		    const void *row, int64_t source_id)
+{
+	for (int i = 0; i < n; i++) {
+		if (cols[i].from == CH_FROM_SINK)
+			break;
+		if (cols[i].from == CH_FROM_SOURCE_ID) {
+			put_i64(b, source_id);
+			continue;
+		}
+		const struct spe_column *c = &ti->columns[cols[i].from];
+		int null = c->kind != SPE_KIND_IDS && spe_column_is_null(c, row);
+		if (cols[i].nullable) {
+			put_u8(b, null ? 1 : 0);
+			if (null)
+				continue;
+		}
+		switch (c->kind) {
+		case SPE_KIND_TEXT:
+			put_text(b, null ? NULL : spe_column_pointer(c, row));
+			break;
+		case SPE_KIND_BYTES:
+			put_str(b, null ? "" : spe_column_pointer(c, row), null ? 0 : spe_column_count(c, row));
+			break;
+		case SPE_KIND_IDS:
+			put_i64_array(b, spe_column_pointer(c, row), spe_column_count(c, row));
+			break;
+		default:
+			put_i64(b, null ? 0 : spe_column_int(c, row));
+		}
+	}
+}
+
+/* Append @p n rows of table @p t to @p b (0, or -spe_nomem). */
+static int put_rows(struct ch_sink *s, struct ch_buf *b, enum ch_table_id t, const void *rows, size_t n)
+{
+	int ncols;
+	const struct ch_column *cols = ch_table_columns(t, &ncols);
+	const struct spe_table_info *ti = spe_table_info((enum spe_table)t);
+	for (size_t k = 0; k < n; k++) {
+		const void *row = (const char *)rows + k * ti->row_size;
+		if (ch_buf_reserve(b, row_bytes(cols, ncols, ti, row)) < 0)
+			return -spe_nomem;
+		put_row(b, cols, ncols, ti, row, s->source_id);
+	}
+	return 0;
+}
 
 /* ---- sending -------------------------------------------------------------- */
 
@@ -166,65 +232,26 @@ static int check_loaded(struct ch_sink *s, const char *digest, const char *file)
 		       f[1] ? f[1] : "", f[3] ? f[3] : "?");
 }
 
-static int sink_sources(void *ctx, const struct spe_row_source *rows, size_t n)
+/* The source row, kept for the commit (its committed_ns then, and sent last). */
+static int put_source(struct ch_sink *s, const struct spe_row_source *r)
 {
-	struct ch_sink *s = ctx;
-	for (size_t k = 0; k < n; k++) {
-		const struct spe_row_source *r = &rows[k];
-		/* the file front ends give it (load_file.c); a hand-made source row: computed here, the same way */
-		char own[SPE_FILE_DIGEST_SIZE], err[512];
-		int rc = r->digest ? 0 : ana_file_digest(r->file, own, sizeof own, err, sizeof err);
-		if (rc < 0)
-			return ch_fail(s->ch, rc, "%s", err);
-		const char *digest = r->digest ? r->digest : own;
-		if (!*digest || digest[strspn(digest, "0123456789abcdef-")]) /* it goes into SQL text */
-			return ch_fail(s->ch, -spe_invalid, "%s: malformed digest '%s'", r->file, digest);
-		if ((rc = check_loaded(s, digest, r->file)) < 0)
-			return rc;
-		struct ch_buf *b = &s->source_row;
-		b->len = 0;
-		if (reserve_row(b, 3, STRINGS(r->file, r->kind, r->host, r->command_line, r->loaded_at, digest)) < 0)
-			return ch_fail(s->ch, -spe_nomem, "out of memory");
-		put_i64(b, r->id);
-		put_text(b, r->file);
-		put_text(b, r->kind);
-		put_nstr(b, r->host);
-		put_nstr(b, r->command_line);
-		put_nint(b, r->cpus >= 0, r->cpus);
-		put_text(b, r->loaded_at);
-		put_text(b, digest);
-		/* committed_ns: written at commit */
-		s->have_source = 1;
-	}
+	/* the file front ends give it (load_file.c); a hand-made source row: computed here, the same way */
+	char own[SPE_FILE_DIGEST_SIZE], err[512];
+	int rc = r->digest ? 0 : ana_file_digest(r->file, own, sizeof own, err, sizeof err);
+	if (rc < 0)
+		return ch_fail(s->ch, rc, "%s", err);
+	const char *digest = r->digest ? r->digest : own;
+	if (!*digest || digest[strspn(digest, "0123456789abcdef-")]) /* it goes into SQL text */
+		return ch_fail(s->ch, -spe_invalid, "%s: malformed digest '%s'", r->file, digest);
+	if ((rc = check_loaded(s, digest, r->file)) < 0)
+		return rc;
+	struct spe_row_source row = *r;
+	row.digest = digest;
+	s->source_row.len = 0;
+	if (put_rows(s, &s->source_row, CHT_SOURCE, &row, 1) < 0)
+		return ch_fail(s->ch, -spe_nomem, "out of memory");
+	s->have_source = 1; /* committed_ns: written at commit */
 	return 0;
-}
-
-/*
- * Append rows of table T: for each row r, reserve room (INTS integers, the
- * strings) and run the encoding (the last argument), then send the block if it is full.
- */
-#define ROWS(s, T, rows, n, INTS, STRS, ...)                                \
-	do {                                                                   \
-		struct ch_buf *b = &(s)->rows[T];                              \
-		for (size_t k = 0; k < (n); k++) {                             \
-			const __typeof__(*(rows)) *r = &(rows)[k];             \
-			if (reserve_row(b, INTS, STRS) < 0)                    \
-				return ch_fail((s)->ch, -spe_nomem, "out of memory"); \
-			__VA_ARGS__                                            \
-		}                                                              \
-		return maybe_send(s, T);                                       \
-	} while (0)
-
-static int sink_cpus(void *ctx, const struct spe_row_cpu *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	ROWS(s, CHT_CPU, rows, n, 3, STRINGS(r->part, r->spe_version), {
-		put_i64(b, r->source_id);
-		put_i64(b, r->cpu);
-		put_nint(b, r->midr != 0, r->midr);
-		put_nstr(b, r->part);
-		put_nstr(b, r->spe_version);
-	});
 }
 
 /* Keep an encoded row of table @p t under (k1, k2) until the commit. */
@@ -239,98 +266,17 @@ static struct ch_buf *keep(struct ch_sink *s, enum ch_table_id t, int64_t k1, in
 	return &k->enc;
 }
 
-#define KEEP(s, T, rows, n, K1, K2, INTS, STRS, ...)                                              \
-	do {                                                                                         \
-		for (size_t k = 0; k < (n); k++) {                                                   \
-			const __typeof__(*(rows)) *r = &(rows)[k];                                   \
-			struct ch_buf *b = keep(s, T, K1, K2);                                       \
-			if (!b || reserve_row(b, INTS, STRS) < 0)                                    \
-				return ch_fail((s)->ch, -spe_nomem, "out of memory");               \
-			__VA_ARGS__                                                                  \
-		}                                                                                    \
-		return 0;                                                                            \
-	} while (0)
-
-static int sink_threads(void *ctx, const struct spe_row_thread *rows, size_t n)
+/* Rows of a table whose SQLite rows replace those of the same key: kept, keyed by their first two columns. */
+static int keep_rows(struct ch_sink *s, enum ch_table_id t, const void *rows, size_t n)
 {
-	struct ch_sink *s = ctx;
-	KEEP(s, CHT_THREAD, rows, n, r->source_id, r->tid, 3, STRINGS(r->comm), {
-		put_i64(b, r->source_id);
-		put_i64(b, r->tid);
-		put_nint(b, r->pid >= 0, r->pid);
-		put_nstr(b, r->comm);
-	});
-}
-
-static int sink_numa_nodes(void *ctx, const struct spe_row_numa_node *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	KEEP(s, CHT_NUMA_NODE, rows, n, r->source_id, r->node, 4, STRINGS(r->cpus), {
-		put_i64(b, r->source_id);
-		put_i64(b, r->node);
-		put_nstr(b, r->cpus);
-		put_nint(b, r->mem_total_kb != 0, (int64_t)r->mem_total_kb);
-		put_nint(b, r->mem_free_kb != 0, (int64_t)r->mem_free_kb);
-	});
-}
-
-static int sink_numa_cpus(void *ctx, const struct spe_row_numa_cpu *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	KEEP(s, CHT_NUMA_CPU, rows, n, r->source_id, r->cpu, 3, STRINGS(NULL), {
-		put_i64(b, r->source_id);
-		put_i64(b, r->cpu);
-		put_i64(b, r->node);
-	});
-}
-
-static int sink_numa_memory(void *ctx, const struct spe_row_numa_memory *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	ROWS(s, CHT_NUMA_MEMORY, rows, n, 4, STRINGS(NULL), {
-		put_i64(b, r->source_id);
-		put_i64(b, r->node);
-		put_i64(b, (int64_t)r->start);
-		put_i64(b, (int64_t)r->end);
-	});
-}
-
-static int sink_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	for (size_t k = 0; k < n; k++)
-		if (ch_functions_mapping(&s->functions, rows[k].id, rows[k].path) < 0)
-			return ch_fail(s->ch, -spe_nomem, "out of memory");
-	ROWS(s, CHT_MAPPING, rows, n, 8, STRINGS(r->path, r->build_id), {
-		put_i64(b, r->id);
-		put_i64(b, r->source_id);
-		put_nint(b, r->pid >= 0, r->pid);
-		put_text(b, r->path);
-		put_nstr(b, r->build_id);
-		put_i64(b, (int64_t)r->start);
-		put_i64(b, (int64_t)r->end);
-		put_i64(b, (int64_t)r->pgoff);
-		put_nint(b, r->time != SPE_ROW_NO_TIME, (int64_t)r->time);
-		put_nint(b, r->prot >= 0, r->prot);
-	});
-}
-
-static int sink_symbols(void *ctx, const struct spe_row_symbol *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	for (size_t k = 0; k < n; k++)
-		if (ch_functions_symbol(&s->functions, &rows[k]) < 0)
-			return ch_fail(s->ch, -spe_nomem, "out of memory");
-	ROWS(s, CHT_SYMBOL, rows, n, 6, STRINGS(r->name, r->file), {
-		put_i64(b, r->id);
-		put_i64(b, s->source_id);
-		put_nint(b, r->mapping_id != 0, r->mapping_id);
-		put_text(b, r->name);
-		put_i64(b, (int64_t)r->start);
-		put_nint(b, r->size != 0, (int64_t)r->size);
-		put_nstr(b, r->file);
-		put_nint(b, r->line != 0, r->line);
-	});
+	const struct spe_table_info *ti = spe_table_info((enum spe_table)t);
+	for (size_t k = 0; k < n; k++) {
+		const void *row = (const char *)rows + k * ti->row_size;
+		struct ch_buf *b = keep(s, t, spe_column_int(&ti->columns[0], row), spe_column_int(&ti->columns[1], row));
+		if (!b || put_rows(s, b, t, row, 1) < 0)
+			return -spe_nomem;
+	}
+	return 0;
 }
 
 /* Remember what instruction @p r gives the records that name it. */
@@ -341,7 +287,7 @@ static int note_insn(struct ch_sink *s, const struct spe_row_insn *r)
 		return 0;
 	struct ch_insn_pc *p = util_grow(s->insns, &s->cap_insns, (size_t)k + 1, sizeof *p);
 	if (!p)
-		return ch_fail(s->ch, -spe_nomem, "out of memory");
+		return -spe_nomem;
 	s->insns = p;
 	for (; s->n_insns <= (size_t)k; s->n_insns++)
 		p[s->n_insns].known = 0;
@@ -349,64 +295,39 @@ static int note_insn(struct ch_sink *s, const struct spe_row_insn *r)
 	return 0;
 }
 
-static int sink_insns(void *ctx, const struct spe_row_insn *rows, size_t n)
+/* What the capture's mappings, symbols and instructions tell its records and function_stat, beside their rows. */
+static int note_rows(struct ch_sink *s, enum ch_table_id t, const void *rows, size_t n)
 {
-	struct ch_sink *s = ctx;
-	for (size_t k = 0; k < n; k++)
-		if (note_insn(s, &rows[k]) < 0)
+	for (size_t k = 0; k < n; k++) {
+		int rc = 0;
+		if (t == CHT_MAPPING)
+			rc = ch_functions_mapping(&s->functions, ((const struct spe_row_mapping *)rows)[k].id,
+						  ((const struct spe_row_mapping *)rows)[k].path);
+		else if (t == CHT_SYMBOL)
+			rc = ch_functions_symbol(&s->functions, (const struct spe_row_symbol *)rows + k);
+		else if (t == CHT_INSN)
+			rc = note_insn(s, (const struct spe_row_insn *)rows + k);
+		if (rc < 0)
 			return -spe_nomem;
-	ROWS(s, CHT_INSN, rows, n, 6 + (int)(r->bytes ? r->n_bytes / 9 + 2 : 0),
-	     STRINGS(r->mnemonic, r->operands, r->file, r->inline_function), {
-		     put_i64(b, r->id);
-		     put_i64(b, s->source_id);
-		     put_nint(b, r->mapping_id != 0, r->mapping_id);
-		     put_i64(b, (int64_t)r->pc);
-		     put_nint(b, r->symbol_id != 0, r->symbol_id);
-		     put_u8(b, r->bytes ? 0 : 1);
-		     if (r->bytes)
-			     put_str(b, (const char *)r->bytes, r->n_bytes);
-		     put_nstr(b, r->mnemonic);
-		     put_nstr(b, r->operands);
-		     put_nstr(b, r->file);
-		     put_nint(b, r->line != 0, r->line);
-		     put_nstr(b, r->inline_function);
-	     });
-}
-
-static int sink_data_objects(void *ctx, const struct spe_row_data_object *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	ROWS(s, CHT_DATA_OBJECT, rows, n, 8, STRINGS(r->name, r->type, r->file), {
-		put_i64(b, r->id);
-		put_i64(b, r->source_id);
-		put_nint(b, r->pid >= 0, r->pid);
-		put_i64(b, r->kind);
-		put_text(b, r->name);
-		put_nint(b, r->mapping_id != 0, r->mapping_id);
-		put_nint(b, 1, (int64_t)r->start);
-		put_nint(b, r->size != 0, (int64_t)r->size);
-		put_nstr(b, r->type);
-		put_nstr(b, r->file);
-		put_nint(b, r->line != 0, r->line);
-	});
+	}
+	return 0;
 }
 
 /* One row per (PC, latency) of each histogram, and one with latency NULL for its untimed records: pc_latency's rows. */
-static int sink_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, size_t n)
+static int put_pc_latency(struct ch_sink *s, const struct spe_row_pc_histogram *rows, size_t n)
 {
-	struct ch_sink *s = ctx;
 	struct ch_buf *b = &s->rows[CHT_PC_LATENCY];
 	for (size_t k = 0; k < n; k++) {
-		const struct spe_row_pc_latency *r = &rows[k];
+		const struct spe_row_pc_histogram *r = &rows[k];
 		if (ch_functions_pc_latency(&s->functions, r) < 0)
-			return ch_fail(s->ch, -spe_nomem, "out of memory");
+			return -spe_nomem;
 		for (size_t i = 0; i <= r->n; i++) {
 			int timed = i < r->n;
 			uint64_t samples = timed ? r->samples[i] : r->untimed;
 			if (!samples)
 				continue;
 			if (ch_buf_reserve(b, 6 * 9) < 0)
-				return ch_fail(s->ch, -spe_nomem, "out of memory");
+				return -spe_nomem;
 			put_i64(b, r->source_id);
 			put_nint(b, r->has_pc, (int64_t)r->pc);
 			put_nint(b, r->insn_id != 0, r->insn_id);
@@ -415,148 +336,52 @@ static int sink_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, siz
 			put_i64(b, (int64_t)samples);
 		}
 	}
-	return maybe_send(s, CHT_PC_LATENCY);
+	return 0;
 }
 
-static int sink_load_stats(void *ctx, const struct spe_row_load_stats *rows, size_t n)
+/*
+ * Any table's rows (the tables of spe/tables.h ClickHouse has): records
+ * widened (ch_widen.c), pc_histogram expanded, the source kept for the
+ * commit, thread, numa_node and numa_cpu kept until then (the last row of a
+ * key wins, as SQLite's INSERT OR REPLACE leaves it), the rest encoded from
+ * their description into their table's block, which is sent once full.
+ */
+static int sink_rows(void *ctx, enum spe_table table, const void *rows, size_t n)
 {
 	struct ch_sink *s = ctx;
-	ROWS(s, CHT_LOAD_STATS, rows, n, 14, STRINGS(r->cut ? r->cut_what : NULL), {
-		const uint64_t v[] = { r->records,	 r->bad_bytes,	     r->skipped_bytes, r->partial_records,
-				       r->unknown_packets, r->lost_aux,	     r->no_mapping,    r->no_symbol,
-				       r->no_time,	 r->no_data_object,   (uint64_t)r->cacheline_scan };
-		put_i64(b, r->source_id);
-		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-			put_i64(b, (int64_t)v[i]);
-		put_nint(b, r->cut, (int64_t)r->cut_offset);
-		put_i64(b, (int64_t)r->cut_bytes);
-		put_nstr(b, r->cut ? r->cut_what : NULL);
-	});
-}
-
-/* ---- the summaries (row_sink.h), as the SQLite sink stores them ---------------- */
-
-static int sink_mem_level_stats(void *ctx, const struct spe_row_mem_level_stat *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	ROWS(s, CHT_MEM_LEVEL_STAT, rows, n, 5, STRINGS(NULL), {
-		put_i64(b, r->source_id);
-		put_nint(b, r->mem_level != 0, r->mem_level);
-		put_i64(b, (int64_t)r->loads);
-		put_i64(b, (int64_t)r->timed);
-		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
-	});
-}
-
-static int sink_latency_buckets(void *ctx, const struct spe_row_latency_bucket *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	ROWS(s, CHT_LATENCY_BUCKET, rows, n, 4, STRINGS(r->op_class), {
-		put_i64(b, r->source_id);
-		put_nstr(b, r->op_class);
-		put_i64(b, r->latency_lo);
-		put_i64(b, (int64_t)r->samples);
-		put_i64(b, (int64_t)r->total_latency);
-	});
-}
-
-static int sink_branch_stats(void *ctx, const struct spe_row_branch_stat *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	ROWS(s, CHT_BRANCH_STAT, rows, n, 6, STRINGS(NULL), {
-		put_i64(b, r->source_id);
-		put_nint(b, r->has_pc, (int64_t)r->pc);
-		put_nint(b, r->insn_id != 0, r->insn_id);
-		put_i64(b, (int64_t)r->branches);
-		put_nint(b, r->has_events, (int64_t)r->mispredicted);
-		put_nint(b, r->has_events, (int64_t)r->not_taken);
-	});
-}
-
-static int sink_page_stats(void *ctx, const struct spe_row_page_stat *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	ROWS(s, CHT_PAGE_STAT, rows, n, 11 + (int)r->n_data_objects, STRINGS(NULL), {
-		put_i64(b, r->source_id);
-		put_nint(b, r->pid >= 0, r->pid);
-		put_i64(b, (int64_t)r->page);
-		put_i64(b, (int64_t)r->accesses);
-		put_nint(b, r->has_events, (int64_t)r->tlb_walks);
-		put_i64(b, (int64_t)r->translated);
-		put_nint(b, r->translated != 0, (int64_t)r->translation_latency);
-		put_i64(b, (int64_t)r->timed);
-		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
-		put_i64_array(b, r->data_object_ids, r->n_data_objects);
-	});
-}
-
-static int sink_cacheline_stats(void *ctx, const struct spe_row_cacheline_stat *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	ROWS(s, CHT_CACHELINE_STAT, rows, n, 22 + (int)(r->n_symbols + r->n_data_objects), STRINGS(NULL), {
-		const int64_t sums[] = { r->loads,	 r->stores,	      r->cpus,		 r->threads,
-					 r->offsets,	 r->snooped,	      r->hitm,		 r->peer_hits,
-					 r->total_latency, r->atomics,	      r->writes,	 r->modified_events,
-					 r->modified_sources, r->remote_hits };
-		put_i64(b, r->source_id);
-		put_nint(b, r->pid >= 0, r->pid);
-		put_i64(b, (int64_t)r->line);
-		put_i64(b, (int64_t)r->accesses);
-		for (size_t i = 0; i < sizeof sums / sizeof *sums; i++) {
-			if (i >= 2 && i <= 4) /* cpus, threads, offsets: never NULL */
-				put_i64(b, sums[i]);
-			else
-				put_nint(b, sums[i] >= 0, sums[i]);
-		}
-		put_i64_array(b, r->symbol_ids, r->n_symbols);
-		put_i64_array(b, r->data_object_ids, r->n_data_objects);
-	});
-}
-
-/* ---- the summaries only the memory views read ---------------------------- */
-
-static int sink_numa_stats(void *ctx, const struct spe_row_numa_stat *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	ROWS(s, CHT_NUMA_STAT, rows, n, 9, STRINGS(NULL), {
-		put_i64(b, r->source_id);
-		put_nint(b, 1, r->cpu);
-		put_i64(b, r->physical);
-		put_nint(b, r->memory_node >= 0, r->memory_node);
-		put_nint(b, r->has_data_source, (int64_t)r->data_source);
-		put_i64(b, (int64_t)r->loads);
-		put_i64(b, (int64_t)r->timed);
-		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
-		put_nint(b, r->has_events, (int64_t)r->remote_access);
-	});
-}
-
-static int sink_prefetch_stats(void *ctx, const struct spe_row_prefetch_stat *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	ROWS(s, CHT_PREFETCH_STAT, rows, n, 11, STRINGS(NULL), {
-		put_i64(b, r->source_id);
-		put_nint(b, r->has_pc, (int64_t)r->pc);
-		put_nint(b, r->insn_id != 0, r->insn_id);
-		put_nint(b, r->symbol_id != 0, r->symbol_id);
-		put_nint(b, r->data_object_id != 0, r->data_object_id);
-		put_i64(b, (int64_t)r->loads);
-		put_i64(b, (int64_t)r->timed);
-		put_nint(b, r->timed != 0, (int64_t)r->total_latency);
-		put_nint(b, r->has_late, (int64_t)r->late_prefetch);
-		put_nint(b, r->has_late_latency, (int64_t)r->late_latency);
-		put_nint(b, r->has_events, (int64_t)r->recently_fetched);
-	});
-}
-
-static int sink_records(void *ctx, const struct spe_row_record *rows, size_t n)
-{
-	struct ch_sink *s = ctx;
-	for (size_t k = 0; k < n; k++)
-		if (ch_put_record(&s->rows[CHT_RECORD], s->next_record_id++, &rows[k], s->insns, s->n_insns, s->source_id) < 0)
-			return ch_fail(s->ch, -spe_nomem, "out of memory");
-	s->sent_rows += (long long)n;
-	return maybe_send(s, CHT_RECORD);
+	enum ch_table_id t = (enum ch_table_id)table;
+	int rc;
+	switch (table) {
+	case SPE_TABLE_SOURCE:
+		for (size_t k = 0; k < n; k++)
+			if ((rc = put_source(s, (const struct spe_row_source *)rows + k)) < 0)
+				return rc;
+		return 0;
+	case SPE_TABLE_RECORD:
+		for (size_t k = 0; k < n; k++)
+			if (ch_put_record(&s->rows[CHT_RECORD], s->next_record_id++, (const struct spe_row_record *)rows + k,
+					  s->insns, s->n_insns, s->source_id) < 0)
+				return ch_fail(s->ch, -spe_nomem, "out of memory");
+		s->sent_rows += (long long)n;
+		break;
+	case SPE_TABLE_PC_HISTOGRAM:
+		rc = put_pc_latency(s, rows, n);
+		if (rc < 0)
+			return ch_fail(s->ch, rc, "out of memory");
+		break;
+	default:
+		if (!ch_table_exists(t))
+			return ch_fail(s->ch, -spe_invalid, "ClickHouse has no table %s", spe_table_info(table)->name);
+		rc = note_rows(s, t, rows, n);
+		if (rc == 0)
+			rc = spe_table_info(table)->flags & SPE_TABLE_REPLACE ? keep_rows(s, t, rows, n)
+									       : put_rows(s, &s->rows[t], t, rows, n);
+		if (rc < 0)
+			return ch_fail(s->ch, rc, "out of memory");
+		if (spe_table_info(table)->flags & SPE_TABLE_REPLACE)
+			return 0;
+	}
+	return maybe_send(s, t);
 }
 
 /* ---- commit ---------------------------------------------------------------- */
@@ -591,9 +416,8 @@ static int sink_commit(void *ctx)
 	if (!s->have_source)
 		return ch_fail(s->ch, -spe_invalid, "commit without a source row");
 	int rc = 0;
-	static const enum ch_table_id kept[] = { CHT_THREAD, CHT_NUMA_NODE, CHT_NUMA_CPU };
-	for (size_t i = 0; i < sizeof kept / sizeof *kept && rc == 0; i++)
-		rc = write_kept(s, kept[i]);
+	for (int t = 0; t < CHT_COUNT && rc == 0; t++)
+		rc = write_kept(s, (enum ch_table_id)t);
 	if (rc == 0 && ch_functions_write(&s->functions, &s->rows[CHT_FUNCTION_STAT], &s->rows[CHT_FUNCTION_LATENCY]) < 0)
 		rc = ch_fail(s->ch, -spe_nomem, "out of memory");
 	for (int t = 0; t < CHT_COUNT && rc == 0; t++)
@@ -664,33 +488,15 @@ int spe_ch_sink_new(struct spe_ch *ch, struct spe_row_sink *out)
 		if (!*end && v >= MIN_BLOCK_BYTES && v <= (1ull << 32))
 			s->block_bytes = (size_t)v;
 	}
-	*out = (struct spe_row_sink){ .size = sizeof *out,
-				      .ctx = s,
+	/* every table but time_conv: the loader then writes each record's perf time (ClickHouse has no view to compute it) */
+	*out = (struct spe_row_sink){ .ctx = s,
+				      .tables = SPE_TABLES_ALL & ~SPE_TABLE_BIT(TIME_CONV),
 				      .begin = sink_begin,
-				      .sources = sink_sources,
-				      .cpus = sink_cpus,
-				      .threads = sink_threads,
-				      .mappings = sink_mappings,
-				      .symbols = sink_symbols,
-				      .insns = sink_insns,
-				      .records = sink_records,
-				      .data_objects = sink_data_objects,
-				      .numa_nodes = sink_numa_nodes,
-				      .numa_cpus = sink_numa_cpus,
-				      .numa_memory = sink_numa_memory,
-				      .pc_latency = sink_pc_latency,
-				      .load_stats = sink_load_stats,
+				      .rows = sink_rows,
 				      .commit = sink_commit,
 				      .abort = sink_abort,
 				      .errmsg = sink_errmsg,
-				      .free = sink_free,
-				      .mem_level_stats = sink_mem_level_stats,
-				      .latency_buckets = sink_latency_buckets,
-				      .branch_stats = sink_branch_stats,
-				      .page_stats = sink_page_stats,
-				      .cacheline_stats = sink_cacheline_stats,
-				      .numa_stats = sink_numa_stats,
-				      .prefetch_stats = sink_prefetch_stats };
+				      .free = sink_free };
 	return 0;
 }
 
