@@ -247,59 +247,57 @@ static void copy_array(struct batch *b, const void **p, size_t bytes)
 	b->used += bytes;
 }
 
-static const void **pointer_field(void *row, unsigned offset)
-{
-	return (const void **)(void *)((char *)row + offset);
-}
-
 /*
- * What a row of table @p ti points to, from its description (spe/tables.h):
- * the bytes its strings and arrays need in a batch (@p copy NULL), or, into
- * batch @p copy (room counted), their copies, the row pointing at them.
+ * What a row of each table points to, generated from its column list
+ * (spe/tables.h): payload_<table>(row, copy) is the bytes the row's
+ * strings and arrays need in a batch (@p copy NULL), or copies them into
+ * batch @p copy (room counted), the row pointing at the copies.
+ * Straight-line code per table: no dispatch per column.
  */
-static size_t row_payload(const struct spe_table_info *ti, const void *row, struct batch *copy)
-{
-	size_t bytes = 0;
-	for (int k = 0; k < ti->n_columns; k++) {
-		const struct spe_column *c = &ti->columns[k];
-		const void **p = pointer_field((void *)row, c->offset);
-		size_t n = c->kind == SPE_KIND_BYTES || c->kind == SPE_KIND_IDS || c->kind == SPE_KIND_HIST
-				   ? spe_column_count(c, row) : 0;
-		switch (c->kind) {
-		case SPE_KIND_TEXT:
-			if (copy)
-				copy_string(copy, (const char **)p);
-			else
-				bytes += *p ? strlen(*p) + 1 : 0;
-			break;
-		case SPE_KIND_BYTES:
-			if (copy && *p) {
-				memcpy(copy->data + copy->used, *p, n);
-				*p = copy->data + copy->used;
-				copy->used += n;
-			}
-			bytes += *p ? n : 0;
-			break;
-		case SPE_KIND_IDS:
-			if (copy)
-				copy_array(copy, p, n * sizeof(int64_t));
-			bytes += *p ? n * sizeof(int64_t) + 7 : 0;
-			break;
-		case SPE_KIND_HIST: {
-			const void **samples = pointer_field((void *)row, c->more);
-			if (copy) {
-				copy_array(copy, p, n * sizeof(int32_t));
-				copy_array(copy, samples, n * sizeof(uint64_t));
-			}
-			bytes += (*p ? n * sizeof(int32_t) + 7 : 0) + (*samples ? n * sizeof(uint64_t) + 7 : 0);
-			break;
-		}
-		default:
-			break;
-		}
+#define PAYLOAD_COLUMN(table, name, kind, null, sql, doc) PAYLOAD_##kind(name)
+#define PAYLOAD_I64(name)
+#define PAYLOAD_U64(name)
+#define PAYLOAD_I32(name)
+#define PAYLOAD_U32(name)
+#define PAYLOAD_INT(name)
+#define PAYLOAD_FLAG(name)
+#define PAYLOAD_TEXT(name)                        \
+	if (copy)                                 \
+		copy_string(copy, &r->name);      \
+	else if (r->name)                         \
+		bytes += strlen(r->name) + 1;
+#define PAYLOAD_BYTES(name)                                                          \
+	if (copy && r->name) {                                                       \
+		r->name = memcpy(copy->data + copy->used, r->name, r->n_##name);     \
+		copy->used += r->n_##name;                                           \
+	} else if (r->name) {                                                        \
+		bytes += r->n_##name;                                                \
 	}
-	return bytes;
-}
+#define PAYLOAD_ARRAY(p, n, elem)                                   \
+	if (copy)                                                   \
+		copy_array(copy, (const void **)&(p), (n) * (elem)); \
+	else if (p)                                                 \
+		bytes += (n) * (elem) + 7;
+#define PAYLOAD_IDS(name) PAYLOAD_ARRAY(r->name, r->n_##name, sizeof(int64_t))
+#define PAYLOAD_HIST(name)                                   \
+	PAYLOAD_ARRAY(r->latency, r->n, sizeof(int32_t))     \
+	PAYLOAD_ARRAY(r->samples, r->n, sizeof(uint64_t))
+#define PAYLOAD(name_, NAME, flags, key, order, title)                           \
+	static size_t payload_##name_(void *row, struct batch *copy)              \
+	{                                                                         \
+		struct spe_row_##name_ *r = row;                                  \
+		size_t bytes = 0;                                                 \
+		(void)r, (void)copy;                                              \
+		SPE_COLUMNS_##name_(PAYLOAD_COLUMN) return bytes;                 \
+	}
+SPE_TABLES(PAYLOAD)
+#undef PAYLOAD
+
+static size_t (*const payloads[SPE_TABLE_RECORD])(void *row, struct batch *copy) = {
+#define PAYLOAD(name, NAME, flags, key, order, title) [SPE_TABLE_##NAME] = payload_##name,
+	SPE_TABLES(PAYLOAD)
+#undef PAYLOAD
+};
 
 /* The same, for record rows: their text columns that are set. */
 static size_t record_strings_size(const struct async_sink *s, const struct spe_row_record *rows, size_t n)
@@ -398,14 +396,14 @@ static int put_rows(struct async_sink *s, enum spe_table table, const void *rows
 	int pointers = s->pointer_tables >> table & 1;
 	size_t extra = 0;
 	for (size_t r = 0; pointers && r < n; r++)
-		extra += row_payload(ti, (const char *)rows + r * ti->row_size, NULL);
+		extra += payloads[table]((char *)rows + r * ti->row_size, NULL); /* only counts */
 	int rc;
 	char *to = put(s, table, rows, n, ti->row_size, extra, &rc);
 	if (!to)
 		return rc > 0 ? call_inner(s, table, rows, NULL, n) : rc;
 	struct batch *b = s->ring[s->fill];
 	for (size_t r = 0; pointers && r < n; r++)
-		row_payload(ti, to + r * ti->row_size, b);
+		payloads[table](to + r * ti->row_size, b);
 	return 0;
 }
 

@@ -38,6 +38,7 @@ struct sqlite_sink {
 	 * inserts' time.
 	 */
 	struct spe_row_record batch_bound[RECORD_BATCH];
+	uint64_t text_columns; /* the record columns holding strings (none since schema 4) */
 	char err[512];
 };
 
@@ -247,43 +248,57 @@ static int bind_id_list(sqlite3_stmt *st, int i, const int64_t *ids, size_t n)
 }
 
 /*
- * Bind row @p row of table @p ti to the statement's parameters, one per
- * stored column, by the column's kind (spe/tables.h); a NULL is left
- * unbound (the bindings are cleared after each row).  0, or -spe_nomem.
+ * The binder of each table, generated from its column list (spe/tables.h):
+ * bind_<table>(s, st, row) binds the row's stored columns to the
+ * statement's parameters in order, each as its kind says, and leaves a NULL
+ * unbound (the bindings are cleared after each row).  Straight-line code
+ * per table, as a hand-written binder would be: no dispatch per column.
+ * 0, or -spe_nomem.
  */
-static int bind_row(struct sqlite_sink *s, sqlite3_stmt *st, const struct spe_table_info *ti, const void *row)
-{
-	int i = 0;
-	for (int k = 0; k < ti->n_columns; k++) {
-		const struct spe_column *c = &ti->columns[k];
-		if (!c->sql)
-			continue;
-		i++;
-		if (c->kind == SPE_KIND_IDS ? !spe_column_count(c, row) : spe_column_is_null(c, row))
-			continue;
-		switch (c->kind) {
-		case SPE_KIND_TEXT:
-			sqlite3_bind_text(st, i, spe_column_pointer(c, row), -1, SQLITE_STATIC); /* rows live through the call */
-			break;
-		case SPE_KIND_BYTES:
-			sqlite3_bind_blob(st, i, spe_column_pointer(c, row), (int)spe_column_count(c, row), SQLITE_STATIC);
-			break;
-		case SPE_KIND_IDS:
-			if (bind_id_list(st, i, spe_column_pointer(c, row), spe_column_count(c, row)) < 0)
-				return out_of_memory(s);
-			break;
-		case SPE_KIND_HIST:
-			if (!histogram_json(s, spe_column_count(c, row), spe_column_pointer(c, row),
-					    *(const uint64_t *const *)spe_column_at(row, c->more)))
-				return out_of_memory(s);
-			sqlite3_bind_text(st, i, s->text, -1, SQLITE_STATIC);
-			break;
-		default:
-			sqlite3_bind_int64(st, i, spe_column_int(c, row));
-		}
+#define BIND_COLUMN(table, name, kind, null, sql, doc) BIND_##kind(name, null)
+#define BIND_INT(name, null)                                      \
+	i++;                                                      \
+	if (!SPE_IS_NULL(null, r, name))                          \
+		sqlite3_bind_int64(st, i, (int64_t)r->name);
+#define BIND_I64 BIND_INT
+#define BIND_U64 BIND_INT
+#define BIND_I32 BIND_INT
+#define BIND_U32 BIND_INT
+#define BIND_FLAG(name, null) /* no column */
+#define BIND_TEXT(name, null)                                                        \
+	i++;                                                                         \
+	if (r->name && !SPE_IS_NULL(null, r, name))                                  \
+		sqlite3_bind_text(st, i, r->name, -1, SQLITE_STATIC); /* rows live through the call */
+#define BIND_BYTES(name, null) \
+	i++;                   \
+	if (r->name)           \
+		sqlite3_bind_blob(st, i, r->name, (int)r->n_##name, SQLITE_STATIC);
+#define BIND_IDS(name, null)                                                      \
+	i++;                                                                      \
+	if (r->n_##name && bind_id_list(st, i, r->name, r->n_##name) < 0)         \
+		return out_of_memory(s);
+#define BIND_HIST(name, null)                                                     \
+	i++;                                                                      \
+	if (!histogram_json(s, r->n, r->latency, r->samples))                     \
+		return out_of_memory(s);                                          \
+	sqlite3_bind_text(st, i, s->text, -1, SQLITE_STATIC);
+#define BINDER(name_, NAME, flags, key, order, title)                                        \
+	static int bind_##name_(struct sqlite_sink *s, sqlite3_stmt *st, const void *row)   \
+	{                                                                                    \
+		const struct spe_row_##name_ *r = row;                                       \
+		int i = 0;                                                                   \
+		(void)s;                                                                     \
+		SPE_COLUMNS_##name_(BIND_COLUMN) return 0;                                   \
 	}
-	return 0;
-}
+SPE_TABLES(BINDER)
+#undef BINDER
+
+typedef int binder(struct sqlite_sink *s, sqlite3_stmt *st, const void *row);
+static binder *const binders[SPE_TABLE_RECORD] = {
+#define BINDER(name, NAME, flags, key, order, title) [SPE_TABLE_##NAME] = bind_##name,
+	SPE_TABLES(BINDER)
+#undef BINDER
+};
 
 /* @p n rows of table @p table, one statement each. */
 static int insert_rows(struct sqlite_sink *s, enum spe_table table, const void *rows, size_t n)
@@ -294,7 +309,7 @@ static int insert_rows(struct sqlite_sink *s, enum spe_table table, const void *
 		return -spe_io;
 	for (size_t k = 0; k < n; k++) {
 		const void *row = (const char *)rows + k * ti->row_size;
-		int rc = bind_row(s, st, ti, row);
+		int rc = binders[table](s, st, row);
 		if (rc == 0 && sqlite3_step(st) != SQLITE_DONE)
 			rc = fail(s, ti->name);
 		sqlite3_reset(st);
@@ -307,13 +322,13 @@ static int insert_rows(struct sqlite_sink *s, enum spe_table table, const void *
 	return 0;
 }
 
-/* Bind record @p r to parameters first .. first + SPE_RECORD_NCOLS - 1. */
-static void bind_record(sqlite3_stmt *st, int first, const struct spe_row_record *r)
+/* Bind record @p r to parameters first .. first + SPE_RECORD_NCOLS - 1 (@p text: its text columns). */
+static void bind_record(sqlite3_stmt *st, int first, const struct spe_row_record *r, uint64_t text)
 {
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++) {
 		if (!(r->present >> c & 1))
 			sqlite3_bind_null(st, first + c);
-		else if (spe_record_columns[c].kind == SPE_KIND_TEXT)
+		else if (text >> c & 1)
 			sqlite3_bind_text(st, first + c, r->col[c].s, -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_int64(st, first + c, r->col[c].i);
@@ -321,14 +336,15 @@ static void bind_record(sqlite3_stmt *st, int first, const struct spe_row_record
 }
 
 /* bind_record for parameters that hold @p was: only the values that differ; @p was becomes @p r. */
-static void bind_record_changes(sqlite3_stmt *st, int first, const struct spe_row_record *r, struct spe_row_record *was)
+static void bind_record_changes(sqlite3_stmt *st, int first, const struct spe_row_record *r, struct spe_row_record *was,
+				uint64_t text)
 {
 	uint64_t changed = r->present ^ was->present;
 	for (int c = 0; c < SPE_RECORD_NCOLS; c++) {
 		if (!(r->present >> c & 1)) {
 			if (changed >> c & 1)
 				sqlite3_bind_null(st, first + c);
-		} else if (spe_record_columns[c].kind == SPE_KIND_TEXT) {
+		} else if (text >> c & 1) {
 			sqlite3_bind_text(st, first + c, r->col[c].s, -1, SQLITE_STATIC); /* the pointer is the call's */
 		} else if ((changed >> c & 1) || r->col[c].i != was->col[c].i) {
 			sqlite3_bind_int64(st, first + c, r->col[c].i);
@@ -347,7 +363,8 @@ static int insert_records(struct sqlite_sink *s, const struct spe_row_record *ro
 		if (!st)
 			return -spe_io;
 		for (int r = 0; r < RECORD_BATCH; r++)
-			bind_record_changes(st, 1 + r * SPE_RECORD_NCOLS, &rows[k + (size_t)r], &s->batch_bound[r]);
+			bind_record_changes(st, 1 + r * SPE_RECORD_NCOLS, &rows[k + (size_t)r], &s->batch_bound[r],
+					    s->text_columns);
 		int rc = sqlite3_step(st);
 		sqlite3_reset(st);
 		if (rc != SQLITE_DONE)
@@ -358,7 +375,7 @@ static int insert_records(struct sqlite_sink *s, const struct spe_row_record *ro
 		sqlite3_stmt *st = statement(s, &s->insert[SPE_TABLE_RECORD], SPE_TABLE_RECORD, 1);
 		if (!st)
 			return -spe_io;
-		bind_record(st, 1, &rows[k]);
+		bind_record(st, 1, &rows[k], s->text_columns);
 		int rc = sqlite3_step(st);
 		sqlite3_reset(st);
 		if (rc != SQLITE_DONE)
@@ -422,6 +439,9 @@ int spe_sqlite_sink_new(struct spe_db *db, struct spe_row_sink *out, char *err, 
 	s->sql = spe_db_sqlite(db);
 	s->replace = spe_db_replaces(db);
 	s->feed = spe_db_rollup_feed(db);
+	for (int c = 0; c < SPE_RECORD_NCOLS; c++)
+		if (spe_record_columns[c].kind == SPE_KIND_TEXT)
+			s->text_columns |= 1ull << c;
 	*out = (struct spe_row_sink){ .ctx = s,
 				      .tables = SPE_TABLES_ALL,
 				      .begin = sink_begin,

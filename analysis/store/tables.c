@@ -25,14 +25,10 @@
 
 /*
  * The null rule: NEVER, ZERO, NEG and NO_TIME name themselves; IF(f) becomes
- * SPE_NULL_UNLESS with field f's offset and size.  RULE_<rule> splits a rule
- * into its name and field (none but for IF), NULL_RULE_ puts them in place.
+ * SPE_NULL_UNLESS with field f's offset and size.  SPE_NULL_SPLIT_<rule>
+ * (spe/tables.h) splits a rule into its name and field (none but for IF),
+ * NULL_RULE_ puts them in place.
  */
-#define RULE_NEVER NEVER,
-#define RULE_ZERO ZERO,
-#define RULE_NEG NEG,
-#define RULE_NO_TIME NO_TIME,
-#define RULE_IF(f) UNLESS, f
 #define NULL_RULE(table, ...) NULL_RULE_(table, __VA_ARGS__)
 #define NULL_RULE_(table, rule, f) .null = SPE_NULL_##rule FIELD_##rule(table, f)
 #define FIELD_NEVER(table, f)
@@ -42,7 +38,7 @@
 #define FIELD_UNLESS(table, f) , .flag = offsetof(ROW(table), f), .flag_size = sizeof(((ROW(table) *)0)->f)
 
 #define COLUMN(table, name_, kind_, null_, sql_, doc_)                                                 \
-	{ .name = #name_, .kind = SPE_KIND_##kind_, PLACE_##kind_(table, name_), NULL_RULE(table, RULE_##null_), \
+	{ .name = #name_, .kind = SPE_KIND_##kind_, PLACE_##kind_(table, name_), NULL_RULE(table, SPE_NULL_SPLIT_##null_), \
 	  .sql = sql_, .doc = doc_ },
 #define COLUMNS(name, NAME, flags, key, order, title) \
 	static const struct spe_column name##_columns[] = { SPE_COLUMNS_##name(COLUMN) };

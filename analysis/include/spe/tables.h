@@ -610,6 +610,26 @@ SPE_TABLES(SPE_X)
 #undef SPE_X
 #undef SPE_ROW_FIELD
 
+/*
+ * For code generated per table from the column lists (a sink's binder):
+ * SPE_IS_NULL(null, r, name) is column name's NULL rule as an expression
+ * on the row pointer r (a NULL pointer aside).  SPE_NULL_SPLIT_<rule> splits
+ * a rule into its name and the field IF names.
+ */
+#define SPE_NULL_SPLIT_NEVER NEVER,
+#define SPE_NULL_SPLIT_ZERO ZERO,
+#define SPE_NULL_SPLIT_NEG NEG,
+#define SPE_NULL_SPLIT_NO_TIME NO_TIME,
+#define SPE_NULL_SPLIT_IF(f) UNLESS, f
+#define SPE_IS_NULL(null, r, name) SPE_IS_NULL_(SPE_NULL_SPLIT_##null, r, name)
+#define SPE_IS_NULL_(...) SPE_IS_NULL__(__VA_ARGS__)
+#define SPE_IS_NULL__(rule, f, r, name) SPE_IS_NULL_##rule(r, name, f)
+#define SPE_IS_NULL_NEVER(r, name, f) 0
+#define SPE_IS_NULL_ZERO(r, name, f) ((r)->name == 0)
+#define SPE_IS_NULL_NEG(r, name, f) ((r)->name < 0)
+#define SPE_IS_NULL_NO_TIME(r, name, f) ((r)->name == SPE_ROW_NO_TIME)
+#define SPE_IS_NULL_UNLESS(r, name, f) (!(r)->f)
+
 /* The kind of a column: how the row holds its value (SPE_FIELD_* above). */
 enum spe_column_kind {
 	SPE_KIND_I64,
