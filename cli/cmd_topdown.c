@@ -359,11 +359,11 @@ static int cmd_import(int argc, char **argv)
 			fprintf(stderr, "%s import: %s:%ld: %s\n", prog, path, diag.line, diag.msg);
 		else
 			fprintf(stderr, "%s import: %s: %s\n", prog, path, diag.msg[0] ? diag.msg : spe_errstr(fmt));
-		td_import_result_free(&res);
+		td_import_result_fini(&res);
 		return cli_exit_status(fmt);
 	}
 	if (name_runs(res.runs, res.n_runs, run_names, n_names, path, workload) < 0) {
-		td_import_result_free(&res);
+		td_import_result_fini(&res);
 		return CLI_USAGE;
 	}
 	for (size_t i = 0; i < res.n_runs; i++) {
@@ -384,7 +384,7 @@ static int cmd_import(int argc, char **argv)
 		       run->method ? run->method : "unknown", run->approx ? " (approximation)" : "");
 	}
 	free(run_ids);
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 	return status == CLI_OK ? cli_finish_stdout(prog, CLI_OK) : status;
 }
 
@@ -584,15 +584,15 @@ static int cmd_stat(int argc, char **argv)
 	rc = stat_measure(&o, &probe, &child, &run, &status);
 	util_child_discard(&child);
 	if (rc) {
-		td_run_free(&run);
+		td_run_fini(&run);
 		return rc;
 	}
 	stat_describe(&o, &probe, &run);
 	if (o.db_path && (rc = store_runs("stat", o.db_path, &run, 1, o.spe_source, NULL)) != CLI_OK) {
-		td_run_free(&run);
+		td_run_fini(&run);
 		return rc;
 	}
-	td_run_free(&run);
+	td_run_fini(&run);
 	int exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	return cli_finish_stdout(prog, exit ? CLI_PARTIAL : CLI_OK);
 }

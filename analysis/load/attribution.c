@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ana_attrib_free(struct attribution *a)
+void ana_attrib_fini(struct attribution *a)
 {
 	for (size_t i = 0; i < a->n_maps; i++) {
 		free(a->maps[i].path);
@@ -16,7 +16,7 @@ void ana_attrib_free(struct attribution *a)
 	for (size_t i = 0; i < a->n_threads; i++)
 		free(a->threads[i].comm);
 	free(a->threads);
-	ana_pc_cache_free(&a->thread_index);
+	ana_pc_cache_fini(&a->thread_index);
 	for (int i = 0; i < a->n_cpus; i++)
 		free(a->cpus[i].sw);
 	free(a->cpus);

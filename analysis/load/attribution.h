@@ -58,7 +58,7 @@ struct attribution {
 	int n_cpus;
 };
 
-void ana_attrib_free(struct attribution *a);
+void ana_attrib_fini(struct attribution *a);
 
 /* The state of @p cpu (0 .. SPE_AUX_MAX_CPUS - 1; -1 is taken as 0), created if new; NULL without memory or out of range. */
 struct ana_attrib_cpu *ana_attrib_cpu(struct attribution *a, int cpu);

@@ -50,8 +50,8 @@ void ana_data_attrib_fini(struct data_attrib *a)
 	for (size_t i = 0; i < a->n_maps; i++)
 		free(a->maps[i].path);
 	free(a->maps);
-	ana_pc_cache_free(&a->pages);
-	ana_pc_cache_free(&a->objects);
+	ana_pc_cache_fini(&a->pages);
+	ana_pc_cache_fini(&a->objects);
 	memset(a, 0, sizeof *a);
 }
 

@@ -200,7 +200,7 @@ int ana_latency_groups_settle(struct latency_groups *g)
 	return 0;
 }
 
-void ana_latency_groups_free(struct latency_groups *g)
+void ana_latency_groups_fini(struct latency_groups *g)
 {
 	free(g->pending);
 	free(g->sort_tmp);

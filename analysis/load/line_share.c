@@ -137,14 +137,14 @@ static int add_access(struct line_counts *c, size_t n, const struct line_access 
 static void free_counts(struct line_counts *c)
 {
 	free(c->lines);
-	ana_value_pool_free(&c->values);
+	ana_value_pool_fini(&c->values);
 	memset(c, 0, sizeof *c);
 }
 
 /* Past the budget: no rows, and nothing more kept. */
 static void drop(struct line_share *s)
 {
-	ana_line_share_free(s);
+	ana_line_share_fini(s);
 	s->dropped = 1;
 }
 
@@ -426,7 +426,7 @@ int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *
 	return rc;
 }
 
-void ana_line_share_free(struct line_share *s)
+void ana_line_share_fini(struct line_share *s)
 {
 	free(s->keys);
 	free(s->slots);

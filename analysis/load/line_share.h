@@ -148,6 +148,6 @@ int ana_line_share_finish(struct line_share *s);
 /* The cacheline_stat rows of source @p source_id (none if dropped): 0 or the sink's negative code. */
 int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *sink, int64_t source_id);
 
-void ana_line_share_free(struct line_share *s);
+void ana_line_share_fini(struct line_share *s);
 
 #endif

@@ -640,8 +640,8 @@ void spe_loader_free(struct spe_loader *ld)
 		ld->sink.free(ld->sink.ctx);
 	ana_data_attrib_fini(&ld->dattr);
 	ana_resolver_fini(&ld->res);
-	ana_attrib_free(&ld->at);
-	ana_latency_groups_free(&ld->latency);
-	ana_record_tally_free(&ld->tally);
+	ana_attrib_fini(&ld->at);
+	ana_latency_groups_fini(&ld->latency);
+	ana_record_tally_fini(&ld->tally);
 	free(ld);
 }

@@ -104,7 +104,7 @@ void ana_pc_cache_prefetch(const struct pc_cache *c, uint64_t key)
 	__builtin_prefetch(e + sizeof *c->entries - 1); /* an entry may straddle two lines */
 }
 
-void ana_pc_cache_free(struct pc_cache *c)
+void ana_pc_cache_fini(struct pc_cache *c)
 {
 	free(c->entries);
 	c->entries = NULL;

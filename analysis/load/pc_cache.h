@@ -41,7 +41,7 @@ struct pc_value *ana_pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_va
 int64_t *ana_pc_cache_find_id(const struct pc_cache *c, uint64_t key);
 /* Insert (or overwrite) an id; 0, or -1 without memory. */
 int ana_pc_cache_put_id(struct pc_cache *c, uint64_t key, int64_t id);
-void ana_pc_cache_free(struct pc_cache *c);
+void ana_pc_cache_fini(struct pc_cache *c);
 /* Hint that @p key will be looked up soon (its first probe slot). */
 void ana_pc_cache_prefetch(const struct pc_cache *c, uint64_t key);
 

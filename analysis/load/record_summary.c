@@ -107,7 +107,7 @@ static int count_line(struct record_summary *s, const struct spe_record *rec, un
 	if (ana_line_share_id(&s->lines, LINE_ID_SYMBOL, w->symbol_id, &a.symbol) < 0 ||
 	    ana_line_share_id(&s->lines, LINE_ID_OBJECT, w->object_id, &a.object) < 0) {
 		/* ids 2^31 apart in one load (never yet): the view scans this source */
-		ana_line_share_free(&s->lines);
+		ana_line_share_fini(&s->lines);
 		s->lines.dropped = 1;
 		return 0;
 	}
@@ -536,20 +536,20 @@ int ana_record_summary_write(const struct record_summary *s, const struct spe_ro
 	return rc;
 }
 
-void ana_record_summary_free(struct record_summary *s)
+void ana_record_summary_fini(struct record_summary *s)
 {
 	free(s->branches);
 	free(s->pages);
-	ana_value_pool_free(&s->page_values);
-	ana_latency_groups_free(&s->page_index);
-	ana_line_share_free(&s->lines);
+	ana_value_pool_fini(&s->page_values);
+	ana_latency_groups_fini(&s->page_index);
+	ana_line_share_fini(&s->lines);
 	free(s->ranges);
 	free(s->numa);
-	ana_latency_groups_free(&s->numa_index);
+	ana_latency_groups_fini(&s->numa_index);
 	free(s->prefetch_plain);
 	free(s->plain_pending);
 	free(s->plain_sort_tmp);
 	free(s->prefetch);
-	ana_latency_groups_free(&s->prefetch_index);
+	ana_latency_groups_fini(&s->prefetch_index);
 	memset(s, 0, sizeof *s);
 }

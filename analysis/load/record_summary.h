@@ -147,6 +147,6 @@ int ana_record_summary_settle(struct record_summary *s);
 int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
 			 const struct latency_groups *groups);
 
-void ana_record_summary_free(struct record_summary *s);
+void ana_record_summary_fini(struct record_summary *s);
 
 #endif

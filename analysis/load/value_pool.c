@@ -74,7 +74,7 @@ size_t ana_value_pool_widest(const struct value_pool *p)
 	return widest;
 }
 
-void ana_value_pool_free(struct value_pool *p)
+void ana_value_pool_fini(struct value_pool *p)
 {
 	free(p->entries);
 	memset(p, 0, sizeof *p);

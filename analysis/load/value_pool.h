@@ -48,6 +48,6 @@ size_t ana_value_pool_list(const struct value_pool *p, uint32_t run, unsigned ki
 /* The most values a set of @p p has beyond its firsts. */
 size_t ana_value_pool_widest(const struct value_pool *p);
 
-void ana_value_pool_free(struct value_pool *p);
+void ana_value_pool_fini(struct value_pool *p);
 
 #endif

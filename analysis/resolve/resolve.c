@@ -32,8 +32,8 @@ void ana_resolver_fini(struct resolver *r)
 	spe_sym_free(r->sym);
 	spe_disasm_free(r->dis);
 	spe_kallsyms_free(r->ks);
-	ana_pc_cache_free(&r->pcs);
-	ana_pc_cache_free(&r->symbols);
+	ana_pc_cache_fini(&r->pcs);
+	ana_pc_cache_fini(&r->symbols);
 	memset(r, 0, sizeof *r);
 }
 

@@ -156,6 +156,6 @@ int ana_branch_rollup(sqlite3 *db, char *err, size_t errlen)
 	}
 	free(text);
 	free(rows);
-	ana_latency_groups_free(&keys);
+	ana_latency_groups_fini(&keys);
 	return rc;
 }

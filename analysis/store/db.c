@@ -57,7 +57,7 @@ struct rollup_feed *spe_db_rollup_feed(struct spe_db *db)
 static void drop_feed(struct spe_db *db)
 {
 	if (db->feed)
-		ana_rollup_feed_free(db->feed);
+		ana_rollup_feed_fini(db->feed);
 	free(db->feed);
 	db->feed = NULL;
 }

@@ -131,7 +131,7 @@ int ana_insn_names_load(sqlite3 *db, struct insn_names *n, char *err, size_t err
 	free(s.name);
 	free(s.start);
 	if (rc < 0)
-		ana_insn_names_free(n);
+		ana_insn_names_fini(n);
 	return rc;
 }
 
@@ -142,7 +142,7 @@ int ana_insn_names_bind(sqlite3_stmt *st, int i, const struct insn_names *n, str
 	return sqlite3_bind_text(st, i, s.len ? n->arena + s.off : "", (int)s.len, SQLITE_STATIC);
 }
 
-void ana_insn_names_free(struct insn_names *n)
+void ana_insn_names_fini(struct insn_names *n)
 {
 	free(n->by_id);
 	free(n->arena);

@@ -47,6 +47,6 @@ static inline const struct insn_name *ana_insn_name(const struct insn_names *n, 
 /* Bind span @p s of @p n to parameter @p i of @p st (no copy: the arena outlives the statement's step). */
 int ana_insn_names_bind(sqlite3_stmt *st, int i, const struct insn_names *n, struct name_span s);
 
-void ana_insn_names_free(struct insn_names *n);
+void ana_insn_names_fini(struct insn_names *n);
 
 #endif

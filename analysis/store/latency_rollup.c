@@ -535,13 +535,13 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	if (rc == 0)
 		rc = write_symbol_summary(&r, &sg, &fns, scratch);
 	sqlite3_finalize(r.round);
-	ana_insn_names_free(&names);
+	ana_insn_names_fini(&names);
 	free(scratch);
 	free(pc_stats);
 	free(order.rank);
 	free(sg.group_of);
 	free(sg.first_id);
-	ana_latency_groups_free(&pcs);
-	ana_latency_groups_free(&fns);
+	ana_latency_groups_fini(&pcs);
+	ana_latency_groups_fini(&fns);
 	return rc;
 }

@@ -7,7 +7,7 @@
 
 #include "util/grow.h"
 
-void ana_rollup_feed_free(struct rollup_feed *f)
+void ana_rollup_feed_fini(struct rollup_feed *f)
 {
 	for (size_t i = 0; i < f->n; i++)
 		free(f->rows[i].slots);
@@ -17,7 +17,7 @@ void ana_rollup_feed_free(struct rollup_feed *f)
 
 void ana_rollup_feed_lose(struct rollup_feed *f)
 {
-	ana_rollup_feed_free(f);
+	ana_rollup_feed_fini(f);
 	f->lost = 1;
 }
 

@@ -42,6 +42,6 @@ struct rollup_feed {
 void ana_rollup_feed_add(struct rollup_feed *f, const struct spe_row_pc_histogram *row);
 /* Give up the feed: the rollup reads the table. */
 void ana_rollup_feed_lose(struct rollup_feed *f);
-void ana_rollup_feed_free(struct rollup_feed *f);
+void ana_rollup_feed_fini(struct rollup_feed *f);
 
 #endif

@@ -14,7 +14,7 @@ static sqlite3_stmt *prepare(sqlite3 *db, const char *into, int ncols, int rows)
 	sqlite3_stmt *st = NULL;
 	if (util_text_ok(&t) && sqlite3_prepare_v2(db, t.buf, -1, &st, NULL) != SQLITE_OK)
 		st = NULL;
-	util_text_free(&t);
+	util_text_fini(&t);
 	return st;
 }
 

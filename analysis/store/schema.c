@@ -204,12 +204,12 @@ int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
 			"PRAGMA user_version = %d;\nPRAGMA application_id = %d;\n",
 			SPE_DB_SCHEMA_VERSION, SPE_DB_SCHEMA_VERSION, SPE_DB_APPLICATION_ID);
 	if (!util_text_ok(&t)) {
-		util_text_free(&t);
+		util_text_fini(&t);
 		snprintf(err, errlen, "out of memory");
 		return -spe_nomem;
 	}
 	int rc = exec(db, t.buf, err, errlen);
-	util_text_free(&t);
+	util_text_fini(&t);
 	if (rc == 0)
 		rc = spe_schema_create_views(db, err, errlen);
 	return rc;
@@ -345,9 +345,9 @@ static int upgrade_table(sqlite3 *db, const struct spe_table_info *ti, char *err
 	} else {
 		rc = sql.buf && *sql.buf ? exec(db, sql.buf, err, errlen) : 0;
 	}
-	util_text_free(&have);
-	util_text_free(&want);
-	util_text_free(&sql);
+	util_text_fini(&have);
+	util_text_fini(&want);
+	util_text_fini(&sql);
 	return rc;
 }
 

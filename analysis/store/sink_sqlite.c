@@ -75,7 +75,7 @@ static char *insert_sql(const struct spe_table_info *ti, int rows)
 		util_text_append(&t, ")");
 	}
 	if (!util_text_ok(&t)) {
-		util_text_free(&t);
+		util_text_fini(&t);
 		return NULL;
 	}
 	return t.buf;
@@ -158,7 +158,7 @@ static int delete_source(struct sqlite_sink *s, int64_t id)
 	int rc = util_text_ok(&t) ? spe_db_exec(s->sql, t.buf, s->err, sizeof s->err) : -spe_nomem;
 	if (rc == -spe_nomem)
 		snprintf(s->err, sizeof s->err, "out of memory");
-	util_text_free(&t);
+	util_text_fini(&t);
 	return rc;
 }
 

@@ -151,11 +151,11 @@ int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen)
 	ana_memory_schema_views(&t); /* hot_data_object, data_page, numa_traffic, cacheline_sharing, prefetch */
 	append_branch_mispredict(&t);
 	if (!util_text_ok(&t)) {
-		util_text_free(&t);
+		util_text_fini(&t);
 		snprintf(err, errlen, "out of memory");
 		return -spe_nomem;
 	}
 	int rc = spe_db_exec(db, t.buf, err, errlen);
-	util_text_free(&t);
+	util_text_fini(&t);
 	return rc;
 }

@@ -121,7 +121,7 @@ struct target {
 	char *dir;     /* its directory (malloc'd) */
 };
 
-static void target_free(struct target *t)
+static void target_fini(struct target *t)
 {
 	free(t->path);
 	free(t->dir);
@@ -199,7 +199,7 @@ static int resolve(const char *path, unsigned flags, struct target *t, char *err
 		return -spe_invalid;
 	}
 	if (!t->path || !(t->dir = dir_of(t->path))) {
-		target_free(t);
+		target_fini(t);
 		return NOMEM(err, errlen, path);
 	}
 	struct stat dst;
@@ -207,14 +207,14 @@ static int resolve(const char *path, unsigned flags, struct target *t, char *err
 		  : access(t->dir, W_OK | X_OK) != 0 ? errno : 0;
 	if (why) {
 		snprintf(err, errlen, "%s: cannot create files in %s: %s", path, t->dir, strerror(why));
-		target_free(t);
+		target_fini(t);
 		return -spe_io;
 	}
 	if (flags & SPE_OUTFILE_KEEP_OLD) {
 		size_t n = strlen(t->path) + 5;
 		char *old = malloc(n);
 		if (!old) {
-			target_free(t);
+			target_fini(t);
 			return NOMEM(err, errlen, path);
 		}
 		snprintf(old, n, "%s.old", t->path);
@@ -224,7 +224,7 @@ static int resolve(const char *path, unsigned flags, struct target *t, char *err
 				 safeio_kind_name(lst.st_mode), base_of(t->path));
 		free(old);
 		if (bad) {
-			target_free(t);
+			target_fini(t);
 			return -spe_invalid;
 		}
 	}
@@ -236,7 +236,7 @@ int spe_outfile_check(const char *path, unsigned flags, char *err, size_t errlen
 	struct target t;
 	int r = resolve(path, flags, &t, err, errlen);
 	if (r == 0)
-		target_free(&t);
+		target_fini(&t);
 	return r;
 }
 
@@ -368,7 +368,7 @@ int spe_outfile_open(const char *path, const char *tag, unsigned flags, struct s
 		return r;
 	struct spe_outfile *o = calloc(1, sizeof *o);
 	if (!o) {
-		target_free(&t);
+		target_fini(&t);
 		return NOMEM(err, errlen, path);
 	}
 	o->fd = -1;
@@ -390,7 +390,7 @@ int spe_outfile_open(const char *path, const char *tag, unsigned flags, struct s
 			o->slot = live_add(o->tmp, o->fd);
 		}
 	}
-	target_free(&t);
+	target_fini(&t);
 	if (r) {
 		spe_outfile_abort(o);
 		return r;

@@ -113,7 +113,7 @@ TEST(random_groups_match_brute_force)
 	CHECK_INT_EQ(bad, 0);
 	CHECK_INT_EQ(g.pairs, pairs);
 	free(scratch);
-	ana_latency_groups_free(&g);
+	ana_latency_groups_fini(&g);
 }
 
 TEST(edges)
@@ -146,7 +146,7 @@ TEST(edges)
 	CHECK_INT_EQ(s.p50, 42);
 	CHECK_INT_EQ(s.p90, 42);
 	CHECK_INT_EQ(g.pairs, 4);
-	ana_latency_groups_free(&g);
+	ana_latency_groups_fini(&g);
 }
 
 /* The PC rollup feeds rows of several sources in latency order, repeats adjacent. */
@@ -196,7 +196,7 @@ TEST(deferred_counts_across_the_buffer)
 	CHECK_INT_EQ(s.timed, 0);
 	CHECK_INT_EQ(g.groups[2].hist.n, 1);
 	free(scratch);
-	ana_latency_groups_free(&g);
+	ana_latency_groups_fini(&g);
 }
 
 int main(void)

@@ -207,7 +207,7 @@ TEST(random_accesses_match_the_view)
 	CHECK_INT_EQ(n_got, want);
 	CHECK(want > 100);   /* not vacuous: many lines shown, */
 	CHECK(merged > 100); /* many with accesses before their first write */
-	ana_line_share_free(&s);
+	ana_line_share_fini(&s);
 	free(a);
 }
 
@@ -225,7 +225,7 @@ static void no_rows(size_t budget)
 	n_got = 0;
 	CHECK_INT_EQ(ana_line_share_write(&s, &sink, 1), 0);
 	CHECK_INT_EQ(n_got, 0);
-	ana_line_share_free(&s);
+	ana_line_share_fini(&s);
 }
 
 TEST(over_the_budget_no_rows)
@@ -267,7 +267,7 @@ TEST(value_pool_whole_ids_in_order)
 		CHECK(!memcmp(out, want[set], n[set] * sizeof *out));
 		CHECK_INT_EQ(ana_value_pool_list(&p, run[set], VALUE_CPU, 0, 0, out), 0);
 	}
-	ana_value_pool_free(&p);
+	ana_value_pool_fini(&p);
 }
 
 int main(void)

@@ -60,7 +60,7 @@ TEST(intel_skylake)
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.1);
 	CHECK_NEAR(iv->values.frac[TD_RETIRING], 0.5);
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.2);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /*
@@ -83,7 +83,7 @@ TEST(intel_sandybridge_smt)
 	CHECK_INT_EQ(apply("sandybridge", c, &run, &iv), 4);
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.1);
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.2);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /* perf <= 6.3 kernel aliases are already in slots: 400/4000 etc. */
@@ -104,7 +104,7 @@ TEST(intel_kernel_aliases)
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.1);  /* (3000-2800+200)/4000 */
 	CHECK_NEAR(iv->values.frac[TD_RETIRING], 0.7);         /* 2800/4000 */
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.1);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /*
@@ -133,7 +133,7 @@ TEST(westmere_approx)
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.1);
 	CHECK_NEAR(iv->values.frac[TD_FRONTEND_BOUND], 0.2);
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.2);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /*
@@ -155,7 +155,7 @@ TEST(arm_v2)
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.37);
 	CHECK_NEAR(iv->values.frac[TD_RETIRING], 0.36);
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.08);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /*
@@ -186,7 +186,7 @@ TEST(arm_n2_erratum_and_r0p3)
 		CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.37);
 		CHECK_NEAR(iv->values.frac[TD_RETIRING], 0.36);
 		CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.08);
-		td_run_free(&run);
+		td_run_fini(&run);
 	}
 }
 
@@ -205,7 +205,7 @@ TEST(arm_v1)
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_BOUND], 0.4);
 	CHECK_NEAR(iv->values.frac[TD_RETIRING], 0.36);
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.08);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /*
@@ -236,11 +236,11 @@ TEST(arm_v3_n3)
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.09);
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_MEM_BOUND], 0.6);
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_CORE_BOUND], 0.4);
-	td_run_free(&run);
+	td_run_fini(&run);
 	CHECK_INT_EQ(apply("neoverse-n3", n3, &run, &iv), 4);
 	CHECK_NEAR(iv->values.frac[TD_FRONTEND_BOUND], 0.25);
 	CHECK_NEAR(iv->values.frac[TD_BAD_SPECULATION], 0.09);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /* N1 has no slot level 1: cycle accounting 250/1000 and 400/1000, flagged approximate. */
@@ -258,7 +258,7 @@ TEST(arm_n1_cycle_accounting)
 	CHECK_NEAR(iv->values.frac[TD_FRONTEND_STALLED_CYCLES], 0.25);
 	CHECK_NEAR(iv->values.frac[TD_BACKEND_STALLED_CYCLES], 0.4);
 	CHECK(!iv->values.set[TD_FRONTEND_BOUND]);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(missing_event_and_unknown_cpu)
@@ -272,7 +272,7 @@ TEST(missing_event_and_unknown_cpu)
 	CHECK_INT_EQ(td_cpu_lookup("neoverse-v2", &info), 0);
 	CHECK_INT_EQ(td_formula_apply(&info, iv, err, sizeof err), -spe_no_data);
 	CHECK(strstr(err, "STALL_SLOT_FRONTEND") != NULL);
-	td_run_free(&run);
+	td_run_fini(&run);
 	CHECK_INT_EQ(td_cpu_lookup("pentium4", &info), -spe_unavailable);
 	CHECK_INT_EQ(td_cpu_lookup("0x410fd000", &info), -spe_unavailable);
 }

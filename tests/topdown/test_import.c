@@ -82,7 +82,7 @@ TEST(perf65_spr_std)
 	CHECK_STR_EQ(run.tool, "perf-stat");
 	CHECK_STR_EQ(run.method, "perf_metrics");
 	CHECK_INT_EQ(run.n_iv, 1);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(perf65_hybrid_std)
@@ -101,7 +101,7 @@ TEST(perf65_hybrid_std)
 	CHECK_NEAR(event(atom, "cpu_atom/cycles/"), 257711907);
 	CHECK_NEAR(event(core, "cpu_core/cycles/"), 6313960);
 	CHECK_NEAR(atom ? atom->cycles : 0, 257711907);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(perf65_json)
@@ -116,7 +116,7 @@ TEST(perf65_json)
 	CHECK_NEAR(VAL(iv, MEMORY_BOUND), 0.50220860);
 	CHECK_NEAR(VAL(iv, LIGHT_OPERATIONS), 0.12312705);
 	CHECK_NEAR(event(iv, "instructions"), 38620409);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	CHECK_INT_EQ(import("perf-6.5_adl-json.txt", NULL, &run, NULL), TD_FMT_PERF_JSON);
 	const struct td_interval *core = find(&run, 0, "cpu_core"), *atom = find(&run, 0, "cpu_atom");
@@ -125,7 +125,7 @@ TEST(perf65_json)
 	CHECK_NEAR(VAL(atom, FRONTEND_BOUND), 0.41016738);
 	CHECK_NEAR(VAL(atom, RETIRING), 0.05374638);
 	CHECK(!atom || !atom->values.set[TD_NODE_COUNT - 1]);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(perf65_csv)
@@ -140,7 +140,7 @@ TEST(perf65_csv)
 	CHECK_NEAR(VAL(iv, MEMORY_BOUND), 0.505);
 	CHECK_NEAR(VAL(iv, MACHINE_CLEARS), 0.005);
 	CHECK_NEAR(event(iv, "branch-misses"), 51102);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	CHECK_INT_EQ(import("perf-6.5_adl-csv.txt", NULL, &run, NULL), TD_FMT_PERF_CSV);
 	const struct td_interval *core = find(&run, 0, "cpu_core"), *atom = find(&run, 0, "cpu_atom");
@@ -150,7 +150,7 @@ TEST(perf65_csv)
 	CHECK_NEAR(VAL(atom, FRONTEND_BOUND), 0.413);
 	CHECK_NEAR(VAL(atom, BACKEND_BOUND), 0.386);
 	CHECK_NEAR(VAL(atom, RETIRING), 0.054);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /*
@@ -164,11 +164,11 @@ TEST(perf2022_json_counters_only)
 	CHECK_INT_EQ(import("perf-2022_json-early.txt", NULL, &run, &diag), -spe_no_data);
 	CHECK(strstr(diag.msg, "--cpu") == NULL);
 	CHECK(strstr(diag.msg, "cpu-clock") != NULL);
-	td_run_free(&run);
+	td_run_fini(&run);
 	/* the same counts with a CPU: still nothing to compute, and the message says which counts */
 	CHECK_INT_EQ(import("perf-2022_json-early.txt", "skylake", &run, &diag), -spe_no_data);
 	CHECK(strstr(diag.msg, "CPU_CLK_UNHALTED.THREAD") != NULL);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(perf63_interval_std)
@@ -187,7 +187,7 @@ TEST(perf63_interval_std)
 	CHECK_NEAR(c ? c->t0 : -1, 2.003009005);
 	CHECK_STR_EQ(run.method, "perf_legacy");
 	CHECK_STR_EQ(run.isa, "x86_64");
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(perf64_tma_interval_std)
@@ -199,7 +199,7 @@ TEST(perf64_tma_interval_std)
 	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.349);
 	CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.469);
 	CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.067);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(perf_pre64_percore_tremont_and_locale)
@@ -209,7 +209,7 @@ TEST(perf_pre64_percore_tremont_and_locale)
 	const struct td_interval *c = find(&run, 0, "S0-D0-C1");
 	CHECK_NEAR(VAL(c, RETIRING), 0.085);
 	CHECK_NEAR(VAL(c, BACKEND_BOUND), 0.914);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	CHECK_INT_EQ(import("perf-5.11_tremont-std.txt", NULL, &run, NULL), TD_FMT_PERF_STD);
 	c = find(&run, 0, "all");
@@ -217,7 +217,7 @@ TEST(perf_pre64_percore_tremont_and_locale)
 	CHECK_NEAR(VAL(c, BAD_SPECULATION), 0.168);
 	CHECK_NEAR(VAL(c, FRONTEND_BOUND), 0.317);
 	CHECK_NEAR(VAL(c, BACKEND_BOUND), 0.266);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	/* decimal comma; the broken old values are kept raw (views clamp) */
 	CHECK_INT_EQ(import("perf-5.x_locale-comma-std.txt", NULL, &run, NULL), TD_FMT_PERF_STD);
@@ -225,7 +225,7 @@ TEST(perf_pre64_percore_tremont_and_locale)
 	CHECK_NEAR(VAL(c, RETIRING), 1.916);
 	CHECK_NEAR(VAL(c, BAD_SPECULATION), 0.041);
 	CHECK_NEAR(VAL(c, BACKEND_BOUND), -0.99);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(perf_csv_metric_only_and_threshold)
@@ -237,7 +237,7 @@ TEST(perf_csv_metric_only_and_threshold)
 	CHECK_NEAR(VAL(c, BAD_SPECULATION), 0.161);
 	CHECK_NEAR(VAL(c, FRONTEND_BOUND), 0.404);
 	CHECK_NEAR(VAL(c, BACKEND_BOUND), 0.255);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	CHECK_INT_EQ(import("perf-6.13_interval-threshold.csv", NULL, &run, NULL), TD_FMT_PERF_CSV);
 	c = find(&run, 1.000103288, "all");
@@ -245,7 +245,7 @@ TEST(perf_csv_metric_only_and_threshold)
 	CHECK_NEAR(VAL(c, FRONTEND_BOUND), 0.51);
 	CHECK_NEAR(event(c, "TOPDOWN.SLOTS"), 4677067630.0);
 	CHECK_NEAR(event(c, "topdown-retiring"), 476781750);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(perf65_interval_groups_and_percore_csv)
@@ -261,7 +261,7 @@ TEST(perf65_interval_groups_and_percore_csv)
 	CHECK_NEAR(b ? b->t0 : -1, 1.001026213);
 	CHECK_NEAR(event(a, "cycles"), 4101002);
 	CHECK_NEAR(event(b, "cpu-clock"), 1001.01);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	CHECK_INT_EQ(import("perf-6.3_percore-interval-metric-only.csv", NULL, &run, NULL), TD_FMT_PERF_CSV);
 	const struct td_interval *c0 = find(&run, 1.001281330, "S0-D0-C0"), *c1 = find(&run, 1.001281330, "S0-D0-C1");
@@ -269,7 +269,7 @@ TEST(perf65_interval_groups_and_percore_csv)
 	CHECK_NEAR(VAL(c0, BACKEND_BOUND), 0.321);
 	CHECK_NEAR(VAL(c1, FRONTEND_BOUND), 0.466);
 	CHECK_NEAR(VAL(c1, BAD_SPECULATION), 0.068);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(perf_json_metric_only_eras)
@@ -281,7 +281,7 @@ TEST(perf_json_metric_only_eras)
 	CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.067);
 	CHECK(isnan(VAL(b, BACKEND_BOUND))); /* "none" */
 	CHECK_NEAR(VAL(b, FRONTEND_BOUND), 0.44);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	CHECK_INT_EQ(import("perf-6.1_metric-only-broken.json", NULL, &run, NULL), TD_FMT_PERF_JSON);
 	a = find(&run, 0, "all");
@@ -289,7 +289,7 @@ TEST(perf_json_metric_only_eras)
 	CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.161);
 	CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.404);
 	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.255);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(perf_arm_names)
@@ -305,7 +305,7 @@ TEST(perf_arm_names)
 	CHECK_STR_EQ(run.isa, "aarch64");
 	CHECK_STR_EQ(run.cpu, "neoverse-v2");
 	CHECK_INT_EQ(run.slots_per_cycle, 8);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /*
@@ -323,7 +323,7 @@ TEST(unitless_fractions_and_intel_events)
 	CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.05);
 	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.47);
 	CHECK_STR_EQ(run.isa, "x86_64");
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	static const char *const mixed[] = { "perf-arm_mixed-units.csv", "perf-arm_mixed-units.json" };
 	for (int i = 0; i < 2; i++) {
@@ -334,7 +334,7 @@ TEST(unitless_fractions_and_intel_events)
 		CHECK_NEAR(VAL(a, FRONTEND_BOUND), 0.05);
 		CHECK_NEAR(VAL(a, RETIRING), 0.063);
 		CHECK_STR_EQ(run.isa, "aarch64");
-		td_run_free(&run);
+		td_run_fini(&run);
 	}
 }
 
@@ -355,7 +355,7 @@ TEST(backend_bound_bad_spec_fallback)
 		CHECK(a && a->values.set[TD_BAD_SPECULATION] && isnan(a->values.frac[TD_BAD_SPECULATION]));
 		CHECK_STR_EQ(run.isa, "x86_64");
 		CHECK_STR_EQ(run.method, "perf_legacy");
-		td_run_free(&run);
+		td_run_fini(&run);
 	}
 }
 
@@ -369,14 +369,14 @@ TEST(interval_slots_and_cycles)
 	CHECK_NEAR(a ? a->slots : 0, 1e9);
 	CHECK_NEAR(b ? b->slots : 0, 3e9);
 	CHECK_NEAR(VAL(b, BACKEND_BOUND), 0.6);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	/* a formula sets them: N2 slots = 5 per cycle x CPU_CYCLES */
 	CHECK(import("raw_neoverse-n2_perf.txt", NULL, &run, NULL) > 0);
 	a = find(&run, 0, "all");
 	CHECK_NEAR(a ? a->cycles : 0, 1e6);
 	CHECK_NEAR(a ? a->slots : 0, 5e6);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(toplev_csv)
@@ -393,7 +393,7 @@ TEST(toplev_csv)
 	CHECK_NEAR(VAL(a, FETCH_LATENCY), 0.12);
 	CHECK_INT_EQ(run.n_iv, 1); /* ITLB_Misses (level 3) dropped */
 	CHECK_STR_EQ(run.tool, "toplev");
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(topdown_tool_csv)
@@ -410,7 +410,7 @@ TEST(topdown_tool_csv)
 	CHECK_NEAR(VAL(a, FRONTEND_STALLED_CYCLES), 0.125);
 	CHECK_STR_EQ(run.isa, "aarch64");
 	CHECK_STR_EQ(run.tool, "topdown-tool");
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(raw_listings)
@@ -425,7 +425,7 @@ TEST(raw_listings)
 	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.2);
 	CHECK_STR_EQ(run.method, "intel_generic");
 	CHECK_STR_EQ(run.cpu, "skylake");
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	CHECK_INT_EQ(import("raw_westmere_libpmc.txt", "westmere", &run, NULL), TD_FMT_RAW);
 	a = find(&run, 0, "all");
@@ -435,7 +435,7 @@ TEST(raw_listings)
 	CHECK_NEAR(VAL(a, BACKEND_BOUND), 0.2);
 	CHECK_STR_EQ(run.method, "wsm_approx");
 	CHECK_INT_EQ(run.approx, 1);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	CHECK_INT_EQ(import("raw_neoverse-n2_perf.txt", NULL, &run, NULL), TD_FMT_PERF_CSV);
 	a = find(&run, 0, "all");
@@ -444,7 +444,7 @@ TEST(raw_listings)
 	CHECK_NEAR(VAL(a, RETIRING), 0.36);
 	CHECK_NEAR(VAL(a, BAD_SPECULATION), 0.08);
 	CHECK_STR_EQ(run.isa, "aarch64");
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /* perf std counters (perf-term and libpmc names, "<not counted>") + --cpu skylake: as raw_skylake.txt. */
@@ -463,7 +463,7 @@ TEST(perf_std_counters_with_cpu)
 	CHECK(e && !e->counted);
 	CHECK_NEAR(a ? a->t1 : 0, 1.001234567);
 	CHECK_INT_EQ(a ? (long long)a->n_events : 0, 7);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 /* "# interval: T" splits a raw listing; each interval gets the formula (N1: 250/1000, then 100/1000). */
@@ -481,7 +481,7 @@ TEST(raw_intervals)
 	CHECK_NEAR(b ? b->t0 : -1, 1.0);
 	CHECK_STR_EQ(run.method, "arm_n1_cycles");
 	CHECK_INT_EQ(run.approx, 1);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 TEST(errors_name_the_line)
@@ -492,31 +492,31 @@ TEST(errors_name_the_line)
 	td_run_init(&run);
 	CHECK_INT_EQ(td_import_text(bad_json, sizeof bad_json - 1, NULL, &run, &diag), -spe_bad_input);
 	CHECK_INT_EQ(diag.line, 2);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	static const char bad_raw[] = "# cpu: skylake\nUOPS_ISSUED.ANY 10\nthis line has no count\n";
 	td_run_init(&run);
 	CHECK_INT_EQ(td_import_text(bad_raw, sizeof bad_raw - 1, NULL, &run, &diag), -spe_bad_input);
 	CHECK_INT_EQ(diag.line, 3);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	static const char bad_value[] = "retiring,bad speculation,frontend bound,backend bound,\n18.0,x,40.4,25.5,\n";
 	td_run_init(&run);
 	CHECK_INT_EQ(td_import_text(bad_value, sizeof bad_value - 1, NULL, &run, &diag), -spe_bad_input);
 	CHECK_INT_EQ(diag.line, 2);
 	CHECK(strstr(diag.msg, "'x'") != NULL);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	static const char missing[] = "CPU_CLK_UNHALTED.THREAD 1000\n";
 	struct td_import_opts opts = { .cpu = "skylake" };
 	td_run_init(&run);
 	CHECK_INT_EQ(td_import_text(missing, sizeof missing - 1, &opts, &run, &diag), -spe_no_data);
 	CHECK(strstr(diag.msg, "IDQ_UOPS_NOT_DELIVERED.CORE") != NULL);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	td_run_init(&run);
 	CHECK_INT_EQ(td_import_text("", 0, NULL, &run, &diag), -spe_bad_input);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 int main(int argc, char **argv)

@@ -72,7 +72,7 @@ static void check_case(const struct file_case *fc)
 	if (rc != (int)fc->format) {
 		CHECK_FAIL_("%s: import returned %d (%s, line %ld), want format %d", fc->file, rc, diag.msg, diag.line,
 			    (int)fc->format);
-		td_import_result_free(&res);
+		td_import_result_fini(&res);
 		return;
 	}
 	if ((int)res.n_runs != fc->runs)
@@ -105,7 +105,7 @@ static void check_case(const struct file_case *fc)
 	/* nothing but the printed values (each pair of perf <= 6.3 fallbacks aside) */
 	if (stored != fc->n_want)
 		CHECK_FAIL_("%s: %zu values stored, %zu printed", fc->file, stored, fc->n_want);
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 }
 
 #define CASE(file, cpu, fmt, runs, isa, method, w) { file, cpu, fmt, runs, isa, method, w, sizeof w / sizeof w[0] }
@@ -357,7 +357,7 @@ TEST(modifiers_and_pmu_prefixes)
 	const struct td_interval *iv = res.n_runs == 2 ? find(&res.runs[0], 1.001798215, "all") : NULL;
 	CHECK_NEAR_TOL(iv ? iv->slots : 0, 3245820, 1e-9);  /* TOPDOWN.SLOTS:u */
 	CHECK_NEAR_TOL(iv ? iv->cycles : 0, 540970, 1e-9);  /* cycles:u */
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 
 	fc.file = "perf-6.18_adl-hybrid-event-metrics-std.txt";
 	CHECK(import_file(&fc, &res, &diag) > 0);
@@ -368,20 +368,20 @@ TEST(modifiers_and_pmu_prefixes)
 	/* cpu_core/INT_MISC.UOP_DROPPING/, printed after the atom events, is still the core's */
 	iv = res.n_runs == 2 ? find(&res.runs[0], 0, "cpu_core") : NULL;
 	CHECK(iv && td_interval_event(iv, "cpu_core/INT_MISC.UOP_DROPPING/") != NULL);
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 
 	fc.file = "perf-6.x_skylake-M-topdownl1-std.txt"; /* the first count of a repeated event is kept */
 	CHECK(import_file(&fc, &res, &diag) > 0);
 	iv = only_run(&res) ? find(only_run(&res), 6.052936784, "all") : NULL;
 	CHECK_NEAR_TOL(iv ? iv->cycles : 0, 19206823557.0, 1e-9);
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 
 	fc.file = "toplev-4.5_icelake-pmu-tools-449.txt"; /* "Info.Thread SLOTS Count 1,035,193,342,312" */
 	CHECK(import_file(&fc, &res, &diag) > 0);
 	iv = only_run(&res) ? find(only_run(&res), 0, "all") : NULL;
 	CHECK_NEAR_TOL(iv ? iv->slots : 0, 1035193342312.0, 1e-9);
 	CHECK_STR_EQ(only_run(&res) ? only_run(&res)->cpu : NULL, "icelake"); /* from "[icx/icelake]" */
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 }
 
 /* Blocks without topdown values are skipped with a note naming their lines. */
@@ -398,7 +398,7 @@ TEST(skipped_blocks_are_noted)
 	/* BR_MIS_PRED_RETIRED is not Arm's BR_MIS_PRED: --cpu would not help, so it is not suggested */
 	CHECK(res.n_notes > 1 && strstr(res.notes[1], "lines 45-59: no topdown metrics") != NULL);
 	CHECK(res.n_notes > 1 && strstr(res.notes[1], "--cpu") == NULL);
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 }
 
 /* AMD: x86_64, its own method; bare level 1 names alone (Arm's and AMD's) leave the ISA unknown. */
@@ -409,7 +409,7 @@ TEST(amd_and_ambiguous_names)
 	struct file_case fc = { .file = "perf-6.5_zen4-PipelineL1L2-perf-book-trimmed.txt" };
 	CHECK(import_file(&fc, &res, &diag) > 0);
 	CHECK_STR_EQ(only_run(&res) ? only_run(&res)->cpu : NULL, "amd");
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 
 	static const char zen4_counts[] =
 		"    74,722,674,738      de_src_op_disp.all               #      5.8 %  bad_speculation          (50.01%)\n"
@@ -418,13 +418,13 @@ TEST(amd_and_ambiguous_names)
 	CHECK_INT_EQ(td_import_runs(zen4_counts, sizeof zen4_counts - 1, NULL, &res, &diag), TD_FMT_PERF_STD);
 	CHECK_STR_EQ(only_run(&res) ? only_run(&res)->isa : NULL, "x86_64");
 	CHECK_STR_EQ(only_run(&res) ? only_run(&res)->method : NULL, "amd_pipeline");
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 
 	static const char bare[] = "  6.1 %  frontend_bound\n 67.5 %  backend_bound\n";
 	td_import_result_init(&res);
 	CHECK_INT_EQ(td_import_runs(bare, sizeof bare - 1, NULL, &res, &diag), TD_FMT_PERF_STD);
 	CHECK(only_run(&res) && only_run(&res)->isa == NULL);
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 }
 
 /*
@@ -456,7 +456,7 @@ TEST(second_value_is_refused)
 	CHECK_INT_EQ(diag.line, 3);
 	CHECK(strstr(diag.msg, "second backend_bound value (18%)") != NULL);
 	CHECK(strstr(diag.msg, "the first (17.5%) is on line 1") != NULL);
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 
 	/* the same file twice, each with perf's header: two runs, nothing refused */
 	static const char two_runs[] = " Performance counter stats for 'a':\n"
@@ -466,14 +466,14 @@ TEST(second_value_is_refused)
 	td_import_result_init(&res);
 	CHECK_INT_EQ(td_import_runs(two_runs, sizeof two_runs - 1, NULL, &res, &diag), TD_FMT_PERF_STD);
 	CHECK_INT_EQ(res.n_runs, 2);
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 
 	/* td_import_text takes one run only, and says where the others start */
 	struct td_run run;
 	td_run_init(&run);
 	CHECK_INT_EQ(td_import_text(two_runs, sizeof two_runs - 1, NULL, &run, &diag), -spe_bad_input);
 	CHECK(strstr(diag.msg, "2 runs (starting on lines 1, 3)") != NULL);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 int main(int argc, char **argv)

@@ -159,7 +159,7 @@ static void import_run(sqlite3 *db, const char *file, const char *cpu, const cha
 	td_run_set(&run.workload, workload);
 	run.spe_source_id = spe_source;
 	CHECK_INT_EQ(td_store_run(db, &run, NULL, NULL, 0), 0);
-	td_run_free(&run);
+	td_run_fini(&run);
 }
 
 static char *report(sqlite3 *db, int cross, enum report_text_format fmt, const char *workload, int *rc)

@@ -53,7 +53,7 @@ TEST(store_and_views)
 	int64_t id = 0;
 	CHECK_INT_EQ(td_store_run(db, &run, &id, err, sizeof err), 0);
 	CHECK_INT_EQ(id, 1);
-	td_run_free(&run);
+	td_run_fini(&run);
 
 	CHECK_INT_EQ(query_double(db, "SELECT frac FROM topdown_value WHERE node = 'frontend_bound'", &null) * 100, -2);
 	CHECK_INT_EQ(query_double(db, "SELECT frontend_bound FROM topdown_l1", &null), 0); /* clamped */

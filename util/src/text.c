@@ -52,7 +52,7 @@ int util_text_ok(const struct util_text *t)
 	return !t->failed && t->buf;
 }
 
-void util_text_free(struct util_text *t)
+void util_text_fini(struct util_text *t)
 {
 	free(t->buf);
 	t->buf = NULL;

@@ -31,7 +31,7 @@ static size_t index_of(const struct ch_functions *f, int64_t id)
 
 void ch_functions_begin(struct ch_functions *f, int64_t source_id)
 {
-	ch_functions_free(f);
+	ch_functions_fini(f);
 	f->source_id = source_id;
 }
 
@@ -123,7 +123,7 @@ static int number_functions(struct ch_functions *f)
 {
 	free(f->fn_of);
 	free(f->first_id);
-	ana_latency_groups_free(&f->groups);
+	ana_latency_groups_fini(&f->groups);
 	f->n_fn = 0;
 	size_t n = 0, *order = malloc((f->n_names + 1) * sizeof *order);
 	f->fn_of = calloc(f->n_names + 1, sizeof *f->fn_of);
@@ -233,7 +233,7 @@ int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_bu
 	return rc;
 }
 
-void ch_functions_free(struct ch_functions *f)
+void ch_functions_fini(struct ch_functions *f)
 {
 	for (size_t i = 0; i < f->n_names; i++)
 		free(f->names[i]);
@@ -248,7 +248,7 @@ void ch_functions_free(struct ch_functions *f)
 	free(f->mapping_of);
 	free(f->fn_of);
 	free(f->first_id);
-	ana_latency_groups_free(&f->groups);
-	ana_latency_groups_free(&f->by_symbol);
+	ana_latency_groups_fini(&f->groups);
+	ana_latency_groups_fini(&f->by_symbol);
 	memset(f, 0, sizeof *f);
 }

@@ -40,6 +40,6 @@ int ch_functions_mapping(struct ch_functions *f, int64_t id, const char *path);
 int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_histogram *r);
 /* The RowBinary rows of function_stat and function_latency (once every row is in).  0, or -1 without memory. */
 int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_buf *latency);
-void ch_functions_free(struct ch_functions *f);
+void ch_functions_fini(struct ch_functions *f);
 
 #endif

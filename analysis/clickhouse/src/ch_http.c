@@ -34,7 +34,7 @@ int ch_buf_add(struct ch_buf *b, const void *data, size_t n)
 	return 0;
 }
 
-void ch_buf_free(struct ch_buf *b)
+void ch_buf_fini(struct ch_buf *b)
 {
 	free(b->p);
 	*b = (struct ch_buf){ 0 };
@@ -197,7 +197,7 @@ static int make_scope(struct spe_ch *ch, const char *host, long long source_id)
 	if (rc == 0)
 		rc = ch_buf_add(&b, ")", 1);
 	if (rc < 0) {
-		ch_buf_free(&b);
+		ch_buf_fini(&b);
 		return ch_fail(ch, -spe_nomem, "out of memory");
 	}
 	ch->scope = b.p;
@@ -302,7 +302,7 @@ void spe_ch_close(struct spe_ch *ch)
 	free(ch->settings);
 	free(ch->cluster);
 	free(ch->scope);
-	ch_buf_free(&ch->resp);
+	ch_buf_fini(&ch->resp);
 	free(ch);
 }
 
@@ -376,7 +376,7 @@ static int request(struct spe_ch *ch, const char *query_param, const void *body,
 		rc = -spe_nomem;
 	curl_free(q);
 	if (rc < 0) {
-		ch_buf_free(&url);
+		ch_buf_fini(&url);
 		return ch_fail(ch, -spe_nomem, "out of memory");
 	}
 
@@ -417,7 +417,7 @@ static int request(struct spe_ch *ch, const char *query_param, const void *body,
 	long status = 0;
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	curl_slist_free_all(headers);
-	ch_buf_free(&url);
+	ch_buf_fini(&url);
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return ch_fail(ch, -spe_cancelled, "%s: interrupted", ch->name);
 	if (cc == CURLE_OPERATION_TIMEDOUT && ch->timeout_s > 0)

@@ -19,7 +19,7 @@ struct ch_buf {
 /* 0, or -spe_nomem. */
 int ch_buf_reserve(struct ch_buf *b, size_t more);
 int ch_buf_add(struct ch_buf *b, const void *data, size_t n);
-void ch_buf_free(struct ch_buf *b);
+void ch_buf_fini(struct ch_buf *b);
 
 struct spe_ch {
 	CURL *curl;

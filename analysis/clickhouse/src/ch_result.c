@@ -144,7 +144,7 @@ static char *rows_text(void *ctx, int col)
 	return r->types[col] == RESULT_FLOAT ? float_text(c) : unescape(c);
 }
 
-static void rows_free(struct ch_rows *r)
+static void rows_fini(struct ch_rows *r)
 {
 	if (r->names)
 		for (int i = 0; i < r->ncols; i++)
@@ -233,7 +233,7 @@ int ch_answer_print(char *body, size_t len, enum spe_result_format fmt, FILE *ou
 		struct result_rows rows = rows_of(&r, n);
 		n = ana_result_rows_print(&rows, fmt, out, &sets);
 	}
-	rows_free(&r);
+	rows_fini(&r);
 	return n < 0 ? n : 0;
 }
 
@@ -252,7 +252,7 @@ int spe_ch_print(struct spe_ch *ch, const char *sql, enum spe_result_format fmt,
 				answer_error(ch, n);
 		}
 		rc = n < 0 ? n : 0;
-		rows_free(&r);
+		rows_fini(&r);
 	}
 	ch_free_list(list);
 	return rc;
@@ -269,7 +269,7 @@ int spe_ch_json_array(struct spe_ch *ch, const char *sql, FILE *out)
 		if ((n = ana_result_rows_json_array(&rows, out)) < 0)
 			answer_error(ch, n);
 	}
-	rows_free(&r);
+	rows_fini(&r);
 	return n < 0 ? n : 0;
 }
 
@@ -294,8 +294,8 @@ void spe_ch_rows_free(struct spe_ch_rows *x)
 	if (x->text)
 		clear_texts(x);
 	free(x->text);
-	rows_free(&x->r);
-	ch_buf_free(&x->body);
+	rows_fini(&x->r);
+	ch_buf_fini(&x->body);
 	free(x);
 }
 

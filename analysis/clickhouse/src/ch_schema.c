@@ -212,7 +212,7 @@ static void build_tables(void)
 		if (util_text_ok(&sql))
 			ct->insert = sql.buf;
 		else
-			util_text_free(&sql);
+			util_text_fini(&sql);
 	}
 }
 
@@ -264,7 +264,7 @@ static int create_store_tables(struct spe_ch *ch)
 					  ch_type(store[i].name, &store[i].columns[c]));
 		util_text_appendf(&s, ") ENGINE = MergeTree ORDER BY %s", store[i].ch_order_by);
 		rc = util_text_ok(&s) ? ch_exec(ch, s.buf) : ch_fail(ch, -spe_nomem, "out of memory");
-		util_text_free(&s);
+		util_text_fini(&s);
 	}
 	return rc;
 }
@@ -288,17 +288,17 @@ static int create_storage(struct spe_ch *ch, enum ch_table_id t)
 	append_columns(&s, t);
 	util_text_appendf(&s, " ENGINE = MergeTree ORDER BY %s", table(t)->order_by);
 	if (!util_text_ok(&s)) {
-		util_text_free(&s);
+		util_text_fini(&s);
 		return ch_fail(ch, -spe_nomem, "out of memory");
 	}
 	int rc = ch_exec(ch, s.buf);
-	util_text_free(&s);
+	util_text_fini(&s);
 	if (rc == 0 && ch->cluster) {
 		s = (struct util_text){ 0 };
 		util_text_appendf(&s, "CREATE TABLE IF NOT EXISTS %s AS %s_shard ENGINE = Distributed(%s, %s, %s_shard, intHash64(%s))",
 			    ch_table_name(t), ch_table_name(t), ch->cluster, ch->database, ch_table_name(t), key_col);
 		rc = util_text_ok(&s) ? ch_exec(ch, s.buf) : ch_fail(ch, -spe_nomem, "out of memory");
-		util_text_free(&s);
+		util_text_fini(&s);
 	}
 	return rc;
 }
@@ -338,11 +338,11 @@ static int create_table_view(struct spe_ch *ch, enum ch_table_id t)
 	util_text_appendf(&s, "CREATE VIEW IF NOT EXISTS %s AS ", table(t)->name);
 	ch_table_view_sql(&s, t, NULL);
 	if (!util_text_ok(&s)) {
-		util_text_free(&s);
+		util_text_fini(&s);
 		return ch_fail(ch, -spe_nomem, "out of memory");
 	}
 	int rc = ch_exec(ch, s.buf);
-	util_text_free(&s);
+	util_text_fini(&s);
 	return rc;
 }
 
@@ -369,7 +369,7 @@ static int fill_facts(struct spe_ch *ch)
 	struct util_text t = { 0 };
 	ana_memory_schema_fact_rows(&t);
 	char **list = util_text_ok(&t) ? ch_split_statements(t.buf) : NULL;
-	util_text_free(&t);
+	util_text_fini(&t);
 	if (!list)
 		return ch_fail(ch, -spe_nomem, "out of memory");
 	rc = exec_list(ch, list);

@@ -98,13 +98,13 @@ char *ch_scoped_sql(const char *sql, const char *set)
 			}
 			if (view.failed)
 				out.failed = 1;
-			util_text_free(&view);
+			util_text_fini(&view);
 		}
 		after_from = (n == 4 && !strncasecmp(w, "FROM", 4)) || (n == 4 && !strncasecmp(w, "JOIN", 4));
 	}
 	util_text_append(&out, copied);
 	if (!util_text_ok(&out)) {
-		util_text_free(&out);
+		util_text_fini(&out);
 		return NULL;
 	}
 	return out.buf;

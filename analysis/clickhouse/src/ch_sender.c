@@ -171,7 +171,7 @@ void ch_sender_free(struct ch_sender *s)
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
 	spe_ch_close(s->conn);
-	ch_buf_free(&s->block);
-	ch_buf_free(&s->gz);
+	ch_buf_fini(&s->block);
+	ch_buf_fini(&s->gz);
 	free(s);
 }

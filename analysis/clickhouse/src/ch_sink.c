@@ -405,7 +405,7 @@ static void drop_kept(struct ch_sink *s)
 {
 	for (int t = 0; t < CHT_COUNT; t++) {
 		for (size_t i = 0; i < s->n_kept[t]; i++)
-			ch_buf_free(&s->kept[t][i].enc);
+			ch_buf_fini(&s->kept[t][i].enc);
 		s->n_kept[t] = 0;
 	}
 }
@@ -463,14 +463,14 @@ static void sink_free(void *ctx)
 		return;
 	ch_sender_free(s->sender);
 	free(s->insns);
-	ch_functions_free(&s->functions);
+	ch_functions_fini(&s->functions);
 	drop_kept(s);
 	for (int t = 0; t < CHT_COUNT; t++) {
-		ch_buf_free(&s->rows[t]);
+		ch_buf_fini(&s->rows[t]);
 		free(s->kept[t]);
 	}
-	ch_buf_free(&s->gz);
-	ch_buf_free(&s->source_row);
+	ch_buf_fini(&s->gz);
+	ch_buf_fini(&s->source_row);
 	free(s);
 }
 

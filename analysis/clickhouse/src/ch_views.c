@@ -595,7 +595,7 @@ char *spe_ch_view_sql(const char *name, const char *sources)
 		struct util_text t = { 0 };
 		views[i].sql(&t, sources ? sources : DEFAULT_SOURCES);
 		if (!util_text_ok(&t)) {
-			util_text_free(&t);
+			util_text_fini(&t);
 			return NULL;
 		}
 		return t.buf;
@@ -611,7 +611,7 @@ char **ch_view_statements(void)
 		util_text_appendf(&t, "CREATE VIEW IF NOT EXISTS %s AS\n", views[i].name);
 		views[i].sql(&t, DEFAULT_SOURCES);
 		if (!util_text_ok(&t)) {
-			util_text_free(&t);
+			util_text_fini(&t);
 			ch_free_list(list);
 			return NULL;
 		}

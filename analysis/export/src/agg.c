@@ -32,7 +32,7 @@ void export_agg_init(struct agg *a, size_t key_size, size_t val_size)
 	a->slot_size = (8 + key_size + val_size + 7) & ~(size_t)7;
 }
 
-void export_agg_free(struct agg *a)
+void export_agg_fini(struct agg *a)
 {
 	free(a->slots);
 	a->slots = NULL;

@@ -269,7 +269,7 @@ static int build(struct afdo *f)
 			rc = export_fail(f->x, -spe_nomem, "out of memory");
 	}
 	free(keys);
-	export_agg_free(&insns);
+	export_agg_fini(&insns);
 	/* calls: a taken branch to the first instruction of a function */
 	keys = rc == 0 ? export_agg_keys(&f->calls) : NULL;
 	if (rc == 0 && !keys)
@@ -410,10 +410,10 @@ int export_autofdo(struct export_ctx *x, FILE *out)
 		free_node(*(struct afdo_node **)agg_value(&f.tops, keys[i]));
 	free(nodes);
 	free(keys);
-	export_agg_free(&f.ip);
-	export_agg_free(&f.ranges);
-	export_agg_free(&f.calls);
-	export_agg_free(&f.tops);
-	export_binary_free(&f.bin);
+	export_agg_fini(&f.ip);
+	export_agg_fini(&f.ranges);
+	export_agg_fini(&f.calls);
+	export_agg_fini(&f.tops);
+	export_binary_fini(&f.bin);
 	return rc;
 }

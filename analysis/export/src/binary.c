@@ -138,11 +138,11 @@ int export_binary_select(struct export_ctx *x, struct export_binary *b)
 	b->own = own;
 	free(sampled);
 	if (rc < 0)
-		export_binary_free(b);
+		export_binary_fini(b);
 	return rc;
 }
 
-void export_binary_free(struct export_binary *b)
+void export_binary_fini(struct export_binary *b)
 {
 	spe_sym_free(b->own);
 	free(b->map_ids);

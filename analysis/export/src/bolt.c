@@ -133,7 +133,7 @@ int export_bolt(struct export_ctx *x, FILE *out)
 	}
 	x->stats->locations = b.agg.n;
 	free(keys);
-	export_agg_free(&b.agg);
-	export_binary_free(&b.bin);
+	export_agg_fini(&b.agg);
+	export_binary_fini(&b.bin);
 	return rc;
 }

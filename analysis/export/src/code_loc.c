@@ -94,8 +94,8 @@ void export_code_locs_free(struct code_locs *c)
 		free(l);
 	}
 	free(keys);
-	export_agg_free(&c->cache);
-	export_agg_free(&c->insn_ids);
+	export_agg_fini(&c->cache);
+	export_agg_fini(&c->insn_ids);
 	sqlite3_finalize(c->insn);
 	free(c);
 }

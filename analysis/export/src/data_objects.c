@@ -69,7 +69,7 @@ int export_data_objects_load(struct export_ctx *x, struct export_data_objects *o
 	if (rc == 0 && oom)
 		rc = -spe_nomem;
 	if (rc < 0) {
-		export_data_objects_free(o);
+		export_data_objects_fini(o);
 		return export_fail(x, rc, "reading data objects: out of memory");
 	}
 	return 0;
@@ -82,7 +82,7 @@ const struct export_data_object *export_data_object(const struct export_data_obj
 	return &o->by_id[id];
 }
 
-void export_data_objects_free(struct export_data_objects *o)
+void export_data_objects_fini(struct export_data_objects *o)
 {
 	free(o->by_id);
 	memset(o, 0, sizeof *o);

@@ -151,6 +151,6 @@ int spe_export(sqlite3 *db, enum spe_export_format fmt, const struct spe_export_
 		rc = export_fail(&x, -spe_io, "writing the output: %s", strerror(errno));
 	spe_sym_free(x.sym);
 	free(x.maps);
-	export_strtab_free(&x.strings);
+	export_strtab_fini(&x.strings);
 	return rc;
 }

@@ -20,7 +20,7 @@ struct strtab {
 };
 
 int export_strtab_init(struct strtab *t);
-void export_strtab_free(struct strtab *t);
+void export_strtab_fini(struct strtab *t);
 /* Index of @p s (NULL is ""), added if new; -1 when out of memory. */
 int64_t export_strtab_add(struct strtab *t, const char *s);
 /* The interned copy of @p s (NULL stays NULL); NULL also when out of memory, with *oom set. */
@@ -36,7 +36,7 @@ struct agg {
 
 void export_agg_init(struct agg *a, size_t key_size, size_t val_size);
 #define AGG_WORDS(type) _Static_assert(sizeof(type) % 8 == 0, #type " is not whole 64-bit words")
-void export_agg_free(struct agg *a);
+void export_agg_fini(struct agg *a);
 /*
  * The value slot of @p key (zeroed when the key is new); NULL when out of
  * memory.  Keys and values are whole 64-bit words (sizes multiples of 8,
@@ -150,7 +150,7 @@ struct export_data_objects {
 int export_data_objects_load(struct export_ctx *x, struct export_data_objects *o);
 /* The object with @p id, or NULL. */
 const struct export_data_object *export_data_object(const struct export_data_objects *o, int64_t id);
-void export_data_objects_free(struct export_data_objects *o);
+void export_data_objects_fini(struct export_data_objects *o);
 
 /* ---- code_loc.c: what a sampled PC is -------------------------------------- */
 
@@ -208,7 +208,7 @@ struct export_binary {
 	struct spe_symbolizer *own;  /* --binary's file is opened outside --symfs */
 };
 int export_binary_select(struct export_ctx *x, struct export_binary *b);
-void export_binary_free(struct export_binary *b);
+void export_binary_fini(struct export_binary *b);
 /* The binary's ELF vaddr of runtime address @p addr in process (@p source_id, @p pid); 0, or -1 outside it. */
 int export_binary_vaddr(struct export_ctx *x, const struct export_binary *b, int64_t source_id, int64_t pid,
 			uint64_t addr, uint64_t *vaddr);

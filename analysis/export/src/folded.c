@@ -154,6 +154,6 @@ int export_folded(struct export_ctx *x, FILE *out)
 	free(lines);
 	free(keys);
 	export_code_locs_free(locs);
-	export_agg_free(&s.agg);
+	export_agg_fini(&s.agg);
 	return rc;
 }

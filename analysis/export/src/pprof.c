@@ -646,7 +646,7 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	if (p.by_data) {
 		int rc = export_data_objects_load(x, &p.objects);
 		if (rc < 0) {
-			export_agg_free(&p.samples);
+			export_agg_fini(&p.samples);
 			return rc;
 		}
 	}
@@ -697,11 +697,11 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	free(t.locs);
 	free(t.lines);
 	free(t.funcs);
-	export_agg_free(&t.loc_ids);
-	export_agg_free(&t.func_ids);
+	export_agg_fini(&t.loc_ids);
+	export_agg_fini(&t.func_ids);
 	export_code_locs_free(t.code);
-	export_agg_free(&p.samples);
+	export_agg_fini(&p.samples);
 	free(p.images);
-	export_data_objects_free(&p.objects);
+	export_data_objects_fini(&p.objects);
 	return rc;
 }

@@ -68,7 +68,7 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 	if (o->where)
 		util_text_appendf(&t, "\n AND EXISTS (SELECT 1 FROM spe_sample WHERE spe_sample.id = r.id AND (%s\n))", o->where);
 	if (!util_text_ok(&t)) {
-		util_text_free(&t);
+		util_text_fini(&t);
 		return export_fail(x, -spe_nomem, "out of memory");
 	}
 	sqlite3_stmt *st;
@@ -76,10 +76,10 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 	int rc = sqlite3_prepare_v2(x->db, t.buf, -1, &st, &tail);
 	if (rc == SQLITE_OK && tail && tail[strspn(tail, " \t\r\n")]) {
 		sqlite3_finalize(st);
-		util_text_free(&t);
+		util_text_fini(&t);
 		return export_fail(x, -spe_invalid, "--where: one expression, not several statements");
 	}
-	util_text_free(&t);
+	util_text_fini(&t);
 	if (rc != SQLITE_OK)
 		return export_fail(x, o->where ? -spe_invalid : -spe_io, "%s%s", o->where ? "--where: " : "",
 				   sqlite3_errmsg(x->db));

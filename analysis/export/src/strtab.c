@@ -24,7 +24,7 @@ int export_strtab_init(struct strtab *t)
 	return export_strtab_add(t, "") == 0 ? 0 : -1;
 }
 
-void export_strtab_free(struct strtab *t)
+void export_strtab_fini(struct strtab *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		free(t->str[i]);

@@ -74,7 +74,7 @@ int ana_latency_groups_add(struct latency_groups *g, uint32_t group, int32_t lat
 int ana_latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency);
 /* Apply the pending counts.  0, or -1 without memory. */
 int ana_latency_groups_settle(struct latency_groups *g);
-void ana_latency_groups_free(struct latency_groups *g);
+void ana_latency_groups_fini(struct latency_groups *g);
 
 /* Visit the non-empty slots of one histogram (unordered). */
 #define LATENCY_HIST_FOREACH(h, i) for (uint32_t i = 0; i < (h)->cap; i++) if ((h)->slots[i])

@@ -54,7 +54,7 @@ static int html_page(sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe
 	if (rc == 0)
 		rc = report_section_annotations(&c, &hot);
 	for (size_t i = 0; i < hot.n; i++)
-		report_ann_free(&hot.fs[i]);
+		report_ann_fini(&hot.fs[i]);
 	free(hot.fs);
 	if (rc == 0)
 		rc = report_section_time(&c, &span);

@@ -31,7 +31,7 @@ int report_section_branches(struct report_ctx *c)
 	if (rc < 0)
 		return rc;
 	if ((rc = report_rowset_ranked(c, RQ_MISPREDICT_BY_PC, &pc)) < 0) {
-		report_rowset_free(&fn);
+		report_rowset_fini(&fn);
 		return rc;
 	}
 	if (!fn.n) {
@@ -53,8 +53,8 @@ int report_section_branches(struct report_ctx *c)
 		report_table_end(h);
 		report_html_raw(h, "</div></div>\n");
 	}
-	report_rowset_free(&fn);
-	report_rowset_free(&pc);
+	report_rowset_fini(&fn);
+	report_rowset_fini(&pc);
 	report_html_raw(h, "</section>\n");
 	return 0;
 }

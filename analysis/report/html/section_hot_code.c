@@ -164,7 +164,7 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 		return rc;
 	uint64_t(*buckets)[LATENCY_BUCKETS] = calloc(rs.n + 1, sizeof *buckets);
 	if (!buckets) {
-		report_rowset_free(&rs);
+		report_rowset_fini(&rs);
 		return report_fail(c, -spe_nomem, "out of memory");
 	}
 	if ((rc = pc_buckets(c, &rs, buckets)) == 0) {
@@ -210,7 +210,7 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 		report_table_end(h);
 	}
 	free(buckets);
-	report_rowset_free(&rs);
+	report_rowset_fini(&rs);
 	return rc;
 }
 
@@ -231,7 +231,7 @@ int report_section_hot_code(struct report_ctx *c, struct hot_functions *hot)
 	hot->fs = calloc(rs.n + 1, sizeof *hot->fs);
 	if (!keys || !hot->fs) {
 		free(keys);
-		report_rowset_free(&rs);
+		report_rowset_fini(&rs);
 		return report_fail(c, -spe_nomem, "out of memory");
 	}
 	size_t n = 0;
@@ -249,7 +249,7 @@ int report_section_hot_code(struct report_ctx *c, struct hot_functions *hot)
 	free(keys);
 	if (rc == 0)
 		rc = functions_table(c, &rs, hot);
-	report_rowset_free(&rs);
+	report_rowset_fini(&rs);
 	if (rc == 0)
 		rc = instructions_table(c, hot);
 	report_html_raw(h, "</section>\n");

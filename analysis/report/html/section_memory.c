@@ -84,7 +84,7 @@ static int data_objects(struct report_ctx *c)
 	if (!rs.n) {
 		report_html_raw(h, "<p class=\"none\">No record's data address fell in a known data object (the capture has "
 			    "no data mappings and no variable of a mapped binary was touched).</p>");
-		report_rowset_free(&rs);
+		report_rowset_fini(&rs);
 		return 0;
 	}
 	report_html_raw(h, "<div class=\"scroll\"><table id=\"data-objects\"><thead><tr><th>kind</th><th>object</th><th>type</th>"
@@ -133,7 +133,7 @@ static int data_objects(struct report_ctx *c)
 		report_html_raw(h, "</td></tr>");
 	}
 	report_table_end(h);
-	report_rowset_free(&rs);
+	report_rowset_fini(&rs);
 	return 0;
 }
 
@@ -173,7 +173,7 @@ static int tlb(struct report_ctx *c)
 		}
 		report_table_end(h);
 	}
-	report_rowset_free(&top);
+	report_rowset_fini(&top);
 	return 0;
 }
 
@@ -252,7 +252,7 @@ static int pages(struct report_ctx *c)
 		report_html_raw(h, "</tr>");
 	}
 	report_table_end(h);
-	report_rowset_free(&rows);
+	report_rowset_fini(&rows);
 	return 0;
 }
 
@@ -337,7 +337,7 @@ static int numa(struct report_ctx *c)
 		report_table_rows(h, &rs, cols, 9);
 		report_table_end(h);
 	}
-	report_rowset_free(&rs);
+	report_rowset_fini(&rs);
 	return 0;
 }
 
@@ -365,7 +365,7 @@ static int sharing(struct report_ctx *c)
 			"remote hits on lines several CPUs write are the evidence.");
 	if (!rs.n) {
 		report_html_raw(h, "<p class=\"none\">No 64-byte line was stored to by one thread and touched by another.</p>");
-		report_rowset_free(&rs);
+		report_rowset_fini(&rs);
 		return 0;
 	}
 	report_table_head(h, "cacheline-sharing", cols, ncols, "<th>kind</th>");
@@ -380,7 +380,7 @@ static int sharing(struct report_ctx *c)
 		report_html_raw(h, "</tr>");
 	}
 	report_table_end(h);
-	report_rowset_free(&rs);
+	report_rowset_fini(&rs);
 	return 0;
 }
 
@@ -400,7 +400,7 @@ static int prefetch(struct report_ctx *c)
 	if (!rs.n) {
 		report_html_raw(h, "<p class=\"none\">No load carried a late-prefetch or recently-fetched event (the list below "
 			    "says which parts can record them).</p>");
-		report_rowset_free(&rs);
+		report_rowset_fini(&rs);
 		return 0;
 	}
 	report_html_raw(h, "<div class=\"scroll\"><table id=\"prefetch\"><thead><tr><th>pc</th><th>function</th>"
@@ -431,7 +431,7 @@ static int prefetch(struct report_ctx *c)
 		report_html_raw(h, "</tr>");
 	}
 	report_table_end(h);
-	report_rowset_free(&rs);
+	report_rowset_fini(&rs);
 	return 0;
 }
 
@@ -453,7 +453,7 @@ static int parts(struct report_ctx *c)
 		report_html_raw(h, "</li>");
 	}
 	report_html_raw(h, "</ul>\n");
-	report_rowset_free(&rs);
+	report_rowset_fini(&rs);
 	return 0;
 }
 

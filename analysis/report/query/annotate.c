@@ -573,7 +573,7 @@ int report_ann_load(struct report_ctx *c, const struct ann_key *keys, size_t n, 
 	return rc;
 }
 
-void report_ann_free(struct ann_function *f)
+void report_ann_fini(struct ann_function *f)
 {
 	for (size_t i = 0; i < f->ninsns; i++) {
 		free(f->insns[i].file);
@@ -596,6 +596,6 @@ void report_ann_free(struct ann_function *f)
 	free(f->starts);
 	free(f->build_id);
 	free(f->lvls);
-	ana_latency_groups_free(&f->groups);
+	ana_latency_groups_fini(&f->groups);
 	memset(f, 0, sizeof *f);
 }

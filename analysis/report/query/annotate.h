@@ -83,10 +83,10 @@ struct ann_key {
 /*
  * Load @p n functions with two scans in all (pc_latency, then the loads in
  * spe_record), whatever @p n.  @p out[i] belongs to the caller afterwards
- * (report_ann_free); a function with no symbol row gets copies = 0.
+ * (report_ann_fini); a function with no symbol row gets copies = 0.
  */
 int report_ann_load(struct report_ctx *c, const struct ann_key *keys, size_t n, struct ann_function *out);
-void report_ann_free(struct ann_function *f);
+void report_ann_fini(struct ann_function *f);
 
 /* Share of the function's total latency, 0..1. */
 double report_ann_share(const struct ann_function *f, const struct ann_stats *s);

@@ -113,7 +113,7 @@ int report_rowset_ranked(struct report_ctx *c, enum report_query id, struct rows
 /* Run query @p id, which takes no parameters, into @p rs. */
 int report_rowset_all(struct report_ctx *c, enum report_query id, struct rowset *rs);
 const char *report_rowset_get(const struct rowset *rs, size_t row, int col);
-void report_rowset_free(struct rowset *rs);
+void report_rowset_fini(struct rowset *rs);
 
 /* Columns of a rowset shown in a table: its column, the data-col key, the heading, right-aligned. */
 struct table_col {

@@ -125,7 +125,7 @@ static char *ch_statement(struct rq *q)
 	}
 	util_text_append(&t, copied);
 	if (!util_text_ok(&t)) {
-		util_text_free(&t);
+		util_text_fini(&t);
 		return NULL;
 	}
 	return t.buf;

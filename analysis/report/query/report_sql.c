@@ -349,7 +349,7 @@ char *report_query_sql(enum report_query q, enum report_dialect d)
 	struct util_text t = { 0 };
 	build(q, d == REPORT_CLICKHOUSE, &t);
 	if (!util_text_ok(&t)) {
-		util_text_free(&t);
+		util_text_fini(&t);
 		return NULL;
 	}
 	return t.buf;

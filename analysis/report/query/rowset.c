@@ -29,7 +29,7 @@ int report_rowset_read(struct rq *q, struct rowset *rs)
 	}
 	report_rq_end(q);
 	if (rc < 0)
-		report_rowset_free(rs);
+		report_rowset_fini(rs);
 	return rc < 0 ? rc : 0;
 }
 
@@ -63,7 +63,7 @@ const char *report_rowset_get(const struct rowset *rs, size_t row, int col)
 	return row < rs->n && col >= 0 && col < rs->ncols ? rs->cells[row * (size_t)rs->ncols + col] : NULL;
 }
 
-void report_rowset_free(struct rowset *rs)
+void report_rowset_fini(struct rowset *rs)
 {
 	for (size_t i = 0; i < rs->n * (size_t)rs->ncols; i++)
 		free(rs->cells[i]);

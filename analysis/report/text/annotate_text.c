@@ -303,7 +303,7 @@ static int annotate(sqlite3 *db, struct spe_ch *ch, const char *symbol, enum spe
 		}
 	}
 	for (int i = 0; i < nbin; i++)
-		report_ann_free(&fs[i]);
+		report_ann_fini(&fs[i]);
 	if (rc < 0)
 		report_fail(&c, rc, "%s", spe_errstr(rc)); /* unless a message is there already */
 out:

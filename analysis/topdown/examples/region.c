@@ -48,6 +48,6 @@ int main(void)
 	for (int k = 0; k < TD_NODE_COUNT; k++)
 		if (iv->values.set[k])
 			printf("%s=%.4f\n", td_node_name(k), iv->values.frac[k]);
-	td_run_free(&run);
+	td_run_fini(&run);
 	return 0;
 }

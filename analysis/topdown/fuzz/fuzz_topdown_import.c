@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct td_import_opts opts = { .cpu = cpus[(size + (size_t)fmt) % 6], .format = (enum td_format)fmt };
 		td_import_result_init(&res);
 		td_import_runs(text, size, &opts, &res, &diag);
-		td_import_result_free(&res);
+		td_import_result_fini(&res);
 	}
 	free(text);
 	return 0;

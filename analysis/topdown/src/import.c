@@ -312,12 +312,12 @@ void td_import_result_init(struct td_import_result *res)
 	memset(res, 0, sizeof *res);
 }
 
-void td_import_result_free(struct td_import_result *res)
+void td_import_result_fini(struct td_import_result *res)
 {
 	if (!res)
 		return;
 	for (size_t i = 0; i < res->n_runs; i++)
-		td_run_free(&res->runs[i]);
+		td_run_fini(&res->runs[i]);
 	for (size_t i = 0; i < res->n_notes; i++)
 		free(res->notes[i]);
 	free(res->runs);
@@ -478,10 +478,10 @@ int td_import_runs(const char *text, size_t len, const struct td_import_opts *op
 			rc = finish_run(&run, fmt, &blocks[i], nb > 1, res, diag);
 		if (rc == 1)
 			rc = keep_run(res, &run, blocks[i].line0 + 1);
-		td_run_free(&run);
+		td_run_fini(&run);
 	}
 	free(blocks);
-	td_run_free(&comment_cpu);
+	td_run_fini(&comment_cpu);
 	if (rc < 0)
 		return rc;
 	if (res->n_runs == 0)
@@ -507,10 +507,10 @@ int td_import_text(const char *text, size_t len, const struct td_import_opts *op
 			     res.n_runs, where);
 	}
 	if (rc > 0) {
-		td_run_free(run);
+		td_run_fini(run);
 		*run = res.runs[0];
 		td_run_init(&res.runs[0]);
 	}
-	td_import_result_free(&res);
+	td_import_result_fini(&res);
 	return rc;
 }

@@ -27,7 +27,7 @@ void td_run_init(struct td_run *run)
 	memset(run, 0, sizeof *run);
 }
 
-void td_run_free(struct td_run *run)
+void td_run_fini(struct td_run *run)
 {
 	if (!run)
 		return;

@@ -5,7 +5,7 @@
  *
  *   struct util_text t = { 0 };
  *   util_text_appendf(&t, "SELECT %s FROM spe_record", col);
- *   if (!util_text_ok(&t)) ...out of memory...;  use t.buf;  util_text_free(&t);
+ *   if (!util_text_ok(&t)) ...out of memory...;  use t.buf;  util_text_fini(&t);
  */
 #ifndef SPE_UTIL_TEXT_H
 #define SPE_UTIL_TEXT_H
@@ -22,6 +22,6 @@ void util_text_append(struct util_text *t, const char *s);
 void util_text_appendf(struct util_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* 1 if every append succeeded. */
 int util_text_ok(const struct util_text *t);
-void util_text_free(struct util_text *t);
+void util_text_fini(struct util_text *t);
 
 #endif

@@ -62,7 +62,7 @@ struct td_import_result {
 };
 
 void td_import_result_init(struct td_import_result *res);
-void td_import_result_free(struct td_import_result *res);
+void td_import_result_fini(struct td_import_result *res);
 
 /**
  * Parse @p text into runs (tool, method, isa, cpu and approx are set on

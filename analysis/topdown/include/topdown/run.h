@@ -49,7 +49,7 @@ void td_values_clear(struct td_values *v);
 void td_values_set(struct td_values *v, enum td_node node, double frac, int derived);
 
 void td_run_init(struct td_run *run);
-void td_run_free(struct td_run *run);
+void td_run_fini(struct td_run *run);
 /** Replace *@p field with a copy of @p value (NULL clears).  Returns 0 or -spe_nomem. */
 int td_run_set(char **field, const char *value);
 /* The ISA and method a format implies, where the input did not say (an importer's last step). */
