@@ -182,7 +182,7 @@ int cmd_export(int argc, char **argv)
 	static const char *const bys[] = { "code", "data" };
 	static const char *const weights[] = { "latency", "samples" };
 	static const char *const splits[] = { "mem_level" };
-	struct spe_export_opts eo = { .size = sizeof eo, .source_id = SPE_EXPORT_ANY, .pid = SPE_EXPORT_ANY,
+	struct spe_export_opts eo = { .source_id = SPE_EXPORT_ANY, .pid = SPE_EXPORT_ANY,
 				      .cpu = SPE_EXPORT_ANY };
 	const char *database = NULL, *output = NULL, *midr_arg = NULL;
 	int format = -1, raw = 0, c, v, by_set = 0, weight_set = 0, split_set = 0;

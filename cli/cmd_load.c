@@ -117,7 +117,7 @@ int cmd_load(int argc, char **argv)
 	int append = 0, force = 0, raw = 0, cpu = 0;
 	struct cli_ch_load_args ch = { .interrupted = &interrupted, .loaded = print_counts };
 	/* by default the SQLite inserts run on a second thread when a second CPU is online */
-	struct spe_load_opts opts = { .size = sizeof opts,
+	struct spe_load_opts opts = {
 				      .symbolize = 1,
 				      .cancel = &interrupted,
 				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1 };

@@ -207,7 +207,7 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct job j = { .mode = MODE_SPE, .ro = { .format = REPORT_TEXT_TABLE, .top = 10 } };
-	j.so = (struct spe_report_opts){ .size = sizeof j.so, .top = 10 };
+	j.so = (struct spe_report_opts){ .top = 10 };
 	const char *format = NULL, *output = NULL, *html = NULL, *color = "auto";
 	const char *clickhouse = NULL, *ch_host = NULL, *ch_source = NULL;
 	const char *source_dirs[MAX_SOURCE_DIRS + 1] = { 0 };

@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct spe_raw_config rc = SPE_OPTS(spe_raw_config, .midr = midrs[data[0] % (sizeof midrs / sizeof *midrs)],
 					    .window = (size - 1) / 2 + 1 + (data[0] >> 4));
 	struct spe_raw_input *raw = spe_raw_alloc_input(&rc);
-	struct spe_source_info src = { .size = sizeof src, .file = "fuzz", .kind = "raw", .nr_cpus = -1 };
-	struct spe_load_opts opts = { .size = sizeof opts };
+	struct spe_source_info src = { .file = "fuzz", .kind = "raw", .nr_cpus = -1 };
+	struct spe_load_opts opts = { 0 };
 	struct spe_loader *ld;
 	if (raw && spe_raw_open_mem(raw, data + 1, size - 1, "fuzz") == 0 &&
 	    spe_loader_new(db, &src, &opts, &ld, err, sizeof err) == 0) {

@@ -246,7 +246,7 @@ static int load_perf_file(struct spe_db *db, const struct spe_row_sink *sink, co
 	memset(&info, 0, sizeof info);
 	info.size = sizeof info;
 	spe_perf_get_info(f, &info, sizeof info);
-	struct spe_source_info src = { .size = sizeof src,
+	struct spe_source_info src = {
 				       .file = path,
 				       .host = info.hostname,
 				       .command_line = info.cmdline,
@@ -283,7 +283,7 @@ static int load_raw_file(struct spe_db *db, const struct spe_row_sink *sink, con
 		spe_raw_free_input(raw);
 		return rc;
 	}
-	struct spe_source_info src = { .size = sizeof src, .file = path, .kind = "raw", .nr_cpus = -1 };
+	struct spe_source_info src = { .file = path, .kind = "raw", .nr_cpus = -1 };
 	struct spe_aux_config ac = SPE_OPTS(spe_aux_config, .raw = raw, .raw_cpu = cpu, .items = SPE_AUX_WANT_CHUNKS);
 	rc = load_input(db, sink, &src, opts, &ac, counts, err, errlen);
 	spe_raw_free_input(raw);

@@ -120,7 +120,7 @@ static int begin_source(struct spe_loader *ld, const struct spe_source_info *src
 				      .command_line = src->command_line,
 				      .cpus = src->nr_cpus >= 0 ? src->nr_cpus : -1,
 				      .loaded_at = now,
-				      .digest = src->size > offsetof(struct spe_source_info, digest) ? src->digest : NULL };
+				      .digest = src->digest };
 	ld->source_id = row.id;
 	rc = spe_sink_rows(&ld->sink, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "source") : 0;
@@ -161,7 +161,7 @@ static int loader_new(const struct spe_row_sink *sink, int own, int async, const
 	}
 	ld->no_pc_group = -1;
 	if (opts)
-		memcpy(&ld->opts, opts, opts->size < sizeof ld->opts ? opts->size : sizeof ld->opts);
+		ld->opts = *opts;
 	ld->tally.summary.line_budget = ld->opts.line_budget ? ld->opts.line_budget : SPE_LOAD_LINE_BUDGET;
 	int rc = ana_resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
 	if (rc == 0)
@@ -195,7 +195,7 @@ int spe_loader_new(struct spe_db *db, const struct spe_source_info *src, const s
 	 * thread of their own (sink_async.h); decoding, attribution and
 	 * resolution here.
 	 */
-	int async = opts && opts->size >= offsetof(struct spe_load_opts, jobs) + sizeof opts->jobs && opts->jobs >= 2;
+	int async = opts && opts->jobs >= 2;
 	spe_db_set_threads(db, async ? 2 : 1);
 	return loader_new(&sink, 1, async, src, opts, out, err, errlen);
 }

@@ -14,7 +14,7 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 	r->sink = sink;
 	r->next = next;
 	if (opts->symbolize) {
-		struct spe_sym_opts so = { .size = sizeof so, .symfs = opts->symfs, .debug_path = opts->debug_path };
+		struct spe_sym_opts so = { .symfs = opts->symfs, .debug_path = opts->debug_path };
 		r->sym = spe_sym_new(&so);
 		r->dis = spe_disasm_new();
 		if (!r->sym || !r->dis) {

@@ -85,7 +85,7 @@ static int open_session(const char *prog, const struct spe_ch_opts *opts, int cr
  */
 int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 {
-	struct spe_ch_opts o = { .size = sizeof o, .url = a->url, .cluster = a->cluster, .replace = a->replace,
+	struct spe_ch_opts o = { .url = a->url, .cluster = a->cluster, .replace = a->replace,
 				 .cancel = a->interrupted };
 	struct spe_ch *ch;
 	int status = open_session("spe-load", &o, 1, &ch);
@@ -148,7 +148,7 @@ static int open_reader(const char *prog, const char *url, const char *host, cons
 			return CLI_USAGE;
 		}
 	}
-	struct spe_ch_opts o = { .size = sizeof o,
+	struct spe_ch_opts o = {
 				 .url = url,
 				 .readonly = 1,
 				 .timeout_s = timeout_s > 0 ? (long)timeout_s + (timeout_s > (long)timeout_s) : 0,

@@ -207,11 +207,11 @@ static int replay_output_config(const struct record_run_opts *o, const struct sp
 	}
 	mc->tc = (struct spe_rec_output_time_conv){ .time_shift = m->time_shift, .time_mult = m->time_mult,
 						    .time_zero = m->time_zero, .cap_user_time_zero = 1 };
-	*oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus, .cpus = mc->cpus, .midrs = mc->midrs,
+	*oc = (struct spe_rec_output_config){ .n_cpus = (uint32_t)m->n_cpus, .cpus = mc->cpus, .midrs = mc->midrs,
 		       .argc = o->argc, .argv = o->argv, .time_conv = &mc->tc, .hostname = m->hostname,
 		       .osrelease = m->osrelease, .numa_nodes = m->numa_nodes,
 		       .n_numa_nodes = (uint32_t)m->n_numa_nodes, .memory_block_size = m->memory_block_size,
-		       .nr_cpus_avail = max_cpu + 1, .nr_cpus_online = max_cpu + 1);
+		       .nr_cpus_avail = max_cpu + 1, .nr_cpus_online = max_cpu + 1 };
 	return 0;
 }
 
@@ -264,10 +264,10 @@ int cli_record_run_replay(const struct record_run_opts *o)
 	const char *prog = o->prog;
 	const char *out_path = o->output ? o->output : DEFAULT_OUTPUT;
 	char err[1024] = "";
-	struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = o->aux_size, .burst = o->replay_burst,
+	struct spe_replay_config rc = { .aux_size = o->aux_size, .burst = o->replay_burst,
 					       .sample_type = spe_rec_output_sample_type(),
 					       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID,
-					       .stop = &stop_requested);
+					       .stop = &stop_requested };
 	if (spe_replay_check_config(&rc, err, sizeof err)) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return CLI_USAGE;
@@ -342,10 +342,10 @@ static int online_cpus(uint32_t *cpus, int max)
 
 int cli_record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus)
 {
-	*lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .aux_pages = o->aux_pages,
+	*lc = (struct spe_live_config){ .with_spe = !o->sideband_only, .aux_pages = o->aux_pages,
 		       .data_pages = o->data_pages,
 		       .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
-		       .stop = &stop_requested);
+		       .stop = &stop_requested };
 	if (lc->with_spe) {
 		const struct spe_target *t = o->target;
 		const struct spe_attr_image *a = o->filters ? &o->filters->attr : NULL;
@@ -414,13 +414,13 @@ static int live_output_open(const struct record_run_opts *o, struct spe_live *li
 	spe_live_time_conv(live, &ltc);
 	struct spe_rec_output_time_conv tc = { ltc.time_shift, ltc.time_mult, ltc.time_zero, ltc.time_cycles,
 					       ltc.time_mask, ltc.cap_user_time_zero, ltc.cap_user_time_short };
-	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .pmu_type = lc->pmu_type,
+	struct spe_rec_output_config oc = { .pmu_type = lc->pmu_type,
 						   .config = lc->config[0], .config1 = lc->config[1],
 						   .config2 = lc->config[2], .sample_period = lc->period,
 						   .exclude_user = lc->exclude_user, .exclude_kernel = lc->exclude_kernel,
 						   .n_cpus = (uint32_t)n, .cpus = cpus,
 						   .midrs = midrs, .argc = o->argc, .argv = o->argv,
-						   .time_conv = tc.time_mult ? &tc : NULL);
+						   .time_conv = tc.time_mult ? &tc : NULL };
 	struct utsname un;
 	if (uname(&un) == 0) {
 		oc.hostname = un.nodename;

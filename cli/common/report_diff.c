@@ -48,7 +48,7 @@ static int write_diff(FILE *out, void *arg)
 		snprintf(title, sizeof title, "%s, sources %s and %s", base_name(a->db), a->a, a->b);
 	else
 		snprintf(title, sizeof title, "%s and %s", base_name(a->a), base_name(a->b));
-	struct spe_report_opts so = { .size = sizeof so, .top = a->top, .title = title };
+	struct spe_report_opts so = { .top = a->top, .title = title };
 	int rc = spe_report_diff_html(w->d, out, &so, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s: --diff --html: %s\n", w->prog, err[0] ? err : spe_errstr(rc));
@@ -74,9 +74,9 @@ int cli_report_diff_run(const char *prog, const struct report_diff_args *args)
 		}
 		spe_db_close(second);
 	}
-	struct spe_diff_opts o = SPE_OPTS(spe_diff_opts, .sources_a = args->db ? args->a : NULL,
+	struct spe_diff_opts o = { .sources_a = args->db ? args->a : NULL,
 					  .sources_b = args->db ? args->b : NULL, .db_b = args->db ? NULL : args->b,
-					  .confidence = args->confidence);
+					  .confidence = args->confidence };
 	struct spe_diff *d;
 	char err[1024];
 	int rc = spe_diff_compute(spe_db_sqlite(sdb), &o, &d, err, sizeof err);

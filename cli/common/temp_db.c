@@ -43,7 +43,7 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return rc == -spe_invalid ? CLI_USAGE : CLI_IOERR;
 	}
-	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1, .symfs = o ? o->symfs : NULL,
+	struct spe_load_opts opts = { .symbolize = 1, .symfs = o ? o->symfs : NULL,
 				      .cancel = o ? o->cancel : NULL };
 	struct spe_load_counts k = { 0 };
 	rc = o && o->raw ? spe_load_raw_file(db, input, o->midr, o->cpu, &opts, &k, err, sizeof err)

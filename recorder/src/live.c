@@ -347,7 +347,7 @@ int spe_live_open(const struct spe_live_config *cfg_in, struct spe_live **out, c
 		snprintf(err, errlen, "out of memory");
 		return -spe_nomem;
 	}
-	memcpy(&l->cfg, cfg_in, cfg_in->size < sizeof l->cfg ? cfg_in->size : sizeof l->cfg);
+	l->cfg = *cfg_in;
 	util_child_init(&l->child);
 	l->page = (size_t)sysconf(_SC_PAGESIZE);
 	*out = NULL;

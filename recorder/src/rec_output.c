@@ -48,8 +48,7 @@ static int writer_failed(struct spe_rec_output *o)
 int spe_rec_output_open(const char *path, const struct spe_rec_output_config *cfg_in, struct spe_rec_output **out,
 			char *err, size_t errsize)
 {
-	struct spe_rec_output_config cfg = { 0 };
-	memcpy(&cfg, cfg_in, cfg_in->size < sizeof cfg ? cfg_in->size : sizeof cfg);
+	struct spe_rec_output_config cfg = *cfg_in;
 	*out = NULL;
 	struct spe_rec_output *o = calloc(1, sizeof *o);
 	if (!o || !(o->path = strdup(path))) {

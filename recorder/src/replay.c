@@ -82,8 +82,7 @@ static int is_pow2(uint64_t x)
 /* @p in with its zero fields set to the defaults, then checked. */
 static int with_defaults(const struct spe_replay_config *in, struct spe_replay_config *cfg, char *err, size_t errsize)
 {
-	memset(cfg, 0, sizeof *cfg);
-	memcpy(cfg, in, in->size < sizeof *cfg ? in->size : sizeof *cfg);
+	*cfg = *in;
 	if (!cfg->aux_size)
 		cfg->aux_size = SPE_REPLAY_DEFAULT_AUX_SIZE;
 	if (!cfg->data_size)

@@ -26,7 +26,7 @@ static int ends_with(const char *s, const char *suffix)
 
 TEST(dwarf_variables)
 {
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_sym_opts o = { .symfs = elf_dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "/datawork-pie", NULL);
 	CHECK(bin != NULL);
@@ -81,7 +81,7 @@ TEST(dwarf_variables)
 /* A stripped binary: the variables come from its separate debuginfo (.gnu_debuglink). */
 TEST(stripped_binary_debuglink)
 {
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_sym_opts o = { .symfs = elf_dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "/memwork-stripped", NULL);
 	struct dobj_vars *v = ana_dobj_vars_new(bin);

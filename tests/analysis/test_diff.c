@@ -140,7 +140,7 @@ TEST(one_database_two_sources)
 {
 	sqlite3 *db;
 	CHECK_INT_EQ(sqlite3_open_v2(both_db, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-	struct spe_diff_opts o = SPE_OPTS(spe_diff_opts, .sources_a = "1", .sources_b = "2");
+	struct spe_diff_opts o = { .sources_a = "1", .sources_b = "2" };
 	struct spe_diff *d = NULL;
 	char err[512] = "";
 	CHECK_INT_EQ(spe_diff_compute(db, &o, &d, err, sizeof err), 0);
@@ -163,7 +163,7 @@ TEST(two_databases)
 {
 	sqlite3 *db;
 	CHECK_INT_EQ(sqlite3_open_v2(before_db, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL), SQLITE_OK);
-	struct spe_diff_opts o = SPE_OPTS(spe_diff_opts, .db_b = after_db);
+	struct spe_diff_opts o = { .db_b = after_db };
 	struct spe_diff *d = NULL;
 	char err[512] = "";
 	int rc = spe_diff_compute(db, &o, &d, err, sizeof err);

@@ -273,7 +273,7 @@ TEST(cancelled_load)
 	struct spe_db *mem;
 	char err[512] = "";
 	CHECK_INT_EQ(spe_db_open_memory(&mem, err, sizeof err), 0);
-	struct spe_load_opts opts = { .size = sizeof opts, .cancel = &cancel };
+	struct spe_load_opts opts = { .cancel = &cancel };
 	int rc = spe_load_perf_file(mem, data_path, &opts, NULL, err, sizeof err);
 	CHECK_INT_EQ(rc, -spe_cancelled);
 	CHECK_STR_EQ(spe_errstr(rc), "cancelled");

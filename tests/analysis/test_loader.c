@@ -35,8 +35,8 @@ static void start(uint32_t midr, const char *kallsyms)
 {
 	char err[256];
 	CHECK_INT_EQ(spe_db_open_memory(&db, err, sizeof err), 0);
-	struct spe_source_info src = { .size = sizeof src, .file = "hand-made", .kind = "raw", .nr_cpus = 2 };
-	struct spe_load_opts opts = { .size = sizeof opts, .kallsyms = kallsyms };
+	struct spe_source_info src = { .file = "hand-made", .kind = "raw", .nr_cpus = 2 };
+	struct spe_load_opts opts = { .kallsyms = kallsyms };
 	CHECK_INT_EQ(spe_loader_new(db, &src, &opts, &ld, err, sizeof err), 0);
 	spe_loader_cpu(ld, 0, midr);
 	/* identity time conversion: perf time = timestamp */
@@ -362,8 +362,8 @@ TEST(cacheline_names)
 	CHECK_INT_EQ(q_int("SELECT data_objects IS NULL FROM cacheline_sharing"), 1);
 
 	char err[256];
-	struct spe_source_info src = { .size = sizeof src, .file = "hand-made 2", .kind = "raw", .nr_cpus = 2 };
-	struct spe_load_opts opts = { .size = sizeof opts, .kallsyms = second };
+	struct spe_source_info src = { .file = "hand-made 2", .kind = "raw", .nr_cpus = 2 };
+	struct spe_load_opts opts = { .kallsyms = second };
 	CHECK_INT_EQ(spe_loader_new(db, &src, &opts, &ld, err, sizeof err), 0);
 	spe_loader_cpu(ld, 0, 0x410fd0c0);
 	spe_loader_cpu(ld, 1, 0x410fd0c0);

@@ -330,8 +330,8 @@ TEST(hisi_modified_codes_count_as_hitm)
 	struct spe_db *sdb;
 	char err[256];
 	CHECK_INT_EQ(spe_db_open_memory(&sdb, err, sizeof err), 0);
-	struct spe_source_info src = { .size = sizeof src, .file = "hisi", .kind = "raw", .nr_cpus = -1 };
-	struct spe_load_opts opts = { .size = sizeof opts };
+	struct spe_source_info src = { .file = "hisi", .kind = "raw", .nr_cpus = -1 };
+	struct spe_load_opts opts = { 0 };
 	struct spe_loader *ld;
 	CHECK_INT_EQ(spe_loader_new(sdb, &src, &opts, &ld, err, sizeof err), 0);
 	spe_loader_cpu(ld, 0, 0x480fd060); /* hisilicon-hip12 */

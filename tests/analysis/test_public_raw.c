@@ -32,7 +32,7 @@ static int load(const char *name)
 	snprintf(path, sizeof path, "%s/%s", data_dir, name);
 	if (spe_db_open_memory(&db, err, sizeof err) < 0)
 		return -1;
-	struct spe_load_opts opts = { .size = sizeof opts, .symbolize = 1 };
+	struct spe_load_opts opts = { .symbolize = 1 };
 	struct spe_load_counts k;
 	int rc = spe_load_raw_file(db, path, 0x410fd0c0, 0, &opts, &k, err, sizeof err);
 	if (rc < 0)

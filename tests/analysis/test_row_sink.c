@@ -304,8 +304,8 @@ static struct spe_loader *start(struct memory_sink *m, struct spe_row_sink *sink
 {
 	char ks[512], err[256];
 	snprintf(ks, sizeof ks, "%s/kallsyms/arm64-small.kallsyms", fixtures);
-	struct spe_source_info src = { .size = sizeof src, .file = "in-memory", .kind = "raw", .nr_cpus = 1 };
-	struct spe_load_opts opts = { .size = sizeof opts, .kallsyms = ks };
+	struct spe_source_info src = { .file = "in-memory", .kind = "raw", .nr_cpus = 1 };
+	struct spe_load_opts opts = { .kallsyms = ks };
 	*sink = sink_of(m);
 	struct spe_loader *ld = NULL;
 	CHECK_INT_EQ(spe_loader_new_sink(sink, &src, &opts, &ld, err, sizeof err), 0);
@@ -421,8 +421,8 @@ TEST(sink_without_time_convs_gets_times)
 	struct spe_loader *ld;
 	char ks[512], err[256];
 	snprintf(ks, sizeof ks, "%s/kallsyms/arm64-small.kallsyms", fixtures);
-	struct spe_source_info src = { .size = sizeof src, .file = "old", .kind = "raw", .nr_cpus = 1 };
-	struct spe_load_opts opts = { .size = sizeof opts, .kallsyms = ks };
+	struct spe_source_info src = { .file = "old", .kind = "raw", .nr_cpus = 1 };
+	struct spe_load_opts opts = { .kallsyms = ks };
 	sink = sink_of(&m);
 	sink.tables &= ~SPE_TABLE_BIT(TIME_CONV);
 	CHECK_INT_EQ(spe_loader_new_sink(&sink, &src, &opts, &ld, err, sizeof err), 0);

@@ -28,7 +28,7 @@ static int ends_with(const char *s, const char *suffix)
 
 TEST(pie_function_line_and_code)
 {
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_sym_opts o = { .symfs = elf_dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "/memwork-pie", NULL);
 	CHECK(bin != NULL);
@@ -55,7 +55,7 @@ TEST(pie_function_line_and_code)
 
 TEST(inline_frame)
 {
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_sym_opts o = { .symfs = elf_dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "memwork-pie", NULL);
 	struct spe_sym_result r;
@@ -71,7 +71,7 @@ TEST(inline_frame)
  * on lines 49 and 54 of fixtures/workloads/memwork.c). */
 TEST(inline_frames_with_call_sites)
 {
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_sym_opts o = { .symfs = elf_dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "memwork-pie", NULL);
 	struct spe_sym_frame f[4];
@@ -106,7 +106,7 @@ TEST(inline_frames_with_call_sites)
 
 TEST(nopie_addresses)
 {
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_sym_opts o = { .symfs = elf_dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "/memwork-nopie", NULL);
 	struct spe_sym_result r;
@@ -121,7 +121,7 @@ TEST(nopie_addresses)
 
 TEST(stripped_with_debuglink)
 {
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_sym_opts o = { .symfs = elf_dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "/memwork-stripped", NULL);
 	CHECK(bin != NULL);
@@ -134,7 +134,7 @@ TEST(stripped_with_debuglink)
 
 TEST(unknowns_are_null)
 {
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_sym_opts o = { .symfs = elf_dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	CHECK(spe_sym_binary(sym, "/no-such-binary", NULL) == NULL);
 	CHECK(spe_sym_binary(sym, "/no-such-binary", NULL) == NULL); /* remembered */
@@ -162,7 +162,7 @@ TEST(found_by_build_id)
 	CHECK_INT_EQ(system(cmd), 0);
 	char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
 	setenv("HOME", home, 1);
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = "/nonexistent-root" };
+	struct spe_sym_opts o = { .symfs = "/nonexistent-root" };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin =
 		spe_sym_binary(sym, "/usr/bin/memwork", "1a466382803aa50298bdd65d5121800874950ac3");
@@ -174,7 +174,7 @@ TEST(found_by_build_id)
 	CHECK(spe_sym_binary(sym, "/usr/bin/memwork", "00112233445566778899aabbccddeeff00112233") == NULL);
 	spe_sym_free(sym);
 	/* the file at the path is not the one the trace names: not used */
-	struct spe_sym_opts o2 = { .size = sizeof o2, .symfs = elf_dir };
+	struct spe_sym_opts o2 = { .symfs = elf_dir };
 	sym = spe_sym_new(&o2);
 	CHECK(spe_sym_binary(sym, "/memwork-nopie", "1a466382803aa50298bdd65d5121800874950ac3") != NULL); /* via ~/.debug */
 	CHECK(spe_sym_binary(sym, "/memwork-pie", "1a466382803aa50298bdd65d5121800874950ac3") != NULL);
@@ -234,7 +234,7 @@ TEST(found_by_build_id_in_debug_root)
 	char cmd[1024];
 	snprintf(cmd, sizeof cmd, "cp %s/memwork-pie %s/" DEBUG_ROOT_FILE, elf_dir, root.dir);
 	CHECK_INT_EQ(system(cmd), 0);
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = root.dir };
+	struct spe_sym_opts o = { .symfs = root.dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "/usr/bin/memwork", MEMWORK_BUILD_ID);
 	CHECK(bin != NULL);
@@ -264,7 +264,7 @@ TEST(stripped_with_debuginfo_in_debug_root)
 		 "cp %s/.debug/memwork-stripped.debug %s/" DEBUG_ROOT_FILE,
 		 root.dir, elf_dir, root.dir, elf_dir, root.dir);
 	CHECK_INT_EQ(system(cmd), 0);
-	struct spe_sym_opts o = { .size = sizeof o, .symfs = root.dir };
+	struct spe_sym_opts o = { .symfs = root.dir };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, "/usr/bin/memwork", MEMWORK_BUILD_ID);
 	CHECK(bin && ends_with(spe_sym_binary_path(bin), "/usr/bin/memwork"));
@@ -290,7 +290,7 @@ static long compare_with_dwfl(const char *path)
 					   .section_address = dwfl_offline_section_address };
 	if (access(path, R_OK) != 0)
 		return 0;
-	struct spe_sym_opts o = { .size = sizeof o };
+	struct spe_sym_opts o = { 0 };
 	struct spe_symbolizer *sym = spe_sym_new(&o);
 	struct spe_sym_binary *bin = spe_sym_binary(sym, path, NULL);
 	Dwfl *dwfl = dwfl_begin(&cb);

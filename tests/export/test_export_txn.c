@@ -102,7 +102,7 @@ static int run(const char *cmd)
 /* Export folded stacks; returns spe_export's result, the output's length in *len. */
 static int export_folded(sqlite3 *db, long *len)
 {
-	struct spe_export_opts o = { .size = sizeof o, .source_id = SPE_EXPORT_ANY, .pid = SPE_EXPORT_ANY,
+	struct spe_export_opts o = { .source_id = SPE_EXPORT_ANY, .pid = SPE_EXPORT_ANY,
 				     .cpu = SPE_EXPORT_ANY, .weight = SPE_EXPORT_WEIGHT_LATENCY };
 	struct spe_export_stats st;
 	char err[512];

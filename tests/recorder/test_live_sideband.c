@@ -121,9 +121,9 @@ static void init_test_cpus(void)
 static int run(char *const *argv, uint32_t data_pages, struct capture *cap, struct spe_live_result *res,
 	       char *err)
 {
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
+	struct spe_live_config cfg = { .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
 					      .with_spe = 0, .data_pages = data_pages,
-					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
+					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20 };
 	struct spe_live *l;
 	int r = spe_live_open(&cfg, &l, err, 512);
 	if (r)
@@ -217,15 +217,15 @@ TEST(small_ring_accounts_losses)
 		}
 	CHECK_INT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
 
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus,
+	struct spe_live_config cfg = { .cpus = test_cpus, .n_cpus = n_test_cpus,
 					      .mode = SPE_LIVE_COMMAND, .argv = argv, .data_pages = 1,
-					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
+					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20 };
 	struct spe_live *l;
 	char err[512] = "";
 	CHECK_INT_EQ(spe_live_open(&cfg, &l, err, sizeof err), 0);
 	const uint32_t *cpus;
 	int n = spe_live_cpus(l, &cpus);
-	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)n, .cpus = cpus);
+	struct spe_rec_output_config oc = { .n_cpus = (uint32_t)n, .cpus = cpus };
 	struct spe_rec_output *o;
 	char msg[512];
 	CHECK_INT_EQ(spe_rec_output_open(path, &oc, &o, msg, sizeof msg), 0);
@@ -279,15 +279,15 @@ TEST(perf_data_from_live_sideband)
 	close(fd);
 	/* The sleep guarantees a context switch (a bare /bin/true may run through without one under load). */
 	char *argv[] = { "/bin/sh", "-c", "sleep 0.01; exec /bin/true", NULL };
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
-					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20);
+	struct spe_live_config cfg = { .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
+					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20 };
 	struct spe_live *l;
 	char err[512] = "";
 	CHECK_INT_EQ(spe_live_open(&cfg, &l, err, sizeof err), 0);
 	const uint32_t *cpus;
 	int n = spe_live_cpus(l, &cpus);
 	CHECK(n > 0);
-	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)n, .cpus = cpus);
+	struct spe_rec_output_config oc = { .n_cpus = (uint32_t)n, .cpus = cpus };
 	struct spe_rec_output *o;
 	char msg[512];
 	CHECK_INT_EQ(spe_rec_output_open(path, &oc, &o, msg, sizeof msg), 0);
@@ -378,9 +378,9 @@ TEST(stop_flag_duration_and_pid)
 
 	stop_flag = 0;
 	signal(SIGALRM, on_alarm);
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
+	struct spe_live_config cfg = { .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = argv,
 					      .sample_type = spe_rec_output_sample_type(), .stop = &stop_flag,
-					      .poll_ms = 20);
+					      .poll_ms = 20 };
 	CHECK_INT_EQ(spe_live_open(&cfg, &l, err, sizeof err), 0);
 	double t0 = now();
 	ualarm(300000, 0);
@@ -407,9 +407,9 @@ TEST(stop_flag_duration_and_pid)
 		usleep(300000);
 		_exit(0);
 	}
-	struct spe_live_config pc = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_PID, .pid = child,
+	struct spe_live_config pc = { .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_PID, .pid = child,
 					     .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
-					     .duration = 10);
+					     .duration = 10 };
 	CHECK_INT_EQ(spe_live_open(&pc, &l, err, sizeof err), 0);
 	t0 = now();
 	CHECK_INT_EQ(spe_live_run(l, &sink, &res), 0);
@@ -421,10 +421,10 @@ TEST(stop_flag_duration_and_pid)
 /* -p CHILD on the test CPUs, polled every 20 ms, at most 10 s (a hung test ends). */
 static struct spe_live *open_pid(pid_t child)
 {
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus,
+	struct spe_live_config cfg = { .cpus = test_cpus, .n_cpus = n_test_cpus,
 					      .mode = SPE_LIVE_PID, .pid = child,
 					      .sample_type = spe_rec_output_sample_type(), .poll_ms = 20,
-					      .duration = 10);
+					      .duration = 10 };
 	struct spe_live *l = NULL;
 	char err[512] = "";
 	CHECK_INT_EQ(spe_live_open(&cfg, &l, err, sizeof err), 0);
@@ -573,8 +573,8 @@ int main(void)
 	init_test_cpus();
 	/* Probe: can this process open a dummy event on itself? */
 	char *probe[] = { "/bin/true", NULL };
-	struct spe_live_config cfg = SPE_OPTS(spe_live_config, .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = probe,
-					      .sample_type = spe_rec_output_sample_type());
+	struct spe_live_config cfg = { .cpus = test_cpus, .n_cpus = n_test_cpus, .mode = SPE_LIVE_COMMAND, .argv = probe,
+					      .sample_type = spe_rec_output_sample_type() };
 	struct spe_live *l;
 	char err[512] = "";
 	if (spe_live_open(&cfg, &l, err, sizeof err)) {

@@ -120,13 +120,13 @@ static int replay_file(const char *raw_or_manifest, uint64_t midr, const char *o
 		cpus[i] = m->cpus[i].cpu;
 		midrs[i] = m->cpus[i].midr;
 	}
-	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus,
-						   .cpus = cpus, .midrs = midrs);
+	struct spe_rec_output_config oc = { .n_cpus = (uint32_t)m->n_cpus,
+						   .cpus = cpus, .midrs = midrs };
 	struct spe_rec_output *o;
 	if ((r = spe_rec_output_open(out, &oc, &o, err, sizeof err)) == 0) {
-		struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = aux_size,
+		struct spe_replay_config rc = { .aux_size = aux_size,
 						       .sample_type = spe_rec_output_sample_type(),
-						       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID);
+						       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID };
 		struct spe_session_sink sink = spe_rec_output_sink(o);
 		struct spe_session_stats st;
 		struct spe_replay_stats rs;

@@ -191,17 +191,17 @@ static int replay_to(const struct spe_replay_manifest *m, const char *out, uint6
 		cpus[i] = m->cpus[i].cpu;
 		midrs[i] = m->cpus[i].midr;
 	}
-	struct spe_rec_output_config oc = SPE_OPTS(spe_rec_output_config, .n_cpus = (uint32_t)m->n_cpus,
-						   .cpus = cpus, .midrs = midrs, .hostname = "test");
+	struct spe_rec_output_config oc = { .n_cpus = (uint32_t)m->n_cpus,
+						   .cpus = cpus, .midrs = midrs, .hostname = "test" };
 	struct spe_rec_output *o;
 	char err[512];
 	int r = spe_rec_output_open(out, &oc, &o, err, sizeof err);
 	CHECK_INT_EQ(r, 0);
 	if (r)
 		return r;
-	struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = aux_size, .burst = burst,
+	struct spe_replay_config rc = { .aux_size = aux_size, .burst = burst,
 					       .sample_type = spe_rec_output_sample_type(),
-					       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID);
+					       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID };
 	struct spe_session_sink sink = spe_rec_output_sink(o);
 	r = spe_replay_run(m, &rc, &sink, st, rs, err, sizeof err);
 	if (r)
@@ -385,9 +385,9 @@ TEST(stop_flag_sink_error_missing_file)
 	struct spe_session_stats st;
 	struct spe_replay_stats rs;
 	char err[512];
-	struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = 4096,
+	struct spe_replay_config rc = { .aux_size = 4096,
 					       .sample_type = spe_rec_output_sample_type(), .sample_id = 1,
-					       .stop = &stop_now);
+					       .stop = &stop_now };
 	uint64_t counts[2] = { 0, 0 };
 	struct spe_session_sink sink = { counts, count_event, count_aux };
 	/* Stop requested before the start: one burst goes through, then the replay ends cleanly. */

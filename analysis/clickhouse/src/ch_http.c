@@ -214,7 +214,7 @@ int spe_ch_open(const struct spe_ch_opts *opts, struct spe_ch **out, char *err, 
 	}
 	struct spe_ch_opts o = { 0 };
 	if (opts)
-		memcpy(&o, opts, opts->size < sizeof o ? opts->size : sizeof o);
+		o = *opts;
 	int rc = setup(ch);
 	if (rc == 0 && !o.url)
 		rc = ch_fail(ch, -spe_invalid, "no ClickHouse URL");

@@ -62,7 +62,7 @@ int export_binary_select(struct export_ctx *x, struct export_binary *b)
 	struct spe_symbolizer *own = NULL;
 	if (rc == 0 && o->binary) {
 		/* the file as given, not under --symfs */
-		struct spe_sym_opts so = { .size = sizeof so };
+		struct spe_sym_opts so = { 0 };
 		own = spe_sym_new(&so);
 		b->bin = own ? spe_sym_binary(own, o->binary, NULL) : NULL;
 		if (!b->bin)

@@ -49,7 +49,7 @@ struct spe_sym_binary *export_mapping_binary(struct export_ctx *x, struct export
 	if (!m->bin_tried) {
 		m->bin_tried = 1;
 		if (!x->sym) {
-			struct spe_sym_opts so = { .size = sizeof so, .symfs = x->opts->symfs };
+			struct spe_sym_opts so = { .symfs = x->opts->symfs };
 			x->sym = spe_sym_new(&so);
 		}
 		if (x->sym && m->path && m->path[0] != '[')
@@ -122,7 +122,7 @@ int spe_export(sqlite3 *db, enum spe_export_format fmt, const struct spe_export_
 	struct export_ctx x = { .db = db, .opts = opts, .stats = stats, .err = err, .errlen = errlen };
 	if (errlen)
 		err[0] = 0;
-	if (!db || !opts || opts->size < sizeof *opts || !out)
+	if (!db || !opts || !out)
 		return export_fail(&x, -spe_invalid, "spe_export: bad arguments");
 	if (export_strtab_init(&x.strings) < 0)
 		return export_fail(&x, -spe_nomem, "out of memory");

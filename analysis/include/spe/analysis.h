@@ -88,7 +88,6 @@ int spe_schema_check(sqlite3 *db, char *err, size_t errlen);
 /* ---- symbolizer ---------------------------------------------------------- */
 
 struct spe_sym_opts {
-	size_t size;
 	const char *symfs;      /* prefix for mapping paths, or NULL */
 	const char *debug_path; /* dwfl debuginfo path; NULL = .debug, SYMFS/usr/lib/debug, /usr/lib/debug */
 };
@@ -171,7 +170,6 @@ int spe_disasm_one(struct spe_disasm *d, const uint8_t code[4], uint64_t addr, c
 /* ---- loader -------------------------------------------------------------- */
 
 struct spe_source_info {
-	size_t size;
 	const char *file;         /* input file path as given */
 	const char *host;         /* HEADER_HOSTNAME or NULL */
 	const char *command_line; /* HEADER_CMDLINE or NULL */
@@ -186,7 +184,6 @@ struct spe_source_info {
 };
 
 struct spe_load_opts {
-	size_t size;
 	int symbolize;                     /* resolve symbols and disassemble */
 	const char *symfs;                 /* --symfs */
 	const char *debug_path;            /* NULL = standard */

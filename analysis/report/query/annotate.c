@@ -547,7 +547,7 @@ int report_ann_load(struct report_ctx *c, const struct ann_key *keys, size_t n, 
 	free(ids);
 
 	size_t *caps = calloc(n + 1, sizeof *caps);
-	struct spe_sym_opts so = { .size = sizeof so, .symfs = c->o.symfs };
+	struct spe_sym_opts so = { .symfs = c->o.symfs };
 	struct spe_symbolizer *sym = NULL;
 	struct spe_disasm *dis = NULL;
 	if (rc == 0 && !caps)

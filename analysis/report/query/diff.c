@@ -328,7 +328,7 @@ int spe_diff_compute(sqlite3 *db, const struct spe_diff_opts *opts_in, struct sp
 {
 	struct spe_diff_opts o = { 0 };
 	if (opts_in)
-		memcpy(&o, opts_in, opts_in->size < sizeof o ? opts_in->size : sizeof o);
+		o = *opts_in;
 	*out = NULL;
 	struct spe_diff *d = calloc(1, sizeof *d);
 	if (!d)

@@ -16,12 +16,8 @@ int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *
 	c->h.out = out;
 	c->err = err;
 	c->errlen = errlen;
-	if (opts) {
-		/* a caller built against an older, shorter struct: its fields only */
-		size_t n = opts->size < sizeof c->o ? opts->size : sizeof c->o;
-		memcpy(&c->o, opts, n);
-	}
-	c->o.size = sizeof c->o;
+	if (opts)
+		c->o = *opts;
 	if (c->o.top <= 0)
 		c->o.top = 10;
 	if (c->o.annotations == 0)

@@ -42,7 +42,6 @@ enum spe_live_mode {
 };
 
 struct spe_live_config {
-	size_t size;              /* use SPE_OPTS */
 	enum spe_live_mode mode;
 	const uint32_t *cpus;     /* CPUs to open on, sorted: the PMU's (or -C's); required */
 	int n_cpus;

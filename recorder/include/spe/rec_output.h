@@ -27,7 +27,6 @@ struct spe_rec_output_time_conv {
 };
 
 struct spe_rec_output_config {
-	size_t size;                 /* use SPE_OPTS */
 	uint32_t pmu_type;           /* 0 = 8 (replay: no sysfs) */
 	uint64_t config, config1, config2;
 	uint64_t sample_period;      /* 0 = 1 */

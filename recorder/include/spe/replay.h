@@ -20,7 +20,6 @@ extern "C" {
 #define SPE_REPLAY_DEFAULT_DATA_SIZE (512u << 10)
 
 struct spe_replay_config {
-	size_t size;            /* use SPE_OPTS */
 	uint64_t aux_size;      /* AUX area per CPU, power of two; 0 = 4 MiB */
 	uint64_t burst;         /* bytes the hardware writes between two wakeups; 0 = aux_size / 2 */
 	uint64_t data_size;     /* data ring per CPU, power of two; 0 = 512 KiB */

@@ -47,7 +47,6 @@ extern "C" {
 struct spe_ch;
 
 struct spe_ch_opts {
-	size_t size;         /* sizeof(struct spe_ch_opts) */
 	const char *url;     /* http[s]://[user[:password]@]host[:port]/[?database=DB&setting=value...] */
 	const char *cluster; /* local tables on every shard and Distributed tables over them; NULL: one server */
 	int readonly;        /* a query session: every request carries readonly=1 */

@@ -51,7 +51,6 @@ enum spe_export_weight {
 #define SPE_EXPORT_ANY INT64_MIN
 
 struct spe_export_opts {
-	size_t size;
 	/* Which records: all of these that are set must hold. */
 	const char *where;   /* SQL expression over the columns of the spe_sample view, or NULL */
 	int64_t source_id;   /* SPE_EXPORT_ANY = every source */

@@ -53,7 +53,6 @@ struct spe_diff_row {
 };
 
 struct spe_diff_opts {
-	size_t size;              /* use SPE_OPTS */
 	const char *sources_a;    /* comma-separated source ids of side A; NULL = every source (of db A) */
 	const char *sources_b;    /* the same for side B; NULL = every source of db B (two databases only) */
 	const char *db_b;         /* second database, or NULL: both sides in @p db */

@@ -35,7 +35,6 @@ struct spe_diff;
 struct spe_ch;
 
 struct spe_report_opts {
-	size_t size;                    /* sizeof(struct spe_report_opts) */
 	int top;                        /* rows of the ranked tables (default 10) */
 	int annotations;                /* functions annotated in the HTML page (0 = 5, negative = none) */
 	const char *symfs;              /* where the traced binaries are (as spe-load --symfs) */
