@@ -18,6 +18,7 @@
 
 #include "common/cli_args.h"
 #include "common/cli_util.h"
+#include "ana/statement.h"
 #include "util/child.h"
 #include "util/json.h"
 #include "spe/analysis.h"
@@ -194,13 +195,11 @@ static int64_t find_spe_source(sqlite3 *db, const char *ref, char *err, size_t e
 	sqlite3_stmt *st;
 	int64_t id = 0;
 	int n = 0;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT id FROM source WHERE CAST(id AS TEXT) = ?1 OR file = ?1\n"
-			       "  OR substr(file, -length(?1) - 1) = '/' || ?1 ORDER BY id",
-			       -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "reading the SPE sources: %s", sqlite3_errmsg(db));
+	if (ana_prepare(db,
+			"SELECT id FROM source WHERE CAST(id AS TEXT) = ?1 OR file = ?1\n"
+			"  OR substr(file, -length(?1) - 1) = '/' || ?1 ORDER BY id",
+			&st, "reading the SPE sources", err, errlen) < 0)
 		return 0;
-	}
 	sqlite3_bind_text(st, 1, ref, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);

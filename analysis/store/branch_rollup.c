@@ -81,13 +81,11 @@ static int bind_branch(void *ctx, sqlite3_stmt *st, int i, size_t k)
 /* Add up branch_stat per (pc, insn_id): @p keys numbers the pairs, *@p rows holds their sums. */
 static int add_up(sqlite3 *db, struct latency_groups *keys, struct branch_sum **rows, char *err, size_t errlen)
 {
-	char why[400]; /* spe_sqlite_why's */
+	char why[400]; /* ana_sqlite_why's */
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT pc, insn_id, branches, mispredicted, not_taken FROM branch_stat", -1, &st,
-			       NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "branch_stat: %s", spe_sqlite_why(db, NULL, why, sizeof why));
+	if (ana_prepare(db, "SELECT pc, insn_id, branches, mispredicted, not_taken FROM branch_stat", &st, "branch_stat",
+			err, errlen) < 0)
 		return -spe_io;
-	}
 	size_t cap = 0;
 	int step, rc = 0;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -121,7 +119,7 @@ static int add_up(sqlite3 *db, struct latency_groups *keys, struct branch_sum **
 		}
 	}
 	if (rc == 0 && step != SQLITE_DONE) {
-		snprintf(err, errlen, "reading branch_stat: %s", spe_sqlite_why(db, NULL, why, sizeof why));
+		snprintf(err, errlen, "reading branch_stat: %s", ana_sqlite_why(db, NULL, why, sizeof why));
 		rc = -spe_io;
 	}
 	sqlite3_finalize(st);
@@ -130,10 +128,10 @@ static int add_up(sqlite3 *db, struct latency_groups *keys, struct branch_sum **
 
 int ana_branch_rollup(sqlite3 *db, char *err, size_t errlen)
 {
-	char why[400]; /* spe_sqlite_why's */
+	char why[400]; /* ana_sqlite_why's */
 	char *msg = NULL;
 	if (sqlite3_exec(db, "DELETE FROM _branch_mispredict;", NULL, NULL, &msg) != SQLITE_OK) {
-		snprintf(err, errlen, "clearing _branch_mispredict: %s", spe_sqlite_why(db, msg, why, sizeof why));
+		snprintf(err, errlen, "clearing _branch_mispredict: %s", ana_sqlite_why(db, msg, why, sizeof why));
 		sqlite3_free(msg);
 		return -spe_io;
 	}
@@ -149,7 +147,7 @@ int ana_branch_rollup(sqlite3 *db, char *err, size_t errlen)
 		qsort(rows, keys.n, sizeof *rows, worse_first);
 		struct branch_writer w = { db, NULL, rows, text };
 		if (ana_rollup_insert(db, BRANCH_INTO, BRANCH_COLUMNS, keys.n, bind_branch, &w) < 0) {
-			snprintf(err, errlen, "_branch_mispredict: %s", spe_sqlite_why(db, NULL, why, sizeof why));
+			snprintf(err, errlen, "_branch_mispredict: %s", ana_sqlite_why(db, NULL, why, sizeof why));
 			rc = -spe_io;
 		}
 		sqlite3_finalize(w.round);

@@ -72,30 +72,13 @@ static int start_feed(struct spe_db *db, char *err, size_t errlen)
 	return 0;
 }
 
-const char *spe_sqlite_why(sqlite3 *db, const char *msg, char *buf, size_t n)
-{
-	if (!msg)
-		msg = sqlite3_errmsg(db);
-	int code = sqlite3_extended_errcode(db) & 0xff, sys = 0;
-	if (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN) {
-		sys = sqlite3_system_errno(db);
-		/* not recorded on every path (a failed write at COMMIT): the database file's last error */
-		if (sys <= 0 && sqlite3_file_control(db, "main", SQLITE_FCNTL_LAST_ERRNO, &sys) != SQLITE_OK)
-			sys = 0;
-	}
-	if (sys > 0)
-		snprintf(buf, n, "%s (%s)", msg, strerror(sys));
-	else
-		snprintf(buf, n, "%s", msg);
-	return buf;
-}
 
 int spe_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		char why[512];
-		snprintf(err, errlen, "%s", spe_sqlite_why(db, msg, why, sizeof why));
+		snprintf(err, errlen, "%s", ana_sqlite_why(db, msg, why, sizeof why));
 		sqlite3_free(msg);
 		return -spe_io;
 	}
@@ -367,7 +350,7 @@ int spe_db_commit(struct spe_db *db, char *err, size_t errlen)
 	if (db->file) {
 		if (sqlite3_close(db->sql) != SQLITE_OK) {
 			snprintf(err, errlen, "%s: close failed: %s", spe_outfile_tmp_path(db->file),
-				 spe_sqlite_why(db->sql, NULL, why, sizeof why));
+				 ana_sqlite_why(db->sql, NULL, why, sizeof why));
 			spe_db_rollback(db);
 			return -spe_io;
 		}

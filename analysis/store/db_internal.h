@@ -6,6 +6,8 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
+#include "ana/statement.h"
+
 int spe_schema_drop_record_indexes(sqlite3 *db, char *err, size_t errlen);
 /*
  * A database this spekit appends to, brought to its tables (spe/tables.h)
@@ -22,12 +24,6 @@ struct spe_db;
 int spe_db_is_append(const struct spe_db *db);
 /* Does a file already loaded replace its earlier source (spe_db_set_replace)? */
 int spe_db_replaces(const struct spe_db *db);
-/*
- * @p msg (NULL: SQLite's message for @p db's last failure), followed by the
- * system's reason when SQLite failed on an I/O error or a full disk
- * ("disk I/O error (File too large)"), in @p buf; returns buf.
- */
-const char *spe_sqlite_why(sqlite3 *db, const char *msg, char *buf, size_t n);
 /* Threads the commit's rollup may use (latency_rollup.h): the load's --jobs. */
 void spe_db_set_threads(struct spe_db *db, int threads);
 /* The rollup's feed of the transaction (rollup_feed.h), or NULL when the rollup reads pc_histogram. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ana/statement.h"
 #include "spe/spe.h"
 #include "util/grow.h"
 
@@ -35,18 +36,6 @@ static int keep(struct insn_names *n, sqlite3_stmt *st, int col, struct name_spa
 	return 0;
 }
 
-static int64_t max_id(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* The symbols: id -> (name span, start).  Kept apart and copied into each insn. */
 struct symbol_names {
 	struct name_span *name;
@@ -56,7 +45,7 @@ struct symbol_names {
 
 static int load_symbols(sqlite3 *db, struct insn_names *n, struct symbol_names *s, char *err, size_t errlen)
 {
-	s->max_id = max_id(db, "SELECT coalesce(max(id), 0) FROM symbol");
+	s->max_id = ana_query_int(db, "SELECT coalesce(max(id), 0) FROM symbol", -1);
 	if (s->max_id < 0 || (uint64_t)s->max_id >= UINT32_MAX)
 		return fail(db, "symbol", err, errlen);
 	s->name = calloc((size_t)s->max_id + 1, sizeof *s->name);
@@ -68,8 +57,8 @@ static int load_symbols(sqlite3 *db, struct insn_names *n, struct symbol_names *
 	for (int64_t i = 0; i <= s->max_id; i++)
 		s->name[i].len = NAME_NULL; /* no such symbol */
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "SELECT id, name, start FROM symbol", -1, &st, NULL) != SQLITE_OK)
-		return fail(db, "symbol", err, errlen);
+	if (ana_prepare(db, "SELECT id, name, start FROM symbol", &st, "symbol", err, errlen) < 0)
+		return -spe_io;
 	int step, rc = 0;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -93,7 +82,7 @@ int ana_insn_names_load(sqlite3 *db, struct insn_names *n, char *err, size_t err
 	struct symbol_names s = { 0 };
 	int rc = load_symbols(db, n, &s, err, errlen);
 	if (rc == 0) {
-		n->max_id = max_id(db, "SELECT coalesce(max(id), 0) FROM insn");
+		n->max_id = ana_query_int(db, "SELECT coalesce(max(id), 0) FROM insn", -1);
 		if (n->max_id < 0 || (uint64_t)n->max_id >= UINT32_MAX)
 			rc = fail(db, "insn", err, errlen);
 		else if (!(n->by_id = calloc((size_t)n->max_id + 1, sizeof *n->by_id))) {
@@ -102,9 +91,8 @@ int ana_insn_names_load(sqlite3 *db, struct insn_names *n, char *err, size_t err
 		}
 	}
 	sqlite3_stmt *st = NULL;
-	if (rc == 0 && sqlite3_prepare_v2(db, "SELECT id, symbol_id, file, line, mnemonic, operands FROM insn", -1, &st,
-					  NULL) != SQLITE_OK)
-		rc = fail(db, "insn", err, errlen);
+	if (rc == 0)
+		rc = ana_prepare(db, "SELECT id, symbol_id, file, line, mnemonic, operands FROM insn", &st, "insn", err, errlen);
 	int step = SQLITE_DONE;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);

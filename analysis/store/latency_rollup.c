@@ -38,7 +38,7 @@ struct rollup {
 static int fail(struct rollup *r, const char *what)
 {
 	char why[400];
-	snprintf(r->err, r->errlen, "%s: %s", what, spe_sqlite_why(r->db, NULL, why, sizeof why));
+	snprintf(r->err, r->errlen, "%s: %s", what, ana_sqlite_why(r->db, NULL, why, sizeof why));
 	return -spe_io;
 }
 
@@ -78,8 +78,9 @@ struct symbol_groups {
 static int number_functions(struct rollup *r, struct symbol_groups *sg)
 {
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(r->db, "SELECT coalesce(max(id), 0) FROM symbol", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW) {
+	if (ana_prepare(r->db, "SELECT coalesce(max(id), 0) FROM symbol", &st, "symbol", r->err, r->errlen) < 0)
+		return -spe_io;
+	if (sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
 		return fail(r, "symbol");
 	}
@@ -91,11 +92,11 @@ static int number_functions(struct rollup *r, struct symbol_groups *sg)
 		snprintf(r->err, r->errlen, "rollup: out of memory for %lld symbols", (long long)sg->max_id);
 		return -spe_nomem;
 	}
-	if (sqlite3_prepare_v2(r->db,
-			       "SELECT s.id, s.name, m.path FROM symbol s LEFT JOIN mapping m ON m.id = s.mapping_id"
-			       " ORDER BY s.name, m.path, s.id",
-			       -1, &st, NULL) != SQLITE_OK)
-		return fail(r, "symbol");
+	if (ana_prepare(r->db,
+			"SELECT s.id, s.name, m.path FROM symbol s LEFT JOIN mapping m ON m.id = s.mapping_id"
+			" ORDER BY s.name, m.path, s.id",
+			&st, "symbol", r->err, r->errlen) < 0)
+		return -spe_io;
 	char *prev_name = NULL, *prev_path = NULL;
 	int have_prev = 0, step, rc = 0;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -248,9 +249,9 @@ static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, st
 			    struct latency_groups *fns)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(r->db, "SELECT pc, insn_id, symbol_id, untimed, histogram FROM pc_histogram", -1, &st,
-			       NULL) != SQLITE_OK)
-		return fail(r, "pc_histogram");
+	if (ana_prepare(r->db, "SELECT pc, insn_id, symbol_id, untimed, histogram FROM pc_histogram", &st, "pc_histogram",
+			r->err, r->errlen) < 0)
+		return -spe_io;
 	int step, rc = 0;
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		int has_pc, has_insn, has_sym, has_untimed;
@@ -440,11 +441,11 @@ static int write_hot_pc(struct rollup *r, const struct latency_groups *pcs, cons
 static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg, const struct latency_groups *fns,
 				uint64_t *scratch)
 {
-	if (sqlite3_prepare_v2(r->db,
-			       "INSERT INTO symbol_summary(symbol_id, samples, total_latency, timed, p50, p90, p99)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?)",
-			       -1, &r->insert, NULL) != SQLITE_OK)
-		return fail(r, "symbol_summary");
+	if (ana_prepare(r->db,
+			"INSERT INTO symbol_summary(symbol_id, samples, total_latency, timed, p50, p90, p99)"
+			" VALUES(?, ?, ?, ?, ?, ?, ?)",
+			&r->insert, "symbol_summary", r->err, r->errlen) < 0)
+		return -spe_io;
 	int rc = 0;
 	for (uint32_t g = 0; g <= sg->n && rc == 0; g++) {
 		const struct latency_hist *h = &fns->groups[g].hist;
@@ -490,7 +491,7 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	char *msg = NULL;
 	if (sqlite3_exec(db, "DELETE FROM _hot_pc; DELETE FROM symbol_summary;", NULL, NULL, &msg) != SQLITE_OK) {
 		char why[400];
-		snprintf(err, errlen, "clearing the summaries: %s", spe_sqlite_why(db, msg, why, sizeof why));
+		snprintf(err, errlen, "clearing the summaries: %s", ana_sqlite_why(db, msg, why, sizeof why));
 		sqlite3_free(msg);
 		return -spe_io;
 	}

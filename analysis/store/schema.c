@@ -242,41 +242,17 @@ int spe_schema_drop_record_indexes(sqlite3 *db, char *err, size_t errlen)
 	return exec(db, drop_indexes_sql, err, errlen);
 }
 
-static int count_tables(sqlite3 *db)
-{
-	sqlite3_stmt *st;
-	int n = -1;
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
-
-static long pragma_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	long v = -1;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = (long)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 int spe_schema_check(sqlite3 *db, char *err, size_t errlen)
 {
-	int n = count_tables(db);
+	int64_t n = ana_query_int(db, "SELECT count(*) FROM sqlite_schema", -1);
 	if (n < 0) {
 		snprintf(err, errlen, "not an SQLite database: %s", sqlite3_errmsg(db));
 		return -spe_bad_file;
 	}
 	if (n == 0)
 		return 0;
-	long app = pragma_int(db, "PRAGMA application_id");
-	long ver = pragma_int(db, "PRAGMA user_version");
+	long app = (long)ana_query_int(db, "PRAGMA application_id", -1);
+	long ver = (long)ana_query_int(db, "PRAGMA user_version", -1);
 	if (app != SPE_DB_APPLICATION_ID) {
 		snprintf(err, errlen, "not a spekit database (application_id %ld)", app);
 		return -spe_bad_file;

@@ -45,7 +45,7 @@ struct sqlite_sink {
 static int fail(struct sqlite_sink *s, const char *what)
 {
 	char why[400];
-	snprintf(s->err, sizeof s->err, "%s: %s", what, spe_sqlite_why(s->sql, NULL, why, sizeof why));
+	snprintf(s->err, sizeof s->err, "%s: %s", what, ana_sqlite_why(s->sql, NULL, why, sizeof why));
 	return -spe_io;
 }
 
@@ -92,8 +92,7 @@ static sqlite3_stmt *statement(struct sqlite_sink *s, sqlite3_stmt **st, enum sp
 		out_of_memory(s);
 		return NULL;
 	}
-	if (sqlite3_prepare_v2(s->sql, sql, -1, st, NULL) != SQLITE_OK)
-		fail(s, ti->name);
+	ana_prepare(s->sql, sql, st, ti->name, s->err, sizeof s->err);
 	free(sql);
 	return *st;
 }
@@ -106,9 +105,10 @@ static int next_id(struct sqlite_sink *s, const char *table, int64_t *id)
 	char q[96];
 	snprintf(q, sizeof q, "SELECT coalesce(max(id), 0) + 1 FROM %s", table);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->sql, q, -1, &st, NULL) != SQLITE_OK)
-		return fail(s, table);
-	int rc = sqlite3_step(st) == SQLITE_ROW ? 0 : fail(s, table);
+	int rc = ana_prepare(s->sql, q, &st, table, s->err, sizeof s->err);
+	if (rc < 0)
+		return rc;
+	rc = sqlite3_step(st) == SQLITE_ROW ? 0 : fail(s, table);
 	*id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return rc;
@@ -140,11 +140,12 @@ static int delete_source(struct sqlite_sink *s, int64_t id)
 	if (s->feed) /* its pc_histogram rows go: the rollup reads what stays */
 		ana_rollup_feed_lose(s->feed);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->sql,
-			       "SELECT m.name FROM sqlite_schema m JOIN pragma_table_info(m.name) c"
-			       " WHERE m.type = 'table' AND c.name = 'source_id' ORDER BY m.name",
-			       -1, &st, NULL) != SQLITE_OK)
-		return fail(s, "source");
+	int rc = ana_prepare(s->sql,
+			     "SELECT m.name FROM sqlite_schema m JOIN pragma_table_info(m.name) c"
+			     " WHERE m.type = 'table' AND c.name = 'source_id' ORDER BY m.name",
+			     &st, "source", s->err, sizeof s->err);
+	if (rc < 0)
+		return rc;
 	struct util_text t = { 0 };
 	util_text_appendf(&t,
 			  "DELETE FROM insn WHERE mapping_id IN (SELECT id FROM mapping WHERE source_id = %lld);\n"
@@ -155,7 +156,7 @@ static int delete_source(struct sqlite_sink *s, int64_t id)
 				  (long long)id);
 	sqlite3_finalize(st);
 	util_text_appendf(&t, "DELETE FROM source WHERE id = %lld;\n", (long long)id);
-	int rc = util_text_ok(&t) ? spe_db_exec(s->sql, t.buf, s->err, sizeof s->err) : -spe_nomem;
+	rc = util_text_ok(&t) ? spe_db_exec(s->sql, t.buf, s->err, sizeof s->err) : -spe_nomem;
 	if (rc == -spe_nomem)
 		snprintf(s->err, sizeof s->err, "out of memory");
 	util_text_fini(&t);
@@ -173,13 +174,13 @@ static int check_loaded(struct sqlite_sink *s, const struct spe_row_source *r)
 	if (!r->digest)
 		return 0;
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(s->sql, "SELECT id, file, loaded_at FROM source WHERE digest = ? ORDER BY id", -1, &st,
-			       NULL) != SQLITE_OK)
-		return fail(s, "source");
+	int rc = ana_prepare(s->sql, "SELECT id, file, loaded_at FROM source WHERE digest = ? ORDER BY id", &st,
+			     "source", s->err, sizeof s->err);
+	if (rc < 0)
+		return rc;
 	sqlite3_bind_text(st, 1, r->digest, -1, SQLITE_STATIC);
 	int64_t *ids = NULL;
 	size_t n = 0;
-	int rc = 0;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 		if (!s->replace) {

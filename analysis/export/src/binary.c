@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "export_internal.h"
+#include "ana/statement.h"
 
 static const char *base_name(const char *path)
 {
@@ -29,8 +30,8 @@ static int same_binary(const struct export_mapping *a, const struct export_mappi
 static int sampled_mappings(struct export_ctx *x, char *sampled)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(x->db, "SELECT DISTINCT mapping_id FROM insn", -1, &st, NULL) != SQLITE_OK)
-		return export_fail(x, -spe_io, "reading instructions: %s", sqlite3_errmsg(x->db));
+	if (ana_prepare(x->db, "SELECT DISTINCT mapping_id FROM insn", &st, "reading instructions", x->err, x->errlen) < 0)
+		return -spe_io;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct export_mapping *m = export_mapping(x, sqlite3_column_int64(st, 0));
 		if (m && m->path && m->path[0] != '[')

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "ana/statement.h"
 
 struct code_locs {
 	struct export_ctx *x;
@@ -35,9 +36,9 @@ AGG_WORDS(struct loc_key);
 static int load_insn_ids(struct code_locs *c)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(c->x->db, "SELECT id, mapping_id, pc FROM insn WHERE mapping_id IS NOT NULL", -1, &st,
-			       NULL) != SQLITE_OK)
-		return export_fail(c->x, -spe_io, "reading instructions: %s", sqlite3_errmsg(c->x->db));
+	if (ana_prepare(c->x->db, "SELECT id, mapping_id, pc FROM insn WHERE mapping_id IS NOT NULL", &st,
+			"reading instructions", c->x->err, c->x->errlen) < 0)
+		return -spe_io;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct loc_key k = { sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2) };
@@ -70,12 +71,11 @@ struct code_locs *export_code_locs_new(struct export_ctx *x, enum code_loc_need 
 		export_code_locs_free(c);
 		return NULL;
 	}
-	if (sqlite3_prepare_v2(x->db,
-			       "SELECT i.file, i.line, i.inline_function, i.mnemonic, i.operands,\n"
-			       "  s.name, s.start, s.file, s.line\n"
-			       "FROM insn i LEFT JOIN symbol s ON s.id = i.symbol_id WHERE i.id = ?",
-			       -1, &c->insn, NULL) != SQLITE_OK) {
-		export_fail(x, -spe_io, "reading instructions: %s", sqlite3_errmsg(x->db));
+	if (ana_prepare(x->db,
+			"SELECT i.file, i.line, i.inline_function, i.mnemonic, i.operands,\n"
+			"  s.name, s.start, s.file, s.line\n"
+			"FROM insn i LEFT JOIN symbol s ON s.id = i.symbol_id WHERE i.id = ?",
+			&c->insn, "reading instructions", x->err, x->errlen) < 0) {
 		export_code_locs_free(c);
 		return NULL;
 	}

@@ -14,6 +14,7 @@
 
 #include "ana/data_object.h"
 #include "export_internal.h"
+#include "ana/statement.h"
 
 /*
  * The name a location shows.  Anonymous and shared regions all share one
@@ -36,10 +37,9 @@ int export_data_objects_load(struct export_ctx *x, struct export_data_objects *o
 {
 	memset(o, 0, sizeof *o);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(x->db,
-			       "SELECT id, kind, name, start, size, file, line, mapping_id FROM data_object ORDER BY id", -1,
-			       &st, NULL) != SQLITE_OK)
-		return export_fail(x, -spe_io, "reading data objects: %s", sqlite3_errmsg(x->db));
+	if (ana_prepare(x->db, "SELECT id, kind, name, start, size, file, line, mapping_id FROM data_object ORDER BY id",
+			&st, "reading data objects", x->err, x->errlen) < 0)
+		return -spe_io;
 	int rc = 0, oom = 0;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);

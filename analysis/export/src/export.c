@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "ana/statement.h"
 #include "util/grow.h"
 
 int export_fail(struct export_ctx *x, int code, const char *fmt, ...)
@@ -82,9 +83,9 @@ void *export_index_grow(void *array, size_t *n, size_t elem, int64_t id)
 static int load_mappings(struct export_ctx *x)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(x->db, "SELECT id, source_id, pid, path, build_id, start, end, pgoff FROM mapping ORDER BY id",
-			       -1, &st, NULL) != SQLITE_OK)
-		return export_fail(x, -spe_io, "reading mappings: %s", sqlite3_errmsg(x->db));
+	if (ana_prepare(x->db, "SELECT id, source_id, pid, path, build_id, start, end, pgoff FROM mapping ORDER BY id", &st,
+			"reading mappings", x->err, x->errlen) < 0)
+		return -spe_io;
 	int rc = 0, oom = 0;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);

@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "ana/data_object.h"
+#include "ana/statement.h"
 #include "diff_stats.h"
 #include "report/diff.h"
 #include "util/grow.h"
@@ -95,7 +96,7 @@ static int add_bin(struct item *it, int64_t latency, uint64_t count)
 
 static int fail_sql(sqlite3 *db, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+	ana_sqlite_why(db, NULL, err, errlen);
 	return -spe_io;
 }
 
@@ -106,8 +107,8 @@ static int fail_sql(sqlite3 *db, char *err, size_t errlen)
 static int read_kind(sqlite3 *db, const char *sql, struct side *s, int kind, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return fail_sql(db, err, errlen);
+	if (ana_prepare(db, sql, &st, NULL, err, errlen) < 0)
+		return -spe_io;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
@@ -144,8 +145,8 @@ static int source_filter(sqlite3 *db, const char *schema, const char *list, char
 	}
 	snprintf(sql, sizeof sql, "SELECT id, file FROM %s.source WHERE id IN %s ORDER BY id", schema, out);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return fail_sql(db, err, errlen);
+	if (ana_prepare(db, sql, &st, NULL, err, errlen) < 0)
+		return -spe_io;
 	size_t n = 0;
 	int count = 0;
 	label[0] = 0;
@@ -199,8 +200,8 @@ static int read_side(sqlite3 *db, const char *schema, const char *filter, struct
 		snprintf(sql, sizeof sql, "SELECT coalesce(sum(samples), 0) FROM %s.pc_latency WHERE source_id IN %s",
 			 schema, filter);
 		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-			return fail_sql(db, err, errlen);
+		if (ana_prepare(db, sql, &st, NULL, err, errlen) < 0)
+			return -spe_io;
 		if (sqlite3_step(st) == SQLITE_ROW)
 			s->samples = (uint64_t)sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
@@ -339,10 +340,8 @@ int spe_diff_compute(sqlite3 *db, const struct spe_diff_opts *opts_in, struct sp
 	int attached = 0, rc = 0;
 	if (o.db_b) {
 		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS diff_b", -1, &st, NULL) != SQLITE_OK) {
-			rc = fail_sql(db, err, errlen);
+		if ((rc = ana_prepare(db, "ATTACH DATABASE ? AS diff_b", &st, NULL, err, errlen)) < 0)
 			goto out;
-		}
 		char uri[4200];
 		snprintf(uri, sizeof uri, "file:%s?mode=ro", o.db_b);
 		sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);

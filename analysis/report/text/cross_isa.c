@@ -61,12 +61,12 @@ static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int col, const ch
  */
 static int column_weight(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
-	sqlite3_stmt *st = report_prepare(db,
-				      "SELECT COUNT(*), COALESCE(SUM(slots > 0), 0), COALESCE(SUM(cycles > 0), 0)\n"
-				      "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
-				      "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
-				      "reading topdown intervals", err, errlen);
-	if (!st)
+	sqlite3_stmt *st;
+	if (ana_prepare(db,
+			"SELECT COUNT(*), COALESCE(SUM(slots > 0), 0), COALESCE(SUM(cycles > 0), 0)\n"
+			"FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
+			"  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
+			&st, "reading topdown intervals", err, errlen) < 0)
 		return -spe_io;
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
@@ -89,14 +89,14 @@ static int column_weight(sqlite3 *db, struct column *c, char *err, size_t errlen
  */
 static int column_counts(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
-	sqlite3_stmt *st = report_prepare(db,
-				      "SELECT COALESCE(SUM(slots), 0), COALESCE(SUM(cycles), 0), MIN(t0), MAX(t1),\n"
-				      "  COALESCE(SUM(CASE WHEN slots > 0 AND cycles > 0 THEN slots END), 0),\n"
-				      "  COALESCE(SUM(CASE WHEN slots > 0 AND cycles > 0 THEN cycles END), 0)\n"
-				      "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
-				      "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
-				      "reading topdown intervals", err, errlen);
-	if (!st)
+	sqlite3_stmt *st;
+	if (ana_prepare(db,
+			"SELECT COALESCE(SUM(slots), 0), COALESCE(SUM(cycles), 0), MIN(t0), MAX(t1),\n"
+			"  COALESCE(SUM(CASE WHEN slots > 0 AND cycles > 0 THEN slots END), 0),\n"
+			"  COALESCE(SUM(CASE WHEN slots > 0 AND cycles > 0 THEN cycles END), 0)\n"
+			"FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
+			"  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
+			&st, "reading topdown intervals", err, errlen) < 0)
 		return -spe_io;
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
@@ -117,12 +117,12 @@ static int column_counts(sqlite3 *db, struct column *c, char *err, size_t errlen
 	}
 
 	/* instructions: the first counted instructions event of each interval */
-	if (!(st = report_prepare(db,
-			      "SELECT e.interval_id, e.name, e.value FROM topdown_event e JOIN topdown_interval i\n"
-			      "  USING (interval_id) WHERE i.run_id = ? AND i.scope = ? AND e.value IS NOT NULL\n"
-			      "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
-			      "ORDER BY e.interval_id",
-			      "reading topdown events", err, errlen)))
+	if (ana_prepare(db,
+			"SELECT e.interval_id, e.name, e.value FROM topdown_event e JOIN topdown_interval i\n"
+			"  USING (interval_id) WHERE i.run_id = ? AND i.scope = ? AND e.value IS NOT NULL\n"
+			"  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
+			"ORDER BY e.interval_id",
+			&st, "reading topdown events", err, errlen) < 0)
 		return -spe_io;
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
@@ -153,12 +153,12 @@ static int column_spe_cpu(sqlite3 *db, struct column *c, char *err, size_t errle
 {
 	if (!c->spe_source)
 		return 0;
-	sqlite3_stmt *st = report_prepare(db,
-				      "SELECT (SELECT file FROM source WHERE id = ?1),\n"
-				      "  (SELECT group_concat(p, ',') FROM (SELECT DISTINCT COALESCE(part, printf('0x%08x', midr)) AS p\n"
-				      "   FROM cpu WHERE source_id = ?1 AND (part IS NOT NULL OR midr IS NOT NULL) ORDER BY p))",
-				      "reading the SPE capture's CPUs", err, errlen);
-	if (!st)
+	sqlite3_stmt *st;
+	if (ana_prepare(db,
+			"SELECT (SELECT file FROM source WHERE id = ?1),\n"
+			"  (SELECT group_concat(p, ',') FROM (SELECT DISTINCT COALESCE(part, printf('0x%08x', midr)) AS p\n"
+			"   FROM cpu WHERE source_id = ?1 AND (part IS NOT NULL OR midr IS NOT NULL) ORDER BY p))",
+			&st, "reading the SPE capture's CPUs", err, errlen) < 0)
 		return -spe_io;
 	sqlite3_bind_int64(st, 1, c->spe_source);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -186,7 +186,7 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 		"FROM topdown_run r JOIN topdown_interval i USING (run_id)\n"
 		"WHERE r.workload IS ?1 AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
 		"GROUP BY r.run_id, i.scope ORDER BY r.isa, r.run_id, i.scope";
-	if (!(st = report_prepare(db, sql, "reading topdown runs", err, errlen)))
+	if (ana_prepare(db, sql, &st, "reading topdown runs", err, errlen) < 0)
 		return -spe_io;
 	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
 	*ncols = 0;
@@ -224,7 +224,7 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 			 "FROM topdown_value v JOIN topdown_interval i USING (interval_id)\n"
 			 "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
 			 strcmp(c->weight, "mean") ? c->weight : "1", strcmp(c->weight, "mean") ? c->weight : "1");
-		if (!(st = report_prepare(db, vsql, "reading topdown values", err, errlen)))
+		if (ana_prepare(db, vsql, &st, "reading topdown values", err, errlen) < 0)
 			return -spe_io;
 		sqlite3_bind_int64(st, 1, c->run_id);
 		sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "ana/result_internal.h"
+#include "ana/statement.h"
 #include "report/memory_report.h"
 #include "util/json.h"
 
@@ -22,10 +23,8 @@
 static int one_row(sqlite3 *db, const char *sql, int n, double *v, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+	if (ana_prepare(db, sql, &st, NULL, err, errlen) < 0)
 		return -spe_io;
-	}
 	for (int i = 0; i < n; i++)
 		v[i] = 0;
 	if (sqlite3_step(st) == SQLITE_ROW)
@@ -200,10 +199,8 @@ static int print_text_table(sqlite3 *db, const char *sql, const struct text_col 
 			    size_t errlen)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+	if (ana_prepare(db, sql, &st, NULL, err, errlen) < 0)
 		return -spe_io;
-	}
 	int n = sqlite3_column_count(st);
 	if (n > MAX_TEXT_COLS)
 		n = MAX_TEXT_COLS;

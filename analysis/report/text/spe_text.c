@@ -21,28 +21,11 @@
 
 #define SYMBOL_KEY "id" /* symbol's primary key, joined from spe_record.symbol_id */
 
-sqlite3_stmt *report_prepare(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen)
-{
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		td_failf(err, errlen, spe_io, "%s: %s", what, sqlite3_errmsg(db));
-		return NULL;
-	}
-	return st;
-}
-
 long long report_spe_record_count(sqlite3 *db, const char *where)
 {
-	sqlite3_stmt *st;
-	long long n = 0;
 	char sql[512];
 	snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM spe_record WHERE %s", where);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
+	return (long long)ana_query_int(db, sql, 0);
 }
 
 static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
@@ -63,8 +46,8 @@ int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const stru
 		 "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
 		 "GROUP BY s.name, m.path ORDER BY 5 DESC, s.name LIMIT %d",
 		 where, o->top);
-	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
-	if (!st)
+	sqlite3_stmt *st;
+	if (ana_prepare(db, sql, &st, "SPE query failed", err, errlen) < 0)
 		return -spe_io;
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "\"hot_symbols\": [");
@@ -119,8 +102,8 @@ int report_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struc
 		 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
 		 "FROM m GROUP BY mem_level ORDER BY %s",
 		 where, spe_op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
-	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
-	if (!st)
+	sqlite3_stmt *st;
+	if (ana_prepare(db, sql, &st, "SPE query failed", err, errlen) < 0)
 		return -spe_io;
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "\"mem_levels\": [");
@@ -156,8 +139,8 @@ int report_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct
 		 "SELECT COUNT(*), SUM(%s <> 0), SUM(CASE WHEN %s <> 0 THEN %s ELSE 0 END) * 1.0 / SUM(%s)\n"
 		 "FROM spe_record WHERE (%s) AND op_class IN ('%s', '%s')",
 		 walk, walk, lat, lat, where, spe_op_class_name(SPE_OP_CLASS_LOAD), spe_op_class_name(SPE_OP_CLASS_STORE));
-	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
-	if (!st)
+	sqlite3_stmt *st;
+	if (ana_prepare(db, sql, &st, "SPE query failed", err, errlen) < 0)
 		return -spe_io;
 	long long n = 0, walks = 0;
 	double lat_share = 0;
@@ -189,8 +172,8 @@ int report_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const stru
 		 "WHERE r.op_class = '%s' GROUP BY r.symbol_id HAVING SUM(r.%s <> 0) > 0\n"
 		 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
 		 mis, where, spe_op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
-	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
-	if (!st)
+	sqlite3_stmt *st;
+	if (ana_prepare(db, sql, &st, "SPE query failed", err, errlen) < 0)
 		return -spe_io;
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "\"mispredicts\": [");

@@ -3,6 +3,7 @@
 #ifndef REPORT_TEXT_INTERNAL_H
 #define REPORT_TEXT_INTERNAL_H
 
+#include "ana/statement.h"
 #include "report/text.h"
 
 /*
@@ -31,7 +32,5 @@ int report_method_caveats(const char *const *methods, const char *const *isas, i
 /* "Intel", "AMD", "Arm" or "?", from a run's method and ISA. */
 const char *report_method_vendor(const char *method, const char *isa);
 
-/* @p sql prepared on @p db, or NULL with "@p what: SQLite's message" in @p err. */
-sqlite3_stmt *report_prepare(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen);
 
 #endif

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ana/statement.h"
+
 static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);\n"
 	"CREATE TABLE IF NOT EXISTS topdown_node (\n"
@@ -88,8 +90,9 @@ static int create_views(sqlite3 *db, char *err, size_t errlen)
 static int fill_nodes(sqlite3 *db, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO topdown_node VALUES (?, ?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
-		return db_fail(db, err, errlen, "preparing topdown_node");
+	if (ana_prepare(db, "INSERT OR IGNORE INTO topdown_node VALUES (?, ?, ?, ?, ?)", &st, "preparing topdown_node", err,
+			errlen) < 0)
+		return -spe_io;
 	for (int k = 0; k < TD_NODE_COUNT; k++) {
 		sqlite3_bind_text(st, 1, td_node_name(k), -1, SQLITE_STATIC);
 		if (td_node_parent(k) == TD_NONE)
@@ -194,19 +197,18 @@ int td_store_run(sqlite3 *db, const struct td_run *run, int64_t *run_id, char *e
 		return -spe_invalid;
 	if (sqlite3_exec(db, "SAVEPOINT td_store", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(db, err, errlen, "starting the insert");
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO topdown_run (name, workload, host, isa, cpu, tool, method, approx,"
-			       " slots_per_cycle, source, spe_source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &st_run, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO topdown_interval (run_id, t0, t1, scope, slots, cycles) VALUES (?, ?, ?, ?, ?, ?)", -1,
-			       &st_iv, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO topdown_value VALUES (?, ?, ?, ?, ?)", -1, &st_val,
-			       NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO topdown_event VALUES (?, ?, ?)", -1, &st_ev, NULL) !=
-		    SQLITE_OK) {
-		rc = db_fail(db, err, errlen, "preparing the topdown inserts");
+	const char *what = "preparing the topdown inserts";
+	if ((rc = ana_prepare(db,
+			      "INSERT INTO topdown_run (name, workload, host, isa, cpu, tool, method, approx,"
+			      " slots_per_cycle, source, spe_source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			      &st_run, what, err, errlen)) < 0 ||
+	    (rc = ana_prepare(db,
+			      "INSERT INTO topdown_interval (run_id, t0, t1, scope, slots, cycles) VALUES (?, ?, ?, ?, ?, ?)",
+			      &st_iv, what, err, errlen)) < 0 ||
+	    (rc = ana_prepare(db, "INSERT OR REPLACE INTO topdown_value VALUES (?, ?, ?, ?, ?)", &st_val, what, err,
+			      errlen)) < 0 ||
+	    (rc = ana_prepare(db, "INSERT OR REPLACE INTO topdown_event VALUES (?, ?, ?)", &st_ev, what, err, errlen)) < 0)
 		goto out;
-	}
 	bind_text_or_null(st_run, 1, run->name);
 	bind_text_or_null(st_run, 2, run->workload);
 	bind_text_or_null(st_run, 3, run->host);
