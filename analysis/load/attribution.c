@@ -6,6 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+void ana_attrib_init(struct attribution *a)
+{
+	memset(a, 0, sizeof *a);
+	util_map_init(&a->thread_index, sizeof(uint64_t), sizeof(int64_t));
+}
+
 void ana_attrib_fini(struct attribution *a)
 {
 	for (size_t i = 0; i < a->n_maps; i++) {
@@ -16,7 +22,7 @@ void ana_attrib_fini(struct attribution *a)
 	for (size_t i = 0; i < a->n_threads; i++)
 		free(a->threads[i].comm);
 	free(a->threads);
-	ana_pc_cache_fini(&a->thread_index);
+	util_map_fini(&a->thread_index);
 	for (int i = 0; i < a->n_cpus; i++)
 		free(a->cpus[i].sw);
 	free(a->cpus);
@@ -40,10 +46,18 @@ struct ana_attrib_cpu *ana_attrib_cpu(struct attribution *a, int cpu)
 	return &a->cpus[cpu];
 }
 
-struct attrib_thread *ana_attrib_find_thread(const struct attribution *a, int tid)
+struct attrib_thread *ana_attrib_find_thread(struct attribution *a, int tid)
 {
-	const int64_t *i = ana_pc_cache_find_id(&a->thread_index, (uint64_t)(int64_t)tid);
-	return i ? &a->threads[*i] : NULL;
+	if (a->has_last && a->last_tid == tid)
+		return &a->threads[a->last];
+	uint64_t key = (uint64_t)(int64_t)tid;
+	const int64_t *i = util_map_get(&a->thread_index, &key);
+	if (!i)
+		return NULL;
+	a->has_last = 1;
+	a->last_tid = tid;
+	a->last = (size_t)*i;
+	return &a->threads[*i];
 }
 
 static struct attrib_thread *add_thread(struct attribution *a, int tid)
@@ -55,8 +69,11 @@ static struct attrib_thread *add_thread(struct attribution *a, int tid)
 	if (!p)
 		return NULL;
 	a->threads = p;
-	if (ana_pc_cache_put_id(&a->thread_index, (uint64_t)(int64_t)tid, (int64_t)a->n_threads) < 0)
+	uint64_t key = (uint64_t)(int64_t)tid;
+	int64_t *index = util_map_put(&a->thread_index, &key);
+	if (!index)
 		return NULL;
+	*index = (int64_t)a->n_threads;
 	t = &a->threads[a->n_threads++];
 	t->tid = tid;
 	t->pid = -1;

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pc_cache.h"
+#include "util/hash_map.h"
 #include "spe/spe.h"
 
 #define ATTRIB_NO_TIME UINT64_MAX
@@ -53,11 +53,14 @@ struct attribution {
 	size_t n_maps, cap_maps;
 	struct attrib_thread *threads; /* in order of first appearance */
 	size_t n_threads, cap_threads;
-	struct pc_cache thread_index;  /* tid -> index in threads */
+	struct util_map thread_index;  /* tid -> index in threads */
+	int last_tid, has_last;        /* the thread found last (most records follow one of their own thread's) */
+	size_t last;
 	struct ana_attrib_cpu *cpus;
 	int n_cpus;
 };
 
+void ana_attrib_init(struct attribution *a);
 void ana_attrib_fini(struct attribution *a);
 
 /* The state of @p cpu (0 .. SPE_AUX_MAX_CPUS - 1; -1 is taken as 0), created if new; NULL without memory or out of range. */
@@ -74,7 +77,7 @@ struct attrib_mapping *ana_attrib_add_mapping(struct attribution *a, int64_t id,
 					      int64_t prot);
 /* @p tid (of @p pid) starts running on @p cpu at @p time. */
 void ana_attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint64_t time);
-struct attrib_thread *ana_attrib_find_thread(const struct attribution *a, int tid);
+struct attrib_thread *ana_attrib_find_thread(struct attribution *a, int tid);
 /*
  * The rule above: *pid and *tid come in as the AUXTRACE record's and go out
  * as the record's.  A thread seen for the first time is remembered.

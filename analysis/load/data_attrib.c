@@ -32,6 +32,7 @@ void ana_data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink
 			  int64_t source_id, struct spe_symbolizer *sym)
 {
 	memset(a, 0, sizeof *a);
+	util_map_init(&a->objects, 3 * sizeof(uint64_t), sizeof(int64_t));
 	a->sink = sink;
 	a->next = next;
 	a->source_id = source_id;
@@ -50,8 +51,8 @@ void ana_data_attrib_fini(struct data_attrib *a)
 	for (size_t i = 0; i < a->n_maps; i++)
 		free(a->maps[i].path);
 	free(a->maps);
-	ana_pc_cache_fini(&a->pages);
-	ana_pc_cache_fini(&a->objects);
+	ana_addr_memo_fini(&a->pages);
+	util_map_fini(&a->objects);
 	memset(a, 0, sizeof *a);
 }
 
@@ -121,8 +122,8 @@ static void open_image(struct data_attrib *a, struct dattr_image *im)
 static int64_t insert_object(struct data_attrib *a, int pid, int kind, const char *name, int64_t mapping_id,
 			     uint64_t start, uint64_t size, const char *type, const char *file, int line)
 {
-	uint64_t key = pc_cache_key2(pc_cache_key2((uint64_t)(int64_t)pid, (uint64_t)kind), start);
-	const int64_t *known = ana_pc_cache_find_id(&a->objects, key);
+	uint64_t key[3] = { (uint64_t)(int64_t)pid, (uint64_t)kind, start };
+	const int64_t *known = util_map_get(&a->objects, key);
 	if (known)
 		return *known;
 	struct spe_row_data_object row = { .id = a->next->data_object,
@@ -141,10 +142,12 @@ static int64_t insert_object(struct data_attrib *a, int pid, int kind, const cha
 		snprintf(a->err, sizeof a->err, "data_object: %s", a->sink->errmsg(a->sink->ctx));
 		return rc;
 	}
-	if (ana_pc_cache_put_id(&a->objects, key, row.id) < 0) {
+	int64_t *id_of = util_map_put(&a->objects, key);
+	if (!id_of) {
 		snprintf(a->err, sizeof a->err, "out of memory");
 		return -spe_nomem;
 	}
+	*id_of = row.id;
 	a->next->data_object++;
 	return row.id;
 }
@@ -189,21 +192,14 @@ static int64_t map_object(struct data_attrib *a, int pid, uint64_t va)
 	return insert_object(a, pid, kind, name, m->mapping_id, m->start, m->end - m->start, NULL, NULL, 0);
 }
 
-/* The key of the memo of @p pid's page of @p va. */
-static uint64_t page_key(int pid, uint64_t va)
-{
-	return pc_cache_key2((uint64_t)(int64_t)pid, va >> 12);
-}
-
 void ana_data_attrib_prefetch(const struct data_attrib *a, int pid, uint64_t va)
 {
-	ana_pc_cache_prefetch(&a->pages, page_key(pid, va));
+	ana_addr_memo_prefetch(&a->pages, pid, va >> 12);
 }
 
 int64_t ana_data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va)
 {
-	uint64_t key = page_key(pid, va);
-	const int64_t *memo = ana_pc_cache_find_id(&a->pages, key);
+	const int64_t *memo = ana_addr_memo_find_id(&a->pages, pid, va >> 12);
 	int64_t found = 0; /* -(image index + 1), or an object id */
 	if (memo) {
 		found = *memo;
@@ -219,7 +215,7 @@ int64_t ana_data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va)
 		}
 		if (!found && (found = map_object(a, pid, va)) < 0)
 			return found;
-		if (ana_pc_cache_put_id(&a->pages, key, found) < 0) {
+		if (ana_addr_memo_put_id(&a->pages, pid, va >> 12, found) < 0) {
 			snprintf(a->err, sizeof a->err, "out of memory");
 			return -spe_nomem;
 		}

@@ -17,7 +17,8 @@
 #include <stdint.h>
 
 #include "ana/data_object.h"
-#include "pc_cache.h"
+#include "addr_memo.h"
+#include "util/hash_map.h"
 #include "spe/row_sink.h"
 
 struct dattr_image;
@@ -32,8 +33,8 @@ struct data_attrib {
 	size_t n_images, cap_images;
 	struct dattr_map *maps;
 	size_t n_maps, cap_maps;
-	struct pc_cache pages;   /* (pid, page) -> -(image index + 1), or the object id (0: none) */
-	struct pc_cache objects; /* (pid, kind, runtime start) -> object id */
+	struct addr_memo pages;  /* (pid, page) -> -(image index + 1), or the object id (0: none) */
+	struct util_map objects; /* (pid, kind, runtime start) -> object id */
 	uint64_t unresolved;     /* user data addresses in no object */
 	char err[256];
 };

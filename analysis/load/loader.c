@@ -159,6 +159,7 @@ static int loader_new(const struct spe_row_sink *sink, int own, int async, const
 		}
 		ld->async = 1; /* the wrapper owns sink now */
 	}
+	ana_attrib_init(&ld->at);
 	ld->no_pc_group = -1;
 	if (opts)
 		ld->opts = *opts;

@@ -10,6 +10,7 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 		      const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof *r);
+	util_map_init(&r->symbols, 2 * sizeof(uint64_t), sizeof(int64_t));
 	r->at = at;
 	r->sink = sink;
 	r->next = next;
@@ -32,8 +33,8 @@ void ana_resolver_fini(struct resolver *r)
 	spe_sym_free(r->sym);
 	spe_disasm_free(r->dis);
 	spe_kallsyms_free(r->ks);
-	ana_pc_cache_fini(&r->pcs);
-	ana_pc_cache_fini(&r->symbols);
+	ana_addr_memo_fini(&r->pcs);
+	util_map_fini(&r->symbols);
 	memset(r, 0, sizeof *r);
 }
 
@@ -41,8 +42,8 @@ void ana_resolver_fini(struct resolver *r)
 static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, uint64_t start, uint64_t size,
 		      const char *file, int line, int64_t *id)
 {
-	uint64_t key = pc_cache_key2((uint64_t)mapping_id, start);
-	const int64_t *known = ana_pc_cache_find_id(&r->symbols, key);
+	uint64_t key[2] = { (uint64_t)mapping_id, start };
+	const int64_t *known = util_map_get(&r->symbols, key);
 	if (known) {
 		*id = *known;
 		return 0;
@@ -52,8 +53,10 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
 	int rc = spe_sink_rows(r->sink, &row, 1);
 	if (rc < 0)
 		return rc;
-	if (ana_pc_cache_put_id(&r->symbols, key, row.id) < 0)
+	int64_t *id_of = util_map_put(&r->symbols, key);
+	if (!id_of)
 		return -spe_nomem;
+	*id_of = row.id;
 	r->next->symbol++;
 	*id = row.id;
 	return 0;
@@ -152,8 +155,8 @@ int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, u
 {
 	uint64_t pc = rec->pc.addr;
 	int kernel = is_kernel_pc(rec);
-	uint64_t key = pc_cache_key2((uint64_t)(int64_t)(kernel ? KERNEL_PID : pid), pc);
-	struct pc_value *v = ana_pc_cache_find(&r->pcs, key);
+	int space = kernel ? KERNEL_PID : pid;
+	struct pc_value *v = ana_addr_memo_find(&r->pcs, space, pc);
 	if (!v) {
 		struct pc_value nv = { .latency_group = PC_NO_GROUP };
 		int rc = 0;
@@ -167,7 +170,7 @@ int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, u
 		}
 		if (rc < 0)
 			return rc;
-		if (!(v = ana_pc_cache_put(&r->pcs, key, nv)))
+		if (!(v = ana_addr_memo_put(&r->pcs, space, pc, nv)))
 			return -spe_nomem;
 	}
 	if (!v->mapping_id && !kernel)
@@ -186,5 +189,5 @@ void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *re
 		pid = KERNEL_PID;
 	else if (!pid_known)
 		return;
-	ana_pc_cache_prefetch(&r->pcs, pc_cache_key2((uint64_t)(int64_t)pid, rec->pc.addr));
+	ana_addr_memo_prefetch(&r->pcs, pid, rec->pc.addr);
 }

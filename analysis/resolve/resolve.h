@@ -9,10 +9,11 @@
 #ifndef SPE_RESOLVE_H
 #define SPE_RESOLVE_H
 
+#include "addr_memo.h"
 #include "attribution.h"
-#include "pc_cache.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
+#include "util/hash_map.h"
 
 struct resolver {
 	struct spe_symbolizer *sym; /* NULL without symbolization */
@@ -21,8 +22,8 @@ struct resolver {
 	struct attribution *at;
 	const struct spe_row_sink *sink;
 	struct spe_row_ids *next;   /* the load's next free ids */
-	struct pc_cache pcs;        /* the PC memo: (address space, PC) -> rows */
-	struct pc_cache symbols;    /* (mapping id, function start) -> symbol id */
+	struct addr_memo pcs;       /* the PC memo: (address space, PC) -> struct pc_value */
+	struct util_map symbols;    /* (mapping id, function start) -> symbol id */
 	int64_t kernel_mapping_id;  /* 0 until a kernel PC resolves */
 	uint64_t no_mapping, no_symbol; /* records counted per lookup (load_stats) */
 };
