@@ -10,90 +10,39 @@
 #define LAT_MASK ((UINT64_C(1) << LAT_BITS) - 1)
 #define COUNT_MAX (UINT64_MAX >> LAT_BITS)
 
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 31;
-	h *= 0x9e3779b97f4a7c15ull;
-	h ^= h >> 29;
-	return h;
-}
-
-static uint32_t key_hash(const struct latency_key *k)
-{
-	return (uint32_t)mix(k->w[0] * 0xbf58476d1ce4e5b9ull ^ mix(k->w[1] + 0x632be59bd9b4e019ull) ^
-			     (k->w[2] << 1));
-}
-
-static int key_equal(const struct latency_key *a, const struct latency_key *b)
-{
-	return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2];
-}
-
-static int grow_index(struct latency_groups *g)
-{
-	uint32_t cap = g->index_cap ? g->index_cap * 2 : 1024;
-	if (cap < g->index_cap)
-		return -1;
-	uint32_t *index = util_table_calloc(cap, sizeof *index);
-	if (!index)
-		return -1;
-	for (uint32_t n = 0; n < g->n; n++) {
-		uint32_t i = key_hash(&g->groups[n].key) & (cap - 1);
-		while (index[i])
-			i = (i + 1) & (cap - 1);
-		index[i] = n + 1;
-	}
-	free(g->index);
-	g->index = index;
-	g->index_cap = cap;
-	return 0;
-}
+/* A group is its key, then its histogram: util_map's entry of the key, its value after. */
+_Static_assert(sizeof(struct latency_group) == sizeof(struct latency_key) + sizeof(struct latency_hist) &&
+		       offsetof(struct latency_group, hist) == sizeof(struct latency_key),
+	       "struct latency_group is not a util_map entry of its key and histogram");
 
 int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key *key)
 {
-	if ((uint64_t)(g->n + 1) * 4 > (uint64_t)g->index_cap * 3 && grow_index(g) < 0)
-		return -1;
-	uint32_t i = key_hash(key) & (g->index_cap - 1);
-	for (; g->index[i]; i = (i + 1) & (g->index_cap - 1))
-		if (key_equal(&g->groups[g->index[i] - 1].key, key))
-			return g->index[i] - 1;
-	if (g->n == g->cap) {
-		if (g->cap >= UINT32_MAX / 2)
-			return -1;
-		size_t cap = g->cap; /* at most doubles: still a uint32_t */
-		struct latency_group *n = util_grow(g->groups, &cap, (size_t)g->n + 1, sizeof *n);
-		if (!n)
-			return -1;
-		g->groups = n;
-		g->cap = (uint32_t)cap;
-	}
-	struct latency_group *grp = &g->groups[g->n];
-	memset(grp, 0, sizeof *grp);
-	grp->key = *key;
-	g->index[i] = g->n + 1;
-	return g->n++;
+	if (!g->map.entry_size) /* a zeroed struct */
+		util_map_init(&g->map, sizeof(struct latency_key), sizeof(struct latency_hist));
+	return util_map_add(&g->map, key, util_map_hash(&g->map, key), NULL);
 }
 
 void ana_latency_group_prefetch(const struct latency_groups *g, const struct latency_key *key)
 {
-	if (g->index_cap)
-		__builtin_prefetch(&g->index[key_hash(key) & (g->index_cap - 1)]);
+	util_map_prefetch(&g->map, util_hash_words(key->w, 3));
 }
 
 int64_t ana_latency_group_peek(const struct latency_groups *g, const struct latency_key *key)
 {
-	if (!g->index_cap)
-		return -1;
-	uint32_t n = g->index[key_hash(key) & (g->index_cap - 1)];
-	if (!n)
-		return -1;
-	__builtin_prefetch(&g->groups[n - 1].key);
-	return n - 1;
+	return util_map_peek(&g->map, util_hash_words(key->w, 3));
 }
 
+/*
+ * A histogram's slot of a latency code: not a util_map -- a histogram is a
+ * few packed words (count << 17 | latency + 2, no key beside them) and there
+ * are hundreds of thousands of them, 3.2 M (PC, latency) pairs at 10 M
+ * gen_bench records: a map per histogram would take an entry and a slot for
+ * each pair, about three times the memory.  Hashed with the tree's mixing
+ * function.
+ */
 static uint32_t lat_slot(uint64_t lat_code, uint32_t cap)
 {
-	return (uint32_t)((lat_code * 0x9e3779b97f4a7c15ull) >> 40) & (cap - 1);
+	return (uint32_t)util_hash_mix(lat_code) & (cap - 1);
 }
 
 /* Insert a slot known to be absent (growing). */
@@ -122,7 +71,7 @@ static int grow_hist(struct latency_hist *h)
 
 int ana_latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count)
 {
-	struct latency_hist *h = &g->groups[group].hist;
+	struct latency_hist *h = &ana_latency_group(g, group)->hist;
 	uint64_t code = (uint64_t)(latency + 2) & LAT_MASK;
 	if (h->cap) {
 		for (uint32_t i = lat_slot(code, h->cap); h->slots[i]; i = (i + 1) & (h->cap - 1)) {
@@ -184,7 +133,7 @@ int ana_latency_groups_settle(struct latency_groups *g)
 	if (!n)
 		return 0;
 	unsigned bits = LAT_BITS;
-	while (bits < 64 && (uint64_t)g->n >> (bits - LAT_BITS))
+	while (bits < 64 && (uint64_t)g->map.n >> (bits - LAT_BITS))
 		bits++;
 	uint64_t *sorted = ana_radix_sort(g->pending, g->sort_tmp, n, bits);
 	/* equal words are adjacent: one add per (group, latency) run */
@@ -204,10 +153,9 @@ void ana_latency_groups_fini(struct latency_groups *g)
 {
 	free(g->pending);
 	free(g->sort_tmp);
-	for (uint32_t n = 0; n < g->n; n++)
-		free(g->groups[n].hist.slots);
-	free(g->groups);
-	free(g->index);
+	for (uint32_t n = 0; n < ana_latency_groups_n(g); n++)
+		free(ana_latency_group(g, n)->hist.slots);
+	util_map_fini(&g->map);
 	memset(g, 0, sizeof *g);
 }
 

@@ -10,18 +10,14 @@
 
 #define SPILL_BATCH 8192 /* accesses per write and read of the spill: 256 KiB */
 
-/* The hash of a line's key: its slot from the low bits, its tag and filter bit from the high ones. */
-static uint64_t line_hash(int64_t line, int32_t pid)
+/* The hash of a line's key (util_map's): its slot from the low bits, its tag and filter bits from the high ones. */
+static uint64_t line_hash(const struct line_share *s, int64_t line, int32_t pid)
 {
-	uint64_t h = (uint64_t)line * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uint32_t)pid * 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 31;
-	h *= 0xd6e8feb86659fd93ull;
-	return h ^ h >> 32;
+	struct line_key k = { line, pid };
+	return util_map_hash(&s->lines, &k);
 }
 
 #define FILTER_WORDS(cap) ((cap) / 16) /* 4 bits a slot: 5 to 11 a line, a small fraction of the slots' bytes */
-
-#define TAG(h) ((h) & ~(uint64_t)UINT32_MAX)
 
 /*
  * The filter's word of hash @p h, and its two bits there (a Bloom filter
@@ -30,7 +26,7 @@ static uint64_t line_hash(int64_t line, int32_t pid)
  */
 static size_t filter_word(const struct line_share *s, uint64_t h)
 {
-	return (size_t)(h >> 44) & (FILTER_WORDS(s->slot_cap) - 1);
+	return (size_t)(h >> 44) & (FILTER_WORDS(s->filter_cap) - 1);
 }
 
 static uint64_t filter_bits(uint64_t h)
@@ -41,65 +37,46 @@ static uint64_t filter_bits(uint64_t h)
 static int maybe_written(const struct line_share *s, uint64_t h)
 {
 	uint64_t bits = filter_bits(h);
-	return (s->filter[filter_word(s, h)] & bits) == bits;
+	return s->filter_cap && (s->filter[filter_word(s, h)] & bits) == bits;
 }
 
 /* The number of written line (@p line, @p pid) of hash @p h, -1 if it has none. */
 static int64_t find(const struct line_share *s, int64_t line, int32_t pid, uint64_t h)
 {
-	if (!s->slot_cap)
-		return -1;
 	if (!maybe_written(s, h))
 		return -1;
-	for (size_t i = h & (s->slot_cap - 1);; i = (i + 1) & (s->slot_cap - 1)) {
-		uint64_t v = s->slots[i];
-		if (!v)
-			return -1;
-		if (TAG(v) == TAG(h)) {
-			const struct line_key *k = &s->keys[(uint32_t)v - 1];
-			if (k->line == line && k->pid == pid)
-				return (uint32_t)v - 1;
-		}
-	}
+	struct line_key k = { line, pid };
+	return util_map_find(&s->lines, &k, h);
 }
 
-static void put_slot(struct line_share *s, uint64_t h, size_t n)
+/* The filter for as many slots as lines has, rebuilt from its keys when they grew.  0, or -1 without memory. */
+static int fit_filter(struct line_share *s)
 {
-	size_t i = h & (s->slot_cap - 1);
-	while (s->slots[i])
-		i = (i + 1) & (s->slot_cap - 1);
-	s->slots[i] = TAG(h) | (n + 1);
-	s->filter[filter_word(s, h)] |= filter_bits(h);
+	if (s->filter_cap == s->lines.cap)
+		return 0;
+	size_t cap = s->lines.cap < 64 ? 64 : s->lines.cap;
+	uint64_t *filter = calloc(FILTER_WORDS(cap), sizeof *filter);
+	if (!filter)
+		return -1;
+	free(s->filter);
+	s->filter = filter;
+	s->filter_cap = cap;
+	for (size_t n = 0; n < s->lines.n; n++) {
+		uint64_t h = util_map_hash(&s->lines, util_map_key(&s->lines, n));
+		s->filter[filter_word(s, h)] |= filter_bits(h);
+	}
+	return 0;
 }
 
 /* A new written line: its number, or -1 without memory. */
 static int64_t insert(struct line_share *s, int64_t line, int32_t pid, uint64_t h)
 {
-	if (s->n >= UINT32_MAX - 1)
+	struct line_key k = { line, pid };
+	int64_t n = util_map_add(&s->lines, &k, h, NULL);
+	if (n < 0 || fit_filter(s) < 0)
 		return -1;
-	if ((s->n + 1) * 4 > s->slot_cap * 3) {
-		size_t cap = s->slot_cap ? s->slot_cap * 2 : 1024;
-		uint64_t *slots = calloc(cap, sizeof *slots), *filter = calloc(FILTER_WORDS(cap), sizeof *filter);
-		if (!slots || !filter) {
-			free(slots);
-			free(filter);
-			return -1;
-		}
-		free(s->slots);
-		free(s->filter);
-		s->slots = slots;
-		s->filter = filter;
-		s->slot_cap = cap;
-		for (size_t n = 0; n < s->n; n++)
-			put_slot(s, line_hash(s->keys[n].line, s->keys[n].pid), n);
-	}
-	struct line_key *k = util_grow(s->keys, &s->key_cap, s->n + 1, sizeof *k);
-	if (!k)
-		return -1;
-	s->keys = k;
-	s->keys[s->n] = (struct line_key){ .line = line, .pid = pid };
-	put_slot(s, h, s->n);
-	return (int64_t)s->n++;
+	s->filter[filter_word(s, h)] |= filter_bits(h);
+	return n;
 }
 
 /* Count access @p a in line @p n of @p c.  0, or -1 without memory. */
@@ -198,7 +175,7 @@ static int count_now(struct line_share *s, const struct line_access *a, uint64_t
 	if (n < 0) {
 		if (!(a->sums & LA_VALUE(LS_WRITES)))
 			return spill(s, a);
-		if (s->n >= s->budget) {
+		if (s->lines.n >= s->budget) {
 			drop(s);
 			return 0;
 		}
@@ -219,24 +196,20 @@ static int count_pending(struct line_share *s)
 	size_t n = s->n_pending;
 	s->n_pending = 0;
 	for (size_t i = 0; i < n; i++) {
-		h[i] = line_hash((int64_t)s->pending[i].data_va >> 6, s->pending[i].pid);
-		if (s->slot_cap)
+		h[i] = line_hash(s, (int64_t)s->pending[i].data_va >> 6, s->pending[i].pid);
+		if (s->filter_cap)
 			__builtin_prefetch(&s->filter[filter_word(s, h[i])]);
 	}
-	for (size_t i = 0; i < n && s->slot_cap; i++) /* then the slots of those the filter lets through */
+	for (size_t i = 0; i < n; i++) /* then the slots of those the filter lets through */
 		if (maybe_written(s, h[i]))
-			__builtin_prefetch(&s->slots[h[i] & (s->slot_cap - 1)]);
+			util_map_prefetch(&s->lines, h[i]);
 	int64_t found[LINE_PENDING]; /* then the keys and counts of those their slot names, and their runs */
 	for (size_t i = 0; i < n; i++) {
-		found[i] = -1;
-		if (s->slot_cap && maybe_written(s, h[i])) {
-			uint64_t v = s->slots[h[i] & (s->slot_cap - 1)];
-			if (v && TAG(v) == TAG(h[i]) && (uint32_t)v - 1 < s->after.cap) {
-				found[i] = (uint32_t)v - 1;
-				__builtin_prefetch(&s->keys[found[i]]);
-				__builtin_prefetch(&s->after.lines[found[i]]);
-			}
-		}
+		found[i] = maybe_written(s, h[i]) ? util_map_peek(&s->lines, h[i]) : -1; /* the key's entry, too */
+		if (found[i] >= 0 && (size_t)found[i] < s->after.cap)
+			__builtin_prefetch(&s->after.lines[found[i]]);
+		else
+			found[i] = -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (found[i] >= 0 && s->after.lines[found[i]].more)
@@ -282,7 +255,7 @@ static int read_back(struct line_share *s, const struct line_access *a, size_t n
 {
 	for (size_t i = 0; i < n; i++) {
 		int64_t line = (int64_t)a[i].data_va >> 6;
-		int64_t k = find(s, line, a[i].pid, line_hash(line, a[i].pid));
+		int64_t k = find(s, line, a[i].pid, line_hash(s, line, a[i].pid));
 		if (k >= 0 && add_access(&s->before, (size_t)k, &a[i]) < 0)
 			return -1;
 	}
@@ -299,7 +272,7 @@ int ana_line_share_finish(struct line_share *s)
 		return 0;
 	s->finished = 1;
 	int rc = 0;
-	if (s->n && s->spill) { /* all of it through the file, in the order it came */
+	if (s->lines.n && s->spill) { /* all of it through the file, in the order it came */
 		if (flush_spill(s) < 0 || fflush(s->spill) != 0 || fseek(s->spill, 0, SEEK_SET) != 0) {
 			drop(s); /* cannot be read back: the view scans */
 			return 0;
@@ -313,7 +286,7 @@ int ana_line_share_finish(struct line_share *s)
 			rc = read_back(s, s->buf, want);
 			left -= want;
 		}
-	} else if (s->n) {
+	} else if (s->lines.n) {
 		rc = read_back(s, s->buf, s->n_buf);
 	}
 	if (s->spill)
@@ -365,7 +338,7 @@ static int64_t null_sum(const struct line_count *l, enum line_sum i)
 
 int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *sink, int64_t source_id)
 {
-	if (s->dropped || !s->n)
+	if (s->dropped || !s->lines.n)
 		return 0;
 	/* a line's values of a kind: its runs and firsts before and after the first write */
 	size_t room = ana_value_pool_widest(&s->before.values) + ana_value_pool_widest(&s->after.values) + 2;
@@ -374,7 +347,7 @@ int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *
 		return -spe_nomem;
 	int64_t *symbols = ids, *objects = ids + room, *tmp = ids + 2 * room;
 	int rc = 0;
-	for (size_t n = 0; n < s->n && rc == 0; n++) {
+	for (size_t n = 0; n < s->lines.n && rc == 0; n++) {
 		struct line_count m = s->after.lines[n];
 		if (n < s->before.cap) {
 			const struct line_count *b = &s->before.lines[n];
@@ -398,8 +371,8 @@ int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *
 			objects[i] += s->id_base[LINE_ID_OBJECT];
 		struct spe_row_cacheline_stat row = {
 			.source_id = source_id,
-			.pid = s->keys[n].pid,
-			.line = (uint64_t)s->keys[n].line,
+			.pid = (int32_t)((const struct line_key *)util_map_key(&s->lines, n))->pid,
+			.line = (uint64_t)((const struct line_key *)util_map_key(&s->lines, n))->line,
 			.accesses = m.accesses,
 			.loads = null_sum(&m, LS_LOADS),
 			.stores = null_sum(&m, LS_STORES),
@@ -426,10 +399,15 @@ int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *
 	return rc;
 }
 
+void ana_line_share_init(struct line_share *s)
+{
+	memset(s, 0, sizeof *s);
+	util_map_init(&s->lines, sizeof(struct line_key), 0);
+}
+
 void ana_line_share_fini(struct line_share *s)
 {
-	free(s->keys);
-	free(s->slots);
+	util_map_fini(&s->lines);
 	free(s->filter);
 	free_counts(&s->after);
 	free_counts(&s->before);

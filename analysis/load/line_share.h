@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "spe/row_sink.h"
+#include "util/hash_map.h"
 #include "value_pool.h"
 
 #define LINE_PENDING 256 /* accesses counted together (line_share.c, count_pending) */
@@ -91,17 +92,16 @@ struct line_counts {
 	struct value_pool values;
 };
 
+/* A written line: its key in lines (util_map). */
 struct line_key {
 	int64_t line; /* data_va >> 6, as SQL shifts the signed column */
-	int32_t pid;
+	int64_t pid;
 };
 
 struct line_share {
-	struct line_key *keys;     /* the written lines, numbered in order of their first write */
-	size_t n, key_cap;
-	uint64_t *slots;           /* open addressing: a key hash's high half << 32 | number + 1; 0 = empty */
-	size_t slot_cap;
-	uint64_t *filter;          /* a Bloom filter of the written lines: 4 bits a slot (line_share.c) */
+	struct util_map lines;     /* the written lines (struct line_key), numbered in order of their first write */
+	uint64_t *filter;          /* a Bloom filter of the written lines: 4 bits a slot of lines (line_share.c) */
+	size_t filter_cap;         /* the slots it was made for */
 	struct line_counts after;  /* each written line from its first write on */
 	struct line_counts before; /* its accesses before that, read back from the spill (the end) */
 	struct line_access pending[LINE_PENDING]; /* accesses not yet counted */
@@ -148,6 +148,7 @@ int ana_line_share_finish(struct line_share *s);
 /* The cacheline_stat rows of source @p source_id (none if dropped): 0 or the sink's negative code. */
 int ana_line_share_write(const struct line_share *s, const struct spe_row_sink *sink, int64_t source_id);
 
+void ana_line_share_init(struct line_share *s);
 void ana_line_share_fini(struct line_share *s);
 
 #endif

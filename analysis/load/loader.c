@@ -163,6 +163,7 @@ static int loader_new(const struct spe_row_sink *sink, int own, int async, const
 	ld->no_pc_group = -1;
 	if (opts)
 		ld->opts = *opts;
+	ana_record_tally_init(&ld->tally);
 	ld->tally.summary.line_budget = ld->opts.line_budget ? ld->opts.line_budget : SPE_LOAD_LINE_BUDGET;
 	int rc = ana_resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
 	if (rc == 0)
@@ -556,16 +557,16 @@ static int write_latency(struct spe_loader *ld)
 	if (ana_latency_groups_settle(&ld->latency) < 0)
 		return out_of_memory(ld);
 	uint32_t widest = 0;
-	for (uint32_t g = 0; g < ld->latency.n; g++)
-		if (ld->latency.groups[g].hist.n > widest)
-			widest = ld->latency.groups[g].hist.n;
+	for (uint32_t g = 0; g < ana_latency_groups_n(&ld->latency); g++)
+		if (ana_latency_group(&ld->latency, g)->hist.n > widest)
+			widest = ana_latency_group(&ld->latency, g)->hist.n;
 	uint64_t *slots = malloc(((size_t)widest + 1) * sizeof *slots);
 	int32_t *lat = malloc(((size_t)widest + 1) * sizeof *lat);
 	uint64_t *count = malloc(((size_t)widest + 1) * sizeof *count);
 	int rc = slots && lat && count ? 0 : out_of_memory(ld);
 	/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see count_latency */
-	for (uint32_t g = 0; g < ld->latency.n && rc == 0; g++) {
-		struct latency_group *grp = &ld->latency.groups[g];
+	for (uint32_t g = 0; g < ana_latency_groups_n(&ld->latency) && rc == 0; g++) {
+		struct latency_group *grp = ana_latency_group(&ld->latency, g);
 		size_t n = ana_latency_hist_sorted(&grp->hist, slots), timed = 0;
 		struct spe_row_pc_histogram row = { .source_id = ld->source_id,
 						  .has_pc = (int)(grp->key.w[2] & 1),

@@ -135,7 +135,7 @@ static int add_numa(struct record_summary *s, const struct spe_record *rec, cons
 {
 	int64_t n = s->numa_last_n;
 	if (!s->numa_cap || memcmp(key, &s->numa_last, sizeof *key)) {
-		n = ana_latency_group_of(&s->numa_index, key);
+		n = util_map_add(&s->numa_index, key, util_map_hash(&s->numa_index, key), NULL);
 		if (n < 0 || util_grow_zeroed((void **)&s->numa, &s->numa_cap, (size_t)n, sizeof *s->numa) < 0)
 			return -1;
 		s->numa_last = *key;
@@ -261,7 +261,7 @@ static int count_prefetch(struct record_summary *s, const struct spe_record *rec
 	}
 	if (w->object_id) { /* few loads: hashed with their data object, added now */
 		struct latency_key key = { { group, (uint64_t)w->object_id, 0 } };
-		int64_t n = ana_latency_group_of(&s->prefetch_index, &key);
+		int64_t n = util_map_add(&s->prefetch_index, &key, util_map_hash(&s->prefetch_index, &key), NULL);
 		if (n < 0 || util_grow_zeroed((void **)&s->prefetch, &s->prefetch_cap, (size_t)n, sizeof *s->prefetch) < 0)
 			return -1;
 		add_prefetch(&s->prefetch[n], what);
@@ -286,11 +286,12 @@ static struct latency_key page_key(int pid, uint64_t data_va)
 void ana_record_summary_prefetch(const struct record_summary *s, int pid, uint64_t data_va, int step)
 {
 	struct latency_key key = page_key(pid, data_va);
+	uint64_t hash = util_map_hash(&s->page_index, &key);
 	if (step == 0) {
-		ana_latency_group_prefetch(&s->page_index, &key);
+		util_map_prefetch(&s->page_index, hash);
 		return;
 	}
-	int64_t n = ana_latency_group_peek(&s->page_index, &key);
+	int64_t n = util_map_peek(&s->page_index, hash);
 	if (n >= 0 && (size_t)n < s->page_cap)
 		__builtin_prefetch(&s->pages[n]);
 }
@@ -326,7 +327,7 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 	}
 	if (HAS(DATA_VA)) {
 		struct latency_key key = page_key(pid, rec->data_va);
-		int64_t n = ana_latency_group_of(&s->page_index, &key);
+		int64_t n = util_map_add(&s->page_index, &key, util_map_hash(&s->page_index, &key), NULL);
 		if (n < 0)
 			return -1;
 		if (util_grow_zeroed((void **)&s->pages, &s->page_cap, (size_t)n, sizeof *s->pages) < 0)
@@ -400,11 +401,11 @@ static int write_buckets(const struct record_summary *s, const struct spe_row_si
 static int write_branches(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
 			  const struct latency_groups *groups)
 {
-	for (size_t g = 0; g < s->branch_cap && g < groups->n; g++) {
+	for (size_t g = 0; g < s->branch_cap && g < ana_latency_groups_n(groups); g++) {
 		const struct branch_count *b = &s->branches[g];
 		if (!b->branches)
 			continue;
-		const struct latency_key *k = &groups->groups[g].key;
+		const struct latency_key *k = &ana_latency_group(groups, g)->key;
 		struct spe_row_branch_stat row = { .source_id = source_id,
 						   .has_pc = (int)(k->w[2] & 1),
 						   .pc = k->w[0],
@@ -428,7 +429,7 @@ static int write_pages(const struct record_summary *s, const struct spe_row_sink
 	int rc = 0;
 	for (uint32_t n = 0; n < s->page_index.n && rc == 0; n++) {
 		const struct page_count *p = &s->pages[n];
-		const struct latency_key *k = &s->page_index.groups[n].key;
+		const struct latency_key *k = util_map_key(&s->page_index, n);
 		struct spe_row_page_stat row = {
 			.source_id = source_id,
 			.pid = (int32_t)((int64_t)k->w[0] - 1),
@@ -454,7 +455,7 @@ static int write_numa(const struct record_summary *s, const struct spe_row_sink 
 {
 	for (uint32_t n = 0; n < s->numa_index.n; n++) {
 		const struct numa_count *c = &s->numa[n];
-		const struct latency_key *k = &s->numa_index.groups[n].key; /* see count_numa */
+		const struct latency_key *k = util_map_key(&s->numa_index, n); /* see count_numa */
 		int physical = (int)(k->w[1] & 1);
 		struct spe_row_numa_stat row = { .source_id = source_id,
 						  .cpu = (int32_t)k->w[0],
@@ -479,7 +480,7 @@ static int write_prefetch_row(const struct prefetch_count *c, const struct spe_r
 			      const struct latency_groups *groups, uint64_t g, int64_t object)
 {
 	/* latency group keys are (pc, insn_id, symbol_id << 1 | has_pc): see the loader's count_latency */
-	const struct latency_key *k = &groups->groups[g].key;
+	const struct latency_key *k = &ana_latency_group(groups, g)->key;
 	struct spe_row_prefetch_stat row = { .source_id = source_id,
 					     .has_pc = (int)(k->w[2] & 1),
 					     .pc = k->w[0],
@@ -502,11 +503,11 @@ static int write_prefetch(const struct record_summary *s, const struct spe_row_s
 			  const struct latency_groups *groups)
 {
 	int rc = 0;
-	for (size_t g = 0; g < s->prefetch_plain_cap && g < groups->n && rc == 0; g++)
+	for (size_t g = 0; g < s->prefetch_plain_cap && g < ana_latency_groups_n(groups) && rc == 0; g++)
 		if (s->prefetch_plain[g].loads)
 			rc = write_prefetch_row(&s->prefetch_plain[g], sink, source_id, groups, g, 0);
 	for (uint32_t n = 0; n < s->prefetch_index.n && rc == 0; n++) {
-		const struct latency_key *pk = &s->prefetch_index.groups[n].key; /* (group, data object) */
+		const struct latency_key *pk = util_map_key(&s->prefetch_index, n); /* (group, data object) */
 		rc = write_prefetch_row(&s->prefetch[n], sink, source_id, groups, pk->w[0], (int64_t)pk->w[1]);
 	}
 	return rc;
@@ -536,20 +537,29 @@ int ana_record_summary_write(const struct record_summary *s, const struct spe_ro
 	return rc;
 }
 
+void ana_record_summary_init(struct record_summary *s)
+{
+	memset(s, 0, sizeof *s);
+	util_map_init(&s->page_index, sizeof(struct latency_key), 0);
+	util_map_init(&s->numa_index, sizeof(struct latency_key), 0);
+	util_map_init(&s->prefetch_index, sizeof(struct latency_key), 0);
+	ana_line_share_init(&s->lines);
+}
+
 void ana_record_summary_fini(struct record_summary *s)
 {
 	free(s->branches);
 	free(s->pages);
 	ana_value_pool_fini(&s->page_values);
-	ana_latency_groups_fini(&s->page_index);
+	util_map_fini(&s->page_index);
 	ana_line_share_fini(&s->lines);
 	free(s->ranges);
 	free(s->numa);
-	ana_latency_groups_fini(&s->numa_index);
+	util_map_fini(&s->numa_index);
 	free(s->prefetch_plain);
 	free(s->plain_pending);
 	free(s->plain_sort_tmp);
 	free(s->prefetch);
-	ana_latency_groups_fini(&s->prefetch_index);
+	util_map_fini(&s->prefetch_index);
 	memset(s, 0, sizeof *s);
 }

@@ -84,7 +84,7 @@ struct record_summary {
 	struct bucket_count buckets[SUMMARY_OP_CLASSES][SUMMARY_BUCKETS];
 	struct branch_count *branches; /* by the loader's latency group (a PC and its insn) */
 	size_t branch_cap;
-	struct latency_groups page_index; /* (pid + 1, page) -> number */
+	struct util_map page_index; /* (pid + 1, page, 0) -> number in pages */
 	struct page_count *pages;
 	size_t page_cap;
 	struct value_pool page_values;
@@ -93,7 +93,7 @@ struct record_summary {
 	int lines_dropped;         /* past the budget: no cacheline_stat rows (set by ana_record_summary_settle) */
 	struct numa_range *ranges; /* the capture's NUMA memory, set before the first record */
 	size_t n_ranges;
-	struct latency_groups numa_index; /* (cpu, has_pa | has_data_source << 1, node + 1 or data source) -> number */
+	struct util_map numa_index; /* (cpu, has_pa | has_data_source << 1, node + 1 or data source) -> number in numa */
 	struct numa_count *numa;
 	size_t numa_cap;
 	struct latency_key numa_last; /* the last key and its number: loads come in runs of one CPU */
@@ -103,7 +103,7 @@ struct record_summary {
 	uint64_t *plain_pending;   /* those loads not yet added: group | what they were << 32 (record_summary.c) */
 	uint64_t *plain_sort_tmp;
 	size_t n_plain_pending;
-	struct latency_groups prefetch_index; /* (PC group, data object) -> number, for the others */
+	struct util_map prefetch_index; /* (PC group, data object, 0) -> number in prefetch, for the others */
 	struct prefetch_count *prefetch;
 	size_t prefetch_cap;
 	uint32_t late_midr;        /* the MIDR late_bit is for (a one-entry memo) */
@@ -147,6 +147,7 @@ int ana_record_summary_settle(struct record_summary *s);
 int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
 			 const struct latency_groups *groups);
 
+void ana_record_summary_init(struct record_summary *s);
 void ana_record_summary_fini(struct record_summary *s);
 
 #endif

@@ -105,6 +105,11 @@ int ana_record_tally_settle(struct record_tally *t)
 	return ana_record_summary_settle(&t->summary) < 0 ? -spe_nomem : 0;
 }
 
+void ana_record_tally_init(struct record_tally *t)
+{
+	ana_record_summary_init(&t->summary);
+}
+
 void ana_record_tally_fini(struct record_tally *t)
 {
 	ana_record_summary_fini(&t->summary);

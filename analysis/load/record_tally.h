@@ -37,6 +37,7 @@ int ana_record_tally(struct record_tally *t, const struct spe_row_record *rows, 
 int ana_record_tally_stage(void *ctx, const struct spe_row_record *rows, const void *notes, size_t n);
 /* Apply the counts kept for later (before reading them).  0, or -spe_nomem. */
 int ana_record_tally_settle(struct record_tally *t);
+void ana_record_tally_init(struct record_tally *t);
 void ana_record_tally_fini(struct record_tally *t);
 
 #endif

@@ -21,6 +21,7 @@
 
 #include "a64_pcrel.h"
 #include "disasm_internal.h"
+#include "util/hash_map.h"
 
 #if CS_API_MAJOR >= 6
 #define SPE_CS_ARCH CS_ARCH_AARCH64
@@ -31,7 +32,9 @@
 /*
  * Direct-mapped: a slot names its word and where its text starts in the
  * arena ([mnemonic length][operands length] mnemonic operands, no NULs);
- * offset 0 is an empty slot.  When the arena is full, all is forgotten.
+ * offset 0 is an empty slot.  When the arena is full, all is forgotten.  A
+ * cache that forgets, not a map (util_map keeps every key): a word's slot
+ * is its hash by the tree's mixing function.
  */
 #define MEMO_SLOTS 32768
 #define MEMO_ARENA (1u << 20)
@@ -55,7 +58,7 @@ static uint32_t le32(const uint8_t b[4])
 
 static struct memo_slot *memo_slot(struct spe_disasm *d, uint32_t w)
 {
-	return &d->slot[(w * 0x9E3779B1u) >> 17]; /* the top 15 bits of a multiplicative hash */
+	return &d->slot[util_hash64(w) & (MEMO_SLOTS - 1)];
 }
 
 /* Copy @p len bytes of @p text as a C string into @p out of @p size, cut as snprintf would. */

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "db_internal.h"
-#include "ana/latency_hist.h"
+#include "util/hash_map.h"
 #include "number_text.h"
 #include "rollup_insert.h"
 #include "spe/spe.h"
@@ -79,7 +79,7 @@ static int bind_branch(void *ctx, sqlite3_stmt *st, int i, size_t k)
 }
 
 /* Add up branch_stat per (pc, insn_id): @p keys numbers the pairs, *@p rows holds their sums. */
-static int add_up(sqlite3 *db, struct latency_groups *keys, struct branch_sum **rows, char *err, size_t errlen)
+static int add_up(sqlite3 *db, struct util_map *keys, struct branch_sum **rows, char *err, size_t errlen)
 {
 	char why[400]; /* ana_sqlite_why's */
 	sqlite3_stmt *st;
@@ -91,9 +91,8 @@ static int add_up(sqlite3 *db, struct latency_groups *keys, struct branch_sum **
 	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		int has_pc = sqlite3_column_type(st, 0) != SQLITE_NULL;
 		int64_t insn = sqlite3_column_type(st, 1) != SQLITE_NULL ? sqlite3_column_int64(st, 1) : 0;
-		struct latency_key key = { { has_pc ? (uint64_t)sqlite3_column_int64(st, 0) : 0, (uint64_t)insn,
-					     (uint64_t)has_pc } };
-		int64_t g = ana_latency_group_of(keys, &key);
+		uint64_t key[3] = { has_pc ? (uint64_t)sqlite3_column_int64(st, 0) : 0, (uint64_t)insn, (uint64_t)has_pc };
+		int64_t g = util_map_add(keys, key, util_map_hash(keys, key), NULL);
 		size_t had = cap;
 		struct branch_sum *r = g < 0 ? NULL : util_grow(*rows, &cap, (size_t)g + 1, sizeof *r);
 		if (r && cap > had)
@@ -105,7 +104,7 @@ static int add_up(sqlite3 *db, struct latency_groups *keys, struct branch_sum **
 		}
 		*rows = r;
 		struct branch_sum *b = &r[g];
-		b->pc = (int64_t)key.w[0];
+		b->pc = (int64_t)key[0];
 		b->insn_id = insn;
 		b->has_pc = (uint8_t)has_pc;
 		b->branches += (uint64_t)sqlite3_column_int64(st, 2);
@@ -135,7 +134,8 @@ int ana_branch_rollup(sqlite3 *db, char *err, size_t errlen)
 		sqlite3_free(msg);
 		return -spe_io;
 	}
-	struct latency_groups keys = { 0 };
+	struct util_map keys; /* (pc or 0, insn_id or 0, has_pc) -> the pair's number in rows */
+	util_map_init(&keys, 3 * sizeof(uint64_t), 0);
 	struct branch_sum *rows = NULL;
 	int rc = add_up(db, &keys, &rows, err, errlen);
 	char(*text)[NUMBER_TEXT_MAX] = NULL;
@@ -154,6 +154,6 @@ int ana_branch_rollup(sqlite3 *db, char *err, size_t errlen)
 	}
 	free(text);
 	free(rows);
-	ana_latency_groups_fini(&keys);
+	util_map_fini(&keys);
 	return rc;
 }

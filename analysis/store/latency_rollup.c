@@ -175,9 +175,9 @@ static uint32_t function_of(const struct symbol_groups *sg, int64_t sym)
 static uint32_t widest(const struct latency_groups *g)
 {
 	uint32_t w = 0;
-	for (uint32_t i = 0; i < g->n; i++)
-		if (g->groups[i].hist.n > w)
-			w = g->groups[i].hist.n;
+	for (uint32_t i = 0; i < ana_latency_groups_n(g); i++)
+		if (ana_latency_group(g, i)->hist.n > w)
+			w = ana_latency_group(g, i)->hist.n;
 	return w;
 }
 
@@ -204,8 +204,8 @@ static int merge_feed(struct rollup *r, const struct symbol_groups *sg, const st
 		group[i] = (uint32_t)g;
 	}
 	/* per group: its row + 1 while it has one, UINT32_MAX once it has more */
-	uint32_t *only_row = calloc((size_t)pcs->n + 1, sizeof *only_row);
-	struct latency_stats *stats = malloc(((size_t)pcs->n + 1) * sizeof *stats);
+	uint32_t *only_row = calloc((size_t)ana_latency_groups_n(pcs) + 1, sizeof *only_row);
+	struct latency_stats *stats = malloc(((size_t)ana_latency_groups_n(pcs) + 1) * sizeof *stats);
 	int rc = only_row && stats && feed->n < UINT32_MAX ? 0 : out_of_memory(r);
 	for (size_t i = 0; i < feed->n && rc == 0; i++)
 		only_row[group[i]] = only_row[group[i]] ? UINT32_MAX : (uint32_t)i + 1;
@@ -225,9 +225,9 @@ static int merge_feed(struct rollup *r, const struct symbol_groups *sg, const st
 	uint64_t *scratch = NULL;
 	if (rc == 0 && !(scratch = malloc(((size_t)widest(pcs) + 1) * sizeof *scratch)))
 		rc = out_of_memory(r);
-	for (uint32_t g = 0; g < pcs->n && rc == 0; g++) {
+	for (uint32_t g = 0; g < ana_latency_groups_n(pcs) && rc == 0; g++) {
 		if (only_row[g] == UINT32_MAX) {
-			ana_latency_hist_stats(&pcs->groups[g].hist, scratch, &stats[g]);
+			ana_latency_hist_stats(&ana_latency_group(pcs, g)->hist, scratch, &stats[g]);
 		} else {
 			const struct rollup_feed_row *row = &feed->rows[only_row[g] - 1];
 			ana_latency_stats_sorted(row->slots, row->n, &stats[g]);
@@ -340,11 +340,12 @@ static int bind_hot_pc(void *ctx, sqlite3_stmt *st, int i, size_t k)
 {
 	const struct hot_pc_writer *w = ctx;
 	/* the names are read in hot order, not in id order: fetch ahead */
-	uint64_t ahead = k + 8 < w->pcs->n ? w->pcs->groups[w->rank[k + 8].group].key.w[1] : 0;
+	uint64_t ahead =
+		k + 8 < ana_latency_groups_n(w->pcs) ? ana_latency_group(w->pcs, w->rank[k + 8].group)->key.w[1] : 0;
 	if (ahead && ahead <= (uint64_t)w->names->max_id)
 		__builtin_prefetch(&w->names->by_id[ahead]);
 	uint32_t g = w->rank[k].group;
-	const struct latency_group *grp = &w->pcs->groups[g];
+	const struct latency_group *grp = ana_latency_group(w->pcs, g);
 	const struct latency_stats *s = &w->stats[g];
 	int has_pc = grp->key.w[2] != 0, has_insn = grp->key.w[1] != 0;
 	int64_t pc = (int64_t)grp->key.w[0], insn = (int64_t)grp->key.w[1];
@@ -391,15 +392,15 @@ static int bind_hot_pc(void *ctx, sqlite3_stmt *st, int i, size_t k)
 /* Statistics by (pc, insn) group from their merged histograms (the table's rows). */
 static int pc_group_stats(struct rollup *r, const struct latency_groups *pcs, struct latency_stats **stats_out)
 {
-	struct latency_stats *stats = malloc(((size_t)pcs->n + 1) * sizeof *stats);
+	struct latency_stats *stats = malloc(((size_t)ana_latency_groups_n(pcs) + 1) * sizeof *stats);
 	uint64_t *scratch = malloc(((size_t)widest(pcs) + 1) * sizeof *scratch);
 	if (!stats || !scratch) {
 		free(stats);
 		free(scratch);
 		return out_of_memory(r);
 	}
-	for (uint32_t g = 0; g < pcs->n; g++)
-		ana_latency_hist_stats(&pcs->groups[g].hist, scratch, &stats[g]);
+	for (uint32_t g = 0; g < ana_latency_groups_n(pcs); g++)
+		ana_latency_hist_stats(&ana_latency_group(pcs, g)->hist, scratch, &stats[g]);
 	free(scratch);
 	*stats_out = stats;
 	return 0;
@@ -414,15 +415,15 @@ struct hot_order {
 static int rank_pcs(struct rollup *r, const struct latency_groups *pcs, const struct latency_stats *stats,
 		    struct hot_order *out)
 {
-	if (!(out->rank = malloc(((size_t)pcs->n + 1) * sizeof *out->rank)))
+	if (!(out->rank = malloc(((size_t)ana_latency_groups_n(pcs) + 1) * sizeof *out->rank)))
 		return out_of_memory(r);
 	out->total = 0;
-	for (uint32_t g = 0; g < pcs->n; g++) {
+	for (uint32_t g = 0; g < ana_latency_groups_n(pcs); g++) {
 		out->rank[g] = (struct pc_rank){ stats[g].timed ? (int64_t)stats[g].total_latency : -1, stats[g].samples, g };
 		if (stats[g].timed)
 			out->total += stats[g].total_latency;
 	}
-	qsort(out->rank, pcs->n, sizeof *out->rank, hotter_first);
+	qsort(out->rank, ana_latency_groups_n(pcs), sizeof *out->rank, hotter_first);
 	return 0;
 }
 
@@ -433,7 +434,9 @@ static int write_hot_pc(struct rollup *r, const struct latency_groups *pcs, cons
 	if (!text)
 		return out_of_memory(r);
 	struct hot_pc_writer w = { r, text, order->rank, pcs, stats, names, order->total };
-	int rc = ana_rollup_insert(r->db, HOT_PC_INTO, HOT_PC_COLUMNS, pcs->n, bind_hot_pc, &w) < 0 ? fail(r, "_hot_pc") : 0;
+	int rc = ana_rollup_insert(r->db, HOT_PC_INTO, HOT_PC_COLUMNS, ana_latency_groups_n(pcs), bind_hot_pc, &w) < 0
+			 ? fail(r, "_hot_pc")
+			 : 0;
 	free(text);
 	return rc;
 }
@@ -448,7 +451,7 @@ static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg
 		return -spe_io;
 	int rc = 0;
 	for (uint32_t g = 0; g <= sg->n && rc == 0; g++) {
-		const struct latency_hist *h = &fns->groups[g].hist;
+		const struct latency_hist *h = &ana_latency_group(fns, g)->hist;
 		if (!h->n)
 			continue;
 		struct latency_stats s;

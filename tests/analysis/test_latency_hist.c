@@ -91,7 +91,7 @@ TEST(random_groups_match_brute_force)
 	}
 	CHECK_INT_EQ(ana_latency_groups_settle(&g), 0);
 	CHECK_INT_EQ(g.n_pending, 0);
-	CHECK_INT_EQ(g.n, GROUPS);
+	CHECK_INT_EQ(ana_latency_groups_n(&g), GROUPS);
 	/* a key seen before maps to its group */
 	struct latency_key again = { { 17 * 4 + 0xaaaa0000ull, 17 % 7, 17 << 1 | 1 } };
 	CHECK_INT_EQ(ana_latency_group_of(&g, &again), 17);
@@ -100,8 +100,8 @@ TEST(random_groups_match_brute_force)
 	int bad = 0;
 	for (int k = 0; k < GROUPS; k++) {
 		struct latency_stats want, got;
-		pairs += g.groups[k].hist.n;
-		ana_latency_hist_stats(&g.groups[k].hist, scratch, &got);
+		pairs += ana_latency_group(&g, k)->hist.n;
+		ana_latency_hist_stats(&ana_latency_group(&g, k)->hist, scratch, &got);
 		brute_force(values[k], counts[k], &want);
 		if (!same_stats(&want, &got) && bad++ < 3) {
 			printf("  group %d\n", k);
@@ -131,18 +131,18 @@ TEST(edges)
 	CHECK_INT_EQ(ana_latency_groups_add(&g, 2, 42, 1), 0);
 	uint64_t scratch[4];
 	struct latency_stats s;
-	ana_latency_hist_stats(&g.groups[0].hist, scratch, &s);
+	ana_latency_hist_stats(&ana_latency_group(&g, 0)->hist, scratch, &s);
 	CHECK_INT_EQ(s.samples, 5);
 	CHECK_INT_EQ(s.timed, 0);
 	CHECK_INT_EQ(s.total_latency, 0);
 	CHECK_INT_EQ(s.p50, -1);
 	CHECK_INT_EQ(s.p99, -1);
-	ana_latency_hist_stats(&g.groups[1].hist, scratch, &s);
+	ana_latency_hist_stats(&ana_latency_group(&g, 1)->hist, scratch, &s);
 	CHECK_INT_EQ(s.samples, 4);
 	CHECK_INT_EQ(s.total_latency, 3 * 65535);
 	CHECK_INT_EQ(s.p50, 65535); /* 1 of 4 at 0 is 25 %, short of 50 % */
 	CHECK_INT_EQ(s.p99, 65535);
-	ana_latency_hist_stats(&g.groups[2].hist, scratch, &s);
+	ana_latency_hist_stats(&ana_latency_group(&g, 2)->hist, scratch, &s);
 	CHECK_INT_EQ(s.p50, 42);
 	CHECK_INT_EQ(s.p90, 42);
 	CHECK_INT_EQ(g.pairs, 4);
@@ -187,14 +187,14 @@ TEST(deferred_counts_across_the_buffer)
 	CHECK_INT_EQ(ana_latency_groups_settle(&g), 0);
 	uint64_t *scratch = malloc(1001 * sizeof *scratch);
 	struct latency_stats s;
-	ana_latency_hist_stats(&g.groups[0].hist, scratch, &s);
+	ana_latency_hist_stats(&ana_latency_group(&g, 0)->hist, scratch, &s);
 	CHECK_INT_EQ(s.samples, (N + 2) / 3);
 	CHECK_INT_EQ(s.total_latency, total0);
-	CHECK_INT_EQ(g.groups[0].hist.n, 1000); /* 3m mod 1000 takes every value */
-	ana_latency_hist_stats(&g.groups[2].hist, scratch, &s);
+	CHECK_INT_EQ(ana_latency_group(&g, 0)->hist.n, 1000); /* 3m mod 1000 takes every value */
+	ana_latency_hist_stats(&ana_latency_group(&g, 2)->hist, scratch, &s);
 	CHECK_INT_EQ(s.samples, N / 3);
 	CHECK_INT_EQ(s.timed, 0);
-	CHECK_INT_EQ(g.groups[2].hist.n, 1);
+	CHECK_INT_EQ(ana_latency_group(&g, 2)->hist.n, 1);
 	free(scratch);
 	ana_latency_groups_fini(&g);
 }

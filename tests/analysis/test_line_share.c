@@ -137,7 +137,7 @@ TEST(random_accesses_match_the_view)
 	if (!a)
 		return;
 	struct line_share s;
-	memset(&s, 0, sizeof s);
+	ana_line_share_init(&s);
 	/* as record_summary.c counts them: straight to the spill while nothing wrote to the (pid, 4 KiB page) */
 	struct page_key {
 		int32_t pid;
@@ -215,7 +215,7 @@ TEST(random_accesses_match_the_view)
 static void no_rows(size_t budget)
 {
 	struct line_share s;
-	memset(&s, 0, sizeof s);
+	ana_line_share_init(&s);
 	for (size_t i = 0; i < N_ACCESSES; i++) {
 		struct line_access a = random_access();
 		CHECK_INT_EQ(ana_line_share_count(&s, &a, budget), 0);

@@ -167,8 +167,8 @@ int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_hist
 /* Each symbol's histogram into its function's (a symbol never seen, or none, into the last group). */
 static int merge_symbols(struct ch_functions *f)
 {
-	for (uint32_t s = 0; s < f->by_symbol.n; s++) {
-		const struct latency_group *sg = &f->by_symbol.groups[s];
+	for (uint32_t s = 0; s < ana_latency_groups_n(&f->by_symbol); s++) {
+		const struct latency_group *sg = ana_latency_group(&f->by_symbol, s);
 		size_t k = (size_t)sg->key.w[0];
 		uint32_t g = k && k < f->n_names && f->fn_of[k] ? f->fn_of[k] - 1 : f->n_fn;
 		LATENCY_HIST_FOREACH(&sg->hist, i)
@@ -185,14 +185,14 @@ int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_bu
 		return -1;
 	uint32_t widest = 0;
 	for (uint32_t g = 0; g <= f->n_fn; g++)
-		if (f->groups.groups[g].hist.n > widest)
-			widest = f->groups.groups[g].hist.n;
+		if (ana_latency_group(&f->groups, g)->hist.n > widest)
+			widest = ana_latency_group(&f->groups, g)->hist.n;
 	uint64_t *scratch = malloc(((size_t)widest + 1) * sizeof *scratch);
 	if (!scratch)
 		return -1;
 	int rc = 0;
 	for (uint32_t g = 0; g <= f->n_fn && rc == 0; g++) {
-		const struct latency_hist *h = &f->groups.groups[g].hist;
+		const struct latency_hist *h = &ana_latency_group(&f->groups, g)->hist;
 		int none = g == f->n_fn;
 		if (none && !h->n)
 			continue; /* every record had a symbol */

@@ -61,10 +61,10 @@ struct afdo_node {
 struct afdo {
 	struct export_ctx *x;
 	struct export_binary bin;
-	struct agg ip;     /* vaddr -> records */
-	struct agg ranges; /* {start, end} -> records */
-	struct agg calls;  /* {from, to} -> records */
-	struct agg tops;   /* name pointer -> struct afdo_node * */
+	struct util_map ip;     /* vaddr -> records */
+	struct util_map ranges; /* {start, end} -> records */
+	struct util_map calls;  /* {from, to} -> records */
+	struct util_map tops;   /* name pointer -> struct afdo_node * */
 	int oom;
 };
 
@@ -73,9 +73,9 @@ struct pair_key {
 };
 AGG_WORDS(struct pair_key);
 
-static int count(struct afdo *f, struct agg *a, const void *key, uint64_t n)
+static int count(struct afdo *f, struct util_map *a, const void *key, uint64_t n)
 {
-	uint64_t *v = export_agg_upsert(a, key);
+	uint64_t *v = util_map_put(a, key);
 	if (!v)
 		return export_fail(f->x, -spe_nomem, "out of memory");
 	*v += n;
@@ -136,7 +136,7 @@ static void free_node(struct afdo_node *n)
 
 static struct afdo_node *top(struct afdo *f, const char *name)
 {
-	struct afdo_node **slot = export_agg_upsert(&f->tops, &name);
+	struct afdo_node **slot = util_map_put(&f->tops, &name);
 	if (!slot) {
 		f->oom = 1;
 		return NULL;
@@ -225,10 +225,10 @@ static int add_target(struct afdo *f, struct afdo_line *l, const char *name, uin
 }
 
 /* Per-instruction counts: from the ranges when there are any, else the PCs' samples. */
-static int instruction_counts(struct afdo *f, struct agg *out, int *from_ranges)
+static int instruction_counts(struct afdo *f, struct util_map *out, int *from_ranges)
 {
 	*from_ranges = f->ranges.n > 0;
-	const struct agg *src = *from_ranges ? &f->ranges : &f->ip;
+	const struct util_map *src = *from_ranges ? &f->ranges : &f->ip;
 	const void **keys = export_agg_keys(src);
 	if (!keys)
 		return export_fail(f->x, -spe_nomem, "out of memory");
@@ -249,9 +249,9 @@ static int instruction_counts(struct afdo *f, struct agg *out, int *from_ranges)
 
 static int build(struct afdo *f)
 {
-	struct agg insns;
+	struct util_map insns;
 	int from_ranges, rc;
-	export_agg_init(&insns, sizeof(uint64_t), sizeof(uint64_t));
+	util_map_init(&insns, sizeof(uint64_t), sizeof(uint64_t));
 	rc = instruction_counts(f, &insns, &from_ranges);
 	const void **keys = rc == 0 ? export_agg_keys(&insns) : NULL;
 	if (rc == 0 && !keys)
@@ -269,7 +269,7 @@ static int build(struct afdo *f)
 			rc = export_fail(f->x, -spe_nomem, "out of memory");
 	}
 	free(keys);
-	export_agg_fini(&insns);
+	util_map_fini(&insns);
 	/* calls: a taken branch to the first instruction of a function */
 	keys = rc == 0 ? export_agg_keys(&f->calls) : NULL;
 	if (rc == 0 && !keys)
@@ -369,10 +369,10 @@ static int by_total(const void *a, const void *b)
 int export_autofdo(struct export_ctx *x, FILE *out)
 {
 	struct afdo f = { .x = x };
-	export_agg_init(&f.ip, sizeof(uint64_t), sizeof(uint64_t));
-	export_agg_init(&f.ranges, sizeof(struct pair_key), sizeof(uint64_t));
-	export_agg_init(&f.calls, sizeof(struct pair_key), sizeof(uint64_t));
-	export_agg_init(&f.tops, sizeof(const char *), sizeof(struct afdo_node *));
+	util_map_init(&f.ip, sizeof(uint64_t), sizeof(uint64_t));
+	util_map_init(&f.ranges, sizeof(struct pair_key), sizeof(uint64_t));
+	util_map_init(&f.calls, sizeof(struct pair_key), sizeof(uint64_t));
+	util_map_init(&f.tops, sizeof(const char *), sizeof(struct afdo_node *));
 	int rc = export_binary_select(x, &f.bin);
 	if (rc < 0)
 		return rc;
@@ -410,10 +410,10 @@ int export_autofdo(struct export_ctx *x, FILE *out)
 		free_node(*(struct afdo_node **)agg_value(&f.tops, keys[i]));
 	free(nodes);
 	free(keys);
-	export_agg_fini(&f.ip);
-	export_agg_fini(&f.ranges);
-	export_agg_fini(&f.calls);
-	export_agg_fini(&f.tops);
+	util_map_fini(&f.ip);
+	util_map_fini(&f.ranges);
+	util_map_fini(&f.calls);
+	util_map_fini(&f.tops);
 	export_binary_fini(&f.bin);
 	return rc;
 }

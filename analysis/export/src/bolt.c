@@ -37,7 +37,7 @@ AGG_WORDS(struct bolt_val);
 struct bolt {
 	struct export_ctx *x;
 	struct export_binary bin;
-	struct agg agg;
+	struct util_map agg;
 };
 
 static int add(struct bolt *b, int kind, uint64_t from, uint64_t to, int mispredicted)
@@ -47,7 +47,7 @@ static int add(struct bolt *b, int kind, uint64_t from, uint64_t to, int mispred
 	k.kind = kind;
 	k.from = from;
 	k.to = to;
-	struct bolt_val *v = export_agg_upsert(&b->agg, &k);
+	struct bolt_val *v = util_map_put(&b->agg, &k);
 	if (!v)
 		return export_fail(b->x, -spe_nomem, "out of memory");
 	v->count++;
@@ -102,7 +102,7 @@ static int by_address(const void *a, const void *b)
 int export_bolt(struct export_ctx *x, FILE *out)
 {
 	struct bolt b = { .x = x };
-	export_agg_init(&b.agg, sizeof(struct bolt_key), sizeof(struct bolt_val));
+	util_map_init(&b.agg, sizeof(struct bolt_key), sizeof(struct bolt_val));
 	int rc = export_binary_select(x, &b.bin);
 	if (rc < 0)
 		return rc;
@@ -133,7 +133,7 @@ int export_bolt(struct export_ctx *x, FILE *out)
 	}
 	x->stats->locations = b.agg.n;
 	free(keys);
-	export_agg_fini(&b.agg);
+	util_map_fini(&b.agg);
 	export_binary_fini(&b.bin);
 	return rc;
 }

@@ -17,8 +17,8 @@
 struct code_locs {
 	struct export_ctx *x;
 	enum code_loc_need need;
-	struct agg cache;    /* {mapping_id, pc} -> struct code_loc * */
-	struct agg insn_ids; /* {mapping_id, pc} -> insn.id (0: none) */
+	struct util_map cache;    /* {mapping_id, pc} -> struct code_loc * */
+	struct util_map insn_ids; /* {mapping_id, pc} -> insn.id (0: none) */
 	sqlite3_stmt *insn;
 };
 
@@ -42,7 +42,7 @@ static int load_insn_ids(struct code_locs *c)
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct loc_key k = { sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2) };
-		int64_t *id = export_agg_upsert(&c->insn_ids, &k);
+		int64_t *id = util_map_put(&c->insn_ids, &k);
 		if (!id) {
 			sqlite3_finalize(st);
 			return export_fail(c->x, -spe_nomem, "out of memory");
@@ -65,8 +65,8 @@ struct code_locs *export_code_locs_new(struct export_ctx *x, enum code_loc_need 
 	}
 	c->x = x;
 	c->need = need;
-	export_agg_init(&c->cache, sizeof(struct loc_key), sizeof(struct code_loc *));
-	export_agg_init(&c->insn_ids, sizeof(struct loc_key), sizeof(int64_t));
+	util_map_init(&c->cache, sizeof(struct loc_key), sizeof(struct code_loc *));
+	util_map_init(&c->insn_ids, sizeof(struct loc_key), sizeof(int64_t));
 	if (load_insn_ids(c) < 0) {
 		export_code_locs_free(c);
 		return NULL;
@@ -94,8 +94,8 @@ void export_code_locs_free(struct code_locs *c)
 		free(l);
 	}
 	free(keys);
-	export_agg_fini(&c->cache);
-	export_agg_fini(&c->insn_ids);
+	util_map_fini(&c->cache);
+	util_map_fini(&c->insn_ids);
 	sqlite3_finalize(c->insn);
 	free(c);
 }
@@ -144,7 +144,7 @@ static int resolve(struct code_locs *c, struct code_loc *l)
 	int64_t insn_id = 0;
 	if (l->map) {
 		struct loc_key k = { l->map->id, (int64_t)l->pc };
-		const int64_t *id = export_agg_upsert(&c->insn_ids, &k); /* a miss adds 0: no row */
+		const int64_t *id = util_map_put(&c->insn_ids, &k); /* a miss adds 0: no row */
 		if (!id)
 			return export_fail(x, -spe_nomem, "out of memory");
 		insn_id = *id;
@@ -207,7 +207,7 @@ static int resolve(struct code_locs *c, struct code_loc *l)
 int export_code_loc_get(struct code_locs *c, int64_t mapping_id, uint64_t pc, const struct code_loc **out)
 {
 	struct loc_key k = { mapping_id, (int64_t)pc };
-	struct code_loc **slot = export_agg_upsert(&c->cache, &k);
+	struct code_loc **slot = util_map_put(&c->cache, &k);
 	if (!slot)
 		return export_fail(c->x, -spe_nomem, "out of memory");
 	if (!*slot) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "spe/export.h"
+#include "util/hash_map.h"
 
 /* ---- strtab.c: interned strings with stable pointers and dense indices -- */
 
@@ -26,29 +27,19 @@ int64_t export_strtab_add(struct strtab *t, const char *s);
 /* The interned copy of @p s (NULL stays NULL); NULL also when out of memory, with *oom set. */
 const char *export_strtab_intern(struct strtab *t, const char *s, int *oom);
 
-/* ---- agg.c: a hash table of fixed-size keys to fixed-size counters ------ */
+/* ---- agg.c: the aggregations, util_maps of fixed-size keys to counters ------ */
 
-struct agg {
-	size_t key_size, val_size, slot_size;
-	size_t cap, n;
-	unsigned char *slots; /* [uint64 hash | key | value]; hash 0 = empty */
-};
-
-void export_agg_init(struct agg *a, size_t key_size, size_t val_size);
-#define AGG_WORDS(type) _Static_assert(sizeof(type) % 8 == 0, #type " is not whole 64-bit words")
-void export_agg_fini(struct agg *a);
 /*
- * The value slot of @p key (zeroed when the key is new); NULL when out of
- * memory.  Keys and values are whole 64-bit words (sizes multiples of 8,
- * checked by AGG_WORDS at each struct), compared byte for byte: zero any
- * padding.  The pointer is valid until the next export_agg_upsert.
+ * The exporters aggregate in util_maps (util/hash_map.h): keys and values of
+ * whole 64-bit words (AGG_WORDS checks each struct; zero any padding, keys
+ * are compared word for word), values zeroed when a key is new.
  */
-void *export_agg_upsert(struct agg *a, const void *key);
-/* Every key (and its value after it, at key + key_size), in no order; NULL when out of memory. */
-const void **export_agg_keys(const struct agg *a);
-static inline void *agg_value(const struct agg *a, const void *key)
+#define AGG_WORDS(type) _Static_assert(sizeof(type) % 8 == 0, #type " is not whole 64-bit words")
+/* Every key of @p m (its value after it: agg_value), in the order added; NULL when out of memory. */
+const void **export_agg_keys(const struct util_map *m);
+static inline void *agg_value(const struct util_map *m, const void *key)
 {
-	return (unsigned char *)key + a->key_size;
+	return (unsigned char *)key + (size_t)m->key_words * 8;
 }
 
 /* ---- export.c: the context every exporter gets ----------------------------- */

@@ -30,7 +30,7 @@ AGG_WORDS(struct folded_val);
 
 struct folded_scan {
 	struct export_ctx *x;
-	struct agg agg;
+	struct util_map agg;
 };
 
 static int folded_row(void *arg, const struct export_row *r)
@@ -45,7 +45,7 @@ static int folded_row(void *arg, const struct export_row *r)
 	k.mapping_id = r->mapping_id;
 	k.pc = r->pc;
 	k.mem_level = s->x->opts->split_mem_level ? r->mem_level : -1;
-	struct folded_val *v = export_agg_upsert(&s->agg, &k);
+	struct folded_val *v = util_map_put(&s->agg, &k);
 	if (!v)
 		return export_fail(s->x, -spe_nomem, "out of memory");
 	if (s->x->opts->weight == SPE_EXPORT_WEIGHT_SAMPLES)
@@ -114,7 +114,7 @@ static int by_text(const void *a, const void *b)
 int export_folded(struct export_ctx *x, FILE *out)
 {
 	struct folded_scan s = { .x = x };
-	export_agg_init(&s.agg, sizeof(struct folded_key), sizeof(struct folded_val));
+	util_map_init(&s.agg, sizeof(struct folded_key), sizeof(struct folded_val));
 	unsigned cols = EXPORT_COL_LATENCY | (x->opts->split_mem_level ? EXPORT_COL_LABELS : 0);
 	int rc = export_scan(x, NULL, cols, folded_row, &s);
 	struct code_locs *locs = rc == 0 ? export_code_locs_new(x, CODE_LOC_DB) : NULL;
@@ -154,6 +154,6 @@ int export_folded(struct export_ctx *x, FILE *out)
 	free(lines);
 	free(keys);
 	export_code_locs_free(locs);
-	export_agg_fini(&s.agg);
+	util_map_fini(&s.agg);
 	return rc;
 }

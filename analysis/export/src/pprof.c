@@ -131,7 +131,7 @@ struct image_range {
 
 struct pprof {
 	struct export_ctx *x;
-	struct agg samples;
+	struct util_map samples;
 	int by_data;
 	struct export_data_objects objects;
 	struct image_range *images; /* sorted by (source, pid, start); made for the first address in no object */
@@ -220,7 +220,7 @@ static int pprof_row(void *arg, const struct export_row *r)
 	k.mem_level = (int32_t)r->mem_level;
 	k.op_class = (int32_t)r->op_class;
 	k.events = r->events;
-	struct pp_val *v = export_agg_upsert(&p->samples, &k);
+	struct pp_val *v = util_map_put(&p->samples, &k);
 	if (!v)
 		return export_fail(p->x, -spe_nomem, "out of memory");
 	v->value[0]++;
@@ -253,8 +253,8 @@ struct pp_location {
 struct tables {
 	struct export_ctx *x;
 	struct code_locs *code;
-	struct agg loc_ids;  /* {kind, a, b, c} -> location id */
-	struct agg func_ids; /* struct pp_function -> function id */
+	struct util_map loc_ids;  /* {kind, a, b, c} -> location id */
+	struct util_map func_ids; /* struct pp_function -> function id */
 	struct batch *b;
 	struct pp_location *locs; /* by id - 1 */
 	size_t n_locs, cap_locs;
@@ -280,7 +280,7 @@ static int64_t str(struct tables *t, const char *s)
 static uint64_t function_id(struct tables *t, const char *name, const char *system_name, const char *file, int line)
 {
 	struct pp_function f = { str(t, name), str(t, system_name ? system_name : name), str(t, file), line };
-	uint64_t *id = export_agg_upsert(&t->func_ids, &f);
+	uint64_t *id = util_map_put(&t->func_ids, &f);
 	if (!id) {
 		t->oom = 1;
 		return 0;
@@ -314,7 +314,7 @@ static int add_line(struct tables *t, struct pp_location *l, uint64_t func, int6
 /* A new location (id returned), or NULL with the id of the one already made for @p key. */
 static struct pp_location *location(struct tables *t, const int64_t key[4], uint32_t *id)
 {
-	uint64_t *slot = export_agg_upsert(&t->loc_ids, key);
+	uint64_t *slot = util_map_put(&t->loc_ids, key);
 	if (!slot) {
 		t->oom = 1;
 		return NULL;
@@ -469,7 +469,7 @@ static int write_header(struct tables *t, struct gz_out *g)
 	return t->oom ? export_fail(t->x, -spe_nomem, "out of memory") : gz_profile(g, &p);
 }
 
-static int write_samples(struct tables *t, struct gz_out *g, struct agg *samples, const void **keys)
+static int write_samples(struct tables *t, struct gz_out *g, struct util_map *samples, const void **keys)
 {
 	Sample *s = t->b->s, **sp = t->b->sp;
 	Label(*lab)[MAX_LABELS] = t->b->lab, *(*labp)[MAX_LABELS] = t->b->labp;
@@ -642,16 +642,16 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	struct tables t = { .x = x };
 	struct gz_out *g = NULL;
 	const void **keys = NULL;
-	export_agg_init(&p.samples, p.by_data ? sizeof(struct pp_key) : CODE_KEY_SIZE, sizeof(struct pp_val));
+	util_map_init(&p.samples, p.by_data ? sizeof(struct pp_key) : CODE_KEY_SIZE, sizeof(struct pp_val));
 	if (p.by_data) {
 		int rc = export_data_objects_load(x, &p.objects);
 		if (rc < 0) {
-			export_agg_fini(&p.samples);
+			util_map_fini(&p.samples);
 			return rc;
 		}
 	}
-	export_agg_init(&t.loc_ids, 4 * sizeof(int64_t), sizeof(uint64_t));
-	export_agg_init(&t.func_ids, sizeof(struct pp_function), sizeof(uint64_t));
+	util_map_init(&t.loc_ids, 4 * sizeof(int64_t), sizeof(uint64_t));
+	util_map_init(&t.func_ids, sizeof(struct pp_function), sizeof(uint64_t));
 	unsigned cols = EXPORT_COL_LATENCY | EXPORT_COL_LABELS | (p.by_data ? EXPORT_COL_DATA : 0);
 	int rc = export_scan(x, NULL, cols, pprof_row, &p);
 	if (rc == 0 && !(t.code = export_code_locs_new(x, CODE_LOC_DB)))
@@ -697,10 +697,10 @@ int export_pprof(struct export_ctx *x, FILE *out)
 	free(t.locs);
 	free(t.lines);
 	free(t.funcs);
-	export_agg_fini(&t.loc_ids);
-	export_agg_fini(&t.func_ids);
+	util_map_fini(&t.loc_ids);
+	util_map_fini(&t.func_ids);
 	export_code_locs_free(t.code);
-	export_agg_fini(&p.samples);
+	util_map_fini(&p.samples);
 	free(p.images);
 	export_data_objects_fini(&p.objects);
 	return rc;

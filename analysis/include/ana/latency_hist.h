@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/hash_map.h"
+
 #define LATENCY_NONE (-1) /* a record without a total latency */
 
 /*
@@ -36,11 +38,13 @@ struct latency_group {
 	struct latency_hist hist;
 };
 
+/*
+ * The groups: a util_map from the key to the histogram, so its entries are
+ * struct latency_group, numbered in order of first appearance
+ * (ana_latency_group).  A zeroed struct is an empty one.
+ */
 struct latency_groups {
-	struct latency_group *groups; /* in order of first appearance */
-	uint32_t n, cap;
-	uint32_t *index; /* open addressing: group number + 1, 0 = empty */
-	uint32_t index_cap;
+	struct util_map map;
 	uint64_t pairs; /* distinct (group, latency) pairs over all groups */
 	/*
 	 * Records counted but not yet in their histograms: (group << 17 |
@@ -54,6 +58,15 @@ struct latency_groups {
 
 /* The group number of @p key, created empty if new; -1 without memory. */
 int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key *key);
+/* Group @p n (0 .. ana_latency_groups_n - 1): its key and histogram. */
+static inline struct latency_group *ana_latency_group(const struct latency_groups *g, size_t n)
+{
+	return (struct latency_group *)util_map_key(&g->map, n);
+}
+static inline uint32_t ana_latency_groups_n(const struct latency_groups *g)
+{
+	return (uint32_t)g->map.n;
+}
 /*
  * Hints for a lookup of @p key a little later, so its cache misses overlap
  * other work: _prefetch starts loading its index slot; _peek, some time

@@ -318,7 +318,7 @@ static int fill_stats(struct ann_function *f, int64_t g, struct ann_stats *s)
 	memset(s->buckets, 0, sizeof s->buckets);
 	if (g < 0)
 		return 0;
-	struct latency_hist *h = &f->groups.groups[g].hist;
+	struct latency_hist *h = &ana_latency_group(&f->groups, g)->hist;
 	uint64_t *scratch = malloc((h->n + 1) * sizeof *scratch);
 	if (!scratch)
 		return -spe_nomem;
@@ -341,7 +341,7 @@ static int merge_group(struct ann_function *f, int64_t from, int64_t to)
 	if (to < 0)
 		return -spe_nomem;
 	/* copy first: adding may grow the group array */
-	struct latency_hist *h = &f->groups.groups[from].hist;
+	struct latency_hist *h = &ana_latency_group(&f->groups, from)->hist;
 	uint32_t n = 0;
 	uint64_t *slots = malloc((h->n + 1) * sizeof *slots);
 	if (!slots)
@@ -509,8 +509,8 @@ static int finish(struct report_ctx *c, struct ann_function *f)
 	}
 	/* the total over every offset (sampled ones outside the instructions too) */
 	int64_t total = group_of(f, KEY_TOTAL, 0);
-	for (uint32_t g = 0; g < f->groups.n && total >= 0; g++)
-		if (f->groups.groups[g].key.w[0] == KEY_INSN && (rc = merge_group(f, g, total)))
+	for (uint32_t g = 0; g < ana_latency_groups_n(&f->groups) && total >= 0; g++)
+		if (ana_latency_group(&f->groups, g)->key.w[0] == KEY_INSN && (rc = merge_group(f, g, total)))
 			return report_fail(c, rc, "out of memory");
 	uint64_t levels[MEM_LEVELS + 1];
 	memcpy(levels, f->total.levels, sizeof levels);
