@@ -23,6 +23,7 @@ packages=(
   libcurl4-openssl-dev clickhouse-server      # --clickhouse: HTTP to ClickHouse; tests/clickhouse starts a 2-shard cluster
   libzstd-dev                                 # perf record -z: PERF_RECORD_COMPRESSED(2) records are zstd frames
   libxxhash-dev                               # file_digest: XXH3-128 of captures
+  xxhash                                      # tests: xxhsum -H2, the oracle of the digests (test_file_digest.c)
   libdebuginfod-dev debuginfod                # debuginfod client (bounded fetches); the server for loopback tests
 )
 

@@ -17,7 +17,8 @@ start=$(date +%s)
 host_packages=(cmake pkg-config gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
 arm64_packages=(libsqlite3-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libcapstone-dev:arm64
                 zlib1g-dev:arm64   # zlib: filters (spe doctor), spe-export
-                libjson-c-dev:arm64) # json-c: spe-report
+                libjson-c-dev:arm64 # json-c: spe-report
+                libxxhash-dev:arm64) # xxhash: file digests (analysis/store/file_digest.c)
 arm64_packages+=(libprotobuf-c-dev:arm64 protobuf-c-compiler) # spe-export (protoc-c runs on the host)
 missing=()
 for p in "${host_packages[@]}" "${arm64_packages[@]}"; do

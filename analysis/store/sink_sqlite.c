@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 
+#include "ana/file_digest.h"
 #include "db_internal.h"
 #include "number_text.h"
 #include "rollup_feed.h"
@@ -173,12 +174,24 @@ static int check_loaded(struct sqlite_sink *s, const struct spe_row_source *r)
 {
 	if (!r->digest)
 		return 0;
+	/* a database written before XXH3 digests: the file's first digest too (ana/file_digest.h) */
+	char first[SPE_FILE_DIGEST_SIZE] = "";
+	if (!ana_file_digest_is_first(r->digest) &&
+	    ana_query_int(s->sql,
+			  "SELECT count(*) FROM (SELECT 1 FROM source WHERE digest IS NOT NULL AND "
+			  ANA_FILE_DIGEST_FIRST_SQL("digest") " LIMIT 1)", 0) > 0) {
+		int rc = ana_file_digest_first(r->file, first, sizeof first, s->err, sizeof s->err);
+		if (rc < 0)
+			return rc;
+	}
 	sqlite3_stmt *st;
-	int rc = ana_prepare(s->sql, "SELECT id, file, loaded_at FROM source WHERE digest = ? ORDER BY id", &st,
-			     "source", s->err, sizeof s->err);
+	int rc = ana_prepare(s->sql, "SELECT id, file, loaded_at FROM source WHERE digest = ?1 OR digest = ?2 ORDER BY id",
+			     &st, "source", s->err, sizeof s->err);
 	if (rc < 0)
 		return rc;
 	sqlite3_bind_text(st, 1, r->digest, -1, SQLITE_STATIC);
+	if (*first)
+		sqlite3_bind_text(st, 2, first, -1, SQLITE_STATIC);
 	int64_t *ids = NULL;
 	size_t n = 0;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {

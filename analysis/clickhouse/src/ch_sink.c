@@ -205,17 +205,36 @@ static int sink_begin(void *ctx, struct spe_row_ids *next)
 	return 0;
 }
 
-/* The committed capture with this digest, if any: refused unless replace. */
-static int check_loaded(struct ch_sink *s, const char *digest, const char *file)
+/*
+ * The committed capture with this digest, if any: refused unless replace.
+ * A database written before XXH3 digests holds first digests
+ * (ana/file_digest.h): the file's is looked for too, and a capture found by
+ * it is replaced under it (*@p digest becomes @p first), so the source view,
+ * which keeps a digest's latest commit, shows one.
+ */
+static int check_loaded(struct ch_sink *s, const char **digest, char *first, size_t first_size, const char *file)
 {
-	char sql[512];
-	snprintf(sql, sizeof sql,
-		 "SELECT id, ifNull(host, ''), file, loaded_at FROM _source WHERE digest = '%s'"
-		 " AND id GLOBAL IN (SELECT id FROM source) LIMIT 1 FORMAT TabSeparated",
-		 digest);
-	int rc = ch_select(s->ch, sql);
-	if (rc < 0 || !s->ch->resp.len || s->ch->replace)
+	long long n_first = 0;
+	int rc = ch_select_int(s->ch, "SELECT count() FROM _source WHERE " ANA_FILE_DIGEST_FIRST_SQL("digest"), &n_first);
+	if (rc < 0)
 		return rc;
+	*first = 0;
+	char err[512];
+	if (n_first > 0 && !ana_file_digest_is_first(*digest) &&
+	    (rc = ana_file_digest_first(file, first, first_size, err, sizeof err)) < 0)
+		return ch_fail(s->ch, rc, "%s", err);
+	char sql[640];
+	snprintf(sql, sizeof sql,
+		 "SELECT id, ifNull(host, ''), file, loaded_at, digest FROM _source WHERE digest IN ('%s', '%s')"
+		 " AND id GLOBAL IN (SELECT id FROM source) LIMIT 1 FORMAT TabSeparated",
+		 *digest, *first ? first : *digest);
+	rc = ch_select(s->ch, sql);
+	if (rc < 0 || !s->ch->resp.len)
+		return rc;
+	if (*first && strstr(s->ch->resp.p, first))
+		*digest = first;
+	if (s->ch->replace)
+		return 0;
 	s->already_loaded = 1;
 	char *f[4] = { 0 };
 	char *p = s->ch->resp.p;
@@ -241,9 +260,10 @@ static int put_source(struct ch_sink *s, const struct spe_row_source *r)
 	if (rc < 0)
 		return ch_fail(s->ch, rc, "%s", err);
 	const char *digest = r->digest ? r->digest : own;
-	if (!*digest || digest[strspn(digest, "0123456789abcdef-")]) /* it goes into SQL text */
+	if (!*digest || digest[strspn(digest, "0123456789abcdefhx-")]) /* it goes into SQL text */
 		return ch_fail(s->ch, -spe_invalid, "%s: malformed digest '%s'", r->file, digest);
-	if ((rc = check_loaded(s, digest, r->file)) < 0)
+	char first[SPE_FILE_DIGEST_SIZE];
+	if ((rc = check_loaded(s, &digest, first, sizeof first, r->file)) < 0)
 		return rc;
 	struct spe_row_source row = *r;
 	row.digest = digest;

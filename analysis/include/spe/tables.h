@@ -112,10 +112,12 @@ extern "C" {
 	C(source, cpus, I32, NEG, "INTEGER", "`HEADER_NRCPUS`, or NULL")                                         \
 	C(source, loaded_at, TEXT, NEVER, "TEXT NOT NULL", "UTC time of the load, ISO 8601")                     \
 	C(source, digest, TEXT, NEVER, "TEXT",                                                                   \
-	  "the file's identity: `SIZE-HASH`, its size in bytes and a 128-bit hash of its bytes (hex; "          \
-	  "analysis/store/file_digest.c, the same in ClickHouse).  A copy under another name has the same "     \
-	  "digest; `spe-load` refuses to load a digest twice (`--replace` replaces the earlier source).  NULL " \
-	  "for sources not loaded from a file")
+	  "the file's identity: `xxh3-SIZE-HASH`, its size in bytes and the XXH3-128 of its bytes (hex, as "    \
+	  "`xxhsum -H2` prints it; analysis/store/file_digest.c, the same in ClickHouse).  A copy under another " \
+	  "name has the same digest; `spe-load` refuses to load a file twice (`--replace` replaces the earlier " \
+	  "source).  Sources loaded before spekit used XXH3 hold `SIZE-HASH` of an earlier hash, which "        \
+	  "`spe-load` computes too for such a database, so their files are still recognised.  NULL for "       \
+	  "sources not loaded from a file")
 
 #define SPE_COLUMNS_cpu(C)                                                                                       \
 	C(cpu, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                              \
