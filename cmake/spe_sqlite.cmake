@@ -1,18 +1,24 @@
 # How spekit gets SQLite (README.md, "Build by hand"; docs/spe-load.1.md,
 # DESCRIPTION, has the figures).  Sets SPE_SQLITE_TARGET to the target to link.
 #
-# SPE_SQLITE_LINK=source (the default) compiles SQLite into the programs from
-# Debian's source package of sqlite3 (scripts/sqlite-source.sh fetches it with
-# apt-get source at configure time and makes the amalgamation; it is cached in
-# SPE_SQLITE_CACHE, never copied into the repository), with the project's
-# compiler flags and the options below.  When that fails (no network, not
-# Debian) the build says why and falls back to static.
-# SPE_SQLITE_LINK=static links Debian's libsqlite3.a from libsqlite3-dev:
-# SQLite's calls then go straight to their targets instead of through the PLT
-# of libsqlite3.so.  SPE_SQLITE_LINK=shared links libsqlite3.so; it is also
-# what a build gets when no static library is installed.
-set(SPE_SQLITE_LINK "source" CACHE STRING
-    "How to get SQLite: source (Debian's source package compiled in; falls back to static), static (libsqlite3.a; falls back to shared) or shared")
+# SPE_SQLITE_LINK=static (the default) links Debian's libsqlite3.a from
+# libsqlite3-dev: nothing is fetched, and SQLite's calls go straight to their
+# targets instead of through the PLT of libsqlite3.so.  Its build has what
+# spekit needs (threads, URI names, dbstat, the math functions: the test
+# analysis_sqlite_build checks them), and spe-load turns the memory
+# statistics off at run time (cli/cmd_load.c).  SPE_SQLITE_LINK=shared links
+# libsqlite3.so; it is also what a build gets when no static library is
+# installed.
+# SPE_SQLITE_LINK=source, for release builds, compiles SQLite into the
+# programs from Debian's source package of sqlite3 (scripts/sqlite-source.sh
+# fetches it with apt-get source at configure time -- network and a deb-src
+# archive -- and makes the amalgamation; it is cached in SPE_SQLITE_CACHE,
+# never copied into the repository), with the project's compiler flags and
+# the options below: a load's CPU 5 to 9 % less than with libsqlite3.a
+# (docs/spe-load.1.md).  When that fails (no network, not Debian) the build
+# says why and falls back to static.
+set(SPE_SQLITE_LINK "static" CACHE STRING
+    "How to get SQLite: static (libsqlite3.a; falls back to shared), shared, or source (Debian's source package compiled in, fetched at configure time; falls back to static)")
 set_property(CACHE SPE_SQLITE_LINK PROPERTY STRINGS source static shared)
 set(spe_sqlite_cache_default "${CMAKE_BINARY_DIR}/sqlite-source")
 if(DEFINED ENV{SPE_SQLITE_CACHE} AND NOT "$ENV{SPE_SQLITE_CACHE}" STREQUAL "")
