@@ -12,6 +12,7 @@
 #   - every view and table answers the same rows as SQLite (ch_compare);
 #   - the HTML page of every capture and of one host (--host) is SQLite's
 #     page cell by cell (page_compare.sh), the annotation byte for byte;
+#   - --host scopes every spelling of a view or refuses it (scope_bypass.sh);
 #   - the same capture again is refused (65), --replace loads it in place;
 #   - the query session cannot write.
 # Skips (77) only when the npm registry cannot be reached to fetch the package.
@@ -108,6 +109,10 @@ done
 rep=$(run "$report" --clickhouse="$url" --host=host-a --format=json --top=2 2>"$tmp/err")
 expect text_report_rc $? 0
 has text_report "$rep" '"hot_symbols": [{"symbol": "chase", "mapping": "/memwork-pie", "samples": 400'
+
+# ---- scoping: every spelling of a view, or refused ------------------------------------------
+. "$here/scope_bypass.sh"
+scope_bypass "$url" "$tmp/a.db" host-a
 
 # ---- the same capture again -------------------------------------------------------------------
 before=$(run "$query" --clickhouse="$url" --format=csv "SELECT count() FROM spe_record; SELECT count() FROM source")

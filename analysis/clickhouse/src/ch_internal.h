@@ -127,17 +127,44 @@ int ch_table_by_name(const char *name);
 char **ch_view_statements(void);
 void ch_free_list(char **list);
 
+/* ---- ClickHouse's tokens (ch_tokens.c) --------------------------------------- */
+
+enum ch_token_kind {
+	CHK_END,    /* the end of the text */
+	CHK_WORD,   /* a bare word: keyword or name */
+	CHK_QUOTED, /* a quoted name: "..." or `...` */
+	CHK_STRING, /* a string literal: '...' or $tag$...$tag$ */
+	CHK_NUMBER,
+	CHK_PUNCT,  /* one character: ( ) , . ; and operators */
+	CHK_BAD,    /* the rest of the text: unterminated, or a comment releases read differently */
+};
+struct ch_token {
+	enum ch_token_kind kind;
+	const char *p; /* in the text */
+	size_t n;
+};
+/* The token at @p s, after whitespace and comments; @p next is set after it. */
+struct ch_token ch_token_next(const char *s, const char **next);
+/* 1 when @p t is the bare word @p word (any case). */
+int ch_token_is(const struct ch_token *t, const char *word);
+/* The name a word or quoted name stands for (quotes and escapes removed), malloc'ed; NULL for another kind. */
+char *ch_token_name(const struct ch_token *t);
+/* Split @p sql into statements at ';' tokens; NULL-terminated, free with ch_free_list. */
+char **ch_split_statements(const char *sql);
+
 /* ---- scope (ch_scope.c) ---------------------------------------------------- */
 
 /*
- * @p sql with every view it reads FROM or JOINs (hot_symbol, symbol, ...)
- * replaced by that view's SELECT over the captures in @p set only.  NULL
- * without memory.
+ * @p sql with every per-capture relation it reads -- a view or table view
+ * of ours named after FROM, JOIN, a ',' of a FROM list or IN, bare, quoted
+ * or qualified by @p database -- replaced by that view's SELECT over the
+ * captures in @p set only, into *@p out.  -spe_bad_input, with the reason in
+ * @p why, for a statement that could read captures outside the set in a way
+ * not replaced: storage tables (_name), another database's tables, table
+ * functions other than numbers() and the like, and text whose tokens current
+ * and old releases read differently.  -spe_nomem.
  */
-char *ch_scoped_sql(const char *sql, const char *set);
-
-/* Split @p sql into statements at ';' outside quotes and comments; NULL-terminated, free with ch_free_list. */
-char **ch_split_statements(const char *sql);
+int ch_scoped_sql(const char *sql, const char *set, const char *database, char **out, char *why, size_t whylen);
 
 /*
  * Print a server's answer in TabSeparatedWithNamesAndTypes (@p body, @p len
