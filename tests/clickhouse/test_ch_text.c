@@ -102,6 +102,10 @@ TEST(scope)
 		     "SELECT 1 FROM (%s) AS spe_record ARRAY JOIN [1] AS a WHERE id GLOBAL NOT IN (%s)", "spe_record");
 	check_scoped("SELECT (SELECT count() FROM spe_record) WHERE 1 IN (SELECT 1 FROM `spe_record`)",
 		     "SELECT (SELECT count() FROM (%s) AS spe_record) WHERE 1 IN (SELECT 1 FROM (%s) AS spe_record)", "spe_record");
+	/* the FROM of SUBSTRING, TRIM and EXTRACT reads no table */
+	check_scoped("SELECT substring(symbol FROM 2), trim(BOTH ' ' FROM mapping), EXTRACT(DAY FROM now()) FROM hot_symbol",
+		     "SELECT substring(symbol FROM 2), trim(BOTH ' ' FROM mapping), EXTRACT(DAY FROM now()) FROM (%s) AS hot_symbol",
+		     "hot_symbol");
 	/* a table's view, after JOIN, with AS */
 	char *got = scoped("SELECT 1 FROM numbers(1) ANY LEFT JOIN symbol AS s USING id");
 	CHECK(strstr(got, "JOIN (SELECT id, mapping_id, name, start, size, file, line FROM _symbol WHERE source_id GLOBAL IN " SET
@@ -136,6 +140,39 @@ TEST(scope)
 		CHECK(!strncmp(got, "refused: with --host/--source, ", 31));
 		CHECK(strstr(got, refused[i][1]) != NULL);
 		free(got);
+	}
+}
+
+/* The URL's parameters by their decoded names: refused, or passed on encoded from what was checked. */
+TEST(url)
+{
+	struct {
+		const char *url, *settings, *error;
+	} cases[] = {
+		{ "http://h/?database=d&max%5Fthreads=2&log_queries=1", "max_threads=2&log_queries=1", NULL },
+		{ "http://h/?x=a%20b%26c", "x=a%20b%26c", NULL },
+		{ "http://h/?qu%65ry=SELECT%201", NULL, "the ClickHouse URL's parameter 'query' is not passed to the server" },
+		{ "http://h/?read%6Fnly=0", NULL, "parameter 'readonly' is not passed" },
+		{ "http://h/?timeout_overflow_mode=break", NULL, "parameter 'timeout_overflow_mode' is not passed" },
+		{ "http://h/?skip_unavailable_shards=1", NULL, "without the shards that are down" },
+		{ "http://h/?output_format_tsv_crlf_end_of_line=1", NULL, "parameter 'output_format_tsv_crlf_end_of_line'" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct spe_ch_opts o = { .size = sizeof o, .url = cases[i].url };
+		struct spe_ch *ch = NULL;
+		char err[512] = "";
+		int rc = spe_ch_open(&o, &ch, err, sizeof err);
+		if (cases[i].error) {
+			CHECK_INT_EQ(rc, -spe_invalid);
+			CHECK(strstr(err, cases[i].error) != NULL);
+			CHECK(ch == NULL);
+		} else {
+			CHECK_INT_EQ(rc, 0);
+			CHECK_STR_EQ(ch ? ch->settings : "", cases[i].settings);
+			CHECK(i || !strcmp(ch->database, "d"));
+			CHECK(ch->max_answer == SPE_CH_DEFAULT_MAX_RESULT);
+		}
+		spe_ch_close(ch);
 	}
 }
 
@@ -180,6 +217,7 @@ int main(void)
 	RUN(split);
 	RUN(tokens);
 	RUN(scope);
+	RUN(url);
 	RUN(answer);
 	return check_summary();
 }

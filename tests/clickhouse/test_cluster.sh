@@ -22,6 +22,8 @@
 #   - Ctrl-C (SIGINT) mid-load: exit 130, nothing visible;
 #   - the query session cannot write (readonly=1): INSERT, CREATE, DROP and
 #     ALTER ... DELETE are refused and change nothing;
+#   - a URL parameter is checked by its decoded name, an answer past the
+#     result cap refused (session_limits.sh);
 #   - the password of the URL appears in no message.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -132,6 +134,8 @@ expect host_summaries "$(${SPE_RUN:-} "$query" --clickhouse="$url" --host=host-a
 run() { ${SPE_RUN:-} "$@"; }
 . "$here/scope_bypass.sh"
 scope_bypass "$url" "$tmp/a.db" host-a
+. "$here/session_limits.sh"
+session_limits "$url"
 bench_id=$(chq "SELECT id FROM source WHERE host = 'host-c'" | tail -n 1)
 expect source_records "$(${SPE_RUN:-} "$query" --clickhouse="$url" --source="$bench_id" --format=csv \
 	"SELECT count() AS n FROM spe_record; SELECT count() AS n FROM source" | tr -d '\r')" "n

@@ -14,7 +14,8 @@
 #     page cell by cell (page_compare.sh), the annotation byte for byte;
 #   - --host scopes every spelling of a view or refuses it (scope_bypass.sh);
 #   - the same capture again is refused (65), --replace loads it in place;
-#   - the query session cannot write.
+#   - the query session cannot write; a URL parameter is checked by its
+#     decoded name, an answer past the result cap refused (session_limits.sh).
 # Skips (77) only when the npm registry cannot be reached to fetch the package.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -132,4 +133,6 @@ run "$query" --clickhouse="$url" "INSERT INTO _source (id, file, kind, loaded_at
 expect readonly_insert_rc $? 65
 has readonly_insert_msg "$(cat "$tmp/err")" "readonly"
 expect readonly_unchanged "$(run "$query" --clickhouse="$url" --format=csv "SELECT count() FROM spe_record")" "$before"
+. "$here/session_limits.sh"
+session_limits "$url"
 exit $fail

@@ -32,6 +32,9 @@ struct spe_ch {
 	int readonly, replace;
 	long timeout_s;
 	const volatile sig_atomic_t *cancel;
+	size_t max_answer;          /* bytes of an answer held whole (spe_ch_opts.max_result_bytes) */
+	int too_big;                /* the last answer passed max_answer */
+	int release[2];             /* the server's version, major and minor (ch_release.c); [0] 0: not asked yet */
 	char name[512];             /* "http://host:port database DB" */
 	char err[2048];
 	struct ch_buf resp;
@@ -59,10 +62,22 @@ int ch_select_int(struct spe_ch *ch, const char *sql, long long *value);
 int ch_select_int_server(struct spe_ch *ch, const char *sql, long long *value);
 /*
  * INSERT with the rows of @p body (gzip-compressed): @p insert is
- * "INSERT INTO t(...) FORMAT RowBinary".  With insert_distributed_sync=1, so
- * a Distributed table returns once every shard has its rows.
+ * "INSERT INTO t(...) FORMAT RowBinary".  With the setting that makes a
+ * Distributed table return once every shard has its rows
+ * (ch_insert_wait_setting).
  */
 int ch_insert(struct spe_ch *ch, const char *insert, const void *body, size_t len);
+
+/* ---- what differs by ClickHouse release (ch_release.c) ----------------------- */
+
+/*
+ * The server's release, from SELECT version(), asked once per session:
+ * @p major and @p minor ("26.7.2.1": 26, 7).  Every form spekit writes that
+ * is not the same for 18.16 and current releases is picked from it, here.
+ */
+int ch_release(struct spe_ch *ch, int *major, int *minor);
+/* "distributed_foreground_insert=1" (23.10 and later), "insert_distributed_sync=1" (its name before). */
+int ch_insert_wait_setting(struct spe_ch *ch, const char **setting);
 
 /* ---- the schema (ch_schema.c) ------------------------------------------- */
 
