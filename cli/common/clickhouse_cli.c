@@ -100,8 +100,8 @@ static int open_session(const char *prog, const struct spe_ch_opts *opts, int cr
  */
 int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 {
-	struct spe_ch_opts o = { .size = sizeof o, .url = a->url, .cluster = a->cluster, .replace = a->replace,
-				 .cancel = a->interrupted };
+	struct spe_ch_opts o = { .size = sizeof o, .url = a->url, .cluster = a->cluster, .cluster_http = a->cluster_http,
+				 .replace = a->replace, .cancel = a->interrupted };
 	struct spe_ch *ch;
 	int status = open_session("spe-load", &o, 1, &ch);
 	if (status != CLI_OK)

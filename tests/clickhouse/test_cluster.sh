@@ -33,6 +33,7 @@ scratch_dir clickhouse
 ch_conf_dir=$here
 . "$here/cluster.sh"
 cl=$tmp/cluster
+CH_HTTP_PORTS=split # server 2 answers HTTP on another port than the URL's: spe-load is told (--cluster-http)
 ch_cluster_start "$cl"
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -61,14 +62,34 @@ chq() { # SQL: one answer from the cluster (the `spe` user, read-only)
 sq() { # SQL over the SQLite database
 	${SPE_RUN:-} "$query" -d "$db" --format=csv "$1" | tr -d '\r'
 }
+cluster_http="--cluster-http=:$CH_PORT2,127.0.0.1:$CH_PORT" # server 2 by the ":PORT for the others" entry
 ch_load() { # FILE SYMFS [options]: into the cluster, stderr in $tmp/err
 	f=$1 s=$2
 	shift 2
-	${SPE_RUN:-} "$load" "$f" --symfs="$s" --clickhouse="$url" --cluster=spe_test "$@" 2>"$tmp/err"
+	${SPE_RUN:-} "$load" "$f" --symfs="$s" --clickhouse="$url" --cluster=spe_test "$cluster_http" "$@" 2>"$tmp/err"
 }
 # Every message of a command run here goes through this: the password must not be in it.
 all_messages=$tmp/messages
 note() { cat "$tmp/err" >>"$all_messages"; }
+
+# ---- the servers' HTTP ports --------------------------------------------------------
+# server 2 is not at the URL's port: without --cluster-http the load says which server and what to give
+${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="$url" --cluster=spe_test 2>"$tmp/err"
+expect http_port_unknown_rc $? 69
+note
+has http_port_unknown_msg "$(cat "$tmp/err")" "creating the tables on server 127.0.0.2 of cluster spe_test (127.0.0.2, HTTP port $CH_PORT, the URL's)"
+has http_port_unknown_hint "$(cat "$tmp/err")" "--cluster-http=HOST:PORT,... or :PORT for all"
+expect http_port_schema_incomplete "$(ch_http "$CH_URL1" "SELECT count() FROM spe.meta")" 0 # meta is filled last
+for bad in "127.0.0.2|is not HOST:PORT" "127.0.0.2:0|is not HOST:PORT" "127.0.0.9:$CH_PORT2|names no server of cluster 'spe_test'"; do
+	${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="$url" --cluster=spe_test \
+		--cluster-http="${bad%%|*}" 2>"$tmp/err"
+	expect "cluster_http_bad_rc (${bad%%|*})" $? 64
+	note
+	has "cluster_http_bad_msg (${bad%%|*})" "$(cat "$tmp/err")" "${bad#*|}"
+done
+${SPE_RUN:-} "$load" "$tmp/memwork.data" --clickhouse="$url" --cluster-http=127.0.0.2:1 2>"$tmp/err"
+expect cluster_http_without_cluster_rc $? 64
+has cluster_http_without_cluster "$(cat "$tmp/err")" "--cluster-http goes with --cluster"
 
 # ---- four captures, both stores ----------------------------------------------
 # datawork with a line budget of 1: its shared cache lines come from its records on both stores
@@ -98,7 +119,7 @@ host-c,1
 host-e,1"
 # Rows of every table on the shard of their capture: one capture's rows on one shard.
 for n in 1 2; do
-	split=$(ch_http "http://127.0.0.$n:$CH_PORT/?database=spe" \
+	split=$(ch_http "http://127.0.0.$n:$(ch_http_port $n)/?database=spe" \
 		"SELECT count() FROM (SELECT source_id FROM _spe_record_shard GROUP BY source_id HAVING source_id NOT IN (SELECT id FROM _source_shard))")
 	expect "shard${n}_rows_with_their_source" "$split" 0
 done
@@ -178,7 +199,7 @@ visible=$(chq "SELECT count() FROM spe_record")
 
 # Rows on server N's shard table of captures not committed.
 uncommitted() {
-	ch_http "http://127.0.0.$1:$CH_PORT/?database=spe" \
+	ch_http "http://127.0.0.$1:$(ch_http_port $1)/?database=spe" \
 		"SELECT count() FROM _spe_record_shard WHERE source_id NOT IN (SELECT id FROM _source_shard)" 2>/dev/null
 }
 # Start a load of the big capture in small blocks; wait until its first block is on a shard ($shard, 0: none).
@@ -214,7 +235,7 @@ else
 	expect kill_nothing_visible "$(chq "SELECT count() FROM spe_record")" "$visible"
 	expect kill_sources "$(chq "SELECT count() FROM source")" "count()
 4"
-	sent=$(ch_http "http://127.0.0.$shard:$CH_PORT/?database=spe" \
+	sent=$(ch_http "http://127.0.0.$shard:$(ch_http_port $shard)/?database=spe" \
 		"SELECT count() > 0 FROM _spe_record_shard WHERE source_id NOT IN (SELECT id FROM _source_shard)")
 	expect kill_rows_were_sent "$sent" 1
 	out=$(${SPE_RUN:-} "$compare" "$query" "$db" "$url" hot_symbol hot_pc mem_level_summary latency_histogram)
@@ -255,7 +276,7 @@ done
 schema=$(${SPE_RUN:-} "$query" -d "$db" --format=csv "SELECT value FROM meta WHERE key = 'schema_version'" | tail -n 1 | tr -d '\r')
 ch_http "$CH_URL1" "INSERT INTO olddb.meta VALUES ('schema_version', '$schema'), ('application', 'spekit'), ('layout', 'cluster spe_test')"
 ${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="http://spe:$secret@127.0.0.1:$CH_PORT/?database=olddb" \
-	--cluster=spe_test 2>"$tmp/err"
+	--cluster=spe_test "$cluster_http" 2>"$tmp/err"
 expect old_database_rc $? 65
 note
 has old_database_msg "$(cat "$tmp/err")" "was made by an earlier spekit, without the summary tables this one writes"

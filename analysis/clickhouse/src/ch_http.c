@@ -287,6 +287,8 @@ int spe_ch_open(const struct spe_ch_opts *opts, struct spe_ch **out, char *err, 
 			rc = -spe_nomem;
 		if (o.cluster && !(ch->cluster = strdup(o.cluster)))
 			rc = -spe_nomem;
+		if (o.cluster_http && *o.cluster_http && !(ch->cluster_http = strdup(o.cluster_http)))
+			rc = -spe_nomem;
 		if (rc < 0)
 			ch_fail(ch, rc, "out of memory");
 	}
@@ -316,7 +318,7 @@ int spe_ch_open(const struct spe_ch_opts *opts, struct spe_ch **out, char *err, 
 	return 0;
 }
 
-int ch_open_host(const struct spe_ch *proto, const char *host, struct spe_ch **out)
+int ch_open_host(const struct spe_ch *proto, const char *host, const char *port, struct spe_ch **out)
 {
 	struct spe_ch *ch = calloc(1, sizeof *ch);
 	if (!ch)
@@ -324,7 +326,7 @@ int ch_open_host(const struct spe_ch *proto, const char *host, struct spe_ch **o
 	int rc = setup(ch);
 	ch->scheme = strdup(proto->scheme);
 	ch->host = strdup(host);
-	ch->port = strdup(proto->port);
+	ch->port = strdup(port);
 	ch->user = proto->user ? strdup(proto->user) : NULL;
 	ch->password = proto->password ? strdup(proto->password) : NULL;
 	ch->database = strdup(proto->database);
@@ -360,6 +362,7 @@ void spe_ch_close(struct spe_ch *ch)
 	free(ch->database);
 	free(ch->settings);
 	free(ch->cluster);
+	free(ch->cluster_http);
 	free(ch->scope);
 	ch_buf_free(&ch->resp);
 	free(ch);

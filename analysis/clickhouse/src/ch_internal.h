@@ -28,6 +28,7 @@ struct spe_ch {
 	char *database;
 	char *settings;             /* the URL's other parameters, "a=1&b=2" as given */
 	char *cluster;
+	char *cluster_http;         /* spe_ch_opts.cluster_http, or NULL */
 	char *scope;                /* the source ids queries read ("(SELECT id FROM source WHERE ...)"), or NULL */
 	int readonly, replace;
 	long timeout_s;
@@ -43,8 +44,24 @@ struct spe_ch {
 /* Printf-style message into ch->err; returns @p code. */
 int ch_fail(struct spe_ch *ch, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* A session with the same credentials, database, port and settings on @p host (a shard of the cluster). */
-int ch_open_host(const struct spe_ch *proto, const char *host, struct spe_ch **out);
+/* A session with the same credentials, database and settings on @p host at HTTP @p port (a server of the cluster). */
+int ch_open_host(const struct spe_ch *proto, const char *host, const char *port, struct spe_ch **out);
+
+/* ---- the cluster's servers over HTTP (ch_cluster_http.c) --------------------- */
+
+struct ch_endpoint {
+	char *name, *address; /* system.clusters' host_name and host_address */
+	char *port;           /* its HTTP port */
+	int given;            /* the port is spe_ch_opts.cluster_http's, not the URL's */
+};
+/*
+ * Every server of the session's cluster (system.clusters) at its HTTP port
+ * (spe_ch_opts.cluster_http, else the URL's).  -spe_invalid for a cluster the
+ * server does not know, a cluster_http entry that does not parse or names
+ * no server of the cluster.
+ */
+int ch_cluster_endpoints(struct spe_ch *ch, struct ch_endpoint **out, size_t *n);
+void ch_endpoints_free(struct ch_endpoint *e, size_t n);
 
 /* Run one statement that returns nothing.  0, -spe_io (transport), -spe_invalid (the server refused it). */
 int ch_exec(struct spe_ch *ch, const char *sql);

@@ -51,6 +51,13 @@ struct spe_ch_opts {
 	size_t size;         /* sizeof(struct spe_ch_opts) */
 	const char *url;     /* http[s]://[user[:password]@]host[:port]/[?database=DB&setting=value...] */
 	const char *cluster; /* local tables on every shard and Distributed tables over them; NULL: one server */
+	/*
+	 * With cluster: the HTTP port of each server of the cluster, where its
+	 * tables are created: "HOST:PORT" entries (HOST as system.clusters'
+	 * host_name or host_address; "[IPV6]:PORT"), and ":PORT" for every server
+	 * not named, ',' between.  NULL: every server at the URL's port.
+	 */
+	const char *cluster_http;
 	int readonly;        /* a query session: every request carries readonly=1 */
 	int replace;         /* the sink loads a capture already loaded in place of the old one, not refusing it */
 	long timeout_s;      /* per request; 0: none */
