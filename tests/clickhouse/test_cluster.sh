@@ -154,7 +154,7 @@ expect host_summaries "$(${SPE_RUN:-} "$query" --clickhouse="$url" --host=host-a
 # every spelling of a view scoped (spe.hot_symbol, `hot_symbol` and a comment read every capture before), or refused
 run() { ${SPE_RUN:-} "$@"; }
 . "$here/scope_bypass.sh"
-scope_bypass "$url" "$tmp/a.db" host-a
+scope_bypass "$url" "$tmp/a.db" host-a spe
 . "$here/session_limits.sh"
 session_limits "$url"
 bench_id=$(chq "SELECT id FROM source WHERE host = 'host-c'" | tail -n 1)

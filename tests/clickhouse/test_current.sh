@@ -7,8 +7,7 @@
 # end (tests/clickhouse/chdb.sh).  The same captures as clickhouse_cluster's
 # (four hosts, one past its cache-line budget, one program twice), loaded
 # into SQLite and into the server (one server: no cluster), then:
-#   - the server is a current release (SELECT version() >= 24), and the
-#     session picked its forms for it;
+#   - the server is a current release (SELECT version() >= 24);
 #   - every view and table answers the same rows as SQLite (ch_compare);
 #   - the HTML page of every capture and of one host (--host) is SQLite's
 #     page cell by cell (page_compare.sh), the annotation byte for byte;
@@ -17,6 +16,9 @@
 #   - the query session cannot write; a URL parameter is checked by its
 #     decoded name, an answer past the result cap refused (session_limits.sh).
 # Skips (77) only when the npm registry cannot be reached to fetch the package.
+# SPE_CLICKHOUSE_TEST_URL=http://[user:password@]host:8123/ runs the same
+# checks against that server instead (one server, not a cluster), in a
+# database spe_current_PID that the test makes and drops.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/testlib.sh"
@@ -24,23 +26,36 @@ record=$1 load=$2 query=$3 report=$4 gen_bench=$5 compare=$6 fixtures=$7 chdb_ht
 shift 9
 chdb_version=$1 chdb_sha512=$2
 chdb_dir=${SPE_CHDB_CACHE:-$chdb_dir}
-sh "$here/chdb_fetch.sh" "$chdb_dir" "$chdb_version" "$chdb_sha512"
-rc=$?
-[ $rc = 0 ] || exit $rc
-scratch_dir clickhouse-current
 ch_conf_dir=$here
 . "$here/cluster.sh"
 . "$here/chdb.sh"
-ch_chdb_start "$tmp/chdb" "$chdb_http" "$chdb_dir/libchdb.so" || exit 1
-trap 'ch_chdb_stop "$tmp/chdb"; rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM
 run() { ${SPE_RUN:-} "$@"; }
-
-url="http://127.0.0.1:$CH_PORT/?database=spe"
+if [ -n "${SPE_CLICKHOUSE_TEST_URL:-}" ]; then
+	# another server: a database of its own there, dropped at the end
+	scratch_dir clickhouse-current
+	CH_URL=$SPE_CLICKHOUSE_TEST_URL
+	dbname=spe_current_$$
+	case $CH_URL in *\?*) url="$CH_URL&database=$dbname" ;; *) url="${CH_URL%/}/?database=$dbname" ;; esac
+	trap 'ch_http "$CH_URL" "DROP DATABASE IF EXISTS $dbname" >/dev/null; rm -rf "$tmp"' EXIT
+	trap 'exit 1' INT TERM
+else
+	sh "$here/chdb_fetch.sh" "$chdb_dir" "$chdb_version" "$chdb_sha512"
+	rc=$?
+	[ $rc = 0 ] || exit $rc
+	scratch_dir clickhouse-current
+	ch_chdb_start "$tmp/chdb" "$chdb_http" "$chdb_dir/libchdb.so" || exit 1
+	trap 'ch_chdb_stop "$tmp/chdb"; rm -rf "$tmp"' EXIT
+	trap 'exit 1' INT TERM
+	url="http://127.0.0.1:$CH_PORT/?database=spe"
+fi
 db=$tmp/all.db
 version=$(ch_http "$CH_URL" "SELECT version()")
-echo "ClickHouse $version (chDB package $chdb_version)"
-[ "${version%%.*}" -ge 24 ] 2>/dev/null || { echo "FAIL version: '$version' is not a current release"; fail=1; }
+if [ -n "${SPE_CLICKHOUSE_TEST_URL:-}" ]; then
+	echo "ClickHouse $version at SPE_CLICKHOUSE_TEST_URL, database $dbname"
+else
+	echo "ClickHouse $version (chDB package @chdb/lib-linux-x64-gnu@$chdb_version)"
+	[ "${version%%.*}" -ge 24 ] 2>/dev/null || { echo "FAIL version: '$version' is not a current release"; fail=1; }
+fi
 
 ch_capture memwork "$fixtures/workloads/traces/memwork.replay" host-a
 ch_capture datawork "$fixtures/workloads/traces/datawork.replay" host-b
@@ -113,7 +128,7 @@ has text_report "$rep" '"hot_symbols": [{"symbol": "chase", "mapping": "/memwork
 
 # ---- scoping: every spelling of a view, or refused ------------------------------------------
 . "$here/scope_bypass.sh"
-scope_bypass "$url" "$tmp/a.db" host-a
+scope_bypass "$url" "$tmp/a.db" host-a "${dbname:-spe}"
 
 # ---- the same capture again -------------------------------------------------------------------
 before=$(run "$query" --clickhouse="$url" --format=csv "SELECT count() FROM spe_record; SELECT count() FROM source")
