@@ -376,6 +376,8 @@ static void serve(int fd)
 	}
 	if (ex && !strncasecmp(ex, "100-continue", 12))
 		send(fd, "HTTP/1.1 100 Continue\r\n\r\n", 25, MSG_NOSIGNAL);
+	/* what the headers say, before reading the body moves them */
+	int gzip_body = ce && !strncasecmp(ce, "gzip", 4), accepts_gzip = ae && strstr(ae, "gzip");
 	while (in.len - head_len < body_len) {
 		ssize_t n = recv(fd, chunk, sizeof chunk, 0);
 		if (n <= 0 || buf_add(&in, chunk, (size_t)n) < 0)
@@ -383,7 +385,7 @@ static void serve(int fd)
 	}
 	char *body = in.p + head_len;
 	size_t blen = body_len;
-	if (ce && !strncasecmp(ce, "gzip", 4)) {
+	if (gzip_body) {
 		if (gunzip(body, blen, &plain) < 0) {
 			reply_error(fd, 400, "Code: 354. DB::Exception: the gzip body does not inflate");
 			goto out;
@@ -422,7 +424,7 @@ static void serve(int fd)
 			kv[nkv++] = p; /* "key=value", decoded */
 		}
 	}
-	gzip_answer = gzip_answer && ae && strstr(ae, "gzip");
+	gzip_answer = gzip_answer && accepts_gzip;
 	char why[512];
 	struct conn *c = conn_for(kv, nkv, why, sizeof why);
 	if (!c) {
