@@ -30,10 +30,13 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
 		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--cpu=N]]\n"
-		"       spe-load FILE... --clickhouse=URL [--cluster=NAME] [--replace] [options above]\n"
+		"       spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace]\n"
+		"                [options above]\n"
 		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
 		"      --clickhouse=URL  load into ClickHouse instead, e.g. http://host:8123/?database=spe\n"
 		"      --cluster=NAME    with --clickhouse: tables on every shard of cluster NAME\n"
+		"      --cluster-http=HOST:PORT,...  the HTTP ports of the cluster's servers where not the URL's\n"
+		"                        (:PORT for every server not named)\n"
 		"      --append          add the files to an existing database (a file already in it is refused)\n"
 		"      --replace         as --append, but a file already loaded is loaded again in its place\n"
 		"      --force           replace an existing database (only once the load succeeded)\n"
@@ -93,7 +96,8 @@ int cmd_load(int argc, char **argv)
 		OPT_CLICKHOUSE,
 		OPT_CLUSTER,
 		OPT_REPLACE,
-		OPT_LINE_BUDGET
+		OPT_LINE_BUDGET,
+		OPT_CLUSTER_HTTP
 	};
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -108,6 +112,7 @@ int cmd_load(int argc, char **argv)
 		{ "jobs", required_argument, NULL, OPT_JOBS },
 		{ "clickhouse", required_argument, NULL, OPT_CLICKHOUSE },
 		{ "cluster", required_argument, NULL, OPT_CLUSTER },
+		{ "cluster-http", required_argument, NULL, OPT_CLUSTER_HTTP },
 		{ "replace", no_argument, NULL, OPT_REPLACE },
 		{ "line-budget", required_argument, NULL, OPT_LINE_BUDGET },
 		{ "help", no_argument, NULL, 'h' },
@@ -156,6 +161,7 @@ int cmd_load(int argc, char **argv)
 		}
 		case OPT_CLICKHOUSE: ch.url = optarg; break;
 		case OPT_CLUSTER: ch.cluster = optarg; break;
+		case OPT_CLUSTER_HTTP: ch.cluster_http = optarg; break;
 		case OPT_REPLACE: ch.replace = 1; break;
 		case OPT_LINE_BUDGET: {
 			char *end;
@@ -174,6 +180,7 @@ int cmd_load(int argc, char **argv)
 	}
 	const char *ch_misuse = ch.url && (output || append || force) ? "--clickhouse replaces -o, --append and --force"
 				: !ch.url && ch.cluster ? "--cluster goes with --clickhouse"
+				: !ch.cluster && ch.cluster_http ? "--cluster-http goes with --cluster"
 										       : NULL;
 	if (!output && !ch.url)
 		output = CLI_DEFAULT_DB; /* the database spe-query, spe-report and spe-export read by default */
