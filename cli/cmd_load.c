@@ -76,6 +76,17 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 			counted_opts->symfs ? "is --symfs the root they are under?"
 					    : "give --symfs=DIR, the root they are under");
 	fputc('\n', stderr);
+	if (k->no_pid)
+		fprintf(stderr,
+			"spe-load: %s: %llu records of unknown processes: no CONTEXT packet, switch record or COMM names "
+			"their thread, so their user PCs stay unresolved (record with perf 5.19 or later without "
+			"--no-switch-events; CONTEXT packets need CONFIG_PID_IN_CONTEXTIDR and a privileged recorder)\n",
+			file, (unsigned long long)k->no_pid);
+	if (k->kernel_no_symbol)
+		fprintf(stderr, "spe-load: %s: kernel records without symbols: %llu%s\n", file,
+			(unsigned long long)k->kernel_no_symbol,
+			counted_opts && counted_opts->kallsyms ? " (not in --kallsyms)"
+							       : "; give --kallsyms=FILE, a copy of the recorded machine's /proc/kallsyms");
 	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
 		fprintf(stderr, "spe-load: %s\n", k->cut_what);
 }
