@@ -6,8 +6,9 @@
  * export, facts, load, query, record, report, topdown decode, import, stat
  * in the full build); the rest, split at NUL bytes, is argv[1..].
  * Every option is taken as a command would (values, numbers, unknown names
- * refused), then the operands.  --help and --version print to /dev/null.
- * Seeds: fixtures/fuzz/cli_args/.
+ * refused), then the operands.  --help and --version print to /dev/null;
+ * the usage errors go to stderr, which ctest's run closes (-close_fd_mask=2,
+ * cli/CMakeLists.txt).  Seeds: fixtures/fuzz/cli_args/.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -52,8 +53,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!devnull) {
 		list_tables();
 		devnull = fopen("/dev/null", "w");
-		if (!freopen("/dev/null", "w", stderr)) /* the usage errors: thousands a second */
-			return 0;
 	}
 	if (size < 1 || !devnull)
 		return 0;
