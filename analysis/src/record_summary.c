@@ -267,10 +267,10 @@ static int count_prefetch(struct record_summary *s, const struct spe_record *rec
 		add_prefetch(&s->prefetch[n], what);
 		return 0;
 	}
-	if (!s->plain_pending) {
-		s->plain_pending = malloc(PLAIN_PENDING_MAX * sizeof *s->plain_pending);
-		s->plain_sort_tmp = malloc(PLAIN_PENDING_MAX * sizeof *s->plain_sort_tmp);
-		if (!s->plain_pending || !s->plain_sort_tmp)
+	if (!s->plain_sort_tmp) { /* both buffers, or neither: the sort needs the second */
+		if (!s->plain_pending && !(s->plain_pending = malloc(PLAIN_PENDING_MAX * sizeof *s->plain_pending)))
+			return -1;
+		if (!(s->plain_sort_tmp = malloc(PLAIN_PENDING_MAX * sizeof *s->plain_sort_tmp)))
 			return -1;
 	}
 	s->plain_pending[s->n_plain_pending++] = group | (uint64_t)what << 32;
