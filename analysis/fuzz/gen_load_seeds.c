@@ -2,7 +2,7 @@
 /*
  * The seeds of fuzz_load (fixtures/fuzz/load/): the fixture traces
  * (fixtures/workloads/traces) and a public sample in fuzz_load's input
- * format, under each of its flags, and issue 30's capture.
+ * format, under each of its flags and both sinks, and issue 30's capture.
  *
  *   gen_load_seeds TRACES_DIR PUBLIC_DIR OUT_DIR
  *
@@ -31,6 +31,14 @@ static void put(struct seed *s, uint64_t v, unsigned bytes)
 {
 	for (unsigned i = 0; i < bytes && s->len < sizeof s->buf; i++)
 		s->buf[s->len++] = (uint8_t)(v >> (8 * i));
+}
+
+/* The flags byte and the sink byte (1: the counting sink, 0: SQLite) of fuzz_load.c. */
+static void header(struct seed *s, unsigned flags, unsigned counting)
+{
+	s->len = 0;
+	put(s, flags, 1);
+	put(s, counting, 1);
 }
 
 /* A records operation: @p n bytes of @p raw on @p cpu as who @p who. */
@@ -101,7 +109,7 @@ static int issue30(struct seed *s)
 			break;
 		}
 	}
-	put(s, 0, 1); /* flags: Neoverse N1, one job, NUMA, TIME_CONV */
+	header(s, 0, 0); /* Neoverse N1, one job, NUMA, TIME_CONV, SQLite */
 	for (unsigned cpu = 0; cpu < 4; cpu++) {
 		struct spe_enc enc;
 		spe_enc_init(&enc, NULL, 0);
@@ -142,37 +150,32 @@ int main(int argc, char **argv)
 	int rc = 0;
 
 	/* memwork: its two CPUs as memwork.replay gives them (who 3: pid 4242) */
-	s.len = 0;
-	put(&s, 0x00, 1);
+	header(&s, 0x00, 1);
 	rc |= add_slice(&s, traces, "memwork-cpu0.bin", 0, 4096, 0, 3);
 	rc |= add_slice(&s, traces, "memwork-cpu1.bin", 0, 2048, 1, 4);
 	rc |= write_seed(out, "memwork", &s);
 
 	/* datawork: three CPUs, data objects and NUMA nodes */
-	s.len = 0;
-	put(&s, 0x00, 1);
+	header(&s, 0x00, 0);
 	rc |= add_slice(&s, traces, "datawork-cpu0.bin", 0, 4096, 0, 0);
 	rc |= add_slice(&s, traces, "datawork-cpu1.bin", 0, 2048, 1, 1);
 	rc |= add_slice(&s, traces, "datawork-cpu2.bin", 0, 2048, 2, 2);
 	rc |= write_seed(out, "datawork", &s);
 
 	/* datawork-after with two jobs: the summaries counted on the writer thread */
-	s.len = 0;
-	put(&s, 0x01, 1);
+	header(&s, 0x01, 0);
 	rc |= add_slice(&s, traces, "datawork-after-cpu0.bin", 8192, 4096, 0, 0);
 	rc |= add_slice(&s, traces, "datawork-after-cpu1.bin", 0, 2048, 1, 1);
 	rc |= add_slice(&s, traces, "datawork-after-cpu2.bin", 0, 2048, 2, 2);
 	rc |= write_seed(out, "datawork-after-jobs2", &s);
 
 	/* the middle of datawork's busiest CPU, a line budget of 4 and partial records kept */
-	s.len = 0;
-	put(&s, 0x12, 1);
+	header(&s, 0x12, 1);
 	rc |= add_slice(&s, traces, "datawork-cpu0.bin", 65536, 8192, 0, 0);
 	rc |= write_seed(out, "datawork-budget4-partial", &s);
 
 	/* memwork without NUMA nor TIME_CONV, with every sideband operation between its records */
-	s.len = 0;
-	put(&s, 0x0c, 1);
+	header(&s, 0x0c, 0);
 	put(&s, 1, 1); /* switch-in: cpu 0, who 3, time 1000 */
 	put(&s, 0, 1);
 	put(&s, 3, 1);
@@ -194,14 +197,14 @@ int main(int argc, char **argv)
 	rc |= write_seed(out, "memwork-sideband", &s);
 
 	/* the public quipper records (EL2 addresses) on the last CPU read, and on one past it */
-	s.len = 0;
-	put(&s, 0x00, 1);
+	header(&s, 0x00, 1);
 	rc |= add_slice(&s, pub, "quipper-test_neoverse_2records.bin", 0, 128, 249, 6);
 	rc |= add_slice(&s, pub, "quipper-test_neoverse_2records.bin", 0, 128, 250, 6);
 	rc |= write_seed(out, "quipper-last-cpu", &s);
 
-	s.len = 0;
 	rc |= issue30(&s);
 	rc |= write_seed(out, "issue30-prefetch-overflow", &s);
+	s.buf[1] = 1; /* the same through the counting sink */
+	rc |= write_seed(out, "issue30-prefetch-overflow-counting", &s);
 	return rc ? 1 : 0;
 }
