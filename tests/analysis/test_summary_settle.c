@@ -433,7 +433,8 @@ static int summary_agrees(uint32_t groups, size_t records, int scripted)
 		struct latency_key key = { { g, 0, 1 } };
 		ok = ana_latency_group_of(&lg, &key) == g;
 	}
-	static const unsigned cls_of[4] = { 0, SPE_OP_CLASS_LOAD, SPE_OP_CLASS_STORE, SPE_OP_CLASS_BRANCH };
+	const unsigned op_raw[4] = { 0, op_raw_of(SPE_OP_CLASS_LOAD), op_raw_of(SPE_OP_CLASS_STORE),
+				     op_raw_of(SPE_OP_CLASS_BRANCH) };
 	for (size_t i = 0; i < records && ok; i++) {
 		struct spe_record rec;
 		memset(&rec, 0, sizeof rec);
@@ -462,7 +463,7 @@ static int summary_agrees(uint32_t groups, size_t records, int scripted)
 		unsigned level = rnd(SUMMARY_LEVELS);
 		uint64_t codes = (uint64_t)level << SPE_CODES_MEM_LEVEL_SHIFT;
 		if (cls)
-			codes |= SPE_CODES_HAS_OP | op_raw_of(cls_of[cls]);
+			codes |= SPE_CODES_HAS_OP | op_raw[cls];
 		struct record_where w = { .cpu = 0, .pid = -1, .tid = -1, .midr = midr, .object_id = object };
 		ok = ana_record_summary_count(s, &rec, codes, group, &w) == 0;
 		reference_count(&want, cls, &rec, group, object, midr, level);
