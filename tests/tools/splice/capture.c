@@ -546,7 +546,7 @@ static int parse(struct capture *c, uint8_t *buf, size_t size, const char *name,
 		while (off + 8 <= end) {
 			uint32_t type = cap_u32(buf + off);
 			uint16_t sz = cap_u16(buf + off + 6);
-			if (sz < 8 || type != CAP_HEADER_ATTR)
+			if (sz < 8 || sz > end - off || type != CAP_HEADER_ATTR)
 				break;
 			if (sz >= 8 + 32 && !(cap_u64(buf + off + 8 + 24) & CAP_S_IDENTIFIER))
 				c->identifier = 0;
