@@ -31,7 +31,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "latency_hist.h"
+#include "ana/latency_hist.h"
 #include "record_summary.h"
 #include "spe/row_sink.h"
 #include "spe/spe.h"
