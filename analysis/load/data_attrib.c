@@ -29,9 +29,10 @@ struct dattr_map {
 };
 
 void ana_data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
-			  int64_t source_id, struct spe_symbolizer *sym)
+			  int64_t source_id, struct spe_symbolizer *sym, const struct build_id_table *recorded_ids)
 {
 	memset(a, 0, sizeof *a);
+	a->recorded_ids = recorded_ids;
 	a->sink = sink;
 	a->next = next;
 	a->source_id = source_id;
@@ -97,7 +98,10 @@ int ana_data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint
 static void open_image(struct data_attrib *a, struct dattr_image *im)
 {
 	im->tried = 1;
-	if (!a->sym || !(im->bin = spe_sym_binary(a->sym, im->path, im->build_id)))
+	const char *build_id = im->build_id;
+	if (!build_id && a->recorded_ids)
+		build_id = ana_bid_table_find(a->recorded_ids, im->path, im->pid);
+	if (!a->sym || !(im->bin = spe_sym_binary(a->sym, im->path, build_id)))
 		return;
 	uint64_t vaddr;
 	if (spe_sym_offset_to_vaddr(im->bin, im->pgoff, &vaddr) != 0)

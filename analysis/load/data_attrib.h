@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "ana/data_object.h"
+#include "build_id_table.h"
 #include "pc_cache.h"
 #include "spe/row_sink.h"
 
@@ -28,6 +29,7 @@ struct data_attrib {
 	struct spe_row_ids *next;        /* the load's next free ids */
 	int64_t source_id;
 	struct spe_symbolizer *sym; /* NULL: no binaries are read (only mappings name objects) */
+	const struct build_id_table *recorded_ids; /* the ids of mappings whose MMAP2 has none */
 	struct dattr_image *images;
 	size_t n_images, cap_images;
 	struct dattr_map *maps;
@@ -39,7 +41,7 @@ struct data_attrib {
 };
 
 void ana_data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
-			  int64_t source_id, struct spe_symbolizer *sym);
+			  int64_t source_id, struct spe_symbolizer *sym, const struct build_id_table *recorded_ids);
 void ana_data_attrib_fini(struct data_attrib *a);
 
 /* An executable mapping of @p pid (row @p mapping_id of `mapping`). */

@@ -167,7 +167,8 @@ static int loader_new(const struct spe_row_sink *sink, int own, int async, const
 	if (rc == 0)
 		rc = begin_source(ld, src);
 	if (rc == 0)
-		ana_data_attrib_init(&ld->dattr, &ld->sink, &ld->next, ld->source_id, ld->res.sym);
+		ana_data_attrib_init(&ld->dattr, &ld->sink, &ld->next, ld->source_id, ld->res.sym,
+				     &ld->at.recorded_ids);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", ld->err);
 		spe_loader_free(ld);
@@ -268,6 +269,12 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 			 ? ana_data_attrib_add_image(&ld->dattr, pid, start, len, pgoff, m->path, m->build_id, m->id)
 			 : 0;
 	return rc < 0 ? data_fail(ld, rc) : 0;
+}
+
+int spe_loader_build_id(struct spe_loader *ld, int pid, uint16_t misc, const uint8_t *id, unsigned size,
+			const char *name)
+{
+	return ana_bid_table_add(&ld->at.recorded_ids, pid, misc, id, size, name) < 0 ? out_of_memory(ld) : 0;
 }
 
 int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
@@ -511,11 +518,20 @@ static int write_mappings(struct spe_loader *ld)
 {
 	for (size_t i = 0; i < ld->at.n_maps; i++) {
 		const struct attrib_mapping *m = &ld->at.maps[i];
+		/* how its file was found: by the resolver, else (data addresses only) by data_attrib, else not looked up */
+		enum spe_sym_match match = m->bid_match;
+		const char *build_id = m->build_id;
+		if (!match && m->pid >= 0 && m->prot < 0) {
+			if (!build_id)
+				build_id = ana_bid_table_find(&ld->at.recorded_ids, m->path, m->pid);
+			match = spe_sym_known_match(ld->res.sym, m->path, build_id);
+		}
 		struct spe_row_mapping row = { .id = m->id,
 					       .source_id = ld->source_id,
 					       .pid = m->pid >= 0 ? m->pid : -1,
 					       .path = m->path,
-					       .build_id = m->build_id,
+					       .build_id = build_id,
+					       .build_id_status = spe_sym_match_name(match),
 					       .start = m->start,
 					       .end = m->end,
 					       .pgoff = m->pgoff,
@@ -602,6 +618,10 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	ld->counts.no_mapping = ld->res.no_mapping;
 	ld->counts.no_symbol = ld->res.no_symbol;
 	ld->counts.no_data_object = ld->dattr.unresolved;
+	ld->counts.files_matched = ld->res.files[SPE_SYM_MATCHED];
+	ld->counts.files_mismatch = ld->res.files[SPE_SYM_MISMATCH];
+	ld->counts.files_unrecorded = ld->res.files[SPE_SYM_UNRECORDED];
+	ld->counts.files_not_found = ld->res.files[SPE_SYM_NOT_FOUND];
 	int rc = loader_sync(ld);
 	/* settled first: the lines' spill decides load_stats.cacheline_scan */
 	if (rc == 0 && ana_record_tally_settle(&ld->tally) < 0)

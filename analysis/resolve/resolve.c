@@ -6,6 +6,16 @@
 
 #define KERNEL_PID (-2) /* address-space key of kernel PCs */
 
+/* Each mapped file once, when first looked up (by resolution or data_attrib): counted, then the load's notice. */
+static void binary_found(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check)
+{
+	struct resolver *r = arg;
+	if (check->match <= SPE_SYM_NOT_FOUND)
+		r->files[check->match]++;
+	if (r->on_binary)
+		r->on_binary(r->notice_arg, path, build_id, check);
+}
+
 int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
 		      const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen)
 {
@@ -14,7 +24,18 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 	r->sink = sink;
 	r->next = next;
 	if (opts->symbolize) {
-		struct spe_sym_opts so = { .size = sizeof so, .symfs = opts->symfs, .debug_path = opts->debug_path };
+		r->on_binary = opts->on_binary;
+		r->notice_arg = opts->notice_arg;
+		struct spe_sym_opts so = { .size = sizeof so,
+					   .symfs = opts->symfs,
+					   .debug_path = opts->debug_path,
+					   .buildid_dir = opts->buildid_dir,
+					   .debuginfod = opts->debuginfod,
+					   .debuginfod_timeout = opts->debuginfod_timeout,
+					   .cancel = opts->cancel,
+					   .on_fetch = opts->on_fetch,
+					   .on_binary = binary_found,
+					   .arg = r };
 		r->sym = spe_sym_new(&so);
 		r->dis = spe_disasm_new();
 		if (!r->sym || !r->dis) {
@@ -109,13 +130,22 @@ static int resolve_kernel(struct resolver *r, uint64_t pc, struct pc_value *out)
 	return rc < 0 ? rc : insn_row(r, pc, out, NULL, NULL);
 }
 
-/* The file behind @p m, opened once; its build-id is kept when the trace had none. */
+/*
+ * The file behind @p m, opened once: the recorded build-id (MMAP2's, else
+ * the recording's table's by path) decides which file it is; without one,
+ * the file at the path is taken and its build-id kept.
+ */
 static struct spe_sym_binary *binary_of(struct resolver *r, struct attrib_mapping *m)
 {
 	if (m->bin_tried)
 		return m->bin;
 	m->bin_tried = 1;
-	m->bin = spe_sym_binary(r->sym, m->path, m->build_id);
+	const char *recorded = m->build_id ? m->build_id : ana_bid_table_find(&r->at->recorded_ids, m->path, m->pid);
+	if (recorded && !m->build_id && !(m->build_id = strdup(recorded)))
+		return NULL; /* without memory: unknown, never unverified */
+	struct spe_sym_check check;
+	m->bin = spe_sym_binary_check(r->sym, m->path, m->build_id, &check);
+	m->bid_match = check.match;
 	if (m->bin && !m->build_id && *spe_sym_binary_build_id(m->bin))
 		m->build_id = strdup(spe_sym_binary_build_id(m->bin)); /* NULL without memory: stays unknown */
 	return m->bin;

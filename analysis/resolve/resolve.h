@@ -25,6 +25,10 @@ struct resolver {
 	struct pc_cache symbols;    /* (mapping id, function start) -> symbol id */
 	int64_t kernel_mapping_id;  /* 0 until a kernel PC resolves */
 	uint64_t no_mapping, no_symbol; /* records counted per lookup (load_stats) */
+	uint64_t files[SPE_SYM_NOT_FOUND + 1]; /* mapped files looked up, by enum spe_sym_match */
+	/* the load's notices (spe_load_opts) */
+	void (*on_binary)(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check);
+	void *notice_arg;
 };
 
 /* 0, or a negative code with a message in @p err (the symbolizer or --kallsyms could not start). */
