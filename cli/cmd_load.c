@@ -29,7 +29,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
-		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--cpu=N]]\n"
+		"                [--buildid-dir=DIR] [--debuginfod[=URLS] | --no-debuginfod] [--no-symbols]\n"
+		"                [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--cpu=N]]\n"
 		"       spe-load FILE... --clickhouse=URL [--cluster=NAME] [--replace] [options above]\n"
 		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
 		"      --clickhouse=URL  load into ClickHouse instead, e.g. http://host:8123/?database=spe\n"
@@ -39,6 +40,12 @@ static void usage(FILE *out)
 		"      --force           replace an existing database (only once the load succeeded)\n"
 		"      --symfs=DIR       look for mapped files under DIR\n"
 		"      --kallsyms=FILE   resolve kernel PCs with a copy of /proc/kallsyms\n"
+		"      --buildid-dir=DIR a perf build-id cache (an unpacked perf archive) searched before\n"
+		"                        $PERF_BUILDID_DIR and ~/.debug\n"
+		"      --debuginfod[=URLS] fetch missing files from these debuginfod servers (default: those of\n"
+		"                        DEBUGINFOD_URLS, if set), each fetch given up after DEBUGINFOD_TIMEOUT\n"
+		"                        seconds (default %d) without a byte\n"
+		"      --no-debuginfod   never ask a debuginfod server\n"
 		"      --no-symbols      do not symbolize or disassemble\n"
 		"      --line-budget=N   written cache lines whose sharing counts a load keeps (default %d)\n"
 		"      --jobs=N          1: one thread; 2 (default with 2 CPUs): SQLite inserts on a writer thread,\n"
@@ -47,7 +54,7 @@ static void usage(FILE *out)
 		"      --midr=MIDR       the CPU: MIDR_EL1 value or part name (neoverse-n1); raw files need it,\n"
 		"                        perf.data takes it for CPUs it names no part for (a file cut short)\n"
 		"      --cpu=N           CPU number recorded for raw files (default 0)\n",
-		SPE_LOAD_LINE_BUDGET);
+		SPE_SYM_DEBUGINFOD_TIMEOUT, SPE_LOAD_LINE_BUDGET);
 }
 
 /* The load's options, for the hint print_counts adds (it is also ClickHouse's per-file callback). */
@@ -67,14 +74,70 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	if (k->cut)
 		fprintf(stderr, "; the file is cut short at offset 0x%llx, %llu bytes missing (the records before are loaded)",
 			(unsigned long long)k->cut_offset, (unsigned long long)k->cut_bytes);
-	/* not one mapped sample symbolized: the binaries were not where the recording saw them */
-	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records)
+	if (k->files_mismatch)
+		fprintf(stderr, ", %llu mapped file%s with another build-id (not used)",
+			(unsigned long long)k->files_mismatch, k->files_mismatch == 1 ? "" : "s");
+	/* not one mapped sample symbolized, no file found: the binaries were not where the recording saw them */
+	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records &&
+	    !k->files_matched && !k->files_unrecorded && !k->files_mismatch)
 		fprintf(stderr, " (no binary found: %s)",
 			counted_opts->symfs ? "is --symfs the root they are under?"
 					    : "give --symfs=DIR, the root they are under");
 	fputc('\n', stderr);
 	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
 		fprintf(stderr, "spe-load: %s\n", k->cut_what);
+	if (k->files_unrecorded) /* perf record -z, or a writer that records no build-ids */
+		fprintf(stderr,
+			"spe-load: %s: %llu mapped file%s without a recorded build-id, taken by path (unverified: "
+			"a file rebuilt since the recording would be named wrongly)\n",
+			file, (unsigned long long)k->files_unrecorded, k->files_unrecorded == 1 ? "" : "s");
+}
+
+/* A file whose build-id differs from the recording's: named once, with both ids (the resolver never uses it). */
+static void on_binary(void *arg, const char *path, const char *build_id, const struct spe_sym_check *c)
+{
+	(void)arg;
+	if (c->match == SPE_SYM_MISMATCH)
+		fprintf(stderr, "spe-load: warning: %s: recorded with build-id %s, but %s has %s%s; not used\n", path,
+			build_id, c->file, *c->file_build_id ? "build-id " : "no build-id", c->file_build_id);
+}
+
+/* A line per debuginfod fetch when stderr is a terminal (started, then finished); a time-out or failure always. */
+static void on_fetch(void *arg, const struct spe_sym_fetch *f)
+{
+	(void)arg;
+	static int tty = -1;
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	if (!f->done) {
+		if (tty)
+			fprintf(stderr, "spe-load: debuginfod: %s of %s (build-id %s) ... ", f->what, f->path, f->build_id);
+		fflush(stderr);
+		return;
+	}
+	const char *url = f->url ? f->url : "no server answered";
+	if (f->status == 0) {
+		if (tty)
+			fprintf(stderr, "fetched in %.1f s\n", f->seconds);
+	} else if (f->status == -spe_not_found && !f->error) {
+		if (tty)
+			fprintf(stderr, "not found\n");
+	} else if (f->status == -spe_cancelled) {
+		if (tty)
+			fprintf(stderr, "interrupted\n");
+	} else {
+		char why[160];
+		if (f->timed_out)
+			snprintf(why, sizeof why, "no byte within %d s (DEBUGINFOD_TIMEOUT; %s); no further fetches", f->timeout,
+				 url);
+		else
+			snprintf(why, sizeof why, "%s", f->error ? strerror(f->error) : spe_errstr(f->status));
+		if (tty)
+			fprintf(stderr, "%s\n", why);
+		else
+			fprintf(stderr, "spe-load: debuginfod: %s of %s (build-id %s): %s\n", f->what, f->path, f->build_id,
+				why);
+	}
 }
 
 int cmd_load(int argc, char **argv);
@@ -93,7 +156,10 @@ int cmd_load(int argc, char **argv)
 		OPT_CLICKHOUSE,
 		OPT_CLUSTER,
 		OPT_REPLACE,
-		OPT_LINE_BUDGET
+		OPT_LINE_BUDGET,
+		OPT_BUILDID_DIR,
+		OPT_DEBUGINFOD,
+		OPT_NO_DEBUGINFOD
 	};
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -110,6 +176,9 @@ int cmd_load(int argc, char **argv)
 		{ "cluster", required_argument, NULL, OPT_CLUSTER },
 		{ "replace", no_argument, NULL, OPT_REPLACE },
 		{ "line-budget", required_argument, NULL, OPT_LINE_BUDGET },
+		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+		{ "debuginfod", optional_argument, NULL, OPT_DEBUGINFOD },
+		{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -120,7 +189,12 @@ int cmd_load(int argc, char **argv)
 	struct spe_load_opts opts = { .size = sizeof opts,
 				      .symbolize = 1,
 				      .cancel = &interrupted,
-				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1 };
+				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1,
+				      .debuginfod = 1, /* when DEBUGINFOD_URLS names servers */
+				      .on_fetch = on_fetch,
+				      .on_binary = on_binary };
+	int debuginfod_asked = 0;
+	const char *debuginfod_urls = NULL;
 	counted_opts = &opts;
 	int c;
 	optind = 1;
@@ -168,6 +242,13 @@ int cmd_load(int argc, char **argv)
 			opts.line_budget = (size_t)v;
 			break;
 		}
+		case OPT_BUILDID_DIR: opts.buildid_dir = optarg; break;
+		case OPT_DEBUGINFOD:
+			debuginfod_asked = 1;
+			debuginfod_urls = optarg;
+			opts.debuginfod = 1;
+			break;
+		case OPT_NO_DEBUGINFOD: opts.debuginfod = 0; break;
 		case 'h': usage(stdout); return cli_finish_stdout("spe-load", CLI_OK);
 		default: usage(stderr); return CLI_USAGE;
 		}
@@ -195,6 +276,24 @@ int cmd_load(int argc, char **argv)
 
 	if (opts.symfs && (c = cli_check_dir_option("spe-load", "--symfs", opts.symfs)))
 		return c;
+	if (opts.buildid_dir && (c = cli_check_dir_option("spe-load", "--buildid-dir", opts.buildid_dir)))
+		return c;
+	if (debuginfod_asked && opts.debuginfod) {
+		const char *env = getenv("DEBUGINFOD_URLS");
+		if (debuginfod_urls && !*debuginfod_urls) {
+			fprintf(stderr, "spe-load: --debuginfod=: no server given\n");
+			return CLI_USAGE;
+		}
+		if (!debuginfod_urls && (!env || !*env)) {
+			fprintf(stderr, "spe-load: --debuginfod: DEBUGINFOD_URLS is not set; name the servers: --debuginfod=URLS\n");
+			return CLI_USAGE;
+		}
+		/* the client takes its servers from the environment only (elfutils debuginfod.h) */
+		if (debuginfod_urls && setenv("DEBUGINFOD_URLS", debuginfod_urls, 1) != 0) {
+			fprintf(stderr, "spe-load: --debuginfod: %s\n", strerror(errno));
+			return CLI_IOERR;
+		}
+	}
 	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
 	char err[1024] = "";
 	for (int i = optind; i < argc; i++)
