@@ -4,7 +4,8 @@
 #   - Debian's debuginfod serving fixtures/elf/.debug/memwork-stripped.debug: the
 #     stripped memwork at its recorded path gets its names and lines from it (and
 #     none without the server, or with --no-debuginfod); --debuginfod=URL does
-#     what DEBUGINFOD_URLS does; the file lands in DEBUGINFOD_CACHE_PATH;
+#     what DEBUGINFOD_URLS does; the file lands in DEBUGINFOD_CACHE_PATH; a line
+#     per fetch when stderr is a terminal (script(1) gives it one), none else;
 #   - a server that accepts and never answers (silent_server): the load ends
 #     within DEBUGINFOD_TIMEOUT (and within the default 5 s without it), exit 0,
 #     with one line naming the fetch that timed out; the client's cache keeps no
@@ -75,6 +76,13 @@ expect fetched_cached "$(cmp "$tmp/cache/$id/debuginfo" "$fx/elf/.debug/memwork-
 # stderr is no terminal here: no line for a fetch that went well
 expect fetched_quiet "$(grep -c 'spe-load: debuginfod:' "$tmp/fetched.err")" 0
 has fetched_server_log "$(cat "$tmp/srv.log")" "GET /buildid/$id/debuginfo 200"
+# on a terminal (util-linux's script gives one): a line for the fetch
+if command -v script >/dev/null; then
+	rm -rf "$tmp/cache"
+	DEBUGINFOD_URLS=$url script -qec "${SPE_RUN:-} '$load' '$tmp/mw.data' -o '$tmp/tty.db' --symfs='$tmp/root'" \
+		/dev/null </dev/null >"$tmp/tty.out" 2>&1
+	expect tty_line "$(tr -d '\r' <"$tmp/tty.out" | grep -c "^spe-load: debuginfod: debuginfo of /memwork-pie (build-id $id) \.\.\. fetched in [0-9.]* s$")" 1
+fi
 # --debuginfod=URL instead of the environment; from the cache, --no-debuginfod asks nothing
 rm -rf "$tmp/cache"
 ${SPE_RUN:-} "$load" "$tmp/mw.data" -o "$tmp/option.db" --symfs="$tmp/root" --debuginfod="$url" 2>/dev/null
