@@ -11,7 +11,8 @@
  *   3. by .gnu_debuglink: beside the binary, in its .debug/, in each debug
  *      directory under the binary's recorded directory;
  *   4. debuginfod's debuginfo (debuginfod_fetch.h), when enabled.
- * The dwz alternate file (asked for after the debug file) only by step 1.
+ * The dwz alternate file (asked for after the debug file), and the debug
+ * file asked for again after a failure, only by step 1: no second fetch.
  */
 #ifndef SPE_DEBUGINFO_FIND_H
 #define SPE_DEBUGINFO_FIND_H
@@ -31,7 +32,7 @@ struct debuginfo_where {
 /*
  * An fd on the debug file of @p mod (whose file is @p file, mapped as
  * @p recorded_path, build-id @p hex or ""), its name in *@p name; or -1.
- * @p alt: the dwz alternate file is asked for.
+ * @p alt: a later call (the dwz alternate file, or the debug file again): step 1 only.
  */
 int ana_find_debuginfo(const struct debuginfo_where *w, Dwfl_Module *mod, const char *file, const char *recorded_path,
 		       const char *hex, const char *debuglink, GElf_Word crc, int alt, char **name);

@@ -115,7 +115,7 @@ static void cache_dir(char *buf, size_t size)
 }
 
 /* The miss the client recorded for a fetch given up: an empty file no older than the fetch. */
-static void forget_miss(const struct dbgd *d, const char *hex, const char *what, time_t started)
+static void forget_miss(const char *hex, const char *what, time_t started)
 {
 	char dir[4096], file[4200];
 	struct stat st;
@@ -126,7 +126,6 @@ static void forget_miss(const struct dbgd *d, const char *hex, const char *what,
 		snprintf(file, sizeof file, "%s/%s", dir, hex);
 		rmdir(file); /* only when empty */
 	}
-	(void)d;
 }
 
 int ana_dbgd_fetch(struct dbgd *d, const char *hex, const char *what, const char *for_path, char **file)
@@ -160,7 +159,7 @@ int ana_dbgd_fetch(struct dbgd *d, const char *hex, const char *what, const char
 	if (fd >= 0) {
 		ev.file = *file;
 	} else if (d->cancelled || d->timed_out) {
-		forget_miss(d, hex, what, started);
+		forget_miss(hex, what, started);
 		ev.status = d->cancelled ? -spe_cancelled : -spe_unavailable;
 		d->gave_up |= d->timed_out;
 	} else {

@@ -47,7 +47,11 @@ struct spe_sym_binary {
 	Dwfl_Module *mod;
 	int failed;   /* could not be opened: remember, do not retry */
 	int has_code; /* the file holds the code (not a separate debug file) */
-	int debug_asked; /* find_debuginfo calls so far (the first is for the debug file, later ones its dwz file) */
+	/*
+	 * find_debuginfo calls so far: the first searches everywhere; later ones
+	 * (dwfl asking again after a failure, or for the dwz file) only by build-id
+	 */
+	int debug_asked;
 	enum spe_sym_match match;
 	char *other_path;             /* MISMATCH: the first file whose id differed */
 	char other_id[BID_HEX_MAX];
