@@ -25,6 +25,8 @@ packages=(
   libxxhash-dev                               # file_digest: XXH3-128 of captures
   libdebuginfod-dev debuginfod                # debuginfod client (bounded fetches); the server for loopback tests
 )
+# Not a Debian package: npm, the machine's Node.js (nodejs) brings it; tests/clickhouse/chdb_fetch.sh
+# fetches a current ClickHouse engine with it (npm pack @chdb/lib-linux-x64-gnu) and skips, saying so, without it.
 
 missing=()
 for p in "${packages[@]}"; do

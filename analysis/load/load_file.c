@@ -19,6 +19,12 @@ static uint64_t sid_time(const struct spe_perf_event *ev)
 	return (ev->sid.has & SPE_PERF_SID_TIME) ? ev->sid.time : NO_TIME;
 }
 
+/* FORK and EXIT carry their own time (the sample_id's is the same when present). */
+static uint64_t task_time(const struct spe_perf_event *ev)
+{
+	return (ev->sid.has & SPE_PERF_SID_TIME) ? ev->sid.time : ev->u.task.time;
+}
+
 static int sid_cpu(const struct spe_perf_event *ev)
 {
 	return (ev->sid.has & SPE_PERF_SID_CPU) ? (int)ev->sid.cpu : -1;
@@ -32,12 +38,32 @@ static void hex(const uint8_t *b, unsigned n, char *out)
 }
 
 /*
- * User mappings: executable ones for PCs (the kernel resolves through
- * --kallsyms), data ones (perf record -d, spe-record) for data objects.
+ * The kernel's name of a kernel MMAP: `[kernel.kallsyms]` for the kernel
+ * image (perf writes `[kernel.kallsyms]_text`, the name of its relocation
+ * symbol appended), else the module's path or `[name]`.
+ */
+static const char *kernel_map_name(const char *filename)
+{
+	static const char kernel[] = "[kernel.kallsyms]";
+	return filename && !strncmp(filename, kernel, sizeof kernel - 1) ? kernel : filename;
+}
+
+/*
+ * Executable mappings for PCs (the kernel's and its modules' too), data
+ * ones (perf record -d, spe-record) for data objects.
  */
 static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
 {
 	const struct spe_perf_mmap *m = &ev->u.mmap;
+	unsigned cpumode = ev->misc & SPE_PERF_MISC_CPUMODE_MASK;
+	char bid[41] = "";
+	if (ev->type == SPE_PERF_RECORD_MMAP2 && m->build_id_size)
+		hex(m->build_id, m->build_id_size > 20 ? 20 : m->build_id_size, bid);
+	if (cpumode == SPE_PERF_MISC_KERNEL || cpumode == SPE_PERF_MISC_GUEST_KERNEL) {
+		if (cpumode == SPE_PERF_MISC_GUEST_KERNEL || (ev->misc & SPE_PERF_MISC_MMAP_DATA))
+			return 0; /* a guest's kernel, or kernel data: not this machine's code */
+		return spe_loader_mmap(ld, -1, m->start, m->len, m->pgoff, kernel_map_name(m->filename), bid, sid_time(ev));
+	}
 	if ((int32_t)m->pid < 0)
 		return 0;
 	int data = (ev->misc & SPE_PERF_MISC_MMAP_DATA) ||
@@ -49,9 +75,6 @@ static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
 					    sid_time(ev));
 	if (m->filename && m->filename[0] == '[')
 		return 0;
-	char bid[41] = "";
-	if (m->build_id_size)
-		hex(m->build_id, m->build_id_size > 20 ? 20 : m->build_id_size, bid);
 	return spe_loader_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev));
 }
 
@@ -79,6 +102,11 @@ static int load_event(struct spe_loader *ld, const struct spe_perf_event *ev)
 	switch (ev->type) {
 	case SPE_PERF_RECORD_COMM:
 		return spe_loader_comm(ld, (int)ev->u.comm.pid, (int)ev->u.comm.tid, ev->u.comm.comm, sid_time(ev));
+	case SPE_PERF_RECORD_FORK:
+		return spe_loader_fork(ld, (int)ev->u.task.pid, (int)ev->u.task.ppid, (int)ev->u.task.tid,
+				       (int)ev->u.task.ptid, task_time(ev), !!(ev->misc & SPE_PERF_MISC_FORK_EXEC));
+	case SPE_PERF_RECORD_EXIT:
+		return spe_loader_exit(ld, (int)ev->u.task.pid, (int)ev->u.task.tid, task_time(ev));
 	case SPE_PERF_RECORD_MMAP:
 	case SPE_PERF_RECORD_MMAP2:
 		return add_mapping(ld, ev);
@@ -144,10 +172,10 @@ static int flush_batch(struct spe_loader *ld, const struct pending *p, int n)
 {
 	/* the first AHEAD records' too: their misses then overlap instead of coming one by one */
 	for (int i = 0; i < AHEAD && i < n; i++)
-		spe_loader_prefetch(ld, &p[i].rec);
+		spe_loader_prefetch(ld, &p[i].rec, p[i].time);
 	for (int i = 0; i < n; i++) {
 		if (i + AHEAD < n)
-			spe_loader_prefetch(ld, &p[i + AHEAD].rec);
+			spe_loader_prefetch(ld, &p[i + AHEAD].rec, p[i + AHEAD].time);
 		int rc = spe_loader_record_at(ld, p[i].cpu, -1, p[i].tid, &p[i].rec, p[i].time);
 		if (rc < 0)
 			return rc;

@@ -8,7 +8,7 @@
 /* spe_loader_record with the record's perf time known (the AUX layer's item.time; UINT64_MAX = none). */
 int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec, uint64_t time);
 /* A hint: start loading the PC memo entry @p rec will look up (a few records ahead). */
-void spe_loader_prefetch(struct spe_loader *ld, const struct spe_record *rec);
+void spe_loader_prefetch(struct spe_loader *ld, const struct spe_record *rec, uint64_t time);
 /* The AUX layer's decoder counts and the lost AUX data, into load_stats. */
 void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats *s);
 /* The file was cut short (s->cut): @p what, the AUX layer's message naming file, offset and what was cut. */

@@ -95,6 +95,21 @@ int ana_pc_cache_put_id(struct pc_cache *c, uint64_t key, int64_t id)
 	return 0;
 }
 
+struct pc_timed_id *ana_pc_cache_find_timed(const struct pc_cache *c, uint64_t key)
+{
+	struct pc_cache_entry *e = find_entry(c, key);
+	return e ? &e->value.timed : NULL;
+}
+
+struct pc_timed_id *ana_pc_cache_put_timed(struct pc_cache *c, uint64_t key, struct pc_timed_id v)
+{
+	struct pc_cache_entry *e = entry_for(c, key);
+	if (!e)
+		return NULL;
+	e->value.timed = v;
+	return &e->value.timed;
+}
+
 void ana_pc_cache_prefetch(const struct pc_cache *c, uint64_t key)
 {
 	if (!c->cap)

@@ -16,14 +16,22 @@
 struct pc_value {
 	int64_t mapping_id, symbol_id, insn_id; /* 0 = NULL */
 	uint32_t latency_group;                 /* the loader's latency_groups number, PC_NO_GROUP until set */
+	uint32_t map;                           /* the process model's map it was found in (processes.h), or UINT32_MAX */
 };
 #define PC_NO_GROUP UINT32_MAX
+
+/* A value that holds over a span of perf time [from, to). */
+struct pc_timed_id {
+	int64_t id;
+	uint64_t from, to;
+};
 
 struct pc_cache_entry {
 	uint64_t key;
 	union {
-		struct pc_value pc; /* the PC memo */
-		int64_t id;         /* maps to one id */
+		struct pc_value pc;       /* the PC memo */
+		int64_t id;               /* maps to one id */
+		struct pc_timed_id timed; /* maps to an id that holds for a time */
 	} value;
 	uint32_t used;
 };
@@ -41,6 +49,9 @@ struct pc_value *ana_pc_cache_put(struct pc_cache *c, uint64_t key, struct pc_va
 int64_t *ana_pc_cache_find_id(const struct pc_cache *c, uint64_t key);
 /* Insert (or overwrite) an id; 0, or -1 without memory. */
 int ana_pc_cache_put_id(struct pc_cache *c, uint64_t key, int64_t id);
+/* The same for timed ids: pointer to the value of @p key, or NULL; insert (or overwrite) one, NULL without memory. */
+struct pc_timed_id *ana_pc_cache_find_timed(const struct pc_cache *c, uint64_t key);
+struct pc_timed_id *ana_pc_cache_put_timed(struct pc_cache *c, uint64_t key, struct pc_timed_id v);
 void ana_pc_cache_free(struct pc_cache *c);
 /* Hint that @p key will be looked up soon (its first probe slot). */
 void ana_pc_cache_prefetch(const struct pc_cache *c, uint64_t key);

@@ -4,7 +4,8 @@
 
 #include <string.h>
 
-#define KERNEL_PID (-2) /* address-space key of kernel PCs */
+/* the address-space key of kernel PCs in the memo (spaces are 32-bit) */
+#define KERNEL_SPACE_KEY (UINT64_C(1) << 32)
 
 /* Each mapped file once, when first looked up (by resolution or data_attrib): counted, then the load's notice. */
 static void binary_found(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check)
@@ -54,6 +55,7 @@ void ana_resolver_fini(struct resolver *r)
 	spe_disasm_free(r->dis);
 	spe_kallsyms_free(r->ks);
 	ana_pc_cache_free(&r->pcs);
+	ana_pc_cache_free(&r->by_mapping);
 	ana_pc_cache_free(&r->symbols);
 	memset(r, 0, sizeof *r);
 }
@@ -80,12 +82,19 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
 	return 0;
 }
 
-/* The kernel's mapping: a symbolic row (empty range, so user lookups never match it). */
-static int64_t kernel_mapping(struct resolver *r)
+/*
+ * The mapping row of kernel PCs in no kernel map (the recording had no
+ * kernel MMAP there): a symbolic row, empty range, in no address space.
+ * Its index in the attribution's table in *@p index.
+ */
+static int64_t kernel_symbolic_mapping(struct resolver *r, size_t *index)
 {
 	if (!r->kernel_mapping_id &&
-	    ana_attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME, -1))
+	    ana_attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME, -1)) {
 		r->kernel_mapping_id = r->next->mapping++;
+		r->kernel_mapping_index = r->at->n_maps - 1;
+	}
+	*index = r->kernel_mapping_index;
 	return r->kernel_mapping_id;
 }
 
@@ -118,22 +127,24 @@ static int insn_row(struct resolver *r, uint64_t pc, struct pc_value *out, const
 	return 0;
 }
 
-static int resolve_kernel(struct resolver *r, uint64_t pc, struct pc_value *out)
+/* A kernel PC in mapping @p m: its function from --kallsyms (runtime addresses), else none. */
+static int resolve_kernel(struct resolver *r, const struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
 {
+	out->mapping_id = m->id;
 	uint64_t start, size;
-	const char *name = spe_kallsyms_lookup(r->ks, pc, &start, &size);
-	if (!name)
-		return 0;
-	if (!(out->mapping_id = kernel_mapping(r)))
-		return -spe_nomem;
-	int rc = symbol_row(r, out->mapping_id, name, start, size, NULL, 0, &out->symbol_id);
-	return rc < 0 ? rc : insn_row(r, pc, out, NULL, NULL);
+	const char *name = r->ks ? spe_kallsyms_lookup(r->ks, pc, &start, &size) : NULL;
+	if (name) {
+		int rc = symbol_row(r, out->mapping_id, name, start, size, NULL, 0, &out->symbol_id);
+		if (rc < 0)
+			return rc;
+	}
+	return insn_row(r, pc, out, NULL, NULL);
 }
 
 /*
  * The file behind @p m, opened once: the recorded build-id (MMAP2's, else
  * the recording's table's by path) decides which file it is; without one,
- * the file at the path is taken and its build-id kept.
+ * the file at the path is taken (the mapping row then shows its id).
  */
 static struct spe_sym_binary *binary_of(struct resolver *r, struct attrib_mapping *m)
 {
@@ -141,13 +152,9 @@ static struct spe_sym_binary *binary_of(struct resolver *r, struct attrib_mappin
 		return m->bin;
 	m->bin_tried = 1;
 	const char *recorded = m->build_id ? m->build_id : ana_bid_table_find(&r->at->recorded_ids, m->path, m->pid);
-	if (recorded && !m->build_id && !(m->build_id = strdup(recorded)))
-		return NULL; /* without memory: unknown, never unverified */
 	struct spe_sym_check check;
-	m->bin = spe_sym_binary_check(r->sym, m->path, m->build_id, &check);
+	m->bin = spe_sym_binary_check(r->sym, m->path, recorded, &check);
 	m->bid_match = check.match;
-	if (m->bin && !m->build_id && *spe_sym_binary_build_id(m->bin))
-		m->build_id = strdup(spe_sym_binary_build_id(m->bin)); /* NULL without memory: stays unknown */
 	return m->bin;
 }
 
@@ -178,43 +185,102 @@ static int is_kernel_pc(const struct spe_record *rec)
 	return rec->pc.el >= 1 || (rec->pc.addr >> 63);
 }
 
-int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, uint64_t time, struct pc_value **out)
+/*
+ * The rows of @p pc in mapping row @p m (index @p index of the
+ * attribution's table), resolved on first sight of that pair.
+ */
+static int rows_in_mapping(struct resolver *r, struct attrib_mapping *m, int kernel, uint64_t pc, struct pc_value *out)
 {
-	uint64_t pc = rec->pc.addr;
-	int kernel = is_kernel_pc(rec);
-	uint64_t key = pc_cache_key2((uint64_t)(int64_t)(kernel ? KERNEL_PID : pid), pc);
+	uint64_t key = pc_cache_key2((uint64_t)m->id, pc);
+	const struct pc_value *known = ana_pc_cache_find(&r->by_mapping, key);
+	if (known) {
+		*out = *known;
+		return 0;
+	}
+	struct pc_value nv = { .latency_group = PC_NO_GROUP, .map = PROC_NONE };
+	int rc = kernel ? resolve_kernel(r, m, pc, &nv) : resolve_user(r, m, pc, &nv);
+	if (rc < 0)
+		return rc;
+	if (!ana_pc_cache_put(&r->by_mapping, key, nv))
+		return -spe_nomem;
+	*out = nv;
+	return 0;
+}
+
+/*
+ * The memo entry of (@p space, @p pc) at @p time: reused while the map it
+ * came from is still there; else the map found now, and its mapping's rows.
+ */
+static int memo_entry(struct resolver *r, uint32_t space, uint64_t key, int kernel, uint64_t pc, uint64_t time,
+		      struct pc_value **out)
+{
+	struct processes *p = &r->at->procs;
 	struct pc_value *v = ana_pc_cache_find(&r->pcs, key);
-	if (!v) {
-		struct pc_value nv = { .latency_group = PC_NO_GROUP };
-		int rc = 0;
-		if (kernel) {
-			if (r->ks)
-				rc = resolve_kernel(r, pc, &nv);
-		} else {
-			struct attrib_mapping *m = ana_attrib_find_mapping(r->at, pid, pc, time);
-			if (m)
-				rc = resolve_user(r, m, pc, &nv);
-		}
+	if (v && v->map != PROC_NONE && ana_procs_map_live(p, v->map, time)) {
+		*out = v;
+		return 0;
+	}
+	uint32_t map = space != PROC_NONE ? ana_procs_map_at(p, space, pc, time) : PROC_NONE;
+	struct attrib_mapping *m = map != PROC_NONE ? ana_attrib_map_row(r->at, map) : NULL;
+	if (m && m->prot >= 0)
+		m = NULL, map = PROC_NONE; /* a data mapping: no code there */
+	struct pc_value nv = { .latency_group = PC_NO_GROUP, .map = PROC_NONE };
+	if (!m && kernel) {
+		size_t index;
+		if (!kernel_symbolic_mapping(r, &index))
+			return -spe_nomem;
+		m = &r->at->maps[index];
+	}
+	if (m) {
+		int rc = rows_in_mapping(r, m, kernel, pc, &nv);
 		if (rc < 0)
 			return rc;
-		if (!(v = ana_pc_cache_put(&r->pcs, key, nv)))
-			return -spe_nomem;
+		nv.map = map;
+	} else if (v && v->map == PROC_NONE) {
+		*out = v; /* still in no mapping */
+		return 0;
 	}
-	if (!v->mapping_id && !kernel)
-		r->no_mapping++;
-	else if (v->mapping_id && !v->symbol_id)
-		r->no_symbol++;
+	if (v)
+		*v = nv;
+	else if (!(v = ana_pc_cache_put(&r->pcs, key, nv)))
+		return -spe_nomem;
 	*out = v;
 	return 0;
 }
 
-void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *rec, int pid, int pid_known)
+int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, uint32_t space, uint64_t time,
+		    struct pc_value **out)
+{
+	uint64_t pc = rec->pc.addr;
+	int kernel = is_kernel_pc(rec);
+	if (kernel)
+		space = r->at->procs.kernel;
+	uint64_t key = pc_cache_key2(kernel ? KERNEL_SPACE_KEY : (uint64_t)space, pc);
+	int rc = memo_entry(r, space, key, kernel, pc, time, out);
+	if (rc < 0)
+		return rc;
+	const struct pc_value *v = *out;
+	if (kernel)
+		r->kernel_no_symbol += !v->symbol_id;
+	else if (space == PROC_NONE)
+		r->no_pid++;
+	else if (!v->mapping_id)
+		r->no_mapping++;
+	else if (!v->symbol_id)
+		r->no_symbol++;
+	return 0;
+}
+
+void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *rec, uint32_t space)
 {
 	if (!(rec->has & SPE_HAS_PC))
 		return;
+	uint64_t as;
 	if (is_kernel_pc(rec))
-		pid = KERNEL_PID;
-	else if (!pid_known)
+		as = KERNEL_SPACE_KEY;
+	else if (space != PROC_NONE)
+		as = space;
+	else
 		return;
-	ana_pc_cache_prefetch(&r->pcs, pc_cache_key2((uint64_t)(int64_t)pid, rec->pc.addr));
+	ana_pc_cache_prefetch(&r->pcs, pc_cache_key2(as, rec->pc.addr));
 }

@@ -92,9 +92,9 @@ ${SPE_RUN:-} "$load" "$tmp/mw.data" -o "$tmp/option.db" --symfs="$tmp/root" --de
 expect option_symbols "$(symbols "$tmp/option.db")" "branchy bump_shared chase stream_sum"
 DEBUGINFOD_URLS=$url ${SPE_RUN:-} "$load" "$tmp/mw.data" -o "$tmp/off.db" --symfs="$tmp/root" --no-debuginfod 2>/dev/null
 expect no_debuginfod_symbols "$(symbols "$tmp/off.db")" ""
-${SPE_RUN:-} "$load" "$tmp/mw.data" -o "$tmp/usage.db" --debuginfod 2>"$tmp/usage.err"
-expect debuginfod_without_urls_rc $? 64
-has debuginfod_without_urls "$(cat "$tmp/usage.err")" "DEBUGINFOD_URLS is not set"
+${SPE_RUN:-} "$load" "$tmp/mw.data" -o "$tmp/usage.db" --debuginfod= 2>"$tmp/usage.err"
+expect debuginfod_empty_rc $? 64
+has debuginfod_empty "$(cat "$tmp/usage.err")" "--debuginfod=: no server given"
 
 # A server that never answers.
 : >"$tmp/silent.port"

@@ -302,11 +302,14 @@ struct spe_load_counts {
 	uint64_t partial_records;
 	uint64_t unknown_packets;
 	uint64_t lost_aux;         /* PERF_RECORD_AUX with the truncated flag, or LOST records */
-	uint64_t no_mapping;       /* user PCs outside every mapping */
-	uint64_t no_symbol;        /* PCs in a mapping but without a symbol */
+	uint64_t no_mapping;       /* user PCs of a known process outside its mappings at the record's time */
+	uint64_t no_symbol;        /* user PCs in a mapping but without a symbol */
 	uint64_t no_time;          /* records without a perf time (no TIME_CONV or TS) */
 	uint64_t no_data_object;   /* user data addresses in no data object (no variable, no data mapping) */
 	uint64_t dropped_extras;   /* decoder: counters/addresses of unnamed indices past 8 in a record */
+	uint64_t no_pid;           /* user PCs of a process no sideband names (no CONTEXT thread, no switch): not resolved */
+	uint64_t kernel_no_symbol; /* kernel PCs without a function (no --kallsyms, or not in it) */
+	uint64_t out_of_order;     /* sideband records older than one before them in the file (applied in time order) */
 	/*
 	 * The file ends before its data (a recording cut short): the whole
 	 * records before the cut are loaded; cut_offset is the file offset of
@@ -342,6 +345,10 @@ void spe_loader_cpu(struct spe_loader *ld, int cpu, uint32_t midr);
 /* TIME_CONV for spe_loader_record (spe_load_aux takes each record's time from the AUX layer). */
 void spe_loader_time_conv(struct spe_loader *ld, const struct spe_perf_time_conv *tc);
 int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, uint64_t time);
+/* FORK: @p tid of @p pid made by @p ptid of @p ppid; @p from_proc: perf synthesized it from /proc (misc bit 13). */
+int spe_loader_fork(struct spe_loader *ld, int pid, int ppid, int tid, int ptid, uint64_t time, int from_proc);
+int spe_loader_exit(struct spe_loader *ld, int pid, int tid, uint64_t time);
+/* An executable mapping of @p pid; @p pid -1: the kernel's (`[kernel.kallsyms]`, a module, a BPF program). */
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		    const char *path, const char *build_id, uint64_t time);
 /*

@@ -106,6 +106,10 @@ enum spe_perf_aux_flag {
 #define SPE_PERF_MISC_SWITCH_OUT_PREEMPT (1u << 14)
 #define SPE_PERF_MISC_MMAP_BUILD_ID (1u << 14)
 #define SPE_PERF_MISC_MMAP_DATA (1u << 13)  /* MMAP/MMAP2 of a mapping without PROT_EXEC */
+#define SPE_PERF_MISC_FORK_EXEC (1u << 13)  /* FORK that perf synthesized from /proc (its maps come as MMAPs) */
+#define SPE_PERF_MISC_CPUMODE_MASK 7u       /* misc & 7: the record's CPU mode */
+#define SPE_PERF_MISC_KERNEL 1u             /* cpumodes of the host's and a guest's kernel */
+#define SPE_PERF_MISC_GUEST_KERNEL 4u
 
 /* ------------------------------------------------------------------ */
 /* Reader                                                              */
