@@ -112,7 +112,8 @@ struct spe_symbolizer *spe_sym_new(const struct spe_sym_opts *opts)
 	if (opts)
 		memcpy(&sym->opts, opts, opts->size < sizeof sym->opts ? opts->size : sizeof sym->opts);
 	sym->opts.size = sizeof sym->opts;
-	if (sym->opts.symfs && *sym->opts.symfs)
+	/* absolute: dwfl searches only absolute debug directories by build-id (SYMFS/usr/lib/debug below) */
+	if (sym->opts.symfs && *sym->opts.symfs && !(sym->symfs = realpath(sym->opts.symfs, NULL)))
 		sym->symfs = strdup(sym->opts.symfs);
 	if (sym->opts.debug_path) {
 		sym->debug_path = strdup(sym->opts.debug_path);
