@@ -13,6 +13,7 @@
 #include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
+#include "common/load_status.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
 #include "spe/infile.h"
@@ -130,6 +131,7 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 							       : "; give --kallsyms=FILE, a copy of the recorded machine's /proc/kallsyms");
 	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
 		fprintf(stderr, "spe-load: %s\n", k->cut_what);
+	cli_load_warn("spe-load", file, k);
 }
 
 int cmd_load(int argc, char **argv);
