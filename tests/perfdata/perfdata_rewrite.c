@@ -43,7 +43,7 @@ struct bytes {
 	size_t len, cap;
 };
 
-static void die(const char *what)
+static __attribute__((noreturn)) void die(const char *what)
 {
 	fprintf(stderr, "perfdata_rewrite: %s\n", what);
 	exit(1);
