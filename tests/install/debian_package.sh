@@ -103,7 +103,7 @@ expect "spe --version is the package's" "$("$root/usr/bin/spe" --version)" "spe 
 has "man spe-load from the package" "$(MANWIDTH=80 man -M "$root/usr/share/man" spe-load 2>&1)" "spe-load - load Arm SPE traces"
 # libzstd.pc (libspe.pc's Requires.private) is the system's: libspe-dev depends on libzstd-dev
 export PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/lib/$multiarch/pkgconfig:/usr/lib/$multiarch/pkgconfig"
-expect "libspe.pc has plain /usr paths" "$(sed -n 's/^prefix=//p' "$PKG_CONFIG_LIBDIR/libspe.pc")" /usr
+expect "libspe.pc has plain /usr paths" "$(sed -n 's/^prefix=//p' "$root/usr/lib/$multiarch/pkgconfig/libspe.pc")" /usr
 ex=$root/usr/share/doc/libspe-dev/examples/decode_records.c
 [ -f "$ex" ] || ex=$ex.gz
 zcat -f "$ex" >"$tmp/decode_records.c"
