@@ -14,7 +14,8 @@
 #    in the stream as through a pipe;
 #  - with its NUMA_TOPOLOGY corrupted it reads the same, with one warning (perf 6.1 cannot read it);
 #  - an SPE capture (the memwork replay) whose sideband is compressed (COMPRESSED, COMPRESSED2)
-#    loads into the same rows as the plain one, and spe-dump's perf-compatible dump of it is perf's.
+#    loads into the same rows as the plain one, and spe-dump's perf-compatible dump of it is perf's;
+#    with its HEADER_AUXTRACE index corrupted it loads the same, spe-load and spe-dump warning once.
 # usage: real_captures.sh PERF_EVENTS PERFDATA_REWRITE SPE_DUMP TEST_PERF_DIFF SPE_RECORD SPE_LOAD SPE_QUERY FIXTURES
 #        real_captures.sh --perf-events FILE | --perf-sideband FILE      perf's text (make.sh keeps it)
 set -u
@@ -159,6 +160,18 @@ want=$(rows "$tmp/mw.db")
 has "memwork rows" "$want" "4243,4242,bumper"
 expect "compressed sideband: the same rows" "$(rows "$tmp/mwz.db")" "$want"
 expect "COMPRESSED2 sideband: the same rows" "$(rows "$tmp/mwz2.db")" "$want"
+# its HEADER_AUXTRACE index lying (a count of 2^64 - 1): skipped with one warning from spe-load and
+# spe-dump, exit 0, the same rows
+${SPE_RUN:-} "$rewrite" --corrupt-feature=18 "$tmp/mwz.data" "$tmp/badidx.data" || { echo "FAIL corrupt 18"; exit 1; }
+warning="warning: $tmp/badidx.data: offset 0x"
+what="feature AUXTRACE (18) skipped: AUXTRACE index announces 18446744073709551615 entries but holds 2"
+${SPE_RUN:-} "$load" --no-symbols "$tmp/badidx.data" -o "$tmp/badidx.db" 2>"$tmp/err"
+expect "spe-load with a bad index" $? 0
+expect "spe-load warns once" "$(grep -c "^spe-load: $warning.*: $what\$" "$tmp/err")" 1
+expect "bad index: the same rows" "$(rows "$tmp/badidx.db")" "$want"
+${SPE_RUN:-} "$dump" -q "$tmp/badidx.data" >/dev/null 2>"$tmp/err"
+expect "spe-dump with a bad index" $? 0
+expect "spe-dump warns once" "$(grep -c "^spe-dump: $warning.*: $what\$" "$tmp/err")" 1
 if [ $have_perf = 1 ]; then
 	${SPE_RUN:-} "$perf_diff" --file "$dump" "$tmp/mwz.data" >"$tmp/diff.out"
 	expect "spe-dump --perf-compat=6.1 = perf report -D on mwz.data" $? 0
