@@ -31,6 +31,13 @@
 /* Without HEADER_COMPRESSED (a file cut before its features): the most one compressed record may give. */
 #define PD_DECOMP_DEFAULT_LIMIT ((uint64_t)1 << 30)
 #define PD_COMP_ZSTD 1 /* HEADER_COMPRESSED comp_type of zstd */
+/*
+ * ZSTD_decompressStream's hint when it waits for the next block's 3-byte
+ * header (ZSTD_blockHeaderSize, zstd's format: RFC 8878 3.1.1.2): the
+ * stream stopped between blocks, where perf's flushes leave it.  Any other
+ * value but 0 (a frame ended) means it stopped inside a block.
+ */
+#define PD_ZSTD_BETWEEN_BLOCKS 3
 
 struct pd_decomp {
 	ZSTD_DStream *ds;
@@ -44,6 +51,7 @@ struct pd_decomp {
 	uint64_t rec_off;      /* file offset of the current compressed record */
 	uint64_t produced;     /* what it decompressed to so far */
 	uint64_t limit;
+	size_t hint;           /* ZSTD_decompressStream's last return: where the stream stopped */
 };
 
 static int create(struct spe_perf_file *f)
@@ -180,6 +188,7 @@ int pd_decomp_next(struct spe_perf_file *f, struct spe_perf_event *ev)
 		d->fill = out.pos;
 		d->in_pos = in.pos;
 		d->out_full = out.pos == out.size;
+		d->hint = r;
 		if (d->produced > d->limit)
 			return pd_fail(f, -spe_bad_file, d->rec_off,
 				       "compressed record decompresses to more than %llu bytes, %s (damaged or hostile data)",
@@ -194,6 +203,15 @@ int pd_decomp_next(struct spe_perf_file *f, struct spe_perf_event *ev)
 int pd_decomp_finish(struct spe_perf_file *f)
 {
 	struct pd_decomp *d = f->decomp;
+	if (d && d->fill == d->head && d->hint != 0 && d->hint != PD_ZSTD_BETWEEN_BLOCKS) {
+		/* whole records, but zstd holds part of a block: whether it held records is unknown */
+		size_t hint = d->hint;
+		d->hint = 0; /* said once */
+		return pd_warn(f, d->rec_off,
+			       "the compressed data ends inside a zstd block (zstd expects %zu more bytes): records in "
+			       "the rest of it, if any, are lost",
+			       hint);
+	}
 	if (!d || d->fill == d->head)
 		return 0;
 	size_t avail = d->fill - d->head;

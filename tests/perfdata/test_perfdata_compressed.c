@@ -353,6 +353,61 @@ TEST(stream_cut_inside_a_record)
 	free(s.p);
 }
 
+/*
+ * Whole records, then zstd bytes cut inside a block: zstd holds them without
+ * output, so whether records were lost is unknown: a warning says so.
+ */
+TEST(stream_cut_inside_a_zstd_block)
+{
+	struct buf s = plain_records(20);
+	static struct pieces pc;
+	size_t first = 0, n = 0;
+	for (; n < 10; n++) /* the first 10 records, then the other 10, flushed apart */
+		first += (size_t)(s.p[first + 6] | s.p[first + 7] << 8);
+	compress_pieces(&s, first, &pc);
+	CHECK(pc.n >= 2);
+	CHECK(pc.z[1].len > 8);
+	pc.z[1].len = 6; /* the second piece's block header and 3 bytes of the block */
+	struct buf b = { 0 };
+	pipe_header(&b);
+	put_compressed(&b, SPE_PERF_RECORD_COMPRESSED, &pc.z[0]);
+	put_compressed(&b, SPE_PERF_RECORD_COMPRESSED, &pc.z[1]);
+	struct spe_perf_file *f = open_buf(&b);
+	struct spe_perf_event ev;
+	int n_events = 0, rc;
+	while ((rc = spe_perf_next(f, &ev, sizeof ev)) == 0)
+		n_events++;
+	CHECK_INT_EQ(rc, -spe_eos);
+	CHECK_INT_EQ(n_events, 10);
+	struct spe_perf_info info;
+	spe_perf_get_info(f, &info, sizeof info);
+	CHECK_INT_EQ(info.n_warnings, 1);
+	char want[256];
+	snprintf(want, sizeof want, "t.data: offset 0x%zx: the compressed data ends inside a zstd block (zstd expects ",
+		 16 + 8 + pc.z[0].len);
+	CHECK(spe_perf_warning(f, 0) && strncmp(spe_perf_warning(f, 0), want, strlen(want)) == 0);
+	CHECK(spe_perf_warning(f, 0) && strstr(spe_perf_warning(f, 0), "records in the rest of it, if any, are lost"));
+	CHECK_INT_EQ(spe_perf_next(f, &ev, sizeof ev), -spe_eos); /* said once */
+	spe_perf_get_info(f, &info, sizeof info);
+	CHECK_INT_EQ(info.n_warnings, 1);
+	spe_perf_free_file(f);
+	/* the same stream whole: no warning */
+	free(b.p);
+	free_pieces(&pc);
+	compress_pieces(&s, first, &pc);
+	b = (struct buf){ 0 };
+	pipe_header(&b);
+	for (int i = 0; i < pc.n; i++)
+		put_compressed(&b, SPE_PERF_RECORD_COMPRESSED, &pc.z[i]);
+	char msg[640];
+	CHECK_INT_EQ(read_to_end(&b, msg, sizeof msg, &n_events, &info), -spe_eos);
+	CHECK_INT_EQ(n_events, 20);
+	CHECK_INT_EQ(info.n_warnings, 0);
+	free(b.p);
+	free_pieces(&pc);
+	free(s.p);
+}
+
 /* A pipe-mode file whose one COMPRESSED record holds @p z (@p n bytes, not compressed by us). */
 static struct buf raw_compressed(const void *z, size_t n)
 {
@@ -633,6 +688,7 @@ int main(void)
 	RUN(records_straddle_compressed_records);
 	RUN(zstd_bomb_is_bounded);
 	RUN(stream_cut_inside_a_record);
+	RUN(stream_cut_inside_a_zstd_block);
 	RUN(what_compressed_data_must_not_be);
 	RUN(every_truncation_of_compressed_data);
 	RUN(tracing_data_is_skipped);
