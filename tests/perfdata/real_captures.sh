@@ -68,6 +68,7 @@ check_capture() {
 	label=$1 file=$2 golden=$3
 	got=$(ours --events "$file")
 	expect "$label events end" "$(cat "$tmp/ours.end")" eos
+	expect "$label: no warning" "$(cat "$tmp/ours.warn")" ""
 	expect "$label events = perf 6.1's (recorded)" "$got" "$(cat "$golden.perf-6.1.events.txt")"
 	[ $have_perf = 0 ] || [ "$file" = - ] || expect "$label events = perf's" "$got" "$(perf_events "$file")"
 	got=$(ours --sideband "$file")
