@@ -23,16 +23,14 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 			return -spe_nomem;
 		}
 	}
-	if (opts->kallsyms && !(r->ks = spe_kallsyms_new(opts->kallsyms, err, errlen)))
-		return -spe_io;
-	return 0;
+	return ana_ksyms_init(&r->ksyms, opts->kallsyms, err, errlen);
 }
 
 void ana_resolver_fini(struct resolver *r)
 {
 	spe_sym_free(r->sym);
 	spe_disasm_free(r->dis);
-	spe_kallsyms_free(r->ks);
+	ana_ksyms_fini(&r->ksyms);
 	ana_pc_cache_free(&r->pcs);
 	ana_pc_cache_free(&r->by_mapping);
 	ana_pc_cache_free(&r->symbols);
@@ -68,8 +66,11 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
  */
 static int64_t kernel_symbolic_mapping(struct resolver *r, size_t *index)
 {
+	struct attrib_mapping *m;
 	if (!r->kernel_mapping_id &&
-	    ana_attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME, -1)) {
+	    (m = ana_attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME,
+					-1))) {
+		m->kernel_kind = KMAP_NOWHERE;
 		r->kernel_mapping_id = r->next->mapping++;
 		r->kernel_mapping_index = r->at->n_maps - 1;
 	}
@@ -106,14 +107,13 @@ static int insn_row(struct resolver *r, uint64_t pc, struct pc_value *out, const
 	return 0;
 }
 
-/* A kernel PC in mapping @p m: its function from --kallsyms (runtime addresses), else none. */
-static int resolve_kernel(struct resolver *r, const struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
+/* A kernel PC in mapping @p m: its function from the kernel's symbol source (kernel_syms.h), else none. */
+static int resolve_kernel(struct resolver *r, struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
 {
 	out->mapping_id = m->id;
-	uint64_t start, size;
-	const char *name = r->ks ? spe_kallsyms_lookup(r->ks, pc, &start, &size) : NULL;
-	if (name) {
-		int rc = symbol_row(r, out->mapping_id, name, start, size, NULL, 0, &out->symbol_id);
+	struct ksym_result ks;
+	if (ana_ksyms_lookup(&r->ksyms, m, pc, &ks)) {
+		int rc = symbol_row(r, out->mapping_id, ks.name, ks.start, ks.size, NULL, 0, &out->symbol_id);
 		if (rc < 0)
 			return rc;
 	}
@@ -234,8 +234,10 @@ int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, uint32_t s
 	if (rc < 0)
 		return rc;
 	const struct pc_value *v = *out;
-	if (kernel)
+	if (kernel) {
 		r->kernel_no_symbol += !v->symbol_id;
+		r->kernel_no_map += !v->symbol_id && v->mapping_id == r->kernel_mapping_id;
+	}
 	else if (space == PROC_NONE)
 		r->no_pid++;
 	else if (!v->mapping_id)
