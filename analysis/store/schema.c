@@ -24,7 +24,7 @@
 	"  timed INTEGER NOT NULL,\n"          \
 	"  p50 INTEGER,\n"                     \
 	"  p90 INTEGER,\n"                     \
-	"  p99 INTEGER);\n"
+	"  p99 INTEGER,\n"
 
 static const char tables_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;\n"
@@ -117,6 +117,8 @@ static const char tables_sql[] =
 	"SELECT pc_value AS pc, insn_id, samples, total_latency, timed, p50, p90, p99 FROM _hot_pc;\n"
 	"CREATE TABLE symbol_summary(\n"
 	"  symbol_id INTEGER REFERENCES symbol(id),\n" LATENCY_STATS_COLUMNS
+	/* the records without a symbol in a kernel map: one row per kernel map path, its smallest id */
+	"  mapping_id INTEGER REFERENCES mapping(id));\n"
 	/* the summaries of the records (record_summary.c): one source's rows each */
 	"CREATE TABLE mem_level_stat(\n"
 	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"

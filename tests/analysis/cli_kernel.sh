@@ -12,10 +12,11 @@
 # below the kernel), of another boot (KASLR: the image lines up through _text, modules do
 # not), the reference symbol _stext, a file without it, a recording that hides the
 # kernel's address (kptr_restrict), KSYMBOL maps over time; unusable files exit 65.
-#   cli_kernel.sh KERNEL_PERFDATA LOAD QUERY
+# Unknown kernel code is reported per kernel map, apart from unknown user code, in every report.
+#   cli_kernel.sh KERNEL_PERFDATA LOAD QUERY FIXTURES [REPORT [EXPORT]]
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
-gen=$1 load=$2 query=$3
+gen=$1 load=$2 query=$3 report=${5:-} export=${6:-}
 scratch_dir cli-kernel
 have_perf=1
 if ! command -v perf >/dev/null || [ -n "${SPE_RUN:-}" ]; then
@@ -24,81 +25,17 @@ if ! command -v perf >/dev/null || [ -n "${SPE_RUN:-}" ]; then
 fi
 q() { ${SPE_RUN:-} "$query" -d "$1" --format=csv "$2" | tr -d '\r' | tail -n +2; }
 
-# The recording's boot: the kernel at 0xffffc9a2d5400000 (KASLR), my-mod below it, himod and lastmod above.
-cat >"$tmp/kallsyms.boot" <<'EOF'
-ffffc9a2d5400000 T _text
-ffffc9a2d5410000 T _stext
-ffffc9a2d5410000 t __alias_a
-ffffc9a2d5410000 W weak_one
-ffffc9a2d5410000 T do_one_initcall
-ffffc9a2d5410200 t trace_initcall_start
-ffffc9a2d5411000 t loc_b
-ffffc9a2d5411000 t loc_a
-ffffc9a2d5412000 T copy_page
-ffffc9a2d5412800 d some_data
-ffffc9a2d5412900 T el0_svc
-ffffc9a2d5412f00 r some_rodata
-ffffc9a2d5413000 T schedule
-ffffc9a2d5414000 T _etext
-ffffc9a2d5600000 D __start_rodata
-ffffc9a2d0c00000 t mymod_init	[my_mod]
-ffffc9a2d0c00100 t mymod_work	[my_mod]
-ffffc9a2d0c00400 T mymod_exit	[my_mod]
-ffffc9a2d0c00800 d __this_module	[my_mod]
-ffffc9a2d6000000 t hi_fn1	[himod]
-ffffc9a2d6000800 t hi_fn2	[himod]
-ffffc9a2d6000900 d hi_data	[himod]
-ffffc9a2d6100000 t last_fn	[lastmod]
-EOF
-# Another boot of the same kernel: the image 0x3c600000 lower, the modules 0x1000000 lower.
-cat >"$tmp/kallsyms.other" <<'EOF'
-ffffc9a298e00000 T _text
-ffffc9a298e10000 T _stext
-ffffc9a298e10000 t __alias_a
-ffffc9a298e10000 W weak_one
-ffffc9a298e10000 T do_one_initcall
-ffffc9a298e10200 t trace_initcall_start
-ffffc9a298e11000 t loc_b
-ffffc9a298e11000 t loc_a
-ffffc9a298e12000 T copy_page
-ffffc9a298e12800 d some_data
-ffffc9a298e12900 T el0_svc
-ffffc9a298e12f00 r some_rodata
-ffffc9a298e13000 T schedule
-ffffc9a298e14000 T _etext
-ffffc9a299000000 D __start_rodata
-ffffc9a2cfc00000 t mymod_init	[my_mod]
-ffffc9a2cfc00100 t mymod_work	[my_mod]
-ffffc9a2cfc00400 T mymod_exit	[my_mod]
-ffffc9a2cfc00800 d __this_module	[my_mod]
-ffffc9a2d5000000 t hi_fn1	[himod]
-ffffc9a2d5000800 t hi_fn2	[himod]
-ffffc9a2d5000900 d hi_data	[himod]
-ffffc9a2d5100000 t last_fn	[lastmod]
-EOF
+# fixtures/kernel (its README says what each holds): the kallsyms files of the recording's boot and
+# of another, the sideband and records kernel_perfdata writes after the kernel MMAP
+fx=$4
+cp "$fx/kernel/kallsyms.boot" "$fx/kernel/kallsyms.other" "$tmp/"
 grep -v ' _text$' "$tmp/kallsyms.other" >"$tmp/kallsyms.notext"
 
-# The sideband and one record per PC; $1: the kernel MMAP line
+# The spec: HEADER_OSRELEASE, the kernel MMAP line $1, the modules, a process and one record per PC
 machine() {
-	cat <<EOF
-osrelease 6.1.0-spekit-test
-$1
-module 0xffffc9a2d0c00000 0x1000 /lib/modules/6.1.0-spekit-test/kernel/drivers/my-mod.ko
-module 0xffffc9a2d6000000 0x2000 /lib/modules/6.1.0-spekit-test/kernel/drivers/himod.ko
-module 0xffffc9a2d6100000 0x1000 /lib/modules/6.1.0-spekit-test/extra/lastmod.ko.xz
-comm 4242 work
-mmap2 4242 0xaaaaab000000 0x1000 0 /nonexistent/work
-EOF
-	t=100
-	for pc in 0xffffc9a2d5400008 0xffffc9a2d5410010 0xffffc9a2d5410204 0xffffc9a2d5411010 0xffffc9a2d5412010 \
-		0xffffc9a2d5412810 0xffffc9a2d5412a00 0xffffc9a2d5412f10 0xffffc9a2d5413ff8 0xffffc9a2d5414010 \
-		0xffffc9a2d0c00010 0xffffc9a2d0c00110 0xffffc9a2d0c007f0 \
-		0xffffc9a2d6000010 0xffffc9a2d6000810 0xffffc9a2d6000910 0xffffc9a2d6100010 \
-		0xffffc9a2d7000010; do
-		echo "pc $t $pc 1 4242"
-		t=$((t + 1))
-	done
-	echo "pc $t 0xaaaaab000100 0 4242"
+	echo "osrelease 6.1.0-spekit-test"
+	echo "$1"
+	cat "$fx/kernel/machine.spec"
 }
 kmap_text="kernel 0xffffc9a2d5400000 0x16000 0xffffc9a2d5400000 [kernel.kallsyms]_text"
 
@@ -162,6 +99,39 @@ expect same_boot_names "$(awk '{ print $3 }' "$tmp/same_boot.ours" | tr '\n' ' '
 	"_text do_one_initcall trace_initcall_start loc_a copy_page [unknown] el0_svc el0_svc schedule _etext mymod_init mymod_work mymod_exit hi_fn1 hi_fn2 [unknown] [unknown] [unknown] [unknown] "
 has same_boot_said "$(cat "$tmp/same_boot.err")" \
 	"$tmp/same_boot.data: kernel symbols: --kallsyms=$tmp/kallsyms.boot, lined up at _text; modules: 3 named by it, 0 not"
+
+# Unknown kernel code apart from unknown user code, per kernel map, in every report: the view
+# hot_symbol, spe-report's text, JSON and HTML page, spe-export's folded stacks
+db=$tmp/same_boot.db
+expect unknown_view "$(q "$db" "SELECT coalesce(mapping, 'user'), samples FROM hot_symbol WHERE symbol IS NULL ORDER BY 1")" \
+"/lib/modules/6.1.0-spekit-test/extra/lastmod.ko.xz,1
+/lib/modules/6.1.0-spekit-test/kernel/drivers/himod.ko,1
+[kernel.kallsyms],2
+user,1"
+if [ -n "$report" ]; then
+	${SPE_RUN:-} "$report" -d "$db" >"$tmp/report.txt" 2>&1
+	expect unknown_text "$(grep '^  ??' "$tmp/report.txt" | awk '{ $NF = ""; print }' | sort)" \
+"?? 1 5 5.3% 
+?? in /lib/modules/6.1.0-spekit-test/extra/lastmod.ko.xz 1 5 5.3% 
+?? in /lib/modules/6.1.0-spekit-test/kernel/drivers/himod.ko 1 5 5.3% 
+?? in [kernel.kallsyms] 2 10 10.5% "
+	${SPE_RUN:-} "$report" -d "$db" --format=json >"$tmp/report.json" 2>&1
+	has unknown_json_kernel "$(cat "$tmp/report.json")" \
+		'{"symbol": "??", "file": "??", "line": 0, "samples": 2, "total_latency": 10, "share": 0.1053, "mapping": "[kernel.kallsyms]"}'
+	has unknown_json_user "$(cat "$tmp/report.json")" \
+		'{"symbol": "??", "file": "??", "line": 0, "samples": 1, "total_latency": 5, "share": 0.0526, "mapping": null}'
+	${SPE_RUN:-} "$report" -d "$db" --html="$tmp/report.html" 2>/dev/null
+	expect unknown_html "$(grep -o '<td data-col="symbol" class="mono">(no symbol)</td><td>[^<]*</td>' "$tmp/report.html" |
+		sed 's/.*<td>//; s/<.td>//' | sort)" "$(printf '%s\n' '[kernel.kallsyms]' himod.ko lastmod.ko.xz '–' | sort)"
+fi
+if [ -n "$export" ]; then
+	expect unknown_folded "$(${SPE_RUN:-} "$export" -d "$db" --format=folded 2>/dev/null | grep '\[unknown\]' | sort)" \
+"[kernel.kallsyms];[unknown];0xffffc9a2d5412810 5
+[kernel.kallsyms];[unknown];0xffffc9a2d7000010 5
+himod.ko;[unknown];0xffffc9a2d6000910 5
+lastmod.ko.xz;[unknown];0xffffc9a2d6100010 5
+work;[unknown];0xaaaaab000100 5"
+fi
 
 # Another boot: the image's names are the same, the modules' unknown (perf: unknown, or below the kernel, user PCs).
 other_boot_differences="ffffc9a2d5412810 ours-unknown some_data
