@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* spe-load: perf.data (or raw SPE) files into a spekit SQLite database.  See docs/spe-load.1.md. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "common/cli_args.h"
+#include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
 #include "common/temp_db.h"
@@ -25,33 +25,74 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
-		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--cpu=N]]\n"
-		"       spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace]\n"
-		"                [options above]\n"
-		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
-		"      --clickhouse=URL  load into ClickHouse instead, e.g. http://host:8123/?database=spe\n"
-		"      --cluster=NAME    with --clickhouse: tables on every shard of cluster NAME\n"
-		"      --cluster-http=HOST:PORT,...  the HTTP ports of the cluster's servers where not the URL's\n"
-		"                        (:PORT for every server not named)\n"
-		"      --append          add the files to an existing database (a file already in it is refused)\n"
-		"      --replace         as --append, but a file already loaded is loaded again in its place\n"
-		"      --force           replace an existing database (only once the load succeeded)\n"
-		"      --symfs=DIR       look for mapped files under DIR\n"
-		"      --kallsyms=FILE   resolve kernel PCs with a copy of /proc/kallsyms\n"
-		"      --no-symbols      do not symbolize or disassemble\n"
-		"      --line-budget=N   written cache lines whose sharing counts a load keeps (default %d)\n"
-		"      --jobs=N          1: one thread; 2 (default with 2 CPUs): SQLite inserts on a writer thread,\n"
-		"                        the end-of-load merge beside them\n"
-		"      --raw             FILEs are bare SPE bytes, not perf.data\n"
-		"      --midr=MIDR       the CPU: MIDR_EL1 value or part name (neoverse-n1); raw files need it,\n"
-		"                        perf.data takes it for CPUs it names no part for (a file cut short)\n"
-		"      --cpu=N           CPU number recorded for raw files (default 0)\n",
-		SPE_LOAD_LINE_BUDGET);
-}
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
+enum {
+	OPT_APPEND = CLI_ID(0),
+	OPT_FORCE,
+	OPT_SYMFS,
+	OPT_KALLSYMS,
+	OPT_NO_SYMBOLS,
+	OPT_RAW,
+	OPT_MIDR,
+	OPT_RAW_CPU,
+	OPT_JOBS,
+	OPT_CLICKHOUSE,
+	OPT_CLUSTER,
+	OPT_REPLACE,
+	OPT_LINE_BUDGET,
+	OPT_CLUSTER_HTTP
+};
+static const char *const usage[] = {
+	"spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]",
+	"         [--no-symbols] [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--raw-cpu=N]]",
+	"spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace] [options above]",
+	NULL,
+};
+
+static const struct cli_option options[] = {
+	{ 'i', "input", 'i', CLI_INPUT, "FILE", .help = "a file to load, as a FILE operand (repeatable; loaded first)",
+	  .group = "Input" },
+	{ OPT_RAW, "raw", 0, CLI_FLAG, .help = "FILEs are bare SPE bytes, not perf.data" },
+	{ OPT_MIDR, "midr", 0, CLI_TEXT, "MIDR|PART", .values = cli_cpu_part_name,
+	  .help = "the CPU: MIDR_EL1 value or part name; raw files need it, perf.data takes it for CPUs it names "
+		  "no part for (a file cut short)" },
+	{ OPT_RAW_CPU, "raw-cpu", 0, CLI_INT, "N", .min = 0, .max = SPE_AUX_MAX_CPUS - 1,
+	  .help = "with --raw: the CPU number stored in the rows (default 0)" },
+	{ 'o', "output", 'o', CLI_FILE, "DB", .help = "database to write (default ./spe.db, which spe-query reads)",
+	  .group = "Output" },
+	{ OPT_APPEND, "append", 0, CLI_FLAG,
+	  .help = "add the files to an existing database (a file already in it is refused)" },
+	{ OPT_REPLACE, "replace", 0, CLI_FLAG,
+	  .help = "as --append, but a file already loaded is loaded again in its place" },
+	{ OPT_FORCE, "force", 0, CLI_FLAG, .help = "replace an existing database (only once the load succeeded)" },
+	{ OPT_CLICKHOUSE, "clickhouse", 0, CLI_TEXT, "URL",
+	  .help = "load into ClickHouse instead, e.g. http://host:8123/?database=spe" },
+	{ OPT_CLUSTER, "cluster", 0, CLI_TEXT, "NAME", .help = "with --clickhouse: tables on every shard of cluster NAME" },
+	{ OPT_CLUSTER_HTTP, "cluster-http", 0, CLI_TEXT, "HOST:PORT,...",
+	  .help = "with --cluster: the HTTP ports of the cluster's servers where not the URL's (:PORT for every server "
+		  "not named)" },
+	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "look for mapped files under DIR", .group = "Symbols" },
+	{ OPT_KALLSYMS, "kallsyms", 0, CLI_FILE, "FILE", .help = "resolve kernel PCs with a copy of /proc/kallsyms" },
+	{ OPT_NO_SYMBOLS, "no-symbols", 0, CLI_FLAG, .help = "do not symbolize or disassemble" },
+	{ OPT_LINE_BUDGET, "line-budget", 0, CLI_INT, "N", .min = 1, .max = 1 << 30,
+	  .help = "written cache lines whose sharing counts a load keeps (default " STRINGIFY(SPE_LOAD_LINE_BUDGET) ")",
+	  .group = "Resources" },
+	{ OPT_JOBS, "jobs", 0, CLI_INT, "N", .min = 1, .max = 256,
+	  .help = "1: one thread; 2 (default with 2 CPUs): SQLite inserts on a writer thread, the end-of-load merge "
+		  "beside them; more is 2" },
+	{ .name = "cpu", .alias_of = "raw-cpu" },
+	{ 0 },
+};
+
+const struct cli_command cli_command_load = {
+	.name = "load",
+	.prog = "spe-load",
+	.summary = "load perf.data (or raw SPE) files into a spekit database",
+	.usage = usage,
+	.options = options,
+};
 
 /* The load's options, for the hint print_counts adds (it is also ClickHouse's per-file callback). */
 static const struct spe_load_opts *counted_opts;
@@ -102,41 +143,7 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 int cmd_load(int argc, char **argv);
 int cmd_load(int argc, char **argv)
 {
-	enum {
-		OPT_APPEND = 256,
-		OPT_FORCE,
-		OPT_SYMFS,
-		OPT_KALLSYMS,
-		OPT_NO_SYMBOLS,
-		OPT_RAW,
-		OPT_MIDR,
-		OPT_CPU,
-		OPT_JOBS,
-		OPT_CLICKHOUSE,
-		OPT_CLUSTER,
-		OPT_REPLACE,
-		OPT_LINE_BUDGET,
-		OPT_CLUSTER_HTTP
-	};
-	static const struct option options[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "append", no_argument, NULL, OPT_APPEND },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
-		{ "raw", no_argument, NULL, OPT_RAW },
-		{ "midr", required_argument, NULL, OPT_MIDR },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "jobs", required_argument, NULL, OPT_JOBS },
-		{ "clickhouse", required_argument, NULL, OPT_CLICKHOUSE },
-		{ "cluster", required_argument, NULL, OPT_CLUSTER },
-		{ "cluster-http", required_argument, NULL, OPT_CLUSTER_HTTP },
-		{ "replace", no_argument, NULL, OPT_REPLACE },
-		{ "line-budget", required_argument, NULL, OPT_LINE_BUDGET },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct cli_command *cmd = &cli_command_load;
 	const char *output = NULL, *midr_arg = NULL;
 	int append = 0, force = 0, raw = 0, cpu = 0;
 	struct cli_ch_load_args ch = { .interrupted = &interrupted, .loaded = print_counts };
@@ -146,76 +153,45 @@ int cmd_load(int argc, char **argv)
 				      .cancel = &interrupted,
 				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1 };
 	counted_opts = &opts;
+	struct cli_args a;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+	cli_args_init(&a, cmd, argc, argv);
+	while ((c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 'o': output = optarg; break;
+		case 'o': output = a.value; break;
 		case OPT_APPEND: append = 1; break;
 		case OPT_FORCE: force = 1; break;
-		case OPT_SYMFS: opts.symfs = optarg; break;
-		case OPT_KALLSYMS: opts.kallsyms = optarg; break;
+		case OPT_SYMFS: opts.symfs = a.value; break;
+		case OPT_KALLSYMS: opts.kallsyms = a.value; break;
 		case OPT_NO_SYMBOLS: opts.symbolize = 0; break;
 		case OPT_RAW: raw = 1; break;
-		case OPT_MIDR: midr_arg = optarg; break;
-		case OPT_CPU: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (!*optarg || *end || v < 0 || v >= SPE_AUX_MAX_CPUS) {
-				fprintf(stderr, "spe-load: --cpu=%s: expected a CPU number 0-%d\n", optarg, SPE_AUX_MAX_CPUS - 1);
-				return CLI_USAGE;
-			}
-			cpu = (int)v;
-			break;
-		}
-		case OPT_JOBS: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (!*optarg || *end || v < 1 || v > 256) {
-				fprintf(stderr, "spe-load: --jobs=%s: expected a number of threads 1-256\n", optarg);
-				return CLI_USAGE;
-			}
-			opts.jobs = (int)v; /* more than 2 is 2: the load has two stages (spe-load(1)) */
-			break;
-		}
-		case OPT_CLICKHOUSE: ch.url = optarg; break;
-		case OPT_CLUSTER: ch.cluster = optarg; break;
-		case OPT_CLUSTER_HTTP: ch.cluster_http = optarg; break;
+		case OPT_MIDR: midr_arg = a.value; break;
+		case OPT_RAW_CPU: cpu = (int)a.number; break;
+		case OPT_JOBS: opts.jobs = (int)a.number; break; /* more than 2 is 2: the load has two stages (spe-load(1)) */
+		case OPT_CLICKHOUSE: ch.url = a.value; break;
+		case OPT_CLUSTER: ch.cluster = a.value; break;
+		case OPT_CLUSTER_HTTP: ch.cluster_http = a.value; break;
 		case OPT_REPLACE: ch.replace = 1; break;
-		case OPT_LINE_BUDGET: {
-			char *end;
-			long long v = strtoll(optarg, &end, 10);
-			if (!*optarg || *end || v < 1 || v > 1LL << 30) {
-				fprintf(stderr, "spe-load: --line-budget=%s: expected a number of lines 1-%lld\n", optarg,
-					1LL << 30);
-				return CLI_USAGE;
-			}
-			opts.line_budget = (size_t)v;
-			break;
-		}
-		case 'h': usage(stdout); return cli_finish_stdout("spe-load", CLI_OK);
-		default: usage(stderr); return CLI_USAGE;
+		case OPT_LINE_BUDGET: opts.line_budget = (size_t)a.number; break;
 		}
 	}
+	if (c < 0)
+		return a.status;
+	int first = a.optind; /* the FILEs: argv[first .. argc) */
 	const char *ch_misuse = ch.url && (output || append || force) ? "--clickhouse replaces -o, --append and --force"
 				: !ch.url && ch.cluster ? "--cluster goes with --clickhouse"
 				: !ch.cluster && ch.cluster_http ? "--cluster-http goes with --cluster"
 										       : NULL;
 	if (!output && !ch.url)
 		output = CLI_DEFAULT_DB; /* the database spe-query, spe-report and spe-export read by default */
-	if (optind >= argc || ((append || ch.replace) && force) || ch_misuse) {
-		fprintf(stderr, "spe-load: %s\n",
-			ch_misuse ? ch_misuse
-			: optind >= argc ? "no input file"
-					  : "--append and --replace exclude --force");
-		usage(stderr);
-		return CLI_USAGE;
-	}
+	if (first >= argc || ((append || ch.replace) && force) || ch_misuse)
+		return cli_usage_error(cmd, "%s",
+				       ch_misuse	       ? ch_misuse
+				       : first >= argc ? "no input file"
+						       : "--append and --replace exclude --force");
 	uint32_t midr = 0;
-	if (midr_arg && cli_parse_midr(midr_arg, &midr) < 0) {
-		fprintf(stderr, "spe-load: --midr=%s: not a number or a known CPU part\n", midr_arg);
-		return CLI_USAGE;
-	}
+	if (midr_arg && cli_parse_midr(midr_arg, &midr) < 0)
+		return cli_usage_error(cmd, "--midr=%s: not a number or a known CPU part", midr_arg);
 	if (!raw)
 		opts.midr = midr;
 
@@ -223,19 +199,19 @@ int cmd_load(int argc, char **argv)
 		return c;
 	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
 	char err[1024] = "";
-	for (int i = optind; i < argc; i++)
+	for (int i = first; i < argc; i++)
 		if ((c = cli_refuse_stdin_input("spe-load", argv[i])) ||
 		    (c = raw ? cli_refuse_raw_input("spe-load", argv[i], "drop --raw")
 			     : cli_refuse_database_input("spe-load", argv[i],
 							 "spe-load reads perf.data (or raw SPE with --raw); query a "
 							 "database with spe-query -d DB")))
 			return c;
-	if ((c = cli_refuse_repeated_input("spe-load", argv + optind, argc - optind)))
+	if ((c = cli_refuse_repeated_input("spe-load", argv + first, argc - first)))
 		return c;
-	for (int i = optind; i <= argc; i++) /* the FILEs, then --kallsyms */
+	for (int i = first; i <= argc; i++) /* the FILEs, then --kallsyms */
 		if ((c = cli_refuse_output_is_input("spe-load", "-o", output, i < argc ? argv[i] : opts.kallsyms)))
 			return c;
-	for (int i = optind; i <= argc; i++) {
+	for (int i = first; i <= argc; i++) {
 		const char *in = i < argc ? argv[i] : opts.kallsyms;
 		int fd = in ? spe_infile_open(in, err, sizeof err) : 0;
 		if (fd < 0) {
@@ -263,7 +239,7 @@ int cmd_load(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);
 	if (ch.url) {
 		ch.raw = raw, ch.midr = midr, ch.cpu = cpu, ch.opts = &opts;
-		return cli_ch_load(&ch, argv + optind, argc - optind);
+		return cli_ch_load(&ch, argv + first, argc - first);
 	}
 
 	struct spe_db *db;
@@ -276,13 +252,13 @@ int cmd_load(int argc, char **argv)
 	}
 	spe_db_set_replace(db, ch.replace);
 	int status = CLI_OK;
-	struct spe_load_counts *counts = calloc((size_t)(argc - optind), sizeof *counts);
+	struct spe_load_counts *counts = calloc((size_t)(argc - first), sizeof *counts);
 	if (!counts) {
 		snprintf(err, sizeof err, "out of memory");
 		rc = -spe_nomem;
 	}
-	for (int i = optind; i < argc && rc == 0; i++) {
-		struct spe_load_counts *k = &counts[i - optind];
+	for (int i = first; i < argc && rc == 0; i++) {
+		struct spe_load_counts *k = &counts[i - first];
 		rc = raw ? spe_load_raw_file(db, argv[i], midr, cpu, &opts, k, err, sizeof err)
 			 : spe_load_perf_file(db, argv[i], &opts, k, err, sizeof err);
 		if (cli_load_is_partial(k))
@@ -305,8 +281,8 @@ int cmd_load(int argc, char **argv)
 	}
 	spe_db_close(db);
 	/* Only now that the database is in place: what each file gave. */
-	for (int i = optind; i < argc; i++)
-		print_counts(argv[i], &counts[i - optind]);
+	for (int i = first; i < argc; i++)
+		print_counts(argv[i], &counts[i - first]);
 	free(counts);
 	return status;
 }

@@ -45,19 +45,6 @@ static void install_stop_handlers(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
-int cli_record_parse_pages(const char *s, uint32_t *out)
-{
-	char *end;
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	unsigned long long n = strtoull(s, &end, 0);
-	if (errno || *end || n < 2 || (n & (n - 1)) || n > (1u << 24))
-		return -1;
-	*out = (uint32_t)n;
-	return 0;
-}
-
 /* "3 AUX buffers truncated, about N bytes lost; try a larger -m" and friends. */
 static void report_losses(const char *prog, const struct spe_session_stats *st, uint64_t lost_bytes, int exact,
 			  const char *bigger)
@@ -163,7 +150,7 @@ static int replay_manifest(const struct record_run_opts *o, const char *out_path
 		return 0;
 	}
 	if (o->have_replay_cpu) {
-		fprintf(stderr, "%s: --cpu=N applies to a raw SPE file; %s is a manifest with its own 'cpu' lines\n",
+		fprintf(stderr, "%s: --raw-cpu=N applies to a raw SPE file; %s is a manifest with its own 'cpu' lines\n",
 			prog, o->replay);
 		return CLI_USAGE;
 	}

@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
 
 #include "html.h"
 
@@ -11,11 +13,132 @@ void report_html_raw(struct html *h, const char *s)
 	fputs(s, h->out);
 }
 
+/*
+ * One conversion of @p fmt at @p spec (after its '%'), its argument taken
+ * from @p ap: strings escaped as text (report_html_text), everything else
+ * formatted as printf would.  Returns the character after the conversion.
+ */
+static const char *one_conversion(struct html *h, const char *spec, va_list *ap)
+{
+	char sub[32] = "%";
+	size_t n = 1;
+	const char *p = spec;
+	int width = 0, prec = -1, star_w = 0, star_p = 0, longs = 0, size_t_ = 0;
+	while (*p && strchr("-+ #0", *p) && n < 8)
+		sub[n++] = *p++;
+	if (*p == '*') {
+		star_w = 1;
+		sub[n++] = *p++;
+	}
+	while (*p >= '0' && *p <= '9' && n < 16)
+		sub[n++] = *p++;
+	if (*p == '.') {
+		sub[n++] = *p++;
+		if (*p == '*') {
+			star_p = 1;
+			sub[n++] = *p++;
+		}
+		while (*p >= '0' && *p <= '9' && n < 24)
+			sub[n++] = *p++;
+	}
+	for (; *p == 'l' || *p == 'z' || *p == 'h'; p++) {
+		longs += *p == 'l';
+		size_t_ |= *p == 'z';
+		if (n < 28)
+			sub[n++] = *p;
+	}
+	char conv = *p ? *p++ : 0;
+	sub[n++] = conv;
+	sub[n] = 0;
+	if (star_w)
+		width = va_arg(*ap, int);
+	if (star_p)
+		prec = va_arg(*ap, int);
+	/* format the one argument (with its '*' values) into a buffer, then write it */
+	char buf[512];
+	switch (conv) {
+	case 's': {
+		const char *str = va_arg(*ap, const char *);
+		if (star_p && prec >= 0 && str) { /* "%.*s": a bounded piece of a string */
+			char *cut = strndup(str, (size_t)prec);
+			report_html_text(h, cut ? cut : "");
+			free(cut);
+		} else {
+			report_html_text(h, str);
+		}
+		return p;
+	}
+	case 'c':
+		buf[0] = (char)va_arg(*ap, int);
+		buf[1] = 0;
+		report_html_text(h, buf);
+		return p;
+	default:
+		break;
+	}
+	/* numbers: the conversion with its argument, by type; '*' values passed as given */
+#define EMIT(type)                                                                     \
+	do {                                                                           \
+		type v_ = va_arg(*ap, type);                                           \
+		if (star_w && star_p)                                                  \
+			snprintf(buf, sizeof buf, sub, width, prec, v_);               \
+		else if (star_w)                                                       \
+			snprintf(buf, sizeof buf, sub, width, v_);                     \
+		else if (star_p)                                                       \
+			snprintf(buf, sizeof buf, sub, prec, v_);                      \
+		else                                                                   \
+			snprintf(buf, sizeof buf, sub, v_);                            \
+	} while (0)
+	switch (conv) {
+	case 'd': case 'i':
+		if (size_t_)
+			EMIT(ssize_t);
+		else if (longs >= 2)
+			EMIT(long long);
+		else if (longs == 1)
+			EMIT(long);
+		else
+			EMIT(int);
+		break;
+	case 'u': case 'x': case 'X': case 'o':
+		if (size_t_)
+			EMIT(size_t);
+		else if (longs >= 2)
+			EMIT(unsigned long long);
+		else if (longs == 1)
+			EMIT(unsigned long);
+		else
+			EMIT(unsigned);
+		break;
+	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G':
+		EMIT(double);
+		break;
+	case '%':
+		strcpy(buf, "%");
+		break;
+	default: /* a conversion this page never uses: nothing of it is written */
+		buf[0] = 0;
+		break;
+	}
+#undef EMIT
+	report_html_text(h, buf);
+	return p;
+}
+
 void report_html_printf(struct html *h, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(h->out, fmt, ap);
+	const char *p = fmt;
+	while (*p) {
+		const char *pct = strchr(p, '%');
+		if (!pct) {
+			fputs(p, h->out);
+			break;
+		}
+		fwrite(p, 1, (size_t)(pct - p), h->out);
+		p = one_conversion(h, pct + 1, &ap);
+	}
 	va_end(ap);
 }
 
@@ -112,6 +235,43 @@ void report_html_subsection(struct html *h, const char *id, const char *title, c
 {
 	report_html_raw(h, "\n");
 	heading(h, "h3", id, title, how, "how sub");
+}
+
+static const unsigned shade_rgb[REPORT_SHADE_COUNT] = {
+	[REPORT_SHADE_HOT] = 0xe53935,
+	[REPORT_SHADE_LOCAL] = 0x43a047,
+	[REPORT_SHADE_REMOTE] = 0x8e24aa,
+};
+
+static int shade_step(double t)
+{
+	if (!(t > 0)) /* NaN too */
+		return 0;
+	if (t > 1)
+		t = 1;
+	return (int)(t * REPORT_SHADE_STEPS + 0.5);
+}
+
+void report_html_shade_class(char out[16], enum report_shade family, double t)
+{
+	snprintf(out, 16, "sh%d-%d", (int)family, shade_step(t));
+}
+
+void report_html_shade_css(FILE *out)
+{
+	for (int f = 0; f < REPORT_SHADE_COUNT; f++)
+		for (int i = 0; i <= REPORT_SHADE_STEPS; i++) {
+			char c[8];
+			report_html_blend(c, shade_rgb[f], (double)i / REPORT_SHADE_STEPS);
+			fprintf(out, ".sh%d-%d{background:%s}\n", f, i, c);
+		}
+}
+
+void report_html_swatch(struct html *h, unsigned rgb)
+{
+	report_html_printf(h, "<svg class=\"sw\" width=\"10\" height=\"10\" viewBox=\"0 0 10 10\"><rect width=\"10\" "
+			      "height=\"10\" rx=\"2\" fill=\"#%06x\"/></svg>",
+			   rgb & 0xffffff);
 }
 
 void report_html_blend(char out[8], unsigned rgb, double t)
