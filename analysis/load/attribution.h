@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "build_id_table.h"
 #include "pc_cache.h"
 #include "processes.h"
 #include "spe/spe.h"
@@ -40,6 +41,7 @@ struct attrib_mapping {
 	uint8_t kernel_kind;
 	/* a module's kallsyms group (kernel_syms.c): 0 until decided, -1 none */
 	int kernel_source;
+	int bid_match;              /* enum spe_sym_match of the file, once resolution looked it up */
 };
 
 struct attrib_switch {
@@ -62,6 +64,7 @@ struct attribution {
 	struct pc_cache switch_tids;   /* the pid each tid last switched in with (ITRACE_START, SWITCH) */
 	struct ana_attrib_cpu *cpus;
 	int n_cpus;
+	struct build_id_table recorded_ids; /* HEADER_BUILD_ID: the files' ids by path */
 };
 
 void ana_attrib_init(struct attribution *a);

@@ -186,26 +186,6 @@ static int number_kernel_unknowns(struct rollup *r, struct symbol_groups *sg)
 	return rc;
 }
 
-/* symbol_summary.mapping_id, in a database written before it was there (--append). */
-static int have_mapping_column(struct rollup *r)
-{
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(r->db, "SELECT count(*) FROM pragma_table_info('symbol_summary') WHERE name = 'mapping_id'",
-			       -1, &st, NULL) != SQLITE_OK)
-		return fail(r, "symbol_summary");
-	int have = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
-	sqlite3_finalize(st);
-	char *msg = NULL;
-	if (!have && sqlite3_exec(r->db, "ALTER TABLE symbol_summary ADD COLUMN mapping_id INTEGER REFERENCES mapping(id)",
-				  NULL, NULL, &msg) != SQLITE_OK) {
-		char why[400];
-		snprintf(r->err, r->errlen, "symbol_summary: %s", spe_sqlite_why(r->db, msg, why, sizeof why));
-		sqlite3_free(msg);
-		return -spe_io;
-	}
-	return 0;
-}
-
 /*
  * The next "latency":samples pair of a pc_histogram JSON object at *p; 1 with
  * a pair, 0 at the closing brace, -1 on anything else (a row no load writes).
@@ -597,8 +577,6 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	int rc = number_functions(&r, &sg);
 	if (rc == 0)
 		rc = number_kernel_unknowns(&r, &sg);
-	if (rc == 0)
-		rc = have_mapping_column(&r);
 	if (rc == 0)
 		rc = open_function_groups(&r, &sg, &fns);
 	if (rc == 0 && feed && !feed->lost) {
