@@ -271,6 +271,8 @@ static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct
 		memset(&info, 0, sizeof info);
 		spe_perf_get_info(cfg->perf, &info, sizeof info);
 		rc = load_numa(cfg->perf, ld, &info);
+		if (rc == 0 && info.osrelease)
+			rc = spe_loader_osrelease(ld, info.osrelease);
 	}
 	if (rc == 0)
 		rc = load_aux(ld, aux, opts, cfg->perf);

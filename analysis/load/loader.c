@@ -280,7 +280,7 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 		return out_of_memory(ld);
 	m->kernel_kind = (uint8_t)kind;
 	if (kind == KMAP_IMAGE)
-		ana_ksyms_image_map(&ld->res.ksyms, ref_symbol, pgoff);
+		ana_ksyms_image_map(&ld->res.ksyms, ref_symbol, pgoff, build_id);
 	ld->next.mapping++;
 	return 0;
 }
@@ -299,6 +299,11 @@ int spe_loader_ksymbol(struct spe_loader *ld, uint64_t addr, uint32_t len, int u
 	m->kernel_kind = KMAP_KSYMBOL;
 	ld->next.mapping++;
 	return 0;
+}
+
+int spe_loader_osrelease(struct spe_loader *ld, const char *release)
+{
+	return ana_ksyms_osrelease(&ld->res.ksyms, release) < 0 ? out_of_memory(ld) : 0;
 }
 
 void spe_loader_bpf_event(struct spe_loader *ld, int unload)

@@ -22,6 +22,8 @@ void spe_loader_note_cut(struct spe_loader *ld, const char *what);
  */
 int spe_loader_ksymbol(struct spe_loader *ld, uint64_t addr, uint32_t len, int unregister, const char *name,
 		       uint64_t time);
+/* The recording's HEADER_OSRELEASE (the kernel's vmlinux paths name it).  0 or -spe_nomem. */
+int spe_loader_osrelease(struct spe_loader *ld, const char *release);
 /* PERF_RECORD_BPF_EVENT: a program loaded (@p unload 0) or unloaded; counted (its code comes as KSYMBOL). */
 void spe_loader_bpf_event(struct spe_loader *ld, int unload);
 

@@ -11,6 +11,8 @@
 static void binary_found(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check)
 {
 	struct resolver *r = arg;
+	if (r->ksyms.looking_up)
+		return; /* a kernel file: not a mapped file; the kernel's sentence says what was found */
 	if (check->match <= SPE_SYM_NOT_FOUND)
 		r->files[check->match]++;
 	if (r->on_binary)
@@ -44,7 +46,7 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 			return -spe_nomem;
 		}
 	}
-	return ana_ksyms_init(&r->ksyms, opts->kallsyms, err, errlen);
+	return ana_ksyms_init(&r->ksyms, opts, r->sym, &at->recorded_ids, err, errlen);
 }
 
 void ana_resolver_fini(struct resolver *r)
@@ -132,13 +134,19 @@ static int insn_row(struct resolver *r, uint64_t pc, struct pc_value *out, const
 static int resolve_kernel(struct resolver *r, struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
 {
 	out->mapping_id = m->id;
-	struct ksym_result ks;
+	struct ksym_result ks = { 0 };
 	if (ana_ksyms_lookup(&r->ksyms, m, pc, &ks)) {
-		int rc = symbol_row(r, out->mapping_id, ks.name, ks.start, ks.size, NULL, 0, &out->symbol_id);
+		int rc = symbol_row(r, out->mapping_id, ks.name, ks.start, ks.size, ks.bin ? ks.sr.decl_file : NULL,
+				    ks.bin ? ks.sr.decl_line : 0, &out->symbol_id);
 		if (rc < 0)
 			return rc;
 	}
-	return insn_row(r, pc, out, NULL, NULL);
+	if (!ks.bin)
+		return insn_row(r, pc, out, NULL, NULL);
+	/* a vmlinux: the instruction and its source line too */
+	uint8_t code[4];
+	int have_code = r->dis && spe_sym_read_code(ks.bin, ks.vaddr, code, 4) == 4;
+	return insn_row(r, pc, out, have_code ? code : NULL, &ks.sr);
 }
 
 /*
