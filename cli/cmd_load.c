@@ -78,7 +78,7 @@ static const struct cli_option options[] = {
 	  .help = "with --cluster: the HTTP ports of the cluster's servers where not the URL's (:PORT for every server "
 		  "not named)" },
 	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "look for mapped files under DIR", .group = "Symbols" },
-	{ OPT_KALLSYMS, "kallsyms", 0, CLI_FILE, "FILE", .help = "resolve kernel PCs with a copy of /proc/kallsyms" },
+	{ OPT_KALLSYMS, "kallsyms", 0, CLI_FILE, "FILE", .help = "resolve kernel PCs with a copy of the recorded kernel's /proc/kallsyms (any boot of it)" },
 	{ OPT_BUILDID_DIR, "buildid-dir", 0, CLI_DIR, "DIR",
 	  .help = "a perf build-id cache (an unpacked perf archive) searched before $PERF_BUILDID_DIR and ~/.debug" },
 	{ OPT_DEBUGINFOD, "debuginfod", 0, CLI_TEXT, "URLS",

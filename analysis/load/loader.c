@@ -599,6 +599,9 @@ static int write_mappings(struct spe_loader *ld)
 				const struct spe_sym_binary *bin = spe_sym_binary(ld->res.sym, m->path, NULL); /* known */
 				build_id = bin && *spe_sym_binary_build_id(bin) ? spe_sym_binary_build_id(bin) : NULL;
 			}
+		} else if (!build_id && (m->kernel_kind == KMAP_IMAGE || m->kernel_kind == KMAP_MODULE)) {
+			/* the kernel's and its modules' recorded ids (HEADER_BUILD_ID, cpumode kernel) */
+			build_id = ana_bid_table_find_kernel(&ld->at.recorded_ids, m->path);
 		}
 		struct spe_row_mapping row = { .id = m->id,
 					       .source_id = ld->source_id,

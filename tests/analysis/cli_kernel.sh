@@ -253,6 +253,8 @@ ffffb1c2d3e00004 perf-unknown [kernel.kallsyms] [unknown]"
 kfile vmlinux "$vbid" "$mbid" vmlinux vmlinux
 expect vmlinux_names "$(awk '{ print $3 }' "$tmp/vmlinux.ours" | tr '\n' ' ')" \
 	"schedule el0_svc copy_page do_tick primary_entry [unknown] mod_helper mod_work init_module [unknown] "
+expect vmlinux_mapping_ids "$(q "$tmp/vmlinux.db" "SELECT path, build_id FROM mapping ORDER BY id")" "[kernel.kallsyms],$vbid
+/lib/modules/$rel/kernel/mymod.ko,$mbid"
 has vmlinux_said "$(cat "$tmp/vmlinux.err")" \
 	"kernel symbols: $tmp/vmlinux.symfs/vmlinux (build-id $vbid), lined up at _text (KASLR); modules: 0 named by the kallsyms file, 1 by their .ko, 0 not"
 # a vmlinux gives each PC its instruction and line too (the file's own: objdump, and the one line each function has)
