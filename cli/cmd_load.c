@@ -13,6 +13,7 @@
 #include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
+#include "common/load_status.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
 #include "spe/infile.h"
@@ -157,6 +158,7 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 			"spe-load: %s: %llu mapped file%s without a recorded build-id, taken by path (unverified: "
 			"a file rebuilt since the recording would be named wrongly)\n",
 			file, (unsigned long long)k->files_unrecorded, k->files_unrecorded == 1 ? "" : "s");
+	cli_load_warn("spe-load", file, k);
 }
 
 /* A file whose build-id differs from the recording's: named once, with both ids (the resolver never uses it). */

@@ -285,6 +285,19 @@ static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct
 	return rc;
 }
 
+/* The reader's warnings (skipped feature sections: pipe mode finds them while reading) for the command to print. */
+static void keep_warnings(const struct spe_perf_file *f, struct spe_load_counts *counts)
+{
+	struct spe_perf_info info;
+	memset(&info, 0, sizeof info);
+	spe_perf_get_info(f, &info, sizeof info);
+	counts->n_warnings = info.n_warnings;
+	size_t kept = sizeof counts->warnings / sizeof counts->warnings[0];
+	for (uint32_t i = 0; i < info.n_warnings && i < kept; i++)
+		snprintf(counts->warnings[i], sizeof counts->warnings[i], "%s",
+			 spe_perf_warning(f, i) ? spe_perf_warning(f, i) : "");
+}
+
 static int load_perf_file(struct spe_db *db, const struct spe_row_sink *sink, const char *path,
 			  const struct spe_load_opts *opts, struct spe_load_counts *counts, char *err, size_t errlen)
 {
@@ -316,6 +329,8 @@ static int load_perf_file(struct spe_db *db, const struct spe_row_sink *sink, co
 	struct spe_aux_config ac = SPE_OPTS(spe_aux_config, .perf = f, .order = SPE_AUX_ORDER_QUEUE,
 					    .items = SPE_AUX_WANT_EVENTS | SPE_AUX_WANT_CHUNKS);
 	rc = load_input(db, sink, &src, opts, &ac, counts, err, errlen);
+	if (rc == 0 && counts)
+		keep_warnings(f, counts);
 	spe_perf_free_file(f);
 	return rc;
 }

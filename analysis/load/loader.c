@@ -516,6 +516,11 @@ void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats 
 	ld->counts.unknown_packets += s->unknown_packets;
 	ld->counts.dropped_extras += s->dropped_extras;
 	ld->counts.lost_aux += s->aux_truncated + s->lost;
+	ld->counts.aux_records += s->aux_records;
+	ld->counts.aux_truncated += s->aux_truncated;
+	ld->counts.aux_partial += s->aux_partial;
+	ld->counts.aux_collision += s->aux_collision;
+	ld->counts.lost_events += s->lost;
 	if (s->cut) {
 		ld->counts.cut = 1;
 		ld->counts.cut_offset = s->cut_offset;

@@ -332,6 +332,18 @@ struct spe_load_counts {
 	 */
 	uint64_t files_matched, files_mismatch, files_unrecorded, files_not_found;
 	/*
+	 * What perf itself only warns about (the exit status stays 0): the
+	 * PERF_RECORD_AUX records and those flagged truncated (data lost),
+	 * partial (gaps) or collision, and the sideband events the kernel
+	 * counted lost in PERF_RECORD_LOST (lost_aux above sums truncated and
+	 * lost events).  warnings: the first of the perf.data reader's
+	 * (spe_perf_warning: optional feature sections it skipped), n_warnings
+	 * all of them.
+	 */
+	uint64_t aux_records, aux_truncated, aux_partial, aux_collision, lost_events;
+	uint32_t n_warnings;
+	char warnings[4][400];
+	/*
 	 * Where kernel PCs got their functions, or why they have none (the
 	 * source, how it was lined up with the recording, the modules): one
 	 * sentence, "" when no record was in the kernel.
