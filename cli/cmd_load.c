@@ -79,7 +79,7 @@ static const struct cli_option options[] = {
 	  .help = "with --cluster: the HTTP ports of the cluster's servers where not the URL's (:PORT for every server "
 		  "not named)" },
 	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "look for mapped files under DIR", .group = "Symbols" },
-	{ OPT_KALLSYMS, "kallsyms", 0, CLI_FILE, "FILE", .help = "resolve kernel PCs with a copy of /proc/kallsyms" },
+	{ OPT_KALLSYMS, "kallsyms", 0, CLI_FILE, "FILE", .help = "resolve kernel PCs with a copy of the recorded kernel's /proc/kallsyms (any boot of it)" },
 	{ OPT_BUILDID_DIR, "buildid-dir", 0, CLI_DIR, "DIR",
 	  .help = "a perf build-id cache (an unpacked perf archive) searched before $PERF_BUILDID_DIR and ~/.debug" },
 	{ OPT_DEBUGINFOD, "debuginfod", 0, CLI_TEXT, "URLS",
@@ -138,11 +138,19 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 			"their thread, so their user PCs stay unresolved (record with perf 5.19 or later without "
 			"--no-switch-events; CONTEXT packets need CONFIG_PID_IN_CONTEXTIDR and a privileged recorder)\n",
 			file, (unsigned long long)k->no_pid);
-	if (k->kernel_no_symbol)
-		fprintf(stderr, "spe-load: %s: kernel records without symbols: %llu%s\n", file,
-			(unsigned long long)k->kernel_no_symbol,
-			counted_opts && counted_opts->kallsyms ? " (not in --kallsyms)"
-							       : "; give --kallsyms=FILE, a copy of the recorded machine's /proc/kallsyms");
+	if (*k->kernel_symbols) /* where kernel PCs got their functions, or why none */
+		fprintf(stderr, "spe-load: %s: %s\n", file, k->kernel_symbols);
+	if (k->kernel_no_symbol) {
+		fprintf(stderr, "spe-load: %s: kernel records without symbols: %llu", file,
+			(unsigned long long)k->kernel_no_symbol);
+		if (k->kernel_no_map)
+			fprintf(stderr, " (%llu at addresses no kernel MMAP or KSYMBOL of the recording covers)",
+				(unsigned long long)k->kernel_no_map);
+		fputc('\n', stderr);
+	}
+	if (k->bpf_loads || k->bpf_unloads)
+		fprintf(stderr, "spe-load: %s: BPF programs: %llu loaded, %llu unloaded while recording (KSYMBOL records "
+			"name their code)\n", file, (unsigned long long)k->bpf_loads, (unsigned long long)k->bpf_unloads);
 	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
 		fprintf(stderr, "spe-load: %s\n", k->cut_what);
 	if (k->files_unrecorded) /* perf record -z, or a writer that records no build-ids */

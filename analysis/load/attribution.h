@@ -37,6 +37,10 @@ struct attrib_mapping {
 	/* resolution's handle on the mapped file (resolve.c): NULL until opened, or unreadable */
 	struct spe_sym_binary *bin;
 	int bin_tried;
+	/* a kernel map's kind (enum kernel_map_kind, resolve/kernel_syms.h; 0: a user map) */
+	uint8_t kernel_kind;
+	/* a module's kallsyms group (kernel_syms.c): 0 until decided, -1 none */
+	int kernel_source;
 	int bid_match;              /* enum spe_sym_match of the file, once resolution looked it up */
 };
 

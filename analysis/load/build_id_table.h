@@ -4,8 +4,10 @@
  * perf.data (the BUILD_ID feature, or type-67 records in a pipe), which name
  * the files by path.  A user mapping whose MMAP2 carries no build-id takes
  * its file's id from here, as perf gives a dso the header's id by name.
- * Only user entries count (cpumode USER); kernel, module and guest entries
- * are not the mappings' files.
+ * Only user entries name user mappings' files (cpumode USER); the host
+ * kernel's entries (cpumode KERNEL: `[kernel.kallsyms]` and the modules'
+ * paths) are kept apart for the kernel's symbol sources (kernel_syms.h);
+ * guests' are not this machine's.
  */
 #ifndef SPE_BUILD_ID_TABLE_H
 #define SPE_BUILD_ID_TABLE_H
@@ -17,6 +19,7 @@ struct recorded_bid {
 	int pid;        /* as written: -1 (host) by perf, the process by spe-record */
 	char *name;
 	char hex[41];
+	int kernel;     /* cpumode KERNEL: the kernel image or a module */
 };
 
 struct build_id_table {
@@ -33,6 +36,8 @@ int ana_bid_table_add(struct build_id_table *t, int pid, uint16_t misc, const ui
  * when they disagree (which file it was is then not known).
  */
 const char *ana_bid_table_find(const struct build_id_table *t, const char *name, int pid);
+/* The recorded id of the host kernel's @p name (`[kernel.kallsyms]`, a module's path), as find() decides; NULL if none. */
+const char *ana_bid_table_find_kernel(const struct build_id_table *t, const char *name);
 void ana_bid_table_free(struct build_id_table *t);
 
 #endif

@@ -38,17 +38,6 @@ static void hex(const uint8_t *b, unsigned n, char *out)
 }
 
 /*
- * The kernel's name of a kernel MMAP: `[kernel.kallsyms]` for the kernel
- * image (perf writes `[kernel.kallsyms]_text`, the name of its relocation
- * symbol appended), else the module's path or `[name]`.
- */
-static const char *kernel_map_name(const char *filename)
-{
-	static const char kernel[] = "[kernel.kallsyms]";
-	return filename && !strncmp(filename, kernel, sizeof kernel - 1) ? kernel : filename;
-}
-
-/*
  * Executable mappings for PCs (the kernel's and its modules' too), data
  * ones (perf record -d, spe-record) for data objects.
  */
@@ -62,7 +51,8 @@ static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
 	if (cpumode == SPE_PERF_MISC_KERNEL || cpumode == SPE_PERF_MISC_GUEST_KERNEL) {
 		if (cpumode == SPE_PERF_MISC_GUEST_KERNEL || (ev->misc & SPE_PERF_MISC_MMAP_DATA))
 			return 0; /* a guest's kernel, or kernel data: not this machine's code */
-		return spe_loader_mmap(ld, -1, m->start, m->len, m->pgoff, kernel_map_name(m->filename), bid, sid_time(ev));
+		/* `[kernel.kallsyms]_text` (the image, _text at pgoff), or a module's path: the loader tells them apart */
+		return spe_loader_mmap(ld, -1, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev));
 	}
 	if ((int32_t)m->pid < 0)
 		return 0;
@@ -110,6 +100,14 @@ static int load_event(struct spe_loader *ld, const struct spe_perf_event *ev)
 	case SPE_PERF_RECORD_MMAP:
 	case SPE_PERF_RECORD_MMAP2:
 		return add_mapping(ld, ev);
+	case SPE_PERF_RECORD_KSYMBOL:
+		return spe_loader_ksymbol(ld, ev->u.ksymbol.addr, ev->u.ksymbol.len,
+					  !!(ev->u.ksymbol.flags & SPE_PERF_KSYMBOL_UNREGISTER), ev->u.ksymbol.name,
+					  sid_time(ev));
+	case SPE_PERF_RECORD_BPF_EVENT:
+		if (ev->u.bpf_event.type == SPE_PERF_BPF_PROG_LOAD || ev->u.bpf_event.type == SPE_PERF_BPF_PROG_UNLOAD)
+			spe_loader_bpf_event(ld, ev->u.bpf_event.type == SPE_PERF_BPF_PROG_UNLOAD);
+		return 0;
 	case SPE_PERF_RECORD_TIME_CONV: /* the AUX layer converts with it; the loader stores it */
 		spe_loader_time_conv(ld, &ev->u.time_conv);
 		return 0;
@@ -273,6 +271,8 @@ static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct
 		memset(&info, 0, sizeof info);
 		spe_perf_get_info(cfg->perf, &info, sizeof info);
 		rc = load_numa(cfg->perf, ld, &info);
+		if (rc == 0 && info.osrelease)
+			rc = spe_loader_osrelease(ld, info.osrelease);
 	}
 	if (rc == 0)
 		rc = load_aux(ld, aux, opts, cfg->perf);

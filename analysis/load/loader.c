@@ -270,12 +270,48 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 {
 	if (pid < -1)
 		pid = -1;
+	enum kernel_map_kind kind = KMAP_USER;
+	const char *ref_symbol = "";
+	if (pid == -1) /* `[kernel.kallsyms]_text` is the image's row `[kernel.kallsyms]`, its _text at pgoff */
+		kind = ana_kernel_map_kind(path, &path, &ref_symbol);
 	struct attrib_mapping *m =
 		ana_attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff, path, build_id, time, -1);
 	if (!m)
 		return out_of_memory(ld);
+	m->kernel_kind = (uint8_t)kind;
+	if (kind == KMAP_IMAGE)
+		ana_ksyms_image_map(&ld->res.ksyms, ref_symbol, pgoff, build_id);
 	ld->next.mapping++;
 	return 0;
+}
+
+int spe_loader_ksymbol(struct spe_loader *ld, uint64_t addr, uint32_t len, int unregister, const char *name,
+		       uint64_t time)
+{
+	if (!len)
+		return 0;
+	if (unregister)
+		return ana_procs_munmap(&ld->at.procs, -1, addr, addr + len, time) < 0 ? out_of_memory(ld) : 0;
+	struct attrib_mapping *m =
+		ana_attrib_add_mapping(&ld->at, ld->next.mapping, -1, addr, len, 0, name, NULL, time, -1);
+	if (!m)
+		return out_of_memory(ld);
+	m->kernel_kind = KMAP_KSYMBOL;
+	ld->next.mapping++;
+	return 0;
+}
+
+int spe_loader_osrelease(struct spe_loader *ld, const char *release)
+{
+	return ana_ksyms_osrelease(&ld->res.ksyms, release) < 0 ? out_of_memory(ld) : 0;
+}
+
+void spe_loader_bpf_event(struct spe_loader *ld, int unload)
+{
+	if (unload)
+		ld->counts.bpf_unloads++;
+	else
+		ld->counts.bpf_loads++;
 }
 
 int spe_loader_build_id(struct spe_loader *ld, int pid, uint16_t misc, const uint8_t *id, unsigned size,
@@ -568,6 +604,9 @@ static int write_mappings(struct spe_loader *ld)
 				const struct spe_sym_binary *bin = spe_sym_binary(ld->res.sym, m->path, NULL); /* known */
 				build_id = bin && *spe_sym_binary_build_id(bin) ? spe_sym_binary_build_id(bin) : NULL;
 			}
+		} else if (!build_id && (m->kernel_kind == KMAP_IMAGE || m->kernel_kind == KMAP_MODULE)) {
+			/* the kernel's and its modules' recorded ids (HEADER_BUILD_ID, cpumode kernel) */
+			build_id = ana_bid_table_find_kernel(&ld->at.recorded_ids, m->path);
 		}
 		struct spe_row_mapping row = { .id = m->id,
 					       .source_id = ld->source_id,
@@ -662,6 +701,8 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	ld->counts.no_symbol = ld->res.no_symbol;
 	ld->counts.no_pid = ld->res.no_pid;
 	ld->counts.kernel_no_symbol = ld->res.kernel_no_symbol;
+	ld->counts.kernel_no_map = ld->res.kernel_no_map;
+	ana_ksyms_note(&ld->res.ksyms, ld->counts.kernel_symbols, sizeof ld->counts.kernel_symbols);
 	ld->counts.out_of_order = ld->at.procs.out_of_order;
 	ld->counts.no_data_object = ld->dattr.unresolved;
 	ld->counts.files_matched = ld->res.files[SPE_SYM_MATCHED];

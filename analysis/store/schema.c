@@ -24,7 +24,7 @@
 	"  timed INTEGER NOT NULL,\n"          \
 	"  p50 INTEGER,\n"                     \
 	"  p90 INTEGER,\n"                     \
-	"  p99 INTEGER);\n"
+	"  p99 INTEGER,\n"
 
 static const char tables_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;\n"
@@ -118,6 +118,8 @@ static const char tables_sql[] =
 	"SELECT pc_value AS pc, insn_id, samples, total_latency, timed, p50, p90, p99 FROM _hot_pc;\n"
 	"CREATE TABLE symbol_summary(\n"
 	"  symbol_id INTEGER REFERENCES symbol(id),\n" LATENCY_STATS_COLUMNS
+	/* the records without a symbol in a kernel map: one row per kernel map path, its smallest id */
+	"  mapping_id INTEGER REFERENCES mapping(id));\n"
 	/* the summaries of the records (record_summary.c): one source's rows each */
 	"CREATE TABLE mem_level_stat(\n"
 	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
@@ -422,6 +424,7 @@ int spe_schema_drop_record_indexes(sqlite3 *db, char *err, size_t errlen)
 /* Columns appended within the schema version: (table, column, type), for databases written before. */
 static const char *const added_columns[][3] = {
 	{ "mapping", "build_id_status", "TEXT" },
+	{ "symbol_summary", "mapping_id", "INTEGER REFERENCES mapping(id)" },
 };
 
 int spe_schema_add_columns(sqlite3 *db, char *err, size_t errlen)

@@ -19,6 +19,8 @@ const char *spe_perf_record_name(uint32_t type)
 	case SPE_PERF_RECORD_LOST_SAMPLES: return "LOST_SAMPLES";
 	case SPE_PERF_RECORD_SWITCH: return "SWITCH";
 	case SPE_PERF_RECORD_SWITCH_CPU_WIDE: return "SWITCH_CPU_WIDE";
+	case SPE_PERF_RECORD_KSYMBOL: return "KSYMBOL";
+	case SPE_PERF_RECORD_BPF_EVENT: return "BPF_EVENT";
 	case SPE_PERF_RECORD_HEADER_ATTR: return "HEADER_ATTR";
 	case SPE_PERF_RECORD_HEADER_EVENT_TYPE: return "HEADER_EVENT_TYPE";
 	case SPE_PERF_RECORD_HEADER_TRACING_DATA: return "HEADER_TRACING_DATA";
@@ -159,6 +161,8 @@ static uint32_t fixed_size(uint32_t type)
 	case SPE_PERF_RECORD_LOST_SAMPLES: return 16;
 	case SPE_PERF_RECORD_AUX: return 32;
 	case SPE_PERF_RECORD_ITRACE_START: return 16;
+	case SPE_PERF_RECORD_KSYMBOL: return 24;
+	case SPE_PERF_RECORD_BPF_EVENT: return 24;
 	case SPE_PERF_RECORD_SWITCH: return 8;
 	case SPE_PERF_RECORD_SWITCH_CPU_WIDE: return 16;
 	case SPE_PERF_RECORD_TIME_CONV: return 32;
@@ -253,6 +257,19 @@ int pd_parse_event(struct spe_perf_file *f, const uint8_t *p, uint32_t size, uin
 	case SPE_PERF_RECORD_ITRACE_START:
 		ev->u.itrace_start.pid = pd_le32(p + 8);
 		ev->u.itrace_start.tid = pd_le32(p + 12);
+		break;
+	case SPE_PERF_RECORD_KSYMBOL:
+		ev->u.ksymbol.addr = pd_le64(p + 8);
+		ev->u.ksymbol.len = pd_le32(p + 16);
+		ev->u.ksymbol.ksym_type = pd_le16(p + 20);
+		ev->u.ksymbol.flags = pd_le16(p + 22);
+		ev->u.ksymbol.name = scratch_name(f, p + fixed, name_bytes(size, fixed, trailer));
+		break;
+	case SPE_PERF_RECORD_BPF_EVENT:
+		ev->u.bpf_event.type = pd_le16(p + 8);
+		ev->u.bpf_event.flags = pd_le16(p + 10);
+		ev->u.bpf_event.id = pd_le32(p + 12);
+		memcpy(ev->u.bpf_event.tag, p + 16, 8);
 		break;
 	case SPE_PERF_RECORD_SWITCH:
 	case SPE_PERF_RECORD_SWITCH_CPU_WIDE:
@@ -570,6 +587,7 @@ int spe_perf_next(struct spe_perf_file *f, struct spe_perf_event *out, size_t ou
 	case SPE_PERF_RECORD_EXIT: case SPE_PERF_RECORD_FORK: case SPE_PERF_RECORD_MMAP2:
 	case SPE_PERF_RECORD_AUX: case SPE_PERF_RECORD_ITRACE_START: case SPE_PERF_RECORD_LOST_SAMPLES:
 	case SPE_PERF_RECORD_SWITCH: case SPE_PERF_RECORD_SWITCH_CPU_WIDE: case SPE_PERF_RECORD_HEADER_ATTR:
+	case SPE_PERF_RECORD_KSYMBOL: case SPE_PERF_RECORD_BPF_EVENT:
 	case SPE_PERF_RECORD_FINISHED_ROUND: case SPE_PERF_RECORD_AUXTRACE_INFO: case SPE_PERF_RECORD_AUXTRACE:
 	case SPE_PERF_RECORD_TIME_CONV: case SPE_PERF_RECORD_HEADER_FEATURE: case SPE_PERF_RECORD_HEADER_BUILD_ID:
 		break;

@@ -177,8 +177,9 @@ static const struct ch_column cacheline_stat_cols[] = {
 };
 /*
  * symbol_id: the function's smallest symbol id in the capture, NULL for the
- * records without a symbol; name, path, file, line: that symbol's (hot_symbol
- * shows them).
+ * records without a symbol, -M for those of them in a kernel map (M: the
+ * capture's smallest id of a map of that path: ch_functions.c); name, path,
+ * file, line: that symbol's (hot_symbol shows them), the kernel map's path.
  */
 static const struct ch_column function_stat_cols[] = {
 	{ "source_id", "Int64" },	  { "symbol_id", "Nullable(Int64)" }, { "name", "Nullable(String)" },

@@ -217,10 +217,16 @@ int spe_sym_frames(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_fr
 /* ---- kallsyms ------------------------------------------------------------ */
 
 struct spe_kallsyms;
-/* Read a /proc/kallsyms file; NULL with message on failure. */
+/*
+ * Read a /proc/kallsyms file; NULL with a message naming the file (and the
+ * line) on failure: a line that is not a kallsyms line, every address 0.
+ */
 struct spe_kallsyms *spe_kallsyms_new(const char *path, char *err, size_t errlen);
 void spe_kallsyms_free(struct spe_kallsyms *ks);
-/* Nearest text symbol at or below @p addr; NULL if none.  @p start/@p size may be NULL. */
+/*
+ * The text symbol holding @p addr (the file's addresses: the kernel image's
+ * symbols, else a module's); NULL if none.  @p start/@p size may be NULL.
+ */
 const char *spe_kallsyms_lookup(const struct spe_kallsyms *ks, uint64_t addr, uint64_t *start, uint64_t *size);
 
 /* ---- disassembler -------------------------------------------------------- */
@@ -308,7 +314,7 @@ struct spe_load_counts {
 	uint64_t no_data_object;   /* user data addresses in no data object (no variable, no data mapping) */
 	uint64_t dropped_extras;   /* decoder: counters/addresses of unnamed indices past 8 in a record */
 	uint64_t no_pid;           /* user PCs of a process no sideband names (no CONTEXT thread, no switch): not resolved */
-	uint64_t kernel_no_symbol; /* kernel PCs without a function (no --kallsyms, or not in it) */
+	uint64_t kernel_no_symbol; /* kernel PCs without a function (no symbol source, or not in it) */
 	uint64_t out_of_order;     /* sideband records older than one before them in the file (applied in time order) */
 	/*
 	 * The file ends before its data (a recording cut short): the whole
@@ -337,6 +343,14 @@ struct spe_load_counts {
 	uint64_t aux_records, aux_truncated, aux_partial, aux_collision, lost_events;
 	uint32_t n_warnings;
 	char warnings[4][400];
+	/*
+	 * Where kernel PCs got their functions, or why they have none (the
+	 * source, how it was lined up with the recording, the modules): one
+	 * sentence, "" when no record was in the kernel.
+	 */
+	char kernel_symbols[1024];
+	uint64_t kernel_no_map;          /* of kernel_no_symbol, the PCs no kernel map covers (MMAP, KSYMBOL) */
+	uint64_t bpf_loads, bpf_unloads; /* PERF_RECORD_BPF_EVENT program loads and unloads */
 };
 
 struct spe_loader;
@@ -360,7 +374,11 @@ int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, u
 /* FORK: @p tid of @p pid made by @p ptid of @p ppid; @p from_proc: perf synthesized it from /proc (misc bit 13). */
 int spe_loader_fork(struct spe_loader *ld, int pid, int ppid, int tid, int ptid, uint64_t time, int from_proc);
 int spe_loader_exit(struct spe_loader *ld, int pid, int tid, uint64_t time);
-/* An executable mapping of @p pid; @p pid -1: the kernel's (`[kernel.kallsyms]`, a module, a BPF program). */
+/*
+ * An executable mapping of @p pid; @p pid -1: the kernel's, @p path as perf
+ * writes it: `[kernel.kallsyms]` followed by its reference symbol (`_text`,
+ * whose runtime address is @p pgoff), or a module's path.
+ */
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		    const char *path, const char *build_id, uint64_t time);
 /*

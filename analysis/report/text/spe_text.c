@@ -55,13 +55,20 @@ int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const stru
 		       char *err, size_t errlen)
 {
 	char sql[1024];
-	/* pc_latency counts records by (pc, symbol, latency): fast on big captures; grouped like hot_symbol */
+	/*
+	 * pc_latency counts records by (pc, symbol, latency): fast on big
+	 * captures; grouped like hot_symbol: by function, and the records
+	 * without one by kernel map (unknown kernel code apart from user code)
+	 */
 	snprintf(sql, sizeof sql,
 		 "SELECT s.name, MIN(s.file), MIN(s.line), SUM(p.samples), SUM(p.samples * p.total_latency),\n"
-		 "  SUM(p.samples * p.total_latency) * 1.0 / SUM(SUM(p.samples * p.total_latency)) OVER ()\n"
+		 "  SUM(p.samples * p.total_latency) * 1.0 / SUM(SUM(p.samples * p.total_latency)) OVER (),\n"
+		 "  coalesce(m.path, km.path)\n"
 		 "FROM (SELECT * FROM pc_latency WHERE %s) p LEFT JOIN symbol s ON s." SYMBOL_KEY " = p.symbol_id\n"
 		 "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
-		 "GROUP BY s.name, m.path ORDER BY 5 DESC, s.name LIMIT %d",
+		 "LEFT JOIN insn i ON p.symbol_id IS NULL AND i.id = p.insn_id\n"
+		 "LEFT JOIN mapping km ON km.id = i.mapping_id AND km.pid IS NULL\n"
+		 "GROUP BY s.name, coalesce(m.path, km.path) ORDER BY 5 DESC, s.name LIMIT %d",
 		 where, o->top);
 	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
 	if (!st)
@@ -74,18 +81,29 @@ int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const stru
 	int first = 1, rows = 0, unnamed = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		rows++;
-		unnamed += sqlite3_column_type(st, 0) == SQLITE_NULL;
-		const char *name = text_or(st, 0, "??"), *file = text_or(st, 1, "??");
+		const char *mapping = text_or(st, 6, NULL);
+		/* without a function: kernel code by its map ("?? in [kernel.kallsyms]"), user code as one "??" */
+		int unknown = sqlite3_column_type(st, 0) == SQLITE_NULL;
+		unnamed += unknown && !mapping;
+		char kernel_unknown[300];
+		if (unknown && mapping)
+			snprintf(kernel_unknown, sizeof kernel_unknown, "?? in %s", mapping);
+		const char *name = unknown && mapping ? kernel_unknown : text_or(st, 0, "??"), *file = text_or(st, 1, "??");
 		long long line = sqlite3_column_int64(st, 2), n = sqlite3_column_int64(st, 3);
 		long long total = sqlite3_column_int64(st, 4);
 		double share = sqlite3_column_double(st, 5);
 		if (o->format == REPORT_TEXT_JSON) {
 			fprintf(out, "%s{\"symbol\": ", first ? "" : ", ");
-			util_json_string(out, name);
+			util_json_string(out, unknown ? "??" : name);
 			fprintf(out, ", \"file\": ");
 			util_json_string(out, file);
-			fprintf(out, ", \"line\": %lld, \"samples\": %lld, \"total_latency\": %lld, \"share\": %.4f}", line,
-				n, total, share);
+			fprintf(out, ", \"line\": %lld, \"samples\": %lld, \"total_latency\": %lld, \"share\": %.4f, \"mapping\": ",
+				line, n, total, share);
+			if (mapping)
+				util_json_string(out, mapping);
+			else
+				fputs("null", out);
+			fputc('}', out);
 		} else {
 			fprintf(out, "  %-32s %10lld %14lld %7.1f%%  %s:%lld\n", name, n, total, 100 * share, file, line);
 		}
@@ -94,7 +112,7 @@ int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const stru
 	sqlite3_finalize(st);
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "]");
-	else if (rows && unnamed == rows) /* one "??" row says nothing: say why */
+	else if (rows && unnamed == rows) /* one user "??" row says nothing: say why */
 		fprintf(out, "  (no symbols: spe-load found none of the binaries; load again with --symfs=DIR, the root "
 			     "they are under)\n");
 	return 0;

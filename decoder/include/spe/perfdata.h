@@ -43,6 +43,8 @@ enum spe_perf_record_type {
 	SPE_PERF_RECORD_LOST_SAMPLES = 13,
 	SPE_PERF_RECORD_SWITCH = 14,
 	SPE_PERF_RECORD_SWITCH_CPU_WIDE = 15,
+	SPE_PERF_RECORD_KSYMBOL = 17,   /* kernel code appearing or going: BPF programs, trampolines, OOL */
+	SPE_PERF_RECORD_BPF_EVENT = 18, /* a BPF program loaded or unloaded */
 	SPE_PERF_RECORD_USER_START = 64, /* records below come from the kernel */
 	SPE_PERF_RECORD_HEADER_ATTR = 64,
 	SPE_PERF_RECORD_HEADER_EVENT_TYPE = 65,
@@ -253,6 +255,28 @@ struct spe_perf_itrace_start {
 	uint32_t pid, tid;
 };
 
+/* KSYMBOL (include/uapi/linux/perf_event.h, PERF_RECORD_KSYMBOL) */
+#define SPE_PERF_KSYMBOL_TYPE_BPF 1      /* a JITed BPF program, trampoline or dispatcher */
+#define SPE_PERF_KSYMBOL_TYPE_OOL 2      /* out-of-line code (kprobe and ftrace slots) */
+#define SPE_PERF_KSYMBOL_UNREGISTER 1u   /* flags: the code is gone */
+struct spe_perf_ksymbol {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type;           /* SPE_PERF_KSYMBOL_TYPE_*, 0 unknown */
+	uint16_t flags;               /* SPE_PERF_KSYMBOL_UNREGISTER */
+	const char *name;             /* NUL-terminated, valid until next call */
+};
+
+/* BPF_EVENT (PERF_RECORD_BPF_EVENT) */
+#define SPE_PERF_BPF_PROG_LOAD 1
+#define SPE_PERF_BPF_PROG_UNLOAD 2
+struct spe_perf_bpf_event {
+	uint16_t type;                /* SPE_PERF_BPF_PROG_*, 0 unknown */
+	uint16_t flags;
+	uint32_t id;                  /* the program's id */
+	uint8_t tag[8];
+};
+
 struct spe_perf_event {
 	uint32_t type;                /* enum spe_perf_record_type or any other number */
 	uint16_t misc;
@@ -272,6 +296,8 @@ struct spe_perf_event {
 		struct spe_perf_switch sw;
 		struct spe_perf_lost lost;
 		struct spe_perf_itrace_start itrace_start;
+		struct spe_perf_ksymbol ksymbol;
+		struct spe_perf_bpf_event bpf_event;
 		struct spe_perf_time_conv time_conv;
 		struct { uint64_t feature; } header_feature; /* pipe mode: parsed into the info */
 		struct { uint32_t size; } tracing_data; /* HEADER_TRACING_DATA: bytes after the record, skipped */
