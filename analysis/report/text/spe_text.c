@@ -322,7 +322,7 @@ static int spe_text(sqlite3 *db, FILE *out, const struct report_text_opts *opts,
 	fprintf(out, json ? ", " : "\n");
 	char merr[512] = "";
 	if ((rc = spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, merr, sizeof merr)) < 0)
-		return td_failf(err, errlen, -rc, "memory section: %s", merr);
+		return td_failf(err, errlen, -rc, "%s", merr); /* "memory section: ..." */
 	fprintf(out, json ? "}\n" : "");
 	return 0;
 }
