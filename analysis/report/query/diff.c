@@ -192,7 +192,8 @@ static int source_filter(sqlite3 *db, const char *schema, const char *list, char
 		if (n >= label_size)
 			n = label_size - 1;
 	}
-	sqlite3_finalize(st);
+	if (sqlite3_finalize(st) != SQLITE_OK)
+		return fail_sql(db, err, errlen);
 	if (!count)
 		return snprintf(err, errlen, "no source %s in the %s database", list ? list : "at all",
 				strcmp(schema, "main") ? "second" : "first"),
@@ -238,7 +239,8 @@ static int read_side(sqlite3 *db, const char *schema, const char *filter, struct
 			return fail_sql(db, err, errlen);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			s->samples = (uint64_t)sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+		if (sqlite3_finalize(st) != SQLITE_OK)
+			return fail_sql(db, err, errlen);
 	}
 	return rc;
 }
@@ -421,6 +423,12 @@ int spe_diff_compute(sqlite3 *db, const struct spe_diff_opts *opts_in, struct sp
 	snap = report_snapshot_begin(db, err, errlen);
 	if (snap < 0) {
 		rc = snap;
+		goto out;
+	}
+	/* a read of each database at once: both snapshots begin here, not at each side's first query */
+	if (snap && (sqlite3_exec(db, "SELECT count(*) FROM main.sqlite_schema", NULL, NULL, NULL) != SQLITE_OK ||
+		     (attached && sqlite3_exec(db, "SELECT count(*) FROM diff_b.sqlite_schema", NULL, NULL, NULL) != SQLITE_OK))) {
+		rc = fail_sql(db, err, errlen);
 		goto out;
 	}
 	char fa[256], fb[256];
