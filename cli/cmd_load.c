@@ -27,7 +27,7 @@ static const char *outcome(const char *output, int existed)
 {
 	if (existed)
 		return "left unchanged";
-	return access(output, F_OK) == 0 ? "not replaced (another process created it meanwhile)" : "not created";
+	return access(output, F_OK) == 0 ? "left as another process made it meanwhile" : "not created";
 }
 
 /* SQLite's message names no file ("database is locked"): say which. */

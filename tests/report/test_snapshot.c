@@ -215,6 +215,51 @@ TEST(every_report_one_state)
 #endif
 }
 
+/*
+ * A writer holding the database (an exclusive lock taken as the report
+ * begins): the report fails after SQLite's busy wait, with an I/O code and
+ * a message naming the file and what was read, not a bare "database is locked".
+ */
+static int lock_at_begin;
+
+static int on_trace_lock(unsigned type, void *ctx, void *p, void *x)
+{
+	(void)type, (void)ctx, (void)x;
+	const char *sql = sqlite3_sql(p);
+	if (lock_at_begin && sql && !strncmp(sql, "BEGIN", 5)) {
+		lock_at_begin = 0;
+		CHECK(sqlite3_exec(writer, "BEGIN EXCLUSIVE", NULL, NULL, NULL) == SQLITE_OK);
+	}
+	return 0;
+}
+
+TEST(locked_names_the_file)
+{
+	char err[512];
+	struct spe_db *sdb;
+	CHECK(spe_db_open(db_path, SPE_DB_READONLY, &sdb, err, sizeof err) == 0);
+	sqlite3 *db = spe_db_sqlite(sdb);
+	sqlite3_trace_v2(db, SQLITE_TRACE_STMT, on_trace_lock, NULL);
+	sqlite3_busy_timeout(db, 200); /* SQLite's wait, shortened for the test */
+	lock_at_begin = 1;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct report_text_opts o = { .format = REPORT_TEXT_TABLE };
+	int rc = report_spe_text(db, f, &o, err, sizeof err);
+	fclose(f);
+	CHECK_INT_EQ(rc, -spe_io);
+	CHECK(strstr(err, "counting the SPE records: ") != NULL);
+	CHECK(strstr(err, "database is locked") != NULL);
+	const char *base = strrchr(db_path, '/');
+	CHECK(strstr(err, base ? base + 1 : db_path) != NULL);
+	if (!strstr(err, "database is locked"))
+		printf("  %s\n", err);
+	CHECK(sqlite3_exec(writer, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK);
+	free(buf);
+	spe_db_close(sdb);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -228,6 +273,7 @@ int main(int argc, char **argv)
 	}
 	RUN(text_report_one_state);
 	RUN(every_report_one_state);
+	RUN(locked_names_the_file);
 	sqlite3_close(writer);
 	return check_summary();
 }
