@@ -30,13 +30,10 @@ static const char *outcome(const char *output, int existed)
 	return access(output, F_OK) == 0 ? "left as another process made it meanwhile" : "not created";
 }
 
-/* SQLite's message names no file ("database is locked"): say which. */
+/* "spe-load: WHAT; DB left unchanged": the message, and the database it leaves, named. */
 static void say_failure(const char *output, const char *err, int existed)
 {
-	if (strstr(err, output))
-		fprintf(stderr, "spe-load: %s; %s %s\n", err, output, outcome(output, existed));
-	else
-		fprintf(stderr, "spe-load: %s: %s; %s\n", output, err, outcome(output, existed));
+	fprintf(stderr, "spe-load: %s; %s %s\n", err, output, outcome(output, existed));
 }
 
 #define STRINGIFY_(x) #x
@@ -251,10 +248,7 @@ int cmd_load(int argc, char **argv)
 	int existed = access(output, F_OK) == 0;
 	int rc = spe_db_open(output, mode, &db, err, sizeof err);
 	if (rc < 0) {
-		if (strstr(err, output))
-			fprintf(stderr, "spe-load: %s\n", err);
-		else
-			fprintf(stderr, "spe-load: %s: %s\n", output, err);
+		fprintf(stderr, "spe-load: %s\n", err);
 		return rc == -spe_invalid ? CLI_USAGE : rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
 	}
 	spe_db_set_replace(db, ch.replace);
