@@ -44,7 +44,13 @@ int cli_signals_install(void)
 		struct sigaction old;
 		if (sigaction(stop_signals[i], NULL, &old) != 0)
 			return -1;
-		if (old.sa_handler == SIG_IGN) /* nohup: ignored on purpose */
+		/*
+		 * nohup ignores SIGHUP on purpose: kept.  SIGINT and SIGQUIT are
+		 * ignored by a shell for a job it starts with '&'; they are caught
+		 * all the same, as spekit's commands always did, so a script can
+		 * stop its background job with kill -INT.
+		 */
+		if (stop_signals[i] == SIGHUP && old.sa_handler == SIG_IGN)
 			continue;
 		if (sigaction(stop_signals[i], &sa, NULL) != 0)
 			return -1;

@@ -16,7 +16,8 @@
  * with the same status; a database being appended to keeps its rollback
  * journal, which SQLite replays at the next open.
  *
- * A signal ignored when the command started (nohup) stays ignored.
+ * SIGHUP ignored when the command started (nohup) stays ignored; SIGINT
+ * and SIGQUIT are caught even when a shell ignored them for a background job.
  */
 #ifndef SPE_CLI_SIGNALS_H
 #define SPE_CLI_SIGNALS_H

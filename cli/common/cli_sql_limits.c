@@ -177,7 +177,7 @@ int cli_sql_failure(const char *prog, int rc, const char *msg)
 		return cli_stop_status();
 	}
 	if (timed_out) {
-		fprintf(stderr, "%s: stopped after --timeout=%g seconds (%s)\n", prog, limits.timeout, msg);
+		fprintf(stderr, "%s: ran past --timeout=%g seconds and was stopped (%s)\n", prog, limits.timeout, msg);
 		return CLI_UNAVAILABLE;
 	}
 	if (rc == -spe_nomem) {

@@ -93,7 +93,7 @@ q loop.db "DROP VIEW pc_latency; CREATE VIEW pc_latency AS
 	       0 AS mean_latency, 0 AS p50, 0 AS p90, 0 AS p99, 0 AS latency_share, 1 AS symbol_id FROM r"
 start=$(date +%s)
 expect loop_text "$(rep -d "$tmp/loop.db" --timeout=1)" 69
-has loop_text_msg "$(cat "$tmp/err")" "stopped after --timeout=1 seconds"
+has loop_text_msg "$(cat "$tmp/err")" "ran past --timeout=1 seconds"
 expect loop_html "$(rep -d "$tmp/loop.db" --timeout=1 --html="$tmp/loop.html")" 69
 expect loop_no_page "$(ls "$tmp" | grep -c 'loop.html')" 0
 q loop.db "DROP VIEW spe_sample; CREATE VIEW spe_sample AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r)
