@@ -241,11 +241,8 @@ int cmd_export(int argc, char **argv)
 		case OPT_BINARY: eo.binary = a.value; break;
 		case OPT_BUILD_ID: eo.build_id = a.value; break;
 		case OPT_TIMEOUT:
-			if (cli_sql_parse_timeout(prog, a.value, &lim))
-				return CLI_USAGE;
-			break;
 		case OPT_MAX_MEMORY:
-			if (cli_sql_parse_max_memory(prog, a.value, &lim))
+			if (cli_sql_limits_option(prog, a.opt->name, a.value, &lim))
 				return CLI_USAGE;
 			break;
 		}

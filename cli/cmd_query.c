@@ -94,11 +94,8 @@ int cmd_query(int argc, char **argv)
 		case OPT_HOST: ch_host = a.value; break;
 		case OPT_SOURCE: ch_source = a.value; break;
 		case OPT_TIMEOUT:
-			if (cli_sql_parse_timeout(PROG, a.value, &lim))
-				return CLI_USAGE;
-			break;
 		case OPT_MAX_MEMORY:
-			if (cli_sql_parse_max_memory(PROG, a.value, &lim))
+			if (cli_sql_limits_option(PROG, a.opt->name, a.value, &lim))
 				return CLI_USAGE;
 			break;
 		}

@@ -234,11 +234,8 @@ int cmd_report(int argc, char **argv)
 			top_given = 1;
 			break;
 		case OPT_TIMEOUT:
-			if (cli_sql_parse_timeout(prog, a.value, &lim))
-				return CLI_USAGE;
-			break;
 		case OPT_MAX_MEMORY:
-			if (cli_sql_parse_max_memory(prog, a.value, &lim))
+			if (cli_sql_limits_option(prog, a.opt->name, a.value, &lim))
 				return CLI_USAGE;
 			break;
 		case OPT_ANNOTATIONS:

@@ -295,10 +295,12 @@ static const char *sqlite_name(void *ctx, int col)
 	return sqlite3_column_name(ctx, col);
 }
 
-/* A failed step's code: the disk, memory, a stop (signal, --timeout), else the database or the SQL. */
-static int sqlite_step_code(int rc)
+int ana_sqlite_code(int rc)
 {
 	switch (rc & 0xff) {
+	case SQLITE_OK:
+	case SQLITE_ROW:
+	case SQLITE_DONE: return 0;
 	case SQLITE_IOERR:
 	case SQLITE_FULL:
 	case SQLITE_CANTOPEN:
@@ -306,10 +308,17 @@ static int sqlite_step_code(int rc)
 	case SQLITE_LOCKED: return -spe_io;
 	case SQLITE_NOMEM: return -spe_nomem;
 	case SQLITE_INTERRUPT: return -spe_cancelled;
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB: return -spe_bad_file;
-	default: return -spe_invalid; /* the statement: a constraint, a function's error */
+	default: return -spe_bad_file; /* CORRUPT, NOTADB, ERROR (no such table), MISMATCH, TOOBIG, ... */
 	}
+}
+
+/* A failed step of the user's SQL: as ana_sqlite_code, but an error of the statement itself is the request's. */
+static int sqlite_step_code(int rc)
+{
+	int code = ana_sqlite_code(rc);
+	if (code == -spe_bad_file && (rc & 0xff) != SQLITE_CORRUPT && (rc & 0xff) != SQLITE_NOTADB)
+		return -spe_invalid; /* a constraint, a function's error */
+	return code;
 }
 
 static int sqlite_next(void *ctx)

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +57,11 @@ int cli_sql_parse_max_memory(const char *prog, const char *text, struct cli_sql_
 	}
 	l->max_memory = v;
 	return 0;
+}
+
+int cli_sql_limits_option(const char *prog, const char *name, const char *text, struct cli_sql_limits *l)
+{
+	return !strcmp(name, "timeout") ? cli_sql_parse_timeout(prog, text, l) : cli_sql_parse_max_memory(prog, text, l);
 }
 
 /*

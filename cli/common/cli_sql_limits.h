@@ -40,6 +40,8 @@ struct cli_sql_limits {
 /* The defaults: CLI_DEFAULT_MAX_MEMORY, and the timeout by whether standard input is a terminal. */
 void cli_sql_limits_default(struct cli_sql_limits *l);
 
+/* --@p name=@p text, name "timeout" or "max-memory": 0, or a usage error printed for @p prog (CLI_USAGE). */
+int cli_sql_limits_option(const char *prog, const char *name, const char *text, struct cli_sql_limits *l);
 /* --timeout=@p text and --max-memory=@p text: 0, or a usage error printed for @p prog (CLI_USAGE). */
 int cli_sql_parse_timeout(const char *prog, const char *text, struct cli_sql_limits *l);
 int cli_sql_parse_max_memory(const char *prog, const char *text, struct cli_sql_limits *l);

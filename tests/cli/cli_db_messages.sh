@@ -15,13 +15,7 @@ run "$bin/spe-record" --replay="$fx/workloads/traces/datawork.replay" -o "$tmp/d
 	{ echo "FAIL replay"; exit 1; }
 
 # two creating loads: A (a larger file, 300 copies of the trace) starts first, B makes the file meanwhile
-traces=$fx/workloads/traces
-for c in 0 1 2; do
-	i=0
-	while [ $i -lt 300 ]; do cat "$traces/datawork-cpu$c.bin"; i=$((i + 1)); done >"$tmp/cpu$c.bin"
-done
-sed 's|aux datawork-cpu\([0-9]\).bin|aux cpu\1.bin|' "$traces/datawork.replay" >"$tmp/big.replay"
-run "$bin/spe-record" --replay="$tmp/big.replay" -o "$tmp/big.data" >/dev/null 2>&1 || { echo "FAIL big replay"; exit 1; }
+big_recording "$bin/spe-record" "$fx" "$tmp/big.data" || { echo "FAIL big replay"; exit 1; }
 run "$bin/spe-load" --append -o "$tmp/new.db" "$tmp/big.data" >/dev/null 2>"$tmp/a.err" &
 a=$!
 sleep 0.3

@@ -18,13 +18,7 @@ run() { ${SPE_RUN:-} "$@"; }
 run "$bin/spe-record" --replay="$fx/workloads/traces/datawork.replay" -o "$tmp/d.data" >/dev/null 2>&1 ||
 	{ echo "FAIL replay"; exit 1; }
 # a large job: the datawork trace 300 times over (606,000 records, 39 MB), recorded and loaded
-traces=$fx/workloads/traces
-for c in 0 1 2; do
-	i=0
-	while [ $i -lt 300 ]; do cat "$traces/datawork-cpu$c.bin"; i=$((i + 1)); done >"$tmp/cpu$c.bin"
-done
-sed 's|aux datawork-cpu\([0-9]\).bin|aux cpu\1.bin|' "$traces/datawork.replay" >"$tmp/big.replay"
-run "$bin/spe-record" --replay="$tmp/big.replay" -o "$tmp/big.data" >/dev/null 2>&1 || { echo "FAIL big replay"; exit 1; }
+big_recording "$bin/spe-record" "$fx" "$tmp/big.data" || { echo "FAIL big replay"; exit 1; }
 run "$bin/spe-load" -o "$tmp/big.db" "$tmp/big.data" 2>/dev/null || { echo "FAIL big load"; exit 1; }
 run "$bin/spe-load" -o "$tmp/small.db" "$tmp/d.data" 2>/dev/null || { echo "FAIL small load"; exit 1; }
 mkdir -p "$tmp/out"

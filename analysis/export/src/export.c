@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "ana/result_internal.h"
 #include "util/grow.h"
 
 int export_fail(struct export_ctx *x, int code, const char *fmt, ...)
@@ -39,19 +40,7 @@ int export_printf(struct export_ctx *x, FILE *out, const char *fmt, ...)
 
 int export_sql_code(int rc)
 {
-	switch (rc & 0xff) {
-	case SQLITE_OK:
-	case SQLITE_ROW:
-	case SQLITE_DONE: return 0;
-	case SQLITE_IOERR:
-	case SQLITE_FULL:
-	case SQLITE_CANTOPEN:
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED: return -spe_io;
-	case SQLITE_NOMEM: return -spe_nomem;
-	case SQLITE_INTERRUPT: return -spe_cancelled;
-	default: return -spe_bad_file;
-	}
+	return ana_sqlite_code(rc);
 }
 
 int export_finish(struct export_ctx *x, sqlite3_stmt *st, const char *what)

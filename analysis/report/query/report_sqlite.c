@@ -4,23 +4,12 @@
 #include <string.h>
 
 #include "report_sqlite.h"
+#include "ana/result_internal.h"
 #include "spe/spe.h"
 
 int report_sqlite_code(int rc)
 {
-	switch (rc & 0xff) {
-	case SQLITE_OK:
-	case SQLITE_ROW:
-	case SQLITE_DONE: return 0;
-	case SQLITE_IOERR:
-	case SQLITE_FULL:
-	case SQLITE_CANTOPEN:
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED: return -spe_io;
-	case SQLITE_NOMEM: return -spe_nomem;
-	case SQLITE_INTERRUPT: return -spe_cancelled;
-	default: return -spe_bad_file; /* CORRUPT, NOTADB, ERROR (no such table), MISMATCH, TOOBIG, ... */
-	}
+	return ana_sqlite_code(rc);
 }
 
 int report_sqlite_fail(sqlite3 *db, int rc, const char *what, char *err, size_t errlen)
