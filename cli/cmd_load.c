@@ -13,6 +13,7 @@
 #include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
+#include "common/load_status.h"
 #include "common/temp_db.h"
 #include "common/cli_signals.h"
 #include "spe/analysis.h"
@@ -53,11 +54,15 @@ enum {
 	OPT_CLUSTER,
 	OPT_REPLACE,
 	OPT_LINE_BUDGET,
-	OPT_CLUSTER_HTTP
+	OPT_CLUSTER_HTTP,
+	OPT_BUILDID_DIR,
+	OPT_DEBUGINFOD,
+	OPT_NO_DEBUGINFOD
 };
 static const char *const usage[] = {
 	"spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]",
-	"         [--no-symbols] [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--raw-cpu=N]]",
+	"         [--buildid-dir=DIR] [--debuginfod=URLS | --no-debuginfod] [--no-symbols]",
+	"         [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--raw-cpu=N]]",
 	"spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace] [options above]",
 	NULL,
 };
@@ -86,6 +91,12 @@ static const struct cli_option options[] = {
 		  "not named)" },
 	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "look for mapped files under DIR", .group = "Symbols" },
 	{ OPT_KALLSYMS, "kallsyms", 0, CLI_FILE, "FILE", .help = "resolve kernel PCs with a copy of /proc/kallsyms" },
+	{ OPT_BUILDID_DIR, "buildid-dir", 0, CLI_DIR, "DIR",
+	  .help = "a perf build-id cache (an unpacked perf archive) searched before $PERF_BUILDID_DIR and ~/.debug" },
+	{ OPT_DEBUGINFOD, "debuginfod", 0, CLI_TEXT, "URLS",
+	  .help = "fetch missing files from these debuginfod servers (default: DEBUGINFOD_URLS'), each fetch given up "
+		  "after DEBUGINFOD_TIMEOUT seconds (default " STRINGIFY(SPE_SYM_DEBUGINFOD_TIMEOUT) ") without a byte" },
+	{ OPT_NO_DEBUGINFOD, "no-debuginfod", 0, CLI_FLAG, .help = "never ask a debuginfod server" },
 	{ OPT_NO_SYMBOLS, "no-symbols", 0, CLI_FLAG, .help = "do not symbolize or disassemble" },
 	{ OPT_LINE_BUDGET, "line-budget", 0, CLI_INT, "N", .min = 1, .max = 1 << 30,
 	  .help = "written cache lines whose sharing counts a load keeps (default " STRINGIFY(SPE_LOAD_LINE_BUDGET) ")",
@@ -122,8 +133,12 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	if (k->cut)
 		fprintf(stderr, "; the file is cut short at offset 0x%llx, %llu bytes missing (the records before are loaded)",
 			(unsigned long long)k->cut_offset, (unsigned long long)k->cut_bytes);
-	/* not one mapped sample symbolized: the binaries were not where the recording saw them */
-	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records)
+	if (k->files_mismatch)
+		fprintf(stderr, ", %llu mapped file%s with another build-id (not used)",
+			(unsigned long long)k->files_mismatch, k->files_mismatch == 1 ? "" : "s");
+	/* not one mapped sample symbolized, no file found: the binaries were not where the recording saw them */
+	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records &&
+	    !k->files_matched && !k->files_unrecorded && !k->files_mismatch)
 		fprintf(stderr, " (no binary found: %s)",
 			counted_opts->symfs ? "is --symfs the root they are under?"
 					    : "give --symfs=DIR, the root they are under");
@@ -141,6 +156,59 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 							       : "; give --kallsyms=FILE, a copy of the recorded machine's /proc/kallsyms");
 	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
 		fprintf(stderr, "spe-load: %s\n", k->cut_what);
+	if (k->files_unrecorded) /* perf record -z, or a writer that records no build-ids */
+		fprintf(stderr,
+			"spe-load: %s: %llu mapped file%s without a recorded build-id, taken by path (unverified: "
+			"a file rebuilt since the recording would be named wrongly)\n",
+			file, (unsigned long long)k->files_unrecorded, k->files_unrecorded == 1 ? "" : "s");
+	cli_load_warn("spe-load", file, k);
+}
+
+/* A file whose build-id differs from the recording's: named once, with both ids (the resolver never uses it). */
+static void on_binary(void *arg, const char *path, const char *build_id, const struct spe_sym_check *c)
+{
+	(void)arg;
+	if (c->match == SPE_SYM_MISMATCH)
+		fprintf(stderr, "spe-load: warning: %s: recorded with build-id %s, but %s has %s%s; not used\n", path,
+			build_id, c->file, *c->file_build_id ? "build-id " : "no build-id", c->file_build_id);
+}
+
+/* A line per debuginfod fetch when stderr is a terminal (started, then finished); a time-out or failure always. */
+static void on_fetch(void *arg, const struct spe_sym_fetch *f)
+{
+	(void)arg;
+	static int tty = -1;
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	if (!f->done) {
+		if (tty)
+			fprintf(stderr, "spe-load: debuginfod: %s of %s (build-id %s) ... ", f->what, f->path, f->build_id);
+		fflush(stderr);
+		return;
+	}
+	const char *url = f->url ? f->url : "no server answered";
+	if (f->status == 0) {
+		if (tty)
+			fprintf(stderr, "fetched in %.1f s\n", f->seconds);
+	} else if (f->status == -spe_not_found && !f->error) {
+		if (tty)
+			fprintf(stderr, "not found\n");
+	} else if (f->status == -spe_cancelled) {
+		if (tty)
+			fprintf(stderr, "interrupted\n");
+	} else {
+		char why[160];
+		if (f->timed_out)
+			snprintf(why, sizeof why, "no byte within %d s (DEBUGINFOD_TIMEOUT; %s); no further fetches", f->timeout,
+				 url);
+		else
+			snprintf(why, sizeof why, "%s", f->error ? strerror(f->error) : spe_errstr(f->status));
+		if (tty)
+			fprintf(stderr, "%s\n", why);
+		else
+			fprintf(stderr, "spe-load: debuginfod: %s of %s (build-id %s): %s\n", f->what, f->path, f->build_id,
+				why);
+	}
 }
 
 int cmd_load(int argc, char **argv);
@@ -155,7 +223,11 @@ int cmd_load(int argc, char **argv)
 	struct spe_load_opts opts = { .size = sizeof opts,
 				      .symbolize = 1,
 				      .cancel = interrupted,
-				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1 };
+				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1,
+				      .debuginfod = 1, /* when DEBUGINFOD_URLS names servers */
+				      .on_fetch = on_fetch,
+				      .on_binary = on_binary };
+	const char *debuginfod_urls = NULL;
 	counted_opts = &opts;
 	struct cli_args a;
 	int c;
@@ -177,6 +249,9 @@ int cmd_load(int argc, char **argv)
 		case OPT_CLUSTER_HTTP: ch.cluster_http = a.value; break;
 		case OPT_REPLACE: ch.replace = 1; break;
 		case OPT_LINE_BUDGET: opts.line_budget = (size_t)a.number; break;
+		case OPT_BUILDID_DIR: opts.buildid_dir = a.value; break;
+		case OPT_DEBUGINFOD: debuginfod_urls = a.value, opts.debuginfod = 1; break;
+		case OPT_NO_DEBUGINFOD: opts.debuginfod = 0; break;
 		}
 	}
 	if (c < 0)
@@ -201,6 +276,17 @@ int cmd_load(int argc, char **argv)
 
 	if (opts.symfs && (c = cli_check_dir_option("spe-load", "--symfs", opts.symfs)))
 		return c;
+	if (opts.buildid_dir && (c = cli_check_dir_option("spe-load", "--buildid-dir", opts.buildid_dir)))
+		return c;
+	if (debuginfod_urls && opts.debuginfod) {
+		if (!*debuginfod_urls)
+			return cli_usage_error(cmd, "--debuginfod=: no server given");
+		/* the client takes its servers from the environment only (elfutils debuginfod.h) */
+		if (setenv("DEBUGINFOD_URLS", debuginfod_urls, 1) != 0) {
+			fprintf(stderr, "spe-load: --debuginfod: %s\n", strerror(errno));
+			return CLI_IOERR;
+		}
+	}
 	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
 	char err[1024] = "";
 	for (int i = first; i < argc; i++)

@@ -7,6 +7,16 @@
 /* the address-space key of kernel PCs in the memo (spaces are 32-bit) */
 #define KERNEL_SPACE_KEY (UINT64_C(1) << 32)
 
+/* Each mapped file once, when first looked up (by resolution or data_attrib): counted, then the load's notice. */
+static void binary_found(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check)
+{
+	struct resolver *r = arg;
+	if (check->match <= SPE_SYM_NOT_FOUND)
+		r->files[check->match]++;
+	if (r->on_binary)
+		r->on_binary(r->notice_arg, path, build_id, check);
+}
+
 int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
 		      const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen)
 {
@@ -15,7 +25,18 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 	r->sink = sink;
 	r->next = next;
 	if (opts->symbolize) {
-		struct spe_sym_opts so = { .size = sizeof so, .symfs = opts->symfs, .debug_path = opts->debug_path };
+		r->on_binary = opts->on_binary;
+		r->notice_arg = opts->notice_arg;
+		struct spe_sym_opts so = { .size = sizeof so,
+					   .symfs = opts->symfs,
+					   .debug_path = opts->debug_path,
+					   .buildid_dir = opts->buildid_dir,
+					   .debuginfod = opts->debuginfod,
+					   .debuginfod_timeout = opts->debuginfod_timeout,
+					   .cancel = opts->cancel,
+					   .on_fetch = opts->on_fetch,
+					   .on_binary = binary_found,
+					   .arg = r };
 		r->sym = spe_sym_new(&so);
 		r->dis = spe_disasm_new();
 		if (!r->sym || !r->dis) {
@@ -120,15 +141,20 @@ static int resolve_kernel(struct resolver *r, const struct attrib_mapping *m, ui
 	return insn_row(r, pc, out, NULL, NULL);
 }
 
-/* The file behind @p m, opened once; its build-id is kept when the trace had none. */
+/*
+ * The file behind @p m, opened once: the recorded build-id (MMAP2's, else
+ * the recording's table's by path) decides which file it is; without one,
+ * the file at the path is taken (the mapping row then shows its id).
+ */
 static struct spe_sym_binary *binary_of(struct resolver *r, struct attrib_mapping *m)
 {
 	if (m->bin_tried)
 		return m->bin;
 	m->bin_tried = 1;
-	m->bin = spe_sym_binary(r->sym, m->path, m->build_id);
-	if (m->bin && !m->build_id && *spe_sym_binary_build_id(m->bin))
-		m->build_id = strdup(spe_sym_binary_build_id(m->bin)); /* NULL without memory: stays unknown */
+	const char *recorded = m->build_id ? m->build_id : ana_bid_table_find(&r->at->recorded_ids, m->path, m->pid);
+	struct spe_sym_check check;
+	m->bin = spe_sym_binary_check(r->sym, m->path, recorded, &check);
+	m->bid_match = check.match;
 	return m->bin;
 }
 

@@ -33,6 +33,10 @@ struct resolver {
 	uint64_t no_pid;            /* user PCs of a process no sideband names */
 	uint64_t no_mapping, no_symbol; /* user PCs in no mapping of their process; in one, but no function */
 	uint64_t kernel_no_symbol;  /* kernel PCs without a function (no --kallsyms, or not in it) */
+	uint64_t files[SPE_SYM_NOT_FOUND + 1]; /* mapped files looked up, by enum spe_sym_match */
+	/* the load's notices (spe_load_opts) */
+	void (*on_binary)(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check);
+	void *notice_arg;
 };
 
 /* 0, or a negative code with a message in @p err (the symbolizer or --kallsyms could not start). */

@@ -63,6 +63,7 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 	if (k.cut) /* the records before the cut are read: say what is missing */
 		fprintf(stderr, "%s: %s; the %llu records before the cut are read\n", prog, k.cut_what,
 			(unsigned long long)k.records);
+	cli_load_warn(prog, input, &k);
 	if (o && o->partial && cli_load_is_partial(&k))
 		*o->partial = 1;
 	*out = db;

@@ -301,7 +301,7 @@ static int sink_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n
 	for (size_t k = 0; k < n; k++)
 		if (ch_functions_mapping(&s->functions, rows[k].id, rows[k].path) < 0)
 			return ch_fail(s->ch, -spe_nomem, "out of memory");
-	ROWS(s, CHT_MAPPING, rows, n, 8, STRINGS(r->path, r->build_id), {
+	ROWS(s, CHT_MAPPING, rows, n, 8, STRINGS(r->path, r->build_id, r->build_id_status), {
 		put_i64(b, r->id);
 		put_i64(b, r->source_id);
 		put_nint(b, r->pid >= 0, r->pid);
@@ -312,6 +312,7 @@ static int sink_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n
 		put_i64(b, (int64_t)r->pgoff);
 		put_nint(b, r->time != SPE_ROW_NO_TIME, (int64_t)r->time);
 		put_nint(b, r->prot >= 0, r->prot);
+		put_nstr(b, r->build_id_status);
 	});
 }
 
