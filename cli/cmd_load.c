@@ -15,15 +15,26 @@
 #include "common/clickhouse_cli.h"
 #include "common/load_status.h"
 #include "common/temp_db.h"
+#include "common/cli_signals.h"
 #include "spe/analysis.h"
 #include "spe/infile.h"
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
+/*
+ * What became of the database after a failed load, for the message: as it
+ * was (it existed), made meanwhile by another process (this one lost the
+ * race to create it, or its append to a missing file), or not created.
+ */
+static const char *outcome(const char *output, int existed)
 {
-	(void)sig;
-	interrupted = 1;
+	if (existed)
+		return "left unchanged";
+	return access(output, F_OK) == 0 ? "left as another process made it meanwhile" : "not created";
+}
+
+/* "spe-load: WHAT; DB left unchanged": the message, and the database it leaves, named. */
+static void say_failure(const char *output, const char *err, int existed)
+{
+	fprintf(stderr, "spe-load: %s; %s %s\n", err, output, outcome(output, existed));
 }
 
 #define STRINGIFY_(x) #x
@@ -214,11 +225,12 @@ int cmd_load(int argc, char **argv)
 	const struct cli_command *cmd = &cli_command_load;
 	const char *output = NULL, *midr_arg = NULL;
 	int append = 0, force = 0, raw = 0, cpu = 0;
-	struct cli_ch_load_args ch = { .interrupted = &interrupted, .loaded = print_counts };
+	volatile sig_atomic_t *interrupted = cli_stop_flag(); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT (cli_signals.h) */
+	struct cli_ch_load_args ch = { .interrupted = interrupted, .loaded = print_counts };
 	/* by default the SQLite inserts run on a second thread when a second CPU is online */
 	struct spe_load_opts opts = { .size = sizeof opts,
 				      .symbolize = 1,
-				      .cancel = &interrupted,
+				      .cancel = interrupted,
 				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1,
 				      .debuginfod = 1, /* when DEBUGINFOD_URLS names servers */
 				      .on_fetch = on_fetch,
@@ -317,10 +329,7 @@ int cmd_load(int argc, char **argv)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	sqlite3_config(opts.jobs >= 2 ? SQLITE_CONFIG_MULTITHREAD : SQLITE_CONFIG_SINGLETHREAD);
 
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_signals_install();
 	/* Past a file-size limit (ulimit -f), let the write fail with EFBIG like a full disk: rolled back, reported. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (ch.url) {
@@ -350,7 +359,7 @@ int cmd_load(int argc, char **argv)
 		if (cli_load_is_partial(k))
 			status = CLI_PARTIAL;
 	}
-	if (rc == 0 && interrupted)
+	if (rc == 0 && *interrupted)
 		rc = -spe_cancelled;
 	int lost_race = 0; /* CREATE: another process made the database meanwhile */
 	if (rc == 0)
@@ -358,11 +367,11 @@ int cmd_load(int argc, char **argv)
 	if (rc < 0) {
 		free(counts);
 		spe_db_close(db); /* rolls back: the database is as it was */
-		if (rc == -spe_cancelled) {
-			fprintf(stderr, "spe-load: interrupted; %s %s\n", output, existed ? "left unchanged" : "not created");
-			return cli_exit_status(rc);
+		if (rc == -spe_cancelled || *interrupted) {
+			fprintf(stderr, "spe-load: interrupted; %s %s\n", output, outcome(output, existed));
+			return cli_stop_status(); /* 128 + the signal */
 		}
-		fprintf(stderr, "spe-load: %s; %s %s\n", err, output, existed ? "left unchanged" : "not created");
+		say_failure(output, err, existed);
 		return lost_race ? CLI_USAGE : rc == -spe_nomem || rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
 	}
 	spe_db_close(db);

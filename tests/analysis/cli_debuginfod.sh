@@ -141,7 +141,7 @@ t0=$(now_ms)
 kill -TERM $lpid
 wait $lpid
 rc=$? t1=$(now_ms)
-expect term_rc $rc 130
+expect term_rc $rc 143 # 128 + SIGTERM (cli/common/cli_signals.h)
 [ $((t1 - t0)) -lt 2000 ] || { echo "FAIL term_prompt: $((t1 - t0)) ms after SIGTERM"; fail=1; }
 has term_said "$(cat "$tmp/term.err")" "interrupted; $tmp/term.db not created"
 expect term_no_database "$(ls "$tmp" | grep -c '^term\.db')" 0
