@@ -16,12 +16,21 @@ run "$bin/spe-record" --replay="$fx/workloads/traces/datawork.replay" -o "$tmp/d
 
 # two creating loads: A (a larger file, 300 copies of the trace) starts first, B makes the file meanwhile
 big_recording "$bin/spe-record" "$fx" "$tmp/big.data" || { echo "FAIL big replay"; exit 1; }
-run "$bin/spe-load" --append -o "$tmp/new.db" "$tmp/big.data" >/dev/null 2>"$tmp/a.err" &
+# A is stopped (SIGSTOP) once its temporary database exists, so B finishes first however
+# fast A is on this machine, then A goes on (SIGCONT).
+${SPE_RUN:-} "$bin/spe-load" --append -o "$tmp/new.db" "$tmp/big.data" >/dev/null 2>"$tmp/a.err" &
 a=$!
-sleep 0.3
+tries=0
+until ls "$tmp"/new.db.*.tmp >/dev/null 2>&1; do
+	tries=$((tries + 1))
+	[ $tries -lt 3000 ] && kill -0 $a 2>/dev/null || { echo "FAIL: load A made no temporary database"; exit 1; }
+	sleep 0.01
+done
+kill -STOP $a
 run "$bin/spe-load" --append -o "$tmp/new.db" "$tmp/d.data" 2>/dev/null
 expect winner_rc $? 0
 cp "$tmp/new.db" "$tmp/winner.db"
+kill -CONT $a
 wait $a
 expect loser_rc $? 64
 has loser_says "$(cat "$tmp/a.err")" "left as another process made it meanwhile"
