@@ -1,5 +1,5 @@
-# How spekit gets SQLite (README.md, "Build by hand"; docs/spe-load.1.md,
-# DESCRIPTION, has the figures).  Sets SPE_SQLITE_TARGET to the target to link.
+# How spekit gets SQLite (README.md, "Build by hand"; docs/performance.md
+# has the figures).  Sets SPE_SQLITE_TARGET to the target to link.
 #
 # SPE_SQLITE_LINK=static (the default) links Debian's libsqlite3.a from
 # libsqlite3-dev: nothing is fetched, and SQLite's calls go straight to their

@@ -19,6 +19,7 @@ packages=(
   bolt-16                                     # spe-export tests: perf2bolt/llvm-bolt 16 read the BOLT profile
   llvm-14                                     # spe-export tests: llvm-profdata-14 reads the AutoFDO profile
   libjson-c-dev                               # spe-report: reads the cross-ISA JSON, writes --annotate JSON
+  nettle-dev                                  # spe-report --html: SHA-256 hashes of the page's style and script (its CSP)
   chromium libxml2-utils libpng-dev           # spe-report --html tests: rendering, XML parse, screenshot check
   libcurl4-openssl-dev clickhouse-server      # --clickhouse: HTTP to ClickHouse; tests/clickhouse starts a 2-shard cluster
   libzstd-dev                                 # perf record -z: PERF_RECORD_COMPRESSED(2) records are zstd frames
@@ -26,6 +27,8 @@ packages=(
   xxhash                                      # tests: xxhsum -H2, the oracle of the digests (test_file_digest.c)
   libdebuginfod-dev debuginfod                # debuginfod client (bounded fetches); the server for loopback tests
 )
+# Not a Debian package: npm, the machine's Node.js (nodejs) brings it; tests/clickhouse/chdb_fetch.sh
+# fetches a current ClickHouse engine with it (npm pack @chdb/lib-linux-x64-gnu) and skips, saying so, without it.
 
 missing=()
 for p in "${packages[@]}"; do

@@ -15,11 +15,14 @@ dir=${1:-build/arm64}
 start=$(date +%s)
 
 host_packages=(cmake pkg-config gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
-arm64_packages=(libsqlite3-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libcapstone-dev:arm64
-                zlib1g-dev:arm64   # zlib: filters (spe doctor), spe-export
+arm64_packages=(libzstd-dev:arm64   # libspe: perf record -z data
+                libsqlite3-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libcapstone-dev:arm64
+                zlib1g-dev:arm64   # zlib: filters (spe doctor), spe-export, analysis (.gnu_debuglink CRC)
                 libjson-c-dev:arm64 # json-c: spe-report
                 libxxhash-dev:arm64) # xxhash: file digests (analysis/store/file_digest.c)
 arm64_packages+=(libprotobuf-c-dev:arm64 protobuf-c-compiler) # spe-export (protoc-c runs on the host)
+arm64_packages+=(libdebuginfod-dev:arm64) # analysis: the debuginfod client (resolve/debuginfod_fetch.c)
+arm64_packages+=(nettle-dev:arm64) # spe-report: SHA-256 of the page's style sheet and script (its CSP)
 missing=()
 for p in "${host_packages[@]}" "${arm64_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -33,7 +36,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# SPE_SQLITE_LINK=source: the same copy of SQLite's source as scripts/build.sh's builds
+# SQLite: the default links libsqlite3-dev:arm64's libsqlite3.a; a build dir configured with
+# SPE_SQLITE_LINK=source shares one copy of SQLite's source with scripts/build.sh's builds
 export SPE_SQLITE_CACHE=${SPE_SQLITE_CACHE:-$PWD/build/sqlite-source}
 cmake -S . -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.cmake" \
   -DSPE_WERROR=ON -DSPE_WITH_ANALYSIS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

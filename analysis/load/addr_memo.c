@@ -100,6 +100,21 @@ int ana_addr_memo_put_id(struct addr_memo *m, int64_t space, uint64_t addr, int6
 	return 0;
 }
 
+struct addr_timed_id *ana_addr_memo_find_timed(const struct addr_memo *m, int64_t space, uint64_t addr)
+{
+	struct addr_memo_entry *e = find_entry(m, space_key(space), addr);
+	return e ? &e->value.timed : NULL;
+}
+
+struct addr_timed_id *ana_addr_memo_put_timed(struct addr_memo *m, int64_t space, uint64_t addr, struct addr_timed_id v)
+{
+	struct addr_memo_entry *e = entry_for(m, space_key(space), addr);
+	if (!e)
+		return NULL;
+	e->value.timed = v;
+	return &e->value.timed;
+}
+
 void ana_addr_memo_prefetch(const struct addr_memo *m, int64_t space, uint64_t addr)
 {
 	if (!m->cap)

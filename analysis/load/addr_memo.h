@@ -2,8 +2,8 @@
 /*
  * The per-record memos of the loader: (address space, address) -> what it
  * resolved to, for the PC of every record (resolve.c: mapping, symbol,
- * instruction, latency group) and the data page of every data address
- * (data_attrib.c: its data object).  Open addressing with the key and the
+ * instruction, latency group, the process model's map) and the data page of
+ * every data address (data_attrib.c: its data object, for a span of time).  Open addressing with the key and the
  * value in the slot itself, so a lookup is one cache miss, and the loader
  * starts that miss a few records ahead (addr_memo_prefetch).
  *
@@ -24,15 +24,23 @@
 struct pc_value {
 	int64_t mapping_id, symbol_id, insn_id; /* 0 = NULL */
 	uint32_t latency_group;                 /* the loader's latency_groups number, PC_NO_GROUP until set */
+	uint32_t map;                           /* the process model's map it was found in (processes.h), or UINT32_MAX */
 };
 #define PC_NO_GROUP UINT32_MAX
+
+/* An id that holds over a span of perf time [from, to). */
+struct addr_timed_id {
+	int64_t id;
+	uint64_t from, to;
+};
 
 struct addr_memo_entry {
 	uint64_t space; /* the address space (a pid, or the kernel's) with bit 63 flipped: 0 marks an empty slot */
 	uint64_t addr;
 	union {
 		struct pc_value pc; /* the PC memo */
-		int64_t id;         /* the page memo */
+		int64_t id;                 /* a memo of one id */
+		struct addr_timed_id timed; /* the page memo: an id for a span of time */
 	} value;
 };
 
@@ -48,6 +56,9 @@ struct pc_value *ana_addr_memo_put(struct addr_memo *m, int64_t space, uint64_t 
 /* The same for memos of one id: a pointer to the id, or NULL; 0, or -1 without memory. */
 int64_t *ana_addr_memo_find_id(const struct addr_memo *m, int64_t space, uint64_t addr);
 int ana_addr_memo_put_id(struct addr_memo *m, int64_t space, uint64_t addr, int64_t id);
+/* The same for ids that hold for a time: a pointer to the value, or NULL; the stored value, NULL without memory. */
+struct addr_timed_id *ana_addr_memo_find_timed(const struct addr_memo *m, int64_t space, uint64_t addr);
+struct addr_timed_id *ana_addr_memo_put_timed(struct addr_memo *m, int64_t space, uint64_t addr, struct addr_timed_id v);
 /* Start loading the slot (@p space, @p addr) will be looked up in. */
 void ana_addr_memo_prefetch(const struct addr_memo *m, int64_t space, uint64_t addr);
 void ana_addr_memo_fini(struct addr_memo *m);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Attribution (attribution.h): threads, mappings and switch-ins, and who ran a record. */
+/* Attribution (attribution.h): mappings, processes, switch-ins, and who ran a record. */
 #include "attribution.h"
 #include "util/grow.h"
 
@@ -9,7 +9,9 @@
 void ana_attrib_init(struct attribution *a)
 {
 	memset(a, 0, sizeof *a);
-	util_map_init(&a->thread_index, sizeof(uint64_t), sizeof(int64_t));
+	ana_procs_init(&a->procs);
+	util_map_init(&a->record_tids, sizeof(uint64_t), sizeof(int64_t));
+	util_map_init(&a->switch_tids, sizeof(uint64_t), sizeof(int64_t));
 }
 
 void ana_attrib_fini(struct attribution *a)
@@ -19,14 +21,14 @@ void ana_attrib_fini(struct attribution *a)
 		free(a->maps[i].build_id);
 	}
 	free(a->maps);
-	for (size_t i = 0; i < a->n_threads; i++)
-		free(a->threads[i].comm);
-	free(a->threads);
-	util_map_fini(&a->thread_index);
+	ana_procs_fini(&a->procs);
+	util_map_fini(&a->record_tids);
+	util_map_fini(&a->switch_tids);
 	for (int i = 0; i < a->n_cpus; i++)
 		free(a->cpus[i].sw);
 	free(a->cpus);
-	memset(a, 0, sizeof *a);
+	ana_bid_table_fini(&a->recorded_ids);
+	ana_attrib_init(a);
 }
 
 struct ana_attrib_cpu *ana_attrib_cpu(struct attribution *a, int cpu)
@@ -46,61 +48,27 @@ struct ana_attrib_cpu *ana_attrib_cpu(struct attribution *a, int cpu)
 	return &a->cpus[cpu];
 }
 
-struct attrib_thread *ana_attrib_find_thread(struct attribution *a, int tid)
+int ana_attrib_comm(struct attribution *a, int pid, int tid, const char *comm, uint64_t time)
 {
-	if (a->has_last && a->last_tid == tid)
-		return &a->threads[a->last];
-	uint64_t key = (uint64_t)(int64_t)tid;
-	const int64_t *i = util_map_get(&a->thread_index, &key);
-	if (!i)
-		return NULL;
-	a->has_last = 1;
-	a->last_tid = tid;
-	a->last = (size_t)*i;
-	return &a->threads[*i];
+	return ana_procs_comm(&a->procs, pid, tid, comm, time, 0);
 }
 
-static struct attrib_thread *add_thread(struct attribution *a, int tid)
+int ana_attrib_fork(struct attribution *a, int pid, int ppid, int tid, int ptid, uint64_t time, int from_proc)
 {
-	struct attrib_thread *t = ana_attrib_find_thread(a, tid);
-	if (t)
-		return t;
-	struct attrib_thread *p = util_grow(a->threads, &a->cap_threads, a->n_threads + 1, sizeof *p);
-	if (!p)
-		return NULL;
-	a->threads = p;
-	uint64_t key = (uint64_t)(int64_t)tid;
-	int64_t *index = util_map_put(&a->thread_index, &key);
-	if (!index)
-		return NULL;
-	*index = (int64_t)a->n_threads;
-	t = &a->threads[a->n_threads++];
-	t->tid = tid;
-	t->pid = -1;
-	t->comm = NULL;
-	return t;
+	return ana_procs_fork(&a->procs, pid, ppid, tid, ptid, time, from_proc);
 }
 
-int ana_attrib_comm(struct attribution *a, int pid, int tid, const char *comm)
+int ana_attrib_exit(struct attribution *a, int pid, int tid, uint64_t time)
 {
-	struct attrib_thread *t = add_thread(a, tid);
-	if (!t)
-		return -spe_nomem;
-	t->pid = pid;
-	if (comm) {
-		char *c = strdup(comm);
-		if (!c)
-			return -spe_nomem;
-		free(t->comm);
-		t->comm = c;
-	}
-	return 0;
+	return ana_procs_exit(&a->procs, pid, tid, time);
 }
 
 struct attrib_mapping *ana_attrib_add_mapping(struct attribution *a, int64_t id, int pid, uint64_t start, uint64_t len,
 					      uint64_t pgoff, const char *path, const char *build_id, uint64_t time,
 					      int64_t prot)
 {
+	if (a->n_maps >= PROC_NONE)
+		return NULL;
 	struct attrib_mapping *p = util_grow(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
 	if (!p)
 		return NULL;
@@ -116,7 +84,8 @@ struct attrib_mapping *ana_attrib_add_mapping(struct attribution *a, int64_t id,
 	m->prot = prot;
 	m->path = strdup(path ? path : "");
 	m->build_id = build_id && *build_id ? strdup(build_id) : NULL;
-	if (!m->path || (build_id && *build_id && !m->build_id)) {
+	if (!m->path || (build_id && *build_id && !m->build_id) ||
+	    (len && ana_procs_mmap(&a->procs, pid, start, start + len, (uint32_t)a->n_maps, time) < 0)) {
 		free(m->path);
 		free(m->build_id);
 		return NULL;
@@ -143,10 +112,16 @@ void ana_attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint
 	}
 	c->sw[i] = (struct attrib_switch){ t, pid, tid };
 	c->n_sw++;
+	/* the record names the thread's process, as a COMM would (once per pair: switches are many) */
 	if (pid >= 0 && tid >= 0) {
-		struct attrib_thread *th = add_thread(a, tid);
-		if (th && th->pid < 0)
-			th->pid = pid;
+		uint64_t key = (uint64_t)(int64_t)tid;
+		int64_t *seen = util_map_get(&a->switch_tids, &key);
+		if (seen && *seen == pid)
+			return;
+		if (!seen && !(seen = util_map_put(&a->switch_tids, &key)))
+			return;
+		*seen = pid;
+		ana_procs_comm(&a->procs, pid, tid, NULL, time, 0);
 	}
 }
 
@@ -167,13 +142,15 @@ static const struct attrib_switch *switched_in(const struct ana_attrib_cpu *c, u
 	return lo ? &c->sw[lo - 1] : NULL;
 }
 
-void ana_attrib_record(struct attribution *a, const struct ana_attrib_cpu *cpu, const struct spe_record *rec, uint64_t time,
-		       int *pid, int *tid)
+int ana_attrib_record(struct attribution *a, const struct ana_attrib_cpu *cpu, const struct spe_record *rec,
+		      uint64_t time, int *pid, int *tid, uint32_t *space)
 {
+	struct processes *p = &a->procs;
+	if (p->n_pending && ana_procs_settle(p) < 0)
+		return -spe_nomem;
 	if (rec->has & SPE_HAS_CONTEXT) {
 		*tid = (int)rec->context;
-		struct attrib_thread *t = ana_attrib_find_thread(a, *tid);
-		*pid = t ? t->pid : -1;
+		*pid = -1; /* the thread's process, below */
 	} else {
 		const struct attrib_switch *s = switched_in(cpu, time);
 		if (s) {
@@ -181,26 +158,23 @@ void ana_attrib_record(struct attribution *a, const struct ana_attrib_cpu *cpu, 
 			*tid = s->tid;
 		}
 	}
-	if (*tid >= 0 && !ana_attrib_find_thread(a, *tid)) {
-		struct attrib_thread *t = add_thread(a, *tid);
-		if (t)
-			t->pid = *pid;
+	uint32_t th = *tid >= 0 ? ana_procs_thread_at(p, *tid, time) : PROC_NONE;
+	if (th != PROC_NONE && (*pid < 0 || p->spaces[p->threads[th].space].pid == *pid)) {
+		*space = p->threads[th].space;
+		*pid = p->spaces[*space].pid;
+		return 0;
 	}
-}
-
-struct attrib_mapping *ana_attrib_find_mapping(const struct attribution *a, int pid, uint64_t pc, uint64_t time)
-{
-	struct attrib_mapping *best = NULL;
-	for (size_t i = 0; i < a->n_maps; i++) {
-		struct attrib_mapping *m = &a->maps[i];
-		if (m->prot >= 0 || pc < m->start || pc >= m->end || (m->pid != pid && m->pid != -1 && pid >= 0))
-			continue;
-		/* the latest mapping not after the record; else the earliest */
-		int usable = time == ATTRIB_NO_TIME || m->time == ATTRIB_NO_TIME || m->time <= time;
-		if (!best)
-			best = m;
-		else if (usable && (best->time == ATTRIB_NO_TIME || best->time > time || m->time >= best->time))
-			best = m;
+	*space = *pid >= 0 ? ana_procs_space_at(p, *pid, time) : PROC_NONE;
+	/* a thread no COMM or FORK named: its row says what the records said */
+	if (th == PROC_NONE && *tid >= 0) {
+		uint64_t key = (uint64_t)(int64_t)*tid;
+		int added = 0;
+		int64_t i = util_map_add(&a->record_tids, &key, util_map_hash(&a->record_tids, &key), &added);
+		if (i < 0)
+			return -spe_nomem;
+		int64_t *known = util_map_value(&a->record_tids, (size_t)i);
+		if (added || *pid >= 0)
+			*known = *pid;
 	}
-	return best;
+	return 0;
 }

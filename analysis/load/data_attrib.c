@@ -7,12 +7,9 @@
 #include "data_attrib.h"
 #include "util/grow.h"
 
+/* An executable mapping row's binary, variables and load bias, looked up on first need. */
 struct dattr_image {
-	int pid;
-	uint64_t start, end, pgoff;
-	char *path, *build_id;
-	int64_t mapping_id;
-	int tried;                 /* binary and bias looked up */
+	int tried;
 	struct spe_sym_binary *bin;
 	struct dobj_vars *vars;    /* owned by the first image of the binary, shared by the rest */
 	int owns_vars;
@@ -20,16 +17,22 @@ struct dattr_image {
 	uint64_t lo, hi;           /* runtime span of the binary's PT_LOAD segments */
 };
 
-struct dattr_map {
-	int pid;
-	uint64_t start, end, pgoff;
-	uint32_t prot, flags;
-	char *path;
-	int64_t mapping_id;
+/* An image of a space that has variables: its runtime span, and the map that made it. */
+struct dattr_span {
+	uint64_t lo, hi;
+	uint32_t map;
+};
+
+/* The images of an address space that have variables, found once its maps are all known. */
+struct dattr_space {
+	size_t maps_seen;          /* the space's map count when the spans were made */
+	int made;
+	struct dattr_span *spans;
+	size_t n_spans, cap_spans;
 };
 
 void ana_data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink, struct spe_row_ids *next,
-			  int64_t source_id, struct spe_symbolizer *sym)
+			  int64_t source_id, struct spe_symbolizer *sym, struct attribution *at)
 {
 	memset(a, 0, sizeof *a);
 	util_map_init(&a->objects, 3 * sizeof(uint64_t), sizeof(int64_t));
@@ -37,71 +40,48 @@ void ana_data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink
 	a->next = next;
 	a->source_id = source_id;
 	a->sym = sym;
+	a->at = at;
 }
 
 void ana_data_attrib_fini(struct data_attrib *a)
 {
-	for (size_t i = 0; i < a->n_images; i++) {
+	for (size_t i = 0; i < a->n_images; i++)
 		if (a->images[i].owns_vars)
 			ana_dobj_vars_free(a->images[i].vars);
-		free(a->images[i].path);
-		free(a->images[i].build_id);
-	}
 	free(a->images);
-	for (size_t i = 0; i < a->n_maps; i++)
-		free(a->maps[i].path);
-	free(a->maps);
+	for (size_t i = 0; i < a->n_spaces; i++)
+		free(a->spaces[i].spans);
+	free(a->spaces);
 	ana_addr_memo_fini(&a->pages);
 	util_map_fini(&a->objects);
 	memset(a, 0, sizeof *a);
 }
 
-int ana_data_attrib_add_image(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
-			      const char *path, const char *build_id, int64_t mapping_id)
+/* The image state of mapping row @p row (index in the attribution's table); NULL without memory. */
+static struct dattr_image *image_of(struct data_attrib *a, size_t row)
 {
-	struct dattr_image *p = util_grow(a->images, &a->cap_images, a->n_images + 1, sizeof *p);
-	if (!p)
-		return -spe_nomem;
-	a->images = p;
-	struct dattr_image *im = &a->images[a->n_images];
-	memset(im, 0, sizeof *im);
-	im->pid = pid;
-	im->start = start;
-	im->end = start + len;
-	im->pgoff = pgoff;
-	im->path = strdup(path ? path : "");
-	im->build_id = build_id && *build_id ? strdup(build_id) : NULL;
-	im->mapping_id = mapping_id;
-	if (!im->path)
-		return -spe_nomem;
-	a->n_images++;
-	return 0;
-}
-
-int ana_data_attrib_add_map(struct data_attrib *a, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
-			    uint32_t flags, const char *path, int64_t mapping_id)
-{
-	struct dattr_map *p = util_grow(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
-	if (!p)
-		return -spe_nomem;
-	a->maps = p;
-	a->maps[a->n_maps] = (struct dattr_map){ .pid = pid, .start = start, .end = start + len, .pgoff = pgoff,
-						 .prot = prot, .flags = flags, .path = strdup(path ? path : ""),
-						 .mapping_id = mapping_id };
-	if (!a->maps[a->n_maps].path)
-		return -spe_nomem;
-	a->n_maps++;
-	return 0;
+	if (row >= a->n_images) {
+		size_t n = a->at->n_maps > row ? a->at->n_maps : row + 1;
+		struct dattr_image *p = realloc(a->images, n * sizeof *p);
+		if (!p)
+			return NULL;
+		memset(p + a->n_images, 0, (n - a->n_images) * sizeof *p);
+		a->images = p;
+		a->n_images = n;
+	}
+	return &a->images[row];
 }
 
 /* Open the image's binary, its variables and its load bias, once. */
-static void open_image(struct data_attrib *a, struct dattr_image *im)
+static void open_image(struct data_attrib *a, struct dattr_image *im, const struct attrib_mapping *m)
 {
 	im->tried = 1;
-	if (!a->sym || !(im->bin = spe_sym_binary(a->sym, im->path, im->build_id)))
+	/* the file the recording names (MMAP2's id, else the build-id table's), as resolution opens it */
+	const char *build_id = m->build_id ? m->build_id : ana_bid_table_find(&a->at->recorded_ids, m->path, m->pid);
+	if (!a->sym || !(im->bin = spe_sym_binary(a->sym, m->path, build_id)))
 		return;
 	uint64_t vaddr;
-	if (spe_sym_offset_to_vaddr(im->bin, im->pgoff, &vaddr) != 0)
+	if (spe_sym_offset_to_vaddr(im->bin, m->pgoff, &vaddr) != 0)
 		return;
 	for (size_t i = 0; i < a->n_images && !im->vars; i++)
 		if (&a->images[i] != im && a->images[i].bin == im->bin && a->images[i].vars)
@@ -112,11 +92,81 @@ static void open_image(struct data_attrib *a, struct dattr_image *im)
 	}
 	if (!im->vars)
 		return;
-	im->bias = im->start - vaddr;
+	im->bias = m->start - vaddr;
 	uint64_t lo, hi;
 	ana_dobj_vars_span(im->vars, &lo, &hi);
 	im->lo = lo + im->bias;
 	im->hi = hi + im->bias;
+}
+
+/*
+ * The spans of @p space's images that have variables (opening each
+ * executable mapping's binary once), remade when the space got new maps.
+ * NULL without memory.
+ */
+static struct dattr_space *space_images(struct data_attrib *a, uint32_t space)
+{
+	const struct processes *p = &a->at->procs;
+	const struct proc_space *ps = &p->spaces[space];
+	if (space >= a->n_spaces) {
+		size_t n = p->n_spaces > space ? p->n_spaces : (size_t)space + 1;
+		struct dattr_space *v = realloc(a->spaces, n * sizeof *v);
+		if (!v)
+			return NULL;
+		memset(v + a->n_spaces, 0, (n - a->n_spaces) * sizeof *v);
+		a->spaces = v;
+		a->n_spaces = n;
+	}
+	struct dattr_space *ds = &a->spaces[space];
+	if (ds->made && ds->maps_seen == ps->n_maps)
+		return ds;
+	ds->n_spans = 0;
+	for (size_t i = 0; i < ps->n_maps; i++) {
+		uint32_t mi = ps->maps[i];
+		size_t row = p->maps[mi].mapping;
+		if (a->at->maps[row].prot >= 0)
+			continue;
+		struct dattr_image *im = image_of(a, row);
+		if (!im)
+			return NULL;
+		if (!im->tried)
+			open_image(a, im, &a->at->maps[row]);
+		if (!im->vars || im->lo >= im->hi)
+			continue;
+		struct dattr_span *v = util_grow(ds->spans, &ds->cap_spans, ds->n_spans + 1, sizeof *v);
+		if (!v)
+			return NULL;
+		ds->spans = v;
+		ds->spans[ds->n_spans++] = (struct dattr_span){ im->lo, im->hi, mi };
+	}
+	ds->made = 1;
+	ds->maps_seen = ps->n_maps;
+	return ds;
+}
+
+/*
+ * The executable mapping (row index) of @p space at @p time whose binary
+ * spans @p va, or -1; -2 without memory.  The time span [*from, *to) is
+ * narrowed to that mapping's.
+ */
+static int64_t image_holding(struct data_attrib *a, uint32_t space, uint64_t va, uint64_t time, uint64_t *from,
+			     uint64_t *to)
+{
+	const struct processes *p = &a->at->procs;
+	const struct dattr_space *ds = space_images(a, space);
+	if (!ds)
+		return -2;
+	for (size_t i = 0; i < ds->n_spans; i++) {
+		const struct dattr_span *sp = &ds->spans[i];
+		if (va < sp->lo || va >= sp->hi || !ana_procs_map_live(p, sp->map, time))
+			continue;
+		if (p->maps[sp->map].from > *from)
+			*from = p->maps[sp->map].from;
+		if (p->maps[sp->map].to < *to)
+			*to = p->maps[sp->map].to;
+		return (int64_t)p->maps[sp->map].mapping;
+	}
+	return -1;
 }
 
 static int64_t insert_object(struct data_attrib *a, int pid, int kind, const char *name, int64_t mapping_id,
@@ -152,9 +202,11 @@ static int64_t insert_object(struct data_attrib *a, int pid, int kind, const cha
 	return row.id;
 }
 
-/* The object of a variable or section of image @p im at runtime address @p va, 0 if none. */
-static int64_t image_object(struct data_attrib *a, const struct dattr_image *im, int pid, uint64_t va)
+/* The object of a variable or section of the image of mapping row @p row at runtime address @p va, 0 if none. */
+static int64_t image_object(struct data_attrib *a, size_t row, int pid, uint64_t va)
 {
+	const struct dattr_image *im = &a->images[row];
+	const struct attrib_mapping *m = &a->at->maps[row];
 	const struct dobj_var *v = ana_dobj_vars_lookup(im->vars, va - im->bias);
 	if (!v)
 		return 0;
@@ -162,72 +214,75 @@ static int64_t image_object(struct data_attrib *a, const struct dattr_image *im,
 	const char *n = v->name;
 	if (v->kind == DOBJ_SECTION) {
 		/* ".bss of datawork-pie": the section alone says little in a process of many binaries */
-		const char *base = strrchr(im->path, '/');
-		snprintf(name, sizeof name, "%s of %s", v->name, base ? base + 1 : im->path);
+		const char *base = strrchr(m->path, '/');
+		snprintf(name, sizeof name, "%s of %s", v->name, base ? base + 1 : m->path);
 		n = name;
 	}
-	return insert_object(a, pid, v->kind, n, im->mapping_id, v->start + im->bias, v->size, v->type, v->file,
-			     v->line);
+	return insert_object(a, pid, v->kind, n, m->id, v->start + im->bias, v->size, v->type, v->file, v->line);
 }
 
-/* The latest-added data mapping of @p pid holding @p va (mappings may be replaced over time). */
-static const struct dattr_map *find_map(const struct data_attrib *a, int pid, uint64_t va)
+/* The object of data map @p map (heap, stack, a file...), 0 when it is no data map. */
+static int64_t map_object(struct data_attrib *a, int pid, uint32_t map)
 {
-	for (size_t i = a->n_maps; i > 0; i--) {
-		const struct dattr_map *m = &a->maps[i - 1];
-		if (va >= m->start && va < m->end && (m->pid == pid || m->pid < 0))
-			return m;
-	}
-	return NULL;
-}
-
-/* The object of the data mapping holding @p va, 0 if none. */
-static int64_t map_object(struct data_attrib *a, int pid, uint64_t va)
-{
-	const struct dattr_map *m = find_map(a, pid, va);
-	if (!m)
+	if (map == PROC_NONE)
+		return 0;
+	const struct attrib_mapping *m = ana_attrib_map_row(a->at, map);
+	if (m->prot < 0)
 		return 0;
 	char name[4200];
-	int kind = ana_dobj_mapping_kind(m->path, m->prot, m->flags, m->pgoff, name, sizeof name);
-	return insert_object(a, pid, kind, name, m->mapping_id, m->start, m->end - m->start, NULL, NULL, 0);
+	int kind = ana_dobj_mapping_kind(m->path, (uint32_t)m->prot, m->flags, m->pgoff, name, sizeof name);
+	return insert_object(a, pid, kind, name, m->id, m->start, m->end - m->start, NULL, NULL, 0);
 }
 
-void ana_data_attrib_prefetch(const struct data_attrib *a, int pid, uint64_t va)
+void ana_data_attrib_prefetch(const struct data_attrib *a, uint32_t space, uint64_t va)
 {
-	ana_addr_memo_prefetch(&a->pages, pid, va >> 12);
+	ana_addr_memo_prefetch(&a->pages, space, va >> 12);
 }
 
-int64_t ana_data_attrib_resolve(struct data_attrib *a, int pid, uint64_t va)
+static int holds(const struct addr_timed_id *v, uint64_t time)
 {
-	const int64_t *memo = ana_addr_memo_find_id(&a->pages, pid, va >> 12);
-	int64_t found = 0; /* -(image index + 1), or an object id */
-	if (memo) {
-		found = *memo;
+	return time == PROC_NO_TIME ? v->to == PROC_NO_TIME : v->from <= time && time < v->to;
+}
+
+static int64_t no_memory(struct data_attrib *a)
+{
+	snprintf(a->err, sizeof a->err, "out of memory");
+	return -spe_nomem;
+}
+
+/*
+ * The page memo holds, for the span of time its answer is good for, what
+ * the page gave: -(row index + 1) of the executable mapping whose binary
+ * spans it, else the object id of its data mapping (0: none).
+ */
+int64_t ana_data_attrib_resolve(struct data_attrib *a, uint32_t space, uint64_t va, uint64_t time)
+{
+	struct processes *p = &a->at->procs;
+	int pid = p->spaces[space].pid;
+	const struct addr_timed_id *memo = ana_addr_memo_find_timed(&a->pages, space, va >> 12);
+	int64_t found;
+	if (memo && holds(memo, time)) {
+		found = memo->id;
 	} else {
-		for (size_t i = 0; i < a->n_images && !found; i++) {
-			struct dattr_image *im = &a->images[i];
-			if (im->pid != pid)
-				continue;
-			if (!im->tried)
-				open_image(a, im);
-			if (im->vars && va >= im->lo && va < im->hi)
-				found = -(int64_t)i - 1;
-		}
-		if (!found && (found = map_object(a, pid, va)) < 0)
+		uint64_t from, to;
+		uint32_t map = ana_procs_map_span(p, space, va, time, &from, &to);
+		int64_t row = image_holding(a, space, va, time, &from, &to);
+		if (row == -2)
+			return no_memory(a);
+		if (row >= 0)
+			found = -row - 1;
+		else if ((found = map_object(a, pid, map)) < 0)
 			return found;
-		if (ana_addr_memo_put_id(&a->pages, pid, va >> 12, found) < 0) {
-			snprintf(a->err, sizeof a->err, "out of memory");
-			return -spe_nomem;
-		}
+		if (!ana_addr_memo_put_timed(&a->pages, space, va >> 12, (struct addr_timed_id){ found, from, to }))
+			return no_memory(a);
 	}
-	int64_t id = found;
 	if (found < 0) {
-		id = image_object(a, &a->images[-found - 1], pid, va);
-		/* an address of the binary's span but in no segment (a gap between them): its data mapping */
-		if (id == 0)
-			id = map_object(a, pid, va);
+		found = image_object(a, (size_t)(-found - 1), pid, va);
+		/* an address of the binary's span but in no variable (a gap between segments): its data mapping */
+		if (found == 0)
+			found = map_object(a, pid, ana_procs_map_at(p, space, va, time));
 	}
-	if (id == 0)
+	if (found == 0)
 		a->unresolved++;
-	return id; /* < 0: an error, message in a->err */
+	return found; /* < 0: an error, message in a->err */
 }

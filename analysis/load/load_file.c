@@ -19,6 +19,12 @@ static uint64_t sid_time(const struct spe_perf_event *ev)
 	return (ev->sid.has & SPE_PERF_SID_TIME) ? ev->sid.time : NO_TIME;
 }
 
+/* FORK and EXIT carry their own time (the sample_id's is the same when present). */
+static uint64_t task_time(const struct spe_perf_event *ev)
+{
+	return (ev->sid.has & SPE_PERF_SID_TIME) ? ev->sid.time : ev->u.task.time;
+}
+
 static int sid_cpu(const struct spe_perf_event *ev)
 {
 	return (ev->sid.has & SPE_PERF_SID_CPU) ? (int)ev->sid.cpu : -1;
@@ -32,12 +38,22 @@ static void hex(const uint8_t *b, unsigned n, char *out)
 }
 
 /*
- * User mappings: executable ones for PCs (the kernel resolves through
- * --kallsyms), data ones (perf record -d, spe-record) for data objects.
+ * Executable mappings for PCs (the kernel's and its modules' too), data
+ * ones (perf record -d, spe-record) for data objects.
  */
 static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
 {
 	const struct spe_perf_mmap *m = &ev->u.mmap;
+	unsigned cpumode = ev->misc & SPE_PERF_MISC_CPUMODE_MASK;
+	char bid[41] = "";
+	if (ev->type == SPE_PERF_RECORD_MMAP2 && m->build_id_size)
+		hex(m->build_id, m->build_id_size > 20 ? 20 : m->build_id_size, bid);
+	if (cpumode == SPE_PERF_MISC_KERNEL || cpumode == SPE_PERF_MISC_GUEST_KERNEL) {
+		if (cpumode == SPE_PERF_MISC_GUEST_KERNEL || (ev->misc & SPE_PERF_MISC_MMAP_DATA))
+			return 0; /* a guest's kernel, or kernel data: not this machine's code */
+		/* `[kernel.kallsyms]_text` (the image, _text at pgoff), or a module's path: the loader tells them apart */
+		return spe_loader_mmap(ld, -1, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev));
+	}
 	if ((int32_t)m->pid < 0)
 		return 0;
 	int data = (ev->misc & SPE_PERF_MISC_MMAP_DATA) ||
@@ -49,9 +65,6 @@ static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
 					    sid_time(ev));
 	if (m->filename && m->filename[0] == '[')
 		return 0;
-	char bid[41] = "";
-	if (m->build_id_size)
-		hex(m->build_id, m->build_id_size > 20 ? 20 : m->build_id_size, bid);
 	return spe_loader_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev));
 }
 
@@ -79,9 +92,22 @@ static int load_event(struct spe_loader *ld, const struct spe_perf_event *ev)
 	switch (ev->type) {
 	case SPE_PERF_RECORD_COMM:
 		return spe_loader_comm(ld, (int)ev->u.comm.pid, (int)ev->u.comm.tid, ev->u.comm.comm, sid_time(ev));
+	case SPE_PERF_RECORD_FORK:
+		return spe_loader_fork(ld, (int)ev->u.task.pid, (int)ev->u.task.ppid, (int)ev->u.task.tid,
+				       (int)ev->u.task.ptid, task_time(ev), !!(ev->misc & SPE_PERF_MISC_FORK_EXEC));
+	case SPE_PERF_RECORD_EXIT:
+		return spe_loader_exit(ld, (int)ev->u.task.pid, (int)ev->u.task.tid, task_time(ev));
 	case SPE_PERF_RECORD_MMAP:
 	case SPE_PERF_RECORD_MMAP2:
 		return add_mapping(ld, ev);
+	case SPE_PERF_RECORD_KSYMBOL:
+		return spe_loader_ksymbol(ld, ev->u.ksymbol.addr, ev->u.ksymbol.len,
+					  !!(ev->u.ksymbol.flags & SPE_PERF_KSYMBOL_UNREGISTER), ev->u.ksymbol.name,
+					  sid_time(ev));
+	case SPE_PERF_RECORD_BPF_EVENT:
+		if (ev->u.bpf_event.type == SPE_PERF_BPF_PROG_LOAD || ev->u.bpf_event.type == SPE_PERF_BPF_PROG_UNLOAD)
+			spe_loader_bpf_event(ld, ev->u.bpf_event.type == SPE_PERF_BPF_PROG_UNLOAD);
+		return 0;
 	case SPE_PERF_RECORD_TIME_CONV: /* the AUX layer converts with it; the loader stores it */
 		spe_loader_time_conv(ld, &ev->u.time_conv);
 		return 0;
@@ -106,6 +132,28 @@ static int load_event(struct spe_loader *ld, const struct spe_perf_event *ev)
 }
 
 /*
+ * The recording's build-id table into the loader: entries [*fed, n) of
+ * @p f (the BUILD_ID feature at open; in a pipe, each HEADER_BUILD_ID record
+ * adds one as it is read).
+ */
+static int feed_build_ids(struct spe_loader *ld, const struct spe_perf_file *f, uint32_t *fed)
+{
+	struct spe_perf_info info;
+	memset(&info, 0, sizeof info);
+	spe_perf_get_info(f, &info, sizeof info);
+	for (; *fed < info.n_build_ids; ++*fed) {
+		struct spe_perf_build_id b;
+		memset(&b, 0, sizeof b);
+		if (spe_perf_get_build_id(f, *fed, &b, sizeof b) < 0)
+			continue;
+		int rc = spe_loader_build_id(ld, (int)(int32_t)b.pid, b.misc, b.id, b.size, b.filename);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
  * Start loading the PC memo entry a record will look up, a few records
  * ahead (spe_loader_prefetch): records are taken from the AUX layer in
  * batches for that.
@@ -122,10 +170,10 @@ static int flush_batch(struct spe_loader *ld, const struct pending *p, int n)
 {
 	/* the first AHEAD records' too: their misses then overlap instead of coming one by one */
 	for (int i = 0; i < AHEAD && i < n; i++)
-		spe_loader_prefetch(ld, &p[i].rec);
+		spe_loader_prefetch(ld, &p[i].rec, p[i].time);
 	for (int i = 0; i < n; i++) {
 		if (i + AHEAD < n)
-			spe_loader_prefetch(ld, &p[i + AHEAD].rec);
+			spe_loader_prefetch(ld, &p[i + AHEAD].rec, p[i + AHEAD].time);
 		int rc = spe_loader_record_at(ld, p[i].cpu, -1, p[i].tid, &p[i].rec, p[i].time);
 		if (rc < 0)
 			return rc;
@@ -133,11 +181,14 @@ static int flush_batch(struct spe_loader *ld, const struct pending *p, int n)
 	return 0;
 }
 
-int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts)
+/* spe_load_aux, with the build-id table of @p perf (NULL: none) fed in as it grows. */
+static int load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts,
+		    const struct spe_perf_file *perf)
 {
 	struct pending batch[BATCH];
 	struct spe_aux_item it;
-	int n = 0, type, rc = 0;
+	uint32_t fed = 0;
+	int n = 0, type = 0, rc = perf ? feed_build_ids(ld, perf, &fed) : 0;
 	while (rc == 0 && (type = spe_aux_next(aux, &it, sizeof it)) > 0) {
 		if (type == SPE_AUX_RECORD) {
 			/* per-thread queues (cpu -1) are stored as cpu 0, as before the AUX layer */
@@ -157,6 +208,8 @@ int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struc
 		}
 		if (opts && opts->cancel && *opts->cancel)
 			rc = -spe_cancelled;
+		else if (type == SPE_AUX_EVENT && it.event->type == SPE_PERF_RECORD_HEADER_BUILD_ID)
+			rc = perf ? feed_build_ids(ld, perf, &fed) : 0;
 		else if (type == SPE_AUX_EVENT)
 			rc = load_event(ld, it.event);
 		else if (type == SPE_AUX_CHUNK && (it.chunk_flags & SPE_AUX_CHUNK_FIRST))
@@ -176,6 +229,11 @@ int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struc
 		spe_loader_note_cut(ld, spe_aux_errmsg(aux));
 	spe_loader_add_aux_stats(ld, &st);
 	return 0;
+}
+
+int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts)
+{
+	return load_aux(ld, aux, opts, NULL);
 }
 
 /* The message of a failed load: the AUX layer's (file, offset, problem), else the loader's. */
@@ -213,9 +271,11 @@ static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct
 		memset(&info, 0, sizeof info);
 		spe_perf_get_info(cfg->perf, &info, sizeof info);
 		rc = load_numa(cfg->perf, ld, &info);
+		if (rc == 0 && info.osrelease)
+			rc = spe_loader_osrelease(ld, info.osrelease);
 	}
 	if (rc == 0)
-		rc = spe_load_aux(ld, aux, opts);
+		rc = load_aux(ld, aux, opts, cfg->perf);
 	if (rc == 0)
 		rc = spe_loader_finish(ld, counts);
 	if (rc < 0)
@@ -223,6 +283,19 @@ static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct
 	spe_aux_free_decoder(aux);
 	spe_loader_free(ld);
 	return rc;
+}
+
+/* The reader's warnings (skipped feature sections: pipe mode finds them while reading) for the command to print. */
+static void keep_warnings(const struct spe_perf_file *f, struct spe_load_counts *counts)
+{
+	struct spe_perf_info info;
+	memset(&info, 0, sizeof info);
+	spe_perf_get_info(f, &info, sizeof info);
+	counts->n_warnings = info.n_warnings;
+	size_t kept = sizeof counts->warnings / sizeof counts->warnings[0];
+	for (uint32_t i = 0; i < info.n_warnings && i < kept; i++)
+		snprintf(counts->warnings[i], sizeof counts->warnings[i], "%s",
+			 spe_perf_warning(f, i) ? spe_perf_warning(f, i) : "");
 }
 
 static int load_perf_file(struct spe_db *db, const struct spe_row_sink *sink, const char *path,
@@ -256,6 +329,8 @@ static int load_perf_file(struct spe_db *db, const struct spe_row_sink *sink, co
 	struct spe_aux_config ac = SPE_OPTS(spe_aux_config, .perf = f, .order = SPE_AUX_ORDER_QUEUE,
 					    .items = SPE_AUX_WANT_EVENTS | SPE_AUX_WANT_CHUNKS);
 	rc = load_input(db, sink, &src, opts, &ac, counts, err, errlen);
+	if (rc == 0 && counts)
+		keep_warnings(f, counts);
 	spe_perf_free_file(f);
 	return rc;
 }

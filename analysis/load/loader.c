@@ -169,7 +169,7 @@ static int loader_new(const struct spe_row_sink *sink, int own, int async, const
 	if (rc == 0)
 		rc = begin_source(ld, src);
 	if (rc == 0)
-		ana_data_attrib_init(&ld->dattr, &ld->sink, &ld->next, ld->source_id, ld->res.sym);
+		ana_data_attrib_init(&ld->dattr, &ld->sink, &ld->next, ld->source_id, ld->res.sym, &ld->at);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", ld->err);
 		spe_loader_free(ld);
@@ -244,8 +244,17 @@ static int write_time_conv(struct spe_loader *ld)
 
 int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, uint64_t time)
 {
-	(void)time;
-	return ana_attrib_comm(&ld->at, pid, tid, comm) < 0 ? out_of_memory(ld) : 0;
+	return ana_attrib_comm(&ld->at, pid, tid, comm, time) < 0 ? out_of_memory(ld) : 0;
+}
+
+int spe_loader_fork(struct spe_loader *ld, int pid, int ppid, int tid, int ptid, uint64_t time, int from_proc)
+{
+	return ana_attrib_fork(&ld->at, pid, ppid, tid, ptid, time, from_proc) < 0 ? out_of_memory(ld) : 0;
+}
+
+int spe_loader_exit(struct spe_loader *ld, int pid, int tid, uint64_t time)
+{
+	return ana_attrib_exit(&ld->at, pid, tid, time) < 0 ? out_of_memory(ld) : 0;
 }
 
 /* data_attrib's failure: its message, or the sink's. */
@@ -258,28 +267,70 @@ static int data_fail(struct spe_loader *ld, int rc)
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		    const char *path, const char *build_id, uint64_t time)
 {
+	if (pid < -1)
+		pid = -1;
+	enum kernel_map_kind kind = KMAP_USER;
+	const char *ref_symbol = "";
+	if (pid == -1) /* `[kernel.kallsyms]_text` is the image's row `[kernel.kallsyms]`, its _text at pgoff */
+		kind = ana_kernel_map_kind(path, &path, &ref_symbol);
 	struct attrib_mapping *m =
 		ana_attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff, path, build_id, time, -1);
 	if (!m)
 		return out_of_memory(ld);
+	m->kernel_kind = (uint8_t)kind;
+	if (kind == KMAP_IMAGE)
+		ana_ksyms_image_map(&ld->res.ksyms, ref_symbol, pgoff, build_id);
 	ld->next.mapping++;
-	/* an image whose variables may hold data addresses (the kernel's symbolic row has no range) */
-	int rc = len && pid >= 0
-			 ? ana_data_attrib_add_image(&ld->dattr, pid, start, len, pgoff, m->path, m->build_id, m->id)
-			 : 0;
-	return rc < 0 ? data_fail(ld, rc) : 0;
+	return 0;
+}
+
+int spe_loader_ksymbol(struct spe_loader *ld, uint64_t addr, uint32_t len, int unregister, const char *name,
+		       uint64_t time)
+{
+	if (!len)
+		return 0;
+	if (unregister)
+		return ana_procs_munmap(&ld->at.procs, -1, addr, addr + len, time) < 0 ? out_of_memory(ld) : 0;
+	struct attrib_mapping *m =
+		ana_attrib_add_mapping(&ld->at, ld->next.mapping, -1, addr, len, 0, name, NULL, time, -1);
+	if (!m)
+		return out_of_memory(ld);
+	m->kernel_kind = KMAP_KSYMBOL;
+	ld->next.mapping++;
+	return 0;
+}
+
+int spe_loader_osrelease(struct spe_loader *ld, const char *release)
+{
+	return ana_ksyms_osrelease(&ld->res.ksyms, release) < 0 ? out_of_memory(ld) : 0;
+}
+
+void spe_loader_bpf_event(struct spe_loader *ld, int unload)
+{
+	if (unload)
+		ld->counts.bpf_unloads++;
+	else
+		ld->counts.bpf_loads++;
+}
+
+int spe_loader_build_id(struct spe_loader *ld, int pid, uint16_t misc, const uint8_t *id, unsigned size,
+			const char *name)
+{
+	return ana_bid_table_add(&ld->at.recorded_ids, pid, misc, id, size, name) < 0 ? out_of_memory(ld) : 0;
 }
 
 int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
 			 uint32_t flags, const char *path, uint64_t time)
 {
+	if (pid < 0)
+		return 0; /* the kernel's data: never a user data address */
 	struct attrib_mapping *m = ana_attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff,
 							  path ? path : "", NULL, time, (int64_t)prot);
 	if (!m)
 		return out_of_memory(ld);
+	m->flags = flags;
 	ld->next.mapping++;
-	int rc = ana_data_attrib_add_map(&ld->dattr, pid, start, len, pgoff, prot, flags, path, m->id);
-	return rc < 0 ? data_fail(ld, rc) : 0;
+	return 0;
 }
 
 int spe_loader_numa(struct spe_loader *ld, const struct spe_perf_numa_node *nodes, uint32_t n, uint64_t block_size)
@@ -417,18 +468,20 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 		if (rc < 0)
 			return rc;
 	}
-	ana_attrib_record(&ld->at, c, rec, time, &pid, &tid);
+	uint32_t space;
+	if (ana_attrib_record(&ld->at, c, rec, time, &pid, &tid, &space) < 0)
+		return out_of_memory(ld);
 
-	static struct pc_value nowhere = { .latency_group = PC_NO_GROUP };
+	static struct pc_value nowhere = { .latency_group = PC_NO_GROUP, .map = PROC_NONE };
 	struct pc_value *where = &nowhere;
 	if (HAS(PC)) {
-		int rc = ana_resolver_pc(&ld->res, rec, pid, time, &where);
+		int rc = ana_resolver_pc(&ld->res, rec, space, time, &where);
 		if (rc < 0)
 			return rc == -spe_nomem ? out_of_memory(ld) : sink_fail(ld, rc, "resolving a PC");
 	}
 	int64_t object = 0; /* user data addresses only */
-	if (HAS(DATA_VA) && pid >= 0 && !(rec->data_va >> 63) &&
-	    (object = ana_data_attrib_resolve(&ld->dattr, pid, rec->data_va)) < 0)
+	if (HAS(DATA_VA) && space != PROC_NONE && !(rec->data_va >> 63) &&
+	    (object = ana_data_attrib_resolve(&ld->dattr, space, rec->data_va, time)) < 0)
 		return data_fail(ld, (int)object);
 	uint32_t group;
 	int rc = count_latency(ld, rec, where, &group);
@@ -442,14 +495,16 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 	return ++ld->n_rows == ROW_BATCH ? flush_rows(ld) : 0;
 }
 
-void spe_loader_prefetch(struct spe_loader *ld, const struct spe_record *rec)
+void spe_loader_prefetch(struct spe_loader *ld, const struct spe_record *rec, uint64_t time)
 {
 	/* the process, when the record names its thread (else it is known only after the records before) */
-	const struct attrib_thread *t = HAS(CONTEXT) ? ana_attrib_find_thread(&ld->at, (int)rec->context) : NULL;
-	ana_resolver_prefetch(&ld->res, rec, t ? t->pid : -1, t != NULL);
+	const struct processes *p = &ld->at.procs;
+	uint32_t t = HAS(CONTEXT) && !p->n_pending ? ana_procs_thread_at(p, (int)rec->context, time) : PROC_NONE;
+	uint32_t space = t != PROC_NONE ? p->threads[t].space : PROC_NONE;
+	ana_resolver_prefetch(&ld->res, rec, space);
 	/* the page memo of the data address (as spe_loader_record_at resolves it) */
-	if (t && t->pid >= 0 && HAS(DATA_VA) && !(rec->data_va >> 63))
-		ana_data_attrib_prefetch(&ld->dattr, t->pid, rec->data_va);
+	if (space != PROC_NONE && HAS(DATA_VA) && !(rec->data_va >> 63))
+		ana_data_attrib_prefetch(&ld->dattr, space, rec->data_va);
 }
 
 void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats *s)
@@ -460,6 +515,11 @@ void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats 
 	ld->counts.unknown_packets += s->unknown_packets;
 	ld->counts.dropped_extras += s->dropped_extras;
 	ld->counts.lost_aux += s->aux_truncated + s->lost;
+	ld->counts.aux_records += s->aux_records;
+	ld->counts.aux_truncated += s->aux_truncated;
+	ld->counts.aux_partial += s->aux_partial;
+	ld->counts.aux_collision += s->aux_collision;
+	ld->counts.lost_events += s->lost;
 	if (s->cut) {
 		ld->counts.cut = 1;
 		ld->counts.cut_offset = s->cut_offset;
@@ -474,11 +534,27 @@ void spe_loader_note_cut(struct spe_loader *ld, const char *what)
 
 /* ---- finish: the tables known only at the end ------------------------------ */
 
+/* One row per tid: its latest thread (a reused tid's earlier threads are not rows), then the tids only records named. */
 static int write_threads(struct spe_loader *ld)
 {
-	for (size_t i = 0; i < ld->at.n_threads; i++) {
-		const struct attrib_thread *t = &ld->at.threads[i];
-		struct spe_row_thread row = { .source_id = ld->source_id, .tid = t->tid, .pid = t->pid, .comm = t->comm };
+	const struct processes *p = &ld->at.procs;
+	for (size_t i = 0; i < p->n_threads; i++) {
+		const struct proc_thread *t = &p->threads[i];
+		if (ana_procs_thread_at(p, t->tid, PROC_NO_TIME) != i)
+			continue;
+		struct spe_row_thread row = { .source_id = ld->source_id, .tid = t->tid, .pid = p->spaces[t->space].pid,
+					      .comm = t->comm };
+		int rc = spe_sink_rows(&ld->sink, &row, 1);
+		if (rc < 0)
+			return sink_fail(ld, rc, "thread");
+	}
+	const struct util_map *named = &ld->at.record_tids;
+	for (size_t i = 0; i < named->n; i++) {
+		int tid = (int)*(const int64_t *)util_map_key(named, i);
+		if (ana_procs_thread_at(p, tid, PROC_NO_TIME) != PROC_NONE)
+			continue;
+		struct spe_row_thread row = { .source_id = ld->source_id, .tid = tid,
+					      .pid = (int32_t)*(const int64_t *)util_map_value(named, i) };
 		int rc = spe_sink_rows(&ld->sink, &row, 1);
 		if (rc < 0)
 			return sink_fail(ld, rc, "thread");
@@ -511,11 +587,32 @@ static int write_mappings(struct spe_loader *ld)
 {
 	for (size_t i = 0; i < ld->at.n_maps; i++) {
 		const struct attrib_mapping *m = &ld->at.maps[i];
+		/*
+		 * The recorded build-id, and how its file was found: by the resolver,
+		 * else (data addresses only) by data_attrib, else not looked up.
+		 * Without a recorded id, the id of the file taken at the path.
+		 */
+		enum spe_sym_match match = m->bid_match;
+		const char *build_id = m->build_id;
+		if (m->pid >= 0 && m->prot < 0) {
+			if (!build_id)
+				build_id = ana_bid_table_find(&ld->at.recorded_ids, m->path, m->pid);
+			if (!match)
+				match = spe_sym_known_match(ld->res.sym, m->path, build_id);
+			if (!build_id && match == SPE_SYM_UNRECORDED) {
+				const struct spe_sym_binary *bin = spe_sym_binary(ld->res.sym, m->path, NULL); /* known */
+				build_id = bin && *spe_sym_binary_build_id(bin) ? spe_sym_binary_build_id(bin) : NULL;
+			}
+		} else if (!build_id && (m->kernel_kind == KMAP_IMAGE || m->kernel_kind == KMAP_MODULE)) {
+			/* the kernel's and its modules' recorded ids (HEADER_BUILD_ID, cpumode kernel) */
+			build_id = ana_bid_table_find_kernel(&ld->at.recorded_ids, m->path);
+		}
 		struct spe_row_mapping row = { .id = m->id,
 					       .source_id = ld->source_id,
 					       .pid = m->pid >= 0 ? m->pid : -1,
 					       .path = m->path,
-					       .build_id = m->build_id,
+					       .build_id = build_id,
+					       .build_id_status = spe_sym_match_name(match),
 					       .start = m->start,
 					       .end = m->end,
 					       .pgoff = m->pgoff,
@@ -601,7 +698,16 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 {
 	ld->counts.no_mapping = ld->res.no_mapping;
 	ld->counts.no_symbol = ld->res.no_symbol;
+	ld->counts.no_pid = ld->res.no_pid;
+	ld->counts.kernel_no_symbol = ld->res.kernel_no_symbol;
+	ld->counts.kernel_no_map = ld->res.kernel_no_map;
+	ana_ksyms_note(&ld->res.ksyms, ld->counts.kernel_symbols, sizeof ld->counts.kernel_symbols);
+	ld->counts.out_of_order = ld->at.procs.out_of_order;
 	ld->counts.no_data_object = ld->dattr.unresolved;
+	ld->counts.files_matched = ld->res.files[SPE_SYM_MATCHED];
+	ld->counts.files_mismatch = ld->res.files[SPE_SYM_MISMATCH];
+	ld->counts.files_unrecorded = ld->res.files[SPE_SYM_UNRECORDED];
+	ld->counts.files_not_found = ld->res.files[SPE_SYM_NOT_FOUND];
 	int rc = loader_sync(ld);
 	/* settled first: the lines' spill decides load_stats.cacheline_scan */
 	if (rc == 0 && ana_record_tally_settle(&ld->tally) < 0)

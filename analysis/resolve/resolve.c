@@ -4,18 +4,42 @@
 
 #include <string.h>
 
-#define KERNEL_PID (-2) /* address-space key of kernel PCs */
+/* the address-space key of kernel PCs in the memo (spaces are 32-bit) */
+#define KERNEL_SPACE_KEY (INT64_C(1) << 32)
+
+/* Each mapped file once, when first looked up (by resolution or data_attrib): counted, then the load's notice. */
+static void binary_found(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check)
+{
+	struct resolver *r = arg;
+	if (r->ksyms.looking_up)
+		return; /* a kernel file: not a mapped file; the kernel's sentence says what was found */
+	if (check->match <= SPE_SYM_NOT_FOUND)
+		r->files[check->match]++;
+	if (r->on_binary)
+		r->on_binary(r->notice_arg, path, build_id, check);
+}
 
 int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
 		      const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof *r);
 	util_map_init(&r->symbols, 2 * sizeof(uint64_t), sizeof(int64_t));
+	util_map_init(&r->by_mapping, 2 * sizeof(uint64_t), sizeof(struct pc_value));
 	r->at = at;
 	r->sink = sink;
 	r->next = next;
 	if (opts->symbolize) {
-		struct spe_sym_opts so = { .symfs = opts->symfs, .debug_path = opts->debug_path };
+		r->on_binary = opts->on_binary;
+		r->notice_arg = opts->notice_arg;
+		struct spe_sym_opts so = { .symfs = opts->symfs,
+					   .debug_path = opts->debug_path,
+					   .buildid_dir = opts->buildid_dir,
+					   .debuginfod = opts->debuginfod,
+					   .debuginfod_timeout = opts->debuginfod_timeout,
+					   .cancel = opts->cancel,
+					   .on_fetch = opts->on_fetch,
+					   .on_binary = binary_found,
+					   .arg = r };
 		r->sym = spe_sym_new(&so);
 		r->dis = spe_disasm_new();
 		if (!r->sym || !r->dis) {
@@ -23,17 +47,16 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 			return -spe_nomem;
 		}
 	}
-	if (opts->kallsyms && !(r->ks = spe_kallsyms_new(opts->kallsyms, err, errlen)))
-		return -spe_io;
-	return 0;
+	return ana_ksyms_init(&r->ksyms, opts, r->sym, &at->recorded_ids, err, errlen);
 }
 
 void ana_resolver_fini(struct resolver *r)
 {
 	spe_sym_free(r->sym);
 	spe_disasm_free(r->dis);
-	spe_kallsyms_free(r->ks);
+	ana_ksyms_fini(&r->ksyms);
 	ana_addr_memo_fini(&r->pcs);
+	util_map_fini(&r->by_mapping);
 	util_map_fini(&r->symbols);
 	memset(r, 0, sizeof *r);
 }
@@ -62,12 +85,22 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
 	return 0;
 }
 
-/* The kernel's mapping: a symbolic row (empty range, so user lookups never match it). */
-static int64_t kernel_mapping(struct resolver *r)
+/*
+ * The mapping row of kernel PCs in no kernel map (the recording had no
+ * kernel MMAP there): a symbolic row, empty range, in no address space.
+ * Its index in the attribution's table in *@p index.
+ */
+static int64_t kernel_symbolic_mapping(struct resolver *r, size_t *index)
 {
+	struct attrib_mapping *m;
 	if (!r->kernel_mapping_id &&
-	    ana_attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME, -1))
+	    (m = ana_attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME,
+					-1))) {
+		m->kernel_kind = KMAP_NOWHERE;
 		r->kernel_mapping_id = r->next->mapping++;
+		r->kernel_mapping_index = r->at->n_maps - 1;
+	}
+	*index = r->kernel_mapping_index;
 	return r->kernel_mapping_id;
 }
 
@@ -100,27 +133,39 @@ static int insn_row(struct resolver *r, uint64_t pc, struct pc_value *out, const
 	return 0;
 }
 
-static int resolve_kernel(struct resolver *r, uint64_t pc, struct pc_value *out)
+/* A kernel PC in mapping @p m: its function from the kernel's symbol source (kernel_syms.h), else none. */
+static int resolve_kernel(struct resolver *r, struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
 {
-	uint64_t start, size;
-	const char *name = spe_kallsyms_lookup(r->ks, pc, &start, &size);
-	if (!name)
-		return 0;
-	if (!(out->mapping_id = kernel_mapping(r)))
-		return -spe_nomem;
-	int rc = symbol_row(r, out->mapping_id, name, start, size, NULL, 0, &out->symbol_id);
-	return rc < 0 ? rc : insn_row(r, pc, out, NULL, NULL);
+	out->mapping_id = m->id;
+	struct ksym_result ks = { 0 };
+	if (ana_ksyms_lookup(&r->ksyms, m, pc, &ks)) {
+		int rc = symbol_row(r, out->mapping_id, ks.name, ks.start, ks.size, ks.bin ? ks.sr.decl_file : NULL,
+				    ks.bin ? ks.sr.decl_line : 0, &out->symbol_id);
+		if (rc < 0)
+			return rc;
+	}
+	if (!ks.bin)
+		return insn_row(r, pc, out, NULL, NULL);
+	/* a vmlinux: the instruction and its source line too */
+	uint8_t code[4];
+	int have_code = r->dis && spe_sym_read_code(ks.bin, ks.vaddr, code, 4) == 4;
+	return insn_row(r, pc, out, have_code ? code : NULL, &ks.sr);
 }
 
-/* The file behind @p m, opened once; its build-id is kept when the trace had none. */
+/*
+ * The file behind @p m, opened once: the recorded build-id (MMAP2's, else
+ * the recording's table's by path) decides which file it is; without one,
+ * the file at the path is taken (the mapping row then shows its id).
+ */
 static struct spe_sym_binary *binary_of(struct resolver *r, struct attrib_mapping *m)
 {
 	if (m->bin_tried)
 		return m->bin;
 	m->bin_tried = 1;
-	m->bin = spe_sym_binary(r->sym, m->path, m->build_id);
-	if (m->bin && !m->build_id && *spe_sym_binary_build_id(m->bin))
-		m->build_id = strdup(spe_sym_binary_build_id(m->bin)); /* NULL without memory: stays unknown */
+	const char *recorded = m->build_id ? m->build_id : ana_bid_table_find(&r->at->recorded_ids, m->path, m->pid);
+	struct spe_sym_check check;
+	m->bin = spe_sym_binary_check(r->sym, m->path, recorded, &check);
+	m->bid_match = check.match;
 	return m->bin;
 }
 
@@ -151,43 +196,106 @@ static int is_kernel_pc(const struct spe_record *rec)
 	return rec->pc.el >= 1 || (rec->pc.addr >> 63);
 }
 
-int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, int pid, uint64_t time, struct pc_value **out)
+/*
+ * The rows of @p pc in mapping row @p m (index @p index of the
+ * attribution's table), resolved on first sight of that pair.
+ */
+static int rows_in_mapping(struct resolver *r, struct attrib_mapping *m, int kernel, uint64_t pc, struct pc_value *out)
 {
-	uint64_t pc = rec->pc.addr;
-	int kernel = is_kernel_pc(rec);
-	int space = kernel ? KERNEL_PID : pid;
-	struct pc_value *v = ana_addr_memo_find(&r->pcs, space, pc);
-	if (!v) {
-		struct pc_value nv = { .latency_group = PC_NO_GROUP };
-		int rc = 0;
-		if (kernel) {
-			if (r->ks)
-				rc = resolve_kernel(r, pc, &nv);
-		} else {
-			struct attrib_mapping *m = ana_attrib_find_mapping(r->at, pid, pc, time);
-			if (m)
-				rc = resolve_user(r, m, pc, &nv);
-		}
+	uint64_t key[2] = { (uint64_t)m->id, pc };
+	const struct pc_value *known = util_map_get(&r->by_mapping, key);
+	if (known) {
+		*out = *known;
+		return 0;
+	}
+	struct pc_value nv = { .latency_group = PC_NO_GROUP, .map = PROC_NONE };
+	int rc = kernel ? resolve_kernel(r, m, pc, &nv) : resolve_user(r, m, pc, &nv);
+	if (rc < 0)
+		return rc;
+	struct pc_value *stored = util_map_put(&r->by_mapping, key);
+	if (!stored)
+		return -spe_nomem;
+	*stored = nv;
+	*out = nv;
+	return 0;
+}
+
+/*
+ * The memo entry of (@p space, @p pc) at @p time: reused while the map it
+ * came from is still there; else the map found now, and its mapping's rows.
+ */
+static int memo_entry(struct resolver *r, uint32_t space, int64_t key, int kernel, uint64_t pc, uint64_t time,
+		      struct pc_value **out)
+{
+	struct processes *p = &r->at->procs;
+	struct pc_value *v = ana_addr_memo_find(&r->pcs, key, pc);
+	if (v && v->map != PROC_NONE && ana_procs_map_live(p, v->map, time)) {
+		*out = v;
+		return 0;
+	}
+	uint32_t map = space != PROC_NONE ? ana_procs_map_at(p, space, pc, time) : PROC_NONE;
+	struct attrib_mapping *m = map != PROC_NONE ? ana_attrib_map_row(r->at, map) : NULL;
+	if (m && m->prot >= 0)
+		m = NULL, map = PROC_NONE; /* a data mapping: no code there */
+	struct pc_value nv = { .latency_group = PC_NO_GROUP, .map = PROC_NONE };
+	if (!m && kernel) {
+		size_t index;
+		if (!kernel_symbolic_mapping(r, &index))
+			return -spe_nomem;
+		m = &r->at->maps[index];
+	}
+	if (m) {
+		int rc = rows_in_mapping(r, m, kernel, pc, &nv);
 		if (rc < 0)
 			return rc;
-		if (!(v = ana_addr_memo_put(&r->pcs, space, pc, nv)))
-			return -spe_nomem;
+		nv.map = map;
+	} else if (v && v->map == PROC_NONE) {
+		*out = v; /* still in no mapping */
+		return 0;
 	}
-	if (!v->mapping_id && !kernel)
-		r->no_mapping++;
-	else if (v->mapping_id && !v->symbol_id)
-		r->no_symbol++;
+	if (v)
+		*v = nv;
+	else if (!(v = ana_addr_memo_put(&r->pcs, key, pc, nv)))
+		return -spe_nomem;
 	*out = v;
 	return 0;
 }
 
-void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *rec, int pid, int pid_known)
+int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, uint32_t space, uint64_t time,
+		    struct pc_value **out)
+{
+	uint64_t pc = rec->pc.addr;
+	int kernel = is_kernel_pc(rec);
+	if (kernel)
+		space = r->at->procs.kernel;
+	int64_t key = kernel ? KERNEL_SPACE_KEY : (int64_t)space; /* the memo's address space */
+	int rc = memo_entry(r, space, key, kernel, pc, time, out);
+	if (rc < 0)
+		return rc;
+	const struct pc_value *v = *out;
+	if (kernel) {
+		r->kernel_no_symbol += !v->symbol_id;
+		r->kernel_no_map += !v->symbol_id && v->mapping_id == r->kernel_mapping_id;
+	}
+	else if (space == PROC_NONE)
+		r->no_pid++;
+	else if (!v->mapping_id)
+		r->no_mapping++;
+	else if (!v->symbol_id)
+		r->no_symbol++;
+	return 0;
+}
+
+void ana_resolver_prefetch(const struct resolver *r, const struct spe_record *rec, uint32_t space)
 {
 	if (!(rec->has & SPE_HAS_PC))
 		return;
+	int64_t as;
 	if (is_kernel_pc(rec))
-		pid = KERNEL_PID;
-	else if (!pid_known)
+		as = KERNEL_SPACE_KEY;
+	else if (space != PROC_NONE)
+		as = (int64_t)space;
+	else
 		return;
-	ana_addr_memo_prefetch(&r->pcs, pid, rec->pc.addr);
+	ana_addr_memo_prefetch(&r->pcs, as, rec->pc.addr);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The --clickhouse=URL option of spe-load, spe-query and spe-report (clickhouse_cli.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,11 +60,25 @@ static int load_status(int rc)
 	return rc == -spe_bad_input ? CLI_UNAVAILABLE : cli_exit_status(rc);
 }
 
-/* Open the session and create (loads) or check (readers) the schema; prints "PROG: message" on failure. */
+/*
+ * Open the session and create (loads) or check (readers) the schema; prints
+ * "PROG: message" on failure.  SPE_CLICKHOUSE_MAX_RESULT caps an answer held
+ * in memory (spe_ch_opts.max_result_bytes).
+ */
 static int open_session(const char *prog, const struct spe_ch_opts *opts, int create, struct spe_ch **out)
 {
 	char err[1024];
-	int rc = spe_ch_open(opts, out, err, sizeof err);
+	struct spe_ch_opts o = *opts;
+	const char *cap = getenv("SPE_CLICKHOUSE_MAX_RESULT");
+	uint64_t bytes = 0;
+	if (cap && *cap) {
+		if (cli_parse_size(cap, &bytes) || bytes < 4096 || bytes > SIZE_MAX / 2) {
+			fprintf(stderr, "%s: SPE_CLICKHOUSE_MAX_RESULT=%s: expected bytes of at least 4K, e.g. 4G\n", prog, cap);
+			return CLI_USAGE;
+		}
+		o.max_result_bytes = (size_t)bytes;
+	}
+	int rc = spe_ch_open(&o, out, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s: --clickhouse: %s\n", prog, err);
 		return cli_exit_status(rc);
@@ -85,8 +100,8 @@ static int open_session(const char *prog, const struct spe_ch_opts *opts, int cr
  */
 int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 {
-	struct spe_ch_opts o = { .url = a->url, .cluster = a->cluster, .replace = a->replace,
-				 .cancel = a->interrupted };
+	struct spe_ch_opts o = { .url = a->url, .cluster = a->cluster, .cluster_http = a->cluster_http,
+				 .replace = a->replace, .cancel = a->interrupted };
 	struct spe_ch *ch;
 	int status = open_session("spe-load", &o, 1, &ch);
 	if (status != CLI_OK)

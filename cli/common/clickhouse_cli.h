@@ -22,6 +22,7 @@
 
 struct cli_ch_load_args {
 	const char *url, *cluster;
+	const char *cluster_http; /* --cluster-http: the servers' HTTP ports (spe_ch_opts.cluster_http) */
 	int replace;
 	int raw;            /* the files are raw SPE bytes of @p midr, recorded as @p cpu */
 	uint32_t midr;

@@ -213,6 +213,42 @@ TEST(append_adds_what_this_version_added)
 	sqlite3_close(s);
 }
 
+/*
+ * The columns main added within version 7 the old way (mapping.build_id_status,
+ * symbol_summary.mapping_id), now lines of spe/tables.h: a database written
+ * before them gets both at its next --append, as every described column.
+ */
+TEST(append_adds_build_id_status_and_kernel_groups)
+{
+	char err[512] = "";
+	struct spe_db *db;
+	make_older(0);
+	sqlite3 *s;
+	CHECK_INT_EQ(sqlite3_open(path, &s), SQLITE_OK);
+	CHECK_INT_EQ(sqlite3_exec(s, "ALTER TABLE mapping DROP COLUMN build_id_status", NULL, NULL, NULL), SQLITE_OK);
+	/* mapping_id REFERENCES mapping(id): SQLite drops no such column; the table as it was before */
+	CHECK_INT_EQ(sqlite3_exec(s,
+				  "DROP TABLE symbol_summary; CREATE TABLE symbol_summary(symbol_id INTEGER REFERENCES "
+				  "symbol(id), samples INTEGER NOT NULL, total_latency INTEGER, timed INTEGER NOT NULL, "
+				  "p50 INTEGER, p90 INTEGER, p99 INTEGER)",
+				  NULL, NULL, NULL),
+		     SQLITE_OK);
+	CHECK_INT_EQ(query_int(s, "SELECT count(*) FROM pragma_table_info('mapping') WHERE name = 'build_id_status'"), 0);
+	sqlite3_close(s);
+	CHECK_INT_EQ(spe_db_open(path, SPE_DB_APPEND, &db, err, sizeof err), 0);
+	CHECK_INT_EQ(spe_db_commit(db, err, sizeof err), 0);
+	spe_db_close(db);
+	CHECK_INT_EQ(sqlite3_open(path, &s), SQLITE_OK);
+	CHECK_INT_EQ(query_int(s, "SELECT count(*) FROM pragma_table_info('mapping') WHERE name = 'build_id_status' "
+				  "AND type = 'TEXT' AND cid = 10"),
+		     1);
+	CHECK_INT_EQ(query_int(s, "SELECT count(*) FROM pragma_table_info('symbol_summary') WHERE name = 'mapping_id' "
+				  "AND cid = 7"),
+		     1);
+	sqlite3_close(s);
+	unlink(path);
+}
+
 TEST(append_refuses_other_columns)
 {
 	char err[512] = "";
@@ -261,6 +297,7 @@ int main(void)
 	RUN(refuse_foreign_database);
 	RUN(tables_are_their_descriptions);
 	RUN(append_adds_what_this_version_added);
+	RUN(append_adds_build_id_status_and_kernel_groups);
 	RUN(append_refuses_other_columns);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

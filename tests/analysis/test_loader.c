@@ -130,6 +130,104 @@ TEST(mapping_by_time)
 	stop();
 }
 
+static struct spe_load_counts finish_counted(void)
+{
+	struct spe_load_counts k;
+	memset(&k, 0, sizeof k);
+	CHECK_INT_EQ(spe_loader_finish(ld, &k), 0);
+	spe_loader_free(ld);
+	ld = NULL;
+	return k;
+}
+
+static struct spe_record rec_of(int tid, uint64_t pc, uint64_t ts)
+{
+	struct spe_record r = rec_at(pc, ts);
+	r.has |= SPE_HAS_CONTEXT;
+	r.context = (uint64_t)tid;
+	return r;
+}
+
+/* Workers forked without exec (nginx, postgres) run their parent's code: the parent's mappings, never another's. */
+TEST(fork_without_exec)
+{
+	start(0x410fd0c0, NULL);
+	spe_loader_comm(ld, 100, 100, "nginx", 10);
+	spe_loader_mmap(ld, 100, 0x400000, 0x10000, 0, "/usr/sbin/nginx", NULL, 20);
+	spe_loader_comm(ld, 200, 200, "other", 10);
+	spe_loader_mmap(ld, 200, 0x400000, 0x10000, 0, "/usr/bin/other", NULL, 20);
+	CHECK_INT_EQ(spe_loader_fork(ld, 101, 100, 101, 100, 30, 0), 0);
+	CHECK_INT_EQ(spe_loader_fork(ld, 102, 100, 102, 100, 31, 0), 0);
+	CHECK_INT_EQ(spe_loader_exit(ld, 102, 102, 80), 0);
+	CHECK_INT_EQ(spe_loader_fork(ld, 102, 200, 102, 200, 90, 0), 0); /* the pid again, from another parent */
+	struct spe_record r = rec_of(101, 0x400100, 40);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r = rec_of(102, 0x400100, 50);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r = rec_of(102, 0x400100, 95);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r = rec_of(100, 0x400100, 96);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	struct spe_load_counts k = finish_counted();
+	CHECK_INT_EQ(k.no_mapping, 0);
+	CHECK_INT_EQ(k.no_pid, 0);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 1"), "/usr/sbin/nginx");
+	CHECK_INT_EQ(q_int("SELECT pid FROM spe_record WHERE id = 1"), 101);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 2"), "/usr/sbin/nginx");
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 3"), "/usr/bin/other");
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 4"), "/usr/sbin/nginx");
+	/* children share the parent's mapping rows, and so its instruction rows */
+	CHECK_INT_EQ(q_int("SELECT count(DISTINCT insn_id) FROM spe_record WHERE id IN (1, 2, 4)"), 1);
+	CHECK_STR_EQ(q_text("SELECT comm FROM spe_sample WHERE id = 1"), "nginx"); /* a child has its parent's name */
+	stop();
+}
+
+/* No CONTEXT, no switch record, no AUXTRACE thread: the process is unknown, and so are its PCs (never another process's). */
+TEST(unknown_pid_is_unknown)
+{
+	start(0x410fd0c0, NULL);
+	spe_loader_comm(ld, 10, 10, "a", 0);
+	spe_loader_mmap(ld, 10, 0x400000, 0x10000, 0, "/bin/a", NULL, 0);
+	spe_loader_comm(ld, 11, 11, "b", 0);
+	spe_loader_mmap(ld, 11, 0x400000, 0x10000, 0, "/bin/b", NULL, 0);
+	struct spe_record r = rec_at(0x400100, 10);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r = rec_of(11, 0x400100, 20);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	struct spe_load_counts k = finish_counted();
+	CHECK_INT_EQ(k.no_pid, 2);
+	CHECK_INT_EQ(k.no_mapping, 0);
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM spe_record WHERE pid IS NULL AND mapping_id IS NULL AND insn_id IS NULL"), 2);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 3"), "/bin/b");
+	stop();
+}
+
+/* Kernel MMAPs (perf writes one for the kernel and one per module): kernel PCs have their mapping without --kallsyms. */
+TEST(kernel_maps_without_kallsyms)
+{
+	start(0x410fd0c0, NULL);
+	spe_loader_mmap(ld, -1, 0xffff800008000000ull, 0x1000000, 0xffff800008000000ull, "[kernel.kallsyms]", NULL, 0);
+	spe_loader_mmap(ld, -1, 0xffff800001000000ull, 0x10000, 0, "/lib/modules/6.1.0/kernel/fs/xfs/xfs.ko", NULL, 0);
+	struct spe_record r = rec_at(0xffff800008010840ull, 10);
+	r.pc.el = 1;
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r.pc.addr = 0xffff800001000040ull;
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r.pc.addr = 0xffff80000f000040ull; /* in neither (BPF, or a module perf did not see) */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	struct spe_load_counts k = finish_counted();
+	CHECK_INT_EQ(k.kernel_no_symbol, 3);
+	CHECK_INT_EQ(k.no_symbol, 0);
+	CHECK_INT_EQ(k.no_mapping, 0);
+	CHECK_INT_EQ(k.no_pid, 0);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 1"), "[kernel.kallsyms]");
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 2"), "/lib/modules/6.1.0/kernel/fs/xfs/xfs.ko");
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 3"), "[kernel.kallsyms]");
+	CHECK_INT_EQ(q_int("SELECT pid FROM mapping WHERE path = '[kernel.kallsyms]' LIMIT 1"), -1); /* NULL */
+	stop();
+}
+
 TEST(kernel_pcs_through_kallsyms)
 {
 	char path[] = "/tmp/spe-kallsyms-XXXXXX";
@@ -145,14 +243,17 @@ TEST(kernel_pcs_through_kallsyms)
 	struct spe_record r = rec_at(0xffff800008010840ull, 10);
 	r.pc.el = 1;
 	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
-	r.pc.addr = 0xffff800008010404ull; /* inside el0_svc: data symbols do not count */
+	r.pc.addr = 0xffff800008010404ull; /* in some_data: a data object ends el0_svc and names no code */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r.pc.addr = 0xffff8000080103fcull; /* el0_svc's last instruction */
 	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
 	finish();
 	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 1"), "do_page_fault");
 	CHECK_INT_EQ(q_int("SELECT symbol_offset FROM spe_sample WHERE id = 1"), 0x40);
 	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 1"), "[kernel.kallsyms]");
-	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 2"), "el0_svc");
-	CHECK_INT_EQ(q_int("SELECT size FROM symbol WHERE name = 'el0_svc'"), 0x800);
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM spe_sample WHERE id = 2 AND symbol IS NULL"), 1);
+	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 3"), "el0_svc");
+	CHECK_INT_EQ(q_int("SELECT size FROM symbol WHERE name = 'el0_svc'"), 0x400);
 	CHECK_INT_EQ(q_int("SELECT no_mapping FROM load_stats"), 0); /* kernel PCs are not "unmapped" user PCs */
 	stop();
 	unlink(path);
@@ -385,6 +486,9 @@ int main(void)
 {
 	RUN(attribution_order);
 	RUN(mapping_by_time);
+	RUN(fork_without_exec);
+	RUN(unknown_pid_is_unknown);
+	RUN(kernel_maps_without_kallsyms);
 	RUN(kernel_pcs_through_kallsyms);
 	RUN(mem_level_depends_on_midr);
 	RUN(mem_level_per_cpu);

@@ -50,20 +50,25 @@ ch_cluster_start() {
 	while [ $attempt -lt 5 ]; do
 		attempt=$((attempt + 1))
 		base=$(( (($$ * 7919 + attempt * 104729 + $(date +%N | sed 's/^0*//;s/^$/0/')) % 20000) + 30000 ))
-		ch_port_free $base && ch_port_free $((base + 1)) && ch_port_free $((base + 2)) || continue
+		ch_port_free $base && ch_port_free $((base + 1)) && ch_port_free $((base + 2)) && ch_port_free $((base + 3)) ||
+			continue
+		CH_PORT=$base
+		CH_PORT2=$base
+		[ "${CH_HTTP_PORTS:-}" = split ] && CH_PORT2=$((base + 3))
 		for n in 1 2; do
 			d=$dir/s$n
 			rm -rf "$d"
 			mkdir -p "$d/data" "$d/tmp" "$d/user_files" "$d/format_schemas"
-			sed -e "s|@DIR@|$d|g" -e "s|@HOST@|127.0.0.$n|g" -e "s|@HTTP_PORT@|$base|g" \
+			http=$CH_PORT
+			[ $n = 2 ] && http=$CH_PORT2
+			sed -e "s|@DIR@|$d|g" -e "s|@HOST@|127.0.0.$n|g" -e "s|@HTTP_PORT@|$http|g" \
 				-e "s|@TCP_PORT@|$((base + 1))|g" -e "s|@INTERSERVER_PORT@|$((base + 2))|g" \
 				"$ch_conf_dir/server.xml.in" >"$d/config.xml"
 			cp "$ch_conf_dir/users.xml" "$d/users.xml"
 			ch_server_spawn "$dir" $n
 		done
-		CH_PORT=$base
-		CH_URL1=http://127.0.0.1:$base/
-		CH_URL2=http://127.0.0.2:$base/
+		CH_URL1=http://127.0.0.1:$CH_PORT/
+		CH_URL2=http://127.0.0.2:$CH_PORT2/
 		waited=0
 		while [ $waited -lt 60 ]; do
 			if [ "$(ch_http "$CH_URL1" "SELECT 1" 2>/dev/null)" = 1 ] &&
@@ -83,6 +88,10 @@ ch_cluster_start() {
 	return 77
 }
 
+ch_http_port() { # N
+	if [ "$1" = 2 ]; then echo "$CH_PORT2"; else echo "$CH_PORT"; fi
+}
+
 ch_server_spawn() { # DIR N
 	$(command -v clickhouse-server || echo /usr/sbin/clickhouse-server) --config-file="$1/s$2/config.xml" \
 		>"$1/s$2/stdout" 2>&1 &
@@ -93,7 +102,7 @@ ch_server_start() { # DIR N
 	ch_server_spawn "$1" "$2"
 	waited=0
 	while [ $waited -lt 120 ]; do
-		[ "$(ch_http "http://127.0.0.$2:$CH_PORT/" "SELECT 1" 2>/dev/null)" = 1 ] && return 0
+		[ "$(ch_http "http://127.0.0.$2:$(ch_http_port "$2")/" "SELECT 1" 2>/dev/null)" = 1 ] && return 0
 		kill -0 "$(cat "$1/s$2/pid")" 2>/dev/null || return 1
 		sleep 0.25
 		waited=$((waited + 1))

@@ -10,7 +10,8 @@
 #     traces of one program, whose functions hot_symbol merges across
 #     captures), loaded into SQLite and into the cluster: every view and
 #     summary table answers the same, row by row (ch_compare);
-#   - --host / --source: the views of one capture only;
+#   - --host / --source: the views of one capture only, however a view is
+#     spelled (scope_bypass.sh), and what cannot be scoped refused;
 #   - the same capture again: refused (65), nothing doubled; --replace: in
 #     place of the first;
 #   - a capture cut short: its records before the cut committed, exit 1, the cut in load_stats;
@@ -21,6 +22,8 @@
 #   - Ctrl-C (SIGINT) mid-load: exit 130, nothing visible;
 #   - the query session cannot write (readonly=1): INSERT, CREATE, DROP and
 #     ALTER ... DELETE are refused and change nothing;
+#   - a URL parameter is checked by its decoded name, an answer past the
+#     result cap refused (session_limits.sh);
 #   - the password of the URL appears in no message.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +33,7 @@ scratch_dir clickhouse
 ch_conf_dir=$here
 . "$here/cluster.sh"
 cl=$tmp/cluster
+CH_HTTP_PORTS=split # server 2 answers HTTP on another port than the URL's: spe-load is told (--cluster-http)
 ch_cluster_start "$cl"
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -58,14 +62,34 @@ chq() { # SQL: one answer from the cluster (the `spe` user, read-only)
 sq() { # SQL over the SQLite database
 	${SPE_RUN:-} "$query" -d "$db" --format=csv "$1" | tr -d '\r'
 }
+cluster_http="--cluster-http=:$CH_PORT2,127.0.0.1:$CH_PORT" # server 2 by the ":PORT for the others" entry
 ch_load() { # FILE SYMFS [options]: into the cluster, stderr in $tmp/err
 	f=$1 s=$2
 	shift 2
-	${SPE_RUN:-} "$load" "$f" --symfs="$s" --clickhouse="$url" --cluster=spe_test "$@" 2>"$tmp/err"
+	${SPE_RUN:-} "$load" "$f" --symfs="$s" --clickhouse="$url" --cluster=spe_test "$cluster_http" "$@" 2>"$tmp/err"
 }
 # Every message of a command run here goes through this: the password must not be in it.
 all_messages=$tmp/messages
 note() { cat "$tmp/err" >>"$all_messages"; }
+
+# ---- the servers' HTTP ports --------------------------------------------------------
+# server 2 is not at the URL's port: without --cluster-http the load says which server and what to give
+${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="$url" --cluster=spe_test 2>"$tmp/err"
+expect http_port_unknown_rc $? 69
+note
+has http_port_unknown_msg "$(cat "$tmp/err")" "creating the tables on server 127.0.0.2 of cluster spe_test (127.0.0.2, HTTP port $CH_PORT, the URL's)"
+has http_port_unknown_hint "$(cat "$tmp/err")" "--cluster-http=HOST:PORT,... or :PORT for all"
+expect http_port_schema_incomplete "$(ch_http "$CH_URL1" "SELECT count() FROM spe.meta")" 0 # meta is filled last
+for bad in "127.0.0.2|is not HOST:PORT" "127.0.0.2:0|is not HOST:PORT" "127.0.0.9:$CH_PORT2|names no server of cluster 'spe_test'"; do
+	${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="$url" --cluster=spe_test \
+		--cluster-http="${bad%%|*}" 2>"$tmp/err"
+	expect "cluster_http_bad_rc (${bad%%|*})" $? 64
+	note
+	has "cluster_http_bad_msg (${bad%%|*})" "$(cat "$tmp/err")" "${bad#*|}"
+done
+${SPE_RUN:-} "$load" "$tmp/memwork.data" --clickhouse="$url" --cluster-http=127.0.0.2:1 2>"$tmp/err"
+expect cluster_http_without_cluster_rc $? 64
+has cluster_http_without_cluster "$(cat "$tmp/err")" "--cluster-http goes with --cluster"
 
 # ---- four captures, both stores ----------------------------------------------
 # datawork with a line budget of 1: its shared cache lines come from its records on both stores
@@ -95,7 +119,7 @@ host-c,1
 host-e,1"
 # Rows of every table on the shard of their capture: one capture's rows on one shard.
 for n in 1 2; do
-	split=$(ch_http "http://127.0.0.$n:$CH_PORT/?database=spe" \
+	split=$(ch_http "http://127.0.0.$n:$(ch_http_port $n)/?database=spe" \
 		"SELECT count() FROM (SELECT source_id FROM _spe_record_shard GROUP BY source_id HAVING source_id NOT IN (SELECT id FROM _source_shard))")
 	expect "shard${n}_rows_with_their_source" "$split" 0
 done
@@ -127,6 +151,12 @@ SELECT sum(accesses) AS accesses, sum(tlb_walks) AS walks FROM tlb_hotspot;
 SELECT count() AS lines, sum(accesses) AS accesses FROM cacheline_sharing"
 expect host_summaries "$(${SPE_RUN:-} "$query" --clickhouse="$url" --host=host-a --format=csv "$host_sums" | tr -d '\r')" \
 	"$(${SPE_RUN:-} "$query" -d "$tmp/a.db" --format=csv "$(printf '%s\n' "$host_sums" | sed 's/count()/count(*)/')" | tr -d '\r')"
+# every spelling of a view scoped (spe.hot_symbol, `hot_symbol` and a comment read every capture before), or refused
+run() { ${SPE_RUN:-} "$@"; }
+. "$here/scope_bypass.sh"
+scope_bypass "$url" "$tmp/a.db" host-a spe
+. "$here/session_limits.sh"
+session_limits "$url"
 bench_id=$(chq "SELECT id FROM source WHERE host = 'host-c'" | tail -n 1)
 expect source_records "$(${SPE_RUN:-} "$query" --clickhouse="$url" --source="$bench_id" --format=csv \
 	"SELECT count() AS n FROM spe_record; SELECT count() AS n FROM source" | tr -d '\r')" "n
@@ -169,7 +199,7 @@ visible=$(chq "SELECT count() FROM spe_record")
 
 # Rows on server N's shard table of captures not committed.
 uncommitted() {
-	ch_http "http://127.0.0.$1:$CH_PORT/?database=spe" \
+	ch_http "http://127.0.0.$1:$(ch_http_port $1)/?database=spe" \
 		"SELECT count() FROM _spe_record_shard WHERE source_id NOT IN (SELECT id FROM _source_shard)" 2>/dev/null
 }
 # Start a load of the big capture in small blocks; wait until its first block is on a shard ($shard, 0: none).
@@ -205,7 +235,7 @@ else
 	expect kill_nothing_visible "$(chq "SELECT count() FROM spe_record")" "$visible"
 	expect kill_sources "$(chq "SELECT count() FROM source")" "count()
 4"
-	sent=$(ch_http "http://127.0.0.$shard:$CH_PORT/?database=spe" \
+	sent=$(ch_http "http://127.0.0.$shard:$(ch_http_port $shard)/?database=spe" \
 		"SELECT count() > 0 FROM _spe_record_shard WHERE source_id NOT IN (SELECT id FROM _source_shard)")
 	expect kill_rows_were_sent "$sent" 1
 	out=$(${SPE_RUN:-} "$compare" "$query" "$db" "$url" hot_symbol hot_pc mem_level_summary latency_histogram)
@@ -237,7 +267,7 @@ expect cut_stats "$(chq "SELECT records > 0 AND records < 1200 AS r, cut_offset 
 	cut LIKE '%AUXTRACE record%' AS w FROM load_stats WHERE cut_offset IS NOT NULL")" "r,o,b,w
 1,1,1,1"
 
-# ---- a database of an earlier spekit (this schema version, without the summary tables): refused for loading --------
+# ---- a database of an earlier spekit (this schema version, without the summary tables or mapping.build_id_status): refused for loading
 for u in "$CH_URL1" "$CH_URL2"; do
 	ch_http "$u" "CREATE DATABASE IF NOT EXISTS olddb"
 	ch_http "$u" "CREATE TABLE IF NOT EXISTS olddb.meta(key String, value String) ENGINE = MergeTree ORDER BY key"
@@ -246,10 +276,10 @@ done
 schema=$(${SPE_RUN:-} "$query" -d "$db" --format=csv "SELECT value FROM meta WHERE key = 'schema_version'" | tail -n 1 | tr -d '\r')
 ch_http "$CH_URL1" "INSERT INTO olddb.meta VALUES ('schema_version', '$schema'), ('application', 'spekit'), ('layout', 'cluster spe_test')"
 ${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="http://spe:$secret@127.0.0.1:$CH_PORT/?database=olddb" \
-	--cluster=spe_test 2>"$tmp/err"
+	--cluster=spe_test "$cluster_http" 2>"$tmp/err"
 expect old_database_rc $? 65
 note
-has old_database_msg "$(cat "$tmp/err")" "was made by an earlier spekit, without the summary tables this one writes"
+has old_database_msg "$(cat "$tmp/err")" "was made by an earlier spekit, without tables or columns this one writes"
 
 # ---- the query session cannot write ----------------------------------------------
 before=$(chq "SELECT count() FROM spe_record; SELECT count() FROM source")

@@ -67,53 +67,11 @@ for c in memwork datawork bench; do
 done
 run "$load" "$tmp/memwork.data" --symfs="$tmp/symfs" -o "$tmp/a.db" 2>/dev/null || { echo "FAIL load a.db"; exit 1; }
 
-# sed commands replacing each ClickHouse source id by the SQLite one of the same capture (host and file).
-ids() { # SPE-QUERY-STORE-OPTION
-	run "$query" "$1" --format=csv "SELECT host, file, id FROM source ORDER BY host, file" | tr -d '\r' | tail -n +2
-}
-ids -d"$tmp/all.db" >"$tmp/sq.ids"
-ids --clickhouse="$ch_url" >"$tmp/ch.ids"
-expect captures "$(cut -d, -f1,2 "$tmp/ch.ids")" "$(cut -d, -f1,2 "$tmp/sq.ids")"
-paste -d, "$tmp/sq.ids" "$tmp/ch.ids" | awk -F, '{ print "s/\\<" $6 "\\>/" $3 "/g" }' >"$tmp/ids.sed"
-ids -d"$tmp/a.db" >"$tmp/a.ids"
-paste -d, "$tmp/a.ids" "$(grep host-a "$tmp/ch.ids" >"$tmp/cha.ids"; echo "$tmp/cha.ids")" |
-	awk -F, '{ print "s/\\<" $6 "\\>/" $3 "/g" }' >"$tmp/a_ids.sed"
+. "$here/page_compare.sh"
+ids_sed "$tmp/all.db" "$ch_url" "$tmp/ids.sed"
+cp "$tmp/ch.ids" "$tmp/ch_all.ids"
+ids_sed "$tmp/a.db" "$ch_url" "$tmp/a_ids.sed" host-a
 
-# The page as lines (a row, a cell, a section, a chart each), with the normalisations above.
-norm() { # PAGE IDS-SED
-	sed -f "$2" "$1" | sed -e 's|<title>.*</title>|<title>TITLE</title>|' -e 's|<h1>[^<]*</h1>|<h1>TITLE</h1>|' \
-		-e 's|<td data-col="loaded_at">[^<]*</td>|<td data-col="loaded_at">LOADED_AT</td>|g' \
-		-e 's/<tr/\n<tr/g; s/<section/\n<section/g; s/<svg/\n<svg/g; s/<table/\n<table/g; s/<td/\n<td/g' |
-		awk '
-		/<section id="queries"/ { skip = 1 }
-		skip && /<\/section>/ { sub(/.*<\/section>/, ""); skip = 0 }
-		skip { next }
-		/^<td data-col="(symbols|data_objects)"/ {
-			match($0, />[^<]*</)
-			n = split(substr($0, RSTART + 1, RLENGTH - 2), item, ",")
-			for (i = 2; i <= n; i++) {
-				v = item[i]
-				for (j = i - 1; j > 0 && item[j] > v; j--)
-					item[j + 1] = item[j]
-				item[j + 1] = v
-			}
-			s = item[1]
-			for (i = 2; i <= n; i++)
-				s = s "," item[i]
-			$0 = substr($0, 1, RSTART) s substr($0, RSTART + RLENGTH - 1)
-		}
-		{ print }'
-}
-# Both pages of one comparison, the differences printed (at most 40 lines).
-same_page() { # CHECK SQLITE-PAGE CLICKHOUSE-PAGE IDS-SED
-	norm "$2" "$4" >"$tmp/sq.lines"
-	norm "$3" "$4" >"$tmp/ch.lines"
-	if ! diff "$tmp/sq.lines" "$tmp/ch.lines" >"$tmp/diff"; then
-		echo "FAIL $1: the pages differ (< SQLite, > ClickHouse):"
-		head -40 "$tmp/diff"
-		fail=1
-	fi
-}
 src="--symfs=$tmp/symfs --source-dir=$fixtures/workloads"
 
 # ---- every capture: the page from each store --------------------------------------
@@ -132,7 +90,7 @@ expect page_sources "$(grep -c '^<td data-col="source_id"' "$tmp/ch.lines" | tr 
 [ "$(grep -c '^<svg' "$tmp/ch.lines")" -ge 10 ] || { echo "FAIL page_charts"; fail=1; }
 has page_annotation "$(cat "$tmp/ch.lines")" 'id="ann-1"'
 has page_heading "$(grep -o '<h1>[^<]*</h1>' "$tmp/ch.html")" "<h1>SPE report: http://127.0.0.1:$CH_PORT database spe</h1>"
-has page_ids_normalised "$(cat "$tmp/ch.html")" "$(head -1 "$tmp/ch.ids" | cut -d, -f3)"
+has page_ids_normalised "$(cat "$tmp/ch.html")" "$(head -1 "$tmp/ch_all.ids" | cut -d, -f3)"
 
 # ---- one host, against the SQLite database of that capture alone -----------------
 # shellcheck disable=SC2086

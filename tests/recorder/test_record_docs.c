@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * docs/spe-record.1.md lists every message spe-record's recording code can
+ * docs/spe-record-messages.md lists every message spe-record's recording code can
  * print.  The messages are taken from the sources: the format string of each
  * fprintf(stderr, ...), usage_error(...), set_err(..., FMT, ...) and
  * snprintf(err..., FMT, ...) call (adjacent literals joined, PROG read as
  * "spe-record").  Each run of fixed text between conversions that is at least
- * MIN_FRAGMENT characters long must appear in the man page (whitespace
+ * MIN_FRAGMENT characters long must appear in that page (whitespace
  * collapsed), so an example with values filled in documents it.
  *   test_record_docs SOURCE_ROOT
  */
@@ -19,8 +19,8 @@
 
 #define MIN_FRAGMENT 10
 
-static const char *const sources[] = { "cli/cmd_record.c", "cli/common/record_run.c", "recorder/src/live.c",
-				       "recorder/src/replay.c", "recorder/src/rec_output.c" };
+static const char *const sources[] = { "cli/cmd_record.c", "cli/common/record_run.c", "cli/common/cli_options.c",
+				       "recorder/src/live.c", "recorder/src/replay.c", "recorder/src/rec_output.c" };
 
 /* The calls whose format argument is a message, and how many arguments precede it. */
 static const struct {
@@ -136,7 +136,7 @@ static int check_format(const char *file, const char *fmt, const char *doc)
 		while (len && strchr(" :;,.()'", f[len - 1]))
 			f[--len] = 0;
 		if (len >= MIN_FRAGMENT && !strstr(doc, f)) {
-			printf("  %s: \"%s\": the man page lacks \"%s\"\n", file, fmt, f);
+			printf("  %s: \"%s\": docs/spe-record-messages.md lacks \"%s\"\n", file, fmt, f);
 			bad++;
 		}
 		p = *end ? skip_conversion(end) : end;
@@ -148,7 +148,7 @@ static const char *root = ".";
 
 TEST(man_page_lists_every_message)
 {
-	char *doc = test_read_text(root, "docs/spe-record.1.md", NULL);
+	char *doc = test_read_text(root, "docs/spe-record-messages.md", NULL);
 	CHECK(doc != NULL);
 	if (!doc)
 		return;
@@ -171,7 +171,7 @@ TEST(man_page_lists_every_message)
 		}
 		free(text);
 	}
-	printf("  %d message formats, %d fragments missing from the man page\n", messages, missing);
+	printf("  %d message formats, %d fragments missing from docs/spe-record-messages.md\n", messages, missing);
 	CHECK(messages > 80); /* the extractor still finds the calls */
 	CHECK_INT_EQ(missing, 0);
 	free(doc);

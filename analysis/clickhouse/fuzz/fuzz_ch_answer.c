@@ -27,8 +27,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *out = fopen("/dev/null", "w");
 	if (data[0] & 1) {
 		char **list = ch_split_statements(text);
-		for (size_t i = 0; list && list[i]; i++)
-			free(ch_scoped_sql(list[i], "(SELECT id FROM source WHERE host = 'h')"));
+		for (size_t i = 0; list && list[i]; i++) {
+			char *scoped = NULL, why[256];
+			ch_scoped_sql(list[i], "(SELECT id FROM source WHERE host = 'h')", "spe", &scoped, why, sizeof why);
+			free(scoped);
+		}
 		ch_free_list(list);
 	} else if (out) {
 		static const enum spe_result_format fmts[] = { SPE_FORMAT_TABLE, SPE_FORMAT_CSV, SPE_FORMAT_JSON };

@@ -64,36 +64,86 @@ static char *dup_or_null(const char *s)
 	return s && *s ? strdup(s) : NULL;
 }
 
-/* The URL's parameters: database= is the database, user= and password= credentials, the rest settings. */
+/*
+ * Settings a URL may not pass, by their decoded name (the server decodes
+ * them: "qu%65ry" is query): what the session decides itself, and what would
+ * cut or change an answer without an error -- an overflow mode of break or
+ * any (a LIMIT no one asked for), shards skipped, rows added to the answer or
+ * its text written another way than the one spekit reads.  The reason, or
+ * NULL for a setting passed on.
+ */
+static const char *refused_setting(const char *key)
+{
+	static const struct {
+		const char *key, *why;
+		int prefix;
+	} refused[] = {
+		{ "query", "it would replace every statement", 0 },
+		{ "readonly", "spekit sets it: readonly=1 for spe-query and spe-report", 0 },
+		{ "default_format", "spekit names the format of each answer", 0 },
+		{ "session_id", "spekit keeps no server session", 0 },
+		{ "extremes", "it adds rows to the answer", 0 },
+		{ "skip_unavailable_shards", "it answers without the shards that are down, without an error", 0 },
+		{ "_overflow_mode", "break or any cuts an answer short without an error", 1 },
+		{ "output_format_", "spekit reads the answer's text as the server writes it by default", 2 },
+		{ "format_tsv_", "spekit reads the answer's text as the server writes it by default", 2 },
+	};
+	size_t n = strlen(key);
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		size_t k = strlen(refused[i].key);
+		if (refused[i].prefix == 0 ? !strcmp(key, refused[i].key)
+		    : refused[i].prefix == 1 ? n >= k && !strcmp(key + n - k, refused[i].key)
+					     : !strncmp(key, refused[i].key, k))
+			return refused[i].why;
+	}
+	return NULL;
+}
+
+/*
+ * The URL's parameters, decoded: database= is the database, user= and
+ * password= credentials, the rest settings, passed on encoded again from
+ * the decoded names and values checked here (so the server reads what was
+ * checked).  -spe_invalid for a setting refused_setting() names.
+ */
 static int take_params(struct spe_ch *ch, const char *query)
 {
 	struct ch_buf settings = { 0 };
 	char *copy = strdup(query ? query : "");
+	size_t copy_len = copy ? strlen(copy) : 0;
 	if (!copy)
-		return -spe_nomem;
+		return ch_fail(ch, -spe_nomem, "out of memory");
 	int rc = 0;
 	for (char *save = NULL, *p = strtok_r(copy, "&", &save); p && rc == 0; p = strtok_r(NULL, "&", &save)) {
 		char *eq = strchr(p, '=');
-		const char *value = eq ? eq + 1 : "";
-		size_t klen = eq ? (size_t)(eq - p) : strlen(p);
-		char *decoded = curl_easy_unescape(ch->curl, value, 0, NULL);
-		if (!decoded) {
-			rc = -spe_nomem;
-			break;
-		}
-#define KEY(k) (klen == sizeof k - 1 && !strncmp(p, k, klen))
-		char **dst = KEY("database") ? &ch->database : KEY("user") ? &ch->user : KEY("password") ? &ch->password : NULL;
-		if (dst) {
+		if (eq)
+			*eq = 0;
+		char *key = curl_easy_unescape(ch->curl, p, 0, NULL);
+		char *value = curl_easy_unescape(ch->curl, eq ? eq + 1 : "", 0, NULL);
+		char *ekey = key ? curl_easy_escape(ch->curl, key, 0) : NULL;
+		char *evalue = value ? curl_easy_escape(ch->curl, value, 0) : NULL;
+		const char *why = key ? refused_setting(key) : NULL;
+		char **dst = !key ? NULL : !strcmp(key, "database") ? &ch->database : !strcmp(key, "user") ? &ch->user
+						   : !strcmp(key, "password") ? &ch->password : NULL;
+		if (!key || !value || !ekey || !evalue) {
+			rc = ch_fail(ch, -spe_nomem, "out of memory");
+		} else if (dst) {
 			free(*dst);
-			*dst = dup_or_null(decoded);
-		} else if (KEY("readonly") || KEY("query")) {
-			/* the session decides readonly; a query parameter would replace every statement */
-		} else if ((settings.len && ch_buf_add(&settings, "&", 1) < 0) || ch_buf_add(&settings, p, strlen(p)) < 0) {
-			rc = -spe_nomem;
+			*dst = dup_or_null(value);
+		} else if (why) {
+			rc = ch_fail(ch, -spe_invalid, "the ClickHouse URL's parameter '%s' is not passed to the server: %s", key,
+				     why);
+		} else if ((settings.len && ch_buf_add(&settings, "&", 1) < 0) || ch_buf_add(&settings, ekey, strlen(ekey)) < 0 ||
+			   ch_buf_add(&settings, "=", 1) < 0 || ch_buf_add(&settings, evalue, strlen(evalue)) < 0) {
+			rc = ch_fail(ch, -spe_nomem, "out of memory");
 		}
-#undef KEY
-		curl_free(decoded);
+		if (value && evalue && dst) /* a password is not left in freed memory */
+			memset(value, 0, strlen(value)), memset(evalue, 0, strlen(evalue));
+		curl_free(key);
+		curl_free(value);
+		curl_free(ekey);
+		curl_free(evalue);
 	}
+	memset(copy, 0, copy_len);
 	free(copy);
 	ch->settings = settings.p; /* NULL when there were none */
 	return rc;
@@ -128,8 +178,10 @@ static int parse_url(struct spe_ch *ch, const char *url)
 		ch->user = dup_or_null(user);
 		ch->password = dup_or_null(password);
 		curl_free(given);
-		if (!ch->scheme || !ch->host || !ch->port || (user && *user && !ch->user) || take_params(ch, query) < 0)
+		if (!ch->scheme || !ch->host || !ch->port || (user && *user && !ch->user))
 			rc = ch_fail(ch, -spe_nomem, "out of memory");
+		else
+			rc = take_params(ch, query);
 	}
 	curl_free(scheme);
 	curl_free(host);
@@ -141,10 +193,15 @@ out:
 	return rc;
 }
 
+/* The answer, held whole; past ch->max_answer bytes (decompressed) the transfer stops. */
 static size_t on_body(char *data, size_t size, size_t n, void *arg)
 {
-	struct ch_buf *b = arg;
-	return ch_buf_add(b, data, size * n) < 0 ? 0 : size * n;
+	struct spe_ch *ch = arg;
+	if (ch->resp.len + size * n > ch->max_answer) {
+		ch->too_big = 1;
+		return 0;
+	}
+	return ch_buf_add(&ch->resp, data, size * n) < 0 ? 0 : size * n;
 }
 
 /* libcurl's progress callback: a non-zero return aborts the transfer (Ctrl-C). */
@@ -230,6 +287,8 @@ int spe_ch_open(const struct spe_ch_opts *opts, struct spe_ch **out, char *err, 
 			rc = -spe_nomem;
 		if (o.cluster && !(ch->cluster = strdup(o.cluster)))
 			rc = -spe_nomem;
+		if (o.cluster_http && *o.cluster_http && !(ch->cluster_http = strdup(o.cluster_http)))
+			rc = -spe_nomem;
 		if (rc < 0)
 			ch_fail(ch, rc, "out of memory");
 	}
@@ -253,12 +312,13 @@ int spe_ch_open(const struct spe_ch_opts *opts, struct spe_ch **out, char *err, 
 	ch->replace = o.replace;
 	ch->timeout_s = o.timeout_s;
 	ch->cancel = o.cancel;
+	ch->max_answer = o.max_result_bytes ? o.max_result_bytes : SPE_CH_DEFAULT_MAX_RESULT;
 	set_name(ch);
 	*out = ch;
 	return 0;
 }
 
-int ch_open_host(const struct spe_ch *proto, const char *host, struct spe_ch **out)
+int ch_open_host(const struct spe_ch *proto, const char *host, const char *port, struct spe_ch **out)
 {
 	struct spe_ch *ch = calloc(1, sizeof *ch);
 	if (!ch)
@@ -266,7 +326,7 @@ int ch_open_host(const struct spe_ch *proto, const char *host, struct spe_ch **o
 	int rc = setup(ch);
 	ch->scheme = strdup(proto->scheme);
 	ch->host = strdup(host);
-	ch->port = strdup(proto->port);
+	ch->port = strdup(port);
 	ch->user = proto->user ? strdup(proto->user) : NULL;
 	ch->password = proto->password ? strdup(proto->password) : NULL;
 	ch->database = strdup(proto->database);
@@ -280,6 +340,7 @@ int ch_open_host(const struct spe_ch *proto, const char *host, struct spe_ch **o
 	ch->readonly = proto->readonly;
 	ch->timeout_s = proto->timeout_s;
 	ch->cancel = proto->cancel;
+	ch->max_answer = proto->max_answer;
 	set_name(ch);
 	*out = ch;
 	return 0;
@@ -301,6 +362,7 @@ void spe_ch_close(struct spe_ch *ch)
 	free(ch->database);
 	free(ch->settings);
 	free(ch->cluster);
+	free(ch->cluster_http);
 	free(ch->scope);
 	ch_buf_fini(&ch->resp);
 	free(ch);
@@ -394,7 +456,7 @@ static int request(struct spe_ch *ch, const char *query_param, const void *body,
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, curl_err);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &ch->resp);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, ch);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, ""); /* gzip responses, with enable_http_compression */
@@ -413,6 +475,7 @@ static int request(struct spe_ch *ch, const char *query_param, const void *body,
 	ch->resp.len = 0;
 	if (ch->resp.p)
 		ch->resp.p[0] = 0;
+	ch->too_big = 0;
 	CURLcode cc = curl_easy_perform(c);
 	long status = 0;
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
@@ -420,6 +483,11 @@ static int request(struct spe_ch *ch, const char *query_param, const void *body,
 	ch_buf_fini(&url);
 	if (cc == CURLE_ABORTED_BY_CALLBACK)
 		return ch_fail(ch, -spe_cancelled, "%s: interrupted", ch->name);
+	if (cc == CURLE_WRITE_ERROR && ch->too_big)
+		return ch_fail(ch, -spe_unsupported,
+			       "%s: the answer is larger than %zu bytes, the most spekit holds in memory "
+			       "(SPE_CLICKHOUSE_MAX_RESULT raises it; a LIMIT or an aggregate makes the answer smaller)",
+			       ch->name, ch->max_answer);
 	if (cc == CURLE_OPERATION_TIMEDOUT && ch->timeout_s > 0)
 		return ch_fail(ch, -spe_unavailable, "%s: no answer within %ld seconds", ch->name, ch->timeout_s);
 	if (cc != CURLE_OK)
@@ -470,5 +538,7 @@ int ch_select_int_server(struct spe_ch *ch, const char *sql, long long *value)
 
 int ch_insert(struct spe_ch *ch, const char *insert, const void *body, size_t len)
 {
-	return request(ch, insert, body, len, 1, "insert_distributed_sync=1", 1);
+	const char *wait;
+	int rc = ch_insert_wait_setting(ch, &wait);
+	return rc < 0 ? rc : request(ch, insert, body, len, 1, wait, 1);
 }

@@ -28,10 +28,14 @@ struct spe_ch {
 	char *database;
 	char *settings;             /* the URL's other parameters, "a=1&b=2" as given */
 	char *cluster;
+	char *cluster_http;         /* spe_ch_opts.cluster_http, or NULL */
 	char *scope;                /* the source ids queries read ("(SELECT id FROM source WHERE ...)"), or NULL */
 	int readonly, replace;
 	long timeout_s;
 	const volatile sig_atomic_t *cancel;
+	size_t max_answer;          /* bytes of an answer held whole (spe_ch_opts.max_result_bytes) */
+	int too_big;                /* the last answer passed max_answer */
+	int release[2];             /* the server's version, major and minor (ch_release.c); [0] 0: not asked yet */
 	char name[512];             /* "http://host:port database DB" */
 	char err[2048];
 	struct ch_buf resp;
@@ -40,8 +44,24 @@ struct spe_ch {
 /* Printf-style message into ch->err; returns @p code. */
 int ch_fail(struct spe_ch *ch, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* A session with the same credentials, database, port and settings on @p host (a shard of the cluster). */
-int ch_open_host(const struct spe_ch *proto, const char *host, struct spe_ch **out);
+/* A session with the same credentials, database and settings on @p host at HTTP @p port (a server of the cluster). */
+int ch_open_host(const struct spe_ch *proto, const char *host, const char *port, struct spe_ch **out);
+
+/* ---- the cluster's servers over HTTP (ch_cluster_http.c) --------------------- */
+
+struct ch_endpoint {
+	char *name, *address; /* system.clusters' host_name and host_address */
+	char *port;           /* its HTTP port */
+	int given;            /* the port is spe_ch_opts.cluster_http's, not the URL's */
+};
+/*
+ * Every server of the session's cluster (system.clusters) at its HTTP port
+ * (spe_ch_opts.cluster_http, else the URL's).  -spe_invalid for a cluster the
+ * server does not know, a cluster_http entry that does not parse or names
+ * no server of the cluster.
+ */
+int ch_cluster_endpoints(struct spe_ch *ch, struct ch_endpoint **out, size_t *n);
+void ch_endpoints_free(struct ch_endpoint *e, size_t n);
 
 /* Run one statement that returns nothing.  0, -spe_io (transport), -spe_invalid (the server refused it). */
 int ch_exec(struct spe_ch *ch, const char *sql);
@@ -59,10 +79,22 @@ int ch_select_int(struct spe_ch *ch, const char *sql, long long *value);
 int ch_select_int_server(struct spe_ch *ch, const char *sql, long long *value);
 /*
  * INSERT with the rows of @p body (gzip-compressed): @p insert is
- * "INSERT INTO t(...) FORMAT RowBinary".  With insert_distributed_sync=1, so
- * a Distributed table returns once every shard has its rows.
+ * "INSERT INTO t(...) FORMAT RowBinary".  With the setting that makes a
+ * Distributed table return once every shard has its rows
+ * (ch_insert_wait_setting).
  */
 int ch_insert(struct spe_ch *ch, const char *insert, const void *body, size_t len);
+
+/* ---- what differs by ClickHouse release (ch_release.c) ----------------------- */
+
+/*
+ * The server's release, from SELECT version(), asked once per session:
+ * @p major and @p minor ("26.7.2.1": 26, 7).  Every form spekit writes that
+ * is not the same for 18.16 and current releases is picked from it, here.
+ */
+int ch_release(struct spe_ch *ch, int *major, int *minor);
+/* "distributed_foreground_insert=1" (23.10 and later), "insert_distributed_sync=1" (its name before). */
+int ch_insert_wait_setting(struct spe_ch *ch, const char **setting);
 
 /* ---- the schema (ch_schema.c) ------------------------------------------- */
 
@@ -128,17 +160,44 @@ int ch_table_by_name(const char *name);
 char **ch_view_statements(void);
 void ch_free_list(char **list);
 
+/* ---- ClickHouse's tokens (ch_tokens.c) --------------------------------------- */
+
+enum ch_token_kind {
+	CHK_END,    /* the end of the text */
+	CHK_WORD,   /* a bare word: keyword or name */
+	CHK_QUOTED, /* a quoted name: "..." or `...` */
+	CHK_STRING, /* a string literal: '...' or $tag$...$tag$ */
+	CHK_NUMBER,
+	CHK_PUNCT,  /* one character: ( ) , . ; and operators */
+	CHK_BAD,    /* the rest of the text: unterminated, or a comment releases read differently */
+};
+struct ch_token {
+	enum ch_token_kind kind;
+	const char *p; /* in the text */
+	size_t n;
+};
+/* The token at @p s, after whitespace and comments; @p next is set after it. */
+struct ch_token ch_token_next(const char *s, const char **next);
+/* 1 when @p t is the bare word @p word (any case). */
+int ch_token_is(const struct ch_token *t, const char *word);
+/* The name a word or quoted name stands for (quotes and escapes removed), malloc'ed; NULL for another kind. */
+char *ch_token_name(const struct ch_token *t);
+/* Split @p sql into statements at ';' tokens; NULL-terminated, free with ch_free_list. */
+char **ch_split_statements(const char *sql);
+
 /* ---- scope (ch_scope.c) ---------------------------------------------------- */
 
 /*
- * @p sql with every view it reads FROM or JOINs (hot_symbol, symbol, ...)
- * replaced by that view's SELECT over the captures in @p set only.  NULL
- * without memory.
+ * @p sql with every per-capture relation it reads -- a view or table view
+ * of ours named after FROM, JOIN, a ',' of a FROM list or IN, bare, quoted
+ * or qualified by @p database -- replaced by that view's SELECT over the
+ * captures in @p set only, into *@p out.  -spe_bad_input, with the reason in
+ * @p why, for a statement that could read captures outside the set in a way
+ * not replaced: storage tables (_name), another database's tables, table
+ * functions other than numbers() and the like, and text whose tokens current
+ * and old releases read differently.  -spe_nomem.
  */
-char *ch_scoped_sql(const char *sql, const char *set);
-
-/* Split @p sql into statements at ';' outside quotes and comments; NULL-terminated, free with ch_free_list. */
-char **ch_split_statements(const char *sql);
+int ch_scoped_sql(const char *sql, const char *set, const char *database, char **out, char *why, size_t whylen);
 
 /*
  * Print a server's answer in TabSeparatedWithNamesAndTypes (@p body, @p len

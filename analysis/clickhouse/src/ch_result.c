@@ -198,10 +198,13 @@ static int answer_error(struct spe_ch *ch, int rc)
 static int run_rows(struct spe_ch *ch, const char *stmt, struct ch_rows *r)
 {
 	memset(r, 0, sizeof *r);
-	char *scoped = ch->scope ? ch_scoped_sql(stmt, ch->scope) : NULL;
-	const char *sql = ch->scope ? scoped : stmt;
-	if (!sql)
-		return ch_fail(ch, -spe_nomem, "out of memory");
+	char *scoped = NULL, why[512];
+	if (ch->scope) {
+		int rc = ch_scoped_sql(stmt, ch->scope, ch->database, &scoped, why, sizeof why);
+		if (rc < 0)
+			return ch_fail(ch, rc, "%s", why);
+	}
+	const char *sql = scoped ? scoped : stmt;
 	size_t len = strlen(sql);
 	char *q = malloc(len + 64);
 	if (!q) {

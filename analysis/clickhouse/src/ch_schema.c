@@ -35,10 +35,10 @@
 /*
  * The version of ClickHouse's own tables beside the schema version they
  * share with SQLite (meta key clickhouse_version): 2 added the summaries
- * (mem_level_stat ... function_latency).  A database of an older version
- * is read as it is, and refused for loading.
+ * (mem_level_stat ... function_latency), 3 mapping.build_id_status.  A
+ * database of an older version is read as it is, and refused for loading.
  */
-#define SPE_CH_VERSION 2
+#define SPE_CH_VERSION 3
 
 /*
  * ClickHouse's types where they are not what the SQLite type gives
@@ -79,8 +79,9 @@ static const struct ch_column pc_latency_cols[] = {
  * one function's statistics in one capture, and function_latency, its
  * latency histogram there (read only to merge a function's captures).
  * symbol_id: the function's smallest symbol id in the capture, NULL for the
- * records without a symbol; name, path, file, line: that symbol's
- * (hot_symbol shows them).
+ * records without a symbol, -M for those of them in a kernel map (M: the
+ * capture's smallest id of a map of that path: ch_functions.c); name, path,
+ * file, line: that symbol's (hot_symbol shows them), the kernel map's path.
  */
 static const struct ch_column function_stat_cols[] = {
 	{ "source_id", "Int64", 0, 0 },	     { "symbol_id", "Nullable(Int64)", 0, 1 }, { "name", "Nullable(String)", 0, 1 },
@@ -428,16 +429,25 @@ static int create_views(struct spe_ch *ch)
 	return rc;
 }
 
-/* A phase on every server of the cluster, reached at the URL's port, then on the one the URL names. */
-static int on_every_server(struct spe_ch *ch, char **hosts, int (*phase)(struct spe_ch *))
+/*
+ * A phase on every server of the cluster, reached at its HTTP endpoint
+ * (ch_cluster_endpoints), then on the one the URL names.
+ */
+static int on_every_server(struct spe_ch *ch, const struct ch_endpoint *servers, size_t n, int (*phase)(struct spe_ch *))
 {
 	int rc = 0;
-	for (size_t i = 0; hosts && hosts[i] && rc == 0; i++) {
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct ch_endpoint *e = &servers[i];
 		struct spe_ch *shard;
-		if ((rc = ch_open_host(ch, hosts[i], &shard)) < 0)
+		if ((rc = ch_open_host(ch, e->address, e->port, &shard)) < 0)
 			return ch_fail(ch, rc, "out of memory");
 		if ((rc = phase(shard)) < 0)
-			ch_fail(ch, rc, "creating the tables on the cluster's server %s: %s", hosts[i], shard->err);
+			ch_fail(ch, rc, "creating the tables on server %s of cluster %s (%s, HTTP port %s%s): %s%s", e->name,
+				ch->cluster, e->address, e->port, e->given ? ", from --cluster-http" : ", the URL's", shard->err,
+				rc == -spe_unavailable && !e->given
+					? " (servers answering HTTP on another port than the URL's: --cluster-http=HOST:PORT,... "
+					  "or :PORT for all)"
+					: "");
 		spe_ch_close(shard);
 	}
 	return rc < 0 ? rc : phase(ch);
@@ -491,40 +501,9 @@ static int check_meta(struct spe_ch *ch, const char *version, const char *layout
 			       strncmp(layout, "cluster ", 8) ? "" : ": give --cluster as when it was made");
 	if (check_layout && ch_version < SPE_CH_VERSION)
 		return ch_fail(ch, -spe_unsupported,
-			       "%s was made by an earlier spekit, without the summary tables this one writes: load into "
+			       "%s was made by an earlier spekit, without tables or columns this one writes: load into "
 			       "another database (?database=NAME)",
 			       ch->name);
-	return 0;
-}
-
-/* The servers of the session's cluster (system.clusters), as host addresses. */
-static int cluster_hosts(struct spe_ch *ch, char ***hosts)
-{
-	char sql[256];
-	snprintf(sql, sizeof sql,
-		 "SELECT DISTINCT host_address FROM system.clusters WHERE cluster = '%s' FORMAT TabSeparated",
-		 ch->cluster);
-	int rc = ch_select_server(ch, sql);
-	if (rc < 0)
-		return rc;
-	size_t n = 0;
-	for (const char *p = ch->resp.p; p && *p; p++)
-		n += *p == '\n';
-	if (n == 0)
-		return ch_fail(ch, -spe_invalid,
-			       "%s has no cluster '%s' in its <remote_servers> (SELECT cluster FROM system.clusters lists them)",
-			       ch->name, ch->cluster);
-	char **list = calloc(n + 1, sizeof *list);
-	if (!list)
-		return ch_fail(ch, -spe_nomem, "out of memory");
-	size_t k = 0;
-	for (char *save = NULL, *line = strtok_r(ch->resp.p, "\n", &save); line && k < n;
-	     line = strtok_r(NULL, "\n", &save))
-		if (!(list[k++] = strdup(line))) {
-			ch_free_list(list);
-			return ch_fail(ch, -spe_nomem, "out of memory");
-		}
-	*hosts = list;
 	return 0;
 }
 
@@ -532,18 +511,23 @@ int spe_ch_schema_create(struct spe_ch *ch)
 {
 	char version[64], layout[128];
 	int ch_version;
-	int rc = read_meta(ch, version, layout, sizeof version, &ch_version);
-	if (rc < 0)
+	struct ch_endpoint *servers = NULL;
+	size_t n = 0;
+	int rc = 0;
+	/* --cluster-http is checked against the cluster whether or not the tables are there yet */
+	if (ch->cluster && ch->cluster_http && (rc = ch_cluster_endpoints(ch, &servers, &n)) < 0)
 		return rc;
-	if (rc == 1 && *version) /* else a creation that stopped part way: carry on (IF NOT EXISTS) */
-		return check_meta(ch, version, layout, ch_version, 1);
-	char **hosts = NULL;
-	if (ch->cluster && (rc = cluster_hosts(ch, &hosts)) < 0)
+	rc = read_meta(ch, version, layout, sizeof version, &ch_version);
+	if (rc < 0 || (rc == 1 && *version)) { /* else a creation that stopped part way: carry on (IF NOT EXISTS) */
+		ch_endpoints_free(servers, n);
+		return rc < 0 ? rc : check_meta(ch, version, layout, ch_version, 1);
+	}
+	if (ch->cluster && !servers && (rc = ch_cluster_endpoints(ch, &servers, &n)) < 0)
 		return rc;
-	rc = on_every_server(ch, hosts, create_tables);
+	rc = on_every_server(ch, servers, n, create_tables);
 	if (rc == 0)
-		rc = on_every_server(ch, hosts, create_views);
-	ch_free_list(hosts);
+		rc = on_every_server(ch, servers, n, create_views);
+	ch_endpoints_free(servers, n);
 	return rc;
 }
 
@@ -567,48 +551,4 @@ void ch_free_list(char **list)
 	for (size_t i = 0; list[i]; i++)
 		free(list[i]);
 	free(list);
-}
-
-char **ch_split_statements(const char *sql)
-{
-	size_t cap = 8, n = 0;
-	char **list = calloc(cap, sizeof *list);
-	const char *start = sql, *p = sql;
-	char quote = 0;
-	while (list) {
-		int end = !*p;
-		if (!end && quote) {
-			if (*p == '\\' && p[1])
-				p++;
-			else if (*p == quote)
-				quote = 0;
-		} else if (!end && (*p == '\'' || *p == '"' || *p == '`')) {
-			quote = *p;
-		} else if (!end && *p == '-' && p[1] == '-') {
-			p += strcspn(p, "\n");
-			continue;
-		}
-		if (end || (!quote && *p == ';')) {
-			size_t len = (size_t)(p - start);
-			while (len && strchr(" \t\r\n", *start)) {
-				start++;
-				len--;
-			}
-			if (len) {
-				char **more = util_grow(list, &cap, n + 2, sizeof *list);
-				if (!more)
-					break;
-				list = more;
-				if (!(list[n] = strndup(start, len)))
-					break;
-				list[++n] = NULL;
-			}
-			if (end)
-				return list;
-			start = p + 1;
-		}
-		p++;
-	}
-	ch_free_list(list); /* out of memory */
-	return NULL;
 }

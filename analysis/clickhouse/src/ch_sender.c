@@ -91,7 +91,7 @@ int ch_sender_new(struct spe_ch *ch, struct ch_sender **out)
 	struct ch_sender *s = calloc(1, sizeof *s);
 	if (!s)
 		return ch_fail(ch, -spe_nomem, "out of memory");
-	int rc = ch_open_host(ch, ch->host, &s->conn);
+	int rc = ch_open_host(ch, ch->host, ch->port, &s->conn);
 	if (rc < 0) {
 		free(s);
 		return ch_fail(ch, rc, "out of memory");

@@ -321,8 +321,10 @@ static int note_rows(struct ch_sink *s, enum ch_table_id t, const void *rows, si
 	for (size_t k = 0; k < n; k++) {
 		int rc = 0;
 		if (t == CHT_MAPPING)
-			rc = ch_functions_mapping(&s->functions, ((const struct spe_row_mapping *)rows)[k].id,
-						  ((const struct spe_row_mapping *)rows)[k].path);
+		{
+			const struct spe_row_mapping *m = (const struct spe_row_mapping *)rows + k;
+			rc = ch_functions_mapping(&s->functions, m->id, m->path, m->pid < 0);
+		}
 		else if (t == CHT_SYMBOL)
 			rc = ch_functions_symbol(&s->functions, (const struct spe_row_symbol *)rows + k);
 		else if (t == CHT_INSN)
@@ -339,7 +341,9 @@ static int put_pc_latency(struct ch_sink *s, const struct spe_row_pc_histogram *
 	struct ch_buf *b = &s->rows[CHT_PC_LATENCY];
 	for (size_t k = 0; k < n; k++) {
 		const struct spe_row_pc_histogram *r = &rows[k];
-		if (ch_functions_pc_latency(&s->functions, r) < 0)
+		int64_t slot = r->insn_id - s->source_id; /* its instruction's mapping: kernel code without a symbol by its map */
+		int64_t mapping = slot > 0 && (size_t)slot < s->n_insns && s->insns[slot].known ? s->insns[slot].mapping_id : 0;
+		if (ch_functions_pc_latency(&s->functions, r, mapping) < 0)
 			return -spe_nomem;
 		for (size_t i = 0; i <= r->n; i++) {
 			int timed = i < r->n;

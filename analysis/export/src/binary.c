@@ -31,14 +31,13 @@ static int sampled_mappings(struct export_ctx *x, char *sampled)
 {
 	sqlite3_stmt *st;
 	if (ana_prepare(x->db, "SELECT DISTINCT mapping_id FROM insn", &st, "reading instructions", x->err, x->errlen) < 0)
-		return -spe_io;
+		return export_sql_code(sqlite3_errcode(x->db));
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct export_mapping *m = export_mapping(x, sqlite3_column_int64(st, 0));
 		if (m && m->path && m->path[0] != '[')
 			sampled[m->id] = 1;
 	}
-	sqlite3_finalize(st);
-	return 0;
+	return export_finish(x, st, "reading instructions");
 }
 
 static int add_map(struct export_binary *b, int64_t id)
@@ -67,7 +66,7 @@ int export_binary_select(struct export_ctx *x, struct export_binary *b)
 		own = spe_sym_new(&so);
 		b->bin = own ? spe_sym_binary(own, o->binary, NULL) : NULL;
 		if (!b->bin)
-			rc = export_fail(x, -spe_bad_file, "--binary=%s: not an ELF file libdw can read", o->binary);
+			rc = export_fail(x, -spe_not_found, "--binary=%s: not an ELF file libdw can read", o->binary);
 		else if (!want_id && spe_sym_binary_build_id(b->bin)[0])
 			want_id = spe_sym_binary_build_id(b->bin);
 	}
@@ -120,7 +119,7 @@ int export_binary_select(struct export_ctx *x, struct export_binary *b)
 	if (rc == 0 && !b->bin) {
 		b->bin = export_mapping_binary(x, first);
 		if (!b->bin)
-			rc = export_fail(x, -spe_bad_file, "%s: cannot read the binary (give --binary=PATH or --symfs=DIR)",
+			rc = export_fail(x, -spe_not_found, "%s: cannot read the binary (give --binary=PATH or --symfs=DIR)",
 					 first->path);
 	}
 	if (rc == 0) {

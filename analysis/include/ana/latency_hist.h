@@ -76,8 +76,9 @@ static inline uint32_t ana_latency_groups_n(const struct latency_groups *g)
 void ana_latency_group_prefetch(const struct latency_groups *g, const struct latency_key *key);
 int64_t ana_latency_group_peek(const struct latency_groups *g, const struct latency_key *key);
 /*
- * LSD radix sort of @p n words by their low @p bits bits (stable: the rest
- * of a word rides along), 11 bits a pass; returns @p a or @p tmp, whichever
+ * LSD radix sort of @p n words by exactly their low @p bits bits (0..64;
+ * stable: the rest of a word rides along, in the order it came), 11 bits a
+ * pass, the last pass only the bits left; returns @p a or @p tmp, whichever
  * ends up holding the result.
  */
 uint64_t *ana_radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits);

@@ -65,8 +65,7 @@ extern "C" {
 	T(cpu, CPU, 0, "source_id, cpu", "(source_id, cpu)", "CPUs whose trace was loaded")                       \
 	T(thread, THREAD, SPE_TABLE_REPLACE, "source_id, tid", "(source_id, tid)", "the threads of each source")  \
 	T(mapping, MAPPING, 0, NULL, "(source_id, id)",                                                           \
-	  "MMAP2 mappings: executable ones, data ones (perf record -d, spe-record), plus `[kernel.kallsyms]` "     \
-	  "with `--kallsyms`")                                                                                    \
+	  "MMAP2 mappings: executable ones, data ones (perf record -d, spe-record), and the kernel's")            \
 	T(symbol, SYMBOL, SPE_TABLE_QUEUED, NULL, "(source_id, id)", "functions that sampled PCs fall in")        \
 	T(insn, INSN, SPE_TABLE_QUEUED, NULL, "(source_id, id)",                                                  \
 	  "one row per distinct sampled PC per mapping (per address space)")                                      \
@@ -136,16 +135,26 @@ extern "C" {
 	C(mapping, id, I64, NEVER, "INTEGER PRIMARY KEY", "mapping id")                                          \
 	C(mapping, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                          \
 	C(mapping, pid, I32, NEG, "INTEGER", "process, NULL for the kernel")                                     \
-	C(mapping, path, TEXT, NEVER, "TEXT NOT NULL", "file name as recorded")                                  \
-	C(mapping, build_id, TEXT, NEVER, "TEXT", "hex build-id from MMAP2, else read from the file found, else NULL") \
+	C(mapping, path, TEXT, NEVER, "TEXT NOT NULL", "file name as recorded (the kernel's: above)")            \
+	C(mapping, build_id, TEXT, NEVER, "TEXT",                                                                \
+	  "hex build-id the recording gives the file (MMAP2's, else the HEADER_BUILD_ID table's entry for the " \
+	  "path; the kernel's and modules' entries of cpumode kernel for their rows), else read from the file " \
+	  "found at the path, else NULL")                                                                       \
 	C(mapping, start, U64, NEVER, "INTEGER NOT NULL", "runtime start address")                               \
 	C(mapping, end, U64, NEVER, "INTEGER NOT NULL", "runtime end address, exclusive")                        \
-	C(mapping, pgoff, U64, NEVER, "INTEGER NOT NULL", "file offset of `start`")                              \
+	C(mapping, pgoff, U64, NEVER, "INTEGER NOT NULL",                                                        \
+	  "file offset of `start` (the kernel image: its `_text`'s runtime address)")                           \
 	C(mapping, time, U64, NO_TIME, "INTEGER", "perf time of the MMAP2 record, NULL if unknown")              \
 	C(mapping, prot, I64, NEG, "INTEGER",                                                                    \
 	  "PROT_* bits of a data mapping (no PROT_EXEC: `[heap]`, `[stack]`, `//anon`, files mapped as data); " \
 	  "NULL for executable mappings.  PCs resolve only through executable mappings, data objects through " \
-	  "both")
+	  "both")                                                                                               \
+	C(mapping, build_id_status, TEXT, NEVER, "TEXT",                                                         \
+	  "how the mapped file was found (spe-load(1), BUILD-IDS): `matched` (a file with the recorded "        \
+	  "build-id), `mismatch` (only files with another build-id: none used, the mapping's PCs have no "      \
+	  "symbol), `unrecorded` (no build-id recorded: the file at the path, unverified), `not found`; NULL "  \
+	  "when it was not looked up (no sampled PC or data address in it, `--no-symbols`, data mappings, the " \
+	  "kernel).  Added within version 7: `--append` adds it to a database written before")
 
 #define SPE_COLUMNS_symbol(C)                                                                                    \
 	C(symbol, id, I64, NEVER, "INTEGER PRIMARY KEY", "symbol id")                                            \
@@ -554,13 +563,16 @@ struct spe_row_record {
 #define SPE_STORE_COLUMNS_symbol_summary(D)                                                                      \
 	D(symbol_summary, symbol_id, "INTEGER REFERENCES symbol(id)",                                            \
 	  "the smallest id of the function's `symbol` rows (one function name and mapped file); NULL: records " \
-	  "without a symbol")                                                                                   \
+	  "without a symbol (user ones in one row; kernel ones per kernel map: `mapping_id`)")                                                                                   \
 	D(symbol_summary, samples, "INTEGER NOT NULL", "records in the group")                                   \
 	D(symbol_summary, total_latency, "INTEGER", "their total latency, NULL when `timed` is 0")               \
 	D(symbol_summary, timed, "INTEGER NOT NULL", "records with a total latency")                             \
 	D(symbol_summary, p50, "INTEGER", "nearest-rank percentile of total latency, NULL when `timed` is 0")    \
 	D(symbol_summary, p90, "INTEGER", "the same, 90 %")                                                      \
-	D(symbol_summary, p99, "INTEGER", "the same, 99 %")
+	D(symbol_summary, p99, "INTEGER", "the same, 99 %")                                                      \
+	D(symbol_summary, mapping_id, "INTEGER REFERENCES mapping(id)",                                          \
+	  "records without a symbol in a kernel map: the smallest `mapping` id of that path; else NULL.  Added " \
+	  "within version 7: `--append` adds it to a database written before")
 
 #define SPE_STORE_COLUMNS__branch_mispredict(D)                                                                  \
 	D(_branch_mispredict, pc_value, "INTEGER", "branch PC")                                                  \

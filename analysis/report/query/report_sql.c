@@ -40,9 +40,9 @@
  */
 #define CH_SYMBOL_MAPPING                                                                                   \
 	"(SELECT * FROM (SELECT id AS s_id, name AS s_name, start AS s_start, size AS s_size, file AS s_file,\n" \
-	"    line AS s_line, ifNull(mapping_id, 0) AS j_map FROM symbol)\n"                                    \
+	"    line AS s_line, ifNull(mapping_id, 0) AS j_map FROM symbol) AS s\n"                                    \
 	"  ANY LEFT JOIN (SELECT id AS j_map, toNullable(path) AS m_path, build_id AS m_build_id,\n"           \
-	"    toNullable(start) AS m_start, toNullable(pgoff) AS m_pgoff FROM mapping) USING j_map)"
+	"    toNullable(start) AS m_start, toNullable(pgoff) AS m_pgoff FROM mapping) AS m USING j_map)"
 
 /*
  * The ranked tables read a view in its own order (docs/schema.md) and then
@@ -107,7 +107,7 @@ static void build(enum report_query q, int ch, struct util_text *t)
 			util_text_append(t, "SELECT id, file, kind, host, command_line, cpus, loaded_at, records, bad_bytes,\n"
 				      "  skipped_bytes, partial_records, unknown_packets, lost_aux, no_mapping, no_symbol, no_time\n"
 				      "FROM source ANY LEFT JOIN (SELECT source_id AS id, records, bad_bytes, skipped_bytes,\n"
-				      "  partial_records, unknown_packets, lost_aux, no_mapping, no_symbol, no_time FROM load_stats)\n"
+				      "  partial_records, unknown_packets, lost_aux, no_mapping, no_symbol, no_time FROM load_stats) AS ls\n"
 				      "USING id ORDER BY host NULLS FIRST, file, id");
 		else
 			util_text_append(t, "SELECT s.id, s.file, s.kind, s.host, s.command_line, s.cpus, s.loaded_at, l.records,\n"
@@ -187,9 +187,9 @@ static void build(enum report_query q, int ch, struct util_text *t)
 	case RQ_FUNCTION_BINARIES:
 		/* each binary by its hottest copy of the function (by latency), then copies never sampled with latency */
 		if (ch)
-			util_text_append(t, "SELECT m_path FROM " CH_SYMBOL_MAPPING "\n"
+			util_text_append(t, "SELECT m_path FROM " CH_SYMBOL_MAPPING " AS sm\n"
 				      "ANY LEFT JOIN (SELECT symbol_id AS s_id, toNullable(total_latency) AS st_total\n"
-				      "  FROM symbol_summary) USING s_id\n"
+				      "  FROM symbol_summary) AS st USING s_id\n"
 				      "WHERE s_name = ?1 GROUP BY m_path\n"
 				      "ORDER BY max(ifNull(st_total, -1)) DESC, m_path NULLS FIRST");
 		else
@@ -277,10 +277,10 @@ static void build(enum report_query q, int ch, struct util_text *t)
 				      "  if(modified > 0, 'data sources mark modified lines', 'data sources mark no modified line'), '; ',\n"
 				      "  if(isNull(late_bit), 'no late-prefetch event',\n"
 				      "    concat('late prefetch is IMPDEF bit ', toString(assumeNotNull(late_bit))))) AS part\n"
-				      "FROM (SELECT * FROM (SELECT DISTINCT assumeNotNull(part) AS p FROM cpu WHERE part IS NOT NULL)\n"
+				      "FROM (SELECT * FROM (SELECT DISTINCT assumeNotNull(part) AS p FROM cpu WHERE part IS NOT NULL) AS c\n"
 				      "  ANY LEFT JOIN (SELECT part AS p, coherence_events AS coherence, spe_version AS version,\n"
-				      "    late_prefetch_bit AS late_bit FROM spe_part_fact) USING p)\n"
-				      "ANY LEFT JOIN (SELECT part AS p, max(modified) AS modified FROM spe_data_source_fact GROUP BY p)\n"
+				      "    late_prefetch_bit AS late_bit FROM spe_part_fact) AS f USING p) AS cf\n"
+				      "ANY LEFT JOIN (SELECT part AS p, max(modified) AS modified FROM spe_data_source_fact GROUP BY p) AS d\n"
 				      "USING p ORDER BY p");
 		else
 			util_text_append(t, spe_memory_parts_sql());

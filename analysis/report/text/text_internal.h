@@ -20,7 +20,8 @@ int report_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct
 		     char *err, size_t errlen);
 int report_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
 		       char *err, size_t errlen);
-long long report_spe_record_count(sqlite3 *db, const char *where);
+/* The SPE records @p where chooses into *@p n: 0, or a negative code with the message in @p err. */
+int report_spe_record_count(sqlite3 *db, const char *where, long long *n, char *err, size_t errlen);
 
 /*
  * The caveats to print for a workload whose runs used @p methods on @p isas
@@ -32,5 +33,7 @@ int report_method_caveats(const char *const *methods, const char *const *isas, i
 /* "Intel", "AMD", "Arm" or "?", from a run's method and ISA. */
 const char *report_method_vendor(const char *method, const char *isa);
 
+/* The code of a prepare (ana_prepare) that failed on @p db: report_sqlite_code of its error. */
+int report_prepare_code(sqlite3 *db);
 
 #endif

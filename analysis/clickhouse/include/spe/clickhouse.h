@@ -26,7 +26,8 @@
  *   -spe_invalid      a URL that does not parse, or a --cluster the server
  *                     does not know;
  *   -spe_unsupported  the database holds another schema version, or was made
- *                     for another cluster layout;
+ *                     for another cluster layout; an answer larger than
+ *                     spe_ch_opts.max_result_bytes;
  *   -spe_bad_file     a capture is already loaded (see spe_ch_opts.replace);
  *   -spe_nomem.
  */
@@ -49,6 +50,13 @@ struct spe_ch;
 struct spe_ch_opts {
 	const char *url;     /* http[s]://[user[:password]@]host[:port]/[?database=DB&setting=value...] */
 	const char *cluster; /* local tables on every shard and Distributed tables over them; NULL: one server */
+	/*
+	 * With cluster: the HTTP port of each server of the cluster, where its
+	 * tables are created: "HOST:PORT" entries (HOST as system.clusters'
+	 * host_name or host_address; "[IPV6]:PORT"), and ":PORT" for every server
+	 * not named, ',' between.  NULL: every server at the URL's port.
+	 */
+	const char *cluster_http;
 	int readonly;        /* a query session: every request carries readonly=1 */
 	int replace;         /* the sink loads a capture already loaded in place of the old one, not refusing it */
 	long timeout_s;      /* per request; 0: none */
@@ -60,7 +68,16 @@ struct spe_ch_opts {
 	 */
 	const char *host;
 	long long source_id;
+	/*
+	 * Bytes of one answer held in memory (spe_ch_print, spe_ch_rows_open: an
+	 * answer is held whole); a larger one stops the transfer and fails with
+	 * -spe_unsupported, saying so.  0: SPE_CH_DEFAULT_MAX_RESULT.
+	 */
+	size_t max_result_bytes;
 };
+
+/* The default of spe_ch_opts.max_result_bytes: 1 GiB. */
+#define SPE_CH_DEFAULT_MAX_RESULT ((size_t)1 << 30)
 
 /* The database a URL without ?database= names. */
 #define SPE_CH_DEFAULT_DATABASE "spe"
