@@ -643,7 +643,10 @@ static int write_load_stats(struct spe_loader *ld)
 					  .has_cut = !!k->cut,
 					  .cut_offset = k->cut_offset,
 					  .cut_bytes = k->cut_bytes,
-					  .cut = k->cut ? k->cut_what : NULL };
+					  .cut = k->cut ? k->cut_what : NULL,
+					  .no_pid = k->no_pid,
+					  .kernel_no_symbol = k->kernel_no_symbol,
+					  .out_of_order = k->out_of_order };
 	int rc = spe_sink_rows(&ld->sink, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "load_stats") : 0;
 }

@@ -171,6 +171,8 @@ TEST(fork_without_exec)
 	struct spe_load_counts k = finish_counted();
 	CHECK_INT_EQ(k.no_mapping, 0);
 	CHECK_INT_EQ(k.no_pid, 0);
+	CHECK_INT_EQ(q_int("SELECT no_pid FROM load_stats"), 0);
+	CHECK_INT_EQ(q_int("SELECT out_of_order FROM load_stats"), 0); /* sideband given in time order */
 	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 1"), "/usr/sbin/nginx");
 	CHECK_INT_EQ(q_int("SELECT pid FROM spe_record WHERE id = 1"), 101);
 	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 2"), "/usr/sbin/nginx");
@@ -198,6 +200,10 @@ TEST(unknown_pid_is_unknown)
 	struct spe_load_counts k = finish_counted();
 	CHECK_INT_EQ(k.no_pid, 2);
 	CHECK_INT_EQ(k.no_mapping, 0);
+	/* load_stats keeps what the load said: the unknown ones apart from the unmapped */
+	CHECK_INT_EQ(q_int("SELECT no_pid FROM load_stats"), 2);
+	CHECK_INT_EQ(q_int("SELECT no_mapping FROM load_stats"), 0);
+	CHECK_INT_EQ(q_int("SELECT kernel_no_symbol FROM load_stats"), 0);
 	CHECK_INT_EQ(q_int("SELECT count(*) FROM spe_record WHERE pid IS NULL AND mapping_id IS NULL AND insn_id IS NULL"), 2);
 	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 3"), "/bin/b");
 	stop();
@@ -221,10 +227,31 @@ TEST(kernel_maps_without_kallsyms)
 	CHECK_INT_EQ(k.no_symbol, 0);
 	CHECK_INT_EQ(k.no_mapping, 0);
 	CHECK_INT_EQ(k.no_pid, 0);
+	CHECK_INT_EQ(q_int("SELECT kernel_no_symbol FROM load_stats"), 3);
+	CHECK_INT_EQ(q_int("SELECT no_symbol + no_mapping + no_pid FROM load_stats"), 0); /* kernel ones apart */
 	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 1"), "[kernel.kallsyms]");
 	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 2"), "/lib/modules/6.1.0/kernel/fs/xfs/xfs.ko");
 	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 3"), "[kernel.kallsyms]");
 	CHECK_INT_EQ(q_int("SELECT pid FROM mapping WHERE path = '[kernel.kallsyms]' LIMIT 1"), -1); /* NULL */
+	stop();
+}
+
+/* A sideband event older than one already applied is applied late, and counted (load_stats.out_of_order). */
+TEST(sideband_out_of_order_counted)
+{
+	start(0x410fd0c0, NULL);
+	spe_loader_comm(ld, 10, 10, "a", 100);
+	struct spe_record r = rec_of(10, 0x400100, 110);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0); /* applies the COMM at 100 */
+	spe_loader_mmap(ld, 10, 0x400000, 0x10000, 0, "/bin/a", NULL, 50); /* written after, older */
+	r = rec_of(10, 0x400100, 120);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	struct spe_load_counts k = finish_counted();
+	CHECK_INT_EQ(k.out_of_order, 1);
+	CHECK_INT_EQ(q_int("SELECT out_of_order FROM load_stats"), 1);
+	/* applied from then on: the first record had no mapping, the second has it */
+	CHECK_INT_EQ(q_int("SELECT no_mapping FROM load_stats"), 1);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 2"), "/bin/a");
 	stop();
 }
 
@@ -489,6 +516,7 @@ int main(void)
 	RUN(fork_without_exec);
 	RUN(unknown_pid_is_unknown);
 	RUN(kernel_maps_without_kallsyms);
+	RUN(sideband_out_of_order_counted);
 	RUN(kernel_pcs_through_kallsyms);
 	RUN(mem_level_depends_on_midr);
 	RUN(mem_level_per_cpu);

@@ -270,7 +270,16 @@ extern "C" {
 	  "should end; 0 for a whole file")                                                                     \
 	C(load_stats, cut, TEXT, IF(has_cut), "TEXT",                                                            \
 	  "what was cut, the reader's message (`FILE: offset 0x5e0: the file ends inside a 116528-byte "        \
-	  "AUXTRACE record: 50000 of its 116480 data bytes are present`); NULL for a whole file")
+	  "AUXTRACE record: 50000 of its 116480 data bytes are present`); NULL for a whole file")                                                                                                 \
+	C(load_stats, no_pid, U64, NEVER, "INTEGER NOT NULL DEFAULT 0",                                          \
+	  "user-space records whose process could not be known (no CONTEXT packet, no switch record, no COMM "  \
+	  "naming their thread): no mapping was picked, so their PCs are unresolved (not in `no_mapping`)")    \
+	C(load_stats, kernel_no_symbol, U64, NEVER, "INTEGER NOT NULL DEFAULT 0",                                \
+	  "kernel-space records without a symbol (no kernel symbol source, or a PC outside its functions); "    \
+	  "`hot_symbol` counts them per kernel map")                                                            \
+	C(load_stats, out_of_order, U64, NEVER, "INTEGER NOT NULL DEFAULT 0",                                    \
+	  "sideband events (FORK, EXIT, COMM, MMAP, KSYMBOL ...) older than one applied before them: applied "  \
+	  "late, from then on (perf counts them too)")
 
 #define SPE_COLUMNS_mem_level_stat(C)                                                                            \
 	C(mem_level_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                   \
