@@ -73,6 +73,20 @@ expect mispredict_by_symbol "$(table "$page" mispredict-by-symbol symbol branche
 	          FROM branch_mispredict GROUP BY symbol ORDER BY 3 DESC")"
 expect sources "$(table "$page" sources source_id records lost_aux partial_records bad_bytes no_mapping no_symbol)" \
 	"$(query "SELECT source_id, records, lost_aux, partial_records, bad_bytes, no_mapping, no_symbol FROM load_stats")"
+expect sources_load_counts "$(table "$page" sources source_id no_pid kernel_no_symbol out_of_order)" \
+	"$(query "SELECT source_id, no_pid, kernel_no_symbol, out_of_order FROM load_stats")"
+fact_of() { xmllint --xpath "count(//section[@id='summary']//div[span='$2'])" "$1"; }
+expect fact_unknown_processes "$(fact_of "$page" 'records of unknown processes')" 1
+# a database written before load_stats had these counts: the page is made, the three unknown, no fact says 0
+cp "$db" "$tmp/before.db"
+for c in out_of_order kernel_no_symbol no_pid; do
+	run "$query" -d "$tmp/before.db" --write "ALTER TABLE load_stats DROP COLUMN $c" >/dev/null || echo "FAIL drop $c"
+done
+err=$(run "$report" -d "$tmp/before.db" --html="$tmp/before.html" 2>&1)
+expect before_rc "$?,$err" "0,spe-report: wrote $tmp/before.html"
+expect before_sources "$(table "$tmp/before.html" sources source_id records no_pid kernel_no_symbol out_of_order)" \
+	"$(query "SELECT source_id, records, '–', '–', '–' FROM load_stats")" # the page's mark of NULL: not counted
+expect before_no_fact "$(fact_of "$tmp/before.html" 'records of unknown processes')" 0
 # pages and regions (data_page) against a formulation of their own over spe_record
 expect pages_4k "$(table "$page" pages-4k page accesses total_latency)" \
 	"$(query "SELECT printf('0x%x', data_va / 4096 * 4096), count(*), sum(total_latency) FROM spe_record

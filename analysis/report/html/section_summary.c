@@ -45,25 +45,48 @@ static void print_filters(struct html *h, const char *cmdline)
 
 enum {
 	S_ID, S_FILE, S_KIND, S_HOST, S_CMDLINE, S_CPUS, S_LOADED, S_RECORDS, S_BAD_BYTES, S_SKIPPED, S_PARTIAL,
-	S_UNKNOWN, S_LOST, S_NO_MAPPING, S_NO_SYMBOL, S_NO_TIME, S_COLUMNS
+	S_UNKNOWN, S_LOST, S_NO_MAPPING, S_NO_SYMBOL, S_NO_TIME, S_NO_PID, S_KERNEL_NO_SYMBOL, S_OUT_OF_ORDER, S_COLUMNS
 };
 
 static const char *const source_cols[S_COLUMNS] = {
 	[S_RECORDS] = "records",         [S_LOST] = "lost_aux",         [S_PARTIAL] = "partial_records",
 	[S_BAD_BYTES] = "bad_bytes",     [S_SKIPPED] = "skipped_bytes", [S_UNKNOWN] = "unknown_packets",
 	[S_NO_MAPPING] = "no_mapping",   [S_NO_SYMBOL] = "no_symbol",   [S_NO_TIME] = "no_time",
+	[S_NO_PID] = "no_pid",           [S_KERNEL_NO_SYMBOL] = "kernel_no_symbol", [S_OUT_OF_ORDER] = "out_of_order",
 };
 
-static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char *hosts, size_t hcap)
+/* RQ_SOURCES, or RQ_SOURCES_BEFORE on a database whose load_stats predates no_pid ... (those shown empty). */
+static int sources_query(struct report_ctx *c, enum report_query *id)
+{
+	struct rq q;
+	int rc = report_rq_begin(c, &q, RQ_LOAD_COUNTS);
+	long long have = 0;
+	if (rc == 0 && (rc = report_rq_next(&q)) == 1) {
+		have = report_rq_int(&q, 0);
+		rc = 0;
+	}
+	report_rq_end(&q);
+	*id = have ? RQ_SOURCES : RQ_SOURCES_BEFORE;
+	return rc < 0 ? rc : 0;
+}
+
+static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char *hosts, size_t hcap,
+			 enum report_query *which)
 {
 	struct html *h = &c->h;
 	struct rq q;
-	int rc = report_rq_begin(c, &q, RQ_SOURCES);
+	enum report_query sources;
+	int rc = sources_query(c, &sources);
+	*which = sources;
+	if (rc < 0)
+		return rc;
+	rc = report_rq_begin(c, &q, sources);
 	report_html_raw(h, "<h3>Sources</h3><div class=\"scroll\"><table id=\"sources\"><thead><tr><th>id</th><th>file</th>"
 		    "<th>host</th><th class=\"n\">records</th><th class=\"n\">lost AUX</th><th class=\"n\">partial</th>"
 		    "<th class=\"n\">bad bytes</th><th class=\"n\">skipped bytes</th><th class=\"n\">unknown packets</th>"
 		    "<th class=\"n\">no mapping</th><th class=\"n\">no symbol</th><th class=\"n\">no time</th>"
-		    "</tr></thead><tbody>");
+		    "<th class=\"n\">no process</th><th class=\"n\">kernel, no symbol</th>"
+		    "<th class=\"n\">sideband out of order</th></tr></thead><tbody>");
 	size_t hlen = 0;
 	hosts[0] = '\0';
 	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
@@ -72,8 +95,9 @@ static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char
 		report_html_td(h, "source_id", report_rq_text(&q, S_ID), 1);
 		report_html_td(h, "file", report_rq_text(&q, S_FILE), 0);
 		report_html_td(h, "host", report_rq_text(&q, S_HOST), 0);
-		static const int order[] = { S_RECORDS, S_LOST,    S_PARTIAL,    S_BAD_BYTES, S_SKIPPED,
-					     S_UNKNOWN, S_NO_MAPPING, S_NO_SYMBOL, S_NO_TIME };
+		static const int order[] = { S_RECORDS,   S_LOST,    S_PARTIAL,	 S_BAD_BYTES,	     S_SKIPPED,
+					     S_UNKNOWN,	  S_NO_MAPPING, S_NO_SYMBOL, S_NO_TIME,	     S_NO_PID,
+					     S_KERNEL_NO_SYMBOL, S_OUT_OF_ORDER };
 		for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
 			report_html_td(h, source_cols[order[k]], report_rq_text(&q, order[k]), 1);
 			totals[order[k]] += report_rq_int(&q, order[k]);
@@ -89,7 +113,7 @@ static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char
 	if (rc < 0)
 		return rc;
 	/* how each source was recorded, and with which SPE filters */
-	rc = report_rq_begin(c, &q, RQ_SOURCES);
+	rc = report_rq_begin(c, &q, sources);
 	report_html_raw(h, "<h3>How it was recorded</h3><table id=\"recorded\" class=\"wide\"><thead><tr><th>id</th>"
 		    "<th>kind</th><th class=\"n\">CPUs</th><th>loaded</th><th>SPE event and filters</th>"
 		    "<th>command line</th></tr></thead><tbody>");
@@ -156,10 +180,11 @@ int report_section_summary(struct report_ctx *c, const struct capture_span *span
 	struct html page = c->h;
 	c->h.out = mem;
 	long long totals[S_COLUMNS] = { 0 }, ncpus = 0;
+	enum report_query sources = RQ_SOURCES;
 	char hosts[512], parts[512];
 	int rc = cpus_table(c, parts, sizeof parts, &ncpus);
 	if (rc == 0)
-		rc = sources_table(c, totals, hosts, sizeof hosts);
+		rc = sources_table(c, totals, hosts, sizeof hosts, &sources);
 	fclose(mem);
 	c->h = page;
 	if (rc < 0) {
@@ -187,6 +212,11 @@ int report_section_summary(struct report_ctx *c, const struct capture_span *span
 	fact_count(h, totals[S_BAD_BYTES], "bad bytes", 1);
 	fact_count(h, totals[S_NO_MAPPING], "records without a mapping", 1);
 	fact_count(h, totals[S_NO_SYMBOL], "records without a symbol", 1);
+	if (sources == RQ_SOURCES) { /* else not counted by the loads that wrote the database: not shown as 0 */
+		fact_count(h, totals[S_NO_PID], "records of unknown processes", 1);
+		fact_count(h, totals[S_KERNEL_NO_SYMBOL], "kernel records without a symbol", 1);
+		fact_count(h, totals[S_OUT_OF_ORDER], "sideband events out of order", 1);
+	}
 	report_html_raw(h, "</div>");
 	fwrite(tables, 1, tlen, h->out);
 	free(tables);

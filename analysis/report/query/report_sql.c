@@ -103,18 +103,33 @@ static void build(enum report_query q, int ch, struct util_text *t)
 {
 	switch (q) {
 	case RQ_SOURCES:
+	case RQ_SOURCES_BEFORE: {
+		/* the counts load_stats gained within version 7: NULL (unknown) in a database written before */
+		int later = q == RQ_SOURCES;
 		if (ch) /* one JOIN, by USING */
-			util_text_append(t, "SELECT id, file, kind, host, command_line, cpus, loaded_at, records, bad_bytes,\n"
-				      "  skipped_bytes, partial_records, unknown_packets, lost_aux, no_mapping, no_symbol, no_time\n"
+			util_text_appendf(t, "SELECT id, file, kind, host, command_line, cpus, loaded_at, records, bad_bytes,\n"
+				      "  skipped_bytes, partial_records, unknown_packets, lost_aux, no_mapping, no_symbol, no_time,\n"
+				      "  %s\n"
 				      "FROM source ANY LEFT JOIN (SELECT source_id AS id, records, bad_bytes, skipped_bytes,\n"
-				      "  partial_records, unknown_packets, lost_aux, no_mapping, no_symbol, no_time FROM load_stats) AS ls\n"
-				      "USING id ORDER BY host NULLS FIRST, file, id");
+				      "  partial_records, unknown_packets, lost_aux, no_mapping, no_symbol, no_time%s FROM load_stats) AS ls\n"
+				      "USING id ORDER BY host NULLS FIRST, file, id",
+				      later ? "no_pid, kernel_no_symbol, out_of_order" : "NULL, NULL, NULL",
+				      later ? ", no_pid, kernel_no_symbol, out_of_order" : "");
 		else
-			util_text_append(t, "SELECT s.id, s.file, s.kind, s.host, s.command_line, s.cpus, s.loaded_at, l.records,\n"
+			util_text_appendf(t, "SELECT s.id, s.file, s.kind, s.host, s.command_line, s.cpus, s.loaded_at, l.records,\n"
 				      "  l.bad_bytes, l.skipped_bytes, l.partial_records, l.unknown_packets, l.lost_aux,\n"
-				      "  l.no_mapping, l.no_symbol, l.no_time\n"
+				      "  l.no_mapping, l.no_symbol, l.no_time, %s\n"
 				      "FROM source s LEFT JOIN load_stats l ON l.source_id = s.id\n"
-				      "ORDER BY s.host NULLS FIRST, s.file, s.id");
+				      "ORDER BY s.host NULLS FIRST, s.file, s.id",
+				      later ? "l.no_pid, l.kernel_no_symbol, l.out_of_order" : "NULL, NULL, NULL");
+		break;
+	}
+	case RQ_LOAD_COUNTS:
+		if (ch)
+			util_text_append(t, "SELECT count() FROM system.columns WHERE database = currentDatabase()\n"
+				      "  AND table = 'load_stats' AND name = 'out_of_order'");
+		else
+			util_text_append(t, "SELECT count(*) FROM pragma_table_info('load_stats') WHERE name = 'out_of_order'");
 		break;
 	case RQ_CPUS:
 		if (ch) /* no printf or group_concat: the hex padded by a 2^32 digit cut off, the CPUs sorted and joined */
@@ -307,6 +322,8 @@ static void build(enum report_query q, int ch, struct util_text *t)
 
 static const char *const names[RQ_COUNT] = {
 	[RQ_SOURCES] = "sources",
+	[RQ_SOURCES_BEFORE] = "sources_before_load_counts",
+	[RQ_LOAD_COUNTS] = "has_load_counts",
 	[RQ_CPUS] = "cpus",
 	[RQ_SPAN] = "span",
 	[RQ_TOPDOWN_RUNS] = "has_topdown",

@@ -13,6 +13,9 @@
 enum report_query {
 	/* summary */
 	RQ_SOURCES,       /* source x load_stats, one row per loaded file, by host and file (ids differ by engine) */
+	RQ_SOURCES_BEFORE, /* the same on a database written before load_stats had no_pid, kernel_no_symbol and
+			      out_of_order: NULL there (not counted, so unknown) */
+	RQ_LOAD_COUNTS,   /* 1 when load_stats has those columns (RQ_SOURCES), 0 when not (RQ_SOURCES_BEFORE) */
 	RQ_CPUS,          /* CPU parts: part, midr, spe_version, count, cpu list */
 	RQ_SPAN,          /* records, min/max time, records with time, min/max ts */
 	RQ_TOPDOWN_RUNS,  /* 1 when the database has the topdown tables (spe-topdown import made them) */
