@@ -29,7 +29,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
-		"                [--no-symbols] [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--cpu=N]]\n"
+		"                [--jit-maps=DIR] [--no-symbols] [--line-budget=N] [--jobs=N] [--midr=MIDR|PART]\n"
+		"                [--raw [--cpu=N]]\n"
 		"       spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace]\n"
 		"                [options above]\n"
 		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
@@ -42,6 +43,8 @@ static void usage(FILE *out)
 		"      --force           replace an existing database (only once the load succeeded)\n"
 		"      --symfs=DIR       look for mapped files under DIR\n"
 		"      --kallsyms=FILE   resolve kernel PCs with a copy of /proc/kallsyms\n"
+		"      --jit-maps=DIR    JIT code's perf-PID.map and jit-PID.dump files from DIR, not /tmp and\n"
+		"                        the recorded paths\n"
 		"      --no-symbols      do not symbolize or disassemble\n"
 		"      --line-budget=N   written cache lines whose sharing counts a load keeps (default %d)\n"
 		"      --jobs=N          1: one thread; 2 (default with 2 CPUs): SQLite inserts on a writer thread,\n"
@@ -70,8 +73,12 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	if (k->cut)
 		fprintf(stderr, "; the file is cut short at offset 0x%llx, %llu bytes missing (the records before are loaded)",
 			(unsigned long long)k->cut_offset, (unsigned long long)k->cut_bytes);
+	if (k->jit_records)
+		fprintf(stderr, "; %llu in JIT code, %llu of them without symbol", (unsigned long long)k->jit_records,
+			(unsigned long long)k->jit_no_symbol);
 	/* not one mapped sample symbolized: the binaries were not where the recording saw them */
-	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records)
+	if (counted_opts && counted_opts->symbolize && k->no_symbol > k->jit_no_symbol &&
+	    k->no_symbol + k->no_mapping >= k->records)
 		fprintf(stderr, " (no binary found: %s)",
 			counted_opts->symfs ? "is --symfs the root they are under?"
 					    : "give --symfs=DIR, the root they are under");
@@ -87,6 +94,12 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 			(unsigned long long)k->kernel_no_symbol,
 			counted_opts && counted_opts->kallsyms ? " (not in --kallsyms)"
 							       : "; give --kallsyms=FILE, a copy of the recorded machine's /proc/kallsyms");
+	for (const char *w = k->jit_what; *w;) { /* each JIT symbol file that could not be read whole, once */
+		const char *nl = strchr(w, '\n');
+		int n = nl ? (int)(nl - w) : (int)strlen(w);
+		fprintf(stderr, "spe-load: %s: %.*s\n", file, n, w);
+		w += n + (nl != NULL);
+	}
 	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
 		fprintf(stderr, "spe-load: %s\n", k->cut_what);
 }
@@ -108,7 +121,8 @@ int cmd_load(int argc, char **argv)
 		OPT_CLUSTER,
 		OPT_REPLACE,
 		OPT_LINE_BUDGET,
-		OPT_CLUSTER_HTTP
+		OPT_CLUSTER_HTTP,
+		OPT_JIT_MAPS
 	};
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -116,6 +130,7 @@ int cmd_load(int argc, char **argv)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "jit-maps", required_argument, NULL, OPT_JIT_MAPS },
 		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
 		{ "raw", no_argument, NULL, OPT_RAW },
 		{ "midr", required_argument, NULL, OPT_MIDR },
@@ -147,6 +162,7 @@ int cmd_load(int argc, char **argv)
 		case OPT_FORCE: force = 1; break;
 		case OPT_SYMFS: opts.symfs = optarg; break;
 		case OPT_KALLSYMS: opts.kallsyms = optarg; break;
+		case OPT_JIT_MAPS: opts.jit_maps = optarg; break;
 		case OPT_NO_SYMBOLS: opts.symbolize = 0; break;
 		case OPT_RAW: raw = 1; break;
 		case OPT_MIDR: midr_arg = optarg; break;
@@ -212,6 +228,8 @@ int cmd_load(int argc, char **argv)
 		opts.midr = midr;
 
 	if (opts.symfs && (c = cli_check_dir_option("spe-load", "--symfs", opts.symfs)))
+		return c;
+	if (opts.jit_maps && (c = cli_check_dir_option("spe-load", "--jit-maps", opts.jit_maps)))
 		return c;
 	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
 	char err[1024] = "";

@@ -3,7 +3,8 @@
  * Resolution: what a PC is.  User PCs through the map of their process that
  * holds them at the record's time (attribution.h, processes.h), then libdw
  * (function, source line, inlined functions) and Capstone (the
- * instruction); kernel PCs through the kernel's maps (MMAP records of the
+ * instruction), or for JIT code the runtime's perf-PID.map or jitdump
+ * (jit_symbols.h); kernel PCs through the kernel's maps (MMAP records of the
  * kernel and modules) and --kallsyms.  Each (mapping, PC) is resolved once;
  * the memo answers (address space, PC) while the map it found is still the
  * one there.  The symbol and insn rows it creates go to the sink with ids
@@ -13,6 +14,7 @@
 #define SPE_RESOLVE_H
 
 #include "attribution.h"
+#include "jit_symbols.h"
 #include "pc_cache.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
@@ -33,6 +35,8 @@ struct resolver {
 	uint64_t no_pid;            /* user PCs of a process no sideband names */
 	uint64_t no_mapping, no_symbol; /* user PCs in no mapping of their process; in one, but no function */
 	uint64_t kernel_no_symbol;  /* kernel PCs without a function (no --kallsyms, or not in it) */
+	uint64_t jit_records, jit_no_symbol; /* user PCs in JIT code (anonymous executable memory, jitdumps); without a name */
+	struct jit_symbols jit;     /* perf-PID.map files and jitdumps */
 };
 
 /* 0, or a negative code with a message in @p err (the symbolizer or --kallsyms could not start). */
