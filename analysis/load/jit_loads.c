@@ -167,7 +167,7 @@ int ana_jit_loads_add(struct attribution *at, struct jit_symbols *js, int64_t *n
 	    w < sizeof what)
 		w += (size_t)snprintf(what + w, sizeof what - w,
 				      "; %" PRIu64 " records skipped (%" PRIu64 " malformed, %" PRIu64
-				      " moves of unknown code, %" PRIu64 " debug infos of no load, %" PRIu64
+				      " moves of unknown code, %" PRIu64 " debug infos not of the next load's code, %" PRIu64
 				      " past the limits)",
 				      d->bad_records + d->moves_unknown + d->debug_unmatched + d->over_limit,
 				      d->bad_records, d->moves_unknown, d->debug_unmatched, d->over_limit + d->lines_dropped);

@@ -134,6 +134,21 @@ static int by_line_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * Whether the waiting DEBUG_INFO's entries all lie in the code at @p addr
+ * (up to JITDUMP_LINE_SLACK past its end: V8 writes them 0x40 bytes past the
+ * code they describe).  Node v20 writes some DEBUG_INFO whose file names are
+ * raw bytes, the entries after them misaligned (addresses far from the
+ * code, lines of 9 digits): those are dropped, not kept as lines.
+ */
+static int lines_in_code(const struct jitdump *d, uint64_t addr, uint64_t size)
+{
+	for (uint32_t i = d->debug_first; i < d->debug_first + d->debug_n; i++)
+		if (d->lines[i].addr < addr || d->lines[i].addr - addr > size + JITDUMP_LINE_SLACK)
+			return 0;
+	return 1;
+}
+
 static int read_load(struct jitdump *d, struct source *s, struct pc_cache *by_index, uint64_t off, uint32_t size,
 		     uint64_t time)
 {
@@ -154,12 +169,13 @@ static int read_load(struct jitdump *d, struct source *s, struct pc_cache *by_in
 		return d->over_limit ? 0 : -spe_nomem;
 	*c = (struct jit_code){ .addr = addr, .size = code_size, .time = time, .index = index,
 				.code_offset = off + size - code_size, .name = name, .load = (uint32_t)d->n_codes };
-	if (d->has_debug && d->debug_addr == addr) {
+	if (d->has_debug && d->debug_addr == addr && lines_in_code(d, addr, code_size)) {
 		c->first_line = d->debug_first;
 		c->n_lines = d->debug_n;
 		qsort(d->lines + c->first_line, c->n_lines, sizeof *d->lines, by_line_addr);
 	} else if (d->has_debug) {
 		d->debug_unmatched++;
+		d->n_lines = d->debug_first; /* dropped */
 	}
 	d->has_debug = 0;
 	if (ana_pc_cache_put_id(by_index, index, (int64_t)d->n_codes) < 0)

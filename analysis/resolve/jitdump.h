@@ -32,8 +32,9 @@
  * latest load with that code_index, at new_code_addr from the move's time,
  * as perf inject makes it: a move of an index never loaded is counted).
  * DEBUG_INFO is kept for the next load only when its code_addr is that
- * load's (counted in debug_unmatched otherwise, never moved onto other
- * code).
+ * load's and its entries lie in that code (up to JITDUMP_LINE_SLACK past
+ * it); else it is counted in debug_unmatched and dropped, never moved onto
+ * other code.
  *
  * Reading stops, as perf's does, at the first record that does not fit:
  * a total_size under 16 or past the end of the file (a dump cut while the
@@ -55,6 +56,7 @@
 #define JITDUMP_MAX_CODES (UINT32_C(1) << 24)
 #define JITDUMP_MAX_LINES (UINT32_C(1) << 22)
 #define JITDUMP_EM_AARCH64 183
+#define JITDUMP_LINE_SLACK 0x40 /* how far past its code a debug entry may lie (V8's kElfHeaderSize) */
 
 struct jit_line {
 	uint64_t addr;
@@ -90,7 +92,7 @@ struct jitdump {
 	uint64_t records;        /* records read */
 	uint64_t loads, moves;   /* CODE_LOAD, CODE_MOVE taken */
 	uint64_t moves_unknown;  /* CODE_MOVE of a code_index no load had */
-	uint64_t debug_unmatched;/* DEBUG_INFO not followed by a load of its code_addr */
+	uint64_t debug_unmatched;/* DEBUG_INFO dropped: no load of its code_addr next, or entries outside that code */
 	uint64_t unknown_records;/* ids above 4, skipped */
 	uint64_t bad_records;    /* skipped: parts that do not fit */
 	uint64_t over_limit;     /* codes past JITDUMP_MAX_CODES, dropped */

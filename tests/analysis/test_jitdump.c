@@ -355,11 +355,25 @@ TEST(node_dump)
 	CHECK_INT_EQ(d.n_codes, loads);
 	CHECK_INT_EQ(d.loads, loads);
 	CHECK_STR_EQ(d.stopped, "");
-	CHECK_INT_EQ(d.debug_unmatched, 0);
+	/*
+	 * Five DEBUG_INFO: three for node:internal code, kept; two for fib.js's
+	 * ^fib and *fib whose file names V8 wrote as raw bytes, the entries after
+	 * them misaligned (addresses 0xb9324ea4..., lines of 9 digits: see
+	 * fixtures/jit/README.md), dropped.
+	 */
+	CHECK_INT_EQ(debug, 5);
+	CHECK_INT_EQ(d.debug_unmatched, 2);
 	size_t with_lines = 0;
-	for (size_t i = 0; i < d.n_codes; i++)
-		with_lines += d.codes[i].n_lines > 0;
-	CHECK_INT_EQ(with_lines, debug);
+	for (size_t i = 0; i < d.n_codes; i++) {
+		const struct jit_code *c = &d.codes[i];
+		with_lines += c->n_lines > 0;
+		if (strstr(ana_jitdump_string(&d, c->name), "fib.js"))
+			CHECK_INT_EQ(c->n_lines, 0);
+		for (uint32_t l = 0; l < c->n_lines; l++) /* V8's entries: 0x40 past the code's offsets */
+			CHECK(d.lines[c->first_line + l].addr >= c->addr + 0x40 &&
+			      d.lines[c->first_line + l].addr < c->addr + c->size + 0x40);
+	}
+	CHECK_INT_EQ(with_lines, 3);
 	CHECK_INT_EQ(d.elf_mach, 62); /* written on x86-64 */
 	ana_jitdump_fini(&d);
 }
