@@ -21,6 +21,7 @@ void ana_procs_fini(struct processes *p)
 		free(p->spaces[i].maps);
 		free(p->spaces[i].by_start);
 		free(p->spaces[i].max_end);
+		free(p->spaces[i].starts);
 		ana_range_set_fini(&p->spaces[i].live);
 	}
 	free(p->taken);
@@ -169,6 +170,10 @@ static int index_space(struct processes *p, struct proc_space *s)
 	if (!me && s->n_maps)
 		return -spe_nomem;
 	s->max_end = me;
+	uint64_t *st = realloc(s->starts, s->n_maps * sizeof *st);
+	if (!st && s->n_maps)
+		return -spe_nomem;
+	s->starts = st;
 	memcpy(by, s->maps, s->n_maps * sizeof *by);
 	qsort_r(by, s->n_maps, sizeof *by, by_start_cmp, p->maps);
 	uint64_t hi = 0;
@@ -176,6 +181,7 @@ static int index_space(struct processes *p, struct proc_space *s)
 		if (p->maps[by[i]].end > hi)
 			hi = p->maps[by[i]].end;
 		me[i] = hi;
+		st[i] = p->maps[by[i]].start;
 	}
 	s->n_indexed = s->n_maps;
 	return 0;
@@ -193,7 +199,7 @@ static uint32_t layer_span(struct processes *p, uint32_t space, uint64_t addr, u
 	size_t lo = 0, hi = s->n_maps;
 	while (lo < hi) { /* the first map starting above addr */
 		size_t mid = (lo + hi) / 2;
-		if (p->maps[s->by_start[mid]].start <= addr)
+		if (s->starts[mid] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -58,8 +58,9 @@ struct proc_space {
 	uint32_t prev_same_pid;  /* the space this pid had before, PROC_NONE */
 	uint32_t *maps;          /* indices in processes.maps, in the order added */
 	size_t n_maps, cap_maps;
-	/* lookup index, rebuilt after maps were added: maps by start, and the highest end so far */
+	/* lookup index, rebuilt after maps were added: maps by start, their starts, and the highest end so far */
 	uint32_t *by_start;
+	uint64_t *starts;        /* the search reads these, one cache line for 8 maps */
 	uint64_t *max_end;
 	size_t n_indexed;
 	uint32_t code;           /* the space of its code layer (no pid's: found through this), PROC_NONE */
