@@ -40,7 +40,12 @@ struct jit_clock {
 	int monotonic;                       /* every event used CLOCK_MONOTONIC (perf record -k 1) */
 };
 
-/* Whether @p path names a jitdump (a base name jit-DIGITS.dump). */
+/*
+ * Whether @p path names a jitdump (a base name jit-DIGITS.dump), whatever
+ * the digits: a process in a pid namespace names its dump by the pid it
+ * sees there, not the recording's (perf inject compares them, and drops
+ * such a dump unless that process still runs on the host it runs on).
+ */
 int ana_jit_marker_name(const char *path);
 
 /*

@@ -343,11 +343,15 @@ static int add_jit_loads(struct spe_loader *ld)
 	struct jit_clock clock = { .tc = ld->has_time_conv ? &ld->tc : NULL, .monotonic = ld->monotonic };
 	int rc = 0;
 	for (size_t i = 0; i < ld->n_markers; i++) {
-		if (rc == 0)
-			rc = ana_jit_loads_add(&ld->at, &ld->res.jit, &ld->next.mapping, ld->markers[i].pid,
-					       ld->markers[i].path, ld->markers[i].time, &clock);
-		free(ld->markers[i].path);
+		const struct jit_marker *mk = &ld->markers[i];
+		int again = 0; /* the dump mapped again by its process (the runtime's marker re-mapped): read once */
+		for (size_t j = 0; j < i && !again; j++)
+			again = ld->markers[j].pid == mk->pid && !strcmp(ld->markers[j].path, mk->path);
+		if (rc == 0 && !again)
+			rc = ana_jit_loads_add(&ld->at, &ld->res.jit, &ld->next.mapping, mk->pid, mk->path, mk->time, &clock);
 	}
+	for (size_t i = 0; i < ld->n_markers; i++)
+		free(ld->markers[i].path);
 	ld->n_markers = 0;
 	return rc < 0 ? out_of_memory(ld) : 0;
 }

@@ -139,7 +139,7 @@ size_t ana_jit_symbols_note(const struct jit_symbols *js, char *out, size_t len)
 		const struct jit_pid_map *m = &js->maps[i];
 		char line[512];
 		if (!m->ok) {
-			snprintf(line, sizeof line, "pid %d: no JIT symbols: %s", m->pid, m->err);
+			snprintf(line, sizeof line, "pid %d: anonymous executable memory unnamed: %s", m->pid, m->err);
 			at = add_line(out, len, at, line);
 			continue;
 		}

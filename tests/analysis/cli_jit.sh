@@ -97,7 +97,7 @@ check child-not-its-file test "$(grep -c WRONG "$tmp/maps.ours" "$tmp/maps.perf"
 # [heap], /anon_hugepage and MAP_HUGETLB name too; a process without a file does not
 for pid in $H $U $T; do check "named-$pid" test "$(grep "^$pid " "$tmp/maps.ours" | grep -vc unknown)" = 30; done
 check no-file-no-name test "$(grep "^$N " "$tmp/maps.ours" | grep -vc unknown)" = 0
-check no-file-said grep -q "pid $N: no JIT symbols: /tmp/perf-$N.map: .*No such file" "$tmp/maps.err"
+check no-file-said grep -q "pid $N: anonymous executable memory unnamed: /tmp/perf-$N.map: .*No such file" "$tmp/maps.err"
 check no-file-said-once test "$(grep -c "pid $N:" "$tmp/maps.err")" = 1
 # the last line without a newline: read whole here, one character short in perf
 name=$(echo "$lastline" | cut -d' ' -f3-)
@@ -117,7 +117,7 @@ rm -f "/tmp/perf-$J.map"
 "$load" "$tmp/maps.data" -o "$tmp/copied.db" --jit-maps="$tmp/copied" 2>"$tmp/copied.err"
 check load-jit-maps test $? = 0
 check jit-maps-names test "$(ours "$tmp/copied.db" | grep "^$J " | md5sum)" = "$(grep "^$J " "$tmp/maps.ours" | md5sum)"
-check jit-maps-said grep -q "pid $P: no JIT symbols: $tmp/copied/perf-$P.map" "$tmp/copied.err"
+check jit-maps-said grep -q "pid $P: anonymous executable memory unnamed: $tmp/copied/perf-$P.map" "$tmp/copied.err"
 "$load" "$tmp/maps.data" -o "$tmp/x.db" --jit-maps="$tmp/copied/perf-$J.map" 2>/dev/null
 check jit-maps-not-a-dir test $? = 66
 

@@ -548,7 +548,7 @@ TEST(perf_map_of_the_mapping_process)
 	CHECK_INT_EQ(k.jit_records, 6);
 	CHECK_INT_EQ(k.jit_no_symbol, 2);
 	char want[256];
-	snprintf(want, sizeof want, "pid 102: no JIT symbols: %s/perf-102.map", jit_dir);
+	snprintf(want, sizeof want, "pid 102: anonymous executable memory unnamed: %s/perf-102.map", jit_dir);
 	CHECK(strstr(k.jit_what, want) != NULL);
 	CHECK(strstr(k.jit_what, "pid 100") == NULL);
 	stop();
