@@ -9,6 +9,8 @@
 #   - spe-load of the map capture with the map (--jit-maps) and without (an empty directory):
 #     the difference is what naming the PCs costs, reading included;
 #   - spe-load of the dump capture with the dump and without;
+#   - the same four loads of a capture of 1000 records: what reading the map and the dump
+#     costs, whatever the records;
 #   - perf script --itrace=i1i with the map in /tmp (a pid above PID_MAX_LIMIT: no process,
 #     no other file), and perf inject --jit then perf script on the dump capture: the baselines.
 # Wall times on a shared machine are noisy: compare CPU times and ratios.
@@ -32,7 +34,8 @@ run() { # sets wall, cpu (user + sys), rss (MB)
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 "$build/tests/analysis/gen_jit_bench" "$work" "$pid" "$entries" "$records"
-mkdir "$work/none"
+mkdir "$work/none" "$work/small"
+"$build/tests/analysis/gen_jit_bench" "$work/small" "$pid" "$entries" 1000
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs; $runs runs of each, interleaved"
 echo "$entries functions: perf-$pid.map $(($(stat -c %s "$work/perf-$pid.map") / 1024)) KiB," \
 	"jit-$pid.dump $(($(stat -c %s "$work/jit-$pid.dump") / 1048576)) MiB; $records records"
@@ -53,6 +56,13 @@ while [ "$i" -lt "$runs" ]; do
 	dw="$dw $wall" dc="$dc $cpu"; [ "$rss" -gt "$dr" ] && dr=$rss
 	run "$load" "$work/dump.data" -o "$work/o.db" --jit-maps="$work/none"
 	ow="$ow $wall" oc="$oc $cpu"
+	for k in map dump; do
+		run "$load" "$work/small/$k.data" -o "$work/s1.db" --jit-maps="$work/small"
+		eval "s_${k}_with=\"\${s_${k}_with:-} $cpu\""
+		run "$load" "$work/small/$k.data" -o "$work/s2.db" --jit-maps="$work/none"
+		eval "s_${k}_without=\"\${s_${k}_without:-} $cpu\""
+		rm -f "$work/s1.db" "$work/s2.db"
+	done
 	if [ $has_perf = 1 ]; then
 		run perf script -i "$work/map.data" --itrace=i1i -F ip,sym
 		pw="$pw $wall" pc="$pc $cpu"
@@ -78,6 +88,10 @@ row "spe-load, the marker's dump absent" "$ow" "$oc"
 row "spe-load, the jitdump's code loads" "$dw" "$dc" "  peak RSS $dr MB"
 printf '%-44s %+.2f s of CPU (%+.0f %%)\n' "  the dump adds" "$(echo "$dc - $oc" | bc)" \
 	"$(echo "($dc - $oc) * 100 / $oc" | bc -l)"
+# shellcheck disable=SC2086
+printf '%-44s %+.3f s of CPU (map), %+.3f s (dump)\n' "  reading them (1000 records)" \
+	"$(echo "$(median $s_map_with) - $(median $s_map_without)" | bc)" \
+	"$(echo "$(median $s_dump_with) - $(median $s_dump_without)" | bc)"
 if [ $has_perf = 1 ]; then
 	# shellcheck disable=SC2086
 	pw=$(median $pw) pc=$(median $pc) iw=$(median $iw) ic=$(median $ic)
