@@ -28,9 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			const struct jit_line *l = ana_jitdump_line(&d, c, c->addr);
 			const struct jit_line *r = ana_jitdump_line(&d, c, c->addr + (c->size ? c->size - 1 : 0));
-			const struct jit_line *lo = d.lines + c->first_line, *hi = lo + c->n_lines;
-			if ((l && (l < lo || l >= hi)) || (r && (r < lo || r >= hi)) || (r && r->file >= d.n_strings))
+			if (!c->n_lines && (l || r))
 				abort();
+			if (c->n_lines) {
+				const struct jit_line *lo = d.lines + c->first_line, *hi = lo + c->n_lines;
+				if ((l && (l < lo || l >= hi)) || (r && (r < lo || r >= hi)) || (r && r->file >= d.n_strings))
+					abort();
+			}
 			if (strlen(d.strings + c->name) + c->name >= d.n_strings)
 				abort();
 		}

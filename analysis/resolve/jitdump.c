@@ -172,7 +172,8 @@ static int read_load(struct jitdump *d, struct source *s, struct pc_cache *by_in
 	if (d->has_debug && d->debug_addr == addr && lines_in_code(d, addr, code_size)) {
 		c->first_line = d->debug_first;
 		c->n_lines = d->debug_n;
-		qsort(d->lines + c->first_line, c->n_lines, sizeof *d->lines, by_line_addr);
+		if (c->n_lines) /* a DEBUG_INFO may have no entry */
+			qsort(d->lines + c->first_line, c->n_lines, sizeof *d->lines, by_line_addr);
 	} else if (d->has_debug) {
 		d->debug_unmatched++;
 		d->n_lines = d->debug_first; /* dropped */
@@ -390,6 +391,8 @@ int ana_jitdump_read(struct jitdump *d, const char *path, char *err, size_t errl
 
 const struct jit_line *ana_jitdump_line(const struct jitdump *d, const struct jit_code *c, uint64_t pc)
 {
+	if (!c->n_lines)
+		return NULL;
 	pc = pc - c->addr + d->codes[c->load].addr; /* moved code: where its lines were written for */
 	const struct jit_line *l = d->lines + c->first_line;
 	size_t lo = 0, hi = c->n_lines; /* the first entry above pc */
