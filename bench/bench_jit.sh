@@ -43,7 +43,7 @@ has_perf=0
 command -v perf >/dev/null && [ -z "${SPE_RUN:-}" ] && has_perf=1
 [ -e "/tmp/perf-$pid.map" ] && { echo "/tmp/perf-$pid.map exists: not ours"; exit 1; }
 cp "$work/perf-$pid.map" "/tmp/perf-$pid.map"
-rm -f "$work"/jitted-*.so
+find "$work" -maxdepth 1 -name "jitted-*.so" -delete
 i=0
 mw="" mc="" nw="" nc="" dw="" dc="" ow="" oc="" pw="" pc="" iw="" ic="" mr=0 dr=0 nr=0
 while [ "$i" -lt "$runs" ]; do
@@ -66,7 +66,7 @@ while [ "$i" -lt "$runs" ]; do
 	if [ $has_perf = 1 ]; then
 		run perf script -i "$work/map.data" --itrace=i1i -F ip,sym
 		pw="$pw $wall" pc="$pc $cpu"
-		rm -f "$work"/jitted-*.so
+		find "$work" -maxdepth 1 -name "jitted-*.so" -delete
 		run perf inject --jit -i "$work/dump.data" -o "$work/dump.jit.data"
 		w1=$wall c1=$cpu
 		run perf script -i "$work/dump.jit.data" --itrace=i1i -F ip,sym

@@ -148,6 +148,13 @@ int ana_jit_loads_add(struct attribution *at, struct jit_symbols *js, int64_t *n
 			uint64_t t = d->arch_timestamp ? spe_perf_tsc_to_time(clock->tc, c->time) : c->time;
 			rc = ana_attrib_add_code(at, row, pid, c->addr, code_end(c), t, (uint32_t)di, i);
 		}
+		/* read up to a record of known time: from then on, what code is where is not known */
+		if (d->has_horizon) {
+			uint64_t t = d->arch_timestamp ? spe_perf_tsc_to_time(clock->tc, d->horizon) : d->horizon;
+			for (uint32_t i = 0; i < d->n_codes && rc == 0; i++)
+				rc = ana_attrib_add_code(at, row, pid, d->codes[i].addr, code_end(&d->codes[i]), t,
+							 (uint32_t)di, JIT_CODE_NONE);
+		}
 	} else {
 		rc = add_untimed(at, row, pid, time, (uint32_t)di, d);
 	}
@@ -162,15 +169,17 @@ int ana_jit_loads_add(struct attribution *at, struct jit_symbols *js, int64_t *n
 				      d->arch_timestamp ? "the CPU counter" : "CLOCK_MONOTONIC",
 				      d->arch_timestamp ? "no TIME_CONV" : "record with perf record -k 1");
 	if (d->stopped[0] && w < sizeof what)
-		w += (size_t)snprintf(what + w, sizeof what - w, "; read up to %s", d->stopped);
-	if ((d->bad_records || d->moves_unknown || d->debug_unmatched || d->over_limit || d->lines_dropped) &&
-	    w < sizeof what)
+		w += (size_t)snprintf(what + w, sizeof what - w, "; read up to %s%s", d->stopped,
+				      f->timed && d->has_horizon ? " (its code unnamed from that record's time on)" : "");
+	if ((d->bad_records || d->moves_unknown || d->debug_unmatched) && w < sizeof what)
 		w += (size_t)snprintf(what + w, sizeof what - w,
 				      "; %" PRIu64 " records skipped (%" PRIu64 " malformed, %" PRIu64
-				      " moves of unknown code, %" PRIu64 " debug infos not of the next load's code, %" PRIu64
-				      " past the limits)",
-				      d->bad_records + d->moves_unknown + d->debug_unmatched + d->over_limit,
-				      d->bad_records, d->moves_unknown, d->debug_unmatched, d->over_limit + d->lines_dropped);
+				      " moves of unknown code, %" PRIu64 " debug infos not of the next load's code)",
+				      d->bad_records + d->moves_unknown + d->debug_unmatched, d->bad_records,
+				      d->moves_unknown, d->debug_unmatched);
+	if (d->lines_dropped && w < sizeof what)
+		w += (size_t)snprintf(what + w, sizeof what - w, "; %" PRIu64 " debug entries past %u dropped",
+				      d->lines_dropped, (unsigned)JITDUMP_MAX_LINES);
 	if (w)
 		snprintf(f->note, sizeof f->note, "pid %d: %s: %zu code loads%s", pid, f->path, d->n_codes, what);
 	return 0;

@@ -115,10 +115,6 @@ static int add_string(struct jitdump *d, struct source *s, uint64_t off, uint64_
 
 static struct jit_code *new_code(struct jitdump *d)
 {
-	if (d->n_codes >= JITDUMP_MAX_CODES) {
-		d->over_limit++;
-		return NULL;
-	}
 	struct jit_code *c = util_grow(d->codes, &d->cap_codes, d->n_codes + 1, sizeof *c);
 	if (!c)
 		return NULL;
@@ -157,7 +153,7 @@ static int read_load(struct jitdump *d, struct source *s, struct pc_cache *by_in
 		return -spe_bad_file;
 	uint64_t addr = u64(d, f + 16), code_size = u64(d, f + 24), index = u64(d, f + 32);
 	uint64_t room = size - PREFIX_SIZE - LOAD_FIXED; /* the name and the code */
-	if (code_size >= room || addr + code_size < addr)
+	if (code_size >= room || addr + (code_size ? code_size : 1) < addr) /* size 0: its address alone */
 		return -spe_bad_file;
 	uint32_t name;
 	uint64_t name_len;
@@ -166,7 +162,7 @@ static int read_load(struct jitdump *d, struct source *s, struct pc_cache *by_in
 		return rc;
 	struct jit_code *c = new_code(d);
 	if (!c)
-		return d->over_limit ? 0 : -spe_nomem;
+		return -spe_nomem;
 	*c = (struct jit_code){ .addr = addr, .size = code_size, .time = time, .index = index,
 				.code_offset = off + size - code_size, .name = name, .load = (uint32_t)d->n_codes };
 	if (d->has_debug && d->debug_addr == addr && lines_in_code(d, addr, code_size)) {
@@ -193,7 +189,7 @@ static int read_move(struct jitdump *d, struct source *s, struct pc_cache *by_in
 	if (!f || size < PREFIX_SIZE + MOVE_FIXED)
 		return -spe_bad_file;
 	uint64_t to = u64(d, f + 24), code_size = u64(d, f + 32), index = u64(d, f + 40);
-	if (to + code_size < to)
+	if (to + (code_size ? code_size : 1) < to)
 		return -spe_bad_file;
 	const int64_t *load = ana_pc_cache_find_id(by_index, index);
 	if (!load) {
@@ -202,7 +198,7 @@ static int read_move(struct jitdump *d, struct source *s, struct pc_cache *by_in
 	}
 	struct jit_code *c = new_code(d);
 	if (!c)
-		return d->over_limit ? 0 : -spe_nomem;
+		return -spe_nomem;
 	const struct jit_code *from = &d->codes[*load];
 	*c = *from;
 	c->addr = to;
@@ -327,9 +323,20 @@ static int parse(struct jitdump *d, struct source *s, const char *name, char *er
 				 !p ? "the file ends inside a record header"
 				 : size < PREFIX_SIZE ? "a record shorter than its 16-byte header"
 						      : "the file ends inside a record (cut while being written?)");
+			if (p) { /* what came after this time is not known */
+				d->horizon = u64(d, p + 8);
+				d->has_horizon = 1;
+			}
 			break;
 		}
 		uint64_t time = u64(d, p + 8);
+		if ((id == REC_LOAD || id == REC_MOVE) && d->n_codes >= JITDUMP_MAX_CODES) {
+			snprintf(d->stopped, sizeof d->stopped, "offset 0x%" PRIx64 ": more than %u code loads: the rest is not read",
+				 off, (unsigned)JITDUMP_MAX_CODES);
+			d->horizon = time;
+			d->has_horizon = 1;
+			break;
+		}
 		d->records++;
 		switch (id) {
 		case REC_LOAD: rc = read_load(d, s, &by_index, off, size, time); break;

@@ -38,12 +38,13 @@
  *
  * Reading stops, as perf's does, at the first record that does not fit:
  * a total_size under 16 or past the end of the file (a dump cut while the
- * runtime was writing it).  The offset and the reason are in `stopped`;
- * what came before is kept.  A record whose parts do not fit in it (a name
+ * runtime was writing it); and at the code load past JITDUMP_MAX_CODES.
+ * The offset and the reason are in `stopped`, the time of the record it
+ * stopped at, when readable, in `horizon`; what came before is kept.  A record whose parts do not fit in it (a name
  * without its NUL, code_size past the record, more debug entries than fit)
  * is skipped and counted in bad_records.  Memory: names and debug lines are
  * kept (the code bytes stay in the file): at most JITDUMP_MAX_CODES codes
- * and JITDUMP_MAX_LINES lines, the rest counted and dropped.
+ * and JITDUMP_MAX_LINES lines (the lines past it counted and dropped).
  */
 #ifndef SPE_JITDUMP_H
 #define SPE_JITDUMP_H
@@ -53,7 +54,7 @@
 
 #define JITDUMP_HEADER_SIZE 40
 #define JITDUMP_FLAG_ARCH_TIMESTAMP 1
-#define JITDUMP_MAX_CODES (UINT32_C(1) << 24)
+#define JITDUMP_MAX_CODES (UINT32_C(1) << 22) /* about 200 bytes each once in the process model */
 #define JITDUMP_MAX_LINES (UINT32_C(1) << 22)
 #define JITDUMP_EM_AARCH64 183
 #define JITDUMP_LINE_SLACK 0x40 /* how far past its code a debug entry may lie (V8's kElfHeaderSize) */
@@ -95,9 +96,10 @@ struct jitdump {
 	uint64_t debug_unmatched;/* DEBUG_INFO dropped: no load of its code_addr next, or entries outside that code */
 	uint64_t unknown_records;/* ids above 4, skipped */
 	uint64_t bad_records;    /* skipped: parts that do not fit */
-	uint64_t over_limit;     /* codes past JITDUMP_MAX_CODES, dropped */
 	uint64_t lines_dropped;  /* debug entries past JITDUMP_MAX_LINES, dropped (their code has no lines) */
 	char stopped[160];       /* why reading stopped before the end ("" when it did not) */
+	int has_horizon;         /* it stopped at a record whose time is known: */
+	uint64_t horizon;        /* that time: the code at an address from then on is not known */
 	/* reading state */
 	int has_debug;           /* a DEBUG_INFO waits for the next load */
 	uint64_t debug_addr;

@@ -195,10 +195,13 @@ TEST(cut_at_every_byte)
 	char err[256];
 	CHECK_INT_EQ(ana_jitdump_parse(&whole, w.buf, w.n, "whole", err, sizeof err), 0);
 	uint8_t boundary[sizeof w.buf] = { 0 }; /* where a record ends */
+	size_t starts_at[sizeof w.buf] = { 0 };  /* where the record holding each byte starts */
 	for (size_t at = 40; at + 8 <= w.n;) {
 		boundary[at] = 1;
 		uint32_t size;
 		memcpy(&size, w.buf + at + 4, 4);
+		for (size_t i = at; i < at + size && i < sizeof w.buf; i++)
+			starts_at[i] = at;
 		at += size;
 	}
 	for (size_t cut = 0; cut < w.n; cut++) {
@@ -214,6 +217,14 @@ TEST(cut_at_every_byte)
 			for (size_t i = 0; i < d.n_codes; i++)
 				CHECK(d.codes[i].addr == whole.codes[i].addr && d.codes[i].time == whole.codes[i].time);
 			CHECK(boundary[cut] ? !d.stopped[0] : strstr(d.stopped, "offset 0x") != NULL);
+			/* cut after the header of the record it stops at: that record's time is the horizon */
+			if (!boundary[cut] && cut >= starts_at[cut] + 16) {
+				uint64_t t;
+				memcpy(&t, w.buf + starts_at[cut] + 8, 8);
+				CHECK(d.has_horizon && d.horizon == t);
+			} else {
+				CHECK(!d.has_horizon);
+			}
 		}
 		ana_jitdump_fini(&d);
 	}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -732,6 +733,31 @@ TEST(jitdump_times_unrelated)
 	stop();
 }
 
+/*
+ * A dump cut inside its move (t 300): what it had is placed at its times,
+ * and from the time of the record it was cut in, no code of it has a name
+ * (what replaced it is not known).
+ */
+TEST(jitdump_cut_short)
+{
+	write_dump("jit-300.dump", 0, 1);
+	char path[256];
+	snprintf(path, sizeof path, "%s/jit-300.dump", jit_dir);
+	struct stat st;
+	CHECK_INT_EQ(stat(path, &st), 0);
+	CHECK_INT_EQ(truncate(path, st.st_size - 10), 0);
+	struct spe_perf_time_conv tc = { .time_mult = 1 };
+	load_with_dump("/tmp/jit-300.dump", 1, &tc);
+	struct spe_load_counts k = finish_counted();
+	const char *want[] = { "-", "-", "-", "f", "f", "-", "f", "g", "-", "-", "-", "-" };
+	for (int i = 0; i < 12; i++)
+		CHECK_STR_EQ(sym_of(i + 1), want[i]);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 10"), "/tmp/jit-300.dump");
+	CHECK(strstr(k.jit_what, "the file ends inside a record (cut while being written?) (its code unnamed from that "
+				 "record's time on)") != NULL);
+	stop();
+}
+
 /* A marker whose dump is not there: said once, with the pid and path; the code space stays //anon. */
 TEST(jitdump_missing)
 {
@@ -770,6 +796,7 @@ int main(void)
 		RUN(jitdump_loads_at_their_times);
 		RUN(jitdump_arch_timestamps);
 		RUN(jitdump_times_unrelated);
+		RUN(jitdump_cut_short);
 		RUN(jitdump_missing);
 		const char *names[] = { "perf-100.map", "perf-101.map", "jit-300.dump" };
 		for (size_t i = 0; i < 3; i++) {
