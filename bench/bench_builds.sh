@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/bench_builds.sh SIZE RUNS BUILD_DIR...: the same load with several
 # builds of spekit, to compare how they were built (e.g. SPE_SQLITE_LINK=
-# source, static and shared: docs/spe-load.1.md, "Performance").
+# source, static and shared: docs/performance.md).
 #
 # Generates one gen_bench trace of SIZE records (as bench/bench_load.sh: 200,000
 # PCs in 20,000 functions) with the first build, then loads it with each

@@ -5,11 +5,11 @@
  * libspe_filters' (spe/doctor.h); this file parses options and prints.
  * See docs/spe-doctor.1.md.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/doctor_print.h"
 #include "common/record_run.h"
@@ -18,88 +18,81 @@
 
 int cmd_doctor(int argc, char **argv);
 
-static const char *prog = "spe-doctor";
+enum { OPT_ROOT = CLI_ID(0), OPT_FORMAT };
+static const char *const formats[] = { "text", "json", NULL };
+static const char *const usage[] = { "spe-doctor [--root=DIR] [--format=text|json] [-a | -C LIST] [-m PAGES]", NULL };
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: %s [--root=DIR] [--format=text|json] [-a | -C LIST] [-m PAGES]\n", prog);
-	fputs("Check whether Arm SPE works here and what spe-record may record; exit 0 (works),\n"
-	      "69 (no SPE here) or 77 (a privilege or limit is missing).\n\n"
-	      "  --root=DIR        check a captured tree of a system's files instead of this one\n"
-	      "  --format=FORMAT   text (a checklist, the default) or json (one object)\n"
-	      "  -a, --all-cpus    check a CPU-wide recording (spe-record -a)\n"
-	      "  -C, --cpus=LIST   check a recording of these CPUs (spe-record -C LIST)\n"
-	      "  -m, --mmap-pages=PAGES  AUX pages per CPU spe-record would map (default 4 MiB worth,\n"
-	      "                          less where the locked-memory limit is smaller)\n"
-	      "  -h, --help        this text\n",
-	      out);
-}
+static const struct cli_option options[] = {
+	{ OPT_ROOT, "root", 0, CLI_DIR, "DIR", .help = "check a captured tree of a system's files instead of this one" },
+	{ OPT_FORMAT, "format", 0, CLI_CHOICE, .choices = formats,
+	  .help = "a checklist (text, the default) or one JSON object" },
+	{ 'a', "all-cpus", 'a', CLI_FLAG, .help = "check a CPU-wide recording (spe-record -a)" },
+	{ 'C', "cpu", 'C', CLI_TEXT, "LIST", .help = "check a recording of these CPUs, e.g. 0-3,8 (spe-record -C LIST)" },
+	{ 'm', "mmap-pages", 'm', CLI_INT, "PAGES", .min = 2, .max = CLI_RECORD_MAX_PAGES,
+	  .help = "AUX pages per CPU spe-record would map, a power of two (default 4 MiB worth, less where the "
+		  "locked-memory limit is smaller)" },
+	{ .name = "cpus", .alias_of = "cpu" },
+	{ 0 },
+};
+
+const struct cli_command cli_command_doctor = {
+	.name = "doctor",
+	.prog = "spe-doctor",
+	.summary = "say whether Arm SPE works here, and what to fix when it does not",
+	.usage = usage,
+	.about = "Check whether Arm SPE works here and what spe-record may record; exit 0 (works),\n"
+		 "69 (no SPE here) or 77 (a privilege or limit is missing).",
+	.options = options,
+	.operands = CLI_OPERANDS_AFTER_DASHDASH,
+};
 
 int cmd_doctor(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "root", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct cli_command *cmd = &cli_command_doctor;
 	const char *root = "/";
 	bool json = false;
 	struct spe_doctor_plan plan;
 	spe_doctor_plan_init(&plan, SPE_LIVE_DEFAULT_AUX_BYTES, SPE_LIVE_DEFAULT_DATA_BYTES);
+	struct cli_args a;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "aC:m:h", opts, NULL)) != -1) {
+	cli_args_init(&a, cmd, argc, argv);
+	while ((c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 'r': root = optarg; break;
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-				fprintf(stderr, "%s: --format must be text or json\n", prog);
-				return CLI_USAGE;
-			}
-			json = !strcmp(optarg, "json");
-			break;
+		case OPT_ROOT: root = a.value; break;
+		case OPT_FORMAT: json = a.number == 1; break;
 		case 'a': plan.cpu_wide = true; break;
 		case 'C': {
 			size_t off;
-			if (spe_cpuset_parse(optarg, &plan.cpus, &off)) {
-				fprintf(stderr, "%s: --cpus=%s: offset %zu: expected a CPU list like 0-3,8\n", prog, optarg, off);
+			if (spe_cpuset_parse(a.value, &plan.cpus, &off)) {
+				fprintf(stderr, "%s: --cpu=%s: offset %zu: expected a CPU list like 0-3,8\n", cmd->prog,
+					a.value, off);
 				return CLI_USAGE;
 			}
 			plan.have_cpus = plan.cpu_wide = true;
 			break;
 		}
 		case 'm':
-			if (cli_record_parse_pages(optarg, &plan.aux_pages)) {
-				fprintf(stderr, "%s: --mmap-pages=%s: expected a power of two of at least 2 AUX pages\n", prog,
-					optarg);
+			if (a.number & (a.number - 1)) {
+				fprintf(stderr, "%s: --mmap-pages=%s: expected a power of two of at least 2 AUX pages\n",
+					cmd->prog, a.value);
 				return CLI_USAGE;
 			}
+			plan.aux_pages = (uint32_t)a.number;
 			break;
-		case 'h':
-			usage(stdout);
-			return cli_finish_stdout(prog, CLI_OK);
-		default:
-			usage(stderr);
-			return CLI_USAGE;
 		}
 	}
-	if (optind != argc) {
-		fprintf(stderr, "%s: unexpected argument '%s'\n", prog, argv[optind]);
-		usage(stderr);
-		return CLI_USAGE;
-	}
+	if (c < 0)
+		return a.status;
+	if (a.optind != argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[a.optind]);
 	struct spe_doctor_report *r = malloc(sizeof *r);
 	if (!r) {
-		fprintf(stderr, "%s: out of memory\n", prog);
+		fprintf(stderr, "%s: out of memory\n", cmd->prog);
 		return CLI_UNAVAILABLE;
 	}
 	char err[512];
 	if (spe_doctor_run(root, &plan, r, err, sizeof err)) {
-		fprintf(stderr, "%s: %s\n", prog, err);
+		fprintf(stderr, "%s: %s\n", cmd->prog, err);
 		free(r);
 		return CLI_NOINPUT;
 	}
@@ -109,5 +102,5 @@ int cmd_doctor(int argc, char **argv)
 		cli_doctor_print_text(stdout, r);
 	int status = cli_doctor_exit_code(r);
 	free(r);
-	return cli_finish_stdout(prog, status);
+	return cli_finish_stdout(cmd->prog, status);
 }

@@ -5,20 +5,20 @@
  * See docs/spe-dump.1.md.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/cli_args.h"
+#include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "spe/spe.h"
 #include "util/json.h"
 
 static const char prog[] = "spe-dump";
 
-enum dump_mode { MODE_DUMP, MODE_RECORDS, MODE_JSON };
+enum dump_mode { MODE_DUMP, MODE_JSON, MODE_RECORDS }; /* --format's values, in order */
 
 struct dump {
 	enum dump_mode mode;
@@ -302,115 +302,78 @@ static int run(struct dump *d, struct spe_perf_file *f, struct spe_raw_input *r,
 	return rc;
 }
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: spe-dump [options] FILE      (FILE '-' = pipe-mode perf.data on stdin)\n"
-		"       spe-dump --raw [--midr=0x...] [options] FILE\n"
-		"\n"
-		"  --perf-compat=6.1   print exactly what perf 6.1's `perf report -D` prints\n"
-		"  --format=FMT        dump (default: perf -D packet lines), json (one object per record),\n"
-		"                      records (one line per record)\n"
-		"  --records           same as --format=records\n"
-		"  --raw               FILE holds bare SPE bytes, not perf.data\n"
-		"  --midr=0x...|PART   MIDR_EL1 of the CPU that wrote a raw file, or its part (neoverse-n1)\n"
-		"  --window=BYTES      raw input is read in windows of BYTES (default 16 MiB)\n"
-		"  -q, --quiet         no summary on stderr\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"exit: 0 clean, 1 decoded with errors, 64 usage, 65 not SPE/perf.data, 66 cannot open, 74 I/O error\n");
-}
-
 struct dump_opts {
 	int raw, quiet;
 	uint32_t midr;
 	size_t window;
 };
 
-/* The options into @p d and @p o; 0, -1 after --help, or the exit status of a usage error (printed). */
+enum { OPT_PERF_COMPAT = CLI_ID(0), OPT_FORMAT, OPT_RECORDS, OPT_RAW, OPT_MIDR, OPT_WINDOW };
+static const char *const dialects[] = { "6.1", "newest", NULL };
+static const char *const formats[] = { "dump", "json", "records", NULL };
+static const char *const usage[] = {
+	"spe-dump [options] FILE      (FILE '-' = pipe-mode perf.data on stdin)",
+	"spe-dump --raw [--midr=MIDR|PART] [options] FILE",
+	NULL,
+};
+
+static const struct cli_option options[] = {
+	{ 'i', "input", 'i', CLI_INPUT, "FILE", .help = "the file to dump, as the FILE operand", .group = "Input" },
+	{ OPT_RAW, "raw", 0, CLI_FLAG, .help = "FILE holds bare SPE bytes, not perf.data" },
+	{ OPT_MIDR, "midr", 0, CLI_TEXT, "MIDR|PART", .values = cli_cpu_part_name,
+	  .help = "MIDR_EL1 of the CPU that wrote a raw file (0x410fd0c0), or its part" },
+	{ OPT_WINDOW, "window", 0, CLI_INT, "BYTES", .min = 64, .max = INT64_C(1) << 40,
+	  .help = "raw input is read in windows of BYTES (default 16 MiB)" },
+	{ OPT_FORMAT, "format", 0, CLI_CHOICE, .choices = formats,
+	  .help = "dump (default: perf -D packet lines), json (one object per record), records (one line per record)",
+	  .group = "Output" },
+	{ OPT_RECORDS, "records", 0, CLI_FLAG, .help = "same as --format=records" },
+	{ OPT_PERF_COMPAT, "perf-compat", 0, CLI_CHOICE, .choices = dialects,
+	  .help = "print exactly what that perf's `perf report -D` prints (default newest)" },
+	{ 'q', "quiet", 'q', CLI_FLAG, .help = "no summary on stderr" },
+	{ 0 },
+};
+
+const struct cli_command cli_command_dump = {
+	.name = "dump",
+	.prog = "spe-dump",
+	.summary = "print the SPE records of a perf.data (or raw) file, as perf report -D or JSON",
+	.usage = usage,
+	.options = options,
+	.footer = "exit: 0 clean, 1 decoded with errors, 64 usage, 65 not SPE/perf.data, 66 cannot open, 74 I/O error",
+};
+
+/* The options into @p d and @p o; 0, -1 after --help or --version, or the exit status of a usage error (printed). */
 static int parse_options(int argc, char **argv, struct dump *d, struct dump_opts *o)
 {
-	static const struct option opts[] = {
-		{ "perf-compat", required_argument, NULL, 'c' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "records", no_argument, NULL, 'r' },
-		{ "raw", no_argument, NULL, 'R' },
-		{ "midr", required_argument, NULL, 'm' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct cli_command *cmd = &cli_command_dump;
+	struct cli_args a;
 	int c;
-	char *end;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	cli_args_init(&a, cmd, argc, argv);
+	while ((c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 'c':
-			if (!strcmp(optarg, "6.1"))
-				d->dialect = SPE_DIALECT_PERF_6_1;
-			else if (!strcmp(optarg, "newest"))
-				d->dialect = SPE_DIALECT_NEWEST;
-			else {
-				fprintf(stderr, "%s: --perf-compat=%s: known versions are 6.1 and newest\n", prog, optarg);
-				return CLI_USAGE;
-			}
+		case OPT_PERF_COMPAT: d->dialect = a.number == 0 ? SPE_DIALECT_PERF_6_1 : SPE_DIALECT_NEWEST; break;
+		case OPT_FORMAT: d->mode = (enum dump_mode)a.number; break;
+		case OPT_RECORDS: d->mode = MODE_RECORDS; break;
+		case OPT_RAW: o->raw = 1; break;
+		case OPT_MIDR:
+			if (cli_parse_midr(a.value, &o->midr) < 0)
+				return cli_usage_error(cmd,
+						       "--midr=%s: expected a 32-bit number such as 0x410fd0c0 or a CPU part "
+						       "such as neoverse-n1 (spe-facts lists them)",
+						       a.value);
 			break;
-		case 'f':
-			if (!strcmp(optarg, "dump"))
-				d->mode = MODE_DUMP;
-			else if (!strcmp(optarg, "json"))
-				d->mode = MODE_JSON;
-			else if (!strcmp(optarg, "records"))
-				d->mode = MODE_RECORDS;
-			else {
-				fprintf(stderr, "%s: --format=%s: use dump, json or records\n", prog, optarg);
-				return CLI_USAGE;
-			}
-			break;
-		case 'r':
-			d->mode = MODE_RECORDS;
-			break;
-		case 'R':
-			o->raw = 1;
-			break;
-		case 'm':
-			if (cli_parse_midr(optarg, &o->midr) < 0) {
-				fprintf(stderr, "%s: --midr=%s: expected a 32-bit number such as 0x410fd0c0 or a CPU part "
-						"such as neoverse-n1 (spe-facts lists them)\n", prog, optarg);
-				return CLI_USAGE;
-			}
-			break;
-		case 'w': {
-			unsigned long long v = strtoull(optarg, &end, 0);
-			if (!*optarg || *end || v < 64 || v > (1ull << 40)) {
-				fprintf(stderr, "%s: --window=%s: expected a byte count of at least 64\n", prog, optarg);
-				return CLI_USAGE;
-			}
-			o->window = (size_t)v;
-			break;
-		}
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			usage(stderr);
-			return CLI_USAGE;
+		case OPT_WINDOW: o->window = (size_t)a.number; break;
+		case 'q': o->quiet = 1; break;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "%s: expected one input file\n", prog);
-		usage(stderr);
-		return CLI_USAGE;
-	}
-	if (o->midr && !o->raw) {
-		fprintf(stderr, "%s: --midr applies to --raw input only (perf.data carries its MIDR)\n", prog);
-		return CLI_USAGE;
-	}
-	d->input = argv[optind];
+	if (c < 0)
+		return a.status == CLI_OK ? -1 : a.status;
+	if (a.optind != argc - 1)
+		return cli_usage_error(cmd, "expected one input file");
+	if (o->midr && !o->raw)
+		return cli_usage_error(cmd, "--midr applies to --raw input only (perf.data carries its MIDR)");
+	d->input = argv[a.optind];
 	return 0;
 }
 
@@ -449,6 +412,12 @@ static int dump_input(struct dump *d, const struct dump_opts *o, struct spe_aux_
 	if (info.pipe_format)
 		d->record_offset_bias = 16;
 	*rc = run(d, f, NULL, st);
+	/* what the reader skipped (a feature section that does not parse), once, after the dump */
+	spe_perf_get_info(f, &info, sizeof info);
+	for (uint32_t i = 0; i < info.n_warnings && spe_perf_warning(f, i); i++)
+		fprintf(stderr, "%s: warning: %s\n", prog, spe_perf_warning(f, i));
+	if (info.n_warnings > SPE_PERF_MAX_WARNINGS)
+		fprintf(stderr, "%s: warning: and %u more\n", prog, info.n_warnings - SPE_PERF_MAX_WARNINGS);
 	spe_perf_free_file(f);
 	return 0;
 }
@@ -480,7 +449,7 @@ int cmd_dump(int argc, char **argv)
 	struct dump_opts o = { 0 };
 	int status = parse_options(argc, argv, &d, &o);
 	if (status)
-		return status < 0 ? cli_finish_stdout(prog, CLI_OK) : status;
+		return status < 0 ? CLI_OK : status; /* --help, --version: written and closed */
 	/*
 	 * 128 KiB: the text is copied in here and out again by write(); a buffer
 	 * that stays in L2 made spe-dump to a file ~5% faster than 1 MiB did

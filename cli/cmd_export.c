@@ -5,7 +5,6 @@
  * docs/spe-export.1.md.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,31 +13,62 @@
 #include <sqlite3.h>
 
 #include "common/cli_args.h"
+#include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/temp_db.h"
+#include "common/cli_signals.h"
+#include "common/cli_sql_limits.h"
 #include "spe/analysis.h"
 #include "spe/export.h"
 #include "spe/outfile.h"
 
 static const char prog[] = "spe-export";
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: spe-export --format=FMT [-d DB | [--symfs=DIR] [--raw --midr=MIDR] FILE.data] [-o FILE]\n"
-		"                  [--where=SQL-EXPR] [--source=ID] [--pid=PID] [--cpu=N] [FORMAT OPTIONS]\n"
-		"  -f, --format=FMT      pprof (needs -o), folded, bolt or autofdo\n"
-		"  -d, --database=DB     database to read (default ./spe.db)\n"
-		"  -o, --output=FILE     where to write (text formats: default or '-' standard output)\n"
-		"      --where=SQL-EXPR  only the records whose spe_sample row satisfies the expression\n"
-		"      --source=ID, --pid=PID, --cpu=N   only the records of that source, process, CPU\n"
-		"      --symfs=DIR       look for mapped binaries under DIR\n"
-		"      --raw --midr=MIDR FILE is bare SPE bytes recorded on that CPU part\n"
-		"  pprof:   --by=code|data               locations are the PCs (default) or the data objects\n"
-		"  folded:  --weight=latency|samples     stack weight (default total latency)\n"
-		"           --split=mem_level            a memory-level frame below the instruction\n"
-		"  bolt, autofdo: --binary=PATH, --build-id=HEX   the binary to profile\n");
-}
+enum { OPT_WHERE = CLI_ID(0), OPT_SOURCE, OPT_PID, OPT_TID, OPT_SYMFS, OPT_RAW, OPT_MIDR, OPT_BY, OPT_WEIGHT,
+       OPT_SPLIT, OPT_BINARY, OPT_BUILD_ID, OPT_TIMEOUT, OPT_MAX_MEMORY };
+static const char *const formats[] = { "pprof", "folded", "bolt", "autofdo", NULL }; /* enum spe_export_format's order */
+static const char *const bys[] = { "code", "data", NULL };                         /* enum spe_export_by */
+static const char *const weights[] = { "latency", "samples", NULL };               /* enum spe_export_weight */
+static const char *const splits[] = { "mem_level", NULL };
+static const char *const usage[] = {
+	"spe-export --format=FMT [-d DB | [--symfs=DIR] [--raw --midr=MIDR|PART] [-i] FILE.data] [-o FILE]",
+	"           [--where=SQL-EXPR] [--source=ID] [--pid=LIST] [--tid=LIST] [-C LIST] [FORMAT OPTIONS]",
+	NULL,
+};
+
+static const struct cli_option options[] = {
+	{ 'f', "format", 'f', CLI_CHOICE, .choices = formats, .help = "pprof (needs -o), folded, bolt or autofdo" },
+	{ 'd', "database", 'd', CLI_FILE, "DB", .help = "database to read (default ./spe.db)" },
+	{ 'i', "input", 'i', CLI_INPUT, "FILE.data", .help = "a recording to read instead, loaded on the fly (also the operand)" },
+	{ 'o', "output", 'o', CLI_FILE, "FILE", .help = "where to write (text formats: default or '-' standard output)" },
+	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "look for mapped binaries under DIR" },
+	{ OPT_RAW, "raw", 0, CLI_FLAG, .help = "FILE.data is bare SPE bytes (with --midr)" },
+	{ OPT_MIDR, "midr", 0, CLI_TEXT, "MIDR|PART", .values = cli_cpu_part_name,
+	  .help = "the CPU part that recorded the raw bytes: a MIDR_EL1 value or a part name" },
+	{ OPT_WHERE, "where", 0, CLI_TEXT, "SQL-EXPR",
+	  .help = "only the records whose spe_sample row satisfies the expression", .group = "Which records" },
+	{ OPT_SOURCE, "source", 0, CLI_INT, "ID", .min = 1, .max = INT64_MAX, .help = "only the records of that source" },
+	{ OPT_PID, "pid", 0, CLI_TEXT, "LIST", .help = "only the records of these processes, e.g. 42 or 42,43" },
+	{ OPT_TID, "tid", 0, CLI_TEXT, "LIST", .help = "only the records of these threads, e.g. 42 or 42,43" },
+	{ 'C', "cpu", 'C', CLI_TEXT, "LIST", .help = "only the records of these CPUs, e.g. 1 or 0-3,8" },
+	{ OPT_BY, "by", 0, CLI_CHOICE, .choices = bys,
+	  .help = "pprof: locations are the PCs (default) or the data objects", .group = "Format options" },
+	{ OPT_WEIGHT, "weight", 0, CLI_CHOICE, .choices = weights, .help = "folded: stack weight (default total latency)" },
+	{ OPT_SPLIT, "split", 0, CLI_CHOICE, .choices = splits, .help = "folded: a memory-level frame below the instruction" },
+	{ OPT_BINARY, "binary", 0, CLI_FILE, "PATH", .help = "bolt, autofdo: the binary to profile" },
+	{ OPT_BUILD_ID, "build-id", 0, CLI_TEXT, "HEX", .help = "bolt, autofdo: the binary to profile, by build-id" },
+	{ OPT_TIMEOUT, "timeout", 0, CLI_TEXT, "SECONDS", .help = CLI_TIMEOUT_HELP, .group = "Limits" },
+	{ OPT_MAX_MEMORY, "max-memory", 0, CLI_TEXT, "BYTES", .help = CLI_MAX_MEMORY_HELP },
+	{ 0 },
+};
+
+const struct cli_command cli_command_export = {
+	.name = "export",
+	.prog = "spe-export",
+	.summary = "write a database as pprof, folded stacks, or a BOLT / AutoFDO profile",
+	.usage = usage,
+	.options = options,
+};
 
 /*
  * The output, through the shared safe-output helper (spe/outfile.h): checked
@@ -66,7 +96,7 @@ static int out_open(struct out_file *o, const char *path, int binary)
 	}
 	int rc = spe_outfile_open(path ? path : "-", "spe-export", binary ? 0 : SPE_OUTFILE_STREAM, &o->o, err,
 				  sizeof err);
-	if (rc == 0 && spe_outfile_cleanup_on_signals() == 0) {
+	if (rc == 0 && cli_signals_install() == 0 && spe_outfile_cleanup_on_signals() == 0) {
 		int fd = dup(spe_outfile_fd(o->o));
 		o->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 		if (!o->f) {
@@ -115,126 +145,121 @@ static int out_commit(struct out_file *o)
 	return CLI_OK;
 }
 
-static int parse_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *v)
+/*
+ * --pid, --tid and -C: lists (42,43; CPUs also as ranges, 0-3,8).  A single
+ * pid or CPU is a field of spe_export_opts; the rest becomes SQL over
+ * spe_sample's columns, ANDed to --where (the conditions of one option
+ * ORed: any of those ids; of several options ANDed).
+ */
+struct id_filter {
+	char sql[4096];
+	size_t len;
+};
+
+static int id_filter_add(struct id_filter *f, const struct cli_command *cmd, const struct cli_args *a,
+			 struct spe_export_opts *eo)
 {
-	char *end;
-	errno = 0;
-	long long n = strtoll(s, &end, 0);
-	if (errno || !*s || *end || n < lo || n > hi) {
-		fprintf(stderr, "%s: --%s=%s: expected a number from %lld to %lld\n", prog, opt, s, (long long)lo,
-			(long long)hi);
-		return -1;
+	int is_cpu = a->opt->id == 'C';
+	const char *col = a->opt->id == OPT_PID ? "pid" : a->opt->id == OPT_TID ? "tid" : "cpu";
+	int64_t max = is_cpu ? SPE_AUX_MAX_CPUS - 1 : INT32_MAX;
+	char given[256], cond[sizeof f->sql];
+	cli_args_given(a, given, sizeof given);
+	size_t n = 0, items = 0;
+	int64_t lo = 0, hi = 0;
+	for (const char *p = a->value;; p++) {
+		size_t len = strcspn(p, ",");
+		char item[64];
+		snprintf(item, sizeof item, "%.*s", (int)(len < 63 ? len : 63), p);
+		char *dash = is_cpu ? strchr(item + (item[0] == '-'), '-') : NULL;
+		if (dash)
+			*dash = 0;
+		int bad = len >= 63 ? -1 : cli_int_value(item, 0, max, &lo);
+		if (!bad)
+			bad = dash ? cli_int_value(dash + 1, lo, max, &hi) : (hi = lo, 0);
+		if (bad)
+			return cli_usage_error(cmd, "%s: '%.*s' is %s (%s from 0 to %lld%s)", given, (int)len, p,
+					       bad == -1 ? "not a number" : "out of range", is_cpu ? "CPUs" : "ids",
+					       (long long)max, is_cpu ? ", e.g. 0-3,8" : ", e.g. 42,43");
+		n += (size_t)snprintf(cond + n, n < sizeof cond ? sizeof cond - n : 0, lo == hi ? "%s%s = %lld" : "%s%s BETWEEN %lld AND %lld",
+				      items ? " OR " : "", col, (long long)lo, (long long)hi);
+		items++;
+		p += len;
+		if (!*p)
+			break;
 	}
-	*v = n;
+	int64_t *field = a->opt->id == OPT_PID ? &eo->pid : is_cpu ? &eo->cpu : NULL;
+	if (items == 1 && lo == hi && field && *field == SPE_EXPORT_ANY) {
+		*field = lo; /* the indexed comparison, no spe_sample row needed */
+		return 0;
+	}
+	size_t m = (size_t)snprintf(f->sql + f->len, sizeof f->sql - f->len, "%s(%s)", f->len ? " AND " : "", cond);
+	if (n >= sizeof cond || f->len + m >= sizeof f->sql)
+		return cli_usage_error(cmd, "%s: too long a list (give ranges, or --where)", given);
+	f->len += m;
 	return 0;
 }
 
-static int pick(const char *opt, const char *s, const char *const *names, int n, int *v)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(s, names[i])) {
-			*v = i;
-			return 0;
-		}
-	fprintf(stderr, "%s: --%s=%s: use", prog, opt, s);
-	for (int i = 0; i < n; i++)
-		fprintf(stderr, "%s %s", i ? (i == n - 1 ? " or" : ",") : "", names[i]);
-	fprintf(stderr, "\n");
-	return -1;
-}
-
-static int exit_code(int rc)
-{
-	switch (-rc) {
-	case spe_invalid: return CLI_USAGE;
-	case spe_nomem:
-	case spe_io: return CLI_IOERR;
-	case spe_bad_file: return CLI_NOINPUT;
-	default: return CLI_DATAERR;
-	}
-}
 
 int cmd_export(int argc, char **argv);
 int cmd_export(int argc, char **argv)
 {
-	enum { OPT_WHERE = 256, OPT_SOURCE, OPT_PID, OPT_CPU, OPT_SYMFS, OPT_RAW, OPT_MIDR, OPT_BY, OPT_WEIGHT,
-	       OPT_SPLIT, OPT_BINARY, OPT_BUILD_ID };
-	static const struct option options[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "database", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "where", required_argument, NULL, OPT_WHERE },
-		{ "source", required_argument, NULL, OPT_SOURCE },
-		{ "pid", required_argument, NULL, OPT_PID },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "raw", no_argument, NULL, OPT_RAW },
-		{ "midr", required_argument, NULL, OPT_MIDR },
-		{ "by", required_argument, NULL, OPT_BY },
-		{ "weight", required_argument, NULL, OPT_WEIGHT },
-		{ "split", required_argument, NULL, OPT_SPLIT },
-		{ "binary", required_argument, NULL, OPT_BINARY },
-		{ "build-id", required_argument, NULL, OPT_BUILD_ID },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char *const formats[] = { "pprof", "folded", "bolt", "autofdo" };
-	static const char *const bys[] = { "code", "data" };
-	static const char *const weights[] = { "latency", "samples" };
-	static const char *const splits[] = { "mem_level" };
+	const struct cli_command *cmd = &cli_command_export;
 	struct spe_export_opts eo = { .size = sizeof eo, .source_id = SPE_EXPORT_ANY, .pid = SPE_EXPORT_ANY,
 				      .cpu = SPE_EXPORT_ANY };
 	const char *database = NULL, *output = NULL, *midr_arg = NULL;
-	int format = -1, raw = 0, c, v, by_set = 0, weight_set = 0, split_set = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:d:o:h", options, NULL)) != -1) {
+	int format = -1, raw = 0, c, by_set = 0, weight_set = 0, split_set = 0;
+	struct id_filter ids = { 0 };
+	struct cli_sql_limits lim;
+	cli_sql_limits_default(&lim);
+	struct cli_args a;
+	cli_args_init(&a, cmd, argc, argv);
+	while ((c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 'f':
-			if (pick("format", optarg, formats, 4, &format) < 0)
-				return CLI_USAGE;
-			break;
-		case 'd': database = optarg; break;
-		case 'o': output = optarg; break;
-		case OPT_WHERE: eo.where = optarg; break;
-		case OPT_SOURCE:
-			if (parse_int("source", optarg, 1, INT64_MAX, &eo.source_id) < 0)
-				return CLI_USAGE;
-			break;
+		case 'f': format = (int)a.number; break;
+		case 'd': database = a.value; break;
+		case 'o': output = a.value; break;
+		case OPT_WHERE: eo.where = a.value; break;
+		case OPT_SOURCE: eo.source_id = a.number; break;
 		case OPT_PID:
-			if (parse_int("pid", optarg, 0, INT32_MAX, &eo.pid) < 0)
+		case OPT_TID:
+		case 'C':
+			if (id_filter_add(&ids, cmd, &a, &eo))
 				return CLI_USAGE;
 			break;
-		case OPT_CPU:
-			if (parse_int("cpu", optarg, 0, 4095, &eo.cpu) < 0)
-				return CLI_USAGE;
-			break;
-		case OPT_SYMFS: eo.symfs = optarg; break;
+		case OPT_SYMFS: eo.symfs = a.value; break;
 		case OPT_RAW: raw = 1; break;
-		case OPT_MIDR: midr_arg = optarg; break;
+		case OPT_MIDR: midr_arg = a.value; break;
 		case OPT_BY:
-			if (pick("by", optarg, bys, 2, &v) < 0)
-				return CLI_USAGE;
-			eo.by = (enum spe_export_by)v;
+			eo.by = (enum spe_export_by)a.number;
 			by_set = 1;
 			break;
 		case OPT_WEIGHT:
-			if (pick("weight", optarg, weights, 2, &v) < 0)
-				return CLI_USAGE;
-			eo.weight = (enum spe_export_weight)v;
+			eo.weight = (enum spe_export_weight)a.number;
 			weight_set = 1;
 			break;
-		case OPT_SPLIT:
-			if (pick("split", optarg, splits, 1, &v) < 0)
+		case OPT_SPLIT: eo.split_mem_level = split_set = 1; break;
+		case OPT_BINARY: eo.binary = a.value; break;
+		case OPT_BUILD_ID: eo.build_id = a.value; break;
+		case OPT_TIMEOUT:
+		case OPT_MAX_MEMORY:
+			if (cli_sql_limits_option(prog, a.opt->name, a.value, &lim))
 				return CLI_USAGE;
-			eo.split_mem_level = split_set = 1;
 			break;
-		case OPT_BINARY: eo.binary = optarg; break;
-		case OPT_BUILD_ID: eo.build_id = optarg; break;
-		case 'h': usage(stdout); return cli_finish_stdout(prog, CLI_OK);
-		default: usage(stderr); return CLI_USAGE;
 		}
 	}
-	int npos = argc - optind;
+	if (c < 0)
+		return a.status;
+	char where[sizeof ids.sql + 4096];
+	if (ids.len) {
+		/* the newline ends a comment the expression may end with */
+		int n = eo.where ? snprintf(where, sizeof where, "(%s\n) AND %s", eo.where, ids.sql)
+				 : snprintf(where, sizeof where, "%s", ids.sql);
+		if (n < 0 || (size_t)n >= sizeof where)
+			return cli_usage_error(cmd, "--where: too long with --pid, --tid and -C");
+		eo.where = where;
+	}
+	int first = a.optind; /* [FILE.data] */
+	int npos = argc - first;
 	const char *problem = format < 0 ? "--format is required"
 			      : npos > 1 ? "too many arguments"
 			      : npos == 1 && database ? "give either -d DB or FILE.data, not both"
@@ -247,17 +272,12 @@ int cmd_export(int argc, char **argv)
 			      : (eo.binary || eo.build_id) && format != SPE_EXPORT_BOLT && format != SPE_EXPORT_AUTOFDO
 				      ? "--binary and --build-id go with --format=bolt or autofdo"
 				      : NULL;
-	if (problem) {
-		fprintf(stderr, "%s: %s\n", prog, problem);
-		usage(stderr);
-		return CLI_USAGE;
-	}
+	if (problem)
+		return cli_usage_error(cmd, "%s", problem);
 	int partial = 0; /* a recording read in part (cut short, decode errors): exit 1 once exported */
-	struct cli_temp_load lo = { .symfs = eo.symfs, .raw = raw, .partial = &partial };
-	if (midr_arg && cli_parse_midr(midr_arg, &lo.midr) < 0) {
-		fprintf(stderr, "%s: --midr=%s: not a number or a known CPU part\n", prog, midr_arg);
-		return CLI_USAGE;
-	}
+	struct cli_temp_load lo = { .symfs = eo.symfs, .raw = raw, .partial = &partial, .cancel = cli_stop_flag() };
+	if (midr_arg && cli_parse_midr(midr_arg, &lo.midr) < 0)
+		return cli_usage_error(cmd, "--midr=%s: not a number or a known CPU part", midr_arg);
 	int bad_dir = eo.symfs ? cli_check_dir_option(prog, "--symfs", eo.symfs) : 0;
 	if (bad_dir)
 		return bad_dir;
@@ -268,21 +288,23 @@ int cmd_export(int argc, char **argv)
 	if (npos != 1 && ((bad_dir = cli_default_db(prog, &database)) ||
 			  (bad_dir = cli_refuse_recording_as_db(prog, database, "give it without -d, or load it with spe-load"))))
 		return bad_dir;
-	const char *input = npos == 1 ? argv[optind] : database;
+	const char *input = npos == 1 ? argv[first] : database;
 	if ((bad_dir = cli_refuse_output_is_input(prog, "-o", output, input)) ||
 	    (bad_dir = cli_refuse_output_is_input(prog, "-o", output, eo.binary)))
 		return bad_dir;
+	cli_signals_install();
 	/* the output is opened (and a bad -o refused) before any long load */
 	struct out_file out;
 	int status = out_open(&out, output, format == SPE_EXPORT_PPROF);
 	if (status != CLI_OK)
 		return status;
 
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	cli_signals_install(); /* before the output's temporary exists: a signal then removes it */
+	cli_sql_limits_setup(&lim); /* before SQLite initialises */
 	char err[1024] = "";
 	struct spe_db *db = NULL;
 	if (npos == 1) {
-		status = cli_temp_db_load(prog, argv[optind], &lo, &db);
+		status = cli_temp_db_load(prog, argv[first], &lo, &db);
 	} else {
 		if (spe_db_open(database, SPE_DB_READONLY, &db, err, sizeof err) < 0) {
 			fprintf(stderr, "%s: %s\n", prog, err);
@@ -291,11 +313,18 @@ int cmd_export(int argc, char **argv)
 	}
 	struct spe_export_stats stats;
 	if (status == CLI_OK) {
+		cli_sql_limits_watch(spe_db_sqlite(db));
 		int rc = spe_export(spe_db_sqlite(db), (enum spe_export_format)format, &eo, out.f, &stats, err,
 				    sizeof err);
-		if (rc < 0) {
+		cli_sql_limits_watch(NULL);
+		if (rc == 0 && *cli_stop_flag())
+			rc = -spe_cancelled;
+		if (rc == -spe_invalid) {
 			fprintf(stderr, "%s: %s\n", prog, err);
-			status = exit_code(rc);
+			status = CLI_USAGE;
+		} else if (rc < 0) {
+			/* 65 a database corrupt or not what it says, 66 the binary, 74 the disk, 69 a limit, 128+N a signal */
+			status = cli_sql_failure(prog, rc, err[0] ? err : spe_errstr(rc));
 		} else if (stats.written == 0) {
 			fprintf(stderr, "%s: no records to export (%llu passed the filters)\n", prog,
 				(unsigned long long)stats.records);
@@ -316,6 +345,11 @@ int cmd_export(int argc, char **argv)
 		if (stats.skipped)
 			fprintf(stderr, "; %llu skipped", (unsigned long long)stats.skipped);
 		fprintf(stderr, "\n");
+		if (stats.saturated)
+			fprintf(stderr,
+				"%s: warning: %llu latency sums passed 2^64 and are shown as the largest value instead "
+				"(the database holds latencies no capture could have)\n",
+				prog, (unsigned long long)stats.saturated);
 		if (stats.no_dwarf)
 			fprintf(stderr,
 				"%s: warning: %llu locations lack DWARF for inline call sites or declaration lines "

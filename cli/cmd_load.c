@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* spe-load: perf.data (or raw SPE) files into a spekit SQLite database.  See docs/spe-load.1.md. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,50 +10,114 @@
 #include <sqlite3.h>
 
 #include "common/cli_args.h"
+#include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
+#include "common/load_status.h"
 #include "common/temp_db.h"
+#include "common/cli_signals.h"
 #include "spe/analysis.h"
 #include "spe/infile.h"
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
+/*
+ * What became of the database after a failed load, for the message: as it
+ * was (it existed), made meanwhile by another process (this one lost the
+ * race to create it, or its append to a missing file), or not created.
+ */
+static const char *outcome(const char *output, int existed)
 {
-	(void)sig;
-	interrupted = 1;
+	if (existed)
+		return "left unchanged";
+	return access(output, F_OK) == 0 ? "left as another process made it meanwhile" : "not created";
 }
 
-static void usage(FILE *out)
+/* "spe-load: WHAT; DB left unchanged": the message, and the database it leaves, named. */
+static void say_failure(const char *output, const char *err, int existed)
 {
-	fprintf(out,
-		"usage: spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]\n"
-		"                [--jit-maps=DIR] [--no-symbols] [--line-budget=N] [--jobs=N] [--midr=MIDR|PART]\n"
-		"                [--raw [--cpu=N]]\n"
-		"       spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace]\n"
-		"                [options above]\n"
-		"  -o, --output=DB       database to write (default ./spe.db, which spe-query reads)\n"
-		"      --clickhouse=URL  load into ClickHouse instead, e.g. http://host:8123/?database=spe\n"
-		"      --cluster=NAME    with --clickhouse: tables on every shard of cluster NAME\n"
-		"      --cluster-http=HOST:PORT,...  the HTTP ports of the cluster's servers where not the URL's\n"
-		"                        (:PORT for every server not named)\n"
-		"      --append          add the files to an existing database (a file already in it is refused)\n"
-		"      --replace         as --append, but a file already loaded is loaded again in its place\n"
-		"      --force           replace an existing database (only once the load succeeded)\n"
-		"      --symfs=DIR       look for mapped files under DIR\n"
-		"      --kallsyms=FILE   resolve kernel PCs with a copy of /proc/kallsyms\n"
-		"      --jit-maps=DIR    JIT code's perf-PID.map and jit-PID.dump files from DIR, not /tmp and\n"
-		"                        the recorded paths\n"
-		"      --no-symbols      do not symbolize or disassemble\n"
-		"      --line-budget=N   written cache lines whose sharing counts a load keeps (default %d)\n"
-		"      --jobs=N          1: one thread; 2 (default with 2 CPUs): SQLite inserts on a writer thread,\n"
-		"                        the end-of-load merge beside them\n"
-		"      --raw             FILEs are bare SPE bytes, not perf.data\n"
-		"      --midr=MIDR       the CPU: MIDR_EL1 value or part name (neoverse-n1); raw files need it,\n"
-		"                        perf.data takes it for CPUs it names no part for (a file cut short)\n"
-		"      --cpu=N           CPU number recorded for raw files (default 0)\n",
-		SPE_LOAD_LINE_BUDGET);
+	fprintf(stderr, "spe-load: %s; %s %s\n", err, output, outcome(output, existed));
 }
+
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
+enum {
+	OPT_APPEND = CLI_ID(0),
+	OPT_FORCE,
+	OPT_SYMFS,
+	OPT_KALLSYMS,
+	OPT_NO_SYMBOLS,
+	OPT_RAW,
+	OPT_MIDR,
+	OPT_RAW_CPU,
+	OPT_JOBS,
+	OPT_CLICKHOUSE,
+	OPT_CLUSTER,
+	OPT_REPLACE,
+	OPT_LINE_BUDGET,
+	OPT_CLUSTER_HTTP,
+	OPT_BUILDID_DIR,
+	OPT_DEBUGINFOD,
+	OPT_NO_DEBUGINFOD,
+	OPT_JIT_MAPS
+};
+static const char *const usage[] = {
+	"spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]",
+	"         [--buildid-dir=DIR] [--debuginfod=URLS | --no-debuginfod] [--jit-maps=DIR] [--no-symbols]",
+	"         [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--raw-cpu=N]]",
+	"spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace] [options above]",
+	NULL,
+};
+
+static const struct cli_option options[] = {
+	{ 'i', "input", 'i', CLI_INPUT, "FILE", .help = "a file to load, as a FILE operand (repeatable; loaded first)",
+	  .group = "Input" },
+	{ OPT_RAW, "raw", 0, CLI_FLAG, .help = "FILEs are bare SPE bytes, not perf.data" },
+	{ OPT_MIDR, "midr", 0, CLI_TEXT, "MIDR|PART", .values = cli_cpu_part_name,
+	  .help = "the CPU: MIDR_EL1 value or part name; raw files need it, perf.data takes it for CPUs it names "
+		  "no part for (a file cut short)" },
+	{ OPT_RAW_CPU, "raw-cpu", 0, CLI_INT, "N", .min = 0, .max = SPE_AUX_MAX_CPUS - 1,
+	  .help = "with --raw: the CPU number stored in the rows (default 0)" },
+	{ 'o', "output", 'o', CLI_FILE, "DB", .help = "database to write (default ./spe.db, which spe-query reads)",
+	  .group = "Output" },
+	{ OPT_APPEND, "append", 0, CLI_FLAG,
+	  .help = "add the files to an existing database (a file already in it is refused)" },
+	{ OPT_REPLACE, "replace", 0, CLI_FLAG,
+	  .help = "as --append, but a file already loaded is loaded again in its place" },
+	{ OPT_FORCE, "force", 0, CLI_FLAG, .help = "replace an existing database (only once the load succeeded)" },
+	{ OPT_CLICKHOUSE, "clickhouse", 0, CLI_TEXT, "URL",
+	  .help = "load into ClickHouse instead, e.g. http://host:8123/?database=spe" },
+	{ OPT_CLUSTER, "cluster", 0, CLI_TEXT, "NAME", .help = "with --clickhouse: tables on every shard of cluster NAME" },
+	{ OPT_CLUSTER_HTTP, "cluster-http", 0, CLI_TEXT, "HOST:PORT,...",
+	  .help = "with --cluster: the HTTP ports of the cluster's servers where not the URL's (:PORT for every server "
+		  "not named)" },
+	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "look for mapped files under DIR", .group = "Symbols" },
+	{ OPT_KALLSYMS, "kallsyms", 0, CLI_FILE, "FILE", .help = "resolve kernel PCs with a copy of the recorded kernel's /proc/kallsyms (any boot of it)" },
+	{ OPT_BUILDID_DIR, "buildid-dir", 0, CLI_DIR, "DIR",
+	  .help = "a perf build-id cache (an unpacked perf archive) searched before $PERF_BUILDID_DIR and ~/.debug" },
+	{ OPT_DEBUGINFOD, "debuginfod", 0, CLI_TEXT, "URLS",
+	  .help = "fetch missing files from these debuginfod servers (default: DEBUGINFOD_URLS'), each fetch given up "
+		  "after DEBUGINFOD_TIMEOUT seconds (default " STRINGIFY(SPE_SYM_DEBUGINFOD_TIMEOUT) ") without a byte" },
+	{ OPT_NO_DEBUGINFOD, "no-debuginfod", 0, CLI_FLAG, .help = "never ask a debuginfod server" },
+	{ OPT_JIT_MAPS, "jit-maps", 0, CLI_DIR, "DIR",
+	  .help = "JIT code's perf-PID.map and jit-PID.dump files from DIR, not /tmp and the recorded paths" },
+	{ OPT_NO_SYMBOLS, "no-symbols", 0, CLI_FLAG, .help = "do not symbolize or disassemble" },
+	{ OPT_LINE_BUDGET, "line-budget", 0, CLI_INT, "N", .min = 1, .max = 1 << 30,
+	  .help = "written cache lines whose sharing counts a load keeps (default " STRINGIFY(SPE_LOAD_LINE_BUDGET) ")",
+	  .group = "Resources" },
+	{ OPT_JOBS, "jobs", 0, CLI_INT, "N", .min = 1, .max = 256,
+	  .help = "1: one thread; 2 (default with 2 CPUs): SQLite inserts on a writer thread, the end-of-load merge "
+		  "beside them; more is 2" },
+	{ .name = "cpu", .alias_of = "raw-cpu" },
+	{ 0 },
+};
+
+const struct cli_command cli_command_load = {
+	.name = "load",
+	.prog = "spe-load",
+	.summary = "load perf.data (or raw SPE) files into a spekit database",
+	.usage = usage,
+	.options = options,
+};
 
 /* The load's options, for the hint print_counts adds (it is also ClickHouse's per-file callback). */
 static const struct spe_load_opts *counted_opts;
@@ -73,12 +136,16 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	if (k->cut)
 		fprintf(stderr, "; the file is cut short at offset 0x%llx, %llu bytes missing (the records before are loaded)",
 			(unsigned long long)k->cut_offset, (unsigned long long)k->cut_bytes);
+	if (k->files_mismatch)
+		fprintf(stderr, ", %llu mapped file%s with another build-id (not used)",
+			(unsigned long long)k->files_mismatch, k->files_mismatch == 1 ? "" : "s");
 	if (k->jit_records)
 		fprintf(stderr, "; %llu in JIT code, %llu of them without symbol", (unsigned long long)k->jit_records,
 			(unsigned long long)k->jit_no_symbol);
-	/* not one mapped sample symbolized: the binaries were not where the recording saw them */
+	/* not one mapped sample symbolized, no file found: the binaries were not where the recording saw them */
 	if (counted_opts && counted_opts->symbolize && k->no_symbol > k->jit_no_symbol &&
-	    k->no_symbol + k->no_mapping >= k->records)
+	    k->no_symbol + k->no_mapping >= k->records &&
+	    !k->files_matched && !k->files_unrecorded && !k->files_mismatch)
 		fprintf(stderr, " (no binary found: %s)",
 			counted_opts->symfs ? "is --symfs the root they are under?"
 					    : "give --symfs=DIR, the root they are under");
@@ -89,11 +156,19 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 			"their thread, so their user PCs stay unresolved (record with perf 5.19 or later without "
 			"--no-switch-events; CONTEXT packets need CONFIG_PID_IN_CONTEXTIDR and a privileged recorder)\n",
 			file, (unsigned long long)k->no_pid);
-	if (k->kernel_no_symbol)
-		fprintf(stderr, "spe-load: %s: kernel records without symbols: %llu%s\n", file,
-			(unsigned long long)k->kernel_no_symbol,
-			counted_opts && counted_opts->kallsyms ? " (not in --kallsyms)"
-							       : "; give --kallsyms=FILE, a copy of the recorded machine's /proc/kallsyms");
+	if (*k->kernel_symbols) /* where kernel PCs got their functions, or why none */
+		fprintf(stderr, "spe-load: %s: %s\n", file, k->kernel_symbols);
+	if (k->kernel_no_symbol) {
+		fprintf(stderr, "spe-load: %s: kernel records without symbols: %llu", file,
+			(unsigned long long)k->kernel_no_symbol);
+		if (k->kernel_no_map)
+			fprintf(stderr, " (%llu at addresses no kernel MMAP or KSYMBOL of the recording covers)",
+				(unsigned long long)k->kernel_no_map);
+		fputc('\n', stderr);
+	}
+	if (k->bpf_loads || k->bpf_unloads)
+		fprintf(stderr, "spe-load: %s: BPF programs: %llu loaded, %llu unloaded while recording (KSYMBOL records "
+			"name their code)\n", file, (unsigned long long)k->bpf_loads, (unsigned long long)k->bpf_unloads);
 	for (const char *w = k->jit_what; *w;) { /* each JIT symbol file that could not be read whole, once */
 		const char *nl = strchr(w, '\n');
 		int n = nl ? (int)(nl - w) : (int)strlen(w);
@@ -102,128 +177,122 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	}
 	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
 		fprintf(stderr, "spe-load: %s\n", k->cut_what);
+	if (k->files_unrecorded) /* perf record -z, or a writer that records no build-ids */
+		fprintf(stderr,
+			"spe-load: %s: %llu mapped file%s without a recorded build-id, taken by path (unverified: "
+			"a file rebuilt since the recording would be named wrongly)\n",
+			file, (unsigned long long)k->files_unrecorded, k->files_unrecorded == 1 ? "" : "s");
+	cli_load_warn("spe-load", file, k);
+}
+
+/* A file whose build-id differs from the recording's: named once, with both ids (the resolver never uses it). */
+static void on_binary(void *arg, const char *path, const char *build_id, const struct spe_sym_check *c)
+{
+	(void)arg;
+	if (c->match == SPE_SYM_MISMATCH)
+		fprintf(stderr, "spe-load: warning: %s: recorded with build-id %s, but %s has %s%s; not used\n", path,
+			build_id, c->file, *c->file_build_id ? "build-id " : "no build-id", c->file_build_id);
+}
+
+/* A line per debuginfod fetch when stderr is a terminal (started, then finished); a time-out or failure always. */
+static void on_fetch(void *arg, const struct spe_sym_fetch *f)
+{
+	(void)arg;
+	static int tty = -1;
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	if (!f->done) {
+		if (tty)
+			fprintf(stderr, "spe-load: debuginfod: %s of %s (build-id %s) ... ", f->what, f->path, f->build_id);
+		fflush(stderr);
+		return;
+	}
+	const char *url = f->url ? f->url : "no server answered";
+	if (f->status == 0) {
+		if (tty)
+			fprintf(stderr, "fetched in %.1f s\n", f->seconds);
+	} else if (f->status == -spe_not_found && !f->error) {
+		if (tty)
+			fprintf(stderr, "not found\n");
+	} else if (f->status == -spe_cancelled) {
+		if (tty)
+			fprintf(stderr, "interrupted\n");
+	} else {
+		char why[160];
+		if (f->timed_out)
+			snprintf(why, sizeof why, "no byte within %d s (DEBUGINFOD_TIMEOUT; %s); no further fetches", f->timeout,
+				 url);
+		else
+			snprintf(why, sizeof why, "%s", f->error ? strerror(f->error) : spe_errstr(f->status));
+		if (tty)
+			fprintf(stderr, "%s\n", why);
+		else
+			fprintf(stderr, "spe-load: debuginfod: %s of %s (build-id %s): %s\n", f->what, f->path, f->build_id,
+				why);
+	}
 }
 
 int cmd_load(int argc, char **argv);
 int cmd_load(int argc, char **argv)
 {
-	enum {
-		OPT_APPEND = 256,
-		OPT_FORCE,
-		OPT_SYMFS,
-		OPT_KALLSYMS,
-		OPT_NO_SYMBOLS,
-		OPT_RAW,
-		OPT_MIDR,
-		OPT_CPU,
-		OPT_JOBS,
-		OPT_CLICKHOUSE,
-		OPT_CLUSTER,
-		OPT_REPLACE,
-		OPT_LINE_BUDGET,
-		OPT_CLUSTER_HTTP,
-		OPT_JIT_MAPS
-	};
-	static const struct option options[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "append", no_argument, NULL, OPT_APPEND },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-		{ "jit-maps", required_argument, NULL, OPT_JIT_MAPS },
-		{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
-		{ "raw", no_argument, NULL, OPT_RAW },
-		{ "midr", required_argument, NULL, OPT_MIDR },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "jobs", required_argument, NULL, OPT_JOBS },
-		{ "clickhouse", required_argument, NULL, OPT_CLICKHOUSE },
-		{ "cluster", required_argument, NULL, OPT_CLUSTER },
-		{ "cluster-http", required_argument, NULL, OPT_CLUSTER_HTTP },
-		{ "replace", no_argument, NULL, OPT_REPLACE },
-		{ "line-budget", required_argument, NULL, OPT_LINE_BUDGET },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct cli_command *cmd = &cli_command_load;
 	const char *output = NULL, *midr_arg = NULL;
 	int append = 0, force = 0, raw = 0, cpu = 0;
-	struct cli_ch_load_args ch = { .interrupted = &interrupted, .loaded = print_counts };
+	volatile sig_atomic_t *interrupted = cli_stop_flag(); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT (cli_signals.h) */
+	struct cli_ch_load_args ch = { .interrupted = interrupted, .loaded = print_counts };
 	/* by default the SQLite inserts run on a second thread when a second CPU is online */
 	struct spe_load_opts opts = { .size = sizeof opts,
 				      .symbolize = 1,
-				      .cancel = &interrupted,
-				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1 };
+				      .cancel = interrupted,
+				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1,
+				      .debuginfod = 1, /* when DEBUGINFOD_URLS names servers */
+				      .on_fetch = on_fetch,
+				      .on_binary = on_binary };
+	const char *debuginfod_urls = NULL;
 	counted_opts = &opts;
+	struct cli_args a;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+	cli_args_init(&a, cmd, argc, argv);
+	while ((c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 'o': output = optarg; break;
+		case 'o': output = a.value; break;
 		case OPT_APPEND: append = 1; break;
 		case OPT_FORCE: force = 1; break;
-		case OPT_SYMFS: opts.symfs = optarg; break;
-		case OPT_KALLSYMS: opts.kallsyms = optarg; break;
-		case OPT_JIT_MAPS: opts.jit_maps = optarg; break;
+		case OPT_SYMFS: opts.symfs = a.value; break;
+		case OPT_KALLSYMS: opts.kallsyms = a.value; break;
+		case OPT_JIT_MAPS: opts.jit_maps = a.value; break;
 		case OPT_NO_SYMBOLS: opts.symbolize = 0; break;
 		case OPT_RAW: raw = 1; break;
-		case OPT_MIDR: midr_arg = optarg; break;
-		case OPT_CPU: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (!*optarg || *end || v < 0 || v >= SPE_AUX_MAX_CPUS) {
-				fprintf(stderr, "spe-load: --cpu=%s: expected a CPU number 0-%d\n", optarg, SPE_AUX_MAX_CPUS - 1);
-				return CLI_USAGE;
-			}
-			cpu = (int)v;
-			break;
-		}
-		case OPT_JOBS: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (!*optarg || *end || v < 1 || v > 256) {
-				fprintf(stderr, "spe-load: --jobs=%s: expected a number of threads 1-256\n", optarg);
-				return CLI_USAGE;
-			}
-			opts.jobs = (int)v; /* more than 2 is 2: the load has two stages (spe-load(1)) */
-			break;
-		}
-		case OPT_CLICKHOUSE: ch.url = optarg; break;
-		case OPT_CLUSTER: ch.cluster = optarg; break;
-		case OPT_CLUSTER_HTTP: ch.cluster_http = optarg; break;
+		case OPT_MIDR: midr_arg = a.value; break;
+		case OPT_RAW_CPU: cpu = (int)a.number; break;
+		case OPT_JOBS: opts.jobs = (int)a.number; break; /* more than 2 is 2: the load has two stages (spe-load(1)) */
+		case OPT_CLICKHOUSE: ch.url = a.value; break;
+		case OPT_CLUSTER: ch.cluster = a.value; break;
+		case OPT_CLUSTER_HTTP: ch.cluster_http = a.value; break;
 		case OPT_REPLACE: ch.replace = 1; break;
-		case OPT_LINE_BUDGET: {
-			char *end;
-			long long v = strtoll(optarg, &end, 10);
-			if (!*optarg || *end || v < 1 || v > 1LL << 30) {
-				fprintf(stderr, "spe-load: --line-budget=%s: expected a number of lines 1-%lld\n", optarg,
-					1LL << 30);
-				return CLI_USAGE;
-			}
-			opts.line_budget = (size_t)v;
-			break;
-		}
-		case 'h': usage(stdout); return cli_finish_stdout("spe-load", CLI_OK);
-		default: usage(stderr); return CLI_USAGE;
+		case OPT_LINE_BUDGET: opts.line_budget = (size_t)a.number; break;
+		case OPT_BUILDID_DIR: opts.buildid_dir = a.value; break;
+		case OPT_DEBUGINFOD: debuginfod_urls = a.value, opts.debuginfod = 1; break;
+		case OPT_NO_DEBUGINFOD: opts.debuginfod = 0; break;
 		}
 	}
+	if (c < 0)
+		return a.status;
+	int first = a.optind; /* the FILEs: argv[first .. argc) */
 	const char *ch_misuse = ch.url && (output || append || force) ? "--clickhouse replaces -o, --append and --force"
 				: !ch.url && ch.cluster ? "--cluster goes with --clickhouse"
 				: !ch.cluster && ch.cluster_http ? "--cluster-http goes with --cluster"
 										       : NULL;
 	if (!output && !ch.url)
 		output = CLI_DEFAULT_DB; /* the database spe-query, spe-report and spe-export read by default */
-	if (optind >= argc || ((append || ch.replace) && force) || ch_misuse) {
-		fprintf(stderr, "spe-load: %s\n",
-			ch_misuse ? ch_misuse
-			: optind >= argc ? "no input file"
-					  : "--append and --replace exclude --force");
-		usage(stderr);
-		return CLI_USAGE;
-	}
+	if (first >= argc || ((append || ch.replace) && force) || ch_misuse)
+		return cli_usage_error(cmd, "%s",
+				       ch_misuse	       ? ch_misuse
+				       : first >= argc ? "no input file"
+						       : "--append and --replace exclude --force");
 	uint32_t midr = 0;
-	if (midr_arg && cli_parse_midr(midr_arg, &midr) < 0) {
-		fprintf(stderr, "spe-load: --midr=%s: not a number or a known CPU part\n", midr_arg);
-		return CLI_USAGE;
-	}
+	if (midr_arg && cli_parse_midr(midr_arg, &midr) < 0)
+		return cli_usage_error(cmd, "--midr=%s: not a number or a known CPU part", midr_arg);
 	if (!raw)
 		opts.midr = midr;
 
@@ -231,21 +300,32 @@ int cmd_load(int argc, char **argv)
 		return c;
 	if (opts.jit_maps && (c = cli_check_dir_option("spe-load", "--jit-maps", opts.jit_maps)))
 		return c;
+	if (opts.buildid_dir && (c = cli_check_dir_option("spe-load", "--buildid-dir", opts.buildid_dir)))
+		return c;
+	if (debuginfod_urls && opts.debuginfod) {
+		if (!*debuginfod_urls)
+			return cli_usage_error(cmd, "--debuginfod=: no server given");
+		/* the client takes its servers from the environment only (elfutils debuginfod.h) */
+		if (setenv("DEBUGINFOD_URLS", debuginfod_urls, 1) != 0) {
+			fprintf(stderr, "spe-load: --debuginfod: %s\n", strerror(errno));
+			return CLI_IOERR;
+		}
+	}
 	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
 	char err[1024] = "";
-	for (int i = optind; i < argc; i++)
+	for (int i = first; i < argc; i++)
 		if ((c = cli_refuse_stdin_input("spe-load", argv[i])) ||
 		    (c = raw ? cli_refuse_raw_input("spe-load", argv[i], "drop --raw")
 			     : cli_refuse_database_input("spe-load", argv[i],
 							 "spe-load reads perf.data (or raw SPE with --raw); query a "
 							 "database with spe-query -d DB")))
 			return c;
-	if ((c = cli_refuse_repeated_input("spe-load", argv + optind, argc - optind)))
+	if ((c = cli_refuse_repeated_input("spe-load", argv + first, argc - first)))
 		return c;
-	for (int i = optind; i <= argc; i++) /* the FILEs, then --kallsyms */
+	for (int i = first; i <= argc; i++) /* the FILEs, then --kallsyms */
 		if ((c = cli_refuse_output_is_input("spe-load", "-o", output, i < argc ? argv[i] : opts.kallsyms)))
 			return c;
-	for (int i = optind; i <= argc; i++) {
+	for (int i = first; i <= argc; i++) {
 		const char *in = i < argc ? argv[i] : opts.kallsyms;
 		int fd = in ? spe_infile_open(in, err, sizeof err) : 0;
 		if (fd < 0) {
@@ -265,15 +345,12 @@ int cmd_load(int argc, char **argv)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	sqlite3_config(opts.jobs >= 2 ? SQLITE_CONFIG_MULTITHREAD : SQLITE_CONFIG_SINGLETHREAD);
 
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_signals_install();
 	/* Past a file-size limit (ulimit -f), let the write fail with EFBIG like a full disk: rolled back, reported. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (ch.url) {
 		ch.raw = raw, ch.midr = midr, ch.cpu = cpu, ch.opts = &opts;
-		return cli_ch_load(&ch, argv + optind, argc - optind);
+		return cli_ch_load(&ch, argv + first, argc - first);
 	}
 
 	struct spe_db *db;
@@ -286,19 +363,19 @@ int cmd_load(int argc, char **argv)
 	}
 	spe_db_set_replace(db, ch.replace);
 	int status = CLI_OK;
-	struct spe_load_counts *counts = calloc((size_t)(argc - optind), sizeof *counts);
+	struct spe_load_counts *counts = calloc((size_t)(argc - first), sizeof *counts);
 	if (!counts) {
 		snprintf(err, sizeof err, "out of memory");
 		rc = -spe_nomem;
 	}
-	for (int i = optind; i < argc && rc == 0; i++) {
-		struct spe_load_counts *k = &counts[i - optind];
+	for (int i = first; i < argc && rc == 0; i++) {
+		struct spe_load_counts *k = &counts[i - first];
 		rc = raw ? spe_load_raw_file(db, argv[i], midr, cpu, &opts, k, err, sizeof err)
 			 : spe_load_perf_file(db, argv[i], &opts, k, err, sizeof err);
 		if (cli_load_is_partial(k))
 			status = CLI_PARTIAL;
 	}
-	if (rc == 0 && interrupted)
+	if (rc == 0 && *interrupted)
 		rc = -spe_cancelled;
 	int lost_race = 0; /* CREATE: another process made the database meanwhile */
 	if (rc == 0)
@@ -306,17 +383,17 @@ int cmd_load(int argc, char **argv)
 	if (rc < 0) {
 		free(counts);
 		spe_db_close(db); /* rolls back: the database is as it was */
-		if (rc == -spe_cancelled) {
-			fprintf(stderr, "spe-load: interrupted; %s %s\n", output, existed ? "left unchanged" : "not created");
-			return cli_exit_status(rc);
+		if (rc == -spe_cancelled || *interrupted) {
+			fprintf(stderr, "spe-load: interrupted; %s %s\n", output, outcome(output, existed));
+			return cli_stop_status(); /* 128 + the signal */
 		}
-		fprintf(stderr, "spe-load: %s; %s %s\n", err, output, existed ? "left unchanged" : "not created");
+		say_failure(output, err, existed);
 		return lost_race ? CLI_USAGE : rc == -spe_nomem || rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
 	}
 	spe_db_close(db);
 	/* Only now that the database is in place: what each file gave. */
-	for (int i = optind; i < argc; i++)
-		print_counts(argv[i], &counts[i - optind]);
+	for (int i = first; i < argc; i++)
+		print_counts(argv[i], &counts[i - first]);
 	free(counts);
 	return status;
 }

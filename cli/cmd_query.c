@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* spe-query: SQL over a spekit database, as a table, CSV or JSON lines.  See docs/spe-query.1.md. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,62 +11,54 @@
 #include <sqlite3.h>
 
 #include "common/cli_args.h"
+#include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
+#include "common/cli_signals.h"
+#include "common/cli_sql_limits.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
 
 #define PROG "spe-query"
-/* Without a terminal to press Ctrl-C on, a query may run this long (--timeout). */
-#define DEFAULT_TIMEOUT_S 600
-/* SQLite's heap (--max-memory); sorts beyond the page cache spill to temporary files. */
-#define DEFAULT_MAX_MEMORY (512ull << 20)
-/* The progress handler runs every this many SQLite VM instructions. */
-#define PROGRESS_STEPS 10000
 
-static volatile sig_atomic_t interrupted;
-static sqlite3 *volatile running; /* the connection a signal interrupts */
-static struct timespec deadline;
-static int timed_out;
+enum { OPT_WRITE = CLI_ID(0), OPT_SYMFS, OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_RAW, OPT_MIDR, OPT_CLICKHOUSE, OPT_HOST,
+       OPT_SOURCE };
+static const char *const formats[] = { "table", "csv", "json", NULL };
+static const char *const usage[] = {
+	PROG " [-d DB] [--format=table|csv|json] [--write] [--timeout=S] [--max-memory=BYTES] \"SQL\"",
+	PROG " [--symfs=DIR] [--raw --midr=PART] [--format=...] [-i] FILE.data \"SQL\"",
+	PROG " --clickhouse=URL [--host=NAME] [--source=ID] [--format=...] [--timeout=S] \"SQL\"",
+	NULL,
+};
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-	sqlite3 *db = running;
-	if (db)
-		sqlite3_interrupt(db); /* the statement stops at its next VM step */
-}
+static const struct cli_option options[] = {
+	{ 'd', "database", 'd', CLI_FILE, "DB", .help = "database to query (default ./spe.db)", .group = "Database" },
+	{ 'f', "format", 'f', CLI_CHOICE, .choices = formats,
+	  .help = "table (default), csv (RFC 4180) or json (one object per line)" },
+	{ OPT_WRITE, "write", 0, CLI_FLAG, .help = "open the database read-write" },
+	{ OPT_TIMEOUT, "timeout", 0, CLI_TEXT, "SECONDS", .help = CLI_TIMEOUT_HELP },
+	{ OPT_MAX_MEMORY, "max-memory", 0, CLI_TEXT, "BYTES", .help = CLI_MAX_MEMORY_HELP },
+	{ 'i', "input", 'i', CLI_INPUT, "FILE.data",
+	  .help = "query this recording, loaded into a private database removed afterwards (as the first operand)",
+	  .group = "Recording" },
+	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "with FILE.data: look for mapped files under DIR" },
+	{ OPT_RAW, "raw", 0, CLI_FLAG, .help = "FILE.data is bare SPE bytes (with --midr)" },
+	{ OPT_MIDR, "midr", 0, CLI_TEXT, "MIDR|PART", .values = cli_cpu_part_name,
+	  .help = "the CPU part that recorded the raw bytes: a MIDR_EL1 value or a part name" },
+	{ OPT_CLICKHOUSE, "clickhouse", 0, CLI_TEXT, "URL",
+	  .help = "query a ClickHouse database (read-only), e.g. http://host:8123/?database=spe", .group = "ClickHouse" },
+	{ OPT_HOST, "host", 0, CLI_TEXT, "NAME", .help = "with --clickhouse: the views read only the captures of host NAME" },
+	{ OPT_SOURCE, "source", 0, CLI_TEXT, "ID", .help = "with --clickhouse: the views read only capture (source id) ID" },
+	{ 0 },
+};
 
-/* Ends the statement (SQLITE_INTERRUPT) once the deadline has passed. */
-static int on_progress(void *ctx)
-{
-	(void)ctx;
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec))
-		timed_out = 1;
-	return timed_out || interrupted;
-}
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: " PROG " [-d DB] [--format=table|csv|json] [--write] [--timeout=S] [--max-memory=BYTES] \"SQL\"\n"
-		"       " PROG " [--symfs=DIR] [--raw --midr=PART] [--format=...] FILE.data \"SQL\"\n"
-		"       " PROG " --clickhouse=URL [--host=NAME] [--source=ID] [--format=...] [--timeout=S] \"SQL\"\n"
-		"  -d, --database=DB     database to query (default ./spe.db)\n"
-		"  -f, --format=FMT      table (default), csv (RFC 4180) or json (one object per line)\n"
-		"      --write           open the database read-write\n"
-		"      --timeout=S       stop a query after S seconds (default: none on a terminal, else %d; 0: none)\n"
-		"      --max-memory=N    cap SQLite's memory, e.g. 512M (default 512M; 0: no cap)\n"
-		"      --symfs=DIR       with FILE.data: look for mapped files under DIR\n"
-		"      --raw --midr=MIDR FILE.data is bare SPE bytes recorded on that CPU part (neoverse-n1)\n"
-		"      --clickhouse=URL  query a ClickHouse database (read-only), e.g. http://host:8123/?database=spe\n"
-		"      --host=NAME       with --clickhouse: the views read only the captures of host NAME\n"
-		"      --source=ID       with --clickhouse: the views read only capture (source id) ID\n",
-		DEFAULT_TIMEOUT_S);
-}
+const struct cli_command cli_command_query = {
+	.name = "query",
+	.prog = PROG,
+	.summary = "run SQL over a spekit database (or a recording loaded on the fly)",
+	.usage = usage,
+	.options = options,
+};
 
 /* The exit status of a failed open of an existing (or missing) database. */
 static int open_status(int rc, const char *path)
@@ -77,84 +68,42 @@ static int open_status(int rc, const char *path)
 	return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 }
 
-static int parse_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (!*s || *end || errno || !(v >= 0) || v > 1e9)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int cmd_query(int argc, char **argv);
 int cmd_query(int argc, char **argv)
 {
-	enum { OPT_WRITE = 256, OPT_SYMFS, OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_RAW, OPT_MIDR, OPT_CLICKHOUSE, OPT_HOST, OPT_SOURCE };
-	static const struct option options[] = {
-		{ "database", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "write", no_argument, NULL, OPT_WRITE },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "max-memory", required_argument, NULL, OPT_MAX_MEMORY },
-		{ "raw", no_argument, NULL, OPT_RAW }, /* as spe-load and spe-export take them */
-		{ "midr", required_argument, NULL, OPT_MIDR },
-		{ "clickhouse", required_argument, NULL, OPT_CLICKHOUSE },
-		{ "host", required_argument, NULL, OPT_HOST },
-		{ "source", required_argument, NULL, OPT_SOURCE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct cli_command *cmd = &cli_command_query;
 	const char *database = NULL, *symfs = NULL, *midr_arg = NULL, *clickhouse = NULL, *ch_host = NULL,
 		   *ch_source = NULL;
 	enum spe_result_format fmt = SPE_FORMAT_TABLE;
 	int write = 0, raw = 0, c;
-	double timeout = isatty(STDIN_FILENO) ? 0 : DEFAULT_TIMEOUT_S;
-	uint64_t max_memory = DEFAULT_MAX_MEMORY;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:f:h", options, NULL)) != -1) {
+	struct cli_sql_limits lim;
+	cli_sql_limits_default(&lim);
+	struct cli_args a;
+	cli_args_init(&a, cmd, argc, argv);
+	while ((c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 'd': database = optarg; break;
+		case 'd': database = a.value; break;
 		case 'f':
-			if (!strcmp(optarg, "table"))
-				fmt = SPE_FORMAT_TABLE;
-			else if (!strcmp(optarg, "csv"))
-				fmt = SPE_FORMAT_CSV;
-			else if (!strcmp(optarg, "json"))
-				fmt = SPE_FORMAT_JSON;
-			else {
-				fprintf(stderr, PROG ": --format=%s: use table, csv or json\n", optarg);
-				return CLI_USAGE;
-			}
+			fmt = a.number == 0 ? SPE_FORMAT_TABLE : a.number == 1 ? SPE_FORMAT_CSV : SPE_FORMAT_JSON;
 			break;
 		case OPT_WRITE: write = 1; break;
-		case OPT_SYMFS: symfs = optarg; break;
+		case OPT_SYMFS: symfs = a.value; break;
 		case OPT_RAW: raw = 1; break;
-		case OPT_MIDR: midr_arg = optarg; break;
-		case OPT_CLICKHOUSE: clickhouse = optarg; break;
-		case OPT_HOST: ch_host = optarg; break;
-		case OPT_SOURCE: ch_source = optarg; break;
+		case OPT_MIDR: midr_arg = a.value; break;
+		case OPT_CLICKHOUSE: clickhouse = a.value; break;
+		case OPT_HOST: ch_host = a.value; break;
+		case OPT_SOURCE: ch_source = a.value; break;
 		case OPT_TIMEOUT:
-			if (parse_seconds(optarg, &timeout)) {
-				fprintf(stderr, PROG ": --timeout=%s: expected seconds, e.g. 30 or 0.5 (0: no limit)\n",
-					optarg);
-				return CLI_USAGE;
-			}
-			break;
 		case OPT_MAX_MEMORY:
-			if (cli_parse_size(optarg, &max_memory) || (max_memory && max_memory < (1u << 20))) {
-				fprintf(stderr, PROG ": --max-memory=%s: expected bytes of at least 1M, e.g. 512M (0: no cap)\n",
-					optarg);
+			if (cli_sql_limits_option(PROG, a.opt->name, a.value, &lim))
 				return CLI_USAGE;
-			}
 			break;
-		case 'h': usage(stdout); return cli_finish_stdout(PROG, CLI_OK);
-		default: usage(stderr); return CLI_USAGE;
 		}
 	}
-	int npos = argc - optind;
+	if (c < 0)
+		return a.status;
+	int first = a.optind; /* the operands: [FILE.data] SQL (-i FILE.data is the first) */
+	int npos = argc - first;
 	const char *problem = npos < 1 ? "no SQL given"
 			    : npos > 2 ? "too many arguments (quote the SQL)"
 			    : clickhouse && (npos == 2 || database || write || symfs || raw || midr_arg)
@@ -168,33 +117,16 @@ int cmd_query(int argc, char **argv)
 			    : npos == 2 && database ? "give either -d DB or FILE.data, not both"
 			    : npos == 2 && write ? "--write goes with -d DB: the database of FILE.data is removed afterwards"
 						 : NULL;
-	if (problem) {
-		fprintf(stderr, PROG ": %s\n", problem);
-		usage(stderr);
-		return CLI_USAGE;
-	}
-	if (clickhouse) {
-		struct sigaction sa = { .sa_handler = on_signal };
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		return cli_ch_query(PROG, clickhouse, ch_host, ch_source, argv[argc - 1], fmt, timeout, &interrupted);
-	}
+	if (problem)
+		return cli_usage_error(cmd, "%s", problem);
+	cli_signals_install(); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT: the statement stops, the transaction rolls back */
+	if (clickhouse)
+		return cli_ch_query(PROG, clickhouse, ch_host, ch_source, argv[argc - 1], fmt, lim.timeout, cli_stop_flag());
 	int partial = 0; /* a recording read in part (cut short, decode errors): exit 1 once answered */
-	struct cli_temp_load lo = { .symfs = symfs, .cancel = &interrupted, .raw = raw, .partial = &partial };
-	if (midr_arg && cli_parse_midr(midr_arg, &lo.midr) < 0) {
-		fprintf(stderr, PROG ": --midr=%s: not a number or a known CPU part\n", midr_arg);
-		return CLI_USAGE;
-	}
-	/* Memory statistics are what the heap limit counts with; off (faster) when there is no cap. */
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, max_memory ? 1 : 0); /* before SQLite initialises */
-	if (max_memory)
-		sqlite3_hard_heap_limit64((sqlite3_int64)max_memory);
-
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	struct cli_temp_load lo = { .symfs = symfs, .cancel = cli_stop_flag(), .raw = raw, .partial = &partial };
+	if (midr_arg && cli_parse_midr(midr_arg, &lo.midr) < 0)
+		return cli_usage_error(cmd, "--midr=%s: not a number or a known CPU part", midr_arg);
+	cli_sql_limits_setup(&lim); /* before SQLite initialises */
 	if (write)
 		signal(SIGXFSZ, SIG_IGN); /* past ulimit -f: EFBIG, the transaction rolls back */
 
@@ -203,7 +135,7 @@ int cmd_query(int argc, char **argv)
 	struct spe_db *db;
 	int rc;
 	if (npos == 2) {
-		database = argv[optind];
+		database = argv[first];
 		if ((rc = cli_temp_db_load(PROG, database, &lo, &db)) != CLI_OK)
 			return rc;
 	} else {
@@ -218,36 +150,21 @@ int cmd_query(int argc, char **argv)
 		}
 	}
 	sqlite3 *sq = spe_db_sqlite(db);
-	if (timeout > 0) {
-		clock_gettime(CLOCK_MONOTONIC, &deadline);
-		deadline.tv_sec += (time_t)timeout;
-		deadline.tv_nsec += (long)((timeout - (double)(time_t)timeout) * 1e9);
-		if (deadline.tv_nsec >= 1000000000L) {
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000L;
-		}
-		sqlite3_progress_handler(sq, PROGRESS_STEPS, on_progress, NULL);
-	}
-	running = sq;
+	cli_sql_limits_watch(sq);
 	int status = CLI_OK;
-	if (!interrupted)
+	if (!*cli_stop_flag())
 		rc = spe_result_print(sq, sql, fmt, stdout, err, sizeof err);
-	running = NULL;
-	if (interrupted) {
+	cli_sql_limits_watch(NULL);
+	if (*cli_stop_flag()) {
 		fflush(stdout);
-		fprintf(stderr, PROG ": interrupted\n");
-		status = 128 + SIGINT;
+		status = cli_sql_failure(PROG, -spe_cancelled, "interrupted");
 	} else if (rc < 0) {
 		fflush(stdout);
-		if (timed_out)
-			fprintf(stderr, PROG ": the query ran past --timeout=%g seconds and was stopped\n", timeout);
-		else if (sqlite3_errcode(sq) == SQLITE_NOMEM && max_memory)
-			fprintf(stderr, PROG ": the query needs more than --max-memory=%llu bytes: %s\n",
-				(unsigned long long)max_memory, err);
-		else
-			fprintf(stderr, PROG ": %s%s\n", err,
-				rc == -spe_no_permission && !write ? " (spe-query --write to allow it)" : "");
-		status = timed_out || sqlite3_errcode(sq) == SQLITE_NOMEM ? CLI_UNAVAILABLE : CLI_DATAERR;
+		if (rc == -spe_no_permission && !write)
+			snprintf(err + strlen(err), sizeof err - strlen(err), " (spe-query --write to allow it)");
+		/* a statement's own error (bad SQL, a constraint) is the request's: 65 as before; the disk 74 */
+		status = cli_sql_failure(PROG, rc == -spe_io || rc == -spe_nomem || rc == -spe_cancelled ? rc : -spe_bad_file,
+					 err);
 	}
 	spe_db_close(db); /* a FILE.data's private database is removed here */
 	return cli_finish_stdout(PROG, status == CLI_OK && partial ? CLI_PARTIAL : status);

@@ -7,7 +7,6 @@
  * captures compared (text, JSON or a page).  See
  * docs/spe-report.1.md.
  */
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +14,14 @@
 #include <unistd.h>
 
 #include "common/cli_args.h"
+#include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
 #include "common/report_diff.h"
 #include "common/report_output.h"
+#include "common/cli_signals.h"
+#include "common/cli_sql_limits.h"
+#include "util/visible.h"
 #include "report/report.h"
 #include "spe/analysis.h"
 #include "topdown/store.h"
@@ -30,42 +33,60 @@ static const char *prog = "spe-report";
 
 #define MAX_SOURCE_DIRS 32
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: %s [-d DB] [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]\n"
-		"       %s [-d DB] --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]\n"
-		"       %s [-d DB] --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...\n"
-		"                [--color=auto|always|never] [-o FILE]\n"
-		"       %s -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]\n"
-		"                [-o FILE | --html=FILE]\n"
-		"       %s --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]\n"
-		"       %s --clickhouse=URL [--host=NAME] [--source=ID] [--format=table|json|html | --html=FILE |\n"
-		"                --annotate=SYMBOL] [--symfs=DIR] [--source-dir=DIR]... [--top N] [-o FILE]\n",
-		prog, prog, prog, prog, prog, prog);
-}
+enum { OPT_HTML = CLI_ID(0), OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR, OPT_CLICKHOUSE,
+       OPT_HOST, OPT_SOURCE, OPT_CROSS_ISA, OPT_WORKLOAD, OPT_TOP, OPT_DIFF, OPT_CONFIDENCE, OPT_TIMEOUT,
+       OPT_MAX_MEMORY };
+static const char *const formats[] = { "table", "json", "html", NULL };
+static const char *const colors[] = { "auto", "always", "never", NULL };
+static const char *const usage[] = {
+	"spe-report [-d DB] [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]",
+	"spe-report [-d DB] --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]",
+	"spe-report [-d DB] --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...",
+	"         [--color=auto|always|never] [-o FILE]",
+	"spe-report -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]",
+	"         [-o FILE | --html=FILE]",
+	"spe-report --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]",
+	"spe-report --clickhouse=URL [--host=NAME] [--source=ID] [--format=table|json|html | --html=FILE |",
+	"         --annotate=SYMBOL] [--symfs=DIR] [--source-dir=DIR]... [--top N] [-o FILE]",
+	NULL,
+};
 
-static void help(FILE *out)
-{
-	usage(out);
-	fputs("  -d, --database=DB     database to read (default ./spe.db; also --db)\n"
-	      "  -f, --format=FMT      table (default), json, or html (the page of --html)\n"
-	      "  -o, --output=FILE     write the report to FILE (default standard output)\n"
-	      "      --top=N           rows per ranked table (default 10; --diff: all)\n"
-	      "      --html=FILE       the whole story as one self-contained HTML page\n"
-	      "      --annotate=SYMBOL one function's source and instructions with their latency\n"
-	      "      --cross-isa       the topdown runs of a workload side by side (--workload=NAME)\n"
-	      "      --diff            before/after: two source lists of -d DB, or two databases\n"
-	      "      --confidence=P    --diff: the intervals' level (default 0.95)\n"
-	      "      --symfs=DIR, --source-dir=DIR   where binaries and source files are found\n"
-	      "      --annotations=N   functions annotated in the HTML page (default 5; 0: none)\n"
-	      "      --color=auto|always|never   --annotate's shading on a terminal\n"
-	      "      --clickhouse=URL  the report, page or annotation from a ClickHouse database (read-only)\n"
-	      "      --host=NAME, --source=ID    with --clickhouse: only those captures\n"
-	      "exit: 0 ok, 64 usage, 65 no records / not a spekit database, 66 cannot read the database,\n"
-	      "      69 ClickHouse server or shard unavailable, 74 I/O error.  man spe-report has the sections and their columns.\n",
-	      out);
-}
+static const struct cli_option options[] = {
+	{ 'd', "database", 'd', CLI_FILE, "DB", .help = "database to read (default ./spe.db)" },
+	{ 'f', "format", 'f', CLI_CHOICE, .choices = formats, .help = "table (default), json, or html (the page of --html)" },
+	{ 'o', "output", 'o', CLI_FILE, "FILE", .help = "write the report to FILE (default standard output)" },
+	{ OPT_TOP, "top", 0, CLI_INT, "N", .min = 1, .max = 1000, .help = "rows per ranked table (default 10; --diff: all)" },
+	{ OPT_HTML, "html", 0, CLI_FILE, "FILE", .help = "the whole story as one self-contained HTML page", .group = "Modes" },
+	{ OPT_ANNOTATE, "annotate", 0, CLI_TEXT, "SYMBOL", .help = "one function's source and instructions with their latency" },
+	{ OPT_CROSS_ISA, "cross-isa", 0, CLI_FLAG, .help = "the topdown runs of a workload side by side" },
+	{ OPT_WORKLOAD, "workload", 0, CLI_TEXT, "NAME", .help = "with --cross-isa: only this workload" },
+	{ OPT_DIFF, "diff", 0, CLI_FLAG, .help = "before/after: two source lists of -d DB, or two databases" },
+	{ OPT_CONFIDENCE, "confidence", 0, CLI_TEXT, "P", .help = "--diff: the intervals' level, 0.5 to 0.999 (default 0.95)" },
+	{ OPT_TIMEOUT, "timeout", 0, CLI_TEXT, "SECONDS", .help = CLI_TIMEOUT_HELP, .group = "Limits" },
+	{ OPT_MAX_MEMORY, "max-memory", 0, CLI_TEXT, "BYTES", .help = CLI_MAX_MEMORY_HELP },
+	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "where the traced binaries are", .group = "Sources" },
+	{ OPT_SOURCE_DIR, "source-dir", 0, CLI_DIR, "DIR", .help = "where source files are (repeatable)" },
+	{ OPT_ANNOTATIONS, "annotations", 0, CLI_INT, "N", .min = 0, .max = 100,
+	  .help = "functions annotated in the HTML page (default 5; 0: none)" },
+	{ OPT_COLOR, "color", 0, CLI_CHOICE, .choices = colors, .help = "--annotate's shading on a terminal" },
+	{ OPT_CLICKHOUSE, "clickhouse", 0, CLI_TEXT, "URL",
+	  .help = "the report, page or annotation from a ClickHouse database (read-only)", .group = "ClickHouse" },
+	{ OPT_HOST, "host", 0, CLI_TEXT, "NAME", .help = "with --clickhouse: only the captures of host NAME" },
+	{ OPT_SOURCE, "source", 0, CLI_TEXT, "ID", .help = "with --clickhouse: only the capture of source id ID" },
+	{ .name = "db", .alias_of = "database" },
+	{ 0 },
+};
+
+const struct cli_command cli_command_report = {
+	.name = "report",
+	.prog = "spe-report",
+	.summary = "the SPE report of a database: text, JSON, an HTML page, annotations, before/after",
+	.usage = usage,
+	.options = options,
+	.footer = "exit: 0 ok, 64 usage, 65 no records / a database that is corrupt or not what it says,\n"
+		  "      66 cannot read the database, 69 ClickHouse unavailable or past --timeout / --max-memory,\n"
+		  "      74 I/O error, 128+N stopped by signal N.  man spe-report has the sections and their columns.",
+};
 
 enum mode { MODE_SPE, MODE_CROSS_ISA, MODE_HTML, MODE_ANNOTATE };
 
@@ -79,17 +100,7 @@ struct job {
 	int json;
 };
 
-static int parse_count(const char *opt, const char *s, int lo, int hi, int *out)
-{
-	char *end;
-	long n = strtol(s, &end, 10);
-	if (!*s || *end || n < lo || n > hi) {
-		fprintf(stderr, "%s: %s must be a number from %d to %d\n", prog, opt, lo, hi);
-		return -1;
-	}
-	*out = (int)n;
-	return 0;
-}
+static int report_failure(const char *db_path, int rc, const char *err);
 
 /* Write the chosen report to @p out; the exit status. */
 static int run(FILE *out, void *arg)
@@ -102,30 +113,32 @@ static int run(FILE *out, void *arg)
 			     ? spe_report_html(j->db, out, &j->so, err, sizeof err)
 			     : spe_report_annotate(j->db, j->symbol, j->json ? SPE_REPORT_JSON : SPE_REPORT_TEXT, out,
 						   &j->so, err, sizeof err);
-		if (rc < 0) {
-			fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, err[0] ? err : spe_errstr(rc));
-			return rc == -spe_invalid ? CLI_DATAERR : CLI_IOERR;
-		}
-		return CLI_OK;
+	} else {
+		rc = td_store_check(j->db, err, sizeof err);
+		if (rc == 0)
+			rc = j->mode == MODE_CROSS_ISA ? report_cross_isa(j->db, out, &j->ro, err, sizeof err)
+						       : report_spe_text(j->db, out, &j->ro, err, sizeof err);
 	}
-	rc = td_store_check(j->db, err, sizeof err);
-	if (rc == 0)
-		rc = j->mode == MODE_CROSS_ISA ? report_cross_isa(j->db, out, &j->ro, err, sizeof err)
-					       : report_spe_text(j->db, out, &j->ro, err, sizeof err);
 	if (rc < 0) {
 		fflush(out);
-		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, err[0] ? err : spe_errstr(rc));
-		return rc == -spe_no_data || rc == -spe_bad_input ? CLI_DATAERR : CLI_IOERR;
+		return report_failure(j->db_path, rc, err);
 	}
-	return CLI_OK;
+	return *cli_stop_flag() ? cli_sql_failure(prog, -spe_cancelled, "interrupted") : CLI_OK;
 }
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
+/*
+ * A report that failed with @p rc: the message naming the database, and the
+ * status -- 65 for a database that is corrupt, not a spekit database, holds
+ * no records or not what it says (no such table, text where a number is
+ * expected), 74 for the disk (an I/O error, a full temporary directory),
+ * 69 past --timeout or --max-memory or out of memory, 128+N after signal N.
+ */
+static int report_failure(const char *db_path, int rc, const char *err)
 {
-	(void)sig;
-	interrupted = 1;
+	char msg[1400];
+	snprintf(msg, sizeof msg, "%s: %s", db_path, err && err[0] ? err : spe_errstr(rc));
+	/* "no SPE records", "no function named": the database lacks what was asked for (65) */
+	return cli_sql_failure(prog, rc == -spe_invalid ? -spe_no_data : rc, msg);
 }
 
 struct ch_job {
@@ -139,8 +152,8 @@ static int run_clickhouse(FILE *out, void *arg)
 	const struct ch_job *c = arg;
 	if (c->j->mode == MODE_HTML || c->j->mode == MODE_ANNOTATE)
 		return cli_ch_report_page(prog, c->url, c->host, c->source, c->j->mode == MODE_ANNOTATE ? c->j->symbol : NULL,
-					  c->json, &c->j->so, out, &interrupted);
-	return cli_ch_report(prog, c->url, c->host, c->source, c->top, c->json, out, &interrupted);
+					  c->json, &c->j->so, out, cli_stop_flag());
+	return cli_ch_report(prog, c->url, c->host, c->source, c->top, c->json, out, cli_stop_flag());
 }
 
 /*
@@ -152,11 +165,10 @@ static int clickhouse_usage(const char *url, int sqlite_only)
 {
 	if (url && !sqlite_only)
 		return CLI_OK;
-	fprintf(stderr, "%s: %s\n", prog,
-		!url ? "--host and --source go with --clickhouse=URL"
-		     : "--clickhouse reads the cluster's views: not with -d, --diff, --cross-isa or --workload "
-		       "(they read SQLite databases)");
-	return CLI_USAGE;
+	return cli_usage_error(&cli_command_report, "%s",
+			       !url ? "--host and --source go with --clickhouse=URL"
+				    : "--clickhouse reads the cluster's views: not with -d, --diff, --cross-isa or "
+				      "--workload (they read SQLite databases)");
 }
 
 /*
@@ -168,10 +180,6 @@ static int clickhouse_usage(const char *url, int sqlite_only)
  */
 static int report_clickhouse(struct ch_job *c, const char *output)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	int rc = cli_report_output_write(prog, output ? output : "-", run_clickhouse, c);
 	if (rc == CLI_OK && c->j->mode == MODE_HTML && output && strcmp(output, "-"))
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
@@ -182,30 +190,7 @@ static int report_clickhouse(struct ch_job *c, const char *output)
 
 int cmd_report(int argc, char **argv)
 {
-	enum { OPT_HTML = 256, OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR, OPT_CLICKHOUSE,
-	       OPT_HOST, OPT_SOURCE };
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "database", required_argument, NULL, 'd' }, /* as spe-query and spe-export spell it */
-		{ "cross-isa", no_argument, NULL, 'x' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "top", required_argument, NULL, 't' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "annotate", required_argument, NULL, OPT_ANNOTATE },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
-		{ "annotations", required_argument, NULL, OPT_ANNOTATIONS },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "diff", no_argument, NULL, 'D' },
-		{ "confidence", required_argument, NULL, 'c' },
-		{ "clickhouse", required_argument, NULL, OPT_CLICKHOUSE },
-		{ "host", required_argument, NULL, OPT_HOST },
-		{ "source", required_argument, NULL, OPT_SOURCE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct cli_command *cmd = &cli_command_report;
 	struct job j = { .mode = MODE_SPE, .ro = { .format = REPORT_TEXT_TABLE, .top = 10 } };
 	j.so = (struct spe_report_opts){ .size = sizeof j.so, .top = 10 };
 	const char *format = NULL, *output = NULL, *html = NULL, *color = "auto";
@@ -213,105 +198,90 @@ int cmd_report(int argc, char **argv)
 	const char *source_dirs[MAX_SOURCE_DIRS + 1] = { 0 };
 	int nsource = 0, cross = 0, diff = 0, top_given = 0, c;
 	double confidence = 0.95;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:f:o:h", opts, NULL)) != -1) {
+	struct cli_sql_limits lim;
+	cli_sql_limits_default(&lim);
+	struct cli_args a;
+	cli_args_init(&a, cmd, argc, argv);
+	while ((c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 'd': j.db_path = optarg; break;
-		case 'x': cross = 1; break;
-		case 'D': diff = 1; break;
-		case 'c': {
+		case 'd': j.db_path = a.value; break;
+		case OPT_CROSS_ISA: cross = 1; break;
+		case OPT_DIFF: diff = 1; break;
+		case OPT_CONFIDENCE: {
 			char *end;
-			confidence = strtod(optarg, &end);
-			if (*end || !(confidence >= 0.5 && confidence < 1)) {
-				fprintf(stderr, "%s: --confidence must be a number from 0.5 to 0.999\n", prog);
-				return CLI_USAGE;
-			}
+			confidence = strtod(a.value, &end);
+			if (*end || !(confidence >= 0.5 && confidence < 1))
+				return cli_usage_error(cmd, "--confidence must be a number from 0.5 to 0.999");
 			break;
 		}
-		case 'w': j.ro.workload = optarg; break;
-		case 'f': format = optarg; break;
-		case 'o': output = optarg; break;
-		case OPT_HTML: html = optarg; break;
-		case OPT_ANNOTATE: j.symbol = optarg; break;
-		case OPT_SYMFS: j.so.symfs = optarg; break;
-		case OPT_COLOR: color = optarg; break;
-		case OPT_CLICKHOUSE: clickhouse = optarg; break;
-		case OPT_HOST: ch_host = optarg; break;
-		case OPT_SOURCE: ch_source = optarg; break;
+		case OPT_WORKLOAD: j.ro.workload = a.value; break;
+		case 'f': format = a.value; break;
+		case 'o': output = a.value; break;
+		case OPT_HTML: html = a.value; break;
+		case OPT_ANNOTATE: j.symbol = a.value; break;
+		case OPT_SYMFS: j.so.symfs = a.value; break;
+		case OPT_COLOR: color = a.value; break;
+		case OPT_CLICKHOUSE: clickhouse = a.value; break;
+		case OPT_HOST: ch_host = a.value; break;
+		case OPT_SOURCE: ch_source = a.value; break;
 		case OPT_SOURCE_DIR:
-			if (nsource == MAX_SOURCE_DIRS) {
-				fprintf(stderr, "%s: at most %d --source-dir options\n", prog, MAX_SOURCE_DIRS);
-				return CLI_USAGE;
-			}
-			source_dirs[nsource++] = optarg;
+			if (nsource == MAX_SOURCE_DIRS)
+				return cli_usage_error(cmd, "at most %d --source-dir options", MAX_SOURCE_DIRS);
+			source_dirs[nsource++] = a.value;
 			break;
-		case 't':
-			if (parse_count("--top", optarg, 1, 1000, &j.ro.top))
-				return CLI_USAGE;
-			j.so.top = j.ro.top;
+		case OPT_TOP:
+			j.so.top = j.ro.top = (int)a.number;
 			top_given = 1;
 			break;
-		case OPT_ANNOTATIONS:
-			if (parse_count("--annotations", optarg, 0, 100, &j.so.annotations))
+		case OPT_TIMEOUT:
+		case OPT_MAX_MEMORY:
+			if (cli_sql_limits_option(prog, a.opt->name, a.value, &lim))
 				return CLI_USAGE;
-			if (j.so.annotations == 0)
-				j.so.annotations = -1; /* none */
 			break;
-		case 'h':
-			help(stdout);
-			return cli_finish_stdout(prog, CLI_OK);
-		default:
-			usage(stderr);
-			return CLI_USAGE;
+		case OPT_ANNOTATIONS:
+			j.so.annotations = a.number ? (int)a.number : -1; /* -1: none */
+			break;
 		}
 	}
+	if (c < 0)
+		return a.status;
+	int first = a.optind; /* --diff's two sources or databases */
 	int on_clickhouse = clickhouse || ch_host || ch_source;
 	if (on_clickhouse) {
-		int rc = clickhouse_usage(clickhouse, j.db_path || cross || diff || j.ro.workload || optind != argc);
+		int rc = clickhouse_usage(clickhouse, j.db_path || cross || diff || j.ro.workload || first != argc);
 		if (rc != CLI_OK)
 			return rc;
 	}
-	if (!diff && optind != argc) {
-		fprintf(stderr, "%s: unexpected argument '%s' (the database is -d DB)\n", prog, argv[optind]);
-		usage(stderr);
-		return CLI_USAGE;
-	}
+	if (!diff && first != argc)
+		return cli_usage_error(cmd, "unexpected argument '%s' (the database is -d DB)", argv[first]);
 	/* the text or page written in place of the database it is made from would lose it */
 	const char *target = html ? html : output, *target_opt = html ? "--html" : "-o";
 	int same = diff || on_clickhouse ? 0 : cli_default_db(prog, &j.db_path);
 	if (!same && j.db_path)
 		same = cli_refuse_recording_as_db(prog, j.db_path, "load it first (spe-load FILE -o DB), then -d DB");
-	for (int i = optind; i < argc && diff && !j.db_path && !same; i++)
+	for (int i = first; i < argc && diff && !j.db_path && !same; i++)
 		same = cli_refuse_recording_as_db(prog, argv[i], "load it first (spe-load FILE -o DB)");
 	if (!same && !on_clickhouse)
 		same = cli_refuse_output_is_input(prog, target_opt, target, j.db_path);
-	for (int i = optind; i < argc && !same; i++) /* --diff's databases */
+	for (int i = first; i < argc && !same; i++) /* --diff's databases */
 		same = cli_refuse_output_is_input(prog, target_opt, target, argv[i]);
 	if (same)
 		return same;
+	/* the stop signals, and the limits on what a crafted database can make the queries do */
+	cli_signals_install();
+	cli_sql_limits_setup(&lim); /* before SQLite initialises */
 	if (diff) {
-		if (argc - optind != 2 || cross || j.symbol) {
-			fprintf(stderr, "%s: --diff takes two sources (with -d) or two databases%s\n", prog,
-				cross || j.symbol ? "; not with --cross-isa or --annotate" : "");
-			usage(stderr);
-			return CLI_USAGE;
-		}
-		if (html && output && strcmp(html, output)) {
-			fprintf(stderr, "%s: --html=FILE and -o FILE name two outputs; give one\n", prog);
-			return CLI_USAGE;
-		}
-		if (format && strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "html")) {
-			fprintf(stderr, "%s: --format must be table, json or html with --diff\n", prog);
-			return CLI_USAGE;
-		}
-		if (html && format && strcmp(format, "html")) {
-			fprintf(stderr, "%s: --html writes HTML; --format=%s does not go with it\n", prog, format);
-			return CLI_USAGE;
-		}
+		if (argc - first != 2 || cross || j.symbol)
+			return cli_usage_error(cmd, "--diff takes two sources (with -d) or two databases%s",
+					       cross || j.symbol ? "; not with --cross-isa or --annotate" : "");
+		if (html && output && strcmp(html, output))
+			return cli_usage_error(cmd, "--html=FILE and -o FILE name two outputs; give one");
+		if (html && format && strcmp(format, "html"))
+			return cli_usage_error(cmd, "--html writes HTML; --format=%s does not go with it", format);
 		struct report_diff_args da = {
 			.db = j.db_path,
-			.a = argv[optind],
-			.b = argv[optind + 1],
+			.a = argv[first],
+			.b = argv[first + 1],
 			.fmt = format && !strcmp(format, "json") ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE,
 			.html = html || (format && !strcmp(format, "html")),
 			.top = top_given ? j.ro.top : 0,
@@ -328,47 +298,28 @@ int cmd_report(int argc, char **argv)
 		return bad_dir;
 
 	/* the mode, and the combinations that make no sense */
-	if (html && output && strcmp(html, output)) {
-		fprintf(stderr, "%s: --html=FILE and -o FILE name two outputs; give one\n", prog);
-		return CLI_USAGE;
-	}
-	if (format && strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "html")) {
-		fprintf(stderr, "%s: --format must be table, json or html\n", prog);
-		return CLI_USAGE;
-	}
+	if (html && output && strcmp(html, output))
+		return cli_usage_error(cmd, "--html=FILE and -o FILE name two outputs; give one");
 	if (html || (format && !strcmp(format, "html"))) {
-		if (format && strcmp(format, "html")) {
-			fprintf(stderr, "%s: --html writes HTML; --format=%s does not go with it\n", prog, format);
-			return CLI_USAGE;
-		}
+		if (format && strcmp(format, "html"))
+			return cli_usage_error(cmd, "--html writes HTML; --format=%s does not go with it", format);
 		j.mode = MODE_HTML;
 		if (html)
 			output = html;
 	}
 	if (j.symbol) {
-		if (j.mode == MODE_HTML) {
-			fprintf(stderr, "%s: --annotate prints one function as text or JSON; the HTML page annotates the "
-					"hottest functions itself (--annotations=N)\n",
-				prog);
-			return CLI_USAGE;
-		}
+		if (j.mode == MODE_HTML)
+			return cli_usage_error(cmd, "--annotate prints one function as text or JSON; the HTML page "
+						    "annotates the hottest functions itself (--annotations=N)");
 		j.mode = MODE_ANNOTATE;
 	}
 	if (cross) {
-		if (j.mode != MODE_SPE) {
-			fprintf(stderr, "%s: --cross-isa goes with neither --html nor --annotate\n", prog);
-			return CLI_USAGE;
-		}
+		if (j.mode != MODE_SPE)
+			return cli_usage_error(cmd, "--cross-isa goes with neither --html nor --annotate");
 		j.mode = MODE_CROSS_ISA;
 	}
-	if (j.ro.workload && !cross) {
-		fprintf(stderr, "%s: --workload needs --cross-isa\n", prog);
-		return CLI_USAGE;
-	}
-	if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
-		fprintf(stderr, "%s: --color must be auto, always or never\n", prog);
-		return CLI_USAGE;
-	}
+	if (j.ro.workload && !cross)
+		return cli_usage_error(cmd, "--workload needs --cross-isa");
 	int to_tty = (!output || !strcmp(output, "-")) && isatty(STDOUT_FILENO);
 	j.so.color = !strcmp(color, "always") || (!strcmp(color, "auto") && to_tty);
 	j.json = format && !strcmp(format, "json");
@@ -392,15 +343,18 @@ int cmd_report(int argc, char **argv)
 	rc = spe_db_open(j.db_path, SPE_DB_READONLY, &sdb, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		return rc == -spe_invalid ? CLI_NOINPUT : rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+		return rc == -spe_invalid ? CLI_NOINPUT : rc == -spe_io ? CLI_IOERR : rc == -spe_nomem ? CLI_UNAVAILABLE : CLI_DATAERR;
 	}
 	j.db = spe_db_sqlite(sdb);
 	if (!j.so.title) {
 		const char *base = strrchr(j.db_path, '/');
 		j.so.title = base ? base + 1 : j.db_path;
 	}
+	cli_sql_limits_watch(j.db);
 	rc = cli_report_output_write(prog, output ? output : "-", run, &j);
+	cli_sql_limits_watch(NULL);
 	spe_db_close(sdb);
+	cli_report_cuts(prog);
 	if (rc == CLI_OK && j.mode == MODE_HTML && output && strcmp(output, "-"))
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
 	return rc;

@@ -5,7 +5,6 @@
  * See docs/spe-topdown.1.md.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cli_signals.h"
 #include "common/cli_args.h"
+#include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "util/child.h"
 #include "util/json.h"
@@ -26,22 +27,97 @@
 #include "topdown/import.h"
 #include "topdown/measure.h"
 #include "topdown/perf_metrics.h"
+#include "topdown/formula.h"
 #include "topdown/store.h"
 
 int cmd_topdown(int argc, char **argv);
 
 static const char *prog = "spe-topdown";
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: %s decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json] [--strict]\n"
-		"       %s import FILE [-d DB] [--run NAME]... [--workload NAME] [--cpu CPU] [--host NAME]\n"
-		"                [--spe-source ID|FILE]\n"
-		"       %s stat [-I MS] [-d DB] [--run NAME] [--workload NAME] [--level=1|2] [--dry-run]\n"
-		"                [--spe-source ID|FILE] [--sysroot DIR] -- COMMAND [ARGS...]\n",
-		prog, prog, prog);
-}
+enum { OPT_SLOTS = CLI_ID(0), OPT_METRICS, OPT_LEVEL, OPT_FORMAT, OPT_STRICT, OPT_RUN, OPT_WORKLOAD, OPT_CPU_MODEL,
+       OPT_HOST, OPT_SPE_SOURCE, OPT_DRY_RUN, OPT_SYSROOT };
+static const char *const formats[] = { "text", "json", NULL };
+
+static const char *const decode_usage[] = {
+	"spe-topdown decode --slots A[,B] --metrics M[,N] [--level=1|2] [--format=text|json] [--strict]", NULL
+};
+static const struct cli_option decode_options[] = {
+	{ OPT_SLOTS, "slots", 0, CLI_TEXT, "A[,B]", .help = "SLOTS: one value, or two for a region" },
+	{ OPT_METRICS, "metrics", 0, CLI_TEXT, "M[,N]", .help = "PERF_METRICS: one value, or two for a region" },
+	{ OPT_LEVEL, "level", 0, CLI_INT, "1|2", .min = 1, .max = 2, .help = "print level 2 too (default 1)" },
+	{ OPT_FORMAT, "format", 0, CLI_CHOICE, .choices = formats, .help = "output form (default text)" },
+	{ OPT_STRICT, "strict", 0, CLI_FLAG, .help = "refuse bytes PERF_METRICS cannot hold (exit 65) instead of warning" },
+	{ 0 },
+};
+static const struct cli_command decode_command = {
+	.name = "decode",
+	.prog = "spe-topdown decode",
+	.usage = decode_usage,
+	.about = "Decode PERF_METRICS and SLOTS values into topdown fractions.",
+	.options = decode_options,
+	.operands = CLI_OPERANDS_AFTER_DASHDASH,
+};
+
+static const char *const import_usage[] = {
+	"spe-topdown import FILE [-d DB] [--run NAME]... [--workload NAME] [--cpu-model MODEL] [--host NAME]",
+	"         [--spe-source ID|FILE]",
+	NULL,
+};
+static const struct cli_option import_options[] = {
+	{ 'd', "database", 'd', CLI_FILE, "DB", .help = "the spekit database to add the runs to (default ./spe.db)" },
+	{ OPT_RUN, "run", 0, CLI_TEXT, "NAME", .help = "the run's name (default: the file's); one per run, or one for all" },
+	{ OPT_WORKLOAD, "workload", 0, CLI_TEXT, "NAME", .help = "the workload the runs belong to (default: the run name)" },
+	{ OPT_CPU_MODEL, "cpu-model", 0, CLI_TEXT, "MODEL", .values = td_cpu_model_name,
+	  .help = "the CPU of raw counts (or an Arm MIDR such as 0x410fd493); else it labels the run" },
+	{ OPT_HOST, "host", 0, CLI_TEXT, "NAME", .help = "the machine the imported data came from" },
+	{ OPT_SPE_SOURCE, "spe-source", 0, CLI_TEXT, "ID|FILE", .help = "link the runs to the SPE capture loaded in DB" },
+	{ .name = "db", .alias_of = "database" },
+	{ .name = "cpu", .alias_of = "cpu-model" },
+	{ 0 },
+};
+static const struct cli_command import_command = {
+	.name = "import",
+	.prog = "spe-topdown import",
+	.usage = import_usage,
+	.about = "Import perf stat, toplev or topdown-tool output, or raw counter listings, into the database.",
+	.options = import_options,
+};
+
+static const char *const stat_usage[] = {
+	"spe-topdown stat [-I MS] [-d DB] [--run NAME] [--workload NAME] [--level=1|2] [--dry-run]",
+	"         [--spe-source ID|FILE] [--sysroot DIR] -- COMMAND [ARGS...]",
+	NULL,
+};
+static const struct cli_option stat_options[] = {
+	{ 'I', "interval", 'I', CLI_INT, "MS", .min = 10, .max = INT32_MAX, .help = "one interval every MS milliseconds (at least 10)" },
+	{ 'd', "database", 'd', CLI_FILE, "DB", .help = "store the run in this spekit database (default: store nothing)" },
+	{ OPT_RUN, "run", 0, CLI_TEXT, "NAME", .help = "the run's name (default: the command's)" },
+	{ OPT_WORKLOAD, "workload", 0, CLI_TEXT, "NAME", .help = "the workload it belongs to (default: the run name)" },
+	{ OPT_LEVEL, "level", 0, CLI_INT, "1|2", .min = 1, .max = 2, .help = "measure level 2 too, where the CPU has it" },
+	{ OPT_DRY_RUN, "dry-run", 0, CLI_FLAG, .help = "print the perf_event_attr of every event it would open, and exit" },
+	{ OPT_SYSROOT, "sysroot", 0, CLI_DIR, "DIR", .help = "with --dry-run: read sysfs and /proc/cpuinfo under DIR" },
+	{ OPT_SPE_SOURCE, "spe-source", 0, CLI_TEXT, "ID|FILE", .help = "link the run to the SPE capture loaded in DB" },
+	{ .name = "db", .alias_of = "database" },
+	{ 0 },
+};
+static const struct cli_command stat_command = {
+	.name = "stat",
+	.prog = "spe-topdown stat",
+	.usage = stat_usage,
+	.about = "Measure COMMAND's topdown fractions with the CPU's counters.",
+	.options = stat_options,
+	.operands = CLI_OPERANDS_LAST,
+};
+
+static const struct cli_command *const subcommands[] = { &decode_command, &import_command, &stat_command, NULL };
+
+const struct cli_command cli_command_topdown = {
+	.name = "topdown",
+	.prog = "spe-topdown",
+	.summary = "topdown metrics: decode PERF_METRICS, import perf/toplev output, measure a command",
+	.about = "Topdown metrics beside the SPE rows: decode, import or measure (spe-topdown SUBCOMMAND --help).",
+	.subcommands = subcommands,
+};
 
 /* "A" or "A,B": unsigned 64-bit numbers in C syntax. */
 static int parse_pair(const char *arg, uint64_t v[2], int *n)
@@ -68,60 +144,30 @@ static int parse_pair(const char *arg, uint64_t v[2], int *n)
 
 static int cmd_decode(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "slots", required_argument, NULL, 's' },
-		{ "metrics", required_argument, NULL, 'm' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct cli_command *cmd = &decode_command;
 	uint64_t slots[2], metrics[2];
 	int nslots = 0, nmetrics = 0, level = 1, json = 0, strict = 0, c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	struct cli_args a;
+	cli_args_init(&a, cmd, argc, argv);
+	while ((c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 's':
-			if (parse_pair(optarg, slots, &nslots)) {
-				fprintf(stderr, "%s decode: --slots: '%s' is not A or A,B\n", prog, optarg);
-				return CLI_USAGE;
-			}
+		case OPT_SLOTS:
+			if (parse_pair(a.value, slots, &nslots))
+				return cli_usage_error(cmd, "--slots: '%s' is not A or A,B", a.value);
 			break;
-		case 'm':
-			if (parse_pair(optarg, metrics, &nmetrics)) {
-				fprintf(stderr, "%s decode: --metrics: '%s' is not M or M,N\n", prog, optarg);
-				return CLI_USAGE;
-			}
+		case OPT_METRICS:
+			if (parse_pair(a.value, metrics, &nmetrics))
+				return cli_usage_error(cmd, "--metrics: '%s' is not M or M,N", a.value);
 			break;
-		case 'l':
-			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
-				fprintf(stderr, "%s decode: --level must be 1 or 2\n", prog);
-				return CLI_USAGE;
-			}
-			level = atoi(optarg);
-			break;
-		case 'f':
-			if (!strcmp(optarg, "json"))
-				json = 1;
-			else if (strcmp(optarg, "text")) {
-				fprintf(stderr, "%s decode: --format must be text or json\n", prog);
-				return CLI_USAGE;
-			}
-			break;
-		case 'S': strict = 1; break;
-		case 'h':
-			usage(stdout);
-			return cli_finish_stdout(prog, CLI_OK);
-		default:
-			usage(stderr);
-			return CLI_USAGE;
+		case OPT_LEVEL: level = (int)a.number; break;
+		case OPT_FORMAT: json = a.number == 1; break;
+		case OPT_STRICT: strict = 1; break;
 		}
 	}
-	if (optind != argc || !nslots || nslots != nmetrics) {
-		fprintf(stderr, "%s decode: give --slots and --metrics, both with one value or both with two\n", prog);
-		return CLI_USAGE;
-	}
+	if (c < 0)
+		return a.status;
+	if (a.optind != argc || !nslots || nslots != nmetrics)
+		return cli_usage_error(cmd, "give --slots and --metrics, both with one value or both with two");
 
 	/* Bytes PERF_METRICS cannot hold are warned about (refused with --strict); level 2 on a CPU without it is said. */
 	struct td_pm_issue issues[8];
@@ -292,50 +338,33 @@ static int name_runs(struct td_run *runs, size_t n, char **names, int n_names, c
 
 static int cmd_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "database", required_argument, NULL, 'd' }, /* as spe-query and spe-export spell it */
-		{ "run", required_argument, NULL, 'r' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "spe-source", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct cli_command *cmd = &import_command;
 	const char *db_path = NULL, *workload = NULL, *cpu = NULL, *host = NULL, *spe_source = NULL;
 	char *run_names[MAX_RUN_NAMES];
 	int n_names = 0, c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+	struct cli_args a;
+	cli_args_init(&a, cmd, argc, argv);
+	while ((c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 'd': db_path = optarg; break;
-		case 'r':
-			if (n_names == MAX_RUN_NAMES) {
-				fprintf(stderr, "%s import: at most %d --run names\n", prog, MAX_RUN_NAMES);
-				return CLI_USAGE;
-			}
-			run_names[n_names++] = optarg;
+		case 'd': db_path = a.value; break;
+		case OPT_RUN:
+			if (n_names == MAX_RUN_NAMES)
+				return cli_usage_error(cmd, "at most %d --run names", MAX_RUN_NAMES);
+			run_names[n_names++] = (char *)a.value;
 			break;
-		case 'w': workload = optarg; break;
-		case 'c': cpu = optarg; break;
-		case 'H': host = optarg; break;
-		case 'S': spe_source = optarg; break;
-		case 'h':
-			usage(stdout);
-			return cli_finish_stdout(prog, CLI_OK);
-		default:
-			usage(stderr);
-			return CLI_USAGE;
+		case OPT_WORKLOAD: workload = a.value; break;
+		case OPT_CPU_MODEL: cpu = a.value; break;
+		case OPT_HOST: host = a.value; break;
+		case OPT_SPE_SOURCE: spe_source = a.value; break;
 		}
 	}
-	if (optind + 1 != argc) {
-		fprintf(stderr, "%s import: give one FILE\n", prog);
-		return CLI_USAGE;
-	}
+	if (c < 0)
+		return a.status;
+	if (a.optind + 1 != argc)
+		return cli_usage_error(cmd, "give one FILE");
 	if (!db_path)
 		db_path = CLI_DEFAULT_DB; /* as spe-load writes and spe-report reads without -d */
-	const char *path = argv[optind];
+	const char *path = argv[a.optind];
 	size_t len;
 	char *text, err[1024];
 	int rrc = spe_infile_read_text(path, IMPORT_MAX_BYTES, IMPORT_MAX_LINE, &text, &len, err, sizeof err);
@@ -343,8 +372,9 @@ static int cmd_import(int argc, char **argv)
 		fprintf(stderr, "%s import: %s\n", prog, err);
 		return rrc == -spe_bad_file ? CLI_DATAERR : rrc == -spe_nomem ? CLI_IOERR : CLI_NOINPUT;
 	}
-	spe_outfile_cleanup_on_signals(); /* a new database's temporary goes with the process */
-	signal(SIGXFSZ, SIG_IGN);         /* past ulimit -f: EFBIG, rolled back like a full disk */
+	/* SIGINT, SIGTERM, SIGHUP, SIGQUIT: nothing is stored after one; a store under way ends first (cli_signals.h) */
+	cli_signals_install();
+	signal(SIGXFSZ, SIG_IGN); /* past ulimit -f: EFBIG, rolled back like a full disk */
 
 	struct td_import_result res;
 	struct td_diag diag = { 0 }; /* the line and the problem */
@@ -371,8 +401,15 @@ static int cmd_import(int argc, char **argv)
 		td_run_set(&res.runs[i].source, path);
 	}
 
+	if (*cli_stop_flag()) {
+		td_import_result_free(&res);
+		fprintf(stderr, "%s import: interrupted; %s left as it was\n", prog, db_path);
+		return cli_stop_status();
+	}
 	int64_t *run_ids = calloc(res.n_runs, sizeof *run_ids);
 	int status = run_ids ? store_runs("import", db_path, res.runs, res.n_runs, spe_source, run_ids) : CLI_IOERR;
+	if (status == CLI_OK && *cli_stop_flag())
+		fprintf(stderr, "%s import: a stop signal came while the runs were stored: they are stored\n", prog);
 	for (size_t i = 0; status == CLI_OK && i < res.n_runs; i++) {
 		const struct td_run *run = &res.runs[i];
 		char where[32] = "";
@@ -411,64 +448,33 @@ struct stat_opts {
 	char **command;
 };
 
-/* stat's options into @p o; 0, -1 after --help, or the exit status of a usage error (printed). */
+/* stat's options into @p o; 0, -1 after --help or --version, or the exit status of a usage error (printed). */
 static int stat_parse(int argc, char **argv, struct stat_opts *o)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'I' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "database", required_argument, NULL, 'd' }, /* as spe-query and spe-export spell it */
-		{ "run", required_argument, NULL, 'r' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "level", required_argument, NULL, 'l' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "sysroot", required_argument, NULL, 's' },
-		{ "spe-source", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct cli_command *cmd = &stat_command;
 	*o = (struct stat_opts){ .level = 1 };
+	struct cli_args a;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+I:d:h", opts, NULL)) != -1) {
+	cli_args_init(&a, cmd, argc, argv);
+	while ((c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 'I': {
-			char *end;
-			o->interval_ms = strtol(optarg, &end, 10);
-			if (*end || o->interval_ms < 10) {
-				fprintf(stderr, "%s stat: -I needs milliseconds, at least 10\n", prog);
-				return CLI_USAGE;
-			}
-			break;
-		}
-		case 'd': o->db_path = optarg; break;
-		case 'r': o->run_name = optarg; break;
-		case 'w': o->workload = optarg; break;
-		case 'l':
-			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
-				fprintf(stderr, "%s stat: --level must be 1 or 2\n", prog);
-				return CLI_USAGE;
-			}
-			o->level = atoi(optarg);
-			break;
-		case 'n': o->dry_run = 1; break;
-		case 's': o->sysroot = optarg; break;
-		case 'S': o->spe_source = optarg; break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			usage(stderr);
-			return CLI_USAGE;
+		case 'I': o->interval_ms = (long)a.number; break;
+		case 'd': o->db_path = a.value; break;
+		case OPT_RUN: o->run_name = a.value; break;
+		case OPT_WORKLOAD: o->workload = a.value; break;
+		case OPT_LEVEL: o->level = (int)a.number; break;
+		case OPT_DRY_RUN: o->dry_run = 1; break;
+		case OPT_SYSROOT: o->sysroot = a.value; break;
+		case OPT_SPE_SOURCE: o->spe_source = a.value; break;
 		}
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "%s stat: give the command to measure after --\n", prog);
-		return CLI_USAGE;
-	}
-	o->command = argv + optind;
+	if (c < 0)
+		return a.status == CLI_OK ? -1 : a.status;
+	if (a.optind >= argc)
+		return cli_usage_error(cmd, "give the command to measure after --");
+	o->command = argv + a.optind;
 	/* a mistyped --sysroot read as an empty machine would be "not supported on this CPU" (69) */
-	return o->sysroot ? cli_check_dir_option("spe-topdown stat", "--sysroot", o->sysroot) : 0;
+	return o->sysroot ? cli_check_dir_option(cmd->prog, "--sysroot", o->sysroot) : 0;
 }
 
 /*
@@ -552,7 +558,7 @@ static int cmd_stat(int argc, char **argv)
 	struct stat_opts o;
 	int rc = stat_parse(argc, argv, &o);
 	if (rc)
-		return rc < 0 ? cli_finish_stdout(prog, CLI_OK) : rc;
+		return rc < 0 ? CLI_OK : rc; /* --help, --version: written and closed */
 
 	struct td_probe probe;
 	char err[256] = "";
@@ -599,22 +605,25 @@ static int cmd_stat(int argc, char **argv)
 
 int cmd_topdown(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return CLI_USAGE;
-	}
-	const char *sub = argv[1];
-	if (!strcmp(sub, "decode"))
+	const struct cli_command *cmd = &cli_command_topdown;
+	const char *sub = argc < 2 ? NULL : argv[1];
+	if (!sub)
+		return cli_usage_error(cmd, "give a subcommand: decode, import or stat");
+	const struct cli_command *s = cli_subcommand(cmd, sub);
+	if (s == &decode_command)
 		return cmd_decode(argc - 1, argv + 1);
-	if (!strcmp(sub, "import"))
+	if (s == &import_command)
 		return cmd_import(argc - 1, argv + 1);
-	if (!strcmp(sub, "stat"))
+	if (s == &stat_command)
 		return cmd_stat(argc - 1, argv + 1);
-	if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) {
-		usage(stdout);
-		return cli_finish_stdout(prog, CLI_OK);
+	if (sub[0] == '-') { /* --help, --version, or an option before the subcommand */
+		struct cli_args a;
+		cli_args_init(&a, cmd, 2, argv);
+		int c = cli_args_next(&a);
+		return c < 0 ? a.status : cli_usage_error(cmd, "give a subcommand before the options: decode, import or stat");
 	}
-	fprintf(stderr, "%s: unknown subcommand '%s'\n", prog, sub);
-	usage(stderr);
-	return CLI_USAGE;
+	const char *names[] = { "decode", "import", "stat" };
+	const char *near = cli_nearest(sub, strlen(sub), names, 3);
+	return cli_usage_error(cmd, "unknown subcommand '%s'%s%s%s", sub, near ? "; did you mean '" : "",
+			       near ? near : "", near ? "'?" : "");
 }

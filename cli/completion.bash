@@ -2,71 +2,72 @@
 # share/bash-completion/completions/spe, with a link of that name for each
 # command, so bash-completion loads it on demand; or source it from ~/.bashrc.
 #
-# Nothing here lists an option: they are read from the command's own --help
-# (the text its option table prints), once per shell, so completion always
-# matches the installed programs.  From the help text:
-#   --name, -x              an option;
-#   --name=a|b|c            its values;
-#   --name=FILE, -o FILE    an argument: FILE, DB, DIR, PATH... complete paths;
-#   "PROG word ..." lines   "word" is a subcommand (spe-topdown decode|import|stat);
+# Nothing here lists an option: they are read from the command's own --help,
+# which prints its option table (cli/common/cli_options.c), once per shell,
+# so completion always matches the installed programs.  From the help text:
+#   "  -x, --name=PLACEHOLDER  help"   an option, one per line; the short
+#                                      name takes the same value as the next word;
+#   PLACEHOLDER a|b|c                  its values;
+#   PLACEHOLDER FILE, DB, PATH, DIR    paths (directories for DIR);
+#   "NAME is one of: a, b, ..."        the values of placeholder NAME (CPU parts);
+#   "Old spellings" section            not offered;
+#   "PROG word ..." usage lines        "word" is a subcommand (spe-topdown decode|import|stat),
+#                                      whose options are in "PROG word --help";
 # and `spe --help` lists the commands `spe <command>` takes.
 
 declare -gA _spe_help_cache
 
 # The options of command CMD... (a program, maybe followed by its spe
-# command name), one per line:   NAME <tab> ARG <tab> VALUES
+# command name and a subcommand), one per line:   NAME <tab> ARG <tab> VALUES
 # ARG is "=" (--name=VALUE), " " (next word) or "" (a flag); VALUES is "file",
-# "dir", a space-separated list, or "" (free text).  PROG is the name its
-# usage lines start with (spe-topdown); with SUB, only the usage lines of
-# that subcommand (and their continuation lines) count.
-#   _spe_options PROG SUB CMD...
+# "dir", a space-separated list, or "" (free text).
+#   _spe_options CMD...
 _spe_options() {
-	local prog=$1 sub=$2
-	shift 2
-	local key="$prog $sub $*"
+	local key="$*"
 	if [[ -z ${_spe_help_cache[$key]+set} ]]; then
-		_spe_help_cache[$key]=$("$@" --help 2>&1 | _spe_parse_help "$prog" "$sub")
+		_spe_help_cache[$key]=$("$@" --help 2>&1 | _spe_parse_help)
 	fi
 	printf '%s\n' "${_spe_help_cache[$key]}"
 }
 
 # Help text on stdin -> options (see _spe_options).
 _spe_parse_help() {
-	awk -v prog="$1" -v sub_cmd="$2" '
-	function kind_of(ph) {
+	awk '
+	function words(s) { gsub(/,/, " ", s); gsub(/^[ \t]+|[ \t]+$/, "", s); gsub(/[ \t]+/, " ", s); return s }
+	function add(out, w) { return out == "" ? w : out " " w }
+	function kind_of(ph,   n, part, i, out) {
 		if (ph ~ /DIR/) return "dir"
 		if (ph ~ /(FILE|DB|PATH)/) return "file"
-		if (ph ~ /^[a-z0-9.]+(\|[a-z0-9.]+)+$/) { gsub(/\|/, " ", ph); return ph }
-		if (ph ~ /^[a-z0-9][a-z0-9.]*$/) return ph
-		return ""
+		n = split(ph, part, "|")
+		out = ""
+		for (i = 1; i <= n; i++) {
+			if (part[i] ~ /^[a-z0-9][a-z0-9._,-]*$/) out = add(out, part[i])
+			else if (part[i] in listed) out = add(out, listed[part[i]])
+		}
+		return out
 	}
-	function note(name, arg, vals) {
-		if (!(name in seen)) { seen[name] = 1; order[++n] = name; argk[name] = arg; values[name] = vals; return }
-		if (arg != "" && argk[name] == "") argk[name] = arg
-		if (vals != "" && values[name] == "") values[name] = vals
+	function note(name, arg, ph) {
+		if (name in seen) return
+		seen[name] = 1; order[++n] = name; argk[name] = arg; phs[name] = ph
 	}
-	{
+	/^[A-Z][A-Z0-9_]* is one of:/ { list = $1; v = $0; sub(/^[^:]*:/, "", v); listed[list] = words(v); next }
+	list != "" && /^    [^ ]/ { listed[list] = add(listed[list], words($0)); next }
+	{ list = "" }
+	/^Old spellings/ { old = 1; next }
+	/^[^ ]/ { old = 0 }
+	!old && /^  (-[a-zA-Z], |    )?--[a-z]/ {
 		line = $0
-		if (sub_cmd != "") {
-			# "usage: PROG SUB ..." or "       PROG SUB ...", then lines indented deeper
-			if (index(line, " " prog " ") && match(line, /^(usage:)?[ \t]+[^ \t]+ [a-z][a-z0-9-]*/)) {
-				split(substr(line, RSTART, RLENGTH), w, /[ \t]+/)
-				keep = (w[2] == prog && w[3] == sub_cmd)
-			} else if (line !~ /^[ \t][ \t][ \t][ \t][ \t][ \t][ \t][ \t]/)
-				keep = 0
-			if (!keep) next
-		}
-		s = " " line
-		while (match(s, /[ \t\[(,|](--[a-z][a-z0-9-]*|-[a-zA-Z])(=[^] \t,)]*| [A-Z][A-Z0-9_.]*)?/)) {
-			tok = substr(s, RSTART + 1, RLENGTH - 1)
-			s = substr(s, RSTART + RLENGTH)
-			name = tok; arg = ""; ph = ""
-			if (index(tok, "=")) { name = substr(tok, 1, index(tok, "=") - 1); arg = "="; ph = substr(tok, index(tok, "=") + 1) }
-			else if (index(tok, " ")) { name = substr(tok, 1, index(tok, " ") - 1); arg = " "; ph = substr(tok, index(tok, " ") + 1) }
-			note(name, arg, kind_of(ph))
-		}
+		sub(/^ +/, "", line)
+		short = ""
+		if (line ~ /^-[a-zA-Z], /) { short = substr(line, 1, 2); line = substr(line, 5) }
+		match(line, /^--[a-z][a-z0-9-]*(=[^ \t]*)?/)
+		tok = substr(line, 1, RLENGTH)
+		name = tok; arg = ""; ph = ""
+		if (index(tok, "=")) { name = substr(tok, 1, index(tok, "=") - 1); arg = "="; ph = substr(tok, index(tok, "=") + 1) }
+		note(name, arg, ph)
+		if (short != "") note(short, arg == "=" ? " " : "", ph)
 	}
-	END { for (i = 1; i <= n; i++) printf "%s\t%s\t%s\n", order[i], argk[order[i]], values[order[i]] }'
+	END { for (i = 1; i <= n; i++) printf "%s\t%s\t%s\n", order[i], argk[order[i]], kind_of(phs[order[i]]) }'
 }
 
 # The subcommands of CMD...: the words after PROG on its usage lines
@@ -153,7 +154,11 @@ _spe() {
 	done
 
 	local opts name arg vals
-	opts=$(_spe_options "$prog" "$sub" "${cmd[@]}")
+	if [[ -n $sub ]]; then
+		opts=$(_spe_options "${cmd[@]}" "$sub")
+	else
+		opts=$(_spe_options "${cmd[@]}")
+	fi
 	# The word after an option that takes the next word as its argument.
 	if [[ $prev == -* && $cur != -* ]]; then
 		while IFS=$'\t' read -r name arg vals; do

@@ -23,13 +23,14 @@ function(spe_add_unit_test name)
   spe_test_environment(${name})
 endfunction()
 
-# spe_add_fuzzer(NAME SOURCE src LIBS lib... CORPUS dir...)
-# With SPE_FUZZ: a libFuzzer binary, run for SPE_FUZZ_SECONDS by ctest (label fuzz).
+# spe_add_fuzzer(NAME SOURCE src LIBS lib... CORPUS dir... [ARGS libfuzzer-flag...])
+# With SPE_FUZZ: a libFuzzer binary, run for SPE_FUZZ_SECONDS by ctest (label fuzz),
+# with ARGS besides (-close_fd_mask=2 for a target that prints on every input).
 # Without: the same entry point linked to a driver that replays the corpus
 # files, so every build checks the fuzz target still runs clean on its seeds.
 set(SPE_FUZZ_SECONDS 30 CACHE STRING "Seconds each fuzz target runs in ctest")
 function(spe_add_fuzzer name)
-  cmake_parse_arguments(F "" "SOURCE" "LIBS;CORPUS" ${ARGN})
+  cmake_parse_arguments(F "" "SOURCE" "LIBS;CORPUS;ARGS" ${ARGN})
   if(SPE_FUZZ)
     add_executable(${name} ${F_SOURCE})
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
@@ -37,7 +38,7 @@ function(spe_add_fuzzer name)
     set(workdir ${CMAKE_CURRENT_BINARY_DIR}/${name}.corpus)
     file(MAKE_DIRECTORY ${workdir})
     add_test(NAME ${name} COMMAND ${name} -max_total_time=${SPE_FUZZ_SECONDS} -rss_limit_mb=1024
-             -timeout=10 ${workdir} ${F_CORPUS})
+             -timeout=10 ${F_ARGS} ${workdir} ${F_CORPUS})
     set_tests_properties(${name} PROPERTIES LABELS fuzz)
     spe_test_environment(${name})
   else()
@@ -49,14 +50,14 @@ function(spe_add_fuzzer name)
   endif()
 endfunction()
 
-# spe_add_fuzzers_in(DIR LIBS lib...): every DIR/fuzz_<x>.c becomes fuzz target
+# spe_add_fuzzers_in(DIR LIBS lib... [ARGS flag...]): every DIR/fuzz_<x>.c becomes fuzz target
 # fuzz_<x> whose seed corpus is fixtures/fuzz/<x>/ (which must exist).
 function(spe_add_fuzzers_in dir)
-  cmake_parse_arguments(F "" "" "LIBS" ${ARGN})
+  cmake_parse_arguments(F "" "" "LIBS;ARGS" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS ${dir}/fuzz_*.c)
   foreach(src ${srcs})
     get_filename_component(base ${src} NAME_WE)
     string(REGEX REPLACE "^fuzz_" "" x ${base})
-    spe_add_fuzzer(${base} SOURCE ${src} LIBS ${F_LIBS} CORPUS ${SPE_FIXTURES_DIR}/fuzz/${x})
+    spe_add_fuzzer(${base} SOURCE ${src} LIBS ${F_LIBS} CORPUS ${SPE_FIXTURES_DIR}/fuzz/${x} ARGS ${F_ARGS})
   endforeach()
 endfunction()

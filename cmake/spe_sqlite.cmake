@@ -1,5 +1,5 @@
-# How spekit gets SQLite (README.md, "Build by hand"; docs/spe-load.1.md,
-# DESCRIPTION, has the figures).  Sets SPE_SQLITE_TARGET to the target to link.
+# How spekit gets SQLite (README.md, "Build by hand"; docs/performance.md
+# has the figures).  Sets SPE_SQLITE_TARGET to the target to link.
 #
 # SPE_SQLITE_LINK=source (the default) compiles SQLite into the programs from
 # Debian's source package of sqlite3 (scripts/sqlite-source.sh fetches it with

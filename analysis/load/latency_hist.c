@@ -145,10 +145,10 @@ int ana_latency_groups_add(struct latency_groups *g, uint32_t group, int32_t lat
 
 int ana_latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency)
 {
-	if (!g->pending) {
-		g->pending = malloc(PENDING_MAX * sizeof *g->pending);
-		g->sort_tmp = malloc(PENDING_MAX * sizeof *g->sort_tmp);
-		if (!g->pending || !g->sort_tmp)
+	if (!g->sort_tmp) { /* both buffers, or neither: the sort needs the second */
+		if (!g->pending && !(g->pending = malloc(PENDING_MAX * sizeof *g->pending)))
+			return -1;
+		if (!(g->sort_tmp = malloc(PENDING_MAX * sizeof *g->sort_tmp)))
 			return -1;
 	}
 	g->pending[g->n_pending++] = (uint64_t)group << LAT_BITS | ((uint64_t)(latency + 2) & LAT_MASK);
@@ -159,18 +159,27 @@ uint64_t *ana_radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits)
 {
 	enum { DIGIT = 11, BUCKETS = 1 << DIGIT };
 	size_t count[BUCKETS];
+	if (bits > 64)
+		bits = 64;
 	for (unsigned shift = 0; shift < bits; shift += DIGIT) {
-		memset(count, 0, sizeof count);
+		/*
+		 * The last digit holds only the bits left: a full one would
+		 * order by the bits above the key too (3 digits reach bit 32
+		 * of a 32-bit key), which are not the key.
+		 */
+		uint64_t mask = bits - shift < DIGIT ? (UINT64_C(1) << (bits - shift)) - 1 : BUCKETS - 1;
+		unsigned digits = (unsigned)mask + 1;
+		memset(count, 0, digits * sizeof *count);
 		for (size_t i = 0; i < n; i++)
-			count[(a[i] >> shift) & (BUCKETS - 1)]++;
+			count[(a[i] >> shift) & mask]++;
 		size_t sum = 0;
-		for (unsigned d = 0; d < BUCKETS; d++) {
+		for (unsigned d = 0; d < digits; d++) {
 			size_t c = count[d];
 			count[d] = sum;
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			tmp[count[(a[i] >> shift) & (BUCKETS - 1)]++] = a[i];
+			tmp[count[(a[i] >> shift) & mask]++] = a[i];
 		uint64_t *swap = a;
 		a = tmp;
 		tmp = swap;

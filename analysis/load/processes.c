@@ -113,6 +113,17 @@ int ana_procs_mmap(struct processes *p, int pid, uint64_t start, uint64_t end, u
 	return ana_procs_mmap_kind(p, pid, start, end, mapping, time, PROC_MAP_PLAIN);
 }
 
+int ana_procs_munmap(struct processes *p, int pid, uint64_t start, uint64_t end, uint64_t time)
+{
+	struct proc_event *e = queue(p, PROC_EV_MUNMAP, time);
+	if (!e)
+		return -spe_nomem;
+	e->pid = pid;
+	e->start = start;
+	e->end = end;
+	return 0;
+}
+
 /* ---- lookups ---------------------------------------------------------------- */
 
 static uint32_t latest(const struct pc_cache *index, int key)
@@ -451,6 +462,7 @@ static int apply_comm(struct processes *p, struct proc_event *e)
 	return 0;
 }
 
+/* MMAP, MUNMAP: cut what [start, end) overlaps (the old map ends now, its parts outside go on); MMAP adds its map. */
 static int apply_mmap(struct processes *p, const struct proc_event *e)
 {
 	uint32_t space = space_for(p, e->pid, e->time);
@@ -478,7 +490,7 @@ static int apply_mmap(struct processes *p, const struct proc_event *e)
 		if (old.end > e->end && add_map(p, space, e->end, old.end, old.mapping, e->time) < 0)
 			return -spe_nomem;
 	}
-	return add_map(p, space, e->start, e->end, e->mapping, e->time);
+	return e->kind == PROC_EV_MMAP ? add_map(p, space, e->start, e->end, e->mapping, e->time) : 0;
 }
 
 static int by_time(const void *a, const void *b)
@@ -506,7 +518,8 @@ int ana_procs_settle(struct processes *p)
 		case PROC_EV_FORK: rc = apply_fork(p, e); break;
 		case PROC_EV_EXIT: apply_exit(p, e); break;
 		case PROC_EV_COMM: rc = apply_comm(p, e); break;
-		case PROC_EV_MMAP: rc = apply_mmap(p, e); break;
+		case PROC_EV_MMAP:
+		case PROC_EV_MUNMAP: rc = apply_mmap(p, e); break;
 		}
 	}
 	for (size_t j = 0; j < p->n_pending; j++)

@@ -11,17 +11,18 @@
  *     fork (not when perf synthesized the FORK from /proc, misc bit 13);
  *     FORK of a thread joins the parent's process;
  *   - an MMAP cuts every map of that space it overlaps, from its time on
- *     (what is left below and above stays); exec flushes nothing;
+ *     (what is left below and above stays); exec flushes nothing; an unmap
+ *     (the kernel's KSYMBOL unregister) cuts the same way and adds nothing;
  *   - the kernel's maps are one space of their own (pid -1);
  *   - JIT code (jitdump code loads, PROC_MAP_CODE) is a layer above a
  *     process's maps: a lookup finds the code there first, else the map
  *     below.  Code cuts the code it overlaps (a later load replaces an
  *     earlier one, as the MMAP2s perf inject --jit makes from them do) and
- *     nothing below it; an MMAP of a file (PROC_MAP_PLAIN) cuts both layers;
- *     an MMAP of anonymous memory (PROC_MAP_ANON: a JIT making its code
- *     writable and executable again re-maps the pages under its code)
- *     cuts only the maps below, as perf inject drops those MMAPs once a
- *     process has a jitdump.  FORK copies both layers.
+ *     nothing below it; an MMAP of a file (PROC_MAP_PLAIN) and an unmap cut
+ *     both layers; an MMAP of anonymous memory (PROC_MAP_ANON: a JIT making
+ *     its code writable and executable again re-maps the pages under its
+ *     code) cuts only the maps below, as perf inject drops those MMAPs once
+ *     a process has a jitdump.  FORK copies both layers.
  * Sideband may come in any order: events wait until the next lookup, which
  * applies them in time order (file order among equal times; no time counts
  * as time 0, the start of the capture).  Lookups answer for a time: a
@@ -76,7 +77,7 @@ struct proc_thread {
 	char *comm;              /* its last name, NULL until a COMM (or its parent's at FORK) */
 };
 
-enum proc_event_kind { PROC_EV_FORK, PROC_EV_EXIT, PROC_EV_COMM, PROC_EV_MMAP };
+enum proc_event_kind { PROC_EV_FORK, PROC_EV_EXIT, PROC_EV_COMM, PROC_EV_MMAP, PROC_EV_MUNMAP };
 
 /* What a map is, for the layers (above). */
 enum proc_map_kind { PROC_MAP_PLAIN, PROC_MAP_ANON, PROC_MAP_CODE };
@@ -87,7 +88,7 @@ struct proc_event {
 	int pid, ppid, tid, ptid;
 	int flag;                /* FORK: synthesized from /proc (no maps copied); COMM: exec; MMAP: proc_map_kind */
 	uint32_t mapping;        /* MMAP */
-	uint64_t start, end;     /* MMAP */
+	uint64_t start, end;     /* MMAP, MUNMAP */
 	char *comm;              /* COMM */
 };
 
@@ -122,6 +123,8 @@ int ana_procs_mmap(struct processes *p, int pid, uint64_t start, uint64_t end, u
 /* The same, of a kind (enum proc_map_kind): ana_procs_mmap's is PROC_MAP_PLAIN. */
 int ana_procs_mmap_kind(struct processes *p, int pid, uint64_t start, uint64_t end, uint32_t mapping, uint64_t time,
 			int kind);
+/* Nothing over [start, end) in the space of @p pid from @p time (the kernel's: a KSYMBOL unregistered). */
+int ana_procs_munmap(struct processes *p, int pid, uint64_t start, uint64_t end, uint64_t time);
 
 /* Apply the waiting sideband (the lookups do).  0 or -spe_nomem. */
 int ana_procs_settle(struct processes *p);

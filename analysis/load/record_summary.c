@@ -232,7 +232,7 @@ static int settle_prefetch(struct record_summary *s)
 		return 0;
 	/* by group: the counts are then added in address order, not at random (2 s of cache misses at 10 M records) */
 	uint64_t *sorted = ana_radix_sort(s->plain_pending, s->plain_sort_tmp, n, 32);
-	uint32_t last = (uint32_t)sorted[n - 1];
+	uint32_t last = (uint32_t)sorted[n - 1]; /* the highest group: the sort is by the 32 bits of the group alone */
 	if (util_grow_zeroed((void **)&s->prefetch_plain, &s->prefetch_plain_cap, last, sizeof *s->prefetch_plain) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
@@ -267,10 +267,10 @@ static int count_prefetch(struct record_summary *s, const struct spe_record *rec
 		add_prefetch(&s->prefetch[n], what);
 		return 0;
 	}
-	if (!s->plain_pending) {
-		s->plain_pending = malloc(PLAIN_PENDING_MAX * sizeof *s->plain_pending);
-		s->plain_sort_tmp = malloc(PLAIN_PENDING_MAX * sizeof *s->plain_sort_tmp);
-		if (!s->plain_pending || !s->plain_sort_tmp)
+	if (!s->plain_sort_tmp) { /* both buffers, or neither: the sort needs the second */
+		if (!s->plain_pending && !(s->plain_pending = malloc(PLAIN_PENDING_MAX * sizeof *s->plain_pending)))
+			return -1;
+		if (!(s->plain_sort_tmp = malloc(PLAIN_PENDING_MAX * sizeof *s->plain_sort_tmp)))
 			return -1;
 	}
 	s->plain_pending[s->n_plain_pending++] = group | (uint64_t)what << 32;

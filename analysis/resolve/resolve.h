@@ -5,9 +5,10 @@
  * (function, source line, inlined functions) and Capstone (the
  * instruction), or for JIT code the runtime's perf-PID.map or jitdump
  * (jit_symbols.h); kernel PCs through the kernel's maps (MMAP records of the
- * kernel and modules) and --kallsyms.  Each (mapping, PC) is resolved once;
- * the memo answers (address space, PC) while the map it found is still the
- * one there.  The symbol and insn rows it creates go to the sink with ids
+ * kernel and modules, KSYMBOL records) and their symbol source
+ * (kernel_syms.h).  Each (mapping, PC) is resolved once;
+ * the memo answers (address space, PC) over the span of time its answer
+ * holds.  The symbol and insn rows it creates go to the sink with ids
  * taken from the load's counters.
  */
 #ifndef SPE_RESOLVE_H
@@ -15,6 +16,7 @@
 
 #include "attribution.h"
 #include "jit_symbols.h"
+#include "kernel_syms.h"
 #include "pc_cache.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
@@ -22,7 +24,7 @@
 struct resolver {
 	struct spe_symbolizer *sym; /* NULL without symbolization */
 	struct spe_disasm *dis;
-	struct spe_kallsyms *ks;    /* NULL without --kallsyms */
+	struct kernel_syms ksyms;   /* the kernel's symbol sources */
 	struct attribution *at;
 	const struct spe_row_sink *sink;
 	struct spe_row_ids *next;   /* the load's next free ids */
@@ -34,7 +36,12 @@ struct resolver {
 	/* records counted per lookup (load_stats) */
 	uint64_t no_pid;            /* user PCs of a process no sideband names */
 	uint64_t no_mapping, no_symbol; /* user PCs in no mapping of their process; in one, but no function */
-	uint64_t kernel_no_symbol;  /* kernel PCs without a function (no --kallsyms, or not in it) */
+	uint64_t kernel_no_symbol;  /* kernel PCs without a function (no source, or not in it) */
+	uint64_t kernel_no_map;     /* of those, the PCs in no kernel map (the symbolic row) */
+	uint64_t files[SPE_SYM_NOT_FOUND + 1]; /* mapped files looked up, by enum spe_sym_match */
+	/* the load's notices (spe_load_opts) */
+	void (*on_binary)(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check);
+	void *notice_arg;
 	uint64_t jit_records, jit_no_symbol; /* user PCs in JIT code (anonymous executable memory, jitdumps); without a name */
 	struct jit_symbols jit;     /* perf-PID.map files and jitdumps */
 };

@@ -265,7 +265,7 @@ static void numa_traffic(struct util_text *t)
  * or atomic wrote, then of those the ones touched by two CPUs or threads)
  * and aggregates, through spe_record's joins, only the records of the
  * lines left: 1M gen_bench records, 1.4 s CPU where a single grouping of
- * every record took 7.6 s (docs/spe-load.1.md).
+ * every record took 7.6 s.
  * tests/analysis/cli_summary_views.sh checks both against the view's
  * definition.
  */

@@ -29,7 +29,7 @@
  * (spe_load_opts.cancel); the writer is then told to drop what is queued
  * (abort) and joined (free).  Nothing here spins or polls, and no signal is
  * used between the threads, which is what makes it behave the same under
- * qemu-user (docs/architecture.md, "Threads", says what hung there before).
+ * qemu-user (docs/architecture.md, "qemu-user", says why forks and threads once hung there).
  */
 #include "sink_async.h"
 

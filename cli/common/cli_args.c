@@ -29,6 +29,16 @@ int cli_parse_midr(const char *s, uint32_t *midr)
 	return 0;
 }
 
+const char *cli_cpu_part_name(unsigned i)
+{
+	static const char *const names[] = {
+#define SPE_X(impl, part, name, version, map) name,
+		SPE_CPU_LIST(SPE_X)
+#undef SPE_X
+	};
+	return i < sizeof names / sizeof names[0] ? names[i] : NULL;
+}
+
 int cli_check_dir_option(const char *prog, const char *option, const char *path)
 {
 	struct stat st;

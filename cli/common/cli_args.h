@@ -15,6 +15,9 @@
 /* MIDR_EL1 from a number or a part name of the facts table (neoverse-n1); 0 or -1. */
 int cli_parse_midr(const char *s, uint32_t *midr);
 
+/* The i-th CPU part name of the facts table (what --midr takes), NULL after the last: --help and completion. */
+const char *cli_cpu_part_name(unsigned i);
+
 /*
  * @p path, given as @p option (e.g. "--symfs"), must be a directory: 0, or
  * CLI_NOINPUT after "PROG: OPTION=PATH: No such file or directory" (or "not

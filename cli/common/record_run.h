@@ -56,7 +56,7 @@ int cli_record_run_live(const struct record_run_opts *o);
  */
 int cli_record_run_live_config(const struct record_run_opts *o, struct spe_live_config *lc, uint32_t *cpus);
 
-/* Parse an AUX page count (-m): a power of two from 2 to 2^24; 0 on success. */
-int cli_record_parse_pages(const char *s, uint32_t *out);
+/* An AUX page count (-m): a power of two from 2 to CLI_RECORD_MAX_PAGES (the range is the option table's). */
+#define CLI_RECORD_MAX_PAGES (1 << 24)
 
 #endif

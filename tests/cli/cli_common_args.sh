@@ -230,7 +230,7 @@ if [ -x "$bin/spe-report" ]; then
 	run "report DB as argument" 64 spe-report "$tmp/m.db"
 	err_has "report DB as argument" "spe-report: unexpected argument '$tmp/m.db' (the database is -d DB)"
 	run "report --help" 0 spe-report --help
-	has "report --help lists -f" "$(cat "$tmp/out")" "-f, --format=FMT"
+	has "report --help lists -f" "$(cat "$tmp/out")" "-f, --format=table|json|html"
 fi
 if [ -x "$bin/spe-topdown" ]; then
 	run "topdown import --database" 0 spe-topdown import "$fx/topdown/perf-5.x_no-recovery-bubbles-std.txt" \

@@ -100,7 +100,7 @@ out_has "doctor -C 3-7" "WARN  record    the requested CPUs span more than one S
 run "check json" 69 "$rec" --check --format=json --root="$fx/kpti-enabled/root" -- true
 out_has "check json" '"verdict":"unavailable","exit":69,"first_failure":"kpti"'
 err_has "check json blocker" "spe-record: cannot record: kpti: kernel page-table isolation is on"
-err_has "check json hint" "spe-record: without SPE: check filter options with --dry-run --cpu=NAME"
+err_has "check json hint" "spe-record: without SPE: check filter options with --dry-run --cpu-model=MODEL"
 
 # Variants of the trees, one file changed: each branch a real system can take.
 variant() { rm -rf "$tmp/v"; cp -r "$fx/$1/root" "$tmp/v"; }
@@ -143,7 +143,7 @@ fi
 
 # Usage.
 run "bad format" 64 "$doc" --format=xml
-err_has "bad format" "spe-doctor: --format must be text or json"
+err_has "bad format" "spe-doctor: --format=xml: use text or json"
 run "bad root" 66 "$doc" --root=/nonexistent/tree
 err_has "bad root" "spe-doctor: /nonexistent/tree: No such file or directory"
 run "file root" 66 "$doc" --root=/etc/hostname
@@ -151,7 +151,7 @@ err_has "file root" "not a directory (give the root of a captured tree)"
 run "bad -m" 64 "$doc" -m 3
 err_has "bad -m" "spe-doctor: --mmap-pages=3: expected a power of two of at least 2 AUX pages"
 run "bad -C" 64 "$doc" -C 1-
-err_has "bad -C" "spe-doctor: --cpus=1-: offset 2: expected a CPU list like 0-3,8"
+err_has "bad -C" "spe-doctor: --cpu=1-: offset 2: expected a CPU list like 0-3,8"
 run "stray arg" 64 "$doc" extra
 err_has "stray arg" "spe-doctor: unexpected argument 'extra'"
 run "help" 0 "$doc" --help

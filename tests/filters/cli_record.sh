@@ -87,7 +87,7 @@ expect_err "[freq-mode]"
 run 64 --dry-run --cpu=neoverse-n2 --load-filter=2
 expect_err "[value-too-big]"
 run 64 --dry-run --cpu=neoverse-n2 --lod-filter
-expect_err "unknown option '--lod-filter'"
+expect_err "unrecognized option '--lod-filter'; did you mean '--load-filter'?"
 run 0 --dry-run --cpu=neoverse-n2 --privileged -c 1000
 expect_err "warning: period: 1000 is below caps/min_interval=1024 (a recommendation since 6.17); Linux 6.19 programs 768 [period-low]"
 run 64 --dry-run --cpu=neoverse-n2 --privileged -c 1000 --strict
@@ -114,7 +114,7 @@ expect_err "arm_spe_2 is SPEv1.1 (neoverse-n1)"
 # No target named and no arm_spe PMU on this machine: unavailable, with a hint.
 if ! ls /sys/bus/event_source/devices/ 2>/dev/null | grep -q '^arm_spe'; then
 	run 69 --dry-run --load-filter
-	expect_err "no arm_spe PMU here; name a target with --cpu=NAME or --sysfs=DIR"
+	expect_err "no arm_spe PMU here; name a target with --cpu-model=MODEL or --sysfs=DIR"
 fi
 
 # A mistyped term value is a usage error (64, naming the term and value) before any look at the

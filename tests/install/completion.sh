@@ -40,9 +40,11 @@ complete_words() {
 	printf '%s\n' "${COMPREPLY[@]}" | sort -u | sed '/^$/d'
 }
 
-# The long options a help text names (independent of the completion's parser).
+# The long options a help text names anywhere (independent of the completion's parser),
+# but for its old spellings, which are accepted and not offered.
 help_options() {
-	"$@" --help 2>&1 | grep -oE '(^|[][[:space:](,|])--[a-z][a-z0-9-]*' | sed 's/^.*--/--/' | sort -u
+	"$@" --help 2>&1 | awk '/^Old spellings/ { old = 1; next } /^[^ ]/ { old = 0 } !old' |
+		grep -oE '(^|[][[:space:](,|])--[a-z][a-z0-9-]*' | sed 's/^.*--/--/' | sort -u
 }
 
 for cmd in "$@"; do
@@ -85,6 +87,31 @@ expect "spe-report -d FILE<TAB>" "$(complete_words "$bin/spe-report" "-d" "$tmp/
 $tmp/trace.db"
 expect "spe-load --symfs=DIR<TAB> (directories)" "$(cd "$tmp" && mkdir -p root && complete_words "$bin/spe-load" "--symfs=r")" "root"
 expect "spe-record -- COMMAND<TAB>" "$(complete_words "$bin/spe-record" "--" "true")" "true"
+# values from the option tables: choices, CPU parts and models (the facts table's, topdown's), a short option's
+expect "spe-export --format=<TAB>" "$(complete_words "$bin/spe-export" "--format=")" "autofdo
+bolt
+folded
+pprof"
+expect "spe-export -f <TAB>" "$(complete_words "$bin/spe-export" "-f" "")" "autofdo
+bolt
+folded
+pprof"
+expect "spe-report --color=<TAB>" "$(complete_words "$bin/spe-report" "--color=")" "always
+auto
+never"
+expect "spe-dump --midr=neoverse-n<TAB>" "$(complete_words "$bin/spe-dump" "--midr=neoverse-n")" "neoverse-n1
+neoverse-n2
+neoverse-n3"
+expect "spe-record --cpu-model=cortex-x<TAB>" "$(complete_words "$bin/spe-record" "--cpu-model=cortex-x")" "cortex-x1c
+cortex-x3
+cortex-x925"
+expect "spe-record -t <TAB>" "$(complete_words "$bin/spe-record" "-t" "")" "load
+store"
+expect "spe-topdown import --cpu-model=sky<TAB>" "$(complete_words "$bin/spe-topdown" import "--cpu-model=sky")" "skylake"
+expect "spe topdown stat --level=<TAB>" "$(complete_words "$bin/spe" topdown stat "--level=")" "1
+2"
+# an old spelling is accepted, not offered
+expect "spe-load --cp<TAB>" "$(complete_words "$bin/spe-load" "--cp")" ""
 # "--name", "=", "value" as bash splits them at COMP_WORDBREAKS
 expect "spe-query --format = j<TAB> (split words)" "$(complete_words "$bin/spe-query" "--format" "=" "j")" "json"
 exit $fail

@@ -158,7 +158,7 @@ TEST(dialects_differ)
 	CHECK(strstr(out, ".  00000000:  49 08                                           LD SVE-SME-REG EVLEN 32\n") != NULL);
 	snprintf(args, sizeof args, "--perf-compat=5.4 %s", at("sve.data"));
 	CHECK_INT_EQ(run(args), 64);
-	CHECK(strstr(err, "--perf-compat=5.4: known versions are 6.1 and newest") != NULL);
+	CHECK(strstr(err, "--perf-compat=5.4: use 6.1 or newest") != NULL);
 }
 
 TEST(json_records)

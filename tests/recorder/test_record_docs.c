@@ -19,8 +19,8 @@
 
 #define MIN_FRAGMENT 10
 
-static const char *const sources[] = { "cli/cmd_record.c", "cli/common/record_run.c", "recorder/src/live.c",
-				       "recorder/src/replay.c", "recorder/src/rec_output.c" };
+static const char *const sources[] = { "cli/cmd_record.c", "cli/common/record_run.c", "cli/common/cli_options.c",
+				       "recorder/src/live.c", "recorder/src/replay.c", "recorder/src/rec_output.c" };
 
 /* The calls whose format argument is a message, and how many arguments precede it. */
 static const struct {

@@ -63,8 +63,9 @@ int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key 
 void ana_latency_group_prefetch(const struct latency_groups *g, const struct latency_key *key);
 int64_t ana_latency_group_peek(const struct latency_groups *g, const struct latency_key *key);
 /*
- * LSD radix sort of @p n words by their low @p bits bits (stable: the rest
- * of a word rides along), 11 bits a pass; returns @p a or @p tmp, whichever
+ * LSD radix sort of @p n words by exactly their low @p bits bits (0..64;
+ * stable: the rest of a word rides along, in the order it came), 11 bits a
+ * pass, the last pass only the bits left; returns @p a or @p tmp, whichever
  * ends up holding the result.
  */
 uint64_t *ana_radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits);

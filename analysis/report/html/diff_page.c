@@ -176,9 +176,13 @@ static void summary(struct report_ctx *c, const struct spe_diff *d)
 		report_html_printf(h, "<div class=\"fact%s\" data-kind=\"%s\"><b>%zu faster, %zu slower</b><span>of %zu %ss</span></div>",
 			    slower ? " bad" : "", kind_ids[k], faster, slower, n, spe_diff_kind_name((enum spe_diff_kind)k));
 	}
-	report_html_raw(h, "</div>\n<p class=\"legend\"><span><span class=\"sw\" style=\"background:#43a047\"></span>faster"
-		    "</span><span><span class=\"sw\" style=\"background:#e53935\"></span>slower</span><span><span "
-		    "class=\"sw\" style=\"background:#9e9e9e\"></span>noise (the interval holds 0)</span></p>\n"
+	report_html_raw(h, "</div>\n<p class=\"legend\"><span>");
+	report_html_swatch(h, 0x43a047);
+	report_html_raw(h, "faster</span><span>");
+	report_html_swatch(h, 0xe53935);
+	report_html_raw(h, "slower</span><span>");
+	report_html_swatch(h, 0x9e9e9e);
+	report_html_raw(h, "noise (the interval holds 0)</span></p>\n"
 		    "<p class=\"none\">The same rows as text or JSON: spe-report --diff A B [--format=json].</p>\n</section>\n");
 }
 
@@ -198,6 +202,9 @@ int spe_report_diff_html(const struct spe_diff *d, FILE *out, const struct spe_r
 	summary(&c, d);
 	for (int k = 0; k < 3; k++)
 		kind_table(&c, d, (enum spe_diff_kind)k);
+	report_page_cuts(&c.h);
 	report_page_tail(&c);
+	if (c.h.over)
+		return report_fail(&c, -spe_bad_file, "the page would pass %llu MiB: not written", REPORT_PAGE_MAX >> 20);
 	return ferror(out) ? report_fail(&c, -spe_io, "writing the page failed") : 0;
 }

@@ -3,12 +3,21 @@
  * The page around the sections: head with the whole style sheet, the
  * navigation bar, the appendix of queries, and the one short script (it
  * switches the heatmap between CPUs; the page reads fine without it).
- * Everything is inline: the page opens from disk with no network.
+ * Everything is inline: the page opens from disk with no network.  The
+ * page's Content-Security-Policy allows nothing but its own style sheet and
+ * script, by their SHA-256 hashes: no other script, style attribute,
+ * image, frame, font or connection, so a name in the data that slipped
+ * past escaping could still do nothing (docs/security.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <nettle/base64.h>
+#include <nettle/sha2.h>
 
 #include "sections.h"
+#include "util/visible.h"
 
 static const char style[] =
 	":root{--fg:#1d232a;--muted:#5f6b76;--line:#e3e7eb;--accent:#1565c0}\n"
@@ -50,7 +59,10 @@ static const char style[] =
 	"figure figcaption{font-size:12px;color:var(--muted);margin-bottom:2px}\n"
 	"figure figcaption b{color:var(--fg)}\n"
 	".legend{display:flex;flex-wrap:wrap;gap:4px 16px;margin:6px 0;font-size:12px}\n"
-	".sw{display:inline-block;width:10px;height:10px;margin-right:5px;border-radius:2px;vertical-align:-1px}\n"
+	"svg.sw{display:inline-block;width:10px;height:10px;margin-right:5px;vertical-align:-1px}\n"
+	".m0,figure.hm{margin:0}\n"
+	"td.wrapn{white-space:normal}\n"
+	".flexrow{display:flex;gap:6px;align-items:center}\n"
 	"svg{display:block}\n"
 	"svg text{font-family:system-ui,sans-serif}\n"
 	"svg .tick{font-size:10px;fill:#5f6b76}\n"
@@ -99,7 +111,7 @@ static const char style[] =
  * XML; the body's data-ready attribute tells the browser test the script ran.
  */
 static const char script[] =
-	"//<![CDATA[\n"
+	"\n//<![CDATA[\n"
 	"(function () {\n"
 	"  var pick = document.getElementById('hm-cpu');\n"
 	"  if (pick) {\n"
@@ -119,16 +131,66 @@ static const struct nav_item report_nav[] = {
 	{ "branches", "Branches" }, { "topdown", "Topdown" },               { "queries", "Queries" },
 };
 
+/* 'sha256-BASE64' of @p text, as a CSP source expression. */
+static void csp_hash(const char *text, char out[64])
+{
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	sha256_init(&ctx);
+	sha256_update(&ctx, strlen(text), (const uint8_t *)text);
+	sha256_digest(&ctx, sizeof digest, digest);
+	char b64[BASE64_ENCODE_RAW_LENGTH(SHA256_DIGEST_SIZE) + 1];
+	base64_encode_raw(b64, sizeof digest, digest);
+	b64[sizeof b64 - 1] = 0;
+	snprintf(out, 64, "'sha256-%s'", b64);
+}
+
+/* The whole style sheet: the fixed rules and the generated shade classes.  NULL without memory. */
+static char *style_sheet(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	fputs("\n", f);
+	fputs(style, f);
+	report_html_shade_css(f);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* The script between the tags, exactly as the page has it (its hash is over these bytes). */
+static const char *page_script(void)
+{
+	return script;
+}
+
 void report_page_open(struct report_ctx *c, const char *heading, const char *subtitle, const struct nav_item *nav, size_t n)
 {
 	struct html *h = &c->h;
+	char *sheet = style_sheet();
+	char style_hash[64], script_hash[64];
+	csp_hash(sheet ? sheet : "", style_hash);
+	csp_hash(page_script(), script_hash);
 	report_html_raw(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+		    "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src ");
+	report_html_raw(h, style_hash);
+	report_html_raw(h, "; script-src ");
+	report_html_raw(h, script_hash);
+	report_html_raw(h, "; base-uri 'none'; form-action 'none'\"/>\n"
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-		    "<meta name=\"generator\" content=\"spekit spe-report\"/>\n<title>");
+		    "<meta name=\"generator\" content=\"spekit spe-report\"/>\n<meta name=\"referrer\" content=\"no-referrer\"/>\n<title>");
 	report_html_text(h, heading);
 	report_html_raw(h, ": ");
 	report_html_text(h, c->o.title);
-	report_html_printf(h, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>", style);
+	report_html_raw(h, "</title>\n<style>");
+	report_html_raw(h, sheet ? sheet : "");
+	report_html_raw(h, "</style>\n</head>\n<body>\n<header><h1>");
+	free(sheet);
 	report_html_text(h, heading);
 	report_html_raw(h, ": ");
 	report_html_text(h, c->o.title);
@@ -183,14 +245,30 @@ void report_page_queries(struct report_ctx *c)
 		report_html_raw(h, "<h3>");
 		report_html_text(h, report_query_name((enum report_query)q));
 		report_html_raw(h, "</h3><pre>");
-		report_html_text(h, sql ? sql : "(out of memory)");
+		report_html_text_whole(h, sql ? sql : "(out of memory)");
 		report_html_raw(h, "</pre>");
 		free(sql);
 	}
 	report_html_raw(h, "</details>\n</section>\n");
 }
 
+void report_page_cuts(struct html *h)
+{
+	if (!h->cut)
+		return;
+	char text[256];
+	snprintf(text, sizeof text,
+		 "%lu value%s of the database %s longer than %d characters: shown cut, ending in \xe2\x80\xa6 "
+		 "(spe-query shows %s whole).",
+		 h->cut, h->cut == 1 ? "" : "s", h->cut == 1 ? "was" : "were", UTIL_VISIBLE_MAX, h->cut == 1 ? "it" : "them");
+	report_html_raw(h, "<p class=\"none\" id=\"cut-values\">");
+	report_html_text_whole(h, text);
+	report_html_raw(h, "</p>\n");
+}
+
 void report_page_tail(struct report_ctx *c)
 {
-	report_html_printf(&c->h, "</main>\n<script>\n%s</script>\n</body>\n</html>\n", script);
+	report_html_raw(&c->h, "</main>\n<script>");
+	report_html_raw(&c->h, page_script());
+	report_html_raw(&c->h, "</script>\n</body>\n</html>\n");
 }

@@ -12,7 +12,6 @@
 #include "sections.h"
 #include "svg_chart.h"
 
-#define SHADE_RGB 0xe53935
 #define FOLD_RUN 12 /* a run of more rows than this without samples folds ... */
 #define FOLD_KEEP 3 /* ... keeping this many at each end */
 
@@ -20,9 +19,9 @@ static void shade(struct html *h, double share)
 {
 	if (share <= 0)
 		return;
-	char bg[8];
-	report_html_blend(bg, SHADE_RGB, 0.08 + 0.62 * sqrt(share));
-	report_html_printf(h, " style=\"background:%s\"", bg);
+	char cls[16];
+	report_html_shade_class(cls, REPORT_SHADE_HOT, 0.08 + 0.62 * sqrt(share));
+	report_html_printf(h, " class=\"%s\"", cls);
 }
 
 static void stat_cells(struct html *h, const struct ann_function *f, const struct ann_stats *s, int with_mean)

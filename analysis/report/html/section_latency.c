@@ -84,7 +84,7 @@ int report_section_latency(struct report_ctx *c)
 		free(hist);
 		return 0;
 	}
-	report_html_raw(h, "<figure style=\"margin:0\"><figcaption>Total latency of loads by memory level</figcaption>");
+	report_html_raw(h, "<figure class=\"m0\"><figcaption>Total latency of loads by memory level</figcaption>");
 	report_svg_stacked_bar(h, segs, n, 1000, 34);
 	report_html_raw(h, "</figure>\n");
 	report_html_raw(h, "<table id=\"mem-levels\"><thead><tr><th>level</th><th class=\"n\">loads</th>"
@@ -93,8 +93,8 @@ int report_section_latency(struct report_ctx *c)
 	for (int v = 0; v <= MEM_LEVELS; v++) {
 		if (!rows[v].present)
 			continue;
-		report_html_printf(h, "<tr><td data-col=\"mem_level\"><span class=\"sw\" style=\"background:#%06x\"></span>",
-			    report_mem_level_rgb(v));
+		report_html_raw(h, "<tr><td data-col=\"mem_level\">");
+		report_html_swatch(h, report_mem_level_rgb(v));
 		report_html_text(h, v < MEM_LEVELS ? report_mem_level_label(v) : NULL);
 		report_html_raw(h, "</td>");
 		report_html_td(h, "loads", rows[v].loads, 1);

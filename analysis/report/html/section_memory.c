@@ -19,8 +19,6 @@
 #define PAGES_PER_REGION 512 /* 4 KiB pages in 2 MiB */
 #define SHARE_RGB 0x1e88e5
 #define LATE_RGB 0x8e24aa
-#define LOCAL_RGB 0x43a047
-#define REMOTE_RGB 0x8e24aa
 #define MAX_NODES 16
 
 static const char *cell(const struct rowset *rs, size_t r, int col)
@@ -272,11 +270,12 @@ static void numa_matrix(struct html *h, struct numa_cell m[MAX_NODES][MAX_NODES]
 		report_html_printf(h, "<tr><th>node %d</th>", i);
 		for (int j = 0; j < nodes; j++) {
 			const struct numa_cell *x = &m[i][j];
-			char bg[8];
-			report_html_blend(bg, i == j ? LOCAL_RGB : REMOTE_RGB, total > 0 ? 0.15 + 0.85 * x->latency / total : 0);
-			report_html_printf(h, "<td class=\"n\" data-cpu-node=\"%d\" data-memory-node=\"%d\" data-loads=\"%.0f\" "
-				       "data-latency=\"%.0f\" style=\"background:%s\">",
-				    i, j, x->loads, x->latency, x->loads > 0 ? bg : "#fff");
+			char cls[16];
+			report_html_shade_class(cls, i == j ? REPORT_SHADE_LOCAL : REPORT_SHADE_REMOTE,
+						x->loads > 0 && total > 0 ? 0.15 + 0.85 * x->latency / total : 0);
+			report_html_printf(h, "<td class=\"n %s\" data-cpu-node=\"%d\" data-memory-node=\"%d\" data-loads=\"%.0f\" "
+				       "data-latency=\"%.0f\">",
+				    cls, i, j, x->loads, x->latency);
 			if (x->loads > 0)
 				report_html_textf(h, "%.0f loads, %.1f%% of latency%s", x->loads,
 					   total > 0 ? 100 * x->latency / total : 0.0, i == j ? "" : " (remote)");

@@ -100,7 +100,7 @@ static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char
 		report_html_td(h, "kind", report_rq_text(&q, S_KIND), 0);
 		report_html_td(h, "cpus", report_rq_text(&q, S_CPUS), 1);
 		report_html_td(h, "loaded_at", report_rq_text(&q, S_LOADED), 0);
-		report_html_raw(h, "<td style=\"white-space:normal\">");
+		report_html_raw(h, "<td class=\"wrapn\">");
 		print_filters(h, report_rq_text(&q, S_CMDLINE));
 		report_html_raw(h, "</td><td class=\"wrap mono\">");
 		report_html_text(h, report_rq_text(&q, S_CMDLINE));

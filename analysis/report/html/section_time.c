@@ -39,8 +39,8 @@ static int by_cpu(const void *a, const void *b)
 static void figure(struct html *h, const char *key, const char *caption, const uint64_t *counts, int b0, int b1,
 		   double span, const char *unit, int hidden)
 {
-	report_html_printf(h, "<figure class=\"hm\" data-cpu=\"%s\"%s style=\"margin:0\"><figcaption>", key,
-		    hidden ? " hidden=\"hidden\"" : "");
+	report_html_printf(h, "<figure class=\"hm\" data-cpu=\"%s\"", key);
+	report_html_raw(h, hidden ? " hidden=\"hidden\"><figcaption>" : "><figcaption>");
 	report_html_text(h, caption);
 	report_html_raw(h, "</figcaption>");
 	report_svg_heatmap(h, counts, SLOTS, b0, b1, span, unit);

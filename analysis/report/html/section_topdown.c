@@ -67,7 +67,7 @@ static void runs_table(struct html *h, json_object *wl)
 				double f = json_object_get_double(v);
 				/* the text's "~": an approximation, drawn paler */
 				int approx = note && strstr(note, "approximation");
-				report_html_raw(h, "<div style=\"display:flex;gap:6px;align-items:center\">");
+				report_html_raw(h, "<div class=\"flexrow\">");
 				report_svg_fraction_bar(h, f, approx ? APPROX_RGB : NODE_RGB, 110, 10);
 				report_html_textf(h, "%s%.1f%%", approx ? "~" : "", 100 * f);
 				report_html_raw(h, "</div>");
@@ -93,7 +93,7 @@ static void json_table(struct html *h, json_object *rows, const struct json_col 
 {
 	report_html_raw(h, "<table class=\"wide\"><thead><tr>");
 	for (int k = 0; k < n; k++)
-		report_html_printf(h, "<th%s>%s</th>", cols[k].kind ? " class=\"n\"" : "", cols[k].head);
+		report_html_printf(h, cols[k].kind ? "<th class=\"n\">%s</th>" : "<th>%s</th>", cols[k].head);
 	report_html_raw(h, "</tr></thead><tbody>");
 	for (size_t i = 0; rows && i < json_object_array_length(rows); i++) {
 		json_object *r = json_object_array_get_idx(rows, i);
@@ -144,7 +144,7 @@ static void evidence(struct html *h, json_object *run, json_object *ev)
 			segs[k] = (struct bar_segment){ .label = name, .value = share,
 							.rgb = report_mem_level_rgb(report_mem_level_index(name)), .tooltip = tips[k] };
 		}
-		report_html_raw(h, "<figure style=\"margin:0\"><figcaption>Behind backend_bound and memory_bound: "
+		report_html_raw(h, "<figure class=\"m0\"><figcaption>Behind backend_bound and memory_bound: "
 			    "load latency by memory level</figcaption>");
 		report_svg_stacked_bar(h, segs, k, 1000, 26);
 		report_html_raw(h, "</figure>");

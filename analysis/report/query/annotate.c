@@ -477,9 +477,12 @@ static void read_source(struct report_ctx *c, struct ann_function *f)
 		if (!open_name || strcmp(open_name, l->file)) {
 			report_source_file_close(&src);
 			open_name = l->file;
-			if (report_source_file_open(l->file, c->o.symfs, c->o.source_dirs, &src) != 0) {
-				if (!f->source_note && asprintf(&f->source_note, "%s not found (give --source-dir)", l->file) < 0)
+			enum source_result r = report_source_file_open(l->file, c->o.symfs, c->o.source_dirs, &src);
+			if (r != SOURCE_READ) {
+				if (!f->source_note &&
+				    asprintf(&f->source_note, "%s: %s", l->file, report_source_result_text(r)) < 0)
 					f->source_note = NULL;
+				c->sources_not_read += r == SOURCE_REFUSED;
 				continue;
 			}
 			if (!f->source_path && k == 0)

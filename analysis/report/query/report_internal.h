@@ -41,6 +41,7 @@ struct report_ctx {
 	char *err;
 	size_t errlen;
 	struct query_log log[RQ_COUNT];
+	int sources_not_read; /* source files a line table named that lead outside --source-dir/--symfs */
 };
 
 int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err,

@@ -79,7 +79,9 @@ void report_table_head(struct html *h, const char *id, const struct table_col *c
 		report_html_text(h, cols[k].head);
 		report_html_raw(h, "</th>");
 	}
-	report_html_printf(h, "%s</tr></thead><tbody>", extra ? extra : "");
+	if (extra) /* markup of the caller's own, e.g. a header cell */
+		report_html_raw(h, extra);
+	report_html_raw(h, "</tr></thead><tbody>");
 }
 
 void report_table_end(struct html *h)

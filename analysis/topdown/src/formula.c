@@ -62,6 +62,16 @@ const char *td_arm_formula_cpu(int i)
 	return i >= 0 && i < td_arm_formula_count() ? arm_formulas[i].cpu : NULL;
 }
 
+const char *td_cpu_model_name(unsigned i)
+{
+	size_t n_intel = sizeof intel_generic_cpus / sizeof intel_generic_cpus[0];
+	if (i < n_intel)
+		return intel_generic_cpus[i].name;
+	if (i == n_intel)
+		return "westmere";
+	return td_arm_formula_cpu((int)(i - n_intel - 1));
+}
+
 static const struct arm_formula *arm_formula_for(const char *name)
 {
 	for (int i = 0; i < td_arm_formula_count(); i++)

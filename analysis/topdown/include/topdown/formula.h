@@ -46,5 +46,7 @@ int td_interval_count(const struct td_interval *iv, enum td_isa isa, const char 
 /** Number of Arm formula rows, and the CPU name of row @p i (for tests). */
 int td_arm_formula_count(void);
 const char *td_arm_formula_cpu(int i);
+/* The i-th CPU model name td_cpu_lookup knows (Intel, then Arm), NULL after the last: for completion and --help. */
+const char *td_cpu_model_name(unsigned i);
 
 #endif
