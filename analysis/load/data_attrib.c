@@ -123,8 +123,8 @@ static struct dattr_space *space_images(struct data_attrib *a, uint32_t space)
 	for (size_t i = 0; i < ps->n_maps; i++) {
 		uint32_t mi = ps->maps[i];
 		size_t row = p->maps[mi].mapping;
-		if (a->at->maps[row].prot >= 0)
-			continue;
+		if (a->at->maps[row].prot >= 0 || a->at->maps[row].kind != ATTRIB_MAP_FILE)
+			continue; /* a data mapping, or anonymous memory: no binary */
 		struct dattr_image *im = image_of(a, row);
 		if (!im)
 			return NULL;

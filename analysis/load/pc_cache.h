@@ -16,7 +16,8 @@
 struct pc_value {
 	int64_t mapping_id, symbol_id, insn_id; /* 0 = NULL */
 	uint32_t latency_group;                 /* the loader's latency_groups number, PC_NO_GROUP until set */
-	uint32_t map;                           /* the process model's map it was found in (processes.h), or UINT32_MAX */
+	uint32_t jit;                           /* in JIT code (anonymous executable memory, a jitdump's code) */
+	uint64_t from, to;                      /* the span of perf time the answer holds for (processes.h) */
 };
 #define PC_NO_GROUP UINT32_MAX
 
