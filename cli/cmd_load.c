@@ -57,11 +57,12 @@ enum {
 	OPT_CLUSTER_HTTP,
 	OPT_BUILDID_DIR,
 	OPT_DEBUGINFOD,
-	OPT_NO_DEBUGINFOD
+	OPT_NO_DEBUGINFOD,
+	OPT_JIT_MAPS
 };
 static const char *const usage[] = {
 	"spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]",
-	"         [--buildid-dir=DIR] [--debuginfod=URLS | --no-debuginfod] [--no-symbols]",
+	"         [--buildid-dir=DIR] [--debuginfod=URLS | --no-debuginfod] [--jit-maps=DIR] [--no-symbols]",
 	"         [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--raw-cpu=N]]",
 	"spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace] [options above]",
 	NULL,
@@ -97,6 +98,8 @@ static const struct cli_option options[] = {
 	  .help = "fetch missing files from these debuginfod servers (default: DEBUGINFOD_URLS'), each fetch given up "
 		  "after DEBUGINFOD_TIMEOUT seconds (default " STRINGIFY(SPE_SYM_DEBUGINFOD_TIMEOUT) ") without a byte" },
 	{ OPT_NO_DEBUGINFOD, "no-debuginfod", 0, CLI_FLAG, .help = "never ask a debuginfod server" },
+	{ OPT_JIT_MAPS, "jit-maps", 0, CLI_DIR, "DIR",
+	  .help = "JIT code's perf-PID.map and jit-PID.dump files from DIR, not /tmp and the recorded paths" },
 	{ OPT_NO_SYMBOLS, "no-symbols", 0, CLI_FLAG, .help = "do not symbolize or disassemble" },
 	{ OPT_LINE_BUDGET, "line-budget", 0, CLI_INT, "N", .min = 1, .max = 1 << 30,
 	  .help = "written cache lines whose sharing counts a load keeps (default " STRINGIFY(SPE_LOAD_LINE_BUDGET) ")",
@@ -136,8 +139,12 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	if (k->files_mismatch)
 		fprintf(stderr, ", %llu mapped file%s with another build-id (not used)",
 			(unsigned long long)k->files_mismatch, k->files_mismatch == 1 ? "" : "s");
+	if (k->jit_records)
+		fprintf(stderr, "; %llu in JIT code, %llu of them without symbol", (unsigned long long)k->jit_records,
+			(unsigned long long)k->jit_no_symbol);
 	/* not one mapped sample symbolized, no file found: the binaries were not where the recording saw them */
-	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records &&
+	if (counted_opts && counted_opts->symbolize && k->no_symbol > k->jit_no_symbol &&
+	    k->no_symbol + k->no_mapping >= k->records &&
 	    !k->files_matched && !k->files_unrecorded && !k->files_mismatch)
 		fprintf(stderr, " (no binary found: %s)",
 			counted_opts->symfs ? "is --symfs the root they are under?"
@@ -162,6 +169,12 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	if (k->bpf_loads || k->bpf_unloads)
 		fprintf(stderr, "spe-load: %s: BPF programs: %llu loaded, %llu unloaded while recording (KSYMBOL records "
 			"name their code)\n", file, (unsigned long long)k->bpf_loads, (unsigned long long)k->bpf_unloads);
+	for (const char *w = k->jit_what; *w;) { /* each JIT symbol file that could not be read whole, once */
+		const char *nl = strchr(w, '\n');
+		int n = nl ? (int)(nl - w) : (int)strlen(w);
+		fprintf(stderr, "spe-load: %s: %.*s\n", file, n, w);
+		w += n + (nl != NULL);
+	}
 	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
 		fprintf(stderr, "spe-load: %s\n", k->cut_what);
 	if (k->files_unrecorded) /* perf record -z, or a writer that records no build-ids */
@@ -247,6 +260,7 @@ int cmd_load(int argc, char **argv)
 		case OPT_FORCE: force = 1; break;
 		case OPT_SYMFS: opts.symfs = a.value; break;
 		case OPT_KALLSYMS: opts.kallsyms = a.value; break;
+		case OPT_JIT_MAPS: opts.jit_maps = a.value; break;
 		case OPT_NO_SYMBOLS: opts.symbolize = 0; break;
 		case OPT_RAW: raw = 1; break;
 		case OPT_MIDR: midr_arg = a.value; break;
@@ -283,6 +297,8 @@ int cmd_load(int argc, char **argv)
 		opts.midr = midr;
 
 	if (opts.symfs && (c = cli_check_dir_option("spe-load", "--symfs", opts.symfs)))
+		return c;
+	if (opts.jit_maps && (c = cli_check_dir_option("spe-load", "--jit-maps", opts.jit_maps)))
 		return c;
 	if (opts.buildid_dir && (c = cli_check_dir_option("spe-load", "--buildid-dir", opts.buildid_dir)))
 		return c;

@@ -24,7 +24,7 @@ scripts/build.sh build/asan -DCMAKE_BUILD_TYPE=Debug -DSPE_SANITIZE=ON -DSPE_SQL
 echo "== libFuzzer targets (${SPE_FUZZ_SECONDS:-30}s each)"
 CC=clang scripts/build.sh build/fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
   -DSPE_SANITIZE=ON -DSPE_FUZZ=ON -DSPE_FUZZ_SECONDS="${SPE_FUZZ_SECONDS:-30}"
-(cd build/fuzz && ctest --output-on-failure -L '^fuzz$') || status=1
+(cd build/fuzz && ctest --output-on-failure -j"$jobs" -L '^fuzz$') || status=1  # one core a target
 
 echo "== aarch64 cross build, tests under qemu-user"
 scripts/test-arm64.sh build/arm64 || status=1

@@ -2,7 +2,7 @@
 /*
  * The per-record memos of the loader: (address space, address) -> what it
  * resolved to, for the PC of every record (resolve.c: mapping, symbol,
- * instruction, latency group, the process model's map) and the data page of
+ * instruction, latency group, JIT or not, the span of time it holds for) and the data page of
  * every data address (data_attrib.c: its data object, for a span of time).  Open addressing with the key and the
  * value in the slot itself, so a lookup is one cache miss, and the loader
  * starts that miss a few records ahead (addr_memo_prefetch).
@@ -24,7 +24,9 @@
 struct pc_value {
 	int64_t mapping_id, symbol_id, insn_id; /* 0 = NULL */
 	uint32_t latency_group;                 /* the loader's latency_groups number, PC_NO_GROUP until set */
-	uint32_t map;                           /* the process model's map it was found in (processes.h), or UINT32_MAX */
+	uint32_t jit;                           /* in JIT code (anonymous executable memory, a jitdump's code) */
+	uint64_t from, to;                      /* the span of perf time the answer holds for (processes.h) */
+	uint32_t changes;                       /* ... while its space's change count is this (ana_procs_changes) */
 };
 #define PC_NO_GROUP UINT32_MAX
 
@@ -32,6 +34,7 @@ struct pc_value {
 struct addr_timed_id {
 	int64_t id;
 	uint64_t from, to;
+	uint32_t changes; /* ... while its space's change count is this (ana_procs_changes) */
 };
 
 struct addr_memo_entry {

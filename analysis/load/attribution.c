@@ -67,6 +67,20 @@ struct attrib_mapping *ana_attrib_add_mapping(struct attribution *a, int64_t id,
 					      uint64_t pgoff, const char *path, const char *build_id, uint64_t time,
 					      int64_t prot)
 {
+	return ana_attrib_add_mapping_kind(a, id, pid, start, len, pgoff, path, build_id, time, prot, ATTRIB_MAP_FILE);
+}
+
+static int procs_kind(int kind)
+{
+	return kind == ATTRIB_MAP_JIT	   ? PROC_MAP_CODE
+	       : kind == ATTRIB_MAP_FILE ? PROC_MAP_PLAIN
+					 : PROC_MAP_ANON;
+}
+
+struct attrib_mapping *ana_attrib_add_mapping_kind(struct attribution *a, int64_t id, int pid, uint64_t start,
+						   uint64_t len, uint64_t pgoff, const char *path, const char *build_id,
+						   uint64_t time, int64_t prot, int kind)
+{
 	if (a->n_maps >= PROC_NONE)
 		return NULL;
 	struct attrib_mapping *p = util_grow(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
@@ -82,16 +96,44 @@ struct attrib_mapping *ana_attrib_add_mapping(struct attribution *a, int64_t id,
 	m->pgoff = pgoff;
 	m->time = time;
 	m->prot = prot;
+	m->kind = kind;
 	m->path = strdup(path ? path : "");
 	m->build_id = build_id && *build_id ? strdup(build_id) : NULL;
 	if (!m->path || (build_id && *build_id && !m->build_id) ||
-	    (len && ana_procs_mmap(&a->procs, pid, start, start + len, (uint32_t)a->n_maps, time) < 0)) {
+	    (len && ana_procs_mmap_kind(&a->procs, pid, start, start + len, (uint32_t)a->n_maps, time, procs_kind(kind)) <
+			    0)) {
 		free(m->path);
 		free(m->build_id);
 		return NULL;
 	}
 	a->n_maps++;
 	return m;
+}
+
+int ana_attrib_add_code(struct attribution *a, size_t row, int pid, uint64_t start, uint64_t end, uint64_t time,
+			uint32_t dump, uint32_t code)
+{
+	if (a->n_maps >= PROC_NONE)
+		return -spe_nomem;
+	struct attrib_mapping *p = util_grow(a->maps, &a->cap_maps, a->n_maps + 1, sizeof *p);
+	if (!p)
+		return -spe_nomem;
+	a->maps = p;
+	struct attrib_mapping *m = &a->maps[a->n_maps];
+	memset(m, 0, sizeof *m);
+	m->id = a->maps[row].id;
+	m->pid = pid;
+	m->start = start;
+	m->end = end;
+	m->time = time;
+	m->prot = -1;
+	m->kind = ATTRIB_MAP_JIT;
+	m->jit_dump = dump;
+	m->jit_code = code;
+	if (ana_procs_mmap_kind(&a->procs, pid, start, end, (uint32_t)a->n_maps, time, PROC_MAP_CODE) < 0)
+		return -spe_nomem;
+	a->n_maps++;
+	return 0;
 }
 
 void ana_attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint64_t time)

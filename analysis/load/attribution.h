@@ -26,7 +26,15 @@
 
 #define ATTRIB_NO_TIME UINT64_MAX
 
-/* A row of `mapping`: one MMAP/MMAP2 record (or the kernel's symbolic row). */
+/* What a mapping is, for resolution and for the process model's layers (processes.h). */
+enum attrib_map_kind {
+	ATTRIB_MAP_FILE,   /* a file, or memory of no special kind */
+	ATTRIB_MAP_ANON,   /* anonymous memory perf gives /tmp/perf-PID.map's symbols (jit_symbols.h) */
+	ATTRIB_MAP_SCRATCH, /* other anonymous memory ([anon:NAME], /memfd:): under JIT code, no symbols */
+	ATTRIB_MAP_JIT,    /* a jitdump's code (jit_loads.h): not a row, it names its dump's */
+};
+
+/* A row of `mapping`: one MMAP/MMAP2 record (or the kernel's symbolic row, or a jitdump's). */
 struct attrib_mapping {
 	int64_t id;
 	int pid;                    /* -1: the kernel's */
@@ -42,6 +50,8 @@ struct attrib_mapping {
 	/* a module's kallsyms group (kernel_syms.c): 0 until decided, -1 none */
 	int kernel_source;
 	int bid_match;              /* enum spe_sym_match of the file, once resolution looked it up */
+	int kind;                   /* enum attrib_map_kind */
+	uint32_t jit_dump, jit_code; /* ATTRIB_MAP_JIT: the dump (resolver's jit_symbols) and its code, or JIT_CODE_NONE */
 };
 
 struct attrib_switch {
@@ -85,6 +95,18 @@ int ana_attrib_exit(struct attribution *a, int pid, int tid, uint64_t time);
 struct attrib_mapping *ana_attrib_add_mapping(struct attribution *a, int64_t id, int pid, uint64_t start, uint64_t len,
 					      uint64_t pgoff, const char *path, const char *build_id, uint64_t time,
 					      int64_t prot);
+/* The same, of a kind (enum attrib_map_kind; ana_attrib_add_mapping's is ATTRIB_MAP_FILE). */
+struct attrib_mapping *ana_attrib_add_mapping_kind(struct attribution *a, int64_t id, int pid, uint64_t start,
+						   uint64_t len, uint64_t pgoff, const char *path, const char *build_id,
+						   uint64_t time, int64_t prot, int kind);
+/*
+ * JIT code of @p pid over [start, end) from @p time (the code layer of the
+ * process model), named by the mapping row @p row (its index in the table)
+ * and, for resolution, by dump @p dump's code @p code.  Not a row of its
+ * own.  0 or -spe_nomem.
+ */
+int ana_attrib_add_code(struct attribution *a, size_t row, int pid, uint64_t start, uint64_t end, uint64_t time,
+			uint32_t dump, uint32_t code);
 /* @p tid (of @p pid) starts running on @p cpu at @p time; the thread is then known to be @p pid's. */
 void ana_attrib_switch_in(struct attribution *a, int cpu, int pid, int tid, uint64_t time);
 /*

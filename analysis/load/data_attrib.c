@@ -124,8 +124,8 @@ static struct dattr_space *space_images(struct data_attrib *a, uint32_t space)
 	for (size_t i = 0; i < ps->n_maps; i++) {
 		uint32_t mi = ps->maps[i];
 		size_t row = p->maps[mi].mapping;
-		if (a->at->maps[row].prot >= 0)
-			continue;
+		if (a->at->maps[row].prot >= 0 || a->at->maps[row].kind != ATTRIB_MAP_FILE)
+			continue; /* a data mapping, or anonymous memory: no binary */
 		struct dattr_image *im = image_of(a, row);
 		if (!im)
 			return NULL;
@@ -261,7 +261,8 @@ int64_t ana_data_attrib_resolve(struct data_attrib *a, uint32_t space, uint64_t 
 	int pid = p->spaces[space].pid;
 	const struct addr_timed_id *memo = ana_addr_memo_find_timed(&a->pages, space, va >> 12);
 	int64_t found;
-	if (memo && holds(memo, time)) {
+	uint32_t changes = ana_procs_changes(p, space);
+	if (memo && memo->changes == changes && holds(memo, time)) {
 		found = memo->id;
 	} else {
 		uint64_t from, to;
@@ -273,7 +274,7 @@ int64_t ana_data_attrib_resolve(struct data_attrib *a, uint32_t space, uint64_t 
 			found = -row - 1;
 		else if ((found = map_object(a, pid, map)) < 0)
 			return found;
-		if (!ana_addr_memo_put_timed(&a->pages, space, va >> 12, (struct addr_timed_id){ found, from, to }))
+		if (!ana_addr_memo_put_timed(&a->pages, space, va >> 12, (struct addr_timed_id){ found, from, to, changes }))
 			return no_memory(a);
 	}
 	if (found < 0) {

@@ -63,9 +63,26 @@ static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
 					    ev->type == SPE_PERF_RECORD_MMAP2 ? m->prot : PROT_READ | PROT_WRITE,
 					    ev->type == SPE_PERF_RECORD_MMAP2 ? m->flags : MAP_PRIVATE, m->filename,
 					    sid_time(ev));
-	if (m->filename && m->filename[0] == '[')
+	/* [vdso], [vsyscall], [uprobes]: no file; [heap], [stack...] and [anon:NAME] may hold JIT code */
+	if (m->filename && m->filename[0] == '[' && strcmp(m->filename, "[heap]") && strncmp(m->filename, "[stack", 6) &&
+	    strncmp(m->filename, "[anon:", 6))
 		return 0;
-	return spe_loader_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev));
+	return spe_loader_exec_mmap(ld, (int)m->pid, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev),
+				    ev->type == SPE_PERF_RECORD_MMAP2 ? m->flags : 0);
+}
+
+/* Whether every event was recorded with CLOCK_MONOTONIC (perf record -k 1): jitdump times are perf time then. */
+static int monotonic_clock(struct spe_perf_file *f, const struct spe_perf_info *info)
+{
+	if (!info->n_attrs)
+		return 0;
+	for (uint32_t i = 0; i < info->n_attrs; i++) {
+		struct spe_perf_attr a;
+		memset(&a, 0, sizeof a);
+		if (spe_perf_get_attr(f, i, &a, sizeof a) < 0 || !a.use_clockid || a.clockid != 1 /* CLOCK_MONOTONIC */)
+			return 0;
+	}
+	return 1;
 }
 
 /* The NUMA nodes the capture stored (perf's NUMA_TOPOLOGY and MEM_TOPOLOGY features). */
@@ -273,6 +290,7 @@ static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct
 		rc = load_numa(cfg->perf, ld, &info);
 		if (rc == 0 && info.osrelease)
 			rc = spe_loader_osrelease(ld, info.osrelease);
+		spe_loader_clock(ld, monotonic_clock(cfg->perf, &info));
 	}
 	if (rc == 0)
 		rc = load_aux(ld, aux, opts, cfg->perf);

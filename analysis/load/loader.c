@@ -15,6 +15,7 @@
 #include "attribution.h"
 #include "data_attrib.h"
 #include "db_internal.h"
+#include "jit_loads.h"
 #include "ana/latency_hist.h"
 #include "loader_internal.h"
 #include "numa_tables.h"
@@ -25,10 +26,17 @@
 #include "time_conv_sql.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
+#include "util/grow.h"
 
 #define NO_TIME UINT64_MAX
 /* Record rows handed to the sink per call. */
 #define ROW_BATCH 256
+
+struct jit_marker {
+	int pid;
+	char *path;
+	uint64_t time;
+};
 
 struct spe_loader {
 	struct spe_row_sink sink;
@@ -48,6 +56,9 @@ struct spe_loader {
 
 	struct attribution at;
 	struct resolver res;
+	struct jit_marker *markers;    /* jitdump markers, read before the first record (jit_loads.h) */
+	size_t n_markers, cap_markers;
+	int monotonic;                 /* every event used CLOCK_MONOTONIC (perf record -k 1) */
 	struct data_attrib dattr;      /* data addresses -> data_object rows */
 	struct latency_groups latency; /* by (pc, insn, symbol): the pc_histogram rows */
 	int64_t no_pc_group;           /* records without a PC; -1 until one is seen */
@@ -264,17 +275,54 @@ static int data_fail(struct spe_loader *ld, int rc)
 	return rc;
 }
 
-int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
-		    const char *path, const char *build_id, uint64_t time)
+/*
+ * What an executable user mapping is: anonymous memory perf gives
+ * /tmp/perf-PID.map's names (tools/perf/util/map.c, map__new: //anon,
+ * /dev/zero..., /anon_hugepage..., MAP_HUGETLB, [stack..., /SYSV..., [heap]),
+ * other anonymous memory (//anon..., [anon:NAME], /memfd:NAME, which perf
+ * inject --jit also takes for JIT memory), or a file.
+ */
+static int exec_kind(const char *path, uint32_t flags)
+{
+	if (!path)
+		return ATTRIB_MAP_FILE;
+	if (!strcmp(path, "//anon") || !strncmp(path, "/dev/zero", 9) || !strncmp(path, "/anon_hugepage", 14) ||
+	    (flags & SPE_MAP_HUGETLB) || !strncmp(path, "[stack", 6) || !strncmp(path, "/SYSV", 5) ||
+	    !strcmp(path, "[heap]"))
+		return ATTRIB_MAP_ANON;
+	if (!strncmp(path, "//anon", 6) || !strncmp(path, "[anon:", 6) || !strncmp(path, "/memfd:", 7))
+		return ATTRIB_MAP_SCRATCH;
+	return ATTRIB_MAP_FILE;
+}
+
+int spe_loader_exec_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
+			 const char *path, const char *build_id, uint64_t time, uint32_t flags)
 {
 	if (pid < -1)
 		pid = -1;
+	if (pid >= 0 && ana_jit_marker_name(path)) {
+		/* no code: its dump's code is, once the recording's clock is known (before the first record) */
+		if (!ld->opts.symbolize)
+			return 0;
+		struct jit_marker *mk = util_grow(ld->markers, &ld->cap_markers, ld->n_markers + 1, sizeof *mk);
+		if (!mk)
+			return out_of_memory(ld);
+		ld->markers = mk;
+		mk = &ld->markers[ld->n_markers];
+		if (!(mk->path = strdup(path)))
+			return out_of_memory(ld);
+		mk->pid = pid;
+		mk->time = time;
+		ld->n_markers++;
+		return 0;
+	}
 	enum kernel_map_kind kind = KMAP_USER;
 	const char *ref_symbol = "";
 	if (pid == -1) /* `[kernel.kallsyms]_text` is the image's row `[kernel.kallsyms]`, its _text at pgoff */
 		kind = ana_kernel_map_kind(path, &path, &ref_symbol);
 	struct attrib_mapping *m =
-		ana_attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff, path, build_id, time, -1);
+		ana_attrib_add_mapping_kind(&ld->at, ld->next.mapping, pid, start, len, pgoff, path, build_id, time, -1,
+					    pid >= 0 ? exec_kind(path, flags) : ATTRIB_MAP_FILE);
 	if (!m)
 		return out_of_memory(ld);
 	m->kernel_kind = (uint8_t)kind;
@@ -282,6 +330,36 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 		ana_ksyms_image_map(&ld->res.ksyms, ref_symbol, pgoff, build_id);
 	ld->next.mapping++;
 	return 0;
+}
+
+int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		    const char *path, const char *build_id, uint64_t time)
+{
+	return spe_loader_exec_mmap(ld, pid, start, len, pgoff, path, build_id, time, 0);
+}
+
+void spe_loader_clock(struct spe_loader *ld, int monotonic)
+{
+	ld->monotonic = monotonic;
+}
+
+/* The code of the jitdumps the markers name, into the process model (jit_loads.h). */
+static int add_jit_loads(struct spe_loader *ld)
+{
+	struct jit_clock clock = { .tc = ld->has_time_conv ? &ld->tc : NULL, .monotonic = ld->monotonic };
+	int rc = 0;
+	for (size_t i = 0; i < ld->n_markers; i++) {
+		const struct jit_marker *mk = &ld->markers[i];
+		int again = 0; /* the dump mapped again by its process (the runtime's marker re-mapped): read once */
+		for (size_t j = 0; j < i && !again; j++)
+			again = ld->markers[j].pid == mk->pid && !strcmp(ld->markers[j].path, mk->path);
+		if (rc == 0 && !again)
+			rc = ana_jit_loads_add(&ld->at, &ld->res.jit, &ld->next.mapping, mk->pid, mk->path, mk->time, &clock);
+	}
+	for (size_t i = 0; i < ld->n_markers; i++)
+		free(ld->markers[i].path);
+	ld->n_markers = 0;
+	return rc < 0 ? out_of_memory(ld) : 0;
 }
 
 int spe_loader_ksymbol(struct spe_loader *ld, uint64_t addr, uint32_t len, int unregister, const char *name,
@@ -468,11 +546,16 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 		if (rc < 0)
 			return rc;
 	}
+	if (ld->n_markers) {
+		int rc = add_jit_loads(ld);
+		if (rc < 0)
+			return rc;
+	}
 	uint32_t space;
 	if (ana_attrib_record(&ld->at, c, rec, time, &pid, &tid, &space) < 0)
 		return out_of_memory(ld);
 
-	static struct pc_value nowhere = { .latency_group = PC_NO_GROUP, .map = PROC_NONE };
+	static struct pc_value nowhere = { .latency_group = PC_NO_GROUP };
 	struct pc_value *where = &nowhere;
 	if (HAS(PC)) {
 		int rc = ana_resolver_pc(&ld->res, rec, space, time, &where);
@@ -587,6 +670,8 @@ static int write_mappings(struct spe_loader *ld)
 {
 	for (size_t i = 0; i < ld->at.n_maps; i++) {
 		const struct attrib_mapping *m = &ld->at.maps[i];
+		if (m->kind == ATTRIB_MAP_JIT)
+			continue; /* a piece of a jitdump's code: its dump's row names it */
 		/*
 		 * The recorded build-id, and how its file was found: by the resolver,
 		 * else (data addresses only) by data_attrib, else not looked up.
@@ -706,6 +791,9 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	ld->counts.kernel_no_map = ld->res.kernel_no_map;
 	ana_ksyms_note(&ld->res.ksyms, ld->counts.kernel_symbols, sizeof ld->counts.kernel_symbols);
 	ld->counts.out_of_order = ld->at.procs.out_of_order;
+	ld->counts.jit_records = ld->res.jit_records;
+	ld->counts.jit_no_symbol = ld->res.jit_no_symbol;
+	ana_jit_symbols_note(&ld->res.jit, ld->counts.jit_what, sizeof ld->counts.jit_what);
 	ld->counts.no_data_object = ld->dattr.unresolved;
 	ld->counts.files_matched = ld->res.files[SPE_SYM_MATCHED];
 	ld->counts.files_mismatch = ld->res.files[SPE_SYM_MISMATCH];
@@ -750,6 +838,9 @@ void spe_loader_free(struct spe_loader *ld)
 	if (ld->own_sink && ld->sink.free)
 		ld->sink.free(ld->sink.ctx);
 	ana_data_attrib_fini(&ld->dattr);
+	for (size_t i = 0; i < ld->n_markers; i++)
+		free(ld->markers[i].path);
+	free(ld->markers);
 	ana_resolver_fini(&ld->res);
 	ana_attrib_fini(&ld->at);
 	ana_latency_groups_fini(&ld->latency);

@@ -26,5 +26,12 @@ int spe_loader_ksymbol(struct spe_loader *ld, uint64_t addr, uint32_t len, int u
 int spe_loader_osrelease(struct spe_loader *ld, const char *release);
 /* PERF_RECORD_BPF_EVENT: a program loaded (@p unload 0) or unloaded; counted (its code comes as KSYMBOL). */
 void spe_loader_bpf_event(struct spe_loader *ld, int unload);
+/* MAP_HUGETLB of an MMAP2's flags (the same on arm64 and x86: asm-generic/mman.h). */
+#define SPE_MAP_HUGETLB 0x40000u
+/* spe_loader_mmap with the MMAP2's flags (MAP_HUGETLB makes anonymous memory of it). */
+int spe_loader_exec_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
+			 const char *path, const char *build_id, uint64_t time, uint32_t flags);
+/* Whether every event of the recording used CLOCK_MONOTONIC (perf record -k 1): jitdump times are perf's then. */
+void spe_loader_clock(struct spe_loader *ld, int monotonic);
 
 #endif

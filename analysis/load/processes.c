@@ -23,7 +23,10 @@ void ana_procs_fini(struct processes *p)
 		free(p->spaces[i].maps);
 		free(p->spaces[i].by_start);
 		free(p->spaces[i].max_end);
+		free(p->spaces[i].starts);
+		ana_range_set_fini(&p->spaces[i].live);
 	}
+	free(p->taken);
 	free(p->spaces);
 	for (size_t i = 0; i < p->n_threads; i++)
 		free(p->threads[i].comm);
@@ -93,7 +96,8 @@ int ana_procs_comm(struct processes *p, int pid, int tid, const char *comm, uint
 	return 0;
 }
 
-int ana_procs_mmap(struct processes *p, int pid, uint64_t start, uint64_t end, uint32_t mapping, uint64_t time)
+int ana_procs_mmap_kind(struct processes *p, int pid, uint64_t start, uint64_t end, uint32_t mapping, uint64_t time,
+			int kind)
 {
 	struct proc_event *e = queue(p, PROC_EV_MMAP, time);
 	if (!e)
@@ -102,7 +106,13 @@ int ana_procs_mmap(struct processes *p, int pid, uint64_t start, uint64_t end, u
 	e->start = start;
 	e->end = end;
 	e->mapping = mapping;
+	e->flag = kind;
 	return 0;
+}
+
+int ana_procs_mmap(struct processes *p, int pid, uint64_t start, uint64_t end, uint32_t mapping, uint64_t time)
+{
+	return ana_procs_mmap_kind(p, pid, start, end, mapping, time, PROC_MAP_PLAIN);
 }
 
 int ana_procs_munmap(struct processes *p, int pid, uint64_t start, uint64_t end, uint64_t time)
@@ -185,6 +195,10 @@ static int index_space(struct processes *p, struct proc_space *s)
 	if (!me && s->n_maps)
 		return -spe_nomem;
 	s->max_end = me;
+	uint64_t *st = realloc(s->starts, s->n_maps * sizeof *st);
+	if (!st && s->n_maps)
+		return -spe_nomem;
+	s->starts = st;
 	memcpy(by, s->maps, s->n_maps * sizeof *by);
 	qsort_r(by, s->n_maps, sizeof *by, by_start_cmp, p->maps);
 	uint64_t hi = 0;
@@ -192,25 +206,25 @@ static int index_space(struct processes *p, struct proc_space *s)
 		if (p->maps[by[i]].end > hi)
 			hi = p->maps[by[i]].end;
 		me[i] = hi;
+		st[i] = p->maps[by[i]].start;
 	}
 	s->n_indexed = s->n_maps;
 	return 0;
 }
 
-uint32_t ana_procs_map_span(struct processes *p, uint32_t space, uint64_t addr, uint64_t time, uint64_t *from,
-			    uint64_t *to)
+/* The map of one layer (a space's maps, or its code layer's) holding @p addr at @p time, and its span. */
+static uint32_t layer_span(struct processes *p, uint32_t space, uint64_t addr, uint64_t time, uint64_t *from,
+			   uint64_t *to)
 {
 	*from = 0;
 	*to = PROC_NO_TIME;
-	if (space == PROC_NONE)
-		return PROC_NONE;
 	struct proc_space *s = &p->spaces[space];
 	if (s->n_indexed != s->n_maps && index_space(p, s) < 0)
 		return PROC_NONE; /* out of memory: the map stays unknown rather than guessed */
 	size_t lo = 0, hi = s->n_maps;
 	while (lo < hi) { /* the first map starting above addr */
 		size_t mid = (lo + hi) / 2;
-		if (p->maps[s->by_start[mid]].start <= addr)
+		if (s->starts[mid] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -234,6 +248,32 @@ uint32_t ana_procs_map_span(struct processes *p, uint32_t space, uint64_t addr, 
 	return PROC_NONE;
 }
 
+uint32_t ana_procs_map_span(struct processes *p, uint32_t space, uint64_t addr, uint64_t time, uint64_t *from,
+			    uint64_t *to)
+{
+	*from = 0;
+	*to = PROC_NO_TIME;
+	if (space == PROC_NONE)
+		return PROC_NONE;
+	uint64_t cf = 0, ct = PROC_NO_TIME;
+	uint32_t code = p->spaces[space].code;
+	if (code != PROC_NONE) {
+		uint32_t m = layer_span(p, code, addr, time, &cf, &ct);
+		if (m != PROC_NONE) {
+			*from = cf;
+			*to = ct;
+			return m;
+		}
+	}
+	uint32_t m = layer_span(p, space, addr, time, from, to);
+	/* the answer below holds while no code lies above */
+	if (cf > *from)
+		*from = cf;
+	if (ct < *to)
+		*to = ct;
+	return m;
+}
+
 uint32_t ana_procs_map_at(struct processes *p, uint32_t space, uint64_t addr, uint64_t time)
 {
 	uint64_t from, to;
@@ -253,6 +293,7 @@ static uint32_t new_space(struct processes *p, int pid, uint64_t from)
 	memset(s, 0, sizeof *s);
 	s->pid = pid;
 	s->from = from;
+	s->code = PROC_NONE;
 	s->prev_same_pid = pid >= 0 ? latest(&p->latest_space, pid) : PROC_NONE;
 	if (pid >= 0 && set_latest(&p->latest_space, pid, i) < 0)
 		return PROC_NONE;
@@ -316,6 +357,71 @@ static int add_map(struct processes *p, uint32_t space, uint64_t start, uint64_t
 	return 0;
 }
 
+/* The code layer of @p space, made on first need (a space of no pid's: lookups reach it through @p space). */
+static uint32_t code_layer(struct processes *p, uint32_t space)
+{
+	if (p->spaces[space].code != PROC_NONE)
+		return p->spaces[space].code;
+	struct proc_space *s = util_grow(p->spaces, &p->cap_spaces, p->n_spaces + 1, sizeof *s);
+	if (!s)
+		return PROC_NONE;
+	p->spaces = s;
+	uint32_t i = (uint32_t)p->n_spaces++;
+	s = &p->spaces[i];
+	memset(s, 0, sizeof *s);
+	s->pid = p->spaces[space].pid;
+	s->from = p->spaces[space].from;
+	s->code = PROC_NONE;
+	s->prev_same_pid = PROC_NONE;
+	p->spaces[space].code = i;
+	return i;
+}
+
+/* A live map of code layer @p cs: a map, and its place in the layer's live set. */
+static int add_code_map(struct processes *p, uint32_t cs, uint64_t start, uint64_t end, uint32_t mapping,
+			uint64_t from)
+{
+	if (add_map(p, cs, start, end, mapping, from) < 0)
+		return -spe_nomem;
+	struct range_item it = { start, end, (uint32_t)(p->n_maps - 1) };
+	return ana_range_set_insert(&p->spaces[cs].live, it);
+}
+
+/* Cut the live code of layer @p cs overlapping [start, end) at @p time: what is outside goes on. */
+static int cut_code(struct processes *p, uint32_t cs, uint64_t start, uint64_t end, uint64_t time)
+{
+	long n = ana_range_set_take(&p->spaces[cs].live, start, end, &p->taken, &p->cap_taken);
+	if (n < 0)
+		return -spe_nomem;
+	for (long i = 0; i < n; i++) {
+		struct range_item it = p->taken[i];
+		struct proc_map *m = &p->maps[it.value];
+		m->to = time;
+		uint32_t mapping = m->mapping;
+		if (it.start < start && add_code_map(p, cs, it.start, start, mapping, time) < 0)
+			return -spe_nomem;
+		if (it.end > end && add_code_map(p, cs, end, it.end, mapping, time) < 0)
+			return -spe_nomem;
+	}
+	return 0;
+}
+
+/* A new process's copy of its parent's code layer @p from, as it is at @p time. */
+static int copy_code(struct processes *p, uint32_t from, uint32_t space, uint64_t time)
+{
+	uint32_t cs = code_layer(p, space);
+	if (cs == PROC_NONE)
+		return -spe_nomem;
+	const struct range_set *live = &p->spaces[from].live; /* the parent's: adding to the child's leaves it be */
+	for (size_t b = 0; b < live->n_blocks; b++)
+		for (uint32_t i = 0; i < live->blocks[b]->n; i++) {
+			const struct proc_map m = p->maps[live->blocks[b]->items[i].value];
+			if (m.from <= time && time < m.to && add_code_map(p, cs, m.start, m.end, m.mapping, time) < 0)
+				return -spe_nomem;
+		}
+	return 0;
+}
+
 static int apply_fork(struct processes *p, const struct proc_event *e)
 {
 	uint32_t parent_thread = ana_procs_thread_at(p, e->ptid, e->time);
@@ -339,6 +445,8 @@ static int apply_fork(struct processes *p, const struct proc_event *e)
 				    add_map(p, space, m.start, m.end, m.mapping, e->time) < 0)
 					return -spe_nomem;
 			}
+			if (p->spaces[parent].code != PROC_NONE && copy_code(p, p->spaces[parent].code, space, e->time) < 0)
+				return -spe_nomem;
 		}
 	}
 	return new_thread(p, e->tid, space, e->time, comm) == PROC_NONE ? -spe_nomem : 0;
@@ -374,6 +482,17 @@ static int apply_mmap(struct processes *p, const struct proc_event *e)
 	uint32_t space = space_for(p, e->pid, e->time);
 	if (space == PROC_NONE)
 		return -spe_nomem;
+	p->spaces[space].changes++;
+	if (e->flag == PROC_MAP_CODE) {
+		uint32_t cs = code_layer(p, space);
+		if (cs == PROC_NONE || cut_code(p, cs, e->start, e->end, e->time) < 0)
+			return -spe_nomem;
+		return add_code_map(p, cs, e->start, e->end, e->mapping, e->time);
+	}
+	if (e->flag == PROC_MAP_PLAIN && p->spaces[space].code != PROC_NONE &&
+	    cut_code(p, p->spaces[space].code, e->start, e->end, e->time) < 0)
+		return -spe_nomem;
+	/* cut what it overlaps: the old map ends now, its parts outside the new one go on */
 	size_t n = p->spaces[space].n_maps;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t mi = p->spaces[space].maps[i];

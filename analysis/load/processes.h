@@ -13,7 +13,16 @@
  *   - an MMAP cuts every map of that space it overlaps, from its time on
  *     (what is left below and above stays); exec flushes nothing; an unmap
  *     (the kernel's KSYMBOL unregister) cuts the same way and adds nothing;
- *   - the kernel's maps are one space of their own (pid -1).
+ *   - the kernel's maps are one space of their own (pid -1);
+ *   - JIT code (jitdump code loads, PROC_MAP_CODE) is a layer above a
+ *     process's maps: a lookup finds the code there first, else the map
+ *     below.  Code cuts the code it overlaps (a later load replaces an
+ *     earlier one, as the MMAP2s perf inject --jit makes from them do) and
+ *     nothing below it; an MMAP of a file (PROC_MAP_PLAIN) and an unmap cut
+ *     both layers; an MMAP of anonymous memory (PROC_MAP_ANON: a JIT making
+ *     its code writable and executable again re-maps the pages under its
+ *     code) cuts only the maps below, as perf inject drops those MMAPs once
+ *     a process has a jitdump.  FORK copies both layers.
  * Sideband may come in any order: events wait until the next lookup, which
  * applies them in time order (file order among equal times; no time counts
  * as time 0, the start of the capture).  Lookups answer for a time: a
@@ -29,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "range_set.h"
 #include "util/hash_map.h"
 
 #define PROC_NO_TIME UINT64_MAX
@@ -49,10 +59,20 @@ struct proc_space {
 	uint32_t prev_same_pid;  /* the space this pid had before, PROC_NONE */
 	uint32_t *maps;          /* indices in processes.maps, in the order added */
 	size_t n_maps, cap_maps;
-	/* lookup index, rebuilt after maps were added: maps by start, and the highest end so far */
+	/* lookup index, rebuilt after maps were added: maps by start, their starts, and the highest end so far */
 	uint32_t *by_start;
+	uint64_t *starts;        /* the search reads these, one cache line for 8 maps */
 	uint64_t *max_end;
 	size_t n_indexed;
+	uint32_t code;           /* the space of its code layer (no pid's: found through this), PROC_NONE */
+	struct range_set live;   /* a code layer's live maps by address (its cuts need them in order) */
+	/*
+	 * Bumped by every MMAP or MUNMAP applied to it (or its code layer): a
+	 * memo of a lookup in this space holds while the count is unchanged, as
+	 * a map added later in the file (in time order or not) may cover time
+	 * the memo's span claimed.
+	 */
+	uint32_t changes;
 };
 
 /* A thread: a tid from a time on, in one process. */
@@ -66,11 +86,14 @@ struct proc_thread {
 
 enum proc_event_kind { PROC_EV_FORK, PROC_EV_EXIT, PROC_EV_COMM, PROC_EV_MMAP, PROC_EV_MUNMAP };
 
+/* What a map is, for the layers (above). */
+enum proc_map_kind { PROC_MAP_PLAIN, PROC_MAP_ANON, PROC_MAP_CODE };
+
 struct proc_event {
 	enum proc_event_kind kind;
 	uint64_t time, seq;
 	int pid, ppid, tid, ptid;
-	int flag;                /* FORK: synthesized from /proc (no maps copied); COMM: exec */
+	int flag;                /* FORK: synthesized from /proc (no maps copied); COMM: exec; MMAP: proc_map_kind */
 	uint32_t mapping;        /* MMAP */
 	uint64_t start, end;     /* MMAP, MUNMAP */
 	char *comm;              /* COMM */
@@ -90,6 +113,8 @@ struct processes {
 	size_t n_pending, cap_pending;
 	uint64_t seq;
 	uint64_t out_of_order;         /* events older than one applied before them (perf's count too) */
+	struct range_item *taken;      /* the code a cut takes out (scratch) */
+	size_t cap_taken;
 	uint64_t applied_time;
 };
 
@@ -102,8 +127,17 @@ int ana_procs_exit(struct processes *p, int pid, int tid, uint64_t time);
 int ana_procs_comm(struct processes *p, int pid, int tid, const char *comm, uint64_t time, int exec);
 /* A map of @p mapping over [start, end) in the space of @p pid (-1: the kernel's) from @p time. */
 int ana_procs_mmap(struct processes *p, int pid, uint64_t start, uint64_t end, uint32_t mapping, uint64_t time);
+/* The same, of a kind (enum proc_map_kind): ana_procs_mmap's is PROC_MAP_PLAIN. */
+int ana_procs_mmap_kind(struct processes *p, int pid, uint64_t start, uint64_t end, uint32_t mapping, uint64_t time,
+			int kind);
 /* Nothing over [start, end) in the space of @p pid from @p time (the kernel's: a KSYMBOL unregistered). */
 int ana_procs_munmap(struct processes *p, int pid, uint64_t start, uint64_t end, uint64_t time);
+
+/* The change count of @p space (proc_space.changes), 0 for PROC_NONE. */
+static inline uint32_t ana_procs_changes(const struct processes *p, uint32_t space)
+{
+	return space == PROC_NONE ? 0 : p->spaces[space].changes;
+}
 
 /* Apply the waiting sideband (the lookups do).  0 or -spe_nomem. */
 int ana_procs_settle(struct processes *p);
@@ -116,18 +150,31 @@ uint32_t ana_procs_map_at(struct processes *p, uint32_t space, uint64_t addr, ui
 /*
  * The same, and the span of time [*from, *to) around @p time over which the
  * answer stays the same (that map's window, or the gap between the maps
- * that held @p addr before and after).
+ * that held @p addr before and after; below code, also the gap in the code
+ * above).
  */
 uint32_t ana_procs_map_span(struct processes *p, uint32_t space, uint64_t addr, uint64_t time, uint64_t *from,
 			    uint64_t *to);
 
-/* Whether @p time lies in map @p m's time window (a memo of a map checks it). */
+/*
+ * Whether @p time lies in map @p m's time window.  A map of a process with
+ * code above its maps may be live and hidden: a memo of an answer keeps the
+ * span ana_procs_map_span gave (ana_procs_span_holds).
+ */
 static inline int ana_procs_map_live(const struct processes *p, uint32_t m, uint64_t time)
 {
 	const struct proc_map *pm = &p->maps[m];
 	if (time == PROC_NO_TIME)
 		return pm->to == PROC_NO_TIME;
 	return pm->from <= time && time < pm->to;
+}
+
+/* Whether @p time lies in the span [@p from, @p to) a lookup gave (PROC_NO_TIME: the latest state). */
+static inline int ana_procs_span_holds(uint64_t from, uint64_t to, uint64_t time)
+{
+	if (time == PROC_NO_TIME)
+		return to == PROC_NO_TIME;
+	return from <= time && time < to;
 }
 
 #endif

@@ -2,6 +2,7 @@
 /* Resolution (resolve.h): PCs to mappings, symbols and instructions, memoized. */
 #include "resolve.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* the address-space key of kernel PCs in the memo (spaces are 32-bit) */
@@ -47,6 +48,7 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 			return -spe_nomem;
 		}
 	}
+	ana_jit_symbols_init(&r->jit, opts->jit_maps);
 	return ana_ksyms_init(&r->ksyms, opts, r->sym, &at->recorded_ids, err, errlen);
 }
 
@@ -58,14 +60,20 @@ void ana_resolver_fini(struct resolver *r)
 	ana_addr_memo_fini(&r->pcs);
 	util_map_fini(&r->by_mapping);
 	util_map_fini(&r->symbols);
+	ana_jit_symbols_fini(&r->jit);
 	memset(r, 0, sizeof *r);
 }
 
-/* The symbol row of (mapping, start), written on first sight; its id in *id. */
-static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, uint64_t start, uint64_t size,
-		      const char *file, int line, int64_t *id)
+/*
+ * The symbol row @p which of a mapping (the function's start in a binary;
+ * JIT_SYMBOL | the entry or code index for JIT symbols, two of which may
+ * start at one address), written on first sight; its id in *id.
+ */
+#define JIT_SYMBOL (UINT64_C(1) << 63)
+static int symbol_row(struct resolver *r, int64_t mapping_id, uint64_t which, const char *name, uint64_t start,
+		      uint64_t size, const char *file, int line, int64_t *id)
 {
-	uint64_t key[2] = { (uint64_t)mapping_id, start };
+	uint64_t key[2] = { (uint64_t)mapping_id, which };
 	const int64_t *known = util_map_get(&r->symbols, key);
 	if (known) {
 		*id = *known;
@@ -139,8 +147,8 @@ static int resolve_kernel(struct resolver *r, struct attrib_mapping *m, uint64_t
 	out->mapping_id = m->id;
 	struct ksym_result ks = { 0 };
 	if (ana_ksyms_lookup(&r->ksyms, m, pc, &ks)) {
-		int rc = symbol_row(r, out->mapping_id, ks.name, ks.start, ks.size, ks.bin ? ks.sr.decl_file : NULL,
-				    ks.bin ? ks.sr.decl_line : 0, &out->symbol_id);
+		int rc = symbol_row(r, out->mapping_id, ks.start, ks.name, ks.start, ks.size,
+				    ks.bin ? ks.sr.decl_file : NULL, ks.bin ? ks.sr.decl_line : 0, &out->symbol_id);
 		if (rc < 0)
 			return rc;
 	}
@@ -169,9 +177,58 @@ static struct spe_sym_binary *binary_of(struct resolver *r, struct attrib_mappin
 	return m->bin;
 }
 
+/* A PC in anonymous executable memory: its name from the perf-PID.map of the process that mapped it. */
+static int resolve_perf_map(struct resolver *r, const struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
+{
+	int nomem;
+	const struct perf_map *pm = ana_jit_perf_map(&r->jit, m->pid, &nomem);
+	if (nomem)
+		return -spe_nomem;
+	uint32_t index;
+	const struct perf_map_entry *e = pm ? ana_perf_map_lookup(pm, pc, &index) : NULL;
+	if (e) {
+		int rc = symbol_row(r, m->id, JIT_SYMBOL | index, ana_perf_map_name(pm, e), e->start, e->size, NULL, 0,
+				    &out->symbol_id);
+		if (rc < 0)
+			return rc;
+	}
+	return insn_row(r, pc, out, NULL, NULL);
+}
+
+/*
+ * A PC in a jitdump's code: the code's name, the DEBUG_INFO line of the PC
+ * (the function's: its first entry), and its bytes when they are AArch64.
+ */
+static int resolve_jit_code(struct resolver *r, const struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
+{
+	if (m->jit_code == JIT_CODE_NONE)
+		return insn_row(r, pc, out, NULL, NULL); /* loaded more than once there, times unknown */
+	const struct jit_dump_file *f = &r->jit.dumps[m->jit_dump];
+	const struct jit_code *c = &f->d.codes[m->jit_code];
+	const struct jit_line *first = c->n_lines ? &f->d.lines[c->first_line] : NULL;
+	int rc = symbol_row(r, m->id, JIT_SYMBOL | ((uint64_t)m->jit_dump << 32) | m->jit_code,
+			    ana_jitdump_string(&f->d, c->name), c->addr, c->size,
+			    first ? ana_jitdump_string(&f->d, first->file) : NULL, first ? first->line : 0,
+			    &out->symbol_id);
+	if (rc < 0)
+		return rc;
+	const struct jit_line *l = ana_jitdump_line(&f->d, c, pc);
+	struct spe_sym_result sr = { .file = l ? ana_jitdump_string(&f->d, l->file) : NULL, .line = l ? l->line : 0 };
+	uint8_t code[4];
+	int have_code = r->dis && ana_jit_code_bytes(f, c, pc, code, 4) == 4;
+	return insn_row(r, pc, out, have_code ? code : NULL, &sr);
+}
+
 static int resolve_user(struct resolver *r, struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
 {
 	out->mapping_id = m->id;
+	out->jit = m->kind == ATTRIB_MAP_ANON || m->kind == ATTRIB_MAP_JIT;
+	if (m->kind == ATTRIB_MAP_JIT)
+		return resolve_jit_code(r, m, pc, out);
+	if (m->kind == ATTRIB_MAP_ANON)
+		return r->sym ? resolve_perf_map(r, m, pc, out) : insn_row(r, pc, out, NULL, NULL);
+	if (m->kind != ATTRIB_MAP_FILE)
+		return insn_row(r, pc, out, NULL, NULL);
 	struct spe_sym_binary *bin = r->sym ? binary_of(r, m) : NULL;
 	uint64_t vaddr;
 	if (!bin || spe_sym_offset_to_vaddr(bin, pc - m->start + m->pgoff, &vaddr) != 0)
@@ -180,7 +237,7 @@ static int resolve_user(struct resolver *r, struct attrib_mapping *m, uint64_t p
 	spe_sym_lookup(bin, vaddr, &sr);
 	if (sr.function) {
 		uint64_t start = pc - (vaddr - sr.function_start);
-		int rc = symbol_row(r, m->id, sr.function, start, sr.function_size, sr.decl_file, sr.decl_line,
+		int rc = symbol_row(r, m->id, start, sr.function, start, sr.function_size, sr.decl_file, sr.decl_line,
 				    &out->symbol_id);
 		if (rc < 0)
 			return rc;
@@ -202,13 +259,14 @@ static int is_kernel_pc(const struct spe_record *rec)
  */
 static int rows_in_mapping(struct resolver *r, struct attrib_mapping *m, int kernel, uint64_t pc, struct pc_value *out)
 {
-	uint64_t key[2] = { (uint64_t)m->id, pc };
+	/* by table index: a jitdump's pieces of code share their dump's row id */
+	uint64_t key[2] = { (uint64_t)(m - r->at->maps), pc };
 	const struct pc_value *known = util_map_get(&r->by_mapping, key);
 	if (known) {
 		*out = *known;
 		return 0;
 	}
-	struct pc_value nv = { .latency_group = PC_NO_GROUP, .map = PROC_NONE };
+	struct pc_value nv = { .latency_group = PC_NO_GROUP };
 	int rc = kernel ? resolve_kernel(r, m, pc, &nv) : resolve_user(r, m, pc, &nv);
 	if (rc < 0)
 		return rc;
@@ -221,23 +279,25 @@ static int rows_in_mapping(struct resolver *r, struct attrib_mapping *m, int ker
 }
 
 /*
- * The memo entry of (@p space, @p pc) at @p time: reused while the map it
- * came from is still there; else the map found now, and its mapping's rows.
+ * The memo entry of (@p space, @p pc) at @p time: reused over the span of
+ * time its answer holds for; else the map found now, and its mapping's rows.
  */
 static int memo_entry(struct resolver *r, uint32_t space, int64_t key, int kernel, uint64_t pc, uint64_t time,
 		      struct pc_value **out)
 {
 	struct processes *p = &r->at->procs;
 	struct pc_value *v = ana_addr_memo_find(&r->pcs, key, pc);
-	if (v && v->map != PROC_NONE && ana_procs_map_live(p, v->map, time)) {
+	uint32_t changes = ana_procs_changes(p, space);
+	if (v && v->changes == changes && ana_procs_span_holds(v->from, v->to, time)) {
 		*out = v;
 		return 0;
 	}
-	uint32_t map = space != PROC_NONE ? ana_procs_map_at(p, space, pc, time) : PROC_NONE;
+	uint64_t from = 0, to = PROC_NO_TIME;
+	uint32_t map = space != PROC_NONE ? ana_procs_map_span(p, space, pc, time, &from, &to) : PROC_NONE;
 	struct attrib_mapping *m = map != PROC_NONE ? ana_attrib_map_row(r->at, map) : NULL;
 	if (m && m->prot >= 0)
-		m = NULL, map = PROC_NONE; /* a data mapping: no code there */
-	struct pc_value nv = { .latency_group = PC_NO_GROUP, .map = PROC_NONE };
+		m = NULL; /* a data mapping: no code there */
+	struct pc_value nv = { .latency_group = PC_NO_GROUP };
 	if (!m && kernel) {
 		size_t index;
 		if (!kernel_symbolic_mapping(r, &index))
@@ -248,11 +308,16 @@ static int memo_entry(struct resolver *r, uint32_t space, int64_t key, int kerne
 		int rc = rows_in_mapping(r, m, kernel, pc, &nv);
 		if (rc < 0)
 			return rc;
-		nv.map = map;
-	} else if (v && v->map == PROC_NONE) {
-		*out = v; /* still in no mapping */
+	} else if (v && !v->mapping_id) {
+		v->from = from; /* still in no mapping */
+		v->to = to;
+		v->changes = changes;
+		*out = v;
 		return 0;
 	}
+	nv.from = from;
+	nv.to = to;
+	nv.changes = changes;
 	if (v)
 		*v = nv;
 	else if (!(v = ana_addr_memo_put(&r->pcs, key, pc, nv)))
@@ -283,6 +348,10 @@ int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, uint32_t s
 		r->no_mapping++;
 	else if (!v->symbol_id)
 		r->no_symbol++;
+	if (v->jit) {
+		r->jit_records++;
+		r->jit_no_symbol += !v->symbol_id;
+	}
 	return 0;
 }
 

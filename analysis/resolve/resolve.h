@@ -3,11 +3,12 @@
  * Resolution: what a PC is.  User PCs through the map of their process that
  * holds them at the record's time (attribution.h, processes.h), then libdw
  * (function, source line, inlined functions) and Capstone (the
- * instruction); kernel PCs through the kernel's maps (MMAP records of the
+ * instruction), or for JIT code the runtime's perf-PID.map or jitdump
+ * (jit_symbols.h); kernel PCs through the kernel's maps (MMAP records of the
  * kernel and modules, KSYMBOL records) and their symbol source
  * (kernel_syms.h).  Each (mapping, PC) is resolved once;
- * the memo answers (address space, PC) while the map it found is still the
- * one there.  The symbol and insn rows it creates go to the sink with ids
+ * the memo answers (address space, PC) over the span of time its answer
+ * holds.  The symbol and insn rows it creates go to the sink with ids
  * taken from the load's counters.
  */
 #ifndef SPE_RESOLVE_H
@@ -15,6 +16,7 @@
 
 #include "addr_memo.h"
 #include "attribution.h"
+#include "jit_symbols.h"
 #include "kernel_syms.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
@@ -41,6 +43,8 @@ struct resolver {
 	/* the load's notices (spe_load_opts) */
 	void (*on_binary)(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check);
 	void *notice_arg;
+	uint64_t jit_records, jit_no_symbol; /* user PCs in JIT code (anonymous executable memory, jitdumps); without a name */
+	struct jit_symbols jit;     /* perf-PID.map files and jitdumps */
 };
 
 /* 0, or a negative code with a message in @p err (the symbolizer or --kallsyms could not start). */

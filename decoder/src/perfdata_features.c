@@ -47,6 +47,8 @@ int pd_add_attr(struct spe_perf_file *f, const uint8_t *attr, uint64_t attr_byte
 	p->config3 = pd_le64(a + 128);
 	p->config4 = pd_le64(a + 136);
 	p->sample_id_all = !!(p->flags & PD_SAMPLE_ID_ALL);
+	p->use_clockid = !!(p->flags & PD_USE_CLOCKID);
+	p->clockid = (int32_t)pd_le32(a + 92);
 	p->n_ids = (uint32_t)n_ids;
 	p->ids = x->ids;
 	f->n_attrs++;

@@ -53,6 +53,7 @@ static inline uint64_t pd_tsc_to_time(const struct spe_perf_time_conv *tc, uint6
 #define PD_ATTR_MAX 256          /* bytes of an attr we keep */
 #define PD_ATTR_MIN 64           /* PERF_ATTR_SIZE_VER0 */
 #define PD_SAMPLE_ID_ALL (1ull << 18)
+#define PD_USE_CLOCKID (1ull << 25)
 #define PD_EXCLUDE_USER (1ull << 4)   /* perf_event_attr flag bits */
 #define PD_EXCLUDE_KERNEL (1ull << 5)
 

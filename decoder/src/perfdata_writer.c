@@ -53,7 +53,8 @@ struct spe_perf_writer {
 	size_t n_ends, cap_ends;
 	uint32_t pmu_type;
 	uint64_t sample_type, sample_period, sample_id, config, config1, config2;
-	uint64_t attr_flags; /* sample_id_all plus the exclude bits */
+	uint64_t attr_flags; /* sample_id_all plus the exclude bits and use_clockid */
+	int32_t clockid;
 	uint32_t midr, nr_avail, nr_online;
 	int nr_given;            /* nr_cpus_avail came from the config (else it follows the CPUs written) */
 	char *arch, *hostname, *osrelease;
@@ -263,6 +264,7 @@ static int write_attr(struct spe_perf_writer *w)
 	put64(a + 24, w->sample_type);
 	put64(a + 40, w->attr_flags);
 	put64(a + 56, w->config1);
+	put32(a + 92, (uint32_t)w->clockid);
 	put64(a + 64, w->config2);
 	put64(a + W_ATTR_SIZE, W_IDS_OFFSET);
 	put64(a + W_ATTR_SIZE + 8, 8);
@@ -345,6 +347,7 @@ static int write_pipe_start(struct spe_perf_writer *w)
 	put64(a + 32, w->sample_type);
 	put64(a + 48, w->attr_flags);
 	put64(a + 64, w->config1);
+	put32(a + 8 + 92, (uint32_t)w->clockid);
 	put64(a + 72, w->config2);
 	put64(a + 8 + W_ATTR_SIZE, w->sample_id);
 	if (append(w, h, sizeof h) || append(w, a, sizeof a))
@@ -431,7 +434,8 @@ struct spe_perf_writer *spe_perf_writer_open(int fd, const struct spe_perf_write
 	w->config1 = c.config1;
 	w->config2 = c.config2;
 	w->attr_flags = PD_SAMPLE_ID_ALL | (c.exclude_user ? PD_EXCLUDE_USER : 0) |
-			(c.exclude_kernel ? PD_EXCLUDE_KERNEL : 0);
+			(c.exclude_kernel ? PD_EXCLUDE_KERNEL : 0) | (c.use_clockid ? PD_USE_CLOCKID : 0);
+	w->clockid = c.use_clockid ? c.clockid : 0;
 	w->midr = c.midr;
 	w->nr_given = c.nr_cpus_avail != 0;
 	w->nr_avail = c.nr_cpus_avail ? c.nr_cpus_avail : 1;

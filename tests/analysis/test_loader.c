@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "check.h"
 #include "db_query.h"
+#include "loader_internal.h"
 #include "spe/analysis.h"
 
 #define NO_TIME UINT64_MAX
@@ -233,6 +235,29 @@ TEST(kernel_maps_without_kallsyms)
 	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 2"), "/lib/modules/6.1.0/kernel/fs/xfs/xfs.ko");
 	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 3"), "[kernel.kallsyms]");
 	CHECK_INT_EQ(q_int("SELECT pid FROM mapping WHERE path = '[kernel.kallsyms]' LIMIT 1"), -1); /* NULL */
+	stop();
+}
+
+/*
+ * An MMAP later in the file and in time (a dlopen while the program runs): the PC
+ * memo's answer for the record before it ("no mapping") is not reused after it.
+ */
+TEST(mmap_after_a_record_of_its_address)
+{
+	start(0x410fd0c0, NULL);
+	spe_loader_comm(ld, 10, 10, "a", 100);
+	struct spe_record r = rec_of(10, 0x400100, 110);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	spe_loader_mmap(ld, 10, 0x400000, 0x10000, 0, "/bin/a", NULL, 115);
+	r = rec_of(10, 0x400100, 120);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	spe_loader_mmap(ld, 10, 0x400000, 0x10000, 0, "/bin/b", NULL, 125); /* replaces it */
+	r = rec_of(10, 0x400100, 130);
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	finish_counted();
+	CHECK_INT_EQ(q_int("SELECT no_mapping FROM load_stats"), 1);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 2"), "/bin/a");
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 3"), "/bin/b");
 	stop();
 }
 
@@ -509,6 +534,301 @@ TEST(cacheline_names)
 	unlink(second);
 }
 
+/* ---- JIT code: perf-PID.map and jitdump ------------------------------------ */
+
+static char jit_dir[64];
+
+static void write_file(const char *name, const void *data, size_t n)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", jit_dir, name);
+	FILE *f = fopen(path, "wb");
+	CHECK(f != NULL);
+	if (f) {
+		fwrite(data, 1, n, f);
+		fclose(f);
+	}
+}
+
+static void start_jit(void)
+{
+	char err[256];
+	CHECK_INT_EQ(spe_db_open_memory(&db, err, sizeof err), 0);
+	struct spe_source_info src = { .file = "hand-made", .kind = "raw", .nr_cpus = 2 };
+	struct spe_load_opts opts = { .symbolize = 1, .jit_maps = jit_dir };
+	CHECK_INT_EQ(spe_loader_new(db, &src, &opts, &ld, err, sizeof err), 0);
+	spe_loader_cpu(ld, 0, 0x410fd0c0);
+}
+
+/*
+ * perf-PID.map: the file of the process that made the mapping (perf's
+ * rule): a child forked from a JIT process names inherited code from its
+ * parent's file, the code it maps itself from its own; an unreadable file
+ * is said once, with its pid and path, and its PCs have no name.
+ */
+TEST(perf_map_of_the_mapping_process)
+{
+	static const char parent[] = "7f0000001000 100 JS:*parentFn /app.js:1:1\n7f0000002000 0x80 int Foo.bar(int)\n";
+	static const char child[] = "7f0000001000 100 JS:*wrongFn\n7f0000101000 40 JS:*childFn /c.js:2:2\n";
+	write_file("perf-100.map", parent, sizeof parent - 1);
+	write_file("perf-101.map", child, sizeof child - 1);
+	start_jit();
+	struct spe_perf_time_conv tc = { .time_mult = 1 };
+	spe_loader_time_conv(ld, &tc);
+	spe_loader_comm(ld, 100, 100, "node", 10);
+	spe_loader_mmap(ld, 100, 0x7f0000000000, 0x100000, 0x7f0000000000, "//anon", NULL, 20);
+	spe_loader_fork(ld, 101, 100, 101, 100, 30, 0);
+	spe_loader_mmap(ld, 101, 0x7f0000100000, 0x10000, 0, "//anon", NULL, 40);
+	spe_loader_comm(ld, 102, 102, "java", 10);
+	spe_loader_mmap(ld, 102, 0x7f0000000000, 0x100000, 0, "[heap]", NULL, 20);
+	const struct { int tid; uint64_t pc; } recs[] = {
+		{ 100, 0x7f0000001010 }, { 101, 0x7f0000001010 }, { 101, 0x7f0000101020 },
+		{ 100, 0x7f0000002040 }, { 100, 0x7f0000003000 }, { 102, 0x7f0000001010 },
+	};
+	for (size_t i = 0; i < sizeof recs / sizeof *recs; i++) {
+		struct spe_record r = rec_of(recs[i].tid, recs[i].pc, 50);
+		CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	}
+	struct spe_load_counts k = finish_counted();
+	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 1"), "JS:*parentFn /app.js:1:1");
+	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 2"), "JS:*parentFn /app.js:1:1");
+	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 3"), "JS:*childFn /c.js:2:2");
+	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 4"), "int Foo.bar(int)");
+	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 5"), "(null)");
+	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 6"), "(null)");
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 6"), "[heap]");
+	CHECK_INT_EQ(q_int("SELECT symbol_offset FROM spe_sample WHERE id = 4"), 0x40);
+	CHECK_INT_EQ(q_int("SELECT size FROM symbol WHERE name = 'int Foo.bar(int)'"), 0x80);
+	CHECK_INT_EQ(k.jit_records, 6);
+	CHECK_INT_EQ(k.jit_no_symbol, 2);
+	char want[256];
+	snprintf(want, sizeof want, "pid 102: anonymous executable memory unnamed: %s/perf-102.map", jit_dir);
+	CHECK(strstr(k.jit_what, want) != NULL);
+	CHECK(strstr(k.jit_what, "pid 100") == NULL);
+	stop();
+}
+
+/* A jitdump being written: its bytes, in this machine's order. */
+struct dumpw {
+	uint8_t b[4096];
+	size_t n;
+};
+
+static void dw(struct dumpw *d, const void *p, size_t n)
+{
+	memcpy(d->b + d->n, p, n);
+	d->n += n;
+}
+static void dw32(struct dumpw *d, uint32_t v) { dw(d, &v, 4); }
+static void dw64(struct dumpw *d, uint64_t v) { dw(d, &v, 8); }
+
+static void dump_header(struct dumpw *d, uint32_t pid, uint64_t flags)
+{
+	dw32(d, 0x4A695444);
+	dw32(d, 1);
+	dw32(d, 40);
+	dw32(d, 183);
+	dw32(d, 0);
+	dw32(d, pid);
+	dw64(d, 0);
+	dw64(d, flags);
+}
+
+/* A CODE_LOAD of @p n bytes of ldr x0, [x0] (0xf9400000), after a DEBUG_INFO with one line when @p line. */
+static void dump_load(struct dumpw *d, uint64_t time, uint64_t addr, const char *name, uint32_t n, uint64_t index,
+		      int line)
+{
+	if (line) {
+		size_t at = d->n;
+		dw32(d, 2);
+		dw32(d, 0);
+		dw64(d, time);
+		dw64(d, addr);
+		dw64(d, 1);
+		dw64(d, addr + 4);
+		dw32(d, (uint32_t)line);
+		dw32(d, 0);
+		dw(d, "app.js", 7);
+		uint32_t size = (uint32_t)(d->n - at);
+		memcpy(d->b + at + 4, &size, 4);
+	}
+	size_t at = d->n;
+	dw32(d, 0);
+	dw32(d, 0);
+	dw64(d, time);
+	dw32(d, 1);
+	dw32(d, 1);
+	dw64(d, addr);
+	dw64(d, addr);
+	dw64(d, n);
+	dw64(d, index);
+	dw(d, name, strlen(name) + 1);
+	for (uint32_t i = 0; i < n; i += 4)
+		dw32(d, 0xf9400000);
+	uint32_t size = (uint32_t)(d->n - at);
+	memcpy(d->b + at + 4, &size, 4);
+}
+
+/* The dump: f at 0x1000 (t 100), g over f's tail (t 200), f moved to 0x9000 (t 300). */
+static void write_dump(const char *name, uint64_t flags, uint64_t scale)
+{
+	struct dumpw d = { .n = 0 };
+	dump_header(&d, 300, flags);
+	dump_load(&d, 100 * scale, 0x1000, "f", 0x40, 1, 11);
+	dump_load(&d, 200 * scale, 0x1020, "g", 0x40, 2, 0);
+	size_t at = d.n;
+	dw32(&d, 1);
+	dw32(&d, 64);
+	dw64(&d, 300 * scale);
+	dw32(&d, 1);
+	dw32(&d, 1);
+	dw64(&d, 0x1000);
+	dw64(&d, 0x1000);
+	dw64(&d, 0x9000);
+	dw64(&d, 0x40);
+	dw64(&d, 1);
+	(void)at;
+	write_file(name, d.b, d.n);
+}
+
+static void load_with_dump(const char *marker, int monotonic, const struct spe_perf_time_conv *tc)
+{
+	start_jit();
+	if (tc)
+		spe_loader_time_conv(ld, tc);
+	spe_loader_clock(ld, monotonic);
+	spe_loader_comm(ld, 300, 300, "node", 10);
+	spe_loader_mmap(ld, 300, 0x0, 0x100000, 0, "//anon", NULL, 20); /* the code space */
+	spe_loader_mmap(ld, 300, 0x7f00000000, 0x1000, 0, marker, NULL, 50);
+	/* records: f's head and tail, and 0x9010, before and after each load */
+	const uint64_t pcs[] = { 0x1008, 0x1030, 0x9010 };
+	const uint64_t times[] = { 60, 150, 250, 350 };
+	for (size_t t = 0; t < 4; t++)
+		for (size_t i = 0; i < 3; i++) {
+			struct spe_record r = rec_of(300, pcs[i], times[t]);
+			if (!tc)
+				r.has &= ~(uint64_t)SPE_HAS_TIMESTAMP;
+			CHECK_INT_EQ(spe_loader_record_at(ld, 0, -1, -1, &r, tc ? times[t] : UINT64_MAX), 0);
+		}
+}
+
+static const char *sym_of(int id)
+{
+	char sql[128];
+	snprintf(sql, sizeof sql, "SELECT coalesce(symbol, '-') FROM spe_sample WHERE id = %d", id);
+	return q_text(sql);
+}
+
+/* Code loads placed at their times: a later load replaces the code under it, a move adds the code elsewhere. */
+TEST(jitdump_loads_at_their_times)
+{
+	char marker[128];
+	snprintf(marker, sizeof marker, "/home/u/.debug/jit/x/jit-300.dump"); /* the recording's path: read under --jit-maps */
+	write_dump("jit-300.dump", 0, 1);
+	struct spe_perf_time_conv tc = { .time_mult = 1 };
+	load_with_dump(marker, 1, &tc);
+	struct spe_load_counts k = finish_counted();
+	/* t 60: nothing loaded (the //anon code space); t 150: f; t 250: g over f's tail; t 350: f moved too */
+	const char *want[] = { "-", "-", "-", "f", "f", "-", "f", "g", "-", "f", "g", "f" };
+	for (int i = 0; i < 12; i++)
+		CHECK_STR_EQ(sym_of(i + 1), want[i]);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 4"), marker);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 1"), "//anon");
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM mapping WHERE path LIKE '%jit-300.dump'"), 1);
+	CHECK_INT_EQ(q_int("SELECT start FROM mapping WHERE path LIKE '%jit-300.dump'"), 0x1000);
+	CHECK_INT_EQ(q_int("SELECT \"end\" FROM mapping WHERE path LIKE '%jit-300.dump'"), 0x9040);
+	/* DEBUG_INFO: f's line from its entry on; the code's bytes (AArch64) disassembled */
+	CHECK_STR_EQ(q_text("SELECT src_file || ':' || src_line FROM spe_sample WHERE id = 4"), "app.js:11");
+	CHECK_STR_EQ(q_text("SELECT mnemonic FROM spe_sample WHERE id = 4"), "ldr");
+	CHECK_INT_EQ(q_int("SELECT line FROM symbol WHERE name = 'f' LIMIT 1"), 11);
+	/* the moved f is a symbol at its new place */
+	CHECK_INT_EQ(q_int("SELECT start FROM symbol s JOIN spe_record r ON r.symbol_id = s.id WHERE r.id = 12"), 0x9000);
+	CHECK_INT_EQ(k.jit_records, 12);
+	CHECK_INT_EQ(k.jit_no_symbol, 5);
+	/* the dump read whole: nothing to say of it; the code space's perf-300.map is not there */
+	CHECK(strstr(k.jit_what, "jit-300.dump") == NULL);
+	CHECK(strstr(k.jit_what, "perf-300.map") != NULL);
+	stop();
+}
+
+/* ARCH_TIMESTAMP: the dump's times are the counter's, through TIME_CONV like the trace's. */
+TEST(jitdump_arch_timestamps)
+{
+	write_dump("jit-300.dump", 1, 4); /* counter = 4 x ns */
+	struct spe_perf_time_conv tc = { .time_shift = 2, .time_mult = 1, .cap_user_time_zero = 1 };
+	load_with_dump("/tmp/jit-300.dump", 0, &tc);
+	finish_counted();
+	const char *want[] = { "-", "-", "-", "f", "f", "-", "f", "g", "-", "f", "g", "f" };
+	for (int i = 0; i < 12; i++)
+		CHECK_STR_EQ(sym_of(i + 1), want[i]);
+	stop();
+}
+
+/*
+ * CLOCK_MONOTONIC times and a recording not made with perf record -k 1: the
+ * times cannot be related.  The code is placed from the marker on; where f
+ * and g both were, no name; and the load says so.
+ */
+TEST(jitdump_times_unrelated)
+{
+	write_dump("jit-300.dump", 0, 1);
+	struct spe_perf_time_conv tc = { .time_mult = 1 };
+	load_with_dump("/tmp/jit-300.dump", 0, &tc);
+	struct spe_load_counts k = finish_counted();
+	/* 0x1008: f alone; 0x1030: f and g; 0x9010: f (moved) alone; t 60 is after the marker (50) */
+	for (int t = 0; t < 4; t++) {
+		CHECK_STR_EQ(sym_of(3 * t + 1), "f");
+		CHECK_STR_EQ(sym_of(3 * t + 2), "-");
+		CHECK_STR_EQ(sym_of(3 * t + 3), "f");
+	}
+	CHECK(strstr(k.jit_what, "cannot be related") != NULL);
+	CHECK(strstr(k.jit_what, "perf record -k 1") != NULL);
+	stop();
+}
+
+/*
+ * A dump cut inside its move (t 300): what it had is placed at its times,
+ * and from the time of the record it was cut in, no code of it has a name
+ * (what replaced it is not known).
+ */
+TEST(jitdump_cut_short)
+{
+	write_dump("jit-300.dump", 0, 1);
+	char path[256];
+	snprintf(path, sizeof path, "%s/jit-300.dump", jit_dir);
+	struct stat st;
+	CHECK_INT_EQ(stat(path, &st), 0);
+	CHECK_INT_EQ(truncate(path, st.st_size - 10), 0);
+	struct spe_perf_time_conv tc = { .time_mult = 1 };
+	load_with_dump("/tmp/jit-300.dump", 1, &tc);
+	struct spe_load_counts k = finish_counted();
+	const char *want[] = { "-", "-", "-", "f", "f", "-", "f", "g", "-", "-", "-", "-" };
+	for (int i = 0; i < 12; i++)
+		CHECK_STR_EQ(sym_of(i + 1), want[i]);
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 10"), "/tmp/jit-300.dump");
+	CHECK(strstr(k.jit_what, "the file ends inside a record (cut while being written?) (its code unnamed from that "
+				 "record's time on)") != NULL);
+	stop();
+}
+
+/* A marker whose dump is not there: said once, with the pid and path; the code space stays //anon. */
+TEST(jitdump_missing)
+{
+	start_jit();
+	spe_loader_comm(ld, 300, 300, "node", 10);
+	spe_loader_mmap(ld, 300, 0x0, 0x100000, 0, "//anon", NULL, 20);
+	spe_loader_mmap(ld, 300, 0x7f00000000, 0x1000, 0, "/x/jit-301.dump", NULL, 50);
+	struct spe_record r = rec_of(300, 0x1008, 60);
+	CHECK_INT_EQ(spe_loader_record_at(ld, 0, -1, -1, &r, 60), 0);
+	struct spe_load_counts k = finish_counted();
+	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 1"), "//anon");
+	char want[256];
+	snprintf(want, sizeof want, "pid 300: %s/jit-301.dump", jit_dir);
+	CHECK(strstr(k.jit_what, want) != NULL);
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM mapping WHERE path LIKE '%.dump'"), 0);
+	stop();
+}
+
 int main(void)
 {
 	RUN(attribution_order);
@@ -516,6 +836,7 @@ int main(void)
 	RUN(fork_without_exec);
 	RUN(unknown_pid_is_unknown);
 	RUN(kernel_maps_without_kallsyms);
+	RUN(mmap_after_a_record_of_its_address);
 	RUN(sideband_out_of_order_counted);
 	RUN(kernel_pcs_through_kallsyms);
 	RUN(mem_level_depends_on_midr);
@@ -524,5 +845,21 @@ int main(void)
 	RUN(event_columns_read_their_bits);
 	RUN(numa_summary_ranges);
 	RUN(cacheline_names);
+	snprintf(jit_dir, sizeof jit_dir, "/tmp/spe-test-jit-XXXXXX");
+	if (mkdtemp(jit_dir)) {
+		RUN(perf_map_of_the_mapping_process);
+		RUN(jitdump_loads_at_their_times);
+		RUN(jitdump_arch_timestamps);
+		RUN(jitdump_times_unrelated);
+		RUN(jitdump_cut_short);
+		RUN(jitdump_missing);
+		const char *names[] = { "perf-100.map", "perf-101.map", "jit-300.dump" };
+		for (size_t i = 0; i < 3; i++) {
+			char path[256];
+			snprintf(path, sizeof path, "%s/%s", jit_dir, names[i]);
+			unlink(path);
+		}
+		rmdir(jit_dir);
+	}
 	return check_summary();
 }

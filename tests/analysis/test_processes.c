@@ -225,6 +225,69 @@ struct naive_map {
 	int mapping;
 };
 
+/* Cut [start, end) out of the @p n maps of @p cur (in place); the new count. */
+static size_t naive_cut(struct naive_map *cur, size_t n, uint64_t start, uint64_t end)
+{
+	struct naive_map next[4096];
+	size_t nn = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct naive_map m = cur[i];
+		if (m.end <= start || m.start >= end) {
+			next[nn++] = m;
+			continue;
+		}
+		if (m.start < start)
+			next[nn++] = (struct naive_map){ m.start, start, m.mapping };
+		if (m.end > end)
+			next[nn++] = (struct naive_map){ end, m.end, m.mapping };
+	}
+	memcpy(cur, next, nn * sizeof *cur);
+	return nn;
+}
+
+/*
+ * What holds @p addr after the MMAPs up to @p time (in time, then arrival
+ * order), replayed from nothing, with the layers of processes.h: code
+ * (flag PROC_MAP_CODE) above the maps; a plain MMAP cuts both, an
+ * anonymous one the maps only, code the code only.
+ */
+static int naive_layered_at(const struct proc_event *ev, size_t n, uint64_t addr, uint64_t time)
+{
+	static struct naive_map base[4096], code[4096];
+	size_t nb = 0, nc = 0;
+	size_t order[512];
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = 1; i < n; i++) /* insertion sort by (time, arrival) */
+		for (size_t j = i; j > 0 && ev[order[j - 1]].time > ev[order[j]].time; j--) {
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (size_t k = 0; k < n; k++) {
+		const struct proc_event *e = &ev[order[k]];
+		if (time != PROC_NO_TIME && e->time > time)
+			break;
+		struct naive_map m = { e->start, e->end, (int)e->mapping };
+		if (e->flag == PROC_MAP_CODE) {
+			nc = naive_cut(code, nc, e->start, e->end);
+			code[nc++] = m;
+			continue;
+		}
+		if (e->flag == PROC_MAP_PLAIN)
+			nc = naive_cut(code, nc, e->start, e->end);
+		nb = naive_cut(base, nb, e->start, e->end);
+		base[nb++] = m;
+	}
+	for (size_t i = 0; i < nc; i++)
+		if (addr >= code[i].start && addr < code[i].end)
+			return code[i].mapping;
+	for (size_t i = 0; i < nb; i++)
+		if (addr >= base[i].start && addr < base[i].end)
+			return base[i].mapping;
+	return -1;
+}
+
 /* What holds @p addr after the MMAPs up to @p time (in time, then arrival order), replayed from nothing. */
 static int naive_at(const struct proc_event *ev, size_t n, uint64_t addr, uint64_t time)
 {
@@ -308,6 +371,97 @@ TEST(random_histories_match_a_naive_replay)
 	}
 }
 
+/* The same with JIT code above the maps: code loads, anonymous re-maps under them, files over both. */
+TEST(random_layered_histories_match_a_naive_replay)
+{
+	uint64_t rng = 0xc0de;
+	for (int round = 0; round < 300; round++) {
+		struct processes p;
+		ana_procs_init(&p);
+		struct proc_event ev[128];
+		size_t n = 1 + check_xorshift(&rng) % 100;
+		for (size_t i = 0; i < n; i++) {
+			int kind = (int)(check_xorshift(&rng) % 5); /* code more often than the rest */
+			kind = kind >= 2 ? PROC_MAP_CODE : kind;
+			uint64_t a = (check_xorshift(&rng) % 256) * 0x100;
+			uint64_t len = kind == PROC_MAP_CODE ? (1 + check_xorshift(&rng) % 8) * 0x100
+							     : (1 + check_xorshift(&rng) % 64) * 0x100;
+			ev[i] = (struct proc_event){ .time = 1 + check_xorshift(&rng) % 100, .start = a, .end = a + len,
+						     .mapping = (uint32_t)i, .flag = kind };
+			ana_procs_mmap_kind(&p, 78, ev[i].start, ev[i].end, ev[i].mapping, ev[i].time, kind);
+		}
+		for (int q = 0; q < 300; q++) {
+			uint64_t addr = check_xorshift(&rng) % (300 * 0x100);
+			uint64_t t = q % 50 == 0 ? PROC_NO_TIME : check_xorshift(&rng) % 110;
+			int want = naive_layered_at(ev, n, addr, t);
+			int got = mapping_at(&p, 78, -1, addr, t);
+			uint64_t from, to;
+			uint32_t s = ana_procs_space_at(&p, 78, t);
+			ana_procs_map_span(&p, s, addr, t, &from, &to);
+			int span_ok = t == PROC_NO_TIME ||
+				      (from <= t && t < to && (from == 0 || naive_layered_at(ev, n, addr, from) == want) &&
+				       (to == PROC_NO_TIME || naive_layered_at(ev, n, addr, to - 1) == want));
+			if (want != got || !span_ok) {
+				CHECK_INT_EQ(got, want);
+				CHECK(span_ok);
+				printf("  round %d: addr 0x%llx time %llu\n", round, (unsigned long long)addr,
+				       (unsigned long long)t);
+				round = 1000;
+				break;
+			}
+		}
+		ana_procs_fini(&p);
+	}
+}
+
+/* A child forked after JIT code was loaded has it, not the code loaded after; a file over it hides it. */
+TEST(fork_copies_the_code_layer)
+{
+	struct processes p;
+	ana_procs_init(&p);
+	ana_procs_comm(&p, 400, 400, "node", T(0), 0);
+	ana_procs_mmap_kind(&p, 400, 0x10000, 0x20000, 0, T(1), PROC_MAP_ANON);  /* the code space */
+	ana_procs_mmap_kind(&p, 400, 0x10100, 0x10200, 1, T(2), PROC_MAP_CODE);  /* fib */
+	ana_procs_mmap_kind(&p, 400, 0x10000, 0x20000, 2, T(3), PROC_MAP_ANON);  /* re-mapped: the code stays */
+	ana_procs_fork(&p, 401, 400, 401, 400, T(4), 0);
+	ana_procs_mmap_kind(&p, 400, 0x10180, 0x10280, 3, T(5), PROC_MAP_CODE);  /* replaces fib's tail */
+	ana_procs_mmap_kind(&p, 401, 0x10000, 0x11000, 4, T(6), PROC_MAP_PLAIN); /* the child maps a file there */
+	CHECK_INT_EQ(mapping_at(&p, 400, -1, 0x10150, T(4)), 1);
+	CHECK_INT_EQ(mapping_at(&p, 400, -1, 0x10050, T(4)), 2);
+	CHECK_INT_EQ(mapping_at(&p, 400, -1, 0x101c0, T(5)), 3);
+	CHECK_INT_EQ(mapping_at(&p, 400, -1, 0x10150, T(5)), 1);
+	CHECK_INT_EQ(mapping_at(&p, 401, -1, 0x101c0, T(5)), 1);   /* not the parent's later code */
+	CHECK_INT_EQ(mapping_at(&p, 401, -1, 0x10150, T(6)), 4);   /* the file cut the code too */
+	CHECK_INT_EQ(mapping_at(&p, 401, -1, 0x11150, T(6)), 2);
+	CHECK_INT_EQ(mapping_at(&p, 400, -1, 0x10150, T(6)), 1);   /* the parent's untouched */
+	ana_procs_fini(&p);
+}
+
+/* 100,000 code loads backwards in address order, each over the one before's tail, and a file over all. */
+TEST(many_code_loads)
+{
+	struct processes p;
+	ana_procs_init(&p);
+	enum { N = 100000 };
+	for (uint32_t i = 0; i < N; i++) {
+		uint64_t a = 0x40000000 + (uint64_t)(N - i) * 0x100;
+		ana_procs_mmap_kind(&p, 5, a, a + 0x180, i, T(10 + i), PROC_MAP_CODE);
+	}
+	ana_procs_mmap_kind(&p, 5, 0x40000000, 0x40000000 + (uint64_t)(N + 2) * 0x100, N, T(10 + N), PROC_MAP_PLAIN);
+	CHECK_INT_EQ(ana_procs_settle(&p), 0);
+	int bad = 0;
+	for (uint32_t i = 0; i < N; i += 7) {
+		uint64_t a = 0x40000000 + (uint64_t)(N - i) * 0x100;
+		bad += mapping_at(&p, 5, -1, a + 0x80, T(10 + N - 1)) != (int)i;     /* its own head */
+		bad += mapping_at(&p, 5, -1, a + 0x140, T(10 + i)) != (int)i;          /* over the one before's head */
+		if (i)
+			bad += mapping_at(&p, 5, -1, a + 0x140, T(10 + i - 1)) != (int)(i - 1); /* which held it before */
+		bad += mapping_at(&p, 5, -1, a + 0x80, T(10 + N)) != N;             /* under the file */
+	}
+	CHECK_INT_EQ(bad, 0);
+	ana_procs_fini(&p);
+}
+
 int main(void)
 {
 	RUN(fork_without_exec_copies_the_parents_maps);
@@ -321,5 +475,8 @@ int main(void)
 	RUN(sideband_out_of_order_is_applied_in_time_order);
 	RUN(gaps_have_spans_too);
 	RUN(random_histories_match_a_naive_replay);
+	RUN(random_layered_histories_match_a_naive_replay);
+	RUN(fork_copies_the_code_layer);
+	RUN(many_code_loads);
 	return check_summary();
 }

@@ -294,6 +294,12 @@ struct spe_load_opts {
 	void (*on_fetch)(void *arg, const struct spe_sym_fetch *fetch);
 	void (*on_binary)(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check);
 	void *notice_arg;
+	/*
+	 * JIT symbol files copied off the recorded machine: perf-PID.map and
+	 * jit-PID.dump are read from this directory instead of /tmp and the
+	 * path the recording names.  NULL: where the recording says.
+	 */
+	const char *jit_maps;
 };
 
 #define SPE_LOAD_LINE_BUDGET 524288 /* about 80-130 MB at most */
@@ -313,6 +319,9 @@ struct spe_load_counts {
 	uint64_t no_pid;           /* user PCs of a process no sideband names (no CONTEXT thread, no switch): not resolved */
 	uint64_t kernel_no_symbol; /* kernel PCs without a function (no symbol source, or not in it) */
 	uint64_t out_of_order;     /* sideband records older than one before them in the file (applied in time order) */
+	uint64_t jit_records;      /* user PCs in JIT code: anonymous executable memory, jitdumps' code */
+	uint64_t jit_no_symbol;    /* of those, without a name (in no_symbol too) */
+	char jit_what[1024];       /* what the JIT symbol files said, one line each (unreadable, cut, times unknown) */
 	/*
 	 * The file ends before its data (a recording cut short): the whole
 	 * records before the cut are loaded; cut_offset is the file offset of

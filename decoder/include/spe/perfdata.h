@@ -148,6 +148,8 @@ struct spe_perf_attr {
 	int sample_id_all;        /* flags bit 18 */
 	uint32_t n_ids;
 	const uint64_t *ids;      /* owned by the handle */
+	int use_clockid;          /* flags bit 25: times are clockid's (perf record -k), not perf's clock */
+	int32_t clockid;          /* attr.clockid (1: CLOCK_MONOTONIC), when use_clockid */
 };
 
 /* The sample_id trailer of a kernel record (parsed per the attr's sample_type). */
@@ -545,6 +547,9 @@ struct spe_perf_writer_config {
 	int pipe_mode;
 	/* The attr's exclude_user / exclude_kernel flags, as the event was opened. */
 	int exclude_user, exclude_kernel;
+	/* use_clockid and clockid (perf record -k CLOCK: the events' times are that clock's). */
+	int use_clockid;
+	int32_t clockid;
 	/*
 	 * NUMA nodes: written as NUMA_TOPOLOGY (CPU lists, memory sizes) and,
 	 * when @p memory_block_size is not 0, MEM_TOPOLOGY (the nodes' memory

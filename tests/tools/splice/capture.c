@@ -400,7 +400,7 @@ static int read_records(struct capture *c, uint64_t start, uint64_t end, char *e
 				goto out;
 			}
 			uint32_t asize = cap_u32(r + 12);
-			if (asize < 48 || 8 + asize > size) {
+			if (asize < 48 || asize > (uint32_t)size - 8) { /* size >= 16 here; 8 + asize could wrap */
 				fail(err, errlen, status, 65, c->name, off, "HEADER_ATTR: attr size %u does not fit %u bytes",
 				     asize, size);
 				goto out;
