@@ -15,6 +15,7 @@
 #include "report_sql.h"
 #include "spe/clickhouse.h" /* SPE_CH_ROUNDED: SQL text only, no library */
 #include "report/memory_report.h"
+#include "spe/row_sink.h" /* SPE_CODES_*: the flame graphs group _spe_record on its integer codes */
 #include "spe/spe.h"
 #include "util/text.h"
 
@@ -300,6 +301,43 @@ static void build(enum report_query q, int ch, struct util_text *t)
 		util_text_append(t, "SELECT pc, symbol, src_file, src_line, mnemonic, operands, branches, mispredicted,\n"
 			      "  mispredict_rate FROM branch_mispredict ORDER BY mispredicted DESC, branches DESC," THEN_BY_PC " LIMIT ?1");
 		break;
+	/*
+	 * The flame graphs group the table under spe_record on its integer columns first (the view's joins per
+	 * record cost seconds at a million records), then name the few groups as the view would: the memory
+	 * level from the codes' level bits, else the op class from the op bits (schema.c, spe_record).
+	 */
+	case RQ_FLAME_CODE:
+		util_text_appendf(t, "WITH r AS (SELECT insn_id, codes & %u AS k, sum(total_latency) AS lat FROM _spe_record\n"
+			       "  WHERE total_latency > 0 GROUP BY insn_id, k),\n"
+			       "g AS (SELECT r.insn_id, coalesce(ml.name, oc.op_class, 'unknown') AS lvl, sum(r.lat) AS lat FROM r\n"
+			       "  LEFT JOIN spe_mem_level ml ON ml.code = (r.k >> %d) & 31\n"
+			       "  LEFT JOIN spe_op_code oc ON oc.code = r.k & %u GROUP BY r.insn_id, lvl)\n",
+			    (31u << SPE_CODES_MEM_LEVEL_SHIFT) | SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK,
+			    SPE_CODES_MEM_LEVEL_SHIFT, SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK);
+		util_text_append(t, "SELECT coalesce(m.path, '(no mapping)'), coalesce(s.name, '(no symbol)'),\n"
+			      "  CASE WHEN i.file IS NULL THEN '(no line)' ELSE i.file || ':' || coalesce(i.line, '?') END,\n"
+			      "  CASE WHEN i.id IS NULL THEN '(no instruction)' ELSE printf('0x%x ', i.pc) || coalesce(i.mnemonic, '?')\n"
+			      "    || ' ' || coalesce(i.operands, '') END,\n"
+			      "  g.lvl, g.lat, sum(g.lat) OVER ()\n"
+			      "FROM g LEFT JOIN insn i ON i.id = g.insn_id LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+			      "LEFT JOIN mapping m ON m.id = i.mapping_id ORDER BY 1, 2, 3, 4, 5");
+		break;
+	case RQ_FLAME_DATA:
+		util_text_appendf(t, "WITH r AS (SELECT data_object_id, insn_id, codes & %u AS k, sum(total_latency) AS lat\n"
+			       "  FROM _spe_record WHERE total_latency > 0 AND data_object_id IS NOT NULL\n"
+			       "  GROUP BY data_object_id, insn_id, k),\n"
+			       "g AS (SELECT r.data_object_id, r.insn_id, coalesce(ml.name, oc.op_class, 'unknown') AS lvl,\n"
+			       "  sum(r.lat) AS lat FROM r LEFT JOIN spe_mem_level ml ON ml.code = (r.k >> %d) & 31\n"
+			       "  LEFT JOIN spe_op_code oc ON oc.code = r.k & %u GROUP BY r.data_object_id, r.insn_id, lvl)\n",
+			    (31u << SPE_CODES_MEM_LEVEL_SHIFT) | SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK,
+			    SPE_CODES_MEM_LEVEL_SHIFT, SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK);
+		util_text_append(t, "SELECT d.name || coalesce(' (' || d.type || ')', ''), coalesce(s.name, '(no symbol)'),\n"
+			      "  CASE WHEN i.id IS NULL THEN '(no instruction)' ELSE printf('0x%x ', i.pc) || coalesce(i.mnemonic, '?')\n"
+			      "    || ' ' || coalesce(i.operands, '') END,\n"
+			      "  g.lvl, g.lat, sum(g.lat) OVER ()\n"
+			      "FROM g JOIN data_object d ON d.id = g.data_object_id LEFT JOIN insn i ON i.id = g.insn_id\n"
+			      "LEFT JOIN symbol s ON s.id = i.symbol_id ORDER BY 1, 2, 3, 4");
+		break;
 	case RQ_COUNT:
 		break;
 	}
@@ -335,6 +373,8 @@ static const char *const names[RQ_COUNT] = {
 	[RQ_MEMORY_PARTS] = "memory_parts",
 	[RQ_MISPREDICT_BY_SYMBOL] = "mispredict_by_symbol",
 	[RQ_MISPREDICT_BY_PC] = "branch_mispredict",
+	[RQ_FLAME_CODE] = "flame_by_code",
+	[RQ_FLAME_DATA] = "flame_by_data_object",
 };
 
 const char *report_query_name(enum report_query q)
