@@ -169,14 +169,11 @@ const status = (page, id) => page.evaluate((id) => {
       check('small_table_sorted', loads.length > 1 && loads.every((v, i) => i === 0 || loads[i - 1] <= v), loads);
     }
     check('small_console_quiet', small.length === 0, small);
-    if (shot) {
-      await q.select('#fg-view', 'fg-code');
-      await q.evaluate(() => { document.getElementById('fg-search').value = ''; window.scrollTo(0, 0); location.hash = ''; });
-      await q.setViewport({ width: 1280, height: 1500 });
-      await q.evaluate(() => document.getElementById('fg-search').dispatchEvent(new Event('input')));
-      await q.evaluate(() => window.scrollTo(0, 0));
-      await sleep(1200);
-      await q.screenshot({ path: shot });
+    if (shot) { // a fresh page, as a reader first sees it
+      const fresh = await open(browser, facts.small.page, small);
+      await fresh.page.setViewport({ width: 1280, height: 2300 });
+      await sleep(1500);
+      await fresh.page.screenshot({ path: shot });
       console.log('screenshot: ' + shot);
     }
   } finally {

@@ -41,8 +41,8 @@ int report_section_findings(struct report_ctx *c)
 		report_html_raw(h, "<ol>\n");
 	if (f.huge_pages)
 		finding(h, "finding-huge-pages", "Huge pages would help", f.huge_pages_text,
-			"back the hot regions with huge pages: madvise(MADV_HUGEPAGE) on them with transparent huge "
-			"pages in madvise or always mode, or allocate them from hugetlbfs (MAP_HUGETLB).",
+			"the regions to back with huge pages are listed in the section (transparent huge pages in "
+			"madvise or always mode, then madvise(MADV_HUGEPAGE) on them; or hugetlbfs).",
 			"mem-pages", "Pages and huge pages");
 	else if (f.huge_pages_unknown)
 		strcat(unknown, "huge pages");

@@ -35,6 +35,7 @@ struct ftree {
 	size_t path[FLAME_DEPTH + 1]; /* the open node at each depth; path[0] = 0, the root */
 	int depth;                    /* depth of the deepest open node */
 	double min;                   /* nodes under this are dropped */
+	int full;                     /* the query's depth: a row that deep ends in a memory level */
 };
 
 static void free_from(struct ftree *t, size_t from)
@@ -100,7 +101,7 @@ static int add_row(struct ftree *t, const char *const *names, int depth, double 
 	t->n[0].v += v;
 	for (int d = 1; d <= depth; d++)
 		t->n[t->path[d]].v += v;
-	t->n[t->path[depth]].level = report_mem_level_index(names[depth - 1]) + 1;
+	t->n[t->path[depth]].level = depth == t->full ? report_mem_level_index(names[depth - 1]) + 1 : 0;
 	return 0;
 }
 
@@ -151,14 +152,16 @@ static int flame_tree(struct report_ctx *c, enum report_query id, int depth, con
 		rc = report_fail(c, -spe_nomem, "out of memory");
 	t.cap = 1024;
 	t.len = 1;
+	t.full = depth;
 	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
 		if (t.min == 0)
 			t.min = report_rq_double(&q, depth + 1) * FLAME_MIN;
 		const char *names[FLAME_DEPTH];
-		for (int d = 0; d < depth; d++)
-			names[d] = report_rq_text(&q, d);
-		if (add_row(&t, names, depth, report_rq_double(&q, depth)) < 0)
+		int n = 0; /* a row of a function's small instructions stops at the function: NULL below */
+		while (n < depth && (names[n] = report_rq_text(&q, n)))
+			n++;
+		if (n && add_row(&t, names, n, report_rq_double(&q, depth)) < 0)
 			rc = report_fail(c, -spe_nomem, "out of memory");
 	}
 	report_rq_end(&q);
@@ -184,7 +187,8 @@ int report_section_flame(struct report_ctx *c)
 			    "the memory level that served the access (for stores, branches and other operations, "
 			    "their class).  Click a bar to zoom to it, the top bar to zoom out; the search box "
 			    "highlights every bar whose name holds the text and sums their share.  Bars narrower "
-			    "than 1/2000 of the total are left out (their latency stays in the bar above).");
+			    "than 1/2000 of the total, and the lines and levels of instructions that narrow, are left "
+			    "out (their latency stays in the bar above).");
 	if (c->ch) {
 		report_html_raw(h, "<p class=\"none\">The flame graph is drawn from SQLite databases only (spe-export "
 				   "the data or report from the database file).</p></section>\n");

@@ -303,41 +303,62 @@ static void build(enum report_query q, int ch, struct util_text *t)
 		break;
 	/*
 	 * The flame graphs group the table under spe_record on its integer columns first (the view's joins per
-	 * record cost seconds at a million records), then name the few groups as the view would: the memory
-	 * level from the codes' level bits, else the op class from the op bits (schema.c, spe_record).
+	 * record cost seconds at a million records), then name the groups as the view would: the memory level
+	 * from the codes' level bits, else the op class from the op bits (schema.c, spe_record).  An
+	 * instruction under FLAME_MIN (1/2000) of the total would not be drawn: its latency comes as one row
+	 * per function with NULL below (sorted first), so the rows to sort are about the functions' count.
 	 */
 	case RQ_FLAME_CODE:
-		util_text_appendf(t, "WITH r AS (SELECT insn_id, codes & %u AS k, sum(total_latency) AS lat FROM _spe_record\n"
-			       "  WHERE total_latency > 0 GROUP BY insn_id, k),\n"
-			       "g AS (SELECT r.insn_id, coalesce(ml.name, oc.op_class, 'unknown') AS lvl, sum(r.lat) AS lat FROM r\n"
+	case RQ_FLAME_DATA: {
+		int data = q == RQ_FLAME_DATA;
+		const char *obj = data ? "data_object_id, " : "";
+		util_text_appendf(t, "WITH r AS (SELECT %sinsn_id, codes & %u AS k, sum(total_latency) AS lat FROM _spe_record\n"
+			       "  WHERE total_latency > 0%s GROUP BY %sinsn_id, k),\n"
+			       "g AS (SELECT %sr.insn_id, coalesce(ml.name, oc.op_class, 'unknown') AS lvl, sum(r.lat) AS lat FROM r\n"
 			       "  LEFT JOIN spe_mem_level ml ON ml.code = (r.k >> %d) & 31\n"
-			       "  LEFT JOIN spe_op_code oc ON oc.code = r.k & %u GROUP BY r.insn_id, lvl)\n",
+			       "  LEFT JOIN spe_op_code oc ON oc.code = r.k & %u GROUP BY %sr.insn_id, lvl),\n"
+			       "p AS (SELECT %sinsn_id, sum(lat) AS lat FROM g GROUP BY %sinsn_id),\n"
+			       "big AS (SELECT %sinsn_id FROM p WHERE lat >= (SELECT sum(lat) FROM p) / 2000.0)\n",
+			    data ? "data_object_id, " : "",
 			    (31u << SPE_CODES_MEM_LEVEL_SHIFT) | SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK,
-			    SPE_CODES_MEM_LEVEL_SHIFT, SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK);
-		util_text_append(t, "SELECT coalesce(m.path, '(no mapping)'), coalesce(s.name, '(no symbol)'),\n"
-			      "  CASE WHEN i.file IS NULL THEN '(no line)' ELSE i.file || ':' || coalesce(i.line, '?') END,\n"
-			      "  CASE WHEN i.id IS NULL THEN '(no instruction)' ELSE printf('0x%x ', i.pc) || coalesce(i.mnemonic, '?')\n"
-			      "    || ' ' || coalesce(i.operands, '') END,\n"
-			      "  g.lvl, g.lat, sum(g.lat) OVER ()\n"
-			      "FROM g LEFT JOIN insn i ON i.id = g.insn_id LEFT JOIN symbol s ON s.id = i.symbol_id\n"
-			      "LEFT JOIN mapping m ON m.id = i.mapping_id ORDER BY 1, 2, 3, 4, 5");
+			    data ? " AND data_object_id IS NOT NULL" : "", obj, data ? "r.data_object_id, " : "",
+			    SPE_CODES_MEM_LEVEL_SHIFT, SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK, data ? "r.data_object_id, " : "",
+			    obj, obj, obj);
+		const char *insn_name = "CASE WHEN i.id IS NULL THEN '(no instruction)' ELSE printf('0x%x ', i.pc) || "
+					"coalesce(i.mnemonic, '?') || ' ' || coalesce(i.operands, '') END";
+		if (!data) {
+			util_text_appendf(t,
+				"SELECT coalesce(m.path, '(no mapping)'), coalesce(s.name, '(no symbol)'),\n"
+				"  CASE WHEN i.file IS NULL THEN '(no line)' ELSE i.file || ':' || coalesce(i.line, '?') END,\n"
+				"  %s, g.lvl, g.lat, (SELECT sum(lat) FROM p)\n"
+				"FROM g JOIN big ON big.insn_id IS g.insn_id LEFT JOIN insn i ON i.id = g.insn_id\n"
+				"LEFT JOIN symbol s ON s.id = i.symbol_id LEFT JOIN mapping m ON m.id = i.mapping_id\n"
+				"UNION ALL\n"
+				"SELECT coalesce(m.path, '(no mapping)'), coalesce(s.name, '(no symbol)'), NULL, NULL, NULL, sum(p.lat),\n"
+				"  (SELECT sum(lat) FROM p)\n"
+				"FROM p LEFT JOIN insn i ON i.id = p.insn_id LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+				"LEFT JOIN mapping m ON m.id = i.mapping_id\n"
+				"WHERE NOT EXISTS (SELECT 1 FROM big WHERE big.insn_id IS p.insn_id)\n"
+				"GROUP BY 1, 2 ORDER BY 1, 2, 3, 4, 5",
+				insn_name);
+		} else {
+			util_text_appendf(t,
+				"SELECT d.name || coalesce(' (' || d.type || ')', ''), coalesce(s.name, '(no symbol)'),\n"
+				"  %s, g.lvl, g.lat, (SELECT sum(lat) FROM p)\n"
+				"FROM g JOIN big ON big.data_object_id = g.data_object_id AND big.insn_id IS g.insn_id\n"
+				"JOIN data_object d ON d.id = g.data_object_id LEFT JOIN insn i ON i.id = g.insn_id\n"
+				"LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+				"UNION ALL\n"
+				"SELECT d.name || coalesce(' (' || d.type || ')', ''), coalesce(s.name, '(no symbol)'), NULL, NULL,\n"
+				"  sum(p.lat), (SELECT sum(lat) FROM p)\n"
+				"FROM p JOIN data_object d ON d.id = p.data_object_id LEFT JOIN insn i ON i.id = p.insn_id\n"
+				"LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+				"WHERE NOT EXISTS (SELECT 1 FROM big WHERE big.data_object_id = p.data_object_id AND big.insn_id IS p.insn_id)\n"
+				"GROUP BY 1, 2 ORDER BY 1, 2, 3, 4",
+				insn_name);
+		}
 		break;
-	case RQ_FLAME_DATA:
-		util_text_appendf(t, "WITH r AS (SELECT data_object_id, insn_id, codes & %u AS k, sum(total_latency) AS lat\n"
-			       "  FROM _spe_record WHERE total_latency > 0 AND data_object_id IS NOT NULL\n"
-			       "  GROUP BY data_object_id, insn_id, k),\n"
-			       "g AS (SELECT r.data_object_id, r.insn_id, coalesce(ml.name, oc.op_class, 'unknown') AS lvl,\n"
-			       "  sum(r.lat) AS lat FROM r LEFT JOIN spe_mem_level ml ON ml.code = (r.k >> %d) & 31\n"
-			       "  LEFT JOIN spe_op_code oc ON oc.code = r.k & %u GROUP BY r.data_object_id, r.insn_id, lvl)\n",
-			    (31u << SPE_CODES_MEM_LEVEL_SHIFT) | SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK,
-			    SPE_CODES_MEM_LEVEL_SHIFT, SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK);
-		util_text_append(t, "SELECT d.name || coalesce(' (' || d.type || ')', ''), coalesce(s.name, '(no symbol)'),\n"
-			      "  CASE WHEN i.id IS NULL THEN '(no instruction)' ELSE printf('0x%x ', i.pc) || coalesce(i.mnemonic, '?')\n"
-			      "    || ' ' || coalesce(i.operands, '') END,\n"
-			      "  g.lvl, g.lat, sum(g.lat) OVER ()\n"
-			      "FROM g JOIN data_object d ON d.id = g.data_object_id LEFT JOIN insn i ON i.id = g.insn_id\n"
-			      "LEFT JOIN symbol s ON s.id = i.symbol_id ORDER BY 1, 2, 3, 4");
-		break;
+	}
 	case RQ_COUNT:
 		break;
 	}

@@ -31,7 +31,8 @@ int report_text_findings(sqlite3 *db, FILE *out, char *err, size_t errlen)
 	fprintf(out, "Findings\n");
 	if (f.huge_pages)
 		item(out, &n, "Huge pages would help", f.huge_pages_text,
-		     "madvise(MADV_HUGEPAGE) on the hot regions (transparent huge pages), or hugetlbfs (MAP_HUGETLB).",
+		     "the regions to back with huge pages are listed below (transparent huge pages, then "
+		     "madvise(MADV_HUGEPAGE) on them; or hugetlbfs).",
 		     "Memory, Huge pages");
 	else if (f.huge_pages_unknown)
 		strcat(unknown, "huge pages");
