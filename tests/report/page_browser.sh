@@ -91,6 +91,9 @@ cat >"$tmp/facts.json" <<EOF
 	ORDER BY total_latency DESC LIMIT 1")"}}
 EOF
 expect bench_functions "$nfun" 20000
+# the text report says the same of the functions --top leaves out
+has text_more "$(run "$report" -d "$tmp/bench.db" 2>&1)" \
+	"  $(thousands $((nfun - 10))) more functions, $left % of the latency"
 [ "$npc" -gt 100000 ] || { echo "FAIL bench_pcs: $npc sampled PCs"; fail=1; }
 
 NODE_PATH=$pp/node_modules node "$(dirname "$0")/page_browser.js" "$chromium" "$tmp/facts.json" ${PAGE_SHOT:-} ||

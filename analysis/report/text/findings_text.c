@@ -31,8 +31,8 @@ int report_text_findings(sqlite3 *db, FILE *out, char *err, size_t errlen)
 	fprintf(out, "Findings\n");
 	if (f.huge_pages)
 		item(out, &n, "Huge pages would help", f.huge_pages_text,
-		     "the regions to back with huge pages are listed below (transparent huge pages, then "
-		     "madvise(MADV_HUGEPAGE) on them; or hugetlbfs).",
+		     "back those regions with huge pages (transparent huge pages, then madvise(MADV_HUGEPAGE) on "
+		     "them; or hugetlbfs); spe-report --html lists them under Pages and huge pages.",
 		     "Memory, Huge pages");
 	else if (f.huge_pages_unknown)
 		strcat(unknown, "huge pages");
