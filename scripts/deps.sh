@@ -29,6 +29,8 @@ packages=(
 )
 # Not a Debian package: npm, the machine's Node.js (nodejs) brings it; tests/clickhouse/chdb_fetch.sh
 # fetches a current ClickHouse engine with it (npm pack @chdb/lib-linux-x64-gnu) and skips, saying so, without it.
+# The build needs it for spe-report's page: analysis/report/html/page/page_assets.sh fetches d3-flame-graph
+# (npm pack, SHA-512 pinned) once into the build tree; tests/report/page_browser.sh fetches puppeteer-core.
 
 missing=()
 for p in "${packages[@]}"; do

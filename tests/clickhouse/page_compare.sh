@@ -27,7 +27,7 @@ norm() { # PAGE IDS-SED
 		-e 's|<td data-col="loaded_at">[^<]*</td>|<td data-col="loaded_at">LOADED_AT</td>|g' \
 		-e 's/<tr/\n<tr/g; s/<section/\n<section/g; s/<svg/\n<svg/g; s/<table/\n<table/g; s/<td/\n<td/g' |
 		awk '
-		/<section id="queries"/ { skip = 1 }
+		/<section id="queries"/ || /<section id="flame"/ { skip = 1 }
 		skip && /<\/section>/ { sub(/.*<\/section>/, ""); skip = 0 }
 		skip { next }
 		/^<td data-col="(symbols|data_objects)"/ {

@@ -103,7 +103,7 @@ run "$report" --clickhouse="$url" --html="$tmp/ch.html" $src 2>"$tmp/err"
 expect page_rc $? 0
 cat "$tmp/err"
 same_page page "$tmp/sq.html" "$tmp/ch.html" "$tmp/ids.sed"
-expect page_sections "$(grep -c '^<section id=' "$tmp/ch.lines")" 8
+expect page_sections "$(grep -c '^<section id=' "$tmp/ch.lines")" 9
 [ "$(grep -c '^<td data-col="symbol"' "$tmp/ch.lines")" -ge 5 ] || { echo "FAIL page_hot_rows"; fail=1; }
 [ "$(grep -c '^<svg' "$tmp/ch.lines")" -ge 10 ] || { echo "FAIL page_charts"; fail=1; }
 # shellcheck disable=SC2086

@@ -39,7 +39,7 @@ run "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$fx/elf" 2>/dev/nu
 run "$report" -d "$tmp/memwork.db" --html="$tmp/report.html" --symfs="$fx/elf" --source-dir="$fx/workloads" \
 	2>/dev/null || { echo "FAIL spe-report"; exit 1; }
 
-page_loads report "$tmp/report.html" 9
+page_loads report "$tmp/report.html" 11
 
 browse /dev/null "$tmp/shot.log" "file://$tmp/report.html" --window-size=1280,2400 --screenshot="$tmp/shot.png"
 expect shot_rc $? 0

@@ -55,7 +55,7 @@ has noview_msg "$(cat "$tmp/err")" "query hot symbols: no such table: pc_latency
 cp "$tmp/d.db" "$tmp/notable.db"
 q notable.db "DROP TABLE data_object"
 expect notable_text "$(rep -d "$tmp/notable.db")" 65
-has notable_msg "$(cat "$tmp/err")" "memory section: no such table"
+has notable_msg "$(cat "$tmp/err")" "query huge_page_hint: no such table: main.data_object" # the findings, first
 expect notable_export "$(exp -d "$tmp/notable.db" --format=pprof --by=data -o "$tmp/p.pb.gz")" 65
 has notable_export_msg "$(cat "$tmp/err")" "no such table"
 

@@ -57,12 +57,18 @@ expect html_rc $? 0
 has html_msg "$err" "wrote $page"
 xmllint --noout "$page" 2>"$tmp/xml.err"
 expect well_formed "$?,$(head -3 "$tmp/xml.err")" "0,"
-expect one_script "$(xmllint --xpath 'count(//script)' "$page")" 1
+# one script to run; every other script element is a JSON data block (the tables' rows, the flame graphs)
+expect one_script "$(xmllint --xpath "count(//script[not(@type='application/json')])" "$page")" 1
+expect data_blocks_json "$(xmllint --xpath "count(//script[@type='application/json'])" "$page")" \
+	"$(grep -c '<script type="application/json"' "$page")"
 expect no_img "$(xmllint --xpath 'count(//img)' "$page")" 0
 expect no_handlers "$(xmllint --xpath "count(//@*[starts-with(name(), 'on')])" "$page")" 0
 # the crafted names are in the page, as text
 has name_escaped "$(cat "$page")" '&lt;img src=x onerror=&quot;document.title=`PWNED`&quot;&gt;'
 has close_escaped "$(cat "$page")" '&lt;/script&gt;&lt;script&gt;'
+# and in the JSON data blocks, where '<' is \u003c: nothing in them can close the block
+has json_name_escaped "$(cat "$page")" '\u003cimg src=x onerror=\"document.title=`PWNED`\"\u003e'
+has json_close_escaped "$(cat "$page")" '\u003c/script\u003e\u003cscript\u003e'
 # no line of this machine's /etc/passwd: the line table names it, but sources are read under --source-dir only
 first=$(head -1 /etc/passwd)
 expect no_passwd "$(grep -cF "$first" "$page")" 0
@@ -79,6 +85,10 @@ expect browser_rc $? 0
 expect title_kept "$(grep -c 'PWNED</title>' "$tmp/page.dom")" 0
 has title_is_ours "$(grep -o '<title>[^<]*' "$tmp/page.dom")" "SPE report"
 expect no_console "$(console "$tmp/page.log")" 0
+# the script drew the tables' rows and the flame graph from the data blocks: the names stay text there too
+has drawn_ready "$(grep -o '<body[^>]*>' "$tmp/page.dom")" 'data-ready="1"'
+expect no_img_drawn "$(grep -c '<img' "$tmp/page.dom")" 0
+has flame_drawn "$(cat "$tmp/page.dom")" 'class="partition d3-flame-graph"'
 grep ':CONSOLE' "$tmp/page.log" | head -3
 
 # what escaping would miss, the policy stops: a script element put in by hand does not run

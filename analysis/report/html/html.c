@@ -291,7 +291,7 @@ void report_html_subsection(struct html *h, const char *id, const char *title, c
 }
 
 static const unsigned shade_rgb[REPORT_SHADE_COUNT] = {
-	[REPORT_SHADE_HOT] = 0xe53935,
+	[REPORT_SHADE_HOT] = 0x1e88e5, /* blue, as the share bars: red is kept for slow memory */
 	[REPORT_SHADE_LOCAL] = 0x43a047,
 	[REPORT_SHADE_REMOTE] = 0x8e24aa,
 };

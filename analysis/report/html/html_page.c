@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The page around the sections: head with the whole style sheet, the
- * navigation bar, the appendix of queries, and the one short script (it
- * switches the heatmap between CPUs; the page reads fine without it).
+ * navigation bar, the appendix of queries, and the one script
+ * (html/page/page.js behind the d3-flame-graph bundle, page_assets.c): it
+ * sorts, filters and pages the tables, draws the flame graph and switches
+ * the heatmap between CPUs; the page reads without it but for the graph.
  * Everything is inline: the page opens from disk with no network.  The
  * page's Content-Security-Policy allows nothing but its own style sheet and
  * script, by their SHA-256 hashes: no other script, style attribute,
@@ -53,7 +55,7 @@ static const char style[] =
 	".fact{border:1px solid var(--line);border-radius:4px;padding:6px 10px}\n"
 	".fact b{display:block;font-size:18px;font-weight:600}\n"
 	".fact span{color:var(--muted);font-size:12px}\n"
-	".fact.bad b{color:#c62828}\n"
+	".fact.bad b{color:#b26a00}\n"
 	".multiples{display:flex;flex-wrap:wrap;gap:10px}\n"
 	".multiples figure{margin:0;border:1px solid var(--line);border-radius:4px;padding:6px 8px}\n"
 	"figure figcaption{font-size:12px;color:var(--muted);margin-bottom:2px}\n"
@@ -93,40 +95,38 @@ static const char style[] =
 	"tr.gap td{color:var(--muted);font-style:italic;text-align:center}\n"
 	".tag{display:inline-block;padding:0 6px;border-radius:8px;font-size:11px;font-weight:600;"
 	"background:#e8eaf6;color:#283593;margin-left:6px}\n"
-	".tag.hot{background:#fdecea;color:#b71c1c}\n"
+	".tag.hot{background:#fff3e0;color:#8a4b00}\n"
 	".note{color:#6d5200;background:#fff8e1;padding:4px 8px;border-radius:4px;display:inline-block;margin:4px 0}\n"
-	".note.warn{color:#b71c1c;background:#fdecea}\n"
+	".note.warn{color:#8a4b00;background:#fff3e0}\n"
+	"#findings ol{margin:4px 0 0;padding-left:22px}\n"
+	"#findings li{margin:0 0 8px}\n"
+	"#findings li b{display:block}\n"
+	"#findings .fix{color:var(--fg)}\n"
 	".none{color:var(--muted);font-style:italic}\n"
 	".two{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:18px}\n"
 	"details summary{cursor:pointer;color:var(--accent)}\n"
 	"pre{white-space:pre-wrap;background:#f6f8fa;padding:6px 8px;border-radius:4px;margin:2px 0 8px}\n"
 	"select{font:inherit;font-size:13px}\n"
+	".tbar{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:4px 0;font-size:12px}\n"
+	".tbar input{font:inherit;padding:2px 6px;min-width:16em;border:1px solid #c5ccd3;border-radius:4px}\n"
+	".tbar button,.fg-bar button{font:inherit;font-size:12px;padding:1px 8px}\n"
+	".pgstat{color:var(--muted)}\n"
+	"th.sortable{cursor:pointer}\n"
+	"th.sortable:hover{color:var(--fg)}\n"
+	"th.asc::after{content:' \\25b2'}\n"
+	"th.desc::after{content:' \\25bc'}\n"
+	"p.more{color:var(--muted);font-size:12px;margin:2px 0 10px}\n"
+	".fg-bar{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:4px 0 6px;font-size:12px}\n"
+	".fg-bar input{font:inherit;padding:2px 6px;min-width:18em}\n"
+	".fg{overflow-x:auto}\n"
 	"@media (max-width:900px){.ann-grid,.two{grid-template-columns:1fr}}\n"
 	"@media print{nav,select{display:none}body{background:#fff}main{max-width:none;padding:0}"
 	"section{border:none;padding:0;break-inside:avoid-page}header{background:#fff;color:#000}"
 	"header p{color:#444}}\n";
 
-/*
- * The heatmap CPU switch.  Wrapped in CDATA so the page stays well-formed
- * XML; the body's data-ready attribute tells the browser test the script ran.
- */
-static const char script[] =
-	"\n//<![CDATA[\n"
-	"(function () {\n"
-	"  var pick = document.getElementById('hm-cpu');\n"
-	"  if (pick) {\n"
-	"    pick.addEventListener('change', function () {\n"
-	"      var maps = document.querySelectorAll('figure.hm');\n"
-	"      for (var i = 0; i < maps.length; i++)\n"
-	"        maps[i].hidden = maps[i].getAttribute('data-cpu') !== pick.value;\n"
-	"    });\n"
-	"  }\n"
-	"  document.body.setAttribute('data-ready', '1');\n"
-	"})();\n"
-	"//]]>\n";
-
 static const struct nav_item report_nav[] = {
-	{ "summary", "Summary" },   { "latency", "Where the latency goes" }, { "hot-code", "Hot code" },
+	{ "findings", "Findings" }, { "summary", "Summary" },   { "latency", "Where the latency goes" }, { "flame", "Flame graph" },
+	{ "hot-code", "Hot code" },
 	{ "annotations", "Annotation" }, { "time", "Over time" },        { "memory", "Memory" },
 	{ "branches", "Branches" }, { "topdown", "Topdown" },               { "queries", "Queries" },
 };
@@ -156,6 +156,7 @@ static char *style_sheet(void)
 	fputs("\n", f);
 	fputs(style, f);
 	report_html_shade_css(f);
+	fputs(report_flame_css, f);
 	if (fclose(f) != 0) {
 		free(text);
 		return NULL;
@@ -166,7 +167,7 @@ static char *style_sheet(void)
 /* The script between the tags, exactly as the page has it (its hash is over these bytes). */
 static const char *page_script(void)
 {
-	return script;
+	return report_page_script;
 }
 
 void report_page_open(struct report_ctx *c, const char *heading, const char *subtitle, const struct nav_item *nav, size_t n)

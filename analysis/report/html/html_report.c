@@ -48,9 +48,13 @@ static int html_page(sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe
 	if (span.records == 0)
 		return report_fail(&c, -spe_invalid, "no SPE records in the database (load a capture with spe-load first)");
 	report_page_head(&c);
-	rc = report_section_summary(&c, &span);
+	rc = report_section_findings(&c);
+	if (rc == 0)
+		rc = report_section_summary(&c, &span);
 	if (rc == 0)
 		rc = report_section_latency(&c);
+	if (rc == 0)
+		rc = report_section_flame(&c);
 	if (rc == 0)
 		rc = report_section_hot_code(&c, &hot);
 	if (rc == 0)

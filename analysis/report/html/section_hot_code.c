@@ -56,6 +56,78 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* The source cell's text for the rows' JSON: "file.c:12", or NULL. */
+static void source_json(struct html *h, const char *file, const char *line)
+{
+	if (!file) {
+		report_rows_str(h, 0, NULL);
+		return;
+	}
+	char text[600];
+	snprintf(text, sizeof text, "%s:%s", base_name(file), line ? line : "?");
+	report_rows_str(h, 0, text);
+}
+
+/* Percent of the latency of all rows of @p rs that rows @p from.. hold (@p col: their total latency). */
+static double share_after(const struct rowset *rs, size_t from, int col)
+{
+	double sum = 0, all = 0;
+	for (size_t r = 0; r < rs->n; r++) {
+		const char *v = report_rowset_get(rs, r, col);
+		double x = v ? atof(v) : 0;
+		all += x;
+		sum += r >= from ? x : 0;
+	}
+	return all > 0 ? 100 * sum / all : 0;
+}
+
+/* Every function's row as JSON, in the table's columns up to share. */
+static void functions_json(struct report_ctx *c, const struct rowset *rs, size_t shown)
+{
+	struct html *h = &c->h;
+	size_t embedded = rs->n < REPORT_ROWS_MAX ? rs->n : REPORT_ROWS_MAX;
+	report_rows_open(h, "hot-symbol", c->o.top);
+	for (size_t r = 0; r < embedded; r++) {
+		report_rows_row(h, r);
+		report_rows_int(h, 1, (long long)r + 1);
+		const char *name = report_rowset_get(rs, r, HS_SYMBOL);
+		report_rows_str(h, 0, name ? name : "(no symbol)");
+		report_rows_str(h, 0, base_name(report_rowset_get(rs, r, HS_MAPPING)));
+		source_json(h, report_rowset_get(rs, r, HS_FILE), report_rowset_get(rs, r, HS_LINE));
+		for (int k = HS_SAMPLES; k <= HS_SHARE; k++)
+			report_rows_num(h, 0, report_rowset_get(rs, r, k));
+	}
+	report_rows_close(h, embedded);
+	report_rows_more(h, "hot-symbol", shown, embedded, rs->n, share_after(rs, shown, HS_TOTAL),
+			 share_after(rs, embedded, HS_TOTAL), "functions", "hot_symbol");
+}
+
+/* Every instruction's row as JSON, in the table's columns up to share. */
+static void instructions_json(struct report_ctx *c, const struct rowset *rs, size_t shown)
+{
+	struct html *h = &c->h;
+	size_t embedded = rs->n < REPORT_ROWS_PC_MAX ? rs->n : REPORT_ROWS_PC_MAX;
+	report_rows_open(h, "hot-pc", c->o.top);
+	for (size_t r = 0; r < embedded; r++) {
+		report_rows_row(h, r);
+		report_rows_str(h, 1, report_rowset_get(rs, r, HP_PC));
+		const char *sym = report_rowset_get(rs, r, HP_SYMBOL), *off = report_rowset_get(rs, r, HP_OFFSET);
+		char where[600];
+		snprintf(where, sizeof where, "%s%s%s", sym ? sym : "(no symbol)", sym && off ? "+" : "", sym && off ? off : "");
+		report_rows_str(h, 0, where);
+		source_json(h, report_rowset_get(rs, r, HP_FILE), report_rowset_get(rs, r, HP_LINE));
+		const char *mn = report_rowset_get(rs, r, HP_MNEMONIC), *ops = report_rowset_get(rs, r, HP_OPERANDS);
+		char insn[600];
+		snprintf(insn, sizeof insn, "%s %s", mn ? mn : "?", ops ? ops : "");
+		report_rows_str(h, 0, insn);
+		for (int k = HP_SAMPLES; k <= HP_SHARE; k++)
+			report_rows_num(h, 0, report_rowset_get(rs, r, k));
+	}
+	report_rows_close(h, embedded);
+	report_rows_more(h, "hot-pc", shown, embedded, rs->n, share_after(rs, shown, HP_TOTAL),
+			 share_after(rs, embedded, HP_TOTAL), "instructions", "hot_pc");
+}
+
 static void source_cell(struct html *h, const char *file, const char *line)
 {
 	report_html_raw(h, "<td class=\"mono\">");
@@ -69,7 +141,7 @@ static void source_cell(struct html *h, const char *file, const char *line)
 	report_html_raw(h, "</td>");
 }
 
-static int functions_table(struct report_ctx *c, const struct rowset *rs, struct hot_functions *hot)
+static int functions_table(struct report_ctx *c, const struct rowset *rs, size_t shown, struct hot_functions *hot)
 {
 	struct html *h = &c->h;
 	int b0 = LATENCY_BUCKETS, b1 = -1;
@@ -82,7 +154,7 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, struct
 		    "<th class=\"n\">p90</th><th class=\"n\">p99</th><th class=\"n\">share %</th>"
 		    "<th>distribution</th><th>loads served by</th></tr></thead><tbody>");
 	size_t f = 0;
-	for (size_t r = 0; r < rs->n; r++) {
+	for (size_t r = 0; r < shown; r++) {
 		const char *name = report_rowset_get(rs, r, HS_SYMBOL);
 		const struct ann_function *fn = NULL;
 		size_t index = 0;
@@ -116,18 +188,19 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, struct
 		report_html_raw(h, "</tr>");
 	}
 	report_table_end(h);
+	functions_json(c, rs, shown);
 	return 0;
 }
 
 /* Latency buckets of each hot PC (pc_latency, matched on pc and insn_id). */
-static int pc_buckets(struct report_ctx *c, const struct rowset *rs, uint64_t (*buckets)[LATENCY_BUCKETS])
+static int pc_buckets(struct report_ctx *c, const struct rowset *rs, size_t shown, uint64_t (*buckets)[LATENCY_BUCKETS])
 {
-	long long *pcs = malloc((rs->n + 1) * sizeof *pcs);
+	long long *pcs = malloc((shown + 1) * sizeof *pcs);
 	if (!pcs)
 		return report_fail(c, -spe_nomem, "out of memory");
-	for (size_t r = 0; r < rs->n; r++)
+	for (size_t r = 0; r < shown; r++)
 		pcs[r] = report_rowset_get(rs, r, HP_PC_VALUE) ? atoll(report_rowset_get(rs, r, HP_PC_VALUE)) : 0;
-	char *ids = report_json_int_array(pcs, rs->n);
+	char *ids = report_json_int_array(pcs, shown);
 	if (!ids) {
 		free(pcs);
 		return report_fail(c, -spe_nomem, "out of memory");
@@ -143,7 +216,7 @@ static int pc_buckets(struct report_ctx *c, const struct rowset *rs, uint64_t (*
 		if (report_rq_null(&q, 2))
 			continue;
 		int b = report_latency_bucket(report_rq_int(&q, 2));
-		for (size_t r = 0; r < rs->n; r++) {
+		for (size_t r = 0; r < shown; r++) {
 			const char *want = report_rowset_get(rs, r, HP_INSN_ID);
 			if (pcs[r] == pc && ((!want && !insn) || (want && insn && !strcmp(want, insn))))
 				buckets[r][b] += (uint64_t)report_rq_int(&q, 3);
@@ -159,17 +232,18 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 {
 	struct html *h = &c->h;
 	struct rowset rs;
-	int rc = report_rowset_ranked(c, RQ_HOT_PC, &rs);
+	int rc = report_rowset_every(c, RQ_HOT_PC, &rs);
 	if (rc < 0)
 		return rc;
-	uint64_t(*buckets)[LATENCY_BUCKETS] = calloc(rs.n + 1, sizeof *buckets);
+	size_t shown = rs.n < (size_t)c->o.top ? rs.n : (size_t)c->o.top;
+	uint64_t(*buckets)[LATENCY_BUCKETS] = calloc(shown + 1, sizeof *buckets);
 	if (!buckets) {
 		report_rowset_fini(&rs);
 		return report_fail(c, -spe_nomem, "out of memory");
 	}
-	if ((rc = pc_buckets(c, &rs, buckets)) == 0) {
+	if ((rc = pc_buckets(c, &rs, shown, buckets)) == 0) {
 		int b0 = LATENCY_BUCKETS, b1 = -1;
-		for (size_t r = 0; r < rs.n; r++)
+		for (size_t r = 0; r < shown; r++)
 			spark_range(buckets[r], &b0, &b1);
 		report_html_raw(h, "<h3>Instructions by total latency</h3><div class=\"scroll\"><table id=\"hot-pc\" class=\"wide\">"
 			    "<thead><tr>"
@@ -177,7 +251,7 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 			    "<th class=\"n\">total latency</th><th class=\"n\">mean</th><th class=\"n\">p50</th>"
 			    "<th class=\"n\">p90</th><th class=\"n\">p99</th><th class=\"n\">share %</th>"
 			    "<th>distribution</th></tr></thead><tbody>");
-		for (size_t r = 0; r < rs.n; r++) {
+		for (size_t r = 0; r < shown; r++) {
 			const char *sym = report_rowset_get(&rs, r, HP_SYMBOL);
 			report_html_raw(h, "<tr>");
 			report_html_td(h, "pc", report_rowset_get(&rs, r, HP_PC), 0);
@@ -208,6 +282,7 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 			report_html_raw(h, "</tr>");
 		}
 		report_table_end(h);
+		instructions_json(c, &rs, shown);
 	}
 	free(buckets);
 	report_rowset_fini(&rs);
@@ -224,18 +299,19 @@ int report_section_hot_code(struct report_ctx *c, struct hot_functions *hot)
 		     "(left fast, right slow); the coloured bar shows which memory levels served the function's "
 		     "loads, in the colours above.  Function names link to their annotation.");
 	struct rowset rs;
-	int rc = report_rowset_ranked(c, RQ_HOT_SYMBOL, &rs);
+	int rc = report_rowset_every(c, RQ_HOT_SYMBOL, &rs);
 	if (rc < 0)
 		return rc;
-	struct ann_key *keys = calloc(rs.n + 1, sizeof *keys);
-	hot->fs = calloc(rs.n + 1, sizeof *hot->fs);
+	size_t shown = rs.n < (size_t)c->o.top ? rs.n : (size_t)c->o.top;
+	struct ann_key *keys = calloc(shown + 1, sizeof *keys);
+	hot->fs = calloc(shown + 1, sizeof *hot->fs);
 	if (!keys || !hot->fs) {
 		free(keys);
 		report_rowset_fini(&rs);
 		return report_fail(c, -spe_nomem, "out of memory");
 	}
 	size_t n = 0;
-	for (size_t r = 0; r < rs.n; r++) {
+	for (size_t r = 0; r < shown; r++) {
 		if (!report_rowset_get(&rs, r, HS_SYMBOL))
 			continue; /* the records without a symbol: nothing to annotate */
 		keys[n] = (struct ann_key){ .name = report_rowset_get(&rs, r, HS_SYMBOL),
@@ -248,7 +324,7 @@ int report_section_hot_code(struct report_ctx *c, struct hot_functions *hot)
 	hot->n = n;
 	free(keys);
 	if (rc == 0)
-		rc = functions_table(c, &rs, hot);
+		rc = functions_table(c, &rs, shown, hot);
 	report_rowset_fini(&rs);
 	if (rc == 0)
 		rc = instructions_table(c, hot);

@@ -65,13 +65,46 @@ static void parse_levels(const char *text, uint64_t levels[MEM_LEVELS + 1])
 	}
 }
 
+/* Every data object's row as JSON, in the table's columns up to share (size in bytes). */
+static void data_objects_json(struct report_ctx *c, const struct rowset *rs, size_t shown)
+{
+	struct html *h = &c->h;
+	double left = 0, absent = 0, all = 0; /* total latency (not the rounded shares) */
+	size_t embedded = rs->n < REPORT_ROWS_MAX ? rs->n : REPORT_ROWS_MAX;
+	report_rows_open(h, "data-objects", c->o.top);
+	for (size_t r = 0; r < rs->n; r++) {
+		all += num(rs, r, 12);
+		if (r >= shown)
+			left += num(rs, r, 12);
+		if (r >= embedded) {
+			absent += num(rs, r, 12);
+			continue;
+		}
+		report_rows_row(h, r);
+		report_rows_str(h, 1, cell(rs, r, 2));
+		report_rows_str(h, 0, cell(rs, r, 3));
+		report_rows_str(h, 0, cell(rs, r, 4));
+		char decl[512];
+		snprintf(decl, sizeof decl, "%s:%s", cell(rs, r, 5) ? cell(rs, r, 5) : "", cell(rs, r, 6) ? cell(rs, r, 6) : "?");
+		report_rows_str(h, 0, cell(rs, r, 5) ? decl : NULL);
+		report_rows_str(h, 0, cell(rs, r, 7));
+		static const int nums[] = { 8, 9, 10, 11, 12, 14, 15 };
+		for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
+			report_rows_num(h, 0, cell(rs, r, nums[k]));
+	}
+	report_rows_close(h, embedded);
+	report_rows_more(h, "data-objects", shown, embedded, rs->n, all > 0 ? 100 * left / all : 0,
+			 all > 0 ? 100 * absent / all : 0, "data objects", "hot_data_object");
+}
+
 static int data_objects(struct report_ctx *c)
 {
 	struct html *h = &c->h;
 	struct rowset rs;
-	int rc = report_rowset_ranked(c, RQ_DATA_OBJECTS, &rs);
+	int rc = report_rowset_every(c, RQ_DATA_OBJECTS, &rs);
 	if (rc < 0)
 		return rc;
+	size_t shown = rs.n < (size_t)c->o.top ? rs.n : (size_t)c->o.top;
 	report_html_subsection(h, "mem-objects", "Data objects by total latency",
 			"Which data the time goes to.  A row is a variable of the program (named by DWARF or the "
 			"symbol table, with its type and declaration), or, for data no variable covers, the mapping "
@@ -89,7 +122,7 @@ static int data_objects(struct report_ctx *c)
 		    "<th>declared</th><th>start</th><th class=\"n\">size</th><th class=\"n\">samples</th>"
 		    "<th class=\"n\">loads</th><th class=\"n\">stores</th><th class=\"n\">total latency</th>"
 		    "<th class=\"n\">p99</th><th class=\"n\">share %</th><th>levels</th></tr></thead><tbody>");
-	for (size_t r = 0; r < rs.n; r++) {
+	for (size_t r = 0; r < shown; r++) {
 		char size[32], decl[512];
 		uint64_t levels[MEM_LEVELS + 1];
 		report_html_raw(h, "<tr>");
@@ -131,6 +164,7 @@ static int data_objects(struct report_ctx *c)
 		report_html_raw(h, "</td></tr>");
 	}
 	report_table_end(h);
+	data_objects_json(c, &rs, shown);
 	report_rowset_fini(&rs);
 	return 0;
 }

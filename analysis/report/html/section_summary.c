@@ -168,7 +168,7 @@ int report_section_summary(struct report_ctx *c, const struct capture_span *span
 {
 	struct html *h = &c->h;
 	report_html_section(h, "summary", "Summary",
-		     "What was captured and loaded.  Red figures are data the load lost or could not place: lost AUX "
+		     "What was captured and loaded.  Figures in amber are data the load lost or could not place: lost AUX "
 		     "buffers and partial records are samples that never reached the database; records without a "
 		     "mapping or symbol count in the totals but in no function.");
 	/* the tables are written below the facts, but their numbers are needed first */
@@ -207,17 +207,36 @@ int report_section_summary(struct report_ctx *c, const struct capture_span *span
 	fact(h, buf, parts[0] ? parts : "CPUs", 0);
 	fact(h, hosts[0] ? hosts : "unknown", "host", 0);
 	fact_count(h, totals[S_ID], "sources loaded", 0);
-	fact_count(h, totals[S_LOST], "lost AUX buffers", 1);
-	fact_count(h, totals[S_PARTIAL], "partial records", 1);
-	fact_count(h, totals[S_BAD_BYTES], "bad bytes", 1);
-	fact_count(h, totals[S_NO_MAPPING], "records without a mapping", 1);
-	fact_count(h, totals[S_NO_SYMBOL], "records without a symbol", 1);
-	if (sources == RQ_SOURCES) { /* else not counted by the loads that wrote the database: not shown as 0 */
-		fact_count(h, totals[S_NO_PID], "records of unknown processes", 1);
-		fact_count(h, totals[S_KERNEL_NO_SYMBOL], "kernel records without a symbol", 1);
-		fact_count(h, totals[S_OUT_OF_ORDER], "sideband events out of order", 1);
+	/* what the load lost or could not place: a tile each when not zero, the zeros folded into one line */
+	static const struct {
+		int col;
+		const char *label;
+		int counted_since; /* 1: counted only by loads of load_stats' later columns */
+	} losses[] = { { S_LOST, "lost AUX buffers", 0 },
+		       { S_PARTIAL, "partial records", 0 },
+		       { S_BAD_BYTES, "bad bytes", 0 },
+		       { S_NO_MAPPING, "records without a mapping", 0 },
+		       { S_NO_SYMBOL, "records without a symbol", 0 },
+		       { S_NO_PID, "records of unknown processes", 1 },
+		       { S_KERNEL_NO_SYMBOL, "kernel records without a symbol", 1 },
+		       { S_OUT_OF_ORDER, "sideband events out of order", 1 } };
+	const size_t nlosses = sizeof losses / sizeof losses[0];
+	char zeros[512] = "";
+	size_t zlen = 0;
+	for (size_t k = 0; k < nlosses; k++) {
+		if (losses[k].counted_since && sources != RQ_SOURCES)
+			continue; /* not counted by the loads that wrote the database: not shown as 0 */
+		if (totals[losses[k].col])
+			fact_count(h, totals[losses[k].col], losses[k].label, 1);
+		else if (zlen < sizeof zeros)
+			zlen += (size_t)snprintf(zeros + zlen, sizeof zeros - zlen, "%s%s", zlen ? ", " : "", losses[k].label);
 	}
 	report_html_raw(h, "</div>");
+	if (zeros[0]) {
+		report_html_raw(h, "<p class=\"none\" id=\"zero-losses\">None: ");
+		report_html_text(h, zeros);
+		report_html_raw(h, ".</p>");
+	}
 	fwrite(tables, 1, tlen, h->out);
 	free(tables);
 	report_html_raw(h, "</section>\n");

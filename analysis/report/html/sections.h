@@ -25,8 +25,10 @@ struct hot_functions {
 	size_t annotated; /* the first this many have instructions and lines */
 };
 
+int report_section_findings(struct report_ctx *c);
 int report_section_summary(struct report_ctx *c, const struct capture_span *span);
 int report_section_latency(struct report_ctx *c);
+int report_section_flame(struct report_ctx *c);
 int report_section_hot_code(struct report_ctx *c, struct hot_functions *hot);
 int report_section_annotations(struct report_ctx *c, const struct hot_functions *hot);
 int report_section_time(struct report_ctx *c, const struct capture_span *span);
@@ -45,6 +47,40 @@ void report_page_queries(struct report_ctx *c);
 void report_page_tail(struct report_ctx *c);
 /* After the queries: how many values were cut (html.h), when some were. */
 void report_page_cuts(struct html *h);
+
+/*
+ * Every row of a ranked table as JSON, for the page's script (table_rows.c):
+ * open, then per row report_rows_row and its cells (the first of a row with
+ * first = 1), then close with the row count.  Cells are given in the table's
+ * column order; the charts' columns, last, are left out (drawn empty).
+ * @p page_rows: rows per page at first.
+ */
+void report_rows_open(struct html *h, const char *table_id, int page_rows);
+void report_rows_row(struct html *h, size_t r);
+void report_rows_str(struct html *h, int first, const char *s);
+void report_rows_num(struct html *h, int first, const char *s); /* a number as given; other text as a string */
+void report_rows_int(struct html *h, int first, long long v);
+void report_rows_close(struct html *h, size_t n);
+/*
+ * Under a table of @p total rows drawn with its first @p shown and the first
+ * @p embedded in its JSON: "19,955 more functions, 91.9 % of the latency"
+ * (@p share_left: of the rows not drawn, in percent; < 0: no share), and the
+ * rows not in the page (@p share_absent) with the view (@p view) that lists
+ * them.  The script rewrites the line as it pages.
+ */
+void report_rows_more(struct html *h, const char *table_id, size_t shown, size_t embedded, size_t total,
+		      double share_left, double share_absent, const char *noun, const char *view);
+/* Rows of a table the page holds at most: tens of thousands stay quick to search and sort. */
+#define REPORT_ROWS_MAX 100000
+#define REPORT_ROWS_PC_MAX 10000 /* the instructions: 200,000 would be 15 MB of page */
+/* @p v with thousands separated by commas: "19,955". */
+void report_thousands(char *out, size_t size, long long v);
+/* Every row of a ranked query (?1 bound to no limit), for the JSON of its table. */
+int report_rowset_every(struct report_ctx *c, enum report_query id, struct rowset *rs);
+
+/* The page's script (the d3-flame-graph bundle and html/page/page.js) and the flame graph's rules: page_assets.c. */
+extern const char report_page_script[];
+extern const char report_flame_css[];
 
 /* The anchor of the annotation of hot function @p i ("ann-1", ...). */
 #define ANN_ANCHOR "ann-%zu"

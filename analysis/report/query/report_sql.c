@@ -15,6 +15,7 @@
 #include "report_sql.h"
 #include "spe/clickhouse.h" /* SPE_CH_ROUNDED: SQL text only, no library */
 #include "report/memory_report.h"
+#include "spe/row_sink.h" /* SPE_CODES_*: the flame graphs group _spe_record on its integer codes */
 #include "spe/spe.h"
 #include "util/text.h"
 
@@ -315,6 +316,64 @@ static void build(enum report_query q, int ch, struct util_text *t)
 		util_text_append(t, "SELECT pc, symbol, src_file, src_line, mnemonic, operands, branches, mispredicted,\n"
 			      "  mispredict_rate FROM branch_mispredict ORDER BY mispredicted DESC, branches DESC," THEN_BY_PC " LIMIT ?1");
 		break;
+	/*
+	 * The flame graphs group the table under spe_record on its integer columns first (the view's joins per
+	 * record cost seconds at a million records), then name the groups as the view would: the memory level
+	 * from the codes' level bits, else the op class from the op bits (schema.c, spe_record).  An
+	 * instruction under FLAME_MIN (1/2000) of the total would not be drawn: its latency comes as one row
+	 * per function with NULL below (sorted first), so the rows to sort are about the functions' count.
+	 */
+	case RQ_FLAME_CODE:
+	case RQ_FLAME_DATA: {
+		int data = q == RQ_FLAME_DATA;
+		const char *obj = data ? "data_object_id, " : "";
+		util_text_appendf(t, "WITH r AS (SELECT %sinsn_id, codes & %u AS k, sum(total_latency) AS lat FROM _spe_record\n"
+			       "  WHERE total_latency > 0%s GROUP BY %sinsn_id, k),\n"
+			       "g AS (SELECT %sr.insn_id, coalesce(ml.name, oc.op_class, 'unknown') AS lvl, sum(r.lat) AS lat FROM r\n"
+			       "  LEFT JOIN spe_mem_level ml ON ml.code = (r.k >> %d) & 31\n"
+			       "  LEFT JOIN spe_op_code oc ON oc.code = r.k & %u GROUP BY %sr.insn_id, lvl),\n"
+			       "p AS (SELECT %sinsn_id, sum(lat) AS lat FROM g GROUP BY %sinsn_id),\n"
+			       "big AS (SELECT %sinsn_id FROM p WHERE lat >= (SELECT sum(lat) FROM p) / 2000.0)\n",
+			    data ? "data_object_id, " : "",
+			    (31u << SPE_CODES_MEM_LEVEL_SHIFT) | SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK,
+			    data ? " AND data_object_id IS NOT NULL" : "", obj, data ? "r.data_object_id, " : "",
+			    SPE_CODES_MEM_LEVEL_SHIFT, SPE_CODES_HAS_OP | SPE_CODES_OP_RAW_MASK, data ? "r.data_object_id, " : "",
+			    obj, obj, obj);
+		const char *insn_name = "CASE WHEN i.id IS NULL THEN '(no instruction)' ELSE printf('0x%x ', i.pc) || "
+					"coalesce(i.mnemonic, '?') || ' ' || coalesce(i.operands, '') END";
+		if (!data) {
+			util_text_appendf(t,
+				"SELECT coalesce(m.path, '(no mapping)'), coalesce(s.name, '(no symbol)'),\n"
+				"  CASE WHEN i.file IS NULL THEN '(no line)' ELSE i.file || ':' || coalesce(i.line, '?') END,\n"
+				"  %s, g.lvl, g.lat, (SELECT sum(lat) FROM p)\n"
+				"FROM g JOIN big ON big.insn_id IS g.insn_id LEFT JOIN insn i ON i.id = g.insn_id\n"
+				"LEFT JOIN symbol s ON s.id = i.symbol_id LEFT JOIN mapping m ON m.id = i.mapping_id\n"
+				"UNION ALL\n"
+				"SELECT coalesce(m.path, '(no mapping)'), coalesce(s.name, '(no symbol)'), NULL, NULL, NULL, sum(p.lat),\n"
+				"  (SELECT sum(lat) FROM p)\n"
+				"FROM p LEFT JOIN insn i ON i.id = p.insn_id LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+				"LEFT JOIN mapping m ON m.id = i.mapping_id\n"
+				"WHERE NOT EXISTS (SELECT 1 FROM big WHERE big.insn_id IS p.insn_id)\n"
+				"GROUP BY 1, 2 ORDER BY 1, 2, 3, 4, 5",
+				insn_name);
+		} else {
+			util_text_appendf(t,
+				"SELECT d.name || coalesce(' (' || d.type || ')', ''), coalesce(s.name, '(no symbol)'),\n"
+				"  %s, g.lvl, g.lat, (SELECT sum(lat) FROM p)\n"
+				"FROM g JOIN big ON big.data_object_id = g.data_object_id AND big.insn_id IS g.insn_id\n"
+				"JOIN data_object d ON d.id = g.data_object_id LEFT JOIN insn i ON i.id = g.insn_id\n"
+				"LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+				"UNION ALL\n"
+				"SELECT d.name || coalesce(' (' || d.type || ')', ''), coalesce(s.name, '(no symbol)'), NULL, NULL,\n"
+				"  sum(p.lat), (SELECT sum(lat) FROM p)\n"
+				"FROM p JOIN data_object d ON d.id = p.data_object_id LEFT JOIN insn i ON i.id = p.insn_id\n"
+				"LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+				"WHERE NOT EXISTS (SELECT 1 FROM big WHERE big.data_object_id = p.data_object_id AND big.insn_id IS p.insn_id)\n"
+				"GROUP BY 1, 2 ORDER BY 1, 2, 3, 4",
+				insn_name);
+		}
+		break;
+	}
 	case RQ_COUNT:
 		break;
 	}
@@ -352,6 +411,8 @@ static const char *const names[RQ_COUNT] = {
 	[RQ_MEMORY_PARTS] = "memory_parts",
 	[RQ_MISPREDICT_BY_SYMBOL] = "mispredict_by_symbol",
 	[RQ_MISPREDICT_BY_PC] = "branch_mispredict",
+	[RQ_FLAME_CODE] = "flame_by_code",
+	[RQ_FLAME_DATA] = "flame_by_data_object",
 };
 
 const char *report_query_name(enum report_query q)

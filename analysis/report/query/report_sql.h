@@ -52,6 +52,9 @@ enum report_query {
 	/* branches */
 	RQ_MISPREDICT_BY_SYMBOL, /* branch_mispredict summed per function LIMIT ?1 */
 	RQ_MISPREDICT_BY_PC,     /* branch_mispredict LIMIT ?1 */
+	/* the flame graphs (SQLite only): latency by path, sorted by it, then the path's latency and the total */
+	RQ_FLAME_CODE,    /* binary, function, file:line, instruction, memory level (else op class) */
+	RQ_FLAME_DATA,    /* data object (type), function, instruction, memory level */
 	RQ_COUNT
 };
 

@@ -57,6 +57,19 @@ static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
 	return t ? (const char *)t : dflt;
 }
 
+/* @p v with its thousands separated by commas: "19,955". */
+static void text_thousands(char *out, size_t size, long long v)
+{
+	char digits[32];
+	int n = snprintf(digits, sizeof digits, "%lld", v), o = 0;
+	for (int i = 0; i < n && o + 2 < (int)size; i++) {
+		if (i && digits[i - 1] != '-' && (n - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = 0;
+}
+
 int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
 		       char *err, size_t errlen)
 {
@@ -74,8 +87,8 @@ int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const stru
 		 "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
 		 "LEFT JOIN insn i ON p.symbol_id IS NULL AND i.id = p.insn_id\n"
 		 "LEFT JOIN mapping km ON km.id = i.mapping_id AND km.pid IS NULL\n"
-		 "GROUP BY s.name, coalesce(m.path, km.path) ORDER BY 5 DESC, s.name LIMIT %d",
-		 where, o->top);
+		 "GROUP BY s.name, coalesce(m.path, km.path) ORDER BY 5 DESC, s.name",
+		 where);
 	sqlite3_stmt *st;
 	if (ana_prepare(db, sql, &st, "query hot symbols", err, errlen) < 0)
 		return report_prepare_code(db);
@@ -85,8 +98,15 @@ int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const stru
 		fprintf(out, "Hot symbols by total latency\n  %-32s %10s %14s %8s  %s\n", "symbol", "samples",
 			"total latency", "share", "source");
 	int first = 1, rows = 0, unnamed = 0, rc = 0;
+	long long more = 0; /* the functions past --top: counted, their share summed, not printed */
+	double more_share = 0;
 	static const int num[] = { 2, 3, 4, 5, -1 };
 	while (sqlite3_step(st) == SQLITE_ROW && (rc = numbers(st, num, "query hot symbols", err, errlen)) == 0) {
+		if (rows >= o->top) {
+			more++;
+			more_share += sqlite3_column_double(st, 5);
+			continue;
+		}
 		rows++;
 		const char *mapping = text_or(st, 6, NULL);
 		/* without a function: kernel code by its map ("?? in [kernel.kallsyms]"), user code as one "??" */
@@ -131,6 +151,13 @@ int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const stru
 	else if (rows && unnamed == rows) /* one user "??" row says nothing: say why */
 		fprintf(out, "  (no symbols: spe-load found none of the binaries; load again with --symfs=DIR, the root "
 			     "they are under)\n");
+	if (more && o->format != REPORT_TEXT_JSON) {
+		char count[32];
+		text_thousands(count, sizeof count, more);
+		fprintf(out, "  %s more function%s, %.1f %% of the latency (--top=N shows more; spe-report --html pages "
+			     "through all)\n",
+			count, more == 1 ? "" : "s", 100 * more_share);
+	}
 	return 0;
 }
 
@@ -313,6 +340,11 @@ static int spe_text(sqlite3 *db, FILE *out, const struct report_text_opts *opts,
 		fprintf(out, "{\"spe_records\": %lld, ", n);
 	else
 		fprintf(out, "SPE records: %lld\n\n", n);
+	if (!json) {
+		if ((rc = report_text_findings(db, out, err, errlen)) < 0)
+			return rc;
+		fputc('\n', out);
+	}
 	if ((rc = report_spe_hot_symbols(db, "1", out, &o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");

@@ -21,6 +21,8 @@ int report_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct
 int report_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
 		       char *err, size_t errlen);
 /* The SPE records @p where chooses into *@p n: 0, or a negative code with the message in @p err. */
+/* "Findings": the issues of the memory sections, their evidence and fix, first in the text report (findings_text.c). */
+int report_text_findings(sqlite3 *db, FILE *out, char *err, size_t errlen);
 int report_spe_record_count(sqlite3 *db, const char *where, long long *n, char *err, size_t errlen);
 
 /*

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The issues a report opens with (report_findings_read): the rules of the
+ * memory sections, applied once more so that the page and the text report
+ * can lead with them: the huge-page hint and the NUMA summary in the
+ * library's own words (memory_report.h), and false sharing as the sharing
+ * table marks it (a line one thread writes and another uses, at two or more
+ * offsets).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings.h"
+#include "report/memory_report.h"
+
+#define EVERY_LINE 1000000000LL /* no LIMIT in effect */
+
+int report_findings_read(struct report_ctx *c, struct report_findings *f)
+{
+	memset(f, 0, sizeof *f);
+	double hp[SPE_HUGE_PAGE_HINT_COLUMNS], numa[SPE_NUMA_SUMMARY_COLUMNS];
+	int rc = report_rq_numbers(c, RQ_HUGE_PAGE_HINT, SPE_HUGE_PAGE_HINT_COLUMNS, hp);
+	if (rc < 0)
+		return rc;
+	f->huge_pages = spe_huge_page_hint_text(hp, f->huge_pages_text, sizeof f->huge_pages_text);
+	if ((rc = report_rq_numbers(c, RQ_NUMA_SUMMARY, SPE_NUMA_SUMMARY_COLUMNS, numa)) < 0)
+		return rc;
+	f->numa = spe_numa_summary_text(numa, f->numa_text, sizeof f->numa_text);
+	/* (the rows' columns: memory_report.c) no data address, or counters that disagree; no load, or
+	   physical addresses without the nodes' ranges */
+	f->huge_pages_unknown = !f->huge_pages && (hp[4] <= 0 || hp[3] > hp[4]);
+	f->numa_unknown = !f->numa && (numa[5] <= 0 || (numa[2] <= 0 && numa[3] > 0));
+	struct rq q;
+	if ((rc = report_rq_begin(c, &q, RQ_CACHELINE)) == 0)
+		report_rq_bind_int(&q, 1, EVERY_LINE);
+	while (rc == 0 && (rc = report_rq_next(&q)) == 1) {
+		rc = 0;
+		if (report_rq_int(&q, 6) < 2) /* one thread (in several processes' views): not shared between threads */
+			continue;
+		f->shared_lines++;
+		if (report_rq_int(&q, 7) < 2) /* offsets: one is true sharing */
+			continue;
+		if (!f->false_sharing++) {
+			const char *objects = report_rq_text(&q, 15), *symbols = report_rq_text(&q, 12);
+			snprintf(f->false_sharing_first, sizeof f->false_sharing_first,
+				 "line %s of pid %s: %lld threads, %lld offsets, %lld accesses%s%s%s%s",
+				 report_rq_text(&q, 1) ? report_rq_text(&q, 1) : "?",
+				 report_rq_text(&q, 0) ? report_rq_text(&q, 0) : "?", report_rq_int(&q, 6),
+				 report_rq_int(&q, 7), report_rq_int(&q, 2), objects ? "; data: " : "",
+				 objects ? objects : "", symbols ? "; code: " : "", symbols ? symbols : "");
+		}
+	}
+	report_rq_end(&q);
+	return rc < 0 ? rc : 0;
+}

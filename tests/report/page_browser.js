@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+// The page used as a reader would, in Debian's chromium driven by puppeteer-core
+// (tests/report/page_browser.sh fetches it and makes the pages).  Every number
+// checked comes from the database through sqlite3 (passed in as JSON by the shell
+// script), not from the page's own data.  Any console message, page error or CSP
+// violation fails the test.
+//   node page_browser.js CHROMIUM FACTS.json [SCREENSHOT.png]
+'use strict';
+const puppeteer = require('puppeteer-core');
+const fs = require('fs');
+
+const [chromium, factsFile, shot] = process.argv.slice(2);
+const facts = JSON.parse(fs.readFileSync(factsFile, 'utf8'));
+let failed = 0;
+function check(name, ok, detail) {
+  if (ok) console.log('ok ' + name);
+  else { failed = 1; console.log('FAIL ' + name + (detail !== undefined ? ': ' + JSON.stringify(detail) : '')); }
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function open(browser, file, messages) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 1000 });
+  page.on('console', (m) => messages.push(m.type() + ': ' + m.text()));
+  page.on('pageerror', (e) => messages.push('pageerror: ' + e.message));
+  const t0 = Date.now();
+  await page.goto('file://' + file, { waitUntil: 'load', timeout: 60000 });
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+  return { page, ms: Date.now() - t0 };
+}
+
+// the cells' text of the drawn rows of table ID, column J
+const column = (page, id, j) => page.$$eval('#' + id + ' tbody tr', (trs, j) => trs.map((tr) => tr.cells[j] ? tr.cells[j].textContent.trim() : null), j);
+const headIndex = (page, id, text) => page.$$eval('#' + id + ' thead th', (ths, text) => ths.findIndex((th) => th.textContent.trim().toLowerCase() === text), text);
+const toolbar = (id) => '#' + id; // the toolbar is the element before the table's scroll box
+async function typeSearch(page, id, text) {
+  const box = await page.evaluateHandle((id) => {
+    const t = document.getElementById(id), host = t.parentNode.classList.contains('scroll') ? t.parentNode : t;
+    return host.previousElementSibling.querySelector('input');
+  }, id);
+  await box.click({ clickCount: 3 });
+  await page.keyboard.press('Backspace');
+  if (text) await box.type(text);
+  await sleep(400); // the filter runs 120 ms after the last key
+}
+async function clickPager(page, id, which) {
+  await page.evaluate((id, which) => {
+    const t = document.getElementById(id), host = t.parentNode.classList.contains('scroll') ? t.parentNode : t;
+    host.previousElementSibling.querySelectorAll('button')[which === 'next' ? 1 : 0].click();
+  }, id, which);
+}
+const status = (page, id) => page.evaluate((id) => {
+  const t = document.getElementById(id), host = t.parentNode.classList.contains('scroll') ? t.parentNode : t;
+  return host.previousElementSibling.querySelector('.pgstat').textContent;
+}, id);
+
+(async () => {
+  const browser = await puppeteer.launch({
+    executablePath: chromium, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+  });
+  try {
+    // ---- the console check sees a CSP violation (on a page made to have one)
+    const refused = [];
+    const r = await open(browser, facts.selftest, refused);
+    await sleep(200);
+    check('selftest_csp_logged', refused.some((x) => /Content Security Policy/.test(x)), refused);
+    check('selftest_script_refused', (await r.page.title()) !== 'ran');
+    await r.page.close();
+
+    // ---- the big page: 20,000 functions
+    const big = [];
+    const b = await open(browser, facts.big.page, big);
+    console.log('big page ready in ' + b.ms + ' ms (script ' + await b.page.$eval('body', (x) => x.getAttribute('data-ready-ms')) + ' ms)');
+    check('big_ready_under_3s', b.ms < 3000, b.ms);
+    const p = b.page;
+    check('big_first_page_10_rows', (await column(p, 'hot-symbol', 1)).length === 10);
+    check('big_status', (await status(p, 'hot-symbol')) === 'rows 1\u201310 of ' + facts.big.functions_text, await status(p, 'hot-symbol'));
+    const more = await p.$eval('p.more[data-table="hot-symbol"]', (x) => x.textContent);
+    check('big_more_line', more.startsWith(facts.big.more_text), [more, facts.big.more_text]);
+    // sort by samples, ascending (numbers sort descending first, then ascending)
+    const js = await headIndex(p, 'hot-symbol', 'samples');
+    const th = (await p.$$('#hot-symbol thead th'))[js];
+    await th.click();
+    await th.click();
+    const asc = (await column(p, 'hot-symbol', js)).map(Number);
+    check('sort_samples_ascending', asc[0] === facts.big.min_samples && asc.every((v, i) => i === 0 || asc[i - 1] <= v), asc);
+    await th.click();
+    const desc = (await column(p, 'hot-symbol', js)).map(Number);
+    check('sort_samples_descending', desc[0] === facts.big.max_samples && desc.every((v, i) => i === 0 || desc[i - 1] >= v), desc);
+    // back to the page's order: sort by rank
+    const rank = (await p.$$('#hot-symbol thead th'))[0];
+    await rank.click();
+    await rank.click();
+    check('sort_rank_back', (await column(p, 'hot-symbol', 0))[0] === '1', await column(p, 'hot-symbol', 0));
+    // search for a function far outside the first page
+    await typeSearch(p, 'hot-symbol', facts.big.far.symbol);
+    const names = await column(p, 'hot-symbol', 1);
+    const jt = await headIndex(p, 'hot-symbol', 'total latency');
+    check('search_far_function', names.length === 1 && names[0] === facts.big.far.symbol, names);
+    check('search_far_total', Number((await column(p, 'hot-symbol', jt))[0]) === facts.big.far.total_latency);
+    check('search_far_rank', (await column(p, 'hot-symbol', 0))[0] === String(facts.big.far.rank));
+    await typeSearch(p, 'hot-symbol', '');
+    // page through: the second page holds ranks 11-20, the eleventh function is the database's
+    await clickPager(p, 'hot-symbol', 'next');
+    check('page_2_ranks', (await column(p, 'hot-symbol', 0)).join(',') === '11,12,13,14,15,16,17,18,19,20');
+    check('page_2_first', (await column(p, 'hot-symbol', 1))[0] === facts.big.eleventh, [(await column(p, 'hot-symbol', 1))[0], facts.big.eleventh]);
+    check('page_2_status', (await status(p, 'hot-symbol')).startsWith('rows 11\u201320 of'));
+    const more2 = await p.$eval('p.more[data-table="hot-symbol"]', (x) => x.textContent);
+    check('page_2_more', more2.startsWith(facts.big.functions_less_10_text + ' more functions'), more2);
+    await clickPager(p, 'hot-symbol', 'prev');
+    check('page_1_again', (await column(p, 'hot-symbol', 0))[0] === '1');
+    // instructions: the page holds the first 10,000 and says the rest are not in it
+    const pcMore = await p.$eval('p.more[data-table="hot-pc"]', (x) => x.textContent);
+    check('pc_more_absent', pcMore.includes(facts.big.pcs_absent_text + ' of them'), pcMore);
+    check('big_console_quiet', big.length === 0, big);
+
+    // ---- the memwork page: the flame graph, annotations, the console
+    const small = [];
+    const m = await open(browser, facts.small.page, small);
+    const q = m.page;
+    await sleep(800); // the flame graph's first transition
+    const width = await q.$eval('#fg-chart svg', (s) => Number(s.getAttribute('width')));
+    const barWidth = (name) => q.$$eval('#fg-chart g.frame', (gs, name) => {
+      const g = gs.find((x) => x.getAttribute('name') === name);
+      return g ? Number(g.querySelector('rect').getAttribute('width')) : -1;
+    }, name);
+    const before = await barWidth(facts.small.second_function);
+    check('flame_bar_share', Math.abs(before / width - facts.small.second_share) < 0.01, [before, width, facts.small.second_share]);
+    // zoom: click the second function's bar; it fills the width
+    await q.evaluate((name) => {
+      const g = Array.from(document.querySelectorAll('#fg-chart g.frame')).find((x) => x.getAttribute('name') === name);
+      g.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    }, facts.small.second_function);
+    await sleep(900);
+    check('flame_zoomed', Math.abs((await barWidth(facts.small.second_function)) - width) < 1, [await barWidth(facts.small.second_function), width]);
+    check('flame_zoom_said', (await q.$eval('#fg-chart', (c) => c.getAttribute('data-zoom'))) === facts.small.second_function);
+    await q.click('#fg-reset');
+    await sleep(900);
+    check('flame_zoom_out', Math.abs((await barWidth(facts.small.second_function)) - before) < 1);
+    // search: DRAM bars highlighted, their share of the latency said
+    await q.type('#fg-search', 'DRAM');
+    await sleep(700);
+    const said = await q.$eval('#fg-details', (d) => d.textContent);
+    check('flame_search_share', said.includes(facts.small.dram_share_text + ' % of the latency'), [said, facts.small.dram_share_text]);
+    const lit = await q.$$eval('#fg-chart rect', (rs) => rs.filter((r) => r.getAttribute('fill') === '#ffd54f').length);
+    check('flame_search_highlight', lit >= 1, lit);
+    // the view by data object
+    await q.select('#fg-view', 'fg-data');
+    await sleep(700);
+    const dataBars = await q.$$eval('#fg-chart g.frame', (gs) => gs.map((g) => g.getAttribute('name')));
+    check('flame_by_data_object', dataBars.includes(facts.small.data_object), dataBars.slice(0, 8));
+    // a function to its annotation
+    await q.click('#hot-symbol a[href="#ann-1"]');
+    await sleep(300);
+    check('annotation_followed', (await q.evaluate(() => location.hash)) === '#ann-1');
+    const annTitle = await q.$eval('#ann-1', (x) => x.textContent);
+    check('annotation_is_the_function', annTitle.includes(facts.small.first_function), annTitle);
+    const inView = await q.$eval('#ann-1', (x) => { const r = x.getBoundingClientRect(); return r.top >= -1 && r.top < window.innerHeight; });
+    check('annotation_in_view', inView);
+    // a small table sorted in place: memory levels by loads, ascending after two clicks
+    const lvl = await q.$$('#latency table thead th');
+    if (lvl.length) {
+      const jl = await q.$$eval('#latency table thead th', (ths) => ths.findIndex((t) => t.textContent.trim().toLowerCase() === 'loads'));
+      const hd = lvl[jl];
+      await hd.click();
+      await hd.click();
+      const loads = await q.$$eval('#latency table tbody tr', (trs, j) => trs.map((tr) => Number(tr.cells[j].textContent.replace(/,/g, ''))), jl);
+      check('small_table_sorted', loads.length > 1 && loads.every((v, i) => i === 0 || loads[i - 1] <= v), loads);
+    }
+    check('small_console_quiet', small.length === 0, small);
+    if (shot) { // a fresh page, as a reader first sees it
+      const fresh = await open(browser, facts.small.page, small);
+      await fresh.page.setViewport({ width: 1280, height: 2300 });
+      await sleep(1500);
+      await fresh.page.screenshot({ path: shot });
+      console.log('screenshot: ' + shot);
+    }
+  } finally {
+    await browser.close();
+  }
+  process.exit(failed);
+})().catch((e) => { console.log('FAIL ' + e.stack); process.exit(1); });

@@ -1,0 +1,102 @@
+#!/bin/sh
+# Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
+# page_browser.sh RECORD LOAD REPORT GEN_BENCH FIXTURES NPM_CACHE: the page used as
+# a reader would, in Debian's chromium driven by puppeteer-core (page_browser.js):
+# on a 20,000-function capture (gen_bench) the functions table is sorted by a
+# column, searched for a function far outside the first page and paged through,
+# against the database's own numbers (sqlite3); the page is ready in under 3 s and
+# holds the first 10,000 instructions of 200,000, saying so.  On the memwork
+# capture the flame graph is zoomed, searched and switched to data objects, a
+# function is followed to its annotation, a small table sorted in place.  No
+# console message on either page (a CSP violation logs one).
+# puppeteer-core is fetched with npm once into NPM_CACHE (the build tree's
+# npm-cache); skips (77) without chromium, node, sqlite3, or when the npm
+# registry cannot be reached the first time.
+# PAGE_SHOT=FILE also writes a screenshot of the memwork page (docs/images/).
+set -u
+. "$(dirname "$0")/../lib/testlib.sh"
+record=$1 load=$2 report=$3 gen=$4 fx=$5 cache=$6
+chromium=${CHROMIUM:-/usr/bin/chromium}
+[ -x "$chromium" ] || { echo "SKIP: $chromium not installed (scripts/deps.sh installs it)"; exit 77; }
+command -v node >/dev/null || { echo "SKIP: node not installed"; exit 77; }
+command -v sqlite3 >/dev/null || { echo "SKIP: sqlite3 not installed"; exit 77; }
+scratch_dir page-browser
+run() { ${SPE_RUN:-} "$@"; }
+
+# puppeteer-core 23 (node >= 18; later majors want node 22): installed once, under a lock
+pp_version=23.11.1
+pp=$cache/puppeteer-core-$pp_version
+mkdir -p "$cache"
+(
+	flock 9
+	[ -f "$pp/ok" ] && exit 0
+	rm -rf "$pp" && mkdir -p "$pp"
+	if ! npm install --silent --no-audit --no-fund --prefix "$pp" --cache "$cache/npm" \
+		"puppeteer-core@$pp_version" >"$pp/npm.out" 2>"$pp/npm.err"; then
+		if grep -qiE 'ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|network|proxy' "$pp/npm.err"; then
+			echo "SKIP: the npm registry cannot be reached: $(tail -n 3 "$pp/npm.err" | tr '\n' ' ')"
+			exit 77
+		fi
+		cat "$pp/npm.err"
+		exit 1
+	fi
+	touch "$pp/ok"
+) 9>"$cache/.puppeteer.lock"
+st=$?
+[ $st = 0 ] || exit $st
+
+# the 20,000-function capture and the memwork one, and their pages
+mkdir "$tmp/bench"
+run "$gen" "$tmp/bench" 1000000 200000 20000 >/dev/null || { echo "FAIL gen_bench"; exit 1; }
+run "$record" --replay="$tmp/bench/bench.replay" -o "$tmp/bench.data" >/dev/null 2>&1 || { echo "FAIL replay bench"; exit 1; }
+run "$load" "$tmp/bench.data" -o "$tmp/bench.db" --symfs="$tmp/bench" 2>/dev/null || { echo "FAIL load bench"; exit 1; }
+run "$report" -d "$tmp/bench.db" --html="$tmp/bench.html" 2>/dev/null || { echo "FAIL report bench"; exit 1; }
+run "$record" --replay="$fx/workloads/traces/memwork.replay" -o "$tmp/memwork.data" >/dev/null 2>&1 ||
+	{ echo "FAIL replay memwork"; exit 1; }
+run "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$fx/elf" 2>/dev/null || { echo "FAIL load memwork"; exit 1; }
+run "$report" -d "$tmp/memwork.db" --html="$tmp/memwork.html" --symfs="$fx/elf" --source-dir="$fx/workloads" \
+	2>/dev/null || { echo "FAIL report memwork"; exit 1; }
+echo "bench page: $(wc -c <"$tmp/bench.html") bytes"
+
+# what the page must show, from the databases
+b() { sqlite3 "$tmp/bench.db" "$1"; }
+s() { sqlite3 "$tmp/memwork.db" "$1"; }
+order="ORDER BY total_latency DESC, samples DESC, symbol NULLS FIRST, mapping NULLS FIRST"
+thousands() { printf '%s' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
+nfun=$(b "SELECT count(*) FROM hot_symbol")
+npc=$(b "SELECT count(*) FROM hot_pc")
+left=$(b "SELECT printf('%.1f', 100.0 * (SELECT sum(total_latency) FROM (SELECT total_latency FROM hot_symbol $order
+	LIMIT -1 OFFSET 10)) / sum(total_latency)) FROM hot_symbol")
+far=$(b "SELECT symbol, total_latency FROM hot_symbol $order LIMIT 1 OFFSET 5000")
+all=$(s "SELECT sum(total_latency) FROM spe_record WHERE total_latency > 0")
+# the console check, tried first on a page made to fail it: a script its CSP refuses
+printf '%s\n' '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="script-src '"'none'"'"/></head>' \
+	'<body data-ready="1"><script>document.title="ran"</script></body></html>' >"$tmp/refused.html"
+cat >"$tmp/facts.json" <<EOF
+{"selftest": "$tmp/refused.html",
+ "big": {"page": "$tmp/bench.html", "functions_text": "$(thousands "$nfun")",
+  "more_text": "$(thousands $((nfun - 10))) more functions, $left % of the latency",
+  "functions_less_10_text": "$(thousands $((nfun - 10)))",
+  "min_samples": $(b "SELECT min(samples) FROM hot_symbol"), "max_samples": $(b "SELECT max(samples) FROM hot_symbol"),
+  "far": {"symbol": "${far%|*}", "total_latency": ${far#*|}, "rank": 5001},
+  "eleventh": "$(b "SELECT symbol FROM hot_symbol $order LIMIT 1 OFFSET 10")",
+  "pcs_absent_text": "$(thousands $((npc - 10000)))"},
+ "small": {"page": "$tmp/memwork.html",
+  "first_function": "$(s "SELECT symbol FROM hot_symbol $order LIMIT 1")",
+  "second_function": "$(s "SELECT symbol FROM hot_symbol $order LIMIT 1 OFFSET 1")",
+  "second_share": $(s "SELECT 1.0 * total_latency / $all FROM hot_symbol $order LIMIT 1 OFFSET 1"),
+  "dram_share_text": "$(s "SELECT printf('%.1f', 100.0 * sum(total_latency) / $all) FROM spe_record
+	WHERE mem_level = 'DRAM' AND total_latency > 0")",
+  "data_object": "$(s "SELECT name || coalesce(' (' || type || ')', '') FROM hot_data_object
+	ORDER BY total_latency DESC LIMIT 1")"}}
+EOF
+expect bench_functions "$nfun" 20000
+# the text report says the same of the functions --top leaves out
+has text_more "$(run "$report" -d "$tmp/bench.db" 2>&1)" \
+	"  $(thousands $((nfun - 10))) more functions, $left % of the latency"
+[ "$npc" -gt 100000 ] || { echo "FAIL bench_pcs: $npc sampled PCs"; fail=1; }
+
+NODE_PATH=$pp/node_modules node "$(dirname "$0")/page_browser.js" "$chromium" "$tmp/facts.json" ${PAGE_SHOT:-} ||
+	fail=1
+[ $fail = 0 ] && echo "report_page_browser: all passed"
+exit $fail
