@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "common/cli_args.h"
 #include "common/cli_options.h"
@@ -26,6 +27,7 @@
 #include "util/visible.h"
 #include "report/report.h"
 #include "spe/analysis.h"
+#include "spe/settings.h"
 #include "topdown/store.h"
 #include "report/text.h"
 
@@ -191,6 +193,40 @@ static int report_clickhouse(struct ch_job *c, const char *output)
 	else if (rc != CLI_OK && output && strcmp(output, "-"))
 		fprintf(stderr, "%s: %s not written\n", prog, output);
 	return rc;
+}
+
+/*
+ * --symfs and --source-dir not given: those spe-load kept in the database
+ * (spe/settings.h), those that are still directories; a warning names
+ * each that is gone.  @p dirs (MAX_SOURCE_DIRS + 1 entries) is filled
+ * from *@p kept, which the caller frees.
+ */
+static void stored_dirs(sqlite3 *db, const char **symfs, const char **dirs, int ndirs, char **kept_symfs,
+			char **kept_dirs, int warn)
+{
+	struct stat sb;
+	char err[256];
+	if (!*symfs && spe_setting_get(db, SPE_SETTING_SYMFS, kept_symfs, err, sizeof err) == 0 && *kept_symfs) {
+		if (stat(*kept_symfs, &sb) == 0 && S_ISDIR(sb.st_mode))
+			*symfs = *kept_symfs;
+		else if (warn)
+			fprintf(stderr, "%s: warning: the load's --symfs=%s is not a directory now; give --symfs=DIR\n", prog,
+				*kept_symfs);
+	}
+	if (ndirs || spe_setting_get(db, SPE_SETTING_SOURCE_DIR, kept_dirs, err, sizeof err) < 0 || !*kept_dirs)
+		return;
+	int n = 0;
+	for (char *p = *kept_dirs, *next; p && *p && n < MAX_SOURCE_DIRS; p = next) {
+		next = strchr(p, '\n');
+		if (next)
+			*next++ = 0;
+		if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+			dirs[n++] = p;
+		else if (warn)
+			fprintf(stderr, "%s: warning: the load's --source-dir=%s is not a directory now; give --source-dir=DIR\n",
+				prog, p);
+	}
+	dirs[n] = NULL;
 }
 
 static int report_main(int argc, char **argv, struct cli_select *sel);
@@ -386,6 +422,9 @@ static int report_main(int argc, char **argv, struct cli_select *sel)
 		}
 	}
 	j.db = spe_db_sqlite(sdb);
+	char *kept_symfs = NULL, *kept_dirs = NULL; /* what spe-load kept, when not given */
+	stored_dirs(j.db, &j.so.symfs, source_dirs, nsource, &kept_symfs, &kept_dirs,
+		    j.mode == MODE_HTML || j.mode == MODE_ANNOTATE);
 	if (!j.so.title) {
 		const char *base = strrchr(j.db_path, '/');
 		j.so.title = base ? base + 1 : j.db_path;
@@ -393,6 +432,8 @@ static int report_main(int argc, char **argv, struct cli_select *sel)
 	struct spe_selection *chosen = NULL;
 	if (selected && spe_selection_new(j.db, &sel->s, &chosen, err, sizeof err) < 0) {
 		rc = report_failure(j.db_path, -spe_bad_file, err);
+		free(kept_symfs);
+		free(kept_dirs);
 		spe_db_close(sdb);
 		return rc;
 	}
@@ -401,6 +442,8 @@ static int report_main(int argc, char **argv, struct cli_select *sel)
 	rc = cli_report_output_write(prog, output ? output : "-", run, &j);
 	cli_sql_limits_watch(NULL);
 	spe_selection_free(chosen);
+	free(kept_symfs);
+	free(kept_dirs);
 	spe_db_close(sdb); /* FILE.data's private database is removed here */
 	cli_report_cuts(prog);
 	if (rc == CLI_OK && j.mode == MODE_HTML && output && strcmp(output, "-"))
