@@ -311,6 +311,7 @@ int cmd_load(int argc, char **argv)
 		return a.status;
 	int first = a.optind; /* the FILEs: argv[first .. argc) */
 	const char *ch_misuse = ch.url && (output || append || force) ? "--clickhouse replaces -o, --append and --force"
+				: ch.url && nsource ? "--source-dir is kept in a SQLite database, not with --clickhouse"
 				: !ch.url && ch.cluster ? "--cluster goes with --clickhouse"
 				: !ch.cluster && ch.cluster_http ? "--cluster-http goes with --cluster"
 										       : NULL;
