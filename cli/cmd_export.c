@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include <sqlite3.h>
 
@@ -23,7 +22,6 @@
 #include "spe/analysis.h"
 #include "spe/export.h"
 #include "spe/outfile.h"
-#include "spe/settings.h"
 #include "util/visible.h"
 
 static const char prog[] = "spe-export";
@@ -269,17 +267,6 @@ static int export_run(const struct cli_command *cmd, struct export_args *x, int 
 		}
 	}
 	struct spe_export_stats stats;
-	char *kept_symfs = NULL; /* spe-load's --symfs, kept in the database (spe/settings.h) */
-	struct stat sb;
-	if (status == CLI_OK && npos != 1 && !eo.symfs &&
-	    spe_setting_get(spe_db_sqlite(db), SPE_SETTING_SYMFS, &kept_symfs, err, sizeof err) == 0 && kept_symfs) {
-		if (stat(kept_symfs, &sb) == 0 && S_ISDIR(sb.st_mode))
-			eo.symfs = kept_symfs;
-		else
-			fprintf(stderr, "%s: warning: the load's --symfs=%s is not a directory now; give --symfs=DIR\n", prog,
-				kept_symfs);
-	}
-	err[0] = 0;
 	if (status == CLI_OK && spe_selection_new(spe_db_sqlite(db), &sel->s, &chosen, err, sizeof err) < 0)
 		status = cli_sql_failure(prog, -spe_bad_file, err);
 	eo.selection = chosen;
@@ -310,7 +297,6 @@ static int export_run(const struct cli_command *cmd, struct export_args *x, int 
 		}
 	}
 	spe_selection_free(chosen);
-	free(kept_symfs);
 	spe_db_close(db); /* a recording's private database is removed here */
 	if (status != CLI_OK) {
 		out_abort(&out);
