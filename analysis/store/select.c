@@ -253,6 +253,13 @@ static char *describe(const struct spe_select *s)
 	return t.buf;
 }
 
+/* memcpy of @p n bytes; an empty list may be NULL. */
+static void copy(void *to, const void *from, size_t n)
+{
+	if (n)
+		memcpy(to, from, n);
+}
+
 static int fail(char *err, size_t errlen, int code, const char *msg)
 {
 	if (err && errlen)
@@ -280,11 +287,11 @@ int spe_selection_new(sqlite3 *db, const struct spe_select *s, struct spe_select
 	if (ok) {
 		/* the caller's arrays copied: the selection outlives them */
 		int64_t *ip = sel->ints;
-		memcpy(ip, s->sources, s->n_sources * sizeof *ip), sel->s.sources = ip, ip += s->n_sources;
-		memcpy(ip, s->pids, s->n_pids * sizeof *ip), sel->s.pids = ip, ip += s->n_pids;
-		memcpy(ip, s->tids, s->n_tids * sizeof *ip), sel->s.tids = ip;
-		memcpy(sel->ranges, s->cpus, s->n_cpus * sizeof *sel->ranges), sel->s.cpus = sel->ranges;
-		memcpy(sel->times, s->times, s->n_times * sizeof *sel->times), sel->s.times = sel->times;
+		copy(ip, s->sources, s->n_sources * sizeof *ip), sel->s.sources = ip, ip += s->n_sources;
+		copy(ip, s->pids, s->n_pids * sizeof *ip), sel->s.pids = ip, ip += s->n_pids;
+		copy(ip, s->tids, s->n_tids * sizeof *ip), sel->s.tids = ip;
+		copy(sel->ranges, s->cpus, s->n_cpus * sizeof *sel->ranges), sel->s.cpus = sel->ranges;
+		copy(sel->times, s->times, s->n_times * sizeof *sel->times), sel->s.times = sel->times;
 		ok = (!s->n_comms || (sel->s.comms = copy_strings(sel, s->comms, s->n_comms))) &&
 		     (!s->n_dsos || (sel->s.dsos = copy_strings(sel, s->dsos, s->n_dsos))) &&
 		     (!s->n_symbols || (sel->s.symbols = copy_strings(sel, s->symbols, s->n_symbols)));
