@@ -14,6 +14,7 @@
 
 #include "common/cli_args.h"
 #include "common/cli_options.h"
+#include "common/cli_select.h"
 #include "common/cli_util.h"
 #include "common/temp_db.h"
 #include "common/cli_signals.h"
@@ -21,10 +22,11 @@
 #include "spe/analysis.h"
 #include "spe/export.h"
 #include "spe/outfile.h"
+#include "util/visible.h"
 
 static const char prog[] = "spe-export";
 
-enum { OPT_WHERE = CLI_ID(0), OPT_SOURCE, OPT_PID, OPT_TID, OPT_SYMFS, OPT_RAW, OPT_MIDR, OPT_BY, OPT_WEIGHT,
+enum { OPT_WHERE = CLI_ID(0), OPT_SYMFS, OPT_RAW, OPT_MIDR, OPT_BY, OPT_WEIGHT,
        OPT_SPLIT, OPT_BINARY, OPT_BUILD_ID, OPT_TIMEOUT, OPT_MAX_MEMORY };
 static const char *const formats[] = { "pprof", "folded", "bolt", "autofdo", NULL }; /* enum spe_export_format's order */
 static const char *const bys[] = { "code", "data", NULL };                         /* enum spe_export_by */
@@ -32,7 +34,8 @@ static const char *const weights[] = { "latency", "samples", NULL };            
 static const char *const splits[] = { "mem_level", NULL };
 static const char *const usage[] = {
 	"spe-export --format=FMT [-d DB | [--symfs=DIR] [--raw --midr=MIDR|PART] [-i] FILE.data] [-o FILE]",
-	"           [--where=SQL-EXPR] [--source=ID] [--pid=LIST] [--tid=LIST] [-C LIST] [FORMAT OPTIONS]",
+	"           [--where=SQL-EXPR] [--source=LIST] [--pid=LIST] [--tid=LIST] [--comm=LIST] [-C LIST]",
+	"           [--time=START,END] [--dso=LIST] [--symbol=LIST] [FORMAT OPTIONS]",
 	NULL,
 };
 
@@ -45,12 +48,8 @@ static const struct cli_option options[] = {
 	{ OPT_RAW, "raw", 0, CLI_FLAG, .help = "FILE.data is bare SPE bytes (with --midr)" },
 	{ OPT_MIDR, "midr", 0, CLI_TEXT, "MIDR|PART", .values = cli_cpu_part_name,
 	  .help = "the CPU part that recorded the raw bytes: a MIDR_EL1 value or a part name" },
-	{ OPT_WHERE, "where", 0, CLI_TEXT, "SQL-EXPR",
-	  .help = "only the records whose spe_sample row satisfies the expression", .group = "Which records" },
-	{ OPT_SOURCE, "source", 0, CLI_INT, "ID", .min = 1, .max = INT64_MAX, .help = "only the records of that source" },
-	{ OPT_PID, "pid", 0, CLI_TEXT, "LIST", .help = "only the records of these processes, e.g. 42 or 42,43" },
-	{ OPT_TID, "tid", 0, CLI_TEXT, "LIST", .help = "only the records of these threads, e.g. 42 or 42,43" },
-	{ 'C', "cpu", 'C', CLI_TEXT, "LIST", .help = "only the records of these CPUs, e.g. 1 or 0-3,8" },
+	CLI_SELECT_OPTIONS("Which records (as perf report)"),
+	{ OPT_WHERE, "where", 0, CLI_TEXT, "SQL-EXPR", .help = "only the records whose spe_sample row satisfies the expression" },
 	{ OPT_BY, "by", 0, CLI_CHOICE, .choices = bys,
 	  .help = "pprof: locations are the PCs (default) or the data objects", .group = "Format options" },
 	{ OPT_WEIGHT, "weight", 0, CLI_CHOICE, .choices = weights, .help = "folded: stack weight (default total latency)" },
@@ -145,120 +144,75 @@ static int out_commit(struct out_file *o)
 	return CLI_OK;
 }
 
-/*
- * --pid, --tid and -C: lists (42,43; CPUs also as ranges, 0-3,8).  A single
- * pid or CPU is a field of spe_export_opts; the rest becomes SQL over
- * spe_sample's columns, ANDed to --where (the conditions of one option
- * ORed: any of those ids; of several options ANDed).
- */
-struct id_filter {
-	char sql[4096];
-	size_t len;
+/* The options of one run. */
+struct export_args {
+	struct spe_export_opts eo;
+	const char *database, *output, *midr_arg;
+	int format, raw, by_set, weight_set, split_set;
+	struct cli_select sel;
+	struct cli_sql_limits lim;
 };
 
-static int id_filter_add(struct id_filter *f, const struct cli_command *cmd, const struct cli_args *a,
-			 struct spe_export_opts *eo)
-{
-	int is_cpu = a->opt->id == 'C';
-	const char *col = a->opt->id == OPT_PID ? "pid" : a->opt->id == OPT_TID ? "tid" : "cpu";
-	int64_t max = is_cpu ? SPE_AUX_MAX_CPUS - 1 : INT32_MAX;
-	char given[256], cond[sizeof f->sql];
-	cli_args_given(a, given, sizeof given);
-	size_t n = 0, items = 0;
-	int64_t lo = 0, hi = 0;
-	for (const char *p = a->value;; p++) {
-		size_t len = strcspn(p, ",");
-		char item[64];
-		snprintf(item, sizeof item, "%.*s", (int)(len < 63 ? len : 63), p);
-		char *dash = is_cpu ? strchr(item + (item[0] == '-'), '-') : NULL;
-		if (dash)
-			*dash = 0;
-		int bad = len >= 63 ? -1 : cli_int_value(item, 0, max, &lo);
-		if (!bad)
-			bad = dash ? cli_int_value(dash + 1, lo, max, &hi) : (hi = lo, 0);
-		if (bad)
-			return cli_usage_error(cmd, "%s: '%.*s' is %s (%s from 0 to %lld%s)", given, (int)len, p,
-					       bad == -1 ? "not a number" : "out of range", is_cpu ? "CPUs" : "ids",
-					       (long long)max, is_cpu ? ", e.g. 0-3,8" : ", e.g. 42,43");
-		n += (size_t)snprintf(cond + n, n < sizeof cond ? sizeof cond - n : 0, lo == hi ? "%s%s = %lld" : "%s%s BETWEEN %lld AND %lld",
-				      items ? " OR " : "", col, (long long)lo, (long long)hi);
-		items++;
-		p += len;
-		if (!*p)
-			break;
-	}
-	int64_t *field = a->opt->id == OPT_PID ? &eo->pid : is_cpu ? &eo->cpu : NULL;
-	if (items == 1 && lo == hi && field && *field == SPE_EXPORT_ANY) {
-		*field = lo; /* the indexed comparison, no spe_sample row needed */
-		return 0;
-	}
-	size_t m = (size_t)snprintf(f->sql + f->len, sizeof f->sql - f->len, "%s(%s)", f->len ? " AND " : "", cond);
-	if (n >= sizeof cond || f->len + m >= sizeof f->sql)
-		return cli_usage_error(cmd, "%s: too long a list (give ranges, or --where)", given);
-	f->len += m;
-	return 0;
-}
-
+static int export_run(const struct cli_command *cmd, struct export_args *x, int argc, char **argv, int first);
 
 int cmd_export(int argc, char **argv);
 int cmd_export(int argc, char **argv)
 {
 	const struct cli_command *cmd = &cli_command_export;
-	struct spe_export_opts eo = { .source_id = SPE_EXPORT_ANY, .pid = SPE_EXPORT_ANY,
-				      .cpu = SPE_EXPORT_ANY };
-	const char *database = NULL, *output = NULL, *midr_arg = NULL;
-	int format = -1, raw = 0, c, by_set = 0, weight_set = 0, split_set = 0;
-	struct id_filter ids = { 0 };
-	struct cli_sql_limits lim;
-	cli_sql_limits_default(&lim);
+	struct export_args x = {
+		.eo = { .source_id = SPE_EXPORT_ANY, .pid = SPE_EXPORT_ANY, .cpu = SPE_EXPORT_ANY },
+		.format = -1,
+	};
+	struct spe_export_opts *eo = &x.eo;
+	int c = 0, status = CLI_OK;
+	cli_sql_limits_default(&x.lim);
 	struct cli_args a;
 	cli_args_init(&a, cmd, argc, argv);
-	while ((c = cli_args_next(&a)) > 0) {
+	while (status == CLI_OK && (c = cli_args_next(&a)) > 0) {
 		switch (c) {
-		case 'f': format = (int)a.number; break;
-		case 'd': database = a.value; break;
-		case 'o': output = a.value; break;
-		case OPT_WHERE: eo.where = a.value; break;
-		case OPT_SOURCE: eo.source_id = a.number; break;
-		case OPT_PID:
-		case OPT_TID:
-		case 'C':
-			if (id_filter_add(&ids, cmd, &a, &eo))
-				return CLI_USAGE;
-			break;
-		case OPT_SYMFS: eo.symfs = a.value; break;
-		case OPT_RAW: raw = 1; break;
-		case OPT_MIDR: midr_arg = a.value; break;
+		case 'f': x.format = (int)a.number; break;
+		case 'd': x.database = a.value; break;
+		case 'o': x.output = a.value; break;
+		case OPT_WHERE: eo->where = a.value; break;
+		case OPT_SYMFS: eo->symfs = a.value; break;
+		case OPT_RAW: x.raw = 1; break;
+		case OPT_MIDR: x.midr_arg = a.value; break;
 		case OPT_BY:
-			eo.by = (enum spe_export_by)a.number;
-			by_set = 1;
+			eo->by = (enum spe_export_by)a.number;
+			x.by_set = 1;
 			break;
 		case OPT_WEIGHT:
-			eo.weight = (enum spe_export_weight)a.number;
-			weight_set = 1;
+			eo->weight = (enum spe_export_weight)a.number;
+			x.weight_set = 1;
 			break;
-		case OPT_SPLIT: eo.split_mem_level = split_set = 1; break;
-		case OPT_BINARY: eo.binary = a.value; break;
-		case OPT_BUILD_ID: eo.build_id = a.value; break;
+		case OPT_SPLIT: eo->split_mem_level = x.split_set = 1; break;
+		case OPT_BINARY: eo->binary = a.value; break;
+		case OPT_BUILD_ID: eo->build_id = a.value; break;
 		case OPT_TIMEOUT:
 		case OPT_MAX_MEMORY:
-			if (cli_sql_limits_option(prog, a.opt->name, a.value, &lim))
-				return CLI_USAGE;
+			if (cli_sql_limits_option(prog, a.opt->name, a.value, &x.lim))
+				status = CLI_USAGE;
+			break;
+		default:
+			if (cli_select_option(&x.sel, &a) == CLI_USAGE)
+				status = CLI_USAGE;
 			break;
 		}
 	}
-	if (c < 0)
-		return a.status;
-	char where[sizeof ids.sql + 4096];
-	if (ids.len) {
-		/* the newline ends a comment the expression may end with */
-		int n = eo.where ? snprintf(where, sizeof where, "(%s\n) AND %s", eo.where, ids.sql)
-				 : snprintf(where, sizeof where, "%s", ids.sql);
-		if (n < 0 || (size_t)n >= sizeof where)
-			return cli_usage_error(cmd, "--where: too long with --pid, --tid and -C");
-		eo.where = where;
-	}
-	int first = a.optind; /* [FILE.data] */
+	if (status == CLI_OK)
+		status = c < 0 ? a.status : export_run(cmd, &x, argc, argv, a.optind);
+	cli_select_fini(&x.sel);
+	return status;
+}
+
+/* spe-export after its options: the checks, the load or the database, the export.  The exit status. */
+static int export_run(const struct cli_command *cmd, struct export_args *x, int argc, char **argv, int first)
+{
+	struct spe_export_opts eo = x->eo;
+	const char *database = x->database, *output = x->output, *midr_arg = x->midr_arg;
+	int format = x->format, raw = x->raw, by_set = x->by_set, weight_set = x->weight_set, split_set = x->split_set;
+	const struct cli_select *sel = &x->sel;
+	int status;
 	int npos = argc - first;
 	const char *problem = format < 0 ? "--format is required"
 			      : npos > 1 ? "too many arguments"
@@ -295,14 +249,15 @@ int cmd_export(int argc, char **argv)
 	cli_signals_install();
 	/* the output is opened (and a bad -o refused) before any long load */
 	struct out_file out;
-	int status = out_open(&out, output, format == SPE_EXPORT_PPROF);
+	status = out_open(&out, output, format == SPE_EXPORT_PPROF);
 	if (status != CLI_OK)
 		return status;
 
 	cli_signals_install(); /* before the output's temporary exists: a signal then removes it */
-	cli_sql_limits_setup(&lim); /* before SQLite initialises */
+	cli_sql_limits_setup(&x->lim); /* before SQLite initialises */
 	char err[1024] = "";
 	struct spe_db *db = NULL;
+	struct spe_selection *chosen = NULL;
 	if (npos == 1) {
 		status = cli_temp_db_load(prog, argv[first], &lo, &db);
 	} else {
@@ -312,6 +267,9 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	struct spe_export_stats stats;
+	if (status == CLI_OK && spe_selection_new(spe_db_sqlite(db), &sel->s, &chosen, err, sizeof err) < 0)
+		status = cli_sql_failure(prog, -spe_bad_file, err);
+	eo.selection = chosen;
 	if (status == CLI_OK) {
 		cli_sql_limits_watch(spe_db_sqlite(db));
 		int rc = spe_export(spe_db_sqlite(db), (enum spe_export_format)format, &eo, out.f, &stats, err,
@@ -326,11 +284,19 @@ int cmd_export(int argc, char **argv)
 			/* 65 a database corrupt or not what it says, 66 the binary, 74 the disk, 69 a limit, 128+N a signal */
 			status = cli_sql_failure(prog, rc, err[0] ? err : spe_errstr(rc));
 		} else if (stats.written == 0) {
-			fprintf(stderr, "%s: no records to export (%llu passed the filters)\n", prog,
+			fprintf(stderr, "%s: no records to export (%llu passed the filters)", prog,
 				(unsigned long long)stats.records);
+			if (chosen && stats.records == 0)
+			{
+				fprintf(stderr, ": no record matches the selection (");
+				util_visible_put(stderr, spe_selection_text(chosen), 0, UTIL_VISIBLE_MAX, 0);
+				fputc(')', stderr);
+			}
+			fputc('\n', stderr);
 			status = CLI_DATAERR;
 		}
 	}
+	spe_selection_free(chosen);
 	spe_db_close(db); /* a recording's private database is removed here */
 	if (status != CLI_OK) {
 		out_abort(&out);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* spe-load: perf.data (or raw SPE) files into a spekit SQLite database.  See docs/spe-load.1.md. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "common/temp_db.h"
 #include "common/cli_signals.h"
 #include "spe/analysis.h"
+#include "spe/settings.h"
 #include "spe/infile.h"
 
 /*
@@ -58,10 +60,12 @@ enum {
 	OPT_BUILDID_DIR,
 	OPT_DEBUGINFOD,
 	OPT_NO_DEBUGINFOD,
-	OPT_JIT_MAPS
+	OPT_JIT_MAPS,
+	OPT_SOURCE_DIR
 };
+#define MAX_SOURCE_DIRS 32 /* as spe-report's */
 static const char *const usage[] = {
-	"spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]",
+	"spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--source-dir=DIR]... [--kallsyms=FILE]",
 	"         [--buildid-dir=DIR] [--debuginfod=URLS | --no-debuginfod] [--jit-maps=DIR] [--no-symbols]",
 	"         [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--raw-cpu=N]]",
 	"spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace] [options above]",
@@ -90,7 +94,9 @@ static const struct cli_option options[] = {
 	{ OPT_CLUSTER_HTTP, "cluster-http", 0, CLI_TEXT, "HOST:PORT,...",
 	  .help = "with --cluster: the HTTP ports of the cluster's servers where not the URL's (:PORT for every server "
 		  "not named)" },
-	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "look for mapped files under DIR", .group = "Symbols" },
+	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "look for mapped files under DIR (spe-report reuses it)", .group = "Symbols" },
+	{ OPT_SOURCE_DIR, "source-dir", 0, CLI_DIR, "DIR",
+	  .help = "where the source files are, kept for spe-report (repeatable; the load reads none)" },
 	{ OPT_KALLSYMS, "kallsyms", 0, CLI_FILE, "FILE", .help = "resolve kernel PCs with a copy of the recorded kernel's /proc/kallsyms (any boot of it)" },
 	{ OPT_BUILDID_DIR, "buildid-dir", 0, CLI_DIR, "DIR",
 	  .help = "a perf build-id cache (an unpacked perf archive) searched before $PERF_BUILDID_DIR and ~/.debug" },
@@ -233,6 +239,38 @@ static void on_fetch(void *arg, const struct spe_sym_fetch *f)
 }
 
 int cmd_load(int argc, char **argv);
+/*
+ * --symfs and --source-dir kept in the database (spe/settings.h), absolute,
+ * in the load's transaction, so spe-report finds the files without them.
+ * A load without them keeps what an earlier load stored.
+ */
+static int remember_dirs(sqlite3 *db, const char *symfs, const char *const *dirs, int n, char *err, size_t errlen)
+{
+	int rc = 0;
+	if (symfs) {
+		char *abs = realpath(symfs, NULL);
+		rc = abs ? spe_setting_set(db, SPE_SETTING_SYMFS, abs, err, errlen) : 0;
+		free(abs);
+	}
+	if (rc == 0 && n) {
+		size_t size = (size_t)n * (PATH_MAX + 1), len = 0;
+		char *list = calloc(1, size);
+		if (!list) {
+			snprintf(err, errlen, "out of memory");
+			return -spe_nomem;
+		}
+		for (int i = 0; i < n; i++) {
+			char *abs = realpath(dirs[i], NULL);
+			if (abs && !strchr(abs, '\n')) /* one per line: a name with a newline is not kept */
+				len += (size_t)snprintf(list + len, size - len, "%s%s", len ? "\n" : "", abs);
+			free(abs);
+		}
+		rc = spe_setting_set(db, SPE_SETTING_SOURCE_DIR, list, err, errlen);
+		free(list);
+	}
+	return rc;
+}
+
 int cmd_load(int argc, char **argv)
 {
 	const struct cli_command *cmd = &cli_command_load;
@@ -249,6 +287,8 @@ int cmd_load(int argc, char **argv)
 				      .on_fetch = on_fetch,
 				      .on_binary = on_binary };
 	const char *debuginfod_urls = NULL;
+	const char *source_dirs[MAX_SOURCE_DIRS];
+	int nsource = 0;
 	counted_opts = &opts;
 	struct cli_args a;
 	int c;
@@ -274,12 +314,18 @@ int cmd_load(int argc, char **argv)
 		case OPT_BUILDID_DIR: opts.buildid_dir = a.value; break;
 		case OPT_DEBUGINFOD: debuginfod_urls = a.value, opts.debuginfod = 1; break;
 		case OPT_NO_DEBUGINFOD: opts.debuginfod = 0; break;
+		case OPT_SOURCE_DIR:
+			if (nsource == MAX_SOURCE_DIRS)
+				return cli_usage_error(cmd, "at most %d --source-dir options", MAX_SOURCE_DIRS);
+			source_dirs[nsource++] = a.value;
+			break;
 		}
 	}
 	if (c < 0)
 		return a.status;
 	int first = a.optind; /* the FILEs: argv[first .. argc) */
 	const char *ch_misuse = ch.url && (output || append || force) ? "--clickhouse replaces -o, --append and --force"
+				: ch.url && nsource ? "--source-dir is kept in a SQLite database, not with --clickhouse"
 				: !ch.url && ch.cluster ? "--cluster goes with --clickhouse"
 				: !ch.cluster && ch.cluster_http ? "--cluster-http goes with --cluster"
 										       : NULL;
@@ -302,6 +348,9 @@ int cmd_load(int argc, char **argv)
 		return c;
 	if (opts.buildid_dir && (c = cli_check_dir_option("spe-load", "--buildid-dir", opts.buildid_dir)))
 		return c;
+	for (int i = 0; i < nsource; i++)
+		if ((c = cli_check_dir_option("spe-load", "--source-dir", source_dirs[i])))
+			return c;
 	if (debuginfod_urls && opts.debuginfod) {
 		if (!*debuginfod_urls)
 			return cli_usage_error(cmd, "--debuginfod=: no server given");
@@ -377,6 +426,8 @@ int cmd_load(int argc, char **argv)
 	}
 	if (rc == 0 && *interrupted)
 		rc = -spe_cancelled;
+	if (rc == 0)
+		rc = remember_dirs(spe_db_sqlite(db), opts.symfs, source_dirs, nsource, err, sizeof err);
 	int lost_race = 0; /* CREATE: another process made the database meanwhile */
 	if (rc == 0)
 		lost_race = (rc = spe_db_commit(db, err, sizeof err)) == -spe_invalid;

@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "common/cli_args.h"
 #include "common/cli_options.h"
+#include "common/cli_select.h"
+#include "common/temp_db.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
 #include "common/report_diff.h"
@@ -24,6 +27,7 @@
 #include "util/visible.h"
 #include "report/report.h"
 #include "spe/analysis.h"
+#include "spe/settings.h"
 #include "topdown/store.h"
 #include "report/text.h"
 
@@ -34,19 +38,21 @@ static const char *prog = "spe-report";
 #define MAX_SOURCE_DIRS 32
 
 enum { OPT_HTML = CLI_ID(0), OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR, OPT_CLICKHOUSE,
-       OPT_HOST, OPT_SOURCE, OPT_CROSS_ISA, OPT_WORKLOAD, OPT_TOP, OPT_DIFF, OPT_CONFIDENCE, OPT_TIMEOUT,
+       OPT_HOST, OPT_CROSS_ISA, OPT_WORKLOAD, OPT_TOP, OPT_DIFF, OPT_CONFIDENCE, OPT_TIMEOUT,
        OPT_MAX_MEMORY };
 static const char *const formats[] = { "table", "json", "html", NULL };
 static const char *const colors[] = { "auto", "always", "never", NULL };
 static const char *const usage[] = {
-	"spe-report [-d DB] [--cross-isa [--workload NAME]] [--format=table|json] [--top N] [-o FILE]",
+	"spe-report [-d DB | FILE.data] [--format=table|json] [--top N] [-o FILE] [--pid=LIST] [--tid=LIST]",
+	"         [--comm=LIST] [-C LIST] [--time=START,END] [--dso=LIST] [--symbol=LIST] [--source=LIST]",
+	"spe-report [-d DB] --cross-isa [--workload NAME] [--format=table|json] [--top N] [-o FILE]",
 	"spe-report [-d DB] --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]",
 	"spe-report [-d DB] --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...",
 	"         [--color=auto|always|never] [-o FILE]",
 	"spe-report -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]",
 	"         [-o FILE | --html=FILE]",
 	"spe-report --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]",
-	"spe-report --clickhouse=URL [--host=NAME] [--source=ID] [--format=table|json|html | --html=FILE |",
+	"spe-report --clickhouse=URL [--host=NAME] [--source=LIST] [--format=table|json|html | --html=FILE |",
 	"         --annotate=SYMBOL] [--symfs=DIR] [--source-dir=DIR]... [--top N] [-o FILE]",
 	NULL,
 };
@@ -69,10 +75,10 @@ static const struct cli_option options[] = {
 	{ OPT_ANNOTATIONS, "annotations", 0, CLI_INT, "N", .min = 0, .max = 100,
 	  .help = "functions annotated in the HTML page (default 5; 0: none)" },
 	{ OPT_COLOR, "color", 0, CLI_CHOICE, .choices = colors, .help = "--annotate's shading on a terminal" },
+	CLI_SELECT_OPTIONS("Which records (as perf report; the text and JSON report)"),
 	{ OPT_CLICKHOUSE, "clickhouse", 0, CLI_TEXT, "URL",
 	  .help = "the report, page or annotation from a ClickHouse database (read-only)", .group = "ClickHouse" },
 	{ OPT_HOST, "host", 0, CLI_TEXT, "NAME", .help = "with --clickhouse: only the captures of host NAME" },
-	{ OPT_SOURCE, "source", 0, CLI_TEXT, "ID", .help = "with --clickhouse: only the capture of source id ID" },
 	{ .name = "db", .alias_of = "database" },
 	{ 0 },
 };
@@ -83,7 +89,8 @@ const struct cli_command cli_command_report = {
 	.summary = "the SPE report of a database: text, JSON, an HTML page, annotations, before/after",
 	.usage = usage,
 	.options = options,
-	.footer = "exit: 0 ok, 64 usage, 65 no records / a database that is corrupt or not what it says,\n"
+	.footer = "exit: 0 ok, 64 usage, 65 no records (or none the selection chooses) / a database that is corrupt\n"
+		  "      or not what it says, 1 FILE.data read in part,\n"
 		  "      66 cannot read the database, 69 ClickHouse unavailable or past --timeout / --max-memory,\n"
 		  "      74 I/O error, 128+N stopped by signal N.  man spe-report has the sections and their columns.",
 };
@@ -159,14 +166,14 @@ static int run_clickhouse(FILE *out, void *arg)
 /*
  * --clickhouse=URL with options that read SQLite only: -d, --diff,
  * --cross-isa (the topdown runs are imported into SQLite), a database
- * argument; --host/--source without the URL.  CLI_OK or CLI_USAGE.
+ * argument; --host without the URL.  CLI_OK or CLI_USAGE.
  */
 static int clickhouse_usage(const char *url, int sqlite_only)
 {
 	if (url && !sqlite_only)
 		return CLI_OK;
 	return cli_usage_error(&cli_command_report, "%s",
-			       !url ? "--host and --source go with --clickhouse=URL"
+			       !url ? "--host goes with --clickhouse=URL"
 				    : "--clickhouse reads the cluster's views: not with -d, --diff, --cross-isa or "
 				      "--workload (they read SQLite databases)");
 }
@@ -188,13 +195,58 @@ static int report_clickhouse(struct ch_job *c, const char *output)
 	return rc;
 }
 
+/*
+ * --symfs and --source-dir not given: those spe-load kept in the database
+ * (spe/settings.h), those that are still directories; a warning names
+ * each that is gone.  @p dirs (MAX_SOURCE_DIRS + 1 entries) is filled
+ * from *@p kept, which the caller frees.
+ */
+static void stored_dirs(sqlite3 *db, const char **symfs, const char **dirs, int ndirs, char **kept_symfs,
+			char **kept_dirs, int warn)
+{
+	struct stat sb;
+	char err[256];
+	if (!*symfs && spe_setting_get(db, SPE_SETTING_SYMFS, kept_symfs, err, sizeof err) == 0 && *kept_symfs) {
+		if (stat(*kept_symfs, &sb) == 0 && S_ISDIR(sb.st_mode))
+			*symfs = *kept_symfs;
+		else if (warn)
+			fprintf(stderr, "%s: warning: the load's --symfs=%s is not a directory now; give --symfs=DIR\n", prog,
+				*kept_symfs);
+	}
+	if (ndirs || spe_setting_get(db, SPE_SETTING_SOURCE_DIR, kept_dirs, err, sizeof err) < 0 || !*kept_dirs)
+		return;
+	int n = 0;
+	for (char *p = *kept_dirs, *next; p && *p && n < MAX_SOURCE_DIRS; p = next) {
+		next = strchr(p, '\n');
+		if (next)
+			*next++ = 0;
+		if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+			dirs[n++] = p;
+		else if (warn)
+			fprintf(stderr, "%s: warning: the load's --source-dir=%s is not a directory now; give --source-dir=DIR\n",
+				prog, p);
+	}
+	dirs[n] = NULL;
+}
+
+static int report_main(int argc, char **argv, struct cli_select *sel);
+
 int cmd_report(int argc, char **argv)
+{
+	struct cli_select sel = { 0 };
+	int rc = report_main(argc, argv, &sel);
+	cli_select_fini(&sel);
+	return rc;
+}
+
+/* spe-report with @p sel to fill from the options (freed by the caller). */
+static int report_main(int argc, char **argv, struct cli_select *sel)
 {
 	const struct cli_command *cmd = &cli_command_report;
 	struct job j = { .mode = MODE_SPE, .ro = { .format = REPORT_TEXT_TABLE, .top = 10 } };
 	j.so = (struct spe_report_opts){ .top = 10 };
 	const char *format = NULL, *output = NULL, *html = NULL, *color = "auto";
-	const char *clickhouse = NULL, *ch_host = NULL, *ch_source = NULL;
+	const char *clickhouse = NULL, *ch_host = NULL;
 	const char *source_dirs[MAX_SOURCE_DIRS + 1] = { 0 };
 	int nsource = 0, cross = 0, diff = 0, top_given = 0, c;
 	double confidence = 0.95;
@@ -223,7 +275,6 @@ int cmd_report(int argc, char **argv)
 		case OPT_COLOR: color = a.value; break;
 		case OPT_CLICKHOUSE: clickhouse = a.value; break;
 		case OPT_HOST: ch_host = a.value; break;
-		case OPT_SOURCE: ch_source = a.value; break;
 		case OPT_SOURCE_DIR:
 			if (nsource == MAX_SOURCE_DIRS)
 				return cli_usage_error(cmd, "at most %d --source-dir options", MAX_SOURCE_DIRS);
@@ -241,29 +292,46 @@ int cmd_report(int argc, char **argv)
 		case OPT_ANNOTATIONS:
 			j.so.annotations = a.number ? (int)a.number : -1; /* -1: none */
 			break;
+		default:
+			if (cli_select_option(sel, &a) == CLI_USAGE)
+				return CLI_USAGE;
+			break;
 		}
 	}
 	if (c < 0)
 		return a.status;
-	int first = a.optind; /* --diff's two sources or databases */
-	int on_clickhouse = clickhouse || ch_host || ch_source;
+	int first = a.optind; /* --diff's two sources or databases, or FILE.data */
+	const char *ch_source = clickhouse ? sel->source_text : NULL; /* without a URL, --source selects in SQLite */
+	int on_clickhouse = clickhouse || ch_host;
+	if (clickhouse && (sel->given || sel->s.n_sources > 1))
+		return cli_usage_error(cmd, "--clickhouse takes --host and one --source=ID; --pid, --tid, --comm, "
+					    "--cpu, --time, --dso and --symbol read SQLite databases");
 	if (on_clickhouse) {
 		int rc = clickhouse_usage(clickhouse, j.db_path || cross || diff || j.ro.workload || first != argc);
 		if (rc != CLI_OK)
 			return rc;
 	}
-	if (!diff && first != argc)
-		return cli_usage_error(cmd, "unexpected argument '%s' (the database is -d DB)", argv[first]);
+	int selected = spe_select_active(&sel->s) && !on_clickhouse;
+	if (selected && (diff || cross || j.symbol || html || (format && !strcmp(format, "html"))))
+		return cli_usage_error(cmd, "the selection (--pid, --tid, --comm, --cpu, --time, --dso, --symbol, --source) "
+					    "goes with the text and JSON report, not with --diff, --cross-isa, --annotate or the "
+					    "HTML page");
+	/* spe-report FILE.data: loaded into a private database first, as spe-query does */
+	const char *recording = !diff && first != argc ? argv[first] : NULL;
+	if (recording && (argc - first > 1 || j.db_path))
+		return cli_usage_error(cmd, "%s", j.db_path ? "give either -d DB or FILE.data, not both" : "too many arguments");
+	if (recording && (cross || on_clickhouse))
+		return cli_usage_error(cmd, "FILE.data goes with the SPE report, the page or --annotate");
 	/* the text or page written in place of the database it is made from would lose it */
 	const char *target = html ? html : output, *target_opt = html ? "--html" : "-o";
-	int same = diff || on_clickhouse ? 0 : cli_default_db(prog, &j.db_path);
+	int same = diff || on_clickhouse || recording ? 0 : cli_default_db(prog, &j.db_path);
 	if (!same && j.db_path)
 		same = cli_refuse_recording_as_db(prog, j.db_path, "load it first (spe-load FILE -o DB), then -d DB");
 	for (int i = first; i < argc && diff && !j.db_path && !same; i++)
 		same = cli_refuse_recording_as_db(prog, argv[i], "load it first (spe-load FILE -o DB)");
 	if (!same && !on_clickhouse)
-		same = cli_refuse_output_is_input(prog, target_opt, target, j.db_path);
-	for (int i = first; i < argc && !same; i++) /* --diff's databases */
+		same = cli_refuse_output_is_input(prog, target_opt, target, recording ? recording : j.db_path);
+	for (int i = first; i < argc && diff && !same; i++) /* --diff's databases */
 		same = cli_refuse_output_is_input(prog, target_opt, target, argv[i]);
 	if (same)
 		return same;
@@ -333,29 +401,52 @@ int cmd_report(int argc, char **argv)
 		return report_clickhouse(&cj, output);
 	}
 
-	if (access(j.db_path, R_OK) != 0) {
-		fprintf(stderr, "%s: %s: cannot read the database\n", prog, j.db_path);
-		return CLI_NOINPUT;
-	}
-	/* the application_id and schema version check every spekit command makes */
 	char err[1024];
 	struct spe_db *sdb;
-	rc = spe_db_open(j.db_path, SPE_DB_READONLY, &sdb, err, sizeof err);
-	if (rc < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return rc == -spe_invalid ? CLI_NOINPUT : rc == -spe_io ? CLI_IOERR : rc == -spe_nomem ? CLI_UNAVAILABLE : CLI_DATAERR;
+	int partial = 0; /* FILE.data read in part (cut short, decode errors): exit 1 once reported */
+	if (recording) {
+		struct cli_temp_load lo = { .symfs = j.so.symfs, .partial = &partial, .cancel = cli_stop_flag() };
+		if ((rc = cli_temp_db_load(prog, recording, &lo, &sdb)) != CLI_OK)
+			return rc;
+		j.db_path = recording; /* in messages and the title */
+	} else {
+		if (access(j.db_path, R_OK) != 0) {
+			fprintf(stderr, "%s: %s: cannot read the database\n", prog, j.db_path);
+			return CLI_NOINPUT;
+		}
+		/* the application_id and schema version check every spekit command makes */
+		rc = spe_db_open(j.db_path, SPE_DB_READONLY, &sdb, err, sizeof err);
+		if (rc < 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return rc == -spe_invalid ? CLI_NOINPUT : rc == -spe_io ? CLI_IOERR : rc == -spe_nomem ? CLI_UNAVAILABLE : CLI_DATAERR;
+		}
 	}
 	j.db = spe_db_sqlite(sdb);
+	char *kept_symfs = NULL, *kept_dirs = NULL; /* what spe-load kept, when not given */
+	stored_dirs(j.db, &j.so.symfs, source_dirs, nsource, &kept_symfs, &kept_dirs,
+		    j.mode == MODE_HTML || j.mode == MODE_ANNOTATE);
 	if (!j.so.title) {
 		const char *base = strrchr(j.db_path, '/');
 		j.so.title = base ? base + 1 : j.db_path;
 	}
+	struct spe_selection *chosen = NULL;
+	if (selected && spe_selection_new(j.db, &sel->s, &chosen, err, sizeof err) < 0) {
+		rc = report_failure(j.db_path, -spe_bad_file, err);
+		free(kept_symfs);
+		free(kept_dirs);
+		spe_db_close(sdb);
+		return rc;
+	}
+	j.ro.selection = chosen;
 	cli_sql_limits_watch(j.db);
 	rc = cli_report_output_write(prog, output ? output : "-", run, &j);
 	cli_sql_limits_watch(NULL);
-	spe_db_close(sdb);
+	spe_selection_free(chosen);
+	free(kept_symfs);
+	free(kept_dirs);
+	spe_db_close(sdb); /* FILE.data's private database is removed here */
 	cli_report_cuts(prog);
 	if (rc == CLI_OK && j.mode == MODE_HTML && output && strcmp(output, "-"))
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
-	return rc;
+	return rc == CLI_OK && partial ? CLI_PARTIAL : rc;
 }

@@ -228,7 +228,7 @@ if [ -x "$bin/spe-report" ]; then
 	expect "report ./spe.db exit" "$?" 0
 	has "report ./spe.db" "$(cat "$tmp/out")" "SPE records: 1200"
 	run "report DB as argument" 64 spe-report "$tmp/m.db"
-	err_has "report DB as argument" "spe-report: unexpected argument '$tmp/m.db' (the database is -d DB)"
+	err_has "report DB as argument" "spe-report: $tmp/m.db is a database, not a recording: give it as -d $tmp/m.db"
 	run "report --help" 0 spe-report --help
 	has "report --help lists -f" "$(cat "$tmp/out")" "-f, --format=table|json|html"
 fi

@@ -65,6 +65,14 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 		util_text_append(&t, " AND r.cpu = :cpu");
 	if (extra)
 		util_text_appendf(&t, " AND (%s)", extra);
+	if (o->selection) {
+		char *sel = spe_selection_sql(o->selection, "r");
+		if (sel)
+			util_text_appendf(&t, " AND %s", sel);
+		else
+			t.failed = 1;
+		free(sel);
+	}
 	if (o->where)
 		util_text_appendf(&t, "\n AND EXISTS (SELECT 1 FROM spe_sample WHERE spe_sample.id = r.id AND (%s\n))", o->where);
 	if (!util_text_ok(&t)) {
@@ -90,6 +98,10 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":pid"), o->pid);
 	if (o->cpu != SPE_EXPORT_ANY)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":cpu"), o->cpu);
+	if ((rc = spe_selection_bind(o->selection, st)) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return export_fail(x, export_sql_code(rc), "binding the selection: %s", sqlite3_errstr(rc));
+	}
 
 	int ret = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -511,8 +511,10 @@ struct spe_row_record {
 	S(_branch_mispredict, 0, NULL, NULL, "`branch_stat` over every source, in `branch_mispredict`'s order")
 
 #define SPE_STORE_COLUMNS_meta(D)                                                            \
-	D(meta, key, "TEXT PRIMARY KEY", "`schema_version`, `application`")                  \
-	D(meta, value, "TEXT", "the schema version; `spekit`")
+	D(meta, key, "TEXT PRIMARY KEY", "`schema_version`, `application`, `load.symfs`, `load.source_dir`") \
+	D(meta, value, "TEXT",                                                                      \
+	  "the schema version; `spekit`; the absolute `--symfs` and `--source-dir` (one per line) of the "  \
+	  "last `spe-load` given them, which spe-report uses when not given its own (spe/settings.h)")
 
 #define SPE_STORE_COLUMNS_spe_op_code(D)                                                                     \
 	D(spe_op_code, code, "INTEGER PRIMARY KEY", "`op_raw` with bit 10 set, as `_spe_record.codes` holds it") \

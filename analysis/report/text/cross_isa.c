@@ -370,7 +370,7 @@ static int evidence(sqlite3 *db, FILE *out, const struct column *cols, int ncols
 	char where[64];
 	snprintf(where, sizeof where, "source_id IN (%lld)", c->spe_source);
 	long long records;
-	int rc = report_spe_record_count(db, where, &records, err, errlen);
+	int rc = report_spe_record_count(db, where, NULL, &records, err, errlen);
 	if (rc < 0)
 		return rc;
 	if (json) {

@@ -9,13 +9,16 @@
  * class/level names are libspe's (spe_event_column, spe_counter_column,
  * spe_op_class_name: the facts table).
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "text_internal.h"
 #include "spe/spe.h"
 #include "spe/packet.h"
 #include "spe/record.h"
+#include "spe/select.h"
 #include "report/memory_report.h"
 #include "util/json.h"
 #include "util/visible.h"
@@ -23,14 +26,59 @@
 
 #define SYMBOL_KEY "id" /* symbol's primary key, joined from spe_record.symbol_id */
 
-int report_spe_record_count(sqlite3 *db, const char *where, long long *n, char *err, size_t errlen)
+/* printf into a new string (NULL without memory). */
+static char *sqlf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *sqlf(const char *fmt, ...)
 {
-	char sql[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (s) {
+		va_start(ap, fmt);
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	return s;
+}
+
+/* @p sql (taken) prepared, with the selection's values bound; NULL with the message in @p err. */
+static sqlite3_stmt *prepare_selected(sqlite3 *db, char *sql, const struct spe_selection *sel, const char *what,
+				      char *err, size_t errlen)
+{
+	if (!sql) {
+		snprintf(err, errlen, "%s: out of memory", what);
+		return NULL;
+	}
+	sqlite3_stmt *st = NULL;
+	if (ana_prepare(db, sql, &st, what, err, errlen) < 0)
+		st = NULL;
+	free(sql);
+	int rc = st ? spe_selection_bind(sel, st) : SQLITE_OK;
+	if (rc != SQLITE_OK) {
+		report_sqlite_fail(db, rc, what, err, errlen);
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* The code for a statement prepare_selected could not make (@p oom: its SQL could not be built). */
+static int selected_code(sqlite3 *db, int oom)
+{
+	return oom ? -spe_nomem : report_prepare_code(db);
+}
+
+int report_spe_record_count(sqlite3 *db, const char *where, const struct spe_selection *sel, long long *n, char *err,
+			    size_t errlen)
+{
 	*n = 0;
-	snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM spe_record WHERE %s", where);
-	sqlite3_stmt *st;
-	if (ana_prepare(db, sql, &st, "counting the SPE records", err, errlen) < 0)
-		return report_prepare_code(db);
+	char *sql = sqlf("SELECT COUNT(*) FROM spe_record WHERE %s", where);
+	int oom = !sql;
+	sqlite3_stmt *st = prepare_selected(db, sql, sel, "counting the SPE records", err, errlen);
+	if (!st)
+		return selected_code(db, oom);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		*n = sqlite3_column_int64(st, 0);
 	return report_sqlite_finish(db, st, "counting the SPE records", err, errlen);
@@ -73,25 +121,30 @@ static void text_thousands(char *out, size_t size, long long v)
 int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
 		       char *err, size_t errlen)
 {
-	char sql[1024];
 	/*
 	 * pc_latency counts records by (pc, symbol, latency): fast on big
 	 * captures; grouped like hot_symbol: by function, and the records
-	 * without one by kernel map (unknown kernel code apart from user code)
+	 * without one by kernel map (unknown kernel code apart from user code).
+	 * A selection counts the chosen records of spe_record the same way.
 	 */
-	snprintf(sql, sizeof sql,
-		 "SELECT s.name, MIN(s.file), MIN(s.line), SUM(p.samples), SUM(p.samples * p.total_latency),\n"
-		 "  SUM(p.samples * p.total_latency) * 1.0 / SUM(SUM(p.samples * p.total_latency)) OVER (),\n"
-		 "  coalesce(m.path, km.path)\n"
-		 "FROM (SELECT * FROM pc_latency WHERE %s) p LEFT JOIN symbol s ON s." SYMBOL_KEY " = p.symbol_id\n"
-		 "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
-		 "LEFT JOIN insn i ON p.symbol_id IS NULL AND i.id = p.insn_id\n"
-		 "LEFT JOIN mapping km ON km.id = i.mapping_id AND km.pid IS NULL\n"
-		 "GROUP BY s.name, coalesce(m.path, km.path) ORDER BY 5 DESC, s.name",
-		 where);
-	sqlite3_stmt *st;
-	if (ana_prepare(db, sql, &st, "query hot symbols", err, errlen) < 0)
-		return report_prepare_code(db);
+	char *from = o->selection ? sqlf("SELECT symbol_id, insn_id, total_latency, count(*) AS samples FROM spe_record\n"
+					 "  WHERE %s GROUP BY symbol_id, insn_id, total_latency", where)
+				  : sqlf("SELECT * FROM pc_latency WHERE %s", where);
+	char *sql = from ? sqlf("SELECT s.name, MIN(s.file), MIN(s.line), SUM(p.samples), SUM(p.samples * p.total_latency),\n"
+				"  SUM(p.samples * p.total_latency) * 1.0 / SUM(SUM(p.samples * p.total_latency)) OVER (),\n"
+				"  coalesce(m.path, km.path)\n"
+				"FROM (%s) p LEFT JOIN symbol s ON s." SYMBOL_KEY " = p.symbol_id\n"
+				"LEFT JOIN mapping m ON m.id = s.mapping_id\n"
+				"LEFT JOIN insn i ON p.symbol_id IS NULL AND i.id = p.insn_id\n"
+				"LEFT JOIN mapping km ON km.id = i.mapping_id AND km.pid IS NULL\n"
+				"GROUP BY s.name, coalesce(m.path, km.path) ORDER BY 5 DESC, s.name",
+				from)
+			 : NULL;
+	free(from);
+	int oom = !sql;
+	sqlite3_stmt *st = prepare_selected(db, sql, o->selection, "query hot symbols", err, errlen);
+	if (!st)
+		return selected_code(db, oom);
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "\"hot_symbols\": [");
 	else
@@ -172,17 +225,16 @@ int report_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struc
 #undef TD_ML_ORDER
 	snprintf(order + strlen(order), sizeof order - strlen(order), " ELSE %d END", i);
 
-	char sql[2048];
 	const char *lat = spe_counter_column(SPE_CNT_TOTAL);
-	snprintf(sql, sizeof sql,
-		 "WITH m AS (SELECT * FROM spe_record WHERE (%s) AND op_class = '%s' AND mem_level IS NOT NULL),\n"
-		 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
-		 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
-		 "FROM m GROUP BY mem_level ORDER BY %s",
-		 where, spe_op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
-	sqlite3_stmt *st;
-	if (ana_prepare(db, sql, &st, "query memory levels", err, errlen) < 0)
-		return report_prepare_code(db);
+	char *sql = sqlf("WITH m AS (SELECT * FROM spe_record WHERE (%s) AND op_class = '%s' AND mem_level IS NOT NULL),\n"
+			 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
+			 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
+			 "FROM m GROUP BY mem_level ORDER BY %s",
+			 where, spe_op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
+	int oom = !sql;
+	sqlite3_stmt *st = prepare_selected(db, sql, o->selection, "query memory levels", err, errlen);
+	if (!st)
+		return selected_code(db, oom);
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "\"mem_levels\": [");
 	else
@@ -219,15 +271,15 @@ int report_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struc
 int report_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
 		     char *err, size_t errlen)
 {
-	char sql[1024];
 	const char *lat = spe_counter_column(SPE_CNT_TOTAL), *walk = spe_event_column(SPE_EV_TLB_WALK);
-	snprintf(sql, sizeof sql,
-		 "SELECT COUNT(*), SUM(%s <> 0), SUM(CASE WHEN %s <> 0 THEN %s ELSE 0 END) * 1.0 / SUM(%s)\n"
-		 "FROM spe_record WHERE (%s) AND op_class IN ('%s', '%s')",
-		 walk, walk, lat, lat, where, spe_op_class_name(SPE_OP_CLASS_LOAD), spe_op_class_name(SPE_OP_CLASS_STORE));
-	sqlite3_stmt *st;
-	if (ana_prepare(db, sql, &st, "query TLB walks", err, errlen) < 0)
-		return report_prepare_code(db);
+	char *sql = sqlf("SELECT COUNT(*), SUM(%s <> 0), SUM(CASE WHEN %s <> 0 THEN %s ELSE 0 END) * 1.0 / SUM(%s)\n"
+			 "FROM spe_record WHERE (%s) AND op_class IN ('%s', '%s')",
+			 walk, walk, lat, lat, where, spe_op_class_name(SPE_OP_CLASS_LOAD),
+			 spe_op_class_name(SPE_OP_CLASS_STORE));
+	int oom = !sql;
+	sqlite3_stmt *st = prepare_selected(db, sql, o->selection, "query TLB walks", err, errlen);
+	if (!st)
+		return selected_code(db, oom);
 	long long n = 0, walks = 0;
 	double lat_share = 0;
 	static const int num[] = { 0, 1, 2, -1 };
@@ -257,17 +309,16 @@ int report_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct
 int report_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
 		       char *err, size_t errlen)
 {
-	char sql[1024];
 	const char *mis = spe_event_column(SPE_EV_MISPREDICTED);
-	snprintf(sql, sizeof sql,
-		 "SELECT s.name, s.file, s.line, COUNT(*), SUM(r.%s <> 0)\n"
-		 "FROM (SELECT * FROM spe_record WHERE %s) r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
-		 "WHERE r.op_class = '%s' GROUP BY r.symbol_id HAVING SUM(r.%s <> 0) > 0\n"
-		 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
-		 mis, where, spe_op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
-	sqlite3_stmt *st;
-	if (ana_prepare(db, sql, &st, "query mispredicted branches", err, errlen) < 0)
-		return report_prepare_code(db);
+	char *sql = sqlf("SELECT s.name, s.file, s.line, COUNT(*), SUM(r.%s <> 0)\n"
+			 "FROM (SELECT * FROM spe_record WHERE %s) r LEFT JOIN symbol s ON s." SYMBOL_KEY " = r.symbol_id\n"
+			 "WHERE r.op_class = '%s' GROUP BY r.symbol_id HAVING SUM(r.%s <> 0) > 0\n"
+			 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
+			 mis, where, spe_op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
+	int oom = !sql;
+	sqlite3_stmt *st = prepare_selected(db, sql, o->selection, "query mispredicted branches", err, errlen);
+	if (!st)
+		return selected_code(db, oom);
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "\"mispredicts\": [");
 	else
@@ -326,38 +377,71 @@ int report_spe_text(sqlite3 *db, FILE *out, const struct report_text_opts *opts,
 	return rc;
 }
 
+static int spe_text_where(sqlite3 *db, FILE *out, const struct report_text_opts *o, const char *where, char *err,
+			  size_t errlen);
+
 static int spe_text(sqlite3 *db, FILE *out, const struct report_text_opts *opts, char *err, size_t errlen)
 {
+	char *where = spe_selection_sql(opts->selection, "spe_record");
+	if (!where)
+		return td_failf(err, errlen, spe_nomem, "out of memory");
+	int rc = spe_text_where(db, out, opts, where, err, errlen);
+	free(where);
+	return rc;
+}
+
+/* The report of the records @p where (the selection's condition over spe_record, "1" without one) chooses. */
+static int spe_text_where(sqlite3 *db, FILE *out, const struct report_text_opts *opts, const char *where, char *err,
+			  size_t errlen)
+{
 	struct report_text_opts o = *opts;
-	long long n;
-	int rc = report_spe_record_count(db, "1", &n, err, errlen);
+	long long n, all;
+	int rc = report_spe_record_count(db, "1", NULL, &all, err, errlen);
 	if (rc < 0)
 		return rc;
-	if (n <= 0)
+	if (all <= 0)
 		return td_failf(err, errlen, spe_no_data, "no SPE records in the database (load a capture with spe-load first)");
+	n = all;
+	if (o.selection && (rc = report_spe_record_count(db, where, o.selection, &n, err, errlen)) < 0)
+		return rc;
+	if (n <= 0)
+		return td_failf(err, errlen, spe_no_data, "no record matches the selection (%s) among the %lld records",
+				spe_selection_text(o.selection), all);
 	int json = o.format == REPORT_TEXT_JSON;
-	if (json)
+	if (json) {
 		fprintf(out, "{\"spe_records\": %lld, ", n);
-	else
+		if (o.selection) {
+			fprintf(out, "\"selection\": {\"options\": ");
+			util_json_string(out, spe_selection_text(o.selection));
+			fprintf(out, ", \"records_in_database\": %lld, \"memory_sections\": \"whole capture\"}, ", all);
+		}
+	} else if (o.selection) {
+		fprintf(out, "SPE records: %lld of %lld, selected by ", n, all);
+		util_visible_put(out, spe_selection_text(o.selection), 0, UTIL_VISIBLE_MAX, 0);
+		fprintf(out, "\n\n");
+	} else {
 		fprintf(out, "SPE records: %lld\n\n", n);
+	}
 	if (!json) {
 		if ((rc = report_text_findings(db, out, err, errlen)) < 0)
 			return rc;
 		fputc('\n', out);
 	}
-	if ((rc = report_spe_hot_symbols(db, "1", out, &o, err, errlen)) < 0)
+	if ((rc = report_spe_hot_symbols(db, where, out, &o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = report_spe_mem_levels(db, "1", out, &o, err, errlen)) < 0)
+	if ((rc = report_spe_mem_levels(db, where, out, &o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = report_spe_tlb_walks(db, "1", out, &o, err, errlen)) < 0)
+	if ((rc = report_spe_tlb_walks(db, where, out, &o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
-	if ((rc = report_spe_mispredicts(db, "1", out, &o, err, errlen)) < 0)
+	if ((rc = report_spe_mispredicts(db, where, out, &o, err, errlen)) < 0)
 		return rc;
-	/* data objects, huge pages, NUMA, shared lines, prefetch (spe/memory_report.h) */
+	/* data objects, huge pages, NUMA, shared lines, prefetch (spe/memory_report.h): views over every record */
 	fprintf(out, json ? ", " : "\n");
+	if (o.selection && !json)
+		fprintf(out, "The memory sections below are of the whole capture: the selection does not apply to them\n\n");
 	char merr[512] = "";
 	if ((rc = spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, merr, sizeof merr)) < 0)
 		return td_failf(err, errlen, -rc, "%s", merr); /* "memory section: ..." */

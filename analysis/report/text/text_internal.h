@@ -10,7 +10,9 @@
  * Each writes one section: in table form a titled block, in JSON form
  * `"key": value` (no surrounding braces, no trailing comma).  @p where is an
  * SQL condition on source_id choosing the SPE records (the SPE sources of a
- * workload), or "1" for all.
+ * workload), or "1" for all; with o->selection, that selection's condition
+ * over spe_record (spe_selection_sql(sel, "spe_record")), whose values
+ * are bound here.
  */
 int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
 		       char *err, size_t errlen);
@@ -20,10 +22,15 @@ int report_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct
 		     char *err, size_t errlen);
 int report_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
 		       char *err, size_t errlen);
-/* The SPE records @p where chooses into *@p n: 0, or a negative code with the message in @p err. */
 /* "Findings": the issues of the memory sections, their evidence and fix, first in the text report (findings_text.c). */
 int report_text_findings(sqlite3 *db, FILE *out, char *err, size_t errlen);
-int report_spe_record_count(sqlite3 *db, const char *where, long long *n, char *err, size_t errlen);
+/*
+ * The SPE records @p where chooses into *@p n (@p sel: the selection whose
+ * parameters @p where names, or NULL): 0, or a negative code with the
+ * message in @p err.
+ */
+int report_spe_record_count(sqlite3 *db, const char *where, const struct spe_selection *sel, long long *n, char *err,
+			    size_t errlen);
 
 /*
  * The caveats to print for a workload whose runs used @p methods on @p isas

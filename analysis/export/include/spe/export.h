@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "spe/analysis.h"
+#include "spe/select.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,6 +65,8 @@ struct spe_export_opts {
 	enum spe_export_by by;          /* pprof */
 	enum spe_export_weight weight;  /* folded */
 	int split_mem_level;            /* folded: a memory-level frame below the instruction */
+	/* Which records, as perf report chooses them (spe/select.h; compiled on this database), or NULL. */
+	const struct spe_selection *selection;
 };
 
 /* What an export saw, for the command's summary and its exit status. */

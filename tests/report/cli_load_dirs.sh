@@ -1,0 +1,54 @@
+#!/bin/sh
+# Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
+# spe-load --symfs and --source-dir kept in the database (meta rows load.symfs and
+# load.source_dir, spe/settings.h) and used by spe-report when not given: the annotation
+# with the files read (every instruction from the ELF, the source lines) equals the one
+# with the options; once the files moved, a warning names each kept directory that is gone
+# and the options given win; a load without them keeps the earlier ones.
+#   cli_load_dirs.sh RECORD LOAD QUERY REPORT FIXTURES
+set -u
+. "$(dirname "$0")/../lib/testlib.sh"
+record=$1 load=$2 query=$3 report=$4 fx=$5
+scratch_dir cli-load-dirs
+run() { ${SPE_RUN:-} "$@"; }
+run "$record" --replay="$fx/workloads/traces/memwork.replay" -o "$tmp/m.data" >/dev/null 2>&1 || { echo "FAIL replay"; exit 1; }
+mkdir "$tmp/files"
+cp -r "$fx/elf" "$tmp/files/elf"
+cp -r "$fx/workloads" "$tmp/files/src"
+(cd "$tmp" && run "$load" m.data -o m.db --symfs=files/elf --source-dir=files/src --source-dir=files 2>/dev/null)
+expect load_rc $? 0
+kept=$(run "$query" -d "$tmp/m.db" --format=csv "SELECT key, value FROM meta WHERE key LIKE 'load.%' ORDER BY key" | tr -d '\r')
+expect kept "$kept" "key,value
+load.source_dir,\"$tmp/files/src
+$tmp/files\"
+load.symfs,$tmp/files/elf"
+
+run "$report" -d "$tmp/m.db" --annotate=chase --symfs="$tmp/files/elf" --source-dir="$tmp/files/src" >"$tmp/given" 2>&1
+run "$report" -d "$tmp/m.db" --annotate=chase >"$tmp/kept" 2>&1
+expect "kept = given" "$(cat "$tmp/kept")" "$(cat "$tmp/given")"
+has "the ELF was read" "$(cat "$tmp/kept")" "ldr"
+has "the source was read" "$(cat "$tmp/kept")" "p = p->next;"
+run "$report" -d "$tmp/m.db" --annotate=chase >"$tmp/bare" 2>&1 --symfs="$fx/elf"
+has "an explicit --symfs, sources still kept" "$(cat "$tmp/bare")" "p = p->next;"
+
+# the files moved: each kept directory gone is named, the options given win
+mv "$tmp/files" "$tmp/moved"
+run "$report" -d "$tmp/m.db" --annotate=chase >"$tmp/gone" 2>"$tmp/err"
+expect "moved: exit" $? 0
+has "moved: symfs named" "$(cat "$tmp/err")" "warning: the load's --symfs=$tmp/files/elf is not a directory now"
+has "moved: source dir named" "$(cat "$tmp/err")" "the load's --source-dir=$tmp/files/src is not a directory now"
+has "moved: the annotation says why" "$(cat "$tmp/gone")" "the binary was not found"
+run "$report" -d "$tmp/m.db" --annotate=chase --symfs="$tmp/moved/elf" --source-dir="$tmp/moved/src" >"$tmp/again" 2>"$tmp/err"
+expect "moved: options win" "$(cat "$tmp/again")" "$(cat "$tmp/given")"
+expect "moved: options win, no warning" "$(cat "$tmp/err")" ""
+# the text report reads no file: no warning
+run "$report" -d "$tmp/m.db" >/dev/null 2>"$tmp/err"
+expect "text report: no warning" "$(cat "$tmp/err")" ""
+
+# --append without the options keeps the kept ones; with --symfs it replaces it
+run "$record" --replay="$fx/workloads/traces/datawork.replay" -o "$tmp/d.data" >/dev/null 2>&1
+run "$load" --append "$tmp/d.data" -o "$tmp/m.db" 2>/dev/null
+expect "append keeps" "$(run "$query" -d "$tmp/m.db" --format=csv "SELECT value FROM meta WHERE key = 'load.symfs'" | tail -1 | tr -d '\r')" "$tmp/files/elf"
+run "$load" --replace "$tmp/d.data" -o "$tmp/m.db" --symfs="$tmp/moved/elf" 2>/dev/null
+expect "a later --symfs replaces" "$(run "$query" -d "$tmp/m.db" --format=csv "SELECT value FROM meta WHERE key = 'load.symfs'" | tail -1 | tr -d '\r')" "$tmp/moved/elf"
+exit $fail
