@@ -38,8 +38,10 @@
 # machine compare CPU times and ratios, not wall times.
 # SPE_BENCH_DIR=DIR works in DIR and keeps its files (the last shape's
 # perf.data, database and page, and callgrind's profiles), for profiling.
-# SPE_BENCH_CALLGRIND=1 also counts the instructions of one spe-load and one
-# perf script under callgrind (about 50 times slower: use it at 1M records).
+# SPE_BENCH_VIEWS=0 leaves the views and the reports out (the load alone, as
+# at 100M records).  SPE_BENCH_CALLGRIND=1 also counts the instructions of
+# one spe-load and one perf script under callgrind (about 50 times slower:
+# use it at 1M records).
 set -eu
 build=$(cd "$1" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -143,6 +145,7 @@ for shape in $shapes; do
 			awk -F, '{ printf "rows: insn %s, symbol %s, mapping %s, thread %s, page_stat %s, cacheline_stat %s, data_object %s\n",
 				$1, $2, $3, $4, $5, $6, $7 }'
 
+		[ "${SPE_BENCH_VIEWS:-1}" = 0 ] && continue
 		views=$("$query" -d "$work/t.db" --format=csv "SELECT name FROM sqlite_master WHERE type = 'view'
 			AND name NOT IN ('spe_record', 'spe_sample') ORDER BY name" | tail -n +2 | tr -d '\r')
 		items="$views text_report html_page"
