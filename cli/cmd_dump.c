@@ -412,6 +412,12 @@ static int dump_input(struct dump *d, const struct dump_opts *o, struct spe_aux_
 	if (info.pipe_format)
 		d->record_offset_bias = 16;
 	*rc = run(d, f, NULL, st);
+	/* what the reader skipped (a feature section that does not parse), once, after the dump */
+	spe_perf_get_info(f, &info, sizeof info);
+	for (uint32_t i = 0; i < info.n_warnings && spe_perf_warning(f, i); i++)
+		fprintf(stderr, "%s: warning: %s\n", prog, spe_perf_warning(f, i));
+	if (info.n_warnings > SPE_PERF_MAX_WARNINGS)
+		fprintf(stderr, "%s: warning: and %u more\n", prog, info.n_warnings - SPE_PERF_MAX_WARNINGS);
 	spe_perf_free_file(f);
 	return 0;
 }

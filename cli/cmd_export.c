@@ -16,6 +16,8 @@
 #include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/temp_db.h"
+#include "common/cli_signals.h"
+#include "common/cli_sql_limits.h"
 #include "spe/analysis.h"
 #include "spe/export.h"
 #include "spe/outfile.h"
@@ -23,7 +25,7 @@
 static const char prog[] = "spe-export";
 
 enum { OPT_WHERE = CLI_ID(0), OPT_SOURCE, OPT_PID, OPT_TID, OPT_SYMFS, OPT_RAW, OPT_MIDR, OPT_BY, OPT_WEIGHT,
-       OPT_SPLIT, OPT_BINARY, OPT_BUILD_ID };
+       OPT_SPLIT, OPT_BINARY, OPT_BUILD_ID, OPT_TIMEOUT, OPT_MAX_MEMORY };
 static const char *const formats[] = { "pprof", "folded", "bolt", "autofdo", NULL }; /* enum spe_export_format's order */
 static const char *const bys[] = { "code", "data", NULL };                         /* enum spe_export_by */
 static const char *const weights[] = { "latency", "samples", NULL };               /* enum spe_export_weight */
@@ -55,6 +57,8 @@ static const struct cli_option options[] = {
 	{ OPT_SPLIT, "split", 0, CLI_CHOICE, .choices = splits, .help = "folded: a memory-level frame below the instruction" },
 	{ OPT_BINARY, "binary", 0, CLI_FILE, "PATH", .help = "bolt, autofdo: the binary to profile" },
 	{ OPT_BUILD_ID, "build-id", 0, CLI_TEXT, "HEX", .help = "bolt, autofdo: the binary to profile, by build-id" },
+	{ OPT_TIMEOUT, "timeout", 0, CLI_TEXT, "SECONDS", .help = CLI_TIMEOUT_HELP, .group = "Limits" },
+	{ OPT_MAX_MEMORY, "max-memory", 0, CLI_TEXT, "BYTES", .help = CLI_MAX_MEMORY_HELP },
 	{ 0 },
 };
 
@@ -92,7 +96,7 @@ static int out_open(struct out_file *o, const char *path, int binary)
 	}
 	int rc = spe_outfile_open(path ? path : "-", "spe-export", binary ? 0 : SPE_OUTFILE_STREAM, &o->o, err,
 				  sizeof err);
-	if (rc == 0 && spe_outfile_cleanup_on_signals() == 0) {
+	if (rc == 0 && cli_signals_install() == 0 && spe_outfile_cleanup_on_signals() == 0) {
 		int fd = dup(spe_outfile_fd(o->o));
 		o->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
 		if (!o->f) {
@@ -195,16 +199,6 @@ static int id_filter_add(struct id_filter *f, const struct cli_command *cmd, con
 	return 0;
 }
 
-static int exit_code(int rc)
-{
-	switch (-rc) {
-	case spe_invalid: return CLI_USAGE;
-	case spe_nomem:
-	case spe_io: return CLI_IOERR;
-	case spe_bad_file: return CLI_NOINPUT;
-	default: return CLI_DATAERR;
-	}
-}
 
 int cmd_export(int argc, char **argv);
 int cmd_export(int argc, char **argv)
@@ -215,6 +209,8 @@ int cmd_export(int argc, char **argv)
 	const char *database = NULL, *output = NULL, *midr_arg = NULL;
 	int format = -1, raw = 0, c, by_set = 0, weight_set = 0, split_set = 0;
 	struct id_filter ids = { 0 };
+	struct cli_sql_limits lim;
+	cli_sql_limits_default(&lim);
 	struct cli_args a;
 	cli_args_init(&a, cmd, argc, argv);
 	while ((c = cli_args_next(&a)) > 0) {
@@ -244,6 +240,11 @@ int cmd_export(int argc, char **argv)
 		case OPT_SPLIT: eo.split_mem_level = split_set = 1; break;
 		case OPT_BINARY: eo.binary = a.value; break;
 		case OPT_BUILD_ID: eo.build_id = a.value; break;
+		case OPT_TIMEOUT:
+		case OPT_MAX_MEMORY:
+			if (cli_sql_limits_option(prog, a.opt->name, a.value, &lim))
+				return CLI_USAGE;
+			break;
 		}
 	}
 	if (c < 0)
@@ -274,7 +275,7 @@ int cmd_export(int argc, char **argv)
 	if (problem)
 		return cli_usage_error(cmd, "%s", problem);
 	int partial = 0; /* a recording read in part (cut short, decode errors): exit 1 once exported */
-	struct cli_temp_load lo = { .symfs = eo.symfs, .raw = raw, .partial = &partial };
+	struct cli_temp_load lo = { .symfs = eo.symfs, .raw = raw, .partial = &partial, .cancel = cli_stop_flag() };
 	if (midr_arg && cli_parse_midr(midr_arg, &lo.midr) < 0)
 		return cli_usage_error(cmd, "--midr=%s: not a number or a known CPU part", midr_arg);
 	int bad_dir = eo.symfs ? cli_check_dir_option(prog, "--symfs", eo.symfs) : 0;
@@ -291,13 +292,15 @@ int cmd_export(int argc, char **argv)
 	if ((bad_dir = cli_refuse_output_is_input(prog, "-o", output, input)) ||
 	    (bad_dir = cli_refuse_output_is_input(prog, "-o", output, eo.binary)))
 		return bad_dir;
+	cli_signals_install();
 	/* the output is opened (and a bad -o refused) before any long load */
 	struct out_file out;
 	int status = out_open(&out, output, format == SPE_EXPORT_PPROF);
 	if (status != CLI_OK)
 		return status;
 
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	cli_signals_install(); /* before the output's temporary exists: a signal then removes it */
+	cli_sql_limits_setup(&lim); /* before SQLite initialises */
 	char err[1024] = "";
 	struct spe_db *db = NULL;
 	if (npos == 1) {
@@ -310,11 +313,18 @@ int cmd_export(int argc, char **argv)
 	}
 	struct spe_export_stats stats;
 	if (status == CLI_OK) {
+		cli_sql_limits_watch(spe_db_sqlite(db));
 		int rc = spe_export(spe_db_sqlite(db), (enum spe_export_format)format, &eo, out.f, &stats, err,
 				    sizeof err);
-		if (rc < 0) {
+		cli_sql_limits_watch(NULL);
+		if (rc == 0 && *cli_stop_flag())
+			rc = -spe_cancelled;
+		if (rc == -spe_invalid) {
 			fprintf(stderr, "%s: %s\n", prog, err);
-			status = exit_code(rc);
+			status = CLI_USAGE;
+		} else if (rc < 0) {
+			/* 65 a database corrupt or not what it says, 66 the binary, 74 the disk, 69 a limit, 128+N a signal */
+			status = cli_sql_failure(prog, rc, err[0] ? err : spe_errstr(rc));
 		} else if (stats.written == 0) {
 			fprintf(stderr, "%s: no records to export (%llu passed the filters)\n", prog,
 				(unsigned long long)stats.records);
@@ -335,6 +345,11 @@ int cmd_export(int argc, char **argv)
 		if (stats.skipped)
 			fprintf(stderr, "; %llu skipped", (unsigned long long)stats.skipped);
 		fprintf(stderr, "\n");
+		if (stats.saturated)
+			fprintf(stderr,
+				"%s: warning: %llu latency sums passed 2^64 and are shown as the largest value instead "
+				"(the database holds latencies no capture could have)\n",
+				prog, (unsigned long long)stats.saturated);
 		if (stats.no_dwarf)
 			fprintf(stderr,
 				"%s: warning: %llu locations lack DWARF for inline call sites or declaration lines "

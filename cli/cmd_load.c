@@ -13,16 +13,28 @@
 #include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
+#include "common/load_status.h"
 #include "common/temp_db.h"
+#include "common/cli_signals.h"
 #include "spe/analysis.h"
 #include "spe/infile.h"
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
+/*
+ * What became of the database after a failed load, for the message: as it
+ * was (it existed), made meanwhile by another process (this one lost the
+ * race to create it, or its append to a missing file), or not created.
+ */
+static const char *outcome(const char *output, int existed)
 {
-	(void)sig;
-	interrupted = 1;
+	if (existed)
+		return "left unchanged";
+	return access(output, F_OK) == 0 ? "left as another process made it meanwhile" : "not created";
+}
+
+/* "spe-load: WHAT; DB left unchanged": the message, and the database it leaves, named. */
+static void say_failure(const char *output, const char *err, int existed)
+{
+	fprintf(stderr, "spe-load: %s; %s %s\n", err, output, outcome(output, existed));
 }
 
 #define STRINGIFY_(x) #x
@@ -42,11 +54,15 @@ enum {
 	OPT_CLUSTER,
 	OPT_REPLACE,
 	OPT_LINE_BUDGET,
-	OPT_CLUSTER_HTTP
+	OPT_CLUSTER_HTTP,
+	OPT_BUILDID_DIR,
+	OPT_DEBUGINFOD,
+	OPT_NO_DEBUGINFOD
 };
 static const char *const usage[] = {
 	"spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--kallsyms=FILE]",
-	"         [--no-symbols] [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--raw-cpu=N]]",
+	"         [--buildid-dir=DIR] [--debuginfod=URLS | --no-debuginfod] [--no-symbols]",
+	"         [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--raw-cpu=N]]",
 	"spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace] [options above]",
 	NULL,
 };
@@ -74,7 +90,13 @@ static const struct cli_option options[] = {
 	  .help = "with --cluster: the HTTP ports of the cluster's servers where not the URL's (:PORT for every server "
 		  "not named)" },
 	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "look for mapped files under DIR", .group = "Symbols" },
-	{ OPT_KALLSYMS, "kallsyms", 0, CLI_FILE, "FILE", .help = "resolve kernel PCs with a copy of /proc/kallsyms" },
+	{ OPT_KALLSYMS, "kallsyms", 0, CLI_FILE, "FILE", .help = "resolve kernel PCs with a copy of the recorded kernel's /proc/kallsyms (any boot of it)" },
+	{ OPT_BUILDID_DIR, "buildid-dir", 0, CLI_DIR, "DIR",
+	  .help = "a perf build-id cache (an unpacked perf archive) searched before $PERF_BUILDID_DIR and ~/.debug" },
+	{ OPT_DEBUGINFOD, "debuginfod", 0, CLI_TEXT, "URLS",
+	  .help = "fetch missing files from these debuginfod servers (default: DEBUGINFOD_URLS'), each fetch given up "
+		  "after DEBUGINFOD_TIMEOUT seconds (default " STRINGIFY(SPE_SYM_DEBUGINFOD_TIMEOUT) ") without a byte" },
+	{ OPT_NO_DEBUGINFOD, "no-debuginfod", 0, CLI_FLAG, .help = "never ask a debuginfod server" },
 	{ OPT_NO_SYMBOLS, "no-symbols", 0, CLI_FLAG, .help = "do not symbolize or disassemble" },
 	{ OPT_LINE_BUDGET, "line-budget", 0, CLI_INT, "N", .min = 1, .max = 1 << 30,
 	  .help = "written cache lines whose sharing counts a load keeps (default " STRINGIFY(SPE_LOAD_LINE_BUDGET) ")",
@@ -111,8 +133,12 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 	if (k->cut)
 		fprintf(stderr, "; the file is cut short at offset 0x%llx, %llu bytes missing (the records before are loaded)",
 			(unsigned long long)k->cut_offset, (unsigned long long)k->cut_bytes);
-	/* not one mapped sample symbolized: the binaries were not where the recording saw them */
-	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records)
+	if (k->files_mismatch)
+		fprintf(stderr, ", %llu mapped file%s with another build-id (not used)",
+			(unsigned long long)k->files_mismatch, k->files_mismatch == 1 ? "" : "s");
+	/* not one mapped sample symbolized, no file found: the binaries were not where the recording saw them */
+	if (counted_opts && counted_opts->symbolize && k->no_symbol && k->no_symbol + k->no_mapping >= k->records &&
+	    !k->files_matched && !k->files_unrecorded && !k->files_mismatch)
 		fprintf(stderr, " (no binary found: %s)",
 			counted_opts->symfs ? "is --symfs the root they are under?"
 					    : "give --symfs=DIR, the root they are under");
@@ -123,13 +149,74 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 			"their thread, so their user PCs stay unresolved (record with perf 5.19 or later without "
 			"--no-switch-events; CONTEXT packets need CONFIG_PID_IN_CONTEXTIDR and a privileged recorder)\n",
 			file, (unsigned long long)k->no_pid);
-	if (k->kernel_no_symbol)
-		fprintf(stderr, "spe-load: %s: kernel records without symbols: %llu%s\n", file,
-			(unsigned long long)k->kernel_no_symbol,
-			counted_opts && counted_opts->kallsyms ? " (not in --kallsyms)"
-							       : "; give --kallsyms=FILE, a copy of the recorded machine's /proc/kallsyms");
+	if (*k->kernel_symbols) /* where kernel PCs got their functions, or why none */
+		fprintf(stderr, "spe-load: %s: %s\n", file, k->kernel_symbols);
+	if (k->kernel_no_symbol) {
+		fprintf(stderr, "spe-load: %s: kernel records without symbols: %llu", file,
+			(unsigned long long)k->kernel_no_symbol);
+		if (k->kernel_no_map)
+			fprintf(stderr, " (%llu at addresses no kernel MMAP or KSYMBOL of the recording covers)",
+				(unsigned long long)k->kernel_no_map);
+		fputc('\n', stderr);
+	}
+	if (k->bpf_loads || k->bpf_unloads)
+		fprintf(stderr, "spe-load: %s: BPF programs: %llu loaded, %llu unloaded while recording (KSYMBOL records "
+			"name their code)\n", file, (unsigned long long)k->bpf_loads, (unsigned long long)k->bpf_unloads);
 	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
 		fprintf(stderr, "spe-load: %s\n", k->cut_what);
+	if (k->files_unrecorded) /* perf record -z, or a writer that records no build-ids */
+		fprintf(stderr,
+			"spe-load: %s: %llu mapped file%s without a recorded build-id, taken by path (unverified: "
+			"a file rebuilt since the recording would be named wrongly)\n",
+			file, (unsigned long long)k->files_unrecorded, k->files_unrecorded == 1 ? "" : "s");
+	cli_load_warn("spe-load", file, k);
+}
+
+/* A file whose build-id differs from the recording's: named once, with both ids (the resolver never uses it). */
+static void on_binary(void *arg, const char *path, const char *build_id, const struct spe_sym_check *c)
+{
+	(void)arg;
+	if (c->match == SPE_SYM_MISMATCH)
+		fprintf(stderr, "spe-load: warning: %s: recorded with build-id %s, but %s has %s%s; not used\n", path,
+			build_id, c->file, *c->file_build_id ? "build-id " : "no build-id", c->file_build_id);
+}
+
+/* A line per debuginfod fetch when stderr is a terminal (started, then finished); a time-out or failure always. */
+static void on_fetch(void *arg, const struct spe_sym_fetch *f)
+{
+	(void)arg;
+	static int tty = -1;
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	if (!f->done) {
+		if (tty)
+			fprintf(stderr, "spe-load: debuginfod: %s of %s (build-id %s) ... ", f->what, f->path, f->build_id);
+		fflush(stderr);
+		return;
+	}
+	const char *url = f->url ? f->url : "no server answered";
+	if (f->status == 0) {
+		if (tty)
+			fprintf(stderr, "fetched in %.1f s\n", f->seconds);
+	} else if (f->status == -spe_not_found && !f->error) {
+		if (tty)
+			fprintf(stderr, "not found\n");
+	} else if (f->status == -spe_cancelled) {
+		if (tty)
+			fprintf(stderr, "interrupted\n");
+	} else {
+		char why[160];
+		if (f->timed_out)
+			snprintf(why, sizeof why, "no byte within %d s (DEBUGINFOD_TIMEOUT; %s); no further fetches", f->timeout,
+				 url);
+		else
+			snprintf(why, sizeof why, "%s", f->error ? strerror(f->error) : spe_errstr(f->status));
+		if (tty)
+			fprintf(stderr, "%s\n", why);
+		else
+			fprintf(stderr, "spe-load: debuginfod: %s of %s (build-id %s): %s\n", f->what, f->path, f->build_id,
+				why);
+	}
 }
 
 int cmd_load(int argc, char **argv);
@@ -138,12 +225,17 @@ int cmd_load(int argc, char **argv)
 	const struct cli_command *cmd = &cli_command_load;
 	const char *output = NULL, *midr_arg = NULL;
 	int append = 0, force = 0, raw = 0, cpu = 0;
-	struct cli_ch_load_args ch = { .interrupted = &interrupted, .loaded = print_counts };
+	volatile sig_atomic_t *interrupted = cli_stop_flag(); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT (cli_signals.h) */
+	struct cli_ch_load_args ch = { .interrupted = interrupted, .loaded = print_counts };
 	/* by default the SQLite inserts run on a second thread when a second CPU is online */
 	struct spe_load_opts opts = { .size = sizeof opts,
 				      .symbolize = 1,
-				      .cancel = &interrupted,
-				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1 };
+				      .cancel = interrupted,
+				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1,
+				      .debuginfod = 1, /* when DEBUGINFOD_URLS names servers */
+				      .on_fetch = on_fetch,
+				      .on_binary = on_binary };
+	const char *debuginfod_urls = NULL;
 	counted_opts = &opts;
 	struct cli_args a;
 	int c;
@@ -165,6 +257,9 @@ int cmd_load(int argc, char **argv)
 		case OPT_CLUSTER_HTTP: ch.cluster_http = a.value; break;
 		case OPT_REPLACE: ch.replace = 1; break;
 		case OPT_LINE_BUDGET: opts.line_budget = (size_t)a.number; break;
+		case OPT_BUILDID_DIR: opts.buildid_dir = a.value; break;
+		case OPT_DEBUGINFOD: debuginfod_urls = a.value, opts.debuginfod = 1; break;
+		case OPT_NO_DEBUGINFOD: opts.debuginfod = 0; break;
 		}
 	}
 	if (c < 0)
@@ -189,6 +284,17 @@ int cmd_load(int argc, char **argv)
 
 	if (opts.symfs && (c = cli_check_dir_option("spe-load", "--symfs", opts.symfs)))
 		return c;
+	if (opts.buildid_dir && (c = cli_check_dir_option("spe-load", "--buildid-dir", opts.buildid_dir)))
+		return c;
+	if (debuginfod_urls && opts.debuginfod) {
+		if (!*debuginfod_urls)
+			return cli_usage_error(cmd, "--debuginfod=: no server given");
+		/* the client takes its servers from the environment only (elfutils debuginfod.h) */
+		if (setenv("DEBUGINFOD_URLS", debuginfod_urls, 1) != 0) {
+			fprintf(stderr, "spe-load: --debuginfod: %s\n", strerror(errno));
+			return CLI_IOERR;
+		}
+	}
 	/* Every input before the output is touched: regular files (a FIFO is refused, not waited on). */
 	char err[1024] = "";
 	for (int i = first; i < argc; i++)
@@ -223,10 +329,7 @@ int cmd_load(int argc, char **argv)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	sqlite3_config(opts.jobs >= 2 ? SQLITE_CONFIG_MULTITHREAD : SQLITE_CONFIG_SINGLETHREAD);
 
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_signals_install();
 	/* Past a file-size limit (ulimit -f), let the write fail with EFBIG like a full disk: rolled back, reported. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (ch.url) {
@@ -256,7 +359,7 @@ int cmd_load(int argc, char **argv)
 		if (cli_load_is_partial(k))
 			status = CLI_PARTIAL;
 	}
-	if (rc == 0 && interrupted)
+	if (rc == 0 && *interrupted)
 		rc = -spe_cancelled;
 	int lost_race = 0; /* CREATE: another process made the database meanwhile */
 	if (rc == 0)
@@ -264,11 +367,11 @@ int cmd_load(int argc, char **argv)
 	if (rc < 0) {
 		free(counts);
 		spe_db_close(db); /* rolls back: the database is as it was */
-		if (rc == -spe_cancelled) {
-			fprintf(stderr, "spe-load: interrupted; %s %s\n", output, existed ? "left unchanged" : "not created");
-			return cli_exit_status(rc);
+		if (rc == -spe_cancelled || *interrupted) {
+			fprintf(stderr, "spe-load: interrupted; %s %s\n", output, outcome(output, existed));
+			return cli_stop_status(); /* 128 + the signal */
 		}
-		fprintf(stderr, "spe-load: %s; %s %s\n", err, output, existed ? "left unchanged" : "not created");
+		say_failure(output, err, existed);
 		return lost_race ? CLI_USAGE : rc == -spe_nomem || rc == -spe_io ? CLI_IOERR : CLI_DATAERR;
 	}
 	spe_db_close(db);

@@ -14,43 +14,12 @@
 #include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
+#include "common/cli_signals.h"
+#include "common/cli_sql_limits.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
 
 #define PROG "spe-query"
-/* Without a terminal to press Ctrl-C on, a query may run this long (--timeout). */
-#define DEFAULT_TIMEOUT_S 600
-#define STRINGIFY_(x) #x
-#define STRINGIFY(x) STRINGIFY_(x)
-/* SQLite's heap (--max-memory); sorts beyond the page cache spill to temporary files. */
-#define DEFAULT_MAX_MEMORY (512ull << 20)
-/* The progress handler runs every this many SQLite VM instructions. */
-#define PROGRESS_STEPS 10000
-
-static volatile sig_atomic_t interrupted;
-static sqlite3 *volatile running; /* the connection a signal interrupts */
-static struct timespec deadline;
-static int timed_out;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-	sqlite3 *db = running;
-	if (db)
-		sqlite3_interrupt(db); /* the statement stops at its next VM step */
-}
-
-/* Ends the statement (SQLITE_INTERRUPT) once the deadline has passed. */
-static int on_progress(void *ctx)
-{
-	(void)ctx;
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec > deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec))
-		timed_out = 1;
-	return timed_out || interrupted;
-}
 
 enum { OPT_WRITE = CLI_ID(0), OPT_SYMFS, OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_RAW, OPT_MIDR, OPT_CLICKHOUSE, OPT_HOST,
        OPT_SOURCE };
@@ -67,9 +36,8 @@ static const struct cli_option options[] = {
 	{ 'f', "format", 'f', CLI_CHOICE, .choices = formats,
 	  .help = "table (default), csv (RFC 4180) or json (one object per line)" },
 	{ OPT_WRITE, "write", 0, CLI_FLAG, .help = "open the database read-write" },
-	{ OPT_TIMEOUT, "timeout", 0, CLI_TEXT, "SECONDS",
-	  .help = "stop a query after SECONDS (default: none on a terminal, else " STRINGIFY(DEFAULT_TIMEOUT_S) "; 0: none)" },
-	{ OPT_MAX_MEMORY, "max-memory", 0, CLI_TEXT, "BYTES", .help = "cap SQLite's memory, e.g. 512M (default 512M; 0: no cap)" },
+	{ OPT_TIMEOUT, "timeout", 0, CLI_TEXT, "SECONDS", .help = CLI_TIMEOUT_HELP },
+	{ OPT_MAX_MEMORY, "max-memory", 0, CLI_TEXT, "BYTES", .help = CLI_MAX_MEMORY_HELP },
 	{ 'i', "input", 'i', CLI_INPUT, "FILE.data",
 	  .help = "query this recording, loaded into a private database removed afterwards (as the first operand)",
 	  .group = "Recording" },
@@ -100,17 +68,6 @@ static int open_status(int rc, const char *path)
 	return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 }
 
-static int parse_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (!*s || *end || errno || !(v >= 0) || v > 1e9)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int cmd_query(int argc, char **argv);
 int cmd_query(int argc, char **argv)
 {
@@ -119,8 +76,8 @@ int cmd_query(int argc, char **argv)
 		   *ch_source = NULL;
 	enum spe_result_format fmt = SPE_FORMAT_TABLE;
 	int write = 0, raw = 0, c;
-	double timeout = isatty(STDIN_FILENO) ? 0 : DEFAULT_TIMEOUT_S;
-	uint64_t max_memory = DEFAULT_MAX_MEMORY;
+	struct cli_sql_limits lim;
+	cli_sql_limits_default(&lim);
 	struct cli_args a;
 	cli_args_init(&a, cmd, argc, argv);
 	while ((c = cli_args_next(&a)) > 0) {
@@ -137,15 +94,9 @@ int cmd_query(int argc, char **argv)
 		case OPT_HOST: ch_host = a.value; break;
 		case OPT_SOURCE: ch_source = a.value; break;
 		case OPT_TIMEOUT:
-			if (parse_seconds(a.value, &timeout))
-				return cli_usage_error(cmd, "--timeout=%s: expected seconds, e.g. 30 or 0.5 (0: no limit)",
-						       a.value);
-			break;
 		case OPT_MAX_MEMORY:
-			if (cli_parse_size(a.value, &max_memory) || (max_memory && max_memory < (1u << 20)))
-				return cli_usage_error(cmd,
-						       "--max-memory=%s: expected bytes of at least 1M, e.g. 512M (0: no cap)",
-						       a.value);
+			if (cli_sql_limits_option(PROG, a.opt->name, a.value, &lim))
+				return CLI_USAGE;
 			break;
 		}
 	}
@@ -168,26 +119,14 @@ int cmd_query(int argc, char **argv)
 						 : NULL;
 	if (problem)
 		return cli_usage_error(cmd, "%s", problem);
-	if (clickhouse) {
-		struct sigaction sa = { .sa_handler = on_signal };
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		return cli_ch_query(PROG, clickhouse, ch_host, ch_source, argv[argc - 1], fmt, timeout, &interrupted);
-	}
+	cli_signals_install(); /* SIGINT, SIGTERM, SIGHUP, SIGQUIT: the statement stops, the transaction rolls back */
+	if (clickhouse)
+		return cli_ch_query(PROG, clickhouse, ch_host, ch_source, argv[argc - 1], fmt, lim.timeout, cli_stop_flag());
 	int partial = 0; /* a recording read in part (cut short, decode errors): exit 1 once answered */
-	struct cli_temp_load lo = { .symfs = symfs, .cancel = &interrupted, .raw = raw, .partial = &partial };
+	struct cli_temp_load lo = { .symfs = symfs, .cancel = cli_stop_flag(), .raw = raw, .partial = &partial };
 	if (midr_arg && cli_parse_midr(midr_arg, &lo.midr) < 0)
 		return cli_usage_error(cmd, "--midr=%s: not a number or a known CPU part", midr_arg);
-	/* Memory statistics are what the heap limit counts with; off (faster) when there is no cap. */
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, max_memory ? 1 : 0); /* before SQLite initialises */
-	if (max_memory)
-		sqlite3_hard_heap_limit64((sqlite3_int64)max_memory);
-
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_sql_limits_setup(&lim); /* before SQLite initialises */
 	if (write)
 		signal(SIGXFSZ, SIG_IGN); /* past ulimit -f: EFBIG, the transaction rolls back */
 
@@ -211,36 +150,21 @@ int cmd_query(int argc, char **argv)
 		}
 	}
 	sqlite3 *sq = spe_db_sqlite(db);
-	if (timeout > 0) {
-		clock_gettime(CLOCK_MONOTONIC, &deadline);
-		deadline.tv_sec += (time_t)timeout;
-		deadline.tv_nsec += (long)((timeout - (double)(time_t)timeout) * 1e9);
-		if (deadline.tv_nsec >= 1000000000L) {
-			deadline.tv_sec++;
-			deadline.tv_nsec -= 1000000000L;
-		}
-		sqlite3_progress_handler(sq, PROGRESS_STEPS, on_progress, NULL);
-	}
-	running = sq;
+	cli_sql_limits_watch(sq);
 	int status = CLI_OK;
-	if (!interrupted)
+	if (!*cli_stop_flag())
 		rc = spe_result_print(sq, sql, fmt, stdout, err, sizeof err);
-	running = NULL;
-	if (interrupted) {
+	cli_sql_limits_watch(NULL);
+	if (*cli_stop_flag()) {
 		fflush(stdout);
-		fprintf(stderr, PROG ": interrupted\n");
-		status = 128 + SIGINT;
+		status = cli_sql_failure(PROG, -spe_cancelled, "interrupted");
 	} else if (rc < 0) {
 		fflush(stdout);
-		if (timed_out)
-			fprintf(stderr, PROG ": the query ran past --timeout=%g seconds and was stopped\n", timeout);
-		else if (sqlite3_errcode(sq) == SQLITE_NOMEM && max_memory)
-			fprintf(stderr, PROG ": the query needs more than --max-memory=%llu bytes: %s\n",
-				(unsigned long long)max_memory, err);
-		else
-			fprintf(stderr, PROG ": %s%s\n", err,
-				rc == -spe_no_permission && !write ? " (spe-query --write to allow it)" : "");
-		status = timed_out || sqlite3_errcode(sq) == SQLITE_NOMEM ? CLI_UNAVAILABLE : CLI_DATAERR;
+		if (rc == -spe_no_permission && !write)
+			snprintf(err + strlen(err), sizeof err - strlen(err), " (spe-query --write to allow it)");
+		/* a statement's own error (bad SQL, a constraint) is the request's: 65 as before; the disk 74 */
+		status = cli_sql_failure(PROG, rc == -spe_io || rc == -spe_nomem || rc == -spe_cancelled ? rc : -spe_bad_file,
+					 err);
 	}
 	spe_db_close(db); /* a FILE.data's private database is removed here */
 	return cli_finish_stdout(PROG, status == CLI_OK && partial ? CLI_PARTIAL : status);

@@ -19,6 +19,9 @@
 #include "common/clickhouse_cli.h"
 #include "common/report_diff.h"
 #include "common/report_output.h"
+#include "common/cli_signals.h"
+#include "common/cli_sql_limits.h"
+#include "util/visible.h"
 #include "report/report.h"
 #include "spe/analysis.h"
 #include "topdown/store.h"
@@ -31,7 +34,8 @@ static const char *prog = "spe-report";
 #define MAX_SOURCE_DIRS 32
 
 enum { OPT_HTML = CLI_ID(0), OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR, OPT_CLICKHOUSE,
-       OPT_HOST, OPT_SOURCE, OPT_CROSS_ISA, OPT_WORKLOAD, OPT_TOP, OPT_DIFF, OPT_CONFIDENCE };
+       OPT_HOST, OPT_SOURCE, OPT_CROSS_ISA, OPT_WORKLOAD, OPT_TOP, OPT_DIFF, OPT_CONFIDENCE, OPT_TIMEOUT,
+       OPT_MAX_MEMORY };
 static const char *const formats[] = { "table", "json", "html", NULL };
 static const char *const colors[] = { "auto", "always", "never", NULL };
 static const char *const usage[] = {
@@ -58,6 +62,8 @@ static const struct cli_option options[] = {
 	{ OPT_WORKLOAD, "workload", 0, CLI_TEXT, "NAME", .help = "with --cross-isa: only this workload" },
 	{ OPT_DIFF, "diff", 0, CLI_FLAG, .help = "before/after: two source lists of -d DB, or two databases" },
 	{ OPT_CONFIDENCE, "confidence", 0, CLI_TEXT, "P", .help = "--diff: the intervals' level, 0.5 to 0.999 (default 0.95)" },
+	{ OPT_TIMEOUT, "timeout", 0, CLI_TEXT, "SECONDS", .help = CLI_TIMEOUT_HELP, .group = "Limits" },
+	{ OPT_MAX_MEMORY, "max-memory", 0, CLI_TEXT, "BYTES", .help = CLI_MAX_MEMORY_HELP },
 	{ OPT_SYMFS, "symfs", 0, CLI_DIR, "DIR", .help = "where the traced binaries are", .group = "Sources" },
 	{ OPT_SOURCE_DIR, "source-dir", 0, CLI_DIR, "DIR", .help = "where source files are (repeatable)" },
 	{ OPT_ANNOTATIONS, "annotations", 0, CLI_INT, "N", .min = 0, .max = 100,
@@ -77,9 +83,9 @@ const struct cli_command cli_command_report = {
 	.summary = "the SPE report of a database: text, JSON, an HTML page, annotations, before/after",
 	.usage = usage,
 	.options = options,
-	.footer = "exit: 0 ok, 64 usage, 65 no records / not a spekit database, 66 cannot read the database,\n"
-		  "      69 ClickHouse server or shard unavailable, 74 I/O error.  man spe-report has the sections and\n"
-		  "      their columns.",
+	.footer = "exit: 0 ok, 64 usage, 65 no records / a database that is corrupt or not what it says,\n"
+		  "      66 cannot read the database, 69 ClickHouse unavailable or past --timeout / --max-memory,\n"
+		  "      74 I/O error, 128+N stopped by signal N.  man spe-report has the sections and their columns.",
 };
 
 enum mode { MODE_SPE, MODE_CROSS_ISA, MODE_HTML, MODE_ANNOTATE };
@@ -94,6 +100,8 @@ struct job {
 	int json;
 };
 
+static int report_failure(const char *db_path, int rc, const char *err);
+
 /* Write the chosen report to @p out; the exit status. */
 static int run(FILE *out, void *arg)
 {
@@ -105,30 +113,32 @@ static int run(FILE *out, void *arg)
 			     ? spe_report_html(j->db, out, &j->so, err, sizeof err)
 			     : spe_report_annotate(j->db, j->symbol, j->json ? SPE_REPORT_JSON : SPE_REPORT_TEXT, out,
 						   &j->so, err, sizeof err);
-		if (rc < 0) {
-			fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, err[0] ? err : spe_errstr(rc));
-			return rc == -spe_invalid ? CLI_DATAERR : CLI_IOERR;
-		}
-		return CLI_OK;
+	} else {
+		rc = td_store_check(j->db, err, sizeof err);
+		if (rc == 0)
+			rc = j->mode == MODE_CROSS_ISA ? report_cross_isa(j->db, out, &j->ro, err, sizeof err)
+						       : report_spe_text(j->db, out, &j->ro, err, sizeof err);
 	}
-	rc = td_store_check(j->db, err, sizeof err);
-	if (rc == 0)
-		rc = j->mode == MODE_CROSS_ISA ? report_cross_isa(j->db, out, &j->ro, err, sizeof err)
-					       : report_spe_text(j->db, out, &j->ro, err, sizeof err);
 	if (rc < 0) {
 		fflush(out);
-		fprintf(stderr, "%s: %s: %s\n", prog, j->db_path, err[0] ? err : spe_errstr(rc));
-		return rc == -spe_no_data || rc == -spe_bad_input ? CLI_DATAERR : CLI_IOERR;
+		return report_failure(j->db_path, rc, err);
 	}
-	return CLI_OK;
+	return *cli_stop_flag() ? cli_sql_failure(prog, -spe_cancelled, "interrupted") : CLI_OK;
 }
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
+/*
+ * A report that failed with @p rc: the message naming the database, and the
+ * status -- 65 for a database that is corrupt, not a spekit database, holds
+ * no records or not what it says (no such table, text where a number is
+ * expected), 74 for the disk (an I/O error, a full temporary directory),
+ * 69 past --timeout or --max-memory or out of memory, 128+N after signal N.
+ */
+static int report_failure(const char *db_path, int rc, const char *err)
 {
-	(void)sig;
-	interrupted = 1;
+	char msg[1400];
+	snprintf(msg, sizeof msg, "%s: %s", db_path, err && err[0] ? err : spe_errstr(rc));
+	/* "no SPE records", "no function named": the database lacks what was asked for (65) */
+	return cli_sql_failure(prog, rc == -spe_invalid ? -spe_no_data : rc, msg);
 }
 
 struct ch_job {
@@ -142,8 +152,8 @@ static int run_clickhouse(FILE *out, void *arg)
 	const struct ch_job *c = arg;
 	if (c->j->mode == MODE_HTML || c->j->mode == MODE_ANNOTATE)
 		return cli_ch_report_page(prog, c->url, c->host, c->source, c->j->mode == MODE_ANNOTATE ? c->j->symbol : NULL,
-					  c->json, &c->j->so, out, &interrupted);
-	return cli_ch_report(prog, c->url, c->host, c->source, c->top, c->json, out, &interrupted);
+					  c->json, &c->j->so, out, cli_stop_flag());
+	return cli_ch_report(prog, c->url, c->host, c->source, c->top, c->json, out, cli_stop_flag());
 }
 
 /*
@@ -170,10 +180,6 @@ static int clickhouse_usage(const char *url, int sqlite_only)
  */
 static int report_clickhouse(struct ch_job *c, const char *output)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	int rc = cli_report_output_write(prog, output ? output : "-", run_clickhouse, c);
 	if (rc == CLI_OK && c->j->mode == MODE_HTML && output && strcmp(output, "-"))
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
@@ -192,6 +198,8 @@ int cmd_report(int argc, char **argv)
 	const char *source_dirs[MAX_SOURCE_DIRS + 1] = { 0 };
 	int nsource = 0, cross = 0, diff = 0, top_given = 0, c;
 	double confidence = 0.95;
+	struct cli_sql_limits lim;
+	cli_sql_limits_default(&lim);
 	struct cli_args a;
 	cli_args_init(&a, cmd, argc, argv);
 	while ((c = cli_args_next(&a)) > 0) {
@@ -225,6 +233,11 @@ int cmd_report(int argc, char **argv)
 			j.so.top = j.ro.top = (int)a.number;
 			top_given = 1;
 			break;
+		case OPT_TIMEOUT:
+		case OPT_MAX_MEMORY:
+			if (cli_sql_limits_option(prog, a.opt->name, a.value, &lim))
+				return CLI_USAGE;
+			break;
 		case OPT_ANNOTATIONS:
 			j.so.annotations = a.number ? (int)a.number : -1; /* -1: none */
 			break;
@@ -254,6 +267,9 @@ int cmd_report(int argc, char **argv)
 		same = cli_refuse_output_is_input(prog, target_opt, target, argv[i]);
 	if (same)
 		return same;
+	/* the stop signals, and the limits on what a crafted database can make the queries do */
+	cli_signals_install();
+	cli_sql_limits_setup(&lim); /* before SQLite initialises */
 	if (diff) {
 		if (argc - first != 2 || cross || j.symbol)
 			return cli_usage_error(cmd, "--diff takes two sources (with -d) or two databases%s",
@@ -327,15 +343,18 @@ int cmd_report(int argc, char **argv)
 	rc = spe_db_open(j.db_path, SPE_DB_READONLY, &sdb, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		return rc == -spe_invalid ? CLI_NOINPUT : rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+		return rc == -spe_invalid ? CLI_NOINPUT : rc == -spe_io ? CLI_IOERR : rc == -spe_nomem ? CLI_UNAVAILABLE : CLI_DATAERR;
 	}
 	j.db = spe_db_sqlite(sdb);
 	if (!j.so.title) {
 		const char *base = strrchr(j.db_path, '/');
 		j.so.title = base ? base + 1 : j.db_path;
 	}
+	cli_sql_limits_watch(j.db);
 	rc = cli_report_output_write(prog, output ? output : "-", run, &j);
+	cli_sql_limits_watch(NULL);
 	spe_db_close(sdb);
+	cli_report_cuts(prog);
 	if (rc == CLI_OK && j.mode == MODE_HTML && output && strcmp(output, "-"))
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
 	return rc;

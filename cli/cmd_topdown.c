@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cli_signals.h"
 #include "common/cli_args.h"
 #include "common/cli_options.h"
 #include "common/cli_util.h"
@@ -371,8 +372,9 @@ static int cmd_import(int argc, char **argv)
 		fprintf(stderr, "%s import: %s\n", prog, err);
 		return rrc == -spe_bad_file ? CLI_DATAERR : rrc == -spe_nomem ? CLI_IOERR : CLI_NOINPUT;
 	}
-	spe_outfile_cleanup_on_signals(); /* a new database's temporary goes with the process */
-	signal(SIGXFSZ, SIG_IGN);         /* past ulimit -f: EFBIG, rolled back like a full disk */
+	/* SIGINT, SIGTERM, SIGHUP, SIGQUIT: nothing is stored after one; a store under way ends first (cli_signals.h) */
+	cli_signals_install();
+	signal(SIGXFSZ, SIG_IGN); /* past ulimit -f: EFBIG, rolled back like a full disk */
 
 	struct td_import_result res;
 	struct td_diag diag = { 0 }; /* the line and the problem */
@@ -399,8 +401,15 @@ static int cmd_import(int argc, char **argv)
 		td_run_set(&res.runs[i].source, path);
 	}
 
+	if (*cli_stop_flag()) {
+		td_import_result_free(&res);
+		fprintf(stderr, "%s import: interrupted; %s left as it was\n", prog, db_path);
+		return cli_stop_status();
+	}
 	int64_t *run_ids = calloc(res.n_runs, sizeof *run_ids);
 	int status = run_ids ? store_runs("import", db_path, res.runs, res.n_runs, spe_source, run_ids) : CLI_IOERR;
+	if (status == CLI_OK && *cli_stop_flag())
+		fprintf(stderr, "%s import: a stop signal came while the runs were stored: they are stored\n", prog);
 	for (size_t i = 0; status == CLI_OK && i < res.n_runs; i++) {
 		const struct td_run *run = &res.runs[i];
 		char where[32] = "";

@@ -15,10 +15,13 @@ dir=${1:-build/arm64}
 start=$(date +%s)
 
 host_packages=(cmake pkg-config gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
-arm64_packages=(libsqlite3-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libcapstone-dev:arm64
-                zlib1g-dev:arm64   # zlib: filters (spe doctor), spe-export
+arm64_packages=(libzstd-dev:arm64   # libspe: perf record -z data
+                libsqlite3-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libcapstone-dev:arm64
+                zlib1g-dev:arm64   # zlib: filters (spe doctor), spe-export, analysis (.gnu_debuglink CRC)
                 libjson-c-dev:arm64) # json-c: spe-report
 arm64_packages+=(libprotobuf-c-dev:arm64 protobuf-c-compiler) # spe-export (protoc-c runs on the host)
+arm64_packages+=(libdebuginfod-dev:arm64) # analysis: the debuginfod client (resolve/debuginfod_fetch.c)
+arm64_packages+=(nettle-dev:arm64) # spe-report: SHA-256 of the page's style sheet and script (its CSP)
 missing=()
 for p in "${host_packages[@]}" "${arm64_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

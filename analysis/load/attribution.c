@@ -25,6 +25,7 @@ void ana_attrib_fini(struct attribution *a)
 	for (int i = 0; i < a->n_cpus; i++)
 		free(a->cpus[i].sw);
 	free(a->cpus);
+	ana_bid_table_free(&a->recorded_ids);
 	ana_attrib_init(a);
 }
 

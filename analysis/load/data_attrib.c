@@ -75,7 +75,9 @@ static struct dattr_image *image_of(struct data_attrib *a, size_t row)
 static void open_image(struct data_attrib *a, struct dattr_image *im, const struct attrib_mapping *m)
 {
 	im->tried = 1;
-	if (!a->sym || !(im->bin = spe_sym_binary(a->sym, m->path, m->build_id)))
+	/* the file the recording names (MMAP2's id, else the build-id table's), as resolution opens it */
+	const char *build_id = m->build_id ? m->build_id : ana_bid_table_find(&a->at->recorded_ids, m->path, m->pid);
+	if (!a->sym || !(im->bin = spe_sym_binary(a->sym, m->path, build_id)))
 		return;
 	uint64_t vaddr;
 	if (spe_sym_offset_to_vaddr(im->bin, m->pgoff, &vaddr) != 0)

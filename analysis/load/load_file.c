@@ -38,17 +38,6 @@ static void hex(const uint8_t *b, unsigned n, char *out)
 }
 
 /*
- * The kernel's name of a kernel MMAP: `[kernel.kallsyms]` for the kernel
- * image (perf writes `[kernel.kallsyms]_text`, the name of its relocation
- * symbol appended), else the module's path or `[name]`.
- */
-static const char *kernel_map_name(const char *filename)
-{
-	static const char kernel[] = "[kernel.kallsyms]";
-	return filename && !strncmp(filename, kernel, sizeof kernel - 1) ? kernel : filename;
-}
-
-/*
  * Executable mappings for PCs (the kernel's and its modules' too), data
  * ones (perf record -d, spe-record) for data objects.
  */
@@ -62,7 +51,8 @@ static int add_mapping(struct spe_loader *ld, const struct spe_perf_event *ev)
 	if (cpumode == SPE_PERF_MISC_KERNEL || cpumode == SPE_PERF_MISC_GUEST_KERNEL) {
 		if (cpumode == SPE_PERF_MISC_GUEST_KERNEL || (ev->misc & SPE_PERF_MISC_MMAP_DATA))
 			return 0; /* a guest's kernel, or kernel data: not this machine's code */
-		return spe_loader_mmap(ld, -1, m->start, m->len, m->pgoff, kernel_map_name(m->filename), bid, sid_time(ev));
+		/* `[kernel.kallsyms]_text` (the image, _text at pgoff), or a module's path: the loader tells them apart */
+		return spe_loader_mmap(ld, -1, m->start, m->len, m->pgoff, m->filename, bid, sid_time(ev));
 	}
 	if ((int32_t)m->pid < 0)
 		return 0;
@@ -110,6 +100,14 @@ static int load_event(struct spe_loader *ld, const struct spe_perf_event *ev)
 	case SPE_PERF_RECORD_MMAP:
 	case SPE_PERF_RECORD_MMAP2:
 		return add_mapping(ld, ev);
+	case SPE_PERF_RECORD_KSYMBOL:
+		return spe_loader_ksymbol(ld, ev->u.ksymbol.addr, ev->u.ksymbol.len,
+					  !!(ev->u.ksymbol.flags & SPE_PERF_KSYMBOL_UNREGISTER), ev->u.ksymbol.name,
+					  sid_time(ev));
+	case SPE_PERF_RECORD_BPF_EVENT:
+		if (ev->u.bpf_event.type == SPE_PERF_BPF_PROG_LOAD || ev->u.bpf_event.type == SPE_PERF_BPF_PROG_UNLOAD)
+			spe_loader_bpf_event(ld, ev->u.bpf_event.type == SPE_PERF_BPF_PROG_UNLOAD);
+		return 0;
 	case SPE_PERF_RECORD_TIME_CONV: /* the AUX layer converts with it; the loader stores it */
 		spe_loader_time_conv(ld, &ev->u.time_conv);
 		return 0;
@@ -131,6 +129,28 @@ static int load_event(struct spe_loader *ld, const struct spe_perf_event *ev)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The recording's build-id table into the loader: entries [*fed, n) of
+ * @p f (the BUILD_ID feature at open; in a pipe, each HEADER_BUILD_ID record
+ * adds one as it is read).
+ */
+static int feed_build_ids(struct spe_loader *ld, const struct spe_perf_file *f, uint32_t *fed)
+{
+	struct spe_perf_info info;
+	memset(&info, 0, sizeof info);
+	spe_perf_get_info(f, &info, sizeof info);
+	for (; *fed < info.n_build_ids; ++*fed) {
+		struct spe_perf_build_id b;
+		memset(&b, 0, sizeof b);
+		if (spe_perf_get_build_id(f, *fed, &b, sizeof b) < 0)
+			continue;
+		int rc = spe_loader_build_id(ld, (int)(int32_t)b.pid, b.misc, b.id, b.size, b.filename);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 /*
@@ -161,11 +181,14 @@ static int flush_batch(struct spe_loader *ld, const struct pending *p, int n)
 	return 0;
 }
 
-int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts)
+/* spe_load_aux, with the build-id table of @p perf (NULL: none) fed in as it grows. */
+static int load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts,
+		    const struct spe_perf_file *perf)
 {
 	struct pending batch[BATCH];
 	struct spe_aux_item it;
-	int n = 0, type, rc = 0;
+	uint32_t fed = 0;
+	int n = 0, type = 0, rc = perf ? feed_build_ids(ld, perf, &fed) : 0;
 	while (rc == 0 && (type = spe_aux_next(aux, &it, sizeof it)) > 0) {
 		if (type == SPE_AUX_RECORD) {
 			/* per-thread queues (cpu -1) are stored as cpu 0, as before the AUX layer */
@@ -185,6 +208,8 @@ int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struc
 		}
 		if (opts && opts->cancel && *opts->cancel)
 			rc = -spe_cancelled;
+		else if (type == SPE_AUX_EVENT && it.event->type == SPE_PERF_RECORD_HEADER_BUILD_ID)
+			rc = perf ? feed_build_ids(ld, perf, &fed) : 0;
 		else if (type == SPE_AUX_EVENT)
 			rc = load_event(ld, it.event);
 		else if (type == SPE_AUX_CHUNK && (it.chunk_flags & SPE_AUX_CHUNK_FIRST))
@@ -204,6 +229,11 @@ int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struc
 		spe_loader_note_cut(ld, spe_aux_errmsg(aux));
 	spe_loader_add_aux_stats(ld, &st);
 	return 0;
+}
+
+int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts)
+{
+	return load_aux(ld, aux, opts, NULL);
 }
 
 /* The message of a failed load: the AUX layer's (file, offset, problem), else the loader's. */
@@ -241,9 +271,11 @@ static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct
 		memset(&info, 0, sizeof info);
 		spe_perf_get_info(cfg->perf, &info, sizeof info);
 		rc = load_numa(cfg->perf, ld, &info);
+		if (rc == 0 && info.osrelease)
+			rc = spe_loader_osrelease(ld, info.osrelease);
 	}
 	if (rc == 0)
-		rc = spe_load_aux(ld, aux, opts);
+		rc = load_aux(ld, aux, opts, cfg->perf);
 	if (rc == 0)
 		rc = spe_loader_finish(ld, counts);
 	if (rc < 0)
@@ -251,6 +283,19 @@ static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct
 	spe_aux_free_decoder(aux);
 	spe_loader_free(ld);
 	return rc;
+}
+
+/* The reader's warnings (skipped feature sections: pipe mode finds them while reading) for the command to print. */
+static void keep_warnings(const struct spe_perf_file *f, struct spe_load_counts *counts)
+{
+	struct spe_perf_info info;
+	memset(&info, 0, sizeof info);
+	spe_perf_get_info(f, &info, sizeof info);
+	counts->n_warnings = info.n_warnings;
+	size_t kept = sizeof counts->warnings / sizeof counts->warnings[0];
+	for (uint32_t i = 0; i < info.n_warnings && i < kept; i++)
+		snprintf(counts->warnings[i], sizeof counts->warnings[i], "%s",
+			 spe_perf_warning(f, i) ? spe_perf_warning(f, i) : "");
 }
 
 static int load_perf_file(struct spe_db *db, const struct spe_row_sink *sink, const char *path,
@@ -284,6 +329,8 @@ static int load_perf_file(struct spe_db *db, const struct spe_row_sink *sink, co
 	struct spe_aux_config ac = SPE_OPTS(spe_aux_config, .perf = f, .order = SPE_AUX_ORDER_QUEUE,
 					    .items = SPE_AUX_WANT_EVENTS | SPE_AUX_WANT_CHUNKS);
 	rc = load_input(db, sink, &src, opts, &ac, counts, err, errlen);
+	if (rc == 0 && counts)
+		keep_warnings(f, counts);
 	spe_perf_free_file(f);
 	return rc;
 }

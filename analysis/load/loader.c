@@ -270,12 +270,54 @@ int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len
 {
 	if (pid < -1)
 		pid = -1;
+	enum kernel_map_kind kind = KMAP_USER;
+	const char *ref_symbol = "";
+	if (pid == -1) /* `[kernel.kallsyms]_text` is the image's row `[kernel.kallsyms]`, its _text at pgoff */
+		kind = ana_kernel_map_kind(path, &path, &ref_symbol);
 	struct attrib_mapping *m =
 		ana_attrib_add_mapping(&ld->at, ld->next.mapping, pid, start, len, pgoff, path, build_id, time, -1);
 	if (!m)
 		return out_of_memory(ld);
+	m->kernel_kind = (uint8_t)kind;
+	if (kind == KMAP_IMAGE)
+		ana_ksyms_image_map(&ld->res.ksyms, ref_symbol, pgoff, build_id);
 	ld->next.mapping++;
 	return 0;
+}
+
+int spe_loader_ksymbol(struct spe_loader *ld, uint64_t addr, uint32_t len, int unregister, const char *name,
+		       uint64_t time)
+{
+	if (!len)
+		return 0;
+	if (unregister)
+		return ana_procs_munmap(&ld->at.procs, -1, addr, addr + len, time) < 0 ? out_of_memory(ld) : 0;
+	struct attrib_mapping *m =
+		ana_attrib_add_mapping(&ld->at, ld->next.mapping, -1, addr, len, 0, name, NULL, time, -1);
+	if (!m)
+		return out_of_memory(ld);
+	m->kernel_kind = KMAP_KSYMBOL;
+	ld->next.mapping++;
+	return 0;
+}
+
+int spe_loader_osrelease(struct spe_loader *ld, const char *release)
+{
+	return ana_ksyms_osrelease(&ld->res.ksyms, release) < 0 ? out_of_memory(ld) : 0;
+}
+
+void spe_loader_bpf_event(struct spe_loader *ld, int unload)
+{
+	if (unload)
+		ld->counts.bpf_unloads++;
+	else
+		ld->counts.bpf_loads++;
+}
+
+int spe_loader_build_id(struct spe_loader *ld, int pid, uint16_t misc, const uint8_t *id, unsigned size,
+			const char *name)
+{
+	return ana_bid_table_add(&ld->at.recorded_ids, pid, misc, id, size, name) < 0 ? out_of_memory(ld) : 0;
 }
 
 int spe_loader_data_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot,
@@ -474,6 +516,11 @@ void spe_loader_add_aux_stats(struct spe_loader *ld, const struct spe_aux_stats 
 	ld->counts.unknown_packets += s->unknown_packets;
 	ld->counts.dropped_extras += s->dropped_extras;
 	ld->counts.lost_aux += s->aux_truncated + s->lost;
+	ld->counts.aux_records += s->aux_records;
+	ld->counts.aux_truncated += s->aux_truncated;
+	ld->counts.aux_partial += s->aux_partial;
+	ld->counts.aux_collision += s->aux_collision;
+	ld->counts.lost_events += s->lost;
 	if (s->cut) {
 		ld->counts.cut = 1;
 		ld->counts.cut_offset = s->cut_offset;
@@ -541,11 +588,32 @@ static int write_mappings(struct spe_loader *ld)
 {
 	for (size_t i = 0; i < ld->at.n_maps; i++) {
 		const struct attrib_mapping *m = &ld->at.maps[i];
+		/*
+		 * The recorded build-id, and how its file was found: by the resolver,
+		 * else (data addresses only) by data_attrib, else not looked up.
+		 * Without a recorded id, the id of the file taken at the path.
+		 */
+		enum spe_sym_match match = m->bid_match;
+		const char *build_id = m->build_id;
+		if (m->pid >= 0 && m->prot < 0) {
+			if (!build_id)
+				build_id = ana_bid_table_find(&ld->at.recorded_ids, m->path, m->pid);
+			if (!match)
+				match = spe_sym_known_match(ld->res.sym, m->path, build_id);
+			if (!build_id && match == SPE_SYM_UNRECORDED) {
+				const struct spe_sym_binary *bin = spe_sym_binary(ld->res.sym, m->path, NULL); /* known */
+				build_id = bin && *spe_sym_binary_build_id(bin) ? spe_sym_binary_build_id(bin) : NULL;
+			}
+		} else if (!build_id && (m->kernel_kind == KMAP_IMAGE || m->kernel_kind == KMAP_MODULE)) {
+			/* the kernel's and its modules' recorded ids (HEADER_BUILD_ID, cpumode kernel) */
+			build_id = ana_bid_table_find_kernel(&ld->at.recorded_ids, m->path);
+		}
 		struct spe_row_mapping row = { .id = m->id,
 					       .source_id = ld->source_id,
 					       .pid = m->pid >= 0 ? m->pid : -1,
 					       .path = m->path,
-					       .build_id = m->build_id,
+					       .build_id = build_id,
+					       .build_id_status = spe_sym_match_name(match),
 					       .start = m->start,
 					       .end = m->end,
 					       .pgoff = m->pgoff,
@@ -633,8 +701,14 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	ld->counts.no_symbol = ld->res.no_symbol;
 	ld->counts.no_pid = ld->res.no_pid;
 	ld->counts.kernel_no_symbol = ld->res.kernel_no_symbol;
+	ld->counts.kernel_no_map = ld->res.kernel_no_map;
+	ana_ksyms_note(&ld->res.ksyms, ld->counts.kernel_symbols, sizeof ld->counts.kernel_symbols);
 	ld->counts.out_of_order = ld->at.procs.out_of_order;
 	ld->counts.no_data_object = ld->dattr.unresolved;
+	ld->counts.files_matched = ld->res.files[SPE_SYM_MATCHED];
+	ld->counts.files_mismatch = ld->res.files[SPE_SYM_MISMATCH];
+	ld->counts.files_unrecorded = ld->res.files[SPE_SYM_UNRECORDED];
+	ld->counts.files_not_found = ld->res.files[SPE_SYM_NOT_FOUND];
 	int rc = loader_sync(ld);
 	/* settled first: the lines' spill decides load_stats.cacheline_scan */
 	if (rc == 0 && ana_record_tally_settle(&ld->tally) < 0)

@@ -103,6 +103,17 @@ int ana_procs_mmap(struct processes *p, int pid, uint64_t start, uint64_t end, u
 	return 0;
 }
 
+int ana_procs_munmap(struct processes *p, int pid, uint64_t start, uint64_t end, uint64_t time)
+{
+	struct proc_event *e = queue(p, PROC_EV_MUNMAP, time);
+	if (!e)
+		return -spe_nomem;
+	e->pid = pid;
+	e->start = start;
+	e->end = end;
+	return 0;
+}
+
 /* ---- lookups ---------------------------------------------------------------- */
 
 static uint32_t latest(const struct pc_cache *index, int key)
@@ -343,12 +354,12 @@ static int apply_comm(struct processes *p, struct proc_event *e)
 	return 0;
 }
 
+/* MMAP, MUNMAP: cut what [start, end) overlaps (the old map ends now, its parts outside go on); MMAP adds its map. */
 static int apply_mmap(struct processes *p, const struct proc_event *e)
 {
 	uint32_t space = space_for(p, e->pid, e->time);
 	if (space == PROC_NONE)
 		return -spe_nomem;
-	/* cut what it overlaps: the old map ends now, its parts outside the new one go on */
 	size_t n = p->spaces[space].n_maps;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t mi = p->spaces[space].maps[i];
@@ -361,7 +372,7 @@ static int apply_mmap(struct processes *p, const struct proc_event *e)
 		if (old.end > e->end && add_map(p, space, e->end, old.end, old.mapping, e->time) < 0)
 			return -spe_nomem;
 	}
-	return add_map(p, space, e->start, e->end, e->mapping, e->time);
+	return e->kind == PROC_EV_MMAP ? add_map(p, space, e->start, e->end, e->mapping, e->time) : 0;
 }
 
 static int by_time(const void *a, const void *b)
@@ -389,7 +400,8 @@ int ana_procs_settle(struct processes *p)
 		case PROC_EV_FORK: rc = apply_fork(p, e); break;
 		case PROC_EV_EXIT: apply_exit(p, e); break;
 		case PROC_EV_COMM: rc = apply_comm(p, e); break;
-		case PROC_EV_MMAP: rc = apply_mmap(p, e); break;
+		case PROC_EV_MMAP:
+		case PROC_EV_MUNMAP: rc = apply_mmap(p, e); break;
 		}
 	}
 	for (size_t j = 0; j < p->n_pending; j++)

@@ -11,7 +11,8 @@
  *     fork (not when perf synthesized the FORK from /proc, misc bit 13);
  *     FORK of a thread joins the parent's process;
  *   - an MMAP cuts every map of that space it overlaps, from its time on
- *     (what is left below and above stays); exec flushes nothing;
+ *     (what is left below and above stays); exec flushes nothing; an unmap
+ *     (the kernel's KSYMBOL unregister) cuts the same way and adds nothing;
  *   - the kernel's maps are one space of their own (pid -1).
  * Sideband may come in any order: events wait until the next lookup, which
  * applies them in time order (file order among equal times; no time counts
@@ -63,7 +64,7 @@ struct proc_thread {
 	char *comm;              /* its last name, NULL until a COMM (or its parent's at FORK) */
 };
 
-enum proc_event_kind { PROC_EV_FORK, PROC_EV_EXIT, PROC_EV_COMM, PROC_EV_MMAP };
+enum proc_event_kind { PROC_EV_FORK, PROC_EV_EXIT, PROC_EV_COMM, PROC_EV_MMAP, PROC_EV_MUNMAP };
 
 struct proc_event {
 	enum proc_event_kind kind;
@@ -71,7 +72,7 @@ struct proc_event {
 	int pid, ppid, tid, ptid;
 	int flag;                /* FORK: synthesized from /proc (no maps copied); COMM: exec */
 	uint32_t mapping;        /* MMAP */
-	uint64_t start, end;     /* MMAP */
+	uint64_t start, end;     /* MMAP, MUNMAP */
 	char *comm;              /* COMM */
 };
 
@@ -101,6 +102,8 @@ int ana_procs_exit(struct processes *p, int pid, int tid, uint64_t time);
 int ana_procs_comm(struct processes *p, int pid, int tid, const char *comm, uint64_t time, int exec);
 /* A map of @p mapping over [start, end) in the space of @p pid (-1: the kernel's) from @p time. */
 int ana_procs_mmap(struct processes *p, int pid, uint64_t start, uint64_t end, uint32_t mapping, uint64_t time);
+/* Nothing over [start, end) in the space of @p pid from @p time (the kernel's: a KSYMBOL unregistered). */
+int ana_procs_munmap(struct processes *p, int pid, uint64_t start, uint64_t end, uint64_t time);
 
 /* Apply the waiting sideband (the lookups do).  0 or -spe_nomem. */
 int ana_procs_settle(struct processes *p);

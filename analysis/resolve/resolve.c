@@ -7,6 +7,18 @@
 /* the address-space key of kernel PCs in the memo (spaces are 32-bit) */
 #define KERNEL_SPACE_KEY (UINT64_C(1) << 32)
 
+/* Each mapped file once, when first looked up (by resolution or data_attrib): counted, then the load's notice. */
+static void binary_found(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check)
+{
+	struct resolver *r = arg;
+	if (r->ksyms.looking_up)
+		return; /* a kernel file: not a mapped file; the kernel's sentence says what was found */
+	if (check->match <= SPE_SYM_NOT_FOUND)
+		r->files[check->match]++;
+	if (r->on_binary)
+		r->on_binary(r->notice_arg, path, build_id, check);
+}
+
 int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, struct attribution *at,
 		      const struct spe_row_sink *sink, struct spe_row_ids *next, char *err, size_t errlen)
 {
@@ -15,7 +27,18 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 	r->sink = sink;
 	r->next = next;
 	if (opts->symbolize) {
-		struct spe_sym_opts so = { .size = sizeof so, .symfs = opts->symfs, .debug_path = opts->debug_path };
+		r->on_binary = opts->on_binary;
+		r->notice_arg = opts->notice_arg;
+		struct spe_sym_opts so = { .size = sizeof so,
+					   .symfs = opts->symfs,
+					   .debug_path = opts->debug_path,
+					   .buildid_dir = opts->buildid_dir,
+					   .debuginfod = opts->debuginfod,
+					   .debuginfod_timeout = opts->debuginfod_timeout,
+					   .cancel = opts->cancel,
+					   .on_fetch = opts->on_fetch,
+					   .on_binary = binary_found,
+					   .arg = r };
 		r->sym = spe_sym_new(&so);
 		r->dis = spe_disasm_new();
 		if (!r->sym || !r->dis) {
@@ -23,16 +46,14 @@ int ana_resolver_init(struct resolver *r, const struct spe_load_opts *opts, stru
 			return -spe_nomem;
 		}
 	}
-	if (opts->kallsyms && !(r->ks = spe_kallsyms_new(opts->kallsyms, err, errlen)))
-		return -spe_io;
-	return 0;
+	return ana_ksyms_init(&r->ksyms, opts, r->sym, &at->recorded_ids, err, errlen);
 }
 
 void ana_resolver_fini(struct resolver *r)
 {
 	spe_sym_free(r->sym);
 	spe_disasm_free(r->dis);
-	spe_kallsyms_free(r->ks);
+	ana_ksyms_fini(&r->ksyms);
 	ana_pc_cache_free(&r->pcs);
 	ana_pc_cache_free(&r->by_mapping);
 	ana_pc_cache_free(&r->symbols);
@@ -68,8 +89,11 @@ static int symbol_row(struct resolver *r, int64_t mapping_id, const char *name, 
  */
 static int64_t kernel_symbolic_mapping(struct resolver *r, size_t *index)
 {
+	struct attrib_mapping *m;
 	if (!r->kernel_mapping_id &&
-	    ana_attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME, -1)) {
+	    (m = ana_attrib_add_mapping(r->at, r->next->mapping, -1, 0, 0, 0, "[kernel.kallsyms]", NULL, ATTRIB_NO_TIME,
+					-1))) {
+		m->kernel_kind = KMAP_NOWHERE;
 		r->kernel_mapping_id = r->next->mapping++;
 		r->kernel_mapping_index = r->at->n_maps - 1;
 	}
@@ -106,29 +130,39 @@ static int insn_row(struct resolver *r, uint64_t pc, struct pc_value *out, const
 	return 0;
 }
 
-/* A kernel PC in mapping @p m: its function from --kallsyms (runtime addresses), else none. */
-static int resolve_kernel(struct resolver *r, const struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
+/* A kernel PC in mapping @p m: its function from the kernel's symbol source (kernel_syms.h), else none. */
+static int resolve_kernel(struct resolver *r, struct attrib_mapping *m, uint64_t pc, struct pc_value *out)
 {
 	out->mapping_id = m->id;
-	uint64_t start, size;
-	const char *name = r->ks ? spe_kallsyms_lookup(r->ks, pc, &start, &size) : NULL;
-	if (name) {
-		int rc = symbol_row(r, out->mapping_id, name, start, size, NULL, 0, &out->symbol_id);
+	struct ksym_result ks = { 0 };
+	if (ana_ksyms_lookup(&r->ksyms, m, pc, &ks)) {
+		int rc = symbol_row(r, out->mapping_id, ks.name, ks.start, ks.size, ks.bin ? ks.sr.decl_file : NULL,
+				    ks.bin ? ks.sr.decl_line : 0, &out->symbol_id);
 		if (rc < 0)
 			return rc;
 	}
-	return insn_row(r, pc, out, NULL, NULL);
+	if (!ks.bin)
+		return insn_row(r, pc, out, NULL, NULL);
+	/* a vmlinux: the instruction and its source line too */
+	uint8_t code[4];
+	int have_code = r->dis && spe_sym_read_code(ks.bin, ks.vaddr, code, 4) == 4;
+	return insn_row(r, pc, out, have_code ? code : NULL, &ks.sr);
 }
 
-/* The file behind @p m, opened once; its build-id is kept when the trace had none. */
+/*
+ * The file behind @p m, opened once: the recorded build-id (MMAP2's, else
+ * the recording's table's by path) decides which file it is; without one,
+ * the file at the path is taken (the mapping row then shows its id).
+ */
 static struct spe_sym_binary *binary_of(struct resolver *r, struct attrib_mapping *m)
 {
 	if (m->bin_tried)
 		return m->bin;
 	m->bin_tried = 1;
-	m->bin = spe_sym_binary(r->sym, m->path, m->build_id);
-	if (m->bin && !m->build_id && *spe_sym_binary_build_id(m->bin))
-		m->build_id = strdup(spe_sym_binary_build_id(m->bin)); /* NULL without memory: stays unknown */
+	const char *recorded = m->build_id ? m->build_id : ana_bid_table_find(&r->at->recorded_ids, m->path, m->pid);
+	struct spe_sym_check check;
+	m->bin = spe_sym_binary_check(r->sym, m->path, recorded, &check);
+	m->bid_match = check.match;
 	return m->bin;
 }
 
@@ -234,8 +268,10 @@ int ana_resolver_pc(struct resolver *r, const struct spe_record *rec, uint32_t s
 	if (rc < 0)
 		return rc;
 	const struct pc_value *v = *out;
-	if (kernel)
+	if (kernel) {
 		r->kernel_no_symbol += !v->symbol_id;
+		r->kernel_no_map += !v->symbol_id && v->mapping_id == r->kernel_mapping_id;
+	}
 	else if (space == PROC_NONE)
 		r->no_pid++;
 	else if (!v->mapping_id)

@@ -4,7 +4,8 @@
  * holds them at the record's time (attribution.h, processes.h), then libdw
  * (function, source line, inlined functions) and Capstone (the
  * instruction); kernel PCs through the kernel's maps (MMAP records of the
- * kernel and modules) and --kallsyms.  Each (mapping, PC) is resolved once;
+ * kernel and modules, KSYMBOL records) and their symbol source
+ * (kernel_syms.h).  Each (mapping, PC) is resolved once;
  * the memo answers (address space, PC) while the map it found is still the
  * one there.  The symbol and insn rows it creates go to the sink with ids
  * taken from the load's counters.
@@ -13,6 +14,7 @@
 #define SPE_RESOLVE_H
 
 #include "attribution.h"
+#include "kernel_syms.h"
 #include "pc_cache.h"
 #include "spe/analysis.h"
 #include "spe/row_sink.h"
@@ -20,7 +22,7 @@
 struct resolver {
 	struct spe_symbolizer *sym; /* NULL without symbolization */
 	struct spe_disasm *dis;
-	struct spe_kallsyms *ks;    /* NULL without --kallsyms */
+	struct kernel_syms ksyms;   /* the kernel's symbol sources */
 	struct attribution *at;
 	const struct spe_row_sink *sink;
 	struct spe_row_ids *next;   /* the load's next free ids */
@@ -32,7 +34,12 @@ struct resolver {
 	/* records counted per lookup (load_stats) */
 	uint64_t no_pid;            /* user PCs of a process no sideband names */
 	uint64_t no_mapping, no_symbol; /* user PCs in no mapping of their process; in one, but no function */
-	uint64_t kernel_no_symbol;  /* kernel PCs without a function (no --kallsyms, or not in it) */
+	uint64_t kernel_no_symbol;  /* kernel PCs without a function (no source, or not in it) */
+	uint64_t kernel_no_map;     /* of those, the PCs in no kernel map (the symbolic row) */
+	uint64_t files[SPE_SYM_NOT_FOUND + 1]; /* mapped files looked up, by enum spe_sym_match */
+	/* the load's notices (spe_load_opts) */
+	void (*on_binary)(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check);
+	void *notice_arg;
 };
 
 /* 0, or a negative code with a message in @p err (the symbolizer or --kallsyms could not start). */

@@ -2,12 +2,13 @@
 /*
  * Symbols and source lines through libdwfl: one Dwfl session per binary,
  * opened lazily and kept for the whole load (the loader memoizes per
- * address on top).  Binaries are found by path (under --symfs), else by
- * build-id in the perf cache (~/.debug/.build-id/xx/rest/elf) and
- * SYMFS/usr/lib/debug/.build-id/xx/rest.debug.  Separate debuginfo is found by
- * dwfl_standard_find_debuginfo (.gnu_debuglink beside the file, in .debug/,
- * or by build-id under the debuginfo path: SYMFS/usr/lib/debug, then the
- * host's /usr/lib/debug).
+ * address on top).  Which file is the binary is decided by build-id
+ * (spe_sym_binary_check in spe/analysis.h has the candidates and their
+ * order; build_id_files.h the layouts): a file whose id differs from the
+ * recorded one is never used.  Its separate debuginfo is found by
+ * debuginfo_find.h, never by dwfl's standard callbacks, which would query
+ * debuginfod implicitly and without a bound; debuginfod is only reached
+ * through debuginfod_fetch.h.  Names come from sym_table.h.
  *
  * Address convention: every lookup takes the ELF's own virtual address
  * (link-time p_vaddr space).  The module is reported at base 0 without
@@ -24,42 +25,83 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "build_id_files.h"
+#include "debuginfo_find.h"
+#include "debuginfod_fetch.h"
 #include "spe/analysis.h"
 #include "sym_internal.h"
+#include "sym_table.h"
 
 struct spe_sym_binary {
 	struct spe_sym_binary *next;
+	struct spe_symbolizer *owner;
 	char *key_path, *key_build_id; /* as asked for */
 	char *path;                    /* as opened */
-	char build_id[128];
+	char build_id[BID_HEX_MAX];
 	int fd;
 	Elf *elf;     /* our own handle for program headers and code bytes */
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	int failed;   /* could not be opened: remember, do not retry */
-	struct sym_entry *funcs; /* unambiguous sized symbols by address (build_func_index) */
-	size_t n_funcs;
-	int funcs_built;
+	int has_code; /* the file holds the code (not a separate debug file) */
+	/*
+	 * find_debuginfo calls so far: the first searches everywhere; later ones
+	 * (dwfl asking again after a failure, or for the dwz file) only by build-id
+	 */
+	int debug_asked;
+	enum spe_sym_match match;
+	char *other_path;             /* MISMATCH: the first file whose id differed */
+	char other_id[BID_HEX_MAX];
+	struct sym_table names;       /* built at the first lookup */
+	int names_built;
 	char inline_chain[512]; /* last lookup's inlined functions (valid until the next lookup) */
-};
-
-/* A symbol of a binary (name owned by dwfl). */
-struct sym_entry {
-	uint64_t start, size;
-	const char *name;
-	GElf_Sym sym;
 };
 
 struct spe_symbolizer {
 	char *symfs;
 	char *debug_path;
+	struct spe_sym_opts opts;     /* callbacks, debuginfod settings */
+	struct bid_roots roots;
+	struct dbgd *dbgd;
 	Dwfl_Callbacks callbacks;
 	struct spe_sym_binary *binaries;
 };
+
+const char *spe_sym_match_name(enum spe_sym_match m)
+{
+	switch (m) {
+	case SPE_SYM_MATCHED: return "matched";
+	case SPE_SYM_MISMATCH: return "mismatch";
+	case SPE_SYM_UNRECORDED: return "unrecorded";
+	case SPE_SYM_NOT_FOUND: return "not found";
+	default: return NULL;
+	}
+}
+
+/* dwfl never looks for a main file itself (every module is reported with its fd). */
+static int no_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base, char **file_name,
+		       Elf **elfp)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name, (void)elfp;
+	return -1;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc, char **name)
+{
+	(void)modname, (void)base, (void)file_name;
+	struct spe_sym_binary *b = userdata ? *userdata : NULL;
+	if (!b)
+		return -1;
+	struct spe_symbolizer *sym = b->owner;
+	struct debuginfo_where w = { .symfs = sym->symfs, .debug_path = sym->debug_path, .roots = &sym->roots,
+				     .dbgd = sym->dbgd };
+	return ana_find_debuginfo(&w, mod, b->path, b->key_path, b->build_id, debuglink_file, debuglink_crc,
+				  b->debug_asked++ > 0, name);
+}
 
 struct spe_symbolizer *spe_sym_new(const struct spe_sym_opts *opts)
 {
@@ -67,23 +109,39 @@ struct spe_symbolizer *spe_sym_new(const struct spe_sym_opts *opts)
 	if (!sym)
 		return NULL;
 	elf_version(EV_CURRENT);
-	if (opts && opts->symfs && *opts->symfs)
-		sym->symfs = strdup(opts->symfs);
-	if (opts && opts->debug_path) {
-		sym->debug_path = strdup(opts->debug_path);
-	} else if (sym->symfs && !strchr(sym->symfs, ':')) {
+	if (opts)
+		memcpy(&sym->opts, opts, opts->size < sizeof sym->opts ? opts->size : sizeof sym->opts);
+	sym->opts.size = sizeof sym->opts;
+	/* absolute: dwfl searches only absolute debug directories by build-id (SYMFS/usr/lib/debug below) */
+	if (sym->opts.symfs && *sym->opts.symfs && !(sym->symfs = realpath(sym->opts.symfs, NULL)))
+		sym->symfs = strdup(sym->opts.symfs);
+	if (sym->opts.debug_path) {
+		sym->debug_path = strdup(sym->opts.debug_path);
+	} else {
 		/*
 		 * dwfl's default (":.debug:/usr/lib/debug") plus the target root's
 		 * debug directory, before the host's: a stripped binary under --symfs
 		 * finds DWARF from the target's debuginfo packages by build-id.
 		 */
-		size_t n = strlen(sym->symfs) + 64;
+		const char *root = sym->symfs && !strchr(sym->symfs, ':') ? sym->symfs : NULL;
+		size_t n = (root ? strlen(root) : 0) + 64;
 		sym->debug_path = malloc(n);
 		if (sym->debug_path)
-			snprintf(sym->debug_path, n, ":.debug:%s/usr/lib/debug:/usr/lib/debug", sym->symfs);
+			snprintf(sym->debug_path, n, ":.debug:%s%s/usr/lib/debug", root ? root : "",
+				 root ? "/usr/lib/debug:" : "");
 	}
-	sym->callbacks.find_elf = dwfl_build_id_find_elf;
-	sym->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	const char *buildid_dir = sym->opts.buildid_dir;
+	sym->opts.symfs = sym->opts.debug_path = sym->opts.buildid_dir = NULL; /* not kept: the caller's strings */
+	if (!sym->debug_path || ana_bid_roots_init(&sym->roots, buildid_dir) < 0) {
+		spe_sym_free(sym);
+		return NULL;
+	}
+	if (sym->opts.debuginfod && !(sym->dbgd = ana_dbgd_new(&sym->opts))) {
+		spe_sym_free(sym);
+		return NULL;
+	}
+	sym->callbacks.find_elf = no_find_elf;
+	sym->callbacks.find_debuginfo = find_debuginfo;
 	sym->callbacks.section_address = dwfl_offline_section_address;
 	sym->callbacks.debuginfo_path = &sym->debug_path;
 	return sym;
@@ -97,10 +155,11 @@ static void binary_free(struct spe_sym_binary *b)
 		elf_end(b->elf);
 	if (b->fd >= 0)
 		close(b->fd);
-	free(b->funcs);
+	ana_sym_table_free(&b->names);
 	free(b->key_path);
 	free(b->key_build_id);
 	free(b->path);
+	free(b->other_path);
 	free(b);
 }
 
@@ -112,6 +171,8 @@ void spe_sym_free(struct spe_symbolizer *sym)
 		n = b->next;
 		binary_free(b);
 	}
+	ana_dbgd_free(sym->dbgd);
+	ana_bid_roots_fini(&sym->roots);
 	free(sym->symfs);
 	free(sym->debug_path);
 	free(sym);
@@ -131,84 +192,107 @@ static char *join(const char *a, const char *b)
 	return p;
 }
 
-/* Candidate files for a binary, in the order they are tried. */
-static char *candidate(const struct spe_symbolizer *sym, const char *path, const char *build_id, int i)
+/* Does @p elf hold code (its executable sections have bytes), or is it a separate debug file? */
+static int holds_code(Elf *elf)
 {
-	char buf[4096];
-	switch (i) {
-	case 0:
-		return path ? join(sym->symfs ? sym->symfs : "", path) : NULL;
-	case 1:
-	case 2:
-		if (!build_id || strlen(build_id) < 3)
-			return NULL;
-		if (i == 1) {
-			const char *home = getenv("HOME");
-			if (!home)
-				return NULL;
-			snprintf(buf, sizeof buf, "%s/.debug/.build-id/%.2s/%s/elf", home, build_id, build_id + 2);
-		} else {
-			snprintf(buf, sizeof buf, "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
-				 sym->symfs ? sym->symfs : "", build_id, build_id + 2);
-		}
-		return strdup(buf);
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) && sh.sh_size)
+			return sh.sh_type != SHT_NOBITS;
 	}
-	return NULL;
+	return 1; /* no section headers: the segments are all there is */
 }
 
-static void read_build_id(struct spe_sym_binary *b)
+/*
+ * Take @p path (an open @p fd, or -1 to open it) as the binary if it is the
+ * one asked for: 1 when taken, 0 when not (a mismatch is remembered).
+ */
+static int try_file(struct spe_sym_binary *b, const char *path, int fd)
 {
-	const void *bits;
-	GElf_Addr vaddr;
-	int n = b->mod ? dwfl_module_build_id(b->mod, (const unsigned char **)&bits, &vaddr) : 0;
-	b->build_id[0] = 0;
-	for (int i = 0; i < n && (size_t)(2 * i + 2) < sizeof b->build_id; i++)
-		snprintf(b->build_id + 2 * i, 3, "%02x", ((const unsigned char *)bits)[i]);
-}
-
-/* Does @p elf carry build-id @p want (hex)?  A file without one matches nothing. */
-static int build_id_matches(Elf *elf, const char *want)
-{
-	const void *bits;
-	ssize_t n = dwelf_elf_gnu_build_id(elf, &bits);
-	if (n <= 0 || (size_t)n * 2 != strlen(want))
+	if (fd < 0 && (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
-	for (ssize_t i = 0; i < n; i++) {
-		char two[3];
-		snprintf(two, sizeof two, "%02x", ((const unsigned char *)bits)[i]);
-		if (strncasecmp(two, want + 2 * i, 2) != 0)
-			return 0;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return 0;
 	}
+	char id[BID_HEX_MAX];
+	ana_bid_of_elf(elf, id);
+	if (b->key_build_id && !ana_bid_equal(b->key_build_id, id)) {
+		/* another build of the file: never used, named once */
+		if (!b->other_path && (b->other_path = strdup(path)))
+			snprintf(b->other_id, sizeof b->other_id, "%s", id);
+		elf_end(elf);
+		close(fd);
+		return 0;
+	}
+	if (!(b->path = strdup(path))) {
+		elf_end(elf);
+		close(fd);
+		return 0;
+	}
+	b->fd = fd;
+	b->elf = elf;
+	b->has_code = holds_code(elf);
+	snprintf(b->build_id, sizeof b->build_id, "%s", id);
 	return 1;
+}
+
+/* The local candidates (spe_sym_binary_check's order), then debuginfod's; 1 when one is taken. */
+static int find_file(struct spe_symbolizer *sym, struct spe_sym_binary *b)
+{
+	const char *root = sym->symfs ? sym->symfs : "", *id = b->key_build_id;
+	if (b->key_path) {
+		char *p = join(root, b->key_path);
+		int took = p && try_file(b, p, -1);
+		free(p);
+		if (took || !id)
+			return took;
+	}
+	if (!id)
+		return 0;
+	static const char *const leaves[] = { "elf", "debug" };
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < sym->roots.n; i++) {
+			char *p = ana_bid_cache_file(sym->roots.dir[i], id, leaves[l]);
+			int took = p && try_file(b, p, -1);
+			free(p);
+			if (took)
+				return 1;
+		}
+	const char *debug_dirs[2] = { sym->symfs ? sym->symfs : NULL, "" };
+	for (int i = 0; i < 2; i++) {
+		if (!debug_dirs[i])
+			continue;
+		char dir[4096];
+		snprintf(dir, sizeof dir, "%s/usr/lib/debug", debug_dirs[i]);
+		char *p = ana_bid_debug_file(dir, id);
+		int took = p && try_file(b, p, -1);
+		free(p);
+		if (took)
+			return 1;
+	}
+	static const char *const kinds[] = { "executable", "debuginfo" };
+	for (int k = 0; k < 2 && sym->dbgd; k++) {
+		char *p = NULL;
+		int fd = ana_dbgd_fetch(sym->dbgd, id, kinds[k], b->key_path ? b->key_path : id, &p);
+		int took = fd >= 0 && try_file(b, p, fd);
+		free(p);
+		if (took)
+			return 1;
+	}
+	return 0;
 }
 
 static int open_binary(struct spe_symbolizer *sym, struct spe_sym_binary *b)
 {
-	for (int i = 0; i < 3; i++) {
-		char *p = candidate(sym, b->key_path, b->key_build_id, i);
-		if (!p)
-			continue;
-		int fd = open(p, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			free(p);
-			continue;
-		}
-		Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		/* the trace named a build-id: a file at the path that differs is another binary */
-		if (!elf || elf_kind(elf) != ELF_K_ELF || (b->key_build_id && !build_id_matches(elf, b->key_build_id))) {
-			if (elf)
-				elf_end(elf);
-			close(fd);
-			free(p);
-			continue;
-		}
-		b->path = p;
-		b->fd = fd;
-		b->elf = elf;
-		break;
-	}
-	if (!b->elf)
+	if (!find_file(sym, b)) {
+		b->match = b->other_path ? SPE_SYM_MISMATCH : SPE_SYM_NOT_FOUND;
 		return -1;
+	}
+	b->match = b->key_build_id ? SPE_SYM_MATCHED : SPE_SYM_UNRECORDED;
 	b->dwfl = dwfl_begin(&sym->callbacks);
 	if (!b->dwfl)
 		return -1;
@@ -222,32 +306,75 @@ static int open_binary(struct spe_symbolizer *sym, struct spe_sym_binary *b)
 	dwfl_report_end(b->dwfl, NULL, NULL);
 	if (!b->mod)
 		return -1;
-	read_build_id(b);
+	void **userdata;
+	if (dwfl_module_info(b->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL))
+		*userdata = b; /* for find_debuginfo */
 	return 0;
 }
 
-struct spe_sym_binary *spe_sym_binary(struct spe_symbolizer *sym, const char *path, const char *build_id)
+static void fill_check(const struct spe_sym_binary *b, struct spe_sym_check *c)
 {
+	c->match = b->match;
+	c->file = b->match == SPE_SYM_MISMATCH ? b->other_path : b->path;
+	c->file_build_id = b->match == SPE_SYM_MISMATCH ? b->other_id : b->build_id;
+}
+
+static struct spe_sym_binary *known(const struct spe_symbolizer *sym, const char *path, const char *build_id)
+{
+	for (struct spe_sym_binary *b = sym->binaries; b; b = b->next)
+		if (same(b->key_path, path) && same(b->key_build_id, build_id))
+			return b;
+	return NULL;
+}
+
+struct spe_sym_binary *spe_sym_binary_check(struct spe_symbolizer *sym, const char *path, const char *build_id,
+					    struct spe_sym_check *check)
+{
+	if (check)
+		memset(check, 0, sizeof *check);
 	if (!sym || (!path && !build_id))
 		return NULL;
 	if (build_id && !*build_id)
 		build_id = NULL;
-	for (struct spe_sym_binary *b = sym->binaries; b; b = b->next)
-		if (same(b->key_path, path) && same(b->key_build_id, build_id))
-			return b->failed ? NULL : b;
-	struct spe_sym_binary *b = calloc(1, sizeof *b);
-	if (!b)
+	struct spe_sym_binary *b = known(sym, path, build_id);
+	if (b) {
+		if (check)
+			fill_check(b, check);
+		return b->failed ? NULL : b;
+	}
+	if (!(b = calloc(1, sizeof *b)))
 		return NULL;
 	b->fd = -1;
+	b->owner = sym;
 	b->key_path = path ? strdup(path) : NULL;
 	b->key_build_id = build_id ? strdup(build_id) : NULL;
 	b->next = sym->binaries;
 	sym->binaries = b;
-	if (open_binary(sym, b) < 0) {
+	if ((path && !b->key_path) || (build_id && !b->key_build_id) || open_binary(sym, b) < 0) {
 		b->failed = 1;
-		return NULL;
+		if (b->match == SPE_SYM_UNCHECKED || b->match == SPE_SYM_MATCHED || b->match == SPE_SYM_UNRECORDED)
+			b->match = SPE_SYM_NOT_FOUND; /* found but unreadable */
 	}
-	return b;
+	struct spe_sym_check c;
+	fill_check(b, &c);
+	if (sym->opts.on_binary)
+		sym->opts.on_binary(sym->opts.arg, path, build_id, &c);
+	if (check)
+		*check = c;
+	return b->failed ? NULL : b;
+}
+
+struct spe_sym_binary *spe_sym_binary(struct spe_symbolizer *sym, const char *path, const char *build_id)
+{
+	return spe_sym_binary_check(sym, path, build_id, NULL);
+}
+
+enum spe_sym_match spe_sym_known_match(const struct spe_symbolizer *sym, const char *path, const char *build_id)
+{
+	if (build_id && !*build_id)
+		build_id = NULL;
+	const struct spe_sym_binary *b = sym ? known(sym, path, build_id) : NULL;
+	return b ? b->match : SPE_SYM_UNCHECKED;
 }
 
 const char *spe_sym_binary_path(const struct spe_sym_binary *bin)
@@ -312,7 +439,7 @@ int spe_sym_image_range(struct spe_sym_binary *bin, uint64_t *start, uint64_t *e
 size_t spe_sym_read_code(struct spe_sym_binary *bin, uint64_t vaddr, uint8_t *buf, size_t len)
 {
 	size_t n, size;
-	if (!bin || elf_getphdrnum(bin->elf, &n) != 0)
+	if (!bin || !bin->has_code || elf_getphdrnum(bin->elf, &n) != 0)
 		return 0;
 	const char *raw = elf_rawfile(bin->elf, &size);
 	if (!raw)
@@ -383,112 +510,20 @@ static void source_line(Dwfl_Module *mod, uint64_t vaddr, const char **file, int
 	}
 }
 
-/*
- * dwfl_module_addrinfo walks the whole symbol table on every call, which
- * made a trace with 200k distinct PCs in a binary of 20k functions spend
- * minutes there.  The index keeps only the unambiguous symbols: sized,
- * defined, and alone in their range (no other symbol, sized or not, starts
- * inside it or overlaps it; one starting at the same address, such as the
- * $x mapping symbol, is allowed only when it is sizeless and local).  An address in
- * such a range has only one possible answer, found here by binary search;
- * every other address (aliases, nested or sizeless symbols, gaps) still
- * goes through dwfl, so the answers are dwfl's in all cases.
- */
-static int by_start(const void *a, const void *b)
-{
-	const struct sym_entry *x = a, *y = b;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return (x->size < y->size) - (x->size > y->size); /* sized before sizeless at one address */
-}
-
-static void build_func_index(struct spe_sym_binary *b)
-{
-	b->funcs_built = 1;
-	int n = dwfl_module_getsymtab(b->mod);
-	if (n <= 1)
-		return;
-	struct sym_entry *all = malloc((size_t)n * sizeof *all);
-	b->funcs = malloc((size_t)n * sizeof *b->funcs);
-	if (!all || !b->funcs) {
-		free(all);
-		free(b->funcs);
-		b->funcs = NULL;
-		return;
-	}
-	size_t m = 0;
-	for (int i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		GElf_Word shndx;
-		const char *name = dwfl_module_getsym_info(b->mod, i, &sym, &addr, &shndx, NULL, NULL);
-		int type = GELF_ST_TYPE(sym.st_info);
-		if (!name || shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS)
-			continue;
-		all[m++] = (struct sym_entry){ .start = addr, .size = sym.st_size, .name = name, .sym = sym };
-	}
-	qsort(all, m, sizeof *all, by_start);
-	uint64_t reach = 0; /* end of the furthest-reaching sized symbol so far */
-	for (size_t i = 0; i < m; i++) {
-		const struct sym_entry *e = &all[i];
-		uint64_t end = e->start + e->size;
-		int alone = e->size > 0 && e->start >= reach && (i == 0 || all[i - 1].start != e->start);
-		/* the next symbol at another address must start at or after the end */
-		size_t j = i + 1;
-		while (j < m && all[j].start == e->start) {
-			/* a sized alias, or a global label dwfl may prefer (__TMC_END__ on completed.0) */
-			if (all[j].size || GELF_ST_BIND(all[j].sym.st_info) != STB_LOCAL)
-				alone = 0;
-			j++;
-		}
-		if (j < m && all[j].start < end)
-			alone = 0;
-		if (alone)
-			b->funcs[b->n_funcs++] = *e;
-		if (e->size && end > reach)
-			reach = end;
-	}
-	free(all);
-}
-
-static const struct sym_entry *func_at(struct spe_sym_binary *b, uint64_t vaddr)
-{
-	if (!b->funcs_built)
-		build_func_index(b);
-	size_t lo = 0, hi = b->n_funcs;
-	while (lo < hi) { /* first range starting after vaddr */
-		size_t mid = lo + (hi - lo) / 2;
-		if (b->funcs[mid].start <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return NULL;
-	const struct sym_entry *f = &b->funcs[lo - 1];
-	return vaddr - f->start < f->size ? f : NULL;
-}
-
 int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_result *res)
 {
 	memset(res, 0, sizeof *res);
 	if (!bin || !bin->mod)
 		return 0;
-	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name;
-	const struct sym_entry *f = func_at(bin, vaddr);
-	if (f) {
-		name = f->name;
-		off = vaddr - f->start;
-		sym = f->sym;
-	} else {
-		name = dwfl_module_addrinfo(bin->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+	if (!bin->names_built) {
+		bin->names_built = 1;
+		ana_sym_table_build(&bin->names, bin->mod, bin->elf); /* without memory: no names */
 	}
-	if (name) {
-		res->function = name;
-		res->function_start = vaddr - off;
-		res->function_size = sym.st_size;
+	const struct sym_range *f = ana_sym_table_find(&bin->names, vaddr);
+	if (f) {
+		res->function = f->name;
+		res->function_start = f->start;
+		res->function_size = f->size;
 		source_line(bin->mod, res->function_start, &res->decl_file, &res->decl_line);
 	}
 	source_line(bin->mod, vaddr, &res->file, &res->line);

@@ -242,6 +242,10 @@ static int open_existing(struct spe_db *db, char *err, size_t errlen)
 	if (rc < 0)
 		return rc;
 	db->in_txn = 1;
+	/* a column added within the schema version, absent from databases written before it */
+	rc = spe_schema_add_columns(db->sql, err, errlen);
+	if (rc < 0)
+		return rc;
 	/* Indexes are rebuilt after the bulk insert, inside the same transaction. */
 	return spe_schema_drop_record_indexes(db->sql, err, errlen);
 }

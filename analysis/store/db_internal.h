@@ -7,6 +7,8 @@
 #include <stddef.h>
 
 int spe_schema_drop_record_indexes(sqlite3 *db, char *err, size_t errlen);
+/* Add the columns appended within this schema version to a database written before them (--append). */
+int spe_schema_add_columns(sqlite3 *db, char *err, size_t errlen);
 /* sqlite3_exec with the message copied to @p err; returns 0 or -spe_io. */
 int spe_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 /* Was @p db opened in APPEND mode on an existing database? */

@@ -26,6 +26,7 @@
 #include "rollup_feed.h"
 #include "rollup_insert.h"
 #include "spe/spe.h"
+#include "util/grow.h"
 
 struct rollup {
 	sqlite3 *db;
@@ -65,13 +66,26 @@ static int64_t column_or(sqlite3_stmt *st, int col, int *has)
 
 /*
  * The groups: pc_summary's are keyed (pc, insn_id, has_pc); symbol_summary's
- * by the number of the function (name, mapping path) the symbol belongs to.
+ * by the number of the function (name, mapping path) the symbol belongs to;
+ * the records without a symbol are a group of their own, and those in a
+ * kernel map (the image, a module: pid NULL) one group per map path, so
+ * that unknown kernel code is never counted with unknown user code.
  */
+struct kernel_insn {
+	int64_t insn;   /* an instruction without a symbol in a kernel map */
+	uint32_t group; /* its group */
+};
+
 struct symbol_groups {
 	uint32_t *group_of; /* symbol id -> group number + 1 */
 	int64_t *first_id;  /* group number -> smallest symbol id */
 	int64_t max_id;
 	uint32_t n; /* functions; group n is "no symbol" */
+	/* groups n + 1 .. n + n_kernel: no symbol, in kernel map path k (its smallest mapping id kernel_map[k]) */
+	uint32_t n_kernel;
+	int64_t *kernel_map;
+	struct kernel_insn *kinsn; /* by insn id */
+	size_t n_kinsn;
 };
 
 /* Number the functions: equal (name, path) are adjacent in this order. */
@@ -130,6 +144,49 @@ static int out_of_memory(struct rollup *r)
 }
 
 /*
+ * The kernel maps' groups of the instructions without a symbol: few (the
+ * kernel PCs nothing named), read in insn id order.
+ */
+static int number_kernel_unknowns(struct rollup *r, struct symbol_groups *sg)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(r->db,
+			       "SELECT i.id, m.path, min(m.id) OVER (PARTITION BY m.path) FROM insn i\n"
+			       "JOIN mapping m ON m.id = i.mapping_id WHERE i.symbol_id IS NULL AND m.pid IS NULL\n"
+			       "ORDER BY i.id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail(r, "insn");
+	size_t cap = 0, cap_maps = 0;
+	int step, rc = 0;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t first_map = sqlite3_column_int64(st, 2);
+		uint32_t k = 0;
+		while (k < sg->n_kernel && sg->kernel_map[k] != first_map)
+			k++;
+		if (k == sg->n_kernel) {
+			int64_t *p = util_grow(sg->kernel_map, &cap_maps, k + 1, sizeof *p);
+			if (!p) {
+				rc = out_of_memory(r);
+				break;
+			}
+			sg->kernel_map = p;
+			p[sg->n_kernel++] = first_map;
+		}
+		struct kernel_insn *q = util_grow(sg->kinsn, &cap, sg->n_kinsn + 1, sizeof *q);
+		if (!q) {
+			rc = out_of_memory(r);
+			break;
+		}
+		sg->kinsn = q;
+		q[sg->n_kinsn++] = (struct kernel_insn){ sqlite3_column_int64(st, 0), sg->n + 1 + k };
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = fail(r, "insn");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
  * The next "latency":samples pair of a pc_histogram JSON object at *p; 1 with
  * a pair, 0 at the closing brace, -1 on anything else (a row no load writes).
  */
@@ -154,10 +211,10 @@ static int next_pair(const char **p, long long *lat, long long *count)
 	return 1;
 }
 
-/* The functions' histograms, group g for function g and group n for "no symbol", empty. */
+/* The functions' histograms, group g for function g, group n for "no symbol", then the kernel maps', empty. */
 static int open_function_groups(struct rollup *r, const struct symbol_groups *sg, struct latency_groups *fns)
 {
-	for (uint32_t g = 0; g <= sg->n; g++) {
+	for (uint32_t g = 0; g <= sg->n + sg->n_kernel; g++) {
 		struct latency_key key = { { g, 0, 0 } };
 		if (ana_latency_group_of(fns, &key) != (int64_t)g)
 			return out_of_memory(r);
@@ -165,10 +222,22 @@ static int open_function_groups(struct rollup *r, const struct symbol_groups *sg
 	return 0;
 }
 
-/* The function group of symbol @p sym (0 = none). */
-static uint32_t function_of(const struct symbol_groups *sg, int64_t sym)
+/* The function group of symbol @p sym (0 = none) at instruction @p insn (0 = none). */
+static uint32_t function_of(const struct symbol_groups *sg, int64_t sym, int64_t insn)
 {
-	return sym > 0 && sym <= sg->max_id && sg->group_of[sym] ? sg->group_of[sym] - 1 : sg->n;
+	if (sym > 0 && sym <= sg->max_id && sg->group_of[sym])
+		return sg->group_of[sym] - 1;
+	size_t lo = 0, hi = sg->n_kinsn;
+	while (insn && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sg->kinsn[mid].insn == insn)
+			return sg->kinsn[mid].group;
+		if (sg->kinsn[mid].insn < insn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return sg->n;
 }
 
 static uint32_t widest(const struct latency_groups *g)
@@ -210,7 +279,7 @@ static int merge_feed(struct rollup *r, const struct symbol_groups *sg, const st
 		only_row[group[i]] = only_row[group[i]] ? UINT32_MAX : (uint32_t)i + 1;
 	for (size_t i = 0; i < feed->n && rc == 0; i++) {
 		const struct rollup_feed_row *row = &feed->rows[i];
-		uint32_t f = function_of(sg, row->symbol_id), g = group[i];
+		uint32_t f = function_of(sg, row->symbol_id, (int64_t)row->key.w[1]), g = group[i];
 		int shared = only_row[g] == UINT32_MAX;
 		const uint64_t *slot = row->slots;
 		for (uint32_t k = 0; k < row->n && rc == 0; k++) {
@@ -261,7 +330,7 @@ static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, st
 		const char *h = (const char *)sqlite3_column_text(st, 4);
 		struct latency_key key = { { (uint64_t)pc, has_insn ? (uint64_t)insn : 0, (uint64_t)has_pc } };
 		int64_t g = ana_latency_group_of(pcs, &key);
-		uint32_t f = function_of(sg, has_sym ? sym : 0);
+		uint32_t f = function_of(sg, has_sym ? sym : 0, has_insn ? insn : 0);
 		if (g < 0)
 			return out_of_memory(r);
 		long long lat = LATENCY_NONE, count = untimed;
@@ -441,18 +510,19 @@ static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg
 				uint64_t *scratch)
 {
 	if (sqlite3_prepare_v2(r->db,
-			       "INSERT INTO symbol_summary(symbol_id, samples, total_latency, timed, p50, p90, p99)"
-			       " VALUES(?, ?, ?, ?, ?, ?, ?)",
+			       "INSERT INTO symbol_summary(symbol_id, samples, total_latency, timed, p50, p90, p99, mapping_id)"
+			       " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &r->insert, NULL) != SQLITE_OK)
 		return fail(r, "symbol_summary");
 	int rc = 0;
-	for (uint32_t g = 0; g <= sg->n && rc == 0; g++) {
+	for (uint32_t g = 0; g <= sg->n + sg->n_kernel && rc == 0; g++) {
 		const struct latency_hist *h = &fns->groups[g].hist;
 		if (!h->n)
 			continue;
 		struct latency_stats s;
 		ana_latency_hist_stats(h, scratch, &s);
 		ana_bind_int_or_null(r->insert, 1, g < sg->n, g < sg->n ? sg->first_id[g] : 0);
+		ana_bind_int_or_null(r->insert, 8, g > sg->n, g > sg->n ? sg->kernel_map[g - sg->n - 1] : 0);
 		rc = insert_stats(r, 2, &s, "symbol_summary");
 	}
 	sqlite3_finalize(r->insert);
@@ -506,6 +576,8 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	int merging = 0; /* the job runs on merger */
 	int rc = number_functions(&r, &sg);
 	if (rc == 0)
+		rc = number_kernel_unknowns(&r, &sg);
+	if (rc == 0)
 		rc = open_function_groups(&r, &sg, &fns);
 	if (rc == 0 && feed && !feed->lost) {
 		/* about 0.2 s at 10M records, about as long as the two SQL steps below together */
@@ -541,6 +613,8 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	free(order.rank);
 	free(sg.group_of);
 	free(sg.first_id);
+	free(sg.kernel_map);
+	free(sg.kinsn);
 	ana_latency_groups_free(&pcs);
 	ana_latency_groups_free(&fns);
 	return rc;

@@ -17,6 +17,7 @@
 #include "spe/analysis.h"
 #include "util/grow.h"
 #include "util/json.h"
+#include "util/visible.h"
 
 struct cell {
 	char *text; /* NULL for SQL NULL */
@@ -96,7 +97,12 @@ static void json_object(FILE *out, const struct result_rows *r)
 	fputc('}', out);
 }
 
-/* Table: rows are buffered to size the columns. */
+/*
+ * Table: rows are buffered to size the columns.  A table is for a terminal:
+ * names and cells in their visible form (util/visible.h), so a value's
+ * escape sequences or newlines cannot move the cursor or fake a row, and
+ * the columns are as wide as what is shown.
+ */
 static int print_table(const struct result_rows *r, FILE *out)
 {
 	int nc = r->ncols;
@@ -108,7 +114,7 @@ static int print_table(const struct result_rows *r, FILE *out)
 	if (!width || !numeric)
 		rc = -spe_nomem;
 	for (int c = 0; c < nc && rc == 0; c++) {
-		width[c] = strlen(r->name(r->ctx, c));
+		width[c] = util_visible_columns(r->name(r->ctx, c), 0, 0);
 		numeric[c] = 1;
 	}
 	while (rc == 0 && (step = r->next(r->ctx)) == 1) {
@@ -123,9 +129,16 @@ static int print_table(const struct result_rows *r, FILE *out)
 			enum result_type type = r->type(r->ctx, c);
 			cl->text = type == RESULT_NULL ? NULL : r->text(r->ctx, c);
 			cl->numeric = type == RESULT_INT || type == RESULT_FLOAT;
+			if (cl->text && !cl->numeric) {
+				char *v = util_visible(cl->text, 0, 0);
+				free(cl->text);
+				cl->text = v;
+				if (!v)
+					rc = -spe_nomem;
+			}
 			if (type != RESULT_NULL && !cl->numeric)
 				numeric[c] = 0;
-			size_t w = cl->text ? strlen(cl->text) : 4;
+			size_t w = cl->text ? util_visible_columns(cl->text, 0, 0) : 4;
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -134,9 +147,10 @@ static int print_table(const struct result_rows *r, FILE *out)
 	if (rc == 0 && step < 0)
 		rc = step;
 	if (rc == 0) { /* nothing of a result that failed part way */
-		for (int c = 0; c < nc; c++)
-			fprintf(out, "%s%-*s", c ? "  " : "", c == nc - 1 && !numeric[c] ? 0 : (int)width[c],
-				r->name(r->ctx, c));
+		for (int c = 0; c < nc; c++) {
+			fputs(c ? "  " : "", out);
+			util_visible_put(out, r->name(r->ctx, c), 0, 0, c == nc - 1 && !numeric[c] ? 0 : (int)width[c]);
+		}
 		fputc('\n', out);
 		for (int c = 0; c < nc; c++) {
 			fprintf(out, "%s", c ? "  " : "");
@@ -149,10 +163,8 @@ static int print_table(const struct result_rows *r, FILE *out)
 				const struct cell *cl = &cells[row * (size_t)nc + (size_t)c];
 				const char *t = cl->text ? cl->text : "NULL";
 				int last = c == nc - 1;
-				if (numeric[c])
-					fprintf(out, "%s%*s", c ? "  " : "", (int)width[c], t);
-				else
-					fprintf(out, "%s%-*s", c ? "  " : "", last ? 0 : (int)width[c], t);
+				fputs(c ? "  " : "", out); /* t is visible already: only padded here */
+				util_visible_put(out, t, 0, 0, numeric[c] ? -(int)width[c] : last ? 0 : (int)width[c]);
 			}
 			fputc('\n', out);
 		}
@@ -283,10 +295,36 @@ static const char *sqlite_name(void *ctx, int col)
 	return sqlite3_column_name(ctx, col);
 }
 
+int ana_sqlite_code(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_OK:
+	case SQLITE_ROW:
+	case SQLITE_DONE: return 0;
+	case SQLITE_IOERR:
+	case SQLITE_FULL:
+	case SQLITE_CANTOPEN:
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED: return -spe_io;
+	case SQLITE_NOMEM: return -spe_nomem;
+	case SQLITE_INTERRUPT: return -spe_cancelled;
+	default: return -spe_bad_file; /* CORRUPT, NOTADB, ERROR (no such table), MISMATCH, TOOBIG, ... */
+	}
+}
+
+/* A failed step of the user's SQL: as ana_sqlite_code, but an error of the statement itself is the request's. */
+static int sqlite_step_code(int rc)
+{
+	int code = ana_sqlite_code(rc);
+	if (code == -spe_bad_file && (rc & 0xff) != SQLITE_CORRUPT && (rc & 0xff) != SQLITE_NOTADB)
+		return -spe_invalid; /* a constraint, a function's error */
+	return code;
+}
+
 static int sqlite_next(void *ctx)
 {
 	int rc = sqlite3_step(ctx);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -spe_invalid;
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : sqlite_step_code(rc);
 }
 
 static enum result_type sqlite_type(void *ctx, int col)
@@ -396,14 +434,20 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 int ana_result_json_array(sqlite3 *db, const char *sql, FILE *out, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+	int prc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (prc != SQLITE_OK) {
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-		return -spe_invalid;
+		int code = sqlite_step_code(prc);
+		return code == -spe_invalid ? -spe_bad_file : code; /* the reports' own SQL: the database is wrong */
 	}
 	struct result_rows r = sqlite_rows(st);
 	int rc = ana_result_rows_json_array(&r, out);
-	if (rc < 0)
+	if (rc == -spe_nomem)
+		snprintf(err, errlen, "out of memory");
+	else if (rc < 0)
 		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+	if (rc == -spe_invalid) /* the reports' own SQL: what failed is the database */
+		rc = -spe_bad_file;
 	sqlite3_finalize(st);
 	return rc;
 }

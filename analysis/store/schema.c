@@ -24,7 +24,7 @@
 	"  timed INTEGER NOT NULL,\n"          \
 	"  p50 INTEGER,\n"                     \
 	"  p90 INTEGER,\n"                     \
-	"  p99 INTEGER);\n"
+	"  p99 INTEGER,\n"
 
 static const char tables_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;\n"
@@ -61,7 +61,8 @@ static const char tables_sql[] =
 	"  end INTEGER NOT NULL,\n"
 	"  pgoff INTEGER NOT NULL,\n"
 	"  time INTEGER,\n"
-	"  prot INTEGER);\n"
+	"  prot INTEGER,\n"
+	"  build_id_status TEXT);\n"
 	"CREATE TABLE symbol(\n"
 	"  id INTEGER PRIMARY KEY,\n"
 	"  mapping_id INTEGER REFERENCES mapping(id),\n"
@@ -117,6 +118,8 @@ static const char tables_sql[] =
 	"SELECT pc_value AS pc, insn_id, samples, total_latency, timed, p50, p90, p99 FROM _hot_pc;\n"
 	"CREATE TABLE symbol_summary(\n"
 	"  symbol_id INTEGER REFERENCES symbol(id),\n" LATENCY_STATS_COLUMNS
+	/* the records without a symbol in a kernel map: one row per kernel map path, its smallest id */
+	"  mapping_id INTEGER REFERENCES mapping(id));\n"
 	/* the summaries of the records (record_summary.c): one source's rows each */
 	"CREATE TABLE mem_level_stat(\n"
 	"  source_id INTEGER NOT NULL REFERENCES source(id),\n"
@@ -416,6 +419,36 @@ int spe_schema_create_indexes(sqlite3 *db, char *err, size_t errlen)
 int spe_schema_drop_record_indexes(sqlite3 *db, char *err, size_t errlen)
 {
 	return exec(db, drop_indexes_sql, err, errlen);
+}
+
+/* Columns appended within the schema version: (table, column, type), for databases written before. */
+static const char *const added_columns[][3] = {
+	{ "mapping", "build_id_status", "TEXT" },
+	{ "symbol_summary", "mapping_id", "INTEGER REFERENCES mapping(id)" },
+};
+
+int spe_schema_add_columns(sqlite3 *db, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof added_columns / sizeof added_columns[0]; i++) {
+		char sql[256];
+		sqlite3_stmt *st;
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM pragma_table_info('%s') WHERE name = '%s'",
+			 added_columns[i][0], added_columns[i][1]);
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+			snprintf(err, errlen, "%s", sqlite3_errmsg(db));
+			return -spe_io;
+		}
+		int have = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+		sqlite3_finalize(st);
+		if (have)
+			continue;
+		snprintf(sql, sizeof sql, "ALTER TABLE %s ADD COLUMN %s %s", added_columns[i][0], added_columns[i][1],
+			 added_columns[i][2]);
+		int rc = exec(db, sql, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 static int count_tables(sqlite3 *db)

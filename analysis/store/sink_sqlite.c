@@ -51,8 +51,8 @@ static const char *const statement_sql[ST_RECORD] = {
 		      " VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_CPU] = "INSERT INTO cpu(source_id, cpu, midr, part, spe_version) VALUES(?, ?, ?, ?, ?)",
 	[ST_THREAD] = "INSERT OR REPLACE INTO thread(source_id, tid, pid, comm) VALUES(?, ?, ?, ?)",
-	[ST_MAPPING] = "INSERT INTO mapping(id, source_id, pid, path, build_id, start, end, pgoff, time, prot)"
-		       " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_MAPPING] = "INSERT INTO mapping(id, source_id, pid, path, build_id, start, end, pgoff, time, prot,"
+		       " build_id_status) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_SYMBOL] = "INSERT INTO symbol(id, mapping_id, name, start, size, file, line) VALUES(?, ?, ?, ?, ?, ?, ?)",
 	[ST_INSN] = "INSERT INTO insn(id, mapping_id, pc, symbol_id, bytes, mnemonic, operands, file, line,"
 		    " inline_function) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -361,6 +361,7 @@ static int sink_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n
 		sqlite3_bind_int64(st, 8, (int64_t)r->pgoff);
 		bind_int(st, 9, r->time != SPE_ROW_NO_TIME, (int64_t)r->time);
 		bind_int(st, 10, r->prot >= 0, r->prot);
+		bind_text(st, 11, r->build_id_status);
 	});
 }
 

@@ -70,13 +70,18 @@ static void append_spe_sample(struct util_text *t)
 
 static void append_hot_symbol(struct util_text *t)
 {
-	/* one row per function of a file, across processes and sources */
+	/*
+	 * one row per function of a file, across processes and sources; the
+	 * records without a function: one row for user code, one per kernel map
+	 * (its path: [kernel.kallsyms], a module's)
+	 */
 	util_text_append(t, "CREATE VIEW hot_symbol AS\n"
-		      "SELECT s.name AS symbol, m.path AS mapping, s.file AS src_file, s.line AS src_line,\n"
+		      "SELECT s.name AS symbol, coalesce(m.path, km.path) AS mapping, s.file AS src_file, s.line AS src_line,\n"
 		      LATENCY_COLUMNS ",  st.symbol_id\n"
 		      "FROM symbol_summary st CROSS JOIN " EVERYTHING "\n"
 		      "LEFT JOIN symbol s ON s.id = st.symbol_id\n"
 		      "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
+		      "LEFT JOIN mapping km ON km.id = st.mapping_id\n"
 		      "ORDER BY st.total_latency DESC, st.samples DESC;\n");
 }
 

@@ -2,6 +2,7 @@
 /* spe-record's recording modes: live (perf_event_open) and --replay. */
 #include "record_run.h"
 #include "cli_util.h"
+#include "cli_signals.h"
 
 #include "spe/infile.h"
 #include "spe/live.h"
@@ -24,23 +25,14 @@
 
 #define DEFAULT_OUTPUT "perf.data"
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
-/* SIGINT/SIGTERM end the recording cleanly; no SA_RESTART so poll() wakes up. */
+/*
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT end the recording cleanly, the file
+ * kept (cli_signals.h: no SA_RESTART, so poll() wakes up; a third signal
+ * exits at once, the temporary removed).
+ */
 static void install_stop_handlers(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	cli_signals_install();
 	/* Past a file-size limit, let write() fail with EFBIG (reported like a full disk) instead of dying. */
 	signal(SIGXFSZ, SIG_IGN);
 }
@@ -254,7 +246,7 @@ int cli_record_run_replay(const struct record_run_opts *o)
 	struct spe_replay_config rc = SPE_OPTS(spe_replay_config, .aux_size = o->aux_size, .burst = o->replay_burst,
 					       .sample_type = spe_rec_output_sample_type(),
 					       .sample_id = SPE_REC_OUTPUT_SAMPLE_ID,
-					       .stop = &stop_requested);
+					       .stop = cli_stop_flag());
 	if (spe_replay_check_config(&rc, err, sizeof err)) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return CLI_USAGE;
@@ -332,7 +324,7 @@ int cli_record_run_live_config(const struct record_run_opts *o, struct spe_live_
 	*lc = SPE_OPTS(spe_live_config, .with_spe = !o->sideband_only, .aux_pages = o->aux_pages,
 		       .data_pages = o->data_pages,
 		       .sample_type = spe_rec_output_sample_type(), .duration = o->duration,
-		       .stop = &stop_requested);
+		       .stop = cli_stop_flag());
 	if (lc->with_spe) {
 		const struct spe_target *t = o->target;
 		const struct spe_attr_image *a = o->filters ? &o->filters->attr : NULL;

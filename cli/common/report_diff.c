@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/cli_util.h"
+#include "common/cli_sql_limits.h"
 #include "common/report_diff.h"
 #include "common/report_output.h"
 #include "report/diff.h"
@@ -19,7 +20,7 @@ static int open_db(const char *prog, const char *path, struct spe_db **out)
 	int rc = spe_db_open(path, SPE_DB_READONLY, out, err, sizeof err);
 	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		return rc == -spe_io || rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+		return rc == -spe_io ? CLI_IOERR : rc == -spe_nomem ? CLI_UNAVAILABLE : CLI_DATAERR;
 	}
 	return CLI_OK;
 }
@@ -79,16 +80,24 @@ int cli_report_diff_run(const char *prog, const struct report_diff_args *args)
 					  .confidence = args->confidence);
 	struct spe_diff *d;
 	char err[1024];
+	cli_sql_limits_watch(spe_db_sqlite(sdb));
 	int rc = spe_diff_compute(spe_db_sqlite(sdb), &o, &d, err, sizeof err);
+	cli_sql_limits_watch(NULL);
 	if (rc < 0) {
 		spe_db_close(sdb);
-		fprintf(stderr, "%s: --diff: %s\n", prog, err);
-		return rc == -spe_invalid ? CLI_USAGE : rc == -spe_bad_file ? CLI_DATAERR : CLI_IOERR;
+		if (rc == -spe_invalid) {
+			fprintf(stderr, "%s: --diff: %s\n", prog, err);
+			return CLI_USAGE;
+		}
+		char msg[1200];
+		snprintf(msg, sizeof msg, "--diff: %s", err);
+		return cli_sql_failure(prog, rc, msg);
 	}
 	struct diff_out w = { prog, args, d };
 	st = cli_report_output_write(prog, output, write_diff, &w);
 	spe_diff_free(d);
 	spe_db_close(sdb);
+	cli_report_cuts(prog);
 	if (st == CLI_OK && args->html && strcmp(output, "-"))
 		fprintf(stderr, "%s: wrote %s\n", prog, output);
 	return st;

@@ -7,6 +7,7 @@
 #include "common/cli_util.h"
 #include "common/report_output.h"
 #include "spe/outfile.h"
+#include "util/visible.h"
 
 int cli_report_output_check(const char *prog, const char *path)
 {
@@ -58,4 +59,13 @@ int cli_report_output_write(const char *prog, const char *path, int (*write)(FIL
 		return CLI_IOERR;
 	}
 	return CLI_OK;
+}
+
+void cli_report_cuts(const char *prog)
+{
+	unsigned long n = util_visible_cuts();
+	if (n)
+		fprintf(stderr, "%s: %lu value%s longer than %d characters %s shown cut, ending in \xe2\x80\xa6 (spe-query shows "
+				"%s whole)\n",
+			prog, n, n == 1 ? "" : "s", UTIL_VISIBLE_MAX, n == 1 ? "was" : "were", n == 1 ? "it" : "them");
 }

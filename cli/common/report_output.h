@@ -26,4 +26,7 @@ int cli_report_output_check(const char *prog, const char *path);
  */
 int cli_report_output_write(const char *prog, const char *path, int (*write)(FILE *out, void *arg), void *arg);
 
+/* When values were cut at UTIL_VISIBLE_MAX characters (util/visible.h): how many, on stderr. */
+void cli_report_cuts(const char *prog);
+
 #endif

@@ -10,6 +10,7 @@
 
 #include "cli_args.h"
 #include "cli_util.h"
+#include "cli_signals.h"
 #include "load_status.h"
 #include "spe/analysis.h"
 
@@ -54,14 +55,15 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 		spe_db_close(db);
 		if (o && o->cancel && *o->cancel)
 			rc = -spe_cancelled; /* whatever failed once the flag was set */
-		if (rc == -spe_cancelled)
-			return cli_exit_status(rc);
+		if (rc == -spe_cancelled) /* 128 + the signal (cli_signals.h) */
+			return cli_stop_signal() ? cli_stop_status() : cli_exit_status(rc);
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return rc == -spe_io ? CLI_NOINPUT : rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
 	}
 	if (k.cut) /* the records before the cut are read: say what is missing */
 		fprintf(stderr, "%s: %s; the %llu records before the cut are read\n", prog, k.cut_what,
 			(unsigned long long)k.records);
+	cli_load_warn(prog, input, &k);
 	if (o && o->partial && cli_load_is_partial(&k))
 		*o->partial = 1;
 	*out = db;

@@ -5,7 +5,8 @@
  * per-CPU metadata), then index the AUX queues and read every chunk.
  * The same bytes are then streamed through a real pipe (the bounded-buffer
  * path, with a small record limit).
- * Seeds: fixtures/fuzz/perfdata/ (writer-made files, truncations, pipe mode).
+ * Seeds: fixtures/fuzz/perfdata/ (writer-made files, truncations, pipe mode,
+ * compressed records, real perf captures with compression and tracing data).
  */
 #include <stdint.h>
 #include <string.h>
@@ -76,11 +77,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					if (spe_perf_spe_cpu(f, i, &c, sizeof c) == 0)
 						sink += c.midr;
 				}
-			sink += spe_perf_midr(f, (int)(ev.sid.cpu & 7) - 1);
+			sink += spe_perf_midr(f, (int)(ev.sid.cpu & 7) - 1) + ev.stream_offset;
 		}
 		sink += strlen(spe_perf_errmsg(f));
 		struct spe_perf_info info;
 		spe_perf_get_info(f, &info, sizeof info);
+		for (uint32_t i = 0; i < info.n_warnings && spe_perf_warning(f, i); i++)
+			sink += strlen(spe_perf_warning(f, i));
+		sink += info.decompressed_bytes;
 		for (uint32_t i = 0; i < info.n_attrs; i++) {
 			struct spe_perf_attr a;
 			if (spe_perf_get_attr(f, i, &a, sizeof a) == 0 && a.n_ids)

@@ -59,6 +59,17 @@ int spe_perf_index_aux(struct spe_perf_file *f)
 			break;
 		}
 		uint64_t total = size;
+		/* compressed records hold no AUXTRACE (perf never compresses one): skipped by their size */
+		if (type == SPE_PERF_RECORD_HEADER_TRACING_DATA && size >= PD_TRACING_DATA_MIN) {
+			uint64_t payload = pd_le32(p + 8);
+			if (payload > end - pos - size) {
+				rc = pd_fail(f, -spe_truncated, pos,
+					     "the %llu bytes after a HEADER_TRACING_DATA record run past the end of the data",
+					     (unsigned long long)payload);
+				break;
+			}
+			total += payload;
+		}
 		if (type == SPE_PERF_RECORD_AUXTRACE && size >= PD_AUXTRACE_SIZE) {
 			uint64_t dsize = pd_le64(p + 8);
 			if (dsize > end - pos - size) {

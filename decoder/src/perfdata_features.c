@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* perf.data metadata: attrs, feature sections, AUXTRACE_INFO. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "perfdata_internal.h"
@@ -70,9 +71,7 @@ void pd_update_sid_layout(struct spe_perf_file *f)
 	}
 }
 
-/* A perf header string: u32 length, then that many NUL-padded bytes. */
-int pd_read_string(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uint64_t off, char **out,
-		   uint64_t *used)
+int pd_string_size(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uint64_t off, uint64_t *used)
 {
 	if (size < 4)
 		return pd_fail(f, -spe_bad_file, off, "string of a feature section is cut (%llu bytes)",
@@ -81,13 +80,25 @@ int pd_read_string(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uin
 	if (len > size - 4)
 		return pd_fail(f, -spe_bad_file, off, "string length %u exceeds its section (%llu bytes left)", len,
 			       (unsigned long long)(size - 4));
-	char *s = strndup((const char *)p + 4, len);
+	*used = 4 + (uint64_t)len;
+	return 0;
+}
+
+/* A perf header string: u32 length, then that many NUL-padded bytes. */
+int pd_read_string(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uint64_t off, char **out,
+		   uint64_t *used)
+{
+	uint64_t n = 0;
+	int err = pd_string_size(f, p, size, off, &n);
+	if (err)
+		return err;
+	char *s = strndup((const char *)p + 4, (size_t)(n - 4));
 	if (!s)
 		return -spe_nomem;
 	free(*out);
 	*out = s;
 	if (used)
-		*used = 4 + (uint64_t)len;
+		*used = n;
 	return 0;
 }
 
@@ -242,10 +253,68 @@ int pd_parse_feature(struct spe_perf_file *f, unsigned bit, const uint8_t *p, ui
 	case SPE_PERF_FEAT_MEM_TOPOLOGY:
 		err = pd_parse_mem_topology(f, p, size, off);
 		break;
+	case SPE_PERF_FEAT_COMPRESSED:
+		/* five u32: version, type, level, ratio, mmap length (write_compressed in tools/perf/util/header.c) */
+		if (size < 20)
+			return pd_fail(f, -spe_bad_file, off, "COMPRESSED section is %llu bytes, needs 20",
+				       (unsigned long long)size);
+		f->info.comp_ver = pd_le32(p);
+		f->info.comp_type = pd_le32(p + 4);
+		f->info.comp_level = pd_le32(p + 8);
+		f->info.comp_ratio = pd_le32(p + 12);
+		f->info.comp_mmap_len = pd_le32(p + 16);
+		f->info.has_comp_header = 1;
+		break;
 	default:
 		break; /* other features are skipped */
 	}
 	return err;
+}
+
+/* perf's HEADER_* feature names (tools/perf/util/header.h, 6.1; 31 was HYBRID_CPU_PMU_CAPS before PMU_CAPS). */
+const char *spe_perf_feature_name(unsigned bit)
+{
+	static const char *const names[] = {
+		"RESERVED",      "TRACING_DATA", "BUILD_ID",     "HOSTNAME",      "OSRELEASE",     "VERSION",
+		"ARCH",          "NRCPUS",       "CPUDESC",      "CPUID",         "TOTAL_MEM",     "CMDLINE",
+		"EVENT_DESC",    "CPU_TOPOLOGY", "NUMA_TOPOLOGY", "BRANCH_STACK", "PMU_MAPPINGS",  "GROUP_DESC",
+		"AUXTRACE",      "STAT",         "CACHE",        "SAMPLE_TIME",   "MEM_TOPOLOGY",  "CLOCKID",
+		"DIR_FORMAT",    "BPF_PROG_INFO", "BPF_BTF",     "COMPRESSED",    "CPU_PMU_CAPS",  "CLOCK_DATA",
+		"HYBRID_TOPOLOGY", "PMU_CAPS",   "CPU_DOMAIN_INFO",
+	};
+	return bit < sizeof names / sizeof names[0] ? names[bit] : NULL;
+}
+
+const char *pd_feature_label(unsigned bit, char *buf, size_t len)
+{
+	const char *name = spe_perf_feature_name(bit);
+	if (name)
+		snprintf(buf, len, "%s (%u)", name, bit);
+	else
+		snprintf(buf, len, "%u", bit);
+	return buf;
+}
+
+/* Undo the BUILD_ID entries from @p n on (a section that failed half way). */
+static void drop_build_ids(struct spe_perf_file *f, uint32_t n)
+{
+	while (f->n_build_ids > n)
+		free(f->build_ids[--f->n_build_ids].filename);
+}
+
+int pd_parse_optional_feature(struct spe_perf_file *f, unsigned bit, const uint8_t *p, uint64_t size, uint64_t off)
+{
+	uint32_t n_build_ids = f->n_build_ids;
+	int err = pd_parse_feature(f, bit, p, size, off);
+	if (err == 0 || err == -spe_nomem)
+		return err;
+	/* nothing of it is kept: the parsers that fail half way are undone here, the others change nothing until whole */
+	drop_build_ids(f, n_build_ids);
+	char label[48];
+	uint64_t at = f->err_off;
+	f->errmsg[0] = 0;
+	f->err_off = UINT64_MAX;
+	return pd_warn(f, at, "feature %s skipped: %s", pd_feature_label(bit, label, sizeof label), f->errwhat);
 }
 
 int pd_parse_auxtrace_info(struct spe_perf_file *f, const uint8_t *p, uint32_t size, uint64_t off,

@@ -49,6 +49,7 @@ static inline uint64_t pd_tsc_to_time(const struct spe_perf_time_conv *tc, uint6
 #define PD_PIPE_HEADER_SIZE 16
 #define PD_EVENT_HEADER_SIZE 8
 #define PD_AUXTRACE_SIZE 48
+#define PD_TRACING_DATA_MIN 12   /* header + u32 size (perf writes 16: a u32 of padding) */
 #define PD_ATTR_MAX 256          /* bytes of an attr we keep */
 #define PD_ATTR_MIN 64           /* PERF_ATTR_SIZE_VER0 */
 #define PD_SAMPLE_ID_ALL (1ull << 18)
@@ -92,12 +93,17 @@ struct pd_queue {
 	struct spe_perf_aux_chunk *chunks;
 };
 
+struct pd_decomp;
+
 struct spe_perf_file {
 	struct spe_perf_config cfg;
 	struct pd_source src;
 	char *name;
-	char errmsg[512];
+	char errmsg[640];
+	char errwhat[384];     /* the problem of errmsg alone (a warning rewords it) */
 	uint64_t err_off;
+	uint64_t fail_stream_off; /* decompressed-stream offset pd_fail adds, UINT64_MAX when reading plain records */
+	char *warnings[SPE_PERF_MAX_WARNINGS];
 	int err;               /* sticky error of the iterator */
 	struct spe_perf_info info;
 	uint64_t pos, end;     /* iterator: next event, end of data */
@@ -121,11 +127,16 @@ struct spe_perf_file {
 	struct pd_queue *queues;
 	uint32_t n_queues;
 	int indexed;
+	struct pd_decomp *decomp; /* perf record -z: perfdata_compressed.c */
+	uint8_t *held;         /* streams: a record's header kept while its trailing payload is skipped */
+	size_t held_cap;
 };
 
 /* Record an error "name: offset 0x..: fmt" and return @p code (negative). */
 int pd_fail(struct spe_perf_file *f, int code, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Keep a warning "name: offset 0x..: fmt" (spe_perf_warning); -spe_nomem only when it cannot be kept. */
+int pd_warn(struct spe_perf_file *f, uint64_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Source: perfdata_source.c */
 int pd_source_map_fd(struct pd_source *s, int fd, uint64_t len);
@@ -145,10 +156,21 @@ void pd_source_release_range(struct pd_source *s, uint64_t off, uint64_t len);
 
 /* Features and attrs: perfdata_features.c */
 int pd_parse_feature(struct spe_perf_file *f, unsigned bit, const uint8_t *p, uint64_t size, uint64_t off);
+/*
+ * Every feature section is optional to decode SPE: one that does not parse
+ * is skipped, with a warning, and nothing of it is kept.  Returns 0, or
+ * -spe_nomem.
+ */
+int pd_parse_optional_feature(struct spe_perf_file *f, unsigned bit, const uint8_t *p, uint64_t size,
+			      uint64_t off);
+/* "NUMA_TOPOLOGY (14)", or "33" for a bit without a name, into @p buf. */
+const char *pd_feature_label(unsigned bit, char *buf, size_t len);
 int pd_add_attr(struct spe_perf_file *f, const uint8_t *attr, uint64_t attr_bytes, const uint8_t *ids,
 		uint64_t n_ids, uint64_t off);
 void pd_update_sid_layout(struct spe_perf_file *f);
-/* A perf header string (u32 length, NUL-padded bytes) into *@p out; *@p used = bytes consumed. */
+/* Check a perf header string (u32 length, NUL-padded bytes): *@p used = its bytes. */
+int pd_string_size(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uint64_t off, uint64_t *used);
+/* A perf header string into *@p out; *@p used = bytes consumed. */
 int pd_read_string(struct spe_perf_file *f, const uint8_t *p, uint64_t size, uint64_t off, char **out,
 		   uint64_t *used);
 /* NUMA_TOPOLOGY and MEM_TOPOLOGY: perfdata_numa.c */
@@ -161,5 +183,18 @@ int pd_parse_auxtrace_info(struct spe_perf_file *f, const uint8_t *p, uint32_t s
 /* Events: perfdata_events.c */
 int pd_parse_event(struct spe_perf_file *f, const uint8_t *p, uint32_t size, uint64_t off,
 		   struct spe_perf_event *ev);
+
+/*
+ * perf record -z: perfdata_compressed.c.  One zstd stream runs through all
+ * of a file's COMPRESSED/COMPRESSED2 records; pd_decomp_begin hands it the
+ * zstd bytes of the next one (copied), pd_decomp_next returns the records
+ * they complete: 1 with @p ev parsed, 0 once the bytes are used up (an
+ * incomplete record waits for the next compressed record), or an error.
+ */
+int pd_decomp_begin(struct spe_perf_file *f, uint64_t off, const uint8_t *zstd_bytes, size_t n);
+int pd_decomp_next(struct spe_perf_file *f, struct spe_perf_event *ev);
+/* At the end of the data: -spe_truncated (info.cut set) if a decompressed record is incomplete, else 0. */
+int pd_decomp_finish(struct spe_perf_file *f);
+void pd_decomp_free(struct spe_perf_file *f);
 
 #endif

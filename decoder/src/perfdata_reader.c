@@ -11,20 +11,60 @@
 
 #define PD_DEFAULT_MAX_STREAM_EVENT ((size_t)256 << 20)
 
+/* "NAME: offset 0x..: " (with the decompressed-stream offset inside compressed data), or "NAME: ". */
+static void where(const struct spe_perf_file *f, uint64_t off, char *out, size_t len)
+{
+	const char *name = f->name ? f->name : "(input)";
+	if (off == UINT64_MAX)
+		snprintf(out, len, "%s: ", name);
+	else if (f->fail_stream_off != UINT64_MAX)
+		snprintf(out, len, "%s: offset 0x%llx (compressed; byte 0x%llx of the decompressed data): ", name,
+			 (unsigned long long)off, (unsigned long long)f->fail_stream_off);
+	else
+		snprintf(out, len, "%s: offset 0x%llx: ", name, (unsigned long long)off);
+}
+
 int pd_fail(struct spe_perf_file *f, int code, uint64_t off, const char *fmt, ...)
 {
-	char what[384];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->errwhat, sizeof f->errwhat, fmt, ap);
+	va_end(ap);
+	char at[256];
+	where(f, off, at, sizeof at);
+	snprintf(f->errmsg, sizeof f->errmsg, "%s%s", at, f->errwhat);
+	f->err_off = off;
+	return code;
+}
+
+int pd_warn(struct spe_perf_file *f, uint64_t off, const char *fmt, ...)
+{
+	uint32_t i = f->info.n_warnings;
+	if (f->info.n_warnings < UINT32_MAX)
+		f->info.n_warnings++;
+	if (i >= SPE_PERF_MAX_WARNINGS)
+		return 0; /* counted, not kept */
+	char what[512], at[256];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	if (off == UINT64_MAX)
-		snprintf(f->errmsg, sizeof f->errmsg, "%s: %s", f->name ? f->name : "(input)", what);
-	else
-		snprintf(f->errmsg, sizeof f->errmsg, "%s: offset 0x%llx: %s", f->name ? f->name : "(input)",
-			 (unsigned long long)off, what);
-	f->err_off = off;
-	return code;
+	where(f, off, at, sizeof at);
+	size_t n = strlen(at) + strlen(what) + 1;
+	f->warnings[i] = malloc(n);
+	if (!f->warnings[i]) {
+		f->info.n_warnings--;
+		return -spe_nomem;
+	}
+	snprintf(f->warnings[i], n, "%s%s", at, what);
+	return 0;
+}
+
+const char *spe_perf_warning(const struct spe_perf_file *f, uint32_t i)
+{
+	if (!f || i >= f->info.n_warnings || i >= SPE_PERF_MAX_WARNINGS)
+		return NULL;
+	return f->warnings[i];
 }
 
 struct spe_perf_file *spe_perf_alloc_file(const struct spe_perf_config *config)
@@ -40,6 +80,7 @@ struct spe_perf_file *spe_perf_alloc_file(const struct spe_perf_config *config)
 	if (!f->cfg.max_stream_event)
 		f->cfg.max_stream_event = PD_DEFAULT_MAX_STREAM_EVENT;
 	f->err_off = UINT64_MAX;
+	f->fail_stream_off = UINT64_MAX;
 	return f;
 }
 
@@ -61,10 +102,15 @@ static void reset(struct spe_perf_file *f)
 		free(f->queues[i].chunks);
 	free(f->queues);
 	free(f->name);
+	pd_decomp_free(f);
+	free(f->held);
+	for (uint32_t i = 0; i < SPE_PERF_MAX_WARNINGS; i++)
+		free(f->warnings[i]);
 	struct spe_perf_config cfg = f->cfg;
 	memset(f, 0, sizeof *f);
 	f->cfg = cfg;
 	f->err_off = UINT64_MAX;
+	f->fail_stream_off = UINT64_MAX;
 }
 
 void spe_perf_free_file(struct spe_perf_file *f)
@@ -126,6 +172,11 @@ static int read_attrs(struct spe_perf_file *f, const uint8_t *h)
 	return 0;
 }
 
+/*
+ * The feature sections after the data.  None is needed to decode SPE (the
+ * file's attrs, AUXTRACE_INFO and records are): a table or a section that
+ * lies is skipped with a warning, never failing the file.
+ */
 static int read_features(struct spe_perf_file *f)
 {
 	unsigned count = 0;
@@ -135,10 +186,11 @@ static int read_features(struct spe_perf_file *f)
 		return 0;
 	uint64_t table = f->info.data_offset + f->info.data_size;
 	const uint8_t *t;
-	if (pd_source_get(&f->src, table, (uint64_t)count * 16, &t))
-		return pd_fail(f, -spe_truncated, table,
-			       "feature table of %u entries runs past the end of the file (0x%llx)", count,
-			       (unsigned long long)f->src.len);
+	if (pd_source_get(&f->src, table, (uint64_t)count * 16, &t)) {
+		memset(f->info.features, 0, sizeof f->info.features);
+		return pd_warn(f, table, "feature table of %u entries runs past the end of the file (0x%llx): features skipped",
+			       count, (unsigned long long)f->src.len);
+	}
 	unsigned k = 0;
 	for (unsigned bit = 0; bit < SPE_PERF_FEAT_COUNT; bit++) {
 		if (!(f->info.features[bit / 64] >> (bit % 64) & 1))
@@ -147,12 +199,15 @@ static int read_features(struct spe_perf_file *f)
 		uint64_t entry = table + k * 16;
 		k++;
 		const uint8_t *p;
-		if (pd_source_get(&f->src, off, size, &p))
-			return pd_fail(f, -spe_truncated, entry,
-				       "feature %u section 0x%llx+0x%llx runs past the end of the file (0x%llx)",
-				       bit, (unsigned long long)off, (unsigned long long)size,
-				       (unsigned long long)f->src.len);
-		int err = pd_parse_feature(f, bit, p, size, off);
+		int err;
+		if (pd_source_get(&f->src, off, size, &p)) {
+			char label[48];
+			err = pd_warn(f, entry, "feature %s skipped: its section 0x%llx+0x%llx runs past the end of the file (0x%llx)",
+				      pd_feature_label(bit, label, sizeof label), (unsigned long long)off,
+				      (unsigned long long)size, (unsigned long long)f->src.len);
+		} else {
+			err = pd_parse_optional_feature(f, bit, p, size, off);
+		}
 		if (err)
 			return err;
 	}

@@ -80,6 +80,7 @@ for dir in perfdata fuzz/perfdata public replay workloads/traces; do
 		case $f in
 		*.md | *.txt | *.csv | *.replay) continue ;;
 		esac
+		[ -f "$f" ] || continue # perfdata/real/: perf's own captures, without SPE (tests/perfdata/real_captures.sh)
 		files=$((files + 1))
 		if [ "$(head -c 8 "$f")" = PERFILE2 ]; then
 			check_file "$dir/${f##*/}" "$f"

@@ -243,14 +243,17 @@ TEST(kernel_pcs_through_kallsyms)
 	struct spe_record r = rec_at(0xffff800008010840ull, 10);
 	r.pc.el = 1;
 	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
-	r.pc.addr = 0xffff800008010404ull; /* inside el0_svc: data symbols do not count */
+	r.pc.addr = 0xffff800008010404ull; /* in some_data: a data object ends el0_svc and names no code */
+	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
+	r.pc.addr = 0xffff8000080103fcull; /* el0_svc's last instruction */
 	CHECK_INT_EQ(spe_loader_record(ld, 0, -1, -1, &r), 0);
 	finish();
 	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 1"), "do_page_fault");
 	CHECK_INT_EQ(q_int("SELECT symbol_offset FROM spe_sample WHERE id = 1"), 0x40);
 	CHECK_STR_EQ(q_text("SELECT mapping FROM spe_sample WHERE id = 1"), "[kernel.kallsyms]");
-	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 2"), "el0_svc");
-	CHECK_INT_EQ(q_int("SELECT size FROM symbol WHERE name = 'el0_svc'"), 0x800);
+	CHECK_INT_EQ(q_int("SELECT count(*) FROM spe_sample WHERE id = 2 AND symbol IS NULL"), 1);
+	CHECK_STR_EQ(q_text("SELECT symbol FROM spe_sample WHERE id = 3"), "el0_svc");
+	CHECK_INT_EQ(q_int("SELECT size FROM symbol WHERE name = 'el0_svc'"), 0x400);
 	CHECK_INT_EQ(q_int("SELECT no_mapping FROM load_stats"), 0); /* kernel PCs are not "unmapped" user PCs */
 	stop();
 	unlink(path);

@@ -2,7 +2,7 @@
 /*
  * Processes, threads and address spaces over time (analysis/load/processes.c):
  * fork without exec, threads, exec, pid and tid reuse, the kernel's space,
- * sideband out of order; and every lookup against a naive model that
+ * kernel code unmapped (KSYMBOL), sideband out of order; and every lookup against a naive model that
  * replays the maps up to the asked time, over random histories.
  */
 #include <stdlib.h>
@@ -161,6 +161,27 @@ TEST(the_kernel_is_one_space)
 	ana_procs_fini(&p);
 }
 
+/* KSYMBOL: a BPF program's map from its registration; its unregistration ends it and maps nothing */
+TEST(kernel_code_unmapped_ends_its_map)
+{
+	struct processes p;
+	ana_procs_init(&p);
+	ana_procs_mmap(&p, -1, 0xffff800008000000ull, 0xffff800009000000ull, 0, T(0));
+	ana_procs_mmap(&p, -1, 0xffff800000100000ull, 0xffff800000100200ull, 1, T(10));
+	ana_procs_munmap(&p, -1, 0xffff800000100000ull, 0xffff800000100200ull, T(20));
+	CHECK_INT_EQ(mapping_at(&p, -1, -1, 0xffff800000100010ull, T(5)), -1);
+	CHECK_INT_EQ(mapping_at(&p, -1, -1, 0xffff800000100010ull, T(15)), 1);
+	CHECK_INT_EQ(mapping_at(&p, -1, -1, 0xffff800000100010ull, T(25)), -1);
+	CHECK_INT_EQ(mapping_at(&p, -1, -1, 0xffff800008000010ull, T(25)), 0); /* the image stays */
+	/* an unmap over part of a map: what lies outside it goes on */
+	ana_procs_munmap(&p, -1, 0xffff800008001000ull, 0xffff800008002000ull, T(30));
+	CHECK_INT_EQ(mapping_at(&p, -1, -1, 0xffff800008001800ull, T(35)), -1);
+	CHECK_INT_EQ(mapping_at(&p, -1, -1, 0xffff800008000800ull, T(35)), 0);
+	CHECK_INT_EQ(mapping_at(&p, -1, -1, 0xffff800008002800ull, T(35)), 0);
+	CHECK_INT_EQ(mapping_at(&p, -1, -1, 0xffff800008001800ull, T(25)), 0);
+	ana_procs_fini(&p);
+}
+
 TEST(sideband_out_of_order_is_applied_in_time_order)
 {
 	struct processes p;
@@ -296,6 +317,7 @@ int main(void)
 	RUN(unknown_threads_and_processes_stay_unknown);
 	RUN(forks_perf_made_from_proc_copy_nothing);
 	RUN(the_kernel_is_one_space);
+	RUN(kernel_code_unmapped_ends_its_map);
 	RUN(sideband_out_of_order_is_applied_in_time_order);
 	RUN(gaps_have_spans_too);
 	RUN(random_histories_match_a_naive_replay);

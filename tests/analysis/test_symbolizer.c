@@ -277,14 +277,43 @@ TEST(stripped_with_debuginfo_in_debug_root)
 }
 
 /*
- * spe_sym_lookup answers from its own index of unambiguous symbols and asks
- * dwfl_module_addrinfo only for the rest: the function name and start must be
- * dwfl's at and around every symbol edge of real binaries (the fixtures,
- * this test program with its full symbol table, and the host's libc, with its
- * aliases and IFUNCs, when present).  Returns the number of addresses tried.
+ * Would the naming rules (sym_table.h) allow @p name, a symbol of @p mod
+ * in section @p shndx, and is it alone at @p addr?  Where dwfl's answer is
+ * such a name, it is the only possible one, and the index must give it too.
+ */
+static int unambiguous(Dwfl_Module *mod, const char *name, GElf_Addr addr, const GElf_Sym *ws, Elf *elf,
+		       GElf_Word shndx)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || name[0] == '$')
+		return 0;
+	int type = GELF_ST_TYPE(ws->st_info);
+	if (type != STT_FUNC && type != STT_OBJECT && type != STT_GNU_IFUNC &&
+	    !(type == STT_NOTYPE && (sh.sh_flags & SHF_EXECINSTR)))
+		return 0;
+	int n = dwfl_module_getsymtab(mod), at = 0;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym s;
+		GElf_Addr a;
+		if (dwfl_module_getsym_info(mod, i, &s, &a, NULL, NULL, NULL) && a == addr &&
+		    GELF_ST_TYPE(s.st_info) != STT_SECTION && GELF_ST_TYPE(s.st_info) != STT_FILE)
+			at++;
+	}
+	return at == 1;
+}
+
+/*
+ * spe_sym_lookup answers from its own table (sym_table.h), not from
+ * dwfl_module_addrinfo; where dwfl's answer is unambiguous (a name the rules
+ * allow, alone at its address, a sized symbol), both must agree on the
+ * name, start and size, at and around every symbol edge of real binaries
+ * (the fixtures, this test program, and the host's libc with its aliases
+ * and IFUNCs).  Returns the number of addresses compared.
  */
 static long compare_with_dwfl(const char *path)
 {
+	/* dwfl's standard search (the debuglink of memwork-stripped); main() keeps debuginfod out of it */
 	static const Dwfl_Callbacks cb = { .find_elf = dwfl_build_id_find_elf,
 					   .find_debuginfo = dwfl_standard_find_debuginfo,
 					   .section_address = dwfl_offline_section_address };
@@ -300,11 +329,12 @@ static long compare_with_dwfl(const char *path)
 	long tried = 0, wrong = 0;
 	int n = mod && bin ? dwfl_module_getsymtab(mod) : 0;
 	/*
-	 * dwfl scans the whole table per lookup: at most ~1000 symbols each, ~200
-	 * under an emulator (qemu-user runs this scan 20-50x slower).
+	 * dwfl scans the whole table per lookup (and unambiguous() once more):
+	 * at most ~500 symbols each, ~100 under an emulator (qemu-user runs this
+	 * scan 20-50x slower).
 	 */
 	const char *emulator = getenv("SPE_RUN");
-	int step = n / (emulator && *emulator ? 200 : 1000) + 1;
+	int step = n / (emulator && *emulator ? 100 : 500) + 1;
 	for (int i = 1; i < n && wrong < 5; i += step) {
 		GElf_Sym s;
 		GElf_Addr a;
@@ -314,15 +344,18 @@ static long compare_with_dwfl(const char *path)
 		for (int k = 0; k < 6; k++) {
 			GElf_Off off = 0;
 			GElf_Sym ws;
-			const char *want = dwfl_module_addrinfo(mod, probes[k], &off, &ws, NULL, NULL, NULL);
+			GElf_Word shndx;
+			Elf *elf = NULL;
+			const char *want = dwfl_module_addrinfo(mod, probes[k], &off, &ws, &shndx, &elf, NULL);
+			if (!want || !ws.st_size || !unambiguous(mod, want, probes[k] - off, &ws, elf, shndx))
+				continue;
 			struct spe_sym_result r;
 			spe_sym_lookup(bin, probes[k], &r);
 			tried++;
-			if (!same_str(r.function, want) || (want && (r.function_start != probes[k] - off ||
-								   r.function_size != ws.st_size))) {
+			if (!same_str(r.function, want) || r.function_start != probes[k] - off || r.function_size != ws.st_size) {
 				printf("  %s 0x%llx: got %s+0x%llx, dwfl %s\n", path, (unsigned long long)probes[k],
 				       r.function ? r.function : "(none)", (unsigned long long)(probes[k] - r.function_start),
-				       want ? want : "(none)");
+				       want);
 				wrong++;
 			}
 		}
@@ -333,14 +366,17 @@ static long compare_with_dwfl(const char *path)
 	return tried;
 }
 
-TEST(symbol_index_agrees_with_dwfl)
+TEST(symbol_names_agree_with_dwfl_where_unambiguous)
 {
 	char path[4096];
 	long tried = 0;
-	const char *names[] = { "memwork-pie", "memwork-nopie", "memwork-stripped", ".debug/memwork-stripped.debug" };
-	for (int i = 0; i < 4; i++) {
+	const char *names[] = { "memwork-pie", "memwork-nopie", "memwork-stripped", ".debug/memwork-stripped.debug",
+				"symwork-pie" };
+	for (int i = 0; i < 5; i++) {
 		snprintf(path, sizeof path, "%s/%s", elf_dir, names[i]);
 		long t = compare_with_dwfl(path);
+		if (t == 0)
+			printf("  %s: nothing compared\n", names[i]);
 		CHECK(t > 0);
 		tried += t;
 	}
@@ -352,9 +388,277 @@ TEST(symbol_index_agrees_with_dwfl)
 	printf("  %ld addresses compared\n", tried);
 }
 
+/* The name at @p vaddr, or "(none)". */
+static const char *name_at(struct spe_sym_binary *bin, uint64_t vaddr)
+{
+	struct spe_sym_result r;
+	spe_sym_lookup(bin, vaddr, &r);
+	return r.function ? r.function : "(none)";
+}
+
+/*
+ * Every instruction of .plt named as binutils names it: objdump -d labels
+ * each PLT entry `<func@plt>` (its synthetic symbols, from the entry size
+ * its aarch64 backend knows) and the header `<.plt>`, which gets no name
+ * here.  16-byte entries (symwork-pie) and 24-byte ones (BTI: symwork-bti;
+ * PAC: symwork-pac).  Returns the instructions compared.
+ */
+static long plt_against_objdump(const char *file)
+{
+	char cmd[4200], line[512], label[256] = "";
+	snprintf(cmd, sizeof cmd, "aarch64-linux-gnu-objdump -d --section=.plt %s/%s 2>/dev/null", elf_dir, file);
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return 0;
+	char path[4200];
+	snprintf(path, sizeof path, "/%s", file);
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_binary *bin = spe_sym_binary(sym, path, NULL);
+	long n = 0, wrong = 0, entries = 0;
+	while (bin && fgets(line, sizeof line, p)) {
+		unsigned long long a;
+		char l[256];
+		if (sscanf(line, "%llx <%255[^>]>:", &a, l) == 2) {
+			snprintf(label, sizeof label, "%s", l);
+			entries += strstr(label, "@plt") != NULL;
+			continue;
+		}
+		if (sscanf(line, " %llx:", &a) != 1 || !*label)
+			continue;
+		const char *want = strcmp(label, ".plt") ? label : "(none)", *got = name_at(bin, a);
+		n++;
+		if (strcmp(got, want) && wrong++ < 5)
+			printf("  %s 0x%llx: got %s, objdump %s\n", file, a, got, want);
+	}
+	pclose(p);
+	CHECK(bin != NULL);
+	CHECK_INT_EQ(wrong, 0);
+	CHECK(entries >= 7); /* printf, puts, malloc, free, strlen, memset, atoi at least */
+	spe_sym_free(sym);
+	return n;
+}
+
+TEST(plt_names_agree_with_objdump)
+{
+	if (system("aarch64-linux-gnu-objdump --version >/dev/null 2>&1") != 0) {
+		printf("  SKIP: aarch64-linux-gnu-objdump not installed\n");
+		return;
+	}
+	/* 16-byte entries: 32 + 16n bytes of .plt; 24-byte ones: 32 + 24n (readelf -S, -r) */
+	long pie = plt_against_objdump("symwork-pie"), bti = plt_against_objdump("symwork-bti"),
+	     pac = plt_against_objdump("symwork-pac");
+	CHECK_INT_EQ(pie, (0xd0) / 4);
+	CHECK_INT_EQ(bti, (0x110) / 4);
+	CHECK_INT_EQ(pac, (0x128) / 4);
+}
+
+/*
+ * symwork.c's names, addresses from aarch64-linux-gnu-readelf -sW and
+ * objdump -d of fixtures/elf/symwork-pie.
+ */
+TEST(names_aliases_and_mapping_symbols)
+{
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_binary *bin = spe_sym_binary(sym, "/symwork-pie", NULL);
+	CHECK(bin != NULL);
+	/* aliases: fewer leading underscores (impl_write, __impl_write, weak write_weak at 0x938) */
+	CHECK_STR_EQ(name_at(bin, 0x938), "impl_write");
+	CHECK_STR_EQ(name_at(bin, 0x96c), "impl_write");
+	/* local helper_local over weak helper_weak (0x970) */
+	CHECK_STR_EQ(name_at(bin, 0x974), "helper_local");
+	/* two globals, same underscores: the longer name (sum, sum_longer_name at 0x97c) */
+	CHECK_STR_EQ(name_at(bin, 0x97c), "sum_longer_name");
+	/* the data words inside asm_with_data ($d at 0x91c, $x again at 0x924) */
+	CHECK_STR_EQ(name_at(bin, 0x91c), "asm_with_data");
+	CHECK_STR_EQ(name_at(bin, 0x920), "asm_with_data");
+	CHECK_STR_EQ(name_at(bin, 0x924), "asm_with_data");
+	/* a sizeless function reaches to the next symbol, a label inside it */
+	CHECK_STR_EQ(name_at(bin, 0x92c), "asm_sizeless");
+	CHECK_STR_EQ(name_at(bin, 0x930), "asm_sizeless_tail");
+	struct spe_sym_result r;
+	spe_sym_lookup(bin, 0x92c, &r);
+	CHECK_U64_EQ(r.function_start, 0x928);
+	CHECK_U64_EQ(r.function_size, 0); /* sizeless: symbol.size NULL */
+	/* _init (sizeless, .init 0x710-0x728) stops at its section's end: not over the gap, not over PLT0 */
+	CHECK_STR_EQ(name_at(bin, 0x724), "_init");
+	CHECK_STR_EQ(name_at(bin, 0x728), "(none)");
+	CHECK_STR_EQ(name_at(bin, 0x730), "(none)"); /* PLT0 */
+	CHECK_STR_EQ(name_at(bin, 0x74c), "(none)");
+	spe_sym_lookup(bin, 0x750, &r); /* the first PLT entry: 16 bytes */
+	CHECK_STR_EQ(r.function, "strlen@plt");
+	CHECK_U64_EQ(r.function_start, 0x750);
+	CHECK_U64_EQ(r.function_size, 16);
+	/* no name is ever a mapping symbol, anywhere in the file's code */
+	for (uint64_t a = 0x700; a < 0xb20; a += 4) {
+		const char *n = name_at(bin, a);
+		if (n[0] == '$') {
+			printf("  0x%llx: %s\n", (unsigned long long)a, n);
+			CHECK(0);
+			break;
+		}
+	}
+	spe_sym_free(sym);
+}
+
+/* The same names in the BTI binary: the 24-byte entries start with `bti c` (objdump -d). */
+TEST(bti_plt_entries)
+{
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = elf_dir };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_binary *bin = spe_sym_binary(sym, "/symwork-bti", NULL);
+	struct spe_sym_result r;
+	spe_sym_lookup(bin, 0x40070c, &r); /* adrp of the second entry */
+	CHECK_STR_EQ(r.function, "__libc_start_main@plt");
+	CHECK_U64_EQ(r.function_start, 0x400708);
+	CHECK_U64_EQ(r.function_size, 24);
+	CHECK_STR_EQ(name_at(bin, 0x400704), "strlen@plt"); /* the nop ending the first entry */
+	CHECK_STR_EQ(name_at(bin, 0x4006ec), "(none)");     /* PLT0's last nop */
+	spe_sym_free(sym);
+}
+
+#define SYMWORK_PIE_ID "e651cb20a79cb8c9cb884e5f8aaa609faa6ab6c7"
+#define SYMWORK_REBUILT_ID "5ff24a5a7c5709763137d77394e0fe1409834e4a"
+
+struct seen {
+	int calls;
+	enum spe_sym_match last;
+};
+
+static void count_binary(void *arg, const char *path, const char *build_id, const struct spe_sym_check *c)
+{
+	(void)path, (void)build_id;
+	struct seen *s = arg;
+	s->calls++;
+	s->last = c->match;
+}
+
+/* A file is used only when its build-id is the recorded one; each outcome named once. */
+TEST(build_id_decides_the_file)
+{
+	struct root root;
+	if (root_make(&root) < 0) {
+		CHECK(0);
+		return;
+	}
+	char cmd[1024];
+	/* the program rebuilt since the recording, at the recorded path */
+	snprintf(cmd, sizeof cmd, "cp %s/symwork-rebuilt %s/symwork", elf_dir, root.dir);
+	CHECK_INT_EQ(system(cmd), 0);
+	struct seen seen = { 0 };
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = root.dir, .on_binary = count_binary, .arg = &seen };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	struct spe_sym_check c;
+	CHECK(spe_sym_binary_check(sym, "/symwork", SYMWORK_PIE_ID, &c) == NULL);
+	CHECK_INT_EQ(c.match, SPE_SYM_MISMATCH);
+	CHECK(c.file && ends_with(c.file, "/symwork"));
+	CHECK_STR_EQ(c.file_build_id, SYMWORK_REBUILT_ID);
+	CHECK(spe_sym_binary_check(sym, "/symwork", SYMWORK_PIE_ID, &c) == NULL); /* remembered */
+	CHECK_INT_EQ(c.match, SPE_SYM_MISMATCH);
+	CHECK_INT_EQ(seen.calls, 1); /* named once */
+	CHECK_INT_EQ(spe_sym_known_match(sym, "/symwork", SYMWORK_PIE_ID), SPE_SYM_MISMATCH);
+	CHECK_INT_EQ(spe_sym_known_match(sym, "/symwork", NULL), SPE_SYM_UNCHECKED);
+	/* the rebuilt file's own id: it is the one */
+	struct spe_sym_binary *bin = spe_sym_binary_check(sym, "/symwork", SYMWORK_REBUILT_ID, &c);
+	CHECK(bin != NULL);
+	CHECK_INT_EQ(c.match, SPE_SYM_MATCHED);
+	/* perf pads ids to 20 bytes: a longer recorded id with zeros past the file's is the same, else not */
+	CHECK(spe_sym_binary_check(sym, "/symwork", SYMWORK_REBUILT_ID "0000", &c) != NULL);
+	CHECK_INT_EQ(c.match, SPE_SYM_MATCHED);
+	CHECK(spe_sym_binary_check(sym, "/symwork", SYMWORK_REBUILT_ID "0001", &c) == NULL);
+	CHECK_INT_EQ(c.match, SPE_SYM_MISMATCH);
+	/* no recorded id: the file at the path, unverified */
+	CHECK(spe_sym_binary_check(sym, "/symwork", NULL, &c) != NULL);
+	CHECK_INT_EQ(c.match, SPE_SYM_UNRECORDED);
+	CHECK_STR_EQ(c.file_build_id, SYMWORK_REBUILT_ID);
+	/* nothing at all */
+	CHECK(spe_sym_binary_check(sym, "/absent", SYMWORK_PIE_ID, &c) == NULL);
+	CHECK_INT_EQ(c.match, SPE_SYM_NOT_FOUND);
+	CHECK(c.file == NULL);
+	CHECK_INT_EQ(seen.calls, 6);
+	CHECK_STR_EQ(spe_sym_match_name(SPE_SYM_MISMATCH), "mismatch");
+	CHECK(spe_sym_match_name(SPE_SYM_UNCHECKED) == NULL);
+	spe_sym_free(sym);
+	root_remove(&root);
+}
+
+/*
+ * perf's build-id cache layouts (tools/perf/util/build-id.c): a directory
+ * per id holding `elf` and `debug`, linked from .build-id/xx/rest; the
+ * older link straight to the file; roots from the option, $PERF_BUILDID_DIR
+ * and ~/.debug.  A `debug` file gives names and lines but no code.
+ */
+TEST(build_id_cache_layouts)
+{
+	struct root root;
+	if (root_make(&root) < 0) {
+		CHECK(0);
+		return;
+	}
+	char cmd[2048];
+	const char *id = SYMWORK_PIE_ID;
+	snprintf(cmd, sizeof cmd,
+		 "cd %s && mkdir -p a/.build-id/%.2s a/bin/symwork/%s && cp %s/symwork-pie a/bin/symwork/%s/elf && "
+		 "ln -s ../../bin/symwork/%s a/.build-id/%.2s/%s && "
+		 "mkdir -p b/.build-id/%.2s && cp %s/symwork-pie b/symwork && ln -s ../../symwork b/.build-id/%.2s/%s && "
+		 "mkdir -p c/.build-id/1a c/memwork/" MEMWORK_BUILD_ID " && "
+		 "cp %s/.debug/memwork-stripped.debug c/memwork/" MEMWORK_BUILD_ID "/debug && "
+		 "ln -s ../../memwork/" MEMWORK_BUILD_ID " c/.build-id/1a/466382803aa50298bdd65d5121800874950ac3",
+		 root.dir, id, id, elf_dir, id, id, id, id + 2, id, elf_dir, id, id + 2, elf_dir);
+	CHECK_INT_EQ(system(cmd), 0);
+	const char *layouts[] = { "a", "b" };
+	for (int i = 0; i < 2; i++) {
+		char dir[64];
+		snprintf(dir, sizeof dir, "%s/%s", root.dir, layouts[i]);
+		struct spe_sym_opts o = { .size = sizeof o, .symfs = root.dir, .buildid_dir = dir };
+		struct spe_symbolizer *sym = spe_sym_new(&o);
+		struct spe_sym_check c;
+		struct spe_sym_binary *bin = spe_sym_binary_check(sym, "/usr/bin/symwork", SYMWORK_PIE_ID, &c);
+		CHECK(bin != NULL);
+		CHECK_INT_EQ(c.match, SPE_SYM_MATCHED);
+		if (c.match != SPE_SYM_MATCHED)
+			printf("  %s: %s has %s\n", layouts[i], c.file ? c.file : "-", c.file_build_id ? c.file_build_id : "-");
+		CHECK_STR_EQ(bin ? name_at(bin, 0x974) : "", "helper_local");
+		uint8_t code[4];
+		CHECK_INT_EQ(bin ? spe_sym_read_code(bin, 0x974, code, 4) : 0, 4);
+		spe_sym_free(sym);
+	}
+	/* the same through $PERF_BUILDID_DIR, and through ~/.debug */
+	char env[64];
+	snprintf(env, sizeof env, "%s/a", root.dir);
+	setenv("PERF_BUILDID_DIR", env, 1);
+	struct spe_sym_opts o = { .size = sizeof o, .symfs = root.dir };
+	struct spe_symbolizer *sym = spe_sym_new(&o);
+	CHECK(spe_sym_binary(sym, "/usr/bin/symwork", SYMWORK_PIE_ID) != NULL);
+	spe_sym_free(sym);
+	unsetenv("PERF_BUILDID_DIR");
+	snprintf(cmd, sizeof cmd, "mv %s/a %s/home/.debug", root.dir, root.dir);
+	CHECK_INT_EQ(system(cmd), 0);
+	sym = spe_sym_new(&o);
+	CHECK(spe_sym_binary(sym, "/usr/bin/symwork", SYMWORK_PIE_ID) != NULL);
+	spe_sym_free(sym);
+	/* only the cache's `debug`: names and lines, no code bytes */
+	snprintf(env, sizeof env, "%s/c", root.dir);
+	struct spe_sym_opts oc = { .size = sizeof oc, .symfs = root.dir, .buildid_dir = env };
+	sym = spe_sym_new(&oc);
+	struct spe_sym_binary *bin = spe_sym_binary(sym, "/usr/bin/memwork", MEMWORK_BUILD_ID);
+	CHECK(bin && ends_with(spe_sym_binary_path(bin), "/debug"));
+	struct spe_sym_result r;
+	CHECK_INT_EQ(bin ? spe_sym_lookup(bin, 0x8c4, &r) : 0, 1);
+	CHECK_STR_EQ(bin ? r.function : "", "chase");
+	CHECK_INT_EQ(bin ? r.line : 0, 35);
+	uint8_t code[4];
+	CHECK_INT_EQ(bin ? spe_sym_read_code(bin, 0x8c4, code, 4) : 1, 0);
+	spe_sym_free(sym);
+	root_remove(&root);
+}
+
 int main(int argc, char **argv)
 {
-	elf_dir = argc > 1 ? argv[1] : "fixtures/elf";
+	setenv("DEBUGINFOD_URLS", "", 1); /* the reference dwfl session's standard callbacks would ask it */
+	static char abs_dir[4096];
+	elf_dir = realpath(argc > 1 ? argv[1] : "fixtures/elf", abs_dir) ? abs_dir : "fixtures/elf";
 	RUN(pie_function_line_and_code);
 	RUN(inline_frame);
 	RUN(inline_frames_with_call_sites);
@@ -364,6 +668,11 @@ int main(int argc, char **argv)
 	RUN(found_by_build_id);
 	RUN(found_by_build_id_in_debug_root);
 	RUN(stripped_with_debuginfo_in_debug_root);
-	RUN(symbol_index_agrees_with_dwfl);
+	RUN(symbol_names_agree_with_dwfl_where_unambiguous);
+	RUN(plt_names_agree_with_objdump);
+	RUN(names_aliases_and_mapping_symbols);
+	RUN(bti_plt_entries);
+	RUN(build_id_decides_the_file);
+	RUN(build_id_cache_layouts);
 	return check_summary();
 }

@@ -267,7 +267,7 @@ expect cut_stats "$(chq "SELECT records > 0 AND records < 1200 AS r, cut_offset 
 	cut LIKE '%AUXTRACE record%' AS w FROM load_stats WHERE cut_offset IS NOT NULL")" "r,o,b,w
 1,1,1,1"
 
-# ---- a database of an earlier spekit (this schema version, without the summary tables): refused for loading --------
+# ---- a database of an earlier spekit (this schema version, without the summary tables or mapping.build_id_status): refused for loading
 for u in "$CH_URL1" "$CH_URL2"; do
 	ch_http "$u" "CREATE DATABASE IF NOT EXISTS olddb"
 	ch_http "$u" "CREATE TABLE IF NOT EXISTS olddb.meta(key String, value String) ENGINE = MergeTree ORDER BY key"
@@ -279,7 +279,7 @@ ${SPE_RUN:-} "$load" "$tmp/memwork.data" --symfs="$fixtures/elf" --clickhouse="h
 	--cluster=spe_test "$cluster_http" 2>"$tmp/err"
 expect old_database_rc $? 65
 note
-has old_database_msg "$(cat "$tmp/err")" "was made by an earlier spekit, without the summary tables this one writes"
+has old_database_msg "$(cat "$tmp/err")" "was made by an earlier spekit, without tables or columns this one writes"
 
 # ---- the query session cannot write ----------------------------------------------
 before=$(chq "SELECT count() FROM spe_record; SELECT count() FROM source")

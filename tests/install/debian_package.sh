@@ -46,13 +46,14 @@ done
 [ $fail -eq 0 ] || exit 1
 
 # dependencies: the commands need the library of the same release, the
-# headers the exact library, the library only libc
+# headers the exact library (and libzstd's headers: libspe.pc requires libzstd
+# for static links), the library only libc and libzstd (perf record -z data)
 has "spekit Depends" "$(dpkg-deb -f "$(deb spekit)" Depends)" "libspe0 (>= $version)"
 for lib in libsqlite3-0 libdw1 libelf1 libcapstone4; do
 	has "spekit Depends $lib" "$(dpkg-deb -f "$(deb spekit)" Depends)" "$lib"
 done
-expect "libspe-dev Depends" "$(dpkg-deb -f "$(deb libspe-dev)" Depends)" "libspe0 (= $version)"
-expect "libspe0 Depends" "$(dpkg-deb -f "$(deb libspe0)" Depends | sed 's/ (.*//')" "libc6"
+expect "libspe-dev Depends" "$(dpkg-deb -f "$(deb libspe-dev)" Depends)" "libspe0 (= $version), libzstd-dev"
+expect "libspe0 Depends" "$(dpkg-deb -f "$(deb libspe0)" Depends | sed 's/ ([^)]*)//g')" "libc6, libzstd1"
 
 # contents
 contents() { dpkg-deb -c "$(deb "$1")" | awk '{ print $6 }' | sed 's|^\./|/|'; }
@@ -100,8 +101,9 @@ done
 # the release the package says is the one its programs say (CMake's project version)
 expect "spe --version is the package's" "$("$root/usr/bin/spe" --version)" "spe (spekit) ${version%%-*}"
 has "man spe-load from the package" "$(MANWIDTH=80 man -M "$root/usr/share/man" spe-load 2>&1)" "spe-load - load Arm SPE traces"
-export PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/lib/$multiarch/pkgconfig"
-expect "libspe.pc has plain /usr paths" "$(sed -n 's/^prefix=//p' "$PKG_CONFIG_LIBDIR/libspe.pc")" /usr
+# libzstd.pc (libspe.pc's Requires.private) is the system's: libspe-dev depends on libzstd-dev
+export PKG_CONFIG_SYSROOT_DIR="$root" PKG_CONFIG_LIBDIR="$root/usr/lib/$multiarch/pkgconfig:/usr/lib/$multiarch/pkgconfig"
+expect "libspe.pc has plain /usr paths" "$(sed -n 's/^prefix=//p' "$root/usr/lib/$multiarch/pkgconfig/libspe.pc")" /usr
 ex=$root/usr/share/doc/libspe-dev/examples/decode_records.c
 [ -f "$ex" ] || ex=$ex.gz
 zcat -f "$ex" >"$tmp/decode_records.c"

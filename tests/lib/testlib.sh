@@ -30,3 +30,16 @@ has() {
 		;;
 	esac
 }
+
+# big_recording RECORD FIXTURES OUT: a large perf.data, the datawork trace 300 times over (606,000
+# records, 39 MB) replayed by spe-record (RECORD), for tests that need a command busy for a while
+# (signals, races).  Returns spe-record's status.
+big_recording() {
+	traces=$2/workloads/traces
+	for c in 0 1 2; do
+		i=0
+		while [ $i -lt 300 ]; do cat "$traces/datawork-cpu$c.bin"; i=$((i + 1)); done >"$tmp/cpu$c.bin"
+	done
+	sed 's|aux datawork-cpu\([0-9]\).bin|aux cpu\1.bin|' "$traces/datawork.replay" >"$tmp/big.replay"
+	${SPE_RUN:-} "$1" --replay="$tmp/big.replay" -o "$3" >/dev/null 2>&1
+}

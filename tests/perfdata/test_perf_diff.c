@@ -14,7 +14,9 @@
  *        test_perf_diff --golden SPE_DUMP_BINARY FIXDIR
  * compares with perf 6.1 output recorded in FIXDIR/X.perf-6.1.txt (no perf needed);
  *        test_perf_diff --make-fixture OUT SEED RECORDS
- * writes the perf.data of one seed (to record such a fixture).
+ * writes the perf.data of one seed (to record such a fixture);
+ *        test_perf_diff --file SPE_DUMP FILE
+ * compares on FILE (a pipe-mode one through a pipe), live (77 without perf).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -277,6 +279,19 @@ static int compare(const char *spe_dump, const char *file, const char *label, in
 	return rc;
 }
 
+/* A pipe-mode perf.data: its header says 16 bytes. */
+static int is_pipe_mode(const char *path)
+{
+	uint8_t h[16] = { 0 };
+	FILE *f = fopen(path, "rb");
+	if (f) {
+		if (fread(h, 1, sizeof h, f) != sizeof h)
+			memset(h, 0, sizeof h);
+		fclose(f);
+	}
+	return h[8] == 16 && !memcmp(h + 9, "\0\0\0\0\0\0\0", 7);
+}
+
 static int have_perf(void)
 {
 	FILE *p = popen("perf version 2>/dev/null", "r");
@@ -334,6 +349,13 @@ int main(int argc, char **argv)
 		return make_fixture(argv[2], (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "--golden"))
 		return golden(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "--file")) {
+		if (!have_perf()) {
+			printf("SKIP: perf not installed\n");
+			return 77;
+		}
+		return compare(argv[2], argv[3], argv[3], is_pipe_mode(argv[3]), NULL);
+	}
 	if (argc < 2) {
 		fprintf(stderr, "usage: test_perf_diff SPE_DUMP [PUBLIC_RAW_DIR] [SEEDS] [RECORDS]\n");
 		return 2;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * wrap_raw RAW OUT [--midr=0x...] [--chunk=N] [--v2] [--sideband] [--pipe] [--cpu=N [--tid=N]]
- *          [--nr-cpus=N]: wrap a file of bare SPE bytes into a perf.data (test
+ *          [--nr-cpus=N] [--aux-flags=F,F...]: wrap a file of bare SPE bytes into a perf.data (test
  * helper for the differential test, the fuzz seeds and the CPU-range tests).
  * Chunks of N bytes become AUXTRACE records of queue 0, cpu 0 (or --cpu: any
  * 32-bit value, -1 for per-thread, with --tid); --nr-cpus sets HEADER_NRCPUS.
  * --sideband adds COMM, MMAP2, ITRACE_START, AUX, FORK, SWITCH_CPU_WIDE and LOST records
- * and a BUILD_ID.
+ * and a BUILD_ID.  --aux-flags writes one AUX record per value F (PERF_AUX_FLAG_*
+ * bits: 1 truncated, 4 partial, 8 collision), in place of --sideband's one
+ * partial AUX record.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@ int main(int argc, char **argv)
 	int v2 = 0, sideband = 0, pipe_mode = 0;
 	int32_t aux_cpu = 0, aux_tid = -1;
 	uint32_t nr_cpus = 0;
+	const char *aux_flags = NULL;
 	for (int i = 3; i < argc; i++) {
 		if (!strncmp(argv[i], "--midr=", 7))
 			midr = (uint32_t)strtoul(argv[i] + 7, NULL, 0);
@@ -45,6 +48,8 @@ int main(int argc, char **argv)
 			aux_tid = (int32_t)strtol(argv[i] + 6, NULL, 0);
 		else if (!strncmp(argv[i], "--nr-cpus=", 10))
 			nr_cpus = (uint32_t)strtoul(argv[i] + 10, NULL, 0);
+		else if (!strncmp(argv[i], "--aux-flags=", 12))
+			aux_flags = argv[i] + 12;
 	}
 	FILE *in = fopen(argv[1], "rb");
 	if (!in) {
@@ -82,13 +87,23 @@ int main(int argc, char **argv)
 		spe_perf_write_comm(w, 1234, 1234, "memstress", 1, &sid);
 		spe_perf_write_mmap2(w, &m, &sid);
 		spe_perf_write_itrace_start(w, 1234, 1234, &sid);
-		spe_perf_write_aux(w, 0, (uint64_t)len, SPE_PERF_AUX_PARTIAL, &sid);
+		if (!aux_flags)
+			spe_perf_write_aux(w, 0, (uint64_t)len, SPE_PERF_AUX_PARTIAL, &sid);
 		struct spe_perf_task t = { .pid = 1234, .ppid = 1, .tid = 1235, .ptid = 1234, .time = 1001 };
 		spe_perf_write_task(w, SPE_PERF_RECORD_FORK, &t, &sid);
 		struct spe_perf_switch sw = { .out = 1, .next_prev_pid = 1234, .next_prev_tid = 1235 };
 		spe_perf_write_switch(w, 1, &sw, &sid);
 		spe_perf_write_lost(w, 1, 3, &sid);
 		spe_perf_writer_add_build_id(w, 1234, id, 20, "/usr/local/bin/memstress");
+	}
+	for (const char *p = aux_flags; p && *p;) {
+		char *end;
+		uint64_t flags = strtoull(p, &end, 0);
+		if (end == p) /* not a number: the list ends */
+			break;
+		struct spe_perf_writer_sid sid = { .pid = 1234, .tid = 1234, .time = 1002, .cpu = 0 };
+		spe_perf_write_aux(w, 0, (uint64_t)len, flags, &sid);
+		p = *end == ',' ? end + 1 : end;
 	}
 	for (size_t off = 0; off < (size_t)len || off == 0; off += chunk) {
 		size_t n = (size_t)len - off < chunk ? (size_t)len - off : chunk;

@@ -19,6 +19,7 @@
 #include "util/child.h"
 #include "util/grow.h"
 #include "util/json.h"
+#include "util/visible.h"
 
 static char *json(const char *s)
 {
@@ -37,6 +38,57 @@ TEST(json_string)
 	CHECK_STR_EQ(json("\x01\x1f\x7f"), "\"\\u0001\\u001f\\u007f\"");
 	CHECK_STR_EQ(json("caf\xc3\xa9"), "\"caf\xc3\xa9\""); /* UTF-8 passes through */
 	CHECK_STR_EQ(json(NULL), "\"\"");
+}
+
+/* util_visible: what a terminal would take as a command is shown as text (util/visible.h). */
+static const char *vis(const char *s, unsigned flags, size_t max)
+{
+	static char buf[512];
+	char *v = util_visible(s, flags, max);
+	snprintf(buf, sizeof buf, "%s", v ? v : "(null)");
+	free(v);
+	return buf;
+}
+
+TEST(visible)
+{
+	CHECK_STR_EQ(vis("plain name", 0, 0), "plain name");
+	CHECK_STR_EQ(vis(NULL, 0, 0), "");
+	/* ESC sequences: the window title (OSC 0), clear screen, BEL */
+	CHECK_STR_EQ(vis("\x1b]0;pwned\x07", 0, 0), "\\x1b]0;pwned\\x07");
+	CHECK_STR_EQ(vis("a\x1b[2Jb", 0, 0), "a\\x1b[2Jb");
+	CHECK_STR_EQ(vis("row\nfake row\r\t", 0, 0), "row\\nfake row\\r\\t");
+	CHECK_STR_EQ(vis("\tx", UTIL_VISIBLE_TABS, 0), "\tx"); /* source lines keep their tabs */
+	CHECK_STR_EQ(vis("\x7f\x01", 0, 0), "\\x7f\\x01");
+	/* C1 controls (CSI as U+009B) and bytes that are not UTF-8 */
+	CHECK_STR_EQ(vis("\xc2\x9b" "2J", 0, 0), "\\xc2\\x9b2J");
+	CHECK_STR_EQ(vis("\x9b\xff\xc3", 0, 0), "\\x9b\\xff\\xc3");
+	CHECK_STR_EQ(vis("\xc0\xaf", 0, 0), "\\xc0\\xaf");           /* overlong '/' */
+	CHECK_STR_EQ(vis("\xed\xa0\x80", 0, 0), "\\xed\\xa0\\x80"); /* a surrogate */
+	CHECK_STR_EQ(vis("\xf4\x90\x80\x80", 0, 0), "\\xf4\\x90\\x80\\x80"); /* above U+10FFFF */
+	/* well-formed UTF-8 as it is; the bidi override as \u202e */
+	CHECK_STR_EQ(vis("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0", 0, 0), "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xa0");
+	CHECK_STR_EQ(vis("a\xe2\x80\xae" "b\xe2\x80\xa8", 0, 0), "a\\u202eb\\u2028");
+	/* columns: a UTF-8 character is one, an escape its text */
+	CHECK_INT_EQ(util_visible_columns("caf\xc3\xa9", 0, 0), 4);
+	CHECK_INT_EQ(util_visible_columns("\x1b", 0, 0), 4);
+	/* cut at max columns, the ellipsis included, and counted */
+	unsigned long before = util_visible_cuts();
+	CHECK_STR_EQ(vis("abcdef", 0, 6), "abcdef");
+	CHECK_INT_EQ(util_visible_cuts(), before);
+	CHECK_STR_EQ(vis("abcdefg", 0, 6), "abcde\xe2\x80\xa6");
+	CHECK_INT_EQ(util_visible_cuts(), before + 1);
+	CHECK_STR_EQ(vis("ab\x1b", 0, 4), "ab\xe2\x80\xa6"); /* an escape is never split */
+	CHECK_INT_EQ(util_visible_columns("abcdefg", 0, 6), 6);
+	/* padding on the visible width */
+	char buf[64] = "";
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	util_visible_put(f, "\xc3\xa9\n", 0, 0, 5);
+	fputc('|', f);
+	util_visible_put(f, "ab", 0, 0, -4);
+	fputc('|', f);
+	fclose(f);
+	CHECK_STR_EQ(buf, "\xc3\xa9\\n  |  ab|");
 }
 
 TEST(grow)
@@ -151,6 +203,7 @@ TEST(child_discarded_before_release)
 int main(void)
 {
 	RUN(json_string);
+	RUN(visible);
 	RUN(grow);
 	RUN(child_inherits_no_pipe);
 	RUN(child_exec_failure);

@@ -6,7 +6,11 @@
  * queries read only theirs.
  *
  * A function is (name, path of its symbol's mapping), as symbol_summary
- * groups them; the records without a symbol are one more group.  For each
+ * groups them; the records without a symbol are one more group, and those
+ * in a kernel map one group per map path (kernel code nothing named, apart
+ * from user code: latency_rollup.c).  Such a group's rows carry symbol_id
+ * -M, M the smallest id of a map of that path (ch_views.c reads it back as
+ * symbol_summary's mapping_id; these tables are private).  For each
  * the capture gets a function_stat row -- samples, total and timed latency,
  * nearest-rank p50/p90/p99 over the capture's records -- and its latency
  * histogram as function_latency rows.  A query over one capture reads the
@@ -81,11 +85,16 @@ int ch_functions_symbol(struct ch_functions *f, const struct spe_row_symbol *r)
 	return 0;
 }
 
-int ch_functions_mapping(struct ch_functions *f, int64_t id, const char *path)
+int ch_functions_mapping(struct ch_functions *f, int64_t id, const char *path, int kernel)
 {
 	size_t k = index_of(f, id);
 	if (!k)
 		return 0;
+	if (zeroed((void **)&f->kernel, &f->cap_kernel, f->n_kernel, k + 1, 1) < 0)
+		return -1;
+	if (k + 1 > f->n_kernel)
+		f->n_kernel = k + 1;
+	f->kernel[k] = (uint8_t)!!kernel;
 	return keep_name(&f->paths, &f->cap_paths, &f->n_paths, k, path);
 }
 
@@ -123,6 +132,10 @@ static int number_functions(struct ch_functions *f)
 {
 	free(f->fn_of);
 	free(f->first_id);
+	free(f->kernel_map);
+	f->kernel_map = NULL;
+	f->n_kernel_fn = 0;
+	f->cap_kernel_fn = 0;
 	ana_latency_groups_free(&f->groups);
 	f->n_fn = 0;
 	size_t n = 0, *order = malloc((f->n_names + 1) * sizeof *order);
@@ -151,10 +164,11 @@ static int number_functions(struct ch_functions *f)
 	return 0;
 }
 
-int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_latency *r)
+int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_latency *r, int64_t mapping_id)
 {
-	/* by symbol here (rows of any table come in any order): into functions at the end */
-	struct latency_key key = { { r->symbol_id ? index_of(f, r->symbol_id) : 0, 0, 0 } };
+	/* by symbol (or mapping) here (rows of any table come in any order): into functions at the end */
+	struct latency_key key = { { r->symbol_id ? index_of(f, r->symbol_id) : 0,
+				     r->symbol_id || !mapping_id ? 0 : index_of(f, mapping_id), 0 } };
 	int64_t g = ana_latency_group_of(&f->by_symbol, &key);
 	if (g < 0 || (r->untimed && ana_latency_groups_add(&f->by_symbol, (uint32_t)g, LATENCY_NONE, r->untimed) < 0))
 		return -1;
@@ -164,13 +178,41 @@ int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_late
 	return 0;
 }
 
-/* Each symbol's histogram into its function's (a symbol never seen, or none, into the last group). */
+/* The group of the PCs without a symbol in map slot @p m: its kernel map path's, else the none group; UINT32_MAX without memory. */
+static uint32_t unnamed_group(struct ch_functions *f, size_t m)
+{
+	if (!m || m >= f->n_kernel || !f->kernel[m] || m >= f->n_paths || !f->paths[m])
+		return f->n_fn;
+	int64_t id = f->source_id + (int64_t)m;
+	for (uint32_t i = 0; i < f->n_kernel_fn; i++) {
+		size_t other = index_of(f, f->kernel_map[i]);
+		if (same(f->paths[other], f->paths[m])) {
+			if (id < f->kernel_map[i])
+				f->kernel_map[i] = id;
+			return f->n_fn + 1 + i;
+		}
+	}
+	int64_t *p = util_grow(f->kernel_map, &f->cap_kernel_fn, f->n_kernel_fn + 1, sizeof *p);
+	if (!p)
+		return UINT32_MAX;
+	f->kernel_map = p;
+	p[f->n_kernel_fn] = id;
+	uint32_t g = f->n_fn + 1 + f->n_kernel_fn++;
+	struct latency_key key = { { g, 0, 0 } };
+	return ana_latency_group_of(&f->groups, &key) == (int64_t)g ? g : UINT32_MAX;
+}
+
+/* Each symbol's histogram into its function's (a symbol never seen, or none, into the none or a kernel map's group). */
 static int merge_symbols(struct ch_functions *f)
 {
 	for (uint32_t s = 0; s < f->by_symbol.n; s++) {
 		const struct latency_group *sg = &f->by_symbol.groups[s];
 		size_t k = (size_t)sg->key.w[0];
-		uint32_t g = k && k < f->n_names && f->fn_of[k] ? f->fn_of[k] - 1 : f->n_fn;
+		uint32_t g = k && k < f->n_names && f->fn_of[k] ? f->fn_of[k] - 1
+			     : k			   ? f->n_fn
+						   : unnamed_group(f, (size_t)sg->key.w[1]);
+		if (g == UINT32_MAX)
+			return -1;
 		LATENCY_HIST_FOREACH(&sg->hist, i)
 		if (ana_latency_groups_add(&f->groups, g, latency_slot_latency(sg->hist.slots[i]),
 					   latency_slot_count(sg->hist.slots[i])) < 0)
@@ -183,23 +225,25 @@ int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_bu
 {
 	if (number_functions(f) < 0 || merge_symbols(f) < 0)
 		return -1;
-	uint32_t widest = 0;
-	for (uint32_t g = 0; g <= f->n_fn; g++)
+	uint32_t widest = 0, n_groups = f->n_fn + 1 + f->n_kernel_fn;
+	for (uint32_t g = 0; g < n_groups; g++)
 		if (f->groups.groups[g].hist.n > widest)
 			widest = f->groups.groups[g].hist.n;
 	uint64_t *scratch = malloc(((size_t)widest + 1) * sizeof *scratch);
 	if (!scratch)
 		return -1;
 	int rc = 0;
-	for (uint32_t g = 0; g <= f->n_fn && rc == 0; g++) {
+	for (uint32_t g = 0; g < n_groups && rc == 0; g++) {
 		const struct latency_hist *h = &f->groups.groups[g].hist;
-		int none = g == f->n_fn;
+		int none = g == f->n_fn, kernel = g > f->n_fn;
 		if (none && !h->n)
 			continue; /* every record had a symbol */
-		int64_t id = none ? 0 : f->first_id[g];
-		size_t k = none ? 0 : index_of(f, id);
-		const char *name = none ? NULL : f->names[k], *path = none ? NULL : path_of(f, k);
-		const char *file = none || k >= f->n_files ? NULL : f->files[k];
+		int64_t kmap = kernel ? f->kernel_map[g - f->n_fn - 1] : 0;
+		int64_t id = none ? 0 : kernel ? -kmap : f->first_id[g];
+		size_t k = none || kernel ? 0 : index_of(f, id);
+		const char *name = none || kernel ? NULL : f->names[k];
+		const char *path = none ? NULL : kernel ? f->paths[index_of(f, kmap)] : path_of(f, k);
+		const char *file = none || kernel || k >= f->n_files ? NULL : f->files[k];
 		struct latency_stats s;
 		ana_latency_hist_stats(h, scratch, &s);
 		if (ch_buf_reserve(stat, 10 * 9 + (name ? strlen(name) : 0) + (path ? strlen(path) : 0) +
@@ -213,7 +257,7 @@ int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_bu
 		put_nstr(stat, name);
 		put_nstr(stat, path);
 		put_nstr(stat, file);
-		put_nint(stat, !none && f->lines[k] > 0, none ? 0 : f->lines[k]);
+		put_nint(stat, !none && !kernel && f->lines[k] > 0, none || kernel ? 0 : f->lines[k]);
 		put_i64(stat, (int64_t)s.samples);
 		put_nint(stat, s.timed > 0, (int64_t)s.total_latency);
 		put_i64(stat, (int64_t)s.timed);
@@ -245,6 +289,8 @@ void ch_functions_free(struct ch_functions *f)
 	free(f->lines);
 	free(f->names);
 	free(f->paths);
+	free(f->kernel);
+	free(f->kernel_map);
 	free(f->mapping_of);
 	free(f->fn_of);
 	free(f->first_id);

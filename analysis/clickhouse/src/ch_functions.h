@@ -23,21 +23,31 @@ struct ch_functions {
 	size_t n_files, cap_files;
 	char **paths;        /* mapping path by id - source_id */
 	size_t n_paths, cap_paths;
-	struct latency_groups by_symbol; /* symbol slot (0: none) -> histogram, as pc_latency rows come */
+	uint8_t *kernel;     /* by id - source_id: a kernel map (pid NULL) */
+	size_t n_kernel, cap_kernel;
+	/* (symbol slot, 0), or for PCs without a symbol (0, their mapping's slot) -> histogram, as pc_latency rows come */
+	struct latency_groups by_symbol;
 	/* at the end (ch_functions_write) */
 	uint32_t *fn_of;     /* symbol -> function + 1 */
 	int64_t *first_id;   /* function -> its smallest symbol id */
 	uint32_t n_fn;
-	struct latency_groups groups; /* function (n_fn: no symbol) -> histogram */
+	/* groups n_fn + 1 ..: no symbol, in a kernel map path; its smallest mapping id */
+	int64_t *kernel_map;
+	uint32_t n_kernel_fn;
+	size_t cap_kernel_fn;
+	struct latency_groups groups; /* function (n_fn: no symbol, then the kernel maps') -> histogram */
 };
 
 /* A new capture: forget the last (and free its memory). */
 void ch_functions_begin(struct ch_functions *f, int64_t source_id);
 /* The capture's symbols and mappings, as the sink receives them.  0, or -1 without memory. */
 int ch_functions_symbol(struct ch_functions *f, const struct spe_row_symbol *r);
-int ch_functions_mapping(struct ch_functions *f, int64_t id, const char *path);
-/* Count a PC's histogram into its symbol's.  0, or -1 without memory. */
-int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_latency *r);
+int ch_functions_mapping(struct ch_functions *f, int64_t id, const char *path, int kernel);
+/*
+ * Count a PC's histogram into its symbol's, or without one its mapping's
+ * (@p mapping_id, its instruction's; 0: none).  0, or -1 without memory.
+ */
+int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_latency *r, int64_t mapping_id);
 /* The RowBinary rows of function_stat and function_latency (once every row is in).  0, or -1 without memory. */
 int ch_functions_write(struct ch_functions *f, struct ch_buf *stat, struct ch_buf *latency);
 void ch_functions_free(struct ch_functions *f);

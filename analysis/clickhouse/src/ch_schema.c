@@ -31,10 +31,10 @@
 /*
  * The version of ClickHouse's own tables beside the schema version they
  * share with SQLite (meta key clickhouse_version): 2 added the summaries
- * (mem_level_stat ... function_latency).  A database of an older version
- * is read as it is, and refused for loading.
+ * (mem_level_stat ... function_latency), 3 mapping.build_id_status.  A
+ * database of an older version is read as it is, and refused for loading.
  */
-#define SPE_CH_VERSION 2
+#define SPE_CH_VERSION 3
 
 static const struct ch_column source_cols[] = {
 	{ "id", "Int64" },
@@ -60,7 +60,7 @@ static const struct ch_column mapping_cols[] = {
 	{ "id", "Int64" },     { "source_id", "Int64" },          { "pid", "Nullable(Int64)" },
 	{ "path", "String" },  { "build_id", "Nullable(String)" }, { "start", "Int64" },
 	{ "end", "Int64" },    { "pgoff", "Int64" },              { "time", "Nullable(Int64)" },
-	{ "prot", "Nullable(Int64)" },
+	{ "prot", "Nullable(Int64)" }, { "build_id_status", "Nullable(String)" },
 };
 static const struct ch_column symbol_cols[] = {
 	{ "id", "Int64" },   { "source_id", "Int64" },        { "mapping_id", "Nullable(Int64)" },
@@ -177,8 +177,9 @@ static const struct ch_column cacheline_stat_cols[] = {
 };
 /*
  * symbol_id: the function's smallest symbol id in the capture, NULL for the
- * records without a symbol; name, path, file, line: that symbol's (hot_symbol
- * shows them).
+ * records without a symbol, -M for those of them in a kernel map (M: the
+ * capture's smallest id of a map of that path: ch_functions.c); name, path,
+ * file, line: that symbol's (hot_symbol shows them), the kernel map's path.
  */
 static const struct ch_column function_stat_cols[] = {
 	{ "source_id", "Int64" },	  { "symbol_id", "Nullable(Int64)" }, { "name", "Nullable(String)" },
@@ -548,7 +549,7 @@ static int check_meta(struct spe_ch *ch, const char *version, const char *layout
 			       strncmp(layout, "cluster ", 8) ? "" : ": give --cluster as when it was made");
 	if (check_layout && ch_version < SPE_CH_VERSION)
 		return ch_fail(ch, -spe_unsupported,
-			       "%s was made by an earlier spekit, without the summary tables this one writes: load into "
+			       "%s was made by an earlier spekit, without tables or columns this one writes: load into "
 			       "another database (?database=NAME)",
 			       ch->name);
 	return 0;

@@ -299,9 +299,9 @@ static int sink_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n
 {
 	struct ch_sink *s = ctx;
 	for (size_t k = 0; k < n; k++)
-		if (ch_functions_mapping(&s->functions, rows[k].id, rows[k].path) < 0)
+		if (ch_functions_mapping(&s->functions, rows[k].id, rows[k].path, rows[k].pid < 0) < 0)
 			return ch_fail(s->ch, -spe_nomem, "out of memory");
-	ROWS(s, CHT_MAPPING, rows, n, 8, STRINGS(r->path, r->build_id), {
+	ROWS(s, CHT_MAPPING, rows, n, 8, STRINGS(r->path, r->build_id, r->build_id_status), {
 		put_i64(b, r->id);
 		put_i64(b, r->source_id);
 		put_nint(b, r->pid >= 0, r->pid);
@@ -312,6 +312,7 @@ static int sink_mappings(void *ctx, const struct spe_row_mapping *rows, size_t n
 		put_i64(b, (int64_t)r->pgoff);
 		put_nint(b, r->time != SPE_ROW_NO_TIME, (int64_t)r->time);
 		put_nint(b, r->prot >= 0, r->prot);
+		put_nstr(b, r->build_id_status);
 	});
 }
 
@@ -398,7 +399,9 @@ static int sink_pc_latency(void *ctx, const struct spe_row_pc_latency *rows, siz
 	struct ch_buf *b = &s->rows[CHT_PC_LATENCY];
 	for (size_t k = 0; k < n; k++) {
 		const struct spe_row_pc_latency *r = &rows[k];
-		if (ch_functions_pc_latency(&s->functions, r) < 0)
+		int64_t slot = r->insn_id - s->source_id; /* its instruction's mapping: kernel code without a symbol by its map */
+		int64_t mapping = slot > 0 && (size_t)slot < s->n_insns && s->insns[slot].known ? s->insns[slot].mapping_id : 0;
+		if (ch_functions_pc_latency(&s->functions, r, mapping) < 0)
 			return ch_fail(s->ch, -spe_nomem, "out of memory");
 		for (size_t i = 0; i <= r->n; i++) {
 			int timed = i < r->n;

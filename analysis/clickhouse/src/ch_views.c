@@ -186,7 +186,9 @@ static void pc_summary(struct util_text *t, const char *src)
 /*
  * symbol_summary: per function -- (name, path of its mapping) -- across
  * processes and captures, named by its smallest symbol id; the records
- * without a symbol are one row with symbol_id NULL.  Each capture's
+ * without a symbol are one row with symbol_id NULL, those of them in a
+ * kernel map one row per map path, with mapping_id its smallest map id
+ * (function_stat keeps them as symbol_id -mapping_id: ch_functions.c).  Each capture's
  * statistics per function are in function_stat (ch_functions.c); a
  * function of one capture in scope takes them as they are, one of several
  * has its percentiles merged from those captures' histograms
@@ -214,12 +216,12 @@ static void pc_summary(struct util_text *t, const char *src)
 static void functions(struct util_text *t, const char *src)
 {
 	util_text_appendf(t,
-		    "SELECT symbol_id, samples, total_latency, timed, if(n_src = 1, s50, m50) AS p50,\n"
-		    "  if(n_src = 1, s90, m90) AS p90, if(n_src = 1, s99, m99) AS p99,\n"
+		    "SELECT if(f_min < 0, NULL, f_min) AS symbol_id, samples, total_latency, timed, if(n_src = 1, s50, m50) AS p50,\n"
+		    "  if(n_src = 1, s90, m90) AS p90, if(n_src = 1, s99, m99) AS p99, if(f_max < 0, -f_max, NULL) AS mapping_id,\n"
 		    "  if(k_none = 1, NULL, tupleElement(first, 1)) AS symbol, if(k_none = 1, NULL, tupleElement(first, 2)) AS mapping,\n"
 		    "  if(k_none = 1, NULL, tupleElement(first, 3)) AS src_file, if(k_none = 1, NULL, tupleElement(first, 4)) AS src_line\n"
 		    "FROM (SELECT * FROM (\n"
-		    "  SELECT k_none, k_name, k_path, min(f_id) AS symbol_id, argMin((name, path, file, line), f_id) AS first,\n"
+		    "  SELECT k_none, k_name, k_path, min(f_id) AS f_min, max(f_id) AS f_max, argMin((name, path, file, line), f_id) AS first,\n"
 		    "    sum(f_samples) AS samples, sum(f_total) AS total_latency, sum(f_timed) AS timed,\n"
 		    "    any(f50) AS s50, any(f90) AS s90, any(f99) AS s99, count() AS n_src\n"
 		    "  FROM (SELECT " FUNCTION_KEY ", symbol_id AS f_id, name, path, file, line, samples AS f_samples,"
@@ -241,7 +243,7 @@ static void functions(struct util_text *t, const char *src)
 
 static void symbol_summary(struct util_text *t, const char *src)
 {
-	util_text_append(t, "SELECT symbol_id, samples, total_latency, timed, p50, p90, p99 FROM (");
+	util_text_append(t, "SELECT symbol_id, samples, total_latency, timed, p50, p90, p99, mapping_id FROM (");
 	functions(t, src);
 	util_text_append(t, ")");
 }

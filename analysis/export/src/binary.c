@@ -30,14 +30,13 @@ static int sampled_mappings(struct export_ctx *x, char *sampled)
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(x->db, "SELECT DISTINCT mapping_id FROM insn", -1, &st, NULL) != SQLITE_OK)
-		return export_fail(x, -spe_io, "reading instructions: %s", sqlite3_errmsg(x->db));
+		return export_fail(x, export_sql_code(sqlite3_errcode(x->db)), "reading instructions: %s", sqlite3_errmsg(x->db));
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct export_mapping *m = export_mapping(x, sqlite3_column_int64(st, 0));
 		if (m && m->path && m->path[0] != '[')
 			sampled[m->id] = 1;
 	}
-	sqlite3_finalize(st);
-	return 0;
+	return export_finish(x, st, "reading instructions");
 }
 
 static int add_map(struct export_binary *b, int64_t id)
@@ -66,7 +65,7 @@ int export_binary_select(struct export_ctx *x, struct export_binary *b)
 		own = spe_sym_new(&so);
 		b->bin = own ? spe_sym_binary(own, o->binary, NULL) : NULL;
 		if (!b->bin)
-			rc = export_fail(x, -spe_bad_file, "--binary=%s: not an ELF file libdw can read", o->binary);
+			rc = export_fail(x, -spe_not_found, "--binary=%s: not an ELF file libdw can read", o->binary);
 		else if (!want_id && spe_sym_binary_build_id(b->bin)[0])
 			want_id = spe_sym_binary_build_id(b->bin);
 	}
@@ -119,7 +118,7 @@ int export_binary_select(struct export_ctx *x, struct export_binary *b)
 	if (rc == 0 && !b->bin) {
 		b->bin = export_mapping_binary(x, first);
 		if (!b->bin)
-			rc = export_fail(x, -spe_bad_file, "%s: cannot read the binary (give --binary=PATH or --symfs=DIR)",
+			rc = export_fail(x, -spe_not_found, "%s: cannot read the binary (give --binary=PATH or --symfs=DIR)",
 					 first->path);
 	}
 	if (rc == 0) {

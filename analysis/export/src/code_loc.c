@@ -37,7 +37,7 @@ static int load_insn_ids(struct code_locs *c)
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(c->x->db, "SELECT id, mapping_id, pc FROM insn WHERE mapping_id IS NOT NULL", -1, &st,
 			       NULL) != SQLITE_OK)
-		return export_fail(c->x, -spe_io, "reading instructions: %s", sqlite3_errmsg(c->x->db));
+		return export_fail(c->x, export_sql_code(sqlite3_errcode(c->x->db)), "reading instructions: %s", sqlite3_errmsg(c->x->db));
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct loc_key k = { sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2) };
@@ -49,10 +49,7 @@ static int load_insn_ids(struct code_locs *c)
 		if (!*id) /* the first row of a (mapping_id, pc), as a lookup in id order would find */
 			*id = sqlite3_column_int64(st, 0);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return export_fail(c->x, -spe_io, "reading instructions: %s", sqlite3_errmsg(c->x->db));
-	return 0;
+	return export_finish(c->x, st, "reading instructions");
 }
 
 struct code_locs *export_code_locs_new(struct export_ctx *x, enum code_loc_need need)
@@ -75,7 +72,7 @@ struct code_locs *export_code_locs_new(struct export_ctx *x, enum code_loc_need 
 			       "  s.name, s.start, s.file, s.line\n"
 			       "FROM insn i LEFT JOIN symbol s ON s.id = i.symbol_id WHERE i.id = ?",
 			       -1, &c->insn, NULL) != SQLITE_OK) {
-		export_fail(x, -spe_io, "reading instructions: %s", sqlite3_errmsg(x->db));
+		export_fail(x, export_sql_code(sqlite3_errcode(x->db)), "reading instructions: %s", sqlite3_errmsg(x->db));
 		export_code_locs_free(c);
 		return NULL;
 	}
@@ -173,7 +170,7 @@ static int resolve(struct code_locs *c, struct code_loc *l)
 			f[0].line = sqlite3_column_int(q, 1);
 		}
 	} else if (step != SQLITE_DONE) {
-		return export_fail(x, -spe_io, "reading instructions: %s", sqlite3_errmsg(x->db));
+		return export_fail(x, export_sql_code(sqlite3_errcode(x->db)), "reading instructions: %s", sqlite3_errmsg(x->db));
 	}
 	if (inline_chain || c->need == CODE_LOC_DECL_LINES) {
 		struct code_frame d[EXPORT_MAX_FRAMES];

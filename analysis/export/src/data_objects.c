@@ -39,7 +39,7 @@ int export_data_objects_load(struct export_ctx *x, struct export_data_objects *o
 	if (sqlite3_prepare_v2(x->db,
 			       "SELECT id, kind, name, start, size, file, line, mapping_id FROM data_object ORDER BY id", -1,
 			       &st, NULL) != SQLITE_OK)
-		return export_fail(x, -spe_io, "reading data objects: %s", sqlite3_errmsg(x->db));
+		return export_fail(x, export_sql_code(sqlite3_errcode(x->db)), "reading data objects: %s", sqlite3_errmsg(x->db));
 	int rc = 0, oom = 0;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -65,7 +65,12 @@ int export_data_objects_load(struct export_ctx *x, struct export_data_objects *o
 		/* a binary's variables and sections are small: their 64-byte lines are worth telling apart */
 		d->per_line = d->kind == DOBJ_VARIABLE || d->kind == DOBJ_SYMBOL || d->kind == DOBJ_SECTION;
 	}
-	sqlite3_finalize(st);
+	if (rc < 0) {
+		sqlite3_finalize(st);
+	} else if ((rc = export_finish(x, st, "reading data objects")) < 0) {
+		export_data_objects_free(o);
+		return rc;
+	}
 	if (rc == 0 && oom)
 		rc = -spe_nomem;
 	if (rc < 0) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "export_internal.h"
+#include "ana/result_internal.h"
 #include "util/grow.h"
 
 int export_fail(struct export_ctx *x, int code, const char *fmt, ...)
@@ -35,6 +36,20 @@ int export_printf(struct export_ctx *x, FILE *out, const char *fmt, ...)
 	if (n < 0)
 		return export_fail(x, -spe_io, "writing the output: %s", strerror(errno));
 	return 0;
+}
+
+int export_sql_code(int rc)
+{
+	return ana_sqlite_code(rc);
+}
+
+int export_finish(struct export_ctx *x, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_finalize(st);
+	if (rc == SQLITE_OK)
+		return 0;
+	return export_fail(x, export_sql_code(rc), "%s: %s", what,
+			   (rc & 0xff) == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(x->db));
 }
 
 struct export_mapping *export_mapping(struct export_ctx *x, int64_t id)
@@ -84,7 +99,7 @@ static int load_mappings(struct export_ctx *x)
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(x->db, "SELECT id, source_id, pid, path, build_id, start, end, pgoff FROM mapping ORDER BY id",
 			       -1, &st, NULL) != SQLITE_OK)
-		return export_fail(x, -spe_io, "reading mappings: %s", sqlite3_errmsg(x->db));
+		return export_fail(x, export_sql_code(sqlite3_errcode(x->db)), "reading mappings: %s", sqlite3_errmsg(x->db));
 	int rc = 0, oom = 0;
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -106,7 +121,10 @@ static int load_mappings(struct export_ctx *x)
 		m->end = (uint64_t)sqlite3_column_int64(st, 6);
 		m->pgoff = (uint64_t)sqlite3_column_int64(st, 7);
 	}
-	sqlite3_finalize(st);
+	if (rc < 0)
+		sqlite3_finalize(st);
+	else if ((rc = export_finish(x, st, "reading mappings")) < 0)
+		return rc;
 	if (rc == 0 && oom)
 		rc = -spe_nomem;
 	return rc < 0 ? export_fail(x, rc, "reading mappings: out of memory") : 0;

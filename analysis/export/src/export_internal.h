@@ -74,6 +74,42 @@ struct export_ctx {
 };
 
 /*
+ * Sums of latencies read from the database: a crafted database can hold
+ * values whose sum passes 2^64 (or, signed, 2^63 either way).  They are
+ * held at the type's bound instead of wrapping (or, signed, overflowing),
+ * and each such sum is counted in stats->saturated, which spe-export says.
+ */
+static inline uint64_t export_add_u64(struct export_ctx *x, uint64_t a, uint64_t b)
+{
+	uint64_t s;
+	if (__builtin_add_overflow(a, b, &s)) {
+		x->stats->saturated++;
+		return UINT64_MAX;
+	}
+	return s;
+}
+
+static inline int64_t export_add_i64(struct export_ctx *x, int64_t a, int64_t b)
+{
+	int64_t s;
+	if (__builtin_add_overflow(a, b, &s)) {
+		x->stats->saturated++;
+		return b < 0 ? INT64_MIN : INT64_MAX;
+	}
+	return s;
+}
+
+/*
+ * The end of a statement: 0, or the error of its last step (sqlite3_finalize
+ * returns it) as "@p what: SQLite's message" with its code: -spe_io for the
+ * disk (I/O error, full, busy), -spe_nomem, -spe_cancelled (interrupted),
+ * -spe_bad_file for a database that is corrupt or not what it says.
+ */
+int export_finish(struct export_ctx *x, sqlite3_stmt *st, const char *what);
+/* The code export_finish gives SQLite's result @p rc. */
+int export_sql_code(int rc);
+
+/*
  * Tables indexed by rowid (mappings, data objects): @p array of *@p n
  * elements of @p elem bytes, grown (zero-filled) until @p id fits; *@p n is
  * updated.  NULL without memory (@p array is then still valid).  Rowids

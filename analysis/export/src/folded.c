@@ -51,7 +51,7 @@ static int folded_row(void *arg, const struct export_row *r)
 	if (s->x->opts->weight == SPE_EXPORT_WEIGHT_SAMPLES)
 		v->weight++;
 	else if (r->latency[0] != EXPORT_NULL && r->latency[0] > 0)
-		v->weight += (uint64_t)r->latency[0];
+		v->weight = export_add_u64(s->x, v->weight, (uint64_t)r->latency[0]);
 	s->x->stats->written++;
 	return 0;
 }
@@ -144,7 +144,7 @@ int export_folded(struct export_ctx *x, FILE *out)
 		uint64_t w = lines[i].weight;
 		size_t j = i + 1;
 		while (j < n && !strcmp(lines[j].text, lines[i].text))
-			w += lines[j++].weight;
+			w = export_add_u64(x, w, lines[j++].weight);
 		rc = export_printf(x, out, "%s %llu\n", lines[i].text, (unsigned long long)w);
 		x->stats->locations++;
 		i = j;

@@ -226,7 +226,7 @@ static int pprof_row(void *arg, const struct export_row *r)
 	v->value[0]++;
 	for (int i = 0; i < 3; i++)
 		if (r->latency[i] != EXPORT_NULL)
-			v->value[1 + i] += r->latency[i];
+			v->value[1 + i] = export_add_i64(p->x, v->value[1 + i], r->latency[i]);
 	p->x->stats->written++;
 	return 0;
 }

@@ -81,7 +81,8 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 	}
 	util_text_free(&t);
 	if (rc != SQLITE_OK)
-		return export_fail(x, o->where ? -spe_invalid : -spe_io, "%s%s", o->where ? "--where: " : "",
+		return export_fail(x, o->where && (rc & 0xff) == SQLITE_ERROR ? -spe_invalid : export_sql_code(rc), "%s%s",
+				   o->where && (rc & 0xff) == SQLITE_ERROR ? "--where: " : "reading the records: ",
 				   sqlite3_errmsg(x->db));
 	if (o->source_id != SPE_EXPORT_ANY)
 		sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":source"), o->source_id);
@@ -110,9 +111,11 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 		if ((ret = fn(arg, &r)) != 0)
 			break;
 	}
+	/* a run-time error of the --where expression is the request's; the rest is the database's or the disk's */
 	if (ret == 0 && rc != SQLITE_DONE)
-		ret = export_fail(x, o->where ? -spe_invalid : -spe_io, "%s%s", o->where ? "--where: " : "",
-				  sqlite3_errmsg(x->db));
+		ret = export_fail(x, o->where && (rc & 0xff) == SQLITE_ERROR ? -spe_invalid : export_sql_code(rc), "%s%s",
+				  o->where && (rc & 0xff) == SQLITE_ERROR ? "--where: " : "reading the records: ",
+				  (rc & 0xff) == SQLITE_NOMEM ? "out of memory" : sqlite3_errmsg(x->db));
 	sqlite3_finalize(st);
 	return ret;
 }

@@ -87,10 +87,66 @@ int spe_schema_check(sqlite3 *db, char *err, size_t errlen);
 
 /* ---- symbolizer ---------------------------------------------------------- */
 
+/*
+ * How a mapped file was found (spe_sym_binary_check), decided once per path
+ * and recorded build-id.  A file whose build-id differs from the recorded
+ * one is never used.
+ */
+enum spe_sym_match {
+	SPE_SYM_UNCHECKED = 0, /* not looked up */
+	SPE_SYM_MATCHED,       /* a file with the recorded build-id */
+	SPE_SYM_MISMATCH,      /* only files with another build-id (or none): not used */
+	SPE_SYM_UNRECORDED,    /* no build-id recorded: the file at the path, unverified */
+	SPE_SYM_NOT_FOUND,     /* no file at all */
+};
+
+struct spe_sym_check {
+	enum spe_sym_match match;
+	/* MATCHED, UNRECORDED: the file used; MISMATCH: the first file found with another id; else NULL */
+	const char *file;
+	const char *file_build_id; /* that file's build-id as hex, "" if it has none */
+};
+
+/* mapping.build_id_status's text of @p m: "matched", "mismatch", "unrecorded", "not found"; NULL for UNCHECKED. */
+const char *spe_sym_match_name(enum spe_sym_match m);
+
+/* A debuginfod fetch (spe_sym_opts.on_fetch): once when it starts (done 0), once when it ends. */
+struct spe_sym_fetch {
+	int done;
+	const char *what;       /* "executable" or "debuginfo" */
+	const char *build_id;   /* hex */
+	const char *path;       /* the file it is for */
+	int timeout;            /* seconds without a byte before it is given up */
+	/* done: */
+	int status;             /* 0 fetched; -spe_not_found (no server has it), -spe_cancelled, -spe_unavailable */
+	int timed_out;          /* -spe_unavailable: no byte within the timeout (no other fetch follows) */
+	int error;              /* -spe_unavailable, -spe_not_found: the client's errno, else 0 */
+	const char *file;       /* fetched: the file in the client's cache */
+	const char *url;        /* the server that answered, NULL if none did */
+	double seconds;
+};
+
+/* Seconds without a byte before a debuginfod fetch is given up, when neither the options nor DEBUGINFOD_TIMEOUT say. */
+#define SPE_SYM_DEBUGINFOD_TIMEOUT 5
+
 struct spe_sym_opts {
 	size_t size;
 	const char *symfs;      /* prefix for mapping paths, or NULL */
 	const char *debug_path; /* dwfl debuginfo path; NULL = .debug, SYMFS/usr/lib/debug, /usr/lib/debug */
+	/* perf build-id cache roots (':'-separated), searched before $PERF_BUILDID_DIR and ~/.debug */
+	const char *buildid_dir;
+	/*
+	 * 1: what is not found locally is fetched from the debuginfod servers
+	 * of DEBUGINFOD_URLS (when set); 0: never (libdwfl's own implicit
+	 * queries are never made either way).
+	 */
+	int debuginfod;
+	int debuginfod_timeout; /* seconds without a byte before a fetch is given up; 0: DEBUGINFOD_TIMEOUT, else 5 */
+	const volatile sig_atomic_t *cancel; /* a fetch under way stops once *cancel != 0 */
+	void (*on_fetch)(void *arg, const struct spe_sym_fetch *fetch);
+	/* called once per path and recorded build-id, when first looked up */
+	void (*on_binary)(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check);
+	void *arg;
 };
 
 struct spe_sym_result {
@@ -115,9 +171,21 @@ void spe_sym_free(struct spe_symbolizer *sym);
  * when the binary cannot be read; the result is cached per path+build_id.
  */
 struct spe_sym_binary *spe_sym_binary(struct spe_symbolizer *sym, const char *path, const char *build_id);
+/*
+ * The same, saying how the file was found in *@p check (may be NULL).  With
+ * @p build_id, the candidates, in order, are: SYMFS/PATH; the build-id
+ * caches' `elf`; their `debug`, SYMFS/usr/lib/debug/.build-id/xx/rest.debug
+ * and /usr/lib/debug/.build-id/xx/rest.debug (symbols and lines, no code);
+ * then debuginfod's executable and debuginfo.  The first whose build-id
+ * equals @p build_id is used.  Without, SYMFS/PATH, unverified.
+ */
+struct spe_sym_binary *spe_sym_binary_check(struct spe_symbolizer *sym, const char *path, const char *build_id,
+					    struct spe_sym_check *check);
+/* How (@p path, @p build_id) was found, without looking it up: UNCHECKED if it never was. */
+enum spe_sym_match spe_sym_known_match(const struct spe_symbolizer *sym, const char *path, const char *build_id);
 /* Resolve a file-relative address (ELF vaddr).  Returns 1 if anything was found, 0 if not. */
 int spe_sym_lookup(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_result *res);
-/* Up to @p len code bytes at ELF vaddr @p vaddr; returns the count copied (0 = none). */
+/* Up to @p len code bytes at ELF vaddr @p vaddr; returns the count copied (0 = none, or a debug file without code). */
 size_t spe_sym_read_code(struct spe_sym_binary *bin, uint64_t vaddr, uint8_t *buf, size_t len);
 /* Map a file offset (mmap pgoff + delta) to an ELF vaddr via the program headers; 0 on success. */
 int spe_sym_offset_to_vaddr(struct spe_sym_binary *bin, uint64_t file_offset, uint64_t *vaddr);
@@ -149,10 +217,16 @@ int spe_sym_frames(struct spe_sym_binary *bin, uint64_t vaddr, struct spe_sym_fr
 /* ---- kallsyms ------------------------------------------------------------ */
 
 struct spe_kallsyms;
-/* Read a /proc/kallsyms file; NULL with message on failure. */
+/*
+ * Read a /proc/kallsyms file; NULL with a message naming the file (and the
+ * line) on failure: a line that is not a kallsyms line, every address 0.
+ */
 struct spe_kallsyms *spe_kallsyms_new(const char *path, char *err, size_t errlen);
 void spe_kallsyms_free(struct spe_kallsyms *ks);
-/* Nearest text symbol at or below @p addr; NULL if none.  @p start/@p size may be NULL. */
+/*
+ * The text symbol holding @p addr (the file's addresses: the kernel image's
+ * symbols, else a module's); NULL if none.  @p start/@p size may be NULL.
+ */
 const char *spe_kallsyms_lookup(const struct spe_kallsyms *ks, uint64_t addr, uint64_t *start, uint64_t *size);
 
 /* ---- disassembler -------------------------------------------------------- */
@@ -214,6 +288,15 @@ struct spe_load_opts {
 	 * names wins.
 	 */
 	uint32_t midr;
+	/* perf build-id cache roots (':'-separated) before $PERF_BUILDID_DIR and ~/.debug (spe_sym_opts) */
+	const char *buildid_dir;
+	/* 1: fetch what is not found locally from DEBUGINFOD_URLS' servers; 0: never (spe_sym_opts) */
+	int debuginfod;
+	int debuginfod_timeout;            /* seconds without a byte; 0: DEBUGINFOD_TIMEOUT, else 5 */
+	/* Notices, on the loading thread: each debuginfod fetch, and each mapped file when first looked up. */
+	void (*on_fetch)(void *arg, const struct spe_sym_fetch *fetch);
+	void (*on_binary)(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check);
+	void *notice_arg;
 };
 
 #define SPE_LOAD_LINE_BUDGET 524288 /* about 80-130 MB at most */
@@ -231,7 +314,7 @@ struct spe_load_counts {
 	uint64_t no_data_object;   /* user data addresses in no data object (no variable, no data mapping) */
 	uint64_t dropped_extras;   /* decoder: counters/addresses of unnamed indices past 8 in a record */
 	uint64_t no_pid;           /* user PCs of a process no sideband names (no CONTEXT thread, no switch): not resolved */
-	uint64_t kernel_no_symbol; /* kernel PCs without a function (no --kallsyms, or not in it) */
+	uint64_t kernel_no_symbol; /* kernel PCs without a function (no symbol source, or not in it) */
 	uint64_t out_of_order;     /* sideband records older than one before them in the file (applied in time order) */
 	/*
 	 * The file ends before its data (a recording cut short): the whole
@@ -241,6 +324,33 @@ struct spe_load_counts {
 	 */
 	uint64_t cut, cut_offset, cut_bytes;
 	char cut_what[320];
+	/*
+	 * Mapped files looked up (each path and recorded build-id once), by
+	 * how they were found (enum spe_sym_match): with the recorded
+	 * build-id; only with another (none used); without a recorded id (the
+	 * file at the path, unverified); not at all.
+	 */
+	uint64_t files_matched, files_mismatch, files_unrecorded, files_not_found;
+	/*
+	 * What perf itself only warns about (the exit status stays 0): the
+	 * PERF_RECORD_AUX records and those flagged truncated (data lost),
+	 * partial (gaps) or collision, and the sideband events the kernel
+	 * counted lost in PERF_RECORD_LOST (lost_aux above sums truncated and
+	 * lost events).  warnings: the first of the perf.data reader's
+	 * (spe_perf_warning: optional feature sections it skipped), n_warnings
+	 * all of them.
+	 */
+	uint64_t aux_records, aux_truncated, aux_partial, aux_collision, lost_events;
+	uint32_t n_warnings;
+	char warnings[4][400];
+	/*
+	 * Where kernel PCs got their functions, or why they have none (the
+	 * source, how it was lined up with the recording, the modules): one
+	 * sentence, "" when no record was in the kernel.
+	 */
+	char kernel_symbols[1024];
+	uint64_t kernel_no_map;          /* of kernel_no_symbol, the PCs no kernel map covers (MMAP, KSYMBOL) */
+	uint64_t bpf_loads, bpf_unloads; /* PERF_RECORD_BPF_EVENT program loads and unloads */
 };
 
 struct spe_loader;
@@ -264,9 +374,21 @@ int spe_loader_comm(struct spe_loader *ld, int pid, int tid, const char *comm, u
 /* FORK: @p tid of @p pid made by @p ptid of @p ppid; @p from_proc: perf synthesized it from /proc (misc bit 13). */
 int spe_loader_fork(struct spe_loader *ld, int pid, int ppid, int tid, int ptid, uint64_t time, int from_proc);
 int spe_loader_exit(struct spe_loader *ld, int pid, int tid, uint64_t time);
-/* An executable mapping of @p pid; @p pid -1: the kernel's (`[kernel.kallsyms]`, a module, a BPF program). */
+/*
+ * An executable mapping of @p pid; @p pid -1: the kernel's, @p path as perf
+ * writes it: `[kernel.kallsyms]` followed by its reference symbol (`_text`,
+ * whose runtime address is @p pgoff), or a module's path.
+ */
 int spe_loader_mmap(struct spe_loader *ld, int pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		    const char *path, const char *build_id, uint64_t time);
+/*
+ * An entry of the recording's build-id table (HEADER_BUILD_ID: perf.data's
+ * BUILD_ID feature or a pipe's type-67 records; @p misc its header misc,
+ * whose cpumode says whether it names a user file): mappings of @p name
+ * whose MMAP2 has no build-id take this one.  Before the first record.
+ */
+int spe_loader_build_id(struct spe_loader *ld, int pid, uint16_t misc, const uint8_t *id, unsigned size,
+			const char *name);
 /*
  * A data mapping (MMAP2 without PROT_EXEC, perf record -d / spe-record):
  * heap, stack, anonymous, shared or file data, for data objects.
@@ -293,6 +415,8 @@ void spe_loader_free(struct spe_loader *ld);
 /*
  * Load every item of @p aux (spe/aux.h): perf events as sideband, the first
  * chunk of each queue as its CPU, records, then the decoder statistics.
+ * The recording's build-id table is the caller's to give
+ * (spe_loader_build_id); the file front ends below do.
  * Returns 0, -spe_cancelled, the loader's negative code, or the AUX
  * layer's (spe_aux_errmsg says where and what).
  */

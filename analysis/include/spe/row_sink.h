@@ -182,6 +182,8 @@ struct spe_row_mapping {
 	uint64_t start, end, pgoff;
 	uint64_t time;           /* SPE_ROW_NO_TIME = NULL */
 	int64_t prot;            /* data mappings' PROT_* bits; -1 = NULL (executable mappings) */
+	/* how the mapped file was found: "matched", "mismatch", "unrecorded", "not found"; NULL: not looked up */
+	const char *build_id_status;
 };
 
 struct spe_row_symbol {

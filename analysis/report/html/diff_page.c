@@ -202,6 +202,9 @@ int spe_report_diff_html(const struct spe_diff *d, FILE *out, const struct spe_r
 	summary(&c, d);
 	for (int k = 0; k < 3; k++)
 		kind_table(&c, d, (enum spe_diff_kind)k);
+	report_page_cuts(&c.h);
 	report_page_tail(&c);
+	if (c.h.over)
+		return report_fail(&c, -spe_bad_file, "the page would pass %llu MiB: not written", REPORT_PAGE_MAX >> 20);
 	return ferror(out) ? report_fail(&c, -spe_io, "writing the page failed") : 0;
 }

@@ -7,10 +7,24 @@
 #include <sys/types.h>
 
 #include "html.h"
+#include "util/visible.h"
+
+/* Every byte of the page goes through here: counted, and stopped at REPORT_PAGE_MAX. */
+static void emit(struct html *h, const char *s, size_t n)
+{
+	if (h->over)
+		return;
+	if (h->written + n > REPORT_PAGE_MAX) {
+		h->over = 1;
+		return;
+	}
+	h->written += n;
+	fwrite(s, 1, n, h->out);
+}
 
 void report_html_raw(struct html *h, const char *s)
 {
-	fputs(s, h->out);
+	emit(h, s, strlen(s));
 }
 
 /*
@@ -133,10 +147,10 @@ void report_html_printf(struct html *h, const char *fmt, ...)
 	while (*p) {
 		const char *pct = strchr(p, '%');
 		if (!pct) {
-			fputs(p, h->out);
+			emit(h, p, strlen(p));
 			break;
 		}
-		fwrite(p, 1, (size_t)(pct - p), h->out);
+		emit(h, p, (size_t)(pct - p));
 		p = one_conversion(h, pct + 1, &ap);
 	}
 	va_end(ap);
@@ -152,38 +166,77 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
-void report_html_text(struct html *h, const char *s)
+/* @p s escaped as text, at most @p max characters (0: all) then "…"; whether it was cut. */
+static int text_escaped(struct html *h, const char *s, size_t max)
 {
 	if (!s) {
-		fputs("\xe2\x80\x93", h->out); /* U+2013: unknown */
-		return;
+		emit(h, "\xe2\x80\x93", 3); /* U+2013: unknown */
+		return 0;
 	}
-	for (; *s; s++) {
+	char buf[512];
+	size_t n = 0, chars = 0;
+#define PUT(str, len)                                          \
+	do {                                                   \
+		if (n + (len) > sizeof buf) {                  \
+			emit(h, buf, n);                       \
+			n = 0;                                 \
+		}                                              \
+		memcpy(buf + n, (str), (len));                 \
+		n += (len);                                    \
+	} while (0)
+	int cut = 0;
+	for (; *s; s++, chars++) {
+		if (max && chars == max - 1 && s[1]) { /* room for the ellipsis only, and more follows */
+			size_t rest = 0; /* one more character fits when it is the last */
+			int len = (unsigned char)*s >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
+			rest = len ? (size_t)len : 1;
+			if (s[rest]) {
+				PUT("\xe2\x80\xa6", 3);
+				cut = 1;
+				break;
+			}
+		}
 		if ((unsigned char)*s >= 0x80) {
 			/* a source file in another encoding: its bytes become U+FFFD, the page stays UTF-8 */
-			int n = utf8_len((const unsigned char *)s);
-			if (n) {
-				fwrite(s, 1, (size_t)n, h->out);
-				s += n - 1;
+			int len = utf8_len((const unsigned char *)s);
+			if (len) {
+				PUT(s, (size_t)len);
+				s += len - 1;
 			} else {
-				fputs("\xef\xbf\xbd", h->out);
+				PUT("\xef\xbf\xbd", 3);
 			}
 			continue;
 		}
 		switch (*s) {
-		case '&': fputs("&amp;", h->out); break;
-		case '<': fputs("&lt;", h->out); break;
-		case '>': fputs("&gt;", h->out); break;
-		case '"': fputs("&quot;", h->out); break;
-		case '\'': fputs("&#39;", h->out); break;
+		case '&': PUT("&amp;", 5); break;
+		case '<': PUT("&lt;", 4); break;
+		case '>': PUT("&gt;", 4); break;
+		case '"': PUT("&quot;", 6); break;
+		case '\'': PUT("&#39;", 5); break;
 		default:
 			/* control characters are not allowed in XML 1.0 text */
 			if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
-				fputc('?', h->out);
+				PUT("?", 1);
 			else
-				fputc(*s, h->out);
+				PUT(s, 1);
 		}
 	}
+#undef PUT
+	emit(h, buf, n);
+	return cut;
+}
+
+void report_html_text(struct html *h, const char *s)
+{
+	if (text_escaped(h, s, UTIL_VISIBLE_MAX)) {
+		h->cut++;
+		util_visible_count_cut();
+	}
+}
+
+void report_html_text_whole(struct html *h, const char *s)
+{
+	text_escaped(h, s, 0);
 }
 
 void report_html_textf(struct html *h, const char *fmt, ...)

@@ -9,8 +9,18 @@
 
 #include <stdio.h>
 
+/*
+ * Bounds, so that a database holding a huge value cannot make a huge page:
+ * every value is cut at UTIL_VISIBLE_MAX characters (util/visible.h) with
+ * an ellipsis, counted in @p cut; once the page has REPORT_PAGE_MAX bytes,
+ * nothing more is written and @p over is set (the report then fails).
+ */
+#define REPORT_PAGE_MAX (256ull << 20)
 struct html {
 	FILE *out;
+	unsigned long long written; /* bytes written */
+	unsigned long cut;          /* values cut at UTIL_VISIBLE_MAX characters */
+	int over;                   /* the page reached REPORT_PAGE_MAX: writing stopped */
 };
 
 /*
@@ -27,8 +37,14 @@ void report_html_raw(struct html *h, const char *s);
  * one as markup through this function.
  */
 void report_html_printf(struct html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Text (element content or an attribute value in double quotes), escaped; NULL prints as an en dash. */
+/*
+ * Text (element content or an attribute value in double quotes), escaped;
+ * NULL prints as an en dash.  At most UTIL_VISIBLE_MAX characters, then
+ * "…" (counted in h->cut).
+ */
 void report_html_text(struct html *h, const char *s);
+/* The same, whole: for the page's own long text (the SQL of its queries), never a database's value. */
+void report_html_text_whole(struct html *h, const char *s);
 void report_html_textf(struct html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A table cell: <td data-col="COL" class="n">TEXT</td> (@p col may be NULL; @p numeric right-aligns). */

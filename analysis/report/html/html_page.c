@@ -17,6 +17,7 @@
 #include <nettle/sha2.h>
 
 #include "sections.h"
+#include "util/visible.h"
 
 static const char style[] =
 	":root{--fg:#1d232a;--muted:#5f6b76;--line:#e3e7eb;--accent:#1565c0}\n"
@@ -244,11 +245,25 @@ void report_page_queries(struct report_ctx *c)
 		report_html_raw(h, "<h3>");
 		report_html_text(h, report_query_name((enum report_query)q));
 		report_html_raw(h, "</h3><pre>");
-		report_html_text(h, sql ? sql : "(out of memory)");
+		report_html_text_whole(h, sql ? sql : "(out of memory)");
 		report_html_raw(h, "</pre>");
 		free(sql);
 	}
 	report_html_raw(h, "</details>\n</section>\n");
+}
+
+void report_page_cuts(struct html *h)
+{
+	if (!h->cut)
+		return;
+	char text[256];
+	snprintf(text, sizeof text,
+		 "%lu value%s of the database %s longer than %d characters: shown cut, ending in \xe2\x80\xa6 "
+		 "(spe-query shows %s whole).",
+		 h->cut, h->cut == 1 ? "" : "s", h->cut == 1 ? "was" : "were", UTIL_VISIBLE_MAX, h->cut == 1 ? "it" : "them");
+	report_html_raw(h, "<p class=\"none\" id=\"cut-values\">");
+	report_html_text_whole(h, text);
+	report_html_raw(h, "</p>\n");
 }
 
 void report_page_tail(struct report_ctx *c)

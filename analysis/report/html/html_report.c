@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "sections.h"
+#include "report_sqlite.h"
+#include "util/visible.h"
 
 static int read_span(struct report_ctx *c, struct capture_span *span)
 {
@@ -67,13 +69,25 @@ static int html_page(sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe
 	if (rc < 0)
 		return rc;
 	report_page_queries(&c);
+	report_page_cuts(&c.h);
 	report_page_tail(&c);
+	if (c.h.over)
+		return report_fail(&c, -spe_bad_file,
+				   "the page would pass %llu MiB (the values of this database are too many or too big): "
+				   "not written", REPORT_PAGE_MAX >> 20);
 	return ferror(out) ? report_fail(&c, -spe_io, "writing the page failed") : 0;
 }
 
 int spe_report_html(sqlite3 *db, FILE *out, const struct spe_report_opts *opts, char *err, size_t errlen)
 {
-	return html_page(db, NULL, out, opts, err, errlen);
+	if (err && errlen)
+		err[0] = 0;
+	int snap = report_snapshot_begin(db, err, errlen); /* one state of the database for the whole page */
+	if (snap < 0)
+		return snap;
+	int rc = html_page(db, NULL, out, opts, err, errlen);
+	report_snapshot_end(db, snap);
+	return rc;
 }
 
 int spe_report_html_ch(struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err, size_t errlen)

@@ -43,6 +43,8 @@ void report_page_open(struct report_ctx *c, const char *heading, const char *sub
 void report_page_head(struct report_ctx *c); /* report_page_open of the report */
 void report_page_queries(struct report_ctx *c);
 void report_page_tail(struct report_ctx *c);
+/* After the queries: how many values were cut (html.h), when some were. */
+void report_page_cuts(struct html *h);
 
 /* The anchor of the annotation of hot function @p i ("ann-1", ...). */
 #define ANN_ANCHOR "ann-%zu"

@@ -15,6 +15,7 @@
 
 #include <sqlite3.h>
 
+#include "report_sqlite.h"
 #include "ana/data_object.h"
 #include "diff_stats.h"
 #include "report/diff.h"
@@ -95,8 +96,37 @@ static int add_bin(struct item *it, int64_t latency, uint64_t count)
 
 static int fail_sql(sqlite3 *db, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-	return -spe_io;
+	return report_sqlite_fail(db, sqlite3_extended_errcode(db), "--diff", err, errlen);
+}
+
+/*
+ * @p path as an SQLite URI (https://sqlite.org/uri.html) opening it
+ * read-only: "file:" and the path with every byte but unreserved ones and
+ * '/' percent-encoded, so '?' and '#' (which end a URI's path) and '%'
+ * (which starts an escape) stay part of the name: "run#2.db" opens
+ * run#2.db, not "run", and "load%41.db" opens load%41.db, not loadA.db.
+ * An absolute path gets an empty authority ("file:///..."), so a path
+ * starting with "//" is not read as a host.  NULL without memory.
+ */
+static char *readonly_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(path);
+	char *uri = malloc(3 * n + 32), *o = uri;
+	if (!uri)
+		return NULL;
+	o += sprintf(o, "file:%s", path[0] == '/' ? "//" : "");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-._~/", *p)) {
+			*o++ = (char)*p;
+		} else {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	strcpy(o, "?mode=ro");
+	return uri;
 }
 
 /*
@@ -116,6 +146,11 @@ static int read_kind(sqlite3 *db, const char *sql, struct side *s, int kind, cha
 		struct item *it = item_for(s, kind, name ? name : "", kind == SPE_DIFF_DATA_OBJECT ? (where ? where : "")
 											   : basename_of(where),
 					   detail);
+		if (report_sqlite_numeric(st, 3, "--diff", err, errlen) < 0 ||
+		    report_sqlite_numeric(st, 4, "--diff", err, errlen) < 0) {
+			sqlite3_finalize(st);
+			return -spe_bad_file;
+		}
 		if (!it || add_bin(it, sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3),
 				   (uint64_t)sqlite3_column_int64(st, 4)) < 0) {
 			sqlite3_finalize(st);
@@ -157,7 +192,8 @@ static int source_filter(sqlite3 *db, const char *schema, const char *list, char
 		if (n >= label_size)
 			n = label_size - 1;
 	}
-	sqlite3_finalize(st);
+	if (sqlite3_finalize(st) != SQLITE_OK)
+		return fail_sql(db, err, errlen);
 	if (!count)
 		return snprintf(err, errlen, "no source %s in the %s database", list ? list : "at all",
 				strcmp(schema, "main") ? "second" : "first"),
@@ -203,7 +239,8 @@ static int read_side(sqlite3 *db, const char *schema, const char *filter, struct
 			return fail_sql(db, err, errlen);
 		if (sqlite3_step(st) == SQLITE_ROW)
 			s->samples = (uint64_t)sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+		if (sqlite3_finalize(st) != SQLITE_OK)
+			return fail_sql(db, err, errlen);
 	}
 	return rc;
 }
@@ -336,21 +373,31 @@ int spe_diff_compute(sqlite3 *db, const struct spe_diff_opts *opts_in, struct sp
 	d->confidence = o.confidence > 0 && o.confidence < 1 ? o.confidence : 0.95;
 	double z = report_diff_z(d->confidence);
 	const char *schema_b = "main";
-	int attached = 0, rc = 0;
+	int attached = 0, rc = 0, snap = 0;
+	if (err && errlen)
+		err[0] = 0;
 	if (o.db_b) {
 		sqlite3_stmt *st;
 		if (sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS diff_b", -1, &st, NULL) != SQLITE_OK) {
 			rc = fail_sql(db, err, errlen);
 			goto out;
 		}
-		char uri[4200];
-		snprintf(uri, sizeof uri, "file:%s?mode=ro", o.db_b);
+		char *uri = readonly_uri(o.db_b);
+		if (!uri) {
+			sqlite3_finalize(st);
+			snprintf(err, errlen, "out of memory");
+			rc = -spe_nomem;
+			goto out;
+		}
 		sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
+		free(uri);
 		int s = sqlite3_step(st);
 		sqlite3_finalize(st);
 		if (s != SQLITE_DONE) {
 			snprintf(err, errlen, "%s: %s", o.db_b, sqlite3_errmsg(db));
-			rc = -spe_io;
+			rc = report_sqlite_code(s);
+			if (!rc)
+				rc = -spe_io;
 			goto out;
 		}
 		attached = 1;
@@ -372,6 +419,18 @@ int spe_diff_compute(sqlite3 *db, const struct spe_diff_opts *opts_in, struct sp
 		rc = -spe_invalid;
 		goto out;
 	}
+	/* one state of both databases for the whole comparison (report_sqlite.h); after ATTACH, which cannot be in one */
+	snap = report_snapshot_begin(db, err, errlen);
+	if (snap < 0) {
+		rc = snap;
+		goto out;
+	}
+	/* a read of each database at once: both snapshots begin here, not at each side's first query */
+	if (snap && (sqlite3_exec(db, "SELECT count(*) FROM main.sqlite_schema", NULL, NULL, NULL) != SQLITE_OK ||
+		     (attached && sqlite3_exec(db, "SELECT count(*) FROM diff_b.sqlite_schema", NULL, NULL, NULL) != SQLITE_OK))) {
+		rc = fail_sql(db, err, errlen);
+		goto out;
+	}
 	char fa[256], fb[256];
 	if ((rc = source_filter(db, "main", o.sources_a, fa, sizeof fa, d->a.label, sizeof d->a.label, err, errlen)) ||
 	    (rc = source_filter(db, schema_b, o.sources_b, fb, sizeof fb, d->b.label, sizeof d->b.label, err, errlen)))
@@ -390,6 +449,7 @@ int spe_diff_compute(sqlite3 *db, const struct spe_diff_opts *opts_in, struct sp
 out:
 	free_side(&d->a);
 	free_side(&d->b);
+	report_snapshot_end(db, snap);
 	if (attached)
 		sqlite3_exec(db, "DETACH DATABASE diff_b", NULL, NULL, NULL);
 	if (rc) {

@@ -10,12 +10,21 @@
 
 #include "report_internal.h"
 #include "util/text.h"
+#include "report_sqlite.h"
 
 static double now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Query @p id failed with SQLite's @p rc: the code (report_sqlite.h) and "query NAME: message". */
+static int query_fail(struct report_ctx *c, enum report_query id, int rc)
+{
+	char what[96];
+	snprintf(what, sizeof what, "query %s", report_query_name(id));
+	return report_sqlite_fail(c->db, rc, what, c->err, c->errlen);
 }
 
 int report_rq_begin(struct report_ctx *c, struct rq *q, enum report_query id)
@@ -34,7 +43,7 @@ int report_rq_begin(struct report_ctx *c, struct rq *q, enum report_query id)
 	int rc = sqlite3_prepare_v2(c->db, sql, -1, &q->st, NULL);
 	free(sql);
 	if (rc != SQLITE_OK)
-		return report_fail(c, -spe_bad_file, "query %s: %s", report_query_name(id), sqlite3_errmsg(c->db));
+		return query_fail(c, id, rc);
 	return 0;
 }
 
@@ -157,8 +166,7 @@ int report_rq_next(struct rq *q)
 	}
 	if (rc == SQLITE_DONE)
 		return 0;
-	return report_fail(q->c, rc == SQLITE_NOMEM ? -spe_nomem : -spe_bad_file, "query %s: %s",
-			   report_query_name(q->id), sqlite3_errmsg(q->c->db));
+	return query_fail(q->c, q->id, rc);
 }
 
 void report_rq_end(struct rq *q)

@@ -12,10 +12,18 @@
 
 #include "annotate.h"
 #include "report/report.h"
+#include "util/visible.h"
+#include "report_sqlite.h"
 
 /* perf annotate's colours: red from 5 % of the samples, green from 0.5 %. */
 #define HOT_SHARE 0.05
 #define WARM_SHARE 0.005
+
+/* A name, path or note from the database or a file, as text a terminal shows (util/visible.h). */
+static void vis(FILE *out, const char *s)
+{
+	util_visible_put(out, s, 0, UTIL_VISIBLE_MAX, 0);
+}
 
 static void stats_cols(const struct ann_function *f, const struct ann_stats *s, char *buf, size_t cap)
 {
@@ -51,12 +59,21 @@ static void print_line_row(FILE *out, const struct report_ctx *c, const struct a
 	stats_cols(f, &l->s, cols, sizeof cols);
 	double share = report_ann_share(f, &l->s);
 	color_on(out, c, share);
-	fprintf(out, "%s  %s:%d", cols, l->file, l->line);
-	if (l->text) {
-		/* tabs expanded to 8-column stops of the source line itself */
+	fprintf(out, "%s  ", cols);
+	vis(out, l->file);
+	fprintf(out, ":%d", l->line);
+	char *text = l->text ? util_visible(l->text, UTIL_VISIBLE_TABS, UTIL_VISIBLE_MAX) : NULL;
+	if (text) {
+		/* tabs expanded to 8-column stops of the source line itself (its visible form: one column a character) */
 		fputs("  ", out);
 		int col = 0;
-		for (const char *p = l->text; *p; p++, col++) {
+		for (const char *p = text; *p; p++, col++) {
+			if ((unsigned char)*p >= 0x80) { /* a UTF-8 character: one column */
+				fputc(*p, out);
+				if (((unsigned char)p[1] & 0xc0) == 0x80)
+					col--;
+				continue;
+			}
 			if (*p != '\t') {
 				fputc(*p, out);
 				continue;
@@ -67,8 +84,12 @@ static void print_line_row(FILE *out, const struct report_ctx *c, const struct a
 			col--;
 		}
 	}
-	if (l->inline_fn)
-		fprintf(out, "  [inlined: %s]", l->inline_fn);
+	free(text);
+	if (l->inline_fn) {
+		fputs("  [inlined: ", out);
+		vis(out, l->inline_fn);
+		fputc(']', out);
+	}
 	color_off(out, c, share);
 	fputc('\n', out);
 }
@@ -82,10 +103,13 @@ static void print_insn_row(FILE *out, const struct report_ctx *c, const struct a
 	double share = report_ann_share(f, &in->s);
 	color_on(out, c, share);
 	fprintf(out, "%s      %#14llx:  ", cols, (unsigned long long)in->pc);
-	if (in->operands[0])
-		fprintf(out, "%-7s %s", in->mnemonic, in->operands);
-	else
-		fputs(in->mnemonic, out);
+	if (in->operands[0]) {
+		util_visible_put(out, in->mnemonic, 0, UTIL_VISIBLE_MAX, 7);
+		fputc(' ', out);
+		vis(out, in->operands);
+	} else {
+		vis(out, in->mnemonic);
+	}
 	if (levels[0])
 		fprintf(out, "    ; %s", levels);
 	color_off(out, c, share);
@@ -95,9 +119,14 @@ static void print_insn_row(FILE *out, const struct report_ctx *c, const struct a
 static void print_text(FILE *out, const struct report_ctx *c, const struct ann_function *f, const char *share_all)
 {
 	char levels[256];
-	fprintf(out, "%s (%s", f->name, f->binary ? f->binary : "no binary");
-	if (f->decl_file)
-		fprintf(out, ", %s:%d", f->decl_file, f->decl_line);
+	vis(out, f->name);
+	fputs(" (", out);
+	vis(out, f->binary ? f->binary : "no binary");
+	if (f->decl_file) {
+		fputs(", ", out);
+		vis(out, f->decl_file);
+		fprintf(out, ":%d", f->decl_line);
+	}
 	fprintf(out, ")\n");
 	const struct latency_stats *t = &f->total.lat;
 	fprintf(out, "  %llu samples", (unsigned long long)t->samples);
@@ -111,10 +140,16 @@ static void print_text(FILE *out, const struct report_ctx *c, const struct ann_f
 		fprintf(out, "  loads served by: %s\n", levels);
 	if (f->copies > 1)
 		fprintf(out, "  %d copies merged (processes or sources); addresses of the first\n", f->copies);
-	if (!f->disassembled)
-		fprintf(out, "  only the sampled instructions: %s\n", f->code_note ? f->code_note : "no disassembly");
-	if (f->source_note)
-		fprintf(out, "  no source text: %s\n", f->source_note);
+	if (!f->disassembled) {
+		fputs("  only the sampled instructions: ", out);
+		vis(out, f->code_note ? f->code_note : "no disassembly");
+		fputc('\n', out);
+	}
+	if (f->source_note) { /* may name a file of the database */
+		fputs("  no source text: ", out);
+		vis(out, f->source_note);
+		fputc('\n', out);
+	}
 	fprintf(out, "\n%7s %8s %9s %6s  %s\n", "share", "samples", "mean", "p99", "source line / instruction");
 	int last = -2;
 	for (size_t i = 0; i < f->ninsns; i++) {
@@ -315,7 +350,14 @@ out:
 int spe_report_annotate(sqlite3 *db, const char *symbol, enum spe_report_format fmt, FILE *out,
 			const struct spe_report_opts *opts, char *err, size_t errlen)
 {
-	return annotate(db, NULL, symbol, fmt, out, opts, err, errlen);
+	if (err && errlen)
+		err[0] = 0;
+	int snap = report_snapshot_begin(db, err, errlen); /* one state of the database (report_sqlite.h) */
+	if (snap < 0)
+		return snap;
+	int rc = annotate(db, NULL, symbol, fmt, out, opts, err, errlen);
+	report_snapshot_end(db, snap);
+	return rc;
 }
 
 int spe_report_annotate_ch(struct spe_ch *ch, const char *symbol, enum spe_report_format fmt, FILE *out,

@@ -20,6 +20,8 @@
 #include "topdown/event_name.h"
 #include "text_internal.h"
 #include "util/json.h"
+#include "util/visible.h"
+#include "report_sqlite.h"
 #include "topdown/formula.h"
 #include "topdown/node.h"
 
@@ -47,12 +49,16 @@ struct column {
 	int has[TD_NODE_COUNT];
 	int mapped[TD_NODE_COUNT]; /* value mapped from another node (approximate) */
 	int summed;                /* backend_bound_bad_speculation summed from its two parts */
+	int visible;               /* text read for the table: in its visible form */
 };
 
-static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int col, const char *dflt)
+/* A text column into @p dst; for the table (@p visible), in its visible form (util/visible.h). */
+static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int col, const char *dflt, int visible)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
-	snprintf(dst, cap, "%s", t ? (const char *)t : dflt);
+	char *v = visible && t ? util_visible((const char *)t, 0, cap - 1) : NULL;
+	snprintf(dst, cap, "%s", v ? v : t ? (const char *)t : dflt);
+	free(v);
 }
 
 /*
@@ -61,13 +67,14 @@ static void copy_text(char *dst, size_t cap, sqlite3_stmt *st, int col, const ch
  */
 static int column_weight(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
+	int frc;
 	sqlite3_stmt *st = report_prepare(db,
 				      "SELECT COUNT(*), COALESCE(SUM(slots > 0), 0), COALESCE(SUM(cycles > 0), 0)\n"
 				      "FROM topdown_interval i WHERE run_id = ? AND scope = ?\n"
 				      "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
 				      "reading topdown intervals", err, errlen);
 	if (!st)
-		return -spe_io;
+		return report_prepare_code(db);
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	c->weight = "mean";
@@ -78,7 +85,8 @@ static int column_weight(sqlite3 *db, struct column *c, char *err, size_t errlen
 		else if (n && sqlite3_column_int(st, 2) == n)
 			c->weight = "cycles";
 	}
-	sqlite3_finalize(st);
+	if ((frc = report_sqlite_finish(db, st, "reading topdown data", err, errlen)) < 0)
+		return frc;
 	return 0;
 }
 
@@ -89,6 +97,7 @@ static int column_weight(sqlite3 *db, struct column *c, char *err, size_t errlen
  */
 static int column_counts(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
+	int frc;
 	sqlite3_stmt *st = report_prepare(db,
 				      "SELECT COALESCE(SUM(slots), 0), COALESCE(SUM(cycles), 0), MIN(t0), MAX(t1),\n"
 				      "  COALESCE(SUM(CASE WHEN slots > 0 AND cycles > 0 THEN slots END), 0),\n"
@@ -97,7 +106,7 @@ static int column_counts(sqlite3 *db, struct column *c, char *err, size_t errlen
 				      "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)",
 				      "reading topdown intervals", err, errlen);
 	if (!st)
-		return -spe_io;
+		return report_prepare_code(db);
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	c->elapsed = -1;
@@ -110,7 +119,8 @@ static int column_counts(sqlite3 *db, struct column *c, char *err, size_t errlen
 		both_slots = sqlite3_column_double(st, 4);
 		both_cycles = sqlite3_column_double(st, 5);
 	}
-	sqlite3_finalize(st);
+	if ((frc = report_sqlite_finish(db, st, "reading topdown data", err, errlen)) < 0)
+		return frc;
 	if (!c->pipeline_width && both_slots > 0 && both_cycles > 0) {
 		c->pipeline_width = (int)lround(both_slots / both_cycles);
 		c->width_from_counts = 1;
@@ -123,7 +133,7 @@ static int column_counts(sqlite3 *db, struct column *c, char *err, size_t errlen
 			      "  AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
 			      "ORDER BY e.interval_id",
 			      "reading topdown events", err, errlen)))
-		return -spe_io;
+		return report_prepare_code(db);
 	sqlite3_bind_int64(st, 1, c->run_id);
 	sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 	long long counted_in = -1;
@@ -135,7 +145,8 @@ static int column_counts(sqlite3 *db, struct column *c, char *err, size_t errlen
 			counted_in = iv;
 		}
 	}
-	sqlite3_finalize(st);
+	if ((frc = report_sqlite_finish(db, st, "reading topdown data", err, errlen)) < 0)
+		return frc;
 	return 0;
 }
 
@@ -151,6 +162,7 @@ static const char *canonical_cpu(const char *cpu, struct td_cpu_info *info)
  */
 static int column_spe_cpu(sqlite3 *db, struct column *c, char *err, size_t errlen)
 {
+	int frc;
 	if (!c->spe_source)
 		return 0;
 	sqlite3_stmt *st = report_prepare(db,
@@ -159,13 +171,14 @@ static int column_spe_cpu(sqlite3 *db, struct column *c, char *err, size_t errle
 				      "   FROM cpu WHERE source_id = ?1 AND (part IS NOT NULL OR midr IS NOT NULL) ORDER BY p))",
 				      "reading the SPE capture's CPUs", err, errlen);
 	if (!st)
-		return -spe_io;
+		return report_prepare_code(db);
 	sqlite3_bind_int64(st, 1, c->spe_source);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		copy_text(c->spe_file, sizeof c->spe_file, st, 0, "?");
-		copy_text(c->spe_cpu, sizeof c->spe_cpu, st, 1, "");
+		copy_text(c->spe_file, sizeof c->spe_file, st, 0, "?", c->visible);
+		copy_text(c->spe_cpu, sizeof c->spe_cpu, st, 1, "", c->visible);
 	}
-	sqlite3_finalize(st);
+	if ((frc = report_sqlite_finish(db, st, "reading topdown data", err, errlen)) < 0)
+		return frc;
 	struct td_cpu_info a, b;
 	if (!strcmp(c->cpu, "-") || !c->spe_cpu[0])
 		c->cpu_check = CPU_UNKNOWN;
@@ -176,8 +189,10 @@ static int column_spe_cpu(sqlite3 *db, struct column *c, char *err, size_t errle
 	return 0;
 }
 
-static int load_columns(sqlite3 *db, const char *workload, struct column *cols, int *ncols, char *err, size_t errlen)
+static int load_columns(sqlite3 *db, const char *workload, struct column *cols, int *ncols, int vis, char *err,
+			size_t errlen)
 {
+	int frc;
 	sqlite3_stmt *st;
 	const char *sql =
 		"SELECT r.run_id, i.scope, COALESCE(r.name, 'run ' || r.run_id), COALESCE(r.isa, '?'),\n"
@@ -187,26 +202,28 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 		"WHERE r.workload IS ?1 AND EXISTS (SELECT 1 FROM topdown_value v WHERE v.interval_id = i.interval_id)\n"
 		"GROUP BY r.run_id, i.scope ORDER BY r.isa, r.run_id, i.scope";
 	if (!(st = report_prepare(db, sql, "reading topdown runs", err, errlen)))
-		return -spe_io;
+		return report_prepare_code(db);
 	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
 	*ncols = 0;
 	while (sqlite3_step(st) == SQLITE_ROW && *ncols < MAX_COLS) {
 		struct column *c = &cols[(*ncols)++];
 		memset(c, 0, sizeof *c);
+		c->visible = vis;
 		c->run_id = sqlite3_column_int64(st, 0);
-		copy_text(c->scope, sizeof c->scope, st, 1, "all");
-		copy_text(c->name, sizeof c->name, st, 2, "?");
-		copy_text(c->isa, sizeof c->isa, st, 3, "?");
-		copy_text(c->cpu, sizeof c->cpu, st, 4, "-");
-		copy_text(c->method, sizeof c->method, st, 5, "-");
+		copy_text(c->scope, sizeof c->scope, st, 1, "all", vis);
+		copy_text(c->name, sizeof c->name, st, 2, "?", vis);
+		copy_text(c->isa, sizeof c->isa, st, 3, "?", vis);
+		copy_text(c->cpu, sizeof c->cpu, st, 4, "-", vis);
+		copy_text(c->method, sizeof c->method, st, 5, "-", vis);
 		c->approx = sqlite3_column_int(st, 6);
 		c->intervals = sqlite3_column_int(st, 7);
-		copy_text(c->host, sizeof c->host, st, 8, "-");
+		copy_text(c->host, sizeof c->host, st, 8, "-", vis);
 		c->pipeline_width = sqlite3_column_int(st, 9);
 		c->spe_source = sqlite3_column_int64(st, 10);
 		c->first_of_run = *ncols == 1 || cols[*ncols - 2].run_id != c->run_id;
 	}
-	sqlite3_finalize(st);
+	if ((frc = report_sqlite_finish(db, st, "reading topdown data", err, errlen)) < 0)
+		return frc;
 
 	for (int k = 0; k < *ncols; k++) {
 		struct column *c = &cols[k];
@@ -225,7 +242,7 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 			 "WHERE i.run_id = ? AND i.scope = ? AND v.frac IS NOT NULL GROUP BY v.node",
 			 strcmp(c->weight, "mean") ? c->weight : "1", strcmp(c->weight, "mean") ? c->weight : "1");
 		if (!(st = report_prepare(db, vsql, "reading topdown values", err, errlen)))
-			return -spe_io;
+			return report_prepare_code(db);
 		sqlite3_bind_int64(st, 1, c->run_id);
 		sqlite3_bind_text(st, 2, c->scope, -1, SQLITE_STATIC);
 		while (sqlite3_step(st) == SQLITE_ROW) {
@@ -249,7 +266,8 @@ static int load_columns(sqlite3 *db, const char *workload, struct column *cols, 
 				c->has[to] = c->mapped[to] = 1;
 			}
 		}
-		sqlite3_finalize(st);
+		if ((frc = report_sqlite_finish(db, st, "reading topdown data", err, errlen)) < 0)
+			return frc;
 	}
 	return 0;
 }
@@ -351,7 +369,10 @@ static int evidence(sqlite3 *db, FILE *out, const struct column *cols, int ncols
 	const struct column *c = &cols[k];
 	char where[64];
 	snprintf(where, sizeof where, "source_id IN (%lld)", c->spe_source);
-	long long records = report_spe_record_count(db, where);
+	long long records;
+	int rc = report_spe_record_count(db, where, &records, err, errlen);
+	if (rc < 0)
+		return rc;
 	if (json) {
 		fprintf(out, "{\"spe_source\": %lld, \"spe_file\": ", c->spe_source);
 		util_json_string(out, c->spe_file);
@@ -375,7 +396,6 @@ static int evidence(sqlite3 *db, FILE *out, const struct column *cols, int ncols
 		}
 		fprintf(out, "\nBehind backend_bound and memory_bound:\n\n");
 	}
-	int rc;
 	if ((rc = report_spe_mem_levels(db, where, out, o, err, errlen)) < 0)
 		return rc;
 	fprintf(out, json ? ", " : "\n");
@@ -557,7 +577,7 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 	int ncols = 0, rc;
 	if (!cols)
 		return -spe_nomem;
-	if ((rc = load_columns(db, workload, cols, &ncols, err, errlen)) < 0)
+	if ((rc = load_columns(db, workload, cols, &ncols, o->format != REPORT_TEXT_JSON, err, errlen)) < 0)
 		goto out;
 	fill_combined(cols, ncols);
 	int json = o->format == REPORT_TEXT_JSON;
@@ -625,7 +645,9 @@ static int report_workload(sqlite3 *db, FILE *out, const char *workload, const s
 		int nruns = 0;
 		for (int k = 0; k < ncols; k++)
 			nruns += k == 0 || cols[k].run_id != cols[k - 1].run_id;
-		fprintf(out, "Workload %s: %d run%s", workload, nruns, nruns == 1 ? "" : "s");
+		fputs("Workload ", out);
+		util_visible_put(out, workload, 0, UTIL_VISIBLE_MAX, 0);
+		fprintf(out, ": %d run%s", nruns, nruns == 1 ? "" : "s");
 		if (ncols != nruns)
 			fprintf(out, " in %d columns (one per scope)", ncols);
 		node_w = size_columns(cols, ncols);
@@ -739,15 +761,32 @@ out:
 	return rc < 0 ? rc : 0;
 }
 
+static int cross_isa(sqlite3 *db, FILE *out, const struct report_text_opts *opts, char *err, size_t errlen);
+
 int report_cross_isa(sqlite3 *db, FILE *out, const struct report_text_opts *opts, char *err, size_t errlen)
+{
+	if (err && errlen)
+		err[0] = 0;
+	int snap = report_snapshot_begin(db, err, errlen); /* one state of the database (report_sqlite.h) */
+	if (snap < 0)
+		return snap;
+	int rc = cross_isa(db, out, opts, err, errlen);
+	report_snapshot_end(db, snap);
+	return rc;
+}
+
+static int cross_isa(sqlite3 *db, FILE *out, const struct report_text_opts *opts, char *err, size_t errlen)
 {
 	struct report_text_opts o = *opts;
 	if (o.top <= 0)
 		o.top = 10;
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT DISTINCT workload FROM topdown_run WHERE ?1 IS NULL OR workload = ?1 ORDER BY workload",
-			       -1, &st, NULL) != SQLITE_OK)
+	int prc = sqlite3_prepare_v2(db,
+				     "SELECT DISTINCT workload FROM topdown_run WHERE ?1 IS NULL OR workload = ?1 ORDER BY workload",
+				     -1, &st, NULL);
+	if (prc != SQLITE_OK && (prc != SQLITE_ERROR || !strstr(sqlite3_errmsg(db), "no such table")))
+		return report_sqlite_fail(db, prc, "reading topdown runs", err, errlen);
+	if (prc != SQLITE_OK)
 		return td_failf(err, errlen, spe_no_data, "no topdown data in the database (import some with spe-topdown import)");
 	if (o.workload)
 		sqlite3_bind_text(st, 1, o.workload, -1, SQLITE_STATIC);
@@ -765,7 +804,10 @@ int report_cross_isa(sqlite3 *db, FILE *out, const struct report_text_opts *opts
 		free(workload);
 		n++;
 	}
-	sqlite3_finalize(st);
+	if (rc < 0)
+		sqlite3_finalize(st);
+	else
+		rc = report_sqlite_finish(db, st, "reading topdown runs", err, errlen);
 	if (rc < 0)
 		return rc;
 	if (n == 0)

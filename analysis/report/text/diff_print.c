@@ -2,10 +2,12 @@
 /* spe-report --diff output: a table per kind, or one JSON object (spe/diff.h). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ana/result_internal.h"
 #include "report/diff.h"
+#include "util/visible.h"
 #include "util/json.h"
 
 static const char *const titles[] = { "Functions", "Instructions", "Data objects" };
@@ -44,7 +46,9 @@ static void print_table(const struct spe_diff *d, enum spe_diff_kind k, int top,
 		snprintf(latency, sizeof latency, "%" PRIu64 " -> %" PRIu64, r->a.total_latency, r->b.total_latency);
 		snprintf(change, sizeof change, "%+.0f [%+.0f, %+.0f]", r->latency_change, r->latency_lo, r->latency_hi);
 		p99_text(r, p99, sizeof p99);
-		fprintf(out, "  %-32.32s %17s  %-26s %21s  %-30s %-16s %s\n", r->name, samples, share, latency, change, p99,
+		fputs("  ", out); /* the name in its visible form (util/visible.h), cut to the column */
+		util_visible_put(out, r->name, UTIL_VISIBLE_UNCOUNTED, 32, 32);
+		fprintf(out, " %17s  %-26s %21s  %-30s %-16s %s\n", samples, share, latency, change, p99,
 			spe_diff_verdict_name(r->verdict));
 	}
 	if (top > 0 && n > (size_t)top)
@@ -110,13 +114,16 @@ int spe_diff_print(const struct spe_diff *d, enum spe_result_format fmt, int top
 		uint64_t na, nb;
 		const char *la, *lb;
 		spe_diff_totals(d, &na, &nb, &la, &lb);
+		char *va = util_visible(la, 0, UTIL_VISIBLE_MAX), *vb = util_visible(lb, 0, UTIL_VISIBLE_MAX);
 		fprintf(out,
 			"Before/after, %.0f%% intervals\n  A = %s: %" PRIu64 " samples\n  B = %s: %" PRIu64 " samples\n"
 			"  share: Newcombe hybrid score interval on the change in sample share (pp);\n"
 			"  change: normal interval on the change in latency per sample, times A's samples;\n"
 			"  p99: binomial order-statistic intervals, * when they do not overlap;\n"
 			"  verdict: faster/slower when the latency interval excludes 0, else noise\n",
-			100 * spe_diff_confidence(d), la, na, lb, nb);
+			100 * spe_diff_confidence(d), va ? va : "?", na, vb ? vb : "?", nb);
+		free(va);
+		free(vb);
 		for (int k = 0; k < 3; k++)
 			print_table(d, (enum spe_diff_kind)k, top, out);
 	}

@@ -13,6 +13,8 @@
 #include "ana/result_internal.h"
 #include "report/memory_report.h"
 #include "util/json.h"
+#include "util/visible.h"
+#include "report_sqlite.h"
 
 /* Huge pages are advised when translation is at least this share of data-access latency ... */
 #define HINT_MIN_TRANSLATION_SHARE 5.0
@@ -22,17 +24,21 @@
 static int one_row(sqlite3 *db, const char *sql, int n, double *v, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-		return -spe_io;
-	}
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return report_sqlite_fail(db, rc, "memory section", err, errlen);
 	for (int i = 0; i < n; i++)
 		v[i] = 0;
+	rc = 0;
 	if (sqlite3_step(st) == SQLITE_ROW)
-		for (int i = 0; i < n; i++)
-			v[i] = sqlite3_column_double(st, i);
-	sqlite3_finalize(st);
-	return 0;
+		for (int i = 0; i < n && rc == 0; i++)
+			if ((rc = report_sqlite_numeric(st, i, "memory section", err, errlen)) == 0)
+				v[i] = sqlite3_column_double(st, i);
+	if (rc < 0) {
+		sqlite3_finalize(st);
+		return rc;
+	}
+	return report_sqlite_finish(db, st, "memory section", err, errlen);
 }
 
 /* One sentence: the row of @p sql (@p n numbers) put in words by @p words. */
@@ -188,7 +194,8 @@ static char *cell_text(sqlite3_stmt *st, int i, const struct text_col *c)
 		snprintf(buf, sizeof buf, "%.1f%%", sqlite3_column_double(st, i));
 		return strdup(buf);
 	}
-	return strdup((const char *)sqlite3_column_text(st, i));
+	const char *t = (const char *)sqlite3_column_text(st, i);
+	return t ? util_visible(t, 0, UTIL_VISIBLE_MAX) : NULL; /* names as text, never terminal commands */
 }
 
 /*
@@ -200,10 +207,9 @@ static int print_text_table(sqlite3 *db, const char *sql, const struct text_col 
 			    size_t errlen)
 {
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-		return -spe_io;
-	}
+	int prc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (prc != SQLITE_OK)
+		return report_sqlite_fail(db, prc, "memory section", err, errlen);
 	int n = sqlite3_column_count(st);
 	if (n > MAX_TEXT_COLS)
 		n = MAX_TEXT_COLS;
@@ -224,26 +230,28 @@ static int print_text_table(sqlite3 *db, const char *sql, const struct text_col 
 		for (int i = 0; i < n; i++) {
 			char *t = cell_text(st, i, &cols[i]);
 			cells[rows * n + i] = t;
+			size_t w = t ? util_visible_columns(t, 0, 0) : 0;
 			if (!t)
 				rc = -spe_nomem;
-			else if (strlen(t) > width[i])
-				width[i] = strlen(t);
+			else if (w > width[i])
+				width[i] = w;
 		}
 		rows++;
 		if (rc)
 			break;
 	}
-	if (!rc && step != SQLITE_DONE) {
-		snprintf(err, errlen, "%s", sqlite3_errmsg(db));
-		rc = -spe_io;
-	}
+	if (!rc && step != SQLITE_DONE)
+		rc = report_sqlite_fail(db, step, "memory section", err, errlen);
 	sqlite3_finalize(st);
+	if (rc == -spe_nomem)
+		snprintf(err, errlen, "memory section: out of memory");
 	for (size_t r = 0; r <= rows && !rc; r++) {
 		fputs(" ", out);
 		for (int i = 0; i < n; i++) {
 			const char *t = r ? cells[(r - 1) * n + i] : cols[i].header;
 			int w = i == n - 1 && cols[i].kind == COL_TEXT ? 0 : (int)width[i]; /* no trailing blanks */
-			fprintf(out, cols[i].kind == COL_TEXT ? " %-*s" : " %*s", w, t);
+			fputc(' ', out);
+			util_visible_put(out, t, 0, 0, cols[i].kind == COL_TEXT ? w : -w);
 			if (i < n - 1)
 				fputc(' ', out);
 		}
@@ -255,7 +263,21 @@ static int print_text_table(sqlite3 *db, const char *sql, const struct text_col 
 	return rc;
 }
 
+static int memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *out, char *err, size_t errlen);
+
 int spe_memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *out, char *err, size_t errlen)
+{
+	if (err && errlen)
+		err[0] = 0;
+	int snap = report_snapshot_begin(db, err, errlen); /* one state of the database (report_sqlite.h) */
+	if (snap < 0)
+		return snap;
+	int rc = memory_report(db, fmt, top, out, err, errlen);
+	report_snapshot_end(db, snap);
+	return rc;
+}
+
+static int memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE *out, char *err, size_t errlen)
 {
 	if (top <= 0)
 		top = 10;

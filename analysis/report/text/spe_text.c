@@ -18,31 +18,49 @@
 #include "spe/record.h"
 #include "report/memory_report.h"
 #include "util/json.h"
+#include "util/visible.h"
+#include "report_sqlite.h"
 
 #define SYMBOL_KEY "id" /* symbol's primary key, joined from spe_record.symbol_id */
 
 sqlite3_stmt *report_prepare(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		td_failf(err, errlen, spe_io, "%s: %s", what, sqlite3_errmsg(db));
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK) {
+		report_sqlite_fail(db, rc, what, err, errlen);
+		sqlite3_finalize(st);
 		return NULL;
 	}
 	return st;
 }
 
-long long report_spe_record_count(sqlite3 *db, const char *where)
+int report_spe_record_count(sqlite3 *db, const char *where, long long *n, char *err, size_t errlen)
 {
-	sqlite3_stmt *st;
-	long long n = 0;
 	char sql[512];
+	*n = 0;
 	snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM spe_record WHERE %s", where);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return 0;
+	sqlite3_stmt *st = report_prepare(db, sql, "counting the SPE records", err, errlen);
+	if (!st)
+		return report_prepare_code(db);
 	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
+		*n = sqlite3_column_int64(st, 0);
+	return report_sqlite_finish(db, st, "counting the SPE records", err, errlen);
+}
+
+int report_prepare_code(sqlite3 *db)
+{
+	int code = report_sqlite_code(sqlite3_errcode(db));
+	return code ? code : -spe_bad_file;
+}
+
+/* The numeric columns @p cols (a list ending in -1) of the current row are numbers: 0, or -spe_bad_file. */
+static int numbers(sqlite3_stmt *st, const int *cols, const char *what, char *err, size_t errlen)
+{
+	for (; *cols >= 0; cols++)
+		if (report_sqlite_numeric(st, *cols, what, err, errlen) < 0)
+			return -spe_bad_file;
+	return 0;
 }
 
 static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
@@ -55,46 +73,74 @@ int report_spe_hot_symbols(sqlite3 *db, const char *where, FILE *out, const stru
 		       char *err, size_t errlen)
 {
 	char sql[1024];
-	/* pc_latency counts records by (pc, symbol, latency): fast on big captures; grouped like hot_symbol */
+	/*
+	 * pc_latency counts records by (pc, symbol, latency): fast on big
+	 * captures; grouped like hot_symbol: by function, and the records
+	 * without one by kernel map (unknown kernel code apart from user code)
+	 */
 	snprintf(sql, sizeof sql,
 		 "SELECT s.name, MIN(s.file), MIN(s.line), SUM(p.samples), SUM(p.samples * p.total_latency),\n"
-		 "  SUM(p.samples * p.total_latency) * 1.0 / SUM(SUM(p.samples * p.total_latency)) OVER ()\n"
+		 "  SUM(p.samples * p.total_latency) * 1.0 / SUM(SUM(p.samples * p.total_latency)) OVER (),\n"
+		 "  coalesce(m.path, km.path)\n"
 		 "FROM (SELECT * FROM pc_latency WHERE %s) p LEFT JOIN symbol s ON s." SYMBOL_KEY " = p.symbol_id\n"
 		 "LEFT JOIN mapping m ON m.id = s.mapping_id\n"
-		 "GROUP BY s.name, m.path ORDER BY 5 DESC, s.name LIMIT %d",
+		 "LEFT JOIN insn i ON p.symbol_id IS NULL AND i.id = p.insn_id\n"
+		 "LEFT JOIN mapping km ON km.id = i.mapping_id AND km.pid IS NULL\n"
+		 "GROUP BY s.name, coalesce(m.path, km.path) ORDER BY 5 DESC, s.name LIMIT %d",
 		 where, o->top);
-	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
+	sqlite3_stmt *st = report_prepare(db, sql, "query hot symbols", err, errlen);
 	if (!st)
-		return -spe_io;
+		return report_prepare_code(db);
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "\"hot_symbols\": [");
 	else
 		fprintf(out, "Hot symbols by total latency\n  %-32s %10s %14s %8s  %s\n", "symbol", "samples",
 			"total latency", "share", "source");
-	int first = 1, rows = 0, unnamed = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int first = 1, rows = 0, unnamed = 0, rc = 0;
+	static const int num[] = { 2, 3, 4, 5, -1 };
+	while (sqlite3_step(st) == SQLITE_ROW && (rc = numbers(st, num, "query hot symbols", err, errlen)) == 0) {
 		rows++;
-		unnamed += sqlite3_column_type(st, 0) == SQLITE_NULL;
-		const char *name = text_or(st, 0, "??"), *file = text_or(st, 1, "??");
+		const char *mapping = text_or(st, 6, NULL);
+		/* without a function: kernel code by its map ("?? in [kernel.kallsyms]"), user code as one "??" */
+		int unknown = sqlite3_column_type(st, 0) == SQLITE_NULL;
+		unnamed += unknown && !mapping;
+		char kernel_unknown[300];
+		if (unknown && mapping)
+			snprintf(kernel_unknown, sizeof kernel_unknown, "?? in %s", mapping);
+		const char *name = unknown && mapping ? kernel_unknown : text_or(st, 0, "??"), *file = text_or(st, 1, "??");
 		long long line = sqlite3_column_int64(st, 2), n = sqlite3_column_int64(st, 3);
 		long long total = sqlite3_column_int64(st, 4);
 		double share = sqlite3_column_double(st, 5);
 		if (o->format == REPORT_TEXT_JSON) {
 			fprintf(out, "%s{\"symbol\": ", first ? "" : ", ");
-			util_json_string(out, name);
+			util_json_string(out, unknown ? "??" : name);
 			fprintf(out, ", \"file\": ");
 			util_json_string(out, file);
-			fprintf(out, ", \"line\": %lld, \"samples\": %lld, \"total_latency\": %lld, \"share\": %.4f}", line,
-				n, total, share);
+			fprintf(out, ", \"line\": %lld, \"samples\": %lld, \"total_latency\": %lld, \"share\": %.4f, \"mapping\": ",
+				line, n, total, share);
+			if (mapping)
+				util_json_string(out, mapping);
+			else
+				fputs("null", out);
+			fputc('}', out);
 		} else {
-			fprintf(out, "  %-32s %10lld %14lld %7.1f%%  %s:%lld\n", name, n, total, 100 * share, file, line);
+			fputs("  ", out);
+			util_visible_put(out, name, 0, UTIL_VISIBLE_MAX, 32);
+			fprintf(out, " %10lld %14lld %7.1f%%  ", n, total, 100 * share);
+			util_visible_put(out, file, 0, UTIL_VISIBLE_MAX, 0);
+			fprintf(out, ":%lld\n", line);
 		}
 		first = 0;
 	}
-	sqlite3_finalize(st);
+	if (rc < 0) {
+		sqlite3_finalize(st);
+		return rc;
+	}
+	if ((rc = report_sqlite_finish(db, st, "query hot symbols", err, errlen)) < 0)
+		return rc;
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "]");
-	else if (rows && unnamed == rows) /* one "??" row says nothing: say why */
+	else if (rows && unnamed == rows) /* one user "??" row says nothing: say why */
 		fprintf(out, "  (no symbols: spe-load found none of the binaries; load again with --symfs=DIR, the root "
 			     "they are under)\n");
 	return 0;
@@ -119,16 +165,17 @@ int report_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struc
 		 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
 		 "FROM m GROUP BY mem_level ORDER BY %s",
 		 where, spe_op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
-	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
+	sqlite3_stmt *st = report_prepare(db, sql, "query memory levels", err, errlen);
 	if (!st)
-		return -spe_io;
+		return report_prepare_code(db);
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "\"mem_levels\": [");
 	else
 		fprintf(out, "Memory levels of loads, weighted by total latency\n  %-14s %10s %14s %8s\n",
 			"level", "loads", "total latency", "share");
-	int first = 1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int first = 1, rc = 0;
+	static const int num[] = { 1, 2, 3, -1 };
+	while (sqlite3_step(st) == SQLITE_ROW && (rc = numbers(st, num, "query memory levels", err, errlen)) == 0) {
 		const char *level = text_or(st, 0, "?");
 		long long n = sqlite3_column_int64(st, 1), total = sqlite3_column_int64(st, 2);
 		double share = sqlite3_column_double(st, 3);
@@ -137,11 +184,18 @@ int report_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struc
 			util_json_string(out, level);
 			fprintf(out, ", \"loads\": %lld, \"total_latency\": %lld, \"share\": %.4f}", n, total, share);
 		} else {
-			fprintf(out, "  %-14s %10lld %14lld %7.1f%%\n", level, n, total, 100 * share);
+			fputs("  ", out);
+			util_visible_put(out, level, 0, UTIL_VISIBLE_MAX, 14);
+			fprintf(out, " %10lld %14lld %7.1f%%\n", n, total, 100 * share);
 		}
 		first = 0;
 	}
-	sqlite3_finalize(st);
+	if (rc < 0) {
+		sqlite3_finalize(st);
+		return rc;
+	}
+	if ((rc = report_sqlite_finish(db, st, "query memory levels", err, errlen)) < 0)
+		return rc;
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "]");
 	return 0;
@@ -156,17 +210,24 @@ int report_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct
 		 "SELECT COUNT(*), SUM(%s <> 0), SUM(CASE WHEN %s <> 0 THEN %s ELSE 0 END) * 1.0 / SUM(%s)\n"
 		 "FROM spe_record WHERE (%s) AND op_class IN ('%s', '%s')",
 		 walk, walk, lat, lat, where, spe_op_class_name(SPE_OP_CLASS_LOAD), spe_op_class_name(SPE_OP_CLASS_STORE));
-	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
+	sqlite3_stmt *st = report_prepare(db, sql, "query TLB walks", err, errlen);
 	if (!st)
-		return -spe_io;
+		return report_prepare_code(db);
 	long long n = 0, walks = 0;
 	double lat_share = 0;
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	static const int num[] = { 0, 1, 2, -1 };
+	int rc = 0;
+	if (sqlite3_step(st) == SQLITE_ROW && (rc = numbers(st, num, "query TLB walks", err, errlen)) == 0) {
 		n = sqlite3_column_int64(st, 0);
 		walks = sqlite3_column_int64(st, 1);
 		lat_share = sqlite3_column_double(st, 2);
 	}
-	sqlite3_finalize(st);
+	if (rc < 0) {
+		sqlite3_finalize(st);
+		return rc;
+	}
+	if ((rc = report_sqlite_finish(db, st, "query TLB walks", err, errlen)) < 0)
+		return rc;
 	double share = n ? (double)walks / n : 0;
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out,
@@ -189,16 +250,18 @@ int report_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const stru
 		 "WHERE r.op_class = '%s' GROUP BY r.symbol_id HAVING SUM(r.%s <> 0) > 0\n"
 		 "ORDER BY SUM(r.%s <> 0) DESC, s.name LIMIT %d",
 		 mis, where, spe_op_class_name(SPE_OP_CLASS_BRANCH), mis, mis, o->top);
-	sqlite3_stmt *st = report_prepare(db, sql, "SPE query failed", err, errlen);
+	sqlite3_stmt *st = report_prepare(db, sql, "query mispredicted branches", err, errlen);
 	if (!st)
-		return -spe_io;
+		return report_prepare_code(db);
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "\"mispredicts\": [");
 	else
 		fprintf(out, "Mispredicted branches by symbol\n  %-32s %10s %12s %8s  %s\n", "symbol", "branches",
 			"mispredicts", "rate", "source");
-	int first = 1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int first = 1, rc = 0;
+	static const int num[] = { 2, 3, 4, -1 };
+	while (sqlite3_step(st) == SQLITE_ROW &&
+	       (rc = numbers(st, num, "query mispredicted branches", err, errlen)) == 0) {
 		const char *name = text_or(st, 0, "??"), *file = text_or(st, 1, "??");
 		long long line = sqlite3_column_int64(st, 2), n = sqlite3_column_int64(st, 3);
 		long long m = sqlite3_column_int64(st, 4);
@@ -211,26 +274,53 @@ int report_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const stru
 			fprintf(out, ", \"line\": %lld, \"branches\": %lld, \"mispredicts\": %lld, \"rate\": %.4f}", line, n,
 				m, rate);
 		} else {
-			fprintf(out, "  %-32s %10lld %12lld %7.1f%%  %s:%lld\n", name, n, m, 100 * rate, file, line);
+			fputs("  ", out);
+			util_visible_put(out, name, 0, UTIL_VISIBLE_MAX, 32);
+			fprintf(out, " %10lld %12lld %7.1f%%  ", n, m, 100 * rate);
+			util_visible_put(out, file, 0, UTIL_VISIBLE_MAX, 0);
+			fprintf(out, ":%lld\n", line);
 		}
 		first = 0;
 	}
-	sqlite3_finalize(st);
+	if (rc < 0) {
+		sqlite3_finalize(st);
+		return rc;
+	}
+	if ((rc = report_sqlite_finish(db, st, "query mispredicted branches", err, errlen)) < 0)
+		return rc;
 	if (o->format == REPORT_TEXT_JSON)
 		fprintf(out, "]");
 	return 0;
 }
+
+static int spe_text(sqlite3 *db, FILE *out, const struct report_text_opts *opts, char *err, size_t errlen);
 
 int report_spe_text(sqlite3 *db, FILE *out, const struct report_text_opts *opts, char *err, size_t errlen)
 {
 	struct report_text_opts o = *opts;
 	if (o.top <= 0)
 		o.top = 10;
-	long long n = report_spe_record_count(db, "1");
+	if (err && errlen)
+		err[0] = 0;
+	/* one state of the database for every section (report_sqlite.h) */
+	int snap = report_snapshot_begin(db, err, errlen);
+	if (snap < 0)
+		return snap;
+	int rc = spe_text(db, out, &o, err, errlen);
+	report_snapshot_end(db, snap);
+	return rc;
+}
+
+static int spe_text(sqlite3 *db, FILE *out, const struct report_text_opts *opts, char *err, size_t errlen)
+{
+	struct report_text_opts o = *opts;
+	long long n;
+	int rc = report_spe_record_count(db, "1", &n, err, errlen);
+	if (rc < 0)
+		return rc;
 	if (n <= 0)
 		return td_failf(err, errlen, spe_no_data, "no SPE records in the database (load a capture with spe-load first)");
 	int json = o.format == REPORT_TEXT_JSON;
-	int rc;
 	if (json)
 		fprintf(out, "{\"spe_records\": %lld, ", n);
 	else
@@ -248,9 +338,9 @@ int report_spe_text(sqlite3 *db, FILE *out, const struct report_text_opts *opts,
 		return rc;
 	/* data objects, huge pages, NUMA, shared lines, prefetch (spe/memory_report.h) */
 	fprintf(out, json ? ", " : "\n");
-	char merr[512];
-	if (spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, merr, sizeof merr) < 0)
-		return td_failf(err, errlen, spe_io, "memory section: %s", merr);
+	char merr[512] = "";
+	if ((rc = spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, merr, sizeof merr)) < 0)
+		return td_failf(err, errlen, -rc, "%s", merr); /* "memory section: ..." */
 	fprintf(out, json ? "}\n" : "");
 	return 0;
 }

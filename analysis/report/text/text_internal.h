@@ -19,7 +19,8 @@ int report_spe_tlb_walks(sqlite3 *db, const char *where, FILE *out, const struct
 		     char *err, size_t errlen);
 int report_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const struct report_text_opts *o,
 		       char *err, size_t errlen);
-long long report_spe_record_count(sqlite3 *db, const char *where);
+/* The SPE records @p where chooses into *@p n: 0, or a negative code with the message in @p err. */
+int report_spe_record_count(sqlite3 *db, const char *where, long long *n, char *err, size_t errlen);
 
 /*
  * The caveats to print for a workload whose runs used @p methods on @p isas
@@ -33,5 +34,7 @@ const char *report_method_vendor(const char *method, const char *isa);
 
 /* @p sql prepared on @p db, or NULL with "@p what: SQLite's message" in @p err. */
 sqlite3_stmt *report_prepare(sqlite3 *db, const char *sql, const char *what, char *err, size_t errlen);
+/* The code of the prepare that report_prepare could not make (report_sqlite_code of its error). */
+int report_prepare_code(sqlite3 *db);
 
 #endif

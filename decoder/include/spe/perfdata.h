@@ -43,8 +43,12 @@ enum spe_perf_record_type {
 	SPE_PERF_RECORD_LOST_SAMPLES = 13,
 	SPE_PERF_RECORD_SWITCH = 14,
 	SPE_PERF_RECORD_SWITCH_CPU_WIDE = 15,
+	SPE_PERF_RECORD_KSYMBOL = 17,   /* kernel code appearing or going: BPF programs, trampolines, OOL */
+	SPE_PERF_RECORD_BPF_EVENT = 18, /* a BPF program loaded or unloaded */
 	SPE_PERF_RECORD_USER_START = 64, /* records below come from the kernel */
 	SPE_PERF_RECORD_HEADER_ATTR = 64,
+	SPE_PERF_RECORD_HEADER_EVENT_TYPE = 65,
+	SPE_PERF_RECORD_HEADER_TRACING_DATA = 66, /* followed by u32 size bytes not in header.size */
 	SPE_PERF_RECORD_HEADER_BUILD_ID = 67,
 	SPE_PERF_RECORD_FINISHED_ROUND = 68,
 	SPE_PERF_RECORD_ID_INDEX = 69,
@@ -53,8 +57,9 @@ enum spe_perf_record_type {
 	SPE_PERF_RECORD_AUXTRACE_ERROR = 72,
 	SPE_PERF_RECORD_TIME_CONV = 79,
 	SPE_PERF_RECORD_HEADER_FEATURE = 80,
-	SPE_PERF_RECORD_COMPRESSED = 81,
+	SPE_PERF_RECORD_COMPRESSED = 81,  /* zstd bytes (perf record -z, perf 5.x-6.x) */
 	SPE_PERF_RECORD_FINISHED_INIT = 82,
+	SPE_PERF_RECORD_COMPRESSED2 = 83, /* u64 data_size, zstd bytes, zero padding (perf 7.x) */
 };
 
 /* perf_event_attr.sample_type bits used by the sample_id trailer and the writer. */
@@ -85,7 +90,7 @@ enum spe_perf_feature {
 	SPE_PERF_FEAT_NUMA_TOPOLOGY = 14,
 	SPE_PERF_FEAT_AUXTRACE = 18,
 	SPE_PERF_FEAT_MEM_TOPOLOGY = 22,
-	SPE_PERF_FEAT_COMPRESSED = 27,
+	SPE_PERF_FEAT_COMPRESSED = 27,    /* comp_ver, comp_type, comp_level, comp_ratio, comp_mmap_len (u32) */
 	SPE_PERF_FEAT_COUNT = 256,
 };
 
@@ -250,6 +255,28 @@ struct spe_perf_itrace_start {
 	uint32_t pid, tid;
 };
 
+/* KSYMBOL (include/uapi/linux/perf_event.h, PERF_RECORD_KSYMBOL) */
+#define SPE_PERF_KSYMBOL_TYPE_BPF 1      /* a JITed BPF program, trampoline or dispatcher */
+#define SPE_PERF_KSYMBOL_TYPE_OOL 2      /* out-of-line code (kprobe and ftrace slots) */
+#define SPE_PERF_KSYMBOL_UNREGISTER 1u   /* flags: the code is gone */
+struct spe_perf_ksymbol {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type;           /* SPE_PERF_KSYMBOL_TYPE_*, 0 unknown */
+	uint16_t flags;               /* SPE_PERF_KSYMBOL_UNREGISTER */
+	const char *name;             /* NUL-terminated, valid until next call */
+};
+
+/* BPF_EVENT (PERF_RECORD_BPF_EVENT) */
+#define SPE_PERF_BPF_PROG_LOAD 1
+#define SPE_PERF_BPF_PROG_UNLOAD 2
+struct spe_perf_bpf_event {
+	uint16_t type;                /* SPE_PERF_BPF_PROG_*, 0 unknown */
+	uint16_t flags;
+	uint32_t id;                  /* the program's id */
+	uint8_t tag[8];
+};
+
 struct spe_perf_event {
 	uint32_t type;                /* enum spe_perf_record_type or any other number */
 	uint16_t misc;
@@ -269,9 +296,21 @@ struct spe_perf_event {
 		struct spe_perf_switch sw;
 		struct spe_perf_lost lost;
 		struct spe_perf_itrace_start itrace_start;
+		struct spe_perf_ksymbol ksymbol;
+		struct spe_perf_bpf_event bpf_event;
 		struct spe_perf_time_conv time_conv;
 		struct { uint64_t feature; } header_feature; /* pipe mode: parsed into the info */
+		struct { uint32_t size; } tracing_data; /* HEADER_TRACING_DATA: bytes after the record, skipped */
 	} u;
+	/*
+	 * Decoded from perf record -z's compressed data (COMPRESSED or
+	 * COMPRESSED2): file_offset is then the offset of the compressed record
+	 * that completed this one (a record may straddle two; perf report -D
+	 * prints the same offset), stream_offset its offset in the file's
+	 * decompressed stream.  0 and 0 for a plain record.
+	 */
+	int compressed;
+	uint64_t stream_offset;
 };
 
 /*
@@ -326,6 +365,17 @@ struct spe_perf_info {
 	 */
 	int cut;
 	uint64_t cut_offset, cut_bytes;
+	/*
+	 * HEADER_COMPRESSED (perf record -z; pipe mode: once its HEADER_FEATURE
+	 * has been read): comp_type 1 is zstd; comp_mmap_len bounds what one
+	 * compressed record may decompress to (docs/perfdata-api.md).
+	 */
+	int has_comp_header;
+	uint32_t comp_ver, comp_type, comp_level, comp_ratio, comp_mmap_len;
+	/* COMPRESSED/COMPRESSED2 records read so far, their zstd bytes and what those decompressed to */
+	uint64_t n_compressed, compressed_bytes, decompressed_bytes;
+	/* warnings so far (malformed optional feature sections skipped): spe_perf_warning() */
+	uint32_t n_warnings;
 };
 
 struct spe_perf_build_id {
@@ -352,6 +402,16 @@ SPE_API int spe_perf_open_mem(struct spe_perf_file *file, const void *buf, size_
 
 /* "NAME: offset 0xOFF: problem" for the last error, "" if none. */
 SPE_API const char *spe_perf_errmsg(const struct spe_perf_file *file);
+/*
+ * Warning @p i (0 .. info.n_warnings - 1): something the reader skipped and
+ * read on without, such as a malformed optional feature section ("NAME:
+ * offset 0xOFF: feature NUMA_TOPOLOGY (14) skipped: ...").  The first
+ * SPE_PERF_MAX_WARNINGS are kept; NULL beyond those.
+ */
+#define SPE_PERF_MAX_WARNINGS 16
+SPE_API const char *spe_perf_warning(const struct spe_perf_file *file, uint32_t i);
+/* "NUMA_TOPOLOGY" for feature bit 14; NULL for a bit perf 6.1 and 7.x do not name. */
+SPE_API const char *spe_perf_feature_name(unsigned bit);
 /* File offset of the last error (UINT64_MAX if it has none). */
 SPE_API uint64_t spe_perf_err_offset(const struct spe_perf_file *file);
 

@@ -553,7 +553,7 @@ static void plan_records(struct splice *s)
 	for (unsigned i = 0; i < p->n_spes; i++) {
 		const struct plan_spe *sp = &p->spes[i];
 		const struct task_life *life;
-		uint64_t from, to;
+		uint64_t from = 0, to = 0;
 		if (model_task(&s->model, p, sp->task, &life, s->err, sizeof s->err) < 0 ||
 		    model_event_time(&s->model, p, &sp->from, sp->line, &from, s->err, sizeof s->err) < 0 ||
 		    model_event_time(&s->model, p, &sp->to, sp->line, &to, s->err, sizeof s->err) < 0)

@@ -76,6 +76,8 @@ struct spe_export_stats {
 	uint64_t no_dwarf;       /* locations whose inline call sites or declaration lines needed
 				    DWARF that was not found (their outer frames have line 0) */
 	char binary_path[4096];  /* bolt, autofdo: the binary file read */
+	uint64_t saturated;      /* latency sums held at 2^64 - 1 (or 2^63 - 1) instead of wrapping: a
+				    database whose latencies no capture could have */
 };
 
 /*
@@ -83,8 +85,11 @@ struct spe_export_stats {
  * in one transaction (one snapshot, one shared lock), its own when @p db is
  * in autocommit, ended before it returns; inside the caller's, that one.
  * Errors: -spe_invalid (a bad --where expression, no or several binaries
- * to choose from, an option the format does not take), -spe_io (SQLite or
- * write failure), -spe_nomem, -spe_bad_file (the binary cannot be read).
+ * to choose from, an option the format does not take), -spe_io (the disk:
+ * an SQLite I/O error, a full disk, a write failure), -spe_nomem,
+ * -spe_cancelled (the statement was interrupted), -spe_bad_file (the
+ * database is corrupt or not what it says: no such table, a malformed
+ * page), -spe_not_found (the binary cannot be read).
  */
 int spe_export(sqlite3 *db, enum spe_export_format fmt, const struct spe_export_opts *opts, FILE *out,
 	       struct spe_export_stats *stats, char *err, size_t errlen);
