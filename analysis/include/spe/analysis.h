@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "spe/progress.h"
 #include "spe/row_sink.h"
 #include "spe/spe.h"
 
@@ -297,6 +298,14 @@ struct spe_load_opts {
 	void (*on_fetch)(void *arg, const struct spe_sym_fetch *fetch);
 	void (*on_binary)(void *arg, const char *path, const char *build_id, const struct spe_sym_check *check);
 	void *notice_arg;
+	/*
+	 * How far the load is (spe/progress.h), on the loading thread: about
+	 * every 65,536 records "records" with the SPE bytes decoded of the
+	 * file's (done of total), then the step "writing the summaries" before
+	 * the end-of-load tables.  NULL: none.
+	 */
+	spe_progress_fn *on_progress;
+	void *progress_arg;
 };
 
 #define SPE_LOAD_LINE_BUDGET 524288 /* about 80-130 MB at most */

@@ -65,6 +65,13 @@ struct spe_export_opts {
 	enum spe_export_by by;          /* pprof */
 	enum spe_export_weight weight;  /* folded */
 	int split_mem_level;            /* folded: a memory-level frame below the instruction */
+	/*
+	 * How far the export is (spe/progress.h): about every 65,536 records
+	 * read, "records" with the last record's id of the largest (done of
+	 * total), then the step "writing the output".  NULL: none.
+	 */
+	spe_progress_fn *on_progress;
+	void *progress_arg;
 };
 
 /* What an export saw, for the command's summary and its exit status. */
