@@ -247,6 +247,7 @@ static int load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const st
 	struct pending batch[BATCH];
 	struct spe_aux_item it;
 	struct progress prog = { .opts = opts, .perf = perf, .total = total, .next = PROGRESS_EVERY };
+	uint64_t last_offset = 0; /* the stream offset of the last record taken, for the progress */
 	uint32_t fed = 0;
 	int n = 0, type = 0, rc = perf ? feed_build_ids(ld, perf, &fed) : 0;
 	while (rc == 0 && (type = spe_aux_next(aux, &it, sizeof it)) > 0) {
@@ -256,16 +257,17 @@ static int load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const st
 			batch[n].tid = it.tid;
 			batch[n].time = it.time;
 			batch[n].rec = *it.record;
+			last_offset = it.offset;
 			if (++n == BATCH) {
 				rc = flush_batch(ld, batch, n);
-				progress_records(&prog, n, it.offset);
+				progress_records(&prog, n, last_offset);
 				n = 0;
 			}
 			continue;
 		}
 		if (n) {
 			rc = flush_batch(ld, batch, n);
-			progress_records(&prog, n, it.offset);
+			progress_records(&prog, n, last_offset);
 			n = 0;
 		}
 		if (type == SPE_AUX_CHUNK)
