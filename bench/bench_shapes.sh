@@ -77,7 +77,7 @@ shape_args() {
 }
 
 command -v perf >/dev/null || { echo "bench_shapes: needs perf (the baseline)"; exit 69; }
-echo "bench_shapes on $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u +%Y-%m-%d)," \
+echo "bench_shapes on $(git -C "$src" describe --always --dirty 2>/dev/null || echo '?'), $(date -u +%Y-%m-%d)," \
 	"$(nproc) CPUs; $runs runs of each, interleaved"
 for shape in $shapes; do
 	args=$(shape_args "$shape")
