@@ -369,7 +369,8 @@ const struct cli_command cli_command_dump = {
 	.summary = "print the SPE records of a perf.data (or raw) file, as perf report -D or JSON",
 	.usage = usage,
 	.options = options,
-	.footer = "exit: 0 clean, 1 decoded with errors, 64 usage, 65 not SPE/perf.data, 66 cannot open, 74 I/O error",
+	.footer = "exit: 0 clean, 1 decoded with errors, 64 usage, 65 not SPE/perf.data, 66 cannot open, 74 I/O error,\n"
+		  "      128+N stopped by signal N (with the progress line)",
 };
 
 /* The options into @p d and @p o; 0, -1 after --help or --version, or the exit status of a usage error (printed). */
