@@ -110,7 +110,7 @@ void cli_progress_update(void *arg, const struct spe_progress *pr)
 	double t = now(), elapsed = t - p->start;
 	/* a new step is drawn at once: the line never says the last count while something else runs */
 	int new_step = pr->step && pr->step != p->step;
-	if (elapsed < p->delay || (!new_step && t - p->last < (p->draw == 1 ? REDRAW : LOG_EVERY)))
+	if (elapsed <= 0 || elapsed < p->delay || (!new_step && t - p->last < (p->draw == 1 ? REDRAW : LOG_EVERY)))
 		return;
 	p->last = t;
 	p->step = pr->step;
