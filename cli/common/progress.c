@@ -139,10 +139,10 @@ void cli_progress_update(void *arg, const struct spe_progress *pr)
 	}
 	/* in place: never as wide as the terminal, whose last column would wrap */
 	unsigned width = columns(), cols = cut_columns(line, width > 1 ? width - 1 : 1);
+	on_screen = 1; /* before the line: a signal's exit in between still ends it */
 	fprintf(stderr, "\r%s%*s", line, p->shown > cols ? (int)(p->shown - cols) : 0, "");
 	fflush(stderr);
 	p->shown = cols;
-	on_screen = 1;
 }
 
 void cli_progress_clear(struct cli_progress *p)

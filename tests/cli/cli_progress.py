@@ -40,7 +40,7 @@ def check(cond, what, detail=""):
         print("FAIL " + what + (": " + detail if detail else ""))
 
 
-def on_pty(argv, env=None, stdout_file=None, interrupt_when=None):
+def on_pty(argv, env=None, stdout_file=None, interrupt_when=None, signals=1):
     """Run @argv with stderr (and stdout, unless @stdout_file) on a new pty.
     interrupt_when: a regex; once the pty shows it, SIGINT is sent.
     Returns (exit status, bytes the pty showed)."""
@@ -71,7 +71,15 @@ def on_pty(argv, env=None, stdout_file=None, interrupt_when=None):
                 break
             shown += chunk
         if interrupt_when and not sent and re.search(interrupt_when, shown[-4096:]):
-            os.kill(pid, signal.SIGINT)
+            if signals == 1:
+                os.kill(pid, signal.SIGINT)
+            else:
+                # three stop signals at once (the third exits at once, cli_signals.h): sent while the
+                # command is stopped, and of three kinds, so none merges with another; SIGINT is taken first
+                os.kill(pid, signal.SIGSTOP)
+                for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+                    os.kill(pid, sig)
+                os.kill(pid, signal.SIGCONT)
             sent = True
     _, status = os.waitpid(pid, 0)
     os.close(fd)
@@ -158,6 +166,17 @@ st, shown = on_pty([load, "big.data", "-o", "t.db", "--force", "--symfs=."], now
 check(st == 130, "spe-load stopped by SIGINT exits 130", str(st))
 check(erased_before(shown, b"spe-load: interrupted; t.db left unchanged"), "the line erased before 'interrupted'",
       repr(shown[-300:]))
+check(sha("t.db") == before, "the database is as it was")
+check(not [f for f in os.listdir(".") if f.startswith(".t.db") or f.startswith("t.db-")],
+      "no temporary left", str(os.listdir(".")))
+
+# three stop signals (out at once, cli_signals.h): the line ended by a newline, the database as it was
+st, shown = on_pty([load, "big.data", "-o", "t.db", "--force", "--symfs=."], now, interrupt_when=rb"records/s",
+                   signals=3)
+tail = shown[shown.rfind(b"\rspe-load: big.data: "):]
+check(st == 130, "three stop signals: exit 130 at once", str(st))
+check(tail.endswith(b"\n") and tail.count(b"\n") == 1 and b"interrupted" not in tail,
+      "the line on screen ended by a newline", repr(tail[-200:]))
 check(sha("t.db") == before, "the database is as it was")
 check(not [f for f in os.listdir(".") if f.startswith(".t.db") or f.startswith("t.db-")],
       "no temporary left", str(os.listdir(".")))
