@@ -29,20 +29,8 @@ query=$build/cli/spe-query
 views="hot_symbol hot_pc mem_level_summary latency_histogram tlb_hotspot cacheline_sharing branch_mispredict
 hot_data_object data_page numa_traffic prefetch"
 
-# run LABEL COMMAND...: time it; sets wall, cpu (user + sys) and rss (MB)
-run() {
-	label=$1
-	shift
-	/usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >"$work/out" 2>"$work/err" ||
-		{ echo "$label failed:"; cat "$work/err"; exit 1; }
-	read -r wall user sys rss <"$work/time"
-	cpu=$(echo "$user + $sys" | bc)
-	rss=$((rss / 1024))
-}
-
-median() { # values...
-	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
+# shellcheck source=bench/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 
 has_perf=0
 command -v perf >/dev/null && has_perf=1

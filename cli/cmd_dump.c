@@ -12,7 +12,9 @@
 
 #include "common/cli_args.h"
 #include "common/cli_options.h"
+#include "common/cli_signals.h"
 #include "common/cli_util.h"
+#include "common/progress.h"
 #include "spe/spe.h"
 #include "util/json.h"
 
@@ -29,7 +31,13 @@ struct dump {
 	uint64_t dump_bad_bytes;
 	uint64_t dumped;             /* raw input: bytes of the text dump printed so far */
 	int out_error;               /* errno of the write that failed, or 0 */
+	enum cli_progress_mode progress_mode;
+	struct cli_progress progress; /* --format=json and records: the records' progress */
+	uint64_t size;               /* the file's bytes, 0 when not known (a pipe): the progress's total */
+	int stopped;                 /* a stop signal ended the records (progress shown: cli_signals.h) */
 };
+
+enum { PROGRESS_EVERY = 65536 }; /* records between progress updates */
 
 static int write_out(void *ctx, const char *text, size_t len)
 {
@@ -283,8 +291,26 @@ static int run(struct dump *d, struct spe_perf_file *f, struct spe_raw_input *r,
 	if (r && d->mode == MODE_DUMP)
 		printf(".\n. ... ARM SPE data: size %#" PRIx64 " bytes\n", spe_raw_size(r));
 	struct spe_aux_item it;
-	int type;
+	int type = 0;
+	/* records, one line each: a progress line when that is long work (a stop signal then ends it cleanly) */
+	struct spe_progress pr = { .unit = "records", .total = d->size };
+	volatile sig_atomic_t *stop = NULL;
+	if (d->mode != MODE_DUMP) {
+		cli_progress_start(&d->progress, prog, d->input, cli_progress_for_stdout(d->progress_mode, 1));
+		if (d->progress.draw && cli_signals_install() == 0)
+			stop = cli_stop_flag();
+	}
 	while (!d->out_error && (type = spe_aux_next(aux, &it, sizeof it)) > 0) {
+		if (type == SPE_AUX_RECORD && d->progress.draw && ++pr.count % PROGRESS_EVERY == 0) {
+			if (stop && *stop) {
+				d->stopped = 1;
+				break;
+			}
+			pr.done = it.file_offset != SPE_AUX_NO_OFFSET ? it.file_offset : it.offset;
+			if (pr.total && pr.done > pr.total)
+				pr.done = pr.total;
+			cli_progress_update(&d->progress, &pr);
+		}
 		if (type == SPE_AUX_RECORD && d->mode == MODE_JSON)
 			print_json(&it);
 		else if (type == SPE_AUX_RECORD && d->mode == MODE_RECORDS)
@@ -294,7 +320,8 @@ static int run(struct dump *d, struct spe_perf_file *f, struct spe_raw_input *r,
 		else if (type == SPE_AUX_CHUNK)
 			dump_raw_window(d, r, &it);
 	}
-	int rc = d->out_error || type == -spe_eos ? 0 : type;
+	cli_progress_clear(&d->progress);
+	int rc = d->out_error || d->stopped || type == -spe_eos ? 0 : type;
 	if (rc < 0)
 		fprintf(stderr, "%s: %s\n", prog, *spe_aux_errmsg(aux) ? spe_aux_errmsg(aux) : spe_errstr(rc));
 	spe_aux_get_stats(aux, st, sizeof *st);
@@ -308,7 +335,8 @@ struct dump_opts {
 	size_t window;
 };
 
-enum { OPT_PERF_COMPAT = CLI_ID(0), OPT_FORMAT, OPT_RECORDS, OPT_RAW, OPT_MIDR, OPT_WINDOW };
+enum { OPT_PERF_COMPAT = CLI_ID(0), OPT_FORMAT, OPT_RECORDS, OPT_RAW, OPT_MIDR, OPT_WINDOW, OPT_PROGRESS,
+       OPT_NO_PROGRESS };
 static const char *const dialects[] = { "6.1", "newest", NULL };
 static const char *const formats[] = { "dump", "json", "records", NULL };
 static const char *const usage[] = {
@@ -331,6 +359,7 @@ static const struct cli_option options[] = {
 	{ OPT_PERF_COMPAT, "perf-compat", 0, CLI_CHOICE, .choices = dialects,
 	  .help = "print exactly what that perf's `perf report -D` prints (default newest)" },
 	{ 'q', "quiet", 'q', CLI_FLAG, .help = "no summary on stderr" },
+	CLI_PROGRESS_OPTIONS(OPT_PROGRESS, OPT_NO_PROGRESS),
 	{ 0 },
 };
 
@@ -340,7 +369,8 @@ const struct cli_command cli_command_dump = {
 	.summary = "print the SPE records of a perf.data (or raw) file, as perf report -D or JSON",
 	.usage = usage,
 	.options = options,
-	.footer = "exit: 0 clean, 1 decoded with errors, 64 usage, 65 not SPE/perf.data, 66 cannot open, 74 I/O error",
+	.footer = "exit: 0 clean, 1 decoded with errors, 64 usage, 65 not SPE/perf.data, 66 cannot open, 74 I/O error,\n"
+		  "      128+N stopped by signal N (with the progress line)",
 };
 
 /* The options into @p d and @p o; 0, -1 after --help or --version, or the exit status of a usage error (printed). */
@@ -365,6 +395,8 @@ static int parse_options(int argc, char **argv, struct dump *d, struct dump_opts
 			break;
 		case OPT_WINDOW: o->window = (size_t)a.number; break;
 		case 'q': o->quiet = 1; break;
+		case OPT_PROGRESS: d->progress_mode = CLI_PROGRESS_ON; break;
+		case OPT_NO_PROGRESS: d->progress_mode = CLI_PROGRESS_OFF; break;
 		}
 	}
 	if (c < 0)
@@ -396,6 +428,7 @@ static int dump_input(struct dump *d, const struct dump_opts *o, struct spe_aux_
 			spe_raw_free_input(r);
 			return err == -spe_io ? CLI_NOINPUT : CLI_DATAERR;
 		}
+		d->size = spe_raw_size(r);
 		*rc = run(d, NULL, r, st);
 		spe_raw_free_input(r);
 		return 0;
@@ -411,6 +444,7 @@ static int dump_input(struct dump *d, const struct dump_opts *o, struct spe_aux_
 	spe_perf_get_info(f, &info, sizeof info);
 	if (info.pipe_format)
 		d->record_offset_bias = 16;
+	d->size = info.file_size;
 	*rc = run(d, f, NULL, st);
 	/* what the reader skipped (a feature section that does not parse), once, after the dump */
 	spe_perf_get_info(f, &info, sizeof info);
@@ -462,6 +496,11 @@ int cmd_dump(int argc, char **argv)
 	int rc = 0;
 	if ((status = dump_input(&d, &o, &st, &rc)))
 		return status;
+	if (d.stopped) { /* what was printed stays printed */
+		fflush(stdout);
+		fprintf(stderr, "%s: interrupted after %" PRIu64 " records\n", prog, st.records);
+		return cli_finish_stdout(prog, cli_stop_status());
+	}
 	if (!o.quiet)
 		print_summary(&st, o.raw);
 	/*

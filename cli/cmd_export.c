@@ -19,6 +19,7 @@
 #include "common/temp_db.h"
 #include "common/cli_signals.h"
 #include "common/cli_sql_limits.h"
+#include "common/progress.h"
 #include "spe/analysis.h"
 #include "spe/export.h"
 #include "spe/outfile.h"
@@ -27,7 +28,7 @@
 static const char prog[] = "spe-export";
 
 enum { OPT_WHERE = CLI_ID(0), OPT_SYMFS, OPT_RAW, OPT_MIDR, OPT_BY, OPT_WEIGHT,
-       OPT_SPLIT, OPT_BINARY, OPT_BUILD_ID, OPT_TIMEOUT, OPT_MAX_MEMORY };
+       OPT_SPLIT, OPT_BINARY, OPT_BUILD_ID, OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_PROGRESS, OPT_NO_PROGRESS };
 static const char *const formats[] = { "pprof", "folded", "bolt", "autofdo", NULL }; /* enum spe_export_format's order */
 static const char *const bys[] = { "code", "data", NULL };                         /* enum spe_export_by */
 static const char *const weights[] = { "latency", "samples", NULL };               /* enum spe_export_weight */
@@ -58,6 +59,7 @@ static const struct cli_option options[] = {
 	{ OPT_BUILD_ID, "build-id", 0, CLI_TEXT, "HEX", .help = "bolt, autofdo: the binary to profile, by build-id" },
 	{ OPT_TIMEOUT, "timeout", 0, CLI_TEXT, "SECONDS", .help = CLI_TIMEOUT_HELP, .group = "Limits" },
 	{ OPT_MAX_MEMORY, "max-memory", 0, CLI_TEXT, "BYTES", .help = CLI_MAX_MEMORY_HELP },
+	CLI_PROGRESS_OPTIONS(OPT_PROGRESS, OPT_NO_PROGRESS),
 	{ 0 },
 };
 
@@ -151,6 +153,7 @@ struct export_args {
 	int format, raw, by_set, weight_set, split_set;
 	struct cli_select sel;
 	struct cli_sql_limits lim;
+	enum cli_progress_mode progress_mode;
 };
 
 static int export_run(const struct cli_command *cmd, struct export_args *x, int argc, char **argv, int first);
@@ -193,6 +196,8 @@ int cmd_export(int argc, char **argv)
 			if (cli_sql_limits_option(prog, a.opt->name, a.value, &x.lim))
 				status = CLI_USAGE;
 			break;
+		case OPT_PROGRESS: x.progress_mode = CLI_PROGRESS_ON; break;
+		case OPT_NO_PROGRESS: x.progress_mode = CLI_PROGRESS_OFF; break;
 		default:
 			if (cli_select_option(&x.sel, &a) == CLI_USAGE)
 				status = CLI_USAGE;
@@ -258,7 +263,12 @@ static int export_run(const struct cli_command *cmd, struct export_args *x, int 
 	char err[1024] = "";
 	struct spe_db *db = NULL;
 	struct spe_selection *chosen = NULL;
+	/* the line, when drawn, is erased before any other message (and the result, on standard output) */
+	struct cli_progress progress;
+	enum cli_progress_mode progress_mode = cli_progress_for_stdout(x->progress_mode, !output || !strcmp(output, "-"));
 	if (npos == 1) {
+		cli_progress_start(&progress, prog, argv[first], progress_mode);
+		lo.progress = &progress;
 		status = cli_temp_db_load(prog, argv[first], &lo, &db);
 	} else {
 		if (spe_db_open(database, SPE_DB_READONLY, &db, err, sizeof err) < 0) {
@@ -272,8 +282,11 @@ static int export_run(const struct cli_command *cmd, struct export_args *x, int 
 	eo.selection = chosen;
 	if (status == CLI_OK) {
 		cli_sql_limits_watch(spe_db_sqlite(db));
+		cli_progress_start(&progress, prog, input, progress_mode);
+		eo.on_progress = cli_progress_update, eo.progress_arg = &progress;
 		int rc = spe_export(spe_db_sqlite(db), (enum spe_export_format)format, &eo, out.f, &stats, err,
 				    sizeof err);
+		cli_progress_clear(&progress);
 		cli_sql_limits_watch(NULL);
 		if (rc == 0 && *cli_stop_flag())
 			rc = -spe_cancelled;

@@ -15,6 +15,7 @@
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
 #include "common/load_status.h"
+#include "common/progress.h"
 #include "common/temp_db.h"
 #include "common/cli_signals.h"
 #include "spe/analysis.h"
@@ -61,13 +62,15 @@ enum {
 	OPT_DEBUGINFOD,
 	OPT_NO_DEBUGINFOD,
 	OPT_JIT_MAPS,
-	OPT_SOURCE_DIR
+	OPT_SOURCE_DIR,
+	OPT_PROGRESS,
+	OPT_NO_PROGRESS
 };
 #define MAX_SOURCE_DIRS 32 /* as spe-report's */
 static const char *const usage[] = {
 	"spe-load FILE... [-o DB] [--append | --replace | --force] [--symfs=DIR] [--source-dir=DIR]... [--kallsyms=FILE]",
 	"         [--buildid-dir=DIR] [--debuginfod=URLS | --no-debuginfod] [--jit-maps=DIR] [--no-symbols]",
-	"         [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--raw-cpu=N]]",
+	"         [--line-budget=N] [--jobs=N] [--midr=MIDR|PART] [--raw [--raw-cpu=N]] [--[no-]progress]",
 	"spe-load FILE... --clickhouse=URL [--cluster=NAME [--cluster-http=HOST:PORT,...]] [--replace] [options above]",
 	NULL,
 };
@@ -113,6 +116,7 @@ static const struct cli_option options[] = {
 	{ OPT_JOBS, "jobs", 0, CLI_INT, "N", .min = 1, .max = 256,
 	  .help = "1: one thread; 2 (default with 2 CPUs): SQLite inserts on a writer thread, the end-of-load merge "
 		  "beside them; more is 2" },
+	CLI_PROGRESS_OPTIONS(OPT_PROGRESS, OPT_NO_PROGRESS),
 	{ .name = "cpu", .alias_of = "raw-cpu" },
 	{ 0 },
 };
@@ -127,9 +131,20 @@ const struct cli_command cli_command_load = {
 
 /* The load's options, for the hint print_counts adds (it is also ClickHouse's per-file callback). */
 static const struct spe_load_opts *counted_opts;
+/* The progress line of the file being loaded, erased before any other message. */
+static struct cli_progress progress;
+static enum cli_progress_mode progress_mode;
+
+/* Progress for @p file from here on (ClickHouse's per-file callback too); NULL: the line erased, no more. */
+static void progress_file(const char *file)
+{
+	cli_progress_clear(&progress);
+	cli_progress_start(&progress, "spe-load", file, file ? progress_mode : CLI_PROGRESS_OFF);
+}
 
 static void print_counts(const char *file, const struct spe_load_counts *k)
 {
+	cli_progress_clear(&progress);
 	fprintf(stderr,
 		"spe-load: %s: %llu records; %llu bad bytes, %llu partial records, %llu lost, "
 		"%llu without mapping, %llu without symbol",
@@ -196,6 +211,8 @@ static void on_binary(void *arg, const char *path, const char *build_id, const s
 {
 	(void)arg;
 	if (c->match == SPE_SYM_MISMATCH)
+		cli_progress_clear(&progress);
+	if (c->match == SPE_SYM_MISMATCH)
 		fprintf(stderr, "spe-load: warning: %s: recorded with build-id %s, but %s has %s%s; not used\n", path,
 			build_id, c->file, *c->file_build_id ? "build-id " : "no build-id", c->file_build_id);
 }
@@ -207,6 +224,7 @@ static void on_fetch(void *arg, const struct spe_sym_fetch *f)
 	static int tty = -1;
 	if (tty < 0)
 		tty = isatty(STDERR_FILENO);
+	cli_progress_clear(&progress);
 	if (!f->done) {
 		if (tty)
 			fprintf(stderr, "spe-load: debuginfod: %s of %s (build-id %s) ... ", f->what, f->path, f->build_id);
@@ -285,7 +303,9 @@ int cmd_load(int argc, char **argv)
 				      .jobs = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1,
 				      .debuginfod = 1, /* when DEBUGINFOD_URLS names servers */
 				      .on_fetch = on_fetch,
-				      .on_binary = on_binary };
+				      .on_binary = on_binary,
+				      .on_progress = cli_progress_update,
+				      .progress_arg = &progress };
 	const char *debuginfod_urls = NULL;
 	const char *source_dirs[MAX_SOURCE_DIRS];
 	int nsource = 0;
@@ -319,6 +339,8 @@ int cmd_load(int argc, char **argv)
 				return cli_usage_error(cmd, "at most %d --source-dir options", MAX_SOURCE_DIRS);
 			source_dirs[nsource++] = a.value;
 			break;
+		case OPT_PROGRESS: progress_mode = CLI_PROGRESS_ON; break;
+		case OPT_NO_PROGRESS: progress_mode = CLI_PROGRESS_OFF; break;
 		}
 	}
 	if (c < 0)
@@ -398,8 +420,10 @@ int cmd_load(int argc, char **argv)
 	/* Past a file-size limit (ulimit -f), let the write fail with EFBIG like a full disk: rolled back, reported. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (ch.url) {
-		ch.raw = raw, ch.midr = midr, ch.cpu = cpu, ch.opts = &opts;
-		return cli_ch_load(&ch, argv + first, argc - first);
+		ch.raw = raw, ch.midr = midr, ch.cpu = cpu, ch.opts = &opts, ch.loading = progress_file;
+		int st = cli_ch_load(&ch, argv + first, argc - first);
+		cli_progress_clear(&progress);
+		return st;
 	}
 
 	struct spe_db *db;
@@ -419,11 +443,13 @@ int cmd_load(int argc, char **argv)
 	}
 	for (int i = first; i < argc && rc == 0; i++) {
 		struct spe_load_counts *k = &counts[i - first];
+		progress_file(argv[i]);
 		rc = raw ? spe_load_raw_file(db, argv[i], midr, cpu, &opts, k, err, sizeof err)
 			 : spe_load_perf_file(db, argv[i], &opts, k, err, sizeof err);
 		if (cli_load_is_partial(k))
 			status = CLI_PARTIAL;
 	}
+	cli_progress_clear(&progress);
 	if (rc == 0 && *interrupted)
 		rc = -spe_cancelled;
 	if (rc == 0)

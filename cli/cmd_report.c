@@ -24,6 +24,7 @@
 #include "common/report_output.h"
 #include "common/cli_signals.h"
 #include "common/cli_sql_limits.h"
+#include "common/progress.h"
 #include "util/visible.h"
 #include "report/report.h"
 #include "spe/analysis.h"
@@ -39,7 +40,7 @@ static const char *prog = "spe-report";
 
 enum { OPT_HTML = CLI_ID(0), OPT_ANNOTATE, OPT_SYMFS, OPT_SOURCE_DIR, OPT_ANNOTATIONS, OPT_COLOR, OPT_CLICKHOUSE,
        OPT_HOST, OPT_CROSS_ISA, OPT_WORKLOAD, OPT_TOP, OPT_DIFF, OPT_CONFIDENCE, OPT_TIMEOUT,
-       OPT_MAX_MEMORY };
+       OPT_MAX_MEMORY, OPT_PROGRESS, OPT_NO_PROGRESS };
 static const char *const formats[] = { "table", "json", "html", NULL };
 static const char *const colors[] = { "auto", "always", "never", NULL };
 static const char *const usage[] = {
@@ -79,6 +80,7 @@ static const struct cli_option options[] = {
 	{ OPT_CLICKHOUSE, "clickhouse", 0, CLI_TEXT, "URL",
 	  .help = "the report, page or annotation from a ClickHouse database (read-only)", .group = "ClickHouse" },
 	{ OPT_HOST, "host", 0, CLI_TEXT, "NAME", .help = "with --clickhouse: only the captures of host NAME" },
+	CLI_PROGRESS_OPTIONS(OPT_PROGRESS, OPT_NO_PROGRESS),
 	{ .name = "db", .alias_of = "database" },
 	{ 0 },
 };
@@ -105,6 +107,8 @@ struct job {
 	struct spe_report_opts so;
 	const char *symbol;
 	int json;
+	struct cli_progress progress; /* the HTML page's (--html) */
+	enum cli_progress_mode progress_mode;
 };
 
 static int report_failure(const char *db_path, int rc, const char *err);
@@ -115,11 +119,15 @@ static int run(FILE *out, void *arg)
 	struct job *j = arg;
 	char err[1024] = "";
 	int rc;
-	if (j->mode == MODE_HTML || j->mode == MODE_ANNOTATE) {
-		rc = j->mode == MODE_HTML
-			     ? spe_report_html(j->db, out, &j->so, err, sizeof err)
-			     : spe_report_annotate(j->db, j->symbol, j->json ? SPE_REPORT_JSON : SPE_REPORT_TEXT, out,
-						   &j->so, err, sizeof err);
+	if (j->mode == MODE_HTML) {
+		cli_progress_start(&j->progress, prog, j->db_path, j->progress_mode);
+		j->so.on_progress = cli_progress_update, j->so.progress_arg = &j->progress;
+		rc = spe_report_html(j->db, out, &j->so, err, sizeof err);
+		j->so.on_progress = NULL;
+		cli_progress_clear(&j->progress);
+	} else if (j->mode == MODE_ANNOTATE) {
+		rc = spe_report_annotate(j->db, j->symbol, j->json ? SPE_REPORT_JSON : SPE_REPORT_TEXT, out, &j->so, err,
+					 sizeof err);
 	} else {
 		rc = td_store_check(j->db, err, sizeof err);
 		if (rc == 0)
@@ -292,6 +300,8 @@ static int report_main(int argc, char **argv, struct cli_select *sel)
 		case OPT_ANNOTATIONS:
 			j.so.annotations = a.number ? (int)a.number : -1; /* -1: none */
 			break;
+		case OPT_PROGRESS: j.progress_mode = CLI_PROGRESS_ON; break;
+		case OPT_NO_PROGRESS: j.progress_mode = CLI_PROGRESS_OFF; break;
 		default:
 			if (cli_select_option(sel, &a) == CLI_USAGE)
 				return CLI_USAGE;
@@ -389,6 +399,7 @@ static int report_main(int argc, char **argv, struct cli_select *sel)
 	if (j.ro.workload && !cross)
 		return cli_usage_error(cmd, "--workload needs --cross-isa");
 	int to_tty = (!output || !strcmp(output, "-")) && isatty(STDOUT_FILENO);
+	j.progress_mode = cli_progress_for_stdout(j.progress_mode, !output || !strcmp(output, "-"));
 	j.so.color = !strcmp(color, "always") || (!strcmp(color, "auto") && to_tty);
 	j.json = format && !strcmp(format, "json");
 	if (j.json)

@@ -198,12 +198,73 @@ static int flush_batch(struct spe_loader *ld, const struct pending *p, int n)
 	return 0;
 }
 
-/* spe_load_aux, with the build-id table of @p perf (NULL: none) fed in as it grows. */
+/*
+ * The load's progress (spe_load_opts.on_progress): the SPE bytes decoded, as
+ * the chunks before the current one and the current record's place in it,
+ * of all the file's (its AUX chunks summed, or a raw file's size).
+ */
+enum { PROGRESS_EVERY = 65536 }; /* records between calls: a few tens of milliseconds of loading */
+
+struct progress {
+	const struct spe_load_opts *opts;
+	const struct spe_perf_file *perf;
+	uint64_t total;         /* SPE bytes of the file; 0 until known */
+	uint64_t base;          /* bytes of the chunks before the current one */
+	uint64_t chunk_offset;  /* the current chunk's stream offset, and its size */
+	uint64_t chunk_size;
+	uint64_t records, next; /* records so far; the count at which to call next */
+};
+
+/* The AUX chunks of a perf.data, summed once its queues are indexed (the decoder indexed them for its first chunk). */
+static uint64_t perf_aux_bytes(const struct spe_perf_file *perf)
+{
+	uint64_t sum = 0;
+	uint32_t nq = spe_perf_aux_queue_count(perf);
+	for (uint32_t q = 0; q < nq; q++)
+		for (uint32_t i = 0; i < spe_perf_aux_chunk_count(perf, q); i++) {
+			struct spe_perf_aux_chunk c;
+			if (spe_perf_aux_chunk(perf, q, i, &c, sizeof c) == 0)
+				sum += c.size;
+		}
+	return sum;
+}
+
+static void progress_chunk(struct progress *p, const struct spe_aux_item *it)
+{
+	if (!p->opts || !p->opts->on_progress)
+		return;
+	if (!p->total && p->perf)
+		p->total = perf_aux_bytes(p->perf);
+	p->base += p->chunk_size;
+	p->chunk_offset = it->offset;
+	p->chunk_size = it->size;
+}
+
+/* A call every PROGRESS_EVERY records, placed by the last record's stream offset. */
+static void progress_records(struct progress *p, int n, uint64_t last_offset)
+{
+	p->records += (uint64_t)n;
+	if (!p->opts || !p->opts->on_progress || p->records < p->next)
+		return;
+	p->next = p->records + PROGRESS_EVERY;
+	uint64_t in = last_offset > p->chunk_offset ? last_offset - p->chunk_offset : 0;
+	struct spe_progress pr = { .unit = "records",
+				   .count = p->records,
+				   .done = p->base + (in < p->chunk_size ? in : p->chunk_size),
+				   .total = p->total };
+	if (pr.total && pr.done > pr.total)
+		pr.done = pr.total;
+	p->opts->on_progress(p->opts->progress_arg, &pr);
+}
+
+/* spe_load_aux, with the build-id table of @p perf (NULL: none) fed in as it grows; @p total: the SPE bytes, if known. */
 static int load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts,
-		    const struct spe_perf_file *perf)
+		    const struct spe_perf_file *perf, uint64_t total)
 {
 	struct pending batch[BATCH];
 	struct spe_aux_item it;
+	struct progress prog = { .opts = opts, .perf = perf, .total = total, .next = PROGRESS_EVERY };
+	uint64_t last_offset = 0; /* the stream offset of the last record taken, for the progress */
 	uint32_t fed = 0;
 	int n = 0, type = 0, rc = perf ? feed_build_ids(ld, perf, &fed) : 0;
 	while (rc == 0 && (type = spe_aux_next(aux, &it, sizeof it)) > 0) {
@@ -213,16 +274,21 @@ static int load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const st
 			batch[n].tid = it.tid;
 			batch[n].time = it.time;
 			batch[n].rec = *it.record;
+			last_offset = it.offset;
 			if (++n == BATCH) {
 				rc = flush_batch(ld, batch, n);
+				progress_records(&prog, n, last_offset);
 				n = 0;
 			}
 			continue;
 		}
 		if (n) {
 			rc = flush_batch(ld, batch, n);
+			progress_records(&prog, n, last_offset);
 			n = 0;
 		}
+		if (type == SPE_AUX_CHUNK)
+			progress_chunk(&prog, &it);
 		if (opts && opts->cancel && *opts->cancel)
 			rc = -spe_cancelled;
 		else if (type == SPE_AUX_EVENT && it.event->type == SPE_PERF_RECORD_HEADER_BUILD_ID)
@@ -236,6 +302,11 @@ static int load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const st
 		rc = flush_batch(ld, batch, n);
 	if (rc < 0)
 		return rc;
+	if (opts && opts->on_progress) {
+		struct spe_progress pr = { .unit = "records", .count = prog.records + (uint64_t)n, .done = prog.total,
+					   .total = prog.total, .step = "writing the summaries" };
+		opts->on_progress(opts->progress_arg, &pr);
+	}
 	struct spe_aux_stats st;
 	memset(&st, 0, sizeof st);
 	spe_aux_get_stats(aux, &st, sizeof st);
@@ -250,7 +321,7 @@ static int load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const st
 
 int spe_load_aux(struct spe_loader *ld, struct spe_aux_decoder *aux, const struct spe_load_opts *opts)
 {
-	return load_aux(ld, aux, opts, NULL);
+	return load_aux(ld, aux, opts, NULL, 0);
 }
 
 /* The message of a failed load: the AUX layer's (file, offset, problem), else the loader's. */
@@ -293,7 +364,7 @@ static int load_input(struct spe_db *db, const struct spe_row_sink *sink, struct
 		spe_loader_clock(ld, monotonic_clock(cfg->perf, &info));
 	}
 	if (rc == 0)
-		rc = load_aux(ld, aux, opts, cfg->perf);
+		rc = load_aux(ld, aux, opts, cfg->perf, cfg->raw ? spe_raw_size(cfg->raw) : 0);
 	if (rc == 0)
 		rc = spe_loader_finish(ld, counts);
 	if (rc < 0)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "progress.h"
 #include "spe/outfile.h"
 
 static volatile sig_atomic_t stop_flag;  /* nonzero once a stop signal came */
@@ -23,6 +24,7 @@ static void on_stop(int sig)
 	if (hook)
 		hook(); /* e.g. the SQLite statement running ends at its next step */
 	if (++count >= 3) { /* the third: now, without the wind-down */
+		cli_progress_abandon(); /* a progress line on the terminal is ended */
 		spe_outfile_remove_temporaries();
 		_exit(128 + first_sig);
 	}

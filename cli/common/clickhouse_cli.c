@@ -112,6 +112,8 @@ int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 	int done = 0; /* files committed */
 	for (; done < n && rc == 0 && !*a->interrupted; done += rc == 0) {
 		struct spe_load_counts k = { 0 };
+		if (a->loading)
+			a->loading(files[done]);
 		rc = a->raw ? spe_load_raw_file_sink(&sink, files[done], a->midr, a->cpu, a->opts, &k, err, sizeof err)
 			    : spe_load_perf_file_sink(&sink, files[done], a->opts, &k, err, sizeof err);
 		if (rc == 0) {
@@ -128,6 +130,8 @@ int cli_ch_load(const struct cli_ch_load_args *a, char **files, int n)
 		int cancelled = rc == -spe_cancelled;
 		const char *file = files[done < n ? done : n - 1]; /* the file that is not loaded */
 		int refused = spe_ch_sink_already_loaded(&sink);
+		if (a->loading)
+			a->loading(NULL);
 		if (cancelled)
 			fprintf(stderr, "spe-load: interrupted");
 		else

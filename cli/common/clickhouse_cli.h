@@ -31,6 +31,8 @@ struct cli_ch_load_args {
 	volatile sig_atomic_t *interrupted;
 	/* called for each file loaded and committed */
 	void (*loaded)(const char *file, const struct spe_load_counts *counts);
+	/* called before each file is loaded (its progress line starts), and with NULL before a failure is said; or NULL */
+	void (*loading)(const char *file);
 };
 
 /* spe-load FILE... --clickhouse=URL: each file one capture, committed in turn.  The exit status. */

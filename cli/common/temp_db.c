@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "temp_db.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -46,11 +47,15 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 	}
 	struct spe_load_opts opts = { .symbolize = 1, .symfs = o ? o->symfs : NULL,
 				      .cancel = o ? o->cancel : NULL };
+	if (o && o->progress)
+		opts.on_progress = cli_progress_update, opts.progress_arg = o->progress;
 	struct spe_load_counts k = { 0 };
 	rc = o && o->raw ? spe_load_raw_file(db, input, o->midr, o->cpu, &opts, &k, err, sizeof err)
 			 : spe_load_perf_file(db, input, &opts, &k, err, sizeof err);
 	if (rc == 0)
 		rc = spe_db_commit(db, err, sizeof err);
+	if (o)
+		cli_progress_clear(o->progress);
 	if (rc < 0) {
 		spe_db_close(db);
 		if (o && o->cancel && *o->cancel)

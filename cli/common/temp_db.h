@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct spe_db;
+struct cli_progress;
 
 struct cli_temp_load {
 	const char *symfs; /* --symfs, or NULL */
@@ -21,6 +22,7 @@ struct cli_temp_load {
 	int cpu;           /* ... as this CPU number */
 	const volatile sig_atomic_t *cancel; /* the load stops once *cancel != 0 (a signal handler's flag) */
 	int *partial;      /* if not NULL: set to 1 when the file was read in part (cut short, decode errors): exit 1 */
+	struct cli_progress *progress; /* the load's progress line (progress.h), erased at its end; or NULL */
 };
 
 /*

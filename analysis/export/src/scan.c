@@ -38,6 +38,21 @@ static int64_t col_or_null(sqlite3_stmt *st, int i)
 	return sqlite3_value_type(v) == SQLITE_NULL ? EXPORT_NULL : sqlite3_value_int64(v);
 }
 
+enum { PROGRESS_EVERY = 65536 }; /* records between progress calls */
+
+/* The largest record id (the rowid's last b-tree page: no scan), for the progress's total; 0 if unknown. */
+static uint64_t last_id(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	uint64_t id = 0;
+	if (sqlite3_prepare_v2(db, "SELECT max(rowid) FROM _spe_record", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
+		id = (uint64_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
 int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_row_fn fn, void *arg)
 {
 	const struct spe_export_opts *o = x->opts;
@@ -56,7 +71,7 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 	} else {
 		util_text_append(&t, "-1, -1");
 	}
-	util_text_append(&t, "\nFROM spe_record r WHERE 1");
+	util_text_append(&t, ", r.id\nFROM spe_record r WHERE 1");
 	if (o->source_id != SPE_EXPORT_ANY)
 		util_text_append(&t, " AND r.source_id = :source");
 	if (o->pid != SPE_EXPORT_ANY)
@@ -103,6 +118,8 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 		return export_fail(x, export_sql_code(rc), "binding the selection: %s", sqlite3_errstr(rc));
 	}
 
+	struct spe_progress pr = { .unit = "records", .total = o->on_progress ? last_id(x->db) : 0 };
+	uint64_t next = PROGRESS_EVERY;
 	int ret = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct export_row r = {
@@ -122,6 +139,15 @@ int export_scan(struct export_ctx *x, const char *extra, unsigned cols, export_r
 		x->stats->records++;
 		if ((ret = fn(arg, &r)) != 0)
 			break;
+		if (o->on_progress && ++pr.count >= next) {
+			next = pr.count + PROGRESS_EVERY;
+			pr.done = (uint64_t)sqlite3_column_int64(st, 14);
+			o->on_progress(o->progress_arg, &pr);
+		}
+	}
+	if (o->on_progress && rc == SQLITE_DONE && ret == 0) {
+		pr.done = pr.total, pr.step = "writing the output";
+		o->on_progress(o->progress_arg, &pr);
 	}
 	/* a run-time error of the --where expression is the request's; the rest is the database's or the disk's */
 	if (ret == 0 && rc != SQLITE_DONE)

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "spe/progress.h"
 #include "spe/row_sink.h"
 #include "spe/spe.h"
 
@@ -300,6 +301,14 @@ struct spe_load_opts {
 	 * path the recording names.  NULL: where the recording says.
 	 */
 	const char *jit_maps;
+	/*
+	 * How far the load is (spe/progress.h), on the loading thread: about
+	 * every 65,536 records "records" with the SPE bytes decoded of the
+	 * file's (done of total), then the step "writing the summaries" before
+	 * the end-of-load tables.  NULL: none.
+	 */
+	spe_progress_fn *on_progress;
+	void *progress_arg;
 };
 
 #define SPE_LOAD_LINE_BUDGET 524288 /* about 80-130 MB at most */

@@ -34,6 +34,21 @@ static int read_span(struct report_ctx *c, struct capture_span *span)
 	return rc < 0 ? rc : 0;
 }
 
+/* The sections of the page, in order: the progress's steps. */
+static const char *const section_names[] = { "the findings", "the summary", "latency", "the flame graph", "hot code",
+					     "annotations", "time", "memory", "branches", "top-down" };
+enum { N_SECTIONS = sizeof section_names / sizeof section_names[0] };
+
+/* Section @p i starts (N_SECTIONS: the page's end): for the progress line, if the caller wants one. */
+static void section_starts(struct report_ctx *c, unsigned i)
+{
+	if (!c->o.on_progress)
+		return;
+	c->progress = (struct spe_progress){ .unit = "sections done", .count = i, .done = i, .total = N_SECTIONS,
+					     .step = i < N_SECTIONS ? section_names[i] : "writing the page" };
+	c->o.on_progress(c->o.progress_arg, &c->progress);
+}
+
 /* The page from the database of @p db or @p ch. */
 static int html_page(sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err,
 		     size_t errlen)
@@ -42,36 +57,57 @@ static int html_page(sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe
 	struct capture_span span;
 	struct hot_functions hot = { 0 };
 	report_ctx_init(&c, db, ch, out, opts, err, errlen);
+	section_starts(&c, 0); /* the span's query, then the findings */
 	int rc = read_span(&c, &span);
 	if (rc < 0)
 		return rc;
 	if (span.records == 0)
 		return report_fail(&c, -spe_invalid, "no SPE records in the database (load a capture with spe-load first)");
 	report_page_head(&c);
+	unsigned step = 0; /* section_names' index */
 	rc = report_section_findings(&c);
-	if (rc == 0)
+	if (rc == 0) {
+		section_starts(&c, ++step);
 		rc = report_section_summary(&c, &span);
-	if (rc == 0)
+	}
+	if (rc == 0) {
+		section_starts(&c, ++step);
 		rc = report_section_latency(&c);
-	if (rc == 0)
+	}
+	if (rc == 0) {
+		section_starts(&c, ++step);
 		rc = report_section_flame(&c);
-	if (rc == 0)
+	}
+	if (rc == 0) {
+		section_starts(&c, ++step);
 		rc = report_section_hot_code(&c, &hot);
-	if (rc == 0)
+	}
+	if (rc == 0) {
+		section_starts(&c, ++step);
 		rc = report_section_annotations(&c, &hot);
+	}
 	for (size_t i = 0; i < hot.n; i++)
 		report_ann_fini(&hot.fs[i]);
 	free(hot.fs);
-	if (rc == 0)
+	if (rc == 0) {
+		section_starts(&c, ++step);
 		rc = report_section_time(&c, &span);
-	if (rc == 0)
+	}
+	if (rc == 0) {
+		section_starts(&c, ++step);
 		rc = report_section_memory(&c);
-	if (rc == 0)
+	}
+	if (rc == 0) {
+		section_starts(&c, ++step);
 		rc = report_section_branches(&c);
-	if (rc == 0)
+	}
+	if (rc == 0) {
+		section_starts(&c, ++step);
 		rc = report_section_topdown(&c);
+	}
 	if (rc < 0)
 		return rc;
+	section_starts(&c, N_SECTIONS);
 	report_page_queries(&c);
 	report_page_cuts(&c.h);
 	report_page_tail(&c);

@@ -33,6 +33,8 @@ int report_rq_begin(struct report_ctx *c, struct rq *q, enum report_query id)
 	q->c = c;
 	q->id = id;
 	q->start = now();
+	if (c->o.on_progress && c->progress.step) /* the caller redraws when time allows */
+		c->o.on_progress(c->o.progress_arg, &c->progress);
 	char *sql = report_query_sql(id, c->ch ? REPORT_CLICKHOUSE : REPORT_SQLITE);
 	if (!sql)
 		return report_fail(c, -spe_nomem, "out of memory");

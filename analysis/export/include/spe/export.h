@@ -67,6 +67,13 @@ struct spe_export_opts {
 	int split_mem_level;            /* folded: a memory-level frame below the instruction */
 	/* Which records, as perf report chooses them (spe/select.h; compiled on this database), or NULL. */
 	const struct spe_selection *selection;
+	/*
+	 * How far the export is (spe/progress.h): about every 65,536 records
+	 * read, "records" with the last record's id of the largest (done of
+	 * total), then the step "writing the output".  NULL: none.
+	 */
+	spe_progress_fn *on_progress;
+	void *progress_arg;
 };
 
 /* What an export saw, for the command's summary and its exit status. */

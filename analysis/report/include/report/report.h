@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "spe/progress.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,6 +43,13 @@ struct spe_report_opts {
 	const char *const *source_dirs; /* where to look for source files, NULL-terminated */
 	const char *title;              /* page title; NULL = the database file name */
 	int color;                      /* annotate text: ANSI colours for the shading */
+	/*
+	 * How far the HTML page is (spe/progress.h): "sections" done of all,
+	 * with the section being written as the step, at each section and
+	 * each query it runs.  NULL: none.
+	 */
+	spe_progress_fn *on_progress;
+	void *progress_arg;
 };
 
 enum spe_report_format { SPE_REPORT_TEXT, SPE_REPORT_JSON };
