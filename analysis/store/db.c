@@ -106,9 +106,10 @@ int spe_db_replaces(const struct spe_db *db)
 	return db && db->replace;
 }
 
-static int open_sqlite(const char *path, int flags, sqlite3 **out, char *err, size_t errlen)
+/* Open @p path, or @p uri (with SQLITE_OPEN_URI) when given; messages name @p path. */
+static int open_sqlite_as(const char *path, const char *uri, int flags, sqlite3 **out, char *err, size_t errlen)
 {
-	int rc = sqlite3_open_v2(path, out, flags | SQLITE_OPEN_NOMUTEX, NULL);
+	int rc = sqlite3_open_v2(uri ? uri : path, out, flags | SQLITE_OPEN_NOMUTEX | (uri ? SQLITE_OPEN_URI : 0), NULL);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, *out ? sqlite3_errmsg(*out) : sqlite3_errstr(rc));
 		sqlite3_close(*out);
@@ -117,6 +118,11 @@ static int open_sqlite(const char *path, int flags, sqlite3 **out, char *err, si
 	}
 	sqlite3_busy_timeout(*out, 5000);
 	return 0;
+}
+
+static int open_sqlite(const char *path, int flags, sqlite3 **out, char *err, size_t errlen)
+{
+	return open_sqlite_as(path, NULL, flags, out, err, errlen);
 }
 
 /*
@@ -135,9 +141,20 @@ static int reopen_readonly(struct spe_db *db, const char *path, char *err, size_
 {
 	sqlite3_close(db->sql);
 	db->sql = NULL;
-	int rc = open_sqlite(path, SQLITE_OPEN_READONLY, &db->sql, err, errlen);
+	char *uri = spe_db_readonly_uri(path); /* creates nothing beside a WAL database (db_uri.c) */
+	if (!uri) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	int rc = open_sqlite_as(path, uri, SQLITE_OPEN_READONLY, &db->sql, err, errlen);
+	free(uri);
 	if (rc < 0)
 		return rc;
+	char why[256];
+	if ((rc = spe_db_distrust(db->sql, why, sizeof why)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		return rc;
+	}
 	/* a query that looks rows up by id across tables (hot_pc: insn, symbol) re-read pages
 	   from the kernel with SQLite's 2 MB default: 30% of its time at 200,000 rows */
 	sqlite3_exec(db->sql, "PRAGMA cache_size = -65536;", NULL, NULL, NULL);
@@ -177,6 +194,8 @@ static int roll_back_hot_journal(struct spe_db *db, char *err, size_t errlen)
 	sqlite3 *rw = NULL;
 	char ignored[256];
 	int rc = open_sqlite(db->path, SQLITE_OPEN_READWRITE, &rw, ignored, sizeof ignored);
+	if (rc == 0)
+		rc = spe_db_distrust(rw, ignored, sizeof ignored);
 	if (rc == 0 && sqlite3_exec(rw, "SELECT count(*) FROM sqlite_schema;", NULL, NULL, NULL) != SQLITE_OK)
 		rc = -spe_io;
 	sqlite3_close(rw);
@@ -198,6 +217,10 @@ static int open_existing(struct spe_db *db, char *err, size_t errlen)
 	if (rc < 0)
 		return rc;
 	char msg[512];
+	if (writable && (rc = spe_db_distrust(db->sql, msg, sizeof msg)) < 0) { /* reopen_readonly did */
+		snprintf(err, errlen, "%s: %s", db->path, msg);
+		return rc;
+	}
 	if (!writable) {
 		sqlite3_extended_result_codes(db->sql, 1);
 		if (sqlite3_exec(db->sql, "SELECT count(*) FROM sqlite_schema;", NULL, NULL, NULL) ==
@@ -212,7 +235,7 @@ static int open_existing(struct spe_db *db, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not a spekit database (it is empty)", db->path);
 		return -spe_bad_file;
 	}
-	if (rc < 0) {
+	if (rc < 0 || (rc = spe_db_own_views(db->sql, "main", NULL, msg, sizeof msg)) < 0) {
 		snprintf(err, errlen, "%s: %s", db->path, msg);
 		return rc;
 	}
@@ -221,9 +244,11 @@ static int open_existing(struct spe_db *db, char *err, size_t errlen)
 	rc = spe_db_exec(db->sql,
 			 "PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536;"
 			 "BEGIN IMMEDIATE;",
-			 err, errlen);
-	if (rc < 0)
+			 msg, sizeof msg);
+	if (rc < 0) { /* "database is locked": another writer held it past the busy timeout */
+		snprintf(err, errlen, "%s: %s", db->path, msg);
 		return rc;
+	}
 	db->in_txn = 1;
 	if ((rc = spe_schema_upgrade(db->sql, msg, sizeof msg)) < 0) {
 		snprintf(err, errlen, "%s: %s", db->path, msg);

@@ -29,4 +29,9 @@ void spe_db_set_threads(struct spe_db *db, int threads);
 /* The rollup's feed of the transaction (rollup_feed.h), or NULL when the rollup reads pc_histogram. */
 struct rollup_feed *spe_db_rollup_feed(struct spe_db *db);
 
+/*
+ * A connection to a database this run did not create (db_trust.c): SQLite's
+ * defensive settings, no triggers, no extensions; 0, or <0 with a message.
+ */
+int spe_db_distrust(sqlite3 *db, char *err, size_t errlen);
 #endif

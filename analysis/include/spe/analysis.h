@@ -81,6 +81,26 @@ void spe_db_close(struct spe_db *db);
 
 /* The schema as SQL text (tables, then views), for docs and tests. */
 int spe_schema_create(sqlite3 *db, char *err, size_t errlen);
+/*
+ * Make the views spekit reads in @p schema its own definitions: on "main",
+ * each that differs from this build's becomes a TEMP view of this build's
+ * (*shadowed counts them); on an attached schema, one that differs is refused
+ * (-spe_bad_file naming it).  Each table spekit creates must be a table where
+ * @p schema has that name, else -spe_bad_file naming it (db_trust.c).
+ */
+int spe_db_own_views(sqlite3 *db, const char *schema, int *shadowed, char *err, size_t errlen);
+/*
+ * @p path as an SQLite URI (https://sqlite.org/uri.html) opening it
+ * read-only: "file:" and the path with every byte but unreserved ones and
+ * '/' percent-encoded, so '?' and '#' (which end a URI's path) and '%'
+ * (which starts an escape) stay part of the name: "run#2.db" opens
+ * run#2.db, not "run", and "load%41.db" opens load%41.db, not loadA.db.
+ * An absolute path gets an empty authority ("file:///..."), so a path
+ * starting with "//" is not read as a host.  A WAL database with no -wal
+ * beside it gets immutable=1, so reading it creates nothing beside it
+ * (db_uri.c).  malloc'd; NULL without memory.
+ */
+char *spe_db_readonly_uri(const char *path);
 int spe_schema_create_indexes(sqlite3 *db, char *err, size_t errlen);
 int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen);
 /* 1 if @p db has spekit tables, 0 if empty; negative with message if foreign/unknown version. */

@@ -101,36 +101,6 @@ static int fail_sql(sqlite3 *db, char *err, size_t errlen)
 }
 
 /*
- * @p path as an SQLite URI (https://sqlite.org/uri.html) opening it
- * read-only: "file:" and the path with every byte but unreserved ones and
- * '/' percent-encoded, so '?' and '#' (which end a URI's path) and '%'
- * (which starts an escape) stay part of the name: "run#2.db" opens
- * run#2.db, not "run", and "load%41.db" opens load%41.db, not loadA.db.
- * An absolute path gets an empty authority ("file:///..."), so a path
- * starting with "//" is not read as a host.  NULL without memory.
- */
-static char *readonly_uri(const char *path)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t n = strlen(path);
-	char *uri = malloc(3 * n + 32), *o = uri;
-	if (!uri)
-		return NULL;
-	o += sprintf(o, "file:%s", path[0] == '/' ? "//" : "");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("-._~/", *p)) {
-			*o++ = (char)*p;
-		} else {
-			*o++ = '%';
-			*o++ = hex[*p >> 4];
-			*o++ = hex[*p & 15];
-		}
-	}
-	strcpy(o, "?mode=ro");
-	return uri;
-}
-
-/*
  * Read one kind for one side.  The query returns (name, where, detail,
  * latency or NULL, count), ordered by name, where, latency.
  */
@@ -202,23 +172,43 @@ static int source_filter(sqlite3 *db, const char *schema, const char *list, char
 	return 0;
 }
 
+/*
+ * The schema whose pc_latency a side reads: the first database's view may be
+ * spekit's TEMP definition shadowing the file's (spe_db_own_views); the
+ * second's was checked in the comparison's snapshot (spe_diff_compute).
+ */
+static const char *views_of(sqlite3 *db, const char *schema)
+{
+	if (strcmp(schema, "main"))
+		return schema;
+	sqlite3_stmt *st;
+	int temp = 0;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM temp.sqlite_schema WHERE name = 'pc_latency'", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		temp = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return temp ? "temp" : "main";
+}
+
 static int read_side(sqlite3 *db, const char *schema, const char *filter, struct side *s, char *err, size_t errlen)
 {
 	char sql[2048];
+	const char *views = views_of(db, schema);
 	snprintf(sql, sizeof sql,
 		 "SELECT coalesce(s.name, '(no symbol)'), coalesce(m.path, ''), NULL, l.total_latency, sum(l.samples)"
-		 " FROM %1$s.pc_latency l LEFT JOIN %1$s.symbol s ON s.id = l.symbol_id"
+		 " FROM %3$s.pc_latency l LEFT JOIN %1$s.symbol s ON s.id = l.symbol_id"
 		 " LEFT JOIN %1$s.mapping m ON m.id = s.mapping_id WHERE l.source_id IN %2$s"
 		 " GROUP BY 1, 2, 4 ORDER BY 1, 2, 4",
-		 schema, filter);
+		 schema, filter, views);
 	int rc = read_kind(db, sql, s, SPE_DIFF_FUNCTION, err, errlen);
 	snprintf(sql, sizeof sql,
 		 "SELECT CASE WHEN s.name IS NULL THEN printf('0x%%x', l.pc) ELSE printf('%%s+0x%%x', s.name, l.pc - s.start)"
 		 " END, coalesce(m.path, ''), i.mnemonic || ' ' || i.operands, l.total_latency, sum(l.samples)"
-		 " FROM %1$s.pc_latency l LEFT JOIN %1$s.symbol s ON s.id = l.symbol_id"
+		 " FROM %3$s.pc_latency l LEFT JOIN %1$s.symbol s ON s.id = l.symbol_id"
 		 " LEFT JOIN %1$s.mapping m ON m.id = s.mapping_id LEFT JOIN %1$s.insn i ON i.id = l.insn_id"
 		 " WHERE l.source_id IN %2$s AND l.pc IS NOT NULL GROUP BY 1, 2, 4 ORDER BY 1, 2, 4",
-		 schema, filter);
+		 schema, filter, views);
 	if (rc == 0)
 		rc = read_kind(db, sql, s, SPE_DIFF_INSTRUCTION, err, errlen);
 	snprintf(sql, sizeof sql,
@@ -234,7 +224,7 @@ static int read_side(sqlite3 *db, const char *schema, const char *filter, struct
 		rc = read_kind(db, sql, s, SPE_DIFF_DATA_OBJECT, err, errlen);
 	if (rc == 0) {
 		snprintf(sql, sizeof sql, "SELECT coalesce(sum(samples), 0) FROM %s.pc_latency WHERE source_id IN %s",
-			 schema, filter);
+			 views, filter);
 		sqlite3_stmt *st;
 		if (ana_prepare(db, sql, &st, "--diff", err, errlen) < 0)
 			return report_sqlite_code(sqlite3_extended_errcode(db));
@@ -383,7 +373,7 @@ int spe_diff_compute(sqlite3 *db, const struct spe_diff_opts *opts_in, struct sp
 			rc = report_sqlite_code(sqlite3_extended_errcode(db));
 			goto out;
 		}
-		char *uri = readonly_uri(o.db_b);
+		char *uri = spe_db_readonly_uri(o.db_b);
 		if (!uri) {
 			sqlite3_finalize(st);
 			snprintf(err, errlen, "out of memory");
@@ -430,6 +420,12 @@ int spe_diff_compute(sqlite3 *db, const struct spe_diff_opts *opts_in, struct sp
 	if (snap && (sqlite3_exec(db, "SELECT count(*) FROM main.sqlite_schema", NULL, NULL, NULL) != SQLITE_OK ||
 		     (attached && sqlite3_exec(db, "SELECT count(*) FROM diff_b.sqlite_schema", NULL, NULL, NULL) != SQLITE_OK))) {
 		rc = fail_sql(db, err, errlen);
+		goto out;
+	}
+	/* the second database's schema checked in the state the comparison reads */
+	char why[256];
+	if (attached && (rc = spe_db_own_views(db, "diff_b", NULL, why, sizeof why)) < 0) {
+		snprintf(err, errlen, "%s: %s", o.db_b, why);
 		goto out;
 	}
 	char fa[256], fb[256];

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A database this run did not create is untrusted input: a colleague may
+ * have sent it, or anyone who could write the file (docs/security.md).
+ *
+ *  - Each connection to one runs with SQLite's defensive settings
+ *    (https://www.sqlite.org/c3ref/c_dbconfig_defensive.html): DEFENSIVE (no
+ *    writable_schema, no shadow-table writes), TRUSTED_SCHEMA off (the
+ *    file's views and indexes may call no function with side effects), no
+ *    extension loading and no triggers: a trigger the file carries never
+ *    runs, whatever an --append or spe-query --write does.
+ *  - The views spekit reads are its own definitions.  Each view this build
+ *    creates is compared with the file's object of that name; where they
+ *    differ (an edited view, a table in its place, a view written by another
+ *    build) this build's definition is made a TEMP view for the connection,
+ *    which SQLite resolves before the file's.  An attached database (--diff's
+ *    second) cannot be shadowed that way: a view of it that differs is
+ *    refused, naming it.
+ *  - Each table this build creates must be a table where the file has that
+ *    name: a view in its place (a recursive one named symbol) would feed
+ *    spekit's own views, so the file is refused, naming it.  A table the
+ *    file lacks is left to the query that reads it ("no such table").
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "db_internal.h"
+#include "spe/analysis.h"
+
+int spe_db_distrust(sqlite3 *db, char *err, size_t errlen)
+{
+	static const struct {
+		int op, value;
+		const char *name;
+	} settings[] = {
+		{ SQLITE_DBCONFIG_DEFENSIVE, 1, "DEFENSIVE" },
+		{ SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, "TRUSTED_SCHEMA" },
+		{ SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, "ENABLE_TRIGGER" },
+		{ SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, "ENABLE_LOAD_EXTENSION" },
+	};
+	for (size_t i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+		int now = -1;
+		if (sqlite3_db_config(db, settings[i].op, settings[i].value, &now) != SQLITE_OK ||
+		    now != settings[i].value) {
+			snprintf(err, errlen, "SQLite refused SQLITE_DBCONFIG_%s = %d", settings[i].name,
+				 settings[i].value);
+			return -spe_unsupported;
+		}
+	}
+	return 0;
+}
+
+/*
+ * This build's tables and views, made once per process: spe_schema_create
+ * in a private in-memory database costs about 6 ms of SQL parsing, paid
+ * once however many databases a process opens (--diff opens two).
+ */
+struct own_object {
+	char *kind, *name, *sql;
+	char *columns; /* a table's, each ending in '\n' */
+};
+static struct own_object *owned;
+static size_t n_owned;
+static int owned_rc;
+static char owned_err[256];
+static pthread_once_t owned_once = PTHREAD_ONCE_INIT;
+
+static char *copy(const unsigned char *text)
+{
+	return text ? strdup((const char *)text) : NULL;
+}
+
+/* A table's column names in @p mem, each ending in '\n'; malloc'd, NULL without memory. */
+static char *column_list(sqlite3 *mem, const char *table)
+{
+	sqlite3_stmt *st;
+	char *list = NULL;
+	if (sqlite3_prepare_v2(mem, "SELECT coalesce(group_concat(name || char(10), ''), '') FROM pragma_table_info(?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		list = copy(sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return list;
+}
+
+static void make_owned(void)
+{
+	sqlite3 *mem = NULL;
+	sqlite3_stmt *list = NULL;
+	int rc = 0, step = SQLITE_DONE;
+	if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK) {
+		snprintf(owned_err, sizeof owned_err, "out of memory");
+		rc = -spe_nomem;
+	}
+	if (rc == 0)
+		rc = spe_schema_create(mem, owned_err, sizeof owned_err);
+	if (rc == 0 && sqlite3_prepare_v2(mem,
+					  "SELECT type, name, sql FROM sqlite_schema WHERE type IN ('table', 'view')"
+					  " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+					  -1, &list, NULL) != SQLITE_OK) {
+		snprintf(owned_err, sizeof owned_err, "listing spekit's schema: %s", sqlite3_errmsg(mem));
+		rc = -spe_io;
+	}
+	while (rc == 0 && (step = sqlite3_step(list)) == SQLITE_ROW) {
+		struct own_object *grown = realloc(owned, (n_owned + 1) * sizeof *owned);
+		if (!grown) {
+			rc = -spe_nomem;
+			break;
+		}
+		owned = grown;
+		struct own_object *o = &owned[n_owned];
+		o->kind = copy(sqlite3_column_text(list, 0));
+		o->name = copy(sqlite3_column_text(list, 1));
+		o->sql = copy(sqlite3_column_text(list, 2));
+		o->columns = o->name && o->kind && !strcmp(o->kind, "table") ? column_list(mem, o->name) : strdup("");
+		n_owned++;
+		if (!o->kind || !o->name || !o->sql || !o->columns)
+			rc = -spe_nomem;
+	}
+	if (rc == -spe_nomem)
+		snprintf(owned_err, sizeof owned_err, "listing spekit's schema: out of memory");
+	else if (rc == 0 && step != SQLITE_DONE) {
+		snprintf(owned_err, sizeof owned_err, "listing spekit's schema: %s", sqlite3_errmsg(mem));
+		rc = -spe_io;
+	}
+	sqlite3_finalize(list);
+	sqlite3_close(mem);
+	owned_rc = rc;
+}
+
+/*
+ * A table of a database written before a column was added within the
+ * schema version (schema.c, spe_schema_add_columns) lacks it, and this
+ * build's views name it.  A writable connection adds it (ALTER TABLE); on a
+ * read-only one, a TEMP view of the table with the missing columns NULL (what
+ * ALTER TABLE ADD COLUMN gives the rows already there) shadows it, so this
+ * build's views read an older file.
+ */
+static int add_missing_columns(sqlite3 *db, const struct own_object *o, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?, 'main')", -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "reading the columns of %s: %s", o->name, sqlite3_errmsg(db));
+		return -spe_io;
+	}
+	sqlite3_bind_text(st, 1, o->name, -1, SQLITE_STATIC);
+	char *have = sqlite3_mprintf("\n");
+	int step = SQLITE_DONE;
+	while (have && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		char *more = sqlite3_mprintf("%s%s\n", have, (const char *)sqlite3_column_text(st, 0));
+		sqlite3_free(have);
+		have = more;
+	}
+	if (have && step != SQLITE_DONE) {
+		snprintf(err, errlen, "reading the columns of %s: %s", o->name, sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		sqlite3_free(have);
+		return -spe_io;
+	}
+	sqlite3_finalize(st);
+	if (!have) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	char *view = sqlite3_mprintf("CREATE TEMP VIEW \"%w\" AS SELECT *", o->name);
+	int missing = 0;
+	for (const char *c = o->columns; view && *c; c = strchr(c, '\n') + 1) {
+		size_t len = (size_t)(strchr(c, '\n') - c);
+		char *name = sqlite3_mprintf("%.*s", (int)len, c);
+		char *key = sqlite3_mprintf("\n%s\n", name);
+		if (name && key && !strstr(have, key)) {
+			char *more = sqlite3_mprintf("%s, NULL AS \"%w\"", view, name);
+			sqlite3_free(view);
+			view = more;
+			missing++;
+		} else if (!name || !key) {
+			sqlite3_free(view);
+			view = NULL;
+		}
+		sqlite3_free(name);
+		sqlite3_free(key);
+	}
+	sqlite3_free(have);
+	char *sql = view ? sqlite3_mprintf("%s FROM main.\"%w\"", view, o->name) : NULL;
+	sqlite3_free(view);
+	if (!sql) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	int rc = missing ? spe_db_exec(db, sql, err, errlen) : 0;
+	sqlite3_free(sql);
+	return rc;
+}
+
+/*
+ * One object of this build's schema against the file's (@p st: its type
+ * and sql by name): a table must be a table when present (a view in its
+ * place would feed spekit's own views); a view differing is shadowed on
+ * "main" and refused elsewhere.
+ */
+static int check_object(sqlite3 *db, sqlite3_stmt *st, const char *schema, const struct own_object *o,
+			int *shadowed, char *err, size_t errlen)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, o->name, -1, SQLITE_STATIC);
+	int step = sqlite3_step(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		snprintf(err, errlen, "reading the schema: %s", sqlite3_errmsg(db));
+		return -spe_io;
+	}
+	const char *type = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	const char *text = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 1) : NULL;
+	if (!strcmp(o->kind, "table")) {
+		if (type && strcmp(type, "table")) {
+			snprintf(err, errlen, "%s is a %s, not the table spekit defines", o->name, type);
+			return -spe_bad_file;
+		}
+		if (type && !strcmp(schema, "main") && sqlite3_db_readonly(db, "main") == 1) {
+			sqlite3_reset(st);
+			return add_missing_columns(db, o, err, errlen);
+		}
+		return 0;
+	}
+	if (type && text && !strcmp(type, "view") && !strcmp(text, o->sql))
+		return 0;
+	sqlite3_reset(st); /* no read of the schema open while the TEMP view is made */
+	const char *prefix = "CREATE VIEW ";
+	if (strncmp(o->sql, prefix, strlen(prefix))) {
+		snprintf(err, errlen, "spekit's view %s: unexpected definition", o->name);
+		return -spe_io;
+	}
+	if (strcmp(schema, "main")) {
+		snprintf(err, errlen, "view %s is not the one spekit defines (edited, or made by another build)",
+			 o->name);
+		return -spe_bad_file;
+	}
+	char *temp = sqlite3_mprintf("CREATE TEMP VIEW %s", o->sql + strlen(prefix));
+	if (!temp) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	int rc = spe_db_exec(db, temp, err, errlen);
+	sqlite3_free(temp);
+	(*shadowed)++;
+	return rc;
+}
+
+int spe_db_own_views(sqlite3 *db, const char *schema, int *shadowed, char *err, size_t errlen)
+{
+	int n = 0;
+	if (shadowed)
+		*shadowed = 0;
+	pthread_once(&owned_once, make_owned);
+	if (owned_rc < 0) {
+		snprintf(err, errlen, "%s", owned_err);
+		return owned_rc;
+	}
+	char q[128];
+	snprintf(q, sizeof q, "SELECT type, sql FROM \"%s\".sqlite_schema WHERE name = ?", schema);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "reading the schema: %s", sqlite3_errmsg(db));
+		return -spe_io;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < n_owned && rc == 0; i++)
+		rc = check_object(db, st, schema, &owned[i], &n, err, errlen);
+	sqlite3_finalize(st);
+	if (shadowed)
+		*shadowed = n;
+	return rc;
+}
