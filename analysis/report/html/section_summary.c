@@ -70,8 +70,13 @@ static int sources_query(struct report_ctx *c, enum report_query *id)
 	return rc < 0 ? rc : 0;
 }
 
-static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char *hosts, size_t hcap,
-			 enum report_query *which)
+/*
+ * The sources' rows; their counts added up in @p totals, and @p uncounted[k]
+ * set when a source has no count k (NULL: a load_stats column its load did
+ * not write, which spekit reads as NULL through its own view of the table).
+ */
+static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], int uncounted[S_COLUMNS], char *hosts,
+			 size_t hcap, enum report_query *which)
 {
 	struct html *h = &c->h;
 	struct rq q;
@@ -101,6 +106,7 @@ static int sources_table(struct report_ctx *c, long long totals[S_COLUMNS], char
 		for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
 			report_html_td(h, source_cols[order[k]], report_rq_text(&q, order[k]), 1);
 			totals[order[k]] += report_rq_int(&q, order[k]);
+			uncounted[order[k]] |= report_rq_null(&q, order[k]);
 		}
 		report_html_raw(h, "</tr>");
 		const char *host = report_rq_text(&q, S_HOST);
@@ -180,11 +186,12 @@ int report_section_summary(struct report_ctx *c, const struct capture_span *span
 	struct html page = c->h;
 	c->h.out = mem;
 	long long totals[S_COLUMNS] = { 0 }, ncpus = 0;
+	int uncounted[S_COLUMNS] = { 0 };
 	enum report_query sources = RQ_SOURCES;
 	char hosts[512], parts[512];
 	int rc = cpus_table(c, parts, sizeof parts, &ncpus);
 	if (rc == 0)
-		rc = sources_table(c, totals, hosts, sizeof hosts, &sources);
+		rc = sources_table(c, totals, uncounted, hosts, sizeof hosts, &sources);
 	fclose(mem);
 	c->h = page;
 	if (rc < 0) {
@@ -224,7 +231,7 @@ int report_section_summary(struct report_ctx *c, const struct capture_span *span
 	char zeros[512] = "";
 	size_t zlen = 0;
 	for (size_t k = 0; k < nlosses; k++) {
-		if (losses[k].counted_since && sources != RQ_SOURCES)
+		if (losses[k].counted_since && (sources != RQ_SOURCES || uncounted[losses[k].col]))
 			continue; /* not counted by the loads that wrote the database: not shown as 0 */
 		if (totals[losses[k].col])
 			fact_count(h, totals[losses[k].col], losses[k].label, 1);
