@@ -302,7 +302,9 @@ static int is_set(const struct spe_row_record *r, enum spe_record_column c)
 
 static struct spe_loader *start(struct memory_sink *m, struct spe_row_sink *sink)
 {
-	char ks[512], err[256];
+	/* the loader keeps the option strings it is given until it is freed (spe_load_opts): static, not this frame's */
+	static char ks[512];
+	char err[256];
 	snprintf(ks, sizeof ks, "%s/kallsyms/arm64-small.kallsyms", fixtures);
 	struct spe_source_info src = { .file = "in-memory", .kind = "raw", .nr_cpus = 1 };
 	struct spe_load_opts opts = { .kallsyms = ks };

@@ -278,6 +278,7 @@ struct spe_source_info {
 	const char *digest;
 };
 
+/* The loader copies this struct; the strings it points to must outlive the loader (read at first need). */
 struct spe_load_opts {
 	int symbolize;                     /* resolve symbols and disassemble */
 	const char *symfs;                 /* --symfs */
