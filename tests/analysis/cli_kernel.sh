@@ -117,7 +117,19 @@ if [ -n "$report" ]; then
 ?? in /lib/modules/6.1.0-spekit-test/extra/lastmod.ko.xz 1 5 5.3% 
 ?? in /lib/modules/6.1.0-spekit-test/kernel/drivers/himod.ko 1 5 5.3% 
 ?? in [kernel.kallsyms] 2 10 10.5% "
+	# what the load could not know, under the record count: load_stats' nonzero counts, JSON's all of them
+	expect unknown_line "$(grep '^Not known: ' "$tmp/report.txt")" \
+		"$(q "$db" "SELECT 'Not known: ' || group_concat(n || ' ' || what, ', ') FROM (
+			SELECT 1 AS k, sum(no_pid) AS n, 'records of unknown processes (no CONTEXT packet, no switch record)' AS what FROM load_stats
+			UNION ALL SELECT 2, sum(no_mapping), 'records outside every mapping' FROM load_stats
+			UNION ALL SELECT 3, sum(no_symbol), 'records without a function (no binary, or no symbol there)' FROM load_stats
+			UNION ALL SELECT 4, sum(kernel_no_symbol), 'kernel records without a function (give --kallsyms)' FROM load_stats
+			ORDER BY k) WHERE n > 0" | tail -1 | tr -d '"')"
+	has unknown_line_kernel "$(grep '^Not known: ' "$tmp/report.txt")" "4 kernel records without a function"
 	${SPE_RUN:-} "$report" -d "$db" --format=json >"$tmp/report.json" 2>&1
+	expect unknown_json_counts "$(sed -n 's/.*"unknown": {\([^}]*\)}.*/\1/p' "$tmp/report.json" | sed 's/, /;/g; s/"//g; s/: /:/g')" \
+		"$(q "$db" "SELECT 'no_pid:' || sum(no_pid) || ';no_mapping:' || sum(no_mapping) || ';no_symbol:' || sum(no_symbol) ||
+			';kernel_no_symbol:' || sum(kernel_no_symbol) AS c FROM load_stats" | tail -1)"
 	has unknown_json_kernel "$(cat "$tmp/report.json")" \
 		'{"symbol": "??", "file": "??", "line": 0, "samples": 2, "total_latency": 10, "share": 0.1053, "mapping": "[kernel.kallsyms]"}'
 	has unknown_json_user "$(cat "$tmp/report.json")" \

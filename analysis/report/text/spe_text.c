@@ -423,7 +423,8 @@ static int spe_text_where(sqlite3 *db, FILE *out, const struct report_text_opts 
 		fprintf(out, "SPE records: %lld\n\n", n);
 	}
 	if (!json) {
-		if ((rc = report_text_findings(db, out, err, errlen)) < 0)
+		if ((rc = report_text_unknowns(db, out, 0, err, errlen)) < 0 ||
+		    (rc = report_text_findings(db, out, err, errlen)) < 0)
 			return rc;
 		fputc('\n', out);
 	}
@@ -445,6 +446,11 @@ static int spe_text_where(sqlite3 *db, FILE *out, const struct report_text_opts 
 	char merr[512] = "";
 	if ((rc = spe_memory_report(db, json ? SPE_FORMAT_JSON : SPE_FORMAT_TABLE, o.top, out, merr, sizeof merr)) < 0)
 		return td_failf(err, errlen, -rc, "%s", merr); /* "memory section: ..." */
+	if (json) {
+		fprintf(out, ", ");
+		if ((rc = report_text_unknowns(db, out, 1, err, errlen)) < 0)
+			return rc;
+	}
 	fprintf(out, json ? "}\n" : "");
 	return 0;
 }

@@ -42,6 +42,13 @@ int report_method_caveats(const char *const *methods, const char *const *isas, i
 /* "Intel", "AMD", "Arm" or "?", from a run's method and ISA. */
 const char *report_method_vendor(const char *method, const char *isa);
 
+/*
+ * What the loads could not know (load_stats: records of unknown processes,
+ * outside mappings, without symbols, kernel ones without symbols): a line
+ * of the nonzero counts, or JSON's "unknown" object (unknowns_text.c).
+ */
+int report_text_unknowns(sqlite3 *db, FILE *out, int json, char *err, size_t errlen);
+
 /* The code of a prepare (ana_prepare) that failed on @p db: report_sqlite_code of its error. */
 int report_prepare_code(sqlite3 *db);
 
