@@ -97,6 +97,23 @@ static int parse_line(struct perf_map *m, const char *line, size_t len)
 	return add_entry(m, start, size, line + at);
 }
 
+
+/* The line gathered so far is whole: parsed, or counted as skipped when it was too long. */
+static int end_line(struct perf_map *m)
+{
+	int rc = 0;
+	if (m->line_too_long) {
+		m->lines++;
+		m->skipped_long++;
+	} else {
+		m->line[m->n_line] = 0;
+		rc = parse_line(m, m->line, m->n_line);
+	}
+	m->n_line = 0;
+	m->line_too_long = 0;
+	return rc;
+}
+
 int ana_perf_map_feed(struct perf_map *m, const char *buf, size_t n)
 {
 	if (m->over_limit)
@@ -118,16 +135,7 @@ int ana_perf_map_feed(struct perf_map *m, const char *buf, size_t n)
 		}
 		if (!nl)
 			break;
-		int rc = 0;
-		if (m->line_too_long) {
-			m->lines++;
-			m->skipped_long++;
-		} else {
-			m->line[m->n_line] = 0;
-			rc = parse_line(m, m->line, m->n_line);
-		}
-		m->n_line = 0;
-		m->line_too_long = 0;
+		int rc = end_line(m);
 		if (rc < 0)
 			return rc;
 		buf = nl + 1;
@@ -265,16 +273,7 @@ int ana_perf_map_end(struct perf_map *m)
 		return -spe_bad_file;
 	if (m->n_line || m->line_too_long) {
 		m->no_final_newline = 1;
-		int rc = 0;
-		if (m->line_too_long) {
-			m->lines++;
-			m->skipped_long++;
-		} else {
-			m->line[m->n_line] = 0;
-			rc = parse_line(m, m->line, m->n_line);
-		}
-		m->n_line = 0;
-		m->line_too_long = 0;
+		int rc = end_line(m);
 		if (rc < 0)
 			return rc;
 	}
