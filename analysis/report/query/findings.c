@@ -7,6 +7,7 @@
  * table marks it (a line one thread writes and another uses, at two or more
  * offsets).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,4 +53,55 @@ int report_findings_read(struct report_ctx *c, struct report_findings *f)
 	}
 	report_rq_end(&q);
 	return rc < 0 ? rc : 0;
+}
+
+static void listed(char *list, size_t size, const char *what)
+{
+	size_t n = strlen(list);
+	snprintf(list + n, size - n, "%s%s", n ? ", " : "", what);
+}
+
+int report_findings_list(const struct report_findings *f, struct report_finding items[3], char clean[128],
+			 char unknown[64])
+{
+	int n = 0;
+	clean[0] = unknown[0] = 0;
+	if (f->huge_pages) {
+		items[n] = (struct report_finding){
+			.id = "finding-huge-pages", .title = "Huge pages would help",
+			.fix = "back the regions the section lists with huge pages (transparent huge pages in madvise or "
+			       "always mode, then madvise(MADV_HUGEPAGE) on them; or hugetlbfs).",
+			.anchor = "mem-pages", .section = "Pages and huge pages", .text_section = "Memory, Huge pages"
+		};
+		snprintf(items[n++].evidence, sizeof items[0].evidence, "%s", f->huge_pages_text);
+	} else {
+		listed(f->huge_pages_unknown ? unknown : clean, f->huge_pages_unknown ? 64 : 128, "huge pages");
+	}
+	if (f->false_sharing) {
+		items[n] = (struct report_finding){
+			.id = "finding-false-sharing", .title = "False sharing",
+			.fix = "pad or split the data so that what each thread writes sits in a 64-byte line of its own "
+			       "(alignas(64), or per-thread copies merged at the end).",
+			.anchor = "mem-sharing", .section = "Cache lines shared between threads",
+			.text_section = "Shared cache lines"
+		};
+		snprintf(items[n++].evidence, sizeof items[0].evidence,
+			 "%lld of %lld cache lines written by one thread and used by another are used at two or more "
+			 "offsets: the threads share the line, not the data.  The first: %s.",
+			 f->false_sharing, f->shared_lines, f->false_sharing_first);
+	} else {
+		listed(clean, 128, "false sharing");
+	}
+	if (f->numa) {
+		items[n] = (struct report_finding){
+			.id = "finding-numa", .title = "Memory of another NUMA node",
+			.fix = "keep each thread and its data on one node: numactl --cpunodebind=N --membind=N, or let "
+			       "the thread that uses the data touch it first (first-touch placement).",
+			.anchor = "mem-numa", .section = "NUMA", .text_section = "Memory, NUMA traffic"
+		};
+		snprintf(items[n++].evidence, sizeof items[0].evidence, "%s", f->numa_text);
+	} else {
+		listed(f->numa_unknown ? unknown : clean, f->numa_unknown ? 64 : 128, "NUMA");
+	}
+	return n;
 }

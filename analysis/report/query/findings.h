@@ -19,4 +19,20 @@ struct report_findings {
 /* Read the findings of the database of @p c (either engine); 0 or negative (message in @p c). */
 int report_findings_read(struct report_ctx *c, struct report_findings *f);
 
+/* One finding as the page and the text report state it: said once here, drawn by each. */
+struct report_finding {
+	const char *id;            /* the page's element id */
+	const char *title;
+	char evidence[1536];
+	const char *fix;
+	const char *anchor;        /* the page's section that shows it, and its title */
+	const char *section;
+	const char *text_section;  /* the same in the text report */
+};
+
+/* What @p f says: up to 3 findings in @p items (their count returned); the checks that found nothing and
+   those the capture cannot answer, listed in @p clean and @p unknown ("huge pages, NUMA"). */
+int report_findings_list(const struct report_findings *f, struct report_finding items[3], char clean[128],
+			 char unknown[64]);
+
 #endif
