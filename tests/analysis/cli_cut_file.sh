@@ -9,7 +9,7 @@
 # 51552 bytes, inside its first AUXTRACE data): `perf report -D` and `perf script` print the packets
 # up to the cut (2344 packet lines) and die of SIGBUS (exit 135) reading past the end of the mapped
 # file; cut between records, `perf report -D` says "failed to process sample" and exits 0; cut in
-# the header, "incompatible file format" (255).  docs/spe-load.1.md says so.
+# the header, "incompatible file format" (255).  docs/loading.md says so.
 # usage: cli_cut_file.sh SPE_RECORD SPE_LOAD SPE_QUERY SPE_DUMP SPE_EXPORT FIXTURES
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"

@@ -82,7 +82,7 @@ ours "$tmp/maps.db" >"$tmp/maps.ours"
 theirs "$tmp/maps.data" >"$tmp/maps.perf"
 records=$(grep -c '^record' "$tmp/maps.plan")
 check maps-every-record test "$(wc -l <"$tmp/maps.ours")" = "$records" -a "$(wc -l <"$tmp/maps.perf")" = "$records"
-# Every record agrees but the two differences spe-load(1) names: the last line without its newline
+# Every record agrees but the two differences docs/symbols.md ("JIT code") names: the last line without its newline
 # (perf drops its last character) and an address two map lines hold (perf takes either).
 grep -v "^$L \|^$O " "$tmp/maps.ours" >"$tmp/a"
 grep -v "^$L \|^$O " "$tmp/maps.perf" >"$tmp/b"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Built programs run through ${SPE_RUN:-} (the cross-compiling emulator, set by ctest; empty natively).
-# Kernel symbols (spe-load(1), "Kernel symbols") against perf 6.1 on the same perf.data.
+# Kernel symbols (docs/symbols.md, "Kernel symbols") against perf 6.1 on the same perf.data.
 # kernel_perfdata writes the files as perf record does: the kernel MMAP named
 # [kernel.kallsyms]_text with pgoff = _text's runtime address, module MMAPs named by
 # their path, KSYMBOL and BPF_EVENT records, SPE records at chosen PCs.  Each load is
