@@ -2,7 +2,7 @@
 /*
  * Where kernel PCs get their functions, and how a symbol source lines up
  * with the recording.  Facts from perf (tools/perf/util/machine.c,
- * symbol.c, dso.c, symbol-elf.c; docs/spe-load.1.md, "Kernel symbols"):
+ * symbol.c, dso.c, symbol-elf.c; docs/symbols.md, "Kernel symbols"):
  *
  *   - perf record writes one MMAP for the kernel image, named
  *     `[kernel.kallsyms]` followed by a reference symbol (`_text`, else

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* spe-report --diff (docs/spe-report.1.md, "BEFORE AND AFTER"). */
+/* spe-report --diff (docs/reports.md, "Before and after"). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The statistics of spe-report --diff (docs/spe-report.1.md, "BEFORE AND
- * AFTER"): intervals for a difference of two proportions, a difference of
+ * The statistics of spe-report --diff (docs/reports.md, "Before and
+ * after"): intervals for a difference of two proportions, a difference of
  * two means, and a quantile read from a latency histogram.
  */
 #ifndef SPE_DIFF_STATS_H

@@ -4,8 +4,8 @@
  * report calls the same functions).  Per function, instruction and data
  * object: the change in samples (as a share of each capture's samples), in
  * total latency and in p99, each with an interval that says whether the
- * change is larger than sampling noise.  docs/spe-report.1.md, "BEFORE AND
- * AFTER", states the statistics and why they were chosen.
+ * change is larger than sampling noise.  docs/reports.md, "Before and
+ * after", states the statistics and why they were chosen.
  *
  * Sides are sources of one database (source ids), or two databases (the
  * second attached read-only), each side all its sources or the ones named.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The memory section of spe-report (docs/spe-report.1.md, "MEMORY"): hot
+ * The memory section of spe-report (docs/reports.md, "Memory"): hot
  * data objects, the huge-page hint, NUMA traffic, shared cache lines with
  * what the CPU parts can show, and late prefetches -- each read from the
  * memory views of docs/schema.md, so the HTML report can call the same
