@@ -46,7 +46,7 @@ built=$(date +%s)
 status=0
 # fuzz (libFuzzer, not built here) and bench (timings mean nothing under an
 # emulator) are left out; the fuzz-seeds replays and the perf oracles run.
-# native-only: tests of how the commands meet the host (signals at every
+# native-only: tests of how the commands meet the host (a terminal's progress line, signals at every
 # stage, hostile databases through SQLite, injected I/O faults) whose many
 # large runs take 5 to 15 minutes each under qemu and test qemu's emulation
 # of signals and syscalls more than this code; the plain and ASan passes run them.

@@ -120,9 +120,9 @@ def sha(path):
 
 tmp = tempfile.mkdtemp(prefix="spe-progress-")
 os.chdir(tmp)
-subprocess.run([GEN, "--perf-data=small.data", ".", "300000", "2000", "200"], check=True,
+subprocess.run(RUN + [GEN, "--perf-data=small.data", ".", "300000", "2000", "200"], check=True,
                stdout=subprocess.DEVNULL)
-subprocess.run([GEN, "--perf-data=big.data", ".", "1500000", "20000", "2000"], check=True,
+subprocess.run(RUN + [GEN, "--perf-data=big.data", ".", "1500000", "20000", "2000"], check=True,
                stdout=subprocess.DEVNULL)
 load, export, report, dump = (os.path.join(BIN, c) for c in ("spe-load", "spe-export", "spe-report", "spe-dump"))
 now = {"SPE_PROGRESS_DELAY": "0"}
