@@ -74,7 +74,8 @@ static int selected_code(sqlite3 *db, int oom)
  * 1 when the whole capture's counts can be read from what each load stored
  * (load_stats.records, mem_level_stat): every source has its load_stats
  * row, written by spe_loader_finish in the transaction of its records and
- * summaries (analysis/load/loader.c).  0 otherwise (a database made by
+ * summaries (analysis/load/loader.c), and records are there if and only if
+ * they say so (not deleted by hand).  0 otherwise (a database made by
  * other means, or no source): the records are counted.
  */
 static int stored_counts_complete(sqlite3 *db)
@@ -82,6 +83,7 @@ static int stored_counts_complete(sqlite3 *db)
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT count(*) > 0 AND count(l.records) = count(*)\n"
+			       "  AND (sum(l.records) > 0) = EXISTS (SELECT 1 FROM spe_record)\n"
 			       "FROM source s LEFT JOIN load_stats l ON l.source_id = s.id",
 			       -1, &st, NULL) != SQLITE_OK) {
 		sqlite3_finalize(st);
