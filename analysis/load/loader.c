@@ -48,6 +48,9 @@ struct spe_loader {
 	struct spe_load_opts opts;
 	char err[512];
 	struct spe_load_counts counts;
+	/* the records' span, for load_stats (as SQLite compares the stored integers: signed) */
+	uint64_t timed, stamped; /* records with a perf time, with a raw timestamp */
+	int64_t first_time, last_time, first_ts, last_ts;
 
 	int has_time_conv;
 	struct spe_perf_time_conv tc;
@@ -520,6 +523,25 @@ static int count_latency(struct spe_loader *ld, const struct spe_record *rec, st
 	return 0;
 }
 
+/* The record's time and raw timestamp widen the capture's span (load_stats.first_time ... last_ts). */
+static void note_span(struct spe_loader *ld, const struct spe_record *rec, uint64_t time)
+{
+	if (time != NO_TIME) {
+		int64_t t = (int64_t)time;
+		if (!ld->timed++ || t < ld->first_time)
+			ld->first_time = t;
+		if (ld->timed == 1 || t > ld->last_time)
+			ld->last_time = t;
+	}
+	if (HAS(TIMESTAMP)) {
+		int64_t ts = (int64_t)rec->timestamp;
+		if (!ld->stamped++ || ts < ld->first_ts)
+			ld->first_ts = ts;
+		if (ld->stamped == 1 || ts > ld->last_ts)
+			ld->last_ts = ts;
+	}
+}
+
 int spe_loader_record(struct spe_loader *ld, int cpu, int pid, int tid, const struct spe_record *rec)
 {
 	uint64_t time = NO_TIME;
@@ -574,6 +596,7 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 	ld->notes[ld->n_rows] = (struct tally_note){ .group = group,
 						     .midr = c->midr,
 						     .symbol_id = where->insn_id ? where->symbol_id : 0 };
+	note_span(ld, rec, time);
 	ld->counts.records++;
 	return ++ld->n_rows == ROW_BATCH ? flush_rows(ld) : 0;
 }
@@ -731,7 +754,14 @@ static int write_load_stats(struct spe_loader *ld)
 					  .cut = k->cut ? k->cut_what : NULL,
 					  .no_pid = k->no_pid,
 					  .kernel_no_symbol = k->kernel_no_symbol,
-					  .out_of_order = k->out_of_order };
+					  .out_of_order = k->out_of_order,
+					  .timed_records = ld->timed,
+					  .has_time = ld->timed > 0,
+					  .first_time = ld->first_time,
+					  .last_time = ld->last_time,
+					  .has_ts = ld->stamped > 0,
+					  .first_ts = ld->first_ts,
+					  .last_ts = ld->last_ts };
 	int rc = spe_sink_rows(&ld->sink, &row, 1);
 	return rc < 0 ? sink_fail(ld, rc, "load_stats") : 0;
 }

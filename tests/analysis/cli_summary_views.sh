@@ -152,6 +152,13 @@ data_page_cols="source_id, pid, page_size, page, page_value, accesses, total_lat
   translation_latency, translation_share, pages_4k, walked_pages_4k, $(sorted data_objects)"
 
 check_all() { # label db
+	# each load's count of its records (spe-report's whole-capture count) is the rows it inserted
+	expect "$1 load_stats.records" "$(query "$2" "SELECT source_id, records FROM load_stats ORDER BY 1" | tail -n +2)" \
+		"$(query "$2" "SELECT source_id, count(*) FROM spe_record GROUP BY 1 ORDER BY 1" | tail -n +2)"
+	# and its span (spe-report --html's): the least and greatest time and raw timestamp of those rows
+	expect "$1 load_stats span" "$(query "$2" "SELECT source_id, timed_records, first_time, last_time, first_ts, last_ts
+		FROM load_stats ORDER BY 1" | tail -n +2)" "$(query "$2" "SELECT source_id, count(time), min(time), max(time),
+		min(ts), max(ts) FROM spe_record GROUP BY 1 ORDER BY 1" | tail -n +2)"
 	check_view "$1" "$2" mem_level_summary "$mem_level_ref"
 	check_view "$1" "$2" latency_histogram "$histogram_ref"
 	check_view "$1" "$2" branch_mispredict "$branch_ref"

@@ -83,8 +83,17 @@ fact_of() {
 expect fact_unknown_processes "$(fact_of "$page" 'records of unknown processes')" 1
 expect fact_unknown_processes_zero "$(query "SELECT sum(no_pid) FROM load_stats"),$(xmllint --xpath "count(//p[@id='zero-losses'][contains(., 'records of unknown processes')])" "$page")" "0,1"
 # a database written before load_stats had these counts: the page is made, the three unknown, no fact says 0
+# the capture's records and span, stored by the load (load_stats): as perf script counts and times the samples
+fact_text() { xmllint --xpath "string(//section[@id='summary']//div[span='$2'])" "$1"; }
+if command -v perf >/dev/null && [ -z "${SPE_RUN:-}" ]; then
+	PAGER=cat perf script -i "$tmp/memwork.data" --itrace=i1i --ns -F time 2>/dev/null | tr -d ' :.' >"$tmp/times"
+	has span_records "$(fact_text "$page" 'SPE records')" "$(wc -l <"$tmp/times" | tr -d ' ')"
+	has span_time "$(fact_text "$page" 'time span')" "$(sort -n "$tmp/times" | sed -n '1p;$p' | tr '\n' ' ' |
+		awk '{ printf "%.3f ms", ($2 - $1) / 1e6 }')"
+fi
+# a database written before load_stats had these counts and the span (the columns dropped, last first)
 cp "$db" "$tmp/before.db"
-for c in out_of_order kernel_no_symbol no_pid; do
+for c in last_ts first_ts last_time first_time timed_records out_of_order kernel_no_symbol no_pid; do
 	run "$query" -d "$tmp/before.db" --write "ALTER TABLE load_stats DROP COLUMN $c" >/dev/null || echo "FAIL drop $c"
 done
 err=$(run "$report" -d "$tmp/before.db" --html="$tmp/before.html" 2>&1)
@@ -92,6 +101,10 @@ expect before_rc "$?,$err" "0,spe-report: wrote $tmp/before.html"
 expect before_sources "$(table "$tmp/before.html" sources source_id records no_pid kernel_no_symbol out_of_order)" \
 	"$(query "SELECT source_id, records, '–', '–', '–' FROM load_stats")" # the page's mark of NULL: not counted
 expect before_no_fact "$(fact_of "$tmp/before.html" 'records of unknown processes')" 0
+# its span from the records: the same as the one stored
+expect before_span "$(fact_text "$tmp/before.html" 'SPE records') $(fact_text "$tmp/before.html" 'time span')" \
+	"$(fact_text "$page" 'SPE records') $(fact_text "$page" 'time span')"
+has before_span_query "$(cat "$tmp/before.html")" "<h3>span</h3>"
 # pages and regions (data_page) against a formulation of their own over spe_record
 expect pages_4k "$(table "$page" pages-4k page accesses total_latency)" \
 	"$(query "SELECT printf('0x%x', data_va / 4096 * 4096), count(*), sum(total_latency) FROM spe_record

@@ -79,6 +79,17 @@ compare memwork --tid=4242 --symbol=chase
 whole=1 compare memwork --dso=memwork-pie
 whole=1 compare memwork --dso=/memwork-pie
 whole=1 compare memwork --pid=4242
+# no selection: the count each load stored (load_stats.records) and the memory levels of its
+# summary (mem_level_stat) are those counted from the records of a selection of everything
+for w in memwork:--pid=4242 datawork:--pid=5151; do
+	sel=${w#*:} w=${w%%:*}
+	expect "report $w whole count" "$(ours_n "$w")" "$(perf_n "$w")"
+	expect "report $w --pid: everything" "$(ours_n "$w" "$sel")" "$(perf_n "$w")"
+	levels() { run "$report" -d "$tmp/$w.db" --format=json "$@" | sed -n 's/.*\("mem_levels": \[[^]]*\]\).*/\1/p'; }
+	stored=$(levels)
+	has "report $w mem_levels: rows" "$stored" '"loads": '
+	expect "report $w mem_levels stored = counted" "$stored" "$(levels "$sel")"
+done
 compare datawork --tid=5152
 compare datawork --pid=5151 -C 1-2
 compare datawork -C 0,2

@@ -279,7 +279,18 @@ extern "C" {
 	  "`hot_symbol` counts them per kernel map")                                                            \
 	C(load_stats, out_of_order, U64, NEVER, "INTEGER NOT NULL DEFAULT 0",                                    \
 	  "sideband events (FORK, EXIT, COMM, MMAP, KSYMBOL ...) older than one applied before them: applied "  \
-	  "late, from then on (perf counts them too)")
+	  "late, from then on (perf counts them too)")                                                          \
+	C(load_stats, timed_records, U64, NEVER, "INTEGER",                                                      \
+	  "records with a perf time (`spe_record.time` not NULL); NULL in a database loaded before the span "   \
+	  "was stored (then readers count the records)")                                                        \
+	C(load_stats, has_time, FLAG, NEVER, NULL, "some record had a perf time")                                \
+	C(load_stats, first_time, I64, IF(has_time), "INTEGER",                                                  \
+	  "the least `spe_record.time` (ns), NULL when no record has one (or not stored: `timed_records` NULL)") \
+	C(load_stats, last_time, I64, IF(has_time), "INTEGER", "the greatest `spe_record.time`, NULL alike")     \
+	C(load_stats, has_ts, FLAG, NEVER, NULL, "some record had a raw SPE timestamp")                          \
+	C(load_stats, first_ts, I64, IF(has_ts), "INTEGER",                                                      \
+	  "the least `spe_record.ts` (raw SPE timestamp), NULL when no record has one (or not stored)")         \
+	C(load_stats, last_ts, I64, IF(has_ts), "INTEGER", "the greatest `spe_record.ts`, NULL alike")
 
 #define SPE_COLUMNS_mem_level_stat(C)                                                                            \
 	C(mem_level_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                   \

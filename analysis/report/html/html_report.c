@@ -12,26 +12,43 @@
 #include "report_sqlite.h"
 #include "util/visible.h"
 
-static int read_span(struct report_ctx *c, struct capture_span *span)
+/*
+ * The capture's span from the loads' stored one (RQ_SPAN_STORED), else from
+ * its records (RQ_SPAN: a database loaded before load_stats kept it,
+ * ClickHouse): columns from @p col on, RQ_SPAN's.
+ */
+static int read_span_of(struct report_ctx *c, enum report_query which, int col, struct capture_span *span, int *got)
 {
 	struct rq q;
-	int rc = report_rq_begin(c, &q, RQ_SPAN);
+	int rc = report_rq_begin(c, &q, which);
 	memset(span, 0, sizeof *span);
+	*got = 0;
 	if (rc == 0 && (rc = report_rq_next(&q)) == 1) {
 		rc = 0;
-		span->records = report_rq_int(&q, 0);
-		span->timed = report_rq_int(&q, 3);
-		if (span->timed) {
-			span->t0 = report_rq_int(&q, 1);
-			span->t1 = report_rq_int(&q, 2);
-		} else if (!report_rq_null(&q, 4)) {
-			span->t0 = report_rq_int(&q, 4);
-			span->t1 = report_rq_int(&q, 5);
-			span->raw_ts = 1;
+		*got = col == 0 || report_rq_int(&q, 0) == 1;
+		if (*got) {
+			span->records = report_rq_int(&q, col);
+			span->timed = report_rq_int(&q, col + 3);
+			if (span->timed) {
+				span->t0 = report_rq_int(&q, col + 1);
+				span->t1 = report_rq_int(&q, col + 2);
+			} else if (!report_rq_null(&q, col + 4)) {
+				span->t0 = report_rq_int(&q, col + 4);
+				span->t1 = report_rq_int(&q, col + 5);
+				span->raw_ts = 1;
+			}
 		}
 	}
 	report_rq_end(&q);
 	return rc < 0 ? rc : 0;
+}
+
+static int read_span(struct report_ctx *c, struct capture_span *span)
+{
+	int got, rc = read_span_of(c, RQ_SPAN_STORED, 1, span, &got);
+	if (rc == 0 && !got)
+		rc = read_span_of(c, RQ_SPAN, 0, span, &got);
+	return rc;
 }
 
 /* The sections of the page, in order: the progress's steps. */

@@ -146,6 +146,17 @@ static void build(enum report_query q, int ch, struct util_text *t)
 	case RQ_SPAN:
 		util_text_append(t, "SELECT count(*), min(time), max(time), count(time), min(ts), max(ts) FROM spe_record");
 		break;
+	case RQ_SPAN_STORED:
+		/* what each load stored of its records (spe_loader_finish); NULL timed_records: an older load;
+		   records said but none there (deleted by hand): not to be trusted */
+		if (ch) /* ClickHouse keeps RQ_SPAN */
+			util_text_append(t, "SELECT 0");
+		else
+			util_text_append(t, "SELECT count(*) > 0 AND count(l.timed_records) = count(*)\n"
+				      "  AND (sum(l.records) > 0) = EXISTS (SELECT 1 FROM spe_record), sum(l.records),\n"
+				      "  min(l.first_time), max(l.last_time), sum(l.timed_records), min(l.first_ts), max(l.last_ts)\n"
+				      "FROM source s LEFT JOIN load_stats l ON l.source_id = s.id");
+		break;
 	case RQ_TOPDOWN_RUNS:
 		if (ch) /* topdown runs are imported into SQLite only (spe-topdown import) */
 			util_text_append(t, "SELECT 0");
@@ -385,6 +396,7 @@ static const char *const names[RQ_COUNT] = {
 	[RQ_LOAD_COUNTS] = "has_load_counts",
 	[RQ_CPUS] = "cpus",
 	[RQ_SPAN] = "span",
+	[RQ_SPAN_STORED] = "span_stored",
 	[RQ_TOPDOWN_RUNS] = "has_topdown",
 	[RQ_MEM_LEVELS] = "mem_level_summary",
 	[RQ_LEVEL_LATENCY] = "latency_by_level",

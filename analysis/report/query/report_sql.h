@@ -18,6 +18,8 @@ enum report_query {
 	RQ_LOAD_COUNTS,   /* 1 when load_stats has those columns (RQ_SOURCES), 0 when not (RQ_SOURCES_BEFORE) */
 	RQ_CPUS,          /* CPU parts: part, midr, spe_version, count, cpu list */
 	RQ_SPAN,          /* records, min/max time, records with time, min/max ts */
+	RQ_SPAN_STORED,   /* 1 when every source's load stored its span (else 0: RQ_SPAN), then RQ_SPAN's columns
+			     from load_stats; ClickHouse: 0 */
 	RQ_TOPDOWN_RUNS,  /* 1 when the database has the topdown tables (spe-topdown import made them) */
 	/* where the latency goes */
 	RQ_MEM_LEVELS,    /* mem_level_summary */

@@ -70,11 +70,43 @@ static int selected_code(sqlite3 *db, int oom)
 	return oom ? -spe_nomem : report_prepare_code(db);
 }
 
+/*
+ * 1 when the whole capture's counts can be read from what each load stored
+ * (load_stats.records, mem_level_stat): every source has its load_stats
+ * row, written by spe_loader_finish in the transaction of its records and
+ * summaries (analysis/load/loader.c), and records are there if and only if
+ * they say so (not deleted by hand).  0 otherwise (a database made by
+ * other means, or no source): the records are counted.
+ */
+static int stored_counts_complete(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT count(*) > 0 AND count(l.records) = count(*)\n"
+			       "  AND (sum(l.records) > 0) = EXISTS (SELECT 1 FROM spe_record)\n"
+			       "FROM source s LEFT JOIN load_stats l ON l.source_id = s.id",
+			       -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	int complete = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	sqlite3_finalize(st);
+	return complete;
+}
+
+/* The whole capture (@p where "1", no selection) is asked for, and the loads stored its counts. */
+static int whole_capture_stored(sqlite3 *db, const char *where, const struct spe_selection *sel)
+{
+	return !sel && !strcmp(where, "1") && stored_counts_complete(db);
+}
+
 int report_spe_record_count(sqlite3 *db, const char *where, const struct spe_selection *sel, long long *n, char *err,
 			    size_t errlen)
 {
 	*n = 0;
-	char *sql = sqlf("SELECT COUNT(*) FROM spe_record WHERE %s", where);
+	/* the whole capture: the loads' own counts of the rows they inserted, not a scan of them all */
+	char *sql = whole_capture_stored(db, where, sel) ? sqlf("SELECT coalesce(sum(records), 0) FROM load_stats")
+							 : sqlf("SELECT COUNT(*) FROM spe_record WHERE %s", where);
 	int oom = !sql;
 	sqlite3_stmt *st = prepare_selected(db, sql, sel, "counting the SPE records", err, errlen);
 	if (!st)
@@ -226,11 +258,26 @@ int report_spe_mem_levels(sqlite3 *db, const char *where, FILE *out, const struc
 	snprintf(order + strlen(order), sizeof order - strlen(order), " ELSE %d END", i);
 
 	const char *lat = spe_counter_column(SPE_CNT_TOTAL);
-	char *sql = sqlf("WITH m AS (SELECT * FROM spe_record WHERE (%s) AND op_class = '%s' AND mem_level IS NOT NULL),\n"
-			 "     t AS (SELECT SUM(%s) AS total FROM m)\n"
-			 "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
-			 "FROM m GROUP BY mem_level ORDER BY %s",
-			 where, spe_op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
+	/*
+	 * The whole capture from mem_level_stat (each load's loads and their
+	 * latency per level, analysis/load/record_summary.c), the same rows
+	 * as the records' GROUP BY below: levels without a name in
+	 * spe_mem_level are left out as the view's NULL mem_level is.
+	 */
+	char *sql = whole_capture_stored(db, where, o->selection)
+			    ? sqlf("WITH m AS (SELECT ml.name AS mem_level, sum(s.loads) AS loads,\n"
+				   "                  sum(s.total_latency) AS latency\n"
+				   "           FROM mem_level_stat s JOIN spe_mem_level ml ON ml.code = s.mem_level\n"
+				   "           GROUP BY ml.name),\n"
+				   "     t AS (SELECT SUM(latency) AS total FROM m)\n"
+				   "SELECT mem_level, loads, latency, latency * 1.0 / (SELECT total FROM t)\n"
+				   "FROM m ORDER BY %s",
+				   order)
+			    : sqlf("WITH m AS (SELECT * FROM spe_record WHERE (%s) AND op_class = '%s' AND mem_level IS NOT NULL),\n"
+				   "     t AS (SELECT SUM(%s) AS total FROM m)\n"
+				   "SELECT mem_level, COUNT(*), SUM(%s), SUM(%s) * 1.0 / (SELECT total FROM t)\n"
+				   "FROM m GROUP BY mem_level ORDER BY %s",
+				   where, spe_op_class_name(SPE_OP_CLASS_LOAD), lat, lat, lat, order);
 	int oom = !sql;
 	sqlite3_stmt *st = prepare_selected(db, sql, o->selection, "query memory levels", err, errlen);
 	if (!st)
