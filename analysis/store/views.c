@@ -46,11 +46,13 @@ static void append_spe_sample(struct util_text *t)
 	SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
 	util_text_append(t, ") AS event_names,\n"
-		      "  r.context, r.pc AS pc_value, r.data_va AS data_va_value\n"
+		      "  r.context, r.pc AS pc_value, r.data_va AS data_va_value,\n"
+		      "  d.name AS data_object, r.data_object_id\n"
 		      "FROM spe_record r\n"
 		      "LEFT JOIN symbol s ON s.id = r.symbol_id\n"
 		      "LEFT JOIN insn i ON i.id = r.insn_id\n"
 		      "LEFT JOIN mapping m ON m.id = r.mapping_id\n"
+		      "LEFT JOIN data_object d ON d.id = r.data_object_id\n"
 		      "LEFT JOIN thread th ON th.source_id = r.source_id AND th.tid = r.tid;\n");
 }
 

@@ -30,6 +30,8 @@ norm() { # PAGE IDS-SED
 		/<section id="queries"/ || /<section id="flame"/ { skip = 1 }
 		skip && /<\/section>/ { sub(/.*<\/section>/, ""); skip = 0 }
 		skip { next }
+		/^<script type="application\/json" class="drill"/ { drill = 1 }
+		drill { if (/<\/script>/) drill = 0; next }
 		/^<td data-col="(symbols|data_objects)"/ {
 			match($0, />[^<]*</)
 			n = split(substr($0, RSTART + 1, RLENGTH - 2), item, ",")

@@ -31,7 +31,9 @@
 #     and row counts each engine's (ClickHouse counts histogram buckets on
 #     the server where SQLite streams records), so it is left out;
 #   - the Flame graph: drawn from SQLite only (ClickHouse's page says so in
-#     its place), so it is left out of both.
+#     its place), so it is left out of both;
+#   - the drill-down lists (data object to functions, function to data
+#     objects: <script class="drill"> blocks): from SQLite only, so left out.
 # Skips (77) only when clickhouse-server is not installed or cannot start.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -168,6 +168,38 @@ const status = (page, id) => page.evaluate((id) => {
       const loads = await q.$$eval('#latency table tbody tr', (trs, j) => trs.map((tr) => Number(tr.cells[j].textContent.replace(/,/g, ''))), jl);
       check('small_table_sorted', loads.length > 1 && loads.every((v, i) => i === 0 || loads[i - 1] <= v), loads);
     }
+    // a data object to the functions that touch it, a function to its data objects: the lists against spe_sample
+    // (the row of table ID whose second cell is NAME; null when no list opened under it, [] when it says it has none)
+    const drillList = (id, name) => q.evaluate((id, name) => {
+      const tr = Array.from(document.querySelectorAll('#' + id + ' tbody tr[data-i]')).find((r) => r.cells[1].textContent === name);
+      if (!tr) return null;
+      tr.cells[1].click();
+      const box = tr.nextElementSibling;
+      if (!box || !box.classList.contains('drill')) return null;
+      if (!box.querySelector('table.drill-list')) return box.textContent.includes('no known data object') ? [] : null;
+      return Array.from(box.querySelectorAll('table.drill-list tbody tr')).map((r) => ({
+        name: r.cells[0].textContent, samples: Number(r.cells[2].textContent),
+        latency: r.cells[3].textContent === '\u2013' ? null : Number(r.cells[3].textContent) }));
+    }, id, name);
+    // the database's rows as the page ranks them (latency, then samples), its first ten; the page's must be those
+    const ranked = (want) => want.slice().sort((a, b) => (b.latency === null ? -1 : b.latency) - (a.latency === null ? -1 : a.latency) ||
+      b.samples - a.samples).slice(0, 10);
+    const same = (got, want) => got !== null && got.length === want.length && got.every((g, k) =>
+      g.latency === want[k].latency && g.samples === want[k].samples && (g.name === want[k].name ||
+        (want[k - 1] && want[k - 1].latency === g.latency) || (want[k + 1] && want[k + 1].latency === g.latency)));
+    check('drill_object_is_first', (await q.$eval('#data-objects tbody tr[data-i="0"]', (tr) => tr.cells[1].textContent)) === facts.small.top_object);
+    const objFns = await drillList('data-objects', facts.small.top_object);
+    const wantFns = ranked(facts.small.top_object_functions);
+    check('drill_object_functions', wantFns.length > 0 && same(objFns, wantFns), [objFns, wantFns]);
+    check('drill_object_functions_names', objFns && objFns.every((g) => facts.small.top_object_functions.some((w) => w.name === g.name && w.latency === g.latency)), objFns);
+    await q.evaluate(() => document.querySelector('#data-objects tbody tr[data-i="0"]').cells[1].click());
+    check('drill_object_closed', await q.evaluate(() => !document.querySelector('#data-objects tr.drill')));
+    const fnObjs = await drillList('hot-symbol', facts.small.drill_function);
+    const wantObjs = ranked(facts.small.drill_function_objects);
+    check('drill_function_objects', wantObjs.length > 0 && same(fnObjs, wantObjs), [fnObjs, wantObjs]);
+    const firstObjs = await drillList('hot-symbol', facts.small.first_function);
+    check('drill_function_objects_first', same(firstObjs, ranked(facts.small.first_function_objects)),
+      [firstObjs, facts.small.first_function_objects]);
     check('small_console_quiet', small.length === 0, small);
     if (shot) { // a fresh page, as a reader first sees it
       const fresh = await open(browser, facts.small.page, small);

@@ -69,6 +69,13 @@ left=$(b "SELECT printf('%.1f', 100.0 * (SELECT sum(total_latency) FROM (SELECT 
 	LIMIT -1 OFFSET 10)) / sum(total_latency)) FROM hot_symbol")
 far=$(b "SELECT symbol, total_latency FROM hot_symbol $order LIMIT 1 OFFSET 5000")
 all=$(s "SELECT sum(total_latency) FROM spe_record WHERE total_latency > 0")
+# the drill-down: the first data object's functions, the first function's data objects, from spe_sample
+s_json() { r=$(sqlite3 -json "$tmp/memwork.db" "$1"); printf '%s' "${r:-[]}"; }
+obj_order="ORDER BY total_latency DESC, samples DESC, name, start NULLS FIRST, pid"
+top_object_id="SELECT data_object_id FROM hot_data_object $obj_order LIMIT 1"
+first_fn=$(s "SELECT symbol FROM hot_symbol $order LIMIT 1")
+drill_fn=$(s "SELECT symbol FROM spe_sample WHERE data_object IS NOT NULL GROUP BY symbol
+	ORDER BY sum(total_latency) DESC LIMIT 1")
 # the console check, tried first on a page made to fail it: a script its CSP refuses
 printf '%s\n' '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="script-src '"'none'"'"/></head>' \
 	'<body data-ready="1"><script>document.title="ran"</script></body></html>' >"$tmp/refused.html"
@@ -88,7 +95,15 @@ cat >"$tmp/facts.json" <<EOF
   "dram_share_text": "$(s "SELECT printf('%.1f', 100.0 * sum(total_latency) / $all) FROM spe_record
 	WHERE mem_level = 'DRAM' AND total_latency > 0")",
   "data_object": "$(s "SELECT name || coalesce(' (' || type || ')', '') FROM hot_data_object
-	ORDER BY total_latency DESC LIMIT 1")"}}
+	ORDER BY total_latency DESC LIMIT 1")",
+  "top_object": "$(s "SELECT name FROM hot_data_object $obj_order LIMIT 1")",
+  "top_object_functions": $(s_json "SELECT coalesce(symbol, '(no symbol)') AS name, sum(total_latency) AS latency,
+	count(*) AS samples FROM spe_sample WHERE data_object_id = ($top_object_id) GROUP BY symbol"),
+  "first_function_objects": $(s_json "SELECT data_object AS name, sum(total_latency) AS latency, count(*) AS samples
+	FROM spe_sample WHERE symbol = '$first_fn' AND data_object IS NOT NULL GROUP BY data_object"),
+  "drill_function": "$drill_fn",
+  "drill_function_objects": $(s_json "SELECT data_object AS name, sum(total_latency) AS latency, count(*) AS samples
+	FROM spe_sample WHERE symbol = '$drill_fn' AND data_object IS NOT NULL GROUP BY data_object")}}
 EOF
 expect bench_functions "$nfun" 20000
 # the text report says the same of the functions --top leaves out

@@ -144,8 +144,8 @@ static void spe_sample(struct util_text *t, const char *src)
 #define SPE_X(bit, id, word, col, since, desc) util_text_appendf(t, ", CASE WHEN %s = 1 THEN '%s ' ELSE '' END", col, col);
 	SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
-	util_text_append(t, "), ' $', '') AS event_names, context, pc_value, data_va_value\n"
-		      "FROM (SELECT * FROM (SELECT * FROM (SELECT * FROM (\n"
+	util_text_append(t, "), ' $', '') AS event_names, context, pc_value, data_va_value, data_object, data_object_id\n"
+		      "FROM (SELECT * FROM (SELECT * FROM (SELECT * FROM (SELECT * FROM (\n"
 		      "  SELECT id, source_id, time, ts, cpu, pid, tid, pc AS pc_value, el, op_class, op,");
 #define SPE_X(idx, id, word, col, desc) util_text_appendf(t, " %s,", col);
 	SPE_COUNTER_LIST(SPE_X)
@@ -156,15 +156,17 @@ static void spe_sample(struct util_text *t, const char *src)
 	SPE_EVENT_LIST(SPE_X)
 #undef SPE_X
 	util_text_appendf(t,
-		    "\n    context, ifNull(symbol_id, 0) AS j_symbol, ifNull(insn_id, 0) AS j_insn,"
-		    " ifNull(mapping_id, 0) AS j_mapping, ifNull(tid, -1) AS j_tid\n"
+		    "\n    context, data_object_id, ifNull(symbol_id, 0) AS j_symbol, ifNull(insn_id, 0) AS j_insn,"
+		    " ifNull(mapping_id, 0) AS j_mapping, ifNull(tid, -1) AS j_tid, ifNull(data_object_id, 0) AS j_dobj\n"
 		    "  FROM _spe_record WHERE " VISIBLE ") AS r\n" JOIN_SYMBOL ") AS r2\n"
 		    " ANY LEFT JOIN (SELECT id AS j_insn, file AS src_file, line AS src_line, inline_function, mnemonic,"
 		    " operands FROM _insn WHERE " VISIBLE ") AS i USING j_insn) AS r3\n"
 		    " ANY LEFT JOIN (SELECT id AS j_mapping, toNullable(path) AS mapping FROM _mapping WHERE " VISIBLE
 		    ") AS m USING j_mapping) AS r4\n"
 		    " ANY LEFT JOIN (SELECT source_id, tid AS j_tid, comm FROM _thread WHERE " VISIBLE
-		    ") AS th USING (source_id, j_tid)",
+		    ") AS th USING (source_id, j_tid)) AS r5\n"
+		    " ANY LEFT JOIN (SELECT id AS j_dobj, toNullable(name) AS data_object FROM _data_object WHERE " VISIBLE
+		    ") AS d USING j_dobj",
 		    src);
 }
 

@@ -189,7 +189,7 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, size_t
 	}
 	report_table_end(h);
 	functions_json(c, rs, shown);
-	return 0;
+	return report_drill_function_objects(c, rs, HS_SYMBOL, HS_MAPPING, rs->n < REPORT_ROWS_MAX ? rs->n : REPORT_ROWS_MAX);
 }
 
 /* Latency buckets of each hot PC (pc_latency, matched on pc and insn_id). */

@@ -165,8 +165,9 @@ static int data_objects(struct report_ctx *c)
 	}
 	report_table_end(h);
 	data_objects_json(c, &rs, shown);
+	rc = report_drill_object_functions(c, &rs, 17, rs.n < REPORT_ROWS_MAX ? rs.n : REPORT_ROWS_MAX);
 	report_rowset_fini(&rs);
-	return 0;
+	return rc;
 }
 
 /* tlb_hotspot: the totals over every page (summed where the data is), the first rows with walks for the table. */

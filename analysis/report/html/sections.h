@@ -78,6 +78,17 @@ void report_thousands(char *out, size_t size, long long v);
 /* Every row of a ranked query (?1 bound to no limit), for the JSON of its table. */
 int report_rowset_every(struct report_ctx *c, enum report_query id, struct rowset *rs);
 
+/*
+ * The drill-down lists (drill_rows.c): the top REPORT_DRILL_TOP functions of
+ * each of the first @p rows data objects of @p rs (hot_data_object's rows,
+ * @p id_col their data_object_id), and the top data objects of each of the
+ * first @p rows functions (hot_symbol's rows: @p name_col, @p path_col), as
+ * JSON blocks after the tables' own.  Nothing on ClickHouse.
+ */
+#define REPORT_DRILL_TOP 10
+int report_drill_object_functions(struct report_ctx *c, const struct rowset *rs, int id_col, size_t rows);
+int report_drill_function_objects(struct report_ctx *c, const struct rowset *rs, int name_col, int path_col, size_t rows);
+
 /* The page's script (the d3-flame-graph bundle and html/page/page.js) and the flame graph's rules: page_assets.c. */
 extern const char report_page_script[];
 extern const char report_flame_css[];

@@ -249,7 +249,7 @@ static void build(enum report_query q, int ch, struct util_text *t)
 		break;
 	case RQ_DATA_OBJECTS:
 		util_text_append(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
-			      "  stores, total_latency, mean_latency, p99, latency_share, levels\n"
+			      "  stores, total_latency, mean_latency, p99, latency_share, levels, data_object_id\n"
 			      "FROM hot_data_object ORDER BY total_latency DESC, samples DESC, name, start NULLS FIRST, pid LIMIT ?1");
 		break;
 	case RQ_HUGE_PAGE_HINT:
@@ -326,6 +326,31 @@ static void build(enum report_query q, int ch, struct util_text *t)
 	case RQ_MISPREDICT_BY_PC:
 		util_text_append(t, "SELECT pc, symbol, src_file, src_line, mnemonic, operands, branches, mispredicted,\n"
 			      "  mispredict_rate FROM branch_mispredict ORDER BY mispredicted DESC, branches DESC," THEN_BY_PC " LIMIT ?1");
+		break;
+	/*
+	 * The drill-down: the records with a data object grouped on the integer ids first (as the flame
+	 * graphs, below), then named; a function is a name in a binary (path), as in hot_symbol, across
+	 * processes; a data object of the functions' lists is a name and type, across processes.
+	 */
+	case RQ_DRILL_OBJECT_FUNCTIONS:
+		util_text_append(t, "WITH r AS (SELECT data_object_id AS o, insn_id, count(*) AS n, sum(total_latency) AS lat\n"
+			      "  FROM _spe_record WHERE data_object_id IS NOT NULL GROUP BY 1, 2),\n"
+			      "g AS (SELECT r.o, s.name AS fn, m.path AS bin, sum(r.n) AS n, sum(r.lat) AS lat FROM r\n"
+			      "  LEFT JOIN insn i ON i.id = r.insn_id LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+			      "  LEFT JOIN mapping m ON m.id = s.mapping_id GROUP BY 1, 2, 3),\n"
+			      "k AS (SELECT *, row_number() OVER (PARTITION BY o ORDER BY lat DESC NULLS LAST, n DESC, fn, bin) AS k FROM g)\n"
+			      "SELECT o, fn, bin, n, lat FROM k WHERE k <= ?1 ORDER BY o, k");
+		break;
+	case RQ_DRILL_FUNCTION_OBJECTS:
+		util_text_append(t, "WITH r AS (SELECT insn_id, data_object_id AS o, count(*) AS n, sum(total_latency) AS lat\n"
+			      "  FROM _spe_record WHERE data_object_id IS NOT NULL GROUP BY 1, 2),\n"
+			      "g AS (SELECT s.name AS fn, m.path AS bin, d.name AS obj, d.type AS type, sum(r.n) AS n, sum(r.lat) AS lat\n"
+			      "  FROM r JOIN data_object d ON d.id = r.o LEFT JOIN insn i ON i.id = r.insn_id\n"
+			      "  LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+			      "  LEFT JOIN mapping m ON m.id = s.mapping_id GROUP BY 1, 2, 3, 4),\n"
+			      "k AS (SELECT *, row_number() OVER (PARTITION BY fn, bin ORDER BY lat DESC NULLS LAST, n DESC, obj, type) AS k\n"
+			      "  FROM g)\n"
+			      "SELECT fn, bin, obj, type, n, lat FROM k WHERE k <= ?1 ORDER BY fn, bin, k");
 		break;
 	/*
 	 * The flame graphs group the table under spe_record on its integer columns first (the view's joins per
@@ -425,6 +450,8 @@ static const char *const names[RQ_COUNT] = {
 	[RQ_MISPREDICT_BY_PC] = "branch_mispredict",
 	[RQ_FLAME_CODE] = "flame_by_code",
 	[RQ_FLAME_DATA] = "flame_by_data_object",
+	[RQ_DRILL_OBJECT_FUNCTIONS] = "data_object_functions",
+	[RQ_DRILL_FUNCTION_OBJECTS] = "function_data_objects",
 };
 
 const char *report_query_name(enum report_query q)

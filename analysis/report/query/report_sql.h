@@ -57,6 +57,9 @@ enum report_query {
 	/* the flame graphs (SQLite only): latency by path, sorted by it, then the path's latency and the total */
 	RQ_FLAME_CODE,    /* binary, function, file:line, instruction, memory level (else op class) */
 	RQ_FLAME_DATA,    /* data object (type), function, instruction, memory level */
+	/* the drill-down between data objects and code (SQLite only), top ?1 of each by total latency */
+	RQ_DRILL_OBJECT_FUNCTIONS, /* data_object_id, function, its binary's path, samples, total latency */
+	RQ_DRILL_FUNCTION_OBJECTS, /* function, its binary's path, data object, its type, samples, total latency */
 	RQ_COUNT
 };
 

@@ -108,8 +108,9 @@
     var noun = more ? (more.getAttribute('data-noun') || 'rows') : 'rows';
 
     function rowOf(i) {
-      if (i < drawn.length) return drawn[i];
+      if (i < drawn.length) { drawn[i].setAttribute('data-i', String(i)); return drawn[i]; }
       var tr = el('tr'), r = rows[i];
+      tr.setAttribute('data-i', String(i)); // the row's index in its block: the drill-down's key
       for (var k = 0; k < ncols; k++) {
         var v = k < r.length ? r[k] : '';
         var td = el('td', ths[k].classList.contains('n') ? 'n' : (k === 1 ? 'mono' : null),
@@ -208,6 +209,56 @@
     if (withData[tb.id] || tb.closest('.ann') || tb.classList.contains('matrix')) continue;
     domTable(tb);
   }
+
+  // ---- the drill-down: a data object's row to the functions that touch it, a function's to its data objects
+  // (blocks of [row index, name, detail, samples, total latency], analysis/report/html/drill_rows.c)
+  function drill(block) {
+    var table = document.getElementById(block.getAttribute('data-table'));
+    if (!table || !table.tBodies[0]) return;
+    var lists = {}, ncols = table.tHead.rows[0].cells.length, top = block.getAttribute('data-top');
+    JSON.parse(block.textContent).forEach(function (r) { (lists[r[0]] = lists[r[0]] || []).push(r); });
+    var objects = table.id === 'data-objects';
+    var head = objects ? ['function', 'binary', 'samples', 'total latency'] : ['data object', 'type', 'samples', 'total latency'];
+    table.classList.add('drillable');
+    table.setAttribute('title', objects ? 'click a row for the functions that touch the object'
+                                        : 'click a row for the data objects the function touches');
+    table.tBodies[0].addEventListener('click', function (e) {
+      if (e.target.closest('a, button, input, select')) return;
+      var tr = e.target.closest('tr');
+      if (!tr || !tr.hasAttribute('data-i')) return;
+      var next = tr.nextElementSibling;
+      if (next && next.classList.contains('drill')) { next.remove(); tr.classList.remove('open'); return; }
+      var list = lists[tr.getAttribute('data-i')] || [];
+      var box = el('tr', 'drill'), td = el('td');
+      td.colSpan = ncols;
+      box.appendChild(td);
+      if (!list.length) {
+        td.appendChild(el('p', 'none', objects ? 'No function listed for it.' : 'It touched no known data object.'));
+      } else {
+        td.appendChild(el('p', 'none', (objects ? 'The top ' + top + ' functions touching it' : 'The top ' + top +
+          ' data objects it touches') + ', by the total latency of those accesses:'));
+        var t = el('table', 'drill-list'), hr = el('tr');
+        head.forEach(function (h, j) { hr.appendChild(el('th', j > 1 ? 'n' : null, h)); });
+        t.appendChild(el('thead')).appendChild(hr);
+        var body = t.appendChild(el('tbody'));
+        list.forEach(function (r) {
+          var row = el('tr');
+          row.appendChild(el('td', 'mono', r[1] === null ? '\u2013' : r[1]));
+          var detail = objects && r[2] ? r[2].replace(/^.*\//, '') : r[2];
+          var d = row.appendChild(el('td', objects ? null : 'mono', detail === null ? '\u2013' : detail));
+          if (objects && r[2]) d.title = r[2];
+          row.appendChild(el('td', 'n', r[3] === null ? '\u2013' : r[3]));
+          row.appendChild(el('td', 'n', r[4] === null ? '\u2013' : r[4]));
+          body.appendChild(row);
+        });
+        td.appendChild(t);
+      }
+      tr.classList.add('open');
+      tr.parentNode.insertBefore(box, tr.nextSibling);
+    });
+  }
+  var drills = document.querySelectorAll('script.drill[data-table]');
+  for (var d = 0; d < drills.length; d++) drill(drills[d]);
 
   // ---- the flame graphs (d3-flame-graph)
   var chartBox = document.getElementById('fg-chart');
