@@ -84,6 +84,10 @@ views="spe_record spe_sample pc_summary symbol_summary hot_symbol hot_pc mem_lev
 tlb_hotspot hot_data_object data_page numa_traffic cacheline_sharing prefetch branch_mispredict
 source cpu thread mapping symbol insn load_stats data_object pc_latency
 mem_level_stat latency_bucket branch_stat page_stat numa_stat prefetch_stat"
+# the repeated names are LowCardinality here (ch_release.c: from 19.3), the names mostly distinct are not;
+# the views and tables below answer as SQLite's with them
+expect name_types "$(ch_http "$url" "SELECT table, name, type FROM system.columns WHERE database = currentDatabase() AND (table, name) IN (('_spe_record', 'op_class'), ('_spe_record', 'mem_level'), ('_insn', 'mnemonic'), ('_mapping', 'path'), ('_symbol', 'name')) ORDER BY table, name FORMAT TabSeparated")" \
+	"$(printf '_insn\tmnemonic\tLowCardinality(Nullable(String))\n_mapping\tpath\tLowCardinality(String)\n_spe_record\tmem_level\tLowCardinality(Nullable(String))\n_spe_record\top_class\tLowCardinality(Nullable(String))\n_symbol\tname\tString')"
 # shellcheck disable=SC2086 # the views are words
 out=$(run "$compare" "$query" "$db" "$url" $views)
 st=$?

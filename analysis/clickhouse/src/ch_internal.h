@@ -95,6 +95,12 @@ int ch_insert(struct spe_ch *ch, const char *insert, const void *body, size_t le
 int ch_release(struct spe_ch *ch, int *major, int *minor);
 /* "distributed_foreground_insert=1" (23.10 and later), "insert_distributed_sync=1" (its name before). */
 int ch_insert_wait_setting(struct spe_ch *ch, const char **setting);
+/*
+ * The type to declare a column of repeated names as (op classes, paths,
+ * mnemonics: few distinct values, many rows): LowCardinality(@p type) from
+ * 19.3, @p type itself before (18.16's DDL as it always was); in @p out.
+ */
+int ch_repeated_name_type(struct spe_ch *ch, const char *type, char *out, size_t size);
 
 /* ---- the schema (ch_schema.c) ------------------------------------------- */
 

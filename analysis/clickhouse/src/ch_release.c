@@ -44,3 +44,20 @@ int ch_insert_wait_setting(struct spe_ch *ch, const char **setting)
 	*setting = at_least(ch, 23, 10, &rc) ? "distributed_foreground_insert=1" : "insert_distributed_sync=1";
 	return rc;
 }
+
+int ch_repeated_name_type(struct spe_ch *ch, const char *type, char *out, size_t size)
+{
+	int rc;
+	/*
+	 * LowCardinality (a dictionary per part, the rows its indexes) was
+	 * experimental in 18.x (allow_experimental_low_cardinality_type) and a
+	 * plain type from 19.3 (https://clickhouse.com/docs/whats-new/changelog/2019,
+	 * release 19.3.3: the setting removed).  RowBinary writes it as @p type,
+	 * so the sink is the same on both.
+	 */
+	if (at_least(ch, 19, 3, &rc))
+		snprintf(out, size, "LowCardinality(%s)", type);
+	else
+		snprintf(out, size, "%s", type);
+	return rc;
+}

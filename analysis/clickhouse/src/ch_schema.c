@@ -56,6 +56,24 @@ static const struct {
 	{ "meta", "value", "String" },
 };
 
+/*
+ * Columns of repeated names: few distinct values over many rows (an op class
+ * per record, a source file or mnemonic per instruction, a path per map),
+ * declared LowCardinality where the server has it (ch_repeated_name_type).
+ * Not the names that are mostly distinct (symbol.name, data_object.name,
+ * function_stat.name, insn.operands): a dictionary as large as the column
+ * costs more than it saves.
+ */
+static const struct {
+	const char *table, *column;
+} repeated_names[] = {
+	{ "spe_record", "op_class" }, { "spe_record", "op" },	  { "spe_record", "mem_level" },
+	{ "insn", "mnemonic" },	      { "insn", "file" },	  { "insn", "inline_function" },
+	{ "symbol", "file" },	      { "mapping", "path" },	  { "mapping", "build_id_status" },
+	{ "thread", "comm" },	      { "data_object", "type" },  { "data_object", "file" },
+	{ "latency_bucket", "op_class" }, { "function_stat", "path" }, { "function_stat", "file" },
+};
+
 /* ClickHouse's own columns of the described tables, after the column named. */
 static const struct {
 	enum ch_table_id table;
@@ -272,14 +290,22 @@ static int create_store_tables(struct spe_ch *ch)
 	return rc;
 }
 
-static void append_columns(struct util_text *s, enum ch_table_id t)
+/* Table @p t's columns in the DDL of the server of @p ch (its release picks the repeated names' type). */
+static int append_columns(struct spe_ch *ch, struct util_text *s, enum ch_table_id t)
 {
-	int n;
+	int n, rc = 0;
 	const struct ch_column *cols = ch_table_columns(t, &n);
 	util_text_append(s, "(");
-	for (int c = 0; c < n; c++)
-		util_text_appendf(s, "%s\"%s\" %s", c ? ", " : "", cols[c].name, cols[c].type);
+	for (int c = 0; c < n && rc == 0; c++) {
+		char type[80];
+		snprintf(type, sizeof type, "%s", cols[c].type);
+		for (size_t i = 0; i < sizeof repeated_names / sizeof *repeated_names && rc == 0; i++)
+			if (!strcmp(repeated_names[i].table, table(t)->name) && !strcmp(repeated_names[i].column, cols[c].name))
+				rc = ch_repeated_name_type(ch, cols[c].type, type, sizeof type);
+		util_text_appendf(s, "%s\"%s\" %s", c ? ", " : "", cols[c].name, type);
+	}
 	util_text_append(s, ")");
+	return rc;
 }
 
 /* The storage of table @p t on one server: MergeTree (one server), or a shard's MergeTree and the Distributed table. */
@@ -288,13 +314,13 @@ static int create_storage(struct spe_ch *ch, enum ch_table_id t)
 	struct util_text s = { 0 };
 	const char *key_col = t == CHT_SOURCE ? "id" : "source_id";
 	util_text_appendf(&s, "CREATE TABLE IF NOT EXISTS %s%s", ch_table_name(t), ch->cluster ? "_shard" : "");
-	append_columns(&s, t);
+	int rc = append_columns(ch, &s, t);
 	util_text_appendf(&s, " ENGINE = MergeTree ORDER BY %s", table(t)->order_by);
-	if (!util_text_ok(&s)) {
+	if (rc < 0 || !util_text_ok(&s)) {
 		util_text_fini(&s);
-		return ch_fail(ch, -spe_nomem, "out of memory");
+		return rc < 0 ? rc : ch_fail(ch, -spe_nomem, "out of memory");
 	}
-	int rc = ch_exec(ch, s.buf);
+	rc = ch_exec(ch, s.buf);
 	util_text_fini(&s);
 	if (rc == 0 && ch->cluster) {
 		s = (struct util_text){ 0 };
