@@ -23,7 +23,7 @@
 /* What a PC resolved to. */
 struct pc_value {
 	int64_t mapping_id, symbol_id, insn_id; /* 0 = NULL */
-	uint32_t latency_group;                 /* the loader's latency_groups number, PC_NO_GROUP until set */
+	uint32_t latency_group;                 /* its number in the loader's latency_hist_map, PC_NO_GROUP until set */
 	uint32_t jit;                           /* in JIT code (anonymous executable memory, a jitdump's code) */
 	uint64_t from, to;                      /* the span of perf time the answer holds for (processes.h) */
 	uint32_t changes;                       /* ... while its space's change count is this (ana_procs_changes) */

@@ -15,19 +15,19 @@ _Static_assert(sizeof(struct latency_group) == sizeof(struct latency_key) + size
 		       offsetof(struct latency_group, hist) == sizeof(struct latency_key),
 	       "struct latency_group is not a util_map entry of its key and histogram");
 
-int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key *key)
+int64_t ana_latency_group_of(struct latency_hist_map *g, const struct latency_key *key)
 {
 	if (!g->map.entry_size) /* a zeroed struct */
 		util_map_init(&g->map, sizeof(struct latency_key), sizeof(struct latency_hist));
 	return util_map_add(&g->map, key, util_map_hash(&g->map, key), NULL);
 }
 
-void ana_latency_group_prefetch(const struct latency_groups *g, const struct latency_key *key)
+void ana_latency_group_prefetch(const struct latency_hist_map *g, const struct latency_key *key)
 {
 	util_map_prefetch(&g->map, util_hash_words(key->w, 3));
 }
 
-int64_t ana_latency_group_peek(const struct latency_groups *g, const struct latency_key *key)
+int64_t ana_latency_group_peek(const struct latency_hist_map *g, const struct latency_key *key)
 {
 	return util_map_peek(&g->map, util_hash_words(key->w, 3));
 }
@@ -69,7 +69,7 @@ static int grow_hist(struct latency_hist *h)
 	return 0;
 }
 
-int ana_latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count)
+int ana_latency_hist_map_add(struct latency_hist_map *g, uint32_t group, int32_t latency, uint64_t count)
 {
 	struct latency_hist *h = &ana_latency_group(g, group)->hist;
 	uint64_t code = (uint64_t)(latency + 2) & LAT_MASK;
@@ -92,7 +92,7 @@ int ana_latency_groups_add(struct latency_groups *g, uint32_t group, int32_t lat
 
 #define PENDING_MAX (1u << 20) /* 8 MB of pending words, twice (the sort's buffer) */
 
-int ana_latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency)
+int ana_latency_hist_map_count(struct latency_hist_map *g, uint32_t group, int32_t latency)
 {
 	if (!g->sort_tmp) { /* both buffers, or neither: the sort needs the second */
 		if (!g->pending && !(g->pending = malloc(PENDING_MAX * sizeof *g->pending)))
@@ -101,7 +101,7 @@ int ana_latency_groups_count(struct latency_groups *g, uint32_t group, int32_t l
 			return -1;
 	}
 	g->pending[g->n_pending++] = (uint64_t)group << LAT_BITS | ((uint64_t)(latency + 2) & LAT_MASK);
-	return g->n_pending == PENDING_MAX ? ana_latency_groups_settle(g) : 0;
+	return g->n_pending == PENDING_MAX ? ana_latency_hist_map_settle(g) : 0;
 }
 
 uint64_t *ana_radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits)
@@ -136,7 +136,7 @@ uint64_t *ana_radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits)
 	return a;
 }
 
-int ana_latency_groups_settle(struct latency_groups *g)
+int ana_latency_hist_map_settle(struct latency_hist_map *g)
 {
 	size_t n = g->n_pending;
 	if (!n)
@@ -150,7 +150,7 @@ int ana_latency_groups_settle(struct latency_groups *g)
 		size_t j = i + 1;
 		while (j < n && sorted[j] == sorted[i])
 			j++;
-		if (ana_latency_groups_add(g, (uint32_t)(sorted[i] >> LAT_BITS), latency_slot_latency(sorted[i]), j - i) < 0)
+		if (ana_latency_hist_map_add(g, (uint32_t)(sorted[i] >> LAT_BITS), latency_slot_latency(sorted[i]), j - i) < 0)
 			return -1; /* out of memory: the load fails, the counts are lost with it */
 		i = j;
 	}
@@ -158,11 +158,11 @@ int ana_latency_groups_settle(struct latency_groups *g)
 	return 0;
 }
 
-void ana_latency_groups_fini(struct latency_groups *g)
+void ana_latency_hist_map_fini(struct latency_hist_map *g)
 {
 	free(g->pending);
 	free(g->sort_tmp);
-	for (uint32_t n = 0; n < ana_latency_groups_n(g); n++)
+	for (uint32_t n = 0; n < ana_latency_hist_map_n(g); n++)
 		free(ana_latency_group(g, n)->hist.slots);
 	util_map_fini(&g->map);
 	memset(g, 0, sizeof *g);

@@ -63,7 +63,7 @@ struct spe_loader {
 	size_t n_markers, cap_markers;
 	int monotonic;                 /* every event used CLOCK_MONOTONIC (perf record -k 1) */
 	struct data_attrib dattr;      /* data addresses -> data_object rows */
-	struct latency_groups latency; /* by (pc, insn, symbol): the pc_histogram rows */
+	struct latency_hist_map latency; /* by (pc, insn, symbol): the pc_histogram rows */
 	int64_t no_pc_group;           /* records without a PC; -1 until one is seen */
 	/*
 	 * The summaries (record_tally.h), counted from the rows: with an async
@@ -516,7 +516,7 @@ static int count_latency(struct spe_loader *ld, const struct spe_record *rec, st
 	} else {
 		group = where->latency_group;
 	}
-	if (group < 0 || ana_latency_groups_count(&ld->latency, (uint32_t)group,
+	if (group < 0 || ana_latency_hist_map_count(&ld->latency, (uint32_t)group,
 						  HAS(TOTAL_LATENCY) ? rec->total_latency : LATENCY_NONE) < 0)
 		return out_of_memory(ld);
 	*group_out = (uint32_t)group;
@@ -769,10 +769,10 @@ static int write_load_stats(struct spe_loader *ld)
 /* One pc_latency row per group: its histogram, latencies ascending. */
 static int write_latency(struct spe_loader *ld)
 {
-	if (ana_latency_groups_settle(&ld->latency) < 0)
+	if (ana_latency_hist_map_settle(&ld->latency) < 0)
 		return out_of_memory(ld);
 	uint32_t widest = 0;
-	for (uint32_t g = 0; g < ana_latency_groups_n(&ld->latency); g++)
+	for (uint32_t g = 0; g < ana_latency_hist_map_n(&ld->latency); g++)
 		if (ana_latency_group(&ld->latency, g)->hist.n > widest)
 			widest = ana_latency_group(&ld->latency, g)->hist.n;
 	uint64_t *slots = malloc(((size_t)widest + 1) * sizeof *slots);
@@ -780,7 +780,7 @@ static int write_latency(struct spe_loader *ld)
 	uint64_t *count = malloc(((size_t)widest + 1) * sizeof *count);
 	int rc = slots && lat && count ? 0 : out_of_memory(ld);
 	/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see count_latency */
-	for (uint32_t g = 0; g < ana_latency_groups_n(&ld->latency) && rc == 0; g++) {
+	for (uint32_t g = 0; g < ana_latency_hist_map_n(&ld->latency) && rc == 0; g++) {
 		struct latency_group *grp = ana_latency_group(&ld->latency, g);
 		size_t n = ana_latency_hist_sorted(&grp->hist, slots), timed = 0;
 		struct spe_row_pc_histogram row = { .source_id = ld->source_id,
@@ -873,7 +873,7 @@ void spe_loader_free(struct spe_loader *ld)
 	free(ld->markers);
 	ana_resolver_fini(&ld->res);
 	ana_attrib_fini(&ld->at);
-	ana_latency_groups_fini(&ld->latency);
+	ana_latency_hist_map_fini(&ld->latency);
 	ana_record_tally_fini(&ld->tally);
 	free(ld);
 }

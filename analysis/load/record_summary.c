@@ -399,9 +399,9 @@ static int write_buckets(const struct record_summary *s, const struct spe_row_si
 
 /* Latency group keys are (pc, insn_id, symbol_id << 1 | has_pc): see the loader's count_latency. */
 static int write_branches(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
-			  const struct latency_groups *groups)
+			  const struct latency_hist_map *groups)
 {
-	for (size_t g = 0; g < s->branch_cap && g < ana_latency_groups_n(groups); g++) {
+	for (size_t g = 0; g < s->branch_cap && g < ana_latency_hist_map_n(groups); g++) {
 		const struct branch_count *b = &s->branches[g];
 		if (!b->branches)
 			continue;
@@ -477,7 +477,7 @@ static int write_numa(const struct record_summary *s, const struct spe_row_sink 
 
 /* One prefetch_stat row: group @p g's loads of data object @p object (0: none). */
 static int write_prefetch_row(const struct prefetch_count *c, const struct spe_row_sink *sink, int64_t source_id,
-			      const struct latency_groups *groups, uint64_t g, int64_t object)
+			      const struct latency_hist_map *groups, uint64_t g, int64_t object)
 {
 	/* latency group keys are (pc, insn_id, symbol_id << 1 | has_pc): see the loader's count_latency */
 	const struct latency_key *k = &ana_latency_group(groups, g)->key;
@@ -500,10 +500,10 @@ static int write_prefetch_row(const struct prefetch_count *c, const struct spe_r
 }
 
 static int write_prefetch(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
-			  const struct latency_groups *groups)
+			  const struct latency_hist_map *groups)
 {
 	int rc = 0;
-	for (size_t g = 0; g < s->prefetch_plain_cap && g < ana_latency_groups_n(groups) && rc == 0; g++)
+	for (size_t g = 0; g < s->prefetch_plain_cap && g < ana_latency_hist_map_n(groups) && rc == 0; g++)
 		if (s->prefetch_plain[g].loads)
 			rc = write_prefetch_row(&s->prefetch_plain[g], sink, source_id, groups, g, 0);
 	for (uint32_t n = 0; n < s->prefetch_index.n && rc == 0; n++) {
@@ -514,7 +514,7 @@ static int write_prefetch(const struct record_summary *s, const struct spe_row_s
 }
 
 int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
-			 const struct latency_groups *groups)
+			 const struct latency_hist_map *groups)
 {
 	if (s->n_plain_pending)
 		return -spe_invalid; /* ana_record_summary_settle first */

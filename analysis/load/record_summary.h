@@ -145,7 +145,7 @@ int ana_record_summary_settle(struct record_summary *s);
  * (pc, insn_id, has_pc).  Returns 0 or the sink's negative code.
  */
 int ana_record_summary_write(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
-			 const struct latency_groups *groups);
+			 const struct latency_hist_map *groups);
 
 void ana_record_summary_init(struct record_summary *s);
 void ana_record_summary_fini(struct record_summary *s);

@@ -21,7 +21,7 @@
 
 /* What the counting needs of a record beside its row (resolution's results). */
 struct tally_note {
-	uint32_t group;    /* its latency group: the loader's latency_groups number */
+	uint32_t group;    /* its latency group: its number in the loader's latency_hist_map */
 	uint32_t midr;     /* its CPU's MIDR when it was loaded */
 	int64_t symbol_id; /* its function (through its insn), 0 = none */
 };

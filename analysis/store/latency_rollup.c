@@ -213,7 +213,7 @@ static int next_pair(const char **p, long long *lat, long long *count)
 }
 
 /* The functions' histograms, group g for function g, group n for "no symbol", then the kernel maps', empty. */
-static int open_function_groups(struct rollup *r, const struct symbol_groups *sg, struct latency_groups *fns)
+static int open_function_groups(struct rollup *r, const struct symbol_groups *sg, struct latency_hist_map *fns)
 {
 	for (uint32_t g = 0; g <= sg->n + sg->n_kernel; g++) {
 		struct latency_key key = { { g, 0, 0 } };
@@ -241,10 +241,10 @@ static uint32_t function_of(const struct symbol_groups *sg, int64_t sym, int64_t
 	return sg->n;
 }
 
-static uint32_t widest(const struct latency_groups *g)
+static uint32_t widest(const struct latency_hist_map *g)
 {
 	uint32_t w = 0;
-	for (uint32_t i = 0; i < ana_latency_groups_n(g); i++)
+	for (uint32_t i = 0; i < ana_latency_hist_map_n(g); i++)
 		if (ana_latency_group(g, i)->hist.n > w)
 			w = ana_latency_group(g, i)->hist.n;
 	return w;
@@ -259,7 +259,7 @@ static uint32_t widest(const struct latency_groups *g)
  * merged into a histogram first.
  */
 static int merge_feed(struct rollup *r, const struct symbol_groups *sg, const struct rollup_feed *feed,
-		      struct latency_groups *pcs, struct latency_groups *fns, struct latency_stats **stats_out)
+		      struct latency_hist_map *pcs, struct latency_hist_map *fns, struct latency_stats **stats_out)
 {
 	uint32_t *group = malloc((feed->n + 1) * sizeof *group);
 	if (!group)
@@ -273,8 +273,8 @@ static int merge_feed(struct rollup *r, const struct symbol_groups *sg, const st
 		group[i] = (uint32_t)g;
 	}
 	/* per group: its row + 1 while it has one, UINT32_MAX once it has more */
-	uint32_t *only_row = calloc((size_t)ana_latency_groups_n(pcs) + 1, sizeof *only_row);
-	struct latency_stats *stats = malloc(((size_t)ana_latency_groups_n(pcs) + 1) * sizeof *stats);
+	uint32_t *only_row = calloc((size_t)ana_latency_hist_map_n(pcs) + 1, sizeof *only_row);
+	struct latency_stats *stats = malloc(((size_t)ana_latency_hist_map_n(pcs) + 1) * sizeof *stats);
 	int rc = only_row && stats && feed->n < UINT32_MAX ? 0 : out_of_memory(r);
 	for (size_t i = 0; i < feed->n && rc == 0; i++)
 		only_row[group[i]] = only_row[group[i]] ? UINT32_MAX : (uint32_t)i + 1;
@@ -286,15 +286,15 @@ static int merge_feed(struct rollup *r, const struct symbol_groups *sg, const st
 		for (uint32_t k = 0; k < row->n && rc == 0; k++) {
 			int32_t lat = latency_slot_latency(slot[k]);
 			uint64_t count = latency_slot_count(slot[k]);
-			if (count && ((shared && ana_latency_groups_add(pcs, g, lat, count) < 0) ||
-				      ana_latency_groups_add(fns, f, lat, count) < 0))
+			if (count && ((shared && ana_latency_hist_map_add(pcs, g, lat, count) < 0) ||
+				      ana_latency_hist_map_add(fns, f, lat, count) < 0))
 				rc = out_of_memory(r);
 		}
 	}
 	uint64_t *scratch = NULL;
 	if (rc == 0 && !(scratch = malloc(((size_t)widest(pcs) + 1) * sizeof *scratch)))
 		rc = out_of_memory(r);
-	for (uint32_t g = 0; g < ana_latency_groups_n(pcs) && rc == 0; g++) {
+	for (uint32_t g = 0; g < ana_latency_hist_map_n(pcs) && rc == 0; g++) {
 		if (only_row[g] == UINT32_MAX) {
 			ana_latency_hist_stats(&ana_latency_group(pcs, g)->hist, scratch, &stats[g]);
 		} else {
@@ -314,8 +314,8 @@ static int merge_feed(struct rollup *r, const struct symbol_groups *sg, const st
 }
 
 /* One pass over pc_histogram (any order) into both sets of histograms. */
-static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, struct latency_groups *pcs,
-			    struct latency_groups *fns)
+static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, struct latency_hist_map *pcs,
+			    struct latency_hist_map *fns)
 {
 	sqlite3_stmt *st;
 	if (ana_prepare(r->db, "SELECT pc, insn_id, symbol_id, untimed, histogram FROM pc_histogram", &st, "pc_histogram",
@@ -344,8 +344,8 @@ static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, st
 				more = -1;
 				break;
 			}
-			if (count && (ana_latency_groups_add(pcs, (uint32_t)g, (int32_t)lat, (uint64_t)count) < 0 ||
-				      ana_latency_groups_add(fns, f, (int32_t)lat, (uint64_t)count) < 0))
+			if (count && (ana_latency_hist_map_add(pcs, (uint32_t)g, (int32_t)lat, (uint64_t)count) < 0 ||
+				      ana_latency_hist_map_add(fns, f, (int32_t)lat, (uint64_t)count) < 0))
 				rc = out_of_memory(r);
 			if (lat == LATENCY_NONE)
 				lat = 0; /* past the untimed count: pairs follow */
@@ -398,7 +398,7 @@ struct hot_pc_writer {
 	struct rollup *r;
 	char (*text)[3][NUMBER_TEXT_MAX]; /* per row of a batch: pc, mean_latency, latency_share until the step */
 	const struct pc_rank *rank;
-	const struct latency_groups *pcs;
+	const struct latency_hist_map *pcs;
 	const struct latency_stats *stats; /* by group */
 	const struct insn_names *names;
 	uint64_t total; /* of every PC: latency_share's denominator */
@@ -410,7 +410,7 @@ static int bind_hot_pc(void *ctx, sqlite3_stmt *st, int i, size_t k)
 	const struct hot_pc_writer *w = ctx;
 	/* the names are read in hot order, not in id order: fetch ahead */
 	uint64_t ahead =
-		k + 8 < ana_latency_groups_n(w->pcs) ? ana_latency_group(w->pcs, w->rank[k + 8].group)->key.w[1] : 0;
+		k + 8 < ana_latency_hist_map_n(w->pcs) ? ana_latency_group(w->pcs, w->rank[k + 8].group)->key.w[1] : 0;
 	if (ahead && ahead <= (uint64_t)w->names->max_id)
 		__builtin_prefetch(&w->names->by_id[ahead]);
 	uint32_t g = w->rank[k].group;
@@ -459,16 +459,16 @@ static int bind_hot_pc(void *ctx, sqlite3_stmt *st, int i, size_t k)
 }
 
 /* Statistics by (pc, insn) group from their merged histograms (the table's rows). */
-static int pc_group_stats(struct rollup *r, const struct latency_groups *pcs, struct latency_stats **stats_out)
+static int pc_group_stats(struct rollup *r, const struct latency_hist_map *pcs, struct latency_stats **stats_out)
 {
-	struct latency_stats *stats = malloc(((size_t)ana_latency_groups_n(pcs) + 1) * sizeof *stats);
+	struct latency_stats *stats = malloc(((size_t)ana_latency_hist_map_n(pcs) + 1) * sizeof *stats);
 	uint64_t *scratch = malloc(((size_t)widest(pcs) + 1) * sizeof *scratch);
 	if (!stats || !scratch) {
 		free(stats);
 		free(scratch);
 		return out_of_memory(r);
 	}
-	for (uint32_t g = 0; g < ana_latency_groups_n(pcs); g++)
+	for (uint32_t g = 0; g < ana_latency_hist_map_n(pcs); g++)
 		ana_latency_hist_stats(&ana_latency_group(pcs, g)->hist, scratch, &stats[g]);
 	free(scratch);
 	*stats_out = stats;
@@ -481,36 +481,36 @@ struct hot_order {
 	uint64_t total;
 };
 
-static int rank_pcs(struct rollup *r, const struct latency_groups *pcs, const struct latency_stats *stats,
+static int rank_pcs(struct rollup *r, const struct latency_hist_map *pcs, const struct latency_stats *stats,
 		    struct hot_order *out)
 {
-	if (!(out->rank = malloc(((size_t)ana_latency_groups_n(pcs) + 1) * sizeof *out->rank)))
+	if (!(out->rank = malloc(((size_t)ana_latency_hist_map_n(pcs) + 1) * sizeof *out->rank)))
 		return out_of_memory(r);
 	out->total = 0;
-	for (uint32_t g = 0; g < ana_latency_groups_n(pcs); g++) {
+	for (uint32_t g = 0; g < ana_latency_hist_map_n(pcs); g++) {
 		out->rank[g] = (struct pc_rank){ stats[g].timed ? (int64_t)stats[g].total_latency : -1, stats[g].samples, g };
 		if (stats[g].timed)
 			out->total += stats[g].total_latency;
 	}
-	qsort(out->rank, ana_latency_groups_n(pcs), sizeof *out->rank, hotter_first);
+	qsort(out->rank, ana_latency_hist_map_n(pcs), sizeof *out->rank, hotter_first);
 	return 0;
 }
 
-static int write_hot_pc(struct rollup *r, const struct latency_groups *pcs, const struct latency_stats *stats,
+static int write_hot_pc(struct rollup *r, const struct latency_hist_map *pcs, const struct latency_stats *stats,
 			const struct hot_order *order, const struct insn_names *names)
 {
 	char(*text)[3][NUMBER_TEXT_MAX] = malloc(ROLLUP_BATCH * sizeof *text);
 	if (!text)
 		return out_of_memory(r);
 	struct hot_pc_writer w = { r, text, order->rank, pcs, stats, names, order->total };
-	int rc = ana_rollup_insert(r->db, HOT_PC_INTO, HOT_PC_COLUMNS, ana_latency_groups_n(pcs), bind_hot_pc, &w) < 0
+	int rc = ana_rollup_insert(r->db, HOT_PC_INTO, HOT_PC_COLUMNS, ana_latency_hist_map_n(pcs), bind_hot_pc, &w) < 0
 			 ? fail(r, "_hot_pc")
 			 : 0;
 	free(text);
 	return rc;
 }
 
-static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg, const struct latency_groups *fns,
+static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg, const struct latency_hist_map *fns,
 				uint64_t *scratch)
 {
 	if (ana_prepare(r->db,
@@ -543,7 +543,7 @@ struct merge_job {
 	char err[256];
 	const struct symbol_groups *sg;
 	const struct rollup_feed *feed;
-	struct latency_groups *pcs, *fns;
+	struct latency_hist_map *pcs, *fns;
 	struct latency_stats **stats;
 	struct hot_order *order;
 	int rc;
@@ -569,7 +569,7 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 		return -spe_io;
 	}
 	struct symbol_groups sg = { 0 };
-	struct latency_groups pcs = { 0 }, fns = { 0 };
+	struct latency_hist_map pcs = { 0 }, fns = { 0 };
 	struct insn_names names = { 0 };
 	struct latency_stats *pc_stats = NULL; /* by (pc, insn) group */
 	struct hot_order order = { 0 };
@@ -619,7 +619,7 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	free(sg.first_id);
 	free(sg.kernel_map);
 	free(sg.kinsn);
-	ana_latency_groups_fini(&pcs);
-	ana_latency_groups_fini(&fns);
+	ana_latency_hist_map_fini(&pcs);
+	ana_latency_hist_map_fini(&fns);
 	return rc;
 }

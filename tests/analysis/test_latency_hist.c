@@ -5,7 +5,7 @@
  * percentiles checked against a brute-force sort of every sample, on random
  * groups (fixed seed) and on the edges: no timed sample, one sample,
  * latencies 0 and 65535, the same latency split over several slots; and
- * the deferred counting the loader uses (ana_latency_groups_count, settled in
+ * the deferred counting the loader uses (ana_latency_hist_map_count, settled in
  * bulk), across its buffer's capacity.
  */
 #include <stdint.h>
@@ -69,7 +69,7 @@ static void print_stats(const char *what, const struct latency_stats *s)
 TEST(random_groups_match_brute_force)
 {
 	enum { GROUPS = 3000, MAX_SAMPLES = 700 };
-	struct latency_groups g = { 0 };
+	struct latency_hist_map g = { 0 };
 	int32_t *values[GROUPS];
 	size_t counts[GROUPS];
 	for (int k = 0; k < GROUPS; k++) {
@@ -84,14 +84,14 @@ TEST(random_groups_match_brute_force)
 			values[k][i] = lat;
 			/* half the groups through the loader's deferred path */
 			if (k % 2)
-				CHECK_INT_EQ(ana_latency_groups_add(&g, (uint32_t)k, lat, 1), 0);
+				CHECK_INT_EQ(ana_latency_hist_map_add(&g, (uint32_t)k, lat, 1), 0);
 			else
-				CHECK_INT_EQ(ana_latency_groups_count(&g, (uint32_t)k, lat), 0);
+				CHECK_INT_EQ(ana_latency_hist_map_count(&g, (uint32_t)k, lat), 0);
 		}
 	}
-	CHECK_INT_EQ(ana_latency_groups_settle(&g), 0);
+	CHECK_INT_EQ(ana_latency_hist_map_settle(&g), 0);
 	CHECK_INT_EQ(g.n_pending, 0);
-	CHECK_INT_EQ(ana_latency_groups_n(&g), GROUPS);
+	CHECK_INT_EQ(ana_latency_hist_map_n(&g), GROUPS);
 	/* a key seen before maps to its group */
 	struct latency_key again = { { 17 * 4 + 0xaaaa0000ull, 17 % 7, 17 << 1 | 1 } };
 	CHECK_INT_EQ(ana_latency_group_of(&g, &again), 17);
@@ -113,22 +113,22 @@ TEST(random_groups_match_brute_force)
 	CHECK_INT_EQ(bad, 0);
 	CHECK_INT_EQ(g.pairs, pairs);
 	free(scratch);
-	ana_latency_groups_fini(&g);
+	ana_latency_hist_map_fini(&g);
 }
 
 TEST(edges)
 {
-	struct latency_groups g = { 0 };
+	struct latency_hist_map g = { 0 };
 	struct latency_key k0 = { { 0, 0, 0 } }, k1 = { { 1, 0, 0 } }, k2 = { { 2, 0, 0 } };
 	CHECK_INT_EQ(ana_latency_group_of(&g, &k0), 0);
 	CHECK_INT_EQ(ana_latency_group_of(&g, &k1), 1);
 	CHECK_INT_EQ(ana_latency_group_of(&g, &k2), 2);
 	/* only records without a latency: no percentiles, no total */
-	CHECK_INT_EQ(ana_latency_groups_add(&g, 0, LATENCY_NONE, 5), 0);
+	CHECK_INT_EQ(ana_latency_hist_map_add(&g, 0, LATENCY_NONE, 5), 0);
 	/* one sample at each extreme of the 16-bit counter, weighted */
-	CHECK_INT_EQ(ana_latency_groups_add(&g, 1, 0, 1), 0);
-	CHECK_INT_EQ(ana_latency_groups_add(&g, 1, 65535, 3), 0);
-	CHECK_INT_EQ(ana_latency_groups_add(&g, 2, 42, 1), 0);
+	CHECK_INT_EQ(ana_latency_hist_map_add(&g, 1, 0, 1), 0);
+	CHECK_INT_EQ(ana_latency_hist_map_add(&g, 1, 65535, 3), 0);
+	CHECK_INT_EQ(ana_latency_hist_map_add(&g, 2, 42, 1), 0);
 	uint64_t scratch[4];
 	struct latency_stats s;
 	ana_latency_hist_stats(&ana_latency_group(&g, 0)->hist, scratch, &s);
@@ -146,7 +146,7 @@ TEST(edges)
 	CHECK_INT_EQ(s.p50, 42);
 	CHECK_INT_EQ(s.p90, 42);
 	CHECK_INT_EQ(g.pairs, 4);
-	ana_latency_groups_fini(&g);
+	ana_latency_hist_map_fini(&g);
 }
 
 /* The PC rollup feeds rows of several sources in latency order, repeats adjacent. */
@@ -170,7 +170,7 @@ TEST(sorted_with_repeats_equals_merged)
 /* More records than the pending buffer holds: settled along the way and at the end. */
 TEST(deferred_counts_across_the_buffer)
 {
-	struct latency_groups g = { 0 };
+	struct latency_hist_map g = { 0 };
 	enum { N = 2500000 };
 	for (uint64_t k = 0; k < 3; k++) {
 		struct latency_key key = { { k, 0, 0 } };
@@ -180,11 +180,11 @@ TEST(deferred_counts_across_the_buffer)
 	for (uint32_t i = 0; i < N; i++) {
 		if (i % 3 == 0)
 			total0 += i % 1000;
-		if (ana_latency_groups_count(&g, i % 3, i % 3 == 2 ? LATENCY_NONE : (int32_t)(i % 1000)) < 0)
+		if (ana_latency_hist_map_count(&g, i % 3, i % 3 == 2 ? LATENCY_NONE : (int32_t)(i % 1000)) < 0)
 			break;
 	}
 	CHECK(g.n_pending < N);
-	CHECK_INT_EQ(ana_latency_groups_settle(&g), 0);
+	CHECK_INT_EQ(ana_latency_hist_map_settle(&g), 0);
 	uint64_t *scratch = malloc(1001 * sizeof *scratch);
 	struct latency_stats s;
 	ana_latency_hist_stats(&ana_latency_group(&g, 0)->hist, scratch, &s);
@@ -196,7 +196,7 @@ TEST(deferred_counts_across_the_buffer)
 	CHECK_INT_EQ(s.timed, 0);
 	CHECK_INT_EQ(ana_latency_group(&g, 2)->hist.n, 1);
 	free(scratch);
-	ana_latency_groups_fini(&g);
+	ana_latency_hist_map_fini(&g);
 }
 
 int main(void)

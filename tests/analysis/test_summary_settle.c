@@ -7,7 +7,7 @@
  * - ana_radix_sort: a stable sort by exactly the low `bits` bits (every
  *   width 0..64), the rest of a word riding along, against qsort by
  *   (key, position);
- * - ana_latency_groups_settle: each group's histogram against the sorted
+ * - ana_latency_hist_map_settle: each group's histogram against the sorted
  *   (group, latency) pairs counted the slow way;
  * - the summaries' settle step (ana_record_summary_count, then _settle and
  *   _write): the prefetch_stat rows (the loads kept for later by PC group,
@@ -171,7 +171,7 @@ static int32_t random_latency(void)
 /* @p records (group, latency) pairs over @p groups groups through the deferred counting; 1 if every histogram is right. */
 static int latency_settle_agrees(uint32_t groups, size_t records)
 {
-	struct latency_groups g = { 0 };
+	struct latency_hist_map g = { 0 };
 	for (uint32_t i = 0; i < groups; i++) {
 		struct latency_key key = { { i, 0, 1 } };
 		if (ana_latency_group_of(&g, &key) != i)
@@ -185,9 +185,9 @@ static int latency_settle_agrees(uint32_t groups, size_t records)
 		/* the last group often: the widest word of the sort */
 		p[i].group = groups ? (rnd(4) ? rnd(groups) : groups - 1) : 0;
 		p[i].latency = random_latency();
-		ok = ana_latency_groups_count(&g, p[i].group, p[i].latency) == 0;
+		ok = ana_latency_hist_map_count(&g, p[i].group, p[i].latency) == 0;
 	}
-	ok = ok && ana_latency_groups_settle(&g) == 0 && g.n_pending == 0;
+	ok = ok && ana_latency_hist_map_settle(&g) == 0 && g.n_pending == 0;
 	qsort(p, records, sizeof *p, by_pair);
 	/* each group's slots by latency (the untimed first) are the runs of the sorted pairs */
 	uint64_t *slots = malloc(65538 * sizeof *slots), pairs = 0;
@@ -208,7 +208,7 @@ static int latency_settle_agrees(uint32_t groups, size_t records)
 	ok = ok && slots && at == records && g.pairs == pairs;
 	free(slots);
 	free(p);
-	ana_latency_groups_fini(&g);
+	ana_latency_hist_map_fini(&g);
 	return ok;
 }
 
@@ -433,7 +433,7 @@ static void reference_count(struct sums *want, unsigned cls, const struct spe_re
 static int summary_agrees(uint32_t groups, size_t records, int scripted)
 {
 	struct record_summary *s = calloc(1, sizeof *s);
-	struct latency_groups lg = { 0 };
+	struct latency_hist_map lg = { 0 };
 	struct sums want = { .groups = groups }, got = { .groups = groups };
 	want.pf = calloc((size_t)groups * OBJECTS, sizeof *want.pf);
 	got.pf = calloc((size_t)groups * OBJECTS, sizeof *got.pf);
@@ -494,7 +494,7 @@ static int summary_agrees(uint32_t groups, size_t records, int scripted)
 	if (s)
 		ana_record_summary_fini(s);
 	free(s);
-	ana_latency_groups_fini(&lg);
+	ana_latency_hist_map_fini(&lg);
 	free(want.pf);
 	free(got.pf);
 	free(want.br);

@@ -136,7 +136,7 @@ static int number_functions(struct ch_functions *f)
 	f->kernel_map = NULL;
 	f->n_kernel_fn = 0;
 	f->cap_kernel_fn = 0;
-	ana_latency_groups_fini(&f->groups);
+	ana_latency_hist_map_fini(&f->groups);
 	f->n_fn = 0;
 	size_t n = 0, *order = malloc((f->n_names + 1) * sizeof *order);
 	f->fn_of = calloc(f->n_names + 1, sizeof *f->fn_of);
@@ -170,10 +170,10 @@ int ch_functions_pc_latency(struct ch_functions *f, const struct spe_row_pc_hist
 	struct latency_key key = { { r->symbol_id ? index_of(f, r->symbol_id) : 0,
 				     r->symbol_id || !mapping_id ? 0 : index_of(f, mapping_id), 0 } };
 	int64_t g = ana_latency_group_of(&f->by_symbol, &key);
-	if (g < 0 || (r->untimed && ana_latency_groups_add(&f->by_symbol, (uint32_t)g, LATENCY_NONE, r->untimed) < 0))
+	if (g < 0 || (r->untimed && ana_latency_hist_map_add(&f->by_symbol, (uint32_t)g, LATENCY_NONE, r->untimed) < 0))
 		return -1;
 	for (size_t i = 0; i < r->n; i++)
-		if (r->samples[i] && ana_latency_groups_add(&f->by_symbol, (uint32_t)g, r->latency[i], r->samples[i]) < 0)
+		if (r->samples[i] && ana_latency_hist_map_add(&f->by_symbol, (uint32_t)g, r->latency[i], r->samples[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -205,7 +205,7 @@ static uint32_t unnamed_group(struct ch_functions *f, size_t m)
 /* Each symbol's histogram into its function's (a symbol never seen, or none, into the none or a kernel map's group). */
 static int merge_symbols(struct ch_functions *f)
 {
-	for (uint32_t s = 0; s < ana_latency_groups_n(&f->by_symbol); s++) {
+	for (uint32_t s = 0; s < ana_latency_hist_map_n(&f->by_symbol); s++) {
 		const struct latency_group *sg = ana_latency_group(&f->by_symbol, s);
 		size_t k = (size_t)sg->key.w[0];
 		uint32_t g = k && k < f->n_names && f->fn_of[k] ? f->fn_of[k] - 1
@@ -214,7 +214,7 @@ static int merge_symbols(struct ch_functions *f)
 		if (g == UINT32_MAX)
 			return -1;
 		LATENCY_HIST_FOREACH(&sg->hist, i)
-		if (ana_latency_groups_add(&f->groups, g, latency_slot_latency(sg->hist.slots[i]),
+		if (ana_latency_hist_map_add(&f->groups, g, latency_slot_latency(sg->hist.slots[i]),
 					   latency_slot_count(sg->hist.slots[i])) < 0)
 			return -1;
 	}
@@ -294,7 +294,7 @@ void ch_functions_fini(struct ch_functions *f)
 	free(f->mapping_of);
 	free(f->fn_of);
 	free(f->first_id);
-	ana_latency_groups_fini(&f->groups);
-	ana_latency_groups_fini(&f->by_symbol);
+	ana_latency_hist_map_fini(&f->groups);
+	ana_latency_hist_map_fini(&f->by_symbol);
 	memset(f, 0, sizeof *f);
 }

@@ -26,7 +26,7 @@ struct ch_functions {
 	uint8_t *kernel;     /* by id - source_id: a kernel map (pid NULL) */
 	size_t n_kernel, cap_kernel;
 	/* (symbol slot, 0), or for PCs without a symbol (0, their mapping's slot) -> histogram, as pc_latency rows come */
-	struct latency_groups by_symbol;
+	struct latency_hist_map by_symbol;
 	/* at the end (ch_functions_write) */
 	uint32_t *fn_of;     /* symbol -> function + 1 */
 	int64_t *first_id;   /* function -> its smallest symbol id */
@@ -35,7 +35,7 @@ struct ch_functions {
 	int64_t *kernel_map;
 	uint32_t n_kernel_fn;
 	size_t cap_kernel_fn;
-	struct latency_groups groups; /* function (n_fn: no symbol, then the kernel maps') -> histogram */
+	struct latency_hist_map groups; /* function (n_fn: no symbol, then the kernel maps') -> histogram */
 };
 
 /* A new capture: forget the last (and free its memory). */

@@ -43,7 +43,7 @@ struct latency_group {
  * struct latency_group, numbered in order of first appearance
  * (ana_latency_group).  A zeroed struct is an empty one.
  */
-struct latency_groups {
+struct latency_hist_map {
 	struct util_map map;
 	uint64_t pairs; /* distinct (group, latency) pairs over all groups */
 	/*
@@ -57,13 +57,13 @@ struct latency_groups {
 };
 
 /* The group number of @p key, created empty if new; -1 without memory. */
-int64_t ana_latency_group_of(struct latency_groups *g, const struct latency_key *key);
-/* Group @p n (0 .. ana_latency_groups_n - 1): its key and histogram. */
-static inline struct latency_group *ana_latency_group(const struct latency_groups *g, size_t n)
+int64_t ana_latency_group_of(struct latency_hist_map *g, const struct latency_key *key);
+/* Group @p n (0 .. ana_latency_hist_map_n - 1): its key and histogram. */
+static inline struct latency_group *ana_latency_group(const struct latency_hist_map *g, size_t n)
 {
 	return (struct latency_group *)util_map_key(&g->map, n);
 }
-static inline uint32_t ana_latency_groups_n(const struct latency_groups *g)
+static inline uint32_t ana_latency_hist_map_n(const struct latency_hist_map *g)
 {
 	return (uint32_t)g->map.n;
 }
@@ -73,8 +73,8 @@ static inline uint32_t ana_latency_groups_n(const struct latency_groups *g)
  * after, reads that slot and starts loading the group it names, whose
  * number it returns (-1 if none: the key may be new, or further along).
  */
-void ana_latency_group_prefetch(const struct latency_groups *g, const struct latency_key *key);
-int64_t ana_latency_group_peek(const struct latency_groups *g, const struct latency_key *key);
+void ana_latency_group_prefetch(const struct latency_hist_map *g, const struct latency_key *key);
+int64_t ana_latency_group_peek(const struct latency_hist_map *g, const struct latency_key *key);
 /*
  * LSD radix sort of @p n words by exactly their low @p bits bits (0..64;
  * stable: the rest of a word rides along, in the order it came), 11 bits a
@@ -83,12 +83,12 @@ int64_t ana_latency_group_peek(const struct latency_groups *g, const struct late
  */
 uint64_t *ana_radix_sort(uint64_t *a, uint64_t *tmp, size_t n, unsigned bits);
 /* Count @p count records of @p latency (0..65535 or LATENCY_NONE) in group @p group. */
-int ana_latency_groups_add(struct latency_groups *g, uint32_t group, int32_t latency, uint64_t count);
-/* Count one record later (in bulk); call ana_latency_groups_settle() before reading the histograms. */
-int ana_latency_groups_count(struct latency_groups *g, uint32_t group, int32_t latency);
+int ana_latency_hist_map_add(struct latency_hist_map *g, uint32_t group, int32_t latency, uint64_t count);
+/* Count one record later (in bulk); call ana_latency_hist_map_settle() before reading the histograms. */
+int ana_latency_hist_map_count(struct latency_hist_map *g, uint32_t group, int32_t latency);
 /* Apply the pending counts.  0, or -1 without memory. */
-int ana_latency_groups_settle(struct latency_groups *g);
-void ana_latency_groups_fini(struct latency_groups *g);
+int ana_latency_hist_map_settle(struct latency_hist_map *g);
+void ana_latency_hist_map_fini(struct latency_hist_map *g);
 
 /* Visit the non-empty slots of one histogram (unordered). */
 #define LATENCY_HIST_FOREACH(h, i) for (uint32_t i = 0; i < (h)->cap; i++) if ((h)->slots[i])

@@ -68,7 +68,7 @@ static int64_t group_of(struct ann_function *f, uint64_t kind, uint64_t id)
 static int add_latency(struct ann_function *f, int64_t group, long long latency, uint64_t count)
 {
 	int32_t lat = latency < 0 ? LATENCY_NONE : latency > 65535 ? 65535 : (int32_t)latency;
-	if (group < 0 || ana_latency_groups_add(&f->groups, (uint32_t)group, lat, count) < 0)
+	if (group < 0 || ana_latency_hist_map_add(&f->groups, (uint32_t)group, lat, count) < 0)
 		return -spe_nomem;
 	return 0;
 }
@@ -350,7 +350,7 @@ static int merge_group(struct ann_function *f, int64_t from, int64_t to)
 	slots[n++] = h->slots[i];
 	int rc = 0;
 	for (uint32_t i = 0; i < n && rc == 0; i++)
-		rc = ana_latency_groups_add(&f->groups, (uint32_t)to, latency_slot_latency(slots[i]),
+		rc = ana_latency_hist_map_add(&f->groups, (uint32_t)to, latency_slot_latency(slots[i]),
 					latency_slot_count(slots[i])) < 0 ? -spe_nomem : 0;
 	free(slots);
 	return rc;
@@ -512,7 +512,7 @@ static int finish(struct report_ctx *c, struct ann_function *f)
 	}
 	/* the total over every offset (sampled ones outside the instructions too) */
 	int64_t total = group_of(f, KEY_TOTAL, 0);
-	for (uint32_t g = 0; g < ana_latency_groups_n(&f->groups) && total >= 0; g++)
+	for (uint32_t g = 0; g < ana_latency_hist_map_n(&f->groups) && total >= 0; g++)
 		if (ana_latency_group(&f->groups, g)->key.w[0] == KEY_INSN && (rc = merge_group(f, g, total)))
 			return report_fail(c, rc, "out of memory");
 	uint64_t levels[MEM_LEVELS + 1];
@@ -599,6 +599,6 @@ void report_ann_fini(struct ann_function *f)
 	free(f->starts);
 	free(f->build_id);
 	free(f->lvls);
-	ana_latency_groups_fini(&f->groups);
+	ana_latency_hist_map_fini(&f->groups);
 	memset(f, 0, sizeof *f);
 }

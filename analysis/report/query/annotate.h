@@ -63,7 +63,7 @@ struct ann_function {
 	size_t nlines;
 	struct ann_stats total;
 	/* private */
-	struct latency_groups groups; /* keys: {0, offset}, later {1, line}, {2} total */
+	struct latency_hist_map groups; /* keys: {0, offset}, later {1, line}, {2} total */
 	long long *ids;
 	uint64_t *starts;
 	size_t nids;
