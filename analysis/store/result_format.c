@@ -414,8 +414,9 @@ int spe_result_print(sqlite3 *db, const char *sql, enum spe_result_format fmt, F
 		}
 		int rc = 0;
 		if (sqlite3_column_count(st) == 0) {
-			if (sqlite3_step(st) != SQLITE_DONE)
-				rc = -spe_invalid;
+			int step = sqlite3_step(st); /* a full disk is the system's (74), a constraint the request's */
+			if (step != SQLITE_DONE)
+				rc = sqlite_step_code(sqlite3_extended_errcode(db));
 		} else {
 			struct result_rows r = sqlite_rows(st);
 			rc = ana_result_rows_print(&r, fmt, out, &sets);

@@ -173,6 +173,21 @@ expect attach-rwc-status $? 65
 has attach-rwc-hint "$(cat "$tmp/err")" "file: URI with mode=ro) (spe-query --write to allow it)"
 gone attach-rwc-no-file "$tmp/att.db"
 same read-only-unchanged "$tmp/m.db" "$tmp/keep.db"
+# spe-query --write on a full disk (a tmpfs of the database and 1 MB, when mount works): 74, the
+# database byte for byte as it was, no journal left; a statement's own error stays 65.
+mkdir -p "$tmp/full"
+if mount -t tmpfs -o size=$(($(stat -c %s "$tmp/m.db") + 1000000)) tmpfs "$tmp/full" 2>/dev/null; then
+	cp "$tmp/m.db" "$tmp/full/f.db"
+	run write-full 74 spe-query -d "$tmp/full/f.db" --write \
+		"CREATE TABLE big AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 2000) SELECT randomblob(1000) FROM r"
+	err_has write-full-msg "database or disk is full"
+	same write-full-unchanged "$tmp/full/f.db" "$tmp/m.db"
+	gone write-full-no-journal "$tmp/full/f.db-journal"
+	run write-constraint 65 spe-query -d "$tmp/full/f.db" --write "INSERT INTO meta VALUES('schema_version', 'x')"
+	umount "$tmp/full"
+else
+	echo "SKIP full disk: cannot mount a tmpfs here"
+fi
 # Bounded queries: an endless recursive CTE and a 900 MB blob.
 start=$(date +%s)
 run timeout 69 spe-query -d "$tmp/m.db" --timeout=1 \
