@@ -156,8 +156,7 @@ void report_html_printf(struct html *h, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Length of the well-formed UTF-8 sequence at @p s, or 0 (overlong forms are not checked). */
-static int utf8_len(const unsigned char *s)
+int report_utf8_len(const unsigned char *s)
 {
 	int n = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
 	for (int i = 1; i < n; i++)
@@ -188,7 +187,7 @@ static int text_escaped(struct html *h, const char *s, size_t max)
 	for (; *s; s++, chars++) {
 		if (max && chars == max - 1 && s[1]) { /* room for the ellipsis only, and more follows */
 			size_t rest = 0; /* one more character fits when it is the last */
-			int len = (unsigned char)*s >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
+			int len = (unsigned char)*s >= 0x80 ? report_utf8_len((const unsigned char *)s) : 1;
 			rest = len ? (size_t)len : 1;
 			if (s[rest]) {
 				PUT("\xe2\x80\xa6", 3);
@@ -198,7 +197,7 @@ static int text_escaped(struct html *h, const char *s, size_t max)
 		}
 		if ((unsigned char)*s >= 0x80) {
 			/* a source file in another encoding: its bytes become U+FFFD, the page stays UTF-8 */
-			int len = utf8_len((const unsigned char *)s);
+			int len = report_utf8_len((const unsigned char *)s);
 			if (len) {
 				PUT(s, (size_t)len);
 				s += len - 1;

@@ -45,6 +45,9 @@ void report_html_printf(struct html *h, const char *fmt, ...) __attribute__((for
 void report_html_text(struct html *h, const char *s);
 /* The same, whole: for the page's own long text (the SQL of its queries), never a database's value. */
 void report_html_text_whole(struct html *h, const char *s);
+/* Length of the well-formed UTF-8 sequence at @p s, or 0 (overlong forms are not checked): what the page's
+   text and its JSON rows pass through whole. */
+int report_utf8_len(const unsigned char *s);
 void report_html_textf(struct html *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A table cell: <td data-col="COL" class="n">TEXT</td> (@p col may be NULL; @p numeric right-aligns). */

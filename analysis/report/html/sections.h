@@ -75,8 +75,6 @@ void report_rows_more(struct html *h, const char *table_id, size_t shown, size_t
 #define REPORT_ROWS_PC_MAX 10000 /* the instructions: 200,000 would be 15 MB of page */
 /* @p v with thousands separated by commas: "19,955". */
 void report_thousands(char *out, size_t size, long long v);
-/* Every row of a ranked query (?1 bound to no limit), for the JSON of its table. */
-int report_rowset_every(struct report_ctx *c, enum report_query id, struct rowset *rs);
 
 /*
  * The drill-down lists (drill_rows.c): the top REPORT_DRILL_TOP functions of

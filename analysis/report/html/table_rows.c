@@ -36,16 +36,6 @@ void report_rows_close(struct html *h, size_t n)
 	report_html_raw(h, n ? "]]</script>\n" : "]</script>\n");
 }
 
-/* Length of the well-formed UTF-8 sequence at @p s, or 0. */
-static int utf8_len(const unsigned char *s)
-{
-	int n = s[0] >= 0xf5 ? 0 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 void report_rows_str(struct html *h, int first, const char *s)
 {
 	if (!first)
@@ -67,7 +57,7 @@ void report_rows_str(struct html *h, int first, const char *s)
 		}
 		unsigned char ch = (unsigned char)*s;
 		if (ch >= 0x80) {
-			int len = utf8_len((const unsigned char *)s);
+			int len = report_utf8_len((const unsigned char *)s);
 			if (!len) {
 				n += (size_t)snprintf(buf + n, 8, "\\ufffd");
 				s++;
@@ -190,18 +180,3 @@ void report_rows_more(struct html *h, const char *table_id, size_t shown, size_t
 	report_html_raw(h, "</p>\n");
 }
 
-/* No LIMIT in effect: more rows than any page can hold (REPORT_PAGE_MAX stops the page first). */
-#define EVERY_ROW 1000000000LL
-
-int report_rowset_every(struct report_ctx *c, enum report_query id, struct rowset *rs)
-{
-	struct rq q;
-	memset(rs, 0, sizeof *rs);
-	int rc = report_rq_begin(c, &q, id);
-	if (rc < 0) {
-		report_rq_end(&q);
-		return rc;
-	}
-	report_rq_bind_int(&q, 1, EVERY_ROW);
-	return report_rowset_read(&q, rs);
-}

@@ -114,6 +114,8 @@ int report_rowset_read(struct rq *q, struct rowset *rs);
 int report_rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs);
 /* Run query @p id, which takes no parameters, into @p rs. */
 int report_rowset_all(struct report_ctx *c, enum report_query id, struct rowset *rs);
+/* Every row of a ranked query (?1 bound to no limit), for the JSON of its table. */
+int report_rowset_every(struct report_ctx *c, enum report_query id, struct rowset *rs);
 const char *report_rowset_get(const struct rowset *rs, size_t row, int col);
 void report_rowset_fini(struct rowset *rs);
 

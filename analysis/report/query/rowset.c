@@ -33,8 +33,8 @@ int report_rowset_read(struct rq *q, struct rowset *rs)
 	return rc < 0 ? rc : 0;
 }
 
-/* Run query @p id into @p rs, with ?1 = the --top row count when @p ranked. */
-static int rowset_query(struct report_ctx *c, enum report_query id, int ranked, struct rowset *rs)
+/* Run query @p id into @p rs, with ?1 = @p limit rows when @p bind (else the query has no ?1). */
+static int rowset_query(struct report_ctx *c, enum report_query id, int bind, long long limit, struct rowset *rs)
 {
 	struct rq q;
 	memset(rs, 0, sizeof *rs);
@@ -43,19 +43,27 @@ static int rowset_query(struct report_ctx *c, enum report_query id, int ranked, 
 		report_rq_end(&q);
 		return rc;
 	}
-	if (ranked)
-		report_rq_bind_int(&q, 1, c->o.top);
+	if (bind)
+		report_rq_bind_int(&q, 1, limit);
 	return report_rowset_read(&q, rs);
 }
 
 int report_rowset_ranked(struct report_ctx *c, enum report_query id, struct rowset *rs)
 {
-	return rowset_query(c, id, 1, rs);
+	return rowset_query(c, id, 1, c->o.top, rs);
+}
+
+/* No LIMIT in effect: more rows than any page can hold (REPORT_PAGE_MAX stops the page first). */
+#define EVERY_ROW 1000000000LL
+
+int report_rowset_every(struct report_ctx *c, enum report_query id, struct rowset *rs)
+{
+	return rowset_query(c, id, 1, EVERY_ROW, rs);
 }
 
 int report_rowset_all(struct report_ctx *c, enum report_query id, struct rowset *rs)
 {
-	return rowset_query(c, id, 0, rs);
+	return rowset_query(c, id, 0, 0, rs);
 }
 
 const char *report_rowset_get(const struct rowset *rs, size_t row, int col)
