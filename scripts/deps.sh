@@ -27,10 +27,11 @@ packages=(
   xxhash                                      # tests: xxhsum -H2, the oracle of the digests (test_file_digest.c)
   libdebuginfod-dev debuginfod                # debuginfod client (bounded fetches); the server for loopback tests
 )
-# Not a Debian package: npm, the machine's Node.js (nodejs) brings it; tests/clickhouse/chdb_fetch.sh
-# fetches a current ClickHouse engine with it (npm pack @chdb/lib-linux-x64-gnu) and skips, saying so, without it.
-# The build needs it for spe-report's page: analysis/report/html/page/page_assets.sh fetches d3-flame-graph
-# (npm pack, SHA-512 pinned) once into the build tree; tests/report/page_browser.sh fetches puppeteer-core.
+# npm: the build needs it for spe-report's page (analysis/report/html/page/page_assets.sh fetches
+# d3-flame-graph, npm pack, SHA-512 pinned, once into the build tree); tests/report/page_browser.sh
+# fetches puppeteer-core and tests/clickhouse/chdb_fetch.sh a current ClickHouse engine with it.
+# A machine's own Node.js (a nodejs that brings npm) is kept; without any npm, Debian's npm package.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
