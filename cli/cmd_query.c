@@ -14,6 +14,7 @@
 #include "common/cli_options.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
+#include "common/progress.h"
 #include "common/cli_signals.h"
 #include "common/cli_sql_limits.h"
 #include "common/temp_db.h"
@@ -22,11 +23,11 @@
 #define PROG "spe-query"
 
 enum { OPT_WRITE = CLI_ID(0), OPT_SYMFS, OPT_TIMEOUT, OPT_MAX_MEMORY, OPT_RAW, OPT_MIDR, OPT_CLICKHOUSE, OPT_HOST,
-       OPT_SOURCE };
+       OPT_SOURCE, OPT_PROGRESS, OPT_NO_PROGRESS };
 static const char *const formats[] = { "table", "csv", "json", NULL };
 static const char *const usage[] = {
 	PROG " [-d DB] [--format=table|csv|json] [--write] [--timeout=S] [--max-memory=BYTES] \"SQL\"",
-	PROG " [--symfs=DIR] [--raw --midr=PART] [--format=...] [-i] FILE.data \"SQL\"",
+	PROG " [--symfs=DIR] [--raw --midr=PART] [--[no-]progress] [--format=...] [-i] FILE.data \"SQL\"",
 	PROG " --clickhouse=URL [--host=NAME] [--source=ID] [--format=...] [--timeout=S] \"SQL\"",
 	NULL,
 };
@@ -45,6 +46,7 @@ static const struct cli_option options[] = {
 	{ OPT_RAW, "raw", 0, CLI_FLAG, .help = "FILE.data is bare SPE bytes (with --midr)" },
 	{ OPT_MIDR, "midr", 0, CLI_TEXT, "MIDR|PART", .values = cli_cpu_part_name,
 	  .help = "the CPU part that recorded the raw bytes: a MIDR_EL1 value or a part name" },
+	CLI_PROGRESS_OPTIONS(OPT_PROGRESS, OPT_NO_PROGRESS),
 	{ OPT_CLICKHOUSE, "clickhouse", 0, CLI_TEXT, "URL",
 	  .help = "query a ClickHouse database (read-only), e.g. http://host:8123/?database=spe", .group = "ClickHouse" },
 	{ OPT_HOST, "host", 0, CLI_TEXT, "NAME", .help = "with --clickhouse: the views read only the captures of host NAME" },
@@ -75,6 +77,7 @@ int cmd_query(int argc, char **argv)
 	const char *database = NULL, *symfs = NULL, *midr_arg = NULL, *clickhouse = NULL, *ch_host = NULL,
 		   *ch_source = NULL;
 	enum spe_result_format fmt = SPE_FORMAT_TABLE;
+	enum cli_progress_mode progress_mode = CLI_PROGRESS_AUTO; /* FILE.data's load */
 	int write = 0, raw = 0, c;
 	struct cli_sql_limits lim;
 	cli_sql_limits_default(&lim);
@@ -93,6 +96,8 @@ int cmd_query(int argc, char **argv)
 		case OPT_CLICKHOUSE: clickhouse = a.value; break;
 		case OPT_HOST: ch_host = a.value; break;
 		case OPT_SOURCE: ch_source = a.value; break;
+		case OPT_PROGRESS: progress_mode = CLI_PROGRESS_ON; break;
+		case OPT_NO_PROGRESS: progress_mode = CLI_PROGRESS_OFF; break;
 		case OPT_TIMEOUT:
 		case OPT_MAX_MEMORY:
 			if (cli_sql_limits_option(PROG, a.opt->name, a.value, &lim))
@@ -112,6 +117,8 @@ int cmd_query(int argc, char **argv)
 			    : !clickhouse && (ch_host || ch_source)
 				? "--host and --source go with --clickhouse (on SQLite: WHERE source_id = ...)"
 			    : (raw || midr_arg) && npos != 2 ? "--raw and --midr go with FILE.data"
+			    : progress_mode == CLI_PROGRESS_ON && npos != 2
+				? "--progress goes with FILE.data (the line is its load's)"
 			    : raw && !midr_arg ? "--raw needs --midr"
 			    : midr_arg && !raw ? "--midr goes with --raw"
 			    : npos == 2 && database ? "give either -d DB or FILE.data, not both"
@@ -136,6 +143,9 @@ int cmd_query(int argc, char **argv)
 	int rc;
 	if (npos == 2) {
 		database = argv[first];
+		struct cli_progress progress;
+		cli_progress_start(&progress, PROG, database, cli_progress_for_stdout(progress_mode, 1));
+		lo.progress = &progress;
 		if ((rc = cli_temp_db_load(PROG, database, &lo, &db)) != CLI_OK)
 			return rc;
 	} else {

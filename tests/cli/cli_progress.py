@@ -5,7 +5,7 @@
 tests/cli/cli_progress.py BINDIR GEN_BENCH
 
 On a terminal (a pty from python's pty module) spe-load, spe-export,
-spe-report --html and spe-dump --records draw one line on stderr, redrawn in
+spe-report --html, spe-dump --records and spe-query FILE.data draw one line on stderr, redrawn in
 place with carriage returns, its share rising to at most 100 %, and erase it
 before any other message; in a pipe nothing is drawn; --no-progress draws
 nothing on a terminal; --progress off a terminal writes whole lines.  A
@@ -198,6 +198,20 @@ check(st == 0 and drawn and b"wrote p.html" in shown, "spe-report --html on a pt
 check(pct == sorted(pct) and pct[-1] == 100 and any(b"memory" in l for l in drawn),
       "its sections rise to 100 %, named", repr(drawn))
 check(erased_before(shown, b"spe-report: wrote p.html"), "erased before 'wrote'", repr(shown[-300:]))
+
+# spe-query FILE.data: its load's line when stdout is a file (none when the answer goes to the terminal),
+# erased before the answer is complete; the same answer as in a pipe
+sql = "SELECT count(*), sum(total_latency) FROM spe_record"
+st, shown = on_pty([os.path.join(BIN, "spe-query"), "small.data", sql], now, stdout_file="q-tty.txt")
+check(st == 0 and any(b"records/s" in l for l in lines_drawn(shown, "spe-query")),
+      "spe-query FILE.data > FILE on a pty: the load's line", repr(shown[:300]))
+check(shown.rstrip(b" ").endswith(b"\r"), "the line erased at the end of the load", repr(shown[-200:]))
+st, _ = in_pipe([os.path.join(BIN, "spe-query"), "small.data", sql], now, stdout_file="q-pipe.txt")
+check(st == 0 and sha("q-tty.txt") == sha("q-pipe.txt") and b"300000" in open("q-pipe.txt", "rb").read(),
+      "the same answer as in a pipe")
+st, shown = on_pty([os.path.join(BIN, "spe-query"), "small.data", sql], now)
+check(st == 0 and not lines_drawn(shown, "spe-query") and b"300000" in shown,
+      "spe-query FILE.data to the terminal: no line, the answer", repr(shown[:300]))
 
 # spe-dump --records: the line when stdout is a file, none when stdout is the terminal; the same records
 st, shown = on_pty([dump, "--records", "small.data"], now, stdout_file="tty.txt")
