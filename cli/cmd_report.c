@@ -165,10 +165,19 @@ struct ch_job {
 static int run_clickhouse(FILE *out, void *arg)
 {
 	const struct ch_job *c = arg;
-	if (c->j->mode == MODE_HTML || c->j->mode == MODE_ANNOTATE)
-		return cli_ch_report_page(prog, c->url, c->host, c->source, c->j->mode == MODE_ANNOTATE ? c->j->symbol : NULL,
-					  c->json, &c->j->so, out, cli_stop_flag());
-	return cli_ch_report(prog, c->url, c->host, c->source, c->top, c->json, out, cli_stop_flag());
+	if (c->j->mode == MODE_ANNOTATE)
+		return cli_ch_report_page(prog, c->url, c->host, c->source, c->j->symbol, c->json, &c->j->so, out,
+					  cli_stop_flag());
+	if (c->j->mode != MODE_HTML)
+		return cli_ch_report(prog, c->url, c->host, c->source, c->top, c->json, out, cli_stop_flag());
+	/* the page's sections as the progress line's steps; the URL is not shown (it may hold credentials) */
+	struct cli_progress progress;
+	struct spe_report_opts so = c->j->so;
+	cli_progress_start(&progress, prog, "the ClickHouse page", c->j->progress_mode);
+	so.on_progress = cli_progress_update, so.progress_arg = &progress;
+	int rc = cli_ch_report_page(prog, c->url, c->host, c->source, NULL, c->json, &so, out, cli_stop_flag());
+	cli_progress_clear(&progress);
+	return rc;
 }
 
 /*
@@ -416,7 +425,10 @@ static int report_main(int argc, char **argv, struct cli_select *sel)
 	struct spe_db *sdb;
 	int partial = 0; /* FILE.data read in part (cut short, decode errors): exit 1 once reported */
 	if (recording) {
-		struct cli_temp_load lo = { .symfs = j.so.symfs, .partial = &partial, .cancel = cli_stop_flag() };
+		struct cli_progress load_progress; /* the load's line, then the page's (--html) */
+		cli_progress_start(&load_progress, prog, recording, j.progress_mode);
+		struct cli_temp_load lo = { .symfs = j.so.symfs, .partial = &partial, .cancel = cli_stop_flag(),
+					    .progress = &load_progress };
 		if ((rc = cli_temp_db_load(prog, recording, &lo, &sdb)) != CLI_OK)
 			return rc;
 		j.db_path = recording; /* in messages and the title */

@@ -213,6 +213,13 @@ st, shown = on_pty([os.path.join(BIN, "spe-query"), "small.data", sql], now)
 check(st == 0 and not lines_drawn(shown, "spe-query") and b"300000" in shown,
       "spe-query FILE.data to the terminal: no line, the answer", repr(shown[:300]))
 
+# spe-report FILE.data --html: the load's line, then the page's, each erased
+st, shown = on_pty([report, "small.data", "--html=q.html"], now)
+drawn = lines_drawn(shown, "spe-report")
+check(st == 0 and any(b"small.data" in l and b"records/s" in l for l in drawn) and any(b"memory" in l for l in drawn),
+      "spe-report FILE.data --html on a pty: the load's line, then the sections'", repr(drawn[:4]))
+check(erased_before(shown, b"spe-report: wrote q.html"), "erased before 'wrote'", repr(shown[-300:]))
+
 # spe-dump --records: the line when stdout is a file, none when stdout is the terminal; the same records
 st, shown = on_pty([dump, "--records", "small.data"], now, stdout_file="tty.txt")
 check(st == 0 and any(b"records/s" in l for l in lines_drawn(shown, "spe-dump")), "spe-dump --records > FILE on a pty: the line",

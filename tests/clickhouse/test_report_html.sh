@@ -82,9 +82,12 @@ src="--symfs=$tmp/symfs --source-dir=$fixtures/workloads"
 # shellcheck disable=SC2086 # $src is two options
 run "$report" -d "$tmp/all.db" --html="$tmp/sq.html" $src 2>"$tmp/err" || { cat "$tmp/err"; echo "FAIL sqlite page"; exit 1; }
 # shellcheck disable=SC2086
-run "$report" --clickhouse="$ch_url&log_queries=1" --html="$tmp/ch.html" $src 2>"$tmp/err"
+SPE_PROGRESS_DELAY=0 run "$report" --clickhouse="$ch_url&log_queries=1" --html="$tmp/ch.html" --progress $src 2>"$tmp/err"
 expect page_rc $? 0
 cat "$tmp/err" >>"$messages"
+# --progress off a terminal: whole lines naming the page's sections, never the URL (it holds the password)
+has page_progress "$(cat "$tmp/err")" "spe-report: the ClickHouse page: "
+has page_progress_sections "$(grep '^spe-report: the ClickHouse page: ' "$tmp/err")" "memory"
 same_page page "$tmp/sq.html" "$tmp/ch.html" "$tmp/ids.sed"
 # what was compared holds the report: its sections, ranked rows, charts and annotations
 expect page_sections "$(grep -c '^<section id=' "$tmp/ch.lines")" 9 # and the Queries appendix, the Flame graph
