@@ -54,7 +54,7 @@ static struct addr_memo_entry *empty_slot(const struct addr_memo *m, uint64_t sp
 
 static int grow(struct addr_memo *m)
 {
-	struct addr_memo n = { NULL, m->cap ? m->cap * 2 : 1024, m->count };
+	struct addr_memo n = { NULL, m->cap ? m->cap * 2 : 1024, m->count, m->emptied };
 	n.entries = util_table_calloc(n.cap, sizeof *n.entries);
 	if (!n.entries)
 		return -1;
@@ -66,14 +66,27 @@ static int grow(struct addr_memo *m)
 	return 0;
 }
 
-/* The entry of the key, new (its value zeroed) if absent; NULL without memory. */
+/*
+ * The entry of the key, new (its value zeroed) if absent; NULL without memory.
+ * A memo at ADDR_MEMO_MAX_SLOTS that fills is emptied, not grown: it is a
+ * cache of what can be resolved again, and a capture touching millions of
+ * pages in thousands of processes would otherwise hold one entry for each
+ * (1.2 GB of a 10 M-record busy host's 2.8 GB: docs/performance.md).
+ */
 static struct addr_memo_entry *entry_for(struct addr_memo *m, uint64_t space, uint64_t addr)
 {
 	struct addr_memo_entry *e = find_entry(m, space, addr);
 	if (e)
 		return e;
-	if ((m->count + 1) * 4 > m->cap * 3 && grow(m) < 0)
-		return NULL;
+	if ((m->count + 1) * 4 > m->cap * 3) {
+		if (m->cap >= ADDR_MEMO_MAX_SLOTS) {
+			memset(m->entries, 0, m->cap * sizeof *m->entries);
+			m->count = 0;
+			m->emptied++;
+		} else if (grow(m) < 0) {
+			return NULL;
+		}
+	}
 	e = empty_slot(m, space, addr);
 	memset(e, 0, sizeof *e);
 	e->space = space;

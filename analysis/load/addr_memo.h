@@ -47,9 +47,15 @@ struct addr_memo_entry {
 	} value;
 };
 
+/* The most slots a memo grows to (72 MB of entries); past 3/4 of them it is emptied (addr_memo.c). */
+#ifndef ADDR_MEMO_MAX_SLOTS
+#define ADDR_MEMO_MAX_SLOTS ((size_t)1 << 20)
+#endif
+
 struct addr_memo {
 	struct addr_memo_entry *entries;
 	size_t cap, count; /* cap is a power of two */
+	size_t emptied;    /* times it filled at ADDR_MEMO_MAX_SLOTS and was emptied */
 };
 
 /* The value of (@p space, @p addr) (any int @p space: a pid, -1, a negative tag), or NULL. */
