@@ -19,6 +19,7 @@
 #include "common/cli_sql_limits.h"
 #include "common/temp_db.h"
 #include "spe/analysis.h"
+#include "topdown/store.h"
 
 #define PROG "spe-query"
 
@@ -156,6 +157,12 @@ int cmd_query(int argc, char **argv)
 		rc = spe_db_open(database, write ? SPE_DB_READWRITE : SPE_DB_READONLY, &db, err, sizeof err);
 		if (rc < 0) {
 			fprintf(stderr, PROG ": %s\n", err);
+			return open_status(rc, database);
+		}
+		/* topdown_l1 and the topdown tables are this build's, as spekit's views are (td_store_own) */
+		if ((rc = td_store_own(spe_db_sqlite(db), "main", err, sizeof err)) < 0) {
+			fprintf(stderr, PROG ": %s: %s\n", database, err);
+			spe_db_close(db);
 			return open_status(rc, database);
 		}
 	}

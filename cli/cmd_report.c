@@ -445,6 +445,12 @@ static int report_main(int argc, char **argv, struct cli_select *sel)
 		}
 	}
 	j.db = spe_db_sqlite(sdb);
+	/* the topdown tables and views (--cross-isa, the page's section) are this build's too (td_store_own) */
+	if ((rc = td_store_own(j.db, "main", err, sizeof err)) < 0) {
+		rc = report_failure(j.db_path, rc, err);
+		spe_db_close(sdb);
+		return rc;
+	}
 	char *kept_symfs = NULL, *kept_dirs = NULL; /* what spe-load kept, when not given */
 	stored_dirs(j.db, &j.so.symfs, source_dirs, nsource, &kept_symfs, &kept_dirs,
 		    j.mode == MODE_HTML || j.mode == MODE_ANNOTATE);

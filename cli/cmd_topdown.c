@@ -277,6 +277,12 @@ static int store_runs(const char *sub, const char *db_path, struct td_run *runs,
 		return rc == -spe_invalid ? CLI_DATAERR : cli_exit_status(rc);
 	}
 	sqlite3 *db = spe_db_sqlite(sdb);
+	/* a received file's topdown tables must be tables before rows go in (td_store_own) */
+	if ((rc = td_store_own(db, "main", err, sizeof err)) < 0) {
+		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, err);
+		spe_db_close(sdb);
+		return cli_exit_status(rc);
+	}
 	int64_t spe_id = 0;
 	if (spe_source && !(spe_id = find_spe_source(db, spe_source, err, sizeof err))) {
 		fprintf(stderr, "%s %s: %s: %s\n", prog, sub, db_path, err);

@@ -20,6 +20,10 @@
  *    name: a view in its place (a recursive one named symbol) would feed
  *    spekit's own views, so the file is refused, naming it.  A table the
  *    file lacks is left to the query that reads it ("no such table").
+ *  - The same holds for the objects of a library spe_analysis cannot call
+ *    (spe_topdown's tables and views): its caller hands this file the
+ *    function that creates them (spe_db_own_schema), one description of
+ *    each object, run here in a private in-memory database.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -55,19 +59,26 @@ int spe_db_distrust(sqlite3 *db, char *err, size_t errlen)
 }
 
 /*
- * This build's tables and views, made once per process: spe_schema_create
- * in a private in-memory database costs about 6 ms of SQL parsing, paid
- * once however many databases a process opens (--diff opens two).
+ * This build's tables and views of one schema maker (spe_schema_create, or
+ * a caller's such as spe_topdown's td_store_init), made once per process: a
+ * maker run in a private in-memory database (spe_schema_create costs about
+ * 6 ms of SQL parsing), paid once however many databases a process opens
+ * (--diff opens two).
  */
 struct own_object {
 	char *kind, *name, *sql;
 	char *columns; /* a table's, each ending in '\n' */
 };
-static struct own_object *owned;
-static size_t n_owned;
-static int owned_rc;
-static char owned_err[256];
-static pthread_once_t owned_once = PTHREAD_ONCE_INIT;
+struct own_set {
+	spe_schema_maker make;
+	struct own_object *obj;
+	size_t n;
+	int rc;
+	char err[256];
+};
+static struct own_set own_sets[4]; /* spekit's, and the few a caller adds */
+static size_t n_own_sets;
+static pthread_mutex_t own_sets_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static char *copy(const unsigned char *text)
 {
@@ -89,49 +100,66 @@ static char *column_list(sqlite3 *mem, const char *table)
 	return list;
 }
 
-static void make_owned(void)
+static void make_owned(struct own_set *set)
 {
 	sqlite3 *mem = NULL;
 	sqlite3_stmt *list = NULL;
 	int rc = 0, step = SQLITE_DONE;
 	if (sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) != SQLITE_OK) {
-		snprintf(owned_err, sizeof owned_err, "out of memory");
+		snprintf(set->err, sizeof set->err, "out of memory");
 		rc = -spe_nomem;
 	}
 	if (rc == 0)
-		rc = spe_schema_create(mem, owned_err, sizeof owned_err);
+		rc = set->make(mem, set->err, sizeof set->err);
 	if (rc == 0 && sqlite3_prepare_v2(mem,
 					  "SELECT type, name, sql FROM sqlite_schema WHERE type IN ('table', 'view')"
 					  " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
 					  -1, &list, NULL) != SQLITE_OK) {
-		snprintf(owned_err, sizeof owned_err, "listing spekit's schema: %s", sqlite3_errmsg(mem));
+		snprintf(set->err, sizeof set->err, "listing spekit's schema: %s", sqlite3_errmsg(mem));
 		rc = -spe_io;
 	}
 	while (rc == 0 && (step = sqlite3_step(list)) == SQLITE_ROW) {
-		struct own_object *grown = realloc(owned, (n_owned + 1) * sizeof *owned);
+		struct own_object *grown = realloc(set->obj, (set->n + 1) * sizeof *set->obj);
 		if (!grown) {
 			rc = -spe_nomem;
 			break;
 		}
-		owned = grown;
-		struct own_object *o = &owned[n_owned];
+		set->obj = grown;
+		struct own_object *o = &set->obj[set->n];
 		o->kind = copy(sqlite3_column_text(list, 0));
 		o->name = copy(sqlite3_column_text(list, 1));
 		o->sql = copy(sqlite3_column_text(list, 2));
 		o->columns = o->name && o->kind && !strcmp(o->kind, "table") ? column_list(mem, o->name) : strdup("");
-		n_owned++;
+		set->n++;
 		if (!o->kind || !o->name || !o->sql || !o->columns)
 			rc = -spe_nomem;
 	}
 	if (rc == -spe_nomem)
-		snprintf(owned_err, sizeof owned_err, "listing spekit's schema: out of memory");
+		snprintf(set->err, sizeof set->err, "listing spekit's schema: out of memory");
 	else if (rc == 0 && step != SQLITE_DONE) {
-		snprintf(owned_err, sizeof owned_err, "listing spekit's schema: %s", sqlite3_errmsg(mem));
+		snprintf(set->err, sizeof set->err, "listing spekit's schema: %s", sqlite3_errmsg(mem));
 		rc = -spe_io;
 	}
 	sqlite3_finalize(list);
 	sqlite3_close(mem);
-	owned_rc = rc;
+	set->rc = rc;
+}
+
+/* The objects @p make creates, made on first use; NULL when there is no room for another maker. */
+static const struct own_set *own_set_of(spe_schema_maker make)
+{
+	struct own_set *set = NULL;
+	pthread_mutex_lock(&own_sets_lock);
+	for (size_t i = 0; i < n_own_sets && !set; i++)
+		if (own_sets[i].make == make)
+			set = &own_sets[i];
+	if (!set && n_own_sets < sizeof own_sets / sizeof own_sets[0]) {
+		set = &own_sets[n_own_sets++];
+		set->make = make;
+		make_owned(set);
+	}
+	pthread_mutex_unlock(&own_sets_lock);
+	return set;
 }
 
 /*
@@ -251,15 +279,20 @@ static int check_object(sqlite3 *db, sqlite3_stmt *st, const char *schema, const
 	return rc;
 }
 
-int spe_db_own_views(sqlite3 *db, const char *schema, int *shadowed, char *err, size_t errlen)
+int spe_db_own_schema(sqlite3 *db, const char *schema, spe_schema_maker make, int *shadowed, char *err,
+		      size_t errlen)
 {
 	int n = 0;
 	if (shadowed)
 		*shadowed = 0;
-	pthread_once(&owned_once, make_owned);
-	if (owned_rc < 0) {
-		snprintf(err, errlen, "%s", owned_err);
-		return owned_rc;
+	const struct own_set *set = own_set_of(make);
+	if (!set) {
+		snprintf(err, errlen, "more schema makers than db_trust.c keeps");
+		return -spe_invalid;
+	}
+	if (set->rc < 0) {
+		snprintf(err, errlen, "%s", set->err);
+		return set->rc;
 	}
 	char q[128];
 	snprintf(q, sizeof q, "SELECT type, sql FROM \"%s\".sqlite_schema WHERE name = ?", schema);
@@ -269,10 +302,15 @@ int spe_db_own_views(sqlite3 *db, const char *schema, int *shadowed, char *err, 
 		return -spe_io;
 	}
 	int rc = 0;
-	for (size_t i = 0; i < n_owned && rc == 0; i++)
-		rc = check_object(db, st, schema, &owned[i], &n, err, errlen);
+	for (size_t i = 0; i < set->n && rc == 0; i++)
+		rc = check_object(db, st, schema, &set->obj[i], &n, err, errlen);
 	sqlite3_finalize(st);
 	if (shadowed)
 		*shadowed = n;
 	return rc;
+}
+
+int spe_db_own_views(sqlite3 *db, const char *schema, int *shadowed, char *err, size_t errlen)
+{
+	return spe_db_own_schema(db, schema, spe_schema_create, shadowed, err, errlen);
 }

@@ -89,6 +89,16 @@ int spe_schema_create(sqlite3 *db, char *err, size_t errlen);
  * @p schema has that name, else -spe_bad_file naming it (db_trust.c).
  */
 int spe_db_own_views(sqlite3 *db, const char *schema, int *shadowed, char *err, size_t errlen);
+/* Creates a set of tables and views in the empty database @p db; 0 or <0 with the message in @p err. */
+typedef int (*spe_schema_maker)(sqlite3 *db, char *err, size_t errlen);
+/*
+ * spe_db_own_views for the tables and views @p make creates (run once per
+ * process in a private in-memory database): how a library built on this one
+ * (spe_topdown, td_store_own) makes its objects its own in a file this run
+ * did not create.  spe_db_own_views is this with spe_schema_create.
+ */
+int spe_db_own_schema(sqlite3 *db, const char *schema, spe_schema_maker make, int *shadowed, char *err,
+		      size_t errlen);
 /*
  * @p path as an SQLite URI (https://sqlite.org/uri.html) opening it
  * read-only: "file:" and the path with every byte but unreserved ones and

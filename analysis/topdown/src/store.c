@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ana/statement.h"
+#include "spe/analysis.h"
 
 static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);\n"
@@ -68,10 +69,11 @@ static int create_views(sqlite3 *db, char *err, size_t errlen)
 {
 	for (int level = 1; level <= 2; level++) {
 		char sql[4096];
-		/* views are derived: made anew, so a database of an older spekit gains new node columns */
+		/* views are derived: made anew, so a database of an older spekit gains new node columns;
+		   main's, not the TEMP one td_store_own may have put before it */
 		snprintf(sql, sizeof sql,
-			 "DROP VIEW IF EXISTS topdown_l%d;\n"
-			 "CREATE VIEW topdown_l%d AS\n"
+			 "DROP VIEW IF EXISTS main.topdown_l%d;\n"
+			 "CREATE VIEW main.topdown_l%d AS\n"
 			 "SELECT r.run_id, r.name AS run, r.workload, r.isa, r.cpu, r.method, r.approx,\n"
 			 "  i.interval_id, i.scope, i.t0, i.t1",
 			 level, level);
@@ -135,6 +137,30 @@ int td_store_check(sqlite3 *db, char *err, size_t errlen)
 			       "import the runs into a new database",
 			       v, TD_SCHEMA_VERSION);
 	return 0;
+}
+
+/* Does @p schema of @p db hold any topdown object (table, view, index, trigger)? -1 on error. */
+static int has_topdown(sqlite3 *db, const char *schema)
+{
+	char *sql = sqlite3_mprintf("SELECT EXISTS (SELECT 1 FROM \"%w\".sqlite_schema"
+				    " WHERE name LIKE 'topdown\\_%%' ESCAPE '\\')",
+				    schema);
+	sqlite3_stmt *st = NULL;
+	int found = -1;
+	if (sql && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		found = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return found;
+}
+
+int td_store_own(sqlite3 *db, const char *schema, char *err, size_t errlen)
+{
+	int found = has_topdown(db, schema);
+	if (found < 0)
+		return db_fail(db, err, errlen, "reading the schema");
+	/* the definitions are td_store_init's own, run in a private database (analysis/store/db_trust.c) */
+	return found ? spe_db_own_schema(db, schema, td_store_init, NULL, err, errlen) : 0;
 }
 
 /*

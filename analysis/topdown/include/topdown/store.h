@@ -30,6 +30,19 @@
 int td_store_check(sqlite3 *db, char *err, size_t errlen);
 
 /**
+ * Make the topdown tables and views of @p schema ("main", or an attached
+ * database's name) of a database this run did not create its own, as
+ * spe_db_own_views does spekit's (analysis/store/db_trust.c): on "main" a
+ * view that differs from td_store_init's (topdown_l1, topdown_l2) is
+ * shadowed by a TEMP view of this build's; elsewhere it is refused; a table
+ * of this build's that is something else in the file (a view) is refused,
+ * -spe_bad_file naming it.  Nothing to do (0) when @p schema holds no
+ * topdown object.  Call it after spe_db_open, before reading or writing
+ * topdown rows.
+ */
+int td_store_own(sqlite3 *db, const char *schema, char *err, size_t errlen);
+
+/**
  * Create the topdown tables and views in @p db if missing (after
  * td_store_check).  Runs in a savepoint: inside or outside a transaction.
  */
