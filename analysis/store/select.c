@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ana/statement.h"
 #include "spe/spe.h"
 #include "util/text.h"
 
@@ -32,6 +33,7 @@ struct spe_selection {
 	size_t nstrings;
 	int64_t *ints;
 	struct spe_select_range *ranges;
+	int comm_history;         /* the database has thread_comm (older ones of this version may not) */
 };
 
 int spe_select_active(const struct spe_select *s)
@@ -134,7 +136,8 @@ static void in_texts(struct walk *w, const char *const *v, size_t n)
  * :sel_2, ... in one fixed order: spe_selection_new stores the values in
  * that order (w->v), spe_selection_sql writes the same names again.
  */
-static void build(const struct spe_select *s, const struct spe_select_time *times, struct walk *w, const char *table)
+static void build(const struct spe_select *s, const struct spe_select_time *times, int comm_history, struct walk *w,
+		  const char *table)
 {
 	struct util_text *t = w->t;
 	util_text_append(t, "(1");
@@ -165,11 +168,29 @@ static void build(const struct spe_select *s, const struct spe_select_time *time
 		util_text_append(t, ")");
 	}
 	if (s->n_comms) {
-		/* the thread's last COMM (perf uses the name the thread had at the sample's time) */
-		util_text_appendf(t, " AND EXISTS (SELECT 1 FROM thread sel_t WHERE sel_t.source_id = %s.source_id"
-				     " AND sel_t.tid = %s.tid AND sel_t.comm IN (", table, table);
+		/*
+		 * The thread's name at the record's time, as perf report --comm
+		 * matches the name the thread has when the sample is processed
+		 * (tools/perf/util/event.c, machine__resolve; thread.c,
+		 * thread__comm_str): the last thread_comm row at or before that
+		 * time; a record without a time, the last row.  Before its first
+		 * row a thread has no name (perf's ":TID"), which no NAME matches.
+		 * Sources without thread_comm rows (loaded before the table, or
+		 * with no COMM at all) match the thread's last name, thread.comm.
+		 */
+		if (comm_history)
+			util_text_appendf(t,
+					  " AND (CASE WHEN EXISTS (SELECT 1 FROM thread_comm sel_h WHERE sel_h.source_id = "
+					  "%s.source_id) THEN (SELECT sel_c.comm FROM thread_comm sel_c WHERE sel_c.source_id = "
+					  "%s.source_id AND sel_c.tid = %s.tid AND (%s.time IS NULL OR sel_c.time <= %s.time) "
+					  "ORDER BY sel_c.time DESC LIMIT 1) ELSE (SELECT sel_t.comm FROM thread sel_t WHERE "
+					  "sel_t.source_id = %s.source_id AND sel_t.tid = %s.tid) END) IN (",
+					  table, table, table, table, table, table, table);
+		else
+			util_text_appendf(t, " AND (SELECT sel_t.comm FROM thread sel_t WHERE sel_t.source_id = %s.source_id"
+					     " AND sel_t.tid = %s.tid) IN (", table, table);
 		in_texts(w, s->comms, s->n_comms);
-		util_text_append(t, "))");
+		util_text_append(t, ")");
 	}
 	if (s->n_dsos) {
 		/* the path, or its last component: perf's long and short DSO names */
@@ -328,7 +349,9 @@ int spe_selection_new(sqlite3 *db, const struct spe_select *s, struct spe_select
 	/* the values, numbered as the SQL names them */
 	struct util_text t = { 0 };
 	struct walk w = { .t = &t, .v = sel->v };
-	build(&sel->s, sel->times, &w, "r");
+	sel->comm_history =
+		ana_query_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'thread_comm'", 0) > 0;
+	build(&sel->s, sel->times, sel->comm_history, &w, "r");
 	ok = util_text_ok(&t);
 	util_text_fini(&t);
 	if (!ok) {
@@ -346,7 +369,7 @@ char *spe_selection_sql(const struct spe_selection *sel, const char *table)
 		return strdup("1");
 	struct util_text t = { 0 };
 	struct walk w = { .t = &t };
-	build(&sel->s, sel->times, &w, table);
+	build(&sel->s, sel->times, sel->comm_history, &w, table);
 	if (!util_text_ok(&t)) {
 		util_text_fini(&t);
 		return NULL;
