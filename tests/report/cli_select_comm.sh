@@ -7,7 +7,9 @@
 # the middle of its records.  Per name, the records spe-report counts and spe-export exports equal
 # the samples `perf script --comms` prints on the same perf.data, and the hot symbols equal
 # `perf report --comms`'s; each name chooses some but not all of its thread's records.
-# And the table thread_comm holds the COMM records perf script --show-task-events prints.
+# And the table thread_comm holds the COMM records perf script --show-task-events prints; a
+# source without rows there (a database of this version loaded before the table) is matched by
+# the thread's last name, thread.comm, in a database with other sources or alone.
 #   cli_select_comm.sh RECORD LOAD QUERY REPORT EXPORT REWRITE FIXTURES
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
@@ -73,4 +75,19 @@ ours=$(run "$query" -d "$tmp/renamed.db" --format=csv \
 	sed 1d | tr -d '\r' | sort)
 expect "thread_comm = perf's COMM records" "$ours" "$theirs"
 has "thread_comm: the rename" "$ours" "4243 1.043360000 renamed"
+
+# a second source whose rows are gone, as one loaded before thread_comm existed: its threads match
+# their last name (the original memwork.data: no rename, so perf's count), the first source as before
+run "$load" "$tmp/memwork.data" -o "$tmp/renamed.db" --append --symfs="$fx/elf" 2>/dev/null || { echo "FAIL append"; exit 1; }
+run "$query" -d "$tmp/renamed.db" --write "DELETE FROM thread_comm WHERE source_id = 2" >/dev/null ||
+	{ echo "FAIL delete"; exit 1; }
+before=$(PAGER=cat perf script -i "$tmp/memwork.data" --itrace=i1i -F tid --comms=bumper 2>/dev/null | wc -l | tr -d ' ')
+expect "old source: last name" "$(ours_n --source=2 --comm=bumper)" "$before"
+expect "old source: no history" "$(ours_n --source=2 --comm=renamed 2>/dev/null)" ""
+expect "new source beside it: bumper" "$(ours_n --source=1 --comm=bumper)" "$(perf_n --comms=bumper)"
+expect "new source beside it: renamed" "$(ours_n --source=1 --comm=renamed)" "$(perf_n --comms=renamed)"
+expect "both sources" "$(ours_n --comm=bumper)" "$(($(perf_n --comms=bumper) + before))"
+# no table at all (a database of this version written before it): every source by its last name
+run "$query" -d "$tmp/renamed.db" --write "DROP TABLE thread_comm" >/dev/null || { echo "FAIL drop"; exit 1; }
+expect "no table: the last name" "$(ours_n --source=1 --comm=renamed)" "$(perf_tid_n 4243)"
 exit $fail
