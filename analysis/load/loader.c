@@ -668,6 +668,21 @@ static int write_threads(struct spe_loader *ld)
 	return 0;
 }
 
+/* Every name of every thread, from when (processes.h, proc_comm_change), in the order applied. */
+static int write_thread_comms(struct spe_loader *ld)
+{
+	const struct processes *p = &ld->at.procs;
+	for (size_t i = 0; i < p->n_comm_changes; i++) {
+		const struct proc_comm_change *c = &p->comm_changes[i];
+		struct spe_row_thread_comm row = { .source_id = ld->source_id, .tid = c->tid, .time = c->time,
+						   .comm = c->comm };
+		int rc = spe_sink_rows(&ld->sink, &row, 1);
+		if (rc < 0)
+			return sink_fail(ld, rc, "thread_comm");
+	}
+	return 0;
+}
+
 static int write_cpus(struct spe_loader *ld)
 {
 	for (int i = 0; i < ld->at.n_cpus; i++) {
@@ -835,6 +850,8 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		rc = out_of_memory(ld);
 	if (rc == 0)
 		rc = write_threads(ld);
+	if (rc == 0)
+		rc = write_thread_comms(ld);
 	if (rc == 0)
 		rc = write_cpus(ld);
 	if (rc == 0)

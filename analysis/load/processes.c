@@ -35,6 +35,9 @@ void ana_procs_fini(struct processes *p)
 	for (size_t i = 0; i < p->n_pending; i++)
 		free(p->pending[i].comm);
 	free(p->pending);
+	for (size_t i = 0; i < p->n_comm_changes; i++)
+		free(p->comm_changes[i].comm);
+	free(p->comm_changes);
 	util_map_fini(&p->latest_space);
 	util_map_fini(&p->latest_thread);
 	ana_procs_init(p);
@@ -422,6 +425,22 @@ static int copy_code(struct processes *p, uint32_t from, uint32_t space, uint64_
 	return 0;
 }
 
+/* @p tid is named @p comm (a copy, or NULL: unknown) from @p time on. */
+static int log_comm(struct processes *p, int tid, uint64_t time, const char *comm)
+{
+	char *c = comm ? strdup(comm) : NULL;
+	if (comm && !c)
+		return -spe_nomem;
+	struct proc_comm_change *l = util_grow(p->comm_changes, &p->cap_comm_changes, p->n_comm_changes + 1, sizeof *l);
+	if (!l) {
+		free(c);
+		return -spe_nomem;
+	}
+	p->comm_changes = l;
+	l[p->n_comm_changes++] = (struct proc_comm_change){ .tid = tid, .time = time, .comm = c };
+	return 0;
+}
+
 static int apply_fork(struct processes *p, const struct proc_event *e)
 {
 	uint32_t parent_thread = ana_procs_thread_at(p, e->ptid, e->time);
@@ -449,6 +468,8 @@ static int apply_fork(struct processes *p, const struct proc_event *e)
 				return -spe_nomem;
 		}
 	}
+	if (log_comm(p, e->tid, e->time, comm) < 0)
+		return -spe_nomem;
 	return new_thread(p, e->tid, space, e->time, comm) == PROC_NONE ? -spe_nomem : 0;
 }
 
@@ -469,6 +490,8 @@ static int apply_comm(struct processes *p, struct proc_event *e)
 			return -spe_nomem;
 	}
 	if (e->comm) {
+		if (log_comm(p, e->tid, e->time, e->comm) < 0)
+			return -spe_nomem;
 		free(p->threads[t].comm);
 		p->threads[t].comm = e->comm;
 		e->comm = NULL;

@@ -84,6 +84,18 @@ struct proc_thread {
 	char *comm;              /* its last name, NULL until a COMM (or its parent's at FORK) */
 };
 
+/*
+ * A thread's name from a time on: a COMM, or at a FORK the parent's name
+ * then (NULL: unknown), as perf names a forked thread (tools/perf/util/
+ * thread.c, thread__fork).  Kept in the order applied (time order; the
+ * later of two at one time is the name), for the thread_comm table.
+ */
+struct proc_comm_change {
+	int tid;
+	uint64_t time;
+	char *comm;
+};
+
 enum proc_event_kind { PROC_EV_FORK, PROC_EV_EXIT, PROC_EV_COMM, PROC_EV_MMAP, PROC_EV_MUNMAP };
 
 /* What a map is, for the layers (above). */
@@ -116,6 +128,8 @@ struct processes {
 	struct range_item *taken;      /* the code a cut takes out (scratch) */
 	size_t cap_taken;
 	uint64_t applied_time;
+	struct proc_comm_change *comm_changes;
+	size_t n_comm_changes, cap_comm_changes;
 };
 
 void ana_procs_init(struct processes *p);

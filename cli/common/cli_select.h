@@ -34,7 +34,7 @@ enum {
 	  .group = heading },                                                                                                  \
 	{ CLI_SEL_PID, "pid", 0, CLI_TEXT, "LIST", .help = "only the records of these processes, e.g. 42 or 42,43" },        \
 	{ CLI_SEL_TID, "tid", 0, CLI_TEXT, "LIST", .help = "only the records of these threads, e.g. 42 or 42,43" },          \
-	{ CLI_SEL_COMM, "comm", 0, CLI_TEXT, "LIST", .help = "only the records of threads with these command names" },      \
+	{ CLI_SEL_COMM, "comm", 0, CLI_TEXT, "LIST", .help = "only the records of threads with these command names at the record's time" },      \
 	{ CLI_SEL_CPU, "cpu", 'C', CLI_TEXT, "LIST", .help = "only the records of these CPUs, e.g. 1 or 0-3,8" },            \
 	{ CLI_SEL_TIME, "time", 0, CLI_TEXT, "START,END", .help = CLI_SELECT_TIME_HELP },                                   \
 	{ CLI_SEL_DSO, "dso", 0, CLI_TEXT, "LIST", .help = "only the records whose PC is in these files (path or base name)" }, \

@@ -462,6 +462,45 @@ TEST(many_code_loads)
 	ana_procs_fini(&p);
 }
 
+/* Change @p i of the name history: tid, time and name (NULL: unknown). */
+static void check_change(const struct processes *p, size_t i, int tid, uint64_t time, const char *comm)
+{
+	CHECK(i < p->n_comm_changes);
+	if (i >= p->n_comm_changes)
+		return;
+	CHECK_INT_EQ(p->comm_changes[i].tid, tid);
+	CHECK_INT_EQ((long long)p->comm_changes[i].time, (long long)time);
+	if (comm)
+		CHECK_STR_EQ(p->comm_changes[i].comm, comm);
+	else
+		CHECK(p->comm_changes[i].comm == NULL);
+}
+
+TEST(every_name_is_kept_with_its_time)
+{
+	struct processes p;
+	ana_procs_init(&p);
+	/* arrival order is not time order: the history is in time order, as applied */
+	ana_procs_comm(&p, 600, 601, "worker-2", T(40), 0);       /* prctl(PR_SET_NAME) of the thread */
+	ana_procs_comm(&p, 600, 600, "server", T(1), 1);
+	ana_procs_fork(&p, 600, 600, 601, 600, T(10), 0);         /* a thread: the parent's name */
+	ana_procs_comm(&p, 600, 600, "server-main", T(20), 0);    /* the parent renames: not the child */
+	ana_procs_fork(&p, 602, 600, 602, 600, T(30), 0);         /* a process without exec: the name then */
+	ana_procs_comm(&p, 602, 602, "helper", T(50), 1);         /* its exec */
+	ana_procs_fork(&p, 700, 699, 700, 699, T(60), 0);         /* the parent unknown: no name */
+	ana_procs_comm(&p, 600, 601, NULL, T(70), 0);             /* a switch naming the pid only: no change */
+	CHECK_INT_EQ(ana_procs_settle(&p), 0);
+	CHECK_INT_EQ((long long)p.n_comm_changes, 7);
+	check_change(&p, 0, 600, T(1), "server");
+	check_change(&p, 1, 601, T(10), "server");
+	check_change(&p, 2, 600, T(20), "server-main");
+	check_change(&p, 3, 602, T(30), "server-main");
+	check_change(&p, 4, 601, T(40), "worker-2");
+	check_change(&p, 5, 602, T(50), "helper");
+	check_change(&p, 6, 700, T(60), NULL);
+	ana_procs_fini(&p);
+}
+
 int main(void)
 {
 	RUN(fork_without_exec_copies_the_parents_maps);
@@ -478,5 +517,6 @@ int main(void)
 	RUN(random_layered_histories_match_a_naive_replay);
 	RUN(fork_copies_the_code_layer);
 	RUN(many_code_loads);
+	RUN(every_name_is_kept_with_its_time);
 	return check_summary();
 }

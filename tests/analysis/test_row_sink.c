@@ -41,6 +41,8 @@ struct memory_sink {
 	struct spe_row_symbol symbols[MAX_ROWS];
 	char symbol_names[MAX_ROWS][64];
 	int n_symbols, n_insns, n_threads, n_cpus, n_pc_latency, n_other;
+	int n_thread_comms;
+	struct spe_row_thread_comm thread_comm; /* the last (its comm not kept) */
 	struct spe_row_insn insns[MAX_ROWS];
 	struct spe_row_time_conv time_conv;
 	int n_time_convs;
@@ -182,6 +184,15 @@ static int m_pc_histogram(void *ctx, const struct spe_row_pc_histogram *rows, si
 	return 0;
 }
 
+static int m_thread_comms(void *ctx, const struct spe_row_thread_comm *rows, size_t n)
+{
+	struct memory_sink *m = ctx;
+	m->thread_comm = rows[n - 1];
+	m->thread_comm.comm = NULL;
+	m->n_thread_comms += (int)n;
+	return 0;
+}
+
 static int m_load_stats(void *ctx, const struct spe_row_load_stats *rows, size_t n)
 {
 	struct memory_sink *m = ctx;
@@ -216,6 +227,8 @@ static int m_rows(void *ctx, enum spe_table table, const void *rows, size_t n)
 		return m_cpus(ctx, rows, n);
 	case SPE_TABLE_THREAD:
 		return m_threads(ctx, rows, n);
+	case SPE_TABLE_THREAD_COMM:
+		return m_thread_comms(ctx, rows, n);
 	case SPE_TABLE_MAPPING:
 		return m_mappings(ctx, rows, n);
 	case SPE_TABLE_SYMBOL:
@@ -409,6 +422,10 @@ TEST(rows_come_typed_with_the_sinks_ids)
 	CHECK_INT_EQ(m.stats.no_symbol, 1); /* the /app PC: mapped, no symbolizer */
 	CHECK_INT_EQ(m.n_cpus, 1);
 	CHECK_INT_EQ(m.n_threads, 2); /* 77 (COMM), and 6 first seen in the third record */
+	CHECK_INT_EQ(m.n_thread_comms, 1); /* 77's one name: 6 had none */
+	CHECK_INT_EQ(m.thread_comm.tid, 77);
+	CHECK_INT_EQ(m.thread_comm.source_id, 7);
+	CHECK_INT_EQ((long long)m.thread_comm.time, 0); /* a COMM without a time: from the start */
 	CHECK(m.n_pc_latency >= 3);
 	CHECK_INT_EQ(m.n_other, 0);
 	CHECK(!is_set(a, SPE_RECORD_COL_DATA_OBJECT_ID));

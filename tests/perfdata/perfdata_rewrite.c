@@ -26,6 +26,11 @@
  *   perfdata_rewrite --corrupt-feature=BIT IN OUT
  *       the first 8 bytes of feature BIT's section become 0xff (its counts and
  *       string lengths then lie), the section itself keeps its place and size.
+ *   perfdata_rewrite --rename=TID,TIME,NAME IN OUT
+ *       TID renames itself to NAME at perf time TIME (ns), as prctl(PR_SET_NAME)
+ *       does: a COMM record without the exec flag, a copy of the file's last
+ *       COMM of TID (its pid, its sample_id trailer with the time changed),
+ *       placed after it.  File mode, a sample_type with TIME.
  *
  * File mode (104-byte header) and pipe mode (16-byte header) inputs; the
  * feature changes need file mode.  Exit 0, or 1 with a message.
@@ -322,9 +327,61 @@ static struct bytes assemble(const struct bytes *in, const struct layout *l, con
 	return out;
 }
 
-enum mode { TO_COMPRESSED2, RECHUNK, COMPRESS, CORRUPT };
+enum mode { TO_COMPRESSED2, RECHUNK, COMPRESS, CORRUPT, RENAME };
 
-static void rewrite(enum mode mode, size_t arg, const char *inpath, const char *outpath)
+/* --rename's arguments. */
+struct rename {
+	uint32_t tid;
+	uint64_t time;
+	char name[16];
+};
+
+#define PERF_RECORD_COMM 3
+#define PERF_RECORD_MISC_COMM_EXEC (1u << 13)
+#define SAMPLE_TID (1u << 1)
+#define SAMPLE_TIME (1u << 2)
+
+/* The first attr's sample_type (file mode: the attrs section, each attr's sample_type at byte 24). */
+static uint64_t sample_type_of(const struct bytes *in)
+{
+	uint64_t attrs = le64(in->p + 24), attrs_size = le64(in->p + 32);
+	if (attrs_size < 32 || attrs > in->len || in->len - attrs < 32)
+		die("no attr");
+	return le64(in->p + attrs + 24);
+}
+
+/*
+ * The renaming record made from COMM record @p r into @p out: the same pid
+ * and tid, the new name, no exec flag, the trailer copied with the time
+ * changed.
+ */
+static void renamed_comm(uint64_t sample_type, const uint8_t *r, const struct rename *rn,
+			 struct bytes *out)
+{
+	uint16_t size = le16(r + 6);
+	size_t old_len = strnlen((const char *)r + 16, size - 16u);
+	size_t old_field = (old_len + 1 + 7) & ~(size_t)7, new_field = (strlen(rn->name) + 1 + 7) & ~(size_t)7;
+	if (16 + old_field > size)
+		die("a COMM record's name runs past it");
+	size_t trailer = size - 16 - old_field;
+	if (!(sample_type & SAMPLE_TIME) || trailer < 8u * (1 + !!(sample_type & SAMPLE_TID)))
+		die("the COMM records carry no time (sample_id_all with TIME)");
+	uint8_t rec[8 + 8 + 24 + 64];
+	if (trailer > 64)
+		die("a COMM record's trailer is longer than this tool expects");
+	size_t n = 16 + new_field + trailer;
+	memset(rec, 0, sizeof rec);
+	memcpy(rec, r, 16); /* header, pid, tid */
+	uint16_t misc = le16(r + 4) & (uint16_t)~PERF_RECORD_MISC_COMM_EXEC, size16 = (uint16_t)n;
+	memcpy(rec + 4, &misc, 2);
+	memcpy(rec + 6, &size16, 2);
+	memcpy(rec + 16, rn->name, strlen(rn->name));
+	memcpy(rec + 16 + new_field, r + 16 + old_field, trailer);
+	set64(rec + 16 + new_field + ((sample_type & SAMPLE_TID) ? 8 : 0), rn->time);
+	put(out, rec, n);
+}
+
+static void rewrite(enum mode mode, size_t arg, const struct rename *rn, const char *inpath, const char *outpath)
 {
 	struct bytes in = slurp(inpath), data = { 0 }, scratch = { 0 };
 	struct layout l = layout_of(&in);
@@ -332,6 +389,10 @@ static void rewrite(enum mode mode, size_t arg, const char *inpath, const char *
 	size_t nf = l.pipe ? 0 : read_features(&in, &l, fs);
 	if ((mode == COMPRESS || mode == CORRUPT) && l.pipe)
 		die("features of a pipe-mode file are records: give a file-mode perf.data");
+	if (mode == RENAME && l.pipe)
+		die("--rename reads the attr's sample_type: give a file-mode perf.data");
+	uint64_t last_comm = 0; /* offset after the last COMM of rn->tid in data, 0: none */
+	const uint8_t *comm_rec = NULL;
 	ZSTD_DStream *ds = ZSTD_createDStream();
 	ZSTD_initDStream(ds);
 	struct packer k = { ZSTD_createCStream(), arg, { 0 } };
@@ -366,9 +427,25 @@ static void rewrite(enum mode mode, size_t arg, const char *inpath, const char *
 			if (mode == COMPRESS) /* a plain record ends what came before it, as a ring buffer read does */
 				drain(&k, &data);
 			put(&data, r, ext);
+			if (mode == RENAME && type == PERF_RECORD_COMM && ext >= 16 && le32(r + 12) == rn->tid) {
+				last_comm = data.len;
+				comm_rec = r;
+			}
 		}
 	}
 	drain(&k, &data);
+	if (mode == RENAME) {
+		if (!comm_rec)
+			die("no COMM record of that tid");
+		struct bytes rec = { 0 }, tail = { 0 };
+		renamed_comm(sample_type_of(&in), comm_rec, rn, &rec);
+		put(&tail, data.p + last_comm, data.len - last_comm);
+		data.len = last_comm;
+		put(&data, rec.p, rec.len);
+		put(&data, tail.p, tail.len);
+		free(rec.p);
+		free(tail.p);
+	}
 	if (mode == COMPRESS) {
 		static const uint32_t comp[5] = { 0, 1, 1, 0, 528384 }; /* version, zstd, level, ratio, mmap length */
 		size_t at = 0;
@@ -412,10 +489,19 @@ int main(int argc, char **argv)
 	}
 	if (argc != 4)
 		die("usage: --stats FILE | --to-compressed2 IN OUT | --rechunk=N IN OUT | --compress=N IN OUT | "
-		    "--corrupt-feature=BIT IN OUT");
+		    "--corrupt-feature=BIT IN OUT | --rename=TID,TIME,NAME IN OUT");
 	unsigned long n = 0;
 	enum mode mode;
-	if (!strcmp(argv[1], "--to-compressed2"))
+	struct rename rn = { 0 };
+	unsigned long long tid, time;
+	int at = 0;
+	if (sscanf(argv[1], "--rename=%llu,%llu,%n", &tid, &time, &at) == 2 && at > 0 && argv[1][at] &&
+	    strlen(argv[1] + at) < sizeof rn.name) {
+		mode = RENAME;
+		rn.tid = (uint32_t)tid;
+		rn.time = time;
+		strcpy(rn.name, argv[1] + at);
+	} else if (!strcmp(argv[1], "--to-compressed2"))
 		mode = TO_COMPRESSED2;
 	else if (sscanf(argv[1], "--rechunk=%lu", &n) == 1 && n > 0)
 		mode = RECHUNK;
@@ -425,6 +511,6 @@ int main(int argc, char **argv)
 		mode = CORRUPT;
 	else
 		die("unknown mode");
-	rewrite(mode, n, argv[2], argv[3]);
+	rewrite(mode, n, &rn, argv[2], argv[3]);
 	return 0;
 }

@@ -71,6 +71,7 @@ static const struct {
 	{ "insn", "mnemonic" },	      { "insn", "file" },	  { "insn", "inline_function" },
 	{ "symbol", "file" },	      { "mapping", "path" },	  { "mapping", "build_id_status" },
 	{ "thread", "comm" },	      { "data_object", "type" },  { "data_object", "file" },
+	{ "thread_comm", "comm" },
 	{ "latency_bucket", "op_class" }, { "function_stat", "path" }, { "function_stat", "file" },
 };
 

@@ -47,7 +47,7 @@ struct spe_select {
 	const int64_t *tids; size_t n_tids;         /* thread ids */
 	const struct spe_select_range *cpus; size_t n_cpus;
 	const struct spe_select_time *times; size_t n_times;
-	/* the thread's command name (thread.comm: the last COMM recorded for the thread) */
+	/* the thread's command name at the record's time (thread_comm; no time: its last name) */
 	const char *const *comms; size_t n_comms;
 	/* the mapped file of the PC: its path, or its base name ("libc.so.6", "[kernel.kallsyms]") */
 	const char *const *dsos; size_t n_dsos;

@@ -64,6 +64,8 @@ extern "C" {
 	T(source, SOURCE, 0, NULL, "id", "one row per loaded input file")                                         \
 	T(cpu, CPU, 0, "source_id, cpu", "(source_id, cpu)", "CPUs whose trace was loaded")                       \
 	T(thread, THREAD, SPE_TABLE_REPLACE, "source_id, tid", "(source_id, tid)", "the threads of each source")  \
+	T(thread_comm, THREAD_COMM, SPE_TABLE_REPLACE, "source_id, tid, time", "(source_id, tid, time)",          \
+	  "every name each thread had, from when")                                                                \
 	T(mapping, MAPPING, 0, NULL, "(source_id, id)",                                                           \
 	  "MMAP2 mappings: executable ones, data ones (perf record -d, spe-record), and the kernel's")            \
 	T(symbol, SYMBOL, SPE_TABLE_QUEUED, NULL, "(source_id, id)", "functions that sampled PCs fall in")        \
@@ -130,6 +132,18 @@ extern "C" {
 	C(thread, tid, I32, NEVER, "INTEGER NOT NULL", "thread id")                \
 	C(thread, pid, I32, NEG, "INTEGER", "process id (from COMM), NULL when unknown") \
 	C(thread, comm, TEXT, NEVER, "TEXT", "last COMM name, NULL when none was recorded")
+
+#define SPE_COLUMNS_thread_comm(C)                                                                           \
+	C(thread_comm, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                  \
+	C(thread_comm, tid, I32, NEVER, "INTEGER NOT NULL", "thread id")                                     \
+	C(thread_comm, time, U64, NEVER, "INTEGER NOT NULL",                                                 \
+	  "perf time from which the thread has the name (a COMM's, or its FORK's); 0: from the start of the " \
+	  "capture (COMMs perf wrote for the threads alive then, and COMMs without a time)")                \
+	C(thread_comm, comm, TEXT, NEVER, "TEXT",                                                            \
+	  "the name: the COMM's, or at a FORK the parent's name then (a forked thread keeps it until it "  \
+	  "execs or renames itself); NULL when the parent's is unknown.  Of two rows of a thread at one "  \
+	  "time the later COMM is kept.  spe-report's and spe-export's `--comm` match the name in force at " \
+	  "a record's time (the last row at or before it), as perf does")
 
 #define SPE_COLUMNS_mapping(C)                                                                                   \
 	C(mapping, id, I64, NEVER, "INTEGER PRIMARY KEY", "mapping id")                                          \

@@ -19,7 +19,9 @@
 int report_findings_read(struct report_ctx *c, struct report_findings *f)
 {
 	memset(f, 0, sizeof *f);
-	double hp[SPE_HUGE_PAGE_HINT_COLUMNS], numa[SPE_NUMA_SUMMARY_COLUMNS];
+	double *hp = f->huge_page_numbers, *numa = f->numa_numbers;
+	_Static_assert(SPE_HUGE_PAGE_HINT_COLUMNS <= sizeof f->huge_page_numbers / sizeof(double), "huge-page row");
+	_Static_assert(SPE_NUMA_SUMMARY_COLUMNS <= sizeof f->numa_numbers / sizeof(double), "NUMA row");
 	int rc = report_rq_numbers(c, RQ_HUGE_PAGE_HINT, SPE_HUGE_PAGE_HINT_COLUMNS, hp);
 	if (rc < 0)
 		return rc;
@@ -61,6 +63,16 @@ static void listed(char *list, size_t size, const char *what)
 	snprintf(list + n, size - n, "%s%s", n ? ", " : "", what);
 }
 
+/* Finding @p it states @p n numbers, named as the JSON report names them. */
+static void numbers(struct report_finding *it, const char *const *names, const double *v, int n)
+{
+	for (int i = 0; i < n && i < REPORT_FINDING_NUMBERS; i++) {
+		it->number_names[i] = names[i];
+		it->numbers[i] = v[i];
+	}
+	it->n_numbers = n;
+}
+
 int report_findings_list(const struct report_findings *f, struct report_finding items[3], char clean[128],
 			 char unknown[64])
 {
@@ -68,23 +80,32 @@ int report_findings_list(const struct report_findings *f, struct report_finding 
 	clean[0] = unknown[0] = 0;
 	if (f->huge_pages) {
 		items[n] = (struct report_finding){
-			.id = "finding-huge-pages", .title = "Huge pages would help",
+			.kind = "huge_pages", .id = "finding-huge-pages", .title = "Huge pages would help",
 			.fix = "back the regions the section lists with huge pages (transparent huge pages in madvise or "
 			       "always mode, then madvise(MADV_HUGEPAGE) on them; or hugetlbfs).",
 			.anchor = "mem-pages", .section = "Pages and huge pages", .text_section = "Memory, Huge pages"
 		};
+		/* the rule's row (report/memory_report.h, huge_page_sql's columns) */
+		static const char *const hp_names[SPE_HUGE_PAGE_HINT_COLUMNS] = {
+			"regions", "region_translation_latency", "region_pages_4k", "translation_latency",
+			"data_access_latency"
+		};
+		numbers(&items[n], hp_names, f->huge_page_numbers, SPE_HUGE_PAGE_HINT_COLUMNS);
 		snprintf(items[n++].evidence, sizeof items[0].evidence, "%s", f->huge_pages_text);
 	} else {
 		listed(f->huge_pages_unknown ? unknown : clean, f->huge_pages_unknown ? 64 : 128, "huge pages");
 	}
 	if (f->false_sharing) {
 		items[n] = (struct report_finding){
-			.id = "finding-false-sharing", .title = "False sharing",
+			.kind = "false_sharing", .id = "finding-false-sharing", .title = "False sharing",
 			.fix = "pad or split the data so that what each thread writes sits in a 64-byte line of its own "
 			       "(alignas(64), or per-thread copies merged at the end).",
 			.anchor = "mem-sharing", .section = "Cache lines shared between threads",
 			.text_section = "Shared cache lines"
 		};
+		static const char *const fs_names[2] = { "false_sharing_lines", "shared_lines" };
+		double fs[2] = { (double)f->false_sharing, (double)f->shared_lines };
+		numbers(&items[n], fs_names, fs, 2);
 		snprintf(items[n++].evidence, sizeof items[0].evidence,
 			 "%lld of %lld cache lines written by one thread and used by another are used at two or more "
 			 "offsets: the threads share the line, not the data.  The first: %s.",
@@ -94,11 +115,17 @@ int report_findings_list(const struct report_findings *f, struct report_finding 
 	}
 	if (f->numa) {
 		items[n] = (struct report_finding){
-			.id = "finding-numa", .title = "Memory of another NUMA node",
+			.kind = "numa", .id = "finding-numa", .title = "Memory of another NUMA node",
 			.fix = "keep each thread and its data on one node: numactl --cpunodebind=N --membind=N, or let "
 			       "the thread that uses the data touch it first (first-touch placement).",
 			.anchor = "mem-numa", .section = "NUMA", .text_section = "Memory, NUMA traffic"
 		};
+		/* the summary's row (report/memory_report.h, numa_sql's columns) */
+		static const char *const numa_names[SPE_NUMA_SUMMARY_COLUMNS] = {
+			"load_latency", "remote_latency_by_physical_address", "placed_loads",
+			"loads_with_physical_address", "remote_loads_by_data_source", "loads"
+		};
+		numbers(&items[n], numa_names, f->numa_numbers, SPE_NUMA_SUMMARY_COLUMNS);
 		snprintf(items[n++].evidence, sizeof items[0].evidence, "%s", f->numa_text);
 	} else {
 		listed(f->numa_unknown ? unknown : clean, f->numa_unknown ? 64 : 128, "NUMA");

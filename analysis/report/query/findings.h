@@ -14,13 +14,18 @@ struct report_findings {
 	long long shared_lines;      /* lines written by one thread and used by another */
 	long long false_sharing;     /* of those, used at two or more offsets */
 	char false_sharing_first[768]; /* the first of them as the sharing table ranks them */
+	double huge_page_numbers[6];   /* the huge-page rule's row (SPE_HUGE_PAGE_HINT_COLUMNS), its sentence's numbers */
+	double numa_numbers[6];        /* the NUMA summary's row (SPE_NUMA_SUMMARY_COLUMNS) */
 };
 
 /* Read the findings of the database of @p c (either engine); 0 or negative (message in @p c). */
 int report_findings_read(struct report_ctx *c, struct report_findings *f);
 
 /* One finding as the page and the text report state it: said once here, drawn by each. */
+#define REPORT_FINDING_NUMBERS 6
+
 struct report_finding {
+	const char *kind;          /* huge_pages, false_sharing, numa (the JSON report's "kind") */
 	const char *id;            /* the page's element id */
 	const char *title;
 	char evidence[1536];
@@ -28,6 +33,10 @@ struct report_finding {
 	const char *anchor;        /* the page's section that shows it, and its title */
 	const char *section;
 	const char *text_section;  /* the same in the text report */
+	/* the numbers the evidence states, named (the JSON report's "numbers") */
+	const char *number_names[REPORT_FINDING_NUMBERS];
+	double numbers[REPORT_FINDING_NUMBERS];
+	int n_numbers;
 };
 
 /* What @p f says: up to 3 findings in @p items (their count returned); the checks that found nothing and

@@ -474,6 +474,11 @@ static int spe_text_where(sqlite3 *db, FILE *out, const struct report_text_opts 
 		    (rc = report_text_findings(db, out, err, errlen)) < 0)
 			return rc;
 		fputc('\n', out);
+	} else {
+		/* the text report's opening findings, from the same list (query/findings.c) */
+		if ((rc = report_json_findings(db, out, err, errlen)) < 0)
+			return rc;
+		fputs(", ", out);
 	}
 	if ((rc = report_spe_hot_symbols(db, where, out, &o, err, errlen)) < 0)
 		return rc;

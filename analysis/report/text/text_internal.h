@@ -24,6 +24,8 @@ int report_spe_mispredicts(sqlite3 *db, const char *where, FILE *out, const stru
 		       char *err, size_t errlen);
 /* "Findings": the issues of the memory sections, their evidence and fix, first in the text report (findings_text.c). */
 int report_text_findings(sqlite3 *db, FILE *out, char *err, size_t errlen);
+/* The same findings as the JSON report's member "findings": {...} (docs/spe-report.1.md, JSON OUTPUT). */
+int report_json_findings(sqlite3 *db, FILE *out, char *err, size_t errlen);
 /*
  * The SPE records @p where chooses into *@p n (@p sel: the selection whose
  * parameters @p where names, or NULL): 0, or a negative code with the
