@@ -162,6 +162,44 @@ static int source_file(const char *prog, const char *shown, sqlite3 *db, int64_t
 	return status;
 }
 
+/*
+ * -d DB's @p source read again: the CPU part its records were decoded with
+ * when the file names none (spe-load --midr), the one the cpu table holds.
+ */
+static uint32_t source_midr(sqlite3 *db, int64_t source)
+{
+	char sql[200];
+	snprintf(sql, sizeof sql, "SELECT CASE WHEN count(DISTINCT midr) = 1 THEN max(midr) ELSE 0 END FROM cpu "
+				  "WHERE source_id = %lld AND midr IS NOT NULL", (long long)source);
+	int64_t midr = ana_query_int(db, sql, 0);
+	return midr > 0 && midr <= UINT32_MAX ? (uint32_t)midr : 0;
+}
+
+/*
+ * The chosen records without a function: as many in @p picked as in
+ * -d DB's (@p whole), else a warning (spe-load's --kallsyms, --jit-maps,
+ * --buildid-dir ... are not repeated here: their functions are missing).
+ */
+static void compare_symbols(const char *prog, const char *shown, sqlite3 *whole, const char *cond,
+			    const struct spe_selection *sel, sqlite3 *picked)
+{
+	char *sql = sqlite3_mprintf("SELECT count(*) FROM spe_record r WHERE r.symbol_id IS NULL AND %s", cond);
+	sqlite3_stmt *st = NULL;
+	long long before = -1, now = ana_query_int(picked, "SELECT count(*) FROM spe_record WHERE symbol_id IS NULL", -1);
+	if (sql && sqlite3_prepare_v2(whole, sql, -1, &st, NULL) == SQLITE_OK && spe_selection_bind(sel, st) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		before = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	if (before < 0 || now < 0)
+		fprintf(stderr, "%s: warning: %s: the chosen records' functions could not be compared with the database's\n",
+			prog, shown);
+	else if (before != now)
+		fprintf(stderr, "%s: warning: %s: read again, %lld of the chosen records have no function, %lld in the "
+				"database (its load's --kallsyms, --buildid-dir, --jit-maps or debuginfod are not repeated; "
+				"--symfs is): the page's functions are this reading's\n", prog, shown, now, before);
+}
+
 int cli_select_reload(const char *prog, const char *shown, sqlite3 *whole, const struct spe_selection *sel,
 		      const char *recording, struct cli_temp_load *lo, struct spe_db **out)
 {
@@ -183,12 +221,16 @@ int cli_select_reload(const char *prog, const char *shown, sqlite3 *whole, const
 		rc = chosen_bits(prog, shown, whole, cond, sel, source, &bits, &n, &chosen);
 	if (rc == CLI_OK && !recording)
 		rc = source_file(prog, shown, whole, source, &file);
-	free(cond);
 	if (rc == CLI_OK) {
 		lo->keep = bits, lo->n_keep = n, lo->selection = spe_selection_text(sel);
+		if (!recording)
+			lo->perf_midr = source_midr(whole, source);
 		rc = cli_temp_db_load(prog, recording ? recording : file, lo, out);
 		lo->keep = NULL, lo->n_keep = 0;
 	}
+	if (rc == CLI_OK && !recording)
+		compare_symbols(prog, shown, whole, cond, sel, spe_db_sqlite(*out));
+	free(cond);
 	free(bits);
 	free(file);
 	return rc;

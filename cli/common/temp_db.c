@@ -48,6 +48,8 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 	}
 	struct spe_load_opts opts = { .symbolize = 1, .symfs = o ? o->symfs : NULL,
 				      .cancel = o ? o->cancel : NULL };
+	if (o && !o->raw)
+		opts.midr = o->perf_midr;
 	const char *selection = o && o->keep ? o->selection : NULL;
 	if (selection)
 		opts.keep = o->keep, opts.n_keep = o->n_keep;

@@ -33,6 +33,7 @@ struct cli_temp_load {
 	const uint64_t *keep;
 	uint64_t n_keep;
 	const char *selection;
+	uint32_t perf_midr; /* a perf.data file: the part of the CPUs it names none for (spe_load_opts.midr), 0 unknown */
 };
 
 /*

@@ -170,4 +170,22 @@ has "two sources: advice" "$(cat "$tmp/err")" "give --source=ID"
 run "$report" -d "$tmp/both.db" --html="$tmp/both.html" --pid=4242 --source=2 2>/dev/null
 expect "one of two sources: exit" $? 0
 expect "one of two sources: records" "$(col "$tmp/both.html" sources records)" "$(perf_n multi tid --pid=4242)"
+
+# -d DB read again as it was loaded: the CPU part spe-load --midr gave a file that names none
+# (the memory levels decoded as the database's), and a warning when the functions differ
+grep -v '^midr ' "$tmp/multi.replay" >"$tmp/nomidr.replay"
+run "$record" --replay="$tmp/nomidr.replay" -o "$tmp/nomidr.data" >/dev/null 2>&1 || { echo "FAIL replay nomidr"; exit 1; }
+mkdir "$tmp/elf" && cp "$fx/elf/memwork-pie" "$tmp/elf/"
+run "$load" "$tmp/nomidr.data" -o "$tmp/nomidr.db" --midr=neoverse-n1 --symfs="$tmp/elf" 2>/dev/null ||
+	{ echo "FAIL load nomidr"; exit 1; }
+run "$report" -d "$tmp/nomidr.db" --html="$tmp/nomidr.html" --pid=4242 2>"$tmp/err"
+expect "--midr kept: exit" $? 0
+levels=$(table "$tmp/nomidr.html" mem-levels mem_level loads total_latency | sort)
+has "--midr kept: DRAM" "$levels" "DRAM,240,"
+expect "--midr kept: memory levels" "$levels" "$(text_levels nomidr --pid=4242)"
+expect "--midr kept: quiet" "$(cat "$tmp/err")" "spe-report: wrote $tmp/nomidr.html"
+rm -r "$tmp/elf" # the load's --symfs: gone, so the functions are not found again
+run "$report" -d "$tmp/nomidr.db" --html="$tmp/nomidr.html" --pid=4242 2>"$tmp/err"
+expect "functions lost: exit" $? 0
+has "functions lost: warning" "$(cat "$tmp/err")" "read again, 900 of the chosen records have no function, 0 in the database"
 exit $fail
