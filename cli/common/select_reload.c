@@ -197,7 +197,7 @@ static void compare_symbols(const char *prog, const char *shown, sqlite3 *whole,
 	else if (before != now)
 		fprintf(stderr, "%s: warning: %s: read again, %lld of the chosen records have no function, %lld in the "
 				"database (its load's --kallsyms, --buildid-dir, --jit-maps or debuginfod are not repeated; "
-				"--symfs is): the page's functions are this reading's\n", prog, shown, now, before);
+				"--symfs is): the functions shown are this reading's\n", prog, shown, now, before);
 }
 
 int cli_select_reload(const char *prog, const char *shown, sqlite3 *whole, const struct spe_selection *sel,
@@ -227,6 +227,14 @@ int cli_select_reload(const char *prog, const char *shown, sqlite3 *whole, const
 			lo->perf_midr = source_midr(whole, source);
 		rc = cli_temp_db_load(prog, recording ? recording : file, lo, out);
 		lo->keep = NULL, lo->n_keep = 0;
+	}
+	if (rc == CLI_OK && (uint64_t)ana_query_int(spe_db_sqlite(*out), "SELECT sum(records) FROM load_stats", -1) != chosen) {
+		/* the same number of records, other ones: no page of the wrong records */
+		fprintf(stderr, "%s: %s: read again, %s did not give the %llu records the selection chose: not the file that "
+				"was loaded\n", prog, shown, recording ? recording : file, (unsigned long long)chosen);
+		spe_db_close(*out);
+		*out = NULL;
+		rc = CLI_DATAERR;
 	}
 	if (rc == CLI_OK && !recording)
 		compare_symbols(prog, shown, whole, cond, sel, spe_db_sqlite(*out));

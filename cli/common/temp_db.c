@@ -59,9 +59,9 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 	rc = o && o->raw ? spe_load_raw_file(db, input, o->midr, o->cpu, &opts, &k, err, sizeof err)
 			 : spe_load_perf_file(db, input, &opts, &k, err, sizeof err);
 	if (rc == 0 && selection && k.records + k.unselected != o->n_keep) {
-		snprintf(err, sizeof err, "%s: read again for the selection, it gave %llu records, not the %llu of its first "
-			 "read: the file changed", input, (unsigned long long)(k.records + k.unselected),
-			 (unsigned long long)o->n_keep);
+		snprintf(err, sizeof err, "%s: read again for the selection, it gave %llu records where the load the "
+			 "selection was made on had %llu: not the file that was loaded", input,
+			 (unsigned long long)(k.records + k.unselected), (unsigned long long)o->n_keep);
 		rc = -spe_bad_file;
 	}
 	if (rc == 0 && selection)
