@@ -17,6 +17,7 @@
 #include "common/cli_args.h"
 #include "common/cli_options.h"
 #include "common/cli_select.h"
+#include "common/select_reload.h"
 #include "common/temp_db.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
@@ -47,9 +48,10 @@ static const char *const usage[] = {
 	"spe-report [-d DB | FILE.data] [--format=table|json] [--top N] [-o FILE] [--pid=LIST] [--tid=LIST]",
 	"         [--comm=LIST] [-C LIST] [--time=START,END] [--dso=LIST] [--symbol=LIST] [--source=LIST]",
 	"spe-report [-d DB] --cross-isa [--workload NAME] [--format=table|json] [--top N] [-o FILE]",
-	"spe-report [-d DB] --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]",
-	"spe-report [-d DB] --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...",
-	"         [--color=auto|always|never] [-o FILE]",
+	"spe-report [-d DB | FILE.data] --html=FILE [--symfs=DIR] [--source-dir=DIR]... [--annotations=N] [--top N]",
+	"         [--pid=LIST] ... (the selection, as above)",
+	"spe-report [-d DB | FILE.data] --annotate=SYMBOL [--format=table|json] [--symfs=DIR] [--source-dir=DIR]...",
+	"         [--color=auto|always|never] [-o FILE] [--pid=LIST] ... (the selection, as above)",
 	"spe-report -d DB --diff SOURCES_A SOURCES_B [--confidence P] [--format=table|json|html] [--top N]",
 	"         [-o FILE | --html=FILE]",
 	"spe-report --diff DB_A DB_B [--confidence P] [--format=table|json|html] [--top N] [-o FILE | --html=FILE]",
@@ -76,7 +78,7 @@ static const struct cli_option options[] = {
 	{ OPT_ANNOTATIONS, "annotations", 0, CLI_INT, "N", .min = 0, .max = 100,
 	  .help = "functions annotated in the HTML page (default 5; 0: none)" },
 	{ OPT_COLOR, "color", 0, CLI_CHOICE, .choices = colors, .help = "--annotate's shading on a terminal" },
-	CLI_SELECT_OPTIONS("Which records (as perf report; the text and JSON report)"),
+	CLI_SELECT_OPTIONS("Which records (as perf report)"),
 	{ OPT_CLICKHOUSE, "clickhouse", 0, CLI_TEXT, "URL",
 	  .help = "the report, page or annotation from a ClickHouse database (read-only)", .group = "ClickHouse" },
 	{ OPT_HOST, "host", 0, CLI_TEXT, "NAME", .help = "with --clickhouse: only the captures of host NAME" },
@@ -331,10 +333,10 @@ static int report_main(int argc, char **argv, struct cli_select *sel)
 			return rc;
 	}
 	int selected = spe_select_active(&sel->s) && !on_clickhouse;
-	if (selected && (diff || cross || j.symbol || html || (format && !strcmp(format, "html"))))
+	if (selected && (diff || cross))
 		return cli_usage_error(cmd, "the selection (--pid, --tid, --comm, --cpu, --time, --dso, --symbol, --source) "
-					    "goes with the text and JSON report, not with --diff, --cross-isa, --annotate or the "
-					    "HTML page");
+					    "goes with the text and JSON report, the HTML page and --annotate, not with --diff "
+					    "or --cross-isa");
 	/* spe-report FILE.data: loaded into a private database first, as spe-query does */
 	const char *recording = !diff && first != argc ? argv[first] : NULL;
 	if (recording && (argc - first > 1 || j.db_path))
@@ -466,11 +468,31 @@ static int report_main(int argc, char **argv, struct cli_select *sel)
 		spe_db_close(sdb);
 		return rc;
 	}
+	char *selection_text = NULL; /* the records were chosen (spe/settings.h): the page and annotation say so */
+	if (chosen && (j.mode == MODE_HTML || j.mode == MODE_ANNOTATE)) {
+		/* their sections read the load's summaries: the chosen records are loaded by themselves */
+		struct cli_temp_load lo = { .symfs = j.so.symfs, .cancel = cli_stop_flag() };
+		struct spe_db *picked = NULL;
+		rc = cli_select_reload(prog, j.db_path, j.db, chosen, recording, &lo, &picked);
+		spe_selection_free(chosen);
+		chosen = NULL;
+		spe_db_close(sdb);
+		if (rc != CLI_OK) {
+			free(kept_symfs);
+			free(kept_dirs);
+			return rc;
+		}
+		sdb = picked;
+		j.db = spe_db_sqlite(sdb);
+	}
+	if (spe_setting_get(j.db, SPE_SETTING_SELECTION, &selection_text, err, sizeof err) == 0)
+		j.so.selection = selection_text;
 	j.ro.selection = chosen;
 	cli_sql_limits_watch(j.db);
 	rc = cli_report_output_write(prog, output ? output : "-", run, &j);
 	cli_sql_limits_watch(NULL);
 	spe_selection_free(chosen);
+	free(selection_text);
 	free(kept_symfs);
 	free(kept_dirs);
 	spe_db_close(sdb); /* FILE.data's private database is removed here */

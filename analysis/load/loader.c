@@ -75,6 +75,7 @@ struct spe_loader {
 	struct spe_row_record rows[ROW_BATCH]; /* rows waiting for the sink */
 	struct tally_note notes[ROW_BATCH];    /* and what the tally needs of them beside */
 	int n_rows;
+	uint64_t ordinal; /* records seen, for opts.keep */
 };
 
 /* A failed sink operation: its message, after what was being written. */
@@ -561,8 +562,6 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 		snprintf(ld->err, sizeof ld->err, "cpu %d is beyond the %d CPUs spekit reads", cpu, SPE_AUX_MAX_CPUS);
 		return -spe_invalid;
 	}
-	if (time == NO_TIME)
-		ld->counts.no_time++;
 	if (!ld->time_conv_written && ld->has_time_conv) {
 		int rc = write_time_conv(ld);
 		if (rc < 0)
@@ -576,6 +575,15 @@ int spe_loader_record_at(struct spe_loader *ld, int cpu, int pid, int tid, const
 	uint32_t space;
 	if (ana_attrib_record(&ld->at, c, rec, time, &pid, &tid, &space) < 0)
 		return out_of_memory(ld);
+	if (ld->opts.keep) { /* a selection: the CPU's thread is followed above, the record goes no further */
+		uint64_t i = ld->ordinal++;
+		if (i >= ld->opts.n_keep || !(ld->opts.keep[i / 64] >> (i % 64) & 1)) {
+			ld->counts.unselected++;
+			return 0;
+		}
+	}
+	if (time == NO_TIME)
+		ld->counts.no_time++;
 
 	static struct pc_value nowhere = { .latency_group = PC_NO_GROUP };
 	struct pc_value *where = &nowhere;

@@ -14,6 +14,7 @@
 #include "cli_signals.h"
 #include "load_status.h"
 #include "spe/analysis.h"
+#include "spe/settings.h"
 
 int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_load *o, struct spe_db **out)
 {
@@ -47,11 +48,24 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 	}
 	struct spe_load_opts opts = { .symbolize = 1, .symfs = o ? o->symfs : NULL,
 				      .cancel = o ? o->cancel : NULL };
+	if (o && !o->raw)
+		opts.midr = o->perf_midr;
+	const char *selection = o && o->keep ? o->selection : NULL;
+	if (selection)
+		opts.keep = o->keep, opts.n_keep = o->n_keep;
 	if (o && o->progress)
 		opts.on_progress = cli_progress_update, opts.progress_arg = o->progress;
 	struct spe_load_counts k = { 0 };
 	rc = o && o->raw ? spe_load_raw_file(db, input, o->midr, o->cpu, &opts, &k, err, sizeof err)
 			 : spe_load_perf_file(db, input, &opts, &k, err, sizeof err);
+	if (rc == 0 && selection && k.records + k.unselected != o->n_keep) {
+		snprintf(err, sizeof err, "%s: read again for the selection, it gave %llu records where the load the "
+			 "selection was made on had %llu: not the file that was loaded", input,
+			 (unsigned long long)(k.records + k.unselected), (unsigned long long)o->n_keep);
+		rc = -spe_bad_file;
+	}
+	if (rc == 0 && selection)
+		rc = spe_setting_set(spe_db_sqlite(db), SPE_SETTING_SELECTION, selection, err, sizeof err);
 	if (rc == 0)
 		rc = spe_db_commit(db, err, sizeof err);
 	if (o)
@@ -64,6 +78,10 @@ int cli_temp_db_load(const char *prog, const char *input, const struct cli_temp_
 			return cli_stop_signal() ? cli_stop_status() : cli_exit_status(rc);
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return rc == -spe_io ? CLI_NOINPUT : rc == -spe_nomem ? CLI_IOERR : CLI_DATAERR;
+	}
+	if (selection) { /* said by the file's first load */
+		*out = db;
+		return CLI_OK;
 	}
 	if (k.cut) /* the records before the cut are read: say what is missing */
 		fprintf(stderr, "%s: %s; the %llu records before the cut are read\n", prog, k.cut_what,

@@ -23,6 +23,17 @@ struct cli_temp_load {
 	const volatile sig_atomic_t *cancel; /* the load stops once *cancel != 0 (a signal handler's flag) */
 	int *partial;      /* if not NULL: set to 1 when the file was read in part (cut short, decode errors): exit 1 */
 	struct cli_progress *progress; /* the load's progress line (progress.h), erased at its end; or NULL */
+	/*
+	 * Only these records (spe_load_opts.keep, n_keep), which @p selection
+	 * names in words: kept in the database's meta (SPE_SETTING_SELECTION).
+	 * The file's warnings are not repeated (its first load said them), and
+	 * a load that reads other than n_keep records fails (65): not the file
+	 * the bits were counted on.
+	 */
+	const uint64_t *keep;
+	uint64_t n_keep;
+	const char *selection;
+	uint32_t perf_midr; /* a perf.data file: the part of the CPUs it names none for (spe_load_opts.midr), 0 unknown */
 };
 
 /*

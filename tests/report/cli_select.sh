@@ -159,9 +159,7 @@ for bad in "--time=abc" "--time=1.5" "--time=2,1" "--time=1.1234567891," "--time
 	expect "usage $bad" $? 64
 	has "usage $bad: names it" "$(cat "$tmp/err")" "${bad%%=*}"
 done
-run "$report" -d "$tmp/memwork.db" --pid=4242 --html="$tmp/p.html" >/dev/null 2>&1
-expect "html with a selection" $? 64
-[ ! -e "$tmp/p.html" ] || { echo "FAIL html with a selection wrote a page"; fail=1; }
+# (the page and --annotate with a selection: cli_select_page.sh)
 
 # a comm with a quote and SQL in it is a value, never SQL
 run "$report" -d "$tmp/memwork.db" "--comm=x') OR 1=1 --" >/dev/null 2>"$tmp/err"

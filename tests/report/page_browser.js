@@ -201,6 +201,19 @@ const status = (page, id) => page.evaluate((id) => {
     check('drill_function_objects_first', same(firstObjs, ranked(facts.small.first_function_objects)),
       [firstObjs, facts.small.first_function_objects]);
     check('small_console_quiet', small.length === 0, small);
+
+    // ---- a page of a selection: its header says it, its functions are the selection's
+    const sel = [];
+    const sp = await open(browser, facts.selected.page, sel);
+    const header = await sp.page.$eval('header p.selection', (p) => p.textContent);
+    check('selected_header', header.startsWith('selection: ' + facts.selected.selection + ' '), header);
+    const jsel = await headIndex(sp.page, 'hot-symbol', 'samples');
+    const selNames = await column(sp.page, 'hot-symbol', 1), selCounts = await column(sp.page, 'hot-symbol', jsel);
+    const drawn = selNames.map((n, k) => n + ' ' + selCounts[k]).sort();
+    const wanted = facts.selected.functions.map((f) => f.name + ' ' + f.samples).sort();
+    check('selected_functions', wanted.length > 1 && drawn.join(',') === wanted.join(','), [drawn, wanted]);
+    check('selected_console_quiet', sel.length === 0, sel);
+    await sp.page.close();
     if (shot) { // a fresh page, as a reader first sees it
       const fresh = await open(browser, facts.small.page, small);
       await fresh.page.setViewport({ width: 1280, height: 2300 });

@@ -7,8 +7,10 @@
 # against the database's own numbers (sqlite3); the page is ready in under 3 s and
 # holds the first 10,000 instructions of 200,000, saying so.  On the memwork
 # capture the flame graph is zoomed, searched and switched to data objects, a
-# function is followed to its annotation, a small table sorted in place.  No
-# console message on either page (a CSP violation logs one).
+# function is followed to its annotation, a small table sorted in place.  The page of a
+# selection (-C 0) says it in its header and draws the functions of CPU 0's records with
+# their samples (from the whole database).  No console message on any page (a CSP
+# violation logs one).
 # puppeteer-core is fetched with npm once into NPM_CACHE (the build tree's
 # npm-cache); skips (77) without chromium, node, sqlite3, or when the npm
 # registry cannot be reached the first time.
@@ -57,6 +59,9 @@ run "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$fx/elf" 2>/dev/nu
 run "$report" -d "$tmp/memwork.db" --html="$tmp/memwork.html" --symfs="$fx/elf" --source-dir="$fx/workloads" \
 	2>/dev/null || { echo "FAIL report memwork"; exit 1; }
 echo "bench page: $(wc -c <"$tmp/bench.html") bytes"
+# a page of a selection (CPU 0): the capture's records of CPU 0 loaded by themselves
+run "$report" "$tmp/memwork.data" --html="$tmp/selected.html" -C 0 --symfs="$fx/elf" 2>/dev/null ||
+	{ echo "FAIL report memwork -C 0"; exit 1; }
 
 # what the page must show, from the databases
 b() { sqlite3 "$tmp/bench.db" "$1"; }
@@ -88,6 +93,9 @@ cat >"$tmp/facts.json" <<EOF
   "far": {"symbol": "${far%|*}", "total_latency": ${far#*|}, "rank": 5001},
   "eleventh": "$(b "SELECT symbol FROM hot_symbol $order LIMIT 1 OFFSET 10")",
   "pcs_absent_text": "$(thousands $((npc - 10000)))"},
+ "selected": {"page": "$tmp/selected.html", "selection": "cpu 0",
+  "functions": $(s_json "SELECT symbol AS name, count(*) AS samples FROM spe_sample WHERE cpu = 0 AND symbol IS NOT NULL
+	GROUP BY symbol")},
  "small": {"page": "$tmp/memwork.html",
   "first_function": "$(s "SELECT symbol FROM hot_symbol $order LIMIT 1")",
   "second_function": "$(s "SELECT symbol FROM hot_symbol $order LIMIT 1 OFFSET 1")",

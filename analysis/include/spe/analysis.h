@@ -340,12 +340,25 @@ struct spe_load_opts {
 	 */
 	spe_progress_fn *on_progress;
 	void *progress_arg;
+	/*
+	 * Only some records (spe-report's page and --annotate with a
+	 * selection): record i of the load (counted from 0 in the order
+	 * spe_loader_record is called, the order of spe_record's ids in a
+	 * load of the same file) is kept when bit i % 64 of keep[i / 64] is
+	 * set; the others update who ran on each CPU, as every record does, and
+	 * are then dropped before resolution: no row, no summary counts them
+	 * (spe_load_counts.unselected does).  Records past n_keep are dropped.
+	 * NULL: every record.
+	 */
+	const uint64_t *keep;
+	uint64_t n_keep;
 };
 
 #define SPE_LOAD_LINE_BUDGET 524288 /* about 80-130 MB at most */
 
 struct spe_load_counts {
 	uint64_t records;          /* rows inserted */
+	uint64_t unselected;       /* records spe_load_opts.keep dropped (records + unselected: all read) */
 	uint64_t bad_bytes;        /* decoder: bytes that were not packets */
 	uint64_t skipped_bytes;
 	uint64_t partial_records;

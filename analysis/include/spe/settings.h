@@ -7,6 +7,10 @@
  *
  *   load.symfs       the last load's --symfs, absolute
  *   load.source_dir  the last load's --source-dir values, absolute, one per line
+ *   load.selection   the records are only those a selection chose, in words
+ *                    ("pid 42; cpu 1"): spe-report's private database of the
+ *                    page and --annotate with --pid, --cpu... (every report of
+ *                    it says so)
  */
 #ifndef SPE_SETTINGS_H
 #define SPE_SETTINGS_H
@@ -21,6 +25,7 @@ extern "C" {
 
 #define SPE_SETTING_SYMFS "load.symfs"
 #define SPE_SETTING_SOURCE_DIR "load.source_dir"
+#define SPE_SETTING_SELECTION "load.selection"
 
 /* Set @p key to @p value (NULL: remove it) in @p db's open transaction.  0, or -spe_io / -spe_bad_file with @p err. */
 int spe_setting_set(sqlite3 *db, const char *key, const char *value, char *err, size_t errlen);

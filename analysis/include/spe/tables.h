@@ -536,7 +536,7 @@ struct spe_row_record {
 	S(_branch_mispredict, 0, NULL, NULL, "`branch_stat` over every source, in `branch_mispredict`'s order")
 
 #define SPE_STORE_COLUMNS_meta(D)                                                            \
-	D(meta, key, "TEXT PRIMARY KEY", "`schema_version`, `application`, `load.symfs`, `load.source_dir`") \
+	D(meta, key, "TEXT PRIMARY KEY", "`schema_version`, `application`, `load.symfs`, `load.source_dir`, `load.selection` (the records are only those a selection chose: spe-report's private database of a page or `--annotate` with `--pid`..., in words, `pid 42; cpu 1`)") \
 	D(meta, value, "TEXT",                                                                      \
 	  "the schema version; `spekit`; the absolute `--symfs` and `--source-dir` (one per line) of the "  \
 	  "last `spe-load` given them, which spe-report uses when not given its own (spe/settings.h)")

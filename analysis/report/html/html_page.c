@@ -199,7 +199,13 @@ void report_page_open(struct report_ctx *c, const char *heading, const char *sub
 	report_html_text(h, c->o.title);
 	report_html_raw(h, "</h1><p>");
 	report_html_text(h, subtitle);
-	report_html_raw(h, "</p></header>\n<nav>");
+	report_html_raw(h, "</p>");
+	if (c->o.selection && *c->o.selection) { /* every number below is of these records only */
+		report_html_raw(h, "<p class=\"selection\">selection: ");
+		report_html_text(h, c->o.selection);
+		report_html_raw(h, " (only the records it chooses were loaded: every section is of them)</p>");
+	}
+	report_html_raw(h, "</header>\n<nav>");
 	for (size_t i = 0; i < n; i++)
 		report_html_printf(h, "<a href=\"#%s\">%s</a>", nav[i].id, nav[i].label);
 	report_html_raw(h, "</nav>\n<main>");

@@ -196,11 +196,13 @@ static json_object *str_json(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-static int print_json(FILE *out, const struct ann_function *f, const char *share_all)
+static int print_json(FILE *out, const struct ann_function *f, const char *share_all, const char *selection)
 {
 	json_object *o = json_object_new_object();
 	char addr[32];
 	json_object_object_add(o, "function", json_object_new_string(f->name));
+	if (selection && *selection) /* the records were selected (spe_report_opts.selection) */
+		json_object_object_add(o, "selection", json_object_new_string(selection));
 	json_object_object_add(o, "binary", str_json(f->binary));
 	json_object_object_add(o, "file", str_json(f->decl_file));
 	json_object_object_add(o, "line", f->decl_line > 0 ? json_object_new_int(f->decl_line) : NULL);
@@ -315,8 +317,10 @@ static int annotate(sqlite3 *db, struct spe_ch *ch, const char *symbol, enum spe
 	if (nbin == 0) {
 		char hot[256];
 		hottest_names(&c, hot, sizeof hot);
-		rc = report_fail(&c, -spe_invalid, "no function named '%s' in the database%s%s%s", symbol,
-				 hot[0] ? " (the hottest: " : "", hot,
+		int sel = c.o.selection && *c.o.selection; /* the database holds the chosen records only */
+		rc = report_fail(&c, -spe_invalid, "no function named '%s' %s%s%s%s%s%s", symbol,
+				 sel ? "in the records of the selection (" : "in the database", sel ? c.o.selection : "",
+				 sel ? ")" : "", hot[0] ? " (the hottest: " : "", hot,
 				 hot[0] ? "; spe-query \"SELECT symbol FROM hot_symbol\" lists all)" : "");
 		goto out;
 	}
@@ -330,10 +334,15 @@ static int annotate(sqlite3 *db, struct spe_ch *ch, const char *symbol, enum spe
 		if ((rc = share_of_all(&c, &fs[i], share, sizeof share)) < 0)
 			break;
 		if (fmt == SPE_REPORT_JSON) {
-			rc = print_json(out, &fs[i], share[0] ? share : NULL);
+			rc = print_json(out, &fs[i], share[0] ? share : NULL, c.o.selection);
 		} else {
 			if (i)
 				fputc('\n', out);
+			else if (c.o.selection && *c.o.selection) {
+				fputs("selection: ", out);
+				vis(out, c.o.selection);
+				fputc('\n', out);
+			}
 			print_text(out, &c, &fs[i], share[0] ? share : NULL);
 		}
 	}

@@ -44,6 +44,12 @@ struct spe_report_opts {
 	const char *title;              /* page title; NULL = the database file name */
 	int color;                      /* annotate text: ANSI colours for the shading */
 	/*
+	 * The records the database holds were selected from the capture's
+	 * (spe/settings.h, SPE_SETTING_SELECTION): in words ("pid 42; cpu 1"),
+	 * said in the page's header and each annotation.  NULL: all of them.
+	 */
+	const char *selection;
+	/*
 	 * How far the HTML page is (spe/progress.h): "sections" done of all,
 	 * with the section being written as the step, at each section and
 	 * each query it runs.  NULL: none.
