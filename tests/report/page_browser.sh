@@ -7,7 +7,10 @@
 # against the database's own numbers (sqlite3); the page is ready in under 3 s and
 # holds the first 10,000 instructions of 200,000, saying so.  On the memwork
 # capture the flame graph is zoomed, searched and switched to data objects, a
-# function is followed to its annotation, a small table sorted in place.  No
+# function is followed to its annotation, a small table sorted in place.  Any function's annotation drawn on
+# demand (one outside the five the page draws, its instructions' count and latency against hot_pc), an
+# instruction's data pages, lines and addresses and a shared cache line's functions and threads (against
+# spe_sample); the big page stays under 3 MiB.  No
 # console message on either page (a CSP violation logs one).
 # puppeteer-core is fetched with npm once into NPM_CACHE (the build tree's
 # npm-cache); skips (77) without chromium, node, sqlite3, or when the npm
@@ -76,6 +79,20 @@ top_object_id="SELECT data_object_id FROM hot_data_object $obj_order LIMIT 1"
 first_fn=$(s "SELECT symbol FROM hot_symbol $order LIMIT 1")
 drill_fn=$(s "SELECT symbol FROM spe_sample WHERE data_object IS NOT NULL GROUP BY symbol
 	ORDER BY sum(total_latency) DESC LIMIT 1")
+# a function outside the five annotated ones, to its annotation drawn on demand: the instructions of it among the
+# first 10,000 of hot_pc (the rows the page holds), their count and latency; one far down, with none of them
+pc_order="ORDER BY total_latency DESC, samples DESC, pc_value, symbol NULLS FIRST"
+ann_fn=$(b "SELECT symbol FROM hot_symbol $order LIMIT 1 OFFSET 6")
+ann_held="FROM (SELECT * FROM hot_pc $pc_order LIMIT 10000) WHERE symbol = '$ann_fn'"
+# an instruction to its data, a shared cache line to its functions and threads, from spe_sample (every row: the
+# test ranks them as the page does)
+pc_first="SELECT pc_value FROM hot_pc $pc_order LIMIT 1"
+pc_fn="SELECT symbol FROM hot_pc $pc_order LIMIT 1"
+pc_data() { s_json "SELECT printf('0x%x', data_va_value & $1) AS name, count(*) AS samples, sum(total_latency) AS latency
+	FROM spe_sample WHERE pc_value = ($pc_first) AND symbol = ($pc_fn) AND data_va_value IS NOT NULL GROUP BY 1"; }
+line_of="FROM (SELECT source_id, pid, line_value FROM cacheline_sharing
+	ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC, line, pid LIMIT 1) l
+	JOIN spe_sample r ON r.source_id = l.source_id AND r.pid IS l.pid AND r.data_va_value >> 6 = l.line_value >> 6"
 # the console check, tried first on a page made to fail it: a script its CSP refuses
 printf '%s\n' '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="script-src '"'none'"'"/></head>' \
 	'<body data-ready="1"><script>document.title="ran"</script></body></html>' >"$tmp/refused.html"
@@ -87,7 +104,12 @@ cat >"$tmp/facts.json" <<EOF
   "min_samples": $(b "SELECT min(samples) FROM hot_symbol"), "max_samples": $(b "SELECT max(samples) FROM hot_symbol"),
   "far": {"symbol": "${far%|*}", "total_latency": ${far#*|}, "rank": 5001},
   "eleventh": "$(b "SELECT symbol FROM hot_symbol $order LIMIT 1 OFFSET 10")",
-  "pcs_absent_text": "$(thousands $((npc - 10000)))"},
+  "pcs_absent_text": "$(thousands $((npc - 10000)))",
+  "size": $(wc -c <"$tmp/bench.html"),
+  "ann": {"symbol": "$ann_fn", "rank": 7, "instructions": $(b "SELECT count(*) $ann_held"),
+   "latency": $(b "SELECT sum(total_latency) $ann_held"), "samples": $(b "SELECT sum(samples) $ann_held"),
+   "all_samples": $(b "SELECT samples FROM hot_symbol WHERE symbol = '$ann_fn'")},
+  "far_held": $(b "SELECT count(*) FROM (SELECT * FROM hot_pc $pc_order LIMIT 10000) WHERE symbol = '${far%|*}'")},
  "small": {"page": "$tmp/memwork.html",
   "first_function": "$(s "SELECT symbol FROM hot_symbol $order LIMIT 1")",
   "second_function": "$(s "SELECT symbol FROM hot_symbol $order LIMIT 1 OFFSET 1")",
@@ -102,6 +124,12 @@ cat >"$tmp/facts.json" <<EOF
   "first_function_objects": $(s_json "SELECT data_object AS name, sum(total_latency) AS latency, count(*) AS samples
 	FROM spe_sample WHERE symbol = '$first_fn' AND data_object IS NOT NULL GROUP BY data_object"),
   "drill_function": "$drill_fn",
+  "pc_first": "$(s "SELECT printf('0x%x', ($pc_first))")", "pc_function": "$(s "$pc_fn")",
+  "pc_pages": $(pc_data '~4095'), "pc_lines": $(pc_data '~63'), "pc_addresses": $(pc_data '-1'),
+  "line_functions": $(s_json "SELECT coalesce(r.symbol, '(no symbol)') AS name, count(*) AS samples,
+	sum(r.total_latency) AS latency $line_of GROUP BY r.symbol"),
+  "line_threads": $(s_json "SELECT 'tid ' || r.tid AS name, count(*) AS samples, sum(r.total_latency) AS latency
+	$line_of GROUP BY r.tid"),
   "drill_function_objects": $(s_json "SELECT data_object AS name, sum(total_latency) AS latency, count(*) AS samples
 	FROM spe_sample WHERE symbol = '$drill_fn' AND data_object IS NOT NULL GROUP BY data_object")}}
 EOF
