@@ -343,7 +343,8 @@
       name + '\'" lists them';
     var said = name === '(no symbol)' ? 'No symbol: no instructions to annotate.'
       : !list.length ? 'None of its instructions is among the ' + held + ' of the highest total latency this page holds' + ask + '.'
-      : thousands(list.length) + ' of its sampled instructions, shaded by their share of its latency (' + pct(shownLat, total) + ')' +
+      : 'Its ' + thousands(list.length) + (list.length === 1 ? ' sampled instruction' : ' sampled instructions') +
+        ' in this page, shaded by their share of its latency (' + pct(shownLat, total) + ' of it)' +
         (shownN < samples ? '; ' + thousands(samples - shownN) + ' more samples, ' + pct(total - shownLat, total) +
           ' of its latency, are in instructions not in this page, which holds the ' + held + ' of the highest total latency' + ask
           : '; they hold all its samples') + '.';
