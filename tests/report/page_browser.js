@@ -139,6 +139,10 @@ const status = (page, id) => page.evaluate((id) => {
     check('ann_rest_said', ann !== null && (wantAnn.all_samples > wantAnn.samples
       ? ann.said.includes((wantAnn.all_samples - wantAnn.samples).toLocaleString('en-US') + ' more samples')
       : ann.said.includes('they hold all its samples')), ann && ann.said);
+    if (wantAnn.perf) { // perf script's samples of that function: every PC, when the page says it holds them all
+      check('ann_against_perf', ann !== null && ann.said.includes('they hold all its samples') && ann.n === wantAnn.perf.instructions &&
+        ann.samples === wantAnn.perf.samples && ann.latency === wantAnn.perf.latency, [ann, wantAnn.perf]);
+    }
     await typeSearch(p, 'hot-symbol', facts.big.far.symbol);
     const far = await annOf(facts.big.far.symbol);
     check('ann_far', far !== null && (facts.big.far_held === 0 ? far.n === 0 &&
@@ -258,7 +262,9 @@ const status = (page, id) => page.evaluate((id) => {
       tr.cells[0].click(); // and closed again
       return out;
     }, how, arg);
-    const top5 = (want) => ranked(want).slice(0, 5);
+    // the page breaks ties by address (the query's ORDER BY ... addr), as this does
+    const top5 = (want) => want.slice().sort((a, b) => b.latency - a.latency || b.samples - a.samples ||
+      (BigInt(a.name) < BigInt(b.name) ? -1 : BigInt(a.name) > BigInt(b.name) ? 1 : 0)).slice(0, 5);
     for (const how of ['table', 'demand', 'static']) {
       const got = await pcLists(how, { fn: facts.small.pc_function, pc: facts.small.pc_first });
       check('pc_pages_' + how, got !== null && got.page !== undefined && facts.small.pc_pages.length > 0 && same(got.page, top5(facts.small.pc_pages)),
@@ -266,6 +272,29 @@ const status = (page, id) => page.evaluate((id) => {
       check('pc_lines_' + how, got !== null && got.line !== undefined && same(got.line, top5(facts.small.pc_lines)), [got && got.line, top5(facts.small.pc_lines)]);
       check('pc_addresses_' + how, got !== null && got.address !== undefined && same(got.address, top5(facts.small.pc_addresses)),
         [got && got.address, top5(facts.small.pc_addresses)]);
+    }
+    // the same lists from perf script's samples of memwork.data (addresses masked to their page and line)
+    const perfGroups = (records, key) => {
+      const g = new Map();
+      records.forEach((r) => {
+        const k = key(r);
+        if (k === null) return;
+        const x = g.get(k) || { name: k, samples: 0, latency: 0 };
+        x.samples++;
+        x.latency += r[2];
+        g.set(k, x);
+      });
+      return Array.from(g.values());
+    };
+    const masked = (mask) => (r) => r[3] === facts.small.pc_first ? '0x' + (BigInt(r[1]) & ~BigInt(mask)).toString(16) : null;
+    if (facts.small.perf_records) {
+      const got = await pcLists('table', {});
+      check('pc_pages_perf', got !== null && got.page !== undefined && same(got.page, top5(perfGroups(facts.small.perf_records, masked(4095)))),
+        [got && got.page, top5(perfGroups(facts.small.perf_records, masked(4095)))]);
+      check('pc_lines_perf', got !== null && got.line !== undefined && same(got.line, top5(perfGroups(facts.small.perf_records, masked(63)))),
+        [got && got.line, top5(perfGroups(facts.small.perf_records, masked(63)))]);
+      check('pc_addresses_perf', got !== null && got.address !== undefined && same(got.address, top5(perfGroups(facts.small.perf_records, masked(0)))),
+        [got && got.address, top5(perfGroups(facts.small.perf_records, masked(0)))]);
     }
     // a shared cache line to the functions and threads using it
     const lineUsers = await q.evaluate(() => {
@@ -282,6 +311,13 @@ const status = (page, id) => page.evaluate((id) => {
       same(lineUsers[0], ranked(facts.small.line_functions)), [lineUsers, facts.small.line_functions]);
     check('line_threads', lineUsers !== null && facts.small.line_threads.length > 0 &&
       same(lineUsers[1], ranked(facts.small.line_threads)), [lineUsers, facts.small.line_threads]);
+    if (facts.small.perf_records) { // the line's samples in perf script (one process: the line alone picks them)
+      const inLine = (r) => (BigInt(r[1]) >> 6n) === (BigInt(facts.small.line_address) >> 6n);
+      const fns = perfGroups(facts.small.perf_records, (r) => inLine(r) ? r[4] : null);
+      const tids = perfGroups(facts.small.perf_records, (r) => inLine(r) ? 'tid ' + r[0] : null);
+      check('line_functions_perf', lineUsers !== null && fns.length > 0 && same(lineUsers[0], ranked(fns)), [lineUsers, fns]);
+      check('line_threads_perf', lineUsers !== null && tids.length > 1 && same(lineUsers[1], ranked(tids)), [lineUsers, tids]);
+    }
     check('small_console_quiet', small.length === 0, small);
     if (shot) { // a fresh page, as a reader first sees it
       const fresh = await open(browser, facts.small.page, small);

@@ -10,7 +10,7 @@
 # function is followed to its annotation, a small table sorted in place.  Any function's annotation drawn on
 # demand (one outside the five the page draws, its instructions' count and latency against hot_pc), an
 # instruction's data pages, lines and addresses and a shared cache line's functions and threads (against
-# spe_sample); the big page stays under 3 MiB.  No
+# spe_sample, and perf script's samples of the same perf.data); the big page stays under 3 MiB.  No
 # console message on either page (a CSP violation logs one).
 # puppeteer-core is fetched with npm once into NPM_CACHE (the build tree's
 # npm-cache); skips (77) without chromium, node, sqlite3, or when the npm
@@ -93,6 +93,18 @@ pc_data() { s_json "SELECT printf('0x%x', data_va_value & $1) AS name, count(*) 
 line_of="FROM (SELECT source_id, pid, line_value FROM cacheline_sharing
 	ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC, line, pid LIMIT 1) l
 	JOIN spe_sample r ON r.source_id = l.source_id AND r.pid IS l.pid AND r.data_va_value >> 6 = l.line_value >> 6"
+# and the same from perf script (perf 6.1, its SPE samples: --itrace=i1i, weight the total latency): the seventh
+# function's PCs, samples and latency in bench.data; memwork.data's records with a data address as
+# [tid, "address", weight, "pc", "function"] (one process), for the page's lists to be checked against
+perf_fn=null perf_mem=null
+if command -v perf >/dev/null; then
+	perf_fn=$(PAGER=cat perf script -i "$tmp/bench.data" --itrace=i1i --symfs="$tmp/bench" -F ip,sym,weight 2>/dev/null |
+		awk -v f="$ann_fn" '$3 == f { n[$2]++; w += $1; s++ } END { printf "{\"instructions\": %d, \"samples\": %d, \"latency\": %d}", length(n), s, w }')
+	perf_mem=$(PAGER=cat perf script -i "$tmp/memwork.data" --itrace=i1i --symfs="$fx/elf" -F tid,ip,sym,addr,weight 2>/dev/null |
+		awk 'NF == 5 && $2 != "0" { printf "%s[%s,\"0x%s\",%s,\"0x%s\",\"%s\"]", n++ ? "," : "[", $1, $2, $3, $4, $5 } END { print n ? "]" : "null" }')
+else
+	echo "perf not installed: the checks against perf script are left out"
+fi
 # the console check, tried first on a page made to fail it: a script its CSP refuses
 printf '%s\n' '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="script-src '"'none'"'"/></head>' \
 	'<body data-ready="1"><script>document.title="ran"</script></body></html>' >"$tmp/refused.html"
@@ -108,7 +120,7 @@ cat >"$tmp/facts.json" <<EOF
   "size": $(wc -c <"$tmp/bench.html"),
   "ann": {"symbol": "$ann_fn", "rank": 7, "instructions": $(b "SELECT count(*) $ann_held"),
    "latency": $(b "SELECT sum(total_latency) $ann_held"), "samples": $(b "SELECT sum(samples) $ann_held"),
-   "all_samples": $(b "SELECT samples FROM hot_symbol WHERE symbol = '$ann_fn'")},
+   "all_samples": $(b "SELECT samples FROM hot_symbol WHERE symbol = '$ann_fn'"), "perf": $perf_fn},
   "far_held": $(b "SELECT count(*) FROM (SELECT * FROM hot_pc $pc_order LIMIT 10000) WHERE symbol = '${far%|*}'")},
  "small": {"page": "$tmp/memwork.html",
   "first_function": "$(s "SELECT symbol FROM hot_symbol $order LIMIT 1")",
@@ -124,7 +136,10 @@ cat >"$tmp/facts.json" <<EOF
   "first_function_objects": $(s_json "SELECT data_object AS name, sum(total_latency) AS latency, count(*) AS samples
 	FROM spe_sample WHERE symbol = '$first_fn' AND data_object IS NOT NULL GROUP BY data_object"),
   "drill_function": "$drill_fn",
+  "perf_records": $perf_mem,
   "pc_first": "$(s "SELECT printf('0x%x', ($pc_first))")", "pc_function": "$(s "$pc_fn")",
+  "line_address": "$(s "SELECT printf('0x%x', line_value) FROM cacheline_sharing
+	ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC, line, pid LIMIT 1")",
   "pc_pages": $(pc_data '~4095'), "pc_lines": $(pc_data '~63'), "pc_addresses": $(pc_data '-1'),
   "line_functions": $(s_json "SELECT coalesce(r.symbol, '(no symbol)') AS name, count(*) AS samples,
 	sum(r.total_latency) AS latency $line_of GROUP BY r.symbol"),
