@@ -125,7 +125,8 @@ static int cmp_insn(const void *a, const void *b)
 static void write_sources(struct report_ctx *c, struct ann_rows *a)
 {
 	struct html *h = &c->h;
-	qsort(a->lines, a->nlines, sizeof *a->lines, cmp_src);
+	if (a->nlines) /* NULL when no instruction has a line */
+		qsort(a->lines, a->nlines, sizeof *a->lines, cmp_src);
 	const char **note = calloc(a->nfiles + 1, sizeof *note);
 	report_html_raw(h, ",\"src\":[");
 	size_t written = 0;
