@@ -319,6 +319,28 @@ const status = (page, id) => page.evaluate((id) => {
       check('line_threads_perf', lineUsers !== null && tids.length > 1 && same(lineUsers[1], ranked(tids)), [lineUsers, tids]);
     }
     check('small_console_quiet', small.length === 0, small);
+    // names and source lines that are markup, drawn by every drill-down: text, never elements
+    const hostile = [];
+    const hp = (await open(browser, facts.hostile, hostile)).page;
+    const opened = await hp.evaluate(() => {
+      let n = 0;
+      const click = (sel) => document.querySelectorAll(sel).forEach((tr) => { tr.cells[0].click(); n++; });
+      click('#hot-symbol tbody tr[data-i]');
+      click('#hot-symbol .ann-od table.ann-asm tbody tr[data-k]');
+      click('#hot-pc tbody tr[data-i]');
+      click('div.ann table.ann-asm tbody tr[data-pc]');
+      click('#data-objects tbody tr[data-i]');
+      click('#cacheline-sharing tbody tr[data-i]');
+      const text = Array.from(document.querySelectorAll('tr.drill')).map((b) => b.textContent).join('\n');
+      return { n, boxes: document.querySelectorAll('tr.drill').length, imgs: document.querySelectorAll('img').length,
+        handlers: Array.from(document.querySelectorAll('*')).filter((e) => Array.from(e.attributes).some((a) => /^on/i.test(a.name))).length,
+        tagAsText: (text.match(/<img src=x onerror=/g) || []).length, sourceAsText: text.includes('*/'), title: document.title };
+    });
+    await sleep(300);
+    check('hostile_drills_opened', opened.boxes >= 10, opened);
+    check('hostile_no_elements', opened.imgs === 0 && opened.handlers === 0 && !/PWNED/.test(opened.title), opened);
+    check('hostile_names_as_text', opened.tagAsText >= 10 && opened.sourceAsText, opened);
+    check('hostile_console_quiet', hostile.length === 0, hostile);
     if (shot) { // a fresh page, as a reader first sees it
       const fresh = await open(browser, facts.small.page, small);
       await fresh.page.setViewport({ width: 1280, height: 2300 });

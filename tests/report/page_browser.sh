@@ -10,7 +10,8 @@
 # function is followed to its annotation, a small table sorted in place.  Any function's annotation drawn on
 # demand (one outside the five the page draws, its instructions' count and latency against hot_pc), an
 # instruction's data pages, lines and addresses and a shared cache line's functions and threads (against
-# spe_sample, and perf script's samples of the same perf.data); the big page stays under 3 MiB.  No
+# spe_sample, and perf script's samples of the same perf.data); the big page stays under 3 MiB; on a page
+# whose names and source lines are markup, every drill-down opened draws them as text.  No
 # console message on either page (a CSP violation logs one).
 # puppeteer-core is fetched with npm once into NPM_CACHE (the build tree's
 # npm-cache); skips (77) without chromium, node, sqlite3, or when the npm
@@ -59,6 +60,20 @@ run "$record" --replay="$fx/workloads/traces/memwork.replay" -o "$tmp/memwork.da
 run "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$fx/elf" 2>/dev/null || { echo "FAIL load memwork"; exit 1; }
 run "$report" -d "$tmp/memwork.db" --html="$tmp/memwork.html" --symfs="$fx/elf" --source-dir="$fx/workloads" \
 	2>/dev/null || { echo "FAIL report memwork"; exit 1; }
+# the memwork page again from a database whose names and source lines are markup: the drill-downs draw them as text
+tag='<img src=x onerror="document.title=`PWNED`">'
+cp "$tmp/memwork.db" "$tmp/hostile.db"
+sqlite3 "$tmp/hostile.db" "
+	UPDATE symbol SET name = '$tag' || name;
+	UPDATE _hot_pc SET symbol = '$tag' || symbol, mnemonic = '$tag', operands = '</script>$tag';
+	UPDATE insn SET mnemonic = '$tag', operands = '</script>$tag';
+	UPDATE mapping SET path = '$tag' || path;
+	UPDATE thread SET comm = '$tag';
+	UPDATE data_object SET name = '$tag' || name, type = '$tag';" || { echo "FAIL sqlite3 hostile"; exit 1; }
+mkdir -p "$tmp/hsrc"
+sed 's|$| /* </script><img src=x onerror="document.title=`PWNED`"> */|' "$fx/workloads/memwork.c" >"$tmp/hsrc/memwork.c"
+run "$report" -d "$tmp/hostile.db" --html="$tmp/hostile.html" --source-dir="$tmp/hsrc" 2>/dev/null ||
+	{ echo "FAIL report hostile"; exit 1; }
 echo "bench page: $(wc -c <"$tmp/bench.html") bytes"
 
 # what the page must show, from the databases
@@ -109,7 +124,7 @@ fi
 printf '%s\n' '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="script-src '"'none'"'"/></head>' \
 	'<body data-ready="1"><script>document.title="ran"</script></body></html>' >"$tmp/refused.html"
 cat >"$tmp/facts.json" <<EOF
-{"selftest": "$tmp/refused.html",
+{"selftest": "$tmp/refused.html", "hostile": "$tmp/hostile.html",
  "big": {"page": "$tmp/bench.html", "functions_text": "$(thousands "$nfun")",
   "more_text": "$(thousands $((nfun - 10))) more functions, $left % of the latency",
   "functions_less_10_text": "$(thousands $((nfun - 10)))",
