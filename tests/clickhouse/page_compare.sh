@@ -30,7 +30,8 @@ norm() { # PAGE IDS-SED
 		/<section id="queries"/ || /<section id="flame"/ { skip = 1 }
 		skip && /<\/section>/ { sub(/.*<\/section>/, ""); skip = 0 }
 		skip { next }
-		/^<script type="application\/json" class="drill"/ { drill = 1 }
+		/^<script type="application\/json" class="(drill|ann-data|pc-data)"/ { drill = 1 }
+		/^<p class="none ch-only">/ { next }
 		drill { if (/<\/script>/) drill = 0; next }
 		/^<td data-col="(symbols|data_objects)"/ {
 			match($0, />[^<]*</)

@@ -33,7 +33,10 @@
 #   - the Flame graph: drawn from SQLite only (ClickHouse's page says so in
 #     its place), so it is left out of both;
 #   - the drill-down lists (data object to functions, function to data
-#     objects: <script class="drill"> blocks): from SQLite only, so left out.
+#     objects, a shared line to its functions and threads: <script
+#     class="drill"> blocks; any function's annotation and an instruction's
+#     data: class="ann-data" and "pc-data"): from SQLite only, so left out,
+#     and the line ClickHouse's page says so in (<p class="none ch-only">).
 # Skips (77) only when clickhouse-server is not installed or cannot start.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -89,6 +92,10 @@ cat "$tmp/err" >>"$messages"
 has page_progress "$(cat "$tmp/err")" "spe-report: the ClickHouse page: "
 has page_progress_sections "$(grep '^spe-report: the ClickHouse page: ' "$tmp/err")" "memory"
 same_page page "$tmp/sq.html" "$tmp/ch.html" "$tmp/ids.sed"
+# the drill-downs SQLite's page holds, ClickHouse's leaves out and says so (twice: hot code, shared lines)
+expect page_drills_sqlite "$(grep -c 'class="\(ann-data\|pc-data\)"' "$tmp/sq.html")" 2
+expect page_drills_clickhouse "$(grep -c 'class="\(ann-data\|pc-data\|drill\)"' "$tmp/ch.html")" 0
+expect page_drills_said "$(grep -c '^<p class="none ch-only">' "$tmp/ch.html")" 2
 # what was compared holds the report: its sections, ranked rows, charts and annotations
 expect page_sections "$(grep -c '^<section id=' "$tmp/ch.lines")" 9 # and the Queries appendix, the Flame graph
 expect page_sources "$(grep -c '^<td data-col="source_id"' "$tmp/ch.lines" | tr -d ' ')" \

@@ -113,6 +113,41 @@ const status = (page, id) => page.evaluate((id) => {
     // instructions: the page holds the first 10,000 and says the rest are not in it
     const pcMore = await p.$eval('p.more[data-table="hot-pc"]', (x) => x.textContent);
     check('pc_more_absent', pcMore.includes(facts.big.pcs_absent_text + ' of them'), pcMore);
+    // any function to its annotation, drawn on demand: the seventh (outside the five the page draws), against hot_pc's
+    // rows the page holds; one far down has none of them, and says so
+    check('big_size_under_3MiB', facts.big.size <= 3 * 1024 * 1024, facts.big.size);
+    const annOf = (name) => p.evaluate((name) => {
+      const tr = Array.from(document.querySelectorAll('#hot-symbol tbody tr[data-i]')).find((r) => r.cells[1].textContent === name);
+      if (!tr) return null;
+      tr.cells[1].click();
+      const od = tr.nextElementSibling && tr.nextElementSibling.querySelector('.ann-od');
+      if (!od) return null;
+      const rows = Array.from(od.querySelectorAll('table.ann-asm tbody tr'));
+      return { title: od.querySelector('h4').textContent, said: od.querySelector('p').textContent, n: rows.length,
+        latency: rows.reduce((t, r) => t + Number(r.cells[3].textContent), 0),
+        samples: rows.reduce((t, r) => t + Number(r.cells[2].textContent), 0),
+        drawnBefore: Array.from(document.querySelectorAll('div.ann h3 code')).some((c) => c.textContent === name) };
+    }, name);
+    const wantAnn = facts.big.ann;
+    await typeSearch(p, 'hot-symbol', wantAnn.symbol);
+    const ann = await annOf(wantAnn.symbol);
+    check('ann_on_demand', ann !== null && ann.title === 'Annotation of ' + wantAnn.symbol, ann);
+    check('ann_not_among_the_drawn', ann !== null && !ann.drawnBefore);
+    check('ann_instructions', ann !== null && wantAnn.instructions > 0 && ann.n === wantAnn.instructions, [ann, wantAnn]);
+    check('ann_latency', ann !== null && ann.latency === wantAnn.latency, [ann, wantAnn]);
+    check('ann_samples', ann !== null && ann.samples === wantAnn.samples, [ann, wantAnn]);
+    check('ann_rest_said', ann !== null && (wantAnn.all_samples > wantAnn.samples
+      ? ann.said.includes((wantAnn.all_samples - wantAnn.samples).toLocaleString('en-US') + ' more samples')
+      : ann.said.includes('they hold all its samples')), ann && ann.said);
+    if (wantAnn.perf) { // perf script's samples of that function: every PC, when the page says it holds them all
+      check('ann_against_perf', ann !== null && ann.said.includes('they hold all its samples') && ann.n === wantAnn.perf.instructions &&
+        ann.samples === wantAnn.perf.samples && ann.latency === wantAnn.perf.latency, [ann, wantAnn.perf]);
+    }
+    await typeSearch(p, 'hot-symbol', facts.big.far.symbol);
+    const far = await annOf(facts.big.far.symbol);
+    check('ann_far', far !== null && (facts.big.far_held === 0 ? far.n === 0 &&
+      far.said.startsWith('None of its instructions is among the 10,000') : far.n === facts.big.far_held), [far, facts.big.far_held]);
+    await typeSearch(p, 'hot-symbol', '');
     check('big_console_quiet', big.length === 0, big);
 
     // ---- the memwork page: the flame graph, annotations, the console
@@ -200,6 +235,89 @@ const status = (page, id) => page.evaluate((id) => {
     const firstObjs = await drillList('hot-symbol', facts.small.first_function);
     check('drill_function_objects_first', same(firstObjs, ranked(facts.small.first_function_objects)),
       [firstObjs, facts.small.first_function_objects]);
+    // an instruction to the pages, lines and addresses it touched: from the instructions table, from the function's
+    // annotation drawn on demand and from the annotation the page draws, each against spe_sample
+    const pcLists = (how, arg) => q.evaluate((how, arg) => {
+      let tr = null;
+      if (how === 'table') tr = document.querySelector('#hot-pc tbody tr[data-i="0"]');
+      if (how === 'static') {
+        const div = Array.from(document.querySelectorAll('div.ann')).find((d) => d.querySelector('h3 code').textContent === arg.fn);
+        tr = div && div.querySelector('table.ann-asm tr[data-pc="' + arg.pc + '"]');
+      }
+      if (how === 'demand') {
+        const fr = Array.from(document.querySelectorAll('#hot-symbol tbody tr[data-i]')).find((r) => r.cells[1].textContent === arg.fn);
+        if (!fr) return null;
+        if (!(fr.nextElementSibling && fr.nextElementSibling.classList.contains('drill'))) fr.cells[1].click();
+        tr = fr.nextElementSibling.querySelector('.ann-od table.ann-asm tr[data-pc="' + arg.pc + '"]');
+      }
+      if (!tr) return null;
+      tr.cells[0].click();
+      const box = tr.nextElementSibling;
+      if (!box || !box.classList.contains('pc-drill')) return null;
+      const out = {};
+      box.querySelectorAll('table.pc-list').forEach((t) => {
+        out[t.getAttribute('data-kind')] = Array.from(t.tBodies[0].rows).map((r) => ({ name: r.cells[0].textContent,
+          samples: Number(r.cells[1].textContent.replace(/,/g, '')), latency: Number(r.cells[2].textContent.replace(/,/g, '')) }));
+      });
+      tr.cells[0].click(); // and closed again
+      return out;
+    }, how, arg);
+    // the page breaks ties by address (the query's ORDER BY ... addr), as this does
+    const top5 = (want) => want.slice().sort((a, b) => b.latency - a.latency || b.samples - a.samples ||
+      (BigInt(a.name) < BigInt(b.name) ? -1 : BigInt(a.name) > BigInt(b.name) ? 1 : 0)).slice(0, 5);
+    for (const how of ['table', 'demand', 'static']) {
+      const got = await pcLists(how, { fn: facts.small.pc_function, pc: facts.small.pc_first });
+      check('pc_pages_' + how, got !== null && got.page !== undefined && facts.small.pc_pages.length > 0 && same(got.page, top5(facts.small.pc_pages)),
+        [got && got.page, top5(facts.small.pc_pages)]);
+      check('pc_lines_' + how, got !== null && got.line !== undefined && same(got.line, top5(facts.small.pc_lines)), [got && got.line, top5(facts.small.pc_lines)]);
+      check('pc_addresses_' + how, got !== null && got.address !== undefined && same(got.address, top5(facts.small.pc_addresses)),
+        [got && got.address, top5(facts.small.pc_addresses)]);
+    }
+    // the same lists from perf script's samples of memwork.data (addresses masked to their page and line)
+    const perfGroups = (records, key) => {
+      const g = new Map();
+      records.forEach((r) => {
+        const k = key(r);
+        if (k === null) return;
+        const x = g.get(k) || { name: k, samples: 0, latency: 0 };
+        x.samples++;
+        x.latency += r[2];
+        g.set(k, x);
+      });
+      return Array.from(g.values());
+    };
+    const masked = (mask) => (r) => r[3] === facts.small.pc_first ? '0x' + (BigInt(r[1]) & ~BigInt(mask)).toString(16) : null;
+    if (facts.small.perf_records) {
+      const got = await pcLists('table', {});
+      check('pc_pages_perf', got !== null && got.page !== undefined && same(got.page, top5(perfGroups(facts.small.perf_records, masked(4095)))),
+        [got && got.page, top5(perfGroups(facts.small.perf_records, masked(4095)))]);
+      check('pc_lines_perf', got !== null && got.line !== undefined && same(got.line, top5(perfGroups(facts.small.perf_records, masked(63)))),
+        [got && got.line, top5(perfGroups(facts.small.perf_records, masked(63)))]);
+      check('pc_addresses_perf', got !== null && got.address !== undefined && same(got.address, top5(perfGroups(facts.small.perf_records, masked(0)))),
+        [got && got.address, top5(perfGroups(facts.small.perf_records, masked(0)))]);
+    }
+    // a shared cache line to the functions and threads using it
+    const lineUsers = await q.evaluate(() => {
+      const tr = document.querySelector('#cacheline-sharing tbody tr[data-i="0"]');
+      if (!tr) return null;
+      tr.cells[0].click();
+      const box = tr.nextElementSibling;
+      if (!box || !box.classList.contains('drill')) return null;
+      return Array.from(box.querySelectorAll('table.drill-list')).map((t) => Array.from(t.tBodies[0].rows).map((r) => ({
+        name: r.cells[0].textContent, samples: Number(r.cells[2].textContent),
+        latency: r.cells[3].textContent === '\u2013' ? null : Number(r.cells[3].textContent) })));
+    });
+    check('line_functions', lineUsers !== null && facts.small.line_functions.length > 0 &&
+      same(lineUsers[0], ranked(facts.small.line_functions)), [lineUsers, facts.small.line_functions]);
+    check('line_threads', lineUsers !== null && facts.small.line_threads.length > 0 &&
+      same(lineUsers[1], ranked(facts.small.line_threads)), [lineUsers, facts.small.line_threads]);
+    if (facts.small.perf_records) { // the line's samples in perf script (one process: the line alone picks them)
+      const inLine = (r) => (BigInt(r[1]) >> 6n) === (BigInt(facts.small.line_address) >> 6n);
+      const fns = perfGroups(facts.small.perf_records, (r) => inLine(r) ? r[4] : null);
+      const tids = perfGroups(facts.small.perf_records, (r) => inLine(r) ? 'tid ' + r[0] : null);
+      check('line_functions_perf', lineUsers !== null && fns.length > 0 && same(lineUsers[0], ranked(fns)), [lineUsers, fns]);
+      check('line_threads_perf', lineUsers !== null && tids.length > 1 && same(lineUsers[1], ranked(tids)), [lineUsers, tids]);
+    }
     check('small_console_quiet', small.length === 0, small);
 
     // ---- a page of a selection: its header says it, its functions are the selection's
@@ -214,6 +332,28 @@ const status = (page, id) => page.evaluate((id) => {
     check('selected_functions', wanted.length > 1 && drawn.join(',') === wanted.join(','), [drawn, wanted]);
     check('selected_console_quiet', sel.length === 0, sel);
     await sp.page.close();
+    // names and source lines that are markup, drawn by every drill-down: text, never elements
+    const hostile = [];
+    const hp = (await open(browser, facts.hostile, hostile)).page;
+    const opened = await hp.evaluate(() => {
+      let n = 0;
+      const click = (sel) => document.querySelectorAll(sel).forEach((tr) => { tr.cells[0].click(); n++; });
+      click('#hot-symbol tbody tr[data-i]');
+      click('#hot-symbol .ann-od table.ann-asm tbody tr[data-k]');
+      click('#hot-pc tbody tr[data-i]');
+      click('div.ann table.ann-asm tbody tr[data-pc]');
+      click('#data-objects tbody tr[data-i]');
+      click('#cacheline-sharing tbody tr[data-i]');
+      const text = Array.from(document.querySelectorAll('tr.drill')).map((b) => b.textContent).join('\n');
+      return { n, boxes: document.querySelectorAll('tr.drill').length, imgs: document.querySelectorAll('img').length,
+        handlers: Array.from(document.querySelectorAll('*')).filter((e) => Array.from(e.attributes).some((a) => /^on/i.test(a.name))).length,
+        tagAsText: (text.match(/<img src=x onerror=/g) || []).length, sourceAsText: text.includes('*/'), title: document.title };
+    });
+    await sleep(300);
+    check('hostile_drills_opened', opened.boxes >= 10, opened);
+    check('hostile_no_elements', opened.imgs === 0 && opened.handlers === 0 && !/PWNED/.test(opened.title), opened);
+    check('hostile_names_as_text', opened.tagAsText >= 10 && opened.sourceAsText, opened);
+    check('hostile_console_quiet', hostile.length === 0, hostile);
     if (shot) { // a fresh page, as a reader first sees it
       const fresh = await open(browser, facts.small.page, small);
       await fresh.page.setViewport({ width: 1280, height: 2300 });

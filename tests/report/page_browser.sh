@@ -7,7 +7,11 @@
 # against the database's own numbers (sqlite3); the page is ready in under 3 s and
 # holds the first 10,000 instructions of 200,000, saying so.  On the memwork
 # capture the flame graph is zoomed, searched and switched to data objects, a
-# function is followed to its annotation, a small table sorted in place.  The page of a
+# function is followed to its annotation, a small table sorted in place.  Any function's annotation drawn on
+# demand (one outside the five the page draws, its instructions' count and latency against hot_pc), an
+# instruction's data pages, lines and addresses and a shared cache line's functions and threads (against
+# spe_sample, and perf script's samples of the same perf.data); the big page stays under 3 MiB; on a page
+# whose names and source lines are markup, every drill-down opened draws them as text.  The page of a
 # selection (-C 0) says it in its header and draws the functions of CPU 0's records with
 # their samples (from the whole database).  No console message on any page (a CSP
 # violation logs one).
@@ -58,6 +62,20 @@ run "$record" --replay="$fx/workloads/traces/memwork.replay" -o "$tmp/memwork.da
 run "$load" "$tmp/memwork.data" -o "$tmp/memwork.db" --symfs="$fx/elf" 2>/dev/null || { echo "FAIL load memwork"; exit 1; }
 run "$report" -d "$tmp/memwork.db" --html="$tmp/memwork.html" --symfs="$fx/elf" --source-dir="$fx/workloads" \
 	2>/dev/null || { echo "FAIL report memwork"; exit 1; }
+# the memwork page again from a database whose names and source lines are markup: the drill-downs draw them as text
+tag='<img src=x onerror="document.title=`PWNED`">'
+cp "$tmp/memwork.db" "$tmp/hostile.db"
+sqlite3 "$tmp/hostile.db" "
+	UPDATE symbol SET name = '$tag' || name;
+	UPDATE _hot_pc SET symbol = '$tag' || symbol, mnemonic = '$tag', operands = '</script>$tag';
+	UPDATE insn SET mnemonic = '$tag', operands = '</script>$tag';
+	UPDATE mapping SET path = '$tag' || path;
+	UPDATE thread SET comm = '$tag';
+	UPDATE data_object SET name = '$tag' || name, type = '$tag';" || { echo "FAIL sqlite3 hostile"; exit 1; }
+mkdir -p "$tmp/hsrc"
+sed 's|$| /* </script><img src=x onerror="document.title=`PWNED`"> */|' "$fx/workloads/memwork.c" >"$tmp/hsrc/memwork.c"
+run "$report" -d "$tmp/hostile.db" --html="$tmp/hostile.html" --source-dir="$tmp/hsrc" 2>/dev/null ||
+	{ echo "FAIL report hostile"; exit 1; }
 echo "bench page: $(wc -c <"$tmp/bench.html") bytes"
 # a page of a selection (CPU 0): the capture's records of CPU 0 loaded by themselves
 run "$report" "$tmp/memwork.data" --html="$tmp/selected.html" -C 0 --symfs="$fx/elf" 2>/dev/null ||
@@ -81,18 +99,49 @@ top_object_id="SELECT data_object_id FROM hot_data_object $obj_order LIMIT 1"
 first_fn=$(s "SELECT symbol FROM hot_symbol $order LIMIT 1")
 drill_fn=$(s "SELECT symbol FROM spe_sample WHERE data_object IS NOT NULL GROUP BY symbol
 	ORDER BY sum(total_latency) DESC LIMIT 1")
+# a function outside the five annotated ones, to its annotation drawn on demand: the instructions of it among the
+# first 10,000 of hot_pc (the rows the page holds), their count and latency; one far down, with none of them
+pc_order="ORDER BY total_latency DESC, samples DESC, pc_value, symbol NULLS FIRST"
+ann_fn=$(b "SELECT symbol FROM hot_symbol $order LIMIT 1 OFFSET 6")
+ann_held="FROM (SELECT * FROM hot_pc $pc_order LIMIT 10000) WHERE symbol = '$ann_fn'"
+# an instruction to its data, a shared cache line to its functions and threads, from spe_sample (every row: the
+# test ranks them as the page does)
+pc_first="SELECT pc_value FROM hot_pc $pc_order LIMIT 1"
+pc_fn="SELECT symbol FROM hot_pc $pc_order LIMIT 1"
+pc_data() { s_json "SELECT printf('0x%x', data_va_value & $1) AS name, count(*) AS samples, sum(total_latency) AS latency
+	FROM spe_sample WHERE pc_value = ($pc_first) AND symbol = ($pc_fn) AND data_va_value IS NOT NULL GROUP BY 1"; }
+line_of="FROM (SELECT source_id, pid, line_value FROM cacheline_sharing
+	ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC, line, pid LIMIT 1) l
+	JOIN spe_sample r ON r.source_id = l.source_id AND r.pid IS l.pid AND r.data_va_value >> 6 = l.line_value >> 6"
+# and the same from perf script (perf 6.1, its SPE samples: --itrace=i1i, weight the total latency): the seventh
+# function's PCs, samples and latency in bench.data; memwork.data's records with a data address as
+# [tid, "address", weight, "pc", "function"] (one process), for the page's lists to be checked against
+perf_fn=null perf_mem=null
+if command -v perf >/dev/null; then
+	perf_fn=$(PAGER=cat perf script -i "$tmp/bench.data" --itrace=i1i --symfs="$tmp/bench" -F ip,sym,weight 2>/dev/null |
+		awk -v f="$ann_fn" '$3 == f { n[$2]++; w += $1; s++ } END { printf "{\"instructions\": %d, \"samples\": %d, \"latency\": %d}", length(n), s, w }')
+	perf_mem=$(PAGER=cat perf script -i "$tmp/memwork.data" --itrace=i1i --symfs="$fx/elf" -F tid,ip,sym,addr,weight 2>/dev/null |
+		awk 'NF == 5 && $2 != "0" { printf "%s[%s,\"0x%s\",%s,\"0x%s\",\"%s\"]", n++ ? "," : "[", $1, $2, $3, $4, $5 } END { print n ? "]" : "null" }')
+else
+	echo "perf not installed: the checks against perf script are left out"
+fi
 # the console check, tried first on a page made to fail it: a script its CSP refuses
 printf '%s\n' '<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="script-src '"'none'"'"/></head>' \
 	'<body data-ready="1"><script>document.title="ran"</script></body></html>' >"$tmp/refused.html"
 cat >"$tmp/facts.json" <<EOF
-{"selftest": "$tmp/refused.html",
+{"selftest": "$tmp/refused.html", "hostile": "$tmp/hostile.html",
  "big": {"page": "$tmp/bench.html", "functions_text": "$(thousands "$nfun")",
   "more_text": "$(thousands $((nfun - 10))) more functions, $left % of the latency",
   "functions_less_10_text": "$(thousands $((nfun - 10)))",
   "min_samples": $(b "SELECT min(samples) FROM hot_symbol"), "max_samples": $(b "SELECT max(samples) FROM hot_symbol"),
   "far": {"symbol": "${far%|*}", "total_latency": ${far#*|}, "rank": 5001},
   "eleventh": "$(b "SELECT symbol FROM hot_symbol $order LIMIT 1 OFFSET 10")",
-  "pcs_absent_text": "$(thousands $((npc - 10000)))"},
+  "pcs_absent_text": "$(thousands $((npc - 10000)))",
+  "size": $(wc -c <"$tmp/bench.html"),
+  "ann": {"symbol": "$ann_fn", "rank": 7, "instructions": $(b "SELECT count(*) $ann_held"),
+   "latency": $(b "SELECT sum(total_latency) $ann_held"), "samples": $(b "SELECT sum(samples) $ann_held"),
+   "all_samples": $(b "SELECT samples FROM hot_symbol WHERE symbol = '$ann_fn'"), "perf": $perf_fn},
+  "far_held": $(b "SELECT count(*) FROM (SELECT * FROM hot_pc $pc_order LIMIT 10000) WHERE symbol = '${far%|*}'")},
  "selected": {"page": "$tmp/selected.html", "selection": "cpu 0",
   "functions": $(s_json "SELECT symbol AS name, count(*) AS samples FROM spe_sample WHERE cpu = 0 AND symbol IS NOT NULL
 	GROUP BY symbol")},
@@ -110,6 +159,15 @@ cat >"$tmp/facts.json" <<EOF
   "first_function_objects": $(s_json "SELECT data_object AS name, sum(total_latency) AS latency, count(*) AS samples
 	FROM spe_sample WHERE symbol = '$first_fn' AND data_object IS NOT NULL GROUP BY data_object"),
   "drill_function": "$drill_fn",
+  "perf_records": $perf_mem,
+  "pc_first": "$(s "SELECT printf('0x%x', ($pc_first))")", "pc_function": "$(s "$pc_fn")",
+  "line_address": "$(s "SELECT printf('0x%x', line_value) FROM cacheline_sharing
+	ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC, line, pid LIMIT 1")",
+  "pc_pages": $(pc_data '~4095'), "pc_lines": $(pc_data '~63'), "pc_addresses": $(pc_data '-1'),
+  "line_functions": $(s_json "SELECT coalesce(r.symbol, '(no symbol)') AS name, count(*) AS samples,
+	sum(r.total_latency) AS latency $line_of GROUP BY r.symbol"),
+  "line_threads": $(s_json "SELECT 'tid ' || r.tid AS name, count(*) AS samples, sum(r.total_latency) AS latency
+	$line_of GROUP BY r.tid"),
   "drill_function_objects": $(s_json "SELECT data_object AS name, sum(total_latency) AS latency, count(*) AS samples
 	FROM spe_sample WHERE symbol = '$drill_fn' AND data_object IS NOT NULL GROUP BY data_object")}}
 EOF

@@ -118,6 +118,8 @@ static const char style[] =
 	"p.more{color:var(--muted);font-size:12px;margin:2px 0 10px}\n"
 	"table.drillable tbody tr[data-i]{cursor:pointer}tr.open>td{background:#eef3f8}\n"
 	"tr.drill>td{background:#f6f8fa;padding:4px 12px 8px}table.drill-list{width:auto;margin:0}\n"
+	".pc-lists{display:flex;flex-wrap:wrap;gap:4px 24px}.pc-lists table.pc-list{width:auto;margin:0}"
+	".ann-od h4{margin:10px 0 2px}.ann-asm tr[data-pc]{cursor:pointer}\n"
 	".fg-bar{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:4px 0 6px;font-size:12px}\n"
 	".fg-bar input{font:inherit;padding:2px 6px;min-width:18em}\n"
 	".fg{overflow-x:auto}\n"

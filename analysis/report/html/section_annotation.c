@@ -193,7 +193,9 @@ int report_section_annotations(struct report_ctx *c, const struct hot_functions 
 	report_html_section(h, "annotations", "Annotation",
 		     "The hottest functions line by line: source on the left, the instructions on the right, each "
 		     "row shaded by its share of the function's total latency.  The loads column shows the memory "
-		     "levels that served the row's loads; a tag names the inlined function the code came from.");
+		     "levels that served the row's loads; a tag names the inlined function the code came from.  Any "
+		     "function's annotation opens under its row in Hot code; a click on a sampled instruction lists the "
+		     "data it touched.");
 	if (!hot->annotated)
 		report_html_raw(h, "<p class=\"none\">No function to annotate.</p>");
 	for (size_t i = 0; i < hot->annotated; i++) {

@@ -189,7 +189,8 @@ static int functions_table(struct report_ctx *c, const struct rowset *rs, size_t
 	}
 	report_table_end(h);
 	functions_json(c, rs, shown);
-	return report_drill_function_objects(c, rs, HS_SYMBOL, HS_MAPPING, rs->n < REPORT_ROWS_MAX ? rs->n : REPORT_ROWS_MAX);
+	size_t embedded = rs->n < REPORT_ROWS_MAX ? rs->n : REPORT_ROWS_MAX;
+	return report_drill_function_objects(c, rs, HS_SYMBOL, HS_MAPPING, embedded);
 }
 
 /* Latency buckets of each hot PC (pc_latency, matched on pc and insn_id). */
@@ -228,7 +229,7 @@ static int pc_buckets(struct report_ctx *c, const struct rowset *rs, size_t show
 	return rc < 0 ? rc : 0;
 }
 
-static int instructions_table(struct report_ctx *c, const struct hot_functions *hot)
+static int instructions_table(struct report_ctx *c, const struct hot_functions *hot, const struct rowset *fns)
 {
 	struct html *h = &c->h;
 	struct rowset rs;
@@ -283,6 +284,13 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 		}
 		report_table_end(h);
 		instructions_json(c, &rs, shown);
+		size_t embedded = rs.n < REPORT_ROWS_PC_MAX ? rs.n : REPORT_ROWS_PC_MAX;
+		rc = report_drill_pc_data(c, &rs, HP_INSN_ID, embedded);
+		if (rc == 0)
+			rc = report_ann_rows(c, fns, HS_SYMBOL, HS_MAPPING, fns->n < REPORT_ROWS_MAX ? fns->n : REPORT_ROWS_MAX,
+					     &rs, HP_INSN_ID, embedded);
+		report_drill_ch_note(c, "A function's annotation and data objects under its row and an instruction's data "
+					"pages, lines and addresses under its row");
 	}
 	free(buckets);
 	report_rowset_fini(&rs);
@@ -297,7 +305,9 @@ int report_section_hot_code(struct report_ctx *c, struct hot_functions *hot)
 		     "Functions and instructions ranked by the total latency of their samples (share: of all "
 		     "samples' latency).  The sparkline is the latency distribution on one log axis for every row "
 		     "(left fast, right slow); the coloured bar shows which memory levels served the function's "
-		     "loads, in the colours above.  Function names link to their annotation.");
+		     "loads, in the colours above.  Function names link to their annotation; a click on a "
+		     "function's row draws its annotation under it, with the data objects it touches, and one on an "
+		     "instruction's row the data pages, cache lines and addresses it touched.");
 	struct rowset rs;
 	int rc = report_rowset_every(c, RQ_HOT_SYMBOL, &rs);
 	if (rc < 0)
@@ -325,9 +335,9 @@ int report_section_hot_code(struct report_ctx *c, struct hot_functions *hot)
 	free(keys);
 	if (rc == 0)
 		rc = functions_table(c, &rs, shown, hot);
-	report_rowset_fini(&rs);
 	if (rc == 0)
-		rc = instructions_table(c, hot);
+		rc = instructions_table(c, hot, &rs);
+	report_rowset_fini(&rs);
 	report_html_raw(h, "</section>\n");
 	return rc;
 }

@@ -396,7 +396,8 @@ static int sharing(struct report_ctx *c)
 			"c2c's table.  Several offsets or data objects in one line mean false sharing: the threads "
 			"share the line, not the data (pad or split it).  HITM counts loads that found the line "
 			"modified in another core's cache; on parts that cannot record it (see below), peer and "
-			"remote hits on lines several CPUs write are the evidence.");
+			"remote hits on lines several CPUs write are the evidence.  A click on a line's row lists the "
+			"functions and threads using it.");
 	if (!rs.n) {
 		report_html_raw(h, "<p class=\"none\">No 64-byte line was stored to by one thread and touched by another.</p>");
 		report_rowset_fini(&rs);
@@ -406,7 +407,7 @@ static int sharing(struct report_ctx *c)
 	for (size_t r = 0; r < rs.n; r++) {
 		/* several threads storing at different offsets of one line: they share the line, not the data */
 		int offsets = atoi(report_rowset_get(&rs, r, 7) ? report_rowset_get(&rs, r, 7) : "0");
-		report_html_printf(h, "<tr title=\"source %s, pid %s\">", cell(&rs, r, 16) ? cell(&rs, r, 16) : "?",
+		report_html_printf(h, "<tr data-i=\"%zu\" title=\"source %s, pid %s\">", r, cell(&rs, r, 16) ? cell(&rs, r, 16) : "?",
 			    cell(&rs, r, 0) ? cell(&rs, r, 0) : "?");
 		report_table_cells(h, &rs, r, cols, ncols);
 		report_html_raw(h, offsets > 1 ? "<td><span class=\"tag hot\">false sharing</span></td>"
@@ -414,8 +415,10 @@ static int sharing(struct report_ctx *c)
 		report_html_raw(h, "</tr>");
 	}
 	report_table_end(h);
+	rc = report_drill_line_users(c, &rs, 16, 0, 1, rs.n);
+	report_drill_ch_note(c, "The functions and threads using a line, under its row,");
 	report_rowset_fini(&rs);
-	return 0;
+	return rc;
 }
 
 static int prefetch(struct report_ctx *c)

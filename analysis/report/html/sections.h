@@ -84,8 +84,40 @@ void report_thousands(char *out, size_t size, long long v);
  * JSON blocks after the tables' own.  Nothing on ClickHouse.
  */
 #define REPORT_DRILL_TOP 10
+/* A function as hot_symbol names it, a name in a binary (path; NULL: none), and its row; ordered by
+   report_cmp_function (NULL first, then by bytes), for bsearch from the queries' rows to the table's. */
+struct report_function {
+	const char *name, *path;
+	size_t row;
+};
+int report_cmp_function(const void *a, const void *b);
 int report_drill_object_functions(struct report_ctx *c, const struct rowset *rs, int id_col, size_t rows);
 int report_drill_function_objects(struct report_ctx *c, const struct rowset *rs, int name_col, int path_col, size_t rows);
+
+/*
+ * Whose the instructions table's rows are, for the annotation of any function drawn on demand (ann_rows.c):
+ * the function row (of the first @p fn_rows of @p fns, hot_symbol's rows: @p name_col, @p path_col) and the
+ * source file of each of the first @p pc_rows of @p pcs (hot_pc's rows, @p insn_col their insn_id), and the
+ * source lines where readable, as one JSON block.  Nothing on ClickHouse.
+ */
+int report_ann_rows(struct report_ctx *c, const struct rowset *fns, int name_col, int path_col, size_t fn_rows,
+		    const struct rowset *pcs, int insn_col, size_t pc_rows);
+/*
+ * From an instruction to the data it touched (drill_rows.c): for the first REPORT_PC_DATA_PCS of the first
+ * @p rows of @p pcs (hot_pc's rows, @p insn_col their insn_id), their top REPORT_PC_DATA_TOP 4 KiB pages,
+ * 64-byte lines and data addresses.
+ * From a shared cache line to its functions and threads: for each of the first @p rows lines of @p rs
+ * (cacheline_sharing's rows: @p source_col, @p pid_col, @p line_col the line in hex), its top
+ * REPORT_DRILL_TOP of each.  Nothing on ClickHouse.
+ */
+#define REPORT_PC_DATA_PCS 100
+#define REPORT_PC_DATA_TOP 5
+int report_drill_pc_data(struct report_ctx *c, const struct rowset *pcs, int insn_col, size_t rows);
+int report_drill_line_users(struct report_ctx *c, const struct rowset *rs, int source_col, int pid_col, int line_col,
+			    size_t rows);
+
+/* On a ClickHouse page, in place of the drill-downs: "@p what are drawn from SQLite databases only ..." */
+void report_drill_ch_note(struct report_ctx *c, const char *what);
 
 /* The page's script (the d3-flame-graph bundle and html/page/page.js) and the flame graph's rules: page_assets.c. */
 extern const char report_page_script[];

@@ -353,6 +353,50 @@ static void build(enum report_query q, int ch, struct util_text *t)
 			      "SELECT fn, bin, obj, type, n, lat FROM k WHERE k <= ?1 ORDER BY fn, bin, k");
 		break;
 	/*
+	 * A shared line's functions and threads: the records of the line's address space (source, pid) whose data
+	 * address is in it, as cacheline_sharing counts them (data_va >> 6).
+	 */
+	case RQ_DRILL_LINE_FUNCTIONS:
+	case RQ_DRILL_LINE_THREADS: {
+		int fns = q == RQ_DRILL_LINE_FUNCTIONS;
+		/* one scan of the records, each tested against the few lines (a lookup), then matched: CROSS JOIN keeps
+		   the records the outer loop (with l outside, a scan per line took 1.2 s at a million records) */
+		util_text_appendf(t, "WITH l AS MATERIALIZED (SELECT json_extract(value, '$[0]') AS k, json_extract(value, '$[1]') AS src,\n"
+			       "  json_extract(value, '$[2]') AS pid, json_extract(value, '$[3]') >> 6 AS line\n"
+			       "  FROM json_each(?1)),\n"
+			       "r AS (SELECT l.k, r.%s, count(*) AS n, sum(r.total_latency) AS lat FROM _spe_record r\n"
+			       "  CROSS JOIN l ON r.source_id = l.src AND r.pid IS l.pid AND r.data_va >> 6 = l.line\n"
+			       "  WHERE r.data_va >> 6 IN (SELECT line FROM l) GROUP BY %s),\n",
+			    fns ? "insn_id" : "source_id, r.tid", fns ? "1, 2" : "1, 2, 3");
+		if (fns)
+			util_text_append(t, "g AS (SELECT r.k, coalesce(s.name, '(no symbol)') AS name, m.path AS detail, sum(r.n) AS n,\n"
+				      "  sum(r.lat) AS lat FROM r LEFT JOIN insn i ON i.id = r.insn_id LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+				      "  LEFT JOIN mapping m ON m.id = s.mapping_id GROUP BY 1, 2, 3),\n");
+		else
+			util_text_append(t, "g AS (SELECT r.k, CASE WHEN r.tid IS NULL THEN '(unknown thread)' ELSE 'tid ' || r.tid END AS name,\n"
+				      "  th.comm AS detail, sum(r.n) AS n, sum(r.lat) AS lat FROM r\n"
+				      "  LEFT JOIN thread th ON th.source_id = r.source_id AND th.tid = r.tid GROUP BY 1, 2, 3),\n");
+		util_text_append(t, "k AS (SELECT *, row_number() OVER (PARTITION BY k ORDER BY lat DESC NULLS LAST, n DESC, name, detail) AS kk\n"
+			      "  FROM g)\n"
+			      "SELECT k, name, detail, n, lat FROM k WHERE kk <= ?2 ORDER BY k, kk");
+		break;
+	}
+	/* The annotation of any function (the instructions table's rows, by function) and an instruction's data. */
+	case RQ_ANN_INSNS:
+		util_text_append(t, "SELECT i.id, s.name, m.path, i.file, i.line FROM insn i LEFT JOIN symbol s ON s.id = i.symbol_id\n"
+			      "LEFT JOIN mapping m ON m.id = s.mapping_id WHERE i.id IN (SELECT value FROM json_each(?1))");
+		break;
+	case RQ_PC_ADDRESSES:
+		util_text_append(t, "WITH a AS (SELECT insn_id AS id, data_va AS va, count(*) AS n, sum(total_latency) AS lat FROM _spe_record\n"
+			      "  WHERE insn_id IN (SELECT value FROM json_each(?1)) AND data_va IS NOT NULL GROUP BY 1, 2),\n"
+			      "g AS (SELECT id, 0 AS kind, va & ~4095 AS addr, sum(n) AS n, sum(lat) AS lat FROM a GROUP BY 1, 2, 3\n"
+			      "  UNION ALL SELECT id, 1, va & ~63, sum(n), sum(lat) FROM a GROUP BY 1, 2, 3\n"
+			      "  UNION ALL SELECT id, 2, va, n, lat FROM a),\n"
+			      "k AS (SELECT *, row_number() OVER (PARTITION BY id, kind ORDER BY lat DESC NULLS LAST, n DESC, addr) AS k\n"
+			      "  FROM g)\n"
+			      "SELECT id, kind, printf('0x%x', addr), n, lat FROM k WHERE k <= ?2 ORDER BY id, kind, k");
+		break;
+	/*
 	 * The flame graphs group the table under spe_record on its integer columns first (the view's joins per
 	 * record cost seconds at a million records), then name the groups as the view would: the memory level
 	 * from the codes' level bits, else the op class from the op bits (schema.c, spe_record).  An
@@ -452,6 +496,10 @@ static const char *const names[RQ_COUNT] = {
 	[RQ_FLAME_DATA] = "flame_by_data_object",
 	[RQ_DRILL_OBJECT_FUNCTIONS] = "data_object_functions",
 	[RQ_DRILL_FUNCTION_OBJECTS] = "function_data_objects",
+	[RQ_DRILL_LINE_FUNCTIONS] = "cache_line_functions",
+	[RQ_DRILL_LINE_THREADS] = "cache_line_threads",
+	[RQ_ANN_INSNS] = "insn_functions",
+	[RQ_PC_ADDRESSES] = "pc_data_addresses",
 };
 
 const char *report_query_name(enum report_query q)

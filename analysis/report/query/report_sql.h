@@ -60,6 +60,13 @@ enum report_query {
 	/* the drill-down between data objects and code (SQLite only), top ?1 of each by total latency */
 	RQ_DRILL_OBJECT_FUNCTIONS, /* data_object_id, function, its binary's path, samples, total latency */
 	RQ_DRILL_FUNCTION_OBJECTS, /* function, its binary's path, data object, its type, samples, total latency */
+	RQ_DRILL_LINE_FUNCTIONS, /* per line of ?1 ([[row, source_id, pid, line address], ...]): row, function, its
+				    binary's path, samples, total latency */
+	RQ_DRILL_LINE_THREADS,   /* the same per thread: row, "tid N", its comm, samples, total latency */
+	/* the annotation of any function and an instruction's data, drawn on demand (SQLite only) */
+	RQ_ANN_INSNS,            /* the instructions of the insn ids in ?1: id, function, its binary's path, file, line */
+	RQ_PC_ADDRESSES,         /* the data of the insn ids in ?1: insn id, kind (0 the 4 KiB page, 1 the 64-byte
+				    line, 2 the address), address (hex), samples, total latency; the top ?2 of each */
 	RQ_COUNT
 };
 

@@ -210,55 +210,275 @@
     domTable(tb);
   }
 
-  // ---- the drill-down: a data object's row to the functions that touch it, a function's to its data objects
-  // (blocks of [row index, name, detail, samples, total latency], analysis/report/html/drill_rows.c)
-  function drill(block) {
-    var table = document.getElementById(block.getAttribute('data-table'));
+  // ---- the drill-downs: under a clicked row, lists from JSON blocks of [row index, name, detail, samples,
+  // total latency] (analysis/report/html/drill_rows.c): a data object's functions, a function's data objects,
+  // a shared cache line's functions and threads; under a function also its annotation (ann_rows.c), under an
+  // instruction the data pages, lines and addresses it touched
+  var drillSpecs = {
+    'data-objects': { '': { head: ['function', 'binary'], what: 'functions touching it', none: 'No function listed for it.', path: 1 } },
+    'hot-symbol': { '': { head: ['data object', 'type'], what: 'data objects it touches', none: 'It touched no known data object.' } },
+    'cacheline-sharing': {
+      functions: { head: ['function', 'binary'], what: 'functions using the line', none: 'No function listed for it.', path: 1 },
+      threads: { head: ['thread', 'command'], what: 'threads using the line', none: 'No thread listed for it.' }
+    }
+  };
+  function fmt(v) { return v === null || v === undefined ? '\u2013' : typeof v === 'number' ? thousands(v) : v; }
+  // a small table: HEAD over ROWS of cells (numbers right-aligned from column NUMFROM)
+  function listTable(cls, head, rows, numFrom) {
+    var t = el('table', cls), hr = el('tr');
+    head.forEach(function (h, j) { hr.appendChild(el('th', j >= numFrom ? 'n' : null, h)); });
+    t.appendChild(el('thead')).appendChild(hr);
+    var body = t.appendChild(el('tbody'));
+    rows.forEach(function (r) {
+      var row = body.appendChild(el('tr'));
+      r.forEach(function (v, j) { row.appendChild(el('td', j >= numFrom ? 'n' : 'mono', fmt(v))); });
+    });
+    return t;
+  }
+  function drillList(spec, list, top) {
+    var part = el('div', 'drill-part');
+    if (!list.length) { part.appendChild(el('p', 'none', spec.none)); return part; }
+    part.appendChild(el('p', 'none', 'The top ' + top + ' ' + spec.what + ', by the total latency of those accesses:'));
+    var t = listTable('drill-list', spec.head.concat(['samples', 'total latency']), list.map(function (r) {
+      return [r[1], spec.path && r[2] ? r[2].replace(/^.*\//, '') : r[2], r[3], r[4]];
+    }), 2);
+    list.forEach(function (r, k) {
+      var cells = t.tBodies[0].rows[k].cells;
+      if (spec.path && r[2]) cells[1].title = r[2];
+      cells[2].textContent = r[3] === null ? '\u2013' : String(r[3]); // the raw numbers, as the database has them
+      cells[3].textContent = r[4] === null ? '\u2013' : String(r[4]);
+    });
+    part.appendChild(t);
+    return part;
+  }
+
+  // the rows of each ranked table's data block, by table id
+  function blockRows(id) {
+    var blk = document.querySelector('script.rows[data-table="' + id + '"]');
+    if (!blk) return null;
+    if (!blk.parsed) blk.parsed = JSON.parse(blk.textContent);
+    return blk.parsed;
+  }
+
+  // an instruction -> its data: [instruction row, kind, address, samples, total latency], the row the
+  // instructions table's (hot_pc's) in its block; the annotations' instructions are those rows too
+  var pcBlock = document.querySelector('script.pc-data'), pcLists = null;
+  function pcData(k) {
+    if (!pcLists) {
+      pcLists = {};
+      JSON.parse(pcBlock.textContent).forEach(function (r) { (pcLists[r[0]] = pcLists[r[0]] || [[], [], []])[r[1]].push(r); });
+    }
+    return pcLists[k] || null;
+  }
+  // the box under an instruction's row (K its row in the instructions table's block, -1 when not there)
+  function pcBox(k, pc, ncols) {
+    var box = el('tr', 'drill pc-drill'), td = box.appendChild(el('td'));
+    td.colSpan = ncols;
+    var ask = 'spe-query "SELECT data_va, count(*), sum(total_latency) FROM spe_sample WHERE pc = \'' + pc +
+      '\' GROUP BY 1 ORDER BY 3 DESC" lists its data addresses.';
+    if (!pcBlock) {
+      td.appendChild(el('p', 'none', 'The data addresses of instructions are not in this page (it is drawn from ClickHouse, ' +
+        'whose report does not scan the records): ' + ask));
+    } else if (k === -2) {
+      td.appendChild(el('p', 'none', 'No record was sampled at it.'));
+    } else if (k < 0 || k >= Number(pcBlock.getAttribute('data-rows'))) {
+      td.appendChild(el('p', 'none', 'The page holds the data of the ' + pcBlock.getAttribute('data-rows') +
+        ' instructions of the highest total latency, and this one is not among them: ' + ask));
+    } else if (!pcData(k)) {
+      td.appendChild(el('p', 'none', 'It touched no data address (no record of it has one).'));
+    } else {
+      var names = ['4 KiB pages', '64-byte lines', 'data addresses'], heads = ['page', 'line', 'address'];
+      td.appendChild(el('p', 'none', 'The data it touched, the top ' + pcBlock.getAttribute('data-top') +
+        ' of each by the total latency of its accesses:'));
+      var grid = td.appendChild(el('div', 'pc-lists'));
+      pcData(k).forEach(function (list, kind) {
+        var part = grid.appendChild(el('div'));
+        part.appendChild(el('p', 'none', names[kind]));
+        var t = part.appendChild(listTable('pc-list', [heads[kind], 'samples', 'total latency'],
+          list.map(function (r) { return [r[2], r[3], r[4]]; }), 1));
+        t.setAttribute('data-kind', heads[kind]);
+      });
+    }
+    return box;
+  }
+  function togglePc(tr, k, pc, ncols) {
+    var next = tr.nextElementSibling;
+    if (next && next.classList.contains('pc-drill')) { next.remove(); tr.classList.remove('open'); return; }
+    tr.classList.add('open');
+    tr.parentNode.insertBefore(pcBox(k, pc, ncols), tr.nextSibling);
+  }
+
+  // a function -> its annotation, drawn from the instructions table's rows and the ann-data block (ann_rows.c)
+  var annBlock = document.querySelector('script.ann-data'), annIndex = null;
+  function annData() {
+    if (annIndex || !annBlock) return annIndex;
+    var d = JSON.parse(annBlock.textContent);
+    annIndex = { d: d, byFn: {}, src: {} };
+    d.fn.forEach(function (f, k) { if (f !== null) (annIndex.byFn[f] = annIndex.byFn[f] || []).push(k); });
+    d.src.forEach(function (r) { annIndex.src[r[0] + ':' + r[1]] = r[2]; });
+    return annIndex;
+  }
+  function shadeClass(share) { return share > 0 ? 'sh0-' + Math.min(20, Math.round(20 * (0.08 + 0.62 * Math.sqrt(share)))) : null; }
+  function pct(v, total) { return total > 0 && typeof v === 'number' ? (100 * v / total).toFixed(1) + '%' : ''; }
+  function hexLess(a, b) { // PCs as hex text, up to 64 bits
+    a = a.replace(/^0x0*/, ''); b = b.replace(/^0x0*/, '');
+    return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  }
+  function annotation(i) {
+    var fnRows = blockRows('hot-symbol'), pcRows = blockRows('hot-pc'), fr = fnRows ? fnRows[i] : null;
+    var part = el('div', 'ann-od');
+    var name = fr ? fr[1] : null, samples = fr && typeof fr[4] === 'number' ? fr[4] : 0;
+    var total = fr && typeof fr[5] === 'number' ? fr[5] : 0;
+    var h = part.appendChild(el('h4', null, 'Annotation of '));
+    h.appendChild(el('code', null, name));
+    if (!annBlock || !pcRows) {
+      part.appendChild(el('p', 'none', 'The annotation of every function is not in this page (it is drawn from ClickHouse, ' +
+        'whose page does not read the instructions by function): spe-report --annotate prints it.'));
+      return part;
+    }
+    var a = annData(), list = (a.byFn[i] || []).slice().sort(function (x, y) { return hexLess(pcRows[x][0], pcRows[y][0]); });
+    var shownN = 0, shownLat = 0;
+    list.forEach(function (k) { shownN += pcRows[k][4]; shownLat += typeof pcRows[k][5] === 'number' ? pcRows[k][5] : 0; });
+    var held = thousands(pcRows.length), ask = name === '(no symbol)' ? '' : ': spe-query "SELECT * FROM hot_pc WHERE symbol = \'' +
+      name + '\'" lists them';
+    var said = name === '(no symbol)' ? 'No symbol: no instructions to annotate.'
+      : !list.length ? 'None of its instructions is among the ' + held + ' of the highest total latency this page holds' + ask + '.'
+      : 'Its ' + thousands(list.length) + (list.length === 1 ? ' sampled instruction' : ' sampled instructions') +
+        ' in this page, shaded by their share of its latency (' + pct(shownLat, total) + ' of it)' +
+        (shownN < samples ? '; ' + thousands(samples - shownN) + ' more samples, ' + pct(total - shownLat, total) +
+          ' of its latency, are in instructions not in this page, which holds the ' + held + ' of the highest total latency' + ask
+          : '; they hold all its samples') + '.';
+    part.appendChild(el('p', list.length ? null : 'none', said));
+    if (!list.length) return part;
+    // the source lines of those instructions, where the file was read
+    var lines = {}, order = [];
+    list.forEach(function (k) {
+      var f = a.d.file[k], m = /:(\d+)$/.exec(pcRows[k][2] || '');
+      if (f === null || f === undefined || !m) return;
+      var key = f + ':' + m[1];
+      if (!lines[key]) { lines[key] = { f: f, line: Number(m[1]), n: 0, lat: 0 }; order.push(key); }
+      lines[key].n += pcRows[k][4];
+      lines[key].lat += typeof pcRows[k][5] === 'number' ? pcRows[k][5] : 0;
+    });
+    order.sort(function (x, y) { return lines[x].f - lines[y].f || lines[x].line - lines[y].line; });
+    var grid = part.appendChild(el('div', 'ann-grid'));
+    var st = grid.appendChild(el('div')).appendChild(listTable('ann-src', ['line', 'share', 'samples', 'source'], [], 1));
+    st.tHead.rows[0].cells[3].className = '';
+    var lastFile = -1;
+    order.forEach(function (key) {
+      var l = lines[key], tb = st.tBodies[0];
+      if (l.f !== lastFile) {
+        lastFile = l.f;
+        var file = a.d.files[l.f];
+        tb.appendChild(el('tr', 'gap')).appendChild(el('td', null, file[0] + (file[1] ? ' (no source text: ' + file[1] + ')' : '')))
+          .colSpan = 4;
+      }
+      var tr = tb.appendChild(el('tr', shadeClass(total > 0 ? l.lat / total : 0)));
+      tr.appendChild(el('td', 'ln', l.line));
+      tr.appendChild(el('td', 'n', pct(l.lat, total)));
+      tr.appendChild(el('td', 'n', l.n));
+      var text = a.src[key];
+      tr.appendChild(el('td', 'src', text === undefined ? '' : text));
+    });
+    if (!order.length) st.tBodies[0].appendChild(el('tr', 'gap')).appendChild(el('td', null, 'No line table for these instructions.')).colSpan = 4;
+    var at = grid.appendChild(el('div')).appendChild(listTable('ann-asm',
+      ['address', 'share', 'samples', 'total latency', 'mean', 'instruction', 'source'], [], 1));
+    at.tHead.rows[0].cells[5].className = at.tHead.rows[0].cells[6].className = '';
+    list.forEach(function (k) {
+      var r = pcRows[k], tr = at.tBodies[0].appendChild(el('tr', shadeClass(total > 0 && typeof r[5] === 'number' ? r[5] / total : 0)));
+      tr.setAttribute('data-pc', r[0]);
+      tr.setAttribute('data-k', String(k));
+      tr.title = 'click for the data it touched';
+      tr.appendChild(el('td', 'mono', r[0]));
+      tr.appendChild(el('td', 'n', pct(r[5], total)));
+      tr.appendChild(el('td', 'n', r[4]));
+      tr.appendChild(el('td', 'n', r[5] === null ? '\u2013' : r[5]));
+      tr.appendChild(el('td', 'n', r[6] === null ? '\u2013' : r[6]));
+      tr.appendChild(el('td', 'insn', r[3]));
+      tr.appendChild(el('td', 'ln', r[2] === null ? '' : r[2]));
+    });
+    at.tBodies[0].addEventListener('click', function (e) {
+      var tr = e.target.closest('tr[data-k]');
+      if (tr) togglePc(tr, Number(tr.getAttribute('data-k')), tr.getAttribute('data-pc'), 7);
+    });
+    return part;
+  }
+
+  function drill(id, blocks) {
+    var table = document.getElementById(id);
     if (!table || !table.tBodies[0]) return;
-    var lists = {}, ncols = table.tHead.rows[0].cells.length, top = block.getAttribute('data-top');
-    JSON.parse(block.textContent).forEach(function (r) { (lists[r[0]] = lists[r[0]] || []).push(r); });
-    var objects = table.id === 'data-objects';
-    var head = objects ? ['function', 'binary', 'samples', 'total latency'] : ['data object', 'type', 'samples', 'total latency'];
+    var specs = drillSpecs[id] || {}, kinds = [], lists = {}, tops = {};
+    blocks.forEach(function (block) {
+      var kind = block.getAttribute('data-kind') || '';
+      if (!specs[kind]) return;
+      kinds.push(kind);
+      lists[kind] = {};
+      tops[kind] = block.getAttribute('data-top');
+      JSON.parse(block.textContent).forEach(function (r) { (lists[kind][r[0]] = lists[kind][r[0]] || []).push(r); });
+    });
+    var withAnn = id === 'hot-symbol';
+    if (!kinds.length && !withAnn) return;
+    var ncols = table.tHead.rows[0].cells.length;
     table.classList.add('drillable');
-    table.setAttribute('title', objects ? 'click a row for the functions that touch the object'
-                                        : 'click a row for the data objects the function touches');
+    table.setAttribute('title', id === 'data-objects' ? 'click a row for the functions that touch the object'
+      : withAnn ? 'click a row for the function\'s annotation and the data objects it touches'
+      : 'click a row for the functions and threads that use the line');
     table.tBodies[0].addEventListener('click', function (e) {
-      if (e.target.closest('a, button, input, select')) return;
+      if (e.target.closest('a, button, input, select, tr.drill')) return;
       var tr = e.target.closest('tr');
       if (!tr || !tr.hasAttribute('data-i')) return;
       var next = tr.nextElementSibling;
       if (next && next.classList.contains('drill')) { next.remove(); tr.classList.remove('open'); return; }
-      var list = lists[tr.getAttribute('data-i')] || [];
+      var i = tr.getAttribute('data-i');
       var box = el('tr', 'drill'), td = el('td');
       td.colSpan = ncols;
       box.appendChild(td);
-      if (!list.length) {
-        td.appendChild(el('p', 'none', objects ? 'No function listed for it.' : 'It touched no known data object.'));
-      } else {
-        td.appendChild(el('p', 'none', (objects ? 'The top ' + top + ' functions touching it' : 'The top ' + top +
-          ' data objects it touches') + ', by the total latency of those accesses:'));
-        var t = el('table', 'drill-list'), hr = el('tr');
-        head.forEach(function (h, j) { hr.appendChild(el('th', j > 1 ? 'n' : null, h)); });
-        t.appendChild(el('thead')).appendChild(hr);
-        var body = t.appendChild(el('tbody'));
-        list.forEach(function (r) {
-          var row = el('tr');
-          row.appendChild(el('td', 'mono', r[1] === null ? '\u2013' : r[1]));
-          var detail = objects && r[2] ? r[2].replace(/^.*\//, '') : r[2];
-          var d = row.appendChild(el('td', objects ? null : 'mono', detail === null ? '\u2013' : detail));
-          if (objects && r[2]) d.title = r[2];
-          row.appendChild(el('td', 'n', r[3] === null ? '\u2013' : r[3]));
-          row.appendChild(el('td', 'n', r[4] === null ? '\u2013' : r[4]));
-          body.appendChild(row);
-        });
-        td.appendChild(t);
-      }
+      kinds.forEach(function (kind) { td.appendChild(drillList(specs[kind], lists[kind][i] || [], tops[kind])); });
+      if (withAnn) td.appendChild(annotation(Number(i)));
       tr.classList.add('open');
       tr.parentNode.insertBefore(box, tr.nextSibling);
     });
   }
-  var drills = document.querySelectorAll('script.drill[data-table]');
-  for (var d = 0; d < drills.length; d++) drill(drills[d]);
+  var drillBlocks = {};
+  Array.prototype.forEach.call(document.querySelectorAll('script.drill[data-table]'), function (b) {
+    var id = b.getAttribute('data-table');
+    (drillBlocks[id] = drillBlocks[id] || []).push(b);
+  });
+  if (annBlock && !drillBlocks['hot-symbol']) drillBlocks['hot-symbol'] = [];
+  Object.keys(drillBlocks).forEach(function (id) { drill(id, drillBlocks[id]); });
+
+  // an instruction of the instructions table, or of a hottest function's annotation, to the data it touched
+  var pcTable = document.getElementById('hot-pc');
+  if (pcTable && pcTable.tBodies[0] && blockRows('hot-pc')) {
+    pcTable.classList.add('drillable');
+    pcTable.setAttribute('title', 'click a row for the data pages, lines and addresses the instruction touched');
+    pcTable.tBodies[0].addEventListener('click', function (e) {
+      if (e.target.closest('a, button, input, select, tr.drill')) return;
+      var tr = e.target.closest('tr[data-i]');
+      if (!tr) return;
+      var k = Number(tr.getAttribute('data-i'));
+      togglePc(tr, k, blockRows('hot-pc')[k][0], pcTable.tHead.rows[0].cells.length);
+    });
+  }
+  var pcRowOf = null; // "pc function" -> the first instructions table row of it
+  Array.prototype.forEach.call(document.querySelectorAll('div.ann[id]'), function (div) {
+    var code = div.querySelector('h3 code'), asm = div.querySelector('table.ann-asm');
+    if (!code || !asm || !asm.tBodies[0]) return;
+    asm.tBodies[0].addEventListener('click', function (e) {
+      var tr = e.target.closest('tr[data-pc]'), rows = blockRows('hot-pc');
+      if (!tr) return;
+      if (!pcRowOf && rows && annData()) { // by the function each row is of (ann-data), not by its text
+        pcRowOf = {};
+        var fnRows = blockRows('hot-symbol'), fns = annData().d.fn;
+        rows.forEach(function (r, k) {
+          var key = r[0] + ' ' + (fns[k] === null ? '' : fnRows[fns[k]][1]);
+          if (!(key in pcRowOf)) pcRowOf[key] = k;
+        });
+      }
+      var key = tr.getAttribute('data-pc') + ' ' + code.textContent, sampled = tr.cells[2].textContent.trim() !== '';
+      togglePc(tr, !sampled ? -2 : pcRowOf && key in pcRowOf ? pcRowOf[key] : -1, tr.getAttribute('data-pc'), asm.tHead.rows[0].cells.length);
+    });
+  });
 
   // ---- the flame graphs (d3-flame-graph)
   var chartBox = document.getElementById('fg-chart');
