@@ -451,6 +451,102 @@ static int write_pages(const struct record_summary *s, const struct spe_row_sink
 	return rc;
 }
 
+/* One 2 MiB region of one process: its pages' page_count added up (page_region_stat). */
+struct region_count {
+	uint64_t accesses, evented, tlb_walks, translated, translation_latency, timed, total_latency;
+	uint64_t pages, walked_pages;
+};
+
+static int cmp_u64_pair(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/*
+ * page_stat's rows added up by (process, 2 MiB region): data_page's 2 MiB
+ * rows and the huge-page hint read these instead of grouping every page.
+ * A pass over the pages (not the records), at the end of the load; the
+ * rows are at most the pages', and one per region actually touched.
+ */
+static int write_regions(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	struct util_map regions, pairs; /* (pid + 1, region) -> counts; (region number, data object) */
+	util_map_init(&regions, sizeof(struct latency_key), sizeof(struct region_count));
+	util_map_init(&pairs, 2 * sizeof(uint64_t), 0);
+	int64_t *ids = malloc((ana_value_pool_widest(&s->page_values) + 1) * sizeof *ids);
+	uint64_t *sorted = NULL;
+	int rc = ids ? 0 : -spe_nomem;
+	for (uint32_t n = 0; n < s->page_index.n && rc == 0; n++) {
+		const struct page_count *p = &s->pages[n];
+		const struct latency_key *k = util_map_key(&s->page_index, n);
+		/* the page is data_va >> 12 as a signed value (page_key): the region shifts it as SQL's >> would */
+		struct latency_key rk = { { k->w[0], (uint64_t)((int64_t)k->w[1] >> 9), 0 } };
+		int64_t r = util_map_add(&regions, &rk, util_map_hash(&regions, &rk), NULL);
+		if (r < 0) {
+			rc = -spe_nomem;
+			break;
+		}
+		struct region_count *c = util_map_value(&regions, (size_t)r);
+		c->accesses += p->accesses;
+		c->evented += p->evented;
+		c->tlb_walks += p->tlb_walks;
+		c->translated += p->translated;
+		c->translation_latency += p->translation_latency;
+		c->timed += p->timed;
+		c->total_latency += p->total_latency;
+		c->pages++;
+		c->walked_pages += p->tlb_walks > 0;
+		size_t n_ids = ana_value_pool_list(&s->page_values, p->more, VALUE_OBJECT, p->object0 != 0, p->object0, ids);
+		for (size_t i = 0; i < n_ids && rc == 0; i++) {
+			uint64_t pk[2] = { (uint64_t)r, (uint64_t)ids[i] };
+			if (util_map_add(&pairs, pk, util_map_hash(&pairs, pk), NULL) < 0)
+				rc = -spe_nomem;
+		}
+	}
+	/* each region's objects, ascending: the distinct pairs sorted by (region, id) */
+	if (rc == 0 && pairs.n && !(sorted = malloc(pairs.n * 2 * sizeof *sorted)))
+		rc = -spe_nomem;
+	if (rc == 0 && pairs.n) {
+		for (size_t i = 0; i < pairs.n; i++)
+			memcpy(&sorted[2 * i], util_map_key(&pairs, i), 2 * sizeof *sorted);
+		qsort(sorted, pairs.n, 2 * sizeof *sorted, cmp_u64_pair);
+	}
+	int64_t *region_ids = NULL;
+	if (rc == 0 && pairs.n && !(region_ids = malloc(pairs.n * sizeof *region_ids)))
+		rc = -spe_nomem;
+	for (size_t r = 0, at = 0; r < regions.n && rc == 0; r++) {
+		const struct latency_key *k = util_map_key(&regions, r);
+		const struct region_count *c = util_map_value(&regions, r);
+		size_t n_ids = 0;
+		for (; at < pairs.n && sorted[2 * at] == r; at++)
+			region_ids[n_ids++] = (int64_t)sorted[2 * at + 1];
+		struct spe_row_page_region_stat row = {
+			.source_id = source_id,
+			.pid = (int32_t)((int64_t)k->w[0] - 1),
+			.region = k->w[1],
+			.accesses = c->accesses,
+			.has_events = c->evented > 0,
+			.tlb_walks = c->tlb_walks,
+			.translated = c->translated,
+			.translation_latency = c->translation_latency,
+			.timed = c->timed,
+			.total_latency = c->total_latency,
+			.pages_4k = c->pages,
+			.walked_pages_4k = c->walked_pages,
+			.n_data_object_ids = n_ids,
+			.data_object_ids = region_ids,
+		};
+		rc = spe_sink_rows(sink, &row, 1);
+	}
+	free(region_ids);
+	free(sorted);
+	free(ids);
+	util_map_fini(&pairs);
+	util_map_fini(&regions);
+	return rc;
+}
+
 static int write_numa(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
 {
 	for (uint32_t n = 0; n < s->numa_index.n; n++) {
@@ -528,6 +624,8 @@ int ana_record_summary_write(const struct record_summary *s, const struct spe_ro
 		rc = write_branches(s, sink, source_id, groups);
 	if (rc == 0 && spe_sink_takes(sink, PAGE_STAT))
 		rc = write_pages(s, sink, source_id);
+	if (rc == 0 && spe_sink_takes(sink, PAGE_REGION_STAT))
+		rc = write_regions(s, sink, source_id);
 	if (rc == 0 && spe_sink_takes(sink, CACHELINE_STAT))
 		rc = ana_line_share_write(&s->lines, sink, source_id);
 	if (rc == 0 && spe_sink_takes(sink, NUMA_STAT))

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/memory_report.h"
 #include "report_internal.h"
 
 int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err,
@@ -26,6 +27,8 @@ int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *
 		c->o.annotations = 0;
 	if (err && errlen)
 		err[0] = '\0';
+	if (db && spe_page_regions_stored(db))
+		c->stored |= REPORT_STORED_REGIONS;
 	return 0;
 }
 

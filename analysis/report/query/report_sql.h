@@ -72,10 +72,19 @@ enum report_query {
  */
 enum report_dialect { REPORT_SQLITE, REPORT_CLICKHOUSE };
 
+/*
+ * What the loads stored beside the views (SQLite): a query with a summary to
+ * read reads it rather than scanning, for the same rows.  REPORT_STORED_REGIONS:
+ * every source has its 2 MiB regions in page_region_stat
+ * (spe_page_regions_stored()): RQ_HUGE_PAGE_HINT and RQ_DATA_PAGES read them.
+ */
+#define REPORT_STORED_REGIONS 1u
+
 /* Short name ("hot_symbol"). */
 const char *report_query_name(enum report_query q);
-/* The SQL text in dialect @p d, built from the facts table (the caller frees it; NULL without memory). */
-char *report_query_sql(enum report_query q, enum report_dialect d);
+/* The SQL text in dialect @p d, built from the facts table, reading the summaries in @p stored (REPORT_STORED_*;
+   ignored for ClickHouse); the caller frees it; NULL without memory. */
+char *report_query_sql(enum report_query q, enum report_dialect d, unsigned stored);
 
 /* Number of log2 latency buckets: 0, 1, 2-3, 4-7, ... as the latency_histogram view. */
 #define LATENCY_BUCKETS 33
