@@ -307,11 +307,15 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 		b->total_latency += rec->total_latency;
 	}
 	if (cls == SPE_OP_CLASS_LOAD + 1) {
-		struct level_count *l = &s->levels[codes >> SPE_CODES_MEM_LEVEL_SHIFT & (SUMMARY_LEVELS - 1)];
+		unsigned level = codes >> SPE_CODES_MEM_LEVEL_SHIFT & (SUMMARY_LEVELS - 1);
+		struct level_count *l = &s->levels[level];
 		l->loads++;
 		if (HAS(TOTAL_LATENCY)) {
 			l->timed++;
 			l->total_latency += rec->total_latency;
+			struct bucket_count *b = &s->level_buckets[level][bucket_of(rec->total_latency)];
+			b->samples++;
+			b->total_latency += rec->total_latency;
 		}
 	}
 	if (cls == SPE_OP_CLASS_BRANCH + 1) {
@@ -390,6 +394,25 @@ static int write_buckets(const struct record_summary *s, const struct spe_row_si
 							      .latency_lo = bucket_lo(b),
 							      .samples = c->samples,
 							      .total_latency = c->total_latency };
+			int rc = spe_sink_rows(sink, &row, 1);
+			if (rc < 0)
+				return rc;
+		}
+	return 0;
+}
+
+static int write_level_buckets(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	for (int32_t code = 0; code < SUMMARY_LEVELS; code++)
+		for (unsigned b = 0; b < SUMMARY_BUCKETS; b++) {
+			const struct bucket_count *c = &s->level_buckets[code][b];
+			if (!c->samples)
+				continue;
+			struct spe_row_level_latency_bucket row = { .source_id = source_id,
+								    .mem_level = code,
+								    .latency_lo = bucket_lo(b),
+								    .samples = c->samples,
+								    .total_latency = c->total_latency };
 			int rc = spe_sink_rows(sink, &row, 1);
 			if (rc < 0)
 				return rc;
@@ -620,6 +643,8 @@ int ana_record_summary_write(const struct record_summary *s, const struct spe_ro
 		rc = write_levels(s, sink, source_id);
 	if (rc == 0 && spe_sink_takes(sink, LATENCY_BUCKET))
 		rc = write_buckets(s, sink, source_id);
+	if (rc == 0 && spe_sink_takes(sink, LEVEL_LATENCY_BUCKET))
+		rc = write_level_buckets(s, sink, source_id);
 	if (rc == 0 && spe_sink_takes(sink, BRANCH_STAT))
 		rc = write_branches(s, sink, source_id, groups);
 	if (rc == 0 && spe_sink_takes(sink, PAGE_STAT))

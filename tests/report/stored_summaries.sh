@@ -1,6 +1,7 @@
 #!/bin/sh
 # The report's queries that read what the loads stored (page_region_stat: the
-# huge-page hint and the page's 2 MiB regions and 4 KiB pages) against the
+# huge-page hint and the page's 2 MiB regions and 4 KiB pages;
+# level_latency_bucket: the loads' latencies by memory level) against the
 # queries they replace, which scan page_stat through data_page: the same rows,
 # through spe-query, on gen_bench captures of the memory_bound shape
 # (bench/bench_shapes.sh), one source and then two (a busy_host capture
@@ -18,6 +19,15 @@ sql() {
 	${SPE_RUN:-} "$sqltext" "$1" "$2" | sed 's/?1/25/g'
 }
 
+# a latency's log2 bucket by its lowest latency (0, 1, 2, 4, ...: latency_bucket's latency_lo)
+lo="CASE WHEN l < 1 THEN 0"
+k=0
+while [ $k -lt 32 ]; do
+	lo="$lo WHEN l < $((1 << (k + 1))) THEN $((1 << k))"
+	k=$((k + 1))
+done
+lo="$lo END"
+
 check_db() { # label db
 	expect "$1 regions stored" "$(query "$2" "SELECT count(*) > 0 FROM page_region_stat" | tail -1)" 1
 	for q in huge_page_hint data_page; do
@@ -26,6 +36,13 @@ check_db() { # label db
 		expect "$1 $q" "$stored" "$scan"
 		[ -n "$stored" ] || { echo "FAIL $1 $q: no rows"; fail=1; }
 	done
+	# the loads' latencies by level: each scanned load in its log2 bucket (latency_lo, as the page buckets
+	# them again) against the stored counts
+	scan=$(query "$2" "SELECT mem_level, $lo AS lo, sum(c) FROM ($(sql latency_by_level 0 |
+		sed 's/total_latency, 1/total_latency AS l, 1 AS c/')) GROUP BY 1, 2 ORDER BY 1, 2" | tail -n +2)
+	stored=$(query "$2" "SELECT * FROM ($(sql latency_by_level 2)) ORDER BY 1, 2" | tail -n +2)
+	expect "$1 latency_by_level" "$stored" "$scan"
+	[ "$(printf "%s\n" "$stored" | cut -d, -f1 | sort -u | wc -l)" -ge 4 ] || { echo "FAIL $1 latency_by_level: not every level"; fail=1; }
 	# not vacuous: regions the hint counts (all 40 of memory_bound's: every one has walked pages)
 	expect "$1 counted regions" "$(query "$2" "$(sql huge_page_hint 1)" | tail -1 | cut -d, -f1)" 40
 	# the text report's sentence says the stored row's numbers (gen_bench's translation latency exceeds its

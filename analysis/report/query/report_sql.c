@@ -169,7 +169,10 @@ static void build(enum report_query q, int ch, unsigned stored, struct util_text
 		util_text_append(t, "SELECT mem_level, loads, total_latency, mean_latency, latency_share FROM mem_level_summary");
 		break;
 	case RQ_LEVEL_LATENCY:
-		if (ch) /* counted per bucket on the server */
+		if (stored & REPORT_STORED_LEVEL_LATENCY) /* counted per bucket by the loads: the same buckets */
+			util_text_append(t, "SELECT ml.name AS mem_level, b.latency_lo, sum(b.samples) FROM level_latency_bucket b\n"
+				      "LEFT JOIN spe_mem_level ml ON ml.code = b.mem_level GROUP BY b.mem_level, b.latency_lo");
+		else if (ch) /* counted per bucket on the server */
 			util_text_appendf(t, "SELECT mem_level, " CH_BUCKET_LO " AS lo, count() FROM spe_record\n"
 				       "WHERE op_class = '%s' AND total_latency IS NOT NULL GROUP BY mem_level, lo",
 				    op_class_LOAD);

@@ -24,7 +24,8 @@ enum report_query {
 	/* where the latency goes */
 	RQ_MEM_LEVELS,    /* mem_level_summary */
 	RQ_LEVEL_LATENCY, /* (mem_level, total_latency, count): the histograms per level; SQLite streams every timed
-			     load with count 1, ClickHouse counts per (level, latency bucket) with its lowest latency */
+			     load with count 1 (or, REPORT_STORED_LEVEL_LATENCY, reads level_latency_bucket's counts),
+			     ClickHouse counts per (level, latency bucket) with its lowest latency */
 	/* hot code */
 	RQ_HOT_SYMBOL,    /* hot_symbol LIMIT ?1 */
 	RQ_HOT_PC,        /* hot_pc LIMIT ?1 */
@@ -74,11 +75,13 @@ enum report_dialect { REPORT_SQLITE, REPORT_CLICKHOUSE };
 
 /*
  * What the loads stored beside the views (SQLite): a query with a summary to
- * read reads it rather than scanning, for the same rows.  REPORT_STORED_REGIONS:
+ * read reads it rather than scanning, for the same answer.  REPORT_STORED_REGIONS:
  * every source has its 2 MiB regions in page_region_stat
  * (spe_page_regions_stored()): RQ_HUGE_PAGE_HINT and RQ_DATA_PAGES read them.
  */
 #define REPORT_STORED_REGIONS 1u
+/* every source has level_latency_bucket's rows: RQ_LEVEL_LATENCY reads them (a row per level and bucket) */
+#define REPORT_STORED_LEVEL_LATENCY 2u
 
 /* Short name ("hot_symbol"). */
 const char *report_query_name(enum report_query q);
