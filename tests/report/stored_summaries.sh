@@ -1,6 +1,6 @@
 #!/bin/sh
 # The report's queries that read what the loads stored (page_region_stat: the
-# huge-page hint and the page's 2 MiB regions and 4 KiB pages;
+# huge-page hint, the page's 2 MiB regions and 4 KiB pages and its TLB totals;
 # level_latency_bucket: the loads' latencies by memory level) against the
 # queries they replace, which scan page_stat through data_page: the same rows,
 # through spe-query, on gen_bench captures of the memory_bound shape
@@ -30,7 +30,7 @@ lo="$lo END"
 
 check_db() { # label db
 	expect "$1 regions stored" "$(query "$2" "SELECT count(*) > 0 FROM page_region_stat" | tail -1)" 1
-	for q in huge_page_hint data_page; do
+	for q in huge_page_hint data_page tlb_totals; do
 		scan=$(query "$2" "$(sql $q 0)" | tail -n +2)
 		stored=$(query "$2" "$(sql $q 1)" | tail -n +2)
 		expect "$1 $q" "$stored" "$scan"

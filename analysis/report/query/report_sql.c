@@ -245,7 +245,11 @@ static void build(enum report_query q, int ch, unsigned stored, struct util_text
 		append_heatmap(t, "ts", ch);
 		break;
 	case RQ_TLB_TOTALS:
-		util_text_append(t, "SELECT sum(accesses), sum(tlb_walks), count(*), sum(tlb_walks > 0) FROM tlb_hotspot");
+		if (stored & REPORT_STORED_REGIONS) /* the regions' sums are their pages': NULL walks where every page's is */
+			util_text_append(t, "SELECT sum(accesses), sum(tlb_walks), coalesce(sum(pages_4k), 0),\n"
+				      "  CASE WHEN sum(tlb_walks) IS NOT NULL THEN sum(walked_pages_4k) END FROM page_region_stat");
+		else
+			util_text_append(t, "SELECT sum(accesses), sum(tlb_walks), count(*), sum(tlb_walks > 0) FROM tlb_hotspot");
 		break;
 	case RQ_TLB_HOTSPOT:
 		util_text_append(t, "SELECT source_id, pid, page, accesses, tlb_walks, walk_ratio, translation_latency,\n"

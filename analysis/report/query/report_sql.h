@@ -77,7 +77,7 @@ enum report_dialect { REPORT_SQLITE, REPORT_CLICKHOUSE };
  * What the loads stored beside the views (SQLite): a query with a summary to
  * read reads it rather than scanning, for the same answer.  REPORT_STORED_REGIONS:
  * every source has its 2 MiB regions in page_region_stat
- * (spe_page_regions_stored()): RQ_HUGE_PAGE_HINT and RQ_DATA_PAGES read them.
+ * (spe_page_regions_stored()): RQ_HUGE_PAGE_HINT, RQ_DATA_PAGES and RQ_TLB_TOTALS read them.
  */
 #define REPORT_STORED_REGIONS 1u
 /* every source has level_latency_bucket's rows: RQ_LEVEL_LATENCY reads them (a row per level and bucket) */
