@@ -478,6 +478,7 @@ static int write_pages(const struct record_summary *s, const struct spe_row_sink
 struct region_count {
 	uint64_t accesses, evented, tlb_walks, translated, translation_latency, timed, total_latency;
 	uint64_t pages, walked_pages;
+	int64_t last_object; /* the data object last paired with it: most regions have one (no lookup) */
 };
 
 static int cmp_u64_pair(const void *a, const void *b)
@@ -522,6 +523,9 @@ static int write_regions(const struct record_summary *s, const struct spe_row_si
 		c->walked_pages += p->tlb_walks > 0;
 		size_t n_ids = ana_value_pool_list(&s->page_values, p->more, VALUE_OBJECT, p->object0 != 0, p->object0, ids);
 		for (size_t i = 0; i < n_ids && rc == 0; i++) {
+			if (ids[i] == c->last_object)
+				continue;
+			c->last_object = ids[i];
 			uint64_t pk[2] = { (uint64_t)r, (uint64_t)ids[i] };
 			if (util_map_add(&pairs, pk, util_map_hash(&pairs, pk), NULL) < 0)
 				rc = -spe_nomem;
