@@ -481,15 +481,10 @@ struct region_count {
 	int64_t last_object; /* the data object last paired with it: most regions have one (no lookup) */
 };
 
-static int cmp_u64_pair(const void *a, const void *b)
-{
-	const uint64_t *x = a, *y = b;
-	return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
-}
-
 /*
- * page_stat's rows added up by (process, 2 MiB region): data_page's 2 MiB
- * rows and the huge-page hint read these instead of grouping every page.
+ * page_stat's rows added up by (process, 2 MiB region), data_page's 2 MiB
+ * rows: the reports' huge-page hint, regions and TLB totals read these
+ * instead of grouping every page.
  * A pass over the pages (not the records), at the end of the load; the
  * rows are at most the pages', and one per region actually touched.
  */
@@ -531,23 +526,37 @@ static int write_regions(const struct record_summary *s, const struct spe_row_si
 				rc = -spe_nomem;
 		}
 	}
-	/* each region's objects, ascending: the distinct pairs sorted by (region, id) */
-	if (rc == 0 && pairs.n && !(sorted = malloc(pairs.n * 2 * sizeof *sorted)))
+	/*
+	 * Each region's objects in first-seen order (the pairs map keeps the order they were added: pages in
+	 * page_stat's order, each page's objects in its list's), as data_page's names over the pages come:
+	 * the pairs placed by region, a counting sort that keeps that order.
+	 */
+	size_t *start = rc == 0 ? calloc(regions.n + 1, sizeof *start) : NULL;
+	if (rc == 0 && !start)
+		rc = -spe_nomem;
+	if (rc == 0 && pairs.n && !(sorted = malloc(pairs.n * sizeof *sorted)))
 		rc = -spe_nomem;
 	if (rc == 0 && pairs.n) {
 		for (size_t i = 0; i < pairs.n; i++)
-			memcpy(&sorted[2 * i], util_map_key(&pairs, i), 2 * sizeof *sorted);
-		qsort(sorted, pairs.n, 2 * sizeof *sorted, cmp_u64_pair);
+			start[((const uint64_t *)util_map_key(&pairs, i))[0] + 1]++;
+		for (size_t r = 0; r < regions.n; r++)
+			start[r + 1] += start[r];
+		size_t *at = malloc(regions.n * sizeof *at);
+		if (!at)
+			rc = -spe_nomem;
+		for (size_t r = 0; at && r < regions.n; r++)
+			at[r] = start[r];
+		for (size_t i = 0; at && i < pairs.n; i++) {
+			const uint64_t *pk = util_map_key(&pairs, i);
+			sorted[at[pk[0]]++] = pk[1];
+		}
+		free(at);
 	}
-	int64_t *region_ids = NULL;
-	if (rc == 0 && pairs.n && !(region_ids = malloc(pairs.n * sizeof *region_ids)))
-		rc = -spe_nomem;
-	for (size_t r = 0, at = 0; r < regions.n && rc == 0; r++) {
+	for (size_t r = 0; r < regions.n && rc == 0; r++) {
 		const struct latency_key *k = util_map_key(&regions, r);
 		const struct region_count *c = util_map_value(&regions, r);
-		size_t n_ids = 0;
-		for (; at < pairs.n && sorted[2 * at] == r; at++)
-			region_ids[n_ids++] = (int64_t)sorted[2 * at + 1];
+		size_t n_ids = start[r + 1] - start[r];
+		const int64_t *region_ids = n_ids ? (const int64_t *)&sorted[start[r]] : NULL;
 		struct spe_row_page_region_stat row = {
 			.source_id = source_id,
 			.pid = (int32_t)((int64_t)k->w[0] - 1),
@@ -566,7 +575,7 @@ static int write_regions(const struct record_summary *s, const struct spe_row_si
 		};
 		rc = spe_sink_rows(sink, &row, 1);
 	}
-	free(region_ids);
+	free(start);
 	free(sorted);
 	free(ids);
 	util_map_fini(&pairs);

@@ -360,7 +360,7 @@ extern "C" {
 	C(page_region_stat, pages_4k, U64, NEVER, "INTEGER NOT NULL", "its 4 KiB pages with a record (`page_stat` rows)") \
 	C(page_region_stat, walked_pages_4k, U64, NEVER, "INTEGER NOT NULL", "of them, those with a TLB walk")   \
 	C(page_region_stat, data_object_ids, IDS, NEVER, "TEXT",                                                 \
-	  "JSON array of the distinct `data_object` ids of its pages, ascending; NULL: none")
+	  "JSON array of the distinct `data_object` ids of its pages, in `page_stat`'s order; NULL: none")
 
 #define SPE_COLUMNS_numa_stat(C)                                                                                 \
 	C(numa_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                        \
