@@ -307,11 +307,15 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 		b->total_latency += rec->total_latency;
 	}
 	if (cls == SPE_OP_CLASS_LOAD + 1) {
-		struct level_count *l = &s->levels[codes >> SPE_CODES_MEM_LEVEL_SHIFT & (SUMMARY_LEVELS - 1)];
+		unsigned level = codes >> SPE_CODES_MEM_LEVEL_SHIFT & (SUMMARY_LEVELS - 1);
+		struct level_count *l = &s->levels[level];
 		l->loads++;
 		if (HAS(TOTAL_LATENCY)) {
 			l->timed++;
 			l->total_latency += rec->total_latency;
+			struct bucket_count *b = &s->level_buckets[level][bucket_of(rec->total_latency)];
+			b->samples++;
+			b->total_latency += rec->total_latency;
 		}
 	}
 	if (cls == SPE_OP_CLASS_BRANCH + 1) {
@@ -397,6 +401,25 @@ static int write_buckets(const struct record_summary *s, const struct spe_row_si
 	return 0;
 }
 
+static int write_level_buckets(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	for (int32_t code = 0; code < SUMMARY_LEVELS; code++)
+		for (unsigned b = 0; b < SUMMARY_BUCKETS; b++) {
+			const struct bucket_count *c = &s->level_buckets[code][b];
+			if (!c->samples)
+				continue;
+			struct spe_row_level_latency_bucket row = { .source_id = source_id,
+								    .mem_level = code,
+								    .latency_lo = bucket_lo(b),
+								    .samples = c->samples,
+								    .total_latency = c->total_latency };
+			int rc = spe_sink_rows(sink, &row, 1);
+			if (rc < 0)
+				return rc;
+		}
+	return 0;
+}
+
 /* Latency group keys are (pc, insn_id, symbol_id << 1 | has_pc): see the loader's count_latency. */
 static int write_branches(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id,
 			  const struct latency_hist_map *groups)
@@ -448,6 +471,115 @@ static int write_pages(const struct record_summary *s, const struct spe_row_sink
 		rc = spe_sink_rows(sink, &row, 1);
 	}
 	free(ids);
+	return rc;
+}
+
+/* One 2 MiB region of one process: its pages' page_count added up (page_region_stat). */
+struct region_count {
+	uint64_t accesses, evented, tlb_walks, translated, translation_latency, timed, total_latency;
+	uint64_t pages, walked_pages;
+	int64_t last_object; /* the data object last paired with it: most regions have one (no lookup) */
+};
+
+/*
+ * page_stat's rows added up by (process, 2 MiB region), data_page's 2 MiB
+ * rows: the reports' huge-page hint, regions and TLB totals read these
+ * instead of grouping every page.
+ * A pass over the pages (not the records), at the end of the load; the
+ * rows are at most the pages', and one per region actually touched.
+ */
+static int write_regions(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
+{
+	struct util_map regions, pairs; /* (pid + 1, region) -> counts; (region number, data object) */
+	util_map_init(&regions, sizeof(struct latency_key), sizeof(struct region_count));
+	util_map_init(&pairs, 2 * sizeof(uint64_t), 0);
+	int64_t *ids = malloc((ana_value_pool_widest(&s->page_values) + 1) * sizeof *ids);
+	uint64_t *sorted = NULL;
+	int rc = ids ? 0 : -spe_nomem;
+	for (uint32_t n = 0; n < s->page_index.n && rc == 0; n++) {
+		const struct page_count *p = &s->pages[n];
+		const struct latency_key *k = util_map_key(&s->page_index, n);
+		/* the page is data_va >> 12 as a signed value (page_key): the region shifts it as SQL's >> would */
+		struct latency_key rk = { { k->w[0], (uint64_t)((int64_t)k->w[1] >> 9), 0 } };
+		int64_t r = util_map_add(&regions, &rk, util_map_hash(&regions, &rk), NULL);
+		if (r < 0) {
+			rc = -spe_nomem;
+			break;
+		}
+		struct region_count *c = util_map_value(&regions, (size_t)r);
+		c->accesses += p->accesses;
+		c->evented += p->evented;
+		c->tlb_walks += p->tlb_walks;
+		c->translated += p->translated;
+		c->translation_latency += p->translation_latency;
+		c->timed += p->timed;
+		c->total_latency += p->total_latency;
+		c->pages++;
+		c->walked_pages += p->tlb_walks > 0;
+		size_t n_ids = ana_value_pool_list(&s->page_values, p->more, VALUE_OBJECT, p->object0 != 0, p->object0, ids);
+		for (size_t i = 0; i < n_ids && rc == 0; i++) {
+			if (ids[i] == c->last_object)
+				continue;
+			c->last_object = ids[i];
+			uint64_t pk[2] = { (uint64_t)r, (uint64_t)ids[i] };
+			if (util_map_add(&pairs, pk, util_map_hash(&pairs, pk), NULL) < 0)
+				rc = -spe_nomem;
+		}
+	}
+	/*
+	 * Each region's objects in first-seen order (the pairs map keeps the order they were added: pages in
+	 * page_stat's order, each page's objects in its list's), as data_page's names over the pages come:
+	 * the pairs placed by region, a counting sort that keeps that order.
+	 */
+	size_t *start = rc == 0 ? calloc(regions.n + 1, sizeof *start) : NULL;
+	if (rc == 0 && !start)
+		rc = -spe_nomem;
+	if (rc == 0 && pairs.n && !(sorted = malloc(pairs.n * sizeof *sorted)))
+		rc = -spe_nomem;
+	if (rc == 0 && pairs.n) {
+		for (size_t i = 0; i < pairs.n; i++)
+			start[((const uint64_t *)util_map_key(&pairs, i))[0] + 1]++;
+		for (size_t r = 0; r < regions.n; r++)
+			start[r + 1] += start[r];
+		size_t *at = malloc(regions.n * sizeof *at);
+		if (!at)
+			rc = -spe_nomem;
+		for (size_t r = 0; at && r < regions.n; r++)
+			at[r] = start[r];
+		for (size_t i = 0; at && i < pairs.n; i++) {
+			const uint64_t *pk = util_map_key(&pairs, i);
+			sorted[at[pk[0]]++] = pk[1];
+		}
+		free(at);
+	}
+	for (size_t r = 0; r < regions.n && rc == 0; r++) {
+		const struct latency_key *k = util_map_key(&regions, r);
+		const struct region_count *c = util_map_value(&regions, r);
+		size_t n_ids = start[r + 1] - start[r];
+		const int64_t *region_ids = n_ids ? (const int64_t *)&sorted[start[r]] : NULL;
+		struct spe_row_page_region_stat row = {
+			.source_id = source_id,
+			.pid = (int32_t)((int64_t)k->w[0] - 1),
+			.region = k->w[1],
+			.accesses = c->accesses,
+			.has_events = c->evented > 0,
+			.tlb_walks = c->tlb_walks,
+			.translated = c->translated,
+			.translation_latency = c->translation_latency,
+			.timed = c->timed,
+			.total_latency = c->total_latency,
+			.pages_4k = c->pages,
+			.walked_pages_4k = c->walked_pages,
+			.n_data_object_ids = n_ids,
+			.data_object_ids = region_ids,
+		};
+		rc = spe_sink_rows(sink, &row, 1);
+	}
+	free(start);
+	free(sorted);
+	free(ids);
+	util_map_fini(&pairs);
+	util_map_fini(&regions);
 	return rc;
 }
 
@@ -524,10 +656,14 @@ int ana_record_summary_write(const struct record_summary *s, const struct spe_ro
 		rc = write_levels(s, sink, source_id);
 	if (rc == 0 && spe_sink_takes(sink, LATENCY_BUCKET))
 		rc = write_buckets(s, sink, source_id);
+	if (rc == 0 && spe_sink_takes(sink, LEVEL_LATENCY_BUCKET))
+		rc = write_level_buckets(s, sink, source_id);
 	if (rc == 0 && spe_sink_takes(sink, BRANCH_STAT))
 		rc = write_branches(s, sink, source_id, groups);
 	if (rc == 0 && spe_sink_takes(sink, PAGE_STAT))
 		rc = write_pages(s, sink, source_id);
+	if (rc == 0 && spe_sink_takes(sink, PAGE_REGION_STAT))
+		rc = write_regions(s, sink, source_id);
 	if (rc == 0 && spe_sink_takes(sink, CACHELINE_STAT))
 		rc = ana_line_share_write(&s->lines, sink, source_id);
 	if (rc == 0 && spe_sink_takes(sink, NUMA_STAT))

@@ -81,6 +81,7 @@ struct record_where {
 
 struct record_summary {
 	struct level_count levels[SUMMARY_LEVELS];
+	struct bucket_count level_buckets[SUMMARY_LEVELS][SUMMARY_BUCKETS]; /* timed loads by level and latency */
 	struct bucket_count buckets[SUMMARY_OP_CLASSES][SUMMARY_BUCKETS];
 	struct branch_count *branches; /* by the loader's latency group (a PC and its insn) */
 	size_t branch_cap;

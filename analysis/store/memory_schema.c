@@ -132,7 +132,12 @@ static void hot_data_object(struct util_text *t)
  * of the source's, and for 2 MiB regions the distinct 4 KiB pages sampled
  * (all, and those with a walk).  It adds up page_stat, the 4 KiB pages the
  * loader counts (record_summary.c); its definition over spe_record is in
- * tests/analysis/cli_summary_views.sh, which checks it.
+ * tests/analysis/cli_summary_views.sh, which checks it.  The reports read
+ * the 2 MiB rows from page_region_stat when every source has them
+ * (spe_page_regions_stored); this view groups page_stat still, as the
+ * views of a database written before that table did: a database this
+ * build reads gets this build's view (db_trust.c), and an older file has
+ * no such table, or (appended to) lacks its older sources' rows.
  */
 static void data_page(struct util_text *t)
 {

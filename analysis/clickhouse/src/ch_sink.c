@@ -512,9 +512,12 @@ int spe_ch_sink_new(struct spe_ch *ch, struct spe_row_sink *out)
 		if (!*end && v >= MIN_BLOCK_BYTES && v <= (1ull << 32))
 			s->block_bytes = (size_t)v;
 	}
-	/* every table but time_conv: the loader then writes each record's perf time (ClickHouse has no view to compute it) */
+	/* every table but time_conv: the loader then writes each record's perf time (ClickHouse has no view to compute
+	   it); nor the summaries only SQLite's report reads (the server groups _page_stat into regions itself,
+	   ch_views.c, and counts the levels' latencies from spe_record, report_sql.c) */
 	*out = (struct spe_row_sink){ .ctx = s,
-				      .tables = SPE_TABLES_ALL & ~SPE_TABLE_BIT(TIME_CONV),
+				      .tables = SPE_TABLES_ALL & ~SPE_TABLE_BIT(TIME_CONV) & ~SPE_TABLE_BIT(PAGE_REGION_STAT) &
+						~SPE_TABLE_BIT(LEVEL_LATENCY_BUCKET),
 				      .begin = sink_begin,
 				      .rows = sink_rows,
 				      .commit = sink_commit,

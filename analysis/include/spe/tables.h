@@ -95,7 +95,11 @@ extern "C" {
 	T(prefetch_stat, PREFETCH_STAT, SPE_TABLE_QUEUED, NULL, "(source_id, assumeNotNull(pc))",                 \
 	  "loads by PC and data object with the prefetch events, per source")                                     \
 	T(cacheline_stat, CACHELINE_STAT, SPE_TABLE_QUEUED, NULL, "(source_id, line)",                            \
-	  "the shared cache lines of each source (those `cacheline_sharing` shows)")
+	  "the shared cache lines of each source (those `cacheline_sharing` shows)")                              \
+	T(page_region_stat, PAGE_REGION_STAT, SPE_TABLE_QUEUED | SPE_TABLE_SQLITE_ONLY, NULL, NULL,               \
+	  "`page_stat` added up by process and 2 MiB region, per source")                                       \
+	T(level_latency_bucket, LEVEL_LATENCY_BUCKET, SPE_TABLE_QUEUED | SPE_TABLE_SQLITE_ONLY, NULL, NULL,       \
+	  "loads with a total latency by memory level and log2 bucket, per source")
 
 #define SPE_TABLE_QUEUED 1u
 #define SPE_TABLE_REPLACE 2u
@@ -344,6 +348,33 @@ extern "C" {
 	C(page_stat, total_latency, U64, IF(timed), "INTEGER", "their sum, NULL when `timed` is 0")              \
 	C(page_stat, data_object_ids, IDS, NEVER, "TEXT",                                                        \
 	  "JSON array of the distinct `data_object` ids, first-seen order; NULL: none")
+
+/* the loads of mem_level_stat with a total latency, by latency_bucket's log2 buckets: the page's histograms */
+#define SPE_COLUMNS_level_latency_bucket(C)                                                                      \
+	C(level_latency_bucket, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                             \
+	C(level_latency_bucket, mem_level, I32, ZERO, "INTEGER REFERENCES spe_mem_level(code)",                  \
+	  "`spe_mem_level.code`, NULL: loads without a level")                                                  \
+	C(level_latency_bucket, latency_lo, U64, NEVER, "INTEGER NOT NULL", "the bucket's lowest latency: 0, 1, 2, 4, ...") \
+	C(level_latency_bucket, samples, U64, NEVER, "INTEGER NOT NULL", "loads in the bucket")                  \
+	C(level_latency_bucket, total_latency, U64, NEVER, "INTEGER NOT NULL", "their total latency")
+
+/* page_stat's rows added up by the loader as it writes them (record_summary.c): data_page's 2 MiB rows */
+#define SPE_COLUMNS_page_region_stat(C)                                                                          \
+	C(page_region_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                 \
+	C(page_region_stat, pid, I32, NEG, "INTEGER", "process, NULL when unknown")                              \
+	C(page_region_stat, region, U64, NEVER, "INTEGER NOT NULL", "`data_va >> 21` (`page_stat.page >> 9`)")   \
+	C(page_region_stat, accesses, U64, NEVER, "INTEGER NOT NULL", "records with a data address in the region") \
+	C(page_region_stat, has_events, FLAG, NEVER, NULL, "some record had an EVENTS packet")                   \
+	C(page_region_stat, tlb_walks, U64, IF(has_events), "INTEGER", "records with a TLB walk, NULL without EVENTS") \
+	C(page_region_stat, translated, U64, NEVER, "INTEGER NOT NULL", "records with a translation latency")    \
+	C(page_region_stat, translation_latency, U64, IF(translated), "INTEGER",                                 \
+	  "their sum, NULL when `translated` is 0")                                                               \
+	C(page_region_stat, timed, U64, NEVER, "INTEGER NOT NULL", "records with a total latency")               \
+	C(page_region_stat, total_latency, U64, IF(timed), "INTEGER", "their sum, NULL when `timed` is 0")       \
+	C(page_region_stat, pages_4k, U64, NEVER, "INTEGER NOT NULL", "its 4 KiB pages with a record (`page_stat` rows)") \
+	C(page_region_stat, walked_pages_4k, U64, NEVER, "INTEGER NOT NULL", "of them, those with a TLB walk")   \
+	C(page_region_stat, data_object_ids, IDS, NEVER, "TEXT",                                                 \
+	  "JSON array of the distinct `data_object` ids of its pages, in `page_stat`'s order; NULL: none")
 
 #define SPE_COLUMNS_numa_stat(C)                                                                                 \
 	C(numa_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                        \

@@ -252,7 +252,7 @@ void report_page_queries(struct report_ctx *c)
 	for (int q = 0; q < RQ_COUNT; q++) {
 		if (!c->log[q].runs)
 			continue;
-		char *sql = report_query_sql((enum report_query)q, c->ch ? REPORT_CLICKHOUSE : REPORT_SQLITE);
+		char *sql = report_query_sql((enum report_query)q, c->ch ? REPORT_CLICKHOUSE : REPORT_SQLITE, c->stored);
 		report_html_raw(h, "<h3>");
 		report_html_text(h, report_query_name((enum report_query)q));
 		report_html_raw(h, "</h3><pre>");

@@ -5,7 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/memory_report.h"
 #include "report_internal.h"
+
+/*
+ * 1 when every source's load stored its loads' latencies by memory level
+ * (level_latency_bucket: a database made or a source loaded before that
+ * table has none): the sources with timed loads in mem_level_stat, which the
+ * page's levels read already, all have rows there.
+ */
+static int level_latencies_stored(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int stored = sqlite3_prepare_v2(db,
+					"SELECT NOT EXISTS (SELECT 1 FROM mem_level_stat m WHERE m.timed > 0\n"
+					"  AND NOT EXISTS (SELECT 1 FROM level_latency_bucket b WHERE b.source_id = m.source_id))",
+					-1, &st, NULL) == SQLITE_OK && /* fails without the table */
+		     sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	sqlite3_finalize(st);
+	return stored;
+}
 
 int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err,
 		    size_t errlen)
@@ -26,6 +45,10 @@ int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *
 		c->o.annotations = 0;
 	if (err && errlen)
 		err[0] = '\0';
+	if (db && spe_page_regions_stored(db))
+		c->stored |= REPORT_STORED_REGIONS;
+	if (db && level_latencies_stored(db))
+		c->stored |= REPORT_STORED_LEVEL_LATENCY;
 	return 0;
 }
 

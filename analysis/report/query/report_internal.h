@@ -43,6 +43,7 @@ struct report_ctx {
 	struct query_log log[RQ_COUNT];
 	int sources_not_read; /* source files a line table named that lead outside --source-dir/--symfs */
 	struct spe_progress progress; /* the page's sections (o.on_progress): told at each query too */
+	unsigned stored;              /* REPORT_STORED_*: the summaries the loads stored (report_sql.h) */
 };
 
 int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err,

@@ -35,7 +35,7 @@ int report_rq_begin(struct report_ctx *c, struct rq *q, enum report_query id)
 	q->start = now();
 	if (c->o.on_progress && c->progress.step) /* the caller redraws when time allows */
 		c->o.on_progress(c->o.progress_arg, &c->progress);
-	char *sql = report_query_sql(id, c->ch ? REPORT_CLICKHOUSE : REPORT_SQLITE);
+	char *sql = report_query_sql(id, c->ch ? REPORT_CLICKHOUSE : REPORT_SQLITE, c->stored);
 	if (!sql)
 		return report_fail(c, -spe_nomem, "out of memory");
 	if (c->ch) {

@@ -23,6 +23,8 @@
 /* Every id set is bound as a JSON array: "[1, 2, 3]" (ClickHouse: the tuple "(1, 2, 3)"). */
 #define IDS(col) col " IN (SELECT value FROM json_each(?1))"
 #define CH_IDS(col) col " IN ?1"
+/* An integer as the views print addresses (analysis/store/views.c's HEX), for util_text_append. */
+#define HEX(x) "CASE WHEN " x " IS NULL THEN NULL ELSE printf('0x%x', " x ") END"
 
 /*
  * ClickHouse: the lowest latency of total_latency's log2 bucket
@@ -100,7 +102,7 @@ static void append_heatmap(struct util_text *t, const char *clock, int ch)
  * The statement of @p q; @p ch: in ClickHouse's SQL where SQLite's is not
  * (the comment of each such case says what differs).
  */
-static void build(enum report_query q, int ch, struct util_text *t)
+static void build(enum report_query q, int ch, unsigned stored, struct util_text *t)
 {
 	switch (q) {
 	case RQ_SOURCES:
@@ -167,7 +169,10 @@ static void build(enum report_query q, int ch, struct util_text *t)
 		util_text_append(t, "SELECT mem_level, loads, total_latency, mean_latency, latency_share FROM mem_level_summary");
 		break;
 	case RQ_LEVEL_LATENCY:
-		if (ch) /* counted per bucket on the server */
+		if (stored & REPORT_STORED_LEVEL_LATENCY) /* counted per bucket by the loads: the same buckets */
+			util_text_append(t, "SELECT ml.name AS mem_level, b.latency_lo, sum(b.samples) FROM level_latency_bucket b\n"
+				      "LEFT JOIN spe_mem_level ml ON ml.code = b.mem_level GROUP BY b.mem_level, b.latency_lo");
+		else if (ch) /* counted per bucket on the server */
 			util_text_appendf(t, "SELECT mem_level, " CH_BUCKET_LO " AS lo, count() FROM spe_record\n"
 				       "WHERE op_class = '%s' AND total_latency IS NOT NULL GROUP BY mem_level, lo",
 				    op_class_LOAD);
@@ -240,7 +245,11 @@ static void build(enum report_query q, int ch, struct util_text *t)
 		append_heatmap(t, "ts", ch);
 		break;
 	case RQ_TLB_TOTALS:
-		util_text_append(t, "SELECT sum(accesses), sum(tlb_walks), count(*), sum(tlb_walks > 0) FROM tlb_hotspot");
+		if (stored & REPORT_STORED_REGIONS) /* the regions' sums are their pages': NULL walks where every page's is */
+			util_text_append(t, "SELECT sum(accesses), sum(tlb_walks), coalesce(sum(pages_4k), 0),\n"
+				      "  CASE WHEN sum(tlb_walks) IS NOT NULL THEN sum(walked_pages_4k) END FROM page_region_stat");
+		else
+			util_text_append(t, "SELECT sum(accesses), sum(tlb_walks), count(*), sum(tlb_walks > 0) FROM tlb_hotspot");
 		break;
 	case RQ_TLB_HOTSPOT:
 		util_text_append(t, "SELECT source_id, pid, page, accesses, tlb_walks, walk_ratio, translation_latency,\n"
@@ -253,11 +262,37 @@ static void build(enum report_query q, int ch, struct util_text *t)
 			      "FROM hot_data_object ORDER BY total_latency DESC, samples DESC, name, start NULLS FIRST, pid LIMIT ?1");
 		break;
 	case RQ_HUGE_PAGE_HINT:
-		util_text_append(t, spe_huge_page_hint_sql());
+		util_text_append(t, spe_huge_page_hint_sql(stored & REPORT_STORED_REGIONS));
 		break;
 	case RQ_DATA_PAGES:
 		/* one pass over data_page for both tables; ties by the page */
-		if (ch) /* no window functions: LIMIT n BY */
+		if (stored & REPORT_STORED_REGIONS) /* data_page's order and columns, each part's top ?1 apart */
+			util_text_append(t, "WITH x AS (SELECT source_id, sum(translation_latency) AS total FROM page_region_stat\n"
+				      "  GROUP BY source_id),\n"
+				      /* the regions: few (one a 2 MiB region touched), read whole */
+				      "r AS (SELECT source_id, pid, region << 21 AS page_value, accesses, total_latency, timed, tlb_walks,\n"
+				      "    translation_latency, pages_4k, walked_pages_4k, data_object_ids, 2097152 AS page_size\n"
+				      "  FROM page_region_stat\n"
+				      "  ORDER BY translation_latency DESC, tlb_walks DESC, accesses DESC, page_value, pid, source_id LIMIT ?1),\n"
+				      /* the pages: one pass keeping the top ?1 (SQLite's sorter with a LIMIT), no grouping */
+				      "p AS (SELECT source_id, pid, page << 12 AS page_value, accesses, total_latency, timed, tlb_walks,\n"
+				      "    translation_latency, 1 AS pages_4k, CASE WHEN tlb_walks > 0 THEN 1 ELSE 0 END AS walked_pages_4k,\n"
+				      "    data_object_ids, 4096 AS page_size\n"
+				      "  FROM page_stat ORDER BY total_latency DESC, accesses DESC, page_value, pid, source_id LIMIT ?1),\n"
+				      "u AS (SELECT * FROM r UNION ALL SELECT * FROM p)\n"
+				      "SELECT u.source_id, u.pid, " HEX("u.page_value") " AS page, u.accesses, u.total_latency,\n"
+				      "  round(1.0 * u.total_latency / nullif(u.timed, 0), 2) AS mean_latency, u.tlb_walks,\n"
+				      "  u.translation_latency, round(100.0 * u.translation_latency / nullif(x.total, 0), 2) AS translation_share,\n"
+				      "  u.pages_4k, u.walked_pages_4k,\n"
+				      "  CASE WHEN u.data_object_ids IS NOT NULL THEN (SELECT group_concat(DISTINCT d.name)\n"
+				      "    FROM json_each(u.data_object_ids) j JOIN data_object d ON d.id = j.value) END AS data_objects,\n"
+				      "  (u.page_size = 2097152 AND u.walked_pages_4k >= 2) AS counted, u.page_size\n"
+				      "FROM u JOIN x ON x.source_id = u.source_id\n"
+				      "ORDER BY u.page_size DESC,\n"
+				      "  CASE u.page_size WHEN 4096 THEN u.total_latency ELSE u.translation_latency END DESC,\n"
+				      "  CASE u.page_size WHEN 4096 THEN u.accesses ELSE u.tlb_walks END DESC, u.accesses DESC,\n"
+				      "  u.page_value, u.pid, u.source_id");
+		else if (ch) /* no window functions: LIMIT n BY */
 			util_text_append(t, "SELECT source_id, pid, page, accesses, total_latency, mean_latency, tlb_walks,\n"
 				      "  translation_latency, translation_share, pages_4k, walked_pages_4k, data_objects,\n"
 				      "  (" SPE_HUGE_PAGE_REGION_WHERE ") AS counted, page_size\n"
@@ -507,12 +542,12 @@ const char *report_query_name(enum report_query q)
 	return q < RQ_COUNT ? names[q] : "?";
 }
 
-char *report_query_sql(enum report_query q, enum report_dialect d)
+char *report_query_sql(enum report_query q, enum report_dialect d, unsigned stored)
 {
 	if (q >= RQ_COUNT)
 		return NULL;
 	struct util_text t = { 0 };
-	build(q, d == REPORT_CLICKHOUSE, &t);
+	build(q, d == REPORT_CLICKHOUSE, d == REPORT_CLICKHOUSE ? 0 : stored, &t);
 	if (!util_text_ok(&t)) {
 		util_text_fini(&t);
 		return NULL;

@@ -24,7 +24,8 @@ enum report_query {
 	/* where the latency goes */
 	RQ_MEM_LEVELS,    /* mem_level_summary */
 	RQ_LEVEL_LATENCY, /* (mem_level, total_latency, count): the histograms per level; SQLite streams every timed
-			     load with count 1, ClickHouse counts per (level, latency bucket) with its lowest latency */
+			     load with count 1 (or, REPORT_STORED_LEVEL_LATENCY, reads level_latency_bucket's counts),
+			     ClickHouse counts per (level, latency bucket) with its lowest latency */
 	/* hot code */
 	RQ_HOT_SYMBOL,    /* hot_symbol LIMIT ?1 */
 	RQ_HOT_PC,        /* hot_pc LIMIT ?1 */
@@ -79,10 +80,21 @@ enum report_query {
  */
 enum report_dialect { REPORT_SQLITE, REPORT_CLICKHOUSE };
 
+/*
+ * What the loads stored beside the views (SQLite): a query with a summary to
+ * read reads it rather than scanning, for the same answer.  REPORT_STORED_REGIONS:
+ * every source has its 2 MiB regions in page_region_stat
+ * (spe_page_regions_stored()): RQ_HUGE_PAGE_HINT, RQ_DATA_PAGES and RQ_TLB_TOTALS read them.
+ */
+#define REPORT_STORED_REGIONS 1u
+/* every source has level_latency_bucket's rows: RQ_LEVEL_LATENCY reads them (a row per level and bucket) */
+#define REPORT_STORED_LEVEL_LATENCY 2u
+
 /* Short name ("hot_symbol"). */
 const char *report_query_name(enum report_query q);
-/* The SQL text in dialect @p d, built from the facts table (the caller frees it; NULL without memory). */
-char *report_query_sql(enum report_query q, enum report_dialect d);
+/* The SQL text in dialect @p d, built from the facts table, reading the summaries in @p stored (REPORT_STORED_*;
+   ignored for ClickHouse); the caller frees it; NULL without memory. */
+char *report_query_sql(enum report_query q, enum report_dialect d, unsigned stored);
 
 /* Number of log2 latency buckets: 0, 1, 2-3, 4-7, ... as the latency_histogram view. */
 #define LATENCY_BUCKETS 33

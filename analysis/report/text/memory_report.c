@@ -58,9 +58,42 @@ static const char huge_page_sql[] =
 	" (SELECT coalesce(sum(total_latency), 0) FROM page_stat)"
 	" FROM data_page WHERE " SPE_HUGE_PAGE_REGION_WHERE;
 
-const char *spe_huge_page_hint_sql(void)
+/* The same row from the regions the loads stored: one pass over page_region_stat, whose sums are page_stat's. */
+#define REGION_COUNTED "walked_pages_4k >= 2" /* SPE_HUGE_PAGE_REGION_WHERE of a region row */
+static const char huge_page_stored_sql[] =
+	"SELECT count(CASE WHEN " REGION_COUNTED " THEN 1 END),"
+	" coalesce(sum(CASE WHEN " REGION_COUNTED " THEN translation_latency END), 0),"
+	" coalesce(sum(CASE WHEN " REGION_COUNTED " THEN pages_4k END), 0),"
+	" coalesce(sum(translation_latency), 0), coalesce(sum(total_latency), 0)"
+	" FROM page_region_stat";
+
+const char *spe_huge_page_hint_sql(int stored)
 {
-	return huge_page_sql;
+	return stored ? huge_page_stored_sql : huge_page_sql;
+}
+
+int spe_page_regions_stored(sqlite3 *db)
+{
+	/* a database made before the table has none; a source loaded before it (then --append) has no rows there */
+	sqlite3_stmt *st = NULL;
+	int stored = 0;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'page_region_stat')",
+			       -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		stored = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (stored && sqlite3_prepare_v2(db,
+					 "SELECT NOT EXISTS (SELECT 1 FROM source s\n"
+					 "  WHERE NOT EXISTS (SELECT 1 FROM page_region_stat r WHERE r.source_id = s.id)\n"
+					 "    AND EXISTS (SELECT 1 FROM page_stat p WHERE p.source_id = s.id))",
+					 -1, &st, NULL) == SQLITE_OK)
+		stored = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	else
+		stored = 0;
+	sqlite3_finalize(st);
+	return stored;
 }
 
 int spe_huge_page_hint_text(const double v[SPE_HUGE_PAGE_HINT_COLUMNS], char *text, size_t size)
@@ -104,7 +137,8 @@ int spe_huge_page_hint_text(const double v[SPE_HUGE_PAGE_HINT_COLUMNS], char *te
 
 int spe_huge_page_hint(sqlite3 *db, char *text, size_t size, char *err, size_t errlen)
 {
-	return sentence(db, huge_page_sql, SPE_HUGE_PAGE_HINT_COLUMNS, spe_huge_page_hint_text, text, size, err, errlen);
+	return sentence(db, spe_huge_page_hint_sql(spe_page_regions_stored(db)), SPE_HUGE_PAGE_HINT_COLUMNS,
+			spe_huge_page_hint_text, text, size, err, errlen);
 }
 
 static const char numa_sql[] =

@@ -44,11 +44,20 @@ int spe_numa_summary(sqlite3 *db, char *text, size_t size, char *err, size_t err
  * these two steps, so every report says the same thing.
  */
 #define SPE_HUGE_PAGE_HINT_COLUMNS 5
-const char *spe_huge_page_hint_sql(void);
+/* @p stored: read page_region_stat (spe_page_regions_stored()), else data_page's 2 MiB rows; the same row */
+const char *spe_huge_page_hint_sql(int stored);
 int spe_huge_page_hint_text(const double row[SPE_HUGE_PAGE_HINT_COLUMNS], char *text, size_t size);
 #define SPE_NUMA_SUMMARY_COLUMNS 6
 const char *spe_numa_summary_sql(void);
 int spe_numa_summary_text(const double row[SPE_NUMA_SUMMARY_COLUMNS], char *text, size_t size);
+
+/*
+ * 1 when every source of @p db with data pages has its 2 MiB regions in
+ * page_region_stat (the loads stored them: a database made or a source
+ * loaded before that table has not), so the regions are read from there
+ * rather than grouped from every page_stat row; 0 otherwise.
+ */
+int spe_page_regions_stored(sqlite3 *db);
 
 /*
  * The 2 MiB regions the hint counts, as an SQL condition over data_page's
