@@ -43,15 +43,16 @@ q() { db=$1; shift; run "$query" -d "$tmp/$db" --write "$@" >/dev/null || echo "
 rep() { run "$report" "$@" >"$tmp/out" 2>"$tmp/err"; echo "$?"; }
 exp() { run "$export" "$@" >"$tmp/out" 2>"$tmp/err"; echo "$?"; }
 
-# where to corrupt, asked of SQLite (pages are 8 KiB, numbered from 1): the file's last
-# three pages, and the first three leaves of _spe_record's rows
+# where to corrupt, asked of SQLite (pages are 8 KiB, numbered from 1): three pages from
+# mem_level_stat's first (the memory levels every report reads), and the first three leaves
+# of _spe_record's rows
 at() { run "$query" -d "$tmp/d.db" --format=csv "$1" | tail -1 | tr -d '\r'; }
-last_pages=$(( $(at "SELECT page_count FROM pragma_page_count") - 3 ))
+summary_pages=$(( $(at "SELECT min(pageno) FROM dbstat WHERE name = 'mem_level_stat'") - 1 ))
 record_pages=$(( $(at "SELECT min(pageno) FROM dbstat WHERE name = '_spe_record' AND pagetype = 'leaf'") - 1 ))
 
-# a corrupted page: the last pages of the file (pc_histogram's, the memory summaries')
+# a corrupted page: the memory summaries'
 cp "$tmp/d.db" "$tmp/corrupt.db"
-head -c $((8192 * 3)) /dev/zero | tr '\0' '\377' | dd of="$tmp/corrupt.db" bs=8192 seek=$last_pages conv=notrunc 2>/dev/null
+head -c $((8192 * 3)) /dev/zero | tr '\0' '\377' | dd of="$tmp/corrupt.db" bs=8192 seek=$summary_pages conv=notrunc 2>/dev/null
 expect corrupt_text "$(rep -d "$tmp/corrupt.db")" 65
 has corrupt_text_msg "$(cat "$tmp/err")" "database disk image is malformed"
 expect corrupt_json "$(rep -d "$tmp/corrupt.db" --format=json)" 65
