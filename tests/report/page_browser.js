@@ -273,6 +273,20 @@ const status = (page, id) => page.evaluate((id) => {
       check('pc_addresses_' + how, got !== null && got.address !== undefined && same(got.address, top5(facts.small.pc_addresses)),
         [got && got.address, top5(facts.small.pc_addresses)]);
     }
+    // an instruction's data objects (one of the first rows that touched some), ties broken by name
+    const objects = facts.small.pc_objects.slice().sort((a, b) => b.latency - a.latency || b.samples - a.samples ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, 5);
+    const gotObjects = await q.evaluate((i) => {
+      const tr = document.querySelector('#hot-pc tbody tr[data-i="' + i + '"]');
+      if (!tr) return null;
+      tr.cells[0].click();
+      const t = tr.nextElementSibling && tr.nextElementSibling.querySelector('table.pc-list[data-kind="object"]');
+      const rows = t ? Array.from(t.tBodies[0].rows).map((r) => ({ name: r.cells[0].textContent,
+        samples: Number(r.cells[1].textContent.replace(/,/g, '')), latency: Number(r.cells[2].textContent.replace(/,/g, '')) })) : null;
+      tr.cells[0].click();
+      return rows;
+    }, facts.small.pc_object_row);
+    check('pc_objects', objects.length > 0 && same(gotObjects, objects), [gotObjects, objects]);
     // the same lists from perf script's samples of memwork.data (addresses masked to their page and line)
     const perfGroups = (records, key) => {
       const g = new Map();

@@ -9,7 +9,7 @@
 # capture the flame graph is zoomed, searched and switched to data objects, a
 # function is followed to its annotation, a small table sorted in place.  Any function's annotation drawn on
 # demand (one outside the five the page draws, its instructions' count and latency against hot_pc), an
-# instruction's data pages, lines and addresses and a shared cache line's functions and threads (against
+# instruction's data pages, lines, addresses and data objects and a shared cache line's functions and threads (against
 # spe_sample, and perf script's samples of the same perf.data); the big page stays under 3 MiB; on a page
 # whose names and source lines are markup, every drill-down opened draws them as text.  The page of a
 # selection (-C 0) says it in its header and draws the functions of CPU 0's records with
@@ -110,6 +110,12 @@ pc_first="SELECT pc_value FROM hot_pc $pc_order LIMIT 1"
 pc_fn="SELECT symbol FROM hot_pc $pc_order LIMIT 1"
 pc_data() { s_json "SELECT printf('0x%x', data_va_value & $1) AS name, count(*) AS samples, sum(total_latency) AS latency
 	FROM spe_sample WHERE pc_value = ($pc_first) AND symbol = ($pc_fn) AND data_va_value IS NOT NULL GROUP BY 1"; }
+# the instruction among the instructions table's first ten rows whose data objects took the most latency
+pc_ranked="SELECT pc_value, symbol, row_number() OVER ($pc_order) - 1 AS i FROM hot_pc"
+obj_pc="SELECT h.pc_value, h.symbol, h.i FROM ($pc_ranked) h JOIN spe_sample r ON r.pc_value = h.pc_value
+	AND r.symbol IS h.symbol WHERE h.i < 10 AND r.data_object IS NOT NULL GROUP BY h.i
+	ORDER BY sum(r.total_latency) DESC, h.i LIMIT 1"
+obj_row=$(s "SELECT i FROM ($obj_pc)")
 line_of="FROM (SELECT source_id, pid, line_value FROM cacheline_sharing
 	ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC, line, pid LIMIT 1) l
 	JOIN spe_sample r ON r.source_id = l.source_id AND r.pid IS l.pid AND r.data_va_value >> 6 = l.line_value >> 6"
@@ -164,6 +170,10 @@ cat >"$tmp/facts.json" <<EOF
   "line_address": "$(s "SELECT printf('0x%x', line_value) FROM cacheline_sharing
 	ORDER BY hitm + peer_hits + coalesce(snooped, 0) DESC, accesses DESC, line, pid LIMIT 1")",
   "pc_pages": $(pc_data '~4095'), "pc_lines": $(pc_data '~63'), "pc_addresses": $(pc_data '-1'),
+  "pc_object_row": $obj_row,
+  "pc_objects": $(s_json "SELECT r.data_object AS name, count(*) AS samples, sum(r.total_latency) AS latency
+	FROM ($obj_pc) h JOIN spe_sample r ON r.pc_value = h.pc_value AND r.symbol IS h.symbol
+	WHERE r.data_object IS NOT NULL GROUP BY 1"),
   "line_functions": $(s_json "SELECT coalesce(r.symbol, '(no symbol)') AS name, count(*) AS samples,
 	sum(r.total_latency) AS latency $line_of GROUP BY r.symbol"),
   "line_threads": $(s_json "SELECT 'tid ' || r.tid AS name, count(*) AS samples, sum(r.total_latency) AS latency

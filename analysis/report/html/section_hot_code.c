@@ -290,7 +290,7 @@ static int instructions_table(struct report_ctx *c, const struct hot_functions *
 			rc = report_ann_rows(c, fns, HS_SYMBOL, HS_MAPPING, fns->n < REPORT_ROWS_MAX ? fns->n : REPORT_ROWS_MAX,
 					     &rs, HP_INSN_ID, embedded);
 		report_drill_ch_note(c, "A function's annotation and data objects under its row and an instruction's data "
-					"pages, lines and addresses under its row");
+					"pages, lines, addresses and data objects under its row");
 	}
 	free(buckets);
 	report_rowset_fini(&rs);
@@ -307,7 +307,7 @@ int report_section_hot_code(struct report_ctx *c, struct hot_functions *hot)
 		     "(left fast, right slow); the coloured bar shows which memory levels served the function's "
 		     "loads, in the colours above.  Function names link to their annotation; a click on a "
 		     "function's row draws its annotation under it, with the data objects it touches, and one on an "
-		     "instruction's row the data pages, cache lines and addresses it touched.");
+		     "instruction's row the data pages, cache lines, addresses and data objects it touched.");
 	struct rowset rs;
 	int rc = report_rowset_every(c, RQ_HOT_SYMBOL, &rs);
 	if (rc < 0)

@@ -422,14 +422,18 @@ static void build(enum report_query q, int ch, unsigned stored, struct util_text
 			      "LEFT JOIN mapping m ON m.id = s.mapping_id WHERE i.id IN (SELECT value FROM json_each(?1))");
 		break;
 	case RQ_PC_ADDRESSES:
-		util_text_append(t, "WITH a AS (SELECT insn_id AS id, data_va AS va, count(*) AS n, sum(total_latency) AS lat FROM _spe_record\n"
-			      "  WHERE insn_id IN (SELECT value FROM json_each(?1)) AND data_va IS NOT NULL GROUP BY 1, 2),\n"
-			      "g AS (SELECT id, 0 AS kind, va & ~4095 AS addr, sum(n) AS n, sum(lat) AS lat FROM a GROUP BY 1, 2, 3\n"
-			      "  UNION ALL SELECT id, 1, va & ~63, sum(n), sum(lat) FROM a GROUP BY 1, 2, 3\n"
-			      "  UNION ALL SELECT id, 2, va, n, lat FROM a),\n"
-			      "k AS (SELECT *, row_number() OVER (PARTITION BY id, kind ORDER BY lat DESC NULLS LAST, n DESC, addr) AS k\n"
-			      "  FROM g)\n"
-			      "SELECT id, kind, printf('0x%x', addr), n, lat FROM k WHERE k <= ?2 ORDER BY id, kind, k");
+		util_text_append(t, "WITH a AS (SELECT insn_id AS id, data_va AS va, data_object_id AS obj, count(*) AS n,\n"
+			      "  sum(total_latency) AS lat FROM _spe_record\n"
+			      "  WHERE insn_id IN (SELECT value FROM json_each(?1)) AND data_va IS NOT NULL GROUP BY 1, 2, 3),\n"
+			      "g AS (SELECT id, 0 AS kind, printf('0x%x', va & ~4095) AS addr, sum(n) AS n, sum(lat) AS lat FROM a\n"
+			      "  GROUP BY 1, 2, 3\n"
+			      "  UNION ALL SELECT id, 1, printf('0x%x', va & ~63), sum(n), sum(lat) FROM a GROUP BY 1, 2, 3\n"
+			      "  UNION ALL SELECT id, 2, printf('0x%x', va), sum(n), sum(lat) FROM a GROUP BY 1, 2, 3\n"
+			      "  UNION ALL SELECT a.id, 3, d.name, sum(a.n), sum(a.lat) FROM a JOIN data_object d ON d.id = a.obj\n"
+			      "  GROUP BY 1, 2, 3),\n"
+			      "k AS (SELECT *, row_number() OVER (PARTITION BY id, kind\n"
+			      "  ORDER BY lat DESC NULLS LAST, n DESC, CASE WHEN kind < 3 THEN length(addr) END, addr) AS k FROM g)\n"
+			      "SELECT id, kind, addr, n, lat FROM k WHERE k <= ?2 ORDER BY id, kind, k");
 		break;
 	/*
 	 * The flame graphs group the table under spe_record on its integer columns first (the view's joins per

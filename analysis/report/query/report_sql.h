@@ -67,7 +67,8 @@ enum report_query {
 	/* the annotation of any function and an instruction's data, drawn on demand (SQLite only) */
 	RQ_ANN_INSNS,            /* the instructions of the insn ids in ?1: id, function, its binary's path, file, line */
 	RQ_PC_ADDRESSES,         /* the data of the insn ids in ?1: insn id, kind (0 the 4 KiB page, 1 the 64-byte
-				    line, 2 the address), address (hex), samples, total latency; the top ?2 of each */
+				    line, 2 the address, 3 the data object), the address (hex) or the object's name,
+				    samples, total latency; the top ?2 of each */
 	RQ_COUNT
 };
 

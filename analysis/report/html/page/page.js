@@ -213,7 +213,7 @@
   // ---- the drill-downs: under a clicked row, lists from JSON blocks of [row index, name, detail, samples,
   // total latency] (analysis/report/html/drill_rows.c): a data object's functions, a function's data objects,
   // a shared cache line's functions and threads; under a function also its annotation (ann_rows.c), under an
-  // instruction the data pages, lines and addresses it touched
+  // instruction the data pages, lines, addresses and data objects it touched
   var drillSpecs = {
     'data-objects': { '': { head: ['function', 'binary'], what: 'functions touching it', none: 'No function listed for it.', path: 1 } },
     'hot-symbol': { '': { head: ['data object', 'type'], what: 'data objects it touches', none: 'It touched no known data object.' } },
@@ -260,13 +260,14 @@
     return blk.parsed;
   }
 
-  // an instruction -> its data: [instruction row, kind, address, samples, total latency], the row the
-  // instructions table's (hot_pc's) in its block; the annotations' instructions are those rows too
+  // an instruction -> its data: [instruction row, kind (page, line, address, object), the address or the
+  // object's name, samples, total latency], the row the instructions table's (hot_pc's) in its block; the
+  // annotations' instructions are those rows too
   var pcBlock = document.querySelector('script.pc-data'), pcLists = null;
   function pcData(k) {
     if (!pcLists) {
       pcLists = {};
-      JSON.parse(pcBlock.textContent).forEach(function (r) { (pcLists[r[0]] = pcLists[r[0]] || [[], [], []])[r[1]].push(r); });
+      JSON.parse(pcBlock.textContent).forEach(function (r) { (pcLists[r[0]] = pcLists[r[0]] || [[], [], [], []])[r[1]].push(r); });
     }
     return pcLists[k] || null;
   }
@@ -287,7 +288,7 @@
     } else if (!pcData(k)) {
       td.appendChild(el('p', 'none', 'It touched no data address (no record of it has one).'));
     } else {
-      var names = ['4 KiB pages', '64-byte lines', 'data addresses'], heads = ['page', 'line', 'address'];
+      var names = ['4 KiB pages', '64-byte lines', 'data addresses', 'data objects'], heads = ['page', 'line', 'address', 'object'];
       td.appendChild(el('p', 'none', 'The data it touched, the top ' + pcBlock.getAttribute('data-top') +
         ' of each by the total latency of its accesses:'));
       var grid = td.appendChild(el('div', 'pc-lists'));
@@ -451,7 +452,7 @@
   var pcTable = document.getElementById('hot-pc');
   if (pcTable && pcTable.tBodies[0] && blockRows('hot-pc')) {
     pcTable.classList.add('drillable');
-    pcTable.setAttribute('title', 'click a row for the data pages, lines and addresses the instruction touched');
+    pcTable.setAttribute('title', 'click a row for the data pages, lines, addresses and data objects the instruction touched');
     pcTable.tBodies[0].addEventListener('click', function (e) {
       if (e.target.closest('a, button, input, select, tr.drill')) return;
       var tr = e.target.closest('tr[data-i]');
