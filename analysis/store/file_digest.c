@@ -25,6 +25,7 @@
 #include <xxhash.h>
 
 #include "ana/file_digest.h"
+#include "spe/infile.h"
 #include "spe/spe.h"
 
 enum { BLOCK = 1 << 20 };
@@ -33,11 +34,9 @@ enum { BLOCK = 1 << 20 };
 static int read_blocks(const char *path, void (*take)(void *ctx, const unsigned char *p, size_t n), void *ctx,
 		       uint64_t *total, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -spe_io;
-	}
+	int fd = spe_infile_open(path, err, errlen); /* a FIFO or a device named by a database is refused, not waited on */
+	if (fd < 0)
+		return fd == -spe_unsupported ? -spe_io : fd;
 	unsigned char *buf = malloc(BLOCK);
 	if (!buf) {
 		close(fd);

@@ -162,6 +162,13 @@ expect "gone: exit" $? 66
 has "gone: message" "$(cat "$tmp/err")" "moved.data: No such file or directory"
 has "gone: advice" "$(cat "$tmp/err")" "spe-report FILE.data"
 [ ! -e "$tmp/x.html" ] || { echo "FAIL changed: a page was written"; fail=1; }
+# a FIFO where the capture was (a database names any path): refused at once, not waited on
+mkfifo "$tmp/moved.data"
+# shellcheck disable=SC2086 # SPE_RUN is a command and its options
+timeout 60 ${SPE_RUN:-} "$report" -d "$tmp/moved.db" --annotate=chase --tid=4242 >/dev/null 2>"$tmp/err"
+expect "FIFO: exit" $? 66
+has "FIFO: message" "$(cat "$tmp/err")" "moved.data: is a FIFO"
+rm "$tmp/moved.data"
 run "$load" "$tmp/memwork.data" "$tmp/multi.data" -o "$tmp/both.db" --symfs="$fx/elf" 2>/dev/null ||
 	{ echo "FAIL load both"; exit 1; }
 run "$report" -d "$tmp/both.db" --html="$tmp/x.html" --pid=4242 >/dev/null 2>"$tmp/err"
