@@ -15,6 +15,7 @@
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
 #include "common/load_status.h"
+#include "common/kept_dirs.h"
 #include "common/progress.h"
 #include "common/temp_db.h"
 #include "common/cli_signals.h"
@@ -257,17 +258,29 @@ static void on_fetch(void *arg, const struct spe_sym_fetch *f)
 }
 
 int cmd_load(int argc, char **argv);
+/* Keep @p value for @p key sealed for this user (common/kept_dirs.h); a value kept unsealed is said once. */
+static int keep_dir(sqlite3 *db, const char *key, const char *value, char *err, size_t errlen)
+{
+	int rc = cli_kept_dir_set(db, key, value, err, errlen);
+	if (rc == 1) {
+		fprintf(stderr, "spe-load: warning: %s\n", err);
+		rc = 0;
+	}
+	return rc;
+}
+
 /*
  * --symfs and --source-dir kept in the database (spe/settings.h), absolute,
- * in the load's transaction, so spe-report finds the files without them.
- * A load without them keeps what an earlier load stored.
+ * in the load's transaction, so spe-report finds the files without them
+ * (the user's own: sealed, common/kept_dirs.h).  A load without them keeps
+ * what an earlier load stored.
  */
 static int remember_dirs(sqlite3 *db, const char *symfs, const char *const *dirs, int n, char *err, size_t errlen)
 {
 	int rc = 0;
 	if (symfs) {
 		char *abs = realpath(symfs, NULL);
-		rc = abs ? spe_setting_set(db, SPE_SETTING_SYMFS, abs, err, errlen) : 0;
+		rc = abs ? keep_dir(db, SPE_SETTING_SYMFS, abs, err, errlen) : 0;
 		free(abs);
 	}
 	if (rc == 0 && n) {
@@ -283,7 +296,7 @@ static int remember_dirs(sqlite3 *db, const char *symfs, const char *const *dirs
 				len += (size_t)snprintf(list + len, size - len, "%s%s", len ? "\n" : "", abs);
 			free(abs);
 		}
-		rc = spe_setting_set(db, SPE_SETTING_SOURCE_DIR, list, err, errlen);
+		rc = keep_dir(db, SPE_SETTING_SOURCE_DIR, list, err, errlen);
 		free(list);
 	}
 	return rc;

@@ -21,6 +21,7 @@
 #include "common/temp_db.h"
 #include "common/cli_util.h"
 #include "common/clickhouse_cli.h"
+#include "common/kept_dirs.h"
 #include "common/report_diff.h"
 #include "common/report_output.h"
 #include "common/cli_signals.h"
@@ -216,23 +217,36 @@ static int report_clickhouse(struct ch_job *c, const char *output)
 
 /*
  * --symfs and --source-dir not given: those spe-load kept in the database
- * (spe/settings.h), those that are still directories; a warning names
- * each that is gone.  @p dirs (MAX_SOURCE_DIRS + 1 entries) is filled
- * from *@p kept, which the caller frees.
+ * (spe/settings.h) for this user (sealed: common/kept_dirs.h), those that
+ * are still directories; a warning names each that is gone, and each kept
+ * by someone else (a database from elsewhere), which is not used.  @p dirs
+ * (MAX_SOURCE_DIRS + 1 entries) is filled from *@p kept, which the caller
+ * frees.
  */
 static void stored_dirs(sqlite3 *db, const char **symfs, const char **dirs, int ndirs, char **kept_symfs,
 			char **kept_dirs, int warn)
 {
 	struct stat sb;
-	char err[256];
-	if (!*symfs && spe_setting_get(db, SPE_SETTING_SYMFS, kept_symfs, err, sizeof err) == 0 && *kept_symfs) {
-		if (stat(*kept_symfs, &sb) == 0 && S_ISDIR(sb.st_mode))
+	char err[256], *foreign = NULL;
+	if (!*symfs && cli_kept_dir_get(db, SPE_SETTING_SYMFS, kept_symfs, &foreign, err, sizeof err) == 0) {
+		if (*kept_symfs && stat(*kept_symfs, &sb) == 0 && S_ISDIR(sb.st_mode))
 			*symfs = *kept_symfs;
-		else if (warn)
+		else if (*kept_symfs && warn)
 			fprintf(stderr, "%s: warning: the load's --symfs=%s is not a directory now; give --symfs=DIR\n", prog,
 				*kept_symfs);
+		else if (foreign && warn)
+			fprintf(stderr, "%s: warning: the database keeps --symfs=%s from a load not made here by this user: "
+					"not used (files are read only where you point); give --symfs=DIR\n", prog, foreign);
 	}
-	if (ndirs || spe_setting_get(db, SPE_SETTING_SOURCE_DIR, kept_dirs, err, sizeof err) < 0 || !*kept_dirs)
+	free(foreign);
+	foreign = NULL;
+	if (ndirs || cli_kept_dir_get(db, SPE_SETTING_SOURCE_DIR, kept_dirs, &foreign, err, sizeof err) < 0)
+		return;
+	if (foreign && warn)
+		fprintf(stderr, "%s: warning: the database keeps --source-dir values from a load not made here by this "
+				"user: not used (files are read only where you point); give --source-dir=DIR\n", prog);
+	free(foreign);
+	if (!*kept_dirs)
 		return;
 	int n = 0;
 	for (char *p = *kept_dirs, *next; p && *p && n < MAX_SOURCE_DIRS; p = next) {

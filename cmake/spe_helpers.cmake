@@ -6,10 +6,13 @@
 # $SPE_RUN, which every test gets in its environment (tests/lib/run.h).
 string(REPLACE ";" " " SPE_RUN "${CMAKE_CROSSCOMPILING_EMULATOR}")
 
-# spe_test_environment(test...): give the tests SPE_RUN.  Call it after every
+# spe_test_environment(test...): give the tests SPE_RUN, and XDG_CONFIG_HOME in the build
+# tree (the key of kept directories, cli/common/kept_dirs.h).  Call it after every
 # add_test (spe_add_unit_test and spe_add_fuzzer do).
 function(spe_test_environment)
   set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT "SPE_RUN=${SPE_RUN}")
+  # the user's key that seals kept directories (cli/common/kept_dirs.h): the build tree's, not ~/.config's
+  set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT "XDG_CONFIG_HOME=${CMAKE_BINARY_DIR}/test-config")
 endfunction()
 
 # spe_add_unit_test(NAME SOURCES src... [LIBS lib...] [LABELS l...])

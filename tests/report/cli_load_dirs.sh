@@ -3,13 +3,17 @@
 # spe-load --symfs and --source-dir kept in the database (meta rows load.symfs and
 # load.source_dir, spe/settings.h) and used by spe-report when not given: the annotation
 # with the files read (every instruction from the ELF, the source lines) equals the one
-# with the options; once the files moved, a warning names each kept directory that is gone
+# with the options; each kept value is sealed for this user, and one kept by another
+# user's load, or edited, is not used (a warning says so); once the files moved, a warning names each kept directory that is gone
 # and the options given win; a load without them keeps the earlier ones.
 #   cli_load_dirs.sh RECORD LOAD QUERY REPORT FIXTURES
 set -u
 . "$(dirname "$0")/../lib/testlib.sh"
 record=$1 load=$2 query=$3 report=$4 fx=$5
 scratch_dir cli-load-dirs
+# this user's key for the seals (common/kept_dirs.h) in the scratch directory, not the real ~/.config
+XDG_CONFIG_HOME=$tmp/me
+export XDG_CONFIG_HOME
 run() { ${SPE_RUN:-} "$@"; }
 run "$record" --replay="$fx/workloads/traces/memwork.replay" -o "$tmp/m.data" >/dev/null 2>&1 || { echo "FAIL replay"; exit 1; }
 mkdir "$tmp/files"
@@ -17,7 +21,8 @@ cp -r "$fx/elf" "$tmp/files/elf"
 cp -r "$fx/workloads" "$tmp/files/src"
 (cd "$tmp" && run "$load" m.data -o m.db --symfs=files/elf --source-dir=files/src --source-dir=files 2>/dev/null)
 expect load_rc $? 0
-kept=$(run "$query" -d "$tmp/m.db" --format=csv "SELECT key, value FROM meta WHERE key LIKE 'load.%' ORDER BY key" | tr -d '\r')
+kept=$(run "$query" -d "$tmp/m.db" --format=csv "SELECT key, value FROM meta WHERE key LIKE 'load.%'
+	AND key NOT LIKE '%.seal' ORDER BY key" | tr -d '\r')
 expect kept "$kept" "key,value
 load.source_dir,\"$tmp/files/src
 $tmp/files\"
@@ -30,6 +35,23 @@ has "the ELF was read" "$(cat "$tmp/kept")" "ldr"
 has "the source was read" "$(cat "$tmp/kept")" "p = p->next;"
 run "$report" -d "$tmp/m.db" --annotate=chase >"$tmp/bare" 2>&1 --symfs="$fx/elf"
 has "an explicit --symfs, sources still kept" "$(cat "$tmp/bare")" "p = p->next;"
+
+# each kept value sealed for this user: the key made on first use, private
+expect seals "$(run "$query" -d "$tmp/m.db" --format=csv "SELECT count(*) FROM meta
+	WHERE key IN ('load.symfs.seal', 'load.source_dir.seal') AND length(value) = 64" | tail -1 | tr -d '\r')" 2
+expect key_mode "$(stat -c '%a %s' "$tmp/me/spekit/local.key")" "600 32"
+# a database from elsewhere (another user's key), or whose kept values were edited, is not read under them
+XDG_CONFIG_HOME=$tmp/other run "$report" -d "$tmp/m.db" --annotate=chase >"$tmp/other.out" 2>"$tmp/err"
+expect "another user: exit" $? 0
+has "another user: --symfs not used" "$(cat "$tmp/err")" "keeps --symfs=$tmp/files/elf from a load not made here by this user: not used"
+has "another user: --source-dir not used" "$(cat "$tmp/err")" "keeps --source-dir values from a load not made here"
+has "another user: no binary read" "$(cat "$tmp/other.out")" "the binary was not found"
+cp "$tmp/m.db" "$tmp/edited.db"
+run "$query" -d "$tmp/edited.db" --write "UPDATE meta SET value = '/' WHERE key IN ('load.symfs', 'load.source_dir')"
+run "$report" -d "$tmp/edited.db" --annotate=chase >"$tmp/edited.out" 2>"$tmp/err"
+has "edited: --symfs=/ not used" "$(cat "$tmp/err")" "keeps --symfs=/ from a load not made here by this user: not used"
+case $(cat "$tmp/edited.out") in *"p = p->next;"*) echo "FAIL edited: a source line was read under /"; fail=1 ;; esac
+expect "this user's database: still read" "$(run "$report" -d "$tmp/m.db" --annotate=chase 2>&1)" "$(cat "$tmp/given")"
 
 # the files moved: each kept directory gone is named, the options given win
 mv "$tmp/files" "$tmp/moved"

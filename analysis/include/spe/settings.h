@@ -7,6 +7,9 @@
  *
  *   load.symfs       the last load's --symfs, absolute
  *   load.source_dir  the last load's --source-dir values, absolute, one per line
+ *   KEY.seal         each of the two sealed for the user who loaded it: an
+ *                    HMAC-SHA256 under that user's key, without which a report
+ *                    does not use it (cli/common/kept_dirs.h)
  *   load.selection   the records are only those a selection chose, in words
  *                    ("pid 42; cpu 1"): spe-report's private database of the
  *                    page and --annotate with --pid, --cpu... (every report of

@@ -567,10 +567,10 @@ struct spe_row_record {
 	S(_branch_mispredict, 0, NULL, NULL, "`branch_stat` over every source, in `branch_mispredict`'s order")
 
 #define SPE_STORE_COLUMNS_meta(D)                                                            \
-	D(meta, key, "TEXT PRIMARY KEY", "`schema_version`, `application`, `load.symfs`, `load.source_dir`, `load.selection` (the records are only those a selection chose: spe-report's private database of a page or `--annotate` with `--pid`..., in words, `pid 42; cpu 1`)") \
+	D(meta, key, "TEXT PRIMARY KEY", "`schema_version`, `application`, `load.symfs`, `load.source_dir` (each with its seal, `load.symfs.seal` and `load.source_dir.seal`: the HMAC-SHA256 of the value under the loading user's key, cli/common/kept_dirs.h), `load.selection` (the records are only those a selection chose: spe-report's private database of a page or `--annotate` with `--pid`..., in words, `pid 42; cpu 1`)") \
 	D(meta, value, "TEXT",                                                                      \
 	  "the schema version; `spekit`; the absolute `--symfs` and `--source-dir` (one per line) of the "  \
-	  "last `spe-load` given them, which spe-report uses when not given its own (spe/settings.h)")
+	  "last `spe-load` given them, which spe-report uses when not given its own and the seal is its user's (spe/settings.h); a seal in hex")
 
 #define SPE_STORE_COLUMNS_spe_op_code(D)                                                                     \
 	D(spe_op_code, code, "INTEGER PRIMARY KEY", "`op_raw` with bit 10 set, as `_spe_record.codes` holds it") \
