@@ -33,14 +33,19 @@ static int key_path(char *dir, char *path, size_t size)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-/* Read the key; 0, or -1 when there is none usable (missing, short, not a regular file). */
+/*
+ * Read the key; 0, or -1 when there is none usable: missing, short, not a
+ * regular file, or not this user's secret (another owner, or readable by
+ * others: anyone who can read it can seal).
+ */
 static int read_key(const char *path, unsigned char *key)
 {
 	char err[256];
+	struct stat st;
 	int fd = spe_infile_open(path, err, sizeof err);
 	if (fd < 0)
 		return -1;
-	ssize_t n = read(fd, key, KEY_BYTES);
+	ssize_t n = fstat(fd, &st) == 0 && st.st_uid == geteuid() && !(st.st_mode & 077) ? read(fd, key, KEY_BYTES) : -1;
 	close(fd);
 	return n == KEY_BYTES ? 0 : -1;
 }
@@ -94,7 +99,8 @@ static int user_key(unsigned char *key, int create, char *err, size_t errlen)
 	}
 	unlink(tmp);
 	if (!ok || read_key(path, key) < 0) {
-		snprintf(err, errlen, "%.200s: %s", path, ok ? "cannot be read back" : strerror(saved));
+		snprintf(err, errlen, "%.200s: %s", path,
+			 ok ? "not a private key of this user (32 bytes, owned by the user, mode 0600)" : strerror(saved));
 		return -1;
 	}
 	return 0;

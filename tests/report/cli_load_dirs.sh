@@ -52,6 +52,11 @@ run "$report" -d "$tmp/edited.db" --annotate=chase >"$tmp/edited.out" 2>"$tmp/er
 has "edited: --symfs=/ not used" "$(cat "$tmp/err")" "keeps --symfs=/ from a load not made here by this user: not used"
 case $(cat "$tmp/edited.out") in *"p = p->next;"*) echo "FAIL edited: a source line was read under /"; fail=1 ;; esac
 expect "this user's database: still read" "$(run "$report" -d "$tmp/m.db" --annotate=chase 2>&1)" "$(cat "$tmp/given")"
+# a key others can read is no secret: not used
+chmod 644 "$tmp/me/spekit/local.key"
+run "$report" -d "$tmp/m.db" --annotate=chase >/dev/null 2>"$tmp/err"
+has "a readable key: not used" "$(cat "$tmp/err")" "from a load not made here by this user: not used"
+chmod 600 "$tmp/me/spekit/local.key"
 
 # the files moved: each kept directory gone is named, the options given win
 mv "$tmp/files" "$tmp/moved"
