@@ -92,4 +92,17 @@ expect "data-access latency" "$(number huge_pages data_access_latency)" "$(q "SE
 has "huge-page evidence" "$(evidence huge_pages)" \
 	"$(number huge_pages regions) regions of 2 MiB take $(python3 -c "print('%.1f' % (100 * $(number huge_pages region_translation_latency) / $(number huge_pages translation_latency)))")% of translation latency"
 has "huge-page evidence: pages" "$(evidence huge_pages)" "fall on $(number huge_pages region_pages_4k) distinct 4 KiB pages"
+
+# a database whose latencies sum to infinity (a REAL 1e999 where an integer belongs): still JSON, the
+# number null (JSON has no infinity; python's parser is told to refuse its extensions)
+cp "$tmp/datawork.db" "$tmp/inf.db"
+run "$query" -d "$tmp/inf.db" --write "UPDATE numa_stat SET total_latency = 1e999" >/dev/null
+run "$report" -d "$tmp/inf.db" --format=json >"$tmp/inf.json" 2>/dev/null
+strict=$(python3 -c '
+import json, sys
+def refuse(c): raise ValueError(c)
+f = json.load(open(sys.argv[1]), parse_constant=refuse)["findings"]
+print("numa nulls:", sorted(k for it in f["items"] if it["kind"] == "numa" for k, v in it["numbers"].items() if v is None))
+' "$tmp/inf.json" 2>&1)
+expect "infinite numbers: strict JSON, null" "$strict" "numa nulls: ['load_latency', 'remote_latency_by_physical_address']"
 exit $fail

@@ -68,9 +68,12 @@ static void json_list(FILE *out, const char *list)
 	fputc(']', out);
 }
 
+/* A number as JSON: null when it is not finite (JSON has no NaN or infinity; a database's value may be one) */
 static void json_number(FILE *out, double v)
 {
-	if (v == floor(v) && fabs(v) < 1e15)
+	if (!isfinite(v))
+		fputs("null", out);
+	else if (v == floor(v) && fabs(v) < 1e15)
 		fprintf(out, "%.0f", v);
 	else
 		fprintf(out, "%.17g", v);
