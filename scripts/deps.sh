@@ -19,7 +19,7 @@ packages=(
   bolt-16                                     # spe-export tests: perf2bolt/llvm-bolt 16 read the BOLT profile
   llvm-14                                     # spe-export tests: llvm-profdata-14 reads the AutoFDO profile
   libjson-c-dev                               # spe-report: reads the cross-ISA JSON, writes --annotate JSON
-  nettle-dev                                  # spe-report --html: SHA-256 hashes of the page's style and script (its CSP)
+  nettle-dev                                  # spe-report --html: SHA-256 hashes of the page's style and script (its CSP); HMAC-SHA256 seals of kept directories (cli/common/kept_dirs.c)
   chromium libxml2-utils libpng-dev           # spe-report --html tests: rendering, XML parse, screenshot check
   libcurl4-openssl-dev clickhouse-server      # --clickhouse: HTTP to ClickHouse; tests/clickhouse starts a 2-shard cluster
   libzstd-dev                                 # perf record -z: PERF_RECORD_COMPRESSED(2) records are zstd frames

@@ -22,7 +22,7 @@ arm64_packages=(libzstd-dev:arm64   # libspe: perf record -z data
                 libxxhash-dev:arm64) # xxhash: file digests (analysis/store/file_digest.c)
 arm64_packages+=(libprotobuf-c-dev:arm64 protobuf-c-compiler) # spe-export (protoc-c runs on the host)
 arm64_packages+=(libdebuginfod-dev:arm64) # analysis: the debuginfod client (resolve/debuginfod_fetch.c)
-arm64_packages+=(nettle-dev:arm64) # spe-report: SHA-256 of the page's style sheet and script (its CSP)
+arm64_packages+=(nettle-dev:arm64) # spe-report: SHA-256 of the page's style sheet and script (its CSP); spe-load, spe-report: HMAC seals of kept directories
 missing=()
 for p in "${host_packages[@]}" "${arm64_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
