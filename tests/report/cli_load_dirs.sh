@@ -52,6 +52,12 @@ run "$report" -d "$tmp/edited.db" --annotate=chase >"$tmp/edited.out" 2>"$tmp/er
 has "edited: --symfs=/ not used" "$(cat "$tmp/err")" "keeps --symfs=/ from a load not made here by this user: not used"
 case $(cat "$tmp/edited.out") in *"p = p->next;"*) echo "FAIL edited: a source line was read under /"; fail=1 ;; esac
 expect "this user's database: still read" "$(run "$report" -d "$tmp/m.db" --annotate=chase 2>&1)" "$(cat "$tmp/given")"
+# no place for a key (neither XDG_CONFIG_HOME nor HOME): kept unsealed, said, and not used
+(cd "$tmp" && env -u HOME -u XDG_CONFIG_HOME ${SPE_RUN:-} "$load" m.data -o nokey.db --symfs=files/elf 2>"$tmp/err" >/dev/null)
+has "no key: said" "$(cat "$tmp/err")" "load.symfs kept without a seal (this user's key: neither XDG_CONFIG_HOME nor HOME is set)"
+expect "no key: no seal" "$(run "$query" -d "$tmp/nokey.db" --format=csv "SELECT count(*) FROM meta WHERE key LIKE '%.seal'" | tail -1 | tr -d '\r')" 0
+run "$report" -d "$tmp/nokey.db" --annotate=chase >/dev/null 2>"$tmp/err"
+has "no key: not used" "$(cat "$tmp/err")" "keeps --symfs=$tmp/files/elf from a load not made here by this user: not used"
 # a key others can read is no secret: not used
 chmod 644 "$tmp/me/spekit/local.key"
 run "$report" -d "$tmp/m.db" --annotate=chase >/dev/null 2>"$tmp/err"
