@@ -58,7 +58,8 @@ static const char table_views_sql[] =
 	"SELECT h.source_id, h.pc, h.insn_id, h.symbol_id, CAST(j.key AS INTEGER) AS total_latency, j.value AS samples\n"
 	"FROM pc_histogram h, json_each(h.histogram) j\n"
 	"UNION ALL\n"
-	"SELECT source_id, pc, insn_id, symbol_id, NULL, untimed FROM pc_histogram WHERE untimed > 0;\n"
+	"SELECT source_id, pc, insn_id, symbol_id, NULL, untimed FROM pc_histogram WHERE untimed > 0;\n";
+static const char pc_summary_sql[] =
 	"CREATE VIEW pc_summary AS\n"
 	"SELECT coalesce(h.pc_value, i.pc) AS pc, h.insn_id, h.samples, h.total_latency, h.timed, h.p50, h.p90, h.p99\n"
 	"FROM _hot_pc h LEFT JOIN insn i ON i.id = h.insn_id;\n";
@@ -197,6 +198,7 @@ int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
 	struct util_text t = { 0 };
 	append_tables(&t);
 	util_text_append(&t, table_views_sql);
+	util_text_append(&t, pc_summary_sql);
 	ana_memory_schema_fact_rows(&t);
 	append_code_rows(&t);
 	append_record_view(&t);
@@ -348,13 +350,24 @@ int spe_schema_upgrade(sqlite3 *db, char *err, size_t errlen)
 		rc = upgrade_table(db, &store[i], err, errlen);
 	for (int i = 0; i < SPE_TABLE_COUNT && rc == 0; i++)
 		rc = upgrade_table(db, spe_table_info((enum spe_table)i), err, errlen);
-	/* an older version's file, its tables now this version's (spe_schema_check read it) */
+	/*
+	 * An older version's file, its tables now this version's (spe_schema_check
+	 * read it): the file's own views of _hot_pc become this version's too, for
+	 * whoever reads them without spekit (spekit's own connections shadow a
+	 * file's views that differ with TEMP ones: db_trust.c).
+	 */
 	if (rc == 0 && ana_query_int(db, "PRAGMA user_version", -1) != SPE_DB_SCHEMA_VERSION) {
 		char sql[160];
 		snprintf(sql, sizeof sql,
 			 "UPDATE meta SET value = '%d' WHERE key = 'schema_version'; PRAGMA user_version = %d;",
 			 SPE_DB_SCHEMA_VERSION, SPE_DB_SCHEMA_VERSION);
-		rc = exec(db, sql, err, errlen);
+		rc = exec(db, "DROP VIEW IF EXISTS main.hot_pc; DROP VIEW IF EXISTS main.pc_summary;", err, errlen);
+		if (rc == 0)
+			rc = exec(db, pc_summary_sql, err, errlen);
+		if (rc == 0)
+			rc = spe_schema_create_hot_pc_view(db, err, errlen);
+		if (rc == 0)
+			rc = exec(db, sql, err, errlen);
 	}
 	return rc;
 }

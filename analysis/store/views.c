@@ -161,6 +161,20 @@ static void append_branch_mispredict(struct util_text *t)
 		      "ORDER BY b.rowid;\n");
 }
 
+int spe_schema_create_hot_pc_view(sqlite3 *db, char *err, size_t errlen)
+{
+	struct util_text t = { 0 };
+	append_hot_pc(&t);
+	if (!util_text_ok(&t)) {
+		util_text_fini(&t);
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	int rc = spe_db_exec(db, t.buf, err, errlen);
+	util_text_fini(&t);
+	return rc;
+}
+
 int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen)
 {
 	struct util_text t = { 0 };

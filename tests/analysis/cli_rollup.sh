@@ -154,6 +154,10 @@ if command -v sqlite3 >/dev/null; then
 	  coalesce(h.pc_value, i.pc) AS pc_value, h.insn_id, h.timed
 	  FROM _hot_pc h LEFT JOIN insn i ON i.id = h.insn_id LEFT JOIN symbol s ON s.id = i.symbol_id ORDER BY h.rowid;
 	DROP TABLE _hot_pc; ALTER TABLE old_hot RENAME TO _hot_pc;
+	DROP VIEW hot_pc; DROP VIEW pc_summary;
+	CREATE VIEW hot_pc AS SELECT pc, symbol, symbol_offset, src_file, src_line, mnemonic, operands, samples,
+	  total_latency, mean_latency, p50, p90, p99, latency_share, pc_value, insn_id FROM _hot_pc ORDER BY rowid;
+	CREATE VIEW pc_summary AS SELECT pc_value AS pc, insn_id, samples, total_latency, timed, p50, p90, p99 FROM _hot_pc;
 	UPDATE meta SET value = '7' WHERE key = 'schema_version'; PRAGMA user_version = 7;" ||
 		{ echo "FAIL old _hot_pc"; exit 1; }
 	expect old_hot_columns "$(query "$tmp/old_hot.db" "SELECT count(*) FROM pragma_table_info('_hot_pc')" | tail -1)" 17
@@ -168,6 +172,11 @@ if command -v sqlite3 >/dev/null; then
 	expect old_hot_version "$(query "$tmp/old_hot.db" "SELECT (SELECT value FROM meta WHERE key = 'schema_version')
 	  || ' ' || user_version FROM pragma_user_version" | tail -1)" "8 8"
 	check_views old_hot_appended "$tmp/old_hot.db"
+	# the file's own views (what sqlite3 reads) are version 8's: the same rows as spekit's
+	for v in hot_pc pc_summary; do
+		expect "old_hot_file_view_$v" "$(sqlite3 -csv "$tmp/old_hot.db" "SELECT * FROM $v" | tr -d '\r' | md5sum)" \
+			"$(query "$tmp/old_hot.db" "SELECT * FROM $v" | tail -n +2 | md5sum)"
+	done
 	expect old_hot_four_sources "$(query "$tmp/old_hot.db" "SELECT samples FROM hot_symbol LIMIT 1" | tail -1)" "$((one * 4))"
 else
 	echo "SKIP old _hot_pc layout: no sqlite3"
