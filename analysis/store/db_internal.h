@@ -17,6 +17,8 @@ int spe_schema_drop_record_indexes(sqlite3 *db, char *err, size_t errlen);
  * in @p err.
  */
 int spe_schema_upgrade(sqlite3 *db, char *err, size_t errlen);
+/* The view hot_pc (spe_schema_create_views makes it with the others): for a file spe_schema_upgrade brings to this version. */
+int spe_schema_create_hot_pc_view(sqlite3 *db, char *err, size_t errlen);
 /* sqlite3_exec with the message copied to @p err; returns 0 or -spe_io. */
 int spe_db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 /* Was @p db opened in APPEND mode on an existing database? */

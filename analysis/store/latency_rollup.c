@@ -20,9 +20,7 @@
 
 #include "branch_rollup.h"
 #include "db_internal.h"
-#include "insn_names.h"
 #include "ana/latency_hist.h"
-#include "number_text.h"
 #include "rollup_feed.h"
 #include "rollup_insert.h"
 #include "spe/spe.h"
@@ -33,7 +31,6 @@ struct rollup {
 	char *err;
 	size_t errlen;
 	sqlite3_stmt *insert;
-	sqlite3_stmt *round; /* SELECT round(?1, ?2), for the few quotients near a half */
 };
 
 static int fail(struct rollup *r, const char *what)
@@ -363,13 +360,9 @@ static int merge_histograms(struct rollup *r, const struct symbol_groups *sg, st
 }
 
 /*
- * _hot_pc: hot_pc's rows as the view shows them -- the PC in hex, the
- * instruction's and function's names, mean_latency and latency_share
- * rounded -- in the view's order, which it reads front to back.  Joining
- * insn and symbol, rounding and formatting per row at query time made
- * printing all 200,000 rows of gen_bench's PCs take 1.4 s; read so, 0.3 s.
- * The names come from one pass over insn and symbol in id order
- * (insn_names.c), the rows are sorted here.
+ * _hot_pc: hot_pc's statistics in the view's order, which it reads front to
+ * back; the view joins the names (insn, symbol) and rounds mean_latency and
+ * latency_share.  The PC is stored only where no insn row holds it.
  */
 /* A PC in the sort: its key and group (its statistics stay in an array by group). */
 struct pc_rank {
@@ -389,73 +382,32 @@ static int hotter_first(const void *pa, const void *pb)
 	return a->group < b->group ? -1 : a->group > b->group;
 }
 
-#define HOT_PC_COLUMNS 17
-#define HOT_PC_INTO                                                                                          \
-	"_hot_pc(pc, symbol, symbol_offset, src_file, src_line, mnemonic, operands, samples, total_latency,"   \
-	" mean_latency, p50, p90, p99, latency_share, pc_value, insn_id, timed)"
+#define HOT_PC_COLUMNS 8
+#define HOT_PC_INTO "_hot_pc(pc_value, insn_id, samples, total_latency, timed, p50, p90, p99)"
 
 struct hot_pc_writer {
-	struct rollup *r;
-	char (*text)[3][NUMBER_TEXT_MAX]; /* per row of a batch: pc, mean_latency, latency_share until the step */
 	const struct pc_rank *rank;
 	const struct latency_hist_map *pcs;
 	const struct latency_stats *stats; /* by group */
-	const struct insn_names *names;
-	uint64_t total; /* of every PC: latency_share's denominator */
 };
 
 /* Bind the @p k th row in hot order at parameters @p i.. of @p st (ana_rollup_insert). */
 static int bind_hot_pc(void *ctx, sqlite3_stmt *st, int i, size_t k)
 {
 	const struct hot_pc_writer *w = ctx;
-	/* the names are read in hot order, not in id order: fetch ahead */
-	uint64_t ahead =
-		k + 8 < ana_latency_hist_map_n(w->pcs) ? ana_latency_group(w->pcs, w->rank[k + 8].group)->key.w[1] : 0;
-	if (ahead && ahead <= (uint64_t)w->names->max_id)
-		__builtin_prefetch(&w->names->by_id[ahead]);
 	uint32_t g = w->rank[k].group;
 	const struct latency_group *grp = ana_latency_group(w->pcs, g);
 	const struct latency_stats *s = &w->stats[g];
 	int has_pc = grp->key.w[2] != 0, has_insn = grp->key.w[1] != 0;
-	int64_t pc = (int64_t)grp->key.w[0], insn = (int64_t)grp->key.w[1];
-	const struct insn_name *in = has_insn ? ana_insn_name(w->names, insn) : NULL;
-	const struct name_span none = { 0, NAME_NULL };
-	char(*text)[NUMBER_TEXT_MAX] = w->text[k % ROLLUP_BATCH];
-	if (has_pc)
-		sqlite3_bind_text(st, i, text[0], (int)ana_hex_text(text[0], pc), SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
-	ana_insn_names_bind(st, i + 1, w->names, in && in->has_symbol ? in->symbol : none);
-	if (has_pc && in && in->has_symbol)
-		ana_bind_offset(st, i + 2, pc, in->sym_start);
-	else
-		sqlite3_bind_null(st, i + 2);
-	ana_insn_names_bind(st, i + 3, w->names, in ? in->file : none);
-	ana_bind_int_or_null(st, i + 4, in && in->has_line, in ? in->line : 0);
-	ana_insn_names_bind(st, i + 5, w->names, in ? in->mnemonic : none);
-	ana_insn_names_bind(st, i + 6, w->names, in ? in->operands : none);
-	sqlite3_bind_int64(st, i + 7, (int64_t)s->samples);
-	ana_bind_int_or_null(st, i + 8, s->timed > 0, (int64_t)s->total_latency);
-	int rc = SQLITE_OK;
-	if (s->timed) /* mean_latency */
-		rc = ana_bind_rounded(w->r->db, &w->r->round, st, i + 9, text[1], s->total_latency, s->timed, 2,
-				      (double)s->total_latency / (double)s->timed);
-	else
-		sqlite3_bind_null(st, i + 9);
-	ana_bind_int_or_null(st, i + 10, s->p50 >= 0, s->p50);
-	ana_bind_int_or_null(st, i + 11, s->p90 >= 0, s->p90);
-	ana_bind_int_or_null(st, i + 12, s->p99 >= 0, s->p99);
-	/* latency_share: 100 * total / the total of every PC, NULL without a latency or when that is 0 */
-	if (rc == SQLITE_OK && s->timed && w->total)
-		rc = ana_bind_rounded(w->r->db, &w->r->round, st, i + 13, text[2],
-				      s->total_latency <= UINT64_MAX / 100 ? 100 * s->total_latency : UINT64_MAX, w->total,
-				      2, 100.0 * (double)s->total_latency / (double)w->total);
-	else
-		sqlite3_bind_null(st, i + 13);
-	ana_bind_int_or_null(st, i + 14, has_pc, pc);
-	ana_bind_int_or_null(st, i + 15, has_insn, insn);
-	sqlite3_bind_int64(st, i + 16, (int64_t)s->timed);
-	return rc;
+	ana_bind_int_or_null(st, i, has_pc && !has_insn, (int64_t)grp->key.w[0]);
+	ana_bind_int_or_null(st, i + 1, has_insn, (int64_t)grp->key.w[1]);
+	sqlite3_bind_int64(st, i + 2, (int64_t)s->samples);
+	ana_bind_int_or_null(st, i + 3, s->timed > 0, (int64_t)s->total_latency);
+	sqlite3_bind_int64(st, i + 4, (int64_t)s->timed);
+	ana_bind_int_or_null(st, i + 5, s->p50 >= 0, s->p50);
+	ana_bind_int_or_null(st, i + 6, s->p90 >= 0, s->p90);
+	ana_bind_int_or_null(st, i + 7, s->p99 >= 0, s->p99);
+	return SQLITE_OK;
 }
 
 /* Statistics by (pc, insn) group from their merged histograms (the table's rows). */
@@ -475,10 +427,9 @@ static int pc_group_stats(struct rollup *r, const struct latency_hist_map *pcs, 
 	return 0;
 }
 
-/* hot_pc's order of the (pc, insn) groups, and latency_share's denominator: the total latency of them all. */
+/* hot_pc's order of the (pc, insn) groups. */
 struct hot_order {
 	struct pc_rank *rank;
-	uint64_t total;
 };
 
 static int rank_pcs(struct rollup *r, const struct latency_hist_map *pcs, const struct latency_stats *stats,
@@ -486,28 +437,19 @@ static int rank_pcs(struct rollup *r, const struct latency_hist_map *pcs, const 
 {
 	if (!(out->rank = malloc(((size_t)ana_latency_hist_map_n(pcs) + 1) * sizeof *out->rank)))
 		return out_of_memory(r);
-	out->total = 0;
-	for (uint32_t g = 0; g < ana_latency_hist_map_n(pcs); g++) {
+	for (uint32_t g = 0; g < ana_latency_hist_map_n(pcs); g++)
 		out->rank[g] = (struct pc_rank){ stats[g].timed ? (int64_t)stats[g].total_latency : -1, stats[g].samples, g };
-		if (stats[g].timed)
-			out->total += stats[g].total_latency;
-	}
 	qsort(out->rank, ana_latency_hist_map_n(pcs), sizeof *out->rank, hotter_first);
 	return 0;
 }
 
 static int write_hot_pc(struct rollup *r, const struct latency_hist_map *pcs, const struct latency_stats *stats,
-			const struct hot_order *order, const struct insn_names *names)
+			const struct hot_order *order)
 {
-	char(*text)[3][NUMBER_TEXT_MAX] = malloc(ROLLUP_BATCH * sizeof *text);
-	if (!text)
-		return out_of_memory(r);
-	struct hot_pc_writer w = { r, text, order->rank, pcs, stats, names, order->total };
-	int rc = ana_rollup_insert(r->db, HOT_PC_INTO, HOT_PC_COLUMNS, ana_latency_hist_map_n(pcs), bind_hot_pc, &w) < 0
-			 ? fail(r, "_hot_pc")
-			 : 0;
-	free(text);
-	return rc;
+	struct hot_pc_writer w = { order->rank, pcs, stats };
+	return ana_rollup_insert(r->db, HOT_PC_INTO, HOT_PC_COLUMNS, ana_latency_hist_map_n(pcs), bind_hot_pc, &w) < 0
+		       ? fail(r, "_hot_pc")
+		       : 0;
 }
 
 static int write_symbol_summary(struct rollup *r, const struct symbol_groups *sg, const struct latency_hist_map *fns,
@@ -560,7 +502,7 @@ static void *merge_job_run(void *arg)
 
 int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads, char *err, size_t errlen)
 {
-	struct rollup r = { db, err, errlen, NULL, NULL };
+	struct rollup r = { db, err, errlen, NULL };
 	char *msg = NULL;
 	if (sqlite3_exec(db, "DELETE FROM _hot_pc; DELETE FROM symbol_summary;", NULL, NULL, &msg) != SQLITE_OK) {
 		char why[400];
@@ -570,11 +512,10 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	}
 	struct symbol_groups sg = { 0 };
 	struct latency_hist_map pcs = { 0 }, fns = { 0 };
-	struct insn_names names = { 0 };
 	struct latency_stats *pc_stats = NULL; /* by (pc, insn) group */
 	struct hot_order order = { 0 };
 	uint64_t *scratch = NULL;
-	struct merge_job job = { .r = { NULL, job.err, sizeof job.err, NULL, NULL },
+	struct merge_job job = { .r = { NULL, job.err, sizeof job.err, NULL },
 				 .sg = &sg, .feed = feed, .pcs = &pcs, .fns = &fns, .stats = &pc_stats, .order = &order };
 	pthread_t merger;
 	int merging = 0; /* the job runs on merger */
@@ -594,8 +535,6 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	}
 	/* what needs no merged histogram, meanwhile */
 	if (rc == 0)
-		rc = ana_insn_names_load(db, &names, err, errlen);
-	if (rc == 0)
 		rc = ana_branch_rollup(db, err, errlen);
 	if (merging) {
 		pthread_join(merger, NULL);
@@ -607,11 +546,9 @@ int spe_latency_rollup(sqlite3 *db, const struct rollup_feed *feed, int threads,
 	if (rc == 0 && !(scratch = malloc(((size_t)widest(&fns) + 1) * sizeof *scratch)))
 		rc = out_of_memory(&r);
 	if (rc == 0)
-		rc = write_hot_pc(&r, &pcs, pc_stats, &order, &names);
+		rc = write_hot_pc(&r, &pcs, pc_stats, &order);
 	if (rc == 0)
 		rc = write_symbol_summary(&r, &sg, &fns, scratch);
-	sqlite3_finalize(r.round);
-	ana_insn_names_fini(&names);
 	free(scratch);
 	free(pc_stats);
 	free(order.rank);

@@ -58,9 +58,11 @@ static const char table_views_sql[] =
 	"SELECT h.source_id, h.pc, h.insn_id, h.symbol_id, CAST(j.key AS INTEGER) AS total_latency, j.value AS samples\n"
 	"FROM pc_histogram h, json_each(h.histogram) j\n"
 	"UNION ALL\n"
-	"SELECT source_id, pc, insn_id, symbol_id, NULL, untimed FROM pc_histogram WHERE untimed > 0;\n"
+	"SELECT source_id, pc, insn_id, symbol_id, NULL, untimed FROM pc_histogram WHERE untimed > 0;\n";
+static const char pc_summary_sql[] =
 	"CREATE VIEW pc_summary AS\n"
-	"SELECT pc_value AS pc, insn_id, samples, total_latency, timed, p50, p90, p99 FROM _hot_pc;\n";
+	"SELECT coalesce(h.pc_value, i.pc) AS pc, h.insn_id, h.samples, h.total_latency, h.timed, h.p50, h.p90, h.p99\n"
+	"FROM _hot_pc h LEFT JOIN insn i ON i.id = h.insn_id;\n";
 
 /* @p s as an SQL string literal (quotes doubled). */
 static void append_literal(struct util_text *t, const char *s)
@@ -196,6 +198,7 @@ int spe_schema_create(sqlite3 *db, char *err, size_t errlen)
 	struct util_text t = { 0 };
 	append_tables(&t);
 	util_text_append(&t, table_views_sql);
+	util_text_append(&t, pc_summary_sql);
 	ana_memory_schema_fact_rows(&t);
 	append_code_rows(&t);
 	append_record_view(&t);
@@ -257,11 +260,11 @@ int spe_schema_check(sqlite3 *db, char *err, size_t errlen)
 		snprintf(err, errlen, "not a spekit database (application_id %ld)", app);
 		return -spe_bad_file;
 	}
-	if (ver != SPE_DB_SCHEMA_VERSION) {
+	if (ver < SPE_DB_SCHEMA_VERSION_OLDEST || ver > SPE_DB_SCHEMA_VERSION) {
 		snprintf(err, errlen,
-			 "database schema version %ld is not supported (this spekit reads version %d); "
+			 "database schema version %ld is not supported (this spekit reads versions %d to %d); "
 			 "reload the traces into a new database",
-			 ver, SPE_DB_SCHEMA_VERSION);
+			 ver, SPE_DB_SCHEMA_VERSION_OLDEST, SPE_DB_SCHEMA_VERSION);
 		return -spe_unsupported;
 	}
 	return 1;
@@ -285,7 +288,8 @@ static int db_columns(sqlite3 *db, const char *name, struct util_text *names, in
 /*
  * Table @p ti in a database this spekit appends to: what it lacks of the
  * description is added (the table, or the columns appended to it since,
- * within this schema version); any other difference is refused.
+ * within this schema version); a table the load rebuilds (SPE_TABLE_REBUILT)
+ * whose columns differ is made anew; any other difference is refused.
  */
 static int upgrade_table(sqlite3 *db, const struct spe_table_info *ti, char *err, size_t errlen)
 {
@@ -311,6 +315,17 @@ static int upgrade_table(sqlite3 *db, const struct spe_table_info *ti, char *err
 	} else if (have.failed || want.failed || sql.failed) {
 		snprintf(err, errlen, "out of memory");
 		rc = -spe_nomem;
+	} else if (rc > 0 && (ti->flags & SPE_TABLE_REBUILT) && strcmp(have.buf, want.buf) != 0) {
+		/* the load empties it and fills it again: made anew with this build's columns */
+		util_text_fini(&sql);
+		util_text_appendf(&sql, "DROP TABLE %s;\n", ti->name);
+		append_create_table(&sql, ti);
+		if (sql.failed) {
+			snprintf(err, errlen, "out of memory");
+			rc = -spe_nomem;
+		} else {
+			rc = exec(db, sql.buf, err, errlen);
+		}
 	} else if (rc > 0 && (n > k || strncmp(want.buf, have.buf, strlen(have.buf)) != 0 ||
 			      (want.buf[strlen(have.buf)] != 0 && want.buf[strlen(have.buf)] != ','))) {
 		snprintf(err, errlen,
@@ -335,5 +350,24 @@ int spe_schema_upgrade(sqlite3 *db, char *err, size_t errlen)
 		rc = upgrade_table(db, &store[i], err, errlen);
 	for (int i = 0; i < SPE_TABLE_COUNT && rc == 0; i++)
 		rc = upgrade_table(db, spe_table_info((enum spe_table)i), err, errlen);
+	/*
+	 * An older version's file, its tables now this version's (spe_schema_check
+	 * read it): the file's own views of _hot_pc become this version's too, for
+	 * whoever reads them without spekit (spekit's own connections shadow a
+	 * file's views that differ with TEMP ones: db_trust.c).
+	 */
+	if (rc == 0 && ana_query_int(db, "PRAGMA user_version", -1) != SPE_DB_SCHEMA_VERSION) {
+		char sql[160];
+		snprintf(sql, sizeof sql,
+			 "UPDATE meta SET value = '%d' WHERE key = 'schema_version'; PRAGMA user_version = %d;",
+			 SPE_DB_SCHEMA_VERSION, SPE_DB_SCHEMA_VERSION);
+		rc = exec(db, "DROP VIEW IF EXISTS main.hot_pc; DROP VIEW IF EXISTS main.pc_summary;", err, errlen);
+		if (rc == 0)
+			rc = exec(db, pc_summary_sql, err, errlen);
+		if (rc == 0)
+			rc = spe_schema_create_hot_pc_view(db, err, errlen);
+		if (rc == 0)
+			rc = exec(db, sql, err, errlen);
+	}
 	return rc;
 }

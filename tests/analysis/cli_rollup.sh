@@ -141,5 +141,46 @@ expect bad_row_rc $? 65
 has bad_row_message "$(cat "$tmp/err")" "pc_histogram: a histogram no load writes (pc 0): {\"70000\":1}"
 expect bad_row_unchanged "$(cksum <"$tmp/t.db")" "$before"
 
+# a version-7 database, written before _hot_pc lost the names insn and symbol hold (17 columns,
+# pc_value on every row): this build's views read it alike, and --append makes the table anew and
+# the file version 8
+if command -v sqlite3 >/dev/null; then
+	cp "$tmp/one_run.db" "$tmp/old_hot.db"
+	sqlite3 "$tmp/old_hot.db" "PRAGMA legacy_alter_table = ON;
+	CREATE TABLE old_hot AS SELECT printf('0x%x', coalesce(h.pc_value, i.pc)) AS pc, s.name AS symbol,
+	  coalesce(h.pc_value, i.pc) - s.start AS symbol_offset, i.file AS src_file, i.line AS src_line, i.mnemonic,
+	  i.operands, h.samples, h.total_latency, round(1.0 * h.total_latency / nullif(h.timed, 0), 2) AS mean_latency,
+	  h.p50, h.p90, h.p99, round(100.0 * h.total_latency / (SELECT sum(total_latency) FROM _hot_pc), 2) AS latency_share,
+	  coalesce(h.pc_value, i.pc) AS pc_value, h.insn_id, h.timed
+	  FROM _hot_pc h LEFT JOIN insn i ON i.id = h.insn_id LEFT JOIN symbol s ON s.id = i.symbol_id ORDER BY h.rowid;
+	DROP TABLE _hot_pc; ALTER TABLE old_hot RENAME TO _hot_pc;
+	DROP VIEW hot_pc; DROP VIEW pc_summary;
+	CREATE VIEW hot_pc AS SELECT pc, symbol, symbol_offset, src_file, src_line, mnemonic, operands, samples,
+	  total_latency, mean_latency, p50, p90, p99, latency_share, pc_value, insn_id FROM _hot_pc ORDER BY rowid;
+	CREATE VIEW pc_summary AS SELECT pc_value AS pc, insn_id, samples, total_latency, timed, p50, p90, p99 FROM _hot_pc;
+	UPDATE meta SET value = '7' WHERE key = 'schema_version'; PRAGMA user_version = 7;" ||
+		{ echo "FAIL old _hot_pc"; exit 1; }
+	expect old_hot_columns "$(query "$tmp/old_hot.db" "SELECT count(*) FROM pragma_table_info('_hot_pc')" | tail -1)" 17
+	for v in "SELECT * FROM hot_pc" "SELECT * FROM pc_summary ORDER BY pc, insn_id"; do
+		expect "old_hot_reads_alike: $v" "$(query "$tmp/old_hot.db" "$v")" "$(query "$tmp/one_run.db" "$v")"
+	done
+	{ cat "$tmp/trace.data"; printf 5; } >"$tmp/trace-5.data"
+	${SPE_RUN:-} "$load" "$tmp/trace-5.data" -o "$tmp/old_hot.db" --symfs="$tmp" --append 2>/dev/null ||
+		{ echo "FAIL append to old _hot_pc"; exit 1; }
+	expect old_hot_remade "$(query "$tmp/old_hot.db" "SELECT group_concat(name, ' ') FROM pragma_table_info('_hot_pc')" | tail -1)" \
+		"pc_value insn_id samples total_latency timed p50 p90 p99"
+	expect old_hot_version "$(query "$tmp/old_hot.db" "SELECT (SELECT value FROM meta WHERE key = 'schema_version')
+	  || ' ' || user_version FROM pragma_user_version" | tail -1)" "8 8"
+	check_views old_hot_appended "$tmp/old_hot.db"
+	# the file's own views (what sqlite3 reads) are version 8's: the same rows as spekit's
+	for v in hot_pc pc_summary; do
+		expect "old_hot_file_view_$v" "$(sqlite3 -csv "$tmp/old_hot.db" "SELECT * FROM $v" | tr -d '\r' | md5sum)" \
+			"$(query "$tmp/old_hot.db" "SELECT * FROM $v" | tail -n +2 | md5sum)"
+	done
+	expect old_hot_four_sources "$(query "$tmp/old_hot.db" "SELECT samples FROM hot_symbol LIMIT 1" | tail -1)" "$((one * 4))"
+else
+	echo "SKIP old _hot_pc layout: no sqlite3"
+fi
+
 [ $fail -eq 0 ] && echo "ok cli_rollup"
 exit $fail

@@ -107,6 +107,14 @@ TEST(refuse_unknown_version)
 	CHECK(spe_db_open(path, SPE_DB_APPEND, &db, err, sizeof err) < 0);
 	CHECK(strstr(err, "schema version 99") != NULL);
 	CHECK(spe_db_open(path, SPE_DB_READONLY, &db, err, sizeof err) < 0);
+	/* the version before the oldest this build reads: refused too */
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", SPE_DB_SCHEMA_VERSION_OLDEST - 1);
+	CHECK_INT_EQ(sqlite3_open(path, &s), SQLITE_OK);
+	CHECK_INT_EQ(sqlite3_exec(s, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(s);
+	CHECK(spe_db_open(path, SPE_DB_READONLY, &db, err, sizeof err) < 0);
+	CHECK(strstr(err, "is not supported") != NULL);
 }
 
 /* The columns of @p table in @p s as "a b c", and their declared types as "T T T". */

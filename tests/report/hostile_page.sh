@@ -36,7 +36,6 @@ cp "$fx/workloads/datawork.c" "$tmp/src/"
 ln -s /etc/passwd "$tmp/src/sub/passwd-link"
 sqlite3 "$tmp/d.db" "
 	UPDATE symbol SET name = '$tag' || name;
-	UPDATE _hot_pc SET symbol = '$tag' || symbol, mnemonic = '$attr', operands = '$close';
 	UPDATE insn SET mnemonic = '$attr', operands = '$close', inline_function = '$sq';
 	UPDATE mapping SET path = '$close' || path;
 	UPDATE thread SET comm = '$attr';

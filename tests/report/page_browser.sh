@@ -67,7 +67,6 @@ tag='<img src=x onerror="document.title=`PWNED`">'
 cp "$tmp/memwork.db" "$tmp/hostile.db"
 sqlite3 "$tmp/hostile.db" "
 	UPDATE symbol SET name = '$tag' || name;
-	UPDATE _hot_pc SET symbol = '$tag' || symbol, mnemonic = '$tag', operands = '</script>$tag';
 	UPDATE insn SET mnemonic = '$tag', operands = '</script>$tag';
 	UPDATE mapping SET path = '$tag' || path;
 	UPDATE thread SET comm = '$tag';

@@ -29,8 +29,6 @@ run "$query" -d "$tmp/h.db" --write "
 	UPDATE data_object SET name = 'obj' || char(27) || '[H' || char(10) || 'row';
 	UPDATE insn SET mnemonic = 'ld' || char(27) || '[5m', operands = 'x0' || char(10) || 'x1',
 	                inline_function = 'inl' || cast(x'c285' AS TEXT);
-	UPDATE _hot_pc SET symbol = (SELECT s.name FROM insn i JOIN symbol s ON s.id = i.symbol_id
-	                             WHERE i.id = _hot_pc.insn_id) WHERE insn_id IS NOT NULL;
 	DELETE FROM meta WHERE key LIKE 'load.%'; -- no binary read: the crafted insn rows are shown" >/dev/null || { echo "FAIL crafting"; exit 1; }
 run "$td" import "$fx/topdown/raw_neoverse-n2_perf.txt" -d "$tmp/h.db" --run "$(printf 'n2\033]0;T\007')" \
 	--workload "$(printf 'mem\nwork')" --spe-source=d.data >/dev/null 2>&1 || { echo "FAIL topdown import"; exit 1; }

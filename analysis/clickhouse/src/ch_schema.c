@@ -520,11 +520,12 @@ static int check_meta(struct spe_ch *ch, const char *version, const char *layout
 {
 	char want[128];
 	layout_text(ch, want, sizeof want);
-	if (atoi(version) != SPE_DB_SCHEMA_VERSION)
+	/* version 8 changed no ClickHouse table (only SQLite's _hot_pc): 7 is read and loaded into alike */
+	if (atoi(version) < SPE_DB_SCHEMA_VERSION_OLDEST || atoi(version) > SPE_DB_SCHEMA_VERSION)
 		return ch_fail(ch, -spe_unsupported,
-			       "%s holds schema version %s; this spekit reads and writes version %d: load into another "
-			       "database (?database=NAME)",
-			       ch->name, version, SPE_DB_SCHEMA_VERSION);
+			       "%s holds schema version %s; this spekit reads and writes versions %d to %d: load into "
+			       "another database (?database=NAME)",
+			       ch->name, version, SPE_DB_SCHEMA_VERSION_OLDEST, SPE_DB_SCHEMA_VERSION);
 	if (check_layout && strcmp(layout, want))
 		return ch_fail(ch, -spe_unsupported, "%s was made for layout '%s', not '%s'%s", ch->name, layout, want,
 			       strncmp(layout, "cluster ", 8) ? "" : ": give --cluster as when it was made");

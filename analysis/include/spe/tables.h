@@ -105,6 +105,7 @@ extern "C" {
 #define SPE_TABLE_REPLACE 2u
 #define SPE_TABLE_SQLITE_ONLY 4u
 #define SPE_TABLE_WITHOUT_ROWID 8u /* the store tables' flag (meta: a column PRIMARY KEY) */
+#define SPE_TABLE_REBUILT 16u /* a store table each load empties and fills again: --append remakes it when its columns changed */
 
 /* ---- the columns of each ------------------------------------------------------ */
 
@@ -562,7 +563,7 @@ struct spe_row_record {
 	S(data_object_kind, 0, NULL, "id", "the kinds of `data_object`")                                           \
 	S(spe_part_fact, SPE_TABLE_WITHOUT_ROWID, NULL, "part", "the facts of each CPU part the views join with")                      \
 	S(spe_data_source_fact, 0, "part, code", "(part, code)", "every data-source code of each part's map")       \
-	S(_hot_pc, 0, NULL, NULL, "`hot_pc`'s rows as the view shows them, in its order (rebuilt at each load)")   \
+	S(_hot_pc, SPE_TABLE_REBUILT, NULL, NULL, "`hot_pc`'s statistics, in its order (rebuilt at each load)")   \
 	S(symbol_summary, 0, NULL, NULL, "`hot_symbol`'s statistics (rebuilt at each load)")                       \
 	S(_branch_mispredict, 0, NULL, NULL, "`branch_stat` over every source, in `branch_mispredict`'s order")
 
@@ -608,24 +609,17 @@ struct spe_row_record {
 	D(spe_data_source_fact, modified, "INTEGER NOT NULL", "1: the line was modified there (HiSilicon)") \
 	D(spe_data_source_fact, remote, "INTEGER NOT NULL", "1: on another socket")
 
-#define SPE_STORE_COLUMNS__hot_pc(D)                                                                      \
-	D(_hot_pc, pc, "TEXT", "the PC in hex")                                                           \
-	D(_hot_pc, symbol, "TEXT", "its function's name")                                                 \
-	D(_hot_pc, symbol_offset, "INTEGER", "the PC's offset in it")                                     \
-	D(_hot_pc, src_file, "TEXT", "the instruction's `file`")                                          \
-	D(_hot_pc, src_line, "INTEGER", "its `line`")                                                     \
-	D(_hot_pc, mnemonic, "TEXT", "its `mnemonic`")                                                    \
-	D(_hot_pc, operands, "TEXT", "its `operands`")                                                    \
-	D(_hot_pc, samples, "INTEGER NOT NULL", "records of the PC over every source")                    \
-	D(_hot_pc, total_latency, "INTEGER", "their total latency, NULL when `timed` is 0")               \
-	D(_hot_pc, mean_latency, "REAL", "rounded as the view's definition rounds it")                    \
-	D(_hot_pc, p50, "INTEGER", "nearest-rank percentile of total latency, NULL when `timed` is 0")    \
-	D(_hot_pc, p90, "INTEGER", "the same, 90 %")                                                      \
-	D(_hot_pc, p99, "INTEGER", "the same, 99 %")                                                      \
-	D(_hot_pc, latency_share, "REAL", "share of all records' total latency, rounded as the view does") \
-	D(_hot_pc, pc_value, "INTEGER", "the PC")                                                         \
-	D(_hot_pc, insn_id, "INTEGER REFERENCES insn(id)", "its instruction")                             \
-	D(_hot_pc, timed, "INTEGER NOT NULL", "records with a total latency")
+#define SPE_STORE_COLUMNS__hot_pc(D)                                                                         \
+	D(_hot_pc, pc_value, "INTEGER",                                                                      \
+	  "the PC when it has no instruction row (`insn_id` NULL), else NULL: `insn.pc` holds it (a version-7 " \
+	  "database has it on every row)")                                                  \
+	D(_hot_pc, insn_id, "INTEGER REFERENCES insn(id)", "its instruction")                                \
+	D(_hot_pc, samples, "INTEGER NOT NULL", "records of the PC over every source")                       \
+	D(_hot_pc, total_latency, "INTEGER", "their total latency, NULL when `timed` is 0")                  \
+	D(_hot_pc, timed, "INTEGER NOT NULL", "records with a total latency")                                \
+	D(_hot_pc, p50, "INTEGER", "nearest-rank percentile of total latency, NULL when `timed` is 0")       \
+	D(_hot_pc, p90, "INTEGER", "the same, 90 %")                                                         \
+	D(_hot_pc, p99, "INTEGER", "the same, 99 %")
 
 #define SPE_STORE_COLUMNS_symbol_summary(D)                                                                      \
 	D(symbol_summary, symbol_id, "INTEGER REFERENCES symbol(id)",                                            \

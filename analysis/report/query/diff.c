@@ -399,9 +399,9 @@ int spe_diff_compute(sqlite3 *db, const struct spe_diff_opts *opts_in, struct sp
 				ver = sqlite3_column_int(st, 0);
 			sqlite3_finalize(st);
 		}
-		if (ver != SPE_DB_SCHEMA_VERSION) {
-			snprintf(err, errlen, "%s: not a spekit database of schema version %d (user_version %ld)", o.db_b,
-				 SPE_DB_SCHEMA_VERSION, ver);
+		if (ver < SPE_DB_SCHEMA_VERSION_OLDEST || ver > SPE_DB_SCHEMA_VERSION) {
+			snprintf(err, errlen, "%s: not a spekit database of schema version %d to %d (user_version %ld)",
+				 o.db_b, SPE_DB_SCHEMA_VERSION_OLDEST, SPE_DB_SCHEMA_VERSION, ver);
 			rc = -spe_bad_file;
 			goto out;
 		}
