@@ -503,7 +503,10 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 		struct page_count *p;
 		if (s->page_index.n >= page_budget(s) || s->page_regions.n) { /* full, or pages past it: a new page is not just added */
 			n = util_map_find(&s->page_index, &key, hash);
-			if (n < 0 && s->page_regions.n && count_unlisted(s, rec, &key, w, &unlisted_page) == 1) {
+			int unlisted = n < 0 && s->page_regions.n ? count_unlisted(s, rec, &key, w, &unlisted_page) : 0;
+			if (unlisted < 0)
+				return -1;
+			if (unlisted) {
 				p = &unlisted_page;
 				goto counted;
 			}
