@@ -366,7 +366,7 @@ static void set_written(struct record_summary *s, const struct latency_key *key)
 		reg->written[PAGE_WORD(key)] |= PAGE_BIT(key);
 }
 
-/* Page number @p n of the map, whose key is @p k, into its region: it has no row from now on.  0 or -1. */
+/* Page @p k (its counts @p p) into its region: it has no row from now on.  @p ids: room for its objects.  0 or -1. */
 static int unlist_page(struct record_summary *s, const struct latency_key *k, const struct page_count *p, int64_t *ids)
 {
 	struct latency_key rk = region_key(k);
@@ -403,7 +403,7 @@ static int unlist_page(struct record_summary *s, const struct latency_key *k, co
 static int evict_pages(struct record_summary *s)
 {
 	size_t n = s->page_index.n, want = page_budget(s) / 4 ? page_budget(s) / 4 : 1;
-	size_t below[66] = { 0 }; /* below[k + 1]: pages whose accesses are under 2^k */
+	size_t below[66] = { 0 }; /* below[b + 1]: pages whose count of accesses has b bits, [2^(b-1), 2^b) */
 	for (size_t i = 0; i < n; i++)
 		below[(s->pages[i].accesses ? 64 - (unsigned)__builtin_clzll(s->pages[i].accesses) : 0) + 1]++;
 	unsigned k = 0;
