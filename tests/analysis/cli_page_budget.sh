@@ -29,12 +29,14 @@ page_ref="SELECT source_id, pid, data_va >> 12, count(*), sum(tlb_walk), count(t
 region_cols="source_id, pid, region, accesses, tlb_walks, translated, translation_latency, timed, total_latency,
   pages_4k, walked_pages_4k, (SELECT group_concat(value) FROM (SELECT value FROM json_each(data_object_ids)
   ORDER BY value)) AS ids"
-region_ref="SELECT q.*, (SELECT group_concat(o) FROM (SELECT DISTINCT data_object_id AS o FROM spe_record r
-  WHERE r.source_id = q.source_id AND r.pid IS q.pid AND r.data_va >> 21 = q.region AND data_object_id IS NOT NULL
-  ORDER BY 1)) FROM (SELECT source_id, pid, data_va >> 21 AS region, count(*), sum(tlb_walk),
+region_ref="WITH o AS (SELECT source_id, pid, region, group_concat(o) AS ids FROM (SELECT DISTINCT source_id, pid,
+    data_va >> 21 AS region, data_object_id AS o FROM spe_record WHERE data_va IS NOT NULL AND data_object_id IS NOT NULL
+    ORDER BY 1, 2, 3, 4) GROUP BY 1, 2, 3)
+SELECT q.*, o.ids FROM (SELECT source_id, pid, data_va >> 21 AS region, count(*), sum(tlb_walk),
   count(translation_latency), sum(translation_latency), count(total_latency), sum(total_latency),
   count(DISTINCT data_va >> 12), count(DISTINCT CASE WHEN tlb_walk THEN data_va >> 12 END)
-  FROM spe_record WHERE data_va IS NOT NULL GROUP BY 1, 2, 3) q"
+  FROM spe_record WHERE data_va IS NOT NULL GROUP BY 1, 2, 3) q
+LEFT JOIN o ON o.source_id = q.source_id AND o.pid IS q.pid AND o.region = q.region"
 # the tables other than the pages' and load_stats (and source: its load time), as SQL text
 others() {
 	for t in $(query "$1" "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT IN
@@ -87,7 +89,7 @@ check() { # label data db-without-budget db-with-budget
 
 # memory_bound: 20,000 pages in 40 regions, half the accesses walking the TLB, data objects
 mkdir -p "$tmp/mem"
-${SPE_RUN:-} "$gen" --perf-data="$tmp/mem.data" "$tmp/mem" 60000 --data-pages=20000 --tlb-walk=50 --data-mapping 2000 200 \
+${SPE_RUN:-} "$gen" --perf-data="$tmp/mem.data" "$tmp/mem" 40000 --data-pages=20000 --tlb-walk=50 --data-mapping 2000 200 \
 	>/dev/null || { echo "FAIL gen_bench memory_bound"; exit 1; }
 ${SPE_RUN:-} "$load" "$tmp/mem.data" -o "$tmp/all.db" --symfs="$tmp/mem" 2>/dev/null || { echo "FAIL load"; exit 1; }
 for budget in 1000 1; do
@@ -117,7 +119,7 @@ ${SPE_RUN:-} "$load" "$tmp/mem.data" -o "$tmp/less.db" --symfs="$tmp/mem" --page
 
 # busy_host: 200 processes, most pages seen once; a second source appended (the note adds both up)
 mkdir -p "$tmp/busy"
-${SPE_RUN:-} "$gen" --perf-data="$tmp/busy.data" "$tmp/busy" 60000 5000 500 200 4 >/dev/null ||
+${SPE_RUN:-} "$gen" --perf-data="$tmp/busy.data" "$tmp/busy" 40000 5000 500 200 4 >/dev/null ||
 	{ echo "FAIL gen_bench busy_host"; exit 1; }
 ${SPE_RUN:-} "$load" "$tmp/busy.data" -o "$tmp/busy_all.db" --symfs="$tmp/busy" 2>/dev/null || { echo "FAIL load busy"; exit 1; }
 ${SPE_RUN:-} "$load" "$tmp/busy.data" -o "$tmp/busy_b.db" --symfs="$tmp/busy" --page-budget=1000 2>/dev/null ||
