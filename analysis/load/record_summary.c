@@ -11,6 +11,8 @@
 
 #define HAS(f) (rec->has & SPE_HAS_##f)
 
+_Static_assert(sizeof(struct page_count) == 64, "a page's counts are one cache line");
+
 #define OP_ATOMIC 0x80 /* op_info(): the op is atomic (its text has the word AT) */
 
 /*
@@ -288,7 +290,7 @@ static inline void add_page(struct page_count *p, const struct spe_record *rec)
 {
 	p->accesses++;
 	if (HAS(EVENTS)) {
-		p->evented++;
+		p->evented = 1;
 		p->tlb_walks += rec->events >> SPE_EV_TLB_WALK & 1;
 	}
 	if (HAS(TRANSLATION_LATENCY)) {

@@ -7,7 +7,7 @@
  * source's, so an --append adds rows and the views add them up
  * (cacheline_sharing groups by source: its rows are complete per source).
  * Memory: fixed arrays for the levels and buckets, 40 bytes per branch PC
- * group, about 120 per (process, 4 KiB data page) plus 16 per distinct data
+ * group, about 110 per (process, 4 KiB data page) plus 16 per distinct data
  * object beyond a page's first, up to the page budget (past it the coldest
  * pages go to their 2 MiB regions, about 300 bytes per region that has
  * such pages), about 110 per (load PC, data object) and
@@ -40,12 +40,14 @@ struct branch_count {
 	uint64_t branches, evented, mispredicted, not_taken;
 };
 
+/* 64 bytes: one cache line a page, up to the page budget of them */
 struct page_count {
-	uint64_t accesses, evented, tlb_walks, translated, translation_latency;
+	uint64_t accesses, tlb_walks, translated, translation_latency;
 	uint64_t timed, total_latency;  /* records with a total latency, their sum (data_page) */
 	int64_t object0;                /* the first data object, 0 = none yet (data_page) */
 	uint32_t more;                  /* its run of further distinct data objects (value_pool.h) */
-	uint32_t written;               /* some store or atomic wrote a line of it (line_share.h's shortcut) */
+	uint16_t written;               /* some store or atomic wrote a line of it (line_share.h's shortcut) */
+	uint16_t evented;               /* some record had an EVENTS packet (page_stat.has_events) */
 };
 
 /*
