@@ -312,7 +312,7 @@ struct spe_load_opts {
 	size_t line_budget;
 	/*
 	 * (Process, 4 KiB page) pairs whose page_stat counts the load keeps in
-	 * memory (about 120 bytes each).  When a file has more, the coldest
+	 * memory (about 110 bytes each).  When a file has more, the coldest
 	 * pages (the fewest records) leave, a quarter of the budget at a time:
 	 * their counts and every later record of theirs go to their (process,
 	 * 2 MiB region)'s page_region_stat row, and they have no page_stat row
