@@ -58,6 +58,7 @@ enum {
 	OPT_CLUSTER,
 	OPT_REPLACE,
 	OPT_LINE_BUDGET,
+	OPT_PAGE_BUDGET,
 	OPT_CLUSTER_HTTP,
 	OPT_BUILDID_DIR,
 	OPT_DEBUGINFOD,
@@ -113,6 +114,10 @@ static const struct cli_option options[] = {
 	{ OPT_NO_SYMBOLS, "no-symbols", 0, CLI_FLAG, .help = "do not symbolize or disassemble" },
 	{ OPT_LINE_BUDGET, "line-budget", 0, CLI_INT, "N", .min = 1, .max = 1 << 30,
 	  .help = "written cache lines whose sharing counts a load keeps (default " STRINGIFY(SPE_LOAD_LINE_BUDGET) ")",
+	  .group = "Resources" },
+	{ OPT_PAGE_BUDGET, "page-budget", 0, CLI_INT, "N", .min = 1, .max = 1 << 30,
+	  .help = "(process, 4 KiB page) pairs whose counts a load keeps (default " STRINGIFY(SPE_LOAD_PAGE_BUDGET)
+		  "); past it the coldest are counted in their 2 MiB regions only",
 	  .group = "Resources" },
 	{ OPT_JOBS, "jobs", 0, CLI_INT, "N", .min = 1, .max = 256,
 	  .help = "1: one thread; 2 (default with 2 CPUs): SQLite inserts on a writer thread, the end-of-load merge "
@@ -197,6 +202,11 @@ static void print_counts(const char *file, const struct spe_load_counts *k)
 		fprintf(stderr, "spe-load: %s: %.*s\n", file, n, w);
 		w += n + (nl != NULL);
 	}
+	if (k->pages_unlisted)
+		fprintf(stderr,
+			"spe-load: %s: %llu pages (%llu records) past --page-budget are counted in their 2 MiB regions "
+			"only (page_region_stat; no page_stat row)\n",
+			file, (unsigned long long)k->pages_unlisted, (unsigned long long)k->unlisted_page_records);
 	if (k->cut) /* what was cut: "FILE: offset 0x..: the file ends inside ..." */
 		fprintf(stderr, "spe-load: %s\n", k->cut_what);
 	if (k->files_unrecorded) /* perf record -z, or a writer that records no build-ids */
@@ -344,6 +354,7 @@ int cmd_load(int argc, char **argv)
 		case OPT_CLUSTER_HTTP: ch.cluster_http = a.value; break;
 		case OPT_REPLACE: ch.replace = 1; break;
 		case OPT_LINE_BUDGET: opts.line_budget = (size_t)a.number; break;
+		case OPT_PAGE_BUDGET: opts.page_budget = (size_t)a.number; break;
 		case OPT_BUILDID_DIR: opts.buildid_dir = a.value; break;
 		case OPT_DEBUGINFOD: debuginfod_urls = a.value, opts.debuginfod = 1; break;
 		case OPT_NO_DEBUGINFOD: opts.debuginfod = 0; break;

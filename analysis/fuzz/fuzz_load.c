@@ -13,7 +13,7 @@
  * once by pc_histogram), so a lost or doubled count aborts even without ASan.
  *
  * Input: a flags byte, a sink byte (bit 0: the counting sink, else
- * SQLite), then operations, each a tag byte and its fields
+ * SQLite; bit 1: a page budget of 2, so pages move to their regions), then operations, each a tag byte and its fields
  * (little-endian; a field cut by the end of the input is zero):
  *   tag % 5 == 0  records: cpu u8, who u8, len u16, then len bytes of raw
  *                 SPE (fewer at the end), decoded for the CPU's part; each
@@ -156,6 +156,19 @@ static void check_sums(sqlite3 *db)
 			(long long)by_level, (long long)by_pc, (long long)timed, (long long)bucketed);
 		abort();
 	}
+	/* every record with a data address in its page's row or past the page budget, and in its region's row */
+	int64_t addressed = one_int(db, "SELECT count(*) FROM spe_record WHERE data_va IS NOT NULL");
+	int64_t listed = one_int(db, "SELECT coalesce(sum(accesses), 0) FROM page_stat");
+	int64_t unlisted = one_int(db, "SELECT unlisted_page_records FROM load_stats");
+	int64_t by_region = one_int(db, "SELECT coalesce(sum(accesses), 0) FROM page_region_stat");
+	int64_t pages = one_int(db, "SELECT count(*) FROM page_stat") + one_int(db, "SELECT pages_unlisted FROM load_stats");
+	int64_t in_regions = one_int(db, "SELECT coalesce(sum(pages_4k), 0) FROM page_region_stat");
+	if (listed + unlisted != addressed || by_region != addressed || pages != in_regions) {
+		fprintf(stderr, "pages disagree: %lld records with a data address, %lld in page_stat + %lld past the budget, "
+			"%lld by region; %lld pages, %lld by region\n", (long long)addressed, (long long)listed,
+			(long long)unlisted, (long long)by_region, (long long)pages, (long long)in_regions);
+		abort();
+	}
 }
 
 /* ---- the counting sink ---- */
@@ -296,7 +309,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct spe_load_opts opts = { .symbolize = 1,
 				      .symfs = SPE_FUZZ_ELF_DIR,
 				      .jobs = flags & 1 ? 2 : 1,
-				      .line_budget = flags & 2 ? 4 : 0 };
+				      .line_budget = flags & 2 ? 4 : 0,
+				      .page_budget = data[1] & 2 ? 2 : 0 };
 	struct spe_loader *ld;
 	if ((counting ? spe_loader_new_sink(&sink, &src, &opts, &ld, err, sizeof err)
 		      : spe_loader_new(db, &src, &opts, &ld, err, sizeof err)) < 0) {

@@ -180,6 +180,11 @@ static int loader_new(const struct spe_row_sink *sink, int own, int async, const
 		ld->opts = *opts;
 	ana_record_tally_init(&ld->tally);
 	ld->tally.summary.line_budget = ld->opts.line_budget ? ld->opts.line_budget : SPE_LOAD_LINE_BUDGET;
+	ld->tally.summary.page_budget = ld->opts.page_budget ? ld->opts.page_budget : SPE_LOAD_PAGE_BUDGET;
+	/* the pages past the budget are in page_region_stat only: a sink without it (ClickHouse's data_page
+	   groups page_stat itself) keeps every page's row */
+	if (!spe_sink_takes(&ld->sink, PAGE_REGION_STAT))
+		ld->tally.summary.page_budget = SIZE_MAX;
 	int rc = ana_resolver_init(&ld->res, &ld->opts, &ld->at, &ld->sink, &ld->next, ld->err, sizeof ld->err);
 	if (rc == 0)
 		rc = begin_source(ld, src);
@@ -771,6 +776,8 @@ static int write_load_stats(struct spe_loader *ld)
 					  .no_time = k->no_time,
 					  .no_data_object = k->no_data_object,
 					  .cacheline_scan = ld->tally.summary.lines_dropped,
+					  .pages_unlisted = k->pages_unlisted,
+					  .unlisted_page_records = k->unlisted_page_records,
 					  .has_cut = !!k->cut,
 					  .cut_offset = k->cut_offset,
 					  .cut_bytes = k->cut_bytes,
@@ -856,6 +863,8 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	/* settled first: the lines' spill decides load_stats.cacheline_scan */
 	if (rc == 0 && ana_record_tally_settle(&ld->tally) < 0)
 		rc = out_of_memory(ld);
+	ld->counts.pages_unlisted = ld->tally.summary.pages_unlisted;
+	ld->counts.unlisted_page_records = ld->tally.summary.unlisted_page_records;
 	if (rc == 0)
 		rc = write_threads(ld);
 	if (rc == 0)

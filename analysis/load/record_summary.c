@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spe/analysis.h" /* SPE_LOAD_LINE_BUDGET */
+#include "spe/analysis.h" /* SPE_LOAD_LINE_BUDGET, SPE_LOAD_PAGE_BUDGET */
 #include "util/grow.h"
 
 #define HAS(f) (rec->has & SPE_HAS_##f)
+
+_Static_assert(sizeof(struct page_count) == 64, "a page's counts are one cache line");
 
 #define OP_ATOMIC 0x80 /* op_info(): the op is atomic (its text has the word AT) */
 
@@ -283,6 +285,172 @@ static struct latency_key page_key(int pid, uint64_t data_va)
 	return (struct latency_key){ { (uint64_t)(int64_t)pid + 1, (uint64_t)((int64_t)data_va >> 12), 0 } };
 }
 
+/* A page's counts of record @p rec (page_stat's columns). */
+static inline void add_page(struct page_count *p, const struct spe_record *rec)
+{
+	p->accesses++;
+	if (HAS(EVENTS)) {
+		p->evented = 1;
+		p->tlb_walks += rec->events >> SPE_EV_TLB_WALK & 1;
+	}
+	if (HAS(TRANSLATION_LATENCY)) {
+		p->translated++;
+		p->translation_latency += rec->translation_latency;
+	}
+	if (HAS(TOTAL_LATENCY)) {
+		p->timed++;
+		p->total_latency += rec->total_latency;
+	}
+}
+
+static size_t page_budget(const struct record_summary *s)
+{
+	return s->page_budget ? s->page_budget : SPE_LOAD_PAGE_BUDGET;
+}
+
+/* The (process, 2 MiB region) key of page key @p k, and the page's bit in the region's words. */
+static struct latency_key region_key(const struct latency_key *k)
+{
+	/* the page is data_va >> 12 as a signed value (page_key): the region shifts it as SQL's >> would */
+	return (struct latency_key){ { k->w[0], (uint64_t)((int64_t)k->w[1] >> 9), 0 } };
+}
+
+#define PAGE_WORD(k) (((k)->w[1] & 511) >> 6)
+#define PAGE_BIT(k) (UINT64_C(1) << ((k)->w[1] & 63))
+
+/* Add data object @p object to region number @p r's (0: none).  0, or -1 without memory. */
+static int add_region_object(struct record_summary *s, struct page_region *reg, size_t r, int64_t object)
+{
+	if (object <= 0 || object == reg->last_object)
+		return 0;
+	reg->last_object = object;
+	uint64_t pk[2] = { (uint64_t)r, (uint64_t)object };
+	return util_map_add(&s->region_objects, pk, util_map_hash(&s->region_objects, pk), NULL) < 0 ? -1 : 0;
+}
+
+/*
+ * A record of a page that has no row (its region says so): counted in its
+ * region, 1; 0 if the page is not one of those, -1 without memory.  @p as
+ * is set to the page as count_line sees it (written or not).
+ */
+static int count_unlisted(struct record_summary *s, const struct spe_record *rec, const struct latency_key *key,
+			  const struct record_where *w, struct page_count *as)
+{
+	struct latency_key rk = region_key(key);
+	int64_t r = util_map_find(&s->page_regions, &rk, util_map_hash(&s->page_regions, &rk));
+	if (r < 0)
+		return 0;
+	struct page_region *reg = util_map_value(&s->page_regions, (size_t)r);
+	if (!(reg->unlisted[PAGE_WORD(key)] & PAGE_BIT(key)))
+		return 0;
+	struct page_count one = { 0 };
+	add_page(&one, rec);
+	reg->accesses++;
+	reg->evented += one.evented;
+	reg->tlb_walks += one.tlb_walks;
+	reg->translated += one.translated;
+	reg->translation_latency += one.translation_latency;
+	reg->timed += one.timed;
+	reg->total_latency += one.total_latency;
+	if (one.tlb_walks)
+		reg->walked[PAGE_WORD(key)] |= PAGE_BIT(key);
+	s->unlisted_page_records++;
+	*as = (struct page_count){ .written = !!(reg->written[PAGE_WORD(key)] & PAGE_BIT(key)) };
+	return add_region_object(s, reg, (size_t)r, w->object_id) < 0 ? -1 : 1;
+}
+
+/* Page @p key (one past the budget) was written: count_line's shortcut for its next records. */
+static void set_written(struct record_summary *s, const struct latency_key *key)
+{
+	struct latency_key rk = region_key(key);
+	struct page_region *reg = util_map_get(&s->page_regions, &rk);
+	if (reg)
+		reg->written[PAGE_WORD(key)] |= PAGE_BIT(key);
+}
+
+/* Page @p k (its counts @p p) into its region: it has no row from now on.  @p ids: room for its objects.  0 or -1. */
+static int unlist_page(struct record_summary *s, const struct latency_key *k, const struct page_count *p, int64_t *ids)
+{
+	struct latency_key rk = region_key(k);
+	int64_t r = util_map_add(&s->page_regions, &rk, util_map_hash(&s->page_regions, &rk), NULL);
+	if (r < 0)
+		return -1;
+	struct page_region *reg = util_map_value(&s->page_regions, (size_t)r);
+	reg->accesses += p->accesses;
+	reg->evented += p->evented;
+	reg->tlb_walks += p->tlb_walks;
+	reg->translated += p->translated;
+	reg->translation_latency += p->translation_latency;
+	reg->timed += p->timed;
+	reg->total_latency += p->total_latency;
+	reg->unlisted[PAGE_WORD(k)] |= PAGE_BIT(k);
+	if (p->tlb_walks)
+		reg->walked[PAGE_WORD(k)] |= PAGE_BIT(k);
+	if (p->written)
+		reg->written[PAGE_WORD(k)] |= PAGE_BIT(k);
+	s->pages_unlisted++;
+	s->unlisted_page_records += p->accesses;
+	size_t n_ids = ana_value_pool_list(&s->page_values, p->more, VALUE_OBJECT, p->object0 != 0, p->object0, ids);
+	for (size_t i = 0; i < n_ids; i++)
+		if (add_region_object(s, reg, (size_t)r, ids[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * The page map is full: its coldest pages (accesses below 2^k, the least k
+ * that frees a quarter of the budget) go to their regions, and the others
+ * are kept, renumbered in their order.  0, or -1 without memory.
+ */
+static int evict_pages(struct record_summary *s)
+{
+	size_t n = s->page_index.n, want = page_budget(s) / 4 ? page_budget(s) / 4 : 1;
+	size_t below[66] = { 0 }; /* below[b + 1]: pages whose count of accesses has b bits, [2^(b-1), 2^b) */
+	for (size_t i = 0; i < n; i++)
+		below[(s->pages[i].accesses ? 64 - (unsigned)__builtin_clzll(s->pages[i].accesses) : 0) + 1]++;
+	unsigned k = 0;
+	size_t freed = 0;
+	while (k < 64 && (freed += below[k + 1]) < want)
+		k++;
+	uint64_t limit = k < 64 ? UINT64_C(1) << k : UINT64_MAX; /* accesses < limit go (all when k is 64) */
+	struct util_map kept;
+	util_map_init(&kept, sizeof(struct latency_key), 0);
+	struct value_pool values = { 0 };
+	int64_t *ids = malloc((ana_value_pool_widest(&s->page_values) + 1) * sizeof *ids);
+	int rc = ids ? 0 : -1;
+	size_t m = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct latency_key *key = util_map_key(&s->page_index, i);
+		struct page_count p = s->pages[i];
+		if (p.accesses < limit || k == 64) {
+			rc = unlist_page(s, key, &p, ids);
+			continue;
+		}
+		/* kept: numbered m (<= i, so pages[m] is free to write), its objects into the new pool */
+		if (util_map_add(&kept, key, util_map_hash(&kept, key), NULL) < 0) {
+			rc = -1;
+			break;
+		}
+		size_t n_ids = ana_value_pool_list(&s->page_values, p.more, VALUE_OBJECT, p.object0 != 0, p.object0, ids);
+		p.more = 0;
+		for (size_t j = 1; j < n_ids && rc == 0; j++)
+			rc = ana_value_pool_add(&values, &p.more, VALUE_OBJECT, ids[j], 1, &p.object0) < 0 ? -1 : 0;
+		s->pages[m++] = p;
+	}
+	free(ids);
+	if (rc < 0) {
+		util_map_fini(&kept);
+		ana_value_pool_fini(&values);
+		return -1;
+	}
+	memset(&s->pages[m], 0, (n - m) * sizeof *s->pages);
+	util_map_fini(&s->page_index);
+	s->page_index = kept;
+	ana_value_pool_fini(&s->page_values);
+	s->page_values = values;
+	return 0;
+}
+
 void ana_record_summary_prefetch(const struct record_summary *s, int pid, uint64_t data_va, int step)
 {
 	struct latency_key key = page_key(pid, data_va);
@@ -331,30 +499,38 @@ int ana_record_summary_count(struct record_summary *s, const struct spe_record *
 	}
 	if (HAS(DATA_VA)) {
 		struct latency_key key = page_key(pid, rec->data_va);
-		int64_t n = util_map_add(&s->page_index, &key, util_map_hash(&s->page_index, &key), NULL);
+		uint64_t hash = util_map_hash(&s->page_index, &key);
+		int64_t n = -1;
+		struct page_count unlisted_page;
+		struct page_count *p;
+		if (s->page_index.n >= page_budget(s) || s->page_regions.n) { /* full, or pages past it: a new page is not just added */
+			n = util_map_find(&s->page_index, &key, hash);
+			int unlisted = n < 0 && s->page_regions.n ? count_unlisted(s, rec, &key, w, &unlisted_page) : 0;
+			if (unlisted < 0)
+				return -1;
+			if (unlisted) {
+				p = &unlisted_page;
+				goto counted;
+			}
+			if (n < 0 && s->page_index.n >= page_budget(s) && evict_pages(s) < 0)
+				return -1;
+		}
+		if (n < 0)
+			n = util_map_add(&s->page_index, &key, hash, NULL);
 		if (n < 0)
 			return -1;
 		if (util_grow_zeroed((void **)&s->pages, &s->page_cap, (size_t)n, sizeof *s->pages) < 0)
 			return -1;
-		struct page_count *p = &s->pages[n];
-		p->accesses++;
-		if (HAS(EVENTS)) {
-			p->evented++;
-			p->tlb_walks += rec->events >> SPE_EV_TLB_WALK & 1;
-		}
-		if (HAS(TRANSLATION_LATENCY)) {
-			p->translated++;
-			p->translation_latency += rec->translation_latency;
-		}
-		if (HAS(TOTAL_LATENCY)) {
-			p->timed++;
-			p->total_latency += rec->total_latency;
-		}
+		p = &s->pages[n];
+		add_page(p, rec);
 		if (w->object_id > 0 && ana_value_pool_add(&s->page_values, &p->more, VALUE_OBJECT, w->object_id,
 							   p->object0 != 0, &p->object0) < 0)
 			return -1;
+	counted:
 		if (count_line(s, rec, info, w, p) < 0)
 			return -1;
+		if (p == &unlisted_page && unlisted_page.written)
+			set_written(s, &key);
 		if (cls == SPE_OP_CLASS_LOAD + 1 && count_numa(s, rec, w) < 0)
 			return -1;
 	}
@@ -485,8 +661,10 @@ struct region_count {
  * page_stat's rows added up by (process, 2 MiB region), data_page's 2 MiB
  * rows: the reports' huge-page hint, regions and TLB totals read these
  * instead of grouping every page.
- * A pass over the pages (not the records), at the end of the load; the
- * rows are at most the pages', and one per region actually touched.
+ * A pass over the pages (not the records), at the end of the load, then
+ * over the regions of the pages past the budget (page_regions: counted
+ * there, no page_stat row); one row per region actually touched, its
+ * counts those of all its pages, listed or not.
  */
 static int write_regions(const struct record_summary *s, const struct spe_row_sink *sink, int64_t source_id)
 {
@@ -499,8 +677,7 @@ static int write_regions(const struct record_summary *s, const struct spe_row_si
 	for (uint32_t n = 0; n < s->page_index.n && rc == 0; n++) {
 		const struct page_count *p = &s->pages[n];
 		const struct latency_key *k = util_map_key(&s->page_index, n);
-		/* the page is data_va >> 12 as a signed value (page_key): the region shifts it as SQL's >> would */
-		struct latency_key rk = { { k->w[0], (uint64_t)((int64_t)k->w[1] >> 9), 0 } };
+		struct latency_key rk = region_key(k);
 		int64_t r = util_map_add(&regions, &rk, util_map_hash(&regions, &rk), NULL);
 		if (r < 0) {
 			rc = -spe_nomem;
@@ -525,6 +702,36 @@ static int write_regions(const struct record_summary *s, const struct spe_row_si
 			if (util_map_add(&pairs, pk, util_map_hash(&pairs, pk), NULL) < 0)
 				rc = -spe_nomem;
 		}
+	}
+	/* the pages past the budget (no page_stat row), after the listed ones: their objects after those too */
+	for (size_t u = 0; u < s->page_regions.n && rc == 0; u++) {
+		const struct latency_key *k = util_map_key(&s->page_regions, u);
+		const struct page_region *reg = util_map_value(&s->page_regions, u);
+		int64_t r = util_map_add(&regions, k, util_map_hash(&regions, k), NULL);
+		if (r < 0) {
+			rc = -spe_nomem;
+			break;
+		}
+		struct region_count *c = util_map_value(&regions, (size_t)r);
+		c->accesses += reg->accesses;
+		c->evented += reg->evented;
+		c->tlb_walks += reg->tlb_walks;
+		c->translated += reg->translated;
+		c->translation_latency += reg->translation_latency;
+		c->timed += reg->timed;
+		c->total_latency += reg->total_latency;
+		for (int i = 0; i < 8; i++) {
+			c->pages += (uint64_t)__builtin_popcountll(reg->unlisted[i]);
+			c->walked_pages += (uint64_t)__builtin_popcountll(reg->walked[i]);
+		}
+	}
+	for (size_t i = 0; i < s->region_objects.n && rc == 0; i++) {
+		const uint64_t *ok = util_map_key(&s->region_objects, i); /* (number in page_regions, object) */
+		const struct latency_key *k = util_map_key(&s->page_regions, ok[0]);
+		int64_t r = util_map_find(&regions, k, util_map_hash(&regions, k));
+		uint64_t pk[2] = { (uint64_t)r, ok[1] };
+		if (r < 0 || util_map_add(&pairs, pk, util_map_hash(&pairs, pk), NULL) < 0)
+			rc = -spe_nomem;
 	}
 	/*
 	 * Each region's objects in first-seen order (the pairs map keeps the order they were added: pages in
@@ -677,6 +884,8 @@ void ana_record_summary_init(struct record_summary *s)
 {
 	memset(s, 0, sizeof *s);
 	util_map_init(&s->page_index, sizeof(struct latency_key), 0);
+	util_map_init(&s->page_regions, sizeof(struct latency_key), sizeof(struct page_region));
+	util_map_init(&s->region_objects, 2 * sizeof(uint64_t), 0);
 	util_map_init(&s->numa_index, sizeof(struct latency_key), 0);
 	util_map_init(&s->prefetch_index, sizeof(struct latency_key), 0);
 	ana_line_share_init(&s->lines);
@@ -688,6 +897,8 @@ void ana_record_summary_fini(struct record_summary *s)
 	free(s->pages);
 	ana_value_pool_fini(&s->page_values);
 	util_map_fini(&s->page_index);
+	util_map_fini(&s->page_regions);
+	util_map_fini(&s->region_objects);
 	ana_line_share_fini(&s->lines);
 	free(s->ranges);
 	free(s->numa);

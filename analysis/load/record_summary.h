@@ -7,8 +7,10 @@
  * source's, so an --append adds rows and the views add them up
  * (cacheline_sharing groups by source: its rows are complete per source).
  * Memory: fixed arrays for the levels and buckets, 40 bytes per branch PC
- * group, about 120 per (process, 4 KiB data page) plus 16 per distinct data
- * object beyond a page's first, about 110 per (load PC, data object) and
+ * group, about 110 per (process, 4 KiB data page) plus 16 per distinct data
+ * object beyond a page's first, up to the page budget (past it the coldest
+ * pages go to their 2 MiB regions, about 300 bytes per region that has
+ * such pages), about 110 per (load PC, data object) and
  * per (CPU, NUMA node or data source); the cache lines as line_share.h says
  * (memory for the written lines, a spill file for the other accesses).
  */
@@ -38,12 +40,26 @@ struct branch_count {
 	uint64_t branches, evented, mispredicted, not_taken;
 };
 
+/* 64 bytes: one cache line a page, up to the page budget of them */
 struct page_count {
-	uint64_t accesses, evented, tlb_walks, translated, translation_latency;
+	uint64_t accesses, tlb_walks, translated, translation_latency;
 	uint64_t timed, total_latency;  /* records with a total latency, their sum (data_page) */
 	int64_t object0;                /* the first data object, 0 = none yet (data_page) */
 	uint32_t more;                  /* its run of further distinct data objects (value_pool.h) */
-	uint32_t written;               /* some store or atomic wrote a line of it (line_share.h's shortcut) */
+	uint16_t written;               /* some store or atomic wrote a line of it (line_share.h's shortcut) */
+	uint16_t evented;               /* some record had an EVENTS packet (page_stat.has_events) */
+};
+
+/*
+ * A (process, 2 MiB region) with pages past the page budget: those pages'
+ * counts (a page_count's, added up), and which of its 512 pages they are,
+ * which of them walked the TLB and which were written (line_share.h's
+ * shortcut).  Such a page never gets a page_stat row: its records come here.
+ */
+struct page_region {
+	uint64_t accesses, evented, tlb_walks, translated, translation_latency, timed, total_latency;
+	uint64_t unlisted[8], walked[8], written[8]; /* bit (page & 511) */
+	int64_t last_object; /* the data object last added (most regions have one: no lookup) */
 };
 
 /*
@@ -89,6 +105,11 @@ struct record_summary {
 	struct page_count *pages;
 	size_t page_cap;
 	struct value_pool page_values;
+	size_t page_budget;        /* the most pages kept (0: SPE_LOAD_PAGE_BUDGET); past it, the coldest go to their regions */
+	struct util_map page_regions;   /* (pid + 1, region, 0) -> struct page_region: the pages past the budget */
+	struct util_map region_objects; /* (number in page_regions, data object): their data objects, first-met order */
+	uint64_t pages_unlisted;        /* pages with no page_stat row (in page_regions) */
+	uint64_t unlisted_page_records; /* their records */
 	struct line_share lines;   /* cacheline_sharing's (line_share.h) */
 	size_t line_budget;        /* the most written lines kept (0: SPE_LOAD_LINE_BUDGET); past it, none are */
 	int lines_dropped;         /* past the budget: no cacheline_stat rows (set by ana_record_summary_settle) */

@@ -37,10 +37,11 @@
  * share with SQLite (meta key clickhouse_version): 2 added the summaries
  * (mem_level_stat ... function_latency), 3 mapping.build_id_status, 4
  * load_stats.no_pid, kernel_no_symbol and out_of_order, 5 load_stats'
- * span (timed_records, first_time ... last_ts).  A database of an older
- * version is read as it is, and refused for loading.
+ * span (timed_records, first_time ... last_ts), 6 load_stats.pages_unlisted
+ * and unlisted_page_records.  A database of an older version is read as it
+ * is, and refused for loading.
  */
-#define SPE_CH_VERSION 5
+#define SPE_CH_VERSION 6
 
 /*
  * ClickHouse's types where they are not what the SQLite type gives

@@ -317,6 +317,17 @@ struct spe_load_opts {
 	 */
 	size_t line_budget;
 	/*
+	 * (Process, 4 KiB page) pairs whose page_stat counts the load keeps in
+	 * memory (about 110 bytes each).  When a file has more, the coldest
+	 * pages (the fewest records) leave, a quarter of the budget at a time:
+	 * their counts and every later record of theirs go to their (process,
+	 * 2 MiB region)'s page_region_stat row, and they have no page_stat row
+	 * (load_stats.pages_unlisted and unlisted_page_records count them).
+	 * Every page_stat row is still its page's exact counts and every
+	 * page_region_stat row its region's.  0 = SPE_LOAD_PAGE_BUDGET.
+	 */
+	size_t page_budget;
+	/*
 	 * The MIDR_EL1 of CPUs the file names none for (a perf.data cut before
 	 * the header features perf writes after the data, or recorded without
 	 * them): it selects their data-source map.  0 = unknown; a part the file
@@ -361,6 +372,7 @@ struct spe_load_opts {
 };
 
 #define SPE_LOAD_LINE_BUDGET 524288 /* about 80-130 MB at most */
+#define SPE_LOAD_PAGE_BUDGET 1048576 /* about 130 MB at most */
 
 struct spe_load_counts {
 	uint64_t records;          /* rows inserted */
@@ -416,6 +428,8 @@ struct spe_load_counts {
 	char kernel_symbols[1024];
 	uint64_t kernel_no_map;          /* of kernel_no_symbol, the PCs no kernel map covers (MMAP, KSYMBOL) */
 	uint64_t bpf_loads, bpf_unloads; /* PERF_RECORD_BPF_EVENT program loads and unloads */
+	/* pages past spe_load_opts.page_budget (no page_stat row, counted in page_region_stat) and their records */
+	uint64_t pages_unlisted, unlisted_page_records;
 };
 
 struct spe_loader;

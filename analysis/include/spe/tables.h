@@ -89,7 +89,8 @@ extern "C" {
 	T(branch_stat, BRANCH_STAT, SPE_TABLE_QUEUED, NULL, "(source_id, assumeNotNull(pc))",                     \
 	  "branches by PC, per source")                                                                           \
 	T(page_stat, PAGE_STAT, SPE_TABLE_QUEUED, NULL, "(source_id, page)",                                      \
-	  "records with a data address by process and 4 KiB page, per source")                                    \
+	  "records with a data address by process and 4 KiB page, per source (the pages past the load's "         \
+	  "page budget have none: `load_stats.pages_unlisted`)")                                    \
 	T(numa_stat, NUMA_STAT, SPE_TABLE_QUEUED, NULL, "source_id",                                              \
 	  "loads with a data address by CPU and where their data was, per source")                                \
 	T(prefetch_stat, PREFETCH_STAT, SPE_TABLE_QUEUED, NULL, "(source_id, assumeNotNull(pc))",                 \
@@ -97,7 +98,8 @@ extern "C" {
 	T(cacheline_stat, CACHELINE_STAT, SPE_TABLE_QUEUED, NULL, "(source_id, line)",                            \
 	  "the shared cache lines of each source (those `cacheline_sharing` shows)")                              \
 	T(page_region_stat, PAGE_REGION_STAT, SPE_TABLE_QUEUED | SPE_TABLE_SQLITE_ONLY, NULL, NULL,               \
-	  "`page_stat` added up by process and 2 MiB region, per source")                                       \
+	  "records with a data address by process and 2 MiB region, per source: `page_stat` added up, and the "  \
+	  "pages past the page budget")                                       \
 	T(level_latency_bucket, LEVEL_LATENCY_BUCKET, SPE_TABLE_QUEUED | SPE_TABLE_SQLITE_ONLY, NULL, NULL,       \
 	  "loads with a total latency by memory level and log2 bucket, per source")
 
@@ -309,7 +311,14 @@ extern "C" {
 	C(load_stats, has_ts, FLAG, NEVER, NULL, "some record had a raw SPE timestamp")                          \
 	C(load_stats, first_ts, I64, IF(has_ts), "INTEGER",                                                      \
 	  "the least `spe_record.ts` (raw SPE timestamp), NULL when no record has one (or not stored)")         \
-	C(load_stats, last_ts, I64, IF(has_ts), "INTEGER", "the greatest `spe_record.ts`, NULL alike")
+	C(load_stats, last_ts, I64, IF(has_ts), "INTEGER", "the greatest `spe_record.ts`, NULL alike")           \
+	C(load_stats, pages_unlisted, U64, NEVER, "INTEGER NOT NULL DEFAULT 0",                                  \
+	  "(process, 4 KiB page) pairs past the load's page budget (`spe-load --page-budget`): the coldest "    \
+	  "pages, moved out when the budget filled; none has a `page_stat` row, their records are counted in "  \
+	  "their `page_region_stat` row only (0: every page has its row)")                                      \
+	C(load_stats, unlisted_page_records, U64, NEVER, "INTEGER NOT NULL DEFAULT 0",                           \
+	  "records with a data address in those pages (all of each page's records, before and after it moved " \
+	  "out): `page_stat`'s `accesses` add up to the records with a data address minus these")
 
 #define SPE_COLUMNS_mem_level_stat(C)                                                                            \
 	C(mem_level_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                   \
@@ -359,7 +368,7 @@ extern "C" {
 	C(level_latency_bucket, samples, U64, NEVER, "INTEGER NOT NULL", "loads in the bucket")                  \
 	C(level_latency_bucket, total_latency, U64, NEVER, "INTEGER NOT NULL", "their total latency")
 
-/* page_stat's rows added up by the loader as it writes them (record_summary.c): data_page's 2 MiB rows */
+/* page_stat's rows and the pages past the page budget added up by the loader (record_summary.c): data_page's 2 MiB rows */
 #define SPE_COLUMNS_page_region_stat(C)                                                                          \
 	C(page_region_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                 \
 	C(page_region_stat, pid, I32, NEG, "INTEGER", "process, NULL when unknown")                              \
@@ -372,10 +381,12 @@ extern "C" {
 	  "their sum, NULL when `translated` is 0")                                                               \
 	C(page_region_stat, timed, U64, NEVER, "INTEGER NOT NULL", "records with a total latency")               \
 	C(page_region_stat, total_latency, U64, IF(timed), "INTEGER", "their sum, NULL when `timed` is 0")       \
-	C(page_region_stat, pages_4k, U64, NEVER, "INTEGER NOT NULL", "its 4 KiB pages with a record (`page_stat` rows)") \
+	C(page_region_stat, pages_4k, U64, NEVER, "INTEGER NOT NULL",                                            \
+	  "its 4 KiB pages with a record (`page_stat` rows and pages past the page budget)")                     \
 	C(page_region_stat, walked_pages_4k, U64, NEVER, "INTEGER NOT NULL", "of them, those with a TLB walk")   \
 	C(page_region_stat, data_object_ids, IDS, NEVER, "TEXT",                                                 \
-	  "JSON array of the distinct `data_object` ids of its pages, in `page_stat`'s order; NULL: none")
+	  "JSON array of the distinct `data_object` ids of its pages, in `page_stat`'s order, then those of its " \
+	  "pages past the page budget not yet named, in the order the load met them; NULL: none")
 
 #define SPE_COLUMNS_numa_stat(C)                                                                                 \
 	C(numa_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                        \

@@ -220,6 +220,11 @@ static int pages(struct report_ctx *c)
 	if (rc < 0)
 		return rc;
 	int advise = spe_huge_page_hint_text(row, hint, sizeof hint);
+	double unlisted[SPE_PAGE_BUDGET_COLUMNS];
+	char budget[512];
+	if ((rc = report_rq_numbers(c, RQ_PAGE_BUDGET, SPE_PAGE_BUDGET_COLUMNS, unlisted)) < 0)
+		return rc;
+	int past_budget = spe_page_budget_text(unlisted, budget, sizeof budget);
 	struct rowset rows;
 	if ((rc = report_rowset_ranked(c, RQ_DATA_PAGES, &rows)) < 0)
 		return rc;
@@ -240,6 +245,11 @@ static int pages(struct report_ctx *c)
 	report_html_printf(h, "<p id=\"huge-page-hint\" class=\"note%s\">", advise ? " warn" : "");
 	report_html_text(h, hint);
 	report_html_raw(h, "</p>");
+	if (past_budget) {
+		report_html_raw(h, "<p id=\"page-budget\" class=\"note\">");
+		report_html_text(h, budget);
+		report_html_raw(h, "</p>");
+	}
 	report_html_raw(h, "<h3>2 MiB regions by translation latency</h3><div class=\"scroll\"><table id=\"regions-2m\"><thead><tr>"
 		    "<th>2 MiB region</th><th class=\"n\">accesses</th><th class=\"n\">total latency</th><th class=\"n\">TLB walks</th>"
 		    "<th class=\"n\">translation latency</th><th class=\"n\">share %</th><th class=\"n\">4 KiB pages seen</th>"

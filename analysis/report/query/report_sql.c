@@ -264,6 +264,9 @@ static void build(enum report_query q, int ch, unsigned stored, struct util_text
 	case RQ_HUGE_PAGE_HINT:
 		util_text_append(t, spe_huge_page_hint_sql(stored & REPORT_STORED_REGIONS));
 		break;
+	case RQ_PAGE_BUDGET: /* a ClickHouse load keeps every page (its data_page groups page_stat) */
+		util_text_append(t, ch ? "SELECT 0, 0" : spe_page_budget_sql());
+		break;
 	case RQ_DATA_PAGES:
 		/* one pass over data_page for both tables; ties by the page */
 		if (stored & REPORT_STORED_REGIONS) /* data_page's order and columns, each part's top ?1 apart */
@@ -523,6 +526,7 @@ static const char *const names[RQ_COUNT] = {
 	[RQ_TLB_HOTSPOT] = "tlb_hotspot",
 	[RQ_DATA_OBJECTS] = "hot_data_object",
 	[RQ_HUGE_PAGE_HINT] = "huge_page_hint",
+	[RQ_PAGE_BUDGET] = "page_budget",
 	[RQ_DATA_PAGES] = "data_page",
 	[RQ_NUMA_SUMMARY] = "numa_summary",
 	[RQ_NUMA_TRAFFIC] = "numa_traffic",

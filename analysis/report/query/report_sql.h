@@ -44,6 +44,7 @@ enum report_query {
 	RQ_TLB_TOTALS,    /* tlb_hotspot's accesses, walks, pages and pages with walks, summed */
 	RQ_TLB_HOTSPOT,   /* tlb_hotspot's pages with walks LIMIT ?1 */
 	RQ_HUGE_PAGE_HINT, /* spe_huge_page_hint_sql(): the one row spe_huge_page_hint_text() words */
+	RQ_PAGE_BUDGET,   /* spe_page_budget_sql(): the one row spe_page_budget_text() words */
 	RQ_DATA_PAGES,    /* data_page's top ?1 2 MiB regions by translation latency, each with `counted` (1 when
 			     the huge-page hint counts it: SPE_HUGE_PAGE_REGION_WHERE), then its top ?1 4 KiB
 			     pages by total latency; page_size last */

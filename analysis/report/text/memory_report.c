@@ -141,6 +141,35 @@ int spe_huge_page_hint(sqlite3 *db, char *text, size_t size, char *err, size_t e
 			spe_huge_page_hint_text, text, size, err, errlen);
 }
 
+/* load_stats' columns are added to an older file's table when it is read (db_trust.c): 0 or NULL there */
+static const char page_budget_sql[] =
+	"SELECT coalesce(sum(pages_unlisted), 0), coalesce(sum(unlisted_page_records), 0) FROM load_stats";
+
+const char *spe_page_budget_sql(void)
+{
+	return page_budget_sql;
+}
+
+int spe_page_budget_text(const double v[SPE_PAGE_BUDGET_COLUMNS], char *text, size_t size)
+{
+	if (v[0] <= 0) {
+		if (size)
+			text[0] = 0;
+		return 0;
+	}
+	snprintf(text, size,
+		 "%.0f page%s (%.0f records) past --page-budget %s counted in their 2 MiB regions only: the 4 KiB "
+		 "page lists leave %s out, the regions and totals count %s.",
+		 v[0], v[0] == 1 ? "" : "s", v[1], v[0] == 1 ? "is" : "are", v[0] == 1 ? "it" : "them",
+		 v[0] == 1 ? "it" : "them");
+	return 1;
+}
+
+int spe_page_budget_note(sqlite3 *db, char *text, size_t size, char *err, size_t errlen)
+{
+	return sentence(db, page_budget_sql, SPE_PAGE_BUDGET_COLUMNS, spe_page_budget_text, text, size, err, errlen);
+}
+
 static const char numa_sql[] =
 	"SELECT coalesce(sum(total_latency), 0),"
 	" coalesce(sum(CASE WHEN basis = 'physical address' AND remote = 1 THEN total_latency END), 0),"
@@ -344,8 +373,11 @@ static int memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE 
 {
 	if (top <= 0)
 		top = 10;
-	char hint[1024], numa[1024], sql[4][1024];
+	char hint[1024], numa[1024], budget[512], sql[4][1024];
 	int rc = spe_huge_page_hint(db, hint, sizeof hint, err, errlen);
+	int budget_rc = rc < 0 ? rc : spe_page_budget_note(db, budget, sizeof budget, err, errlen);
+	if (budget_rc < 0)
+		return budget_rc;
 	if (rc >= 0)
 		rc = spe_numa_summary(db, numa, sizeof numa, err, errlen);
 	if (rc < 0)
@@ -398,7 +430,10 @@ static int memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE 
 		fputc('}', out);
 		return 0;
 	}
-	fprintf(out, "Memory\n\nHuge pages: %s\nNUMA: %s\n", hint, numa);
+	fprintf(out, "Memory\n\nHuge pages: %s\n", hint);
+	if (budget_rc)
+		fprintf(out, "Pages: %s\n", budget);
+	fprintf(out, "NUMA: %s\n", numa);
 	if (*capture) {
 		static const struct text_col source_cols[] = { { "capture", COL_NUM }, { "file", COL_TEXT } };
 		fprintf(out, "\nCaptures (the tables' first column)\n");

@@ -26,6 +26,8 @@ extern "C" {
  * says that too), negative on an SQLite error (message in @p err).
  */
 int spe_huge_page_hint(sqlite3 *db, char *text, size_t size, char *err, size_t errlen);
+/* The page-budget sentence (spe_page_budget_text) of @p db: 1, 0 (none), or a negative code. */
+int spe_page_budget_note(sqlite3 *db, char *text, size_t size, char *err, size_t errlen);
 
 /*
  * The NUMA sentence: the remote share of load latency by nodes (physical
@@ -47,6 +49,14 @@ int spe_numa_summary(sqlite3 *db, char *text, size_t size, char *err, size_t err
 /* @p stored: read page_region_stat (spe_page_regions_stored()), else data_page's 2 MiB rows; the same row */
 const char *spe_huge_page_hint_sql(int stored);
 int spe_huge_page_hint_text(const double row[SPE_HUGE_PAGE_HINT_COLUMNS], char *text, size_t size);
+/*
+ * The pages past the loads' page budget (load_stats.pages_unlisted: no
+ * page_stat row, counted in their page_region_stat row only): 1 and the
+ * sentence saying how many when there were any, else 0 and "".
+ */
+#define SPE_PAGE_BUDGET_COLUMNS 2
+const char *spe_page_budget_sql(void);
+int spe_page_budget_text(const double row[SPE_PAGE_BUDGET_COLUMNS], char *text, size_t size);
 #define SPE_NUMA_SUMMARY_COLUMNS 6
 const char *spe_numa_summary_sql(void);
 int spe_numa_summary_text(const double row[SPE_NUMA_SUMMARY_COLUMNS], char *text, size_t size);
