@@ -67,7 +67,6 @@ struct pd_source {
 	void *map;             /* our mmap, to munmap */
 	size_t map_len;
 	uint64_t released;     /* mapping: pages before this offset were released (the event cursor's) */
-	uint64_t released_bytes; /* mapping: bytes given back to the kernel so far, a range released twice counted twice */
 	int keep_pages;
 	int fd;
 	int owns_fd;

@@ -87,10 +87,8 @@ static uint64_t block_ceil(const struct pd_source *s, uint64_t off)
 
 static void release_bytes(struct pd_source *s, uint64_t start, uint64_t end)
 {
-	if (end > start) {
+	if (end > start)
 		madvise((uint8_t *)s->map + start, (size_t)(end - start), MADV_DONTNEED);
-		s->released_bytes += end - start;
-	}
 }
 
 void pd_source_release_behind(struct pd_source *s, uint64_t *mark, uint64_t off)
