@@ -17,8 +17,8 @@
  * large folio may be mapped whole by one PMD.  Neither crosses a page
  * table's span (2 MB of addresses with 4 KB pages), so releases cover whole
  * 2 MB-aligned blocks of addresses: a release of the bytes read then also
- * releases every page their faults mapped (docs/architecture.md, "Reading
- * perf.data").  Released pages still needed are read again from the page
+ * releases every page their faults mapped (docs/architecture.md, "From
+ * perf.data to a row").  Released pages still needed are read again from the page
  * cache (a read-only private mapping of a file refaults the file's bytes).
  */
 #define PD_RELEASE_BLOCK ((uintptr_t)2 << 20)
