@@ -10,12 +10,15 @@
  * share must stay under 16 MB of the 64 MB file.  The same reads with
  * keep_pages (nothing released) show the measure sees the mapping (most of
  * the file resident) and give the same records: released pages are read
- * again correctly.
+ * again correctly.  In queue order the heap holds one queue's record decoder
+ * at a time, not one per queue (256 x 18 KB), and the counts of the freed
+ * ones are kept.
  *
  * Usage: test_aux_resident GEN_BENCH
  */
 #include <fcntl.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -50,7 +53,16 @@ static long rss_file_kb(void)
 struct reading {
 	uint64_t records, chunks, sum; /* sum: of a mix of each record's fields, in any order */
 	long peak_kb;                  /* RssFile's highest, less the value before the open */
+	long heap_kb;                  /* the heap in use's highest (mallinfo2), less the value before the open */
+	struct spe_aux_stats st;
 };
+
+/* Bytes of the heap in use; 0 where the allocator does not say (sanitizers replace malloc). */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+	return mi.uordblks + mi.hblkhd;
+}
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -62,6 +74,7 @@ static void read_capture(enum spe_aux_order order, int keep_pages, struct readin
 {
 	memset(out, 0, sizeof *out);
 	long before = rss_file_kb();
+	size_t heap_before = heap_in_use();
 	struct spe_perf_config pc = SPE_OPTS(spe_perf_config, .keep_pages = keep_pages);
 	struct spe_perf_file *f = spe_perf_alloc_file(&pc);
 	CHECK(f != NULL);
@@ -88,8 +101,12 @@ static void read_capture(enum spe_aux_order order, int keep_pages, struct readin
 		long kb = rss_file_kb() - before;
 		if (kb > out->peak_kb)
 			out->peak_kb = kb;
+		long heap_kb = ((long)heap_in_use() - (long)heap_before) / 1024;
+		if (heap_kb > out->heap_kb)
+			out->heap_kb = heap_kb;
 	}
 	CHECK_INT_EQ(type, -spe_eos);
+	spe_aux_get_stats(aux, &out->st, sizeof out->st);
 	spe_aux_free_decoder(aux);
 	spe_perf_free_file(f);
 }
@@ -132,6 +149,20 @@ TEST(queue_order_keeps_file_pages_bounded)
 	CHECK_U64_EQ(released_queue.records, RECORDS);
 	CHECK(released_queue.chunks > 1000); /* 256 queues, each in 16 rounds */
 	CHECK(released_queue.peak_kb <= BOUND_KB);
+	CHECK_U64_EQ(released_queue.st.queues, 256);
+	CHECK_U64_EQ(released_queue.st.records, RECORDS);
+	CHECK_U64_EQ(released_queue.st.bad_bytes, 0);
+}
+
+TEST(queue_order_holds_one_record_decoder)
+{
+	if (!heap_in_use()) {
+		printf("  (the allocator does not count its heap: not checked)\n");
+		return;
+	}
+	/* the index (4096 chunks) and 256 queues' state take about 0.5 MB; a decoder per queue 4.5 MB more */
+	printf("  queue order: heap in use at most %ld KB above the open's\n", released_queue.heap_kb);
+	CHECK(released_queue.heap_kb < 2048);
 }
 
 TEST(kept_pages_are_seen_and_give_the_same_records)
@@ -174,6 +205,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	RUN(queue_order_keeps_file_pages_bounded);
+	RUN(queue_order_holds_one_record_decoder);
 	RUN(kept_pages_are_seen_and_give_the_same_records);
 	RUN(file_order_keeps_file_pages_bounded);
 	unlink(path);
