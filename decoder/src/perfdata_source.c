@@ -18,8 +18,8 @@
  * table's span (2 MB of addresses with 4 KB pages), so releases cover whole
  * 2 MB-aligned blocks of addresses: a release of the bytes read then also
  * releases every page their faults mapped (docs/architecture.md, "From
- * perf.data to a row").  Released pages still needed are read again from the page
- * cache (a read-only private mapping of a file refaults the file's bytes).
+ * perf.data to a row").  Released pages still needed are read again from
+ * the page cache (a read-only private mapping of a file refaults its bytes).
  */
 #define PD_RELEASE_BLOCK ((uintptr_t)2 << 20)
 
@@ -71,22 +71,24 @@ void pd_source_fini(struct pd_source *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* The block-aligned start of the block holding the mapping's byte @p off, as an offset (0 at most). */
+/* The start of the block holding the mapping's byte @p off, as an offset (0 at least). */
 static uint64_t block_floor(const struct pd_source *s, uint64_t off)
 {
 	uintptr_t base = (uintptr_t)s->map, a = (base + (uintptr_t)off) & ~(PD_RELEASE_BLOCK - 1);
 	return a > base ? (uint64_t)(a - base) : 0;
 }
 
-/* The block-aligned end of the block holding the byte before @p off, as an offset (the mapping's end at most). */
+/* The end of the block holding the byte before @p off, as an offset (the mapping's end at most). */
 static uint64_t block_ceil(const struct pd_source *s, uint64_t off)
 {
 	uintptr_t base = (uintptr_t)s->map, a = (base + (uintptr_t)off + PD_RELEASE_BLOCK - 1) & ~(PD_RELEASE_BLOCK - 1);
 	return (uint64_t)(a - base) < s->map_len ? (uint64_t)(a - base) : s->map_len;
 }
 
+/* madvise wants a page-aligned start (the mapping's base is one): a watermark may start anywhere */
 static void release_bytes(struct pd_source *s, uint64_t start, uint64_t end)
 {
+	start &= ~((uint64_t)sysconf(_SC_PAGESIZE) - 1);
 	if (end > start)
 		madvise((uint8_t *)s->map + start, (size_t)(end - start), MADV_DONTNEED);
 }
