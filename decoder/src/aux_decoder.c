@@ -88,6 +88,7 @@ struct spe_aux_decoder {
 	struct aux_queue *step_queue;
 	struct aux_chunk chunk;
 	int release_pending;      /* queue order: give the fed chunk's pages back once decoded */
+	int retire_pending;       /* queue order: free the ended queue's record decoder once drained */
 	uint32_t next_queue, next_chunk, flush_queue;
 
 	int has_time_conv;
@@ -170,22 +171,27 @@ const char *spe_aux_errmsg(const struct spe_aux_decoder *aux)
 	return aux ? aux->errmsg : "";
 }
 
+/* Add the counts of a queue's record decoder to @p s. */
+static void add_rec_stats(struct spe_aux_stats *s, const struct spe_rec_decoder *dec)
+{
+	struct spe_rec_stats r;
+	memset(&r, 0, sizeof r);
+	spe_rec_get_stats(dec, &r, sizeof r);
+	s->records += r.records;
+	s->bad_bytes += r.bad_bytes;
+	s->skipped_bytes += r.skipped_bytes;
+	s->partial_records += r.partial_records;
+	s->unknown_packets += r.unknown_packets;
+	s->dropped_extras += r.dropped_extras;
+}
+
 void spe_aux_get_stats(const struct spe_aux_decoder *aux, struct spe_aux_stats *stats, size_t size)
 {
 	if (!aux || !stats)
 		return;
-	struct spe_aux_stats s = aux->st;
-	for (uint32_t i = 0; i < aux->n_queues; i++) {
-		struct spe_rec_stats r;
-		memset(&r, 0, sizeof r);
-		spe_rec_get_stats(aux->queues[i].dec, &r, sizeof r);
-		s.records += r.records;
-		s.bad_bytes += r.bad_bytes;
-		s.skipped_bytes += r.skipped_bytes;
-		s.partial_records += r.partial_records;
-		s.unknown_packets += r.unknown_packets;
-		s.dropped_extras += r.dropped_extras;
-	}
+	struct spe_aux_stats s = aux->st; /* retired queues' decoder counts included */
+	for (uint32_t i = 0; i < aux->n_queues; i++)
+		add_rec_stats(&s, aux->queues[i].dec);
 	s.queues = aux->n_queues;
 	if (aux->cfg.perf) {
 		struct spe_perf_info info;
@@ -232,6 +238,13 @@ static uint32_t midr_of(const struct spe_aux_decoder *aux, int32_t cpu)
 	return aux->cfg.raw ? spe_raw_midr(aux->cfg.raw) : spe_perf_midr(aux->cfg.perf, cpu);
 }
 
+static struct spe_rec_decoder *new_rec_decoder(struct spe_aux_decoder *aux, const struct aux_queue *q)
+{
+	struct spe_rec_config rc = SPE_OPTS(spe_rec_config, .midr = q->midr, .on_error = on_decode_error, .ctx = aux,
+					    .emit_partial = aux->cfg.emit_partial);
+	return spe_rec_alloc_decoder(&rc);
+}
+
 static struct aux_queue *queue_of(struct spe_aux_decoder *aux, uint32_t idx, int32_t cpu)
 {
 	if (aux->last_queue < aux->n_queues && aux->queues[aux->last_queue].idx == idx)
@@ -250,13 +263,26 @@ static struct aux_queue *queue_of(struct spe_aux_decoder *aux, uint32_t idx, int
 	q->idx = idx;
 	q->cpu = cpu;
 	q->midr = midr_of(aux, cpu);
-	struct spe_rec_config rc = SPE_OPTS(spe_rec_config, .midr = q->midr, .on_error = on_decode_error, .ctx = aux,
-					    .emit_partial = aux->cfg.emit_partial);
-	q->dec = spe_rec_alloc_decoder(&rc);
-	if (!q->dec)
+	if (!(q->dec = new_rec_decoder(aux, q)))
 		return NULL;
 	aux->last_queue = aux->n_queues++;
 	return q;
+}
+
+/*
+ * Queue order: a queue that has ended (its last chunk fed, its records out)
+ * is never fed again (the index holds each idx once), so its record decoder
+ * (about 18 KB) is freed, its counts kept: a capture of thousands of CPUs
+ * holds one, not thousands.
+ */
+static void retire_queue(struct spe_aux_decoder *aux, struct aux_queue *q)
+{
+	aux->retire_pending = 0;
+	add_rec_stats(&aux->st, q->dec);
+	spe_rec_free_decoder(q->dec);
+	q->dec = NULL;
+	if (aux->cur == q)
+		aux->now.dec = NULL;
 }
 
 /* Make @p q the queue whose records (and decode errors) come next. */
@@ -295,7 +321,9 @@ static void end_stream(struct spe_aux_decoder *aux, struct aux_queue *q)
 static int begin_chunk(struct spe_aux_decoder *aux, const struct aux_chunk *c)
 {
 	struct aux_queue *q = queue_of(aux, c->idx, c->cpu);
-	if (!q)
+	if (q && !q->dec) /* retired: cannot happen in queue order, but a decoder is all it needs */
+		q->dec = new_rec_decoder(aux, q);
+	if (!q || !q->dec)
 		return fail(aux, -spe_nomem, SPE_AUX_NO_OFFSET, "out of memory");
 	aux->chunk = *c;
 	if (!q->fed)
@@ -530,6 +558,7 @@ static int next_indexed_chunk(struct spe_aux_decoder *aux)
 		aux->next_chunk = 0;
 		if (had_chunks) {
 			end_stream(aux, aux->step_queue);
+			aux->retire_pending = 1;
 			return 0;
 		}
 	}
@@ -599,6 +628,8 @@ static __attribute__((noinline)) int next_item(struct spe_aux_decoder *aux, stru
 			aux->draining = 0;
 			if (aux->release_pending)
 				release_fed_chunk(aux);
+			if (aux->retire_pending)
+				retire_queue(aux, aux->cur);
 		}
 		if (aux->step == STEP_ANNOUNCE) {
 			aux->step = STEP_FEED;

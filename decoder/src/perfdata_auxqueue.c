@@ -45,7 +45,10 @@ int spe_perf_index_aux(struct spe_perf_file *f)
 	uint64_t pos = f->info.data_offset, end = f->end < f->src.len ? f->end : f->src.len;
 	/* a file cut short (the end of the file comes before the data's): its chunks up to the cut, then the error */
 	int cut = f->end >= f->src.len, rc = 0;
+	/* the walk reads every record's header: its pages are given back behind it, as the event cursor's are */
+	uint64_t released = pos;
 	while (pos < end && rc == 0) {
+		pd_source_release_behind(&f->src, &released, pos);
 		const uint8_t *p;
 		if (pd_source_get(&f->src, pos, PD_EVENT_HEADER_SIZE, &p) || end - pos < PD_EVENT_HEADER_SIZE) {
 			rc = pd_fail(f, -spe_truncated, pos, "the file ends inside a record header");

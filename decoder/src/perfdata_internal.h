@@ -66,7 +66,7 @@ struct pd_source {
 	uint64_t len;
 	void *map;             /* our mmap, to munmap */
 	size_t map_len;
-	uint64_t released;     /* mapping: pages before this offset were released */
+	uint64_t released;     /* mapping: pages before this offset were released (the event cursor's) */
 	int keep_pages;
 	int fd;
 	int owns_fd;
@@ -150,9 +150,19 @@ void pd_source_fini(struct pd_source *s);
  * forward: bytes before @p off may be dropped.
  */
 int pd_source_get(struct pd_source *s, uint64_t off, uint64_t len, const uint8_t **out);
-/* Mapping: let the kernel drop pages before @p off (no-op for streams/memory). */
+/*
+ * Mapping: let the kernel drop the pages before @p off (no-op for
+ * streams/memory), all but those of the 2 MB block of @p off (faults at the
+ * cursor may map them), in steps of 4 MB; *mark is the cursor's watermark.
+ */
+void pd_source_release_behind(struct pd_source *s, uint64_t *mark, uint64_t off);
+/* pd_source_release_behind() with the event cursor's watermark. */
 void pd_source_release(struct pd_source *s, uint64_t off);
-/* Mapping: let the kernel drop the whole pages inside [off, off + len) (AUX chunks read out of file order). */
+/*
+ * Mapping: let the kernel drop every page a read of [off, off + len) may
+ * have mapped: the 2 MB blocks it touches, neighbours' bytes included (AUX
+ * chunks read out of file order; what is needed again is refaulted).
+ */
 void pd_source_release_range(struct pd_source *s, uint64_t off, uint64_t len);
 
 /* Features and attrs: perfdata_features.c */

@@ -10,6 +10,19 @@
 /* Pages are released behind the cursor in steps of this many bytes. */
 #define PD_RELEASE_STEP (4u << 20)
 
+/*
+ * A page fault on the mapping maps more than the page touched: fault-around
+ * maps the page cache's pages of up to fault_around_bytes (64 KB by default)
+ * around it, whatever madvise said (mm/memory.c, do_fault_around), and a
+ * large folio may be mapped whole by one PMD.  Neither crosses a page
+ * table's span (2 MB of addresses with 4 KB pages), so releases cover whole
+ * 2 MB-aligned blocks of addresses: a release of the bytes read then also
+ * releases every page their faults mapped (docs/architecture.md, "From
+ * perf.data to a row").  Released pages still needed are read again from
+ * the page cache (a read-only private mapping of a file refaults its bytes).
+ */
+#define PD_RELEASE_BLOCK ((uintptr_t)2 << 20)
+
 int pd_source_map_fd(struct pd_source *s, int fd, uint64_t len)
 {
 	memset(s, 0, sizeof *s);
@@ -58,16 +71,43 @@ void pd_source_fini(struct pd_source *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* The start of the block holding the mapping's byte @p off, as an offset (0 at least). */
+static uint64_t block_floor(const struct pd_source *s, uint64_t off)
+{
+	uintptr_t base = (uintptr_t)s->map, a = (base + (uintptr_t)off) & ~(PD_RELEASE_BLOCK - 1);
+	return a > base ? (uint64_t)(a - base) : 0;
+}
+
+/* The end of the block holding the byte before @p off, as an offset (the mapping's end at most). */
+static uint64_t block_ceil(const struct pd_source *s, uint64_t off)
+{
+	uintptr_t base = (uintptr_t)s->map, a = (base + (uintptr_t)off + PD_RELEASE_BLOCK - 1) & ~(PD_RELEASE_BLOCK - 1);
+	return (uint64_t)(a - base) < s->map_len ? (uint64_t)(a - base) : s->map_len;
+}
+
+/* madvise wants a page-aligned start (the mapping's base is one): a watermark may start anywhere */
+static void release_bytes(struct pd_source *s, uint64_t start, uint64_t end)
+{
+	start &= ~((uint64_t)sysconf(_SC_PAGESIZE) - 1);
+	if (end > start)
+		madvise((uint8_t *)s->map + start, (size_t)(end - start), MADV_DONTNEED);
+}
+
+void pd_source_release_behind(struct pd_source *s, uint64_t *mark, uint64_t off)
+{
+	if (!s->map || s->keep_pages || off < *mark + PD_RELEASE_STEP)
+		return;
+	/* not the block of off: a fault at the cursor may map pages of it, before off */
+	uint64_t upto = block_floor(s, off);
+	if (upto > *mark) {
+		release_bytes(s, *mark, upto);
+		*mark = upto;
+	}
+}
+
 void pd_source_release(struct pd_source *s, uint64_t off)
 {
-	if (!s->map || s->keep_pages || off < s->released + PD_RELEASE_STEP)
-		return;
-	long page = sysconf(_SC_PAGESIZE);
-	uint64_t upto = off & ~((uint64_t)page - 1);
-	if (upto > s->released) {
-		madvise((uint8_t *)s->map + s->released, (size_t)(upto - s->released), MADV_DONTNEED);
-		s->released = upto;
-	}
+	pd_source_release_behind(s, &s->released, off);
 }
 
 void pd_source_release_range(struct pd_source *s, uint64_t off, uint64_t len)
@@ -76,11 +116,8 @@ void pd_source_release_range(struct pd_source *s, uint64_t off, uint64_t len)
 		return;
 	if (len > s->len - off)
 		len = s->len - off;
-	/* whole pages inside the range only: its neighbours may still be in use */
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t start = (off + page - 1) & ~(page - 1), end = (off + len) & ~(page - 1);
-	if (end > start)
-		madvise((uint8_t *)s->map + start, (size_t)(end - start), MADV_DONTNEED);
+	/* the blocks the range's faults may have mapped pages of, neighbours' bytes included */
+	release_bytes(s, block_floor(s, off), block_ceil(s, off + len));
 }
 
 /* read(2), again after a signal: > 0 bytes, 0 at the end, -1 on an error. */
