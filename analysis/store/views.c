@@ -161,18 +161,25 @@ static void append_branch_mispredict(struct util_text *t)
 		      "ORDER BY b.rowid;\n");
 }
 
+/* Run the SQL @p t holds (failing if building it ran out of memory), then free it. */
+static int exec_text(sqlite3 *db, struct util_text *t, char *err, size_t errlen)
+{
+	int rc;
+	if (!util_text_ok(t)) {
+		snprintf(err, errlen, "out of memory");
+		rc = -spe_nomem;
+	} else {
+		rc = spe_db_exec(db, t->buf, err, errlen);
+	}
+	util_text_fini(t);
+	return rc;
+}
+
 int spe_schema_create_hot_pc_view(sqlite3 *db, char *err, size_t errlen)
 {
 	struct util_text t = { 0 };
 	append_hot_pc(&t);
-	if (!util_text_ok(&t)) {
-		util_text_fini(&t);
-		snprintf(err, errlen, "out of memory");
-		return -spe_nomem;
-	}
-	int rc = spe_db_exec(db, t.buf, err, errlen);
-	util_text_fini(&t);
-	return rc;
+	return exec_text(db, &t, err, errlen);
 }
 
 int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen)
@@ -186,12 +193,5 @@ int spe_schema_create_views(sqlite3 *db, char *err, size_t errlen)
 	append_tlb_hotspot(&t);
 	ana_memory_schema_views(&t); /* hot_data_object, data_page, numa_traffic, cacheline_sharing, prefetch */
 	append_branch_mispredict(&t);
-	if (!util_text_ok(&t)) {
-		util_text_fini(&t);
-		snprintf(err, errlen, "out of memory");
-		return -spe_nomem;
-	}
-	int rc = spe_db_exec(db, t.buf, err, errlen);
-	util_text_fini(&t);
-	return rc;
+	return exec_text(db, &t, err, errlen);
 }
