@@ -91,6 +91,8 @@ int ana_record_tally(struct record_tally *t, const struct spe_row_record *rows, 
 					  .object_id = SET(row, DATA_OBJECT_ID) ? (int64_t)VAL(row, DATA_OBJECT_ID) : 0 };
 		if (ana_record_summary_count(&t->summary, &rec, VAL(row, CODES), note->group, &w) < 0)
 			return -spe_nomem;
+		if (w.object_id && ana_object_tally_count(&t->objects, w.object_id, VAL(row, CODES), &rec) < 0)
+			return -spe_nomem;
 	}
 	return 0;
 }
@@ -108,9 +110,11 @@ int ana_record_tally_settle(struct record_tally *t)
 void ana_record_tally_init(struct record_tally *t)
 {
 	ana_record_summary_init(&t->summary);
+	ana_object_tally_init(&t->objects);
 }
 
 void ana_record_tally_fini(struct record_tally *t)
 {
 	ana_record_summary_fini(&t->summary);
+	ana_object_tally_fini(&t->objects);
 }

@@ -49,6 +49,8 @@ int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *
 		c->stored |= REPORT_STORED_REGIONS;
 	if (db && level_latencies_stored(db))
 		c->stored |= REPORT_STORED_LEVEL_LATENCY;
+	if (db && spe_data_objects_stored(db))
+		c->stored |= REPORT_STORED_DATA_OBJECTS;
 	return 0;
 }
 

@@ -257,9 +257,10 @@ static void build(enum report_query q, int ch, unsigned stored, struct util_text
 			      "ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC, page_value, pid LIMIT ?1");
 		break;
 	case RQ_DATA_OBJECTS:
-		util_text_append(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
-			      "  stores, total_latency, mean_latency, p99, latency_share, levels, data_object_id\n"
-			      "FROM hot_data_object ORDER BY total_latency DESC, samples DESC, name, start NULLS FIRST, pid LIMIT ?1");
+		util_text_appendf(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
+			       "  stores, total_latency, mean_latency, p99, latency_share, levels, data_object_id\n"
+			       "FROM %s ORDER BY total_latency DESC, samples DESC, name, start NULLS FIRST, pid LIMIT ?1",
+			    spe_hot_data_object_from(!!(stored & REPORT_STORED_DATA_OBJECTS)));
 		break;
 	case RQ_HUGE_PAGE_HINT:
 		util_text_append(t, spe_huge_page_hint_sql(stored & REPORT_STORED_REGIONS));
