@@ -7,8 +7,7 @@
 
 #include "util/grow.h"
 
-/* A record's op class + 1 by its raw op type (codes & SPE_CODES_OP_RAW_MASK); 0 without one. */
-static unsigned op_class_of(uint64_t codes)
+unsigned ana_op_class_of(uint64_t codes)
 {
 	static uint8_t table[1024];
 	static int built;
@@ -39,7 +38,7 @@ int ana_object_tally_count(struct object_tally *t, int64_t object_id, uint64_t c
 	}
 	struct object_count *c = &t->counts[n];
 	c->samples++;
-	unsigned cls = op_class_of(codes);
+	unsigned cls = ana_op_class_of(codes);
 	if (cls) {
 		c->typed++;
 		if (cls == SPE_OP_CLASS_LOAD + 1) {

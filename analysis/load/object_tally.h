@@ -37,6 +37,9 @@ struct object_tally {
 	uint32_t last_n;
 };
 
+/* A record's op class (enum spe_op_class) + 1 by its `codes` column's op type; 0 without one. */
+unsigned ana_op_class_of(uint64_t codes);
+
 /*
  * Count a record whose data address is in data object @p object_id (not 0),
  * @p codes its `codes` column.  0, or -1 without memory.

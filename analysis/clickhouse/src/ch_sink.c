@@ -518,7 +518,7 @@ int spe_ch_sink_new(struct spe_ch *ch, struct spe_row_sink *out)
 	*out = (struct spe_row_sink){ .ctx = s,
 				      .tables = SPE_TABLES_ALL & ~SPE_TABLE_BIT(TIME_CONV) & ~SPE_TABLE_BIT(PAGE_REGION_STAT) &
 						~SPE_TABLE_BIT(LEVEL_LATENCY_BUCKET) & ~SPE_TABLE_BIT(DATA_OBJECT_STAT) &
-						~SPE_TABLE_BIT(DATA_OBJECT_LEVEL),
+						~SPE_TABLE_BIT(DATA_OBJECT_LEVEL) & ~SPE_TABLE_BIT(PC_LEVEL_STAT),
 				      .begin = sink_begin,
 				      .rows = sink_rows,
 				      .commit = sink_commit,
