@@ -7,21 +7,22 @@
 
 #include "util/grow.h"
 
-unsigned ana_op_class_of(uint64_t codes)
+uint8_t ana_op_class_table[1024];
+
+/* The table of ana_op_class_of(), built before a loader counts its first record. */
+static void build_op_class_table(void)
 {
-	static uint8_t table[1024];
 	static int built;
-	if (!built) { /* the same for every loader: a race writes the same bytes */
-		for (unsigned raw = 0; raw < 1024; raw++) {
-			uint8_t cls;
-			uint32_t flags;
-			uint16_t evl;
-			spe_op_decode((uint8_t)(raw >> 8), (uint8_t)raw, &cls, &flags, &evl);
-			table[raw] = (uint8_t)(cls + 1);
-		}
-		built = 1;
+	if (built) /* the same for every loader: a race writes the same bytes */
+		return;
+	for (unsigned raw = 0; raw < 1024; raw++) {
+		uint8_t cls;
+		uint32_t flags;
+		uint16_t evl;
+		spe_op_decode((uint8_t)(raw >> 8), (uint8_t)raw, &cls, &flags, &evl);
+		ana_op_class_table[raw] = (uint8_t)(cls + 1);
 	}
-	return (codes & SPE_CODES_HAS_OP) ? table[codes & SPE_CODES_OP_RAW_MASK] : 0;
+	built = 1;
 }
 
 int ana_object_tally_count(struct object_tally *t, int64_t object_id, uint64_t codes, const struct spe_record *rec)
@@ -103,6 +104,7 @@ int ana_object_tally_write(const struct object_tally *t, const struct spe_row_si
 void ana_object_tally_init(struct object_tally *t)
 {
 	memset(t, 0, sizeof *t);
+	build_op_class_table();
 }
 
 void ana_object_tally_fini(struct object_tally *t)

@@ -38,7 +38,11 @@ struct object_tally {
 };
 
 /* A record's op class (enum spe_op_class) + 1 by its `codes` column's op type; 0 without one. */
-unsigned ana_op_class_of(uint64_t codes);
+extern uint8_t ana_op_class_table[1024]; /* by op type, filled by ana_object_tally_init() */
+static inline unsigned ana_op_class_of(uint64_t codes)
+{
+	return (codes & SPE_CODES_HAS_OP) ? ana_op_class_table[codes & SPE_CODES_OP_RAW_MASK] : 0;
+}
 
 /*
  * Count a record whose data address is in data object @p object_id (not 0),
