@@ -105,7 +105,7 @@ extern "C" {
 	T(data_object_level, DATA_OBJECT_LEVEL, SPE_TABLE_QUEUED | SPE_TABLE_SQLITE_ONLY, NULL, NULL,             \
 	  "loads by data object and memory level, per source")                                                    \
 	T(pc_level_stat, PC_LEVEL_STAT, SPE_TABLE_QUEUED | SPE_TABLE_SQLITE_ONLY, NULL, NULL,                     \
-	  "loads by function, PC and memory level, per source")
+	  "loads by function, PC and memory level, per source: a row per function")
 
 #define SPE_TABLE_QUEUED 1u
 #define SPE_TABLE_REPLACE 2u
@@ -390,11 +390,10 @@ extern "C" {
 /* the loads of each PC of a function by memory level (analysis/load/pc_level_tally.c): the page's annotations */
 #define SPE_COLUMNS_pc_level_stat(C)                                                                             \
 	C(pc_level_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                    \
-	C(pc_level_stat, symbol_id, I64, NEVER, "INTEGER NOT NULL REFERENCES symbol(id)", "the PC's function")   \
-	C(pc_level_stat, pc, U64, NEVER, "INTEGER NOT NULL", "load PC, as `spe_record.pc`")                      \
-	C(pc_level_stat, mem_level, I32, ZERO, "INTEGER REFERENCES spe_mem_level(code)",                         \
-	  "`spe_mem_level.code`, NULL: loads without a level")                                                  \
-	C(pc_level_stat, loads, U64, NEVER, "INTEGER NOT NULL", "loads (two rows of a PC and level add up)")
+	C(pc_level_stat, symbol_id, I64, NEVER, "INTEGER NOT NULL REFERENCES symbol(id)", "the function")       \
+	C(pc_level_stat, base_pc, U64, NEVER, "INTEGER NOT NULL", "the lowest of its load PCs")                  \
+	C(pc_level_stat, loads, TEXT, NEVER, "TEXT NOT NULL",                                                    \
+	  "JSON array of [PC - `base_pc`, `spe_mem_level.code` (0: none), loads], one per PC and level")
 
 /* page_stat's rows added up by the loader as it writes them (record_summary.c): data_page's 2 MiB rows */
 #define SPE_COLUMNS_page_region_stat(C)                                                                          \

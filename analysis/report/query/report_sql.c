@@ -202,10 +202,11 @@ static void build(enum report_query q, int ch, unsigned stored, struct util_text
 			    ch ? CH_IDS("symbol_id") : IDS("symbol_id"));
 		break;
 	case RQ_LEVELS_BY_SYMBOL:
-		if (stored & REPORT_STORED_PC_LEVELS) /* the loads counted by (function, PC, level): the same groups */
-			util_text_append(t, "SELECT p.symbol_id, p.pc, ml.name AS mem_level, sum(p.loads) FROM pc_level_stat p\n"
-				      "LEFT JOIN spe_mem_level ml ON ml.code = p.mem_level\n"
-				      "WHERE " IDS("p.symbol_id") " GROUP BY p.symbol_id, p.pc, ml.name");
+		if (stored & REPORT_STORED_PC_LEVELS) /* the loads counted per function by (PC, level): the same groups */
+			util_text_append(t, "SELECT p.symbol_id, p.base_pc + json_extract(j.value, '$[0]') AS pc, ml.name AS mem_level,\n"
+				      "  sum(json_extract(j.value, '$[2]')) FROM pc_level_stat p CROSS JOIN json_each(p.loads) j\n"
+				      "LEFT JOIN spe_mem_level ml ON ml.code = json_extract(j.value, '$[1]')\n"
+				      "WHERE " IDS("p.symbol_id") " GROUP BY 1, 2, 3");
 		else
 			util_text_appendf(t, "SELECT symbol_id, pc, mem_level, count(*) FROM spe_record\n"
 			       "WHERE op_class = '%s' AND %s GROUP BY symbol_id, pc, mem_level",
