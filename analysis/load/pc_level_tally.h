@@ -3,13 +3,15 @@
  * The loads of each PC of a function by memory level, counted while
  * loading: the rows of pc_level_stat (docs/schema.md), from which the
  * page's annotated functions read their instructions' levels (the query
- * levels_by_symbol) rather than grouping every load of the records.  A
- * row per (latency group with a function: a PC and its insn, memory
- * level); loads without a function are not counted (no annotation shows
+ * levels_by_symbol) rather than grouping every load of the records.
+ * Counted per (latency group with a function: a PC and its insn, memory
+ * level), written a row per function (the counts of its PCs in one JSON
+ * array); loads without a function are not counted (no annotation shows
  * them).
  *
  * Memory: 20 bytes per latency group (the first four levels of each PC
- * inline), and a map entry (about 40 bytes) per further (PC, level) pair.
+ * inline), and a map entry (about 40 bytes) per further (PC, level) pair;
+ * while writing, 32 bytes per (PC, level) count (sorted by function).
  */
 #ifndef SPE_PC_LEVEL_TALLY_H
 #define SPE_PC_LEVEL_TALLY_H
