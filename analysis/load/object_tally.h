@@ -9,7 +9,7 @@
  * total latency it saw (latency_hist.h), and the nearest-rank p99 is read
  * from those at the end, as the view computes it from the records.
  *
- * Memory: per data object with records, a map entry, 320 bytes of counts
+ * Memory: per data object with records, a map entry, 304 bytes of counts
  * and about 11 bytes per distinct latency (at most 65,536 of them: the
  * counter is 16 bits), never per record.
  */

@@ -29,7 +29,7 @@ static const char stored_sql[] =
 	"LEFT JOIN data_object_kind k ON k.id = d.kind\n"
 	"LEFT JOIN mapping m ON m.id = d.mapping_id\n"
 	"LEFT JOIN lv ON lv.id = g.data_object_id\n"
-	/* the view's order; its ties come out by the object's id (its GROUP BY's order), so here too */
+	/* the view's order, then (ties, which the view leaves to its plan) the object's id */
 	"ORDER BY g.total_latency DESC, g.samples DESC, g.data_object_id)";
 
 const char *spe_hot_data_object_from(int stored)
