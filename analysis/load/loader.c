@@ -880,6 +880,10 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	if (rc == 0 &&
 	    (rc = ana_record_summary_write(&ld->tally.summary, &ld->sink, ld->source_id, &ld->latency)) < 0)
 		sink_fail(ld, rc, "summaries");
+	if (rc == 0 && (rc = ana_object_tally_write(&ld->tally.objects, &ld->sink, ld->source_id)) < 0)
+		sink_fail(ld, rc, "data object summaries");
+	if (rc == 0 && (rc = ana_pc_level_write(&ld->tally.pc_levels, &ld->sink, ld->source_id, &ld->latency)) < 0)
+		sink_fail(ld, rc, "levels by PC");
 	if (rc == 0 && (rc = ld->sink.commit(ld->sink.ctx)) < 0)
 		sink_fail(ld, rc, "commit");
 	ld->finished = rc == 0;

@@ -91,6 +91,12 @@ int ana_record_tally(struct record_tally *t, const struct spe_row_record *rows, 
 					  .object_id = SET(row, DATA_OBJECT_ID) ? (int64_t)VAL(row, DATA_OBJECT_ID) : 0 };
 		if (ana_record_summary_count(&t->summary, &rec, VAL(row, CODES), note->group, &w) < 0)
 			return -spe_nomem;
+		if (w.object_id && ana_object_tally_count(&t->objects, w.object_id, VAL(row, CODES), &rec) < 0)
+			return -spe_nomem;
+		if (note->symbol_id && ana_op_class_of(VAL(row, CODES)) == SPE_OP_CLASS_LOAD + 1 &&
+		    ana_pc_level_count(&t->pc_levels, note->group,
+				       (unsigned)(VAL(row, CODES) >> SPE_CODES_MEM_LEVEL_SHIFT & 31)) < 0)
+			return -spe_nomem;
 	}
 	return 0;
 }
@@ -108,9 +114,13 @@ int ana_record_tally_settle(struct record_tally *t)
 void ana_record_tally_init(struct record_tally *t)
 {
 	ana_record_summary_init(&t->summary);
+	ana_object_tally_init(&t->objects);
+	ana_pc_level_init(&t->pc_levels);
 }
 
 void ana_record_tally_fini(struct record_tally *t)
 {
 	ana_record_summary_fini(&t->summary);
+	ana_object_tally_fini(&t->objects);
+	ana_pc_level_fini(&t->pc_levels);
 }

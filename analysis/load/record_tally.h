@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include "ana/latency_hist.h"
+#include "object_tally.h"
+#include "pc_level_tally.h"
 #include "record_summary.h"
 #include "spe/row_sink.h"
 
@@ -28,6 +30,8 @@ struct tally_note {
 
 struct record_tally {
 	struct record_summary summary;
+	struct object_tally objects; /* the records of each data object (object_tally.h) */
+	struct pc_level_tally pc_levels; /* the loads of each PC by memory level (pc_level_tally.h) */
 };
 
 /* Count @p n rows with their notes.  0, or -spe_nomem. */

@@ -261,7 +261,8 @@ static int m_rows(void *ctx, enum spe_table table, const void *rows, size_t n)
 #define SUMMARIES                                                                                            \
 	(SPE_TABLE_BIT(MEM_LEVEL_STAT) | SPE_TABLE_BIT(LATENCY_BUCKET) | SPE_TABLE_BIT(BRANCH_STAT) |          \
 	 SPE_TABLE_BIT(PAGE_STAT) | SPE_TABLE_BIT(NUMA_STAT) | SPE_TABLE_BIT(PREFETCH_STAT) |                  \
-	 SPE_TABLE_BIT(CACHELINE_STAT) | SPE_TABLE_BIT(PAGE_REGION_STAT) | SPE_TABLE_BIT(LEVEL_LATENCY_BUCKET))
+	 SPE_TABLE_BIT(CACHELINE_STAT) | SPE_TABLE_BIT(PAGE_REGION_STAT) | SPE_TABLE_BIT(LEVEL_LATENCY_BUCKET) |  \
+	 SPE_TABLE_BIT(DATA_OBJECT_STAT) | SPE_TABLE_BIT(DATA_OBJECT_LEVEL) | SPE_TABLE_BIT(PC_LEVEL_STAT))
 
 static struct spe_row_sink sink_of(struct memory_sink *m)
 {

@@ -514,10 +514,11 @@ int spe_ch_sink_new(struct spe_ch *ch, struct spe_row_sink *out)
 	}
 	/* every table but time_conv: the loader then writes each record's perf time (ClickHouse has no view to compute
 	   it); nor the summaries only SQLite's report reads (the server groups _page_stat into regions itself,
-	   ch_views.c, and counts the levels' latencies from spe_record, report_sql.c) */
+	   ch_views.c, and counts the levels' latencies and the data objects from spe_record, report_sql.c) */
 	*out = (struct spe_row_sink){ .ctx = s,
 				      .tables = SPE_TABLES_ALL & ~SPE_TABLE_BIT(TIME_CONV) & ~SPE_TABLE_BIT(PAGE_REGION_STAT) &
-						~SPE_TABLE_BIT(LEVEL_LATENCY_BUCKET),
+						~SPE_TABLE_BIT(LEVEL_LATENCY_BUCKET) & ~SPE_TABLE_BIT(DATA_OBJECT_STAT) &
+						~SPE_TABLE_BIT(DATA_OBJECT_LEVEL) & ~SPE_TABLE_BIT(PC_LEVEL_STAT),
 				      .begin = sink_begin,
 				      .rows = sink_rows,
 				      .commit = sink_commit,

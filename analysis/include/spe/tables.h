@@ -101,7 +101,13 @@ extern "C" {
 	  "records with a data address by process and 2 MiB region, per source: `page_stat` added up, and the "  \
 	  "pages past the page budget")                                       \
 	T(level_latency_bucket, LEVEL_LATENCY_BUCKET, SPE_TABLE_QUEUED | SPE_TABLE_SQLITE_ONLY, NULL, NULL,       \
-	  "loads with a total latency by memory level and log2 bucket, per source")
+	  "loads with a total latency by memory level and log2 bucket, per source")                               \
+	T(data_object_stat, DATA_OBJECT_STAT, SPE_TABLE_QUEUED | SPE_TABLE_SQLITE_ONLY, NULL, NULL,               \
+	  "records by data object, per source: hot_data_object's counts and p99")                                 \
+	T(data_object_level, DATA_OBJECT_LEVEL, SPE_TABLE_QUEUED | SPE_TABLE_SQLITE_ONLY, NULL, NULL,             \
+	  "loads by data object and memory level, per source")                                                    \
+	T(pc_level_stat, PC_LEVEL_STAT, SPE_TABLE_QUEUED | SPE_TABLE_SQLITE_ONLY, NULL, NULL,                     \
+	  "loads by function, PC and memory level, per source: a row per function")
 
 #define SPE_TABLE_QUEUED 1u
 #define SPE_TABLE_REPLACE 2u
@@ -367,6 +373,37 @@ extern "C" {
 	C(level_latency_bucket, latency_lo, U64, NEVER, "INTEGER NOT NULL", "the bucket's lowest latency: 0, 1, 2, 4, ...") \
 	C(level_latency_bucket, samples, U64, NEVER, "INTEGER NOT NULL", "loads in the bucket")                  \
 	C(level_latency_bucket, total_latency, U64, NEVER, "INTEGER NOT NULL", "their total latency")
+
+/* the records of each data object (analysis/load/object_tally.c): what hot_data_object groups from spe_record */
+#define SPE_COLUMNS_data_object_stat(C)                                                                          \
+	C(data_object_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                 \
+	C(data_object_stat, data_object_id, I64, NEVER, "INTEGER NOT NULL REFERENCES data_object(id)", "the data object") \
+	C(data_object_stat, samples, U64, NEVER, "INTEGER NOT NULL", "records with the object's data address")  \
+	C(data_object_stat, typed, FLAG, NEVER, NULL, "some record had an op type")                              \
+	C(data_object_stat, loads, U64, IF(typed), "INTEGER", "of them loads, NULL when none had an op type")    \
+	C(data_object_stat, stores, U64, IF(typed), "INTEGER", "stores, NULL when none had an op type")          \
+	C(data_object_stat, has_events, FLAG, NEVER, NULL, "some record had an EVENTS packet")                   \
+	C(data_object_stat, tlb_walks, U64, IF(has_events), "INTEGER", "records with a TLB walk, NULL without EVENTS") \
+	C(data_object_stat, timed, U64, NEVER, "INTEGER NOT NULL", "records with a total latency")               \
+	C(data_object_stat, total_latency, U64, IF(timed), "INTEGER", "their sum, NULL when `timed` is 0")       \
+	C(data_object_stat, p99, I32, NEG, "INTEGER",                                                            \
+	  "nearest-rank 99th percentile of their total latency, exact (from every latency), NULL when `timed` is 0")
+
+/* the loads of each data object by memory level (analysis/load/object_tally.c): hot_data_object.levels */
+#define SPE_COLUMNS_data_object_level(C)                                                                         \
+	C(data_object_level, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                \
+	C(data_object_level, data_object_id, I64, NEVER, "INTEGER NOT NULL REFERENCES data_object(id)", "the data object") \
+	C(data_object_level, mem_level, I32, NEVER, "INTEGER NOT NULL REFERENCES spe_mem_level(code)",           \
+	  "`spe_mem_level.code` (loads without a level are not counted)")                                       \
+	C(data_object_level, loads, U64, NEVER, "INTEGER NOT NULL", "loads")
+
+/* the loads of each PC of a function by memory level (analysis/load/pc_level_tally.c): the page's annotations */
+#define SPE_COLUMNS_pc_level_stat(C)                                                                             \
+	C(pc_level_stat, source_id, I64, NEVER, SPE_SOURCE_REF, "the source")                                    \
+	C(pc_level_stat, symbol_id, I64, NEVER, "INTEGER NOT NULL REFERENCES symbol(id)", "the function")       \
+	C(pc_level_stat, base_pc, U64, NEVER, "INTEGER NOT NULL", "the lowest of its load PCs")                  \
+	C(pc_level_stat, loads, TEXT, NEVER, "TEXT NOT NULL",                                                    \
+	  "JSON array of [PC - `base_pc`, `spe_mem_level.code` (0: none), loads], one per PC and level")
 
 /* page_stat's rows and the pages past the page budget added up by the loader (record_summary.c): data_page's 2 MiB rows */
 #define SPE_COLUMNS_page_region_stat(C)                                                                          \

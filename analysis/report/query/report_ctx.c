@@ -26,6 +26,29 @@ static int level_latencies_stored(sqlite3 *db)
 	return stored;
 }
 
+/*
+ * 1 when every source's load counted its loads by function, PC and level
+ * (pc_level_stat: a database made or a source loaded before that table has
+ * none): every source with loads and functions (those of its mappings, and
+ * any without a mapping, whose source is not known) has rows there.  A
+ * source whose loads all lie outside functions has none either, and the
+ * query reads the records then (for the same answer).
+ */
+static int pc_levels_stored(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int stored = sqlite3_prepare_v2(db,
+					"SELECT NOT EXISTS (SELECT 1 FROM source s\n"
+					"  WHERE EXISTS (SELECT 1 FROM mem_level_stat m WHERE m.source_id = s.id AND m.loads > 0)\n"
+					"    AND (EXISTS (SELECT 1 FROM mapping mp JOIN symbol y ON y.mapping_id = mp.id WHERE mp.source_id = s.id)\n"
+					"      OR EXISTS (SELECT 1 FROM symbol y WHERE y.mapping_id IS NULL))\n"
+					"    AND NOT EXISTS (SELECT 1 FROM pc_level_stat p WHERE p.source_id = s.id))",
+					-1, &st, NULL) == SQLITE_OK && /* fails without the table */
+		     sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	sqlite3_finalize(st);
+	return stored;
+}
+
 int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err,
 		    size_t errlen)
 {
@@ -49,6 +72,10 @@ int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *
 		c->stored |= REPORT_STORED_REGIONS;
 	if (db && level_latencies_stored(db))
 		c->stored |= REPORT_STORED_LEVEL_LATENCY;
+	if (db && spe_data_objects_stored(db))
+		c->stored |= REPORT_STORED_DATA_OBJECTS;
+	if (db && pc_levels_stored(db))
+		c->stored |= REPORT_STORED_PC_LEVELS;
 	return 0;
 }
 

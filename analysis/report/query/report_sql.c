@@ -202,7 +202,13 @@ static void build(enum report_query q, int ch, unsigned stored, struct util_text
 			    ch ? CH_IDS("symbol_id") : IDS("symbol_id"));
 		break;
 	case RQ_LEVELS_BY_SYMBOL:
-		util_text_appendf(t, "SELECT symbol_id, pc, mem_level, count(*) FROM spe_record\n"
+		if (stored & REPORT_STORED_PC_LEVELS) /* the loads counted per function by (PC, level): the same groups */
+			util_text_append(t, "SELECT p.symbol_id, p.base_pc + json_extract(j.value, '$[0]') AS pc, ml.name AS mem_level,\n"
+				      "  sum(json_extract(j.value, '$[2]')) FROM pc_level_stat p CROSS JOIN json_each(p.loads) j\n"
+				      "LEFT JOIN spe_mem_level ml ON ml.code = json_extract(j.value, '$[1]')\n"
+				      "WHERE " IDS("p.symbol_id") " GROUP BY 1, 2, 3");
+		else
+			util_text_appendf(t, "SELECT symbol_id, pc, mem_level, count(*) FROM spe_record\n"
 			       "WHERE op_class = '%s' AND %s GROUP BY symbol_id, pc, mem_level",
 			    op_class_LOAD, ch ? CH_IDS("symbol_id") : IDS("symbol_id"));
 		break;
@@ -257,9 +263,10 @@ static void build(enum report_query q, int ch, unsigned stored, struct util_text
 			      "ORDER BY tlb_walks DESC, translation_latency DESC, accesses DESC, page_value, pid LIMIT ?1");
 		break;
 	case RQ_DATA_OBJECTS:
-		util_text_append(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
-			      "  stores, total_latency, mean_latency, p99, latency_share, levels, data_object_id\n"
-			      "FROM hot_data_object ORDER BY total_latency DESC, samples DESC, name, start NULLS FIRST, pid LIMIT ?1");
+		util_text_appendf(t, "SELECT source_id, pid, kind, name, type, src_file, src_line, start, size, samples, loads,\n"
+			       "  stores, total_latency, mean_latency, p99, latency_share, levels, data_object_id\n"
+			       "FROM %s ORDER BY total_latency DESC, samples DESC, name, start NULLS FIRST, pid LIMIT ?1",
+			    spe_hot_data_object_from(!!(stored & REPORT_STORED_DATA_OBJECTS)));
 		break;
 	case RQ_HUGE_PAGE_HINT:
 		util_text_append(t, spe_huge_page_hint_sql(stored & REPORT_STORED_REGIONS));

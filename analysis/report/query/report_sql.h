@@ -91,6 +91,10 @@ enum report_dialect { REPORT_SQLITE, REPORT_CLICKHOUSE };
 #define REPORT_STORED_REGIONS 1u
 /* every source has level_latency_bucket's rows: RQ_LEVEL_LATENCY reads them (a row per level and bucket) */
 #define REPORT_STORED_LEVEL_LATENCY 2u
+/* every source has its data objects' counts (spe_data_objects_stored()): RQ_DATA_OBJECTS reads them */
+#define REPORT_STORED_DATA_OBJECTS 4u
+/* every source with loads in functions has pc_level_stat's rows: RQ_LEVELS_BY_SYMBOL reads them */
+#define REPORT_STORED_PC_LEVELS 8u
 
 /* Short name ("hot_symbol"). */
 const char *report_query_name(enum report_query q);

@@ -335,7 +335,7 @@ static int memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE 
 static int more_line(sqlite3 *db, const char *view, const char *weight, int top, const char *noun, FILE *out,
 		     char *err, size_t errlen)
 {
-	char sql[512];
+	char sql[8192]; /* @p view may be a subquery (spe_hot_data_object_from()) */
 	double v[3] = { 0 };
 	snprintf(sql, sizeof sql,
 		 "SELECT count(*), coalesce(sum(w), 0), (SELECT coalesce(sum(%s), 0) FROM %s) FROM "
@@ -373,7 +373,7 @@ static int memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE 
 {
 	if (top <= 0)
 		top = 10;
-	char hint[1024], numa[1024], budget[512], sql[4][1024];
+	char hint[1024], numa[1024], budget[512], sql[4][1024], objects_sql[4096];
 	int rc = spe_huge_page_hint(db, hint, sizeof hint, err, errlen);
 	int budget_rc = rc < 0 ? rc : spe_page_budget_note(db, budget, sizeof budget, err, errlen);
 	if (budget_rc < 0)
@@ -387,8 +387,10 @@ static int memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE 
 		return rc;
 	/* the views' rows are per capture: with several, each row says which (source.id), else they look alike */
 	const char *capture = sources > 1 ? "source_id AS capture, " : "";
-	snprintf(sql[0], sizeof sql[0],
-		 "SELECT %skind, name, start, samples, latency_share, p99, levels FROM hot_data_object LIMIT %d", capture,
+	/* the loads' counts per data object when every source has them, else the view (the same rows) */
+	const char *objects = spe_hot_data_object_from(spe_data_objects_stored(db));
+	snprintf(objects_sql, sizeof objects_sql,
+		 "SELECT %skind, name, start, samples, latency_share, p99, levels FROM %s LIMIT %d", capture, objects,
 		 top);
 	snprintf(sql[1], sizeof sql[1],
 		 "SELECT %scpu_node, memory_node, basis, remote, loads, total_latency, mean_latency FROM numa_traffic "
@@ -401,7 +403,7 @@ static int memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE 
 		 "SELECT pc, symbol, data_object, loads, late_prefetch, recently_fetched, late_latency FROM prefetch LIMIT %d",
 		 top);
 	const struct section sections[] = {
-		{ "Hot data objects by total latency", "data_objects", sql[0],
+		{ "Hot data objects by total latency", "data_objects", objects_sql,
 		  { { "kind", COL_TEXT }, { "object", COL_TEXT }, { "start", COL_TEXT }, { "samples", COL_NUM },
 		    { "share", COL_PERCENT }, { "p99", COL_NUM }, { "levels", COL_TEXT } } },
 		{ "NUMA traffic (loads by CPU node and memory node)", "numa_traffic", sql[1],
@@ -449,7 +451,7 @@ static int memory_report(sqlite3 *db, enum spe_result_format fmt, int top, FILE 
 		fprintf(out, "\n%s\n", sections[i].title);
 		if ((rc = print_text_table(db, sections[i].sql, cols, out, err, errlen)) < 0)
 			return rc;
-		if (i == 0 && (rc = more_line(db, "hot_data_object", "total_latency", top, "data objects", out, err, errlen)) < 0)
+		if (i == 0 && (rc = more_line(db, objects, "total_latency", top, "data objects", out, err, errlen)) < 0)
 			return rc;
 	}
 	/* one sentence per part: a list, as the sentences above, not a one-column table */

@@ -70,6 +70,18 @@ int spe_numa_summary_text(const double row[SPE_NUMA_SUMMARY_COLUMNS], char *text
 int spe_page_regions_stored(sqlite3 *db);
 
 /*
+ * 1 when every source of @p db with data objects has their counts in
+ * data_object_stat and data_object_level (what its load counted per data
+ * object: a database made or a source loaded before those tables has
+ * none), 0 otherwise.  spe_hot_data_object_from(1) is then a subquery of
+ * hot_data_object's columns, rows and order from those tables (p99 exact
+ * as the view's), to read after FROM; spe_hot_data_object_from(0) is the
+ * view.
+ */
+int spe_data_objects_stored(sqlite3 *db);
+const char *spe_hot_data_object_from(int stored);
+
+/*
  * The 2 MiB regions the hint counts, as an SQL condition over data_page's
  * columns: those whose TLB walks fall on two or more 4 KiB pages (one huge
  * page would have turned the later walks into hits).  The HTML report
