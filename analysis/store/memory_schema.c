@@ -130,25 +130,72 @@ static void hot_data_object(struct util_text *t)
  * Data pages of 4 KiB and regions of 2 MiB (page_size), per source and
  * process: accesses, latency, TLB walks, translation latency and its share
  * of the source's, and for 2 MiB regions the distinct 4 KiB pages sampled
- * (all, and those with a walk).  It adds up page_stat, the 4 KiB pages the
- * loader counts (record_summary.c); its definition over spe_record is in
- * tests/analysis/cli_summary_views.sh, which checks it.  The reports read
- * the 2 MiB rows from page_region_stat when every source has them
- * (spe_page_regions_stored); this view groups page_stat still, as the
- * views of a database written before that table did: a database this
- * build reads gets this build's view (db_trust.c), and an older file has
- * no such table, or (appended to) lacks its older sources' rows.
+ * (all, and those with a walk).  Its 4 KiB rows are page_stat's, the pages
+ * the loader counts (record_summary.c); its definition over spe_record is
+ * in tests/analysis/cli_summary_views.sh, which checks it.
+ *
+ * Its 2 MiB rows are page_region_stat's for each source with rows there:
+ * they count the pages past the load's page budget too, which have no
+ * page_stat row (load_stats.pages_unlisted), and reading them costs no
+ * grouping of every page.  A source with pages but no region rows (loaded
+ * before the table, then --append) has its pages grouped, as the view
+ * always did; so has the translation-latency total of the share.  A file
+ * made before the table has none, and a view naming it would fail at its
+ * first read: db_trust.c gives such a file the view without it
+ * (ana_data_page_of_pages, the definition of then).  The names of a region's
+ * data objects are in its ids' order, as the report reads them
+ * (report_sql.c, RQ_DATA_PAGES).
  */
+#define PAGE_SUMS                                                                                         \
+	"sum(p.accesses) AS accesses, sum(p.total_latency) AS total_latency, sum(p.timed) AS timed,\n"     \
+	"    sum(p.tlb_walks) AS tlb_walks, sum(p.translation_latency) AS translation_latency,\n"             \
+	"    count(*) AS pages_4k, count(CASE WHEN p.tlb_walks > 0 THEN 1 END) AS walked_pages_4k\n"
+#define DATA_PAGE_SELECT                                                                                  \
+	"SELECT g.source_id, g.pid, 1 << g.shift AS page_size,\n"                                             \
+	"  " HEX("g.unit << g.shift") " AS page, g.unit << g.shift AS page_value, g.accesses,\n"             \
+	"  g.total_latency, round(1.0 * g.total_latency / nullif(g.timed, 0), 2) AS mean_latency,\n"          \
+	"  g.tlb_walks, g.translation_latency,\n"                                                            \
+	"  round(100.0 * g.translation_latency / nullif(x.total, 0), 2) AS translation_share,\n"              \
+	"  g.pages_4k, g.walked_pages_4k, o.data_objects\n"                                                   \
+	"FROM g JOIN x ON x.source_id = g.source_id\n"                                                        \
+	"LEFT JOIN o ON o.source_id = g.source_id AND o.pid IS g.pid AND o.shift = g.shift AND o.unit = g.unit\n" \
+	"ORDER BY g.translation_latency DESC, g.tlb_walks DESC, g.accesses DESC;\n"
+
 static void data_page(struct util_text *t)
+{
+	util_text_append(t,
+			"CREATE VIEW data_page AS\n"
+			/* the sources whose regions the load stored */
+			"WITH rs AS (SELECT DISTINCT source_id FROM page_region_stat),\n"
+			"x AS (SELECT source_id, sum(translation_latency) AS total FROM page_region_stat GROUP BY source_id\n"
+			"  UNION ALL SELECT source_id, sum(translation_latency) FROM page_stat\n"
+			"  WHERE source_id NOT IN rs GROUP BY source_id),\n"
+			"z(shift) AS (VALUES (12), (21)),\n"
+			"g AS (SELECT p.source_id, p.pid, z.shift, p.page >> (z.shift - 12) AS unit,\n"
+			"    " PAGE_SUMS
+			"  FROM page_stat p CROSS JOIN z WHERE z.shift = 12 OR p.source_id NOT IN rs GROUP BY 1, 2, 3, 4\n"
+			"  UNION ALL SELECT source_id, pid, 21, region, accesses, total_latency, timed, tlb_walks,\n"
+			"    translation_latency, pages_4k, walked_pages_4k FROM page_region_stat),\n"
+			/* the names apart: most pages have no data object, and a name list joins each */
+			"o AS (SELECT p.source_id, p.pid, z.shift, p.page >> (z.shift - 12) AS unit,\n"
+			"    group_concat(DISTINCT d.name) AS data_objects\n"
+			"  FROM page_stat p CROSS JOIN z CROSS JOIN json_each(p.data_object_ids) j\n"
+			"  JOIN data_object d ON d.id = j.value\n"
+			"  WHERE p.data_object_ids IS NOT NULL AND (z.shift = 12 OR p.source_id NOT IN rs) GROUP BY 1, 2, 3, 4\n"
+			"  UNION ALL SELECT source_id, pid, 21, region, (SELECT group_concat(DISTINCT d.name)\n"
+			"    FROM json_each(data_object_ids) j JOIN data_object d ON d.id = j.value)\n"
+			"  FROM page_region_stat WHERE data_object_ids IS NOT NULL)\n"
+			DATA_PAGE_SELECT);
+}
+
+void ana_data_page_of_pages(struct util_text *t)
 {
 	util_text_append(t,
 			"CREATE VIEW data_page AS\n"
 			"WITH x AS (SELECT source_id, sum(translation_latency) AS total FROM page_stat GROUP BY source_id),\n"
 			"z(shift) AS (VALUES (12), (21)),\n"
 			"g AS (SELECT p.source_id, p.pid, z.shift, p.page >> (z.shift - 12) AS unit,\n"
-			"    sum(p.accesses) AS accesses, sum(p.total_latency) AS total_latency, sum(p.timed) AS timed,\n"
-			"    sum(p.tlb_walks) AS tlb_walks, sum(p.translation_latency) AS translation_latency,\n"
-			"    count(*) AS pages_4k, count(CASE WHEN p.tlb_walks > 0 THEN 1 END) AS walked_pages_4k\n"
+			"    " PAGE_SUMS
 			"  FROM page_stat p CROSS JOIN z GROUP BY 1, 2, 3, 4),\n"
 			/* the names apart: most pages have no data object, and a name list joins each */
 			"o AS (SELECT p.source_id, p.pid, z.shift, p.page >> (z.shift - 12) AS unit,\n"
@@ -156,16 +203,10 @@ static void data_page(struct util_text *t)
 			"  FROM page_stat p CROSS JOIN z CROSS JOIN json_each(p.data_object_ids) j\n"
 			"  JOIN data_object d ON d.id = j.value\n"
 			"  WHERE p.data_object_ids IS NOT NULL GROUP BY 1, 2, 3, 4)\n"
-			"SELECT g.source_id, g.pid, 1 << g.shift AS page_size,\n"
-			"  " HEX("g.unit << g.shift") " AS page, g.unit << g.shift AS page_value, g.accesses,\n"
-			"  g.total_latency, round(1.0 * g.total_latency / nullif(g.timed, 0), 2) AS mean_latency,\n"
-			"  g.tlb_walks, g.translation_latency,\n"
-			"  round(100.0 * g.translation_latency / nullif(x.total, 0), 2) AS translation_share,\n"
-			"  g.pages_4k, g.walked_pages_4k, o.data_objects\n"
-			"FROM g JOIN x ON x.source_id = g.source_id\n"
-			"LEFT JOIN o ON o.source_id = g.source_id AND o.pid IS g.pid AND o.shift = g.shift AND o.unit = g.unit\n"
-			"ORDER BY g.translation_latency DESC, g.tlb_walks DESC, g.accesses DESC;\n");
+			DATA_PAGE_SELECT);
 }
+#undef PAGE_SUMS
+#undef DATA_PAGE_SELECT
 
 /*
  * Loads by the NUMA node of their CPU and of their data: with a physical
