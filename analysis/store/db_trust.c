@@ -19,7 +19,10 @@
  *  - Each table this build creates must be a table where the file has that
  *    name: a view in its place (a recursive one named symbol) would feed
  *    spekit's own views, so the file is refused, naming it.  A table the
- *    file lacks is left to the query that reads it ("no such table").
+ *    file lacks is left to the query that reads it ("no such table"),
+ *    but a view of this build reading a table added within the schema
+ *    version (data_page: page_region_stat) has, in a file made before the
+ *    table, its definition without it (views_without_table).
  *  - The same holds for the objects of a library spe_analysis cannot call
  *    (spe_topdown's tables and views): its caller hands this file the
  *    function that creates them (spe_db_own_schema), one description of
@@ -32,8 +35,10 @@
 
 #include <sqlite3.h>
 
+#include "ana/memory_schema.h"
 #include "db_internal.h"
 #include "spe/analysis.h"
+#include "util/text.h"
 
 int spe_db_distrust(sqlite3 *db, char *err, size_t errlen)
 {
@@ -227,6 +232,90 @@ static int add_missing_columns(sqlite3 *db, const struct own_object *o, char *er
 }
 
 /*
+ * The views of this build that read a table added within the schema
+ * version, and their definition for a file without it: what they read
+ * before the table (a view naming a missing table fails at its first read).
+ */
+static const struct {
+	const char *view, *table;
+	void (*define)(struct util_text *t);
+} views_without_table[] = {
+	{ "data_page", "page_region_stat", ana_data_page_of_pages },
+};
+
+/*
+ * View @p o's definition in @p st's schema of @p db (@p st: type and sql by
+ * name, left reset): this build's, or without a table the file lacks
+ * (views_without_table: malloc'd, in @p *own too, else *own is NULL).
+ */
+static int view_sql(sqlite3 *db, sqlite3_stmt *st, const struct own_object *o, const char **sql, char **own,
+		    char *err, size_t errlen)
+{
+	*own = NULL;
+	*sql = o->sql;
+	for (size_t i = 0; i < sizeof views_without_table / sizeof views_without_table[0]; i++) {
+		if (strcmp(o->name, views_without_table[i].view))
+			continue;
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, views_without_table[i].table, -1, SQLITE_STATIC);
+		int step = sqlite3_step(st);
+		int table = step == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(st, 0), "table");
+		sqlite3_reset(st);
+		if (step != SQLITE_ROW && step != SQLITE_DONE) {
+			snprintf(err, errlen, "reading the schema: %s", sqlite3_errmsg(db));
+			return -spe_io;
+		}
+		if (table)
+			return 0;
+		struct util_text t = { 0 };
+		views_without_table[i].define(&t);
+		if (!util_text_ok(&t)) {
+			util_text_fini(&t);
+			snprintf(err, errlen, "out of memory");
+			return -spe_nomem;
+		}
+		/* the text as sqlite_schema keeps it: no ';' and no trailing newline */
+		size_t n = strlen(t.buf);
+		while (n && (t.buf[n - 1] == '\n' || t.buf[n - 1] == ';'))
+			t.buf[--n] = 0;
+		*own = strdup(t.buf);
+		util_text_fini(&t);
+		if (!*own) {
+			snprintf(err, errlen, "out of memory");
+			return -spe_nomem;
+		}
+		*sql = *own;
+		return 0;
+	}
+	return 0;
+}
+
+/* The file's view @p name differs from @p sql (this build's): shadowed on "main", refused elsewhere. */
+static int shadow_view(sqlite3 *db, const char *schema, const char *name, const char *sql, int *shadowed, char *err,
+		       size_t errlen)
+{
+	const char *prefix = "CREATE VIEW ";
+	if (strncmp(sql, prefix, strlen(prefix))) {
+		snprintf(err, errlen, "spekit's view %s: unexpected definition", name);
+		return -spe_io;
+	}
+	if (strcmp(schema, "main")) {
+		snprintf(err, errlen, "view %s is not the one spekit defines (edited, or made by another build)",
+			 name);
+		return -spe_bad_file;
+	}
+	char *temp = sqlite3_mprintf("CREATE TEMP VIEW %s", sql + strlen(prefix));
+	if (!temp) {
+		snprintf(err, errlen, "out of memory");
+		return -spe_nomem;
+	}
+	int rc = spe_db_exec(db, temp, err, errlen);
+	sqlite3_free(temp);
+	(*shadowed)++;
+	return rc;
+}
+
+/*
  * One object of this build's schema against the file's (@p st: its type
  * and sql by name): a table must be a table when present (a view in its
  * place would feed spekit's own views); a view differing is shadowed on
@@ -255,27 +344,18 @@ static int check_object(sqlite3 *db, sqlite3_stmt *st, const char *schema, const
 		}
 		return 0;
 	}
-	if (type && text && !strcmp(type, "view") && !strcmp(text, o->sql))
-		return 0;
-	sqlite3_reset(st); /* no read of the schema open while the TEMP view is made */
-	const char *prefix = "CREATE VIEW ";
-	if (strncmp(o->sql, prefix, strlen(prefix))) {
-		snprintf(err, errlen, "spekit's view %s: unexpected definition", o->name);
-		return -spe_io;
-	}
-	if (strcmp(schema, "main")) {
-		snprintf(err, errlen, "view %s is not the one spekit defines (edited, or made by another build)",
-			 o->name);
-		return -spe_bad_file;
-	}
-	char *temp = sqlite3_mprintf("CREATE TEMP VIEW %s", o->sql + strlen(prefix));
-	if (!temp) {
+	char *own_text = type && text && !strcmp(type, "view") ? strdup(text) : NULL, *variant = NULL;
+	if (type && text && !strcmp(type, "view") && !own_text) {
 		snprintf(err, errlen, "out of memory");
 		return -spe_nomem;
 	}
-	int rc = spe_db_exec(db, temp, err, errlen);
-	sqlite3_free(temp);
-	(*shadowed)++;
+	sqlite3_reset(st); /* no read of the schema open while the TEMP view is made */
+	const char *sql;
+	int rc = view_sql(db, st, o, &sql, &variant, err, errlen);
+	if (rc == 0 && !(own_text && !strcmp(own_text, sql)))
+		rc = shadow_view(db, schema, o->name, sql, shadowed, err, errlen);
+	free(own_text);
+	free(variant);
 	return rc;
 }
 

@@ -130,25 +130,77 @@ static void hot_data_object(struct util_text *t)
  * Data pages of 4 KiB and regions of 2 MiB (page_size), per source and
  * process: accesses, latency, TLB walks, translation latency and its share
  * of the source's, and for 2 MiB regions the distinct 4 KiB pages sampled
- * (all, and those with a walk).  It adds up page_stat, the 4 KiB pages the
- * loader counts (record_summary.c); its definition over spe_record is in
- * tests/analysis/cli_summary_views.sh, which checks it.  The reports read
- * the 2 MiB rows from page_region_stat when every source has them
- * (spe_page_regions_stored); this view groups page_stat still, as the
- * views of a database written before that table did: a database this
- * build reads gets this build's view (db_trust.c), and an older file has
- * no such table, or (appended to) lacks its older sources' rows.
+ * (all, and those with a walk).  Its 4 KiB rows are page_stat's rows, the
+ * pages the loader counts (record_summary.c), one each: a row is one
+ * source's, process's and page's, so none is grouped; its definition over
+ * spe_record is in tests/analysis/cli_summary_views.sh, which checks it.
+ *
+ * Its 2 MiB rows are page_region_stat's for each source with rows there:
+ * they count the pages past the load's page budget too, which have no
+ * page_stat row (load_stats.pages_unlisted), and reading them groups no
+ * page.  A source with pages but no region rows (loaded before the table,
+ * then --append) has its pages grouped, as the view always did, and so is
+ * the translation-latency total of its share.  A file made before the
+ * table has none, and a view naming it would fail at its first read:
+ * db_trust.c gives such a file the view without it (ana_data_page_of_pages,
+ * the definition of then).  A row's data object names follow its ids'
+ * order, as the report reads them (report_sql.c, RQ_DATA_PAGES).  With
+ * neither grouping, `SELECT * FROM data_page` at 1 M memory_bound records
+ * takes 2.2 s of CPU where it took 6.6 (docs/performance.md).
  */
+#define PAGE_SUMS                                                                                         \
+	"sum(p.accesses) AS accesses, sum(p.total_latency) AS total_latency, sum(p.timed) AS timed,\n"     \
+	"    sum(p.tlb_walks) AS tlb_walks, sum(p.translation_latency) AS translation_latency,\n"             \
+	"    count(*) AS pages_4k, count(CASE WHEN p.tlb_walks > 0 THEN 1 END) AS walked_pages_4k"
 static void data_page(struct util_text *t)
+{
+	util_text_append(t,
+			"CREATE VIEW data_page AS\n"
+			/* the sources whose regions the load stored */
+			"WITH rs AS (SELECT DISTINCT source_id FROM page_region_stat),\n"
+			"x AS (SELECT source_id, sum(translation_latency) AS total FROM page_region_stat GROUP BY source_id\n"
+			"  UNION ALL SELECT source_id, sum(translation_latency) FROM page_stat\n"
+			"  WHERE source_id NOT IN rs GROUP BY source_id),\n"
+			/* a page_stat row is its page's (one a source, process and page): no grouping */
+			"g AS (SELECT source_id, pid, 12 AS shift, page AS unit, accesses, total_latency, timed, tlb_walks,\n"
+			"    translation_latency, 1 AS pages_4k, CASE WHEN tlb_walks > 0 THEN 1 ELSE 0 END AS walked_pages_4k,\n"
+			"    data_object_ids\n"
+			"  FROM page_stat\n"
+			"  UNION ALL SELECT source_id, pid, 21, region, accesses, total_latency, timed, tlb_walks,\n"
+			"    translation_latency, pages_4k, walked_pages_4k, data_object_ids FROM page_region_stat\n"
+			"  UNION ALL SELECT p.source_id, p.pid, 21, p.page >> 9,\n"
+			"    " PAGE_SUMS ", NULL\n"
+			"  FROM page_stat p WHERE p.source_id NOT IN rs GROUP BY 1, 2, 3, 4),\n"
+			/* the names of the regions grouped from pages: apart, most pages have no data object */
+			"o AS (SELECT p.source_id, p.pid, p.page >> 9 AS unit, group_concat(DISTINCT d.name) AS data_objects\n"
+			"  FROM page_stat p CROSS JOIN json_each(p.data_object_ids) j\n"
+			"  JOIN data_object d ON d.id = j.value\n"
+			"  WHERE p.data_object_ids IS NOT NULL AND p.source_id NOT IN rs GROUP BY 1, 2, 3)\n"
+			"SELECT g.source_id, g.pid, 1 << g.shift AS page_size,\n"
+			"  " HEX("g.unit << g.shift") " AS page, g.unit << g.shift AS page_value, g.accesses,\n"
+			"  g.total_latency, round(1.0 * g.total_latency / nullif(g.timed, 0), 2) AS mean_latency,\n"
+			"  g.tlb_walks, g.translation_latency,\n"
+			"  round(100.0 * g.translation_latency /\n"
+			"    nullif((SELECT x.total FROM x WHERE x.source_id = g.source_id), 0), 2) AS translation_share,\n"
+			"  g.pages_4k, g.walked_pages_4k,\n"
+			"  CASE WHEN g.data_object_ids IS NOT NULL THEN (SELECT group_concat(DISTINCT d.name)\n"
+			"      FROM json_each(g.data_object_ids) j JOIN data_object d ON d.id = j.value)\n"
+			"    WHEN g.shift = 21 AND g.source_id NOT IN rs THEN (SELECT o.data_objects FROM o\n"
+			"      WHERE o.source_id = g.source_id AND o.pid IS g.pid AND o.unit = g.unit) END AS data_objects\n"
+			/* g alone, not joined (every source of its rows has its total in x): SQLite then reads its
+			   rows as they come instead of writing them all to a table first (1.2 s of 3.3 s of CPU) */
+			"FROM g\n"
+			"ORDER BY g.translation_latency DESC, g.tlb_walks DESC, g.accesses DESC;\n");
+}
+
+void ana_data_page_of_pages(struct util_text *t)
 {
 	util_text_append(t,
 			"CREATE VIEW data_page AS\n"
 			"WITH x AS (SELECT source_id, sum(translation_latency) AS total FROM page_stat GROUP BY source_id),\n"
 			"z(shift) AS (VALUES (12), (21)),\n"
 			"g AS (SELECT p.source_id, p.pid, z.shift, p.page >> (z.shift - 12) AS unit,\n"
-			"    sum(p.accesses) AS accesses, sum(p.total_latency) AS total_latency, sum(p.timed) AS timed,\n"
-			"    sum(p.tlb_walks) AS tlb_walks, sum(p.translation_latency) AS translation_latency,\n"
-			"    count(*) AS pages_4k, count(CASE WHEN p.tlb_walks > 0 THEN 1 END) AS walked_pages_4k\n"
+			"    " PAGE_SUMS "\n"
 			"  FROM page_stat p CROSS JOIN z GROUP BY 1, 2, 3, 4),\n"
 			/* the names apart: most pages have no data object, and a name list joins each */
 			"o AS (SELECT p.source_id, p.pid, z.shift, p.page >> (z.shift - 12) AS unit,\n"
@@ -166,6 +218,7 @@ static void data_page(struct util_text *t)
 			"LEFT JOIN o ON o.source_id = g.source_id AND o.pid IS g.pid AND o.shift = g.shift AND o.unit = g.unit\n"
 			"ORDER BY g.translation_latency DESC, g.tlb_walks DESC, g.accesses DESC;\n");
 }
+#undef PAGE_SUMS
 
 /*
  * Loads by the NUMA node of their CPU and of their data: with a physical

@@ -138,6 +138,7 @@ static void append_latency_histogram(struct util_text *t)
 		      "FROM latency_bucket GROUP BY op_class, latency_lo ORDER BY op_class, latency_lo;\n");
 }
 
+/* page_stat's pages: those past the load's page budget have no row (load_stats.pages_unlisted; their regions count them) */
 static void append_tlb_hotspot(struct util_text *t)
 {
 	util_text_append(t, "CREATE VIEW tlb_hotspot AS\n"

@@ -9,5 +9,7 @@
 void ana_memory_schema_fact_rows(struct util_text *t);
 /* CREATE VIEW statements (hot_data_object, data_page, numa_traffic, cacheline_sharing, prefetch). */
 void ana_memory_schema_views(struct util_text *t);
+/* data_page's CREATE VIEW for a file without page_region_stat (made before it): its 2 MiB rows grouped from page_stat */
+void ana_data_page_of_pages(struct util_text *t);
 
 #endif
