@@ -359,8 +359,20 @@ static int check_object(sqlite3 *db, sqlite3_stmt *st, const char *schema, const
 	return rc;
 }
 
-int spe_db_own_schema(sqlite3 *db, const char *schema, spe_schema_maker make, int *shadowed, char *err,
-		      size_t errlen)
+/* Whether @p name is among @p views (NULL-terminated; NULL: every view). */
+static int view_read(const char *const *views, const char *name)
+{
+	if (!views)
+		return 1;
+	for (; *views; views++)
+		if (!strcmp(*views, name))
+			return 1;
+	return 0;
+}
+
+/* spe_db_own_schema, checking of the views only those in @p views (NULL: all). */
+static int own_objects(sqlite3 *db, const char *schema, spe_schema_maker make, const char *const *views,
+		       int *shadowed, char *err, size_t errlen)
 {
 	int n = 0;
 	if (shadowed)
@@ -383,14 +395,26 @@ int spe_db_own_schema(sqlite3 *db, const char *schema, spe_schema_maker make, in
 	}
 	int rc = 0;
 	for (size_t i = 0; i < set->n && rc == 0; i++)
-		rc = check_object(db, st, schema, &set->obj[i], &n, err, errlen);
+		if (strcmp(set->obj[i].kind, "view") || view_read(views, set->obj[i].name))
+			rc = check_object(db, st, schema, &set->obj[i], &n, err, errlen);
 	sqlite3_finalize(st);
 	if (shadowed)
 		*shadowed = n;
 	return rc;
 }
 
+int spe_db_own_schema(sqlite3 *db, const char *schema, spe_schema_maker make, int *shadowed, char *err,
+		      size_t errlen)
+{
+	return own_objects(db, schema, make, NULL, shadowed, err, errlen);
+}
+
 int spe_db_own_views(sqlite3 *db, const char *schema, int *shadowed, char *err, size_t errlen)
 {
 	return spe_db_own_schema(db, schema, spe_schema_create, shadowed, err, errlen);
+}
+
+int spe_db_own_views_read(sqlite3 *db, const char *schema, const char *const *views, char *err, size_t errlen)
+{
+	return own_objects(db, schema, spe_schema_create, views, NULL, err, errlen);
 }

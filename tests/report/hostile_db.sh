@@ -24,8 +24,9 @@
 #    them, every record kept;
 #  - a WAL database with no -wal beside it: spe-report and spe-query create nothing
 #    beside it, the same report;
-#  - --diff whose second database has an edited view: 65, naming it; edited in the first,
-#    spekit's view is read;
+#  - --diff whose second database has an edited view it reads (pc_latency): 65, naming it;
+#    another view edited there (as a file of another build has them): compared, the same;
+#    edited in the first, spekit's view is read;
 #  - a 20 MB name: every text and the page bounded (the value cut at 4096 characters,
 #    the count said), the page far smaller than the value;
 #  - --diff of databases named run#2.db and load%41.db (beside run and loadA.db, other
@@ -228,9 +229,16 @@ for b in 'run#2.db' 'load%41.db'; do
 	expect "diff_${b}_same" "$(grep -o '"verdict": "[a-z]*"' "$tmp/out" | sort -u)" '"verdict": "noise"'
 	has "diff_${b}_samples" "$(head -c 200 "$tmp/out")" '"samples": 2020}, "b": {"sources": "source 1 (d.data)", "samples": 2020}'
 done
-# --diff's second database is attached (its views cannot be shadowed): an edited view refused, named
+# --diff's second database is attached (its views cannot be shadowed): an edited view it reads refused, named
 expect diff_lie "$(rep --diff "$tmp/d.db" "$tmp/lie.db")" 65
-has diff_lie_msg "$(cat "$tmp/err")" "lie.db: view hot_symbol is not the one spekit defines"
+has diff_lie_msg "$(cat "$tmp/err")" "lie.db: view pc_latency is not the one spekit defines"
+# a view the diff does not read, defined otherwise (another build's data_page, an edited hot_symbol): compared
+cp "$tmp/d.db" "$tmp/other_build.db"
+q other_build.db "DROP VIEW data_page; CREATE VIEW data_page AS SELECT 1 AS granularity;
+	DROP VIEW hot_symbol; CREATE VIEW hot_symbol AS SELECT 'fake' AS symbol, 400000 AS samples"
+expect diff_other_build "$(rep --diff "$tmp/d.db" "$tmp/other_build.db" --format=json)" 0
+expect diff_other_build_same "$(grep -o '"verdict": "[a-z]*"' "$tmp/out" | sort -u)" '"verdict": "noise"'
+has diff_other_build_samples "$(head -c 200 "$tmp/out")" '"samples": 2020}, "b": {"sources": "source 1 (d.data)", "samples": 2020}'
 # the first database's is shadowed: the diff reads spekit's pc_latency on both sides
 expect diff_lie_a "$(rep --diff "$tmp/lie.db" "$tmp/d.db" --format=json)" 0
 has diff_lie_a_samples "$(head -c 200 "$tmp/out")" '"samples": 2020}, "b": {"sources": "source 1 (d.data)", "samples": 2020}'

@@ -106,6 +106,14 @@ typedef int (*spe_schema_maker)(sqlite3 *db, char *err, size_t errlen);
 int spe_db_own_schema(sqlite3 *db, const char *schema, spe_schema_maker make, int *shadowed, char *err,
 		      size_t errlen);
 /*
+ * spe_db_own_views for a caller that reads only the views in @p views
+ * (NULL-terminated) of @p schema: every table checked, and of the views only
+ * those.  For an attached database, whose views cannot be shadowed: a file
+ * made by another build (another definition of a view the caller does not
+ * read) is not refused for it.
+ */
+int spe_db_own_views_read(sqlite3 *db, const char *schema, const char *const *views, char *err, size_t errlen);
+/*
  * @p path as an SQLite URI (https://sqlite.org/uri.html) opening it
  * read-only: "file:" and the path with every byte but unreserved ones and
  * '/' percent-encoded, so '?' and '#' (which end a URI's path) and '%'
