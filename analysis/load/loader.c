@@ -518,7 +518,7 @@ static int count_latency(struct spe_loader *ld, const struct spe_record *rec, st
 		/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see write_latency */
 		struct latency_key k = { { rec->pc.addr, (uint64_t)where->insn_id, (uint64_t)where->symbol_id << 1 | 1 } };
 		group = ana_latency_group_of(&ld->latency, &k);
-		where->latency_group = group < 0 ? PC_NO_GROUP : (uint32_t)group;
+		where->latency_group = group < 0 || group >= PC_NO_GROUP ? PC_NO_GROUP : (uint32_t)group; /* 31 bits */
 	} else {
 		group = where->latency_group;
 	}
