@@ -52,15 +52,9 @@ static struct addr_memo_entry *empty_slot(const struct addr_memo *m, uint64_t sp
 	return &m->entries[i];
 }
 
-static size_t max_slots(const struct addr_memo *m)
-{
-	return m->max_slots ? m->max_slots : ADDR_MEMO_MAX_SLOTS;
-}
-
 static int grow(struct addr_memo *m)
 {
-	size_t first = max_slots(m) < 1024 ? max_slots(m) : 1024;
-	struct addr_memo n = { NULL, m->cap ? m->cap * 2 : first, m->count, m->max_slots, m->emptied };
+	struct addr_memo n = { NULL, m->cap ? m->cap * 2 : 1024, m->count, m->emptied };
 	n.entries = util_table_calloc(n.cap, sizeof *n.entries);
 	if (!n.entries)
 		return -1;
@@ -74,7 +68,7 @@ static int grow(struct addr_memo *m)
 
 /*
  * The entry of the key, new (its value zeroed) if absent; NULL without memory.
- * A memo at its bound (max_slots) that fills is emptied, not grown: it is a
+ * A memo at ADDR_MEMO_MAX_SLOTS that fills is emptied, not grown: it is a
  * cache of what can be resolved again, and a capture touching millions of
  * pages in thousands of processes would otherwise hold one entry for each
  * (1.2 GB of a 10 M-record busy host's 2.8 GB: docs/performance.md).
@@ -85,7 +79,7 @@ static struct addr_memo_entry *entry_for(struct addr_memo *m, uint64_t space, ui
 	if (e)
 		return e;
 	if ((m->count + 1) * 4 > m->cap * 3) {
-		if (m->cap >= max_slots(m)) {
+		if (m->cap >= ADDR_MEMO_MAX_SLOTS) {
 			memset(m->entries, 0, m->cap * sizeof *m->entries);
 			m->count = 0;
 			m->emptied++;

@@ -51,25 +51,14 @@ struct addr_memo_entry {
 /* An entry is one cache line (the tables are 2 MiB-aligned: util/table_alloc.h). */
 _Static_assert(sizeof(struct addr_memo_entry) == 64, "a memo's entry is one cache line");
 
-/* The most slots a memo grows to (64 MB of entries) unless its max_slots says fewer; past 3/4 of them it is emptied (addr_memo.c). */
+/* The most slots a memo grows to (64 MB of entries); past 3/4 of them it is emptied (addr_memo.c). */
 #ifndef ADDR_MEMO_MAX_SLOTS
 #define ADDR_MEMO_MAX_SLOTS ((size_t)1 << 20)
 #endif
-/*
- * The page memo's bound (16 MB): a capture touching more pages than it holds
- * misses it at any bound the machine can afford (memory_bound's 800,000
- * pages, busy_host's 8.2 million process pages), and a miss is a lookup in
- * the process's maps (data_attrib.c), not a symbol's; measured in
- * docs/performance.md ("The memos' bounds").  The PC memo keeps
- * ADDR_MEMO_MAX_SLOTS: many_pcs' 500,000 PCs fit in it, and a PC's miss
- * resolves its symbol and instruction again.
- */
-#define ADDR_PAGE_MEMO_MAX_SLOTS (ADDR_MEMO_MAX_SLOTS / 4)
 
 struct addr_memo {
 	struct addr_memo_entry *entries;
 	size_t cap, count; /* cap is a power of two */
-	size_t max_slots;  /* the most slots it grows to, a power of two (0: ADDR_MEMO_MAX_SLOTS) */
 	size_t emptied;    /* times it filled at ADDR_MEMO_MAX_SLOTS and was emptied */
 };
 

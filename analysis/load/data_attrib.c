@@ -36,7 +36,6 @@ void ana_data_attrib_init(struct data_attrib *a, const struct spe_row_sink *sink
 {
 	memset(a, 0, sizeof *a);
 	util_map_init(&a->objects, 3 * sizeof(uint64_t), sizeof(int64_t));
-	a->pages.max_slots = ADDR_PAGE_MEMO_MAX_SLOTS;
 	a->sink = sink;
 	a->next = next;
 	a->source_id = source_id;

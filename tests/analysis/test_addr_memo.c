@@ -4,8 +4,7 @@
  * 1,024 slots so that it is reached: against a reference that remembers every
  * key, a memo answers each key it still holds with the value last put and
  * never with another key's; it grows to the bound, never past it, and when
- * it fills there it is emptied and keeps working; a memo given a smaller
- * bound of its own (the page memo's) keeps to that one.
+ * it fills there it is emptied and keeps working.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,12 +26,10 @@ static int64_t space_of(int s)
 	return s < 4 ? 1000 + s : -1 - s;
 }
 
-/* A memo of bound @p max_slots (0: ADDR_MEMO_MAX_SLOTS) against the reference; the answers it found. */
-static size_t bounded_and_right_at(size_t max_slots)
+TEST(bounded_and_right)
 {
 	static int64_t reference[SPACES][ADDRS]; /* the id last put, 0: never */
-	memset(reference, 0, sizeof reference);
-	struct addr_memo m = { .max_slots = max_slots };
+	struct addr_memo m = { 0 };
 	size_t found = 0, most = 0;
 	for (int i = 0; i < 200000; i++) {
 		int s = (int)(check_xorshift(&rng) % SPACES);
@@ -53,25 +50,11 @@ static size_t bounded_and_right_at(size_t max_slots)
 		if (m.cap > most)
 			most = m.cap;
 	}
-	CHECK(most == (max_slots ? max_slots : ADDR_MEMO_MAX_SLOTS)); /* grew to the bound ... */
+	CHECK(most == ADDR_MEMO_MAX_SLOTS);       /* grew to the bound ... */
 	CHECK(m.count * 4 <= m.cap * 3);          /* ... never filled past 3/4 ... */
-	CHECK(m.emptied > 0);                     /* ... and was emptied there: 2,100 keys, at most 3/4 of the bound held */
+	CHECK(m.emptied > 0);                     /* ... and was emptied there: 2,100 keys, at most 768 held */
+	CHECK(found > 20000 && found < 180000);   /* still a memo: many answers, not all */
 	ana_addr_memo_fini(&m);
-	return found;
-}
-
-TEST(bounded_and_right)
-{
-	size_t found = bounded_and_right_at(0);
-	CHECK(found > 20000 && found < 180000); /* still a memo: many answers, not all */
-}
-
-/* The page memo's smaller bound (data_attrib.c sets it): 256 slots here, the first table already at it. */
-TEST(own_bound)
-{
-	_Static_assert(ADDR_PAGE_MEMO_MAX_SLOTS == 256, "a quarter of the small bound");
-	size_t found = bounded_and_right_at(ADDR_PAGE_MEMO_MAX_SLOTS);
-	CHECK(found > 2000 && found < 40000); /* at most 192 of 2,100 keys held: fewer answers */
 }
 
 TEST(pc_values_survive_growth)
@@ -79,14 +62,10 @@ TEST(pc_values_survive_growth)
 	struct addr_memo m = { 0 };
 	for (uint64_t pc = 0; pc < 700; pc++) /* below the bound: never emptied, every key kept */
 		CHECK(ana_addr_memo_put(&m, 42, 0x400000 + 4 * pc,
-					(struct pc_value){ .mapping_id = 1, .insn_id = (int64_t)pc + 1,
-							   .latency_group = pc % 3 ? (uint32_t)pc : PC_NO_GROUP,
-							   .jit = pc % 2 }) != NULL);
+					(struct pc_value){ .mapping_id = 1, .insn_id = (int64_t)pc + 1 }) != NULL);
 	for (uint64_t pc = 0; pc < 700; pc++) {
 		struct pc_value *v = ana_addr_memo_find(&m, 42, 0x400000 + 4 * pc);
 		CHECK(v && v->insn_id == (int64_t)pc + 1);
-		/* the group and the JIT flag share a word: each reads back as put */
-		CHECK(v && v->latency_group == (pc % 3 ? (uint32_t)pc : PC_NO_GROUP) && v->jit == pc % 2);
 	}
 	CHECK(ana_addr_memo_find(&m, 43, 0x400000) == NULL);
 	CHECK(m.emptied == 0);
@@ -96,7 +75,6 @@ TEST(pc_values_survive_growth)
 int main(void)
 {
 	RUN(bounded_and_right);
-	RUN(own_bound);
 	RUN(pc_values_survive_growth);
 	return check_summary();
 }
