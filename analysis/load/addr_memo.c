@@ -134,7 +134,7 @@ void ana_addr_memo_prefetch(const struct addr_memo *m, int64_t space, uint64_t a
 		return;
 	const char *e = (const char *)&m->entries[slot(space_key(space), addr, m->cap)];
 	__builtin_prefetch(e);
-	__builtin_prefetch(e + sizeof *m->entries - 1); /* an entry may straddle two lines */
+	__builtin_prefetch(e + sizeof *m->entries - 1); /* under 2 MiB the table is calloc's: an entry may straddle two lines */
 }
 
 void ana_addr_memo_fini(struct addr_memo *m)

@@ -23,12 +23,13 @@
 /* What a PC resolved to. */
 struct pc_value {
 	int64_t mapping_id, symbol_id, insn_id; /* 0 = NULL */
-	uint32_t latency_group;                 /* its number in the loader's latency_hist_map, PC_NO_GROUP until set */
-	uint32_t jit;                           /* in JIT code (anonymous executable memory, a jitdump's code) */
 	uint64_t from, to;                      /* the span of perf time the answer holds for (processes.h) */
 	uint32_t changes;                       /* ... while its space's change count is this (ana_procs_changes) */
+	uint32_t latency_group : 31;            /* its number in the loader's latency_hist_map, PC_NO_GROUP until set */
+	uint32_t jit : 1;                       /* in JIT code (anonymous executable memory, a jitdump's code) */
 };
-#define PC_NO_GROUP UINT32_MAX
+/* No group yet; a group numbered this or more is not memoized (loader.c). */
+#define PC_NO_GROUP ((UINT32_C(1) << 31) - 1)
 
 /* An id that holds over a span of perf time [from, to). */
 struct addr_timed_id {
@@ -47,7 +48,10 @@ struct addr_memo_entry {
 	} value;
 };
 
-/* The most slots a memo grows to (72 MB of entries); past 3/4 of them it is emptied (addr_memo.c). */
+/* An entry is one cache line (the tables are 2 MiB-aligned: util/table_alloc.h). */
+_Static_assert(sizeof(struct addr_memo_entry) == 64, "a memo's entry is one cache line");
+
+/* The most slots a memo grows to (64 MB of entries); past 3/4 of them it is emptied (addr_memo.c). */
 #ifndef ADDR_MEMO_MAX_SLOTS
 #define ADDR_MEMO_MAX_SLOTS ((size_t)1 << 20)
 #endif

@@ -518,7 +518,7 @@ static int count_latency(struct spe_loader *ld, const struct spe_record *rec, st
 		/* group keys are (pc, insn_id, symbol_id << 1 | has_pc), see write_latency */
 		struct latency_key k = { { rec->pc.addr, (uint64_t)where->insn_id, (uint64_t)where->symbol_id << 1 | 1 } };
 		group = ana_latency_group_of(&ld->latency, &k);
-		where->latency_group = group < 0 ? PC_NO_GROUP : (uint32_t)group;
+		where->latency_group = group < 0 || group >= PC_NO_GROUP ? PC_NO_GROUP : (uint32_t)group; /* 31 bits */
 	} else {
 		group = where->latency_group;
 	}
@@ -865,6 +865,14 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 		rc = out_of_memory(ld);
 	ld->counts.pages_unlisted = ld->tally.summary.pages_unlisted;
 	ld->counts.unlisted_page_records = ld->tally.summary.unlisted_page_records;
+	/*
+	 * Every record is counted: the per-record memos (caches) go before the
+	 * writes below build their rows, and each summary once written, so that
+	 * their memory does not add up at the load's peak (many_pcs at 10 M
+	 * records: docs/performance.md, "The load's peak at its end").
+	 */
+	ana_addr_memo_fini(&ld->res.pcs);
+	ana_addr_memo_fini(&ld->dattr.pages);
 	if (rc == 0)
 		rc = write_threads(ld);
 	if (rc == 0)
@@ -880,6 +888,7 @@ int spe_loader_finish(struct spe_loader *ld, struct spe_load_counts *counts)
 	if (rc == 0 &&
 	    (rc = ana_record_summary_write(&ld->tally.summary, &ld->sink, ld->source_id, &ld->latency)) < 0)
 		sink_fail(ld, rc, "summaries");
+	ana_record_summary_fini(&ld->tally.summary); /* written (emptied again by spe_loader_free: harmless) */
 	if (rc == 0 && (rc = ana_object_tally_write(&ld->tally.objects, &ld->sink, ld->source_id)) < 0)
 		sink_fail(ld, rc, "data object summaries");
 	if (rc == 0 && (rc = ana_pc_level_write(&ld->tally.pc_levels, &ld->sink, ld->source_id, &ld->latency)) < 0)

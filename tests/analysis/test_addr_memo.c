@@ -62,10 +62,14 @@ TEST(pc_values_survive_growth)
 	struct addr_memo m = { 0 };
 	for (uint64_t pc = 0; pc < 700; pc++) /* below the bound: never emptied, every key kept */
 		CHECK(ana_addr_memo_put(&m, 42, 0x400000 + 4 * pc,
-					(struct pc_value){ .mapping_id = 1, .insn_id = (int64_t)pc + 1 }) != NULL);
+					(struct pc_value){ .mapping_id = 1, .insn_id = (int64_t)pc + 1,
+							   .latency_group = pc % 3 ? (uint32_t)pc : PC_NO_GROUP,
+							   .jit = pc % 2 }) != NULL);
 	for (uint64_t pc = 0; pc < 700; pc++) {
 		struct pc_value *v = ana_addr_memo_find(&m, 42, 0x400000 + 4 * pc);
 		CHECK(v && v->insn_id == (int64_t)pc + 1);
+		/* the group and the JIT flag share a word: each reads back as put */
+		CHECK(v && v->latency_group == (pc % 3 ? (uint32_t)pc : PC_NO_GROUP) && v->jit == pc % 2);
 	}
 	CHECK(ana_addr_memo_find(&m, 43, 0x400000) == NULL);
 	CHECK(m.emptied == 0);
