@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "report/memory_report.h"
+#include "report_sqlite.h"
 
 static const char stored_sql[] =
 	"(WITH e AS (SELECT sum(total_latency) AS total FROM data_object_stat),\n"
@@ -40,28 +41,12 @@ const char *spe_hot_data_object_from(int stored)
 int spe_data_objects_stored(sqlite3 *db)
 {
 	/*
-	 * A database made before the tables has neither; a source loaded before
-	 * them (then --append) has data objects but no rows there.  A source
-	 * whose objects no record pointed into has none either: it scans then,
-	 * for the same answer.
+	 * A database made before the tables has neither (the query fails); a
+	 * source loaded before them (then --append) has data objects but no
+	 * rows there.  A source whose objects no record pointed into has none
+	 * either: it scans then, for the same answer.
 	 */
-	sqlite3_stmt *st = NULL;
-	int stored = 0;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT count(*) = 2 FROM sqlite_schema WHERE type = 'table'"
-			       " AND name IN ('data_object_stat', 'data_object_level')",
-			       -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		stored = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (stored && sqlite3_prepare_v2(db,
-					 "SELECT NOT EXISTS (SELECT 1 FROM (SELECT DISTINCT source_id FROM data_object) d\n"
-					 "  WHERE NOT EXISTS (SELECT 1 FROM data_object_stat s WHERE s.source_id = d.source_id))",
-					 -1, &st, NULL) == SQLITE_OK)
-		stored = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
-	else
-		stored = 0;
-	sqlite3_finalize(st);
-	return stored;
+	return report_sqlite_true(db, "SELECT NOT EXISTS (SELECT 1 FROM (SELECT DISTINCT source_id FROM data_object) d\n"
+				      "  WHERE NOT EXISTS (SELECT 1 FROM data_object_stat s WHERE s.source_id = d.source_id))\n"
+				      "  AND NOT EXISTS (SELECT 1 FROM data_object_level WHERE 0)");
 }

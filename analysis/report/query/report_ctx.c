@@ -7,6 +7,7 @@
 
 #include "report/memory_report.h"
 #include "report_internal.h"
+#include "report_sqlite.h"
 
 /*
  * 1 when every source's load stored its loads' latencies by memory level
@@ -16,14 +17,8 @@
  */
 static int level_latencies_stored(sqlite3 *db)
 {
-	sqlite3_stmt *st = NULL;
-	int stored = sqlite3_prepare_v2(db,
-					"SELECT NOT EXISTS (SELECT 1 FROM mem_level_stat m WHERE m.timed > 0\n"
-					"  AND NOT EXISTS (SELECT 1 FROM level_latency_bucket b WHERE b.source_id = m.source_id))",
-					-1, &st, NULL) == SQLITE_OK && /* fails without the table */
-		     sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
-	sqlite3_finalize(st);
-	return stored;
+	return report_sqlite_true(db, "SELECT NOT EXISTS (SELECT 1 FROM mem_level_stat m WHERE m.timed > 0\n"
+				      "  AND NOT EXISTS (SELECT 1 FROM level_latency_bucket b WHERE b.source_id = m.source_id))");
 }
 
 /*
@@ -36,17 +31,12 @@ static int level_latencies_stored(sqlite3 *db)
  */
 static int pc_levels_stored(sqlite3 *db)
 {
-	sqlite3_stmt *st = NULL;
-	int stored = sqlite3_prepare_v2(db,
-					"SELECT NOT EXISTS (SELECT 1 FROM source s\n"
-					"  WHERE EXISTS (SELECT 1 FROM mem_level_stat m WHERE m.source_id = s.id AND m.loads > 0)\n"
-					"    AND (EXISTS (SELECT 1 FROM mapping mp JOIN symbol y ON y.mapping_id = mp.id WHERE mp.source_id = s.id)\n"
-					"      OR EXISTS (SELECT 1 FROM symbol y WHERE y.mapping_id IS NULL))\n"
-					"    AND NOT EXISTS (SELECT 1 FROM pc_level_stat p WHERE p.source_id = s.id))",
-					-1, &st, NULL) == SQLITE_OK && /* fails without the table */
-		     sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
-	sqlite3_finalize(st);
-	return stored;
+	return report_sqlite_true(
+		db, "SELECT NOT EXISTS (SELECT 1 FROM source s\n"
+		    "  WHERE EXISTS (SELECT 1 FROM mem_level_stat m WHERE m.source_id = s.id AND m.loads > 0)\n"
+		    "    AND (EXISTS (SELECT 1 FROM mapping mp JOIN symbol y ON y.mapping_id = mp.id WHERE mp.source_id = s.id)\n"
+		    "      OR EXISTS (SELECT 1 FROM symbol y WHERE y.mapping_id IS NULL))\n"
+		    "    AND NOT EXISTS (SELECT 1 FROM pc_level_stat p WHERE p.source_id = s.id))");
 }
 
 int report_ctx_init(struct report_ctx *c, sqlite3 *db, struct spe_ch *ch, FILE *out, const struct spe_report_opts *opts, char *err,

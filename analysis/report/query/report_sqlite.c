@@ -12,6 +12,15 @@ int report_sqlite_code(int rc)
 	return ana_sqlite_code(rc);
 }
 
+int report_sqlite_true(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int yes = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW &&
+		  sqlite3_column_int(st, 0) == 1;
+	sqlite3_finalize(st);
+	return yes;
+}
+
 int report_sqlite_fail(sqlite3 *db, int rc, const char *what, char *err, size_t errlen)
 {
 	if (err && errlen && !err[0]) {

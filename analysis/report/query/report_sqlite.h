@@ -22,6 +22,14 @@
 int report_sqlite_code(int rc);
 
 /*
+ * 1 when @p sql prepares (every table it names exists), gives a row and
+ * that row's first column is 1; else 0.  How a report asks whether the
+ * loads stored a summary for every source (a database made, or a source
+ * loaded, before the table has none).
+ */
+int report_sqlite_true(sqlite3 *db, const char *sql);
+
+/*
  * Record the failure of @p what (the query's name) on @p db with result
  * @p rc: "@p what: SQLite's message" in @p err (when it is empty);
  * returns report_sqlite_code(@p rc).  "database is locked" says which file.

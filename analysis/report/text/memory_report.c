@@ -74,26 +74,10 @@ const char *spe_huge_page_hint_sql(int stored)
 
 int spe_page_regions_stored(sqlite3 *db)
 {
-	/* a database made before the table has none; a source loaded before it (then --append) has no rows there */
-	sqlite3_stmt *st = NULL;
-	int stored = 0;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'page_region_stat')",
-			       -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		stored = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (stored && sqlite3_prepare_v2(db,
-					 "SELECT NOT EXISTS (SELECT 1 FROM source s\n"
-					 "  WHERE NOT EXISTS (SELECT 1 FROM page_region_stat r WHERE r.source_id = s.id)\n"
-					 "    AND EXISTS (SELECT 1 FROM page_stat p WHERE p.source_id = s.id))",
-					 -1, &st, NULL) == SQLITE_OK)
-		stored = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
-	else
-		stored = 0;
-	sqlite3_finalize(st);
-	return stored;
+	/* a database made before the table has none (the query fails); a source loaded before it (then --append) has no rows there */
+	return report_sqlite_true(db, "SELECT NOT EXISTS (SELECT 1 FROM source s\n"
+				      "  WHERE NOT EXISTS (SELECT 1 FROM page_region_stat r WHERE r.source_id = s.id)\n"
+				      "    AND EXISTS (SELECT 1 FROM page_stat p WHERE p.source_id = s.id))");
 }
 
 int spe_huge_page_hint_text(const double v[SPE_HUGE_PAGE_HINT_COLUMNS], char *text, size_t size)
