@@ -9,7 +9,7 @@ ch_conf_dir=$(cd "$(dirname "$0")" && pwd)
 . "$ch_conf_dir/cluster.sh"
 command -v script >/dev/null || { echo "no script(1): skipped"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/spe-ch-progress.XXXXXX")
-trap 'ch_cluster_stop "$tmp"; rm -rf "$tmp"' EXIT
+trap 'ch_cluster_stop "$tmp/ch"; rm -rf "$tmp"' EXIT
 ch_cluster_start "$tmp/ch" || exit $?
 fail=0
 check() { # CONDITION-STATUS WHAT
@@ -40,4 +40,10 @@ st=$?
 ! LC_ALL=C grep -q "$(printf '\r')" pipe.err && ! grep -q 'records/s' pipe.err && [ $st = 0 ] &&
 	grep -q '^spe-load: t.data: 300000 records;' pipe.err
 check $? "in a pipe: no line, the same counts"
+# the servers stop with the test (the trap once named the wrong directory and left both running)
+pids=$(cat "$tmp/ch/s1/pid" "$tmp/ch/s2/pid")
+ch_cluster_stop "$tmp/ch"
+alive=0
+for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+check $alive "both servers stopped"
 exit $fail
