@@ -62,4 +62,11 @@ ${SPE_RUN:-} "$load" "$tmp/busy.data" -o "$tmp/before.db" --symfs="$tmp/busy" --
 	{ echo "FAIL append to before"; exit 1; }
 ${SPE_RUN:-} "$report" -d "$tmp/before.db" --html="$tmp/mixed.html" 2>/dev/null || { echo "FAIL mixed page"; fail=1; }
 has mixed_page_records "$(cat "$tmp/mixed.html")" "GROUP BY symbol_id, pc, mem_level"
+# a received database whose counts are not a JSON array: the page stops, 65, naming the query (no page written)
+cp "$tmp/t.db" "$tmp/bad.db"
+${SPE_RUN:-} "$query" -d "$tmp/bad.db" --write "UPDATE pc_level_stat SET loads = '[[1,2'" || { echo "FAIL edit"; fail=1; }
+${SPE_RUN:-} "$report" -d "$tmp/bad.db" --html="$tmp/bad.html" 2>"$tmp/bad.err"
+expect bad_json_status "$?" 65
+has bad_json_message "$(cat "$tmp/bad.err")" "levels_by_symbol: malformed JSON"
+expect bad_json_no_page "$(test -e "$tmp/bad.html" && echo written || echo none)" none
 exit $fail
